@@ -1,0 +1,128 @@
+"""gcc: build baselines, assemble candidates, describe the machine."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import platform
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from supercoder.errors import InfraError, UserError
+
+CC = os.environ.get("SUPERCODER_CC", "gcc")
+BASELINE_FLAGS = ("-O3",)
+LINK_FLAGS = ("-lm",)
+COMPILE_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    ok: bool
+    binary: Path | None
+    log: str
+
+
+def _require_cc() -> str:
+    path = shutil.which(CC)
+    if not path:
+        raise InfraError(f"{CC} not found: install it (apt-get install gcc)")
+    return path
+
+
+def _run(cmd: list[str], cwd: Path | None = None, timeout: float = COMPILE_TIMEOUT) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout}s: {e}")
+
+
+def compile_to_asm(source: str, flags: tuple[str, ...] = BASELINE_FLAGS, cc: str | None = None) -> str:
+    """C source -> assembly text (gcc -S). Raises UserError if the C does not compile."""
+    compiler = cc or _require_cc()
+    with tempfile.TemporaryDirectory(prefix="sc-cc-") as tmp:
+        src, out = Path(tmp) / "source.c", Path(tmp) / "out.s"
+        src.write_text(source)
+        proc = _run([compiler, *flags, "-S", str(src), "-o", str(out)])
+        if proc.returncode != 0:
+            raise UserError(f"the C source does not compile with {compiler} {' '.join(flags)}:\n{_trim(proc.stderr)}")
+        return out.read_text()
+
+
+def compile_c(source: str, out: Path, flags: tuple[str, ...] = BASELINE_FLAGS) -> BuildResult:
+    """C source -> linked binary."""
+    src = out.with_suffix(".c")
+    src.write_text(source)
+    proc = _run([_require_cc(), *flags, str(src), "-o", str(out), *LINK_FLAGS])
+    return BuildResult(proc.returncode == 0, out if proc.returncode == 0 else None, proc.stderr)
+
+
+def assemble(asm: str, out: Path) -> BuildResult:
+    """Assemble and link like the paper: ``gcc cand.s -o bin -lm``."""
+    src = out.with_suffix(".s")
+    src.write_text(asm)
+    proc = _run([_require_cc(), str(src), "-o", str(out), *LINK_FLAGS])
+    ok = proc.returncode == 0 and out.is_file()
+    return BuildResult(ok, out if ok else None, _trim(proc.stderr or proc.stdout))
+
+
+def _trim(text: str, limit: int = 4000) -> str:
+    return text if len(text) <= limit else text[:limit] + f"\n... ({len(text) - limit} more characters)"
+
+
+_COMMENT = re.compile(r"\s*#.*$")
+_NOISE = re.compile(r"^\s*\.(ident|file|section\s+\.note\.GNU-stack.*|loc|cfi_\w+)\b.*$")
+
+
+def normalize_asm(asm: str) -> str:
+    """Assembly with comments, blank lines, .ident/.file/.loc/.cfi and spacing removed."""
+    lines = []
+    for line in asm.splitlines():
+        line = _COMMENT.sub("", line).strip()
+        if not line or _NOISE.match(line):
+            continue
+        lines.append(re.sub(r"\s+", " ", line))
+    return "\n".join(lines)
+
+
+def same_program(a: str, b: str) -> bool:
+    return normalize_asm(a) == normalize_asm(b)
+
+
+def asm_digest(asm: str) -> str:
+    return hashlib.sha256(normalize_asm(asm).encode()).hexdigest()
+
+
+@cache
+def gcc_version() -> str:
+    try:
+        out = subprocess.run([CC, "--version"], capture_output=True, text=True, timeout=10).stdout
+        return out.splitlines()[0].strip() if out else "unknown"
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+
+
+@cache
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def machine_context() -> dict[str, str | int]:
+    return {
+        "gcc": gcc_version(),
+        "cpu": cpu_model(),
+        "cores": os.cpu_count() or 0,
+        "kernel": platform.release(),
+        "python": platform.python_version(),
+    }
