@@ -1,4 +1,4 @@
-"""Placeholder until the evaluator lands: `check` and `problem init`."""
+"""Core commands: `check`, `problem init`, `version`."""
 
 from __future__ import annotations
 
@@ -6,4 +6,13 @@ import typer
 
 
 def register(app: typer.Typer) -> None:
-    return None
+    app.command("version", help="Print the supercoder version and toolchain context.")(version)
+
+
+def version() -> None:
+    from supercoder import __version__
+    from supercoder.toolchain import machine_context
+
+    typer.echo(f"supercoder {__version__}")
+    for k, v in machine_context().items():
+        typer.echo(f"  {k}: {v}")
