@@ -1,0 +1,314 @@
+"""The paper's prompts in our own words, refinement turns, and answer extraction.
+
+Prompt (``variant="asm"``): the C program in a ```c fence, its ``gcc -O3`` assembly in
+an ```assembly fence, and a request for a faster, complete x86-64 program in AT&T
+syntax, assembly only, in one ```assembly fence. ``variant="c_only"`` omits the
+assembly. Few-shot pairs come first as user/assistant turns.
+
+Test data: by default the prompt shows no tests at all (as in the paper).
+``show_inputs=k`` lists up to ``k`` short *visible* inputs (each trimmed) to show the
+input format; hidden tests never appear in any prompt or feedback.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from supercoder.types import Problem, Status, TestResult, Verdict
+
+VARIANTS = ("asm", "c_only")
+ASM_LANGS = frozenset({"assembly", "asm", "s", "x86asm", "x86", "x86-64", "gas", "att", "nasm"})
+INPUT_PREVIEW_CHARS = 300
+DETAIL_CHARS = 1500
+
+_INSTRUCTIONS = (
+    "Write a faster version of this program in x86-64 assembly for Linux, in AT&T syntax "
+    "as gcc emits it. It must be the complete program: `gcc program.s -o program -lm` "
+    "must assemble and link it, and it must print exactly the same output as the "
+    "original on every input. Reply with the assembly only, with no explanation and no "
+    "comments, inside one ```assembly fenced block."
+)
+
+
+def build_messages(
+    problem: Problem,
+    *,
+    variant: str = "asm",
+    fewshot: Sequence[tuple[Problem, str]] = (),
+    baseline_asm: str | None = None,
+    show_inputs: int = 0,
+) -> list[dict[str, str]]:
+    """Chat messages asking for faster assembly for ``problem``.
+
+    ``baseline_asm`` defaults to ``problem.baseline_asm`` (built with gcc -O3 if absent).
+    Each few-shot pair is (problem, its optimized assembly).
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown prompt variant {variant!r}: use one of {VARIANTS}")
+    messages: list[dict[str, str]] = []
+    for shot, answer in fewshot:
+        messages.append({"role": "user", "content": question(shot, variant=variant)})
+        messages.append({"role": "assistant", "content": fence(answer, "assembly")})
+    text = question(problem, variant=variant, baseline_asm=baseline_asm, show_inputs=show_inputs)
+    messages.append({"role": "user", "content": text})
+    return messages
+
+
+def question(
+    problem: Problem,
+    *,
+    variant: str = "asm",
+    baseline_asm: str | None = None,
+    show_inputs: int = 0,
+) -> str:
+    """The user turn for one problem."""
+    parts = [
+        "Here is a C program that reads standard input and writes standard output:",
+        fence(problem.source, "c"),
+    ]
+    if variant == "asm":
+        asm = baseline_asm or problem.baseline_asm or _compile_baseline(problem)
+        parts += ["This is the assembly that `gcc -O3` generates for it:", fence(asm, "assembly")]
+    inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
+    if inputs:
+        parts.append("Example inputs (the program reads them from standard input):")
+        parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
+    parts.append(_INSTRUCTIONS)
+    return "\n\n".join(parts)
+
+
+def refinement_messages(
+    previous_messages: Sequence[dict[str, str]], previous_answer: str, feedback: str
+) -> list[dict[str, str]]:
+    """The next turn: the model's previous answer, then our feedback on it."""
+    return [
+        *(dict(m) for m in previous_messages),
+        {"role": "assistant", "content": previous_answer},
+        {"role": "user", "content": feedback},
+    ]
+
+
+def feedback_for(verdict: Verdict, problem: Problem | None = None) -> str:
+    """What went wrong (or how fast it was) and what to do next, for a refinement turn.
+
+    Pass ``problem`` to show the first failing *visible* test's input and expected
+    output; a failing hidden test is reported without any of its data.
+    """
+    status = verdict.status
+    if status is Status.OK:
+        return _speed_feedback(verdict)
+    if status is Status.NO_ANSWER:
+        return "Your reply did not contain an assembly program. " + _ASK_FIX
+    if status is Status.COMPILE_ERROR:
+        log = _trim(verdict.message or "(no assembler output)", DETAIL_CHARS)
+        return f"Your assembly does not assemble and link:\n\n{fence(log, '')}\n\n{_ASK_FIX}"
+    if status is Status.INFRA_ERROR:
+        return "Your program could not be evaluated for reasons unrelated to it. " + _ASK_AGAIN
+    return _test_feedback(verdict, problem)
+
+
+_ASK_FIX = (
+    "Reply with the complete corrected program: the assembly only, no explanation, "
+    "in one ```assembly fenced block."
+)
+_ASK_AGAIN = "Reply with the complete program again, in one ```assembly fenced block."
+_ASK_FASTER = (
+    "Try a different optimization to make it faster while keeping the output identical. "
+    "Reply with the complete program: the assembly only, in one ```assembly fenced block."
+)
+_STATUS_TEXT = {
+    Status.WRONG_OUTPUT: "printed the wrong output",
+    Status.RUNTIME_ERROR: "crashed",
+    Status.TIMEOUT: "ran out of time",
+    Status.OUTPUT_LIMIT: "printed too much output",
+    Status.MEMORY_LIMIT: "ran out of memory",
+}
+
+
+def _speed_feedback(verdict: Verdict) -> str:
+    if verdict.identical_to_baseline:
+        return (
+            "Your program is the same as the gcc -O3 assembly, so it is not faster. " + _ASK_FASTER
+        )
+    sp = verdict.speedup
+    if sp is None:
+        return "Your program is correct. " + _ASK_FASTER
+    measured = f"{sp.value:.3f}x (95% confidence interval {sp.low:.3f}x to {sp.high:.3f}x)"
+    if sp.low > 1.0:
+        return (
+            f"Your program is correct and {measured} faster than gcc -O3. "
+            "Try to make it faster still. Reply with the complete program: the assembly "
+            "only, in one ```assembly fenced block."
+        )
+    return (
+        f"Your program is correct, but it is not faster than gcc -O3: speedup {measured}. "
+        + _ASK_FASTER
+    )
+
+
+def _test_feedback(verdict: Verdict, problem: Problem | None) -> str:
+    failing = [t for t in verdict.tests if t.status is not Status.OK]
+    visible = [t for t in failing if not _is_hidden(t, problem)]
+    what = _STATUS_TEXT.get(verdict.status, str(verdict.status))
+    if not failing:
+        detail = f"\n\n{_trim(verdict.message, DETAIL_CHARS)}" if verdict.message else ""
+        return f"Your program {what}.{detail}\n\n{_ASK_FIX}"
+    if not visible:
+        return f"Your program {what} on {len(failing)} hidden test(s). {_ASK_FIX}"
+    first = visible[0]
+    hidden_count = len(failing) - len(visible)
+    lines = [
+        f"Your program {_STATUS_TEXT.get(first.status, str(first.status))} on test {first.name!r}"
+        + (f" ({len(failing)} tests failed in all)." if len(failing) > 1 else ".")
+    ]
+    lines += _test_data(first, problem)
+    if hidden_count:
+        lines.append(f"{hidden_count} of the failing tests are hidden.")
+    lines.append(_ASK_FIX)
+    return "\n\n".join(lines)
+
+
+def _test_data(result: TestResult, problem: Problem | None) -> list[str]:
+    out = []
+    case = _case(result.name, problem)
+    if case is not None:
+        out.append("Input:\n" + fence(_trim(_decode(case.read_input()), DETAIL_CHARS), ""))
+        out.append("Expected output:\n" + fence(_trim(_decode(case.expected), DETAIL_CHARS), ""))
+    actual = next(
+        (getattr(result, f) for f in ("actual", "stdout", "output") if getattr(result, f, None)),
+        None,
+    )
+    if actual is not None:
+        text = _decode(actual) if isinstance(actual, bytes) else str(actual)
+        out.append("Your output:\n" + fence(_trim(text, DETAIL_CHARS), ""))
+    if result.detail:
+        out.append("Details: " + _trim(result.detail, DETAIL_CHARS))
+    return out
+
+
+def _case(name: str, problem: Problem | None):
+    if problem is None:
+        return None
+    return next((t for t in problem.tests if t.name == name and not t.hidden), None)
+
+
+def _is_hidden(result: TestResult, problem: Problem | None) -> bool:
+    flag = getattr(result, "hidden", None)
+    if flag is not None:
+        return bool(flag)
+    if problem is None:
+        return False
+    return any(t.name == result.name and t.hidden for t in problem.tests)
+
+
+# --- extraction -------------------------------------------------------------------
+
+_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)")
+_INSTRUCTION = re.compile(r"^(?:[A-Za-z_.$][\w.$]*:\s*)?[a-z][a-z0-9]*(?:\s|$)")
+_MAIN = re.compile(r"^\s*main\s*:|\.globl\s+main\b|\.global\s+main\b", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Block:
+    lang: str
+    body: str
+    closed: bool
+
+
+def fence(text: str, lang: str) -> str:
+    ticks = "````" if "```" in text else "```"
+    return f"{ticks}{lang}\n{text.rstrip()}\n{ticks}"
+
+
+def strip_reasoning(text: str) -> str:
+    """Drop ``<think>...</think>`` reasoning; an unclosed ``<think>`` drops the rest."""
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    opened = _THINK_OPEN.search(text)
+    return text[: opened.start()] if opened else text
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """Every fenced block in order; a block left open at the end runs to the end."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        marker, lang = m.group(1), m.group(2).lower()
+        body, i, closed = [], i + 1, False
+        while i < len(lines):
+            if lines[i].strip().startswith(marker) and not lines[i].strip().strip(marker[0]):
+                closed = True
+                break
+            body.append(lines[i])
+            i += 1
+        blocks.append(Block(lang, "\n".join(body), closed))
+        i += 1
+    return blocks
+
+
+def looks_like_program(asm: str) -> bool:
+    """A whole program: at least one instruction and a ``main``."""
+    has_instruction = any(
+        _INSTRUCTION.match(line.split("#", 1)[0].strip()) for line in asm.splitlines()
+    )
+    return has_instruction and bool(_MAIN.search(asm))
+
+
+def extract_assembly(text: str | None) -> str | None:
+    """The assembly program in a model's answer, or None when there is none.
+
+    Takes the last usable ```assembly (or ```asm/```s/```x86asm/...) block, else the last
+    usable bare ``` block; an unfenced answer counts only if it is nothing but a program.
+    """
+    if not text:
+        return None
+    text = strip_reasoning(text)
+    blocks = fenced_blocks(text)
+    for wanted in (lambda b: b.lang in ASM_LANGS, lambda b: b.lang == ""):
+        for block in reversed([b for b in blocks if wanted(b)]):
+            if looks_like_program(block.body):
+                return block.body.strip("\n") + "\n"
+    if not blocks and _only_assembly(text):
+        return text.strip("\n") + "\n"
+    return None
+
+
+_ASM_LINE = re.compile(r"^(?:\.[\w.]+|[\w.$@]+:|[a-z][a-z0-9]*)(?:\s|$)")
+
+
+def _only_assembly(text: str) -> bool:
+    """An unfenced answer: it must open with a directive or label and hold nothing else."""
+    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines or not (lines[0].startswith(".") or lines[0].endswith(":")):
+        return False
+    return all(_ASM_LINE.match(ln) for ln in lines) and looks_like_program(text)
+
+
+# --- helpers ----------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _trim(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n... ({len(text) - limit} more characters)"
+
+
+def _compile_baseline(problem: Problem) -> str:
+    from supercoder.toolchain import compile_to_asm
+
+    return compile_to_asm(problem.source)
