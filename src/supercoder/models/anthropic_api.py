@@ -1,0 +1,107 @@
+"""``anthropic:MODEL``: the Anthropic Messages API (``/v1/messages``), over httpx.
+
+``base_url`` (else ``ANTHROPIC_BASE_URL``, else api.anthropic.com). System messages
+become the top-level ``system`` field. The API has no ``n`` and no seed: samples are
+separate requests, in parallel up to ``concurrency``. Temperature is clamped to the
+API's range [0, 1].
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from supercoder.errors import InfraError, UserError
+from supercoder.models import Completion
+from supercoder.models.http import HttpClient, RetryPolicy, cost_usd
+
+if TYPE_CHECKING:
+    from supercoder.types import Problem
+
+ANTHROPIC_URL = "https://api.anthropic.com"
+API_VERSION = "2023-06-01"
+
+
+class AnthropicModel:
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        concurrency: int = 4,
+        timeout: float = 300.0,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model
+        self.name = f"anthropic:{model}"
+        base = (base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL).rstrip("/")
+        self.url = base + ("/messages" if base.endswith("/v1") else "/v1/messages")
+        self.api_key = api_key or os.environ.get("ANTHROPIC_API_KEY")
+        if not self.api_key and urlsplit(self.url).hostname == "api.anthropic.com":
+            raise UserError("anthropic: set ANTHROPIC_API_KEY")
+        self.concurrency = max(1, concurrency)
+        self.cache_identity = f"{self.name}@{self.url}"
+        self._http = HttpClient(timeout, self.concurrency, retry)
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        n: int = 1,
+        temperature: float = 0.7,
+        max_tokens: int = 4096,
+        seed: int = 0,
+        context: Problem | None = None,
+    ) -> list[Completion]:
+        if n <= 0:
+            return []
+        body = _body(self.model, messages, temperature, max_tokens)
+        headers = {"anthropic-version": API_VERSION}
+        if self.api_key:
+            headers["x-api-key"] = self.api_key
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, n)) as pool:
+            return list(
+                pool.map(lambda _: self._parse(self._http.post(self.url, body, headers)), range(n))
+            )
+
+    def _parse(self, data: dict[str, Any]) -> Completion:
+        blocks = data.get("content")
+        if not isinstance(blocks, list):
+            raise InfraError(f"{self.name}: the server returned no content: {str(data)[:300]}")
+        text = "".join(
+            b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text"
+        )
+        usage = data.get("usage") or {}
+        prompt = int(usage.get("input_tokens") or 0) + int(
+            usage.get("cache_read_input_tokens") or 0
+        )
+        output = int(usage.get("output_tokens") or 0)
+        return Completion(
+            text=text,
+            model=self.name,
+            prompt_tokens=prompt,
+            completion_tokens=output,
+            cost_usd=cost_usd(self.model, prompt, output),
+            finish_reason=data.get("stop_reason"),
+        )
+
+
+def _body(
+    model: str, messages: list[dict[str, str]], temperature: float, max_tokens: int
+) -> dict[str, Any]:
+    system = "\n\n".join(m["content"] for m in messages if m["role"] == "system")
+    turns = [
+        {"role": m["role"], "content": m["content"]} for m in messages if m["role"] != "system"
+    ]
+    body: dict[str, Any] = {
+        "model": model,
+        "messages": turns,
+        "max_tokens": max_tokens,
+        "temperature": min(max(temperature, 0.0), 1.0),
+    }
+    if system:
+        body["system"] = system
+    return body

@@ -1,0 +1,126 @@
+"""``openai:MODEL``: any OpenAI-compatible ``/v1/chat/completions`` server, over httpx.
+
+Works with OpenAI, vLLM, SGLang, llama.cpp's server and Ollama without the SDK.
+``base_url`` (else ``OPENAI_BASE_URL``, else api.openai.com) may omit the ``/v1``.
+``n`` samples are asked for in one request; a server that returns fewer choices (or
+rejects ``n``) is then asked once per sample, in parallel up to ``concurrency``.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from supercoder.errors import InfraError, UserError
+from supercoder.models import Completion
+from supercoder.models.http import HttpClient, RequestRejected, RetryPolicy, cost_usd, split_tokens
+
+if TYPE_CHECKING:
+    from supercoder.types import Problem
+
+OPENAI_URL = "https://api.openai.com/v1"
+REASONING_PREFIXES = ("o1", "o3", "o4", "gpt-5")
+
+
+class OpenAIModel:
+    def __init__(
+        self,
+        model: str,
+        *,
+        base_url: str | None = None,
+        api_key: str | None = None,
+        concurrency: int = 4,
+        timeout: float = 300.0,
+        retry: RetryPolicy | None = None,
+    ) -> None:
+        self.model = model
+        self.name = f"openai:{model}"
+        self.base_url = with_v1(base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL)
+        self.api_key = api_key or os.environ.get("OPENAI_API_KEY")
+        if not self.api_key and urlsplit(self.base_url).hostname == "api.openai.com":
+            raise UserError("openai: set OPENAI_API_KEY (or pass --base-url for a local server)")
+        self.concurrency = max(1, concurrency)
+        self.cache_identity = f"{self.name}@{self.base_url}"
+        self._http = HttpClient(timeout, self.concurrency, retry)
+        self._supports_n = True
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        n: int = 1,
+        temperature: float = 0.7,
+        max_tokens: int = 4096,
+        seed: int = 0,
+        context: Problem | None = None,
+    ) -> list[Completion]:
+        if n <= 0:
+            return []
+        out: list[Completion] = []
+        if self._supports_n or n == 1:
+            try:
+                out = self._request(messages, n, temperature, max_tokens, seed)[:n]
+            except RequestRejected:
+                if n == 1 or not self._supports_n:
+                    raise
+            if len(out) < n:
+                self._supports_n = False
+        rest = range(len(out), n)
+        with ThreadPoolExecutor(max_workers=min(self.concurrency, max(1, len(rest)))) as pool:
+            singles = pool.map(
+                lambda i: self._request(messages, 1, temperature, max_tokens, seed + i)[0], rest
+            )
+            return out + list(singles)
+
+    def _request(
+        self, messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int, seed: int
+    ) -> list[Completion]:
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "seed": seed}
+        if self.model.startswith(REASONING_PREFIXES):
+            body["max_completion_tokens"] = max_tokens
+        else:
+            body["max_tokens"] = max_tokens
+            body["temperature"] = temperature
+        if n > 1:
+            body["n"] = n
+        headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+        data = self._http.post(f"{self.base_url}/chat/completions", body, headers)
+        return self._parse(data)
+
+    def _parse(self, data: dict[str, Any]) -> list[Completion]:
+        choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
+        if not choices:
+            raise InfraError(f"{self.name}: the server returned no choices: {str(data)[:300]}")
+        usage = data.get("usage") or {}
+        prompt = int(usage.get("prompt_tokens") or 0)
+        outputs = split_tokens(int(usage.get("completion_tokens") or 0), len(choices))
+        result = []
+        for i, (choice, out_tokens) in enumerate(zip(choices, outputs, strict=True)):
+            in_tokens = prompt if i == 0 else 0
+            result.append(
+                Completion(
+                    text=_content((choice.get("message") or {}).get("content")),
+                    model=self.name,
+                    prompt_tokens=in_tokens,
+                    completion_tokens=out_tokens,
+                    cost_usd=cost_usd(self.model, in_tokens, out_tokens),
+                    finish_reason=choice.get("finish_reason"),
+                )
+            )
+        return result
+
+
+def _content(content: Any) -> str:
+    if content is None:
+        return ""
+    if isinstance(content, list):  # content parts
+        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
+    return str(content)
+
+
+def with_v1(url: str) -> str:
+    """``http://host:8000`` -> ``http://host:8000/v1``; a URL with a path is kept."""
+    url = url.rstrip("/")
+    return url + "/v1" if urlsplit(url).path in ("", "/") else url
