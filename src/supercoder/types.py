@@ -9,7 +9,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 
-class Status(str, enum.Enum):
+class Status(enum.StrEnum):
     """Outcome of a candidate (or of one test run).
 
     ``infra_error`` is the machine failing, never the candidate: callers retry or

@@ -1,0 +1,213 @@
+"""The verified evaluator: assemble, run every test in the sandbox, compare, time.
+
+``evaluate(problem, candidate)`` never raises for a bad candidate: every candidate
+failure is a ``Status`` in the returned ``Verdict``. A broken machine (no sandbox,
+supervisor lost while running the baseline) gives ``Status.INFRA_ERROR``, which
+callers retry or drop and never score as wrong. A broken *problem* (C that does not
+compile, baseline that fails its own tests) raises ``UserError``.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from supercoder.errors import InfraError, UserError
+from supercoder.meter import Comparison, Meter, MeterConfig
+from supercoder.problems import cache_dir
+from supercoder.sandbox import Limits, RunResult, Sandbox, SandboxLost, isolation_status
+from supercoder.toolchain import asm_digest, assemble, compile_to_asm, machine_context, same_program
+from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
+
+
+@dataclass(frozen=True)
+class EvalConfig:
+    sandbox: bool = True  # False only on the user's explicit --unsafe-no-sandbox
+    time: bool = True  # measure speedup of correct candidates
+    limits: Limits = field(default_factory=Limits)
+    meter: MeterConfig = field(default_factory=MeterConfig)
+    max_timeouts: int = 2  # stop running tests after this many timeouts
+    include_hidden: bool = True
+
+
+_OUTCOME_STATUS = {
+    "timeout": Status.TIMEOUT,
+    "output_limit": Status.OUTPUT_LIMIT,
+    "memory_limit": Status.MEMORY_LIMIT,
+    "signaled": Status.RUNTIME_ERROR,
+    "exited": Status.RUNTIME_ERROR,
+    "spawn_error": Status.RUNTIME_ERROR,
+}
+_SEVERITY = [Status.COMPILE_ERROR, Status.TIMEOUT, Status.MEMORY_LIMIT, Status.OUTPUT_LIMIT,
+             Status.RUNTIME_ERROR, Status.WRONG_OUTPUT]  # fmt: skip
+
+
+def baseline_asm(problem: Problem) -> str:
+    """The problem's -O3 assembly: its own ``baseline.s`` or gcc -O3 -S (cached)."""
+    if problem.baseline_asm:
+        return problem.baseline_asm
+    path = cache_dir() / "baselines" / f"{problem.source_hash()}.s"
+    if path.is_file():
+        return path.read_text()
+    asm = compile_to_asm(problem.source)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp.write_text(asm)
+    tmp.replace(path)
+    return asm
+
+
+def _baseline_binary(asm: str, workdir: Path) -> Path:
+    cached = cache_dir() / "bin" / asm_digest(asm)
+    if not cached.is_file():
+        build = assemble(asm, workdir / "baseline")
+        if not build.ok or build.binary is None:
+            raise UserError(f"the baseline assembly does not assemble:\n{build.log}")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".tmp{os.getpid()}")
+        shutil.copyfile(build.binary, tmp)
+        tmp.chmod(0o755)
+        tmp.replace(cached)
+    return cached
+
+
+def evaluate(problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()) -> Verdict:
+    asm = candidate.asm if isinstance(candidate, Candidate) else candidate
+    context = {**machine_context(), "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)"}
+    if not asm or not asm.strip():
+        return Verdict(problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context)
+    base_asm = baseline_asm(problem)
+    identical = same_program(asm, base_asm)
+    if config.sandbox and not isolation_status()[0]:
+        return Verdict(problem.name, Status.INFRA_ERROR, message=isolation_status()[1], context=context)
+    with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
+        workdir = Path(tmp)
+        base_bin = _baseline_binary(base_asm, workdir)
+        build = assemble(asm, workdir / "candidate")
+        if not build.ok or build.binary is None:
+            return Verdict(problem.name, Status.COMPILE_ERROR, message=build.log,
+                           identical_to_baseline=identical, context=context)  # fmt: skip
+        try:
+            return _run_and_time(problem, base_bin, build.binary, identical, config, context)
+        except InfraError as e:
+            return Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
+
+
+def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: bool,
+                  config: EvalConfig, context: dict) -> Verdict:  # fmt: skip
+    tests = [t for t in problem.tests if config.include_hidden or not t.hidden]
+    inputs = [(t.name, t.read_input(), t.expected) for t in tests]
+    binaries = {"baseline": base_bin, "candidate": cand_bin}
+    box = Sandbox(binaries, config.limits, isolation=config.sandbox)
+    try:
+        results, cpu = _check_all(box, inputs, config)
+        failed = [r for r in results if r.status is not Status.OK]
+        if failed:
+            status = min((r.status for r in failed), key=_SEVERITY.index)
+            return Verdict(problem.name, status, tuple(results), identical_to_baseline=identical,
+                           message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
+                           context=context, cpu_seconds_spent=cpu)  # fmt: skip
+        if not config.time:
+            return Verdict(problem.name, Status.OK, tuple(results), identical_to_baseline=identical,
+                           context=context, cpu_seconds_spent=cpu)  # fmt: skip
+        with timing_slot():
+            comparison = Meter(config.meter).compare(box, inputs)
+    except SandboxLost as e:
+        raise InfraError(f"sandbox failed: {e}") from e
+    finally:
+        box.close()
+    return _timed_verdict(problem, results, comparison, identical, context, cpu)
+
+
+def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResult], float]:
+    results: list[TestResult] = []
+    cpu, timeouts = 0.0, 0
+    for name, data, expected in inputs:
+        if timeouts >= config.max_timeouts:
+            status = results[-1].status
+            results.append(TestResult(name, status, f"not run after {results[-1].name} failed: {status}"))
+            continue
+        try:
+            run = box.run("candidate", data)
+        except SandboxLost as e:  # the candidate brought its supervisor down: its failure
+            results.append(TestResult(name, Status.RUNTIME_ERROR, f"sandbox supervisor lost: {e}"))
+            timeouts = config.max_timeouts  # the sandbox is gone: skip the rest
+            continue
+        cpu += run.cpu_seconds
+        result = _judge(name, run, expected)
+        timeouts += result.status is Status.TIMEOUT
+        results.append(result)
+    return results, cpu
+
+
+def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
+    if run.outcome != "exited" or run.exit_code != 0:
+        return TestResult(name, _OUTCOME_STATUS[run.outcome], run.describe(), candidate_seconds=run.cpu_seconds)
+    if run.leftover:
+        return TestResult(name, Status.RUNTIME_ERROR, run.describe(), candidate_seconds=run.cpu_seconds)
+    if run.stdout != expected:
+        return TestResult(name, Status.WRONG_OUTPUT, _diff_hint(run.stdout, expected),
+                          candidate_seconds=run.cpu_seconds)  # fmt: skip
+    return TestResult(name, Status.OK, candidate_seconds=run.cpu_seconds)
+
+
+def _diff_hint(actual: bytes, expected: bytes) -> str:
+    a, e = actual.decode(errors="replace").splitlines(), expected.decode(errors="replace").splitlines()
+    for i, (x, y) in enumerate(zip(a, e, strict=False)):
+        if x != y:
+            return f"line {i + 1}: expected {y[:80]!r}, got {x[:80]!r}"
+    return f"expected {len(e)} lines, got {len(a)}"
+
+
+def _timed_verdict(problem: Problem, results: list[TestResult], cmp: Comparison, identical: bool,
+                   context: dict, cpu: float) -> Verdict:  # fmt: skip
+    cpu_total = cpu + cmp.cpu_seconds
+    if cmp.mismatch:
+        failed = [TestResult(r.name, Status.WRONG_OUTPUT, cmp.mismatch) if r.name in cmp.mismatch else r for r in results]
+        return Verdict(problem.name, Status.WRONG_OUTPUT, tuple(failed), identical_to_baseline=identical,
+                       message=cmp.mismatch, context=context, cpu_seconds_spent=cpu_total)  # fmt: skip
+    by_name = {t.name: t for t in cmp.tests}
+    timed_results = []
+    for r in results:
+        t = by_name[r.name]
+        timed_results.append(TestResult(
+            r.name, Status.OK, "" if t.timed else "too short to time: not in the aggregate",
+            speedup=t.speedup, speedup_ci=cmp.per_test_ci.get(r.name),
+            baseline_seconds=float(min(t.base_cpu)), candidate_seconds=float(min(t.cand_cpu)),
+            baseline_wall_seconds=float(min(t.base_wall)), candidate_wall_seconds=float(min(t.cand_wall)),
+            pairs=len(t.base_cpu), timed=t.timed,
+        ))  # fmt: skip
+    ctx = {**context, "pairs": sum(t.pairs for t in timed_results), "measure": "cpu time (user+sys), wait4"}
+    return Verdict(problem.name, Status.OK, tuple(timed_results), speedup=cmp.speedup,
+                   paper_speedup=cmp.paper_speedup, identical_to_baseline=identical,
+                   message=cmp.note, context=ctx, cpu_seconds_spent=cpu_total)  # fmt: skip
+
+
+@contextmanager
+def timing_slot():
+    """Serialise timing across processes on this machine (``SUPERCODER_TIMING_SLOTS``
+    concurrent slots, default 1), so parallel verification does not add noise."""
+    slots = max(1, int(os.environ.get("SUPERCODER_TIMING_SLOTS", "1")))
+    lock_dir = cache_dir() / "locks"
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    while True:
+        for i in range(slots):
+            fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+            return
+        time.sleep(0.01)
