@@ -11,7 +11,6 @@ import re
 from dataclasses import dataclass
 
 
-
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
