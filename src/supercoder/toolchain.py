@@ -68,7 +68,8 @@ def assemble(asm: str, out: Path) -> BuildResult:
     src.write_text(asm)
     proc = _run([_require_cc(), str(src), "-o", str(out), *LINK_FLAGS])
     ok = proc.returncode == 0 and out.is_file()
-    return BuildResult(ok, out if ok else None, _trim(proc.stderr or proc.stdout))
+    log = (proc.stderr or proc.stdout).replace(str(src), src.name)
+    return BuildResult(ok, out if ok else None, _trim(log))
 
 
 def _trim(text: str, limit: int = 4000) -> str:

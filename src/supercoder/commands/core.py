@@ -1,18 +1,98 @@
-"""Core commands: `check`, `problem init`, `version`."""
+"""Core commands: ``check``, ``problem init``, ``version``."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from supercoder.errors import UserError
+
+problem_app = typer.Typer(help="Create and inspect problem folders.", no_args_is_help=True)
 
 
 def register(app: typer.Typer) -> None:
+    app.command("check")(check)
+    app.add_typer(problem_app, name="problem")
     app.command("version", help="Print the supercoder version and toolchain context.")(version)
+
+
+def check(
+    problem_dir: Annotated[Path, typer.Argument(help="Problem folder (source.c, tests/NAME.in + NAME.out).")],
+    candidate: Annotated[Path, typer.Argument(help="Candidate x86-64 assembly (AT&T, as gcc emits).")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    no_time: Annotated[bool, typer.Option("--no-time", help="Check correctness only; skip timing.")] = False,
+    unsafe_no_sandbox: Annotated[
+        bool, typer.Option("--unsafe-no-sandbox", help="Run the candidate WITHOUT isolation (dangerous).")
+    ] = False,
+    cpu_limit: Annotated[float, typer.Option(help="CPU seconds per test run.")] = 10.0,
+    memory_mb: Annotated[int, typer.Option(help="Memory limit per test run (MiB).")] = 2048,
+) -> None:
+    """Is CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
+
+    Assembles and links the candidate (gcc CANDIDATE.s -lm), runs every test (hidden
+    ones too) in the sandbox, compares stdout exactly, and if all pass measures the
+    speedup over the -O3 baseline: CPU time, paired and interleaved, median per test,
+    geometric mean over tests, bootstrap 95% CI.
+
+    Exit code 0 whenever the check ran, whatever the verdict.
+
+    Example: supercoder check src/supercoder/data/bench/dp_lcs my.s --json
+    """
+    from dataclasses import replace
+
+    from supercoder.evaluate import EvalConfig, evaluate
+    from supercoder.problems import load_problem
+    from supercoder.sandbox import Limits
+
+    if not candidate.is_file():
+        raise UserError(f"{candidate}: no such file")
+    problem = load_problem(problem_dir)
+    limits = replace(Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb)
+    config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits)
+    verdict = evaluate(problem, candidate.read_text(errors="replace"), config)
+    if verdict.is_infra_failure:  # the check itself could not run
+        typer.echo(json.dumps(verdict.to_json()) if as_json else f"check could not run: {verdict.message}")
+        raise typer.Exit(3)
+    if as_json:
+        typer.echo(json.dumps(verdict.to_json(), indent=2))
+    else:
+        from supercoder.display import print_verdict
+
+        print_verdict(verdict)
+
+
+@problem_app.command("init")
+def problem_init(
+    source: Annotated[Path, typer.Argument(help="The C program (reads stdin, writes stdout).")],
+    inputs: Annotated[Path, typer.Option("--inputs", help="Folder of input files, one test each.")],
+    out: Annotated[Path | None, typer.Option("--out", "-o", help="Problem folder to create.")] = None,
+    hidden: Annotated[Path | None, typer.Option(help="Folder of hidden-test inputs.")] = None,
+) -> None:
+    """Make a problem folder from SOURCE and input files.
+
+    Expected outputs come from running the -O3 reference build (twice, in the
+    sandbox): a program whose two runs differ is refused as non-deterministic.
+
+    Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
+    """
+    from supercoder.problem_init import init_problem
+
+    target = out or Path(source.stem)
+    if target.exists() and any(target.iterdir()):
+        raise UserError(f"{target}: already exists and is not empty")
+    folder = init_problem(source, inputs, target, hidden)
+    typer.echo(f"created {folder} ({len(list((folder / 'tests').glob('*.out')))} tests)")
 
 
 def version() -> None:
     from supercoder import __version__
+    from supercoder.sandbox import isolation_status
     from supercoder.toolchain import machine_context
 
     typer.echo(f"supercoder {__version__}")
     for k, v in machine_context().items():
         typer.echo(f"  {k}: {v}")
+    typer.echo(f"  sandbox: {isolation_status()[1]}")
