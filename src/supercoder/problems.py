@@ -54,7 +54,7 @@ def load_problem(path: str | Path) -> Problem:
         except json.JSONDecodeError as e:
             raise UserError(f"{folder / 'problem.json'}: invalid JSON ({e})") from e
     baseline = folder / "baseline.s"
-    tests = _load_tests(folder, "tests", hidden=False) + _load_tests(folder, "hidden", hidden=True)
+    tests = _load_tests(folder, "tests", hidden=False) + _load_tests(folder, "hidden", hidden=True) + _load_tests(folder, "fuzz", hidden=True)
     if not tests:
         raise UserError(f"{folder}: no tests (expected tests/NAME.in with tests/NAME.out)")
     return Problem(
