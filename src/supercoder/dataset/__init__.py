@@ -1,0 +1,1 @@
+"""Datasets: the CodeNet builder, the SuperCoder dataset importer, and export."""
