@@ -1,0 +1,11 @@
+"""Training on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray for clusters.
+
+- ``trl_reward``   the reward as a TRL reward function (``completions, **columns``);
+- ``verl_reward``  the reward as verl's custom reward function (``compute_score``);
+- ``verl_export``  train/val Parquet in verl's format, reward module, launch scripts;
+- ``grpo`` / ``sft``  ``supercoder train grpo|sft`` on TRL (+ peft LoRA);
+- ``tiny``         a tiny random Qwen2 model and tokenizer built locally (smoke tests).
+
+Heavy dependencies (torch, transformers, trl, peft, datasets) are imported lazily so
+that importing this package costs nothing.
+"""

@@ -1,0 +1,83 @@
+"""The speedup reward as a TRL reward function.
+
+TRL's GRPOTrainer calls each reward function as
+``f(prompts=..., completions=..., completion_ids=..., **columns)`` where ``columns`` are
+the dataset's other columns (one value per completion) plus ``trainer_state``,
+``log_extra`` and ``log_metric``. The problem is found by the ``problem`` column (a
+problem name, for datasets built by ``supercoder train grpo``) or else rebuilt from a
+SuperCoder-schema ``extra_info`` column (any dataset in that schema).
+
+Infrastructure failures return ``None``: TRL (>= 1.0) treats a completion for which
+every reward function returned None as unscorable (excluded from the group baseline,
+advantage 0). They are also counted in the ``supercoder/infra_failures`` metric and
+logged as a warning. Per batch it logs ``supercoder/correct_rate``, ``compile_rate``,
+``answer_rate`` and ``mean_speedup`` (of the correct ones) through ``log_metric``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from supercoder.errors import UserError
+from supercoder.reward import RewardConfig, batch_stats, score_verdict, verify_batch
+from supercoder.types import Problem
+
+log = logging.getLogger(__name__)
+
+
+def make_trl_reward(
+    problems: Iterable[Problem] = (),
+    config: RewardConfig | None = None,
+    executor: Any = None,
+    name: str = "speedup",
+) -> Callable[..., list[float | None]]:
+    """A TRL reward function over ``problems`` (looked up by the ``problem`` column)."""
+    by_name = {p.name: p for p in problems}
+    config = config or RewardConfig()
+
+    def reward(
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] = (),
+        problem: Sequence[str] | None = None,
+        extra_info: Sequence[Any] | None = None,
+        log_metric: Callable[[str, float], None] | None = None,
+        **_columns: Any,
+    ) -> list[float | None]:
+        targets = _targets(len(completions), problem, extra_info, by_name)
+        verdicts = verify_batch(targets, list(completions), config, executor)
+        stats = batch_stats(verdicts)
+        if stats.infra_failures:
+            log.warning(
+                "%d of %d completions hit an infrastructure failure: no reward",
+                stats.infra_failures,
+                stats.count,
+            )
+        if log_metric is not None:
+            for key, value in stats.to_metrics().items():
+                log_metric(key, value)
+        return [score_verdict(v, config) for v in verdicts]
+
+    reward.__name__ = name
+    return reward
+
+
+def _targets(
+    n: int,
+    names: Sequence[str] | None,
+    extra_info: Sequence[Any] | None,
+    by_name: dict[str, Problem],
+) -> list[Problem]:
+    if names is not None:
+        missing = sorted({str(x) for x in names} - by_name.keys())
+        if missing:
+            raise UserError(f"reward: unknown problem(s) in the 'problem' column: {missing[:5]}")
+        return [by_name[str(x)] for x in names]
+    if extra_info is not None:
+        from supercoder.training.verl_reward import record_problem
+
+        return [record_problem(info) for info in extra_info]
+    if n:
+        raise UserError("reward: the dataset needs a 'problem' column or an 'extra_info' column")
+    return []
