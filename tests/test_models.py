@@ -6,7 +6,6 @@ import threading
 import time
 
 import pytest
-from fakes.servers import Reply, anthropic_server, openai_server
 
 from supercoder.errors import InfraError, UserError
 from supercoder.models import Completion, Model, load_model
@@ -15,6 +14,7 @@ from supercoder.models.cache import CachedModel, ResponseCache
 from supercoder.models.http import RequestRejected, RetryPolicy, cost_usd
 from supercoder.models.openai_api import OpenAIModel, with_v1
 from supercoder.models.scripted import ScriptedModel
+from tests.fakes.servers import Reply, anthropic_server, openai_server
 
 FAST = RetryPolicy(attempts=3, base_delay=0.01, max_delay=0.05)
 MESSAGES = [{"role": "system", "content": "be terse"}, {"role": "user", "content": "make it fast"}]
@@ -101,9 +101,12 @@ def test_server_error_forever_is_infra_error_after_bounded_attempts():
 
 
 def test_client_error_is_not_retried():
-    with openai_server(
-        lambda m, r: Reply(400, body={"error": {"message": "prompt too long"}})
-    ) as url, pytest.raises(RequestRejected, match="prompt too long"):
+    with (
+        openai_server(
+            lambda m, r: Reply(400, body={"error": {"message": "prompt too long"}})
+        ) as url,
+        pytest.raises(RequestRejected, match="prompt too long"),
+    ):
         OpenAIModel("m", base_url=url, retry=FAST).complete(MESSAGES)
     assert len(url.requests) == 1
 

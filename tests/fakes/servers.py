@@ -2,7 +2,7 @@
 
 Usage (from a test file in tests/)::
 
-    from fakes.servers import openai_server
+    from tests.fakes.servers import openai_server
 
     with openai_server(lambda messages, request: "```assembly\\n...\\n```") as url:
         model = load_model("openai:m", base_url=url, cache=False)
