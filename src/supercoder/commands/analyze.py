@@ -1,9 +1,120 @@
-"""Placeholder: commands are added by the issue that owns this module."""
+"""`analyze` (why is a candidate faster?) and `report` (HTML results browser)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+DB_HELP = "run store: the eval SQLite file, or a JSON file of verdict records"
+DEFAULT_DB = "runs/supercoder.sqlite"
 
 
 def register(app: typer.Typer) -> None:
-    return None
+    app.command("analyze", help="Name the transformation kinds (paper's nine) a candidate "
+                "applies to its baseline, with evidence; or for every verified candidate "
+                "of an eval run (--run).")(analyze)
+    app.command("report", help="Write a self-contained HTML page for an eval run.")(report)
+
+
+def _read(path: Path) -> str:
+    from supercoder.errors import UserError
+
+    if not path.is_file():
+        raise UserError(f"no such file: {path}")
+    return path.read_text(errors="replace")
+
+
+def analyze(
+    baseline: Annotated[Path | None, typer.Argument(help="baseline assembly (.s)")] = None,
+    candidate: Annotated[Path | None, typer.Argument(help="candidate assembly (.s)")] = None,
+    run: Annotated[str | None, typer.Option("--run", help="every verified candidate of RUN")] = None,
+    db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    check_binary: Annotated[bool, typer.Option(
+        "--check-binary", help="cross-check the parser with capstone on gcc -c output")] = False,
+) -> None:
+    from supercoder.errors import UserError
+
+    if run is not None:
+        return _analyze_run(run, db, as_json)
+    if baseline is None or candidate is None:
+        raise UserError("give BASELINE.s and CANDIDATE.s, or --run RUN")
+    from supercoder.analysis import analyze as run_analysis
+
+    base_text, cand_text = _read(baseline), _read(candidate)
+    result = run_analysis(base_text, cand_text)
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        _print_labels(result, f"{baseline.name} -> {candidate.name}")
+    if check_binary:
+        _check_binary({baseline.name: base_text, candidate.name: cand_text})
+
+
+def _print_labels(result, title: str) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=title, show_lines=True)
+    table.add_column("kind", style="bold cyan")
+    table.add_column("evidence")
+    for label in result.labels:
+        table.add_row(label.kind, "\n".join(label.evidence))
+    if not result.labels:
+        table.add_row("-", "no transformation found")
+    Console().print(table)
+
+
+def _check_binary(texts: dict[str, str]) -> None:
+    from supercoder.analysis.binary import crosscheck
+
+    for name, text in texts.items():
+        bad = crosscheck(text)
+        status = "agrees with capstone" if not bad else "; ".join(
+            f"{m.function}:{m.mnemonic} parsed {m.parsed} decoded {m.decoded}" for m in bad)
+        typer.echo(f"{name}: parser {status}")
+
+
+def _analyze_run(name: str, db: Path, as_json: bool) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    from supercoder.report import analyze_run, kind_table, load_run
+
+    data = load_run(db, name)
+    analyzed = analyze_run(data)
+    stats = kind_table(analyzed)
+    if as_json:
+        typer.echo(json.dumps({
+            "run": data.name,
+            "kinds": [{"kind": s.kind, "count": s.count, "geomean_speedup": s.mean_speedup}
+                      for s in stats],
+            "candidates": [{"problem": r.problem, "speedup": r.speedup, **a.to_json()}
+                           for r, a in analyzed],
+        }, indent=2))
+        return
+    console = Console()
+    table = Table(title=f"run {data.name}: {len(analyzed)} verified candidates analysed")
+    for col in ("kind", "candidates", "geomean speedup"):
+        table.add_column(col, justify="left" if col == "kind" else "right")
+    for s in stats:
+        table.add_row(s.kind, str(s.count), f"{s.mean_speedup:.3f}" if s.mean_speedup else "-")
+    console.print(table)
+    for record, result in analyzed:
+        speed = f"{record.speedup:.3f}x" if record.speedup else "n/a"
+        _print_labels(result, f"{record.problem} ({speed})")
+
+
+def report(
+    run: Annotated[str, typer.Argument(help="run name")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
+        "report.html"),
+    db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
+) -> None:
+    from supercoder.report import write_report
+
+    path = write_report(db, run, out)
+    typer.echo(f"wrote {path} ({path.stat().st_size // 1024} KiB)")

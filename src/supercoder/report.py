@@ -1,0 +1,203 @@
+"""Eval runs for people: per-kind tables and a self-contained HTML results browser.
+
+Read-only interface: ``load_run(source, name)`` returns a ``RunData`` of
+``CandidateRecord``s (every non-dropped attempt; ``best`` marks each problem's chosen one).
+``source`` is either the runs SQLite store (``runs.Store``; opened read-only, the
+baseline assembly rebuilt from the run's benchmark) or a JSON file of verdict records
+(``Verdict.to_json()`` plus ``asm``, ``baseline_asm`` and ``model``): a list of records
+or ``{"runs": [{"name", "model", "records": [...]}, ...]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sqlite3
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import SupercoderError, UserError
+
+COMPILER_MODEL = "compiler"
+
+
+@dataclass(frozen=True)
+class CandidateRecord:
+    problem: str
+    status: str
+    correct: bool
+    speedup: float | None
+    ci: tuple[float, float] | None
+    asm: str
+    baseline_asm: str
+    model: str
+    message: str = ""
+    best: bool = True
+
+
+@dataclass(frozen=True)
+class RunData:
+    name: str
+    model: str
+    records: tuple[CandidateRecord, ...]
+
+
+@dataclass(frozen=True)
+class KindStat:
+    kind: str
+    count: int
+    mean_speedup: float | None  # geometric mean over candidates with a measured speedup
+
+
+def _record(d: dict[str, Any], model: str) -> CandidateRecord:
+    ci = d.get("speedup_ci")
+    return CandidateRecord(
+        problem=str(d.get("problem", "?")), status=str(d.get("status", "?")),
+        correct=bool(d.get("correct", d.get("status") == "ok")),
+        speedup=d.get("speedup"), ci=(float(ci[0]), float(ci[1])) if ci else None,
+        asm=d.get("asm") or "", baseline_asm=d.get("baseline_asm") or "",
+        model=str(d.get("model") or model), message=str(d.get("message") or ""),
+        best=bool(d.get("best", True)),
+    )
+
+
+def _runs_from_json(path: Path) -> list[RunData]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise UserError(f"cannot read run file {path}: {e}") from e
+    runs = data["runs"] if isinstance(data, dict) and "runs" in data else [
+        {"name": path.stem, "records": data}]
+    out = []
+    for run in runs:
+        model = str(run.get("model", ""))
+        records = tuple(_record(r, model) for r in run.get("records", []))
+        out.append(RunData(str(run["name"]), model or (records[0].model if records else ""),
+                           records))
+    return out
+
+
+def _baselines(benchmark: str) -> dict[str, str]:
+    """problem -> baseline assembly (stored, or rebuilt with gcc -O3 like the evaluator)."""
+    from supercoder.evaluate import baseline_asm
+    from supercoder.problems import load_benchmark
+
+    try:
+        return {p.name: baseline_asm(p) for p in load_benchmark(benchmark)}
+    except SupercoderError:
+        return {}
+
+
+def _runs_from_sqlite(path: Path) -> list[RunData]:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db.row_factory = sqlite3.Row
+        runs = db.execute("SELECT name, model, benchmark FROM runs ORDER BY started").fetchall()
+        out = []
+        for run in runs:
+            rows = db.execute(
+                "SELECT a.*, (p.best_sample = a.sample AND p.best_round = a.round) AS best "
+                "FROM attempts a LEFT JOIN problems p ON p.run = a.run AND p.problem = a.problem "
+                "WHERE a.run = ? AND a.status != 'infra_error' ORDER BY a.problem, a.round, "
+                "a.sample", (run["name"],)).fetchall()
+            base = _baselines(run["benchmark"]) if rows else {}
+            records = tuple(
+                _record({**json.loads(r["verdict"]), "asm": r["asm"], "best": bool(r["best"]),
+                         "baseline_asm": base.get(r["problem"], "")}, run["model"])
+                for r in rows)
+            out.append(RunData(run["name"], run["model"], records))
+        db.close()
+        return out
+    except sqlite3.DatabaseError as e:
+        raise UserError(f"{path} is not a readable run store: {e}") from e
+
+
+def list_runs(source: str | Path) -> list[RunData]:
+    path = Path(source)
+    if not path.is_file():
+        raise UserError(f"no run store at {path} (run `supercoder eval` first, or pass --db)")
+    with path.open("rb") as f:
+        is_sqlite = f.read(16) == b"SQLite format 3\x00"
+    return _runs_from_sqlite(path) if is_sqlite else _runs_from_json(path)
+
+
+def load_run(source: str | Path, name: str | None = None) -> RunData:
+    """One run by name (the only one if ``name`` is None)."""
+    runs = list_runs(source)
+    if name is None and len(runs) == 1:
+        return runs[0]
+    for run in runs:
+        if run.name == name:
+            return run
+    names = ", ".join(r.name for r in runs) or "none"
+    raise UserError(f"no run named {name!r} in {source} (runs: {names})")
+
+
+def compiler_run(source: str | Path, exclude: str) -> RunData | None:
+    return next((r for r in list_runs(source)
+                 if r.model == COMPILER_MODEL and r.name != exclude), None)
+
+
+def geomean(values: Iterable[float]) -> float | None:
+    vals = [v for v in values if v and v > 0]
+    return math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
+
+
+def best_records(run: RunData) -> list[CandidateRecord]:
+    """One record per problem: the chosen attempt (the first if none is marked)."""
+    out: dict[str, CandidateRecord] = {}
+    for r in run.records:
+        if r.problem not in out or (r.best and not out[r.problem].best):
+            out[r.problem] = r
+    return list(out.values())
+
+
+def summary(run: RunData) -> dict[str, Any]:
+    """Per-problem headline numbers; a failed problem counts as 1.0x in the paper-style mean."""
+    records = best_records(run)
+    n = len(records)
+    correct = [r for r in records if r.correct]
+    measured = [r.speedup for r in correct if r.speedup]
+    paper = [r.speedup if r.correct and r.speedup else 1.0 for r in records]
+    return {
+        "problems": n,
+        "compiled": sum(1 for r in records if r.status not in ("compile_error", "no_answer")),
+        "correct": len(correct),
+        "correct_rate": len(correct) / n if n else 0.0,
+        "geomean_speedup_correct": geomean(measured),
+        "median_speedup_correct": statistics.median(measured) if measured else None,
+        "mean_speedup_fallback_1": statistics.fmean(paper) if paper else None,
+        "significantly_faster": sum(1 for r in correct if r.ci and r.ci[0] > 1.0),
+    }
+
+
+def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRecord, Any]]:
+    """(record, Analysis) for every verified candidate that carries both listings."""
+    from supercoder.analysis import analyze
+
+    records = best_records(run) if best_only else run.records
+    return [(r, analyze(r.baseline_asm, r.asm)) for r in records
+            if r.correct and r.asm and r.baseline_asm]
+
+
+def kind_table(analyzed: list[tuple[CandidateRecord, Any]]) -> list[KindStat]:
+    from supercoder.analysis import KINDS
+
+    out = []
+    for kind in KINDS:
+        having = [r for r, a in analyzed if kind in a.kinds]
+        out.append(KindStat(kind, len(having), geomean(r.speedup for r in having if r.speedup)))
+    return out
+
+
+def write_report(source: str | Path, name: str, out: str | Path) -> Path:
+    from supercoder.analysis.html import render
+
+    run = load_run(source, name)
+    html = render(run, analyze_run(run, best_only=True), compiler_run(source, run.name))
+    path = Path(out)
+    path.write_text(html, encoding="utf-8")
+    return path
