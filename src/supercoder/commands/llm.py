@@ -1,9 +1,370 @@
-"""Placeholder: commands are added by the issue that owns this module."""
+"""LLM commands: ``optimize`` (one problem), ``eval`` (a benchmark), ``leaderboard``."""
 
 from __future__ import annotations
 
+import html
+import json
+import math
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any
+
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from supercoder.errors import UserError
+from supercoder.runs import DEFAULT_DB
+
+err = Console(stderr=True)
+
+ModelOpt = Annotated[
+    str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
+]
+BaseUrlOpt = Annotated[
+    str | None, typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL.")
+]
+SamplesOpt = Annotated[int, typer.Option("--samples", "-n", min=1, help="Samples per problem.")]
+RoundsOpt = Annotated[
+    int, typer.Option("--rounds", "-k", min=1, help="Answers per sample chain (1: no refinement).")
+]
+TempOpt = Annotated[float, typer.Option("--temperature", "-t", help="Sampling temperature.")]
+NoTimeOpt = Annotated[bool, typer.Option("--no-time", help="Check correctness only; no timing.")]
+UnsafeOpt = Annotated[
+    bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation (dangerous).")
+]
+DbOpt = Annotated[Path, typer.Option("--db", help="SQLite file of eval runs.")]
 
 
 def register(app: typer.Typer) -> None:
-    return None
+    app.command("optimize")(optimize)
+    app.command("eval")(eval_cmd)
+    app.command("leaderboard")(leaderboard)
+
+
+# --- optimize ----------------------------------------------------------------------
+
+
+def optimize(
+    target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
+    model: ModelOpt = "compiler",
+    samples: SamplesOpt = 1,
+    rounds: RoundsOpt = 1,
+    temperature: TempOpt = 0.7,
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Where to write the best .s.")
+    ] = None,
+    inputs: Annotated[
+        Path | None, typer.Option("--inputs", help="Input files for a bare .c.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    no_time: NoTimeOpt = False,
+    unsafe_no_sandbox: UnsafeOpt = False,
+    base_url: BaseUrlOpt = None,
+) -> None:
+    """Ask MODEL for faster assembly for one problem; write the best verified answer.
+
+    Every answer is verified (sandbox, exact output on every test, then timed). The best
+    correct answer is written to -o (default NAME.opt.s). Exit code 1 when no answer
+    was correct.
+
+    Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
+    """
+    from supercoder.evaluate import EvalConfig
+    from supercoder.models import load_model
+    from supercoder.strategies import Settings, make_verifier, solve
+
+    with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
+        problem = _load_target(target, inputs, Path(tmp))
+        llm = load_model(model, base_url=base_url)
+        config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time)
+        settings = Settings(samples=samples, rounds=rounds, temperature=temperature)
+        outcome = solve(problem, llm, settings, verify=make_verifier(config))
+    best = outcome.best
+    path = output or Path(f"{problem.name}.opt.s")
+    if best and best.verdict.correct:
+        path.write_text(best.candidate.asm or "")
+    if as_json:
+        typer.echo(json.dumps(_outcome_json(outcome, path if best else None), indent=2))
+    else:
+        _print_outcome(outcome, path)
+    if not (best and best.verdict.correct):
+        raise typer.Exit(1)
+
+
+def _load_target(target: Path, inputs: Path | None, tmp: Path):
+    from supercoder.problems import is_problem_dir, load_problem
+
+    if target.is_dir():
+        return load_problem(target)
+    if target.suffix != ".c" or not target.is_file():
+        raise UserError(f"{target}: expected a problem folder or a .c file")
+    if inputs is None:
+        if is_problem_dir(target.parent) and target.name == "source.c":
+            return load_problem(target.parent)
+        raise UserError(f"{target}: a bare .c file needs --inputs DIR (one input file per test)")
+    from supercoder.problem_init import init_problem
+
+    return load_problem(init_problem(target, inputs, tmp / target.stem))
+
+
+def _outcome_json(outcome, path: Path | None) -> dict[str, Any]:
+    best = outcome.best
+    return {
+        "problem": outcome.problem,
+        "written": str(path) if best and best.verdict.correct else None,
+        "best": _attempt_json(best) if best else None,
+        "attempts": [_attempt_json(a) for a in outcome.attempts],
+    }
+
+
+def _attempt_json(a) -> dict[str, Any]:
+    return {"sample": a.sample, "round": a.round, "tries": a.tries, "origin": a.origin,
+            "verdict": a.verdict.to_json()}  # fmt: skip
+
+
+def _print_outcome(outcome, path: Path) -> None:
+    table = Table(title=f"{outcome.problem}: {len(outcome.attempts)} answers verified")
+    for col in ("sample", "round", "status", "tests", "speedup (95% CI)", "copy"):
+        table.add_column(col)
+    for a in outcome.attempts:
+        v = a.verdict
+        table.add_row(str(a.sample), str(a.round), v.status.value,
+                      f"{v.tests_passed}/{len(v.tests)}", _speedup_text(v),
+                      "yes" if v.identical_to_baseline else "")  # fmt: skip
+    Console().print(table)
+    best = outcome.best
+    if best and best.verdict.correct:
+        typer.echo(f"best: sample {best.sample} round {best.round}: {_speedup_text(best.verdict)}")
+        typer.echo(f"wrote {path}")
+    else:
+        why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
+        typer.echo(
+            f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}"
+        )
+
+
+def _speedup_text(v) -> str:
+    if not v.correct:
+        return "-"
+    if v.speedup is None:
+        return "not timed"
+    sp = v.speedup
+    mark = " *" if sp.significant else ""
+    return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}"
+
+
+# --- eval --------------------------------------------------------------------------
+
+
+def eval_cmd(
+    model: ModelOpt = "compiler",
+    benchmark: Annotated[
+        str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
+    ] = "val",
+    samples: SamplesOpt = 1,
+    rounds: RoundsOpt = 1,
+    temperature: TempOpt = 0.7,
+    run: Annotated[
+        str | None, typer.Option("--run", help="Run name (default MODEL@BENCH).")
+    ] = None,
+    workers: Annotated[
+        int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
+    ] = 1,
+    executor: Annotated[str, typer.Option("--executor", help="local | ray.")] = "local",
+    concurrency: Annotated[
+        int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
+    ] = 4,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the summary as JSON here.")
+    ] = None,
+    db: DbOpt = DEFAULT_DB,
+    no_time: NoTimeOpt = False,
+    unsafe_no_sandbox: UnsafeOpt = False,
+    base_url: BaseUrlOpt = None,
+) -> None:
+    """Optimize and verify every problem of a benchmark; print the paper's metrics.
+
+    Results go to an SQLite store (--db); re-running the same --run resumes it: finished
+    problems are skipped and no stored answer is verified again. Exit code 1 when some
+    problems could not finish (model or machine trouble): rerun to continue.
+
+    Example: supercoder eval --benchmark val --json summary.json
+    """
+    from supercoder.models import load_model
+    from supercoder.problems import load_benchmark
+    from supercoder.runs import RunSpec, Store
+    from supercoder.strategies import Settings
+
+    problems = load_benchmark(benchmark)
+    spec = RunSpec(
+        model=model, benchmark=benchmark,
+        settings=Settings(samples=samples, rounds=rounds, temperature=temperature),
+        time=not no_time, sandbox=not unsafe_no_sandbox, name=run, workers=workers,
+        executor=executor, concurrency=concurrency,
+    )  # fmt: skip
+    llm = load_model(model, base_url=base_url, concurrency=concurrency)
+    store = Store(db)
+    try:
+        result = _run_with_progress(problems, llm, spec, store)
+    finally:
+        store.close()
+    print_summary(result.name, result.summary)
+    if json_out:
+        json_out.write_text(json.dumps(result.summary, indent=2, default=str) + "\n")
+        err.print(f"summary written to {json_out}")
+    if result.failed:
+        for name, why in sorted(result.failed.items()):
+            err.print(f"[yellow]unfinished[/] {name}: {why}", highlight=False)
+        err.print(f"{len(result.failed)} problem(s) unfinished: rerun with --run {result.name}")
+        raise typer.Exit(1)
+
+
+def _run_with_progress(problems, llm, spec, store):
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+
+    from supercoder.runs import run_eval
+
+    counts = {"correct": 0, "failed": 0}
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
+        task = progress.add_task(spec.run_name, total=len(problems))
+
+        def on_start(todo: int, skipped: int) -> None:
+            if skipped:
+                err.print(f"resuming {spec.run_name}: {skipped} problem(s) already done")
+            progress.update(task, completed=skipped)
+
+        def on_problem(name: str, outcome) -> None:
+            best = outcome.best if outcome else None
+            counts["failed"] += outcome is None
+            counts["correct"] += bool(best and best.verdict.correct)
+            desc = f"{spec.run_name} ({counts['correct']} correct, {counts['failed']} unfinished)"
+            progress.update(task, advance=1, description=desc)
+
+        return run_eval(problems, llm, spec, store, on_start=on_start, on_problem=on_problem)
+
+
+def print_summary(name: str, summary: dict[str, Any], console: Console | None = None) -> None:
+    console = console or Console()
+    ctx = summary.get("context", {})
+    table = Table(title=f"{name}: {summary['problems']} problems, {ctx.get('model')}")
+    table.add_column("metric")
+    table.add_column("ours", justify="right")
+    table.add_column("paper protocol", justify="right")
+    paper = summary["paper"]
+    for key in ("compilation_rate", "accuracy", "avg_speedup", "median_speedup", "p25_speedup",
+                "p75_speedup", "max_speedup", "std_speedup", "geomean_speedup", "fast_1.1"):  # fmt: skip
+        table.add_row(key, _fmt(key, summary.get(key)), _fmt(key, paper.get(key)))
+    for key in ("accuracy_excluding_copies", "baseline_copies"):
+        table.add_row(key, _fmt(key, summary[key]), "")
+    for key in (
+        "significant_speedups",
+        "significant_slowdowns",
+        "infra_dropped",
+        "problems_dropped",
+    ):
+        table.add_row(key, str(summary[key]), "")
+    tokens = summary["prompt_tokens"] + summary["completion_tokens"]
+    table.add_row("tokens / cost", f"{tokens} / ${summary['cost_usd']:.4f}", "")
+    console.print(table)
+    console.print(
+        f"samples={ctx.get('samples')} rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
+        f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
+        highlight=False,
+    )
+
+
+def _fmt(key: str, value: Any) -> str:
+    if value is None:
+        return "n/a"
+    if "rate" in key or key in (
+        "accuracy",
+        "fast_1.1",
+        "accuracy_excluding_copies",
+        "baseline_copies",
+    ):
+        return f"{value:.1f}%"
+    return f"{value:.3f}x"
+
+
+# --- leaderboard -------------------------------------------------------------------
+
+
+def leaderboard(
+    db: DbOpt = DEFAULT_DB,
+    html_out: Annotated[
+        Path | None, typer.Option("--html", help="Also write an HTML page.")
+    ] = None,
+) -> None:
+    """Every stored eval run side by side (figures recomputed from the stored answers).
+
+    Example: supercoder leaderboard --html leaderboard.html
+    """
+    from supercoder.runs import leaderboard_rows
+
+    if not db.is_file():
+        raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")
+    rows = leaderboard_rows(db)
+    table = Table(title=f"leaderboard ({db})")
+    cols = ("run", "model", "problems", "compile", "accuracy", "avg", "median", "geomean",
+            "fast_1.1", "paper avg", "cost", "done")  # fmt: skip
+    for col in cols:
+        table.add_column(col)
+    for r in rows:
+        s = r["summary"]
+        table.add_row(
+            r["name"], r["model"], str(s["problems"]), _fmt("compilation_rate", s["compilation_rate"]),
+            _fmt("accuracy", s["accuracy"]), _fmt("x", s["avg_speedup"]), _fmt("x", s["median_speedup"]),
+            _fmt("x", s["geomean_speedup"]), _fmt("fast_1.1", s["fast_1.1"]),
+            _fmt("x", s["paper"]["avg_speedup"]), f"${s['cost_usd']:.2f}", "yes" if r["finished"] else "no",
+        )  # fmt: skip
+    Console().print(table)
+    if html_out:
+        html_out.write_text(leaderboard_html(rows))
+        err.print(f"wrote {html_out}")
+
+
+def leaderboard_html(rows: list[dict[str, Any]]) -> str:
+    """A self-contained page: the table, then a histogram of log2 speedups per run."""
+    head = "<tr>" + "".join(f"<th>{c}</th>" for c in ("run", "model", "problems", "compile",
+                            "accuracy", "avg", "median", "geomean", "fast_1.1")) + "</tr>"  # fmt: skip
+    body, plots = [], []
+    for r in rows:
+        s = r["summary"]
+        cells = (r["name"], r["model"], s["problems"], _fmt("compilation_rate", s["compilation_rate"]),
+                 _fmt("accuracy", s["accuracy"]), _fmt("x", s["avg_speedup"]),
+                 _fmt("x", s["median_speedup"]), _fmt("x", s["geomean_speedup"]),
+                 _fmt("fast_1.1", s["fast_1.1"]))  # fmt: skip
+        body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
+        speeds = [p["speedup"] for p in s["per_problem"].values()]
+        plots.append(f"<h2>{html.escape(r['name'])}</h2>{_histogram_svg(speeds)}")
+    style = "body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
+    return (
+        f"<!doctype html><html><head><meta charset='utf-8'><title>supercoder leaderboard</title>"
+        f"<style>{style}</style></head><body><h1>supercoder leaderboard</h1>"
+        f"<table>{head}{''.join(body)}</table>{''.join(plots)}</body></html>\n"
+    )
+
+
+def _histogram_svg(speeds: list[float], width: int = 480, height: int = 160) -> str:
+    """Per-problem speedups binned by log2 (bins of 1/4 octave, 1/4x .. 8x)."""
+    lo, hi, step = -2.0, 3.0, 0.25
+    nbins = int((hi - lo) / step)
+    counts = [0] * nbins
+    for s in speeds:
+        x = math.log2(max(s, 1e-9))
+        counts[min(nbins - 1, max(0, int((x - lo) / step)))] += 1
+    top, bw = max(counts + [1]), width / nbins
+    bars = []
+    for i, c in enumerate(counts):
+        h = (height - 20) * c / top
+        color = "#2a7" if lo + i * step >= 0 else "#c44"
+        bars.append(f"<rect x='{i * bw:.1f}' y='{height - 20 - h:.1f}' width='{bw - 1:.1f}' "
+                    f"height='{h:.1f}' fill='{color}'><title>{c}</title></rect>")  # fmt: skip
+    labels = "".join(
+        f"<text x='{(k - lo) / step * bw:.1f}' y='{height - 4}' font-size='10'>{2**k:g}x</text>"
+        for k in range(int(lo), int(hi) + 1)
+    )
+    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}'>"
+            f"{''.join(bars)}{labels}</svg><p>{len(speeds)} problems</p>")  # fmt: skip

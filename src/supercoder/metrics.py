@@ -1,0 +1,126 @@
+"""Summary metrics of an eval run: the paper's figures, ours and theirs side by side.
+
+Per problem, the *chosen* attempt is the best one (``strategies.rank``: correct first,
+then most tests passed, then speedup; a baseline copy counts as 1.0x). Infrastructure
+failures are dropped, never scored: a problem whose every attempt was dropped is left
+out of every rate (``problems_dropped``). Rates are percentages of counted problems.
+
+- ``compilation_rate``: % problems where some attempt assembles and links;
+- ``accuracy``: % problems whose chosen attempt passes every test (a copy of the
+  baseline counts, as in the paper; ``accuracy_excluding_copies`` does not count it;
+  ``baseline_copies`` is the % of problems whose chosen attempt is such a copy);
+- per-problem speedup: the chosen attempt's measured speedup if it is correct (1.0 for
+  a copy), else 1.0, as the paper does. Over problems: ``avg_speedup``,
+  ``median_speedup``, ``p25_speedup``, ``p75_speedup``, ``max_speedup``,
+  ``std_speedup`` (population std), ``geomean_speedup``. None when nothing was timed
+  (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
+  correct answer reads below 1;
+- ``fast_1.1``: % problems whose chosen attempt is correct, not a copy, has a speedup
+  >= 1.1 **and** a 95% CI whose lower bound is above 1 (so noise cannot count);
+- ``significant_speedups`` / ``significant_slowdowns``: number of problems whose
+  chosen correct non-copy attempt has its whole CI above / below 1;
+- ``paper``: the same figures under the paper's protocol: per attempt the clamped
+  (>= 1.0) hyperfine-style ``verdict.paper_speedup``; per problem the best fully
+  correct attempt by that figure (copies count), else 1.0; ``fast_1.1`` there is just
+  ``>= 1.1``.
+
+Also: attempt counts, infra failures dropped, tokens and cost, and the context (gcc,
+CPU, samples, rounds) every summary must carry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from supercoder.strategies import Outcome, effective_speedup
+from supercoder.types import Verdict
+
+STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
+
+
+def distribution(values: Sequence[float]) -> dict[str, float | None]:
+    """avg/median/p25/p75/max/std/geomean of per-problem speedups (None when empty)."""
+    if not values:
+        return {f"{k}_speedup": None for k in STAT_KEYS}
+    arr = np.asarray(values, dtype=float)
+    stats = {
+        "avg": arr.mean(),
+        "median": np.median(arr),
+        "p25": np.percentile(arr, 25),
+        "p75": np.percentile(arr, 75),
+        "max": arr.max(),
+        "std": arr.std(),
+        "geomean": float(np.exp(np.log(np.clip(arr, 1e-12, None)).mean())),
+    }
+    return {f"{k}_speedup": round(float(v), 4) for k, v in stats.items()}
+
+
+def _pct(count: int, total: int) -> float:
+    return round(100.0 * count / total, 2) if total else 0.0
+
+
+def _is_fast(v: Verdict) -> bool:
+    sp = v.speedup
+    return bool(
+        v.correct and not v.identical_to_baseline and sp and sp.value >= 1.1 and sp.low > 1.0
+    )
+
+
+def _significant(v: Verdict, faster: bool) -> bool:
+    sp = v.speedup
+    if not (v.correct and not v.identical_to_baseline and sp):
+        return False
+    return sp.low > 1.0 if faster else sp.high < 1.0
+
+
+def paper_problem_speedup(outcome: Outcome) -> float:
+    """The paper's per-problem figure: best clamped speedup of a fully correct attempt."""
+    correct = [a.verdict for a in outcome.attempts if a.verdict.correct]
+    return max((v.paper_speedup or 1.0 for v in correct), default=1.0)
+
+
+def summarize(outcomes: Sequence[Outcome], context: dict[str, Any] | None = None) -> dict:
+    """The run's summary (see the module docstring for every definition)."""
+    counted = [o for o in outcomes if o.best is not None]
+    chosen = [o.best.verdict for o in counted if o.best]
+    n = len(counted)
+    timed = any(a.verdict.speedup for o in counted for a in o.attempts)
+    ours = [effective_speedup(v) if v.correct else 1.0 for v in chosen]
+    paper = [paper_problem_speedup(o) for o in counted]
+    paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
+    compiled = sum(1 for o in counted if any(a.assembled for a in o.attempts))
+    correct = sum(1 for v in chosen if v.correct)
+    copies = sum(1 for v in chosen if v.correct and v.identical_to_baseline)
+    attempts = [a for o in outcomes for a in o.attempts]
+    origins = [a.origin for a in attempts]
+    return {
+        "problems": n,
+        "problems_dropped": len(outcomes) - n,
+        "attempts": len(attempts),
+        "infra_dropped": sum(1 for a in attempts if a.dropped),
+        "compilation_rate": _pct(compiled, n),
+        "accuracy": _pct(correct, n),
+        "accuracy_excluding_copies": _pct(correct - copies, n),
+        "baseline_copies": _pct(copies, n),
+        **distribution(ours if timed else []),
+        "fast_1.1": _pct(sum(1 for v in chosen if _is_fast(v)), n),
+        "significant_speedups": sum(1 for v in chosen if _significant(v, True)),
+        "significant_slowdowns": sum(1 for v in chosen if _significant(v, False)),
+        "paper": {
+            "compilation_rate": _pct(compiled, n),
+            "accuracy": _pct(correct, n),
+            **distribution(paper if paper_timed else []),
+            "fast_1.1": _pct(sum(1 for s in paper if s >= 1.1), n) if paper_timed else 0.0,
+        },
+        "prompt_tokens": sum(int(o.get("prompt_tokens") or 0) for o in origins),
+        "completion_tokens": sum(int(o.get("completion_tokens") or 0) for o in origins),
+        "cost_usd": round(sum(float(o.get("cost_usd") or 0.0) for o in origins), 6),
+        "per_problem": {
+            o.problem: {"status": v.status.value, "speedup": s, "paper_speedup": ps}
+            for o, v, s, ps in zip(counted, chosen, ours, paper, strict=True)
+        },
+        "context": dict(context or {}),
+    }

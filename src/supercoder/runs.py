@@ -1,0 +1,351 @@
+"""Eval runs: every problem of a benchmark optimized and verified, kept in SQLite.
+
+``run_eval`` overlaps generation (one thread per in-flight problem, bounded by the
+model's concurrency) with verification (an ``Executor``). Each verified attempt is
+committed as soon as it finishes, and each finished problem is marked, so a crash
+loses only in-flight work: re-running the same run name skips finished problems and
+re-uses every stored attempt (nothing is verified twice; stored infrastructure
+failures are retried). A run's identity (model and options) is fixed at creation; a
+resume with different ones is refused.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import UserError
+from supercoder.metrics import summarize
+from supercoder.strategies import Attempt, Outcome, Settings, solve
+from supercoder.types import Candidate, Problem, Speedup, Status, TestResult, Verdict
+
+DEFAULT_DB = Path("runs") / "supercoder.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+  name TEXT PRIMARY KEY, model TEXT NOT NULL, benchmark TEXT NOT NULL,
+  options TEXT NOT NULL, started REAL NOT NULL, finished REAL, context TEXT NOT NULL,
+  summary TEXT
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  run TEXT NOT NULL, problem TEXT NOT NULL, sample INTEGER NOT NULL, round INTEGER NOT NULL,
+  status TEXT NOT NULL, correct INTEGER NOT NULL, speedup REAL, paper_speedup REAL,
+  verdict TEXT NOT NULL, asm TEXT, completion TEXT, origin TEXT NOT NULL,
+  baseline_digest TEXT, prompt_tokens INTEGER, completion_tokens INTEGER, cost_usd REAL,
+  tries INTEGER NOT NULL, gen_seconds REAL, verify_seconds REAL, created REAL NOT NULL,
+  PRIMARY KEY (run, problem, sample, round)
+);
+CREATE TABLE IF NOT EXISTS problems (
+  run TEXT NOT NULL, problem TEXT NOT NULL, finished REAL NOT NULL,
+  best_sample INTEGER, best_round INTEGER, PRIMARY KEY (run, problem)
+);
+"""
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run is: its identity (model + options) and how to execute it."""
+
+    model: str
+    benchmark: str
+    settings: Settings = Settings()
+    time: bool = True
+    sandbox: bool = True
+    name: str | None = None
+    workers: int = 1
+    executor: str = "local"
+    concurrency: int = 4
+
+    @property
+    def run_name(self) -> str:
+        return self.name or default_run_name(self.model, self.benchmark)
+
+    def identity(self) -> dict[str, Any]:
+        """Options that must match to resume (not workers/executor/concurrency)."""
+        return {
+            "benchmark": self.benchmark,
+            **asdict(self.settings),
+            "time": self.time,
+            "sandbox": self.sandbox,
+        }
+
+
+def default_run_name(model: str, benchmark: str) -> str:
+    bench = Path(benchmark).name or benchmark
+    return re.sub(r"[^\w.@+-]+", "_", f"{model}@{bench}")
+
+
+# --- verdicts <-> JSON ----------------------------------------------------------------
+
+
+def verdict_from_json(d: dict[str, Any]) -> Verdict:
+    """Rebuild a Verdict from ``Verdict.to_json()``."""
+    tests = tuple(
+        TestResult(**{**t, "status": Status(t["status"]),
+                      "speedup_ci": tuple(t["speedup_ci"]) if t.get("speedup_ci") else None})
+        for t in d.get("tests", ())
+    )  # fmt: skip
+    detail = d.get("speedup_detail")
+    return Verdict(
+        problem=d["problem"],
+        status=Status(d["status"]),
+        tests=tests,
+        speedup=Speedup(**detail) if detail else None,
+        paper_speedup=d.get("paper_speedup"),
+        identical_to_baseline=bool(d.get("identical_to_baseline")),
+        message=d.get("message", ""),
+        context=d.get("context") or {},
+        cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
+    )
+
+
+# --- the store ---------------------------------------------------------------------
+
+
+class Store:
+    """The SQLite file of eval runs (thread-safe; one commit per write)."""
+
+    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+        self._db.row_factory = sqlite3.Row
+        self._lock = threading.Lock()
+        with self._lock:
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.executescript(SCHEMA)
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, args: Sequence[Any]) -> None:
+        with self._lock:
+            self._db.execute(sql, args)
+            self._db.commit()
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def open_run(self, spec: RunSpec, context: dict[str, Any]) -> bool:
+        """Create the run, or check that it may be resumed; True when resuming."""
+        name, identity = spec.run_name, spec.identity()
+        rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
+        if not rows:
+            self._write(
+                "INSERT INTO runs (name, model, benchmark, options, started, context) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, spec.model, spec.benchmark, json.dumps(identity), time.time(),
+                 json.dumps(context, default=str)),
+            )  # fmt: skip
+            return False
+        stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
+        wanted = {"model": spec.model, **identity}
+        diff = [f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}" for k in wanted
+                if stored.get(k) != wanted[k]]  # fmt: skip
+        if diff:
+            raise UserError(
+                f"run {name!r} exists with different settings ({'; '.join(diff)}): "
+                "re-run with the same model and options to resume it, or pick a new --run name"
+            )
+        return True
+
+    def record(self, run: str, problem: str, attempt: Attempt, baseline_digest: str) -> None:
+        v, o = attempt.verdict, attempt.origin
+        self._write(
+            "INSERT OR REPLACE INTO attempts VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run, problem, attempt.sample, attempt.round, v.status.value, int(v.correct),
+             v.speedup.value if v.speedup else None, v.paper_speedup,
+             json.dumps(v.to_json(), default=str), attempt.candidate.asm, attempt.completion,
+             json.dumps(o, default=str), baseline_digest, o.get("prompt_tokens"),
+             o.get("completion_tokens"), o.get("cost_usd"), attempt.tries,
+             attempt.gen_seconds, attempt.verify_seconds, time.time()),
+        )  # fmt: skip
+
+    def attempts(self, run: str, problem: str, include_dropped: bool = True) -> list[Attempt]:
+        rows = self._read(
+            "SELECT * FROM attempts WHERE run = ? AND problem = ? ORDER BY round, sample",
+            (run, problem),
+        )
+        out = [_attempt_from_row(r) for r in rows]
+        return out if include_dropped else [a for a in out if not a.dropped]
+
+    def finish_problem(self, run: str, outcome: Outcome) -> None:
+        best = outcome.best
+        self._write(
+            "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
+            (run, outcome.problem, time.time(), best.sample if best else None,
+             best.round if best else None),
+        )  # fmt: skip
+
+    def finished_problems(self, run: str) -> list[str]:
+        rows = self._read("SELECT problem FROM problems WHERE run = ? ORDER BY problem", (run,))
+        return [r["problem"] for r in rows]
+
+    def outcomes(self, run: str) -> list[Outcome]:
+        return [Outcome(p, tuple(self.attempts(run, p))) for p in self.finished_problems(run)]
+
+    def finish_run(self, run: str, summary: dict[str, Any]) -> None:
+        self._write(
+            "UPDATE runs SET finished = ?, summary = ? WHERE name = ?",
+            (time.time(), json.dumps(summary, default=str), run),
+        )
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self._read("SELECT * FROM runs ORDER BY started")
+        return [
+            {**dict(r), "options": json.loads(r["options"]), "context": json.loads(r["context"])}
+            for r in rows
+        ]
+
+
+def _attempt_from_row(r: sqlite3.Row) -> Attempt:
+    origin = json.loads(r["origin"])
+    return Attempt(
+        sample=r["sample"],
+        round=r["round"],
+        candidate=Candidate(r["asm"], origin),
+        verdict=verdict_from_json(json.loads(r["verdict"])),
+        completion=r["completion"],
+        tries=r["tries"],
+        gen_seconds=r["gen_seconds"] or 0.0,
+        verify_seconds=r["verify_seconds"] or 0.0,
+    )
+
+
+@dataclass
+class RunJournal:
+    """The strategies' Journal for one run (stored infra failures are not re-used)."""
+
+    store: Store
+    run: str
+    digests: dict[str, str] = field(default_factory=dict)
+
+    def stored(self, problem: str) -> dict[tuple[int, int], Attempt]:
+        attempts = self.store.attempts(self.run, problem, include_dropped=False)
+        return {(a.sample, a.round): a for a in attempts}
+
+    def record(self, problem: str, attempt: Attempt) -> None:
+        self.store.record(self.run, problem, attempt, self.digests.get(problem, ""))
+
+
+# --- running -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RunResult:
+    name: str
+    summary: dict[str, Any]
+    outcomes: tuple[Outcome, ...]
+    failed: dict[str, str]  # problem -> why it could not finish (model or machine trouble)
+    resumed: bool
+    skipped: int  # problems already finished in an earlier invocation
+
+
+def run_context(spec: RunSpec, problems: Sequence[Problem]) -> dict[str, Any]:
+    from supercoder.toolchain import machine_context
+
+    return {
+        **machine_context(),
+        "model": spec.model,
+        "benchmark": spec.benchmark,
+        "problems_in_benchmark": len(problems),
+        "samples": spec.settings.samples,
+        "rounds": spec.settings.rounds,
+        "temperature": spec.settings.temperature,
+        "timed": spec.time,
+        "sandbox": spec.sandbox,
+        "executor": spec.executor,
+        "workers": spec.workers,
+    }
+
+
+def run_eval(
+    problems: Sequence[Problem],
+    model: Any,
+    spec: RunSpec,
+    store: Store,
+    *,
+    on_start: Callable[[int, int], None] | None = None,
+    on_problem: Callable[[str, Outcome | None], None] | None = None,
+    verify: Any = None,
+) -> RunResult:
+    """Evaluate every problem (resuming a run of the same name); see module docstring."""
+    from supercoder.evaluate import EvalConfig
+    from supercoder.executors import make_executor
+    from supercoder.strategies import make_verifier
+
+    name, context = spec.run_name, run_context(spec, problems)
+    resumed = store.open_run(spec, context)
+    done = set(store.finished_problems(name))
+    todo = [p for p in problems if p.name not in done]
+    if on_start:
+        on_start(len(todo), len(problems) - len(todo))
+    journal = RunJournal(store, name)
+    executor = make_executor(spec.executor, spec.workers) if verify is None else None
+    verify = verify or make_verifier(EvalConfig(sandbox=spec.sandbox, time=spec.time), executor)
+    failed: dict[str, str] = {}
+    try:
+        with ThreadPoolExecutor(max_workers=max(1, spec.concurrency)) as pool:
+            futures = {
+                pool.submit(_solve_one, p, model, spec.settings, verify, journal): p for p in todo
+            }
+            try:
+                for future in as_completed(futures):
+                    problem = futures[future]
+                    outcome = _collect(future, problem, failed)
+                    if outcome is not None:
+                        store.finish_problem(name, outcome)
+                    if on_problem:
+                        on_problem(problem.name, outcome)
+            except BaseException:
+                for f in futures:
+                    f.cancel()
+                raise
+    finally:
+        if executor is not None:
+            executor.close()
+    names = {p.name for p in problems}
+    outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
+    summary = summarize(outcomes, {**context, "unfinished": len(failed), "run": name})
+    if not failed:
+        store.finish_run(name, summary)
+    return RunResult(name, summary, outcomes, failed, resumed, len(done & names))
+
+
+def _solve_one(problem, model, settings, verify, journal: RunJournal) -> Outcome:
+    from supercoder.evaluate import baseline_asm
+    from supercoder.toolchain import asm_digest
+
+    journal.digests[problem.name] = asm_digest(baseline_asm(problem))
+    return solve(problem, model, settings, verify=verify, journal=journal)
+
+
+def _collect(future, problem: Problem, failed: dict[str, str]) -> Outcome | None:
+    try:
+        return future.result()
+    except Exception as e:  # model or machine trouble: leave unfinished, a rerun retries
+        failed[problem.name] = f"{type(e).__name__}: {e}"
+        return None
+
+
+def leaderboard_rows(db: str | Path) -> list[dict[str, Any]]:
+    """Every stored run with its summary recomputed from the stored attempts."""
+    store = Store(db)
+    try:
+        return [
+            {**r, "summary": summarize(store.outcomes(r["name"]), r["context"])}
+            for r in store.runs()
+        ]
+    finally:
+        store.close()
