@@ -4,7 +4,8 @@ A fuzzed input starts from one of the problem's inputs (those up to 64 KiB) and 
 one or two conservative mutations:
 
 - ``perturb``: some numbers get a new value drawn from the range observed *in the
-  same input* at the same position (lines with the same token count, same column),
+  same input* at the same position (lines with the same token count, same column;
+  the first line is a group of its own),
   keeping integer/float kind, decimal places and sign;
 - ``scale``: the numbers of one such column are shrunk towards the column's minimum;
 - ``shuffle``: lines are reordered, only where the problem says order is free.
@@ -16,7 +17,8 @@ stay consistent.
 
 A fuzzed input is kept only if the reference program (built at -O3 and -O0, run in
 the sandbox) exits cleanly, prints the same output on two -O3 runs, and prints the
-same at -O0 (undefined behaviour on an off-spec input shows up as a disagreement).
+same at -O0 (undefined behaviour on an off-spec input shows up as a disagreement),
+within ``timeout`` CPU seconds per run (default 2 s, so fuzzed tests stay cheap).
 Kept inputs are written as ``fuzz/fNN.in`` + ``fuzz/fNN.out`` and loaded as hidden
 tests: the evaluator judges candidates on them, prompts never show them.
 
@@ -87,7 +89,7 @@ def structural_values(lines: list[str]) -> set[int]:
     return values
 
 
-def _number_slots(lines: list[str], hint: FuzzHint) -> list[tuple[int, re.Match, tuple[int, int]]]:
+def _number_slots(lines: list[str], hint: FuzzHint) -> list[tuple[int, re.Match, tuple]]:
     """(line index, token match, column key) of every mutable number."""
     frozen = structural_values(lines)
     slots = []
@@ -100,7 +102,7 @@ def _number_slots(lines: list[str], hint: FuzzHint) -> list[tuple[int, re.Match,
             if _INT.match(tok) and int(tok) in frozen:
                 continue
             if _INT.match(tok) or _FLOAT.match(tok):
-                slots.append((i, m, (len(toks), col)))
+                slots.append((i, m, (len(toks), col, i == 0)))
     return slots
 
 
@@ -142,7 +144,7 @@ def _numbers(lines: list[str], hint: FuzzHint, rng: random.Random, op: str) -> l
     slots = _number_slots(lines, hint)
     if not slots:
         return lines
-    ranges: dict[tuple[int, int], tuple[float, float]] = {}
+    ranges: dict[tuple, tuple[float, float]] = {}
     for _, m, key in slots:
         v = float(m.group())
         lo, hi = ranges.get(key, (v, v))
@@ -194,15 +196,20 @@ def _is_text(data: bytes) -> bool:
     return True
 
 
-def fuzz_problem(problem: Problem, count: int = 10, seed: int = 0, timeout: float = 10.0) -> FuzzReport:
+def fuzz_problem(
+    problem: Problem, count: int = 10, seed: int = 0, timeout: float = 2.0
+) -> FuzzReport:
     """Derive fuzzed tests for a problem folder and write them to ``fuzz/``."""
     folder = problem.meta.get("path")
     if not folder or not Path(folder).is_dir():
         raise UserError(f"{problem.name}: fuzzing writes into a problem folder; this one has none")
+    from supercoder.problems import load_problem
+
+    target = Path(folder) / "fuzz"
+    shutil.rmtree(target, ignore_errors=True)  # fuzz from the problem's own tests only
+    problem = load_problem(folder)
     candidates = fuzz_inputs(problem, count, seed)
     kept, dropped = _check(problem.source, candidates, timeout)
-    target = Path(folder) / "fuzz"
-    shutil.rmtree(target, ignore_errors=True)
     if kept:
         target.mkdir()
     for i, (data, out) in enumerate(kept, 1):
@@ -213,7 +220,9 @@ def fuzz_problem(problem: Problem, count: int = 10, seed: int = 0, timeout: floa
     return FuzzReport(problem.name, count, len(kept), dict(dropped))
 
 
-def _check(source: str, inputs: list[bytes], timeout: float) -> tuple[list[tuple[bytes, bytes]], Counter]:
+def _check(
+    source: str, inputs: list[bytes], timeout: float
+) -> tuple[list[tuple[bytes, bytes]], Counter]:
     from supercoder.sandbox import Limits, open_sandbox
     from supercoder.toolchain import compile_c
 
@@ -228,7 +237,9 @@ def _check(source: str, inputs: list[bytes], timeout: float) -> tuple[list[tuple
         with open_sandbox(bins, Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)) as box:
             for data in inputs:
                 runs = [box.run("O3", data), box.run("O3", data), box.run("O0", data)]
-                if not all(r.clean_exit for r in runs):
+                if any(r.outcome == "timeout" for r in runs):
+                    dropped["too_slow"] += 1
+                elif not all(r.clean_exit for r in runs):
                     dropped["reference_failed"] += 1
                 elif runs[0].stdout != runs[1].stdout:
                     dropped["nondeterministic"] += 1

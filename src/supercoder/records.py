@@ -40,7 +40,9 @@ FORMATS = (".jsonl", ".json", ".parquet")
 
 def load_records(path: str | Path) -> list[Problem]:
     """Problems from a ``.jsonl``, ``.json`` or ``.parquet`` file of SuperCoder records."""
-    return [problem_from_record(r, where=f"{path} record #{i}") for i, r in enumerate(read_raw(path))]
+    return [
+        problem_from_record(r, where=f"{path} record #{i}") for i, r in enumerate(read_raw(path))
+    ]
 
 
 def read_raw(path: str | Path) -> list[dict[str, Any]]:
@@ -86,7 +88,9 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     if isinstance(info, str):
         info = _json(info, f"{where} field extra_info")
     if not isinstance(info, dict):
-        raise UserError(f"{where}: missing field extra_info (an object with c_code, inputs, outputs)")
+        raise UserError(
+            f"{where}: missing field extra_info (an object with c_code, inputs, outputs)"
+        )
     code = info.get("c_code")
     if not isinstance(code, str) or not code.strip():
         raise UserError(f"{where}: field extra_info.c_code is missing or empty")
@@ -130,7 +134,9 @@ def _tests(
     ]
 
 
-def problem_to_record(problem: Problem, split: str, index: int, baseline_asm: str) -> dict[str, Any]:
+def problem_to_record(
+    problem: Problem, split: str, index: int, baseline_asm: str
+) -> dict[str, Any]:
     """One record in the exact SuperCoder schema (plus our documented extra fields)."""
     from supercoder.prompts import fence, question
 

@@ -32,7 +32,7 @@ from typing import Any
 
 from supercoder.dataset import codenet
 from supercoder.dataset.process import Job
-from supercoder.dataset.text import approx_tokens, shingles, jaccard
+from supercoder.dataset.text import approx_tokens, jaccard, shingles
 from supercoder.types import Problem, TestCase
 
 SPLITS = ("train", "val")
@@ -71,13 +71,22 @@ def plan(root: Path, out: Path, opts: BuildOptions) -> tuple[list[Job], Counter]
                 continue
             cache = out / ".work" / "results" / pid / f"{s.submission_id}.json"
             jobs.append(
-                Job(pid, s.submission_id, s.user_id, str(s.path), tuple(map(str, inputs)),
-                    str(cache), opts.timeout)
+                Job(
+                    pid,
+                    s.submission_id,
+                    s.user_id,
+                    str(s.path),
+                    tuple(map(str, inputs)),
+                    str(cache),
+                    opts.timeout,
+                )
             )
     return jobs, dropped
 
 
-def run_jobs(jobs: list[Job], workers: int, progress: Callable[[], None] | None = None) -> list[dict]:
+def run_jobs(
+    jobs: list[Job], workers: int, progress: Callable[[], None] | None = None
+) -> list[dict]:
     from supercoder.dataset.process import run_job
 
     if workers <= 1:
@@ -191,7 +200,9 @@ def summarize(jobs: list[Job], results: list[dict], kept: list[Problem], dropped
 PRE_RUN = ("not_accepted_c", "no_inputs", "missing_source")
 
 
-def finish(out: Path, jobs: list[Job], results: list[dict], pre: Counter, opts: BuildOptions) -> dict:
+def finish(
+    out: Path, jobs: list[Job], results: list[dict], pre: Counter, opts: BuildOptions
+) -> dict:
     """Select, split and write everything; returns the summary (also in summary.json)."""
     kept, dropped = select(results, opts)
     dropped.update(pre)

@@ -97,7 +97,9 @@ def input_files(root: Path, problem_id: str) -> list[Path]:
         if not folder.is_dir():
             continue
         files = [folder / "input.txt"] if (folder / "input.txt").is_file() else []
-        numbered = [(int(m.group(1)), p) for p in folder.iterdir() if (m := _NUMBERED.match(p.name))]
+        numbered = [
+            (int(m.group(1)), p) for p in folder.iterdir() if (m := _NUMBERED.match(p.name))
+        ]
         files += [p for _, p in sorted(numbered)]
         if files:
             return files

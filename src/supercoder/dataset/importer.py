@@ -64,7 +64,9 @@ class ImportReport:
 
 def looks_unoptimized(asm: str) -> bool:
     """gcc -O0 keeps every variable in a stack slot: most instructions touch N(%rbp)."""
-    instructions = [ln for ln in asm.splitlines() if _INSTRUCTION.match(ln) and not ln.strip().startswith(".")]
+    instructions = [
+        ln for ln in asm.splitlines() if _INSTRUCTION.match(ln) and not ln.strip().startswith(".")
+    ]
     if len(instructions) < 8:
         return False
     slots = sum(1 for ln in instructions if _RBP_SLOT.search(ln))
@@ -128,14 +130,20 @@ def import_records(
     un: Counter = Counter()
     splits: Counter = Counter()
     failed = 0
-    for rec, problem, built in zip(records, problems, _map(rebuild, records, workers, progress), strict=True):
+    for rec, problem, built in zip(
+        records, problems, _map(rebuild, records, workers, progress), strict=True
+    ):
         if built is None:
             failed += 1
             continue
         o3, o0 = built
         kinds = {
-            "ground_truth_kind": classify((rec.get("reward_model") or {}).get("ground_truth"), o3, o0),
-            "unoptimized_assembly_kind": classify(rec["extra_info"].get("unoptimized_assembly"), o3, o0),
+            "ground_truth_kind": classify(
+                (rec.get("reward_model") or {}).get("ground_truth"), o3, o0
+            ),
+            "unoptimized_assembly_kind": classify(
+                rec["extra_info"].get("unoptimized_assembly"), o3, o0
+            ),
         }
         gt[kinds["ground_truth_kind"]] += 1
         un[kinds["unoptimized_assembly_kind"]] += 1
@@ -143,8 +151,12 @@ def import_records(
         splits[split] += 1
         meta = {k: v for k, v in problem.meta.items() if not k.startswith("record_")}
         meta.update(kinds, baseline="rebuilt with gcc -O3 -S from c_code")
-        write_problem(replace(problem, baseline_asm=o3, split=split, meta=meta), out / split / problem.name)
-    return ImportReport(len(records), sum(splits.values()), failed, dict(gt), dict(un), dict(splits))
+        write_problem(
+            replace(problem, baseline_asm=o3, split=split, meta=meta), out / split / problem.name
+        )
+    return ImportReport(
+        len(records), sum(splits.values()), failed, dict(gt), dict(un), dict(splits)
+    )
 
 
 def _map(fn: Callable, items: list, workers: int, progress: Callable[[], None] | None) -> list:

@@ -66,7 +66,11 @@ def run_job(job: Job) -> dict[str, Any]:
         source = Path(job.source_path).read_text()
     except UnicodeDecodeError:
         source = None
-    base = {"problem_id": job.problem_id, "submission_id": job.submission_id, "user_id": job.user_id}
+    base = {
+        "problem_id": job.problem_id,
+        "submission_id": job.submission_id,
+        "user_id": job.user_id,
+    }
     if source is None:
         result = {**base, "ok": False, "reason": "non_utf8", "detail": "source is not UTF-8"}
         key = job_key(job, Path(job.source_path).read_text(errors="surrogateescape"))
@@ -114,14 +118,20 @@ def _measure(source: str, inputs: list[bytes], job: Job) -> dict[str, Any]:
                     runs = [box.run(level, data), box.run(level, data)]
                     for run in runs:
                         if not run.clean_exit:
-                            kind = "timeout" if "timeout" in str(run.outcome).lower() else "runtime_error"
+                            kind = (
+                                "timeout"
+                                if "timeout" in str(run.outcome).lower()
+                                else "runtime_error"
+                            )
                             return _drop(kind, f"-{level} on input #{i}: {run.describe()}")
                     if runs[0].stdout != runs[1].stdout:
                         return _drop("nondeterministic", f"-{level}, input #{i}: two runs differ")
                     seen[level] = runs[0].stdout
                     times[level] += max(TIME_FLOOR, min(r.cpu_seconds for r in runs))
                 if seen["O0"] != seen["O3"]:
-                    return _drop("o0_o3_mismatch", f"input #{i}: -O0 and -O3 print different output")
+                    return _drop(
+                        "o0_o3_mismatch", f"input #{i}: -O0 and -O3 print different output"
+                    )
                 try:
                     outputs.append(seen["O3"].decode("utf-8"))
                 except UnicodeDecodeError:

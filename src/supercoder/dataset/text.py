@@ -23,10 +23,56 @@ _C_TOKEN = re.compile(
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
 _PREPROCESSOR = re.compile(r"^\s*#[^\n]*", re.M)
 C_KEYWORDS = frozenset(
-    "auto break case char const continue default do double else enum extern float for goto "
-    "if inline int long register restrict return short signed sizeof static struct switch "
-    "typedef union unsigned void volatile while bool main scanf printf puts putchar getchar "
-    "malloc calloc free memset memcpy strlen qsort".split()
+    [
+        "auto",
+        "break",
+        "case",
+        "char",
+        "const",
+        "continue",
+        "default",
+        "do",
+        "double",
+        "else",
+        "enum",
+        "extern",
+        "float",
+        "for",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "register",
+        "restrict",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "struct",
+        "switch",
+        "typedef",
+        "union",
+        "unsigned",
+        "void",
+        "volatile",
+        "while",
+        "bool",
+        "main",
+        "scanf",
+        "printf",
+        "puts",
+        "putchar",
+        "getchar",
+        "malloc",
+        "calloc",
+        "free",
+        "memset",
+        "memcpy",
+        "strlen",
+        "qsort",
+    ]
 )
 NGRAM = 4
 

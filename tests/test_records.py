@@ -1,0 +1,108 @@
+"""SuperCoder-schema records <-> Problem, through real Parquet and JSONL files."""
+
+from __future__ import annotations
+
+import json
+
+import pyarrow.parquet as pq
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.problems import load_benchmark
+from supercoder.records import load_records, problem_to_record, write_records
+from supercoder.toolchain import compile_to_asm, normalize_asm
+from supercoder.types import Problem, TestCase
+
+SOURCE = '#include <stdio.h>\nint main(void){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);return 0;}\n'
+
+
+def problem(name: str = "add", split: str = "val") -> Problem:
+    tests = (
+        TestCase("small", b"3\n", input_bytes=b"1 2\n"),
+        TestCase("neg", b"-1\n", input_bytes=b"-3 2\n"),
+        TestCase("secret", b"10\n", input_bytes=b"4 6\n", hidden=True),
+    )
+    return Problem(name, SOURCE, tests, split=split, meta={"tags": ["math"]})
+
+
+@pytest.mark.parametrize("ext", [".parquet", ".jsonl"])
+def test_round_trip_keeps_tests_hidden_flags_and_names(tmp_path, ext):
+    path = write_records([problem(), problem("add2", "train")], tmp_path / f"bench{ext}")
+    back = load_records(path)
+    assert [p.name for p in back] == ["add", "add2"]
+    p = back[0]
+    assert p.source == SOURCE and p.split == "val" and p.baseline_asm is None
+    assert [(t.name, t.read_input(), t.expected, t.hidden) for t in p.tests] == [
+        (t.name, t.read_input(), t.expected, t.hidden) for t in problem().tests
+    ]
+    assert p.meta["tags"] == ["math"]
+    assert normalize_asm(p.meta["record_ground_truth"]) == normalize_asm(compile_to_asm(SOURCE))
+
+
+def test_record_has_the_exact_supercoder_schema(tmp_path):
+    asm = compile_to_asm(SOURCE)
+    rec = problem_to_record(problem(), "val", 7, asm)
+    assert set(rec) == {"data_source", "prompt", "ability", "reward_model", "extra_info"}
+    assert rec["ability"] == "code"
+    assert rec["reward_model"] == {"style": "rule", "ground_truth": asm}
+    info = rec["extra_info"]
+    paper_fields = {"split", "index", "c_code", "question", "c_only_question", "answer",
+                    "inputs", "outputs", "unoptimized_assembly"}  # fmt: skip
+    assert paper_fields <= set(info)
+    assert rec["prompt"] == [{"role": "user", "content": info["question"]}]
+    assert SOURCE in info["question"] and asm in info["question"]
+    assert SOURCE in info["c_only_question"] and asm not in info["c_only_question"]
+    assert info["answer"].startswith("```assembly") and asm.strip() in info["answer"]
+    assert info["inputs"] == ["1 2\n", "-3 2\n"] and info["outputs"] == ["3\n", "-1\n"]
+    assert info["hidden_inputs"] == ["4 6\n"] and "4 6" not in info["question"]
+    assert (info["split"], info["index"]) == ("val", 7)
+    # Parquet columns match the schema (struct fields, list types) and load as records
+    write_records([problem()], tmp_path / "x.parquet")
+    table = pq.read_table(tmp_path / "x.parquet")
+    assert table.column_names == ["data_source", "prompt", "ability", "reward_model", "extra_info"]
+    assert table.to_pylist()[0]["extra_info"]["inputs"] == ["1 2\n", "-3 2\n"]
+
+
+def test_load_benchmark_dispatches_record_files(tmp_path):
+    write_records([problem()], tmp_path / "b.jsonl")
+    recs = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
+    (tmp_path / "b.json").write_text(json.dumps(recs))
+    for name in ("b.jsonl", "b.json"):
+        assert [p.name for p in load_benchmark(tmp_path / name)] == ["add"]
+
+
+def test_records_without_our_fields_get_names_and_visible_tests(tmp_path):
+    rec = {
+        "data_source": "llm_superoptimizer_ds",
+        "extra_info": {"split": "train", "index": 3, "c_code": SOURCE, "inputs": ["1 1\n"],
+                       "outputs": ["2\n"]},
+    }  # fmt: skip
+    (tmp_path / "r.jsonl").write_text(json.dumps(rec) + "\n")
+    (p,) = load_records(tmp_path / "r.jsonl")
+    assert p.name == "train_3" and [t.hidden for t in p.tests] == [False]
+
+
+@pytest.mark.parametrize(
+    "info, message",
+    [
+        ({"inputs": ["1"], "outputs": ["1"]}, "extra_info.c_code"),
+        ({"c_code": SOURCE, "inputs": ["1", "2"], "outputs": ["1"]}, "extra_info.inputs has 2"),
+        ({"c_code": SOURCE, "inputs": [1], "outputs": ["1"]}, "extra_info.inputs must be"),
+        ({"c_code": SOURCE, "inputs": [], "outputs": []}, "extra_info.inputs is empty"),
+    ],
+)
+def test_malformed_records_name_the_record_and_field(tmp_path, info, message):
+    good = problem_to_record(problem(), "val", 0, "asm")
+    lines = [json.dumps(good), json.dumps({"extra_info": info})]
+    (tmp_path / "bad.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(UserError, match=rf"bad.jsonl record #1: .*{message}"):
+        load_records(tmp_path / "bad.jsonl")
+
+
+def test_unreadable_files_are_user_errors(tmp_path):
+    (tmp_path / "x.parquet").write_text("not parquet")
+    (tmp_path / "y.jsonl").write_text("{broken\n")
+    for name, message in (("x.parquet", "not a readable Parquet"), ("y.jsonl", "line 1"),
+                          ("missing.jsonl", "no such file")):  # fmt: skip
+        with pytest.raises(UserError, match=message):
+            load_records(tmp_path / name)
