@@ -106,3 +106,30 @@ def test_report_renders_in_headless_chromium(store, tmp_path):
     assert shot.is_file() and shot.stat().st_size > 10_000
     if keep := os.environ.get("SUPERCODER_KEEP_SCREENSHOT"):
         shutil.copy(shot, keep)
+
+
+def test_loads_a_run_from_the_sqlite_store(tmp_path):
+    from supercoder.problems import write_problem
+    from supercoder.runs import RunSpec, Store
+    from supercoder.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, Verdict
+
+    source = DIV.replace("DIVISOR", "d")
+    base = compile_to_asm(source, ("-O3",))
+    problem = Problem("div_sum", source, (TestCase("t1", b"2\n", b"5 3\n"),), baseline_asm=base)
+    bench = tmp_path / "bench"
+    write_problem(problem, bench / "div_sum")
+    store = Store(tmp_path / "runs.sqlite")
+    spec = RunSpec(model="m", benchmark=str(bench), name="r")
+    store.open_run(spec, {})
+    cand = compile_to_asm(DIV.replace("DIVISOR", "10"), ("-O3",))
+    verdict = Verdict("div_sum", Status.OK, speedup=Speedup(1.5, 1.4, 1.6, 10, 1))
+    attempt = Attempt(0, 0, Candidate(cand, {}), verdict)
+    store.record("r", "div_sum", attempt, "")
+    store.finish_problem("r", Outcome("div_sum", (attempt,)))
+    store.close()
+    run = load_run(tmp_path / "runs.sqlite", "r")
+    assert [(r.problem, r.correct, r.best, r.ci) for r in run.records] == [
+        ("div_sum", True, True, (1.4, 1.6))]
+    (record, analysis), = analyze_run(run)
+    assert record.baseline_asm == base and "arithmetic_simplification" in analysis.kinds
