@@ -175,7 +175,7 @@ class Sandbox:
                 "--ro-bind", str(self._host / "bin"), "/sc/bin",
                 "--ro-bind", str(self._host / "in"), "/sc/in",
                 "--ro-bind", str(runner), "/sc/runner",
-                "--remount-ro", "/", "--chdir", "/", "--", "/sc/runner",
+                "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/", "--", "/sc/runner",
             ]  # fmt: skip
         else:
             cmd = [str(runner)]

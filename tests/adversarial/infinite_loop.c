@@ -1,0 +1,5 @@
+/* Never terminates: must end as a timeout. */
+int main(void) {
+    volatile unsigned long x = 0;
+    for (;;) x++;
+}
