@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from supercoder.analysis.cfg import Function, Loop, Program
 from supercoder.analysis.mix import mnemonic_mix
 
-MIN_LOOP_SIMILARITY = 0.35
+MIN_LOOP_SIMILARITY = 0.65  # cosine of mixes + depth/position/innermost bonuses
 
 
 @dataclass(frozen=True)
@@ -74,7 +74,7 @@ def match_loops(base: tuple[Loop, ...], cand: tuple[Loop, ...]) -> tuple[LoopPai
     pairs: dict[int, int] = {}
     used: set[int] = set()
     for score, _, i, j in scored:
-        if score >= MIN_LOOP_SIMILARITY + 0.3 and i not in pairs and j not in used:
+        if score >= MIN_LOOP_SIMILARITY and i not in pairs and j not in used:
             pairs[i] = j
             used.add(j)
     out = [LoopPair(b, cand[pairs[i]] if i in pairs else None) for i, b in enumerate(base)]
