@@ -1,0 +1,121 @@
+"""``supercoder train grpo``: TRL's GRPOTrainer on the speedup reward (one machine).
+
+Prompts are the paper's (``prompts.build_messages``) for the benchmark's problems; each
+row also carries a ``problem`` column that the reward uses to find the problem. Every
+step logs TRL's reward plus our ``supercoder/correct_rate``, ``compile_rate`` and
+``mean_speedup`` (to ``OUTPUT/metrics.jsonl`` and the console); checkpoints go to
+``OUTPUT/checkpoint-N``, the final model (LoRA merged) to ``OUTPUT/final``, which is then
+evaluated on ``eval_split`` exactly like ``supercoder eval --model hf:OUTPUT/final``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import UserError, require
+from supercoder.reward import RewardConfig
+from supercoder.training import common
+from supercoder.types import Problem
+
+
+@dataclass(frozen=True)
+class GrpoOptions:
+    model: str
+    benchmark: str = "train"
+    output: Path = Path("runs/grpo")
+    lora: bool = False
+    steps: int = 100
+    num_generations: int = 8
+    prompts_per_step: int = 1
+    max_completion_length: int = 2000
+    lr: float = 1e-6
+    temperature: float = 0.5
+    save_steps: int = 50
+    seed: int = 0
+    reward: RewardConfig = field(default_factory=RewardConfig)
+    executor: str = "local"
+    workers: int = 2
+    eval_split: str | None = "val"
+    db: Path | None = None
+
+
+def prompt_rows(problems: Sequence[Problem], variant: str = "asm") -> list[dict[str, Any]]:
+    """One conversational prompt per problem, with the ``problem`` column for the reward."""
+    from supercoder.evaluate import baseline_asm
+    from supercoder.prompts import build_messages
+
+    return [
+        {
+            "prompt": build_messages(p, variant=variant, baseline_asm=baseline_asm(p)),
+            "problem": p.name,
+        }
+        for p in problems
+    ]
+
+
+def grpo_config(opts: GrpoOptions) -> Any:
+    trl = require("trl", "train")
+    return trl.GRPOConfig(
+        output_dir=str(opts.output),
+        max_steps=opts.steps,
+        learning_rate=opts.lr,
+        num_generations=opts.num_generations,
+        per_device_train_batch_size=opts.num_generations * opts.prompts_per_step,
+        gradient_accumulation_steps=1,
+        max_completion_length=opts.max_completion_length,
+        temperature=opts.temperature,
+        beta=0.0,  # no KL term, as in the paper
+        logging_steps=1,
+        save_strategy="steps",
+        save_steps=opts.save_steps,
+        report_to="none",
+        seed=opts.seed,
+        use_cpu=not _cuda(),
+    )
+
+
+def _cuda() -> bool:
+    torch = require("torch", "train")
+    return bool(torch.cuda.is_available())
+
+
+def train_grpo(
+    opts: GrpoOptions,
+    problems: Sequence[Problem] | None = None,
+    echo: Callable[[str], None] | None = print,
+) -> dict[str, Any]:
+    """Train, save ``OUTPUT/final``, evaluate it on ``eval_split``; returns a summary."""
+    trl = require("trl", "train")
+    datasets = require("datasets", "train")
+    from supercoder.executors import make_executor
+    from supercoder.problems import load_benchmark
+    from supercoder.training.trl_reward import make_trl_reward
+
+    problems = list(problems) if problems is not None else load_benchmark(opts.benchmark)
+    if not problems:
+        raise UserError(f"benchmark {opts.benchmark!r} has no problems to train on")
+    executor = make_executor(opts.executor, opts.workers)
+    try:
+        tokenizer = common.load_tokenizer(opts.model)
+        trainer = trl.GRPOTrainer(
+            model=opts.model,
+            reward_funcs=[make_trl_reward(problems, opts.reward, executor)],
+            args=grpo_config(opts),
+            train_dataset=datasets.Dataset.from_list(prompt_rows(problems)),
+            processing_class=tokenizer,
+            peft_config=common.lora_config() if opts.lora else None,
+            callbacks=[common.metrics_callback(opts.output / "metrics.jsonl", echo)],
+        )
+        trainer.train()
+        final = common.save_final(trainer, tokenizer, opts.output / "final", opts.lora)
+    finally:
+        executor.close()
+    summary: dict[str, Any] = {"final": str(final), "steps": trainer.state.global_step}
+    if opts.eval_split:
+        summary["eval"] = common.evaluate_checkpoint(
+            final, opts.eval_split, opts.db, None, opts.executor, opts.workers
+        )
+    return summary

@@ -1,0 +1,128 @@
+"""``supercoder train sft``: LoRA fine-tuning on an eval run's best verified answers.
+
+The paper fine-tunes on the best of 8 samples per training problem. We take, from a
+stored ``supercoder eval`` run, each problem's best attempt (``Outcome.best``: the
+strategies' ranking) and keep it only if it is *verified and faster*: correct, not a
+copy of the baseline, and either significantly faster (the speedup's 95% CI lies above
+1) or at least ``min_speedup`` (default 1.1) by its point estimate. Untimed runs give
+no examples (nothing was shown to be faster). Prompt = ``build_messages`` (the same
+prompt the model will see), completion = the assembly in an ```assembly fence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import UserError, require
+from supercoder.training import common
+from supercoder.types import Problem, Verdict
+
+
+@dataclass(frozen=True)
+class SftOptions:
+    model: str
+    run: str
+    db: Path | None = None
+    benchmark: str = "train"
+    output: Path = Path("runs/sft")
+    lora: bool = True
+    steps: int = -1  # -1: ``epochs`` passes over the examples
+    epochs: float = 3.0
+    lr: float = 1e-4
+    batch_size: int = 1
+    max_length: int = 4096
+    min_speedup: float = 1.1
+    seed: int = 0
+
+
+def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:
+    """Correct, not the baseline, and faster: CI above 1 or point estimate >= min_speedup."""
+    if not verdict.correct or verdict.identical_to_baseline or verdict.speedup is None:
+        return False
+    return verdict.speedup.low > 1.0 or verdict.speedup.value >= min_speedup
+
+
+def sft_examples(
+    run: str,
+    problems: Sequence[Problem],
+    db: str | Path | None = None,
+    min_speedup: float = 1.1,
+) -> list[dict[str, Any]]:
+    """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
+    from supercoder.evaluate import baseline_asm
+    from supercoder.prompts import build_messages, fence
+    from supercoder.runs import DEFAULT_DB, Store
+
+    path = Path(db or DEFAULT_DB)
+    if not path.is_file():
+        raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
+    store = Store(path)
+    try:
+        if run not in {r["name"] for r in store.runs()}:
+            raise UserError(f"{path}: no run named {run!r}")
+        outcomes = {o.problem: o for o in store.outcomes(run)}
+    finally:
+        store.close()
+    rows = []
+    for problem in problems:
+        outcome = outcomes.get(problem.name)
+        best = outcome.best if outcome else None
+        if best is None or not best.candidate.asm or not worth_learning(best.verdict, min_speedup):
+            continue
+        prompt = build_messages(problem, baseline_asm=baseline_asm(problem))
+        answer = fence(best.candidate.asm, "assembly")
+        rows.append({"prompt": prompt, "completion": [{"role": "assistant", "content": answer}]})
+    return rows
+
+
+def sft_config(opts: SftOptions) -> Any:
+    trl = require("trl", "train")
+    return trl.SFTConfig(
+        output_dir=str(opts.output),
+        max_steps=opts.steps,
+        num_train_epochs=opts.epochs,
+        learning_rate=opts.lr,
+        per_device_train_batch_size=opts.batch_size,
+        max_length=opts.max_length,
+        logging_steps=1,
+        save_strategy="steps",
+        save_steps=50,
+        report_to="none",
+        seed=opts.seed,
+        use_cpu=not require("torch", "train").cuda.is_available(),
+    )
+
+
+def train_sft(
+    opts: SftOptions,
+    examples: Sequence[dict[str, Any]] | None = None,
+    echo: Callable[[str], None] | None = print,
+) -> dict[str, Any]:
+    """Fine-tune on ``examples`` (default: from ``opts.run``); saves ``OUTPUT/final``."""
+    trl = require("trl", "train")
+    datasets = require("datasets", "train")
+    from supercoder.problems import load_benchmark
+
+    if examples is None:
+        problems = load_benchmark(opts.benchmark)
+        examples = sft_examples(opts.run, problems, opts.db, opts.min_speedup)
+    if not examples:
+        raise UserError(
+            f"run {opts.run!r} has no verified, faster answer on {opts.benchmark!r} "
+            f"(correct, not the baseline, CI above 1 or >= {opts.min_speedup}x): nothing to learn"
+        )
+    tokenizer = common.load_tokenizer(opts.model)
+    trainer = trl.SFTTrainer(
+        model=opts.model,
+        args=sft_config(opts),
+        train_dataset=datasets.Dataset.from_list(list(examples)),
+        processing_class=tokenizer,
+        peft_config=common.lora_config() if opts.lora else None,
+        callbacks=[common.metrics_callback(opts.output / "metrics.jsonl", echo)],
+    )
+    trainer.train()
+    final = common.save_final(trainer, tokenizer, opts.output / "final", opts.lora)
+    return {"final": str(final), "steps": trainer.state.global_step, "examples": len(examples)}
