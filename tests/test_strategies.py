@@ -99,6 +99,7 @@ def primes_problem(tmp: Path, name: str = "primes", sizes=(60000, 90000)) -> Pro
 
 
 def primes_dir(root: Path, name: str, sizes=(60000, 90000)) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
     return write_problem(primes_problem(root, name, sizes), root / name)
 
 

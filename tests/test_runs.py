@@ -1,0 +1,187 @@
+"""Eval runs: the SQLite store, resuming, refusing mismatched resumes, summary metrics."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.evaluate import EvalConfig, evaluate
+from supercoder.metrics import summarize
+from supercoder.models.scripted import ScriptedModel
+from supercoder.problems import load_benchmark
+from supercoder.runs import RunSpec, Store, run_eval, verdict_from_json
+from supercoder.strategies import Attempt, Outcome, Settings, make_verifier
+from supercoder.types import Candidate, Speedup, Status, Verdict
+from tests.conftest import sandbox_or_skip
+from tests.test_strategies import (
+    BROKEN,
+    NO_ANSWER,
+    extract_assembly,
+    fast_answer,
+    primes_dir,
+    primes_problem,
+    wrong_answer,
+)
+
+
+def bench(tmp_path, names):
+    root = tmp_path / "bench"
+    for name in names:
+        primes_dir(root, name, sizes=(3000, 5000))
+    return root
+
+
+def per_problem(answers: dict[str, str]):
+    """A responder answering by the problem named in the prompt's C comment."""
+
+    def respond(messages, i):
+        for name, answer in answers.items():
+            if f"problem: {name} " in messages[0]["content"]:
+                if isinstance(answer, BaseException):
+                    raise answer
+                return answer
+        raise AssertionError("unknown problem")
+
+    return respond
+
+
+def counting_verifier():
+    real, seen = make_verifier(EvalConfig(time=False)), []
+
+    def verify(problem, candidates):
+        seen.extend(problem.name for _ in candidates)
+        yield from real(problem, candidates)
+
+    verify.seen = seen
+    return verify
+
+
+def spec(root, **kw) -> RunSpec:
+    settings = kw.pop("settings", Settings())
+    return RunSpec(model="scripted", benchmark=str(root), settings=settings, time=False,
+                   concurrency=1, **kw)  # fmt: skip
+
+
+def test_a_mixed_run_gives_the_right_rates_and_stores_everything(tmp_path):
+    sandbox_or_skip()
+    root = bench(tmp_path, ["a", "b", "c", "d"])
+    answers = {"a": fast_answer(), "b": BROKEN, "c": wrong_answer(), "d": NO_ANSWER}
+    store = Store(tmp_path / "runs.sqlite")
+    result = run_eval(load_benchmark(root), ScriptedModel(per_problem(answers)), spec(root), store)
+    s = result.summary
+    assert (s["problems"], s["compilation_rate"], s["accuracy"]) == (4, 50.0, 25.0)
+    assert s["avg_speedup"] is None  # untimed: no speedup figures rather than fake ones
+    assert s["context"]["gcc"].startswith("gcc") and s["context"]["samples"] == 1
+    rows = sqlite3.connect(tmp_path / "runs.sqlite").execute(
+        "SELECT problem, status, baseline_digest, asm IS NOT NULL FROM attempts ORDER BY problem"
+    ).fetchall()
+    assert [(p, st) for p, st, _, _ in rows] == [
+        ("a", "ok"), ("b", "compile_error"), ("c", "wrong_output"), ("d", "no_answer")]  # fmt: skip
+    assert all(len(digest) == 64 for _, _, digest, _ in rows)
+    assert [has_asm for *_, has_asm in rows] == [1, 1, 1, 0]
+    assert store.runs()[0]["finished"] is not None and not result.failed
+
+
+def test_an_interrupted_run_resumes_without_verifying_anything_twice(tmp_path):
+    sandbox_or_skip()
+    root = bench(tmp_path, ["p1", "p2", "p3"])
+    store, problems = Store(tmp_path / "runs.sqlite"), load_benchmark(root)
+    crashing = {"p1": fast_answer(), "p2": BROKEN, "p3": RuntimeError("server went away")}
+    first = run_eval(problems, ScriptedModel(per_problem(crashing)), spec(root), store,
+                     verify=counting_verifier())  # fmt: skip
+    assert set(first.failed) == {"p3"} and "server went away" in first.failed["p3"]
+    assert store.finished_problems(first.name) == ["p1", "p2"]
+    assert store.runs()[0]["finished"] is None  # not complete yet
+
+    healed = ScriptedModel(per_problem({**crashing, "p3": fast_answer()}))
+    verify = counting_verifier()
+    second = run_eval(problems, healed, spec(root), store, verify=verify)
+    assert verify.seen == ["p3"] and len(healed.calls) == 1
+    assert second.resumed and second.skipped == 2 and not second.failed
+    assert (second.summary["problems"], second.summary["accuracy"]) == (3, pytest.approx(66.67))
+
+
+def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
+    sandbox_or_skip()
+    root = bench(tmp_path, ["q"])
+    store, problems = Store(tmp_path / "runs.sqlite"), load_benchmark(root)
+    model = ScriptedModel(lambda m, i: [fast_answer(), BROKEN, wrong_answer()][i])
+    verify = counting_verifier()
+
+    def dies_on_third(problem, candidates):
+        for k, item in enumerate(verify(problem, candidates)):
+            if k == 2:
+                raise KeyboardInterrupt  # the machine is switched off mid-problem
+            yield item
+
+    with pytest.raises(KeyboardInterrupt):
+        run_eval(problems, model, spec(root, settings=Settings(samples=3)), store,
+                 verify=dies_on_third)  # fmt: skip
+    assert len(store.attempts(spec(root).run_name, "q")) == 2
+    verify.seen.clear()
+    again = run_eval(problems, model, spec(root, settings=Settings(samples=3)), store, verify=verify)
+    assert verify.seen == ["q"]  # only the one never verified
+    assert [a.sample for a in again.outcomes[0].attempts] == [0, 1, 2]
+
+
+def test_resuming_with_other_options_is_refused(tmp_path):
+    sandbox_or_skip()
+    root = bench(tmp_path, ["r"])
+    store, problems = Store(tmp_path / "runs.sqlite"), load_benchmark(root)
+    model = ScriptedModel(lambda m, i: fast_answer())
+    run_eval(problems, model, spec(root), store)
+    with pytest.raises(UserError, match=r"samples: stored 1, now 2.*--run"):
+        run_eval(problems, model, spec(root, settings=Settings(samples=2)), store)
+    other = RunSpec(model="openai:x", benchmark=str(root), time=False, name=spec(root).run_name)
+    with pytest.raises(UserError, match="model: stored 'scripted', now 'openai:x'"):
+        run_eval(problems, model, other, store)
+
+
+def test_a_timed_verdict_survives_the_store_unchanged(tmp_path):
+    sandbox_or_skip()
+    problem = primes_problem(tmp_path, sizes=(30000,))
+    verdict = evaluate(problem, extract_assembly(fast_answer()), EvalConfig())
+    assert verdict.speedup is not None
+    again = verdict_from_json(verdict.to_json())
+    assert again.to_json() == verdict.to_json() and again.speedup == verdict.speedup
+
+
+# --- the summary's definitions on hand-made verdicts ----------------------------------
+
+
+def outcome(name: str, *verdicts: Verdict) -> Outcome:
+    attempts = tuple(Attempt(i, 0, Candidate("x"), v) for i, v in enumerate(verdicts))
+    return Outcome(name, attempts)
+
+
+def ok(speed: float, low: float, high: float, paper: float, copy: bool = False) -> Verdict:
+    return Verdict("p", Status.OK, speedup=Speedup(speed, low, high, 10, 1),
+                   paper_speedup=paper, identical_to_baseline=copy)  # fmt: skip
+
+
+def test_summary_definitions():
+    outcomes = [
+        outcome("fast", ok(2.0, 1.8, 2.2, 2.1), Verdict("p", Status.COMPILE_ERROR)),
+        outcome("noisy", ok(1.15, 0.95, 1.3, 1.2)),  # >= 1.1 but not significant
+        outcome("slow", ok(0.8, 0.7, 0.9, 1.0)),
+        outcome("copy", ok(1.3, 1.2, 1.4, 1.3, copy=True)),
+        outcome("wrong", Verdict("p", Status.WRONG_OUTPUT, paper_speedup=None)),
+        outcome("none", Verdict("p", Status.NO_ANSWER)),
+        outcome("infra", Verdict("p", Status.INFRA_ERROR)),
+    ]
+    s = summarize(outcomes, {"gcc": "gcc 12"})
+    ours = [2.0, 1.15, 0.8, 1.0, 1.0, 1.0]  # copy -> 1.0, incorrect -> 1.0, infra left out
+    assert s["problems"] == 6 and s["problems_dropped"] == 1 and s["infra_dropped"] == 1
+    assert s["compilation_rate"] == pytest.approx(100 * 5 / 6, abs=0.01)
+    assert s["accuracy"] == pytest.approx(100 * 4 / 6, abs=0.01)
+    assert s["accuracy_excluding_copies"] == pytest.approx(50.0)
+    assert s["avg_speedup"] == pytest.approx(sum(ours) / 6, abs=1e-4)
+    assert s["max_speedup"] == 2.0 and s["median_speedup"] == 1.0
+    assert s["fast_1.1"] == pytest.approx(100 / 6, abs=0.01)  # only "fast" is significant
+    assert (s["significant_speedups"], s["significant_slowdowns"]) == (1, 1)
+    paper = [2.1, 1.2, 1.0, 1.3, 1.0, 1.0]  # clamped figures; the copy counts
+    assert s["paper"]["avg_speedup"] == pytest.approx(sum(paper) / 6, abs=1e-4)
+    assert s["paper"]["fast_1.1"] == pytest.approx(50.0)
+    assert s["context"] == {"gcc": "gcc 12"}
