@@ -238,3 +238,83 @@ def test_price_table_prefix_match():
     assert cost_usd("claude-opus-4-20250514", 1_000_000, 0) == pytest.approx(15.0)
     assert cost_usd("gpt-4o-mini-2024-07-18", 0, 1_000_000) == pytest.approx(0.60)
     assert cost_usd("Qwen/Qwen2.5-Coder-7B-Instruct", 10, 10) is None
+
+
+CHAT_TEMPLATE = (
+    "{% for m in messages %}<|{{ m['role'] }}|> {{ m['content'] }} {% endfor %}"
+    "{% if add_generation_prompt %}<|assistant|> {% endif %}"
+)
+
+
+def tiny_hf_model(folder):
+    """A randomly initialised Qwen2-architecture model and a byte-level BPE tokenizer
+    trained on a few strings, with a chat template, saved like a hub checkpoint."""
+    transformers = pytest.importorskip("transformers", reason="needs the hf extra")
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+
+    specials = ["<|endoftext|>", "<|system|>", "<|user|>", "<|assistant|>"]
+    core = Tokenizer(models.BPE())
+    core.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    core.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=300,
+        special_tokens=specials,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    corpus = ["movl $1, %eax", "addl %ebx, %eax", "main:\n\tret", "make it fast", "be terse"]
+    core.train_from_iterator(corpus * 20, trainer)
+    tokenizer = transformers.PreTrainedTokenizerFast(
+        tokenizer_object=core, eos_token="<|endoftext|>", pad_token="<|endoftext|>"
+    )
+    tokenizer.chat_template = CHAT_TEMPLATE
+    config = transformers.Qwen2Config(
+        vocab_size=core.get_vocab_size(),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=256,
+        eos_token_id=0,
+        pad_token_id=0,
+    )
+    transformers.set_seed(0)
+    transformers.Qwen2ForCausalLM(config).save_pretrained(folder)
+    tokenizer.save_pretrained(folder)
+    return transformers.AutoTokenizer.from_pretrained(folder)
+
+
+def test_hf_tiny_local_model_generates(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUPERCODER_HF_ENGINE", "transformers")
+    tokenizer = tiny_hf_model(tmp_path / "tiny")
+    from supercoder.models.hf import HFModel, render_prompt
+
+    prompt = render_prompt(tokenizer, MESSAGES)
+    assert prompt == "<|system|> be terse <|user|> make it fast <|assistant|> "
+    prompt_tokens = len(tokenizer(prompt, add_special_tokens=False)["input_ids"])
+    assert prompt_tokens > 3
+
+    model = load_model(f"hf:{tmp_path / 'tiny'}")
+    assert isinstance(model, CachedModel) and isinstance(model.inner, HFModel)
+    first = model.complete(MESSAGES, n=2, temperature=1.0, max_tokens=6, seed=3)
+    assert len(first) == 2 and not any(c.cached for c in first)
+    assert (first[0].prompt_tokens, first[1].prompt_tokens) == (prompt_tokens, 0)
+    for c in first:
+        assert 1 <= c.completion_tokens <= 6 and c.model == f"hf:{tmp_path / 'tiny'}"
+        assert isinstance(c.text, str)
+    assert first[0].text != first[1].text  # different seeds
+    # seed + i is reproducible: sample 1 of seed 3 is sample 0 of seed 4
+    inner = HFModel(str(tmp_path / "tiny"))
+    [again] = inner.complete(MESSAGES, temperature=1.0, max_tokens=6, seed=4)
+    assert again.text == first[1].text
+    again = model.complete(MESSAGES, n=2, temperature=1.0, max_tokens=6, seed=3)
+    assert [c.cached for c in again] == [True, True]
+    greedy = inner.complete(MESSAGES, n=2, temperature=0.0, max_tokens=4)
+    assert greedy[0].text == greedy[1].text
+
+
+def test_hf_missing_model_is_a_user_error(tmp_path, monkeypatch):
+    pytest.importorskip("transformers", reason="needs the hf extra")
+    monkeypatch.setenv("SUPERCODER_HF_ENGINE", "transformers")
+    with pytest.raises(UserError, match="cannot load"):
+        load_model(f"hf:{tmp_path / 'nothing-here'}", cache=False)
