@@ -32,7 +32,7 @@ def main() -> None:
     try:
         app()
     except SupercoderError as e:
-        err.print(f"[bold red]error:[/] {e}", highlight=False)
+        err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/]")

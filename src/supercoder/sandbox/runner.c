@@ -282,7 +282,7 @@ static void run_job(const struct job *j) {
     int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const char *outcome = WIFSIGNALED(status) ? "signaled" : "exited";
     if (over) outcome = "output_limit";
-    else if (timed_out || sig == SIGXCPU || (sig == SIGKILL && cpu_us >= j->cpu_ms * 1000L)) outcome = "timeout";
+    else if (timed_out || sig == SIGXCPU || cpu_us > j->cpu_ms * 1000L) outcome = "timeout"; /* rlimit is whole seconds */
     if (over && out.len > (size_t)j->out_limit) out.len = (size_t)j->out_limit;
     reply(outcome, WIFEXITED(status) ? WEXITSTATUS(status) : -1, sig, &ru, wall, leftover, &out, &err);
     free(out.data); free(err.data);

@@ -1,0 +1,173 @@
+"""The evaluator's verdicts: every status, gross speedups, honest statistics."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+from supercoder.meter import MeterConfig
+from supercoder.problems import load_problem
+from supercoder.sandbox import Limits
+from supercoder.toolchain import compile_to_asm
+from supercoder.types import Status
+from tests.conftest import sandbox_or_skip
+
+SLOW = r"""
+#include <stdio.h>
+int main(void) {
+    int n; long long cnt = 0;
+    if (scanf("%d", &n) != 1) return 0;
+    for (int i = 2; i <= n; i++) {
+        int p = 1;
+        for (int d = 2; d < i; d++) if (i % d == 0) { p = 0; break; }
+        cnt += p;
+    }
+    printf("%lld\n", cnt);
+    return 0;
+}
+"""
+FAST = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    int n; long long cnt = 0;
+    if (scanf("%d", &n) != 1) return 0;
+    if (n < 2) { printf("0\n"); return 0; }
+    char *c = calloc(n + 1, 1);
+    for (long long i = 2; i <= n; i++)
+        if (!c[i]) { cnt++; for (long long j = i * i; j <= n; j += i) c[j] = 1; }
+    printf("%lld\n", cnt);
+    return 0;
+}
+"""
+SLOWER = SLOW.replace(
+    "for (int i = 2; i <= n; i++) {", "for (int rep = 0; rep < 3; rep++)\n    for (int i = 2; i <= n; i++) {"
+).replace('printf("%lld\\n", cnt)', 'printf("%lld\\n", cnt / 3)')
+WRONG = FAST.replace("cnt++;", "cnt += 2;")
+CRASH = FAST.replace("char *c = calloc(n + 1, 1);", "char *c = 0;")
+PRIMES = {1: 0, 10: 4, 100: 25, 20000: 2262, 25000: 2762}
+CONFIG = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
+
+
+@pytest.fixture(scope="module")
+def primes(tmp_path_factory) -> Path:
+    sandbox_or_skip()
+    folder = tmp_path_factory.mktemp("primes") / "primes"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text(SLOW)
+    for n, count in PRIMES.items():
+        (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
+        (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
+    return folder
+
+
+def test_faster_candidate_reads_faster(primes):
+    verdict = evaluate(load_problem(primes), compile_to_asm(FAST), CONFIG)
+    assert verdict.status is Status.OK and verdict.correct
+    assert verdict.speedup.value > 1.5 and verdict.speedup.low > 1.0
+    assert verdict.reward == pytest.approx(verdict.speedup.value)
+    timed = [t for t in verdict.tests if t.timed]
+    assert {t.name for t in timed} == {"n20000", "n25000"}  # the tiny tests are not timed
+    assert all(t.baseline_seconds > 0.01 for t in timed)
+    assert verdict.context["gcc"].startswith("gcc") and verdict.context["pairs"] >= 3
+
+
+def test_slower_candidate_reads_slower(primes):
+    verdict = evaluate(load_problem(primes), compile_to_asm(SLOWER), CONFIG)
+    assert verdict.status is Status.OK
+    assert verdict.speedup.value < 0.67 and verdict.speedup.high < 1.0
+    assert verdict.paper_speedup >= 1.0  # the paper's clamp hides the slowdown
+
+
+def test_same_binary_reads_one_and_is_not_rewarded(primes):
+    problem = load_problem(primes)
+    verdict = evaluate(problem, baseline_asm(problem), CONFIG)
+    assert verdict.status is Status.OK and verdict.identical_to_baseline
+    assert 0.8 < verdict.speedup.value < 1.25
+    assert verdict.reward == 0.0
+
+
+@pytest.mark.parametrize(
+    ("source", "status"),
+    [(WRONG, Status.WRONG_OUTPUT), (CRASH, Status.RUNTIME_ERROR)],
+)
+def test_failures(primes, source, status):
+    verdict = evaluate(load_problem(primes), compile_to_asm(source), CONFIG)
+    assert verdict.status is status and not verdict.correct
+    assert verdict.speedup is None and verdict.reward == 0.0
+    assert verdict.tests_passed < len(verdict.tests)
+
+
+def test_compile_error_and_no_answer(primes):
+    problem = load_problem(primes)
+    broken = evaluate(problem, "main:\n    movq %rax, %nosuchreg\n", CONFIG)
+    assert broken.status is Status.COMPILE_ERROR and "nosuchreg" in broken.message
+    assert "sc-eval" not in broken.message  # no temp paths in feedback
+    assert evaluate(problem, "   ", CONFIG).status is Status.NO_ANSWER
+    assert evaluate(problem, None, CONFIG).status is Status.NO_ANSWER
+
+
+def test_timeout(primes):
+    config = replace(CONFIG, limits=Limits(cpu_seconds=0.05, wall_seconds=1.0))
+    verdict = evaluate(load_problem(primes), compile_to_asm(SLOWER), config)
+    assert verdict.status is Status.TIMEOUT
+
+
+def test_missing_sandbox_is_infra_not_wrong(primes, monkeypatch):
+    import supercoder.evaluate as ev
+
+    monkeypatch.setattr(ev, "isolation_status", lambda: (False, "bubblewrap is not installed"))
+    verdict = evaluate(load_problem(primes), compile_to_asm(FAST), CONFIG)
+    assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
+    from supercoder.reward import paper_reward
+
+    assert paper_reward(verdict) is None  # no reward, not a zero
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "supercoder.cli", *args], capture_output=True, text=True, timeout=300)
+
+
+def test_check_cli_json(primes, tmp_path):
+    cand = tmp_path / "fast.s"
+    cand.write_text(compile_to_asm(FAST))
+    proc = run_cli("check", str(primes), str(cand), "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["status"] == "ok" and data["correct"] is True
+    assert data["speedup"] > 1.5 and data["speedup_ci"][0] > 1.0
+    assert data["identical_to_baseline"] is False and data["reward"] == data["speedup"]
+    assert {"name", "status", "speedup", "baseline_seconds", "candidate_seconds"} <= set(data["tests"][0])
+
+
+def test_check_cli_errors_are_clear(primes, tmp_path):
+    proc = run_cli("check", str(tmp_path / "nope"), str(tmp_path / "nope.s"))
+    assert proc.returncode == 2 and "no such file" in proc.stderr and "Traceback" not in proc.stderr
+    bad = tmp_path / "bad.s"
+    bad.write_text("garbage\n")
+    proc = run_cli("check", str(primes), str(bad))
+    assert proc.returncode == 0 and "compile_error" in proc.stdout
+
+
+def test_problem_init_and_nondeterminism(tmp_path):
+    sandbox_or_skip()
+    src = tmp_path / "p.c"
+    src.write_text(FAST)
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("100\n")
+    (inputs / "b.txt").write_text("10\n")
+    proc = run_cli("problem", "init", str(src), "--inputs", str(inputs), "-o", str(tmp_path / "prob"))
+    assert proc.returncode == 0, proc.stderr
+    problem = load_problem(tmp_path / "prob")
+    assert [t.expected for t in problem.tests] == [b"25\n", b"4\n"]
+    noisy = tmp_path / "noisy.c"
+    noisy.write_text('#include <stdio.h>\nint main(void){int x; printf("%p\\n", (void*)&x); return 0;}\n')
+    proc = run_cli("problem", "init", str(noisy), "--inputs", str(inputs), "-o", str(tmp_path / "noisy"))
+    assert proc.returncode == 2 and "non-deterministic" in proc.stderr
