@@ -80,7 +80,7 @@ class RunSpec:
 
 def default_run_name(model: str, benchmark: str) -> str:
     bench = Path(benchmark).name or benchmark
-    return re.sub(r"[^\w.@+-]+", "_", f"{model}@{bench}")
+    return re.sub(r"[^\w.:@+-]+", "_", f"{model}@{bench}")
 
 
 # --- verdicts <-> JSON ----------------------------------------------------------------

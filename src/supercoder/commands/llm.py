@@ -24,7 +24,12 @@ ModelOpt = Annotated[
 BaseUrlOpt = Annotated[
     str | None, typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL.")
 ]
-SamplesOpt = Annotated[int, typer.Option("--samples", "-n", min=1, help="Samples per problem.")]
+SamplesOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--samples", "-n", min=1, help="Samples per problem [default: 1; compiler: all builds]."
+    ),
+]
 RoundsOpt = Annotated[
     int, typer.Option("--rounds", "-k", min=1, help="Answers per sample chain (1: no refinement).")
 ]
@@ -48,7 +53,7 @@ def register(app: typer.Typer) -> None:
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
     model: ModelOpt = "compiler",
-    samples: SamplesOpt = 1,
+    samples: SamplesOpt = None,
     rounds: RoundsOpt = 1,
     temperature: TempOpt = 0.7,
     output: Annotated[
@@ -78,7 +83,7 @@ def optimize(
         problem = _load_target(target, inputs, Path(tmp))
         llm = load_model(model, base_url=base_url)
         config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time)
-        settings = Settings(samples=samples, rounds=rounds, temperature=temperature)
+        settings = Settings(default_samples(model, samples), rounds, temperature)
         outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
     path = output or Path(f"{problem.name}.opt.s")
@@ -90,6 +95,17 @@ def optimize(
         _print_outcome(outcome, path)
     if not (best and best.verdict.correct):
         raise typer.Exit(1)
+
+
+def default_samples(model: str, samples: int | None) -> int:
+    """1 for a model; every build for the offline ``compiler`` (the evaluator picks)."""
+    if samples is not None:
+        return samples
+    if model.split(":", 1)[0] == "compiler":
+        from supercoder.models.compiler import select_builds
+
+        return len(select_builds(model.partition(":")[2] or None))
+    return 1
 
 
 def _load_target(target: Path, inputs: Path | None, tmp: Path):
@@ -162,7 +178,7 @@ def eval_cmd(
     benchmark: Annotated[
         str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
     ] = "val",
-    samples: SamplesOpt = 1,
+    samples: SamplesOpt = None,
     rounds: RoundsOpt = 1,
     temperature: TempOpt = 0.7,
     run: Annotated[
@@ -199,7 +215,7 @@ def eval_cmd(
     problems = load_benchmark(benchmark)
     spec = RunSpec(
         model=model, benchmark=benchmark,
-        settings=Settings(samples=samples, rounds=rounds, temperature=temperature),
+        settings=Settings(default_samples(model, samples), rounds, temperature),
         time=not no_time, sandbox=not unsafe_no_sandbox, name=run, workers=workers,
         executor=executor, concurrency=concurrency,
     )  # fmt: skip
