@@ -15,7 +15,7 @@ def generate(seed: int, size: int) -> str:
     n = size
     k = rng.randint(0, 40)
     vals = []
-    for i in range(n):
+    for _ in range(n):
         r = rng.random()
         if r < 0.5:
             v = rng.getrandbits(64)

@@ -16,6 +16,6 @@ def generate(seed: int, size: int) -> str:
     lines = [str(q)]
     for _ in range(q):
         length = rng.randint(0, size)
-        l = rng.randint(0, 4294967295 - length)
-        lines.append(f"{l} {l + length}")
+        lo = rng.randint(0, 4294967295 - length)
+        lines.append(f"{lo} {lo + length}")
     return "\n".join(lines) + "\n"

@@ -18,7 +18,7 @@ def generate(seed: int, size: int) -> str:
     pts = []
     for _ in range(size):
         if kind == 0:
-            pts.append((rng.randint(-10**6, 10**6), rng.randint(-10**6, 10**6)))
+            pts.append((rng.randint(-(10**6), 10**6), rng.randint(-(10**6), 10**6)))
         elif kind == 1:
             r = 10**6 * math.sqrt(rng.random())
             a = rng.random() * 2 * math.pi

@@ -31,6 +31,9 @@ def generate(seed: int, size: int) -> str:
         else:
             qs.append((rng.randint(-100000, 100000), rng.randint(-100000, 100000)))
     return (
-        f"{n}\n" + "\n".join(f"{x} {y}" for x, y in verts)
-        + f"\n{q}\n" + "\n".join(f"{x} {y}" for x, y in qs) + "\n"
+        f"{n}\n"
+        + "\n".join(f"{x} {y}" for x, y in verts)
+        + f"\n{q}\n"
+        + "\n".join(f"{x} {y}" for x, y in qs)
+        + "\n"
     )

@@ -1,6 +1,16 @@
 import random
 
-CASES = [(1, 2), (2, 4), (3, 10), (4, 50), (5, 200), (6, 1000), (7, 10000), (8, 6000000), (9, 6000000)]
+CASES = [
+    (1, 2),
+    (2, 4),
+    (3, 10),
+    (4, 50),
+    (5, 200),
+    (6, 1000),
+    (7, 10000),
+    (8, 6000000),
+    (9, 6000000),
+]
 EDGE = [
     "1\n0 0 0 0 0 0 1 2\n",
     "2\n1 1 0 0 0 0 3.14159265358979 1\n0 0 1 1 0 -5 5 1000\n",
@@ -22,6 +32,18 @@ def generate(seed: int, size: int) -> str:
         lo = rng.uniform(-10, 10)
         hi = lo + rng.uniform(0.01, 20)
         n = max(2, size // q + rng.randint(0, 7))
-        lines.append(" ".join([num(rng, -5, 5), num(rng, 0, 8), num(rng, -5, 5), num(rng, 0.01, 3),
-                               num(rng, -2, 2), f"{lo:.4f}", f"{hi:.4f}", str(n)]))
+        lines.append(
+            " ".join(
+                [
+                    num(rng, -5, 5),
+                    num(rng, 0, 8),
+                    num(rng, -5, 5),
+                    num(rng, 0.01, 3),
+                    num(rng, -2, 2),
+                    f"{lo:.4f}",
+                    f"{hi:.4f}",
+                    str(n),
+                ]
+            )
+        )
     return "\n".join(lines) + "\n"

@@ -21,5 +21,5 @@ def generate(seed: int, size: int) -> str:
             a, b, c = rng.randrange(n), rng.randrange(n), rng.randrange(n)
             if c not in (a, b):
                 x, y = rng.randint(-3, 3), rng.randint(-3, 3)
-                rows[c] = [x * u + y * v for u, v in zip(rows[a], rows[b])]
+                rows[c] = [x * u + y * v for u, v in zip(rows[a], rows[b], strict=True)]
     return f"{n}\n" + "\n".join(" ".join(map(str, r)) for r in rows) + "\n"

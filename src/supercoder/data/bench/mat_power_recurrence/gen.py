@@ -17,4 +17,12 @@ def generate(seed: int, size: int) -> str:
     coef = [rng.randint(0, 10**9 + 6) for _ in range(k)]
     init = [rng.randint(0, 10**9 + 6) for _ in range(k)]
     ns = [rng.randint(0, 10**18) if rng.random() < 0.8 else rng.randint(0, 50) for _ in range(q)]
-    return f"{k} {q}\n" + " ".join(map(str, coef)) + "\n" + " ".join(map(str, init)) + "\n" + "\n".join(map(str, ns)) + "\n"
+    return (
+        f"{k} {q}\n"
+        + " ".join(map(str, coef))
+        + "\n"
+        + " ".join(map(str, init))
+        + "\n"
+        + "\n".join(map(str, ns))
+        + "\n"
+    )

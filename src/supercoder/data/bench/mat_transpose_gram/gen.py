@@ -14,5 +14,7 @@ def generate(seed: int, size: int) -> str:
     dens = rng.choice([0.05, 0.5, 1.0])
     rows = []
     for _ in range(n):
-        rows.append(" ".join(str(rng.randint(-100, 100) if rng.random() < dens else 0) for _ in range(m)))
+        rows.append(
+            " ".join(str(rng.randint(-100, 100) if rng.random() < dens else 0) for _ in range(m))
+        )
     return f"{n} {m}\n" + "\n".join(rows) + "\n"

@@ -1,6 +1,16 @@
 import random
 
-CASES = [(1, 1), (2, 2), (3, 5), (4, 20), (5, 100), (6, 1000), (7, 20000), (8, 2000000), (9, 2000000)]
+CASES = [
+    (1, 1),
+    (2, 2),
+    (3, 5),
+    (4, 20),
+    (5, 100),
+    (6, 1000),
+    (7, 20000),
+    (8, 2000000),
+    (9, 2000000),
+]
 EDGE = [
     "1\nhalt\n",
     "3\nset r2 4294967295\naddi r2 1\nprint r2\n",
@@ -31,7 +41,7 @@ def generate(seed: int, size: int) -> str:
     """two nested counted loops (outer*inner about size) around random arithmetic."""
     rng = random.Random(seed)
     prog = [f"set r{r} {rng.getrandbits(32)}" for r in range(2, 8)]
-    outer = max(1, int(size ** 0.5) + rng.randint(-2, 2))
+    outer = max(1, int(size**0.5) + rng.randint(-2, 2))
     inner = max(1, size // outer)
     prog.append(f"set r0 {outer}")
     top = len(prog)
