@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Install everything supercoder needs on Debian/Ubuntu: system packages (gcc, the
+# bubblewrap sandbox, clang for the compiler baseline ladder, chromium for the report
+# test, valgrind), then a virtual environment in .venv with all extras.
+#   bash scripts/setup.sh          # everything (torch CPU build where the machine offers it)
+#   bash scripts/setup.sh --lean   # no ML extras (no torch/trl/ray): evaluator, models, analysis
+set -euo pipefail
+cd "$(dirname "$0")/.."
+lean=0
+[ "${1:-}" = "--lean" ] && lean=1
+
+apt_packages="gcc libc6-dev bubblewrap clang valgrind chromium"
+if command -v apt-get >/dev/null 2>&1; then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $apt_packages >/dev/null
+else
+  echo "no apt-get: install these yourself: $apt_packages" >&2
+fi
+
+python3 -m venv .venv
+pip=".venv/bin/pip"
+$pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
+if [ "$lean" = 1 ]; then
+  $pip install -q -e '.[openai,anthropic,analysis,dev]'
+else
+  # torch 2.13.0: a CPU wheel is preinstalled on our CI machines (pip's find-links);
+  # elsewhere pip takes it from PyPI.
+  $pip install -q 'torch==2.13.0'
+  $pip install -q -e '.[all,dev]'
+fi
+.venv/bin/supercoder version
