@@ -93,8 +93,9 @@ def refinement_messages(
 def feedback_for(verdict: Verdict, problem: Problem | None = None) -> str:
     """What went wrong (or how fast it was) and what to do next, for a refinement turn.
 
-    Pass ``problem`` to show the first failing *visible* test's input and expected
-    output; a failing hidden test is reported without any of its data.
+    Pass ``problem`` to show the first failing *visible* test's input, expected output
+    and the evaluator's detail; a failing hidden test (or any test, without ``problem``)
+    is reported without any of its data.
     """
     status = verdict.status
     if status is Status.OK:
@@ -149,23 +150,25 @@ def _speed_feedback(verdict: Verdict) -> str:
 
 
 def _test_feedback(verdict: Verdict, problem: Problem | None) -> str:
+    """The first failing visible test in full; hidden tests (and, without the problem,
+    tests not known to be visible) by name count only: their details may quote data."""
     failing = [t for t in verdict.tests if t.status is not Status.OK]
     visible = [t for t in failing if not _is_hidden(t, problem)]
     what = _STATUS_TEXT.get(verdict.status, str(verdict.status))
     if not failing:
-        detail = f"\n\n{_trim(verdict.message, DETAIL_CHARS)}" if verdict.message else ""
-        return f"Your program {what}.{detail}\n\n{_ASK_FIX}"
+        return f"Your program {what}. {_ASK_FIX}"
     if not visible:
-        return f"Your program {what} on {len(failing)} hidden test(s). {_ASK_FIX}"
+        return (
+            f"Your program {what} on {len(failing)} test(s) whose data cannot be shown. {_ASK_FIX}"
+        )
     first = visible[0]
-    hidden_count = len(failing) - len(visible)
     lines = [
         f"Your program {_STATUS_TEXT.get(first.status, str(first.status))} on test {first.name!r}"
         + (f" ({len(failing)} tests failed in all)." if len(failing) > 1 else ".")
     ]
     lines += _test_data(first, problem)
-    if hidden_count:
-        lines.append(f"{hidden_count} of the failing tests are hidden.")
+    if len(failing) > len(visible):
+        lines.append(f"{len(failing) - len(visible)} of the failing tests are hidden.")
     lines.append(_ASK_FIX)
     return "\n\n".join(lines)
 
@@ -195,12 +198,13 @@ def _case(name: str, problem: Problem | None):
 
 
 def _is_hidden(result: TestResult, problem: Problem | None) -> bool:
+    """Hidden unless known visible (a ``hidden`` field, or the problem's test list)."""
     flag = getattr(result, "hidden", None)
     if flag is not None:
         return bool(flag)
     if problem is None:
-        return False
-    return any(t.name == result.name and t.hidden for t in problem.tests)
+        return True
+    return not any(t.name == result.name and not t.hidden for t in problem.tests)
 
 
 # --- extraction -------------------------------------------------------------------
