@@ -1,0 +1,84 @@
+"""GRPO with TRL on a tiny random Qwen2 model: real steps, our reward, a checkpoint."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from supercoder.records import records_for
+from supercoder.reward import RewardConfig
+from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
+from supercoder.training.trl_reward import make_trl_reward
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory):
+    return tiny_problem(tmp_path_factory.mktemp("grpo") / "tiny_sum")
+
+
+def test_trl_reward_signature_and_metrics(problem):
+    metrics = {}
+    reward = make_trl_reward([problem])
+    completions = [
+        [{"role": "assistant", "content": f"```assembly\n{faster_asm()}```"}],
+        [{"role": "assistant", "content": f"```assembly\n{wrong_asm()}```"}],
+    ]
+    out = reward(
+        prompts=[[{"role": "user", "content": "q"}]] * 2,
+        completions=completions,
+        completion_ids=[[1], [2]],
+        problem=[problem.name] * 2,
+        trainer_state=None,
+        log_extra=lambda column, values: None,
+        log_metric=lambda name, value: metrics.__setitem__(name, value),
+    )
+    assert reward.__name__ == "speedup"
+    assert out[0] > 1.5 and out[1] == 0.0
+    assert metrics["supercoder/correct_rate"] == 0.5
+    assert metrics["supercoder/mean_speedup"] > 1.5
+
+
+def test_trl_reward_from_supercoder_schema_column(problem):
+    record = records_for([problem])[0]
+    reward = make_trl_reward(config=RewardConfig(kind="gated"))
+    out = reward(
+        completions=[f"```assembly\n{faster_asm()}```", "no"],
+        extra_info=[record["extra_info"]] * 2,
+        reward_model=[record["reward_model"]] * 2,
+    )
+    assert out[0] > 1.5 and out[1] == 0.0
+
+
+@pytest.mark.train
+def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
+    pytest.importorskip("trl")
+    import supercoder.training.trl_reward as trl_reward
+    from supercoder.training.grpo import GrpoOptions, train_grpo
+    from supercoder.training.tiny import build_tiny_model
+
+    seen = []
+    real = trl_reward.verify_batch
+
+    def spy(problems, completions, config, executor):
+        seen.append(([p.name for p in problems], list(completions)))
+        return real(problems, completions, config, executor)
+
+    monkeypatch.setattr(trl_reward, "verify_batch", spy)
+    model = build_tiny_model(tmp_path / "model")
+    opts = GrpoOptions(
+        model=str(model), output=tmp_path / "out", steps=2, num_generations=2,
+        max_completion_length=8, lr=1e-3, save_steps=2, eval_split=None, workers=1,
+    )  # fmt: skip
+    summary = train_grpo(opts, [problem], echo=None)
+    assert summary["steps"] == 2
+    assert len(seen) == 2  # the reward ran on every step's completions
+    for names, completions in seen:
+        assert names == [problem.name, problem.name]
+        assert all(isinstance(c, list) and c[0]["role"] == "assistant" for c in completions)
+    assert (tmp_path / "out" / "checkpoint-2" / "model.safetensors").is_file()
+    assert (tmp_path / "out" / "final" / "config.json").is_file()
+    rows = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").open()]
+    steps = [r for r in rows if "reward" in r]
+    assert [r["step"] for r in steps] == [1, 2]
+    assert all(r["supercoder/correct_rate"] == 0.0 for r in steps)  # random model: garbage

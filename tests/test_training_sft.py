@@ -1,0 +1,72 @@
+"""SFT with TRL + LoRA on the best verified answers of a stored eval run."""
+
+from __future__ import annotations
+
+import pytest
+
+from supercoder.evaluate import EvalConfig, evaluate
+from supercoder.runs import RunSpec, Store
+from supercoder.strategies import Attempt, Outcome
+from supercoder.training.sft import SftOptions, sft_examples, train_sft, worth_learning
+from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
+from supercoder.types import Candidate, Speedup, Status, Verdict
+
+
+def test_worth_learning():
+    def ok(v, lo, hi, identical=False):
+        return Verdict(
+            "p", Status.OK, speedup=Speedup(v, lo, hi, 5, 1), identical_to_baseline=identical
+        )
+
+    assert worth_learning(ok(1.3, 1.2, 1.4))
+    assert worth_learning(ok(1.15, 0.9, 1.4))  # point estimate above the threshold
+    assert not worth_learning(ok(1.05, 0.95, 1.1))
+    assert not worth_learning(ok(2.0, 1.9, 2.1, identical=True))
+    assert not worth_learning(Verdict("p", Status.WRONG_OUTPUT))
+    assert not worth_learning(Verdict("p", Status.OK))  # untimed: not shown faster
+
+
+@pytest.fixture(scope="module")
+def stored_run(tmp_path_factory):
+    root = tmp_path_factory.mktemp("sft")
+    problems = [tiny_problem(root / n, name=n) for n in ("sft_fast", "sft_wrong")]
+    store = Store(root / "runs.sqlite")
+    spec = RunSpec(model="scripted", benchmark=str(root), name="best8")
+    store.open_run(spec, {})
+    for problem, asm in zip(problems, (faster_asm(), wrong_asm()), strict=True):
+        verdict = evaluate(problem, Candidate(asm), EvalConfig())
+        attempt = Attempt(0, 0, Candidate(asm), verdict, completion=asm)
+        store.record("best8", problem.name, attempt, "")
+        store.finish_problem("best8", Outcome(problem.name, (attempt,)))
+    store.close()
+    return problems, root / "runs.sqlite"
+
+
+def test_examples_keep_only_verified_faster_answers(stored_run):
+    problems, db = stored_run
+    rows = sft_examples("best8", problems, db)
+    assert len(rows) == 1
+    assert (
+        rows[0]["prompt"][-1]["role"] == "user" and "volatile" in rows[0]["prompt"][-1]["content"]
+    )
+    answer = rows[0]["completion"][0]["content"]
+    assert answer.startswith("```assembly\n") and answer.rstrip().endswith("```")
+
+
+@pytest.mark.train
+def test_sft_two_lora_steps(stored_run, tmp_path):
+    pytest.importorskip("trl")
+    pytest.importorskip("peft")
+    from supercoder.training.tiny import build_tiny_model
+
+    problems, db = stored_run
+    model = build_tiny_model(tmp_path / "model")
+    examples = sft_examples("best8", problems, db)
+    opts = SftOptions(
+        model=str(model), run="best8", db=db, output=tmp_path / "out", lora=True, steps=2,
+        lr=1e-3, max_length=8192,
+    )  # fmt: skip
+    summary = train_sft(opts, examples, echo=None)
+    assert summary == {"final": str(tmp_path / "out" / "final"), "steps": 2, "examples": 1}
+    assert (tmp_path / "out" / "checkpoint-2" / "adapter_model.safetensors").is_file()
+    assert (tmp_path / "out" / "final" / "model.safetensors").is_file()  # LoRA merged
