@@ -5,7 +5,8 @@ one or two conservative mutations:
 
 - ``perturb``: some numbers get a new value drawn from the range observed *in the
   same input* at the same position (lines with the same token count, same column;
-  the first line is a group of its own),
+  the first line is a group of its own; a column seen fewer than 3 times uses the
+  range of the numbers on its own line, as for an array given on one line),
   keeping integer/float kind, decimal places and sign;
 - ``scale``: the numbers of one such column are shrunk towards the column's minimum;
 - ``shuffle``: lines are reordered, only where the problem says order is free.
@@ -103,7 +104,18 @@ def _number_slots(lines: list[str], hint: FuzzHint) -> list[tuple[int, re.Match,
                 continue
             if _INT.match(tok) or _FLOAT.match(tok):
                 slots.append((i, m, (len(toks), col, i == 0)))
-    return slots
+    return _regroup(slots)
+
+
+def _regroup(slots: list[tuple[int, re.Match, tuple]]) -> list[tuple[int, re.Match, tuple]]:
+    """A column seen fewer than 3 times borrows the range of its own line (an array on
+    one line), except on the first line (headers stay within their column)."""
+    per_column = Counter(key for _, _, key in slots)
+    per_line = Counter(i for i, _, _ in slots)
+    return [
+        (i, m, ("line", i) if per_column[key] < 3 and i > 0 and per_line[i] >= 3 else key)
+        for i, m, key in slots
+    ]
 
 
 def _new_value(tok: str, lo: float, hi: float, rng: random.Random, scale: float | None) -> str:

@@ -1,0 +1,113 @@
+"""Fuzzed differential tests: format-keeping mutations, kept only where the reference agrees."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+from supercoder.fuzz import FuzzHint, fuzz_inputs, fuzz_problem, mutate, structural_values
+from supercoder.problems import load_problem, write_problem
+from supercoder.types import Problem, TestCase
+
+# Sums n numbers; refuses (exit 2) input that is not sorted, a relational constraint
+# that mutations can break: those inputs must be dropped, not kept.
+SORTED_SUM = """#include <stdio.h>
+int main(void) {
+    int n;
+    long long s = 0, prev = -1000000000, x;
+    if (scanf("%d", &n) != 1) return 1;
+    for (int i = 0; i < n; i++) {
+        if (scanf("%lld", &x) != 1) return 1;
+        if (x < prev) return 2;
+        prev = x;
+        s += x;
+    }
+    printf("%d %lld\\n", n, s);
+    return 0;
+}
+"""
+INPUTS = ["5\n1 3 5 7 9\n", "4\n2 4 8 16\n", "6\n-5 -3 0 2 2 10\n", "3\n100 200 300\n"]
+
+
+def sorted_sum_problem(tmp_path, meta: dict | None = None):
+    tests = []
+    for i, text in enumerate(INPUTS):
+        nums = [int(x) for x in text.split()[1:]]
+        expected = f"{len(nums)} {sum(nums)}\n".encode()
+        tests.append(TestCase(f"t{i}", expected, input_bytes=text.encode()))
+    p = Problem("sorted_sum", SORTED_SUM, tuple(tests), meta=meta or {})
+    return load_problem(write_problem(p, tmp_path / "sorted_sum"))
+
+
+def test_fuzzed_tests_are_kept_only_where_the_reference_succeeds(tmp_path):
+    problem = sorted_sum_problem(tmp_path)
+    report = fuzz_problem(problem, count=30, seed=3)
+    assert report.kept > 0 and report.dropped.get("reference_failed", 0) > 0
+    assert report.kept + sum(report.dropped.values()) == 30
+    files = sorted((tmp_path / "sorted_sum" / "fuzz").glob("*.in"))
+    assert len(files) == report.kept
+    for f in files:
+        head, *nums = f.read_text().split()
+        values = [int(x) for x in nums]
+        assert int(head) == len(values)  # the leading count stays consistent
+        assert values == sorted(values)  # unsorted variants made the reference fail
+        assert f.with_suffix(".out").read_text() == f"{len(values)} {sum(values)}\n"
+    reloaded = load_problem(tmp_path / "sorted_sum")
+    fuzz_tests = [t for t in reloaded.tests if t.name.startswith("f")]
+    assert len(fuzz_tests) == report.kept and all(t.hidden for t in fuzz_tests)
+    assert len(reloaded.visible_tests) == len(INPUTS)
+
+
+def test_rerun_replaces_fuzz_and_is_deterministic(tmp_path):
+    problem = sorted_sum_problem(tmp_path)
+    first = fuzz_problem(problem, count=10, seed=5)
+    snapshot = {p.name: p.read_bytes() for p in (tmp_path / "sorted_sum" / "fuzz").iterdir()}
+    again = fuzz_problem(load_problem(tmp_path / "sorted_sum"), count=10, seed=5)
+    assert again == first
+    assert {p.name: p.read_bytes() for p in (tmp_path / "sorted_sum" / "fuzz").iterdir()} == snapshot
+
+
+def test_mutations_keep_kind_sign_and_observed_ranges():
+    text = "4\n10 -7 2.50 x\n20 -3 1.25 y\n30 -9 3.75 z\n15 -1 0.50 w\n"
+    rng = random.Random(0)
+    for _ in range(200):
+        out = mutate(text, rng, FuzzHint())
+        lines = out.split("\n")
+        assert lines[0] == "4" and lines[-1] == ""
+        for line in lines[1:5]:
+            a, b, c, word = line.split()
+            assert 10 <= int(a) <= 30 and -9 <= int(b) <= -1
+            assert re.fullmatch(r"\d\.\d\d", c) and 0.5 <= float(c) <= 3.75
+            assert word in "xyzw"
+
+
+def test_shuffle_only_where_the_hint_allows(tmp_path):
+    text = "3\nalpha\nbeta\ngamma\n"
+    rng = random.Random(1)
+    assert {mutate(text, rng, FuzzHint()) for _ in range(20)} == {text}
+    shuffled = {mutate(text, rng, FuzzHint(shuffle_lines_after=1)) for _ in range(40)}
+    assert len(shuffled) > 1
+    assert all(s.startswith("3\n") and sorted(s.split()[1:]) == ["alpha", "beta", "gamma"] for s in shuffled)
+    meta = {"fuzz": {"shuffle_lines_after": 1, "numbers": False}}
+    p = Problem("w", "int main(void){return 0;}\n", (TestCase("t", b"", input_bytes=text.encode()),), meta=meta)
+    variants = fuzz_inputs(p, count=5, seed=0)
+    assert variants and all(v != text.encode() for v in variants)
+    assert all(v.startswith(b"3\n") for v in variants)
+
+
+def test_structural_values():
+    lines = "2 3\nabc\nxyz\n".split("\n")
+    values = structural_values(lines)
+    assert {2, 3} <= values  # two lines follow; each word has 3 characters
+
+
+def test_bad_hint_is_a_user_error(tmp_path):
+    import pytest
+
+    from supercoder.errors import UserError
+
+    problem = sorted_sum_problem(tmp_path, meta={"fuzz": {"shuffle": True}})
+    assert json.loads((tmp_path / "sorted_sum" / "problem.json").read_text())["fuzz"]
+    with pytest.raises(UserError, match="fuzz"):
+        fuzz_problem(problem, count=2)
