@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 import time
 
@@ -318,3 +319,13 @@ def test_hf_missing_model_is_a_user_error(tmp_path, monkeypatch):
     monkeypatch.setenv("SUPERCODER_HF_ENGINE", "transformers")
     with pytest.raises(UserError, match="cannot load"):
         load_model(f"hf:{tmp_path / 'nothing-here'}", cache=False)
+
+
+def test_hf_engine_choice_is_checked(tmp_path, monkeypatch):
+    monkeypatch.setenv("SUPERCODER_HF_ENGINE", "tensorflow")
+    with pytest.raises(UserError, match="vllm or transformers"):
+        load_model(f"hf:{tmp_path}", cache=False)
+    if importlib.util.find_spec("vllm") is None:
+        monkeypatch.setenv("SUPERCODER_HF_ENGINE", "vllm")
+        with pytest.raises(UserError, match="pip install vllm"):
+            load_model(f"hf:{tmp_path}", cache=False)

@@ -119,7 +119,11 @@ class TransformersBackend:
 
 class VLLMBackend:
     def __init__(self, path: str) -> None:
-        self.vllm = require("vllm", "hf")
+        if importlib.util.find_spec("vllm") is None:
+            raise UserError("SUPERCODER_HF_ENGINE=vllm needs vLLM: pip install vllm (and a GPU)")
+        import vllm
+
+        self.vllm = vllm
         self.llm = self.vllm.LLM(model=path)
 
     def generate(self, messages, n, temperature, max_tokens, seed) -> list[Sample]:
