@@ -10,7 +10,7 @@ def generate(seed: int, size: int) -> str:
     n = size
     mode = seed % 3
     if mode == 0:
-        vals = [rng.randint(-10**9, 10**9) for _ in range(n)]
+        vals = [rng.randint(-(10**9), 10**9) for _ in range(n)]
     elif mode == 1:  # few distinct values: many ties, many equal-length subsequences
         vals = [rng.randint(1, 30) for _ in range(n)]
     else:  # noisy increasing trend: long subsequences, huge counts

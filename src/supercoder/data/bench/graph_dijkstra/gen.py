@@ -20,5 +20,9 @@ def generate(seed: int, size: int) -> str:
     rng.shuffle(edges)
     k = 60 if n >= 5000 else rng.randint(1, 5)
     srcs = [rng.randint(1, n) for _ in range(k)]
-    return (f"{n} {m} {k}\n" + "".join(f"{u} {v} {w}\n" for u, v, w in edges)
-            + "\n".join(map(str, srcs)) + "\n")
+    return (
+        f"{n} {m} {k}\n"
+        + "".join(f"{u} {v} {w}\n" for u, v, w in edges)
+        + "\n".join(map(str, srcs))
+        + "\n"
+    )

@@ -1,6 +1,16 @@
 import random
 
-CASES = [(1, 1), (2, 3), (3, 10), (4, 30), (5, 100), (6, 10**4), (7, 10**6), (8, 10**11), (9, 10**12)]
+CASES = [
+    (1, 1),
+    (2, 3),
+    (3, 10),
+    (4, 30),
+    (5, 100),
+    (6, 10**4),
+    (7, 10**6),
+    (8, 10**11),
+    (9, 10**12),
+]
 EDGE = ["1\n1\n", "5\n2\n4\n12\n97\n1000000007\n", "3\n999999999989\n1099511627776\n963761198400\n"]
 HIDDEN = [(29, 500), (30, 5 * 10**11)]
 
@@ -49,7 +59,7 @@ def generate(seed: int, size: int) -> str:
         elif kind == 1:
             v = prime_below(rng, size)
         elif kind == 2:
-            r = max(2, int(size ** 0.5))
+            r = max(2, int(size**0.5))
             v = max(1, min(size, prime_below(rng, r) * prime_below(rng, r)))
         else:
             v = 1

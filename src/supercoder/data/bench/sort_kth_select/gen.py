@@ -1,7 +1,11 @@
 import random
 
 CASES = [(1, 1), (2, 2), (3, 5), (4, 20), (5, 200), (6, 2000), (7, 10000), (8, 40000), (9, 50000)]
-EDGE = ["1 1\n42\n0 0 1\n", "5 3\n5 1 4 2 3\n0 4 1\n0 4 5\n1 3 2\n", "4 2\n-2147483648 2147483647 0 0\n0 3 1\n0 3 4\n"]
+EDGE = [
+    "1 1\n42\n0 0 1\n",
+    "5 3\n5 1 4 2 3\n0 4 1\n0 4 5\n1 3 2\n",
+    "4 2\n-2147483648 2147483647 0 0\n0 3 1\n0 3 4\n",
+]
 HIDDEN = [(57, 30), (58, 45000)]
 
 
@@ -13,9 +17,9 @@ def generate(seed: int, size: int) -> str:
     q = 1000 if size >= 20000 else rng.randint(1, 30)
     qs = []
     for _ in range(q):
-        l = rng.randrange(size)
-        r = rng.randrange(size)
-        if l > r:
-            l, r = r, l
-        qs.append(f"{l} {r} {rng.randint(1, r - l + 1)}")
+        lo = rng.randrange(size)
+        hi_idx = rng.randrange(size)
+        if lo > hi_idx:
+            lo, hi_idx = hi_idx, lo
+        qs.append(f"{lo} {hi_idx} {rng.randint(1, hi_idx - lo + 1)}")
     return f"{size} {q}\n" + " ".join(map(str, vals)) + "\n" + "\n".join(qs) + "\n"

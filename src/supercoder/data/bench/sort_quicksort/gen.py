@@ -1,6 +1,16 @@
 import random
 
-CASES = [(1, 1), (2, 2), (3, 3), (4, 17), (5, 100), (6, 2000), (8, 30000), (7, 250000), (10, 300000)]
+CASES = [
+    (1, 1),
+    (2, 2),
+    (3, 3),
+    (4, 17),
+    (5, 100),
+    (6, 2000),
+    (8, 30000),
+    (7, 250000),
+    (10, 300000),
+]
 EDGE = ["0\n", "1\n-2147483648\n", "5\n2147483647 -5 0 -5 2147483647\n", "8\n1 1 1 1 1 1 1 1\n"]
 HIDDEN = [(48, 50), (52, 280000)]
 
@@ -10,7 +20,7 @@ def generate(seed: int, size: int) -> str:
     rng = random.Random(seed)
     kind = seed % 3
     if kind == 0:
-        vals = [rng.randint(-2**31, 2**31 - 1) for _ in range(size)]
+        vals = [rng.randint(-(2**31), 2**31 - 1) for _ in range(size)]
     elif kind == 1:
         hi = max(1, size // 700)
         vals = [rng.randint(0, hi) for _ in range(size)]

@@ -16,7 +16,7 @@ def generate(seed: int, size: int) -> str:
         m = rng.randint(1, min(size + 1, rng.choice([2, 5, 20, 300])))
         if rng.random() < 0.7 and m <= size:
             i = rng.randint(0, size - m)
-            w = list(text[i:i + m])
+            w = list(text[i : i + m])
             rng.shuffle(w)
             pats.append("".join(w))
         else:

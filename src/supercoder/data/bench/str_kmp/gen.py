@@ -23,7 +23,7 @@ def generate(seed: int, size: int) -> str:
         m = rng.randint(1, min(size, rng.choice([3, 10, 40, 200])))
         if rng.random() < 0.8:
             i = rng.randint(0, size - m)
-            pats.append(text[i:i + m])
+            pats.append(text[i : i + m])
         else:
             pats.append("".join(rng.choice(alpha) for _ in range(m)))
     return f"{text}\n{q}\n" + "\n".join(pats) + "\n"

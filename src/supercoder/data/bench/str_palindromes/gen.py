@@ -1,7 +1,11 @@
 import random
 
 CASES = [(1, 1), (2, 2), (3, 7), (4, 30), (5, 200), (6, 2000), (7, 8000), (8, 20000), (9, 24000)]
-EDGE = ["1\na\n", "3\nab\naaaa\nabcba\n", "2\nabacdfgdcaba\nzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n"]
+EDGE = [
+    "1\na\n",
+    "3\nab\naaaa\nabcba\n",
+    "2\nabacdfgdcaba\nzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz\n",
+]
 HIDDEN = [(81, 40), (82, 22000)]
 
 
