@@ -82,6 +82,14 @@ def _cuda() -> bool:
     return bool(torch.cuda.is_available())
 
 
+def _eval_run_name(opts: GrpoOptions) -> str:
+    """A fresh run per training (a reused name would resume an old model's results)."""
+    import time
+
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    return f"grpo-{opts.output.name}-{stamp}@{Path(opts.eval_split or 'val').name}"
+
+
 def train_grpo(
     opts: GrpoOptions,
     problems: Sequence[Problem] | None = None,
@@ -116,6 +124,6 @@ def train_grpo(
     summary: dict[str, Any] = {"final": str(final), "steps": trainer.state.global_step}
     if opts.eval_split:
         summary["eval"] = common.evaluate_checkpoint(
-            final, opts.eval_split, opts.db, None, opts.executor, opts.workers
+            final, opts.eval_split, opts.db, _eval_run_name(opts), opts.executor, opts.workers
         )
     return summary

@@ -21,7 +21,8 @@ from supercoder.types import Problem
 ALGOS = ("ppo", "grpo")
 DEFAULT_MODEL = "Qwen/Qwen2.5-Coder-7B-Instruct"
 
-REWARD_MODULE = '''"""verl custom reward function for supercoder (custom_reward_function.path=this file).
+REWARD_MODULE = '''"""verl custom reward function for supercoder
+(custom_reward_function.path = this file).
 
 compute_score: one response (reward_model.reward_manager=naive, the default);
 compute_score_batch: a batch, correctness checks in parallel (reward_manager=batch).
