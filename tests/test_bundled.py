@@ -35,7 +35,9 @@ def _check(folder: str) -> tuple[str, str, int]:
 @cache
 def verdicts() -> dict[str, tuple[str, str, int]]:
     with ProcessPoolExecutor(max_workers=WORKERS) as pool:
-        return dict(zip((f.name for f in FOLDERS), pool.map(_check, map(str, FOLDERS)), strict=True))
+        return dict(
+            zip((f.name for f in FOLDERS), pool.map(_check, map(str, FOLDERS)), strict=True)
+        )
 
 
 def test_the_bundled_benchmark_is_there():

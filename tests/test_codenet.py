@@ -88,7 +88,9 @@ def make_codenet(root: Path) -> Path:
         rows = [HEADER]
         for sid, status, code in subs:
             (root / "data" / pid / "C" / f"{sid}.c").write_text(code)
-            rows.append(f"{sid},{pid},u{sid[-3:]},1500000000,C,C (GCC 9.2.1),c,{status},10,1000,300,1/1\n")
+            rows.append(
+                f"{sid},{pid},u{sid[-3:]},1500000000,C,C (GCC 9.2.1),c,{status},10,1000,300,1/1\n"
+            )
         (root / "metadata").mkdir(exist_ok=True)
         (root / "metadata" / f"{pid}.csv").write_text("".join(rows))
     io = root / "derived" / "input_output" / "data"
@@ -124,7 +126,9 @@ def test_build_keeps_fast_programs_and_says_why_others_were_dropped(built):
     }
     assert summary["kept"] == 3
     assert json.loads((out / "summary.json").read_text())["kept"] == 3
-    kept = sorted(p.name for split in ("train", "val") for p in (out / "problems" / split).iterdir())
+    kept = sorted(
+        p.name for split in ("train", "val") for p in (out / "problems" / split).iterdir()
+    )
     assert kept[1:] == ["p00002_s000000010", "p00003_s000000020"]
     assert kept[0] in ("p00001_s000000001", "p00001_s000000002")  # one of the near-duplicates
 

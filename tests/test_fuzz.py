@@ -65,7 +65,9 @@ def test_rerun_replaces_fuzz_and_is_deterministic(tmp_path):
     snapshot = {p.name: p.read_bytes() for p in (tmp_path / "sorted_sum" / "fuzz").iterdir()}
     again = fuzz_problem(load_problem(tmp_path / "sorted_sum"), count=10, seed=5)
     assert again == first
-    assert {p.name: p.read_bytes() for p in (tmp_path / "sorted_sum" / "fuzz").iterdir()} == snapshot
+    assert {
+        p.name: p.read_bytes() for p in (tmp_path / "sorted_sum" / "fuzz").iterdir()
+    } == snapshot
 
 
 def test_mutations_keep_kind_sign_and_observed_ranges():
@@ -88,16 +90,24 @@ def test_shuffle_only_where_the_hint_allows(tmp_path):
     assert {mutate(text, rng, FuzzHint()) for _ in range(20)} == {text}
     shuffled = {mutate(text, rng, FuzzHint(shuffle_lines_after=1)) for _ in range(40)}
     assert len(shuffled) > 1
-    assert all(s.startswith("3\n") and sorted(s.split()[1:]) == ["alpha", "beta", "gamma"] for s in shuffled)
+    assert all(
+        s.startswith("3\n") and sorted(s.split()[1:]) == ["alpha", "beta", "gamma"]
+        for s in shuffled
+    )
     meta = {"fuzz": {"shuffle_lines_after": 1, "numbers": False}}
-    p = Problem("w", "int main(void){return 0;}\n", (TestCase("t", b"", input_bytes=text.encode()),), meta=meta)
+    p = Problem(
+        "w",
+        "int main(void){return 0;}\n",
+        (TestCase("t", b"", input_bytes=text.encode()),),
+        meta=meta,
+    )
     variants = fuzz_inputs(p, count=5, seed=0)
     assert variants and all(v != text.encode() for v in variants)
     assert all(v.startswith(b"3\n") for v in variants)
 
 
 def test_structural_values():
-    lines = "2 3\nabc\nxyz\n".split("\n")
+    lines = ["2 3", "abc", "xyz", ""]
     values = structural_values(lines)
     assert {2, 3} <= values  # two lines follow; each word has 3 characters
 

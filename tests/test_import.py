@@ -19,12 +19,19 @@ PROGRAMS = [
     '#include <stdio.h>\nint f(int x){return x<2?x:f(x-1)+f(x-2);}\nint main(void){int n;scanf("%d",&n);printf("%d\\n",f(n));return 0;}\n',
     '#include <stdio.h>\nint main(void){char s[100];scanf("%99s",s);int c=0;for(int i=0;s[i];i++)c+=s[i]==\'a\';printf("%d\\n",c);return 0;}\n',
 ]
-INPUTS = [(["10\n"], ["285\n"]), (["3 9\n"], ["9\n"]), (["10\n"], ["55\n"]), (["banana\n"], ["3\n"])]
+INPUTS = [
+    (["10\n"], ["285\n"]),
+    (["3 9\n"], ["9\n"]),
+    (["10\n"], ["55\n"]),
+    (["banana\n"], ["3\n"]),
+]
 
 
 def hf_record(i: int, code: str, truth: str, unopt: str, split: str = "train") -> dict:
     """A record exactly as llm_superoptimizer_ds has it (no fields of ours)."""
-    question = f"Given the following C code and assembly code...\n```c\n{code}```\n```assembly\n{truth}```"
+    question = (
+        f"Given the following C code and assembly code...\n```c\n{code}```\n```assembly\n{truth}```"
+    )
     inputs, outputs = INPUTS[i % len(INPUTS)]
     return {
         "data_source": "llm_superoptimizer_ds",
