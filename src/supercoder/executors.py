@@ -34,6 +34,7 @@ class InlineExecutor:
     """Runs jobs in the calling thread (one worker, no processes): tests and debugging."""
 
     workers = 1
+    inline = True  # jobs share the caller's memory: nothing is pickled
 
     def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
         for i, item in enumerate(items):

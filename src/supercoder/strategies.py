@@ -173,7 +173,7 @@ def make_verifier(config: Any = None, executor: Any = None) -> Verifier:
     from supercoder.evaluate import EvalConfig
 
     cfg = config if config is not None else EvalConfig()
-    remote = executor is not None and getattr(executor, "workers", 1) > 1
+    remote = executor is not None and not getattr(executor, "inline", False)
 
     def verify(problem: Problem, candidates: Sequence[Candidate]) -> Iterator:
         path = problem.meta.get("path") if remote else None

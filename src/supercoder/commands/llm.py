@@ -288,6 +288,7 @@ def print_summary(name: str, summary: dict[str, Any], console: Console | None = 
         f"samples={ctx.get('samples')} rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
         f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
         highlight=False,
+        soft_wrap=True,
     )
 
 
@@ -335,7 +336,8 @@ def leaderboard(
             _fmt("x", s["geomean_speedup"]), _fmt("fast_1.1", s["fast_1.1"]),
             _fmt("x", s["paper"]["avg_speedup"]), f"${s['cost_usd']:.2f}", "yes" if r["finished"] else "no",
         )  # fmt: skip
-    Console().print(table)
+    console = Console()
+    (console if console.is_terminal else Console(width=160)).print(table)
     if html_out:
         html_out.write_text(leaderboard_html(rows))
         err.print(f"wrote {html_out}")
