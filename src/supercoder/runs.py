@@ -295,23 +295,17 @@ def run_eval(
     executor = make_executor(spec.executor, spec.workers) if verify is None else None
     verify = verify or make_verifier(EvalConfig(sandbox=spec.sandbox, time=spec.time), executor)
     failed: dict[str, str] = {}
+
+    def on_done(problem: Problem, future) -> None:
+        outcome = _collect(future, problem, failed)
+        if outcome is not None:
+            store.finish_problem(name, outcome)
+        if on_problem:
+            on_problem(problem.name, outcome)
+
     try:
-        with ThreadPoolExecutor(max_workers=max(1, spec.concurrency)) as pool:
-            futures = {
-                pool.submit(_solve_one, p, model, spec.settings, verify, journal): p for p in todo
-            }
-            try:
-                for future in as_completed(futures):
-                    problem = futures[future]
-                    outcome = _collect(future, problem, failed)
-                    if outcome is not None:
-                        store.finish_problem(name, outcome)
-                    if on_problem:
-                        on_problem(problem.name, outcome)
-            except BaseException:
-                for f in futures:
-                    f.cancel()
-                raise
+        _drive(todo, lambda p: _solve_one(p, model, spec.settings, verify, journal),
+               spec.concurrency, on_done)  # fmt: skip
     finally:
         if executor is not None:
             executor.close()
@@ -321,6 +315,20 @@ def run_eval(
     if not failed:
         store.finish_run(name, summary)
     return RunResult(name, summary, outcomes, failed, resumed, len(done & names))
+
+
+def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: Callable) -> None:
+    """Run ``work`` over problems on threads; on interrupt, start nothing new and return
+    without waiting for the problems in flight (their finished attempts are stored)."""
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    futures = {pool.submit(work, p): p for p in problems}
+    try:
+        for future in as_completed(futures):
+            on_done(futures[future], future)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def _solve_one(problem, model, settings, verify, journal: RunJournal) -> Outcome:
