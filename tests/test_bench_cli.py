@@ -97,7 +97,7 @@ def test_dataset_build_command(tmp_path):
     spec.loader.exec_module(fixture)
     root = fixture.make_codenet(tmp_path / "codenet")
     out = run("dataset", "build", "--codenet", str(root), "--out", str(tmp_path / "o"),
-              "--limit", "2", "--workers", "1", "--val-fraction", "0")  # fmt: skip
+              "--limit", "2", "--workers", "2", "--val-fraction", "0", "--timeout", "1")  # fmt: skip
     assert "kept 2 programs" in out and "near_duplicate" in out and "below_threshold" in out
     assert json.loads((tmp_path / "o" / "summary.json").read_text())["kept_per_split"] == {
         "train": 2

@@ -60,6 +60,7 @@ FAILING = """#include <stdio.h>
 int main(void) { int n; scanf("%d", &n); printf("%d\\n", n); return 3; }
 """
 BROKEN = "int main(void) { this is not C; }\n"
+FOREVER = "int main(void) { volatile unsigned x = 0; for (;;) x++; }\n"
 IO_ONLY = """#include <stdio.h>
 int main(void) { int n; scanf("%d", &n); printf("%d\\n", n * 2); return 0; }
 """
@@ -74,6 +75,7 @@ SUBMISSIONS = {
         ("s000000005", "Accepted", BROKEN),
         ("s000000006", "Wrong Answer", FAST.replace("K", "5")),
         ("s000000007", "Accepted", IO_ONLY),
+        ("s000000008", "Accepted", FOREVER),
     ],
     "p00002": [("s000000010", "Accepted", FAST.replace("K", "13"))],
     "p00003": [("s000000020", "Accepted", FAST.replace("K", "11"))],
@@ -109,7 +111,7 @@ def make_codenet(root: Path) -> Path:
 def built(tmp_path_factory):
     root = make_codenet(tmp_path_factory.mktemp("codenet"))
     out = tmp_path_factory.mktemp("out")
-    opts = BuildOptions(val_fraction=0.34, workers=2)
+    opts = BuildOptions(val_fraction=0.34, workers=2, timeout=1.0)
     return root, out, opts, build_dataset(root, out, opts)
 
 
@@ -120,6 +122,7 @@ def test_build_keeps_fast_programs_and_says_why_others_were_dropped(built):
         "no_inputs": 1,
         "compile_error": 1,
         "runtime_error": 1,
+        "timeout": 1,
         "nondeterministic": 1,
         "below_threshold": 1,
         "near_duplicate": 1,

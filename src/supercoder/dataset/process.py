@@ -93,56 +93,70 @@ def _drop(reason: str, detail: str = "") -> dict[str, Any]:
     return {"ok": False, "reason": reason, "detail": detail[:500]}
 
 
+class Dropped(Exception):
+    """A submission is not kept: ``reason`` is the summary's key."""
+
+    def __init__(self, reason: str, detail: str = ""):
+        super().__init__(detail)
+        self.reason, self.detail = reason, detail
+
+
 def _measure(source: str, inputs: list[bytes], job: Job) -> dict[str, Any]:
     from supercoder.sandbox import Limits, open_sandbox
-    from supercoder.toolchain import compile_c, compile_to_asm
 
-    with tempfile.TemporaryDirectory(prefix="sc-codenet-") as tmp:
-        builds = {}
-        for level in ("O0", "O3"):
-            build = compile_c(source, Path(tmp) / level, flags=(f"-{level}",))
-            if not build.ok or build.binary is None:
-                return _drop("compile_error", build.log)
-            builds[level] = build.binary
-        try:
-            asm = compile_to_asm(source)
-        except UserError as e:
-            return _drop("compile_error", str(e))
-        limits = Limits(cpu_seconds=job.timeout, wall_seconds=2 * job.timeout)
-        with open_sandbox(builds, limits=limits) as box:
-            times = {"O0": 0.0, "O3": 0.0}
-            outputs = []
-            for i, data in enumerate(inputs):
-                seen = {}
-                for level in ("O3", "O0"):
-                    runs = [box.run(level, data), box.run(level, data)]
-                    for run in runs:
-                        if not run.clean_exit:
-                            kind = (
-                                "timeout"
-                                if "timeout" in str(run.outcome).lower()
-                                else "runtime_error"
-                            )
-                            return _drop(kind, f"-{level} on input #{i}: {run.describe()}")
-                    if runs[0].stdout != runs[1].stdout:
-                        return _drop("nondeterministic", f"-{level}, input #{i}: two runs differ")
-                    seen[level] = runs[0].stdout
-                    times[level] += max(TIME_FLOOR, min(r.cpu_seconds for r in runs))
-                if seen["O0"] != seen["O3"]:
-                    return _drop(
-                        "o0_o3_mismatch", f"input #{i}: -O0 and -O3 print different output"
-                    )
-                try:
-                    outputs.append(seen["O3"].decode("utf-8"))
-                except UnicodeDecodeError:
-                    return _drop("non_utf8", f"output on input #{i} is not UTF-8")
+    try:
+        with tempfile.TemporaryDirectory(prefix="sc-codenet-") as tmp:
+            builds, asm = _build(source, Path(tmp))
+            limits = Limits(cpu_seconds=job.timeout, wall_seconds=2 * job.timeout)
+            with open_sandbox(builds, limits=limits) as box:
+                runs = [_run_input(box, i, data) for i, data in enumerate(inputs)]
+    except Dropped as d:
+        return _drop(d.reason, d.detail)
+    seconds = {level: sum(r[1][level] for r in runs) for level in ("O0", "O3")}
     return {
         "ok": True,
         "reason": "",
         "source": source,
         "asm_o3": asm,
-        "outputs": outputs,
-        "seconds_o0": times["O0"],
-        "seconds_o3": times["O3"],
-        "speedup": times["O0"] / times["O3"],
+        "outputs": [r[0] for r in runs],
+        "seconds_o0": seconds["O0"],
+        "seconds_o3": seconds["O3"],
+        "speedup": seconds["O0"] / seconds["O3"],
     }
+
+
+def _build(source: str, tmp: Path) -> tuple[dict[str, Path], str]:
+    """-O0 and -O3 binaries and the -O3 assembly."""
+    from supercoder.toolchain import compile_c, compile_to_asm
+
+    builds = {}
+    for level in ("O0", "O3"):
+        build = compile_c(source, tmp / level, flags=(f"-{level}",))
+        if not build.ok or build.binary is None:
+            raise Dropped("compile_error", build.log)
+        builds[level] = build.binary
+    try:
+        return builds, compile_to_asm(source)
+    except UserError as e:
+        raise Dropped("compile_error", str(e)) from e
+
+
+def _run_input(box: Any, i: int, data: bytes) -> tuple[str, dict[str, float]]:
+    """Expected output and per-build CPU seconds on one input (two runs per build)."""
+    seen, seconds = {}, {}
+    for level in ("O3", "O0"):
+        runs = [box.run(level, data), box.run(level, data)]
+        for run in runs:
+            if not run.clean_exit:
+                kind = "timeout" if run.outcome == "timeout" else "runtime_error"
+                raise Dropped(kind, f"-{level} on input #{i}: {run.describe()}")
+        if runs[0].stdout != runs[1].stdout:
+            raise Dropped("nondeterministic", f"-{level}, input #{i}: two runs differ")
+        seen[level] = runs[0].stdout
+        seconds[level] = max(TIME_FLOOR, min(r.cpu_seconds for r in runs))
+    if seen["O0"] != seen["O3"]:
+        raise Dropped("o0_o3_mismatch", f"input #{i}: -O0 and -O3 print different output")
+    try:
+        return seen["O3"].decode("utf-8"), seconds
+    except UnicodeDecodeError as e:
+        raise Dropped("non_utf8", f"output on input #{i} is not UTF-8") from e
