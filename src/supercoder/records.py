@@ -31,7 +31,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import UserError, require
+from supercoder.errors import UserError
 from supercoder.types import Problem, TestCase
 
 DATA_SOURCE = "supercoder"
@@ -51,7 +51,8 @@ def read_raw(path: str | Path) -> list[dict[str, Any]]:
     if not p.is_file():
         raise UserError(f"{p}: no such file")
     if p.suffix == ".parquet":
-        pq = require("pyarrow.parquet", "core")
+        import pyarrow.parquet as pq  # a core dependency
+
         try:
             return pq.read_table(p).to_pylist()
         except Exception as e:  # pyarrow raises several types for corrupt files

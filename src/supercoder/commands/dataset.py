@@ -95,8 +95,9 @@ def import_(
     records = read_source(source)
     if not records:
         raise UserError(f"{source}: no records")
+    out = out.expanduser()
     with progress_bar("rebuilding baselines", len(records)) as advance:
-        report = import_records(records, out.expanduser(), workers, advance)
+        report = import_records(records, out, workers, advance)
     for line in report.lines():
         typer.echo(line)
     (out / "import_report.json").write_text(json.dumps(report.__dict__, indent=2) + "\n")
