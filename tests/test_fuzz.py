@@ -84,6 +84,17 @@ def test_mutations_keep_kind_sign_and_observed_ranges():
             assert word in "xyzw"
 
 
+def test_arrays_on_one_line_vary_within_that_line():
+    text = "7 100\n1 9 3 8\n"  # a header that is no count, and an array line
+    rng = random.Random(0)
+    variants = {mutate(text, rng, FuzzHint()) for _ in range(100)}
+    assert len(variants) > 5
+    for v in variants:
+        header, array = v.split("\n")[:2]
+        assert header == "7 100"  # a lone header column keeps its values
+        assert len(array.split()) == 4 and all(1 <= int(x) <= 9 for x in array.split())
+
+
 def test_shuffle_only_where_the_hint_allows(tmp_path):
     text = "3\nalpha\nbeta\ngamma\n"
     rng = random.Random(1)

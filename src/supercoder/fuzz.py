@@ -162,7 +162,7 @@ def _numbers(lines: list[str], hint: FuzzHint, rng: random.Random, op: str) -> l
         lo, hi = ranges.get(key, (v, v))
         ranges[key] = (min(lo, v), max(hi, v))
     if op == "scale":
-        key = rng.choice(sorted(ranges))
+        key = rng.choice(sorted(ranges, key=repr))
         chosen, factor = [s for s in slots if s[2] == key], rng.uniform(0.25, 0.9)
     else:
         chosen = rng.sample(slots, k=max(1, len(slots) // 5))
