@@ -6,6 +6,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from supercoder.commands import analyze, bench, core, dataset, llm, train
 from supercoder.errors import SupercoderError
@@ -32,7 +33,7 @@ def main() -> None:
     try:
         app()
     except SupercoderError as e:
-        err.print(f"[bold red]error:[/] {e}", highlight=False, soft_wrap=True)
+        err.print(Text.assemble(("error: ", "bold red"), str(e)), highlight=False, soft_wrap=True)
         sys.exit(2)
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/]")

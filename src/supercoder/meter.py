@@ -3,9 +3,9 @@
 Protocol (``Meter.compare``):
 
 1. Inside one sandbox, each round runs every timed test once with the baseline and
-   once with the candidate, in a random order per pair and a shuffled test order per
-   round. CPU time (user+sys of the process, from wait4) is the measure; wall time
-   is recorded. Every run's output is checked again.
+   once with the candidate, in a shuffled test order per round; within a test, the
+   pairs alternate which binary runs first (ABBA, from a random start). CPU time
+   (user+sys of the process, from wait4) is the measure; wall time is recorded. Every run's output is checked again.
 2. Per test, the speedup is exp(median of the paired log-ratios log(t_base/t_cand)).
    Tests whose baseline run takes less than ``min_test_seconds`` are reported but
    not timed further and don't enter the aggregate (process start-up would dominate),
@@ -34,9 +34,9 @@ from supercoder.types import Speedup
 
 @dataclass(frozen=True)
 class MeterConfig:
-    min_pairs: int = 3
+    min_pairs: int = 2
     max_pairs: int = 15
-    target_halfwidth: float = 0.01  # log-space half-width of the aggregate 95% CI (~1%)
+    target_halfwidth: float = 0.02  # log-space half-width of the aggregate 95% CI (~2%)
     min_test_seconds: float = 0.005
     max_cpu_seconds: float = 120.0  # budget for one comparison
     bootstrap: int = 2000
@@ -128,9 +128,10 @@ class Meter:
         """``tests``: (name, input, expected output). Candidate must already be correct."""
         cfg = self.config
         rng = random.Random(cfg.seed)
+        self._pairs_done: dict[str, int] = {}
         samples = _Samples([t[0] for t in tests])
         try:
-            box.run("baseline", tests[0][1])  # warm the baseline's pages once
+            samples.cpu += box.run("baseline", tests[0][1]).cpu_seconds  # warm the baseline's pages once
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
             long = [t for t in tests if min(samples.data[t[0]][0]) >= cfg.min_test_seconds]
@@ -149,8 +150,11 @@ class Meter:
         return self._summarize(samples, tests, timed, bool(long))
 
     def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):
-        order = ["baseline", "candidate"]
-        rng.shuffle(order)
+        # counterbalanced (ABBA): a test's pairs alternate which binary runs first,
+        # from a random start, so position effects cancel instead of becoming bias
+        k = self._pairs_done.get(name, rng.randrange(2))
+        self._pairs_done[name] = k + 1
+        order = ["baseline", "candidate"] if k % 2 == 0 else ["candidate", "baseline"]
         runs = {who: box.run(who, data) for who in order}
         for who, run in runs.items():
             if not run.clean_exit or run.stdout != expected:
