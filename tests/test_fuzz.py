@@ -117,6 +117,13 @@ def test_shuffle_only_where_the_hint_allows(tmp_path):
     assert all(v.startswith(b"3\n") for v in variants)
 
 
+def test_long_digit_strings_are_words_not_numbers():
+    text = "40\n" + "7" * 40 + "\n"  # a 40-digit number: its length is the count
+    rng = random.Random(0)
+    assert {mutate(text, rng, FuzzHint()) for _ in range(20)} == {text}
+    assert 40 in structural_values(text.split("\n"))
+
+
 def test_structural_values():
     lines = ["2 3", "abc", "xyz", ""]
     values = structural_values(lines)

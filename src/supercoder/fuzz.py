@@ -44,8 +44,8 @@ from supercoder.errors import UserError
 from supercoder.types import Problem
 
 SOURCE_LIMIT = 64 * 1024
-_INT = re.compile(r"^[+-]?\d+$")
-_FLOAT = re.compile(r"^[+-]?\d+\.(\d+)$")
+_INT = re.compile(r"^[+-]?\d{1,18}$")  # longer digit strings are words (big numbers)
+_FLOAT = re.compile(r"^[+-]?\d{1,15}\.(\d{1,15})$")
 _TOKEN = re.compile(r"\S+")
 
 

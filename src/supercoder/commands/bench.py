@@ -88,7 +88,7 @@ def list_(
         hidden = len(p.tests) - len(p.visible_tests)
         table.add_row(p.name, p.split or "-", tags, str(len(p.visible_tests)), str(hidden),
                       _human(len(largest)), ms)  # fmt: skip
-    Console().print(table)
+    Console(width=max(110, Console().width)).print(table)
     splits = {
         s: sum(1 for p in problems if p.split == s)
         for s in sorted({str(p.split) for p in problems})
@@ -119,7 +119,7 @@ def coverage(
     for c in results:
         table.add_row(c.problem, str(c.tests), f"{c.lines_hit}/{c.lines}", f"{100 * c.line_rate:.1f}",
                       f"{c.branches_taken}/{c.branches}", f"{100 * c.branch_rate:.1f}")  # fmt: skip
-    Console().print(table)
+    Console(width=max(110, Console().width)).print(table)
     line, branch = means(results)
     typer.echo(
         f"mean over {len(results)} problems: line {100 * line:.1f}%, branch {100 * branch:.1f}% "
