@@ -1,0 +1,99 @@
+"""Our meter vs the SuperCoder paper's protocol, side by side, in one run.
+
+For a few bundled problems, the *baseline itself* is evaluated as the candidate
+(self-vs-self: the true speedup is exactly 1.00) several times with each protocol:
+
+- ours: ``supercoder.evaluate`` (correctness pass, then paired interleaved CPU-time
+  runs, median log-ratio per test, geometric mean, bootstrap CI, adaptive stopping);
+- paper: a re-implementation of their harness in the same sandbox (a correctness run
+  per test, then hyperfine-style ``--warmup 3 --runs 10`` for baseline and candidate,
+  mean wall time, per-test ratio clamped at >= 1, mean over tests).
+
+It prints bias (mean estimate - 1), spread (std of the estimates across repeats),
+95% CI width (ours: the bootstrap CI; paper: none exists, the width implied by its
+spread is shown), and CPU-seconds spent per candidate.
+
+usage: python benchmarks/measurement.py [--repeats 5] [PROBLEM ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from supercoder.evaluate import EvalConfig, _baseline_binary, baseline_asm, evaluate
+from supercoder.problems import BUNDLED_ROOT, load_problem
+from supercoder.sandbox import Sandbox
+from supercoder.toolchain import cpu_model, gcc_version
+
+DEFAULT = ["dp_lcs", "num_sieve_primes", "mat_multiply_mod", "graph_dijkstra"]
+
+
+def paper_protocol(problem, binary: Path, warmup: int = 3, runs: int = 10) -> tuple[float, float]:
+    """(speedup, cpu seconds spent) under the paper's protocol, self vs self."""
+    cpu = 0.0
+    ratios = []
+    with Sandbox({"baseline": binary, "candidate": binary}) as box:
+        tests = [(t.read_input(), t.expected) for t in problem.tests]
+        for data, expected in tests:  # correctness pass
+            run = box.run("candidate", data)
+            cpu += run.cpu_seconds
+            assert run.stdout == expected
+        for data, _ in tests:
+            means = {}
+            for who in ("baseline", "candidate"):  # hyperfine runs one command, then the other
+                walls = []
+                for i in range(warmup + runs):
+                    run = box.run(who, data)
+                    cpu += run.cpu_seconds
+                    if i >= warmup:
+                        walls.append(run.wall_seconds)
+                means[who] = statistics.fmean(walls)
+            ratios.append(max(1.0, means["baseline"] / means["candidate"]))
+    return statistics.fmean(ratios), cpu
+
+
+def ours(problem) -> tuple[float, float, float, int]:
+    """(speedup, CI width, cpu seconds spent, pairs) under our meter, self vs self."""
+    verdict = evaluate(problem, baseline_asm(problem), EvalConfig())
+    assert verdict.correct, verdict.message
+    s = verdict.speedup
+    return s.value, s.high - s.low, verdict.cpu_seconds_spent, s.samples
+
+
+def row(name: str, estimates: list[float], widths: list[float] | None, cpu: list[float]) -> str:
+    bias = statistics.fmean(estimates) - 1
+    spread = statistics.stdev(estimates) if len(estimates) > 1 else 0.0
+    width = f"{statistics.fmean(widths) * 100:6.2f}%" if widths else f"({3.92 * spread * 100:5.2f}%)"
+    return f"  {name:<6} bias {bias * 100:+6.2f}%  spread {spread * 100:5.2f}%  CI width {width}  cpu/candidate {statistics.fmean(cpu):6.2f}s"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("problems", nargs="*", default=DEFAULT)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    print(f"{gcc_version()} | {cpu_model()} | repeats {args.repeats} | self-vs-self (truth = 1.00)")
+    totals = {"ours": [], "paper": []}
+    for name in args.problems:
+        problem = load_problem(BUNDLED_ROOT / name)
+        with tempfile.TemporaryDirectory() as tmp:
+            binary = _baseline_binary(baseline_asm(problem), Path(tmp))
+            o = [ours(problem) for _ in range(args.repeats)]
+            p = [paper_protocol(problem, binary) for _ in range(args.repeats)]
+        print(f"{name}: {len(problem.tests)} tests, our meter: {o[0][3]} timed pairs per candidate")
+        print(row("ours", [x[0] for x in o], [x[1] for x in o], [x[2] for x in o]))
+        print(row("paper", [x[0] for x in p], None, [x[1] for x in p]))
+        totals["ours"].append(statistics.fmean(x[2] for x in o))
+        totals["paper"].append(statistics.fmean(x[1] for x in p))
+    ratio = sum(totals["paper"]) / sum(totals["ours"])
+    print(f"CPU time: the paper's protocol spends {ratio:.1f}x more CPU per candidate than ours")
+
+
+if __name__ == "__main__":
+    t0 = time.time()
+    main()
+    print(f"(took {time.time() - t0:.0f}s)")
