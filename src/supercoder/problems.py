@@ -54,7 +54,11 @@ def load_problem(path: str | Path) -> Problem:
         except json.JSONDecodeError as e:
             raise UserError(f"{folder / 'problem.json'}: invalid JSON ({e})") from e
     baseline = folder / "baseline.s"
-    tests = _load_tests(folder, "tests", hidden=False) + _load_tests(folder, "hidden", hidden=True) + _load_tests(folder, "fuzz", hidden=True)
+    tests = [
+        *_load_tests(folder, "tests", hidden=False),
+        *_load_tests(folder, "hidden", hidden=True),
+        *_load_tests(folder, "fuzz", hidden=True),
+    ]
     if not tests:
         raise UserError(f"{folder}: no tests (expected tests/NAME.in with tests/NAME.out)")
     return Problem(
@@ -73,15 +77,16 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
         return []
     tests = []
     for out in sorted(tdir.glob("*.out")):
-        name = out.stem
-        inp, gen = tdir / f"{name}.in", tdir / f"{name}.gen"
+        stem = out.stem
+        name = stem if sub == "tests" else f"{sub}/{stem}"  # unique across folders
+        inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
         if inp.is_file():
             tests.append(TestCase(name, out.read_bytes(), input_bytes=inp.read_bytes(), hidden=hidden))
         elif gen.is_file():
             factory = _generated_input(folder, gen)
             tests.append(TestCase(name, out.read_bytes(), input_factory=factory, hidden=hidden))
         else:
-            raise UserError(f"{out}: no matching {name}.in or {name}.gen")
+            raise UserError(f"{out}: no matching {stem}.in or {stem}.gen")
     return tests
 
 
@@ -171,6 +176,7 @@ def write_problem(problem: Problem, folder: Path) -> Path:
     for t in problem.tests:
         sub = folder / ("hidden" if t.hidden else "tests")
         sub.mkdir(exist_ok=True)
-        (sub / f"{t.name}.in").write_bytes(t.read_input())
-        (sub / f"{t.name}.out").write_bytes(t.expected)
+        stem = t.name.removeprefix("hidden/").replace("/", "_")
+        (sub / f"{stem}.in").write_bytes(t.read_input())
+        (sub / f"{stem}.out").write_bytes(t.expected)
     return folder
