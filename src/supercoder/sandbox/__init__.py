@@ -163,8 +163,11 @@ class Sandbox:
         for sub in ("bin", "in"):
             os.chmod(self._host / sub, 0o755)
         self._names = set(binaries)
-        self._proc = self._start()
-        self._buffer = b""
+        try:
+            self._proc = self._start()
+        except BaseException:
+            shutil.rmtree(self._host, ignore_errors=True)
+            raise
 
     # -- lifecycle -----------------------------------------------------------
     def _start(self) -> subprocess.Popen:
