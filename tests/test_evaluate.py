@@ -171,3 +171,16 @@ def test_problem_init_and_nondeterminism(tmp_path):
     noisy.write_text('#include <stdio.h>\nint main(void){int x; printf("%p\\n", (void*)&x); return 0;}\n')
     proc = run_cli("problem", "init", str(noisy), "--inputs", str(inputs), "-o", str(tmp_path / "noisy"))
     assert proc.returncode == 2 and "non-deterministic" in proc.stderr
+
+
+def test_baseline_failing_during_timing_is_infra_not_the_candidates_fault(primes, tmp_path):
+    """A baseline that does not reproduce the expected outputs must never make a
+    correct candidate read as wrong."""
+    import shutil
+
+    broken = tmp_path / "broken"
+    shutil.copytree(primes, broken)
+    (broken / "baseline.s").write_text(compile_to_asm(WRONG))
+    verdict = evaluate(load_problem(broken), compile_to_asm(FAST), CONFIG)
+    assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
+    assert "baseline failed" in verdict.message

@@ -84,8 +84,9 @@ def evaluate(problem: Problem, candidate: Candidate | str | None, config: EvalCo
         return Verdict(problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context)
     base_asm = baseline_asm(problem)
     identical = same_program(asm, base_asm)
-    if config.sandbox and not isolation_status()[0]:
-        return Verdict(problem.name, Status.INFRA_ERROR, message=isolation_status()[1], context=context)
+    isolated, why = isolation_status()
+    if config.sandbox and not isolated:
+        return Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context)
     with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
         workdir = Path(tmp)
         base_bin = _baseline_binary(base_asm, workdir)
@@ -126,22 +127,26 @@ def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: b
 
 
 def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResult], float]:
+    """Run the candidate on every test. After ``max_timeouts`` timeouts, or once the
+    candidate has brought its supervisor down, the remaining tests are not run."""
     results: list[TestResult] = []
     cpu, timeouts = 0.0, 0
+    stopped: TestResult | None = None
     for name, data, expected in inputs:
-        if timeouts >= config.max_timeouts:
-            status = results[-1].status
-            results.append(TestResult(name, status, f"not run after {results[-1].name} failed: {status}"))
+        if stopped:
+            results.append(TestResult(name, stopped.status, f"not run after {stopped.name} failed: {stopped.status}"))
             continue
         try:
             run = box.run("candidate", data)
         except SandboxLost as e:  # the candidate brought its supervisor down: its failure
-            results.append(TestResult(name, Status.RUNTIME_ERROR, f"sandbox supervisor lost: {e}"))
-            timeouts = config.max_timeouts  # the sandbox is gone: skip the rest
+            stopped = TestResult(name, Status.RUNTIME_ERROR, f"sandbox supervisor lost: {e}")
+            results.append(stopped)
             continue
         cpu += run.cpu_seconds
         result = _judge(name, run, expected)
         timeouts += result.status is Status.TIMEOUT
+        if timeouts >= config.max_timeouts:
+            stopped = result
         results.append(result)
     return results, cpu
 
@@ -169,7 +174,8 @@ def _timed_verdict(problem: Problem, results: list[TestResult], cmp: Comparison,
                    context: dict, cpu: float) -> Verdict:  # fmt: skip
     cpu_total = cpu + cmp.cpu_seconds
     if cmp.mismatch:
-        failed = [TestResult(r.name, Status.WRONG_OUTPUT, cmp.mismatch) if r.name in cmp.mismatch else r for r in results]
+        failed = [TestResult(r.name, Status.WRONG_OUTPUT, cmp.mismatch) if r.name == cmp.mismatch_test else r
+                  for r in results]  # fmt: skip
         return Verdict(problem.name, Status.WRONG_OUTPUT, tuple(failed), identical_to_baseline=identical,
                        message=cmp.mismatch, context=context, cpu_seconds_spent=cpu_total)  # fmt: skip
     by_name = {t.name: t for t in cmp.tests}

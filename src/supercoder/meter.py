@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from supercoder.errors import InfraError
 from supercoder.sandbox import RunResult, Sandbox
 from supercoder.types import Speedup
 
@@ -70,12 +71,17 @@ class Comparison:
     paper_speedup: float | None
     per_test_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
     cpu_seconds: float = 0.0
-    mismatch: str | None = None  # a test whose output changed during timing
+    mismatch: str | None = None  # why the candidate's output changed during timing
+    mismatch_test: str | None = None  # on which test
     note: str = ""
 
 
 class OutputChanged(Exception):
-    pass
+    """The candidate printed something else in a timing run than in its checked run."""
+
+    def __init__(self, test: str, detail: str):
+        super().__init__(detail)
+        self.test = test
 
 
 def _tiny(seconds: float) -> float:
@@ -146,7 +152,7 @@ class Meter:
                 for name, data, expected in order:
                     samples.add(name, *self._pair(box, data, expected, rng, name))
         except OutputChanged as e:
-            return Comparison((), None, None, cpu_seconds=samples.cpu, mismatch=str(e))
+            return Comparison((), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test)
         return self._summarize(samples, tests, timed, bool(long))
 
     def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):
@@ -157,8 +163,12 @@ class Meter:
         order = ["baseline", "candidate"] if k % 2 == 0 else ["candidate", "baseline"]
         runs = {who: box.run(who, data) for who in order}
         for who, run in runs.items():
-            if not run.clean_exit or run.stdout != expected:
-                raise OutputChanged(f"{who} output changed on test {name} during timing: {run.describe()}")
+            if run.clean_exit and run.stdout == expected:
+                continue
+            detail = run.describe() if not run.clean_exit else "it printed a different output"
+            if who == "baseline":  # the problem or the machine, never the candidate's fault
+                raise InfraError(f"the baseline failed test {name} during timing ({detail}): is the problem deterministic?")
+            raise OutputChanged(name, f"candidate output changed on test {name} during timing: {detail}")
         return runs["baseline"], runs["candidate"]
 
     def _precise(self, samples: _Samples, timed: list) -> bool:
