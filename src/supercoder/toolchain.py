@@ -80,12 +80,17 @@ _COMMENT = re.compile(r"\s*#.*$")
 _NOISE = re.compile(r"^\s*\.(ident|file|section\s+\.note\.GNU-stack.*|loc|cfi_\w+)\b.*$")
 
 
+def is_noise_line(line: str) -> bool:
+    """Directives that don't change the program: .ident, .file, .loc, .cfi_*, the GNU-stack note."""
+    return bool(_NOISE.match(line))
+
+
 def normalize_asm(asm: str) -> str:
     """Assembly with comments, blank lines, .ident/.file/.loc/.cfi and spacing removed."""
     lines = []
     for line in asm.splitlines():
         line = _COMMENT.sub("", line).strip()
-        if not line or _NOISE.match(line):
+        if not line or is_noise_line(line):
             continue
         lines.append(re.sub(r"\s+", " ", line))
     return "\n".join(lines)

@@ -14,7 +14,7 @@ from string import Template
 from typing import Any
 
 from supercoder.analysis.core import Analysis
-from supercoder.toolchain import _NOISE
+from supercoder.toolchain import is_noise_line
 
 _CODE_NOISE = ("\t.cfi_", "\t.p2align", "\t.align")
 
@@ -79,7 +79,7 @@ def _kinds_table(stats: list[Any], total: int) -> str:
 
 def _code_lines(asm: str) -> list[tuple[int, str]]:
     return [(n, line) for n, line in enumerate(asm.splitlines(), start=1)
-            if line.strip() and not _NOISE.match(line) and not line.startswith(_CODE_NOISE)]
+            if line.strip() and not is_noise_line(line) and not line.startswith(_CODE_NOISE)]
 
 
 def _in_loops(spans: tuple[tuple[str, str, int, int], ...]) -> set[int]:
