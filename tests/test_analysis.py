@@ -101,8 +101,9 @@ def test_popcount_builtin_replaces_bit_loop():
 def test_stack_protector_removed():
     base = compile_to_asm(CANARY, ("-O2", "-fstack-protector-all"))
     cand = compile_to_asm(CANARY, ("-O2", "-fno-stack-protector"))
-    assert_kind(base, cand, "stack_canary_removal", "__stack_chk_fail no longer called in main",
-                "%fs:40")
+    assert_kind(
+        base, cand, "stack_canary_removal", "__stack_chk_fail no longer called in main", "%fs:40"
+    )
     assert analyze(base, cand).kinds == ("stack_canary_removal",)
 
 
@@ -126,8 +127,9 @@ def test_division_by_constant_becomes_multiply_shift():
 def test_inlined_helper():
     attr = "__attribute__((noinline))"
     base, cand = pair(INLINE, {"ATTR": attr}, {"ATTR": "inline"})
-    assert_kind(base, cand, "function_call_optimization", "call to mix removed from main",
-                "inlined")
+    assert_kind(
+        base, cand, "function_call_optimization", "call to mix removed from main", "inlined"
+    )
     assert "loop_restructuring" not in analyze(base, cand).kinds
 
 
@@ -198,6 +200,9 @@ def test_parser_agrees_with_capstone_on_object_code():
     pytest.importorskip("capstone")
     from supercoder.analysis.binary import crosscheck
 
-    for source, flags in ((POP_LOOP.replace("BITS", "bits"), ("-O0",)),
-                          (MAX, ("-O3",)), (CANARY, ("-O2", "-fstack-protector-all"))):
+    for source, flags in (
+        (POP_LOOP.replace("BITS", "bits"), ("-O0",)),
+        (MAX, ("-O3",)),
+        (CANARY, ("-O2", "-fstack-protector-all")),
+    ):
         assert crosscheck(compile_to_asm(source, flags)) == ()

@@ -23,7 +23,9 @@ runner = CliRunner()
 
 def by_problem(answers: dict[str, str]):
     def respond(messages, request):
-        return next(a for name, a in answers.items() if f"problem: {name} " in messages[0]["content"])
+        return next(
+            a for name, a in answers.items() if f"problem: {name} " in messages[0]["content"]
+        )
 
     return respond
 

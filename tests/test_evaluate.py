@@ -13,6 +13,7 @@ import pytest
 from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
 from supercoder.meter import MeterConfig
 from supercoder.problems import load_problem
+from supercoder.reward import paper_reward
 from supercoder.sandbox import Limits
 from supercoder.toolchain import compile_to_asm
 from supercoder.types import Status
@@ -47,7 +48,8 @@ int main(void) {
 }
 """
 SLOWER = SLOW.replace(
-    "for (int i = 2; i <= n; i++) {", "for (int rep = 0; rep < 3; rep++)\n    for (int i = 2; i <= n; i++) {"
+    "for (int i = 2; i <= n; i++) {",
+    "for (int rep = 0; rep < 3; rep++)\n    for (int i = 2; i <= n; i++) {",
 ).replace('printf("%lld\\n", cnt)', 'printf("%lld\\n", cnt / 3)')
 WRONG = FAST.replace("cnt++;", "cnt += 2;")
 CRASH = FAST.replace("char *c = calloc(n + 1, 1);", "char *c = 0;")
@@ -71,7 +73,7 @@ def test_faster_candidate_reads_faster(primes):
     verdict = evaluate(load_problem(primes), compile_to_asm(FAST), CONFIG)
     assert verdict.status is Status.OK and verdict.correct
     assert verdict.speedup.value > 1.5 and verdict.speedup.low > 1.0
-    assert verdict.reward == pytest.approx(verdict.speedup.value)
+    assert paper_reward(verdict) == pytest.approx(verdict.speedup.value)
     timed = [t for t in verdict.tests if t.timed]
     assert {t.name for t in timed} == {"n20000", "n25000"}  # the tiny tests are not timed
     assert all(t.baseline_seconds > 0.01 for t in timed)
@@ -90,7 +92,7 @@ def test_same_binary_reads_one_and_is_not_rewarded(primes):
     verdict = evaluate(problem, baseline_asm(problem), CONFIG)
     assert verdict.status is Status.OK and verdict.identical_to_baseline
     assert 0.8 < verdict.speedup.value < 1.25
-    assert verdict.reward == 0.0
+    assert paper_reward(verdict) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -100,7 +102,7 @@ def test_same_binary_reads_one_and_is_not_rewarded(primes):
 def test_failures(primes, source, status):
     verdict = evaluate(load_problem(primes), compile_to_asm(source), CONFIG)
     assert verdict.status is status and not verdict.correct
-    assert verdict.speedup is None and verdict.reward == 0.0
+    assert verdict.speedup is None and paper_reward(verdict) == 0.0
     assert verdict.tests_passed < len(verdict.tests)
 
 
@@ -131,7 +133,9 @@ def test_missing_sandbox_is_infra_not_wrong(primes, monkeypatch):
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "supercoder.cli", *args], capture_output=True, text=True, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args], capture_output=True, text=True, timeout=300
+    )
 
 
 def test_check_cli_json(primes, tmp_path):
@@ -143,7 +147,9 @@ def test_check_cli_json(primes, tmp_path):
     assert data["status"] == "ok" and data["correct"] is True
     assert data["speedup"] > 1.5 and data["speedup_ci"][0] > 1.0
     assert data["identical_to_baseline"] is False and data["reward"] == data["speedup"]
-    assert {"name", "status", "speedup", "baseline_seconds", "candidate_seconds"} <= set(data["tests"][0])
+    assert {"name", "status", "speedup", "baseline_seconds", "candidate_seconds"} <= set(
+        data["tests"][0]
+    )
 
 
 def test_check_cli_errors_are_clear(primes, tmp_path):
@@ -163,13 +169,19 @@ def test_problem_init_and_nondeterminism(tmp_path):
     inputs.mkdir()
     (inputs / "a.txt").write_text("100\n")
     (inputs / "b.txt").write_text("10\n")
-    proc = run_cli("problem", "init", str(src), "--inputs", str(inputs), "-o", str(tmp_path / "prob"))
+    proc = run_cli(
+        "problem", "init", str(src), "--inputs", str(inputs), "-o", str(tmp_path / "prob")
+    )
     assert proc.returncode == 0, proc.stderr
     problem = load_problem(tmp_path / "prob")
     assert [t.expected for t in problem.tests] == [b"25\n", b"4\n"]
     noisy = tmp_path / "noisy.c"
-    noisy.write_text('#include <stdio.h>\nint main(void){int x; printf("%p\\n", (void*)&x); return 0;}\n')
-    proc = run_cli("problem", "init", str(noisy), "--inputs", str(inputs), "-o", str(tmp_path / "noisy"))
+    noisy.write_text(
+        '#include <stdio.h>\nint main(void){int x; printf("%p\\n", (void*)&x); return 0;}\n'
+    )
+    proc = run_cli(
+        "problem", "init", str(noisy), "--inputs", str(inputs), "-o", str(tmp_path / "noisy")
+    )
     assert proc.returncode == 2 and "non-deterministic" in proc.stderr
 
 

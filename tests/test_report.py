@@ -32,9 +32,17 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def _record(problem, status, speedup, base, cand, message=""):
-    return {"problem": problem, "status": status, "correct": status == "ok", "speedup": speedup,
-            "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
-            "message": message, "asm": cand, "baseline_asm": base, "model": "m"}
+    return {
+        "problem": problem,
+        "status": status,
+        "correct": status == "ok",
+        "speedup": speedup,
+        "speedup_ci": [speedup * 0.9, speedup * 1.1] if speedup else None,
+        "message": message,
+        "asm": cand,
+        "baseline_asm": base,
+        "model": "m",
+    }
 
 
 @pytest.fixture(scope="module")
@@ -48,12 +56,21 @@ def store(tmp_path_factory):
         _record("div_sum", "ok", 1.4, div_base, div_cand),
         _record("evil", "wrong_output", None, div_base, div_cand + "\n# " + HOSTILE, HOSTILE),
     ]
-    compiler = [_record("bit_pop", "ok", 1.05, pop_base, pop_base),
-                _record("div_sum", "ok", 0.98, div_base, div_base)]
+    compiler = [
+        _record("bit_pop", "ok", 1.05, pop_base, pop_base),
+        _record("div_sum", "ok", 0.98, div_base, div_base),
+    ]
     path = tmp_path_factory.mktemp("runs") / "runs.json"
-    path.write_text(json.dumps({"runs": [
-        {"name": "llm@val", "model": "m", "records": llm},
-        {"name": "compiler@val", "model": "compiler", "records": compiler}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "runs": [
+                    {"name": "llm@val", "model": "m", "records": llm},
+                    {"name": "compiler@val", "model": "compiler", "records": compiler},
+                ]
+            }
+        )
+    )
     return path
 
 
@@ -80,29 +97,51 @@ def test_cli_analyze_run_and_errors(store, tmp_path):
 
 def test_report_is_self_contained_and_escaped(store, tmp_path):
     html = write_report(store, "llm@val", tmp_path / "r.html").read_text()
-    assert "http://" not in html and "https://" not in html and "src=" not in html.replace(
-        "src=x", "")
+    assert (
+        "http://" not in html and "https://" not in html and "src=" not in html.replace("src=x", "")
+    )
     assert HOSTILE not in html and "&lt;script&gt;window.pwned" in html
     assert "compiler baseline" in html and "<svg" in html
 
 
-@pytest.mark.skipif(not CHROMIUM, reason="needs Debian's chromium package (apt-get install chromium)")
+@pytest.mark.skipif(
+    not CHROMIUM, reason="needs Debian's chromium package (apt-get install chromium)"
+)
 def test_report_renders_in_headless_chromium(store, tmp_path):
     page = write_report(store, "llm@val", tmp_path / "report.html")
-    flags = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-             "--no-first-run", f"--user-data-dir={tmp_path / 'profile'}"]
-    dom = subprocess.run([*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True,
-                         timeout=120).stdout
+    flags = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        f"--user-data-dir={tmp_path / 'profile'}",
+    ]
+    dom = subprocess.run(
+        [*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
+    ).stdout
     assert 'data-rendered="3"' in dom  # the page script ran to the end
     assert "(3 rows)</title>" in dom
     assert dom.count("<script") == 1 and "<img" not in dom  # the hostile text stayed text
-    for text in ("bit_pop", "div_sum", "evil", "instruction_selection",
-                 "arithmetic_simplification", "popcnt", "idivl"):
+    for text in (
+        "bit_pop",
+        "div_sum",
+        "evil",
+        "instruction_selection",
+        "arithmetic_simplification",
+        "popcnt",
+        "idivl",
+    ):
         assert text in dom
     shot = tmp_path / "report.png"
-    subprocess.run([*flags, f"--screenshot={shot}", "--window-size=1280,2000", page.as_uri()],
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [*flags, f"--screenshot={shot}", "--window-size=1280,2000", page.as_uri()],
+        capture_output=True,
+        timeout=120,
+    )
     assert shot.is_file() and shot.stat().st_size > 10_000
     if keep := os.environ.get("SUPERCODER_KEEP_SCREENSHOT"):
         shutil.copy(shot, keep)
@@ -130,6 +169,7 @@ def test_loads_a_run_from_the_sqlite_store(tmp_path):
     store.close()
     run = load_run(tmp_path / "runs.sqlite", "r")
     assert [(r.problem, r.correct, r.best, r.ci) for r in run.records] == [
-        ("div_sum", True, True, (1.4, 1.6))]
-    (record, analysis), = analyze_run(run)
+        ("div_sum", True, True, (1.4, 1.6))
+    ]
+    ((record, analysis),) = analyze_run(run)
     assert record.baseline_asm == base and "arithmetic_simplification" in analysis.kinds

@@ -74,9 +74,13 @@ def test_a_mixed_run_gives_the_right_rates_and_stores_everything(tmp_path):
     assert (s["problems"], s["compilation_rate"], s["accuracy"]) == (4, 50.0, 25.0)
     assert s["avg_speedup"] is None  # untimed: no speedup figures rather than fake ones
     assert s["context"]["gcc"].startswith("gcc") and s["context"]["samples"] == 1
-    rows = sqlite3.connect(tmp_path / "runs.sqlite").execute(
-        "SELECT problem, status, baseline_digest, asm IS NOT NULL FROM attempts ORDER BY problem"
-    ).fetchall()
+    rows = (
+        sqlite3.connect(tmp_path / "runs.sqlite")
+        .execute(
+            "SELECT problem, status, baseline_digest, asm IS NOT NULL FROM attempts ORDER BY problem"
+        )
+        .fetchall()
+    )
     assert [(p, st) for p, st, _, _ in rows] == [
         ("a", "ok"), ("b", "compile_error"), ("c", "wrong_output"), ("d", "no_answer")]  # fmt: skip
     assert all(len(digest) == 64 for _, _, digest, _ in rows)
@@ -121,7 +125,9 @@ def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
                  verify=dies_on_third)  # fmt: skip
     assert len(store.attempts(spec(root).run_name, "q")) == 2
     verify.seen.clear()
-    again = run_eval(problems, model, spec(root, settings=Settings(samples=3)), store, verify=verify)
+    again = run_eval(
+        problems, model, spec(root, settings=Settings(samples=3)), store, verify=verify
+    )
     assert verify.seen == ["q"]  # only the one never verified
     assert [a.sample for a in again.outcomes[0].attempts] == [0, 1, 2]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from rich.console import Console
 from rich.table import Table
 
+from supercoder.reward import paper_reward
 from supercoder.types import Status, Verdict
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
@@ -30,10 +31,12 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print(f"speedup {format_speedup(s.value, s.low, s.high)} (95% CI, {sig}; "
                       f"{s.tests_timed} tests timed, {s.samples} pairs)")  # fmt: skip
         if verdict.paper_speedup is not None:
-            console.print(f"paper protocol (mean wall ratio, clamped >= 1): {verdict.paper_speedup:.2f}x")
+            console.print(
+                f"paper protocol (mean wall ratio, clamped >= 1): {verdict.paper_speedup:.2f}x"
+            )
     if verdict.identical_to_baseline:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
-    console.print(f"reward {verdict.reward:.3f}")
+    console.print(f"reward {paper_reward(verdict) or 0.0:.3f}")
     if verdict.message:
         console.print(verdict.message, markup=False, highlight=False)
     if verdict.tests:
@@ -49,7 +52,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print(table)
     ctx = verdict.context
     if ctx:
-        console.print(f"[dim]{ctx.get('gcc', '')} | {ctx.get('cpu', '')} | sandbox: {ctx.get('sandbox', '')}[/]")
+        console.print(
+            f"[dim]{ctx.get('gcc', '')} | {ctx.get('cpu', '')} | sandbox: {ctx.get('sandbox', '')}[/]"
+        )
 
 
 def _sec(x: float | None) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
 from supercoder.meter import Comparison, Meter, MeterConfig
-from supercoder.problems import cache_dir
+from supercoder.paths import cache_dir
 from supercoder.sandbox import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.toolchain import asm_digest, assemble, compile_to_asm, machine_context, same_program
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
@@ -77,11 +77,15 @@ def _baseline_binary(asm: str, workdir: Path) -> Path:
     return cached
 
 
-def evaluate(problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()) -> Verdict:
+def evaluate(
+    problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
+) -> Verdict:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
     context = {**machine_context(), "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)"}
     if not asm or not asm.strip():
-        return Verdict(problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context)
+        return Verdict(
+            problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
+        )
     base_asm = baseline_asm(problem)
     identical = same_program(asm, base_asm)
     isolated, why = isolation_status()
@@ -134,7 +138,11 @@ def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResul
     stopped: TestResult | None = None
     for name, data, expected in inputs:
         if stopped:
-            results.append(TestResult(name, stopped.status, f"not run after {stopped.name} failed: {stopped.status}"))
+            results.append(
+                TestResult(
+                    name, stopped.status, f"not run after {stopped.name} failed: {stopped.status}"
+                )
+            )
             continue
         try:
             run = box.run("candidate", data)
@@ -153,9 +161,13 @@ def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResul
 
 def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
     if run.outcome != "exited" or run.exit_code != 0:
-        return TestResult(name, _OUTCOME_STATUS[run.outcome], run.describe(), candidate_seconds=run.cpu_seconds)
+        return TestResult(
+            name, _OUTCOME_STATUS[run.outcome], run.describe(), candidate_seconds=run.cpu_seconds
+        )
     if run.leftover:
-        return TestResult(name, Status.RUNTIME_ERROR, run.describe(), candidate_seconds=run.cpu_seconds)
+        return TestResult(
+            name, Status.RUNTIME_ERROR, run.describe(), candidate_seconds=run.cpu_seconds
+        )
     if run.stdout != expected:
         return TestResult(name, Status.WRONG_OUTPUT, _diff_hint(run.stdout, expected),
                           candidate_seconds=run.cpu_seconds)  # fmt: skip
@@ -163,7 +175,10 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
 
 
 def _diff_hint(actual: bytes, expected: bytes) -> str:
-    a, e = actual.decode(errors="replace").splitlines(), expected.decode(errors="replace").splitlines()
+    a, e = (
+        actual.decode(errors="replace").splitlines(),
+        expected.decode(errors="replace").splitlines(),
+    )
     for i, (x, y) in enumerate(zip(a, e, strict=False)):
         if x != y:
             return f"line {i + 1}: expected {y[:80]!r}, got {x[:80]!r}"
@@ -189,7 +204,11 @@ def _timed_verdict(problem: Problem, results: list[TestResult], cmp: Comparison,
             baseline_wall_seconds=float(min(t.base_wall)), candidate_wall_seconds=float(min(t.cand_wall)),
             pairs=len(t.base_cpu), timed=t.timed,
         ))  # fmt: skip
-    ctx = {**context, "pairs": sum(t.pairs for t in timed_results), "measure": "cpu time (user+sys), wait4"}
+    ctx = {
+        **context,
+        "pairs": sum(t.pairs for t in timed_results),
+        "measure": "cpu time (user+sys), wait4",
+    }
     return Verdict(problem.name, Status.OK, tuple(timed_results), speedup=cmp.speedup,
                    paper_speedup=cmp.paper_speedup, identical_to_baseline=identical,
                    message=cmp.note, context=ctx, cpu_seconds_spent=cpu_total)  # fmt: skip

@@ -106,7 +106,9 @@ class _Samples:
         return TestTiming(name, tuple(bc), tuple(cc), tuple(bw), tuple(cw), timed)
 
 
-def bootstrap_aggregate(ratios: list[np.ndarray], n: int, rng: np.random.Generator) -> tuple[float, float, float]:
+def bootstrap_aggregate(
+    ratios: list[np.ndarray], n: int, rng: np.random.Generator
+) -> tuple[float, float, float]:
     """(estimate, low, high) of exp(mean over tests of median log-ratio), 95% CI."""
     est = float(np.mean([np.median(r) for r in ratios]))
     total = np.zeros(n)
@@ -120,7 +122,9 @@ def bootstrap_aggregate(ratios: list[np.ndarray], n: int, rng: np.random.Generat
 
 def paper_protocol_speedup(tests: Sequence[TestTiming]) -> float | None:
     """The paper's aggregation: mean wall ratio per test, clamped >= 1, mean over tests."""
-    ratios = [max(1.0, float(np.mean(t.base_wall) / np.mean(t.cand_wall))) for t in tests if t.base_wall]
+    ratios = [
+        max(1.0, float(np.mean(t.base_wall) / np.mean(t.cand_wall))) for t in tests if t.base_wall
+    ]
     return float(np.mean(ratios)) if ratios else None
 
 
@@ -137,7 +141,9 @@ class Meter:
         self._pairs_done: dict[str, int] = {}
         samples = _Samples([t[0] for t in tests])
         try:
-            samples.cpu += box.run("baseline", tests[0][1]).cpu_seconds  # warm the baseline's pages once
+            samples.cpu += box.run(
+                "baseline", tests[0][1]
+            ).cpu_seconds  # warm the baseline's pages once
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
             long = [t for t in tests if min(samples.data[t[0]][0]) >= cfg.min_test_seconds]
@@ -152,7 +158,9 @@ class Meter:
                 for name, data, expected in order:
                     samples.add(name, *self._pair(box, data, expected, rng, name))
         except OutputChanged as e:
-            return Comparison((), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test)
+            return Comparison(
+                (), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test
+            )
         return self._summarize(samples, tests, timed, bool(long))
 
     def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):
@@ -167,8 +175,12 @@ class Meter:
                 continue
             detail = run.describe() if not run.clean_exit else "it printed a different output"
             if who == "baseline":  # the problem or the machine, never the candidate's fault
-                raise InfraError(f"the baseline failed test {name} during timing ({detail}): is the problem deterministic?")
-            raise OutputChanged(name, f"candidate output changed on test {name} during timing: {detail}")
+                raise InfraError(
+                    f"the baseline failed test {name} during timing ({detail}): is the problem deterministic?"
+                )
+            raise OutputChanged(
+                name, f"candidate output changed on test {name} during timing: {detail}"
+            )
         return runs["baseline"], runs["candidate"]
 
     def _precise(self, samples: _Samples, timed: list) -> bool:
@@ -190,9 +202,15 @@ class Meter:
         value, lo, hi = bootstrap_aggregate(ratios, self.config.bootstrap, rng)
         n = sum(len(r) for r in ratios)
         method = Speedup.__dataclass_fields__["method"].default
-        note = "" if any_long else (
-            f"every test's baseline runs under {self.config.min_test_seconds * 1000:.0f} ms: "
-            "the speedup mostly measures process start-up"
+        note = (
+            ""
+            if any_long
+            else (
+                f"every test's baseline runs under {self.config.min_test_seconds * 1000:.0f} ms: "
+                "the speedup mostly measures process start-up"
+            )
         )
         speedup = Speedup(value, lo, hi, samples=n, tests_timed=len(ratios), method=method)
-        return Comparison(timings, speedup, paper_protocol_speedup(timings), per_test, samples.cpu, note=note)
+        return Comparison(
+            timings, speedup, paper_protocol_speedup(timings), per_test, samples.cpu, note=note
+        )

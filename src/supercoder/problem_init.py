@@ -42,7 +42,9 @@ def reference_runs(source: str, inputs: list[bytes], timeout: float = 20.0) -> l
                 first, second = box.run("ref", data), box.run("ref", data)
                 for run in (first, second):
                     if not run.clean_exit:
-                        raise UserError(f"the reference program failed on input #{i}: {run.describe()}")
+                        raise UserError(
+                            f"the reference program failed on input #{i}: {run.describe()}"
+                        )
                 if first.stdout != second.stdout:
                     raise UserError(
                         f"the reference program is non-deterministic on input #{i}: "
@@ -52,7 +54,9 @@ def reference_runs(source: str, inputs: list[bytes], timeout: float = 20.0) -> l
         return results
 
 
-def init_problem(source_path: Path, inputs_dir: Path, out_dir: Path, hidden_dir: Path | None = None) -> Path:
+def init_problem(
+    source_path: Path, inputs_dir: Path, out_dir: Path, hidden_dir: Path | None = None
+) -> Path:
     """``supercoder problem init``: a problem folder from a C file and input files."""
     if not source_path.is_file():
         raise UserError(f"{source_path}: no such C file")

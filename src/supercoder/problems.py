@@ -24,16 +24,11 @@ from functools import cache
 from pathlib import Path
 
 from supercoder.errors import UserError
+from supercoder.paths import cache_dir
 from supercoder.types import Problem, TestCase
 
 BUNDLED_ROOT = Path(__file__).parent / "data" / "bench"
 SPLITS = ("train", "val")
-
-
-def cache_dir() -> Path:
-    root = Path(os.environ.get("SUPERCODER_CACHE", Path.home() / ".cache" / "supercoder"))
-    root.mkdir(parents=True, exist_ok=True)
-    return root
 
 
 def is_problem_dir(path: Path) -> bool:
@@ -81,7 +76,9 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
         name = stem if sub == "tests" else f"{sub}/{stem}"  # unique across folders
         inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
         if inp.is_file():
-            tests.append(TestCase(name, out.read_bytes(), input_bytes=inp.read_bytes(), hidden=hidden))
+            tests.append(
+                TestCase(name, out.read_bytes(), input_bytes=inp.read_bytes(), hidden=hidden)
+            )
         elif gen.is_file():
             factory = _generated_input(folder, gen)
             tests.append(TestCase(name, out.read_bytes(), input_factory=factory, hidden=hidden))
@@ -113,7 +110,9 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
     data_bytes = data.encode() if isinstance(data, str) else bytes(data)
     actual = hashlib.sha256(data_bytes).hexdigest()
     if digest and actual != digest:
-        raise UserError(f"{folder}/gen.py(seed={seed}, size={size}) produced different input than recorded")
+        raise UserError(
+            f"{folder}/gen.py(seed={seed}, size={size}) produced different input than recorded"
+        )
     if cached:
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f".tmp{os.getpid()}")
@@ -153,7 +152,9 @@ def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
 
         return load_records(path)
     if not path.exists():
-        raise UserError(f"{spec}: no such benchmark (use train, val, all, a folder or a .jsonl/.parquet file)")
+        raise UserError(
+            f"{spec}: no such benchmark (use train, val, all, a folder or a .jsonl/.parquet file)"
+        )
     if is_problem_dir(path):
         return [load_problem(path)]
     problems = [load_problem(p) for p in sorted(path.iterdir()) if is_problem_dir(p)]

@@ -55,11 +55,15 @@ class KindStat:
 def _record(d: dict[str, Any], model: str) -> CandidateRecord:
     ci = d.get("speedup_ci")
     return CandidateRecord(
-        problem=str(d.get("problem", "?")), status=str(d.get("status", "?")),
+        problem=str(d.get("problem", "?")),
+        status=str(d.get("status", "?")),
         correct=bool(d.get("correct", d.get("status") == "ok")),
-        speedup=d.get("speedup"), ci=(float(ci[0]), float(ci[1])) if ci else None,
-        asm=d.get("asm") or "", baseline_asm=d.get("baseline_asm") or "",
-        model=str(d.get("model") or model), message=str(d.get("message") or ""),
+        speedup=d.get("speedup"),
+        ci=(float(ci[0]), float(ci[1])) if ci else None,
+        asm=d.get("asm") or "",
+        baseline_asm=d.get("baseline_asm") or "",
+        model=str(d.get("model") or model),
+        message=str(d.get("message") or ""),
         best=bool(d.get("best", True)),
     )
 
@@ -69,14 +73,18 @@ def _runs_from_json(path: Path) -> list[RunData]:
         data = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise UserError(f"cannot read run file {path}: {e}") from e
-    runs = data["runs"] if isinstance(data, dict) and "runs" in data else [
-        {"name": path.stem, "records": data}]
+    runs = (
+        data["runs"]
+        if isinstance(data, dict) and "runs" in data
+        else [{"name": path.stem, "records": data}]
+    )
     out = []
     for run in runs:
         model = str(run.get("model", ""))
         records = tuple(_record(r, model) for r in run.get("records", []))
-        out.append(RunData(str(run["name"]), model or (records[0].model if records else ""),
-                           records))
+        out.append(
+            RunData(str(run["name"]), model or (records[0].model if records else ""), records)
+        )
     return out
 
 
@@ -102,12 +110,22 @@ def _runs_from_sqlite(path: Path) -> list[RunData]:
                 "SELECT a.*, (p.best_sample = a.sample AND p.best_round = a.round) AS best "
                 "FROM attempts a LEFT JOIN problems p ON p.run = a.run AND p.problem = a.problem "
                 "WHERE a.run = ? AND a.status != 'infra_error' ORDER BY a.problem, a.round, "
-                "a.sample", (run["name"],)).fetchall()
+                "a.sample",
+                (run["name"],),
+            ).fetchall()
             base = _baselines(run["benchmark"]) if rows else {}
             records = tuple(
-                _record({**json.loads(r["verdict"]), "asm": r["asm"], "best": bool(r["best"]),
-                         "baseline_asm": base.get(r["problem"], "")}, run["model"])
-                for r in rows)
+                _record(
+                    {
+                        **json.loads(r["verdict"]),
+                        "asm": r["asm"],
+                        "best": bool(r["best"]),
+                        "baseline_asm": base.get(r["problem"], ""),
+                    },
+                    run["model"],
+                )
+                for r in rows
+            )
             out.append(RunData(run["name"], run["model"], records))
         db.close()
         return out
@@ -137,8 +155,9 @@ def load_run(source: str | Path, name: str | None = None) -> RunData:
 
 
 def compiler_run(source: str | Path, exclude: str) -> RunData | None:
-    return next((r for r in list_runs(source)
-                 if r.model == COMPILER_MODEL and r.name != exclude), None)
+    return next(
+        (r for r in list_runs(source) if r.model == COMPILER_MODEL and r.name != exclude), None
+    )
 
 
 def geomean(values: Iterable[float]) -> float | None:
@@ -179,8 +198,11 @@ def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRe
     from supercoder.analysis import analyze
 
     records = best_records(run) if best_only else run.records
-    return [(r, analyze(r.baseline_asm, r.asm)) for r in records
-            if r.correct and r.asm and r.baseline_asm]
+    return [
+        (r, analyze(r.baseline_asm, r.asm))
+        for r in records
+        if r.correct and r.asm and r.baseline_asm
+    ]
 
 
 def kind_table(analyzed: list[tuple[CandidateRecord, Any]]) -> list[KindStat]:

@@ -35,14 +35,18 @@ def _require_cc() -> str:
     return path
 
 
-def _run(cmd: list[str], cwd: Path | None = None, timeout: float = COMPILE_TIMEOUT) -> subprocess.CompletedProcess:
+def _run(
+    cmd: list[str], cwd: Path | None = None, timeout: float = COMPILE_TIMEOUT
+) -> subprocess.CompletedProcess:
     try:
         return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired as e:
         return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout}s: {e}")
 
 
-def compile_to_asm(source: str, flags: tuple[str, ...] = BASELINE_FLAGS, cc: str | None = None) -> str:
+def compile_to_asm(
+    source: str, flags: tuple[str, ...] = BASELINE_FLAGS, cc: str | None = None
+) -> str:
     """C source -> assembly text (gcc -S). Raises UserError if the C does not compile."""
     compiler = cc or _require_cc()
     with tempfile.TemporaryDirectory(prefix="sc-cc-") as tmp:
@@ -50,7 +54,9 @@ def compile_to_asm(source: str, flags: tuple[str, ...] = BASELINE_FLAGS, cc: str
         src.write_text(source)
         proc = _run([compiler, *flags, "-S", str(src), "-o", str(out)])
         if proc.returncode != 0:
-            raise UserError(f"the C source does not compile with {compiler} {' '.join(flags)}:\n{_trim(proc.stderr)}")
+            raise UserError(
+                f"the C source does not compile with {compiler} {' '.join(flags)}:\n{_trim(proc.stderr)}"
+            )
         return out.read_text()
 
 
@@ -73,7 +79,11 @@ def assemble(asm: str, out: Path) -> BuildResult:
 
 
 def _trim(text: str, limit: int = 4000) -> str:
-    return text if len(text) <= limit else text[:limit] + f"\n... ({len(text) - limit} more characters)"
+    return (
+        text
+        if len(text) <= limit
+        else text[:limit] + f"\n... ({len(text) - limit} more characters)"
+    )
 
 
 _COMMENT = re.compile(r"\s*#.*$")

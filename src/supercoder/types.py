@@ -154,13 +154,6 @@ class Verdict:
     def is_infra_failure(self) -> bool:
         return self.status is Status.INFRA_ERROR
 
-    @property
-    def reward(self) -> float:
-        from supercoder.reward import paper_reward
-
-        r = paper_reward(self)
-        return 0.0 if r is None else r
-
     def to_json(self) -> dict[str, Any]:
         return {
             "problem": self.problem,
@@ -170,7 +163,6 @@ class Verdict:
             "speedup_ci": [self.speedup.low, self.speedup.high] if self.speedup else None,
             "speedup_detail": self.speedup.to_json() if self.speedup else None,
             "paper_speedup": self.paper_speedup,
-            "reward": self.reward,
             "identical_to_baseline": self.identical_to_baseline,
             "tests_passed": self.tests_passed,
             "tests_total": len(self.tests),

@@ -19,6 +19,7 @@ import pytest
 
 from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
 from supercoder.problems import load_problem
+from supercoder.reward import paper_reward
 from supercoder.sandbox import Limits, open_sandbox
 from supercoder.toolchain import assemble, compile_to_asm
 from supercoder.types import Status
@@ -30,7 +31,11 @@ CONFIG = EvalConfig(time=False, limits=LIMITS)
 
 
 def fixture_asm(name: str, *defines: str) -> str:
-    source = (HERE / f"{name}.c").read_text().replace('#include "common.h"', (HERE / "common.h").read_text())
+    source = (
+        (HERE / f"{name}.c")
+        .read_text()
+        .replace('#include "common.h"', (HERE / "common.h").read_text())
+    )
     return compile_to_asm(source, ("-O2", *(f"-D{d}" for d in defines)))
 
 
@@ -67,7 +72,7 @@ def no_stray_processes(name: str) -> bool:
 def test_attack_is_rejected(problem, fixture, expected):
     verdict = evaluate(problem, fixture_asm(fixture), CONFIG)
     assert verdict.status in expected, (verdict.status, verdict.message)
-    assert not verdict.correct and verdict.reward == 0.0
+    assert not verdict.correct and paper_reward(verdict) == 0.0
 
 
 def test_connect_to_host_loopback_fails(problem):
@@ -126,7 +131,7 @@ def test_hardcoded_answer_fails_other_and_hidden_tests(problem):
 def test_baseline_copy_earns_nothing(problem):
     verdict = evaluate(problem, baseline_asm(problem), CONFIG)
     assert verdict.status is Status.OK and verdict.identical_to_baseline
-    assert verdict.reward == 0.0
+    assert paper_reward(verdict) == 0.0
 
 
 def test_detached_child_is_killed_when_processes_are_allowed(tmp_path):

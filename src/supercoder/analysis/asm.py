@@ -16,10 +16,24 @@ def _words(text: str) -> frozenset[str]:
 
 
 _COND_ALIAS = {
-    "z": "e", "nz": "ne", "c": "b", "nae": "b", "nc": "ae", "nb": "ae", "na": "be",
-    "nbe": "a", "nge": "l", "nl": "ge", "ng": "le", "nle": "g", "pe": "p", "po": "np",
+    "z": "e",
+    "nz": "ne",
+    "c": "b",
+    "nae": "b",
+    "nc": "ae",
+    "nb": "ae",
+    "na": "be",
+    "nbe": "a",
+    "nge": "l",
+    "nl": "ge",
+    "ng": "le",
+    "nle": "g",
+    "pe": "p",
+    "po": "np",
 }
-CONDITIONS = _words("o no b c nae ae nb nc e z ne nz be na a nbe s ns p pe np po l nge ge nl le ng g nle")
+CONDITIONS = _words(
+    "o no b c nae ae nb nc e z ne nz be na a nbe s ns p pe np po l nge ge nl le ng g nle"
+)
 # Mnemonics that take an AT&T size suffix (b/w/l/q) which we strip.
 _SUFFIXED = _words(
     """add sub and or xor cmp test mov lea inc dec neg not imul mul idiv div shl sal shr sar
@@ -28,8 +42,16 @@ _SUFFIXED = _words(
     shld shrd stos lods scas cmps movs nop leave movbe bswap cmpxchg8b"""
 )
 _EXACT = {
-    "cltq": "cdqe", "cltd": "cdq", "cqto": "cqo", "cqo": "cqo", "cwtl": "cwde", "cwtd": "cwd",
-    "movslq": "movsxd", "movsxd": "movsxd", "movabsq": "movabs", "movabs": "movabs",
+    "cltq": "cdqe",
+    "cltd": "cdq",
+    "cqto": "cqo",
+    "cqo": "cqo",
+    "cwtl": "cwde",
+    "cwtd": "cwd",
+    "movslq": "movsxd",
+    "movsxd": "movsxd",
+    "movabsq": "movabs",
+    "movabs": "movabs",
 }
 _EXTEND = re.compile(r"^mov([sz])([bw])([wlq])$")
 _CVT = re.compile(r"^v?cvtt?(si2s[sd]|s[sd]2si)[lq]$")

@@ -34,8 +34,9 @@ def _object_bytes(asm: str) -> bytes:
         src, obj = Path(tmp) / "x.s", Path(tmp) / "x.o"
         src.write_text(asm)
         try:
-            proc = subprocess.run(["gcc", "-c", str(src), "-o", str(obj)], capture_output=True,
-                                  text=True, timeout=60)
+            proc = subprocess.run(
+                ["gcc", "-c", str(src), "-o", str(obj)], capture_output=True, text=True, timeout=60
+            )
         except (OSError, subprocess.TimeoutExpired) as e:
             raise InfraError(f"gcc -c failed to run: {e}") from e
         if proc.returncode != 0:
@@ -47,10 +48,11 @@ def elf_functions(data: bytes) -> dict[str, bytes]:
     """Function symbol -> its code bytes, from a relocatable ELF64 little-endian object."""
     if data[:4] != b"\x7fELF" or data[4] != 2:
         raise UserError("not an ELF64 object")
-    shoff, = struct.unpack_from("<Q", data, 0x28)
+    (shoff,) = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x3A)
-    sections = [struct.unpack_from("<IIQQQQIIQQ", data, shoff + k * shentsize)
-                for k in range(shnum)]
+    sections = [
+        struct.unpack_from("<IIQQQQIIQQ", data, shoff + k * shentsize) for k in range(shnum)
+    ]
     out: dict[str, bytes] = {}
     for sh in sections:
         if sh[1] != 2:  # SHT_SYMTAB
@@ -61,9 +63,9 @@ def elf_functions(data: bytes) -> dict[str, bytes]:
             if info & 0xF != 2 or not size or shndx >= len(sections):  # STT_FUNC
                 continue
             start = strtab[4] + name_off
-            name = data[start:data.index(b"\0", start)].decode()
+            name = data[start : data.index(b"\0", start)].decode()
             code_off = sections[shndx][4] + value
-            out[name] = data[code_off:code_off + size]
+            out[name] = data[code_off : code_off + size]
     return out
 
 

@@ -33,8 +33,11 @@ class MixDelta:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "function": self.function, "loop": self.loop, "depth": self.depth,
-            "base_total": self.base_total, "cand_total": self.cand_total,
+            "function": self.function,
+            "loop": self.loop,
+            "depth": self.depth,
+            "base_total": self.base_total,
+            "cand_total": self.cand_total,
             "changes": {k: [b, c] for k, b, c in self.changes},
         }
 
@@ -69,15 +72,31 @@ def _delta(function: str, loop: str | None, depth: int, base, cand) -> MixDelta:
     return MixDelta(function, loop, depth, bm["total"], cm["total"], changes)
 
 
-def mix_deltas(pairs: tuple[FunctionPair, ...]) -> tuple[tuple[MixDelta, ...], tuple[MixDelta, ...]]:
+def mix_deltas(
+    pairs: tuple[FunctionPair, ...],
+) -> tuple[tuple[MixDelta, ...], tuple[MixDelta, ...]]:
     funcs, loops = [], []
     for fp in pairs:
-        funcs.append(_delta(fp.name, None, 0, fp.base.instructions if fp.base else (),
-                            fp.cand.instructions if fp.cand else ()))
+        funcs.append(
+            _delta(
+                fp.name,
+                None,
+                0,
+                fp.base.instructions if fp.base else (),
+                fp.cand.instructions if fp.cand else (),
+            )
+        )
         for lp in fp.loops:
             depth = (lp.base or lp.cand).depth  # type: ignore[union-attr]
-            loops.append(_delta(fp.name, lp.name, depth, lp.base.instructions if lp.base else (),
-                                lp.cand.instructions if lp.cand else ()))
+            loops.append(
+                _delta(
+                    fp.name,
+                    lp.name,
+                    depth,
+                    lp.base.instructions if lp.base else (),
+                    lp.cand.instructions if lp.cand else (),
+                )
+            )
     return tuple(funcs), tuple(loops)
 
 

@@ -52,19 +52,24 @@ def speedup_plot(speedups: list[float], width: int = 640, height: int = 180) -> 
         counts[min(int((math.log2(v) - lo) * bins_per_octave), nbins - 1)] += 1
     pad, top = 30, max(counts)
     bw = (width - 2 * pad) / nbins
-    parts = [f'<svg role="img" aria-label="speedup histogram" width="{width}" '
-             f'height="{height + 30}" viewBox="0 0 {width} {height + 30}">']
+    parts = [
+        f'<svg role="img" aria-label="speedup histogram" width="{width}" '
+        f'height="{height + 30}" viewBox="0 0 {width} {height + 30}">'
+    ]
     for k, c in enumerate(counts):
         h = (height - 20) * c / top
         x = pad + k * bw
-        parts.append(f'<rect x="{x:.1f}" y="{height - h:.1f}" width="{bw - 1:.1f}" '
-                     f'height="{h:.1f}" fill="#4f7fd9"><title>{c}</title></rect>')
+        parts.append(
+            f'<rect x="{x:.1f}" y="{height - h:.1f}" width="{bw - 1:.1f}" '
+            f'height="{h:.1f}" fill="#4f7fd9"><title>{c}</title></rect>'
+        )
     for octave in range(lo, hi + 1):
         x = pad + (octave - lo) * bins_per_octave * bw
         color = "#b42318" if octave == 0 else "#c5cad1"
         parts.append(f'<line x1="{x:.1f}" y1="10" x2="{x:.1f}" y2="{height}" stroke="{color}"/>')
-        parts.append(f'<text x="{x:.1f}" y="{height + 16}" text-anchor="middle">'
-                     f'{2.0 ** octave:g}x</text>')
+        parts.append(
+            f'<text x="{x:.1f}" y="{height + 16}" text-anchor="middle">{2.0**octave:g}x</text>'
+        )
     parts.append(f'<text x="{pad}" y="10">n = {len(vals)}, max bin {top}</text></svg>')
     return "".join(parts)
 
@@ -72,14 +77,21 @@ def speedup_plot(speedups: list[float], width: int = 640, height: int = 180) -> 
 def _kinds_table(stats: list[Any], total: int) -> str:
     rows = "".join(
         f"<tr><td><span class='kind'>{escape(s.kind)}</span></td><td class='num'>{s.count}</td>"
-        f"<td class='num'>{_fmt(s.mean_speedup)}</td></tr>" for s in stats)
-    return (f"<table><tr><th>kind</th><th>candidates (of {total} analysed)</th>"
-            f"<th>geomean speedup</th></tr>{rows}</table>")
+        f"<td class='num'>{_fmt(s.mean_speedup)}</td></tr>"
+        for s in stats
+    )
+    return (
+        f"<table><tr><th>kind</th><th>candidates (of {total} analysed)</th>"
+        f"<th>geomean speedup</th></tr>{rows}</table>"
+    )
 
 
 def _code_lines(asm: str) -> list[tuple[int, str]]:
-    return [(n, line) for n, line in enumerate(asm.splitlines(), start=1)
-            if line.strip() and not is_noise_line(line) and not line.startswith(_CODE_NOISE)]
+    return [
+        (n, line)
+        for n, line in enumerate(asm.splitlines(), start=1)
+        if line.strip() and not is_noise_line(line) and not line.startswith(_CODE_NOISE)
+    ]
 
 
 def _in_loops(spans: tuple[tuple[str, str, int, int], ...]) -> set[int]:
@@ -91,17 +103,23 @@ def side_by_side(base: str, cand: str, analysis: Analysis | None) -> str:
     b, c = _code_lines(base), _code_lines(cand)
     hot_b = _in_loops(analysis.base_loops) if analysis else set()
     hot_c = _in_loops(analysis.cand_loops) if analysis else set()
-    matcher = difflib.SequenceMatcher(None, [t.strip() for _, t in b], [t.strip() for _, t in c],
-                                      autojunk=False)
+    matcher = difflib.SequenceMatcher(
+        None, [t.strip() for _, t in b], [t.strip() for _, t in c], autojunk=False
+    )
     rows = []
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         css = {"equal": "", "replace": "chg", "delete": "del", "insert": "add"}[tag]
         for k in range(max(i2 - i1, j2 - j1)):
             left = b[i1 + k] if i1 + k < i2 else None
             right = c[j1 + k] if j1 + k < j2 else None
-            rows.append(f'<tr class="{css}">{_cell(left, hot_b, "b")}{_cell(right, hot_c, "c")}</tr>')
-    return ('<table class="diff"><tr><th></th><th>baseline</th><th></th><th>candidate</th></tr>'
-            + "".join(rows) + "</table>")
+            rows.append(
+                f'<tr class="{css}">{_cell(left, hot_b, "b")}{_cell(right, hot_c, "c")}</tr>'
+            )
+    return (
+        '<table class="diff"><tr><th></th><th>baseline</th><th></th><th>candidate</th></tr>'
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 def _cell(line: tuple[int, str] | None, hot: set[int], side: str) -> str:
@@ -109,8 +127,10 @@ def _cell(line: tuple[int, str] | None, hot: set[int], side: str) -> str:
         return '<td class="ln"></td><td class="code"></td>'
     n, text = line
     loop = " loop" if n in hot else ""
-    return (f'<td class="ln{loop}">{n}</td>'
-            f'<td class="code {side}{loop}">{escape(text.expandtabs(8))}</td>')
+    return (
+        f'<td class="ln{loop}">{n}</td>'
+        f'<td class="code {side}{loop}">{escape(text.expandtabs(8))}</td>'
+    )
 
 
 def _labels_cell(analysis: Analysis | None) -> str:
@@ -119,8 +139,10 @@ def _labels_cell(analysis: Analysis | None) -> str:
     out = []
     for label in analysis.labels:
         ev = "".join(f"<li>{escape(e)}</li>" for e in label.evidence)
-        out.append(f"<div><span class='kind'>{escape(label.kind)}</span>"
-                   f"<ul class='evidence'>{ev}</ul></div>")
+        out.append(
+            f"<div><span class='kind'>{escape(label.kind)}</span>"
+            f"<ul class='evidence'>{ev}</ul></div>"
+        )
     return "".join(out) or "<i>no transformation found</i>"
 
 
@@ -129,13 +151,17 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     ci = f"[{record.ci[0]:.3f}, {record.ci[1]:.3f}]" if record.ci else "-"
     diff = ""
     if record.asm and record.baseline_asm:
-        diff = ("<details><summary>assembly diff</summary>"
-                f"{side_by_side(record.baseline_asm, record.asm, analysis)}</details>")
+        diff = (
+            "<details><summary>assembly diff</summary>"
+            f"{side_by_side(record.baseline_asm, record.asm, analysis)}</details>"
+        )
     msg = f"<div class='evidence'>{escape(record.message[:300])}</div>" if record.message else ""
-    return (f'<tr data-correct="{int(record.correct)}" data-speedup="{record.speedup or 0}">'
-            f"<td>{escape(record.problem)}</td><td class='{verdict}'>{escape(record.status)}"
-            f"{msg}</td><td class='num'>{_fmt(record.speedup)}</td><td class='num'>{ci}</td>"
-            f"<td>{_labels_cell(analysis)}{diff}</td></tr>")
+    return (
+        f'<tr data-correct="{int(record.correct)}" data-speedup="{record.speedup or 0}">'
+        f"<td>{escape(record.problem)}</td><td class='{verdict}'>{escape(record.status)}"
+        f"{msg}</td><td class='num'>{_fmt(record.speedup)}</td><td class='num'>{ci}</td>"
+        f"<td>{_labels_cell(analysis)}{diff}</td></tr>"
+    )
 
 
 def render(run: Any, analyzed: list[tuple[Any, Analysis]], compiler: Any | None) -> str:
@@ -143,12 +169,15 @@ def render(run: Any, analyzed: list[tuple[Any, Analysis]], compiler: Any | None)
     from supercoder.report import best_records, kind_table, summary
 
     by_record = {id(r): a for r, a in analyzed}
-    template = Template(resources.files("supercoder").joinpath("templates/report.html")
-                        .read_text(encoding="utf-8"))
+    template = Template(
+        resources.files("supercoder").joinpath("templates/report.html").read_text(encoding="utf-8")
+    )
     records = best_records(run)
     speedups = [r.speedup for r in records if r.correct and r.speedup]
     return template.substitute(
-        title=escape(run.name), model=escape(run.model), count=len(records),
+        title=escape(run.name),
+        model=escape(run.model),
+        count=len(records),
         summary=_summary_cards(summary(run), summary(compiler) if compiler else None),
         plot=speedup_plot(speedups),
         kinds=_kinds_table(kind_table(analyzed), len(analyzed)),

@@ -64,12 +64,17 @@ def stack_canary(fp: FunctionPair, base: Program, cand: Program) -> list[Finding
     b_fs = class_mix(fp.base.instructions)["canary"]
     c_fs = class_mix(fp.cand.instructions)["canary"] if fp.cand else 0
     if b_calls and not c_calls:
-        out.append(Finding("stack_canary_removal", f"{CANARY_CALL} no longer called in {fp.name}",
-                           fp.name))
+        out.append(
+            Finding("stack_canary_removal", f"{CANARY_CALL} no longer called in {fp.name}", fp.name)
+        )
     if b_fs > c_fs:
-        out.append(Finding("stack_canary_removal",
-                           f"%fs:40 canary store/check in {fp.name}: {b_fs} -> {c_fs} instructions",
-                           fp.name))
+        out.append(
+            Finding(
+                "stack_canary_removal",
+                f"%fs:40 canary store/check in {fp.name}: {b_fs} -> {c_fs} instructions",
+                fp.name,
+            )
+        )
     return out
 
 
@@ -112,21 +117,38 @@ def arithmetic(fp: FunctionPair, base: Program, cand: Program) -> list[Finding]:
             div = _names(b_ins, "div")
             repl = " + ".join(x for x in (_names(c_ins, "mul", 1), _names(c_ins, "shift", 1)) if x)
             how = f"replaced by {repl} (multiply-shift)" if repl else "removed"
-            out.append(Finding("arithmetic_simplification",
-                               f"{div} in {_where(fp, lp)} {how}: divisions {bm['div']} -> "
-                               f"{cm['div']}", fp.name, lp and lp.name))
+            out.append(
+                Finding(
+                    "arithmetic_simplification",
+                    f"{div} in {_where(fp, lp)} {how}: divisions {bm['div']} -> {cm['div']}",
+                    fp.name,
+                    lp and lp.name,
+                )
+            )
         pow2 = _pow2_muls(b_ins) - _pow2_muls(c_ins)
         if pow2 > 0 and cm["shift"] + cm["lea"] > bm["shift"] + bm["lea"]:
-            out.append(Finding("arithmetic_simplification",
-                               f"{pow2} multiplication(s) by a power of two in {_where(fp, lp)} "
-                               "replaced by shifts/lea", fp.name, lp and lp.name))
+            out.append(
+                Finding(
+                    "arithmetic_simplification",
+                    f"{pow2} multiplication(s) by a power of two in {_where(fp, lp)} "
+                    "replaced by shifts/lea",
+                    fp.name,
+                    lp and lp.name,
+                )
+            )
     return out
 
 
 def _pow2_muls(instructions) -> int:
-    return sum(1 for i in instructions if i.mnemonic == "imul" and i.operands
-               and isinstance(i.operands[0], Imm) and i.operands[0].value
-               and i.operands[0].value & (i.operands[0].value - 1) == 0)
+    return sum(
+        1
+        for i in instructions
+        if i.mnemonic == "imul"
+        and i.operands
+        and isinstance(i.operands[0], Imm)
+        and i.operands[0].value
+        and i.operands[0].value & (i.operands[0].value - 1) == 0
+    )
 
 
 def _regions(fp: FunctionPair) -> list[LoopPair | None]:
@@ -181,10 +203,15 @@ def branch_elimination(fp: FunctionPair, base: Program, cand: Program) -> list[F
         if bm["cond_branch"] > cm["cond_branch"] and gained > 0:
             now = _names(c_ins, "cmov") or _names(c_ins, "set") or "SIMD"
             gone = ", ".join(sorted({i.raw for i in b_ins if i.mnemonic == "jcc"}))
-            out.append(Finding("branch_elimination",
-                               f"branch replaced by {now} in {_where(fp, lp)}: conditional "
-                               f"branches {bm['cond_branch']} -> {cm['cond_branch']} (was {gone})",
-                               fp.name, lp and lp.name))
+            out.append(
+                Finding(
+                    "branch_elimination",
+                    f"branch replaced by {now} in {_where(fp, lp)}: conditional "
+                    f"branches {bm['cond_branch']} -> {cm['cond_branch']} (was {gone})",
+                    fp.name,
+                    lp and lp.name,
+                )
+            )
     return out
 
 
@@ -195,10 +222,16 @@ def register_allocation(fp: FunctionPair, base: Program, cand: Program) -> list[
         b = bm["stack_load"] + bm["stack_store"]
         c = cm["stack_load"] + cm["stack_store"]
         if b > c:
-            out.append(Finding("register_allocation",
-                               f"stack accesses (spills) in {_where(fp, lp)}: {b} -> {c} (loads "
-                               f"{bm['stack_load']} -> {cm['stack_load']}, stores "
-                               f"{bm['stack_store']} -> {cm['stack_store']})", fp.name, lp.name))
+            out.append(
+                Finding(
+                    "register_allocation",
+                    f"stack accesses (spills) in {_where(fp, lp)}: {b} -> {c} (loads "
+                    f"{bm['stack_load']} -> {cm['stack_load']}, stores "
+                    f"{bm['stack_store']} -> {cm['stack_store']})",
+                    fp.name,
+                    lp.name,
+                )
+            )
     return out
 
 
@@ -209,8 +242,10 @@ def address_computation(fp: FunctionPair, base: Program, cand: Program) -> list[
         c = address_arithmetic(lp.cand.instructions)
         if len(b) > len(c):
             scaled = [m for i in lp.cand.instructions for m in i.mems() if m.index and m.scale > 1]
-            text = (f"address arithmetic in {_where(fp, lp)}: {len(b)} -> {len(c)} instructions "
-                    f"({', '.join(sorted({i.raw for i in b}))} before)")
+            text = (
+                f"address arithmetic in {_where(fp, lp)}: {len(b)} -> {len(c)} instructions "
+                f"({', '.join(sorted({i.raw for i in b}))} before)"
+            )
             if scaled:
                 text += f"; scaled addressing (x{scaled[0].scale}) folds the index into the access"
             out.append(Finding("address_computation", text, fp.name, lp.name))
@@ -222,15 +257,26 @@ def loop_restructuring(fp: FunctionPair, base: Program, cand: Program) -> list[F
     for lp in fp.matched_loops:
         factor = _unroll_factor(lp)
         if factor >= 2:
-            out.append(Finding("loop_restructuring",
-                               f"loop {lp.name} of {fp.name} unrolled {factor}x (body "
-                               f"{lp.base.size} -> {lp.cand.size} instructions)", fp.name, lp.name))
+            out.append(
+                Finding(
+                    "loop_restructuring",
+                    f"loop {lp.name} of {fp.name} unrolled {factor}x (body "
+                    f"{lp.base.size} -> {lp.cand.size} instructions)",
+                    fp.name,
+                    lp.name,
+                )
+            )
         b_stride, c_stride = _stride(lp.base), _stride(lp.cand)
         if lp.base.innermost and b_stride and c_stride and b_stride >= 64 > c_stride:
-            out.append(Finding("loop_restructuring",
-                               f"loop nest reordered: inner loop {lp.name} of {fp.name} now walks "
-                               f"memory with stride {c_stride} bytes (was {b_stride})",
-                               fp.name, lp.name))
+            out.append(
+                Finding(
+                    "loop_restructuring",
+                    f"loop nest reordered: inner loop {lp.name} of {fp.name} now walks "
+                    f"memory with stride {c_stride} bytes (was {b_stride})",
+                    fp.name,
+                    lp.name,
+                )
+            )
     return out
 
 
@@ -244,8 +290,7 @@ def _unroll_factor(lp: LoopPair) -> int:
     if not lp.base.innermost or not lp.cand.innermost or lp.cand.size < 1.5 * lp.base.size:
         return 0
     b, c = mnemonic_mix(lp.base.instructions), mnemonic_mix(lp.cand.instructions)
-    ratios = [c[k] / b[k] for k in b.keys() & c.keys()
-              if not k.startswith(("j", "cmp", "test"))]
+    ratios = [c[k] / b[k] for k in b.keys() & c.keys() if not k.startswith(("j", "cmp", "test"))]
     k = round(statistics.median(ratios)) if ratios else 0
     b_steps = {abs(v) for v in register_steps(lp.base.instructions).values() if v}
     c_steps = {abs(v) for v in register_steps(lp.cand.instructions).values() if v}
@@ -263,14 +308,26 @@ def algorithmic(fp: FunctionPair, base: Program, cand: Program) -> list[Finding]
         parent = next((p for p in fp.matched_loops if loop.blocks < p.base.blocks), None)
         if parent and parent.cand.header in explained:
             continue
-        out.append(Finding("algorithmic_simplification",
-                           f"loop {loop.header} of {fp.name} ({loop.size} instructions, depth "
-                           f"{loop.depth}) removed; loop code {b_total} -> {c_total} instructions",
-                           fp.name, loop.header))
+        out.append(
+            Finding(
+                "algorithmic_simplification",
+                f"loop {loop.header} of {fp.name} ({loop.size} instructions, depth "
+                f"{loop.depth}) removed; loop code {b_total} -> {c_total} instructions",
+                fp.name,
+                loop.header,
+            )
+        )
     return out
 
 
 DETECTORS: tuple[Callable[[FunctionPair, Program, Program], list[Finding]], ...] = (
-    loop_restructuring, instruction_selection, algorithmic, stack_canary, register_allocation,
-    branch_elimination, address_computation, function_calls, arithmetic,
+    loop_restructuring,
+    instruction_selection,
+    algorithmic,
+    stack_canary,
+    register_allocation,
+    branch_elimination,
+    address_computation,
+    function_calls,
+    arithmetic,
 )

@@ -67,8 +67,11 @@ def match_loops(base: tuple[Loop, ...], cand: tuple[Loop, ...]) -> tuple[LoopPai
     bpos = [k / max(len(base) - 1, 1) for k in range(len(base))]
     cpos = [k / max(len(cand) - 1, 1) for k in range(len(cand))]
     scored = sorted(
-        ((_similarity(b, c, bpos[i], cpos[j]), -abs(i - j), i, j)
-         for i, b in enumerate(base) for j, c in enumerate(cand)),
+        (
+            (_similarity(b, c, bpos[i], cpos[j]), -abs(i - j), i, j)
+            for i, b in enumerate(base)
+            for j, c in enumerate(cand)
+        ),
         reverse=True,
     )
     pairs: dict[int, int] = {}

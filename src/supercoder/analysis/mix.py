@@ -8,14 +8,60 @@ from collections.abc import Iterable
 from supercoder.analysis.asm import Imm, Instruction, Mem, Reg
 
 BITCOUNT = frozenset({"popcnt", "lzcnt", "tzcnt", "bsf", "bsr"})
-BMI = frozenset({"andn", "blsi", "blsr", "blsmsk", "bextr", "bzhi", "pdep", "pext", "shlx",
-                 "shrx", "sarx", "rorx"})
+BMI = frozenset(
+    {
+        "andn",
+        "blsi",
+        "blsr",
+        "blsmsk",
+        "bextr",
+        "bzhi",
+        "pdep",
+        "pext",
+        "shlx",
+        "shrx",
+        "sarx",
+        "rorx",
+    }
+)
 SHIFTS = frozenset({"shl", "sal", "shr", "sar", "shlx", "shrx", "sarx"})
-NO_WRITE = frozenset({"cmp", "test", "bt", "push", "jmp", "jcc", "call", "lea", "prefetcht0",
-                      "ucomiss", "ucomisd", "comiss", "comisd", "nop"})
+NO_WRITE = frozenset(
+    {
+        "cmp",
+        "test",
+        "bt",
+        "push",
+        "jmp",
+        "jcc",
+        "call",
+        "lea",
+        "prefetcht0",
+        "ucomiss",
+        "ucomisd",
+        "comiss",
+        "comisd",
+        "nop",
+    }
+)
 # Instruction classes the analysis talks about, besides the mnemonic itself.
-CLASSES = ("cond_branch", "call", "cmov", "set", "div", "mul", "shift", "lea", "bitcount",
-           "bmi", "simd", "load", "store", "stack_load", "stack_store", "canary")
+CLASSES = (
+    "cond_branch",
+    "call",
+    "cmov",
+    "set",
+    "div",
+    "mul",
+    "shift",
+    "lea",
+    "bitcount",
+    "bmi",
+    "simd",
+    "load",
+    "store",
+    "stack_load",
+    "stack_store",
+    "canary",
+)
 
 
 def is_simd(ins: Instruction) -> bool:
@@ -35,11 +81,15 @@ def _mem_roles(ins: Instruction) -> tuple[list[Mem], list[Mem]]:
     last = ops[-1] if ops else None
     writes: list[Mem] = []
     if isinstance(last, Mem):
-        if ins.mnemonic in NO_WRITE or len(ops) == 1 and ins.mnemonic in ("push", "idiv", "div",
-                                                                            "mul", "imul"):
+        if (
+            ins.mnemonic in NO_WRITE
+            or len(ops) == 1
+            and ins.mnemonic in ("push", "idiv", "div", "mul", "imul")
+        ):
             reads.append(last)
-        elif ins.mnemonic in ("mov", "movabs", "pop") or ins.mnemonic.startswith(("set", "movap",
-                                                                                    "movup", "movdq")):
+        elif ins.mnemonic in ("mov", "movabs", "pop") or ins.mnemonic.startswith(
+            ("set", "movap", "movup", "movdq")
+        ):
             writes.append(last)
         else:  # read-modify-write (addl $1, 8(%rsp))
             reads.append(last)
@@ -137,14 +187,23 @@ def access_strides(instructions: tuple[Instruction, ...]) -> list[int]:
 
 def address_arithmetic(instructions: tuple[Instruction, ...]) -> list[Instruction]:
     """lea, and ALU/extension instructions whose result is used as a memory base or index."""
-    address_regs = {r for ins in instructions if ins.mnemonic != "lea" for mem in ins.mems()
-                    for r in (mem.base, mem.index) if r and r not in ("rsp", "rip")}
+    address_regs = {
+        r
+        for ins in instructions
+        if ins.mnemonic != "lea"
+        for mem in ins.mems()
+        for r in (mem.base, mem.index)
+        if r and r not in ("rsp", "rip")
+    }
     out = []
     for ins in instructions:
         dest = ins.dest
-        computes = (ins.mnemonic in ("add", "sub", "shl", "sal", "imul", "movsxd")
-                    and isinstance(dest, Reg) and dest.family in address_regs
-                    and not isinstance(ins.operands[0], Imm))
+        computes = (
+            ins.mnemonic in ("add", "sub", "shl", "sal", "imul", "movsxd")
+            and isinstance(dest, Reg)
+            and dest.family in address_regs
+            and not isinstance(ins.operands[0], Imm)
+        )
         if ins.mnemonic == "lea" or computes:
             out.append(ins)
     return out

@@ -13,9 +13,12 @@ DEFAULT_DB = "runs/supercoder.sqlite"
 
 
 def register(app: typer.Typer) -> None:
-    app.command("analyze", help="Name the transformation kinds (paper's nine) a candidate "
-                "applies to its baseline, with evidence; or for every verified candidate "
-                "of an eval run (--run).")(analyze)
+    app.command(
+        "analyze",
+        help="Name the transformation kinds (paper's nine) a candidate "
+        "applies to its baseline, with evidence; or for every verified candidate "
+        "of an eval run (--run).",
+    )(analyze)
     app.command("report", help="Write a self-contained HTML page for an eval run.")(report)
 
 
@@ -30,11 +33,17 @@ def _read(path: Path) -> str:
 def analyze(
     baseline: Annotated[Path | None, typer.Argument(help="baseline assembly (.s)")] = None,
     candidate: Annotated[Path | None, typer.Argument(help="candidate assembly (.s)")] = None,
-    run: Annotated[str | None, typer.Option("--run", help="every verified candidate of RUN")] = None,
+    run: Annotated[
+        str | None, typer.Option("--run", help="every verified candidate of RUN")
+    ] = None,
     db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
-    check_binary: Annotated[bool, typer.Option(
-        "--check-binary", help="cross-check the parser with capstone on gcc -c output")] = False,
+    check_binary: Annotated[
+        bool,
+        typer.Option(
+            "--check-binary", help="cross-check the parser with capstone on gcc -c output"
+        ),
+    ] = False,
 ) -> None:
     from supercoder.errors import UserError
 
@@ -73,8 +82,13 @@ def _check_binary(texts: dict[str, str]) -> None:
 
     for name, text in texts.items():
         bad = crosscheck(text)
-        status = "agrees with capstone" if not bad else "; ".join(
-            f"{m.function}:{m.mnemonic} parsed {m.parsed} decoded {m.decoded}" for m in bad)
+        status = (
+            "agrees with capstone"
+            if not bad
+            else "; ".join(
+                f"{m.function}:{m.mnemonic} parsed {m.parsed} decoded {m.decoded}" for m in bad
+            )
+        )
         typer.echo(f"{name}: parser {status}")
 
 
@@ -88,13 +102,22 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
     analyzed = analyze_run(data)
     stats = kind_table(analyzed)
     if as_json:
-        typer.echo(json.dumps({
-            "run": data.name,
-            "kinds": [{"kind": s.kind, "count": s.count, "geomean_speedup": s.mean_speedup}
-                      for s in stats],
-            "candidates": [{"problem": r.problem, "speedup": r.speedup, **a.to_json()}
-                           for r, a in analyzed],
-        }, indent=2))
+        typer.echo(
+            json.dumps(
+                {
+                    "run": data.name,
+                    "kinds": [
+                        {"kind": s.kind, "count": s.count, "geomean_speedup": s.mean_speedup}
+                        for s in stats
+                    ],
+                    "candidates": [
+                        {"problem": r.problem, "speedup": r.speedup, **a.to_json()}
+                        for r, a in analyzed
+                    ],
+                },
+                indent=2,
+            )
+        )
         return
     console = Console()
     table = Table(title=f"run {data.name}: {len(analyzed)} verified candidates analysed")
@@ -111,7 +134,8 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
 def report(
     run: Annotated[str, typer.Argument(help="run name")],
     out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
-        "report.html"),
+        "report.html"
+    ),
     db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
 ) -> None:
     from supercoder.report import write_report

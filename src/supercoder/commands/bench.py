@@ -34,7 +34,7 @@ def _human(n: int) -> str:
 
 def baseline_seconds(problem: Problem, data: bytes) -> float:
     """CPU seconds of the -O3 baseline on ``data`` (min of 3 sandboxed runs), cached."""
-    from supercoder.problems import cache_dir
+    from supercoder.paths import cache_dir
 
     key = f"{problem.source_hash()}-{hashlib.sha256(data).hexdigest()[:16]}"
     path = cache_dir() / "baseline_times" / f"{key}.json"

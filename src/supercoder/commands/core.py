@@ -20,12 +20,21 @@ def register(app: typer.Typer) -> None:
 
 
 def check(
-    problem_dir: Annotated[Path, typer.Argument(help="Problem folder (source.c, tests/NAME.in + NAME.out).")],
-    candidate: Annotated[Path, typer.Argument(help="Candidate x86-64 assembly (AT&T, as gcc emits).")],
+    problem_dir: Annotated[
+        Path, typer.Argument(help="Problem folder (source.c, tests/NAME.in + NAME.out).")
+    ],
+    candidate: Annotated[
+        Path, typer.Argument(help="Candidate x86-64 assembly (AT&T, as gcc emits).")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    no_time: Annotated[bool, typer.Option("--no-time", help="Check correctness only; skip timing.")] = False,
+    no_time: Annotated[
+        bool, typer.Option("--no-time", help="Check correctness only; skip timing.")
+    ] = False,
     unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="Run the candidate WITHOUT isolation (dangerous).")
+        bool,
+        typer.Option(
+            "--unsafe-no-sandbox", help="Run the candidate WITHOUT isolation (dangerous)."
+        ),
     ] = False,
     cpu_limit: Annotated[float, typer.Option(help="CPU seconds per test run.")] = 10.0,
     memory_mb: Annotated[int, typer.Option(help="Memory limit per test run (MiB).")] = 2048,
@@ -50,14 +59,20 @@ def check(
     if not candidate.is_file():
         raise UserError(f"{candidate}: no such file")
     problem = load_problem(problem_dir)
-    limits = replace(Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb)
+    limits = replace(
+        Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
+    )
     config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits)
     verdict = evaluate(problem, candidate.read_text(errors="replace"), config)
     if verdict.is_infra_failure:  # the check itself could not run
-        typer.echo(json.dumps(verdict.to_json()) if as_json else f"check could not run: {verdict.message}")
+        typer.echo(
+            json.dumps(_check_json(verdict))
+            if as_json
+            else f"check could not run: {verdict.message}"
+        )
         raise typer.Exit(3)
     if as_json:
-        typer.echo(json.dumps(verdict.to_json(), indent=2))
+        typer.echo(json.dumps(_check_json(verdict), indent=2))
     else:
         from supercoder.display import print_verdict
 
@@ -68,7 +83,9 @@ def check(
 def problem_init(
     source: Annotated[Path, typer.Argument(help="The C program (reads stdin, writes stdout).")],
     inputs: Annotated[Path, typer.Option("--inputs", help="Folder of input files, one test each.")],
-    out: Annotated[Path | None, typer.Option("--out", "-o", help="Problem folder to create.")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="Problem folder to create.")
+    ] = None,
     hidden: Annotated[Path | None, typer.Option(help="Folder of hidden-test inputs.")] = None,
 ) -> None:
     """Make a problem folder from SOURCE and input files.
@@ -96,3 +113,10 @@ def version() -> None:
     for k, v in machine_context().items():
         typer.echo(f"  {k}: {v}")
     typer.echo(f"  sandbox: {isolation_status()[1]}")
+
+
+def _check_json(verdict) -> dict:
+    """The verdict plus the paper's reward (None for an infrastructure failure)."""
+    from supercoder.reward import paper_reward
+
+    return {**verdict.to_json(), "reward": paper_reward(verdict)}

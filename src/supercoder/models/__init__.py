@@ -19,56 +19,12 @@ Remote and local LLM models are wrapped in a SQLite response cache
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from supercoder.errors import UserError
-
-if TYPE_CHECKING:
-    from supercoder.types import Problem
+from supercoder.models.base import Completion, Model
 
 DEFAULT_MODEL = "compiler"
 PROVIDERS = ("compiler", "openai", "anthropic", "hf")
-
-
-@dataclass(frozen=True)
-class Completion:
-    """One sampled answer.
-
-    Token counts of a request that returned several choices are split so that they
-    add up over the choices (prompt tokens are counted on the first one). A
-    ``cached`` completion carries the counts and cost of the request that first
-    produced it; it cost nothing this time.
-    """
-
-    text: str
-    model: str
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float | None = None
-    cached: bool = False
-    finish_reason: str | None = None
-
-
-@runtime_checkable
-class Model(Protocol):
-    """Anything that samples chat completions. ``name`` is the spec string."""
-
-    name: str
-
-    def complete(
-        self,
-        messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
-        context: Problem | None = None,
-    ) -> list[Completion]:
-        """Return up to ``n`` completions (sample ``i`` is deterministic in ``seed + i``
-        where the backend allows). Raises InfraError when the service keeps failing."""
-        ...
 
 
 def load_model(

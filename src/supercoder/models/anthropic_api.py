@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError
-from supercoder.models import Completion
+from supercoder.models.base import Completion
 from supercoder.models.http import HttpClient, RetryPolicy, cost_usd
 
 if TYPE_CHECKING:

@@ -17,7 +17,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from supercoder.models import Completion, Model
+from supercoder.models.base import Completion, Model
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -30,7 +30,7 @@ SCHEMA = """CREATE TABLE IF NOT EXISTS responses (
 class ResponseCache:
     def __init__(self, path: Path | None = None) -> None:
         if path is None:
-            from supercoder.problems import cache_dir
+            from supercoder.paths import cache_dir
 
             path = cache_dir() / "responses.sqlite"
         self.path = Path(path)

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from supercoder.errors import UserError
-from supercoder.models import Completion
+from supercoder.models.base import Completion
 from supercoder.toolchain import CC, LINK_FLAGS, compile_to_asm, normalize_asm
 
 if TYPE_CHECKING:

@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError, require
-from supercoder.models import Completion
+from supercoder.models.base import Completion
 
 if TYPE_CHECKING:
     from supercoder.types import Problem

@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from supercoder.models import Completion
+from supercoder.models.base import Completion
 
 if TYPE_CHECKING:
     from supercoder.types import Problem

@@ -61,15 +61,23 @@ class RunResult:
         if self.outcome == "exited":
             return f"exit code {self.exit_code}" + _stderr_tail(self.stderr)
         if self.outcome == "signaled":
-            name = signal.Signals(self.signal).name if self.signal in signal.Signals._value2member_map_ else self.signal
+            name = (
+                signal.Signals(self.signal).name
+                if self.signal in signal.Signals._value2member_map_
+                else self.signal
+            )
             return f"killed by signal {name}" + _stderr_tail(self.stderr)
         if self.outcome == "timeout":
-            return f"time limit exceeded (cpu {self.cpu_seconds:.2f}s, wall {self.wall_seconds:.2f}s)"
+            return (
+                f"time limit exceeded (cpu {self.cpu_seconds:.2f}s, wall {self.wall_seconds:.2f}s)"
+            )
         if self.outcome == "output_limit":
             return f"output limit exceeded ({len(self.stdout)} bytes)"
         if self.outcome == "memory_limit":
             return f"memory limit exceeded (peak {self.max_rss_kb // 1024} MiB)"
-        return f"could not start: {os.strerror(self.exit_code) if self.exit_code > 0 else 'unknown'}"
+        return (
+            f"could not start: {os.strerror(self.exit_code) if self.exit_code > 0 else 'unknown'}"
+        )
 
 
 def _stderr_tail(err: bytes) -> str:
@@ -84,7 +92,7 @@ class SandboxLost(InfraError):
 @cache
 def runner_binary() -> Path:
     """Compile runner.c once per source version (cached, atomic)."""
-    from supercoder.problems import cache_dir
+    from supercoder.paths import cache_dir
 
     source = RUNNER_SOURCE.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
@@ -95,7 +103,9 @@ def runner_binary() -> Path:
     if not cc:
         raise InfraError("gcc not found: install it (apt-get install gcc)")
     tmp = target.with_suffix(f".tmp{os.getpid()}")
-    proc = subprocess.run([cc, "-O2", "-o", str(tmp), str(RUNNER_SOURCE)], capture_output=True, text=True)
+    proc = subprocess.run(
+        [cc, "-O2", "-o", str(tmp), str(RUNNER_SOURCE)], capture_output=True, text=True
+    )
     if proc.returncode != 0:
         raise InfraError(f"could not build the sandbox runner:\n{proc.stderr[-2000:]}")
     tmp.replace(target)
@@ -110,7 +120,10 @@ def isolation_status() -> tuple[bool, str]:
         return False, "bubblewrap is not installed (apt-get install bubblewrap)"
     try:
         proc = subprocess.run(
-            [bwrap, *_bwrap_base(), "--", "/usr/bin/true"], capture_output=True, text=True, timeout=30
+            [bwrap, *_bwrap_base(), "--", "/usr/bin/true"],
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
     except (OSError, subprocess.TimeoutExpired) as e:
         return False, f"bubblewrap failed to start: {e}"
@@ -139,7 +152,9 @@ def _bwrap_base() -> list[str]:
 class Sandbox:
     """A running supervisor holding named binaries; ``run`` executes one of them."""
 
-    def __init__(self, binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True):
+    def __init__(
+        self, binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+    ):
         if isolation:
             ok, why = isolation_status()
             if not ok:
@@ -249,7 +264,9 @@ class Sandbox:
         code, sig, user, sys_, wall, rss, left, nout, nerr = (int(x) for x in header[2:])
         stdout = self._read_exact(nout, deadline)
         stderr = self._read_exact(nerr, deadline)
-        result = RunResult(outcome, code, sig, stdout, stderr, (user + sys_) / 1e6, wall / 1e6, rss, left)
+        result = RunResult(
+            outcome, code, sig, stdout, stderr, (user + sys_) / 1e6, wall / 1e6, rss, left
+        )
         return _classify_memory(result, lim)
 
     def _fill(self, deadline: float) -> None:
@@ -284,10 +301,14 @@ def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
     """rlimits don't say why a program died: call it a memory failure when it failed
     having used most of its memory, or said it could not allocate."""
     failed = r.outcome == "signaled" or (r.outcome == "exited" and r.exit_code != 0)
-    if failed and (r.max_rss_kb * 1024 >= 0.8 * (lim.memory_mb << 20) or any(h in r.stderr for h in _OOM_HINTS)):
+    if failed and (
+        r.max_rss_kb * 1024 >= 0.8 * (lim.memory_mb << 20) or any(h in r.stderr for h in _OOM_HINTS)
+    ):
         return replace(r, outcome="memory_limit")
     return r
 
 
-def open_sandbox(binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True) -> Sandbox:
+def open_sandbox(
+    binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+) -> Sandbox:
     return Sandbox(binaries, limits, isolation)

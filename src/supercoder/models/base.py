@@ -1,0 +1,49 @@
+"""The model vocabulary: ``Completion`` and the one-verb ``Model`` protocol (a leaf of models/)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol, runtime_checkable
+
+if TYPE_CHECKING:
+    from supercoder.types import Problem
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One sampled answer.
+
+    Token counts of a request that returned several choices are split so that they
+    add up over the choices (prompt tokens are counted on the first one). A
+    ``cached`` completion carries the counts and cost of the request that first
+    produced it; it cost nothing this time.
+    """
+
+    text: str
+    model: str
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float | None = None
+    cached: bool = False
+    finish_reason: str | None = None
+
+
+@runtime_checkable
+class Model(Protocol):
+    """Anything that samples chat completions. ``name`` is the spec string."""
+
+    name: str
+
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        *,
+        n: int = 1,
+        temperature: float = 0.7,
+        max_tokens: int = 4096,
+        seed: int = 0,
+        context: Problem | None = None,
+    ) -> list[Completion]:
+        """Return up to ``n`` completions (sample ``i`` is deterministic in ``seed + i``
+        where the backend allows). Raises InfraError when the service keeps failing."""
+        ...
