@@ -67,7 +67,9 @@ def ours(problem) -> tuple[float, float, float, int]:
 def row(name: str, estimates: list[float], widths: list[float] | None, cpu: list[float]) -> str:
     bias = statistics.fmean(estimates) - 1
     spread = statistics.stdev(estimates) if len(estimates) > 1 else 0.0
-    width = f"{statistics.fmean(widths) * 100:6.2f}%" if widths else f"({3.92 * spread * 100:5.2f}%)"
+    width = (
+        f"{statistics.fmean(widths) * 100:6.2f}%" if widths else f"({3.92 * spread * 100:5.2f}%)"
+    )
     return f"  {name:<6} bias {bias * 100:+6.2f}%  spread {spread * 100:5.2f}%  CI width {width}  cpu/candidate {statistics.fmean(cpu):6.2f}s"
 
 

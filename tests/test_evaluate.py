@@ -16,7 +16,7 @@ from supercoder.problems import load_problem
 from supercoder.reward import paper_reward
 from supercoder.sandbox import Limits
 from supercoder.toolchain import compile_to_asm
-from supercoder.types import Status
+from supercoder.types import Status, Verdict
 from tests.conftest import sandbox_or_skip
 
 SLOW = r"""
@@ -149,6 +149,16 @@ def test_check_cli_json(primes, tmp_path):
     assert data["identical_to_baseline"] is False and data["reward"] == data["speedup"]
     assert {"name", "status", "speedup", "baseline_seconds", "candidate_seconds"} <= set(
         data["tests"][0]
+    )
+    timed = [t for t in data["tests"] if t["timed"]]
+    assert timed and data["timed_tests"] == [t["name"] for t in timed]
+    for t in timed:  # raw paired CPU seconds, one per pair, in run order
+        assert len(t["baseline_samples"]) == len(t["candidate_samples"]) == t["pairs"] >= 2
+        assert t["baseline_seconds"] == min(t["baseline_samples"])
+    again = Verdict.from_json(data)
+    assert (
+        again.to_json() == {k: v for k, v in data.items() if k != "reward"}
+        and again.significantly_faster
     )
 
 

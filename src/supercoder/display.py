@@ -27,7 +27,8 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
                   f"({verdict.tests_passed}/{len(verdict.tests)} tests passed)")  # fmt: skip
     if verdict.speedup:
         s = verdict.speedup
-        sig = "significant" if s.significant else "not significant"
+        sig = ("significantly faster" if s.significantly_faster else "significantly slower"
+               if s.significantly_slower else f"not significant at ±{s.margin:.1%}")  # fmt: skip
         console.print(f"speedup {format_speedup(s.value, s.low, s.high)} (95% CI, {sig}; "
                       f"{s.tests_timed} tests timed, {s.samples} pairs)")  # fmt: skip
         if verdict.paper_speedup is not None:

@@ -16,9 +16,13 @@ out of every rate (``problems_dropped``). Rates are percentages of counted probl
   (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
   correct answer reads below 1;
 - ``fast_1.1``: % problems whose chosen attempt is correct, not a copy, has a speedup
-  >= 1.1 **and** a 95% CI whose lower bound is above 1 (so noise cannot count);
+  >= 1.1 **and** is significantly faster (so noise cannot count);
 - ``significant_speedups`` / ``significant_slowdowns``: number of problems whose
-  chosen correct non-copy attempt has its whole CI above / below 1;
+  chosen correct non-copy attempt is significantly faster / slower.
+
+"Significantly faster/slower" is ``types.practical_significance``: the whole 95% CI
+lies above / below the practical band ``[1 - m, 1 + m]`` (``m`` the calibrated noise
+floor carried by the speedup, at least 1%);
 - ``paper``: the same figures under the paper's protocol: per attempt the clamped
   (>= 1.0) hyperfine-style ``verdict.paper_speedup``; per problem the best fully
   correct attempt by that figure (copies count), else 1.0; ``fast_1.1`` there is just
@@ -63,17 +67,11 @@ def _pct(count: int, total: int) -> float:
 
 
 def _is_fast(v: Verdict) -> bool:
-    sp = v.speedup
-    return bool(
-        v.correct and not v.identical_to_baseline and sp and sp.value >= 1.1 and sp.low > 1.0
-    )
+    return bool(v.significantly_faster and v.speedup and v.speedup.value >= 1.1)
 
 
 def _significant(v: Verdict, faster: bool) -> bool:
-    sp = v.speedup
-    if not (v.correct and not v.identical_to_baseline and sp):
-        return False
-    return sp.low > 1.0 if faster else sp.high < 1.0
+    return v.significantly_faster if faster else v.significantly_slower
 
 
 def paper_problem_speedup(outcome: Outcome) -> float:

@@ -137,7 +137,7 @@ def _speed_feedback(verdict: Verdict) -> str:
     if sp is None:
         return "Your program is correct. " + _ASK_FASTER
     measured = f"{sp.value:.3f}x (95% confidence interval {sp.low:.3f}x to {sp.high:.3f}x)"
-    if sp.low > 1.0:
+    if sp.significantly_faster:
         return (
             f"Your program is correct and {measured} faster than gcc -O3. "
             "Try to make it faster still. Reply with the complete program: the assembly "

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import SupercoderError, UserError
+from supercoder.types import MIN_PRACTICAL_MARGIN, practical_significance
 
 COMPILER_MODEL = "compiler"
 
@@ -36,6 +37,7 @@ class CandidateRecord:
     model: str
     message: str = ""
     best: bool = True
+    significantly_faster: bool = False  # types.practical_significance, as the verdict said
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,10 @@ class KindStat:
 
 def _record(d: dict[str, Any], model: str) -> CandidateRecord:
     ci = d.get("speedup_ci")
+    margin = (d.get("speedup_detail") or {}).get("margin", MIN_PRACTICAL_MARGIN)
+    faster = d.get("significantly_faster")
+    if faster is None:  # records written before verdicts carried it
+        faster = bool(ci and practical_significance(float(ci[0]), float(ci[1]), margin) > 0)
     return CandidateRecord(
         problem=str(d.get("problem", "?")),
         status=str(d.get("status", "?")),
@@ -65,6 +71,7 @@ def _record(d: dict[str, Any], model: str) -> CandidateRecord:
         model=str(d.get("model") or model),
         message=str(d.get("message") or ""),
         best=bool(d.get("best", True)),
+        significantly_faster=bool(faster),
     )
 
 
@@ -189,7 +196,7 @@ def summary(run: RunData) -> dict[str, Any]:
         "geomean_speedup_correct": geomean(measured),
         "median_speedup_correct": statistics.median(measured) if measured else None,
         "mean_speedup_fallback_1": statistics.fmean(paper) if paper else None,
-        "significantly_faster": sum(1 for r in correct if r.ci and r.ci[0] > 1.0),
+        "significantly_faster": sum(1 for r in correct if r.significantly_faster),
     }
 
 

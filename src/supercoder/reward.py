@@ -7,8 +7,9 @@ Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure
   the measured speedup (no clamping; an unchanged program reads ~1.0);
 - ``log``    ln(speedup) for a correct program (0 = as fast as gcc -O3, symmetric for
   faster/slower), ``failure`` otherwise;
-- ``gated``  significance-gated: the speedup only when the whole 95% CI lies above 1
-  (``speedup.low > 1``), else 0 ("no proven gain"): a correct program that is merely
+- ``gated``  significance-gated: the speedup only when it is significantly faster
+  (``Speedup.significantly_faster``: the whole 95% CI lies above the practical band
+  ``[1 - m, 1 + m]``, ``m`` >= 1%), else 0 ("no proven gain"): a correct program that is merely
   not slower earns nothing, so noise cannot be farmed.
 
 In every kind a program that is textually the baseline (``identical_to_baseline``)
@@ -84,7 +85,7 @@ def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> fl
         return sp.value if sp else 1.0
     if config.kind == "log":
         return math.log(sp.value) if sp and sp.value > 0 else 0.0
-    return sp.value if sp and sp.low > 1.0 else 0.0
+    return sp.value if sp and sp.significantly_faster else 0.0
 
 
 def completion_text(completion: Any) -> str:

@@ -25,7 +25,7 @@ from typing import Any
 from supercoder.errors import UserError
 from supercoder.metrics import summarize
 from supercoder.strategies import Attempt, Outcome, Settings, solve
-from supercoder.types import Candidate, Problem, Speedup, Status, TestResult, Verdict
+from supercoder.types import Candidate, Problem, Verdict
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"
 
@@ -87,24 +87,8 @@ def default_run_name(model: str, benchmark: str) -> str:
 
 
 def verdict_from_json(d: dict[str, Any]) -> Verdict:
-    """Rebuild a Verdict from ``Verdict.to_json()``."""
-    tests = tuple(
-        TestResult(**{**t, "status": Status(t["status"]),
-                      "speedup_ci": tuple(t["speedup_ci"]) if t.get("speedup_ci") else None})
-        for t in d.get("tests", ())
-    )  # fmt: skip
-    detail = d.get("speedup_detail")
-    return Verdict(
-        problem=d["problem"],
-        status=Status(d["status"]),
-        tests=tests,
-        speedup=Speedup(**detail) if detail else None,
-        paper_speedup=d.get("paper_speedup"),
-        identical_to_baseline=bool(d.get("identical_to_baseline")),
-        message=d.get("message", ""),
-        context=d.get("context") or {},
-        cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
-    )
+    """Rebuild a Verdict from ``Verdict.to_json()`` (kept for callers: ``Verdict.from_json``)."""
+    return Verdict.from_json(d)
 
 
 # --- the store ---------------------------------------------------------------------

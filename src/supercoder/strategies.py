@@ -120,11 +120,12 @@ def choose_best(attempts: Sequence[Attempt]) -> Attempt | None:
 
 
 def significantly_faster(verdict: Verdict) -> bool:
-    """Default stop rule: correct, not a copy, and the speedup CI lies above 1
-    (untimed runs stop at the first correct answer: there is nothing more to learn)."""
+    """Default stop rule: correct, not a copy, and significantly faster
+    (``Verdict.significantly_faster``: the CI lies above the practical band around 1);
+    untimed runs stop at the first correct answer: there is nothing more to learn."""
     if not verdict.correct or verdict.identical_to_baseline:
         return False
-    return verdict.speedup is None or verdict.speedup.low > 1.0
+    return verdict.speedup is None or verdict.significantly_faster
 
 
 def stop_when_correct(verdict: Verdict) -> bool:

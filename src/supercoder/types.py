@@ -85,9 +85,32 @@ class Candidate:
         return bool(self.asm and self.asm.strip())
 
 
+MIN_PRACTICAL_MARGIN = 0.01  # a speedup inside [0.99, 1.01] is never called significant
+
+
+def practical_significance(low: float, high: float, margin: float = MIN_PRACTICAL_MARGIN) -> int:
+    """THE definition of "significantly faster/slower", used everywhere the word appears.
+
+    +1 (significantly faster) when the whole 95% CI ``[low, high]`` lies above the
+    practical band ``[1 - m, 1 + m]``; -1 (significantly slower) when it lies below it;
+    0 otherwise. ``m`` is ``margin`` but never less than ``MIN_PRACTICAL_MARGIN``: a
+    difference smaller than the machine's check-to-check noise is not a speedup.
+    """
+    m = max(float(margin), MIN_PRACTICAL_MARGIN)
+    if low > 1.0 + m:
+        return 1
+    if high < 1.0 - m:
+        return -1
+    return 0
+
+
 @dataclass(frozen=True)
 class Speedup:
-    """baseline time / candidate time, with a 95% confidence interval."""
+    """baseline time / candidate time, with a 95% confidence interval.
+
+    ``margin`` is the practical band's half-width in effect when it was measured (the
+    machine's calibrated noise floor, at least 1%): see ``practical_significance``.
+    """
 
     value: float
     low: float
@@ -95,14 +118,30 @@ class Speedup:
     samples: int
     tests_timed: int
     method: str = "median paired log-ratio of CPU time, geometric mean over tests, bootstrap 95% CI"
+    margin: float = MIN_PRACTICAL_MARGIN
+
+    @property
+    def significantly_faster(self) -> bool:
+        """The whole CI lies above ``1 + margin``."""
+        return practical_significance(self.low, self.high, self.margin) > 0
+
+    @property
+    def significantly_slower(self) -> bool:
+        """The whole CI lies below ``1 - margin``."""
+        return practical_significance(self.low, self.high, self.margin) < 0
 
     @property
     def significant(self) -> bool:
-        """True when the whole CI lies above 1 (faster) or below 1 (slower)."""
-        return self.low > 1.0 or self.high < 1.0
+        """Significantly faster or significantly slower."""
+        return practical_significance(self.low, self.high, self.margin) != 0
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Speedup:
+        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        return cls(**known)
 
 
 @dataclass(frozen=True)
@@ -120,12 +159,29 @@ class TestResult:
     candidate_wall_seconds: float | None = None
     pairs: int = 0
     timed: bool = False
+    # raw paired CPU seconds (user+sys) in run order: pair i is (baseline_samples[i],
+    # candidate_samples[i]); every timed test keeps them so a stored verdict can be re-analysed
+    baseline_samples: tuple[float, ...] = ()
+    candidate_samples: tuple[float, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
         d["status"] = self.status.value
         d["speedup_ci"] = list(self.speedup_ci) if self.speedup_ci else None
+        d["baseline_samples"] = list(self.baseline_samples)
+        d["candidate_samples"] = list(self.candidate_samples)
         return d
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> TestResult:
+        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        ci = d.get("speedup_ci")
+        return cls(**{
+            **known, "status": Status(d["status"]),
+            "speedup_ci": (float(ci[0]), float(ci[1])) if ci else None,
+            "baseline_samples": tuple(float(x) for x in d.get("baseline_samples") or ()),
+            "candidate_samples": tuple(float(x) for x in d.get("candidate_samples") or ()),
+        })  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -154,6 +210,27 @@ class Verdict:
     def is_infra_failure(self) -> bool:
         return self.status is Status.INFRA_ERROR
 
+    @property
+    def significantly_faster(self) -> bool:
+        """Correct, not a copy of the baseline, and the speedup's CI lies above the
+        practical band (``Speedup.significantly_faster``)."""
+        sp = self.speedup
+        return bool(
+            self.correct and not self.identical_to_baseline and sp and sp.significantly_faster
+        )
+
+    @property
+    def significantly_slower(self) -> bool:
+        sp = self.speedup
+        return bool(
+            self.correct and not self.identical_to_baseline and sp and sp.significantly_slower
+        )
+
+    @property
+    def timed_tests(self) -> tuple[str, ...]:
+        """Names of the tests whose timings enter the aggregate speedup."""
+        return tuple(t.name for t in self.tests if t.timed)
+
     def to_json(self) -> dict[str, Any]:
         return {
             "problem": self.problem,
@@ -162,6 +239,9 @@ class Verdict:
             "speedup": self.speedup.value if self.speedup else None,
             "speedup_ci": [self.speedup.low, self.speedup.high] if self.speedup else None,
             "speedup_detail": self.speedup.to_json() if self.speedup else None,
+            "significantly_faster": self.significantly_faster,
+            "significantly_slower": self.significantly_slower,
+            "timed_tests": list(self.timed_tests),
             "paper_speedup": self.paper_speedup,
             "identical_to_baseline": self.identical_to_baseline,
             "tests_passed": self.tests_passed,
@@ -171,3 +251,19 @@ class Verdict:
             "context": self.context,
             "tests": [t.to_json() for t in self.tests],
         }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Verdict:
+        """Rebuild a Verdict from ``to_json()`` (derived keys are recomputed, unknown ones ignored)."""
+        detail = d.get("speedup_detail")
+        return cls(
+            problem=d["problem"],
+            status=Status(d["status"]),
+            tests=tuple(TestResult.from_json(t) for t in d.get("tests", ())),
+            speedup=Speedup.from_json(detail) if detail else None,
+            paper_speedup=d.get("paper_speedup"),
+            identical_to_baseline=bool(d.get("identical_to_baseline")),
+            message=d.get("message", ""),
+            context=d.get("context") or {},
+            cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
+        )

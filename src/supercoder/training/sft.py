@@ -3,8 +3,8 @@
 The paper fine-tunes on the best of 8 samples per training problem. We take, from a
 stored ``supercoder eval`` run, each problem's best attempt (``Outcome.best``: the
 strategies' ranking) and keep it only if it is *verified and faster*: correct, not a
-copy of the baseline, and either significantly faster (the speedup's 95% CI lies above
-1) or at least ``min_speedup`` (default 1.1) by its point estimate. Untimed runs give
+copy of the baseline, and either significantly faster (``Verdict.significantly_faster``:
+the speedup's 95% CI lies above the practical band around 1) or at least ``min_speedup`` (default 1.1) by its point estimate. Untimed runs give
 no examples (nothing was shown to be faster). Prompt = ``build_messages`` (the same
 prompt the model will see), completion = the assembly in an ```assembly fence.
 """
@@ -42,7 +42,7 @@ def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:
     """Correct, not the baseline, and faster: CI above 1 or point estimate >= min_speedup."""
     if not verdict.correct or verdict.identical_to_baseline or verdict.speedup is None:
         return False
-    return verdict.speedup.low > 1.0 or verdict.speedup.value >= min_speedup
+    return verdict.significantly_faster or verdict.speedup.value >= min_speedup
 
 
 def sft_examples(
