@@ -1,0 +1,258 @@
+"""Run one untrusted *tool* (gcc, valgrind, an instrumented binary) in a fresh sandbox.
+
+``run_isolated(argv, workdir, limits=...)`` starts one bubblewrap per call: no
+network, every namespace unshared, a read-only root showing only ``/usr`` (with the
+``/lib*``/``/bin`` links and ``/etc/ld.so.cache``), a private ``/proc``, a minimal
+``/dev``, ``workdir`` bind-mounted read-write **at its own host path** (so paths under
+it mean the same inside and out), ``readonly`` paths bind-mounted read-only at their
+own paths, an unprivileged uid without capabilities, a new session, and
+``--die-with-parent``. Nothing else of the host is visible: no home, no cache, no
+problem folder, no tests.
+
+Limits, applied to the command inside (``prlimit``, so RLIMIT_NPROC counts only this
+sandbox's processes): CPU seconds per process, address space, file size, open files,
+processes (``limits.processes`` *extra* processes beyond the command itself; gcc
+needs about 4), no core files. The wall-clock limit kills the whole tree (bubblewrap
+and, with it, the pid namespace); stdout and stderr are each capped at
+``limits.output_bytes``. ``workdir`` and every ``readonly`` path must be readable by
+the sandbox's uid (made so for ``workdir``).
+
+With ``isolation=False`` (``--unsafe-no-sandbox`` only) the command runs as a plain
+subprocess of its own session under the same rlimits (RLIMIT_NPROC then counts the
+whole host uid, so it is only approximate) and sees the whole host.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import selectors
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from supercoder.errors import InfraError
+from supercoder.sandbox import Limits, RunResult, _bwrap_base, _classify_memory, isolation_status
+
+FILE_BYTES = 256 << 20  # default cap on any one file the tool writes
+OPEN_FILES = 256
+_BASE_ENV = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+
+
+def run_isolated(
+    argv: Sequence[str],
+    workdir: Path,
+    *,
+    limits: Limits,
+    stdin: bytes = b"",
+    readonly: Sequence[Path] = (),
+    isolation: bool = True,
+    env: dict[str, str] | None = None,
+    file_bytes: int = FILE_BYTES,
+    open_files: int = OPEN_FILES,
+) -> RunResult:
+    """Run ``argv`` (cwd ``workdir``) under ``limits``; see the module docstring.
+
+    Never raises for anything the command does (its failures are outcomes); raises
+    ``InfraError`` only when no sandbox can be started at all.
+    """
+    workdir = Path(workdir).resolve()
+    environment = {**_BASE_ENV, "HOME": str(workdir), "TMPDIR": str(workdir), **(env or {})}
+    rlimits = _rlimits(limits, file_bytes, open_files)
+    if isolation:
+        rlimits[resource.RLIMIT_NPROC] = limits.processes + 2  # + bubblewrap's init and the command
+        cmd, preexec = _bwrap_command(argv, workdir, readonly, rlimits), None
+    else:
+        cmd, preexec = list(argv), _preexec(rlimits, limits.processes)
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=workdir, env=environment, start_new_session=True, preexec_fn=preexec,
+        )  # fmt: skip
+    except OSError as e:
+        if isolation:
+            raise InfraError(f"could not start bubblewrap: {e}") from e
+        return RunResult("spawn_error", e.errno or 0, 0, b"", b"", 0.0, 0.0, 0, 0)
+    deadline = start + limits.wall_seconds
+    stdout, stderr, why = _communicate(proc, stdin, deadline, limits.output_bytes)
+    status, usage, late = _wait(proc, deadline if not why else 0.0)
+    why = why or late
+    wall = time.monotonic() - start
+    return _result(status, usage, stdout, stderr, wall, why, limits, isolation)
+
+
+def _rlimits(limits: Limits, file_bytes: int, open_files: int) -> dict[int, int]:
+    cpu = max(1, int(limits.cpu_seconds + 0.999))
+    return {
+        resource.RLIMIT_CPU: cpu,
+        resource.RLIMIT_AS: limits.memory_mb << 20,
+        resource.RLIMIT_FSIZE: file_bytes,
+        resource.RLIMIT_NOFILE: open_files,
+        resource.RLIMIT_CORE: 0,
+    }
+
+
+_PRLIMIT_NAMES = {
+    resource.RLIMIT_CPU: "cpu", resource.RLIMIT_AS: "as", resource.RLIMIT_FSIZE: "fsize",
+    resource.RLIMIT_NOFILE: "nofile", resource.RLIMIT_CORE: "core", resource.RLIMIT_NPROC: "nproc",
+}  # fmt: skip
+
+
+def _bwrap_command(
+    argv: Sequence[str], workdir: Path, readonly: Sequence[Path], rlimits: dict
+) -> list[str]:
+    isolated, why = isolation_status()
+    if not isolated:
+        raise InfraError(
+            f"no sandbox available ({why}); refusing to run untrusted code. "
+            "Install bubblewrap, or pass --unsafe-no-sandbox to run without isolation."
+        )
+    prlimit = shutil.which("prlimit", path="/usr/bin:/bin")
+    if not prlimit:
+        raise InfraError("prlimit not found: install util-linux")
+    _open_to_sandbox(workdir)
+    binds = ["--bind", str(workdir), str(workdir)]
+    for path in readonly:
+        p = str(Path(path).resolve())
+        binds += ["--ro-bind", p, p]
+    limit_args = [f"--{_PRLIMIT_NAMES[r]}={_soft_hard(r, v)}" for r, v in rlimits.items()]
+    return [
+        shutil.which("bwrap") or "bwrap", *_bwrap_base(), *binds,
+        "--as-pid-1", "--remount-ro", "/", "--chdir", str(workdir), "--",
+        prlimit, *limit_args, "--", *argv,
+    ]  # fmt: skip
+
+
+def _open_to_sandbox(workdir: Path) -> None:
+    """The sandbox's uid must be able to write ``workdir`` (it is the caller's own folder)."""
+    try:
+        workdir.chmod(0o777)
+    except OSError as e:
+        raise InfraError(f"cannot prepare {workdir} for the sandbox: {e}") from e
+
+
+def _preexec(rlimits: dict[int, int], processes: int):
+    nproc = _host_processes() + processes + 1 if os.geteuid() != 0 else None
+
+    def apply() -> None:
+        for res, value in rlimits.items():
+            resource.setrlimit(res, (value, value + 1 if res == resource.RLIMIT_CPU else value))
+        if nproc is not None:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+    return apply
+
+
+def _host_processes() -> int:
+    uid = os.getuid()
+    count = 0
+    for entry in Path("/proc").iterdir():
+        try:
+            count += entry.name.isdigit() and entry.stat().st_uid == uid
+        except OSError:
+            continue
+    return count
+
+
+def _soft_hard(res: int, value: int) -> str:
+    """CPU: SIGXCPU at the limit, SIGKILL a second later; others: one hard value."""
+    return f"{value}:{value + 1}" if res == resource.RLIMIT_CPU else str(value)
+
+
+def _communicate(
+    proc: subprocess.Popen, data: bytes, deadline: float, cap: int
+) -> tuple[bytes, bytes, str]:
+    """Feed stdin, collect stdout/stderr until both close. Returns (out, err, why):
+    ``why`` is "timeout" or "output_limit" when the run must be killed, else ""."""
+    bufs = {proc.stdout.fileno(): bytearray(), proc.stderr.fileno(): bytearray()}
+    pending, stdin_fd = memoryview(data), proc.stdin.fileno()
+    with selectors.DefaultSelector() as sel:
+        for fd in bufs:
+            sel.register(fd, selectors.EVENT_READ)
+        if pending:
+            os.set_blocking(stdin_fd, False)
+            sel.register(stdin_fd, selectors.EVENT_WRITE)
+        else:
+            proc.stdin.close()
+        while sel.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return _close(proc, bufs, "timeout")
+            for key, _ in sel.select(left):
+                if key.fd == stdin_fd:
+                    pending = _feed(proc, sel, pending)
+                    continue
+                chunk = os.read(key.fd, 1 << 16)
+                if not chunk:
+                    sel.unregister(key.fd)
+                    continue
+                bufs[key.fd] += chunk
+                if len(bufs[key.fd]) > cap:
+                    return _close(proc, bufs, "output_limit")
+    return _close(proc, bufs, "")
+
+
+def _feed(proc: subprocess.Popen, sel: selectors.BaseSelector, pending: memoryview) -> memoryview:
+    try:
+        pending = pending[os.write(proc.stdin.fileno(), pending[: 1 << 16]) :]
+    except (BrokenPipeError, BlockingIOError) as e:
+        if isinstance(e, BlockingIOError):
+            return pending
+        pending = pending[len(pending) :]
+    if not pending:
+        sel.unregister(proc.stdin.fileno())
+        proc.stdin.close()
+    return pending
+
+
+def _close(proc: subprocess.Popen, bufs: dict, why: str) -> tuple[bytes, bytes, str]:
+    for stream in (proc.stdin, proc.stdout, proc.stderr):
+        if not stream.closed:
+            stream.close()
+    out, err = (bytes(b) for b in bufs.values())
+    return out, err, why
+
+
+def _wait(proc: subprocess.Popen, deadline: float) -> tuple[int, resource.struct_rusage, str]:
+    """Reap the command (its rusage covers every process it waited for); past the
+    deadline, kill the tree first. Returns (status, rusage, "timeout" or "")."""
+    pause, why = 0.001, ""
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() >= deadline:
+            _kill(proc)
+            _, status, usage = os.wait4(proc.pid, 0)
+            why = "timeout" if deadline else ""
+            break
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+    proc.returncode = status  # reaped here: keep Popen from waiting again
+    return status, usage, why
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    """Kill the whole tree: bubblewrap's death takes its pid namespace with it
+    (``--die-with-parent``); the session kill covers the unsandboxed mode."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _result(status: int, usage, out: bytes, err: bytes, wall: float, why: str,
+            limits: Limits, isolation: bool) -> RunResult:  # fmt: skip
+    cpu = usage.ru_utime + usage.ru_stime
+    code = os.waitstatus_to_exitcode(status)
+    sig = -code if code < 0 else 0
+    if isolation and 128 < code < 128 + 65:  # bubblewrap reports a signal as 128 + n
+        sig = code - 128
+    cpu_out = sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= 0.95 * limits.cpu_seconds)
+    outcome = why or ("timeout" if cpu_out else "signaled" if sig else "exited")
+    result = RunResult(outcome, max(code, 0) if not sig else 0, sig, out[: limits.output_bytes],
+                       err[: limits.output_bytes], cpu, wall, usage.ru_maxrss, 0)  # fmt: skip
+    return _classify_memory(result, limits)
