@@ -56,7 +56,7 @@ def hf_file(tmp_path_factory):
         hf_record(0, PROGRAMS[0], o3[0], o0[0]),  # ground truth -O3, unoptimized -O0 (as released)
         hf_record(1, PROGRAMS[1], other, o3[1]),  # ground truth differs but is not -O0
         hf_record(2, PROGRAMS[2], o0[2], o0[2]),  # ground truth is -O0 output
-        hf_record(0, PROGRAMS[3], o0[3], o0[3], split="val"),
+        hf_record(3, PROGRAMS[3], o0[3], o0[3], split="val"),
         hf_record(4, "int main(void) { syntax error }\n", "x", "x"),  # does not compile
     ]
     path = tmp_path_factory.mktemp("hf") / "train-00000-of-00001.parquet"

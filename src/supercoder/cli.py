@@ -1,22 +1,92 @@
-"""The ``supercoder`` command line: parses options and delegates to plain functions."""
+"""The ``supercoder`` command line: parses options and delegates to plain functions.
+
+Every command runs under one guard (:class:`GuardedGroup`): a bad input, a broken
+machine, an unreadable store or an interrupt becomes a one-line error on stderr and an
+exit code (2 bad input, 3 machine trouble, 130 interrupted), never a traceback.
+``SUPERCODER_DEBUG=1`` re-raises unexpected errors with their traceback.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
+import sqlite3
 import sys
 
+import click
 import typer
 from rich.console import Console
 from rich.text import Text
+from typer.core import TyperGroup
 
 from supercoder.commands import analyze, bench, core, dataset, llm, train
-from supercoder.errors import SupercoderError
+from supercoder.errors import SupercoderError, printable
+
+EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
+# OSErrors that mean "the path you named is wrong" rather than "the machine is in trouble"
+_USER_ERRNOS = {errno.ENOENT, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTDIR,
+                errno.EEXIST, errno.EROFS, errno.ENAMETOOLONG, errno.ELOOP}  # fmt: skip
+
+
+def error_exit(exc: BaseException) -> tuple[int, str]:
+    """(exit code, one-line message) for an exception escaping a command."""
+    if isinstance(exc, SupercoderError):
+        return exc.exit_code, str(exc)
+    if isinstance(exc, KeyboardInterrupt):
+        return EXIT_INTERRUPTED, "interrupted (what was finished is stored; rerun to resume)"
+    if isinstance(exc, sqlite3.DatabaseError):
+        full = "full" in str(exc) or "disk I/O" in str(exc)
+        return (EXIT_MACHINE if full else EXIT_BAD_INPUT,
+                f"the SQLite store is not usable: {exc} (is --db a supercoder run store?)")  # fmt: skip
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if exc.filename else ""
+        code = EXIT_BAD_INPUT if exc.errno in _USER_ERRNOS else EXIT_MACHINE
+        return code, f"{exc.strerror or exc}{where}"
+    if isinstance(exc, UnicodeError):
+        return EXIT_BAD_INPUT, f"text that is not valid UTF-8 (or not encodable): {exc}"
+    return 1, f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)"
+
+
+def report_error(exc: BaseException) -> int:
+    code, message = error_exit(exc)
+    first, *rest = printable(message).splitlines() or [""]
+    line = Text.assemble(("error: ", "bold red"), first)
+    err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
+    err.print(line)
+    if rest:
+        err.print("\n".join("  " + r for r in rest[:40]))
+    return code
+
+
+class GuardedGroup(TyperGroup):
+    """The root command group: turns every escaping error into a clean exit."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except (
+            typer.Exit,
+            typer.Abort,
+            click.exceptions.Exit,
+            click.ClickException,
+            click.exceptions.Abort,
+        ):
+            raise
+        except (Exception, KeyboardInterrupt) as e:
+            if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
+                raise
+            raise typer.Exit(report_error(e)) from e
+
 
 app = typer.Typer(
     name="supercoder",
+    cls=GuardedGroup,
     help=(
         "Assembly superoptimization with LLMs, verified in a sandbox.\n\n"
         "Start with: supercoder check PROBLEM_DIR CANDIDATE.s  (is it correct? how much faster?)\n"
-        "or: supercoder eval --benchmark val  (optimize every bundled val problem)."
+        "or: supercoder eval --benchmark val  (optimize every bundled val problem).\n\n"
+        "Exit codes: 0 done, 1 done but nothing correct / unfinished work, 2 bad input, "
+        "3 machine trouble, 130 interrupted."
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -26,18 +96,12 @@ app = typer.Typer(
 for module in (core, bench, dataset, llm, train, analyze):
     module.register(app)
 
-err = Console(stderr=True)
-
 
 def main() -> None:
     try:
         app()
-    except SupercoderError as e:
-        err.print(Text.assemble(("error: ", "bold red"), str(e)), highlight=False, soft_wrap=True)
-        sys.exit(2)
-    except KeyboardInterrupt:
-        err.print("[yellow]interrupted[/]")
-        sys.exit(130)
+    except (Exception, KeyboardInterrupt) as e:  # outside a command (parsing, startup)
+        sys.exit(report_error(e))
 
 
 if __name__ == "__main__":

@@ -1,21 +1,28 @@
-"""Error kinds: the user's mistake vs the machine's failure."""
+"""Error kinds: the user's mistake vs the machine's failure; safe text for terminals."""
 
 from __future__ import annotations
+
+import re
+from pathlib import Path
 
 
 class SupercoderError(Exception):
     """Base class for errors the CLI reports without a traceback."""
 
+    exit_code = 2
+
 
 class UserError(SupercoderError):
-    """Bad input: a missing file, a malformed problem, a wrong option."""
+    """Bad input: a missing file, a malformed problem, a wrong option (exit code 2)."""
 
 
 class InfraError(SupercoderError):
     """The machine failed (sandbox could not start, toolchain missing, runner died).
 
-    Never scored as a wrong candidate: retried or dropped.
+    Never scored as a wrong candidate: retried or dropped. Exit code 3.
     """
+
+    exit_code = 3
 
 
 class MissingExtra(SupercoderError):
@@ -37,3 +44,61 @@ def require(module: str, extra: str):
         return importlib.import_module(module)
     except ImportError as e:
         raise MissingExtra(extra, module) from e
+
+
+# --- text from outside (servers, problem files, stored runs) ---------------------------
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+_CONTROL_NL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _escape(m: re.Match) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: object, newlines: bool = True) -> str:
+    """``text`` with control characters (ESC, NUL, CR, ...) and lone surrogates escaped
+    as ``\\xNN``, so that nothing from outside can drive the terminal. Tabs are kept;
+    newlines too unless ``newlines=False``."""
+    return (_CONTROL if newlines else _CONTROL_NL).sub(_escape, str(text))
+
+
+SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")
+
+
+def is_safe_name(name: object) -> bool:
+    """A name usable as one path component: ``[A-Za-z0-9_.-]{1,100}``, not ``.``/``..``."""
+    return isinstance(name, str) and bool(SAFE_NAME.fullmatch(name)) and name not in (".", "..")
+
+
+def safe_slug(name: object, fallback: str = "problem") -> str:
+    """A safe path component made from ``name`` (unsafe characters become ``_``)."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "_", str(name))[:100].strip(".") or fallback
+    return slug if is_safe_name(slug) else fallback
+
+
+def inside(root: Path, path: Path) -> bool:
+    """Does ``path`` (resolved, symlinks followed) stay inside ``root``?"""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True
+
+
+def check_writable(path: Path, what: str = "output") -> None:
+    """Fail now (UserError), not after a whole run, when ``path`` cannot be written:
+    creates its folder, opens it for appending (removed again if it did not exist)."""
+    path = Path(path)
+    if path.is_dir():
+        raise UserError(f"{what} {path}: is a folder, expected a file path")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        with open(path, "ab"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as e:
+        raise UserError(f"{what} {path}: cannot be written ({e.strerror or e})") from e

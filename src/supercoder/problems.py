@@ -11,6 +11,11 @@ A problem folder holds:
   ``{"seed": S, "size": N, "sha256": H}``; the input is ``gen.py``'s output, checked
   against ``sha256`` and cached;
 - ``hidden/``             the same layout for hidden tests (used to judge, never shown).
+
+Every file is read as a regular file inside the folder: a symbolic link (or a path that
+resolves outside the folder) is refused, so a problem folder cannot make supercoder
+read, store or show a host file. A folder's ``gen.py`` is **trusted code**: it runs on
+the host, in this process, like any Python you import; only use generators you trust.
 """
 
 from __future__ import annotations
@@ -18,14 +23,17 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import json
+import logging
 import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
-from supercoder.errors import UserError
+from supercoder.errors import UserError, inside, printable
 from supercoder.paths import cache_dir
 from supercoder.types import Problem, TestCase
+
+log = logging.getLogger("supercoder")
 
 BUNDLED_ROOT = Path(__file__).parent / "data" / "bench"
 SPLITS = ("train", "val")
@@ -42,12 +50,7 @@ def load_problem(path: str | Path) -> Problem:
         raise UserError(f"{folder}: not a folder (a problem is a folder with source.c and tests/)")
     if not is_problem_dir(folder):
         raise UserError(f"{folder}: no source.c found")
-    meta: dict = {}
-    if (folder / "problem.json").is_file():
-        try:
-            meta = json.loads((folder / "problem.json").read_text())
-        except json.JSONDecodeError as e:
-            raise UserError(f"{folder / 'problem.json'}: invalid JSON ({e})") from e
+    meta = _read_meta(folder)
     baseline = folder / "baseline.s"
     tests = [
         *_load_tests(folder, "tests", hidden=False),
@@ -58,32 +61,82 @@ def load_problem(path: str | Path) -> Problem:
         raise UserError(f"{folder}: no tests (expected tests/NAME.in with tests/NAME.out)")
     return Problem(
         name=meta.get("name", folder.name),
-        source=(folder / "source.c").read_text(),
+        source=read_text(folder, folder / "source.c"),
         tests=tuple(tests),
-        baseline_asm=baseline.read_text() if baseline.is_file() else None,
+        baseline_asm=read_text(folder, baseline) if baseline.exists() else None,
         split=meta.get("split"),
         meta={**meta, "path": str(folder.resolve())},
     )
 
 
+def own_file(folder: Path, path: Path) -> Path:
+    """``path`` if it is a regular file (or folder) of the problem folder itself: a
+    symbolic link, or anything resolving outside ``folder``, is refused."""
+    if path.is_symlink() or not inside(folder, path):
+        raise UserError(
+            f"{path}: is a symbolic link or leads outside the problem folder; problem files "
+            "must be regular files inside it (copy the file instead of linking it)"
+        )
+    return path
+
+
+def read_bytes(folder: Path, path: Path) -> bytes:
+    return own_file(folder, path).read_bytes()
+
+
+def read_text(folder: Path, path: Path) -> str:
+    try:
+        return read_bytes(folder, path).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from e
+
+
+def _read_meta(folder: Path) -> dict:
+    path = folder / "problem.json"
+    if not path.exists() and not path.is_symlink():
+        return {}
+    try:
+        meta = json.loads(read_text(folder, path))
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path}: invalid JSON ({e})") from e
+    if not isinstance(meta, dict):
+        raise UserError(f"{path}: expected a JSON object, got {type(meta).__name__}")
+    for key in ("name", "split"):
+        value = meta.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise UserError(f"{path}: field {key!r} must be a non-empty string")
+        if isinstance(value, str) and (printable(value) != value or "\n" in value):
+            raise UserError(f"{path}: field {key!r} has control characters: {printable(value)!r}")
+    if not isinstance(meta.get("tags", []), list):
+        raise UserError(f"{path}: field 'tags' must be a list")
+    return meta
+
+
 def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
     tdir = folder / sub
-    if not tdir.is_dir():
+    if not tdir.is_dir() and not tdir.is_symlink():
         return []
+    own_file(folder, tdir)
     tests = []
     for out in sorted(tdir.glob("*.out")):
         stem = out.stem
         name = stem if sub == "tests" else f"{sub}/{stem}"  # unique across folders
         inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
-        if inp.is_file():
+        expected = read_bytes(folder, out)
+        if inp.exists() or inp.is_symlink():
             tests.append(
-                TestCase(name, out.read_bytes(), input_bytes=inp.read_bytes(), hidden=hidden)
+                TestCase(name, expected, input_bytes=read_bytes(folder, inp), hidden=hidden)
             )
         elif gen.is_file():
-            factory = _generated_input(folder, gen)
-            tests.append(TestCase(name, out.read_bytes(), input_factory=factory, hidden=hidden))
+            factory = _generated_input(folder, own_file(folder, gen))
+            tests.append(TestCase(name, expected, input_factory=factory, hidden=hidden))
         else:
             raise UserError(f"{out}: no matching {stem}.in or {stem}.gen")
+    for orphan in sorted(tdir.glob("*.in")):
+        if not (tdir / f"{orphan.stem}.out").exists():
+            log.warning(
+                "warning: %s has no matching %s.out: not a test (skipped)", orphan, orphan.stem
+            )
     return tests
 
 
@@ -124,6 +177,8 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
 @cache
 def _load_generator(folder: str) -> Callable[[int, int], str]:
     path = Path(folder) / "gen.py"
+    if path.exists():
+        own_file(Path(folder), path)
     if not path.is_file():
         raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
     spec = importlib.util.spec_from_file_location(f"supercoder_gen_{abs(hash(folder))}", path)
@@ -140,7 +195,9 @@ def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
     JSONL/Parquet file of SuperCoder-schema records."""
     spec = str(name_or_dir)
     if spec in ("all", "bundled", "default") or spec in SPLITS:
-        problems = [load_problem(p) for p in sorted(BUNDLED_ROOT.iterdir()) if is_problem_dir(p)]
+        problems = unique_names(
+            [load_problem(p) for p in sorted(BUNDLED_ROOT.iterdir()) if is_problem_dir(p)]
+        )
         if spec in SPLITS:
             problems = [p for p in problems if p.split == spec]
         if not problems:
@@ -150,7 +207,7 @@ def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
     if path.is_file() and path.suffix in (".jsonl", ".json", ".parquet"):
         from supercoder.records import load_records
 
-        return load_records(path)
+        return unique_names(load_records(path))
     if not path.exists():
         raise UserError(
             f"{spec}: no such benchmark (use train, val, all, a folder or a .jsonl/.parquet file)"
@@ -160,6 +217,23 @@ def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
     problems = [load_problem(p) for p in sorted(path.iterdir()) if is_problem_dir(p)]
     if not problems:
         raise UserError(f"{path}: no problem folders inside (each needs source.c and tests/)")
+    return unique_names(problems)
+
+
+def unique_names(problems: list[Problem]) -> list[Problem]:
+    """``problems`` unchanged, or UserError naming both places of a duplicate name (one
+    would silently replace the other's results)."""
+    seen: dict[str, Problem] = {}
+    for p in problems:
+        if p.name in seen:
+            first, second = (
+                q.meta.get("path") or q.meta.get("record_where") for q in (seen[p.name], p)
+            )
+            raise UserError(
+                f"two problems are named {p.name!r}: {first} and {second}; "
+                'give each a unique name (problem.json "name")'
+            )
+        seen[p.name] = p
     return problems
 
 

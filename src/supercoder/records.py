@@ -45,8 +45,9 @@ def load_records(path: str | Path) -> list[Problem]:
     ]
 
 
-def read_raw(path: str | Path) -> list[dict[str, Any]]:
-    """The records of a file as plain dicts (no validation)."""
+def read_raw(path: str | Path, bad: list[tuple[str, str]] | None = None) -> list[dict[str, Any]]:
+    """The records of a file as plain dicts (no validation). With a ``bad`` list, JSONL
+    lines that are not JSON are skipped and noted there as (where, why) instead."""
     p = Path(path)
     if not p.is_file():
         raise UserError(f"{p}: no such file")
@@ -58,9 +59,19 @@ def read_raw(path: str | Path) -> list[dict[str, Any]]:
         except Exception as e:  # pyarrow raises several types for corrupt files
             raise UserError(f"{p}: not a readable Parquet file ({e})") from e
     if p.suffix == ".jsonl":
-        return [_json(line, f"{p} line {i}") for i, line in enumerate(_lines(p), 1) if line.strip()]
+        out = []
+        for i, raw in enumerate(p.read_bytes().split(b"\n"), 1):
+            if not raw.strip():
+                continue
+            try:
+                out.append(_json(_decode(raw, f"{p} line {i}"), f"{p} line {i}"))
+            except UserError as e:
+                if bad is None:
+                    raise
+                bad.append((f"line {i}", str(e).split(": ", 1)[-1]))
+        return out
     if p.suffix == ".json":
-        data = _json(p.read_text(), str(p))
+        data = _json(_text_of(p), str(p))
         data = data.get("data", data) if isinstance(data, dict) else data
         if isinstance(data, dict):
             data = [data]
@@ -70,8 +81,15 @@ def read_raw(path: str | Path) -> list[dict[str, Any]]:
     raise UserError(f"{p}: unknown record format (use one of {', '.join(FORMATS)})")
 
 
-def _lines(p: Path) -> list[str]:
-    return p.read_text().splitlines()
+def _decode(raw: bytes, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from e
+
+
+def _text_of(p: Path) -> str:
+    return _decode(p.read_bytes(), str(p))
 
 
 def _json(text: str, where: str) -> Any:
@@ -95,6 +113,7 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     code = info.get("c_code")
     if not isinstance(code, str) or not code.strip():
         raise UserError(f"{where}: field extra_info.c_code is missing or empty")
+    _encodable(code, where, "extra_info.c_code")
     tests = _tests(info, "inputs", "outputs", "test_names", "t", False, where)
     tests += _tests(info, "hidden_inputs", "hidden_outputs", "hidden_test_names", "h", True, where)
     if not any(not t.hidden for t in tests):
@@ -102,15 +121,24 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     split = info.get("split")
     index = info.get("index")
     name = info.get("name") or f"{split or 'record'}_{index if index is not None else 0}"
+    for key, value in (("name", name), ("split", split)):
+        if value is not None and not isinstance(value, str | int):
+            raise UserError(f"{where}: field extra_info.{key} must be a string")
+        _encodable(str(value), where, f"extra_info.{key}")
+    if split is not None:
+        split = str(split)
     truth = rec.get("reward_model") or {}
     meta = {
         "name": name,
         "record": {"data_source": rec.get("data_source"), "split": split, "index": index},
         "record_ground_truth": truth.get("ground_truth") if isinstance(truth, dict) else None,
         "record_unoptimized_assembly": info.get("unoptimized_assembly"),
+        "record_where": where,
     }
     if info.get("tags"):
-        meta["tags"] = list(info["tags"])
+        if not isinstance(info["tags"], list | tuple):
+            raise UserError(f"{where}: field extra_info.tags must be a list of strings")
+        meta["tags"] = [str(t) for t in info["tags"]]
     return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
 
 
@@ -126,13 +154,27 @@ def _tests(
             f"{where}: extra_info.{ikey} has {len(inputs)} entries but "
             f"extra_info.{okey} has {len(outputs)}"
         )
+    for key, value in ((ikey, inputs), (okey, outputs)):
+        for i, v in enumerate(value):
+            _encodable(v, where, f"extra_info.{key}[{i}]")
     names = info.get(nkey) or []
+    if not isinstance(names, list | tuple) or not all(
+        isinstance(n, str) and n and n.isprintable() for n in names
+    ):
+        names = []
     if len(names) != len(inputs) or len(set(names)) != len(names):
         names = [f"{prefix}{i:02d}" for i in range(len(inputs))]
     return [
         TestCase(str(n), o.encode(), input_bytes=i.encode(), hidden=hidden)
         for n, i, o in zip(names, inputs, outputs, strict=True)
     ]
+
+
+def _encodable(text: str, where: str, field: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as e:
+        raise UserError(f"{where}: field {field} is not valid text ({e.reason})") from e
 
 
 def problem_to_record(

@@ -14,6 +14,14 @@ from it. For each record the shipped ``reward_model.ground_truth`` and
 - ``O0``: identical to our ``-O0`` build, or -O0-looking (see ``looks_unoptimized``);
 - ``other``: neither (typically a different gcc version's -O3 output);
 - ``missing``.
+
+Records come from outside and are checked one by one; a bad one is skipped with its
+reason and counted, never aborting the others: a record that is not valid, whose name
+(or split) is not a safe folder name (``[A-Za-z0-9_.-]{1,100}``, not ``.``/``..``),
+whose name repeats another record's, whose C does not compile, or whose expected
+outputs differ from what its reference build prints (run once in the sandbox, as
+``problem init`` does; ``check_outputs=False`` skips that). Every folder written is
+checked to lie inside the output folder.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import UserError, require
+from supercoder.errors import InfraError, UserError, inside, is_safe_name, printable, require
 
 _RBP_SLOT = re.compile(r"-?\d*\(%rbp\)")
 _INSTRUCTION = re.compile(r"^\s+[a-z]")
@@ -39,6 +47,9 @@ class ImportReport:
     ground_truth: dict[str, int] = field(default_factory=dict)
     unoptimized: dict[str, int] = field(default_factory=dict)
     splits: dict[str, int] = field(default_factory=dict)
+    skipped: dict[str, int] = field(default_factory=dict)  # reason -> records
+    reasons: list[str] = field(default_factory=list)  # "record #i: why", per skipped record
+    outputs_checked: bool = True
 
     @property
     def ground_truth_disagreed(self) -> int:
@@ -46,10 +57,19 @@ class ImportReport:
 
     def lines(self) -> list[str]:
         gt, un = self.ground_truth, self.unoptimized
-        return [
+        skipped = sum(self.skipped.values())
+        out = [
             f"{self.records} records read; {self.written} problems written "
             f"({', '.join(f'{k}: {v}' for k, v in sorted(self.splits.items()))}); "
-            f"{self.not_compiling} skipped because c_code does not compile here.",
+            f"{skipped} skipped ({self.not_compiling} because c_code does not compile here).",
+        ]
+        out += [f"  skipped {n:5d}  {why}" for why, n in sorted(self.skipped.items())]
+        out += [f"  {r}" for r in self.reasons[:20]]
+        if len(self.reasons) > 20:
+            out.append(f"  ... {len(self.reasons) - 20} more in import_report.json")
+        if not self.outputs_checked:
+            out.append("Expected outputs were NOT checked against the reference build.")
+        return out + [
             "Every baseline was rebuilt from c_code with gcc -O3 -S (baseline.s); "
             "the shipped assembly is not used.",
             f"reward_model.ground_truth disagreed with our -O3 rebuild in "
@@ -86,13 +106,14 @@ def classify(asm: Any, ours_o3: str, ours_o0: str) -> str:
     return "other"
 
 
-def read_source(spec: str) -> list[dict[str, Any]]:
-    """Raw records from a local file or a hub dataset name (all splits)."""
+def read_source(spec: str, bad: list[tuple[str, str]] | None = None) -> list[Any]:
+    """Raw records from a local file or a hub dataset name (all splits); with ``bad``,
+    unreadable JSONL lines are noted there instead of failing."""
     from supercoder.records import FORMATS, read_raw
 
     path = Path(spec)
     if path.exists() or path.suffix in FORMATS:
-        return read_raw(path)
+        return read_raw(path, bad)
     datasets = require("datasets", "verl")
     try:
         loaded = datasets.load_dataset(spec)
@@ -104,59 +125,154 @@ def read_source(spec: str) -> list[dict[str, Any]]:
     return [dict(r) for split in loaded for r in loaded[split]]
 
 
-def rebuild(record: dict[str, Any]) -> tuple[str, str] | None:
-    """Our (-O3, -O0) assembly of the record's c_code, or None if it does not compile."""
+NOT_VALID, UNSAFE_NAME, DUPLICATE = "not a valid record", "unsafe name or split", "duplicate name"
+NOT_COMPILING, REFERENCE_FAILS = "c_code does not compile", "reference program fails"
+WRONG_OUTPUTS, NOT_WRITABLE = "expected outputs differ from the reference", "cannot write"
+
+
+@dataclass(frozen=True)
+class Built:
+    """A worker's result for one record: the two builds, or why it is skipped."""
+
+    o3: str = ""
+    o0: str = ""
+    skip: str = ""
+    why: str = ""
+
+
+def rebuild(problem: Any, check_outputs: bool = False) -> Built:
+    """Our -O3 and -O0 assembly of the problem's C; with ``check_outputs``, its visible
+    and hidden expected outputs compared with one run of the -O3 reference build."""
+    from supercoder.problem_init import reference_runs
     from supercoder.toolchain import compile_to_asm
 
-    code = (record.get("extra_info") or {}).get("c_code") or ""
     try:
-        return compile_to_asm(code, ("-O3",)), compile_to_asm(code, ("-O0",))
-    except UserError:
-        return None
+        o3, o0 = compile_to_asm(problem.source, ("-O3",)), compile_to_asm(problem.source, ("-O0",))
+    except UserError as e:
+        return Built(skip=NOT_COMPILING, why=str(e).splitlines()[0])
+    if check_outputs:
+        try:
+            runs = reference_runs(problem.source, [t.read_input() for t in problem.tests],
+                                  timeout=10.0, repeat=1)  # fmt: skip
+        except UserError as e:
+            return Built(skip=REFERENCE_FAILS, why=str(e).splitlines()[0])
+        for t, run in zip(problem.tests, runs, strict=True):
+            if run.output != t.expected:
+                return Built(
+                    skip=WRONG_OUTPUTS, why=f"test {t.name}: {_differs(t.expected, run.output)}"
+                )
+    return Built(o3, o0)
+
+
+def _differs(expected: bytes, actual: bytes) -> str:
+    return f"the record says {expected[:60]!r}, the reference prints {actual[:60]!r}"
+
+
+def _check(records: list[Any], bad: list[tuple[str, str]]) -> tuple[list[tuple[str, Any]], list]:
+    """(where, Problem) for every record that is valid and safely named; the others are
+    added to ``bad`` as (where, reason kind, why)."""
+    from supercoder.records import problem_from_record
+
+    good: list[tuple[str, Any]] = []
+    skipped: list[tuple[str, str, str]] = [(w, NOT_VALID, why) for w, why in bad]
+    seen: dict[tuple[str, str], str] = {}
+    for i, rec in enumerate(records):
+        where = f"record #{i}"
+        try:
+            problem = problem_from_record(rec, where=where)
+        except UserError as e:
+            skipped.append((where, NOT_VALID, str(e).removeprefix(f"{where}: ")))
+            continue
+        split = problem.split or "train"
+        unsafe = [f"{k} {v!r}" for k, v in (("name", problem.name), ("split", split))
+                  if not is_safe_name(v)]  # fmt: skip
+        if unsafe:
+            why = f"{' and '.join(unsafe)} is not a safe folder name ([A-Za-z0-9_.-], 1-100)"
+            skipped.append((where, UNSAFE_NAME, printable(why)))
+            continue
+        if (split, problem.name) in seen:
+            first = seen[(split, problem.name)]
+            skipped.append((where, DUPLICATE, f"{split}/{problem.name} is also {first}"))
+            continue
+        seen[(split, problem.name)] = where
+        good.append((where, problem))
+    return good, skipped
 
 
 def import_records(
-    records: list[dict[str, Any]], out: Path, workers: int = 1,
-    progress: Callable[[], None] | None = None,
+    records: list[Any], out: Path, workers: int = 1,
+    progress: Callable[[], None] | None = None, *, bad: list[tuple[str, str]] | None = None,
+    check_outputs: bool = True,
 ) -> ImportReport:  # fmt: skip
-    """Write one problem folder per record under ``out/<split>/<name>/``."""
-    from dataclasses import replace
+    """Write one problem folder per good record under ``out/<split>/<name>/``."""
+    from functools import partial
 
-    from supercoder.problems import write_problem
-    from supercoder.records import problem_from_record
-
-    problems = [problem_from_record(r, where=f"record #{i}") for i, r in enumerate(records)]
+    if check_outputs:
+        _require_sandbox()
+    good, skipped = _check(records, list(bad or []))
+    built = _map(partial(rebuild, check_outputs=check_outputs), [p for _, p in good], workers,
+                 progress)  # fmt: skip
     gt: Counter = Counter()
     un: Counter = Counter()
     splits: Counter = Counter()
-    failed = 0
-    for rec, problem, built in zip(
-        records, problems, _map(rebuild, records, workers, progress), strict=True
-    ):
-        if built is None:
-            failed += 1
+    for (where, problem), b in zip(good, built, strict=True):
+        if b.skip:
+            skipped.append((where, b.skip, printable(b.why)))
             continue
-        o3, o0 = built
-        kinds = {
-            "ground_truth_kind": classify(
-                (rec.get("reward_model") or {}).get("ground_truth"), o3, o0
-            ),
-            "unoptimized_assembly_kind": classify(
-                rec["extra_info"].get("unoptimized_assembly"), o3, o0
-            ),
-        }
+        kinds = _kinds(problem, b)
+        why = _write(problem, b, kinds, out)
+        if why:
+            skipped.append((where, NOT_WRITABLE, why))
+            continue
         gt[kinds["ground_truth_kind"]] += 1
         un[kinds["unoptimized_assembly_kind"]] += 1
-        split = problem.split or "train"
-        splits[split] += 1
-        meta = {k: v for k, v in problem.meta.items() if not k.startswith("record_")}
-        meta.update(kinds, baseline="rebuilt with gcc -O3 -S from c_code")
-        write_problem(
-            replace(problem, baseline_asm=o3, split=split, meta=meta), out / split / problem.name
-        )
+        splits[problem.split or "train"] += 1
+    reasons = Counter(kind for _, kind, _ in skipped)
     return ImportReport(
-        len(records), sum(splits.values()), failed, dict(gt), dict(un), dict(splits)
-    )
+        len(records) + len(bad or []), sum(splits.values()), reasons.get(NOT_COMPILING, 0),
+        dict(gt), dict(un), dict(splits), dict(reasons),
+        [f"{w}: {kind}: {why}" for w, kind, why in skipped], check_outputs,
+    )  # fmt: skip
+
+
+def _require_sandbox() -> None:
+    from supercoder.sandbox import isolation_status
+
+    ok, why = isolation_status()
+    if not ok:
+        raise InfraError(
+            f"checking expected outputs runs each reference program in the sandbox: {why}. "
+            "Fix that, or import without the check (--no-check-outputs)."
+        )
+
+
+def _kinds(problem: Any, b: Built) -> dict[str, str]:
+    meta = problem.meta
+    return {
+        "ground_truth_kind": classify(meta.get("record_ground_truth"), b.o3, b.o0),
+        "unoptimized_assembly_kind": classify(meta.get("record_unoptimized_assembly"), b.o3, b.o0),
+    }
+
+
+def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
+    """Write the problem folder; '' when done, else why not (never outside ``out``)."""
+    import shutil
+    from dataclasses import replace
+
+    from supercoder.problems import is_problem_dir, write_problem
+
+    split = problem.split or "train"
+    dest = out / split / problem.name
+    if not inside(out, dest) or dest.is_symlink() or (out / split).is_symlink():
+        return f"{dest} would lie outside {out}"
+    if dest.exists():
+        if not dest.is_dir() or not is_problem_dir(dest):
+            return f"{dest} exists and is not a problem folder"
+        shutil.rmtree(dest)  # an earlier import of the same record
+    meta = {k: v for k, v in problem.meta.items() if not k.startswith("record_")}
+    meta.update(kinds, baseline="rebuilt with gcc -O3 -S from c_code")
+    write_problem(replace(problem, baseline_asm=b.o3, split=split, meta=meta), dest)
+    return ""
 
 
 def _map(fn: Callable, items: list, workers: int, progress: Callable[[], None] | None) -> list:
