@@ -36,8 +36,9 @@ def bench(tmp_path):
 
 def run(*args: str):
     result = CliRunner().invoke(app, list(args))
-    if isinstance(result.exception, UserError):
-        raise result.exception
+    if result.exit_code == 2:  # bad input: the CLI's one-line error
+        assert "Traceback" not in result.output and result.output.startswith("error: ")
+        raise UserError(result.output)
     assert result.exit_code == 0, result.output
     return result.output
 

@@ -92,7 +92,7 @@ def test_cli_analyze_run_and_errors(store, tmp_path):
     data = json.loads(res.output)
     assert {c["problem"] for c in data["candidates"]} == {"bit_pop", "div_sum"}
     res = runner.invoke(app, ["analyze", "--run", "nope", "--db", str(store)])
-    assert res.exit_code != 0 and "no run named 'nope'" in str(res.exception)
+    assert res.exit_code == 2 and "no run named 'nope'" in res.output
 
 
 def test_report_is_self_contained_and_escaped(store, tmp_path):
