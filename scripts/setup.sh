@@ -19,6 +19,15 @@ else
   echo "no apt-get: install these yourself: $apt_packages" >&2
 fi
 
+# started as root, the sandbox runs bubblewrap as this unprivileged user (else nobody)
+if ! id supercoder-sandbox >/dev/null 2>&1 && command -v useradd >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ]; then
+    useradd --system --no-create-home --user-group --shell /usr/sbin/nologin supercoder-sandbox
+  elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    sudo useradd --system --no-create-home --user-group --shell /usr/sbin/nologin supercoder-sandbox
+  fi
+fi
+
 python3 -m venv .venv
 pip=".venv/bin/pip"
 $pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true

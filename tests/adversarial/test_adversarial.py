@@ -67,6 +67,7 @@ def no_stray_processes(name: str) -> bool:
         ("alloc_gigabytes", {Status.MEMORY_LIMIT}),
         ("flood_stdout", {Status.OUTPUT_LIMIT}),
         ("kill_parent", {Status.RUNTIME_ERROR}),
+        ("write_proc", {Status.RUNTIME_ERROR}),
     ],
 )
 def test_attack_is_rejected(problem, fixture, expected):
@@ -149,3 +150,16 @@ def test_detached_child_is_killed_when_processes_are_allowed(tmp_path):
         again = box.run(name, b"1\n1\n")  # the supervisor is still healthy
         assert again.outcome == "exited"
     assert no_stray_processes(name)
+
+
+def test_bubblewrap_never_runs_as_host_root(tmp_path):
+    """Started as root (CI is), the sandbox runs as an unprivileged host user with no
+    supplementary groups: its user namespace maps to that uid, never to host uid 0."""
+    sandbox_or_skip()
+    build = assemble(fixture_asm("hardcoded_answer", 'ANSWER="1"'), tmp_path / "one")
+    with open_sandbox({"one": build.binary}, LIMITS) as box:
+        status = Path(f"/proc/{box._proc.pid}/status").read_text()
+        ids = {line.split(":")[0]: line.split()[1:] for line in status.splitlines() if ":" in line}
+        assert box.run("one", b"").stdout == b"1\n"
+    if os.geteuid() == 0:
+        assert ids["Uid"][0] != "0" and ids["Gid"][0] != "0" and ids["Groups"] == []

@@ -8,12 +8,23 @@ uid 65534 with no capabilities, a private pid namespace whose init is the runner
 (signals from inside cannot kill it), and per-run CPU/wall/memory/output/file
 limits, a seccomp filter (no ptrace, sockets, process creation, signals to others)
 and a sweep that kills any descendant left when a run ends.
+
+Started as root, bubblewrap never runs as root: ``unprivileged_popen_kwargs()``
+switches it to an unprivileged host user (``supercoder-sandbox``, created by
+scripts/setup.sh, else ``nobody``) with no supplementary groups, so the sandbox's
+user namespace maps to an unprivileged host uid. Other sandboxes (the one-shot build
+sandbox) reuse the same pieces: ``bwrap_argv_base()`` (namespaces, read-only /usr,
+/proc with a read-only /proc/sys, no /sys) + ``unprivileged_popen_kwargs()``; what
+they bind must be reachable by that user (folders 0755, files world-readable or
+-executable: never under root's home).
 """
 
 from __future__ import annotations
 
+import grp
 import hashlib
 import os
+import pwd
 import selectors
 import shutil
 import signal
@@ -27,7 +38,8 @@ from pathlib import Path
 from supercoder.errors import InfraError, UserError
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
-SANDBOX_UID = 65534
+SANDBOX_UID = 65534  # uid/gid inside the sandbox's user namespace
+SANDBOX_USER = "supercoder-sandbox"  # host user bubblewrap runs as when we are root
 
 
 @dataclass(frozen=True)
@@ -113,30 +125,76 @@ def runner_binary() -> Path:
 
 
 @cache
+def sandbox_host_ids() -> tuple[int, int] | None:
+    """(uid, gid) of the unprivileged host user bubblewrap runs as; None when we are
+    not root (then bubblewrap runs as ourselves). ``SUPERCODER_SANDBOX_USER`` picks
+    another user; root is refused."""
+    if os.geteuid() != 0:
+        return None
+    name = os.environ.get("SUPERCODER_SANDBOX_USER", SANDBOX_USER)
+    try:
+        entry = pwd.getpwnam(name)
+        uid, gid = entry.pw_uid, entry.pw_gid
+    except KeyError:
+        uid = _lookup(pwd.getpwnam, "nobody", 65534, "pw_uid")
+        gid = _lookup(grp.getgrnam, "nogroup", None, "gr_gid") or _lookup(
+            grp.getgrnam, "nobody", 65534, "gr_gid"
+        )
+    if uid == 0 or gid == 0:
+        raise InfraError(
+            f"the sandbox user {name!r} is root: choose an unprivileged one (SUPERCODER_SANDBOX_USER)"
+        )
+    return uid, gid
+
+
+def _lookup(fn, name: str, default: int | None, attr: str) -> int | None:
+    try:
+        return getattr(fn(name), attr)
+    except KeyError:
+        return default
+
+
+def unprivileged_popen_kwargs() -> dict:
+    """Keyword arguments for ``subprocess.Popen``/``run`` that start bubblewrap as an
+    unprivileged host user with no supplementary groups when we are root ({} otherwise)."""
+    ids = sandbox_host_ids()
+    if ids is None:
+        return {}
+    return {"user": ids[0], "group": ids[1], "extra_groups": []}
+
+
+def bwrap_argv_base() -> list[str]:
+    """``bwrap`` and the options every sandbox shares: all namespaces unshared, no
+    capabilities, uid/gid 65534, read-only /usr (+ /lib*, /bin, /sbin, ld.so.cache),
+    a private /proc whose /proc/sys is read-only, a minimal /dev, no /sys. Append
+    binds, ``--remount-ro /``, ``--``, the command; start it with
+    ``unprivileged_popen_kwargs()``."""
+    return [shutil.which("bwrap") or "bwrap", *_bwrap_base()]
+
+
+@cache
 def isolation_status() -> tuple[bool, str]:
     """(available, reason). Isolation needs bubblewrap and user/pid/net namespaces."""
-    bwrap = shutil.which("bwrap")
-    if not bwrap:
+    if not shutil.which("bwrap"):
         return False, "bubblewrap is not installed (apt-get install bubblewrap)"
     try:
         proc = subprocess.run(
-            [bwrap, *_bwrap_base(), "--", "/usr/bin/true"],
-            capture_output=True,
-            text=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired) as e:
+            [*bwrap_argv_base(), "--remount-ro", "/", "--", "/usr/bin/true"],
+            capture_output=True, text=True, timeout=30, cwd="/", **unprivileged_popen_kwargs(),
+        )  # fmt: skip
+    except (OSError, subprocess.TimeoutExpired, InfraError) as e:
         return False, f"bubblewrap failed to start: {e}"
     if proc.returncode != 0:
         return False, f"bubblewrap cannot create namespaces here: {proc.stderr.strip()[:300]}"
-    return True, "bubblewrap"
+    return True, "bubblewrap" + (" (as an unprivileged user)" if sandbox_host_ids() else "")
 
 
 def _bwrap_base() -> list[str]:
     args = [
         "--unshare-all", "--die-with-parent", "--new-session",
         "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
-        "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--dev", "/dev",
+        "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys",
+        "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--dev", "/dev",
     ]  # fmt: skip
     for name in ("lib", "lib64", "bin", "sbin"):
         p = Path("/") / name
@@ -165,31 +223,37 @@ class Sandbox:
         self.limits = limits
         self.isolation = isolation
         self._host = Path(tempfile.mkdtemp(prefix="sc-box-"))
-        (self._host / "bin").mkdir()
-        (self._host / "in").mkdir()
         self._inputs: dict[str, str] = {}
-        for name, path in binaries.items():
-            if not name.isidentifier():
-                raise UserError(f"binary name {name!r} must be an identifier")
-            dest = self._host / "bin" / name
-            shutil.copyfile(path, dest)
-            dest.chmod(0o555)
-        os.chmod(self._host, 0o755)
-        for sub in ("bin", "in"):
-            os.chmod(self._host / sub, 0o755)
         self._names = set(binaries)
         try:
+            self._fill_box(binaries)
             self._proc = self._start()
         except BaseException:
             shutil.rmtree(self._host, ignore_errors=True)
             raise
 
+    def _fill_box(self, binaries: dict[str, Path]) -> None:
+        """Binaries execute-only (no program in the box can read or mmap another), the
+        runner copied in (the cache may sit in root's home, unreachable), folders 0755."""
+        (self._host / "bin").mkdir()
+        (self._host / "in").mkdir()
+        for name, path in binaries.items():
+            if not name.isidentifier():
+                raise UserError(f"binary name {name!r} must be an identifier")
+            dest = self._host / "bin" / name
+            shutil.copyfile(path, dest)
+            dest.chmod(0o111)
+        shutil.copyfile(runner_binary(), self._host / "runner")
+        (self._host / "runner").chmod(0o111)
+        for folder in (self._host, self._host / "bin", self._host / "in"):
+            folder.chmod(0o755)
+
     # -- lifecycle -----------------------------------------------------------
     def _start(self) -> subprocess.Popen:
-        runner = runner_binary()
+        runner = self._host / "runner"
         if self.isolation:
             cmd = [
-                shutil.which("bwrap") or "bwrap", *_bwrap_base(), "--as-pid-1",
+                *bwrap_argv_base(), "--as-pid-1",
                 "--ro-bind", str(self._host / "bin"), "/sc/bin",
                 "--ro-bind", str(self._host / "in"), "/sc/in",
                 "--ro-bind", str(runner), "/sc/runner",
@@ -198,10 +262,11 @@ class Sandbox:
         else:
             cmd = [str(runner)]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+        drop = unprivileged_popen_kwargs() if self.isolation else {}
         try:
             proc = subprocess.Popen(
                 cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=env, cwd="/", start_new_session=True,
+                env=env, cwd="/", start_new_session=True, **drop,
             )  # fmt: skip
         except OSError as e:
             raise InfraError(f"could not start the sandbox: {e}") from e
