@@ -12,6 +12,7 @@ import errno
 import os
 import sqlite3
 import sys
+import threading
 
 import click
 import typer
@@ -98,10 +99,25 @@ for module in (core, bench, dataset, llm, train, analyze):
 
 
 def main() -> None:
+    code: int = 0
     try:
         app()
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
     except (Exception, KeyboardInterrupt) as e:  # outside a command (parsing, startup)
-        sys.exit(report_error(e))
+        code = report_error(e)
+    leave(code)
+
+
+def leave(code: int) -> None:
+    """Exit now. Threads still waiting on a hung model server would keep the interpreter
+    alive at exit (it joins them): when any is left, skip that wait (stores are committed)."""
+    others = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()]
+    if any(not t.daemon for t in others):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    sys.exit(code)
 
 
 if __name__ == "__main__":

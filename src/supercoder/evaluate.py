@@ -96,6 +96,10 @@ def evaluate(
         base_bin = _baseline_binary(base_asm, workdir)
         build = assemble(asm, workdir / "candidate")
         if not build.ok or build.binary is None:
+            control = assemble(base_asm, workdir / "control")  # the machine, or the candidate?
+            if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
+                return Verdict(problem.name, Status.INFRA_ERROR, context=context,
+                               message=f"the toolchain failed on the baseline too: {control.log}")  # fmt: skip
             return Verdict(problem.name, Status.COMPILE_ERROR, message=build.log,
                            identical_to_baseline=identical, context=context)  # fmt: skip
         try:

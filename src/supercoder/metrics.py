@@ -3,7 +3,10 @@
 Per problem, the *chosen* attempt is the best one (``strategies.rank``: correct first,
 then most tests passed, then speedup; a baseline copy counts as 1.0x). Infrastructure
 failures are dropped, never scored: a problem whose every attempt was dropped is left
-out of every rate (``problems_dropped``). Rates are percentages of counted problems.
+out of every rate (``problems_dropped``). Rates are percentages of counted problems;
+given ``total`` (the benchmark's size), of the whole benchmark instead: a problem not
+scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems`` is
+``total`` (``problems_scored`` the ones with a verdict).
 
 - ``compilation_rate``: % problems where some attempt assembles and links;
 - ``accuracy``: % problems whose chosen attempt passes every test (a copy of the
@@ -80,14 +83,18 @@ def paper_problem_speedup(outcome: Outcome) -> float:
     return max((v.paper_speedup or 1.0 for v in correct), default=1.0)
 
 
-def summarize(outcomes: Sequence[Outcome], context: dict[str, Any] | None = None) -> dict:
+def summarize(
+    outcomes: Sequence[Outcome], context: dict[str, Any] | None = None, total: int | None = None
+) -> dict:
     """The run's summary (see the module docstring for every definition)."""
     counted = [o for o in outcomes if o.best is not None]
     chosen = [o.best.verdict for o in counted if o.best]
-    n = len(counted)
+    scored = len(counted)
+    n = max(total, scored) if total is not None else scored
     timed = any(a.verdict.speedup for o in counted for a in o.attempts)
-    ours = [effective_speedup(v) if v.correct else 1.0 for v in chosen]
-    paper = [paper_problem_speedup(o) for o in counted]
+    unscored = [1.0] * (n - scored)
+    ours = [effective_speedup(v) if v.correct else 1.0 for v in chosen] + unscored
+    paper = [paper_problem_speedup(o) for o in counted] + unscored
     paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
     compiled = sum(1 for o in counted if any(a.assembled for a in o.attempts))
     correct = sum(1 for v in chosen if v.correct)
@@ -96,7 +103,8 @@ def summarize(outcomes: Sequence[Outcome], context: dict[str, Any] | None = None
     origins = [a.origin for a in attempts]
     return {
         "problems": n,
-        "problems_dropped": len(outcomes) - n,
+        "problems_scored": scored,
+        "problems_dropped": n - scored if total is not None else len(outcomes) - scored,
         "attempts": len(attempts),
         "infra_dropped": sum(1 for a in attempts if a.dropped),
         "compilation_rate": _pct(compiled, n),
@@ -118,7 +126,7 @@ def summarize(outcomes: Sequence[Outcome], context: dict[str, Any] | None = None
         "cost_usd": round(sum(float(o.get("cost_usd") or 0.0) for o in origins), 6),
         "per_problem": {
             o.problem: {"status": v.status.value, "speedup": s, "paper_speedup": ps}
-            for o, v, s, ps in zip(counted, chosen, ours, paper, strict=True)
+            for o, v, s, ps in zip(counted, chosen, ours[:scored], paper[:scored], strict=True)
         },
         "context": dict(context or {}),
     }

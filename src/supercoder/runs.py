@@ -7,6 +7,10 @@ loses only in-flight work: re-running the same run name skips finished problems 
 re-uses every stored attempt (nothing is verified twice; stored infrastructure
 failures are retried). A run's identity (model and options) is fixed at creation; a
 resume with different ones is refused.
+
+Infrastructure failures are never final: a problem with an attempt dropped for machine
+trouble is not finished (the run reports it, with the cause, and a rerun retries it),
+and the summary divides by the benchmark's size, listing the problems it could not score.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from typing import Any
 from supercoder.errors import UserError
 from supercoder.metrics import summarize
 from supercoder.strategies import Attempt, Outcome, Settings, solve
-from supercoder.types import Candidate, Problem, Verdict
+from supercoder.types import Candidate, Problem, Status, Verdict
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"
 
@@ -63,13 +67,14 @@ class RunSpec:
     workers: int = 1
     executor: str = "local"
     concurrency: int = 4
+    deadline: float | None = None  # seconds of model time per problem
 
     @property
     def run_name(self) -> str:
         return self.name or default_run_name(self.model, self.benchmark)
 
     def identity(self) -> dict[str, Any]:
-        """Options that must match to resume (not workers/executor/concurrency)."""
+        """Options that must match to resume (not workers/executor/concurrency/deadline)."""
         return {
             "benchmark": self.benchmark,
             **asdict(self.settings),
@@ -99,13 +104,21 @@ class Store:
 
     def __init__(self, path: str | Path = DEFAULT_DB) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
-        self._db.row_factory = sqlite3.Row
         self._lock = threading.Lock()
-        with self._lock:
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(21, "is a folder, expected an SQLite file")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
             self._db.executescript(SCHEMA)
+            self._db.execute("SELECT name, model, options, context FROM runs LIMIT 1").fetchall()
+        except (sqlite3.DatabaseError, OSError) as e:
+            raise UserError(
+                f"{self.path}: cannot use this file as the run store ({e}); "
+                "pass another --db (a supercoder SQLite file, or a new path)"
+            ) from e
 
     def close(self) -> None:
         with self._lock:
@@ -150,7 +163,8 @@ class Store:
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (run, problem, attempt.sample, attempt.round, v.status.value, int(v.correct),
              v.speedup.value if v.speedup else None, v.paper_speedup,
-             json.dumps(v.to_json(), default=str), attempt.candidate.asm, attempt.completion,
+             json.dumps(v.to_json(), default=str), _capped(attempt.candidate.asm),
+             _capped(attempt.completion),
              json.dumps(o, default=str), baseline_digest, o.get("prompt_tokens"),
              o.get("completion_tokens"), o.get("cost_usd"), attempt.tries,
              attempt.gen_seconds, attempt.verify_seconds, time.time()),
@@ -173,7 +187,12 @@ class Store:
         )  # fmt: skip
 
     def finished_problems(self, run: str) -> list[str]:
-        rows = self._read("SELECT problem FROM problems WHERE run = ? ORDER BY problem", (run,))
+        """Problems marked finished that hold no dropped (infrastructure) attempt."""
+        rows = self._read(
+            "SELECT problem FROM problems p WHERE run = ? AND NOT EXISTS (SELECT 1 FROM attempts "
+            "a WHERE a.run = p.run AND a.problem = p.problem AND a.status = ?) ORDER BY problem",
+            (run, Status.INFRA_ERROR.value),
+        )
         return [r["problem"] for r in rows]
 
     def outcomes(self, run: str) -> list[Outcome]:
@@ -191,6 +210,18 @@ class Store:
             {**dict(r), "options": json.loads(r["options"]), "context": json.loads(r["context"])}
             for r in rows
         ]
+
+
+MAX_STORED_CHARS = 256 * 1024  # answer text and assembly beyond this are cut (and say so)
+
+
+def _capped(text: str | None) -> str | None:
+    if text is None or len(text) <= MAX_STORED_CHARS:
+        return text
+    return (
+        text[:MAX_STORED_CHARS]
+        + f"\n[supercoder: cut, {len(text) - MAX_STORED_CHARS} more characters]"
+    )
 
 
 def _attempt_from_row(r: sqlite3.Row) -> Attempt:
@@ -282,20 +313,26 @@ def run_eval(
 
     def on_done(problem: Problem, future) -> None:
         outcome = _collect(future, problem, failed)
+        if outcome is not None and outcome.dropped:
+            failed[problem.name] = dropped_reason(outcome)
+            outcome = None
         if outcome is not None:
             store.finish_problem(name, outcome)
         if on_problem:
             on_problem(problem.name, outcome)
 
     try:
-        _drive(todo, lambda p: _solve_one(p, model, spec.settings, verify, journal),
+        _drive(todo, lambda p: _solve_one(p, model, spec, verify, journal),
                spec.concurrency, on_done)  # fmt: skip
     finally:
         if executor is not None:
             executor.close()
     names = {p.name for p in problems}
     outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
-    summary = summarize(outcomes, {**context, "unfinished": len(failed), "run": name})
+    unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
+    summary = summarize(outcomes, {**context, "unfinished": len(failed), "run": name},
+                        total=len(problems))  # fmt: skip
+    summary["unscored_problems"] = unscored
     if not failed:
         store.finish_run(name, summary)
     return RunResult(name, summary, outcomes, failed, resumed, len(done & names))
@@ -315,12 +352,44 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
     pool.shutdown(wait=True)
 
 
-def _solve_one(problem, model, settings, verify, journal: RunJournal) -> Outcome:
+def _solve_one(problem, model, spec: RunSpec, verify, journal: RunJournal) -> Outcome:
     from supercoder.evaluate import baseline_asm
+    from supercoder.models.deadline import Deadline
     from supercoder.toolchain import asm_digest
 
     journal.digests[problem.name] = asm_digest(baseline_asm(problem))
-    return solve(problem, model, settings, verify=verify, journal=journal)
+    if spec.deadline is not None:
+        model = Deadline(model, spec.deadline)
+    return solve(problem, model, spec.settings, verify=verify, journal=journal)
+
+
+def dropped_reason(outcome: Outcome) -> str:
+    """Why a problem with dropped attempts is not finished: the first cause, and how much
+    room is left where supercoder writes (a full disk is the usual culprit)."""
+    lost = [a for a in outcome.attempts if a.dropped]
+    first = (lost[0].verdict.message or "no message").strip().splitlines()
+    cause = next((ln for ln in first if "No space left" in ln), first[0] if first else "")
+    hint = disk_hint()
+    return (f"{len(lost)} of {len(outcome.attempts)} attempt(s) lost to machine trouble "
+            f"(not scored; rerun to retry): {cause[:300]}" + (f" [{hint}]" if hint else ""))  # fmt: skip
+
+
+def disk_hint(low: int = 64 << 20) -> str:
+    """'only N MiB free in DIR' for the temp and cache folders when nearly full, else ''."""
+    import shutil
+    import tempfile
+
+    from supercoder.paths import cache_dir
+
+    notes = []
+    for where in sorted({tempfile.gettempdir(), str(cache_dir())}):
+        try:
+            free = shutil.disk_usage(where).free
+        except OSError:
+            continue
+        if free < low:
+            notes.append(f"No space left on device? only {free >> 20} MiB free in {where}")
+    return "; ".join(notes)
 
 
 def _collect(future, problem: Problem, failed: dict[str, str]) -> Outcome | None:
@@ -331,13 +400,18 @@ def _collect(future, problem: Problem, failed: dict[str, str]) -> Outcome | None
         return None
 
 
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and value >= 0 else None
+
+
 def leaderboard_rows(db: str | Path) -> list[dict[str, Any]]:
     """Every stored run with its summary recomputed from the stored attempts."""
     store = Store(db)
     try:
         return [
-            {**r, "summary": summarize(store.outcomes(r["name"]), r["context"])}
+            {**r, "summary": summarize(store.outcomes(r["name"]), r["context"],
+                                       total=_int(r["context"].get("problems_in_benchmark")))}
             for r in store.runs()
-        ]
+        ]  # fmt: skip
     finally:
         store.close()

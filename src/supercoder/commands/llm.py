@@ -12,11 +12,12 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
-from supercoder.errors import UserError
+from supercoder.errors import UserError, printable
 from supercoder.runs import DEFAULT_DB
 
-err = Console(stderr=True)
+err = Console(stderr=True, markup=False, highlight=False)
 
 ModelOpt = Annotated[
     str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
@@ -39,6 +40,21 @@ UnsafeOpt = Annotated[
     bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation (dangerous).")
 ]
 DbOpt = Annotated[Path, typer.Option("--db", help="SQLite file of eval runs.")]
+TimeoutOpt = Annotated[
+    float,
+    typer.Option(
+        "--timeout",
+        min=0.1,
+        help="Seconds to wait for the model server per request (a request that times out "
+        "twice is given up: the problem stays unfinished, a rerun retries it).",
+    ),
+]
+DeadlineOpt = Annotated[
+    float,
+    typer.Option(
+        "--deadline", min=1.0, help="Seconds of model time per problem at most (all requests)."
+    ),
+]
 
 
 def register(app: typer.Typer) -> None:
@@ -66,27 +82,32 @@ def optimize(
     no_time: NoTimeOpt = False,
     unsafe_no_sandbox: UnsafeOpt = False,
     base_url: BaseUrlOpt = None,
+    timeout: TimeoutOpt = 300.0,
+    deadline: DeadlineOpt = 1800.0,
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write the best verified answer.
 
     Every answer is verified (sandbox, exact output on every test, then timed). The best
-    correct answer is written to -o (default NAME.opt.s). Exit code 1 when no answer
-    was correct.
+    correct answer is written to -o (default NAME.opt.s in the current folder, NAME made
+    safe for a file name). Exit code 1 when no answer was correct.
 
     Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
     """
+    from supercoder.errors import check_writable, safe_slug
     from supercoder.evaluate import EvalConfig
     from supercoder.models import load_model
+    from supercoder.models.deadline import Deadline
     from supercoder.strategies import Settings, make_verifier, solve
 
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp))
-        llm = load_model(model, base_url=base_url)
+        path = output or Path(f"{safe_slug(problem.name)}.opt.s")
+        check_writable(path, "-o")
+        llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
         config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time)
         settings = Settings(default_samples(model, samples), rounds, temperature)
         outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
-    path = output or Path(f"{problem.name}.opt.s")
     if best and best.verdict.correct:
         path.write_text(best.candidate.asm or "")
     if as_json:
@@ -140,7 +161,8 @@ def _attempt_json(a) -> dict[str, Any]:
 
 
 def _print_outcome(outcome, path: Path) -> None:
-    table = Table(title=f"{outcome.problem}: {len(outcome.attempts)} answers verified")
+    title = printable(f"{outcome.problem}: {len(outcome.attempts)} answers verified")
+    table = Table(title=Text(title))
     for col in ("sample", "round", "status", "tests", "speedup (95% CI)", "copy"):
         table.add_column(col)
     for a in outcome.attempts:
@@ -148,13 +170,14 @@ def _print_outcome(outcome, path: Path) -> None:
         table.add_row(str(a.sample), str(a.round), v.status.value,
                       f"{v.tests_passed}/{len(v.tests)}", _speedup_text(v),
                       "yes" if v.identical_to_baseline else "")  # fmt: skip
-    Console().print(table)
+    Console(markup=False, highlight=False).print(table)
     best = outcome.best
     if best and best.verdict.correct:
         typer.echo(f"best: sample {best.sample} round {best.round}: {_speedup_text(best.verdict)}")
-        typer.echo(f"wrote {path}")
+        typer.echo(printable(f"wrote {path}"))
     else:
         why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
+        why = printable(why[:300])
         typer.echo(
             f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}"
         )
@@ -198,28 +221,35 @@ def eval_cmd(
     no_time: NoTimeOpt = False,
     unsafe_no_sandbox: UnsafeOpt = False,
     base_url: BaseUrlOpt = None,
+    timeout: TimeoutOpt = 300.0,
+    deadline: DeadlineOpt = 1800.0,
 ) -> None:
     """Optimize and verify every problem of a benchmark; print the paper's metrics.
 
     Results go to an SQLite store (--db); re-running the same --run resumes it: finished
-    problems are skipped and no stored answer is verified again. Exit code 1 when some
-    problems could not finish (model or machine trouble): rerun to continue.
+    problems are skipped and no stored answer is verified again. A problem whose model
+    or machine failed (server down or hung, disk full, ...) is not finished and not
+    scored: rates still divide by the whole benchmark, the problem is named, and the
+    exit code is 3: rerun to retry it. Ctrl-C stops at once, keeping what is stored.
 
     Example: supercoder eval --benchmark val --json summary.json
     """
+    from supercoder.errors import check_writable
     from supercoder.models import load_model
     from supercoder.problems import load_benchmark
     from supercoder.runs import RunSpec, Store
     from supercoder.strategies import Settings
 
+    if json_out:
+        check_writable(json_out, "--json")
     problems = load_benchmark(benchmark)
     spec = RunSpec(
         model=model, benchmark=benchmark,
         settings=Settings(default_samples(model, samples), rounds, temperature),
         time=not no_time, sandbox=not unsafe_no_sandbox, name=run, workers=workers,
-        executor=executor, concurrency=concurrency,
+        executor=executor, concurrency=concurrency, deadline=deadline,
     )  # fmt: skip
-    llm = load_model(model, base_url=base_url, concurrency=concurrency)
+    llm = load_model(model, base_url=base_url, concurrency=concurrency, timeout=timeout)
     store = Store(db)
     try:
         result = _run_with_progress(problems, llm, spec, store)
@@ -231,9 +261,16 @@ def eval_cmd(
         err.print(f"summary written to {json_out}")
     if result.failed:
         for name, why in sorted(result.failed.items()):
-            err.print(f"[yellow]unfinished[/] {name}: {why}", highlight=False)
-        err.print(f"{len(result.failed)} problem(s) unfinished: rerun with --run {result.name}")
-        raise typer.Exit(1)
+            err.print(Text.assemble(("unfinished ", "yellow"), printable(f"{name}: {why}")))
+        err.print(
+            Text(
+                printable(
+                    f"{len(result.failed)} problem(s) unfinished, not scored: "
+                    f"rerun with --run {result.name} to retry them"
+                )
+            )  # fmt: skip
+        )
+        raise typer.Exit(3)
 
 
 def _run_with_progress(problems, llm, spec, store):
@@ -262,9 +299,10 @@ def _run_with_progress(problems, llm, spec, store):
 
 
 def print_summary(name: str, summary: dict[str, Any], console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or Console(markup=False, highlight=False)
     ctx = summary.get("context", {})
-    table = Table(title=f"{name}: {summary['problems']} problems, {ctx.get('model')}")
+    title = f"{name}: {summary['problems']} problems, {ctx.get('model')}"
+    table = Table(title=Text(printable(title, newlines=False)))
     table.add_column("metric")
     table.add_column("ours", justify="right")
     table.add_column("paper protocol", justify="right")
@@ -284,6 +322,12 @@ def print_summary(name: str, summary: dict[str, Any], console: Console | None = 
     tokens = summary["prompt_tokens"] + summary["completion_tokens"]
     table.add_row("tokens / cost", f"{tokens} / ${summary['cost_usd']:.4f}", "")
     console.print(table)
+    unscored = summary.get("unscored_problems") or []
+    if unscored:
+        names = ", ".join(unscored[:20]) + (
+            f" and {len(unscored) - 20} more" if len(unscored) > 20 else ""
+        )
+        console.print(Text(printable(f"not scored (counted as failures): {names}")))
     console.print(
         f"samples={ctx.get('samples')} rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
         f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
@@ -323,7 +367,7 @@ def leaderboard(
     if not db.is_file():
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")
     rows = leaderboard_rows(db)
-    table = Table(title=f"leaderboard ({db})")
+    table = Table(title=Text(printable(f"leaderboard ({db})")))
     cols = ("run", "model", "problems", "compile", "accuracy", "avg", "median", "geomean",
             "fast_1.1", "paper avg", "cost", "done")  # fmt: skip
     for col in cols:
@@ -331,13 +375,15 @@ def leaderboard(
     for r in rows:
         s = r["summary"]
         table.add_row(
-            r["name"], r["model"], str(s["problems"]), _fmt("compilation_rate", s["compilation_rate"]),
+            printable(r["name"]), printable(r["model"]), str(s["problems"]), _fmt("compilation_rate", s["compilation_rate"]),
             _fmt("accuracy", s["accuracy"]), _fmt("x", s["avg_speedup"]), _fmt("x", s["median_speedup"]),
             _fmt("x", s["geomean_speedup"]), _fmt("fast_1.1", s["fast_1.1"]),
             _fmt("x", s["paper"]["avg_speedup"]), f"${s['cost_usd']:.2f}", "yes" if r["finished"] else "no",
         )  # fmt: skip
-    console = Console()
-    (console if console.is_terminal else Console(width=160)).print(table)
+    console = Console(markup=False, highlight=False)
+    if not console.is_terminal:
+        console = Console(width=160, markup=False, highlight=False)
+    console.print(table)
     if html_out:
         html_out.write_text(leaderboard_html(rows))
         err.print(f"wrote {html_out}")

@@ -13,9 +13,9 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import InfraError, UserError, printable
 from supercoder.models.base import Completion
-from supercoder.models.http import HttpClient, RetryPolicy, cost_usd
+from supercoder.models.http import HttpClient, RetryPolicy, cost_usd, count, field_of, text_of
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -70,22 +70,24 @@ class AnthropicModel:
     def _parse(self, data: dict[str, Any]) -> Completion:
         blocks = data.get("content")
         if not isinstance(blocks, list):
-            raise InfraError(f"{self.name}: the server returned no content: {str(data)[:300]}")
-        text = "".join(
-            b.get("text", "") for b in blocks if isinstance(b, dict) and b.get("type") == "text"
+            raise InfraError(
+                f"{self.name}: the server returned no content: "
+                f"{printable(str(data)[:300], newlines=False)}"
+            )
+        text = text_of([b for b in blocks if isinstance(b, dict) and b.get("type") == "text"])
+        usage = data.get("usage")
+        prompt = count(field_of(usage, "input_tokens")) + count(
+            field_of(usage, "cache_read_input_tokens")
         )
-        usage = data.get("usage") or {}
-        prompt = int(usage.get("input_tokens") or 0) + int(
-            usage.get("cache_read_input_tokens") or 0
-        )
-        output = int(usage.get("output_tokens") or 0)
+        output = count(field_of(usage, "output_tokens"))
+        reason = data.get("stop_reason")
         return Completion(
             text=text,
             model=self.name,
             prompt_tokens=prompt,
             completion_tokens=output,
             cost_usd=cost_usd(self.model, prompt, output),
-            finish_reason=data.get("stop_reason"),
+            finish_reason=reason if isinstance(reason, str) else None,
         )
 
 

@@ -5,6 +5,13 @@ backoff and full jitter, honouring ``Retry-After`` / ``retry-after-ms``. After t
 attempt a retryable failure raises :class:`InfraError` (the service failed, not the
 answer). Any other 4xx raises :class:`RequestRejected` at once (a bad key, an unknown
 model, a prompt too long): a :class:`UserError` that callers may record as no answer.
+
+``timeout`` bounds each wait for the server (connect, and each read); a request that
+times out twice is not retried again (the server is hung, not busy). A whole problem's
+time is bounded by :class:`supercoder.models.deadline.Deadline`. Replies are parsed
+defensively (:func:`count`, :func:`text_of`): wrong types from a server are an
+:class:`InfraError`, never a crash, and answer text is capped at
+:data:`MAX_ANSWER_CHARS` characters before it is stored anywhere.
 """
 
 from __future__ import annotations
@@ -18,9 +25,11 @@ from typing import Any
 
 import httpx
 
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import InfraError, UserError, printable
 
 RETRYABLE = frozenset({408, 409, 429})
+MAX_TIMEOUTS = 2  # a request that timed out this often is not retried again
+MAX_ANSWER_CHARS = 256 * 1024  # longer answers are cut here (and say so) before storing
 
 
 class RequestRejected(UserError):
@@ -54,19 +63,25 @@ class HttpClient:
         self._client = httpx.Client(timeout=httpx.Timeout(timeout, connect=min(timeout, 30.0)))
 
     def post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
-        last = ""
+        last, timeouts = "", 0
         for attempt in range(self.retry.attempts):
             with self._slots:
                 try:
                     response = self._client.post(url, json=body, headers=headers)
                 except httpx.TransportError as e:
                     response, last = None, f"{type(e).__name__}: {e}"
+                    timeouts += isinstance(e, httpx.TimeoutException)
             if response is not None:
                 if response.status_code < 300:
                     return _json(response)
                 last = f"HTTP {response.status_code}: {_error_text(response)}"
                 if not _retryable(response.status_code):
                     raise RequestRejected(response.status_code, _error_text(response))
+            if timeouts >= MAX_TIMEOUTS:
+                raise InfraError(
+                    f"{url}: no answer within {self.timeout:g}s, {timeouts} times: the server "
+                    f"looks hung ({last}; raise --timeout if it is just slow)"
+                )
             if attempt + 1 < self.retry.attempts:
                 wait = retry_after(response) if response is not None else None
                 time.sleep(self.retry.delay(attempt, wait))
@@ -113,14 +128,42 @@ def _json(response: httpx.Response) -> dict[str, Any]:
 
 
 def _error_text(response: httpx.Response) -> str:
+    """The server's error message, short and with control characters escaped."""
     try:
         data = response.json()
         err = data.get("error", data) if isinstance(data, dict) else data
-        if isinstance(err, dict):
-            return str(err.get("message") or err)[:500]
-        return str(err)[:500]
+        text = str(err.get("message") or err) if isinstance(err, dict) else str(err)
     except ValueError:
-        return response.text[:500]
+        text = response.text
+    return printable(text[:500], newlines=False)
+
+
+def count(value: Any) -> int:
+    """A token count from a server: a non-negative int, or 0 for anything else."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return 0
+    return max(0, int(value)) if value == value and abs(value) < 1e15 else 0
+
+
+def field_of(data: Any, key: str) -> Any:
+    """``data[key]`` when ``data`` is a JSON object, else None (servers send odd things)."""
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def text_of(value: Any) -> str:
+    """Answer text: a string, or the text of content parts; capped at MAX_ANSWER_CHARS."""
+    if value is None:
+        return ""
+    if isinstance(value, list):  # content parts
+        value = "".join(
+            p["text"] for p in value if isinstance(p, dict) and isinstance(p.get("text"), str)
+        )
+    if not isinstance(value, str):
+        raise InfraError(f"the model server sent answer text of type {type(value).__name__}")
+    if len(value) > MAX_ANSWER_CHARS:
+        cut = len(value) - MAX_ANSWER_CHARS
+        value = value[:MAX_ANSWER_CHARS] + f"\n[supercoder: answer cut here, {cut} more characters]"
+    return value
 
 
 # USD per million (input, output) tokens, matched by longest prefix of the model name.

@@ -13,9 +13,18 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import InfraError, UserError, printable
 from supercoder.models.base import Completion
-from supercoder.models.http import HttpClient, RequestRejected, RetryPolicy, cost_usd, split_tokens
+from supercoder.models.http import (
+    HttpClient,
+    RequestRejected,
+    RetryPolicy,
+    cost_usd,
+    count,
+    field_of,
+    split_tokens,
+    text_of,
+)
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -90,34 +99,32 @@ class OpenAIModel:
         return self._parse(data)
 
     def _parse(self, data: dict[str, Any]) -> list[Completion]:
-        choices = sorted(data.get("choices") or [], key=lambda c: c.get("index", 0))
-        if not choices:
-            raise InfraError(f"{self.name}: the server returned no choices: {str(data)[:300]}")
-        usage = data.get("usage") or {}
-        prompt = int(usage.get("prompt_tokens") or 0)
-        outputs = split_tokens(int(usage.get("completion_tokens") or 0), len(choices))
+        raw = data.get("choices")
+        if not isinstance(raw, list) or not raw or not all(isinstance(c, dict) for c in raw):
+            kind = type(raw).__name__ if raw else "none"
+            raise InfraError(
+                f"{self.name}: the server sent no usable choices ({kind}): "
+                f"{printable(str(data)[:300], newlines=False)}"
+            )
+        choices = sorted(raw, key=lambda c: count(c.get("index")))
+        usage = data.get("usage")
+        prompt = count(field_of(usage, "prompt_tokens"))
+        outputs = split_tokens(count(field_of(usage, "completion_tokens")), len(choices))
         result = []
         for i, (choice, out_tokens) in enumerate(zip(choices, outputs, strict=True)):
             in_tokens = prompt if i == 0 else 0
+            reason = choice.get("finish_reason")
             result.append(
                 Completion(
-                    text=_content((choice.get("message") or {}).get("content")),
+                    text=text_of(field_of(choice.get("message"), "content")),
                     model=self.name,
                     prompt_tokens=in_tokens,
                     completion_tokens=out_tokens,
                     cost_usd=cost_usd(self.model, in_tokens, out_tokens),
-                    finish_reason=choice.get("finish_reason"),
+                    finish_reason=reason if isinstance(reason, str) else None,
                 )
             )
         return result
-
-
-def _content(content: Any) -> str:
-    if content is None:
-        return ""
-    if isinstance(content, list):  # content parts
-        return "".join(p.get("text", "") for p in content if isinstance(p, dict))
-    return str(content)
 
 
 def with_v1(url: str) -> str:

@@ -1,0 +1,194 @@
+"""Faults: machine trouble is never final, hung model servers are stopped by --timeout,
+--deadline and Ctrl-C, and a run resumes afterwards."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from typer.testing import CliRunner
+
+from supercoder.cli import app
+from supercoder.evaluate import EvalConfig
+from supercoder.models.scripted import ScriptedModel
+from supercoder.problems import load_benchmark
+from supercoder.runs import RunSpec, Store, run_eval
+from supercoder.strategies import make_verifier
+from supercoder.types import Status, Verdict
+from tests.conftest import make_sum_problem, sandbox_or_skip
+from tests.fakes.servers import openai_server
+from tests.test_strategies import fast_answer, primes_dir
+
+runner = CliRunner()
+
+
+def sum_answer() -> str:
+    from supercoder.toolchain import compile_to_asm
+    from tests.conftest import SUM_SOURCE
+
+    return "```assembly\n" + compile_to_asm(SUM_SOURCE, ("-O2",)) + "\n```"
+
+
+def broken_machine_for(name: str, message: str):
+    """A real verifier, except that the machine fails for problem ``name``."""
+    real = make_verifier(EvalConfig(time=False))
+
+    def verify(problem, candidates):
+        if problem.name != name:
+            yield from real(problem, candidates)
+            return
+        for i, _ in enumerate(candidates):
+            yield i, Verdict(problem.name, Status.INFRA_ERROR, message=message), 0.0
+
+    return verify
+
+
+def test_machine_trouble_is_never_final(tmp_path):
+    sandbox_or_skip()
+    for name in ("a", "b"):
+        make_sum_problem(tmp_path / "bench" / name, hidden=False)
+        (tmp_path / "bench" / name / "problem.json").write_text(json.dumps({"name": name}))
+    problems, store = load_benchmark(tmp_path / "bench"), Store(tmp_path / "r.sqlite")
+    spec = RunSpec(model="scripted", benchmark=str(tmp_path / "bench"), time=False, concurrency=1)
+    model = ScriptedModel(lambda m, i: sum_answer())
+    disk_full = "OSError: [Errno 28] No space left on device: '/tmp/sc-box-x'"
+    first = run_eval(problems, model, spec, store, verify=broken_machine_for("b", disk_full))
+    assert set(first.failed) == {"b"} and "No space left on device" in first.failed["b"]
+    assert store.finished_problems(first.name) == ["a"]
+    s = first.summary
+    assert (s["problems"], s["problems_scored"], s["problems_dropped"]) == (2, 1, 1)
+    assert s["accuracy"] == 50.0 and s["unscored_problems"] == ["b"]
+    assert store.runs()[0]["finished"] is None
+
+    second = run_eval(problems, model, spec, store, verify=make_verifier(EvalConfig(time=False)))
+    assert second.skipped == 1 and not second.failed  # b retried, a kept
+    assert second.summary["accuracy"] == 100.0 and second.summary["problems_scored"] == 2
+
+
+def _tmpfs(path) -> bool:
+    path.mkdir()
+    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(path)],
+                          capture_output=True)  # fmt: skip
+    return proc.returncode == 0
+
+
+def test_a_full_disk_gives_exit_3_with_the_cause_and_a_rerun_recovers(tmp_path):
+    sandbox_or_skip()
+    full = tmp_path / "full"
+    if not _tmpfs(full):
+        pytest.skip("cannot mount a small tmpfs here (needs root)")
+    try:
+        with contextlib.suppress(OSError), open(full / "filler", "wb") as f:
+            f.write(b"\0" * (4 << 20))  # the disk is now full
+        make_sum_problem(tmp_path / "bench" / "sum")
+        db = tmp_path / "r.sqlite"
+        args = [sys.executable, "-m", "supercoder.cli", "eval", "--benchmark",
+                str(tmp_path / "bench"), "--db", str(db), "--no-time", "--run", "r"]  # fmt: skip
+        env = {**os.environ, "TMPDIR": str(full)}
+        proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+        assert proc.returncode == 3, proc.stderr
+        assert "No space left on device" in proc.stderr and "unfinished" in proc.stderr
+        assert "Traceback" not in proc.stderr + proc.stdout
+        (full / "filler").unlink()
+        again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        assert again.returncode == 0, again.stderr
+        assert "already done" not in again.stderr
+    finally:
+        subprocess.run(["umount", str(full)], capture_output=True)
+
+
+# --- hung model servers ----------------------------------------------------------------
+
+
+def hanging(release: threading.Event):
+    def respond(messages, request):
+        release.wait(120)  # a server that accepted the request and never answers
+        return "too late"
+
+    return respond
+
+
+def test_timeout_stops_a_hung_server(tmp_path):
+    sandbox_or_skip()
+    make_sum_problem(tmp_path / "bench" / "sum")
+    release = threading.Event()
+    try:
+        with openai_server(hanging(release)) as url:
+            start = time.monotonic()
+            result = runner.invoke(app, ["eval", "-m", "openai:m", "--base-url", url,
+                                         "--benchmark", str(tmp_path / "bench"), "--db",
+                                         str(tmp_path / "r.sqlite"), "--timeout", "1"])  # fmt: skip
+            elapsed = time.monotonic() - start
+            release.set()
+    finally:
+        release.set()
+    assert result.exit_code == 3, result.output
+    assert "looks hung" in result.output and "sum" in result.output
+    assert elapsed < 30 and len(url.requests) == 2
+
+
+def test_deadline_bounds_a_whole_problem(tmp_path):
+    sandbox_or_skip()
+    make_sum_problem(tmp_path / "sum")
+    release = threading.Event()
+    try:
+        with openai_server(hanging(release)) as url:
+            start = time.monotonic()
+            result = runner.invoke(app, ["optimize", str(tmp_path / "sum"), "-m", "openai:m",
+                                         "--base-url", url, "--timeout", "100", "--deadline", "2",
+                                         "-o", str(tmp_path / "x.s")])  # fmt: skip
+            elapsed = time.monotonic() - start
+    finally:
+        release.set()
+    assert result.exit_code == 3 and "deadline (2s)" in result.output, result.output
+    assert elapsed < 20 and not (tmp_path / "x.s").exists()
+
+
+def test_ctrl_c_stops_eval_at_once_while_a_request_hangs_and_the_run_resumes(tmp_path):
+    sandbox_or_skip()
+    bench, db = tmp_path / "bench", tmp_path / "r.sqlite"
+    for name in ("k1", "k2"):
+        primes_dir(bench, name, sizes=(3000,))
+    args = [sys.executable, "-m", "supercoder.cli", "eval", "-m", "openai:m", "--benchmark",
+            str(bench), "--db", str(db), "--no-time", "--run", "r", "--concurrency", "1"]  # fmt: skip
+    release = threading.Event()
+    answered = []
+
+    def first_then_hang(messages, request):
+        if not answered:
+            answered.append(1)
+            return fast_answer()
+        release.wait(300)
+        return fast_answer()
+
+    try:
+        with openai_server(first_then_hang) as url:
+            proc = subprocess.Popen([*args, "--base-url", url], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
+            deadline = time.monotonic() + 120
+            while len(url.requests) < 2 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert len(url.requests) == 2, "the second request never came"
+            time.sleep(0.5)
+            start = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            out, err = proc.communicate(timeout=30)
+            stopped = time.monotonic() - start
+    finally:
+        release.set()
+    assert proc.returncode == 130 and stopped < 10, err
+    assert "interrupted" in err and "Traceback" not in err
+    assert Store(db).finished_problems("r") == ["k1"]  # kept
+
+    with openai_server(lambda m, r: fast_answer()) as url:
+        again = subprocess.run([*args, "--base-url", url], capture_output=True, text=True,
+                               timeout=300)  # fmt: skip
+        assert again.returncode == 0, again.stderr
+        assert "1 problem(s) already done" in again.stderr and len(url.requests) == 1
