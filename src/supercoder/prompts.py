@@ -8,6 +8,11 @@ assembly. Few-shot pairs come first as user/assistant turns.
 Test data: by default the prompt shows no tests at all (as in the paper).
 ``show_inputs=k`` lists up to ``k`` short *visible* inputs (each trimmed) to show the
 input format; hidden tests never appear in any prompt or feedback.
+
+``context="hot"`` shows the profile-annotated assembly instead (``hotspots.hot_view``:
+``# NN.N%`` per hot line, cold functions elided) after a one-line profile summary;
+``answer="diff"`` asks for SEARCH/REPLACE edit blocks (``diffedit``) instead of the
+whole program. ``full``/``whole`` is the paper's prompt.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from supercoder.diffedit import ERROR_PREFIX
 from supercoder.types import Problem, Status, TestResult, Verdict
 
 VARIANTS = ("asm", "c_only")
@@ -39,6 +45,8 @@ def build_messages(
     fewshot: Sequence[tuple[Problem, str]] = (),
     baseline_asm: str | None = None,
     show_inputs: int = 0,
+    context: str = "full",
+    answer: str = "whole",
 ) -> list[dict[str, str]]:
     """Chat messages asking for faster assembly for ``problem``.
 
@@ -51,7 +59,8 @@ def build_messages(
     for shot, answer in fewshot:
         messages.append({"role": "user", "content": question(shot, variant=variant)})
         messages.append({"role": "assistant", "content": fence(answer, "assembly")})
-    text = question(problem, variant=variant, baseline_asm=baseline_asm, show_inputs=show_inputs)
+    text = question(problem, variant=variant, baseline_asm=baseline_asm, show_inputs=show_inputs,
+                    context=context, answer=answer)  # fmt: skip
     messages.append({"role": "user", "content": text})
     return messages
 
@@ -62,6 +71,8 @@ def question(
     variant: str = "asm",
     baseline_asm: str | None = None,
     show_inputs: int = 0,
+    context: str = "full",
+    answer: str = "whole",
 ) -> str:
     """The user turn for one problem."""
     parts = [
@@ -70,13 +81,65 @@ def question(
     ]
     if variant == "asm":
         asm = baseline_asm or problem.baseline_asm or _compile_baseline(problem)
-        parts += ["This is the assembly that `gcc -O3` generates for it:", fence(asm, "assembly")]
+        if context == "hot":
+            parts += hot_parts(problem, asm)
+        else:
+            parts += [
+                "This is the assembly that `gcc -O3` generates for it:",
+                fence(asm, "assembly"),
+            ]
     inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
     if inputs:
         parts.append("Example inputs (the program reads them from standard input):")
         parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
-    parts.append(_INSTRUCTIONS)
+    if answer == "diff" and variant == "asm":
+        parts.append(DIFF_INSTRUCTIONS)
+    else:
+        parts.append(_INSTRUCTIONS + (_KEEP_ELIDED if context == "hot" else ""))
     return "\n\n".join(parts)
+
+
+DIFF_INSTRUCTIONS = (
+    "Make this program faster by editing its x86-64 assembly (AT&T syntax, as gcc emits "
+    "it). Answer with one or more edit blocks of exactly this form, and nothing else:\n\n"
+    "<<<<<<< SEARCH\nlines copied from the current program\n=======\nreplacement lines\n"
+    ">>>>>>> REPLACE\n\n"
+    "The blocks are applied in order to the assembly shown above. Each SEARCH part must "
+    "match exactly one place of it (trailing # comments and surrounding whitespace are "
+    "ignored); copy enough lines to make it unique. The edited program must still "
+    "assemble and link with `gcc program.s -o program -lm` and print exactly the same "
+    "output as the original on every input."
+)
+_KEEP_ELIDED = (
+    " Keep every `# supercoder: body of ... elided` line and the label above it as they "
+    "are: the original code of that function is put back there."
+)
+_HOT_NOTE = (
+    "Lines ending in `# NN.N%` carry their share of the instructions the program executed "
+    "on example inputs. Functions shown only as a label and a `# supercoder: body of ... "
+    "elided` line run rarely: they must stay unchanged."
+)
+
+
+def hot_parts(problem: Problem, asm: str) -> list[str]:
+    """The ``hot`` context: profile summary, annotated assembly (unannotated if the
+    profile cannot run on this machine)."""
+    from supercoder.errors import InfraError
+    from supercoder.hotspots import hot_view, summarize, summary_text
+    from supercoder.profile import profile_problem
+
+    try:
+        profile = profile_problem(problem)
+    except InfraError as e:
+        note = f"(No profile is available: {str(e).splitlines()[0]}.)"
+        return ["This is the assembly that `gcc -O3` generates for it " + note,
+                fence(hot_view(asm, None), "assembly")]  # fmt: skip
+    hot = summarize(profile, asm)
+    return [
+        "This is the assembly that `gcc -O3` generates for it. " + summary_text(hot, profile),
+        _HOT_NOTE,
+        fence(hot_view(asm, hot), "assembly"),
+    ]
 
 
 def refinement_messages(
@@ -90,7 +153,20 @@ def refinement_messages(
     ]
 
 
-def feedback_for(verdict: Verdict, problem: Problem | None = None) -> str:
+def feedback_for(verdict: Verdict, problem: Problem | None = None, answer: str = "whole") -> str:
+    """What went wrong (or how fast it was) and what to do next, for a refinement turn.
+
+    ``answer="diff"`` asks for edit blocks again (always against the original assembly);
+    an edit block that could not be applied is quoted.
+    """
+    text = _feedback(verdict, problem)
+    if answer == "diff":
+        for whole, diff in _DIFF_ASKS:
+            text = text.replace(whole, diff)
+    return text
+
+
+def _feedback(verdict: Verdict, problem: Problem | None = None) -> str:
     """What went wrong (or how fast it was) and what to do next, for a refinement turn.
 
     Pass ``problem`` to show the first failing *visible* test's input, expected output
@@ -102,6 +178,9 @@ def feedback_for(verdict: Verdict, problem: Problem | None = None) -> str:
         return _speed_feedback(verdict)
     if status is Status.NO_ANSWER:
         return "Your reply did not contain an assembly program. " + _ASK_FIX
+    if status is Status.COMPILE_ERROR and verdict.message.startswith(ERROR_PREFIX):
+        why = _trim(verdict.message[len(ERROR_PREFIX) :], DETAIL_CHARS)
+        return f"Your edits could not be applied:\n\n{fence(why, '')}\n\n{_ASK_FIX}"
     if status is Status.COMPILE_ERROR:
         log = _trim(verdict.message or "(no assembler output)", DETAIL_CHARS)
         return f"Your assembly does not assemble and link:\n\n{fence(log, '')}\n\n{_ASK_FIX}"
@@ -118,6 +197,24 @@ _ASK_AGAIN = "Reply with the complete program again, in one ```assembly fenced b
 _ASK_FASTER = (
     "Try a different optimization to make it faster while keeping the output identical. "
     "Reply with the complete program: the assembly only, in one ```assembly fenced block."
+)
+_ASK_STILL = "Reply with the complete program: the assembly only, in one ```assembly fenced block."
+_DIFF_AGAINST = (
+    "They apply to the original assembly of the first message, not to your previous "
+    "answer, so give all your edits again."
+)
+_DIFF_ASKS = (
+    (
+        _ASK_FIX,
+        "Reply with corrected edit blocks (<<<<<<< SEARCH ... >>>>>>> REPLACE). " + _DIFF_AGAINST,
+    ),
+    (_ASK_AGAIN, "Reply with your edit blocks again. " + _DIFF_AGAINST),
+    (
+        _ASK_FASTER,
+        "Try a different optimization to make it faster while keeping the output "
+        "identical. Reply with edit blocks only. " + _DIFF_AGAINST,
+    ),
+    (_ASK_STILL, "Reply with edit blocks only. " + _DIFF_AGAINST),
 )
 _STATUS_TEXT = {
     Status.WRONG_OUTPUT: "printed the wrong output",
@@ -140,8 +237,7 @@ def _speed_feedback(verdict: Verdict) -> str:
     if sp.significantly_faster:
         return (
             f"Your program is correct and {measured} faster than gcc -O3. "
-            "Try to make it faster still. Reply with the complete program: the assembly "
-            "only, in one ```assembly fenced block."
+            "Try to make it faster still. " + _ASK_STILL
         )
     return (
         f"Your program is correct, but it is not faster than gcc -O3: speedup {measured}. "

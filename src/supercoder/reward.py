@@ -150,13 +150,20 @@ def verify_batch(
 ) -> list[Verdict]:
     """Verdicts for ``completions[i]`` on ``problems[i]``; extraction first, then the
     distinct (problem, assembly) pairs are verified in parallel by ``executor``."""
-    from supercoder.prompts import extract_assembly
+    from supercoder.answers import failure_verdict, resolve_answer
+    from supercoder.evaluate import baseline_asm
 
     if len(problems) != len(completions):
         raise ValueError(f"{len(problems)} problems but {len(completions)} completions")
-    asms = [extract_assembly(completion_text(c)) for c in completions]
+    # whole programs or SEARCH/REPLACE diffs against the baseline (--answer diff)
+    resolved = [
+        resolve_answer(completion_text(c), baseline_asm(p))
+        for p, c in zip(problems, completions, strict=True)
+    ]
+    asms = [r.asm for r in resolved]
     verdicts: list[Verdict | None] = [
-        None if asm else no_answer_verdict(p) for p, asm in zip(problems, asms, strict=True)
+        None if r.asm else failure_verdict(p.name, r)
+        for p, r in zip(problems, resolved, strict=True)
     ]
     keys: dict[tuple[int, str], int] = {}
     items: list[tuple[Any, str, Any]] = []

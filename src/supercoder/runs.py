@@ -75,9 +75,13 @@ class RunSpec:
 
     def identity(self) -> dict[str, Any]:
         """Options that must match to resume (not workers/executor/concurrency/deadline)."""
+        settings = asdict(self.settings)
+        for key in ("context", "answer"):  # default prompt modes: as runs stored before them
+            if settings.get(key) == getattr(Settings, key):
+                settings.pop(key)
         return {
             "benchmark": self.benchmark,
-            **asdict(self.settings),
+            **settings,
             "time": self.time,
             "sandbox": self.sandbox,
         }

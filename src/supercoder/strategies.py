@@ -194,6 +194,11 @@ def _verify_all(
 ) -> list[Attempt]:
     """Verify every pending attempt; infra failures get one retry, then stay dropped."""
     done: list[Attempt] = [None] * len(pending)  # type: ignore[list-item]
+    for k, a in enumerate(pending):
+        if a.origin.get("answer_error"):  # a diff that could not be applied: no build
+            verdict = Verdict(problem.name, Status.COMPILE_ERROR, message=a.origin["answer_error"])
+            done[k] = _finish(a, verdict, 1, 0.0)
+            record(done[k])
     for tries in (1, 2):
         todo = [k for k, a in enumerate(pending) if done[k] is None or done[k].dropped]
         if not todo:
@@ -232,6 +237,8 @@ class Settings:
     seed: int = 0
     variant: str = "asm"
     show_inputs: int = 0
+    context: str = "full"  # full | hot (profile-annotated, cold functions elided)
+    answer: str = "whole"  # whole | diff (SEARCH/REPLACE blocks against the baseline)
 
 
 def solve(
@@ -258,22 +265,24 @@ def solve(
         fewshot=fewshot,
         baseline_asm=base,
         show_inputs=settings.show_inputs,
+        context=settings.context,
+        answer=settings.answer,
     )
     chains: dict[int, list[dict[str, str]]] = dict.fromkeys(range(settings.samples), first)
     attempts: list[Attempt] = []
     for rnd in range(settings.rounds):
         if rnd:
-            chains = _next_prompts(problem, chains, attempts, stop)
+            chains = _next_prompts(problem, chains, attempts, stop, settings.answer)
         if not chains:
             break
-        pending = _generate(problem, model, settings, rnd, chains, stored)
+        pending = _generate(problem, model, settings, rnd, chains, stored, base)
         fresh = [a for a in pending if (a.sample, a.round) not in stored]
         verified = iter(_verify_all(problem, fresh, verify, record))
         attempts += [a if (a.sample, a.round) in stored else next(verified) for a in pending]
     return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
 
 
-def _next_prompts(problem, chains, attempts, stop) -> dict[int, list[dict[str, str]]]:
+def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dict[str, str]]]:
     from supercoder.prompts import feedback_for, refinement_messages
 
     last = {a.sample: a for a in attempts}
@@ -282,12 +291,12 @@ def _next_prompts(problem, chains, attempts, stop) -> dict[int, list[dict[str, s
         prev = last.get(i)
         if prev is None or stop(prev.verdict):
             continue
-        feedback = feedback_for(prev.verdict, problem)
+        feedback = feedback_for(prev.verdict, problem, answer)
         out[i] = refinement_messages(messages, prev.completion or "", feedback)
     return out
 
 
-def _generate(problem, model, settings, rnd, chains, stored) -> list[Attempt]:
+def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attempt]:
     """Attempts (unverified unless stored) for every chain in this round; a model that
     returns fewer than ``samples`` answers (the compiler has few builds) ends the rest."""
     missing = [i for i in chains if (i, rnd) not in stored]
@@ -295,7 +304,7 @@ def _generate(problem, model, settings, rnd, chains, stored) -> list[Attempt]:
     if missing and rnd == 0:
         messages = chains[missing[0]]
         texts = _complete(model, problem, messages, settings, settings.samples, settings.seed)
-        fresh = {i: _attempt(i, 0, *texts[i]) for i in missing if i < len(texts)}
+        fresh = {i: _attempt(i, 0, *texts[i], base) for i in missing if i < len(texts)}
     elif missing:
         with ThreadPoolExecutor(max_workers=min(len(missing), 8)) as pool:
             calls = {
@@ -304,7 +313,7 @@ def _generate(problem, model, settings, rnd, chains, stored) -> list[Attempt]:
             }
             for i in missing:
                 texts = calls[i].result()
-                fresh.update({i: _attempt(i, rnd, *texts[0])} if texts else {})
+                fresh.update({i: _attempt(i, rnd, *texts[0], base)} if texts else {})
     found = [stored.get((i, rnd)) or fresh.get(i) for i in chains]
     return [a for a in found if a is not None]
 
@@ -323,8 +332,10 @@ def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Complet
     return [(c, each) for c in out[:n]]
 
 
-def _attempt(sample: int, rnd: int, completion: Completion, seconds: float) -> Attempt:
-    from supercoder.prompts import extract_assembly
+def _attempt(
+    sample: int, rnd: int, completion: Completion, seconds: float, base: str | None = None
+) -> Attempt:
+    from supercoder.answers import resolve_answer
 
     text = completion.text
     origin: dict[str, Any] = {
@@ -337,7 +348,11 @@ def _attempt(sample: int, rnd: int, completion: Completion, seconds: float) -> A
         "cached": completion.cached,
         "finish_reason": completion.finish_reason,
     }
-    candidate = Candidate(extract_assembly(text), origin)
+    resolved = resolve_answer(text, base)
+    origin["answer"] = resolved.kind
+    if resolved.error:
+        origin["answer_error"] = resolved.error
+    candidate = Candidate(resolved.asm, origin)
     placeholder = Verdict("", Status.INFRA_ERROR, message="not verified yet")
     return Attempt(sample, rnd, candidate, placeholder, text, 0, seconds, 0.0)
 

@@ -21,6 +21,7 @@ def register(app: typer.Typer) -> None:
     sub.command("list", help="Problems with split, tags, test counts, size, baseline time.")(list_)
     sub.command("coverage", help="Line/branch coverage of each problem's tests (gcov).")(coverage)
     sub.command("fuzz", help="Add fuzzed differential tests (fuzz/, used as hidden tests).")(fuzz)
+    _register_tokens(sub)
     app.add_typer(sub, name="bench")
 
 
@@ -161,4 +162,12 @@ def fuzz(
         typer.echo(f"{r.problem}: kept {r.kept} of {r.tried} fuzzed inputs ({why})")
     typer.echo(
         f"{sum(r.kept for r in reports)} fuzzed tests written to fuzz/ (loaded as hidden tests)"
+    )
+
+
+def _register_tokens(sub: typer.Typer) -> None:
+    from supercoder.commands.profiling import tokens
+
+    sub.command("tokens", help="Prompt and answer tokens per problem (full/hot, whole/diff).")(
+        tokens
     )

@@ -15,6 +15,9 @@ problem_app = typer.Typer(help="Create and inspect problem folders.", no_args_is
 
 def register(app: typer.Typer) -> None:
     app.command("check")(check)
+    from supercoder.commands.profiling import register_problem
+
+    register_problem(problem_app)
     app.add_typer(problem_app, name="problem")
     app.command("version", help="Print the supercoder version and toolchain context.")(version)
 

@@ -55,6 +55,18 @@ DeadlineOpt = Annotated[
         "--deadline", min=1.0, help="Seconds of model time per problem at most (all requests)."
     ),
 ]
+ContextOpt = Annotated[
+    str,
+    typer.Option(
+        "--context", help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated "
+        "(# NN.N% per hot line), cold functions elided."),
+]  # fmt: skip
+AnswerOpt = Annotated[
+    str,
+    typer.Option(
+        "--answer", help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
+        "edit blocks against the shown assembly."),
+]  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
@@ -84,6 +96,8 @@ def optimize(
     base_url: BaseUrlOpt = None,
     timeout: TimeoutOpt = 300.0,
     deadline: DeadlineOpt = 1800.0,
+    context: ContextOpt = "full",
+    answer: AnswerOpt = "whole",
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write the best verified answer.
 
@@ -93,19 +107,22 @@ def optimize(
 
     Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
     """
+    from supercoder.answers import check_modes
     from supercoder.errors import check_writable, safe_slug
     from supercoder.evaluate import EvalConfig
     from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
     from supercoder.strategies import Settings, make_verifier, solve
 
+    check_modes(context, answer)
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp))
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o")
         llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
         config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time)
-        settings = Settings(default_samples(model, samples), rounds, temperature)
+        settings = Settings(default_samples(model, samples), rounds, temperature,
+                            context=context, answer=answer)  # fmt: skip
         outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
     if best and best.verdict.correct:
@@ -223,6 +240,8 @@ def eval_cmd(
     base_url: BaseUrlOpt = None,
     timeout: TimeoutOpt = 300.0,
     deadline: DeadlineOpt = 1800.0,
+    context: ContextOpt = "full",
+    answer: AnswerOpt = "whole",
 ) -> None:
     """Optimize and verify every problem of a benchmark; print the paper's metrics.
 
@@ -234,6 +253,7 @@ def eval_cmd(
 
     Example: supercoder eval --benchmark val --json summary.json
     """
+    from supercoder.answers import check_modes
     from supercoder.errors import check_writable
     from supercoder.models import load_model
     from supercoder.problems import load_benchmark
@@ -242,10 +262,12 @@ def eval_cmd(
 
     if json_out:
         check_writable(json_out, "--json")
+    check_modes(context, answer)
     problems = load_benchmark(benchmark)
     spec = RunSpec(
         model=model, benchmark=benchmark,
-        settings=Settings(default_samples(model, samples), rounds, temperature),
+        settings=Settings(default_samples(model, samples), rounds, temperature,
+                          context=context, answer=answer),
         time=not no_time, sandbox=not unsafe_no_sandbox, name=run, workers=workers,
         executor=executor, concurrency=concurrency, deadline=deadline,
     )  # fmt: skip

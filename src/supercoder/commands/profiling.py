@@ -1,0 +1,143 @@
+"""``supercoder problem profile`` (where the baseline spends its instructions) and
+``supercoder bench tokens`` (prompt and answer lengths under each context/answer mode)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from supercoder.errors import UserError
+
+ContextOpt = Annotated[
+    str,
+    typer.Option(
+        "--context",
+        help="full: the -O3 assembly as is (the paper's prompt); hot: profile-annotated, "
+        "cold functions elided.",
+    ),
+]
+AnswerOpt = Annotated[
+    str,
+    typer.Option(
+        "--answer", help="whole: the model re-emits the program; diff: SEARCH/REPLACE edits."
+    ),
+]
+
+
+def register_problem(problem_app: typer.Typer) -> None:
+    problem_app.command("profile")(profile_cmd)
+
+
+def profile_cmd(
+    problem_dir: Annotated[Path, typer.Argument(help="Problem folder.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    budget: Annotated[
+        float, typer.Option("--budget", min=1.0, help="Seconds to spend profiling at most.")
+    ] = 120.0,
+    top: Annotated[int, typer.Option("--top", min=1, help="Hot lines to list.")] = 15,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Profile again.")] = False,
+    unsafe_no_sandbox: Annotated[
+        bool, typer.Option("--unsafe-no-sandbox", help="Run valgrind WITHOUT isolation.")
+    ] = False,
+) -> None:
+    """Share of executed instructions per assembly line, loop and function of the baseline.
+
+    Runs the gcc -O3 baseline (assembled with line info) under valgrind's cachegrind in
+    the sandbox, on the VISIBLE tests only, smallest input first, until --budget
+    seconds are spent (tests not reached are listed). Cached per baseline and tests.
+
+    Example: supercoder problem profile src/supercoder/data/bench/dp_lcs
+    """
+    from supercoder.evaluate import baseline_asm
+    from supercoder.hotspots import summarize, to_json
+    from supercoder.problems import load_problem
+    from supercoder.profile import profile_problem
+
+    problem = load_problem(problem_dir)
+    if not problem.visible_tests:
+        raise UserError(f"{problem_dir}: no visible tests to profile on")
+    asm = baseline_asm(problem)
+    prof = profile_problem(problem, budget_seconds=budget, isolation=not unsafe_no_sandbox,
+                           use_cache=not no_cache)  # fmt: skip
+    hot = summarize(prof, asm)
+    data = to_json(prof, hot, asm, top=top)
+    if as_json:
+        typer.echo(json.dumps({"problem": problem.name, **data}, indent=2))
+        return
+    _print_profile(problem.name, data)
+
+
+def _print_profile(name: str, data: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    p = data["profile"]
+    console = Console(width=max(110, Console().width))
+    console.print(
+        f"{name}: {data['instructions']:,} instructions in the program's code "
+        f"({data['outside_instructions']:,} in libraries), {len(p['tests'])} visible "
+        f"test(s) profiled in {p['seconds']:.1f}s",
+        highlight=False,
+    )
+    if p["gave_up"]:
+        console.print(f"gave up: {p['gave_up']}; not profiled: {', '.join(p['skipped'])}")
+    for title, rows in (("functions", data["functions"]), ("loops", data["loops"])):
+        table = Table("name", "function", "lines", "share", "instructions", title=title)
+        for s in rows:
+            table.add_row(s["name"], s.get("function", ""), f"{s['lines'][0]}-{s['lines'][1]}",
+                          f"{100 * s['share']:.1f}%", f"{s['count']:,}")  # fmt: skip
+        console.print(table)
+    table = Table("line", "share", "instructions", "text", title="hottest lines")
+    for ln in data["lines"]:
+        table.add_row(str(ln["line"]), f"{100 * ln['share']:.1f}%", f"{ln['count']:,}", ln["text"])
+    console.print(table)
+
+
+def tokens(
+    benchmark: Annotated[
+        str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
+    ] = "all",
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            "--tokenizer",
+            help="qwen2.5 (offline files), a tokenizer.json path, or a HF name "
+            "[default: the --model's, else qwen2.5].",
+        ),
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option("--model", "-m", help="Model spec whose tokenizer to use.")
+    ] = None,
+    context: ContextOpt = "full",
+    answer: AnswerOpt = "whole",
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
+) -> None:
+    """Prompt tokens and answer tokens per problem: the whole -O3 program as an answer next
+    to a diff rewriting the hottest loop (its lines once as SEARCH, once as REPLACE).
+
+    --context hot profiles each problem first (cached; see `supercoder problem profile`).
+
+    Example: supercoder bench tokens --benchmark val --context hot --answer diff
+    """
+    from rich.console import Console
+    from rich.table import Table
+
+    from supercoder.answers import check_modes
+    from supercoder.problems import load_benchmark
+    from supercoder.tokencount import load_tokenizer, model_tokenizer, problem_tokens
+
+    check_modes(context, answer)
+    count = load_tokenizer(tokenizer or model_tokenizer(model))
+    rows = [problem_tokens(p, count, context, answer) for p in load_benchmark(benchmark)]
+    table = Table("problem", "asm lines", "prompt", "answer: whole", "answer: diff",
+                  title=f"tokens ({context} context, {answer} answers)")  # fmt: skip
+    for r in rows:
+        table.add_row(r.problem, str(r.program_lines), str(r.prompt), str(r.whole), str(r.diff))
+    totals = [sum(getattr(r, k) for r in rows) for k in ("prompt", "whole", "diff")]
+    table.add_row("total", "", *map(str, totals))
+    Console(width=max(110, Console().width)).print(table)
+    if json_out:
+        json_out.write_text(json.dumps([r.__dict__ for r in rows], indent=2) + "\n")
