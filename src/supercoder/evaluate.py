@@ -18,11 +18,21 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from supercoder.compare import expected_output, outputs_match
 from supercoder.errors import InfraError, UserError
 from supercoder.meter import Comparison, Meter, MeterConfig
 from supercoder.paths import cache_dir
 from supercoder.sandbox import Limits, RunResult, Sandbox, SandboxLost, isolation_status
-from supercoder.toolchain import asm_digest, assemble, compile_to_asm, machine_context, same_program
+from supercoder.toolchain import (
+    BASELINE_FLAGS,
+    asm_digest,
+    assemble,
+    compile_to_asm,
+    is_link_failure,
+    machine_context,  # fmt: skip
+    missing_symbols,
+    same_program,
+)
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
 
 
@@ -49,13 +59,16 @@ _SEVERITY = [Status.COMPILE_ERROR, Status.TIMEOUT, Status.MEMORY_LIMIT, Status.O
 
 
 def baseline_asm(problem: Problem) -> str:
-    """The problem's -O3 assembly: its own ``baseline.s`` or gcc -O3 -S (cached)."""
+    """The problem's -O3 assembly: its own ``baseline.s`` or gcc -O3 -S with the problem's
+    cflags (cached)."""
     if problem.baseline_asm:
         return problem.baseline_asm
-    path = cache_dir() / "baselines" / f"{problem.source_hash()}.s"
+    flags = (*BASELINE_FLAGS, *problem.cflags)
+    key = problem.source_hash() + ("-" + asm_digest(" ".join(flags))[:12] if problem.cflags else "")
+    path = cache_dir() / "baselines" / f"{key}.s"
     if path.is_file():
         return path.read_text()
-    asm = compile_to_asm(problem.source)
+    asm = compile_to_asm(problem.source, flags)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.write_text(asm)
@@ -63,12 +76,12 @@ def baseline_asm(problem: Problem) -> str:
     return asm
 
 
-def _baseline_binary(asm: str, workdir: Path) -> Path:
-    cached = cache_dir() / "bin" / asm_digest(asm)
+def _baseline_binary(asm: str, workdir: Path, link_flags: tuple[str, ...] = ()) -> Path:
+    cached = cache_dir() / "bin" / asm_digest(asm + "\n# link: " + " ".join(link_flags))
     if not cached.is_file():
-        build = assemble(asm, workdir / "baseline")
+        build = assemble(asm, workdir / "baseline", link_flags)
         if not build.ok or build.binary is None:
-            raise UserError(f"the baseline assembly does not assemble:\n{build.log}")
+            raise UserError(_baseline_build_error(build.log, link_flags))
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = cached.with_suffix(f".tmp{os.getpid()}")
         shutil.copyfile(build.binary, tmp)
@@ -93,8 +106,8 @@ def evaluate(
         return Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context)
     with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
         workdir = Path(tmp)
-        base_bin = _baseline_binary(base_asm, workdir)
-        build = assemble(asm, workdir / "candidate")
+        base_bin = _baseline_binary(base_asm, workdir, problem.link_flags)
+        build = assemble(asm, workdir / "candidate", problem.link_flags)
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control")  # the machine, or the candidate?
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
@@ -111,7 +124,7 @@ def evaluate(
 def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: bool,
                   config: EvalConfig, context: dict) -> Verdict:  # fmt: skip
     tests = [t for t in problem.tests if config.include_hidden or not t.hidden]
-    inputs = [(t.name, t.read_input(), t.expected) for t in tests]
+    inputs = [(t.name, t.read_input(), expected_output(t.expected, problem.compare)) for t in tests]
     binaries = {"baseline": base_bin, "candidate": cand_bin}
     box = Sandbox(binaries, config.limits, isolation=config.sandbox)
     try:
@@ -172,10 +185,19 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
         return TestResult(
             name, Status.RUNTIME_ERROR, run.describe(), candidate_seconds=run.cpu_seconds
         )
-    if run.stdout != expected:
+    if not outputs_match(run.stdout, expected):
         return TestResult(name, Status.WRONG_OUTPUT, _diff_hint(run.stdout, expected),
                           candidate_seconds=run.cpu_seconds)  # fmt: skip
     return TestResult(name, Status.OK, candidate_seconds=run.cpu_seconds)
+
+
+def _baseline_build_error(log: str, link_flags: tuple[str, ...]) -> str:
+    if not is_link_failure(log):
+        return f"the baseline assembly does not assemble:\n{log}"
+    missing = ", ".join(missing_symbols(log)[:5]) or "see the log"
+    flags = " ".join(link_flags) or "none"
+    return (f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
+            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")  # fmt: skip
 
 
 def _diff_hint(actual: bytes, expected: bytes) -> str:

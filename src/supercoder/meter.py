@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from supercoder.compare import outputs_match
 from supercoder.errors import InfraError
 from supercoder.sandbox import RunResult, Sandbox
 from supercoder.types import Speedup
@@ -171,7 +172,7 @@ class Meter:
         order = ["baseline", "candidate"] if k % 2 == 0 else ["candidate", "baseline"]
         runs = {who: box.run(who, data) for who in order}
         for who, run in runs.items():
-            if run.clean_exit and run.stdout == expected:
+            if run.clean_exit and outputs_match(run.stdout, expected):
                 continue
             detail = run.describe() if not run.clean_exit else "it printed a different output"
             if who == "baseline":  # the problem or the machine, never the candidate's fault

@@ -1,19 +1,31 @@
 """Make problem folders: expected outputs come from running the reference build.
 
 The reference is the user's own C program (not model output); it is still run in
-the sandbox when one is available, with the same limits as candidates.
+the sandbox when one is available, with the same limits as candidates. The folder is
+built next to its destination under a temporary name and renamed into place at the
+end: a failed init leaves nothing behind (``force`` replaces an existing problem).
+Where the user's files hold official answers (Kattis ``.ans``, CodeNet ``output_N.txt``)
+the reference output is kept as the expected output (the baseline must pass its own
+tests) and every test where the two disagree is reported.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import re
+import shutil
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from supercoder.compare import outputs_match, parse_mode
 from supercoder.errors import UserError
-from supercoder.toolchain import compile_c
+from supercoder.layouts import TestFile, discover
+from supercoder.toolchain import BASELINE_FLAGS, compile_c, is_link_failure, missing_symbols
+from supercoder.types import split_flags
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
 
@@ -24,69 +36,234 @@ class RefRun:
     cpu_seconds: float
 
 
-def reference_runs(
-    source: str, inputs: list[bytes], timeout: float = 20.0, repeat: int = 2
-) -> list[RefRun]:
-    """Build ``source`` at -O3 and run it twice (``repeat``) on each input.
+@dataclass(frozen=True)
+class InitOptions:
+    """What ``problem init`` takes besides the C file and the inputs."""
 
-    Raises UserError if it fails, times out, or prints different output on the two runs.
-    """
-    from supercoder.sandbox import Limits, open_sandbox
-
-    with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
-        build = compile_c(source, Path(tmp) / "ref")
-        if not build.ok or build.binary is None:
-            raise UserError(f"the reference C program does not compile:\n{build.log}")
-        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
-        results = []
-        with open_sandbox({"ref": build.binary}, limits=limits) as box:
-            for i, data in enumerate(inputs):
-                first = box.run("ref", data)
-                second = box.run("ref", data) if repeat > 1 else first
-                for run in (first, second):
-                    if not run.clean_exit:
-                        raise UserError(
-                            f"the reference program failed on input #{i}: {run.describe()}"
-                        )
-                if first.stdout != second.stdout:
-                    raise UserError(
-                        f"the reference program is non-deterministic on input #{i}: "
-                        "two runs printed different output; fix the program or drop that input"
-                    )
-                results.append(RefRun(first.stdout, min(first.cpu_seconds, second.cpu_seconds)))
-        return results
+    hidden_dir: Path | None = None
+    cflags: str = ""
+    ldflags: str = ""
+    compare: str = "exact"
+    split: str | None = None
+    force: bool = False
+    timeout: float = 20.0
 
 
-def init_problem(
-    source_path: Path, inputs_dir: Path, out_dir: Path, hidden_dir: Path | None = None
-) -> Path:
+@dataclass(frozen=True)
+class InitReport:
+    folder: Path
+    layout: str
+    visible: int
+    hidden: int
+    disagreements: tuple[str, ...] = field(default=())  # one line per test
+
+
+def init_problem(source_path: Path, inputs_dir: Path, out_dir: Path, hidden_dir: Path | None = None,
+                 options: InitOptions | None = None) -> Path:  # fmt: skip
     """``supercoder problem init``: a problem folder from a C file and input files."""
+    opts = options or InitOptions()
+    if hidden_dir is not None:
+        opts = replace(opts, hidden_dir=hidden_dir)
+    return create_problem(source_path, inputs_dir, out_dir, opts).folder
+
+
+def create_problem(
+    source_path: Path, inputs_dir: Path, out_dir: Path, opts: InitOptions
+) -> InitReport:
+    """Like ``init_problem``, with the report of what was found (see the module docstring)."""
     if not source_path.is_file():
         raise UserError(f"{source_path}: no such C file")
-    source = source_path.read_text()
-    groups = [("tests", _input_files(inputs_dir))]
-    if hidden_dir is not None:
-        groups.append(("hidden", _input_files(hidden_dir)))
-    out_dir.mkdir(parents=True, exist_ok=True)
-    (out_dir / "source.c").write_text(source)
-    for sub, files in groups:
-        runs = reference_runs(source, [f.read_bytes() for f in files])
-        (out_dir / sub).mkdir(exist_ok=True)
-        for f, run in zip(files, runs, strict=True):
-            (out_dir / sub / f"{f.stem}.in").write_bytes(f.read_bytes())
-            (out_dir / sub / f"{f.stem}.out").write_bytes(run.output)
-    meta = {"name": out_dir.name, "origin": str(source_path)}
-    (out_dir / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return out_dir
+    _check_options(opts)
+    layout = discover(inputs_dir)
+    tests = list(layout.tests)
+    if opts.hidden_dir is not None:
+        tests += discover(opts.hidden_dir, hidden=True).tests
+    _check_target(out_dir, opts.force)
+    created = _missing_parents(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.init-", dir=out_dir.parent))
+    try:
+        disagreements = _fill(staging, source_path, tests, opts)
+        _install(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        for d in created:
+            _rmdir_quietly(d)
+        raise
+    hidden = sum(t.hidden for t in tests)
+    return InitReport(out_dir, layout.kind, len(tests) - hidden, hidden, tuple(disagreements))
 
 
-def _input_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        raise UserError(f"{folder}: not a folder of input files")
-    files = sorted(p for p in folder.iterdir() if p.is_file() and not p.name.startswith("."))
-    if not files:
-        raise UserError(f"{folder}: no input files")
-    return files
+def _check_options(opts: InitOptions) -> None:
+    for key in ("cflags", "ldflags"):
+        try:
+            split_flags(getattr(opts, key))
+        except ValueError as e:
+            raise UserError(f"--{key} {getattr(opts, key)!r}: {e}") from e
+    try:
+        parse_mode(opts.compare)
+    except ValueError as e:
+        raise UserError(f"--compare: {e}") from e
+
+
+def _check_target(out_dir: Path, force: bool) -> None:
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise UserError(f"{out_dir}: exists and is not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
+        raise UserError(f"{out_dir}: already exists and is not empty (--force replaces it)")
+
+
+def _missing_parents(path: Path) -> list[Path]:
+    """Folders above ``path`` that do not exist yet, deepest first."""
+    out = []
+    for parent in path.absolute().parents:
+        if parent.exists():
+            break
+        out.append(parent)
+    return out
+
+
+def _rmdir_quietly(path: Path) -> None:
+    try:
+        path.rmdir()
+    except OSError:
+        pass
+
+
+def _install(staging: Path, out_dir: Path) -> None:
+    """Rename the finished folder into place; an existing one is replaced only after."""
+    old = None
+    if out_dir.exists():
+        old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+        out_dir.rename(old)
+    try:
+        staging.rename(out_dir)
+    except OSError:
+        if old is not None:
+            old.rename(out_dir)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _fill(
+    folder: Path, source_path: Path, tests: Sequence[TestFile], opts: InitOptions
+) -> list[str]:
+    source = source_path.read_text(errors="replace")
+    (folder / "source.c").write_text(source)
+    datas = [t.input.read_bytes() for t in tests]
+    runs = reference_runs(source, datas, opts.timeout, cflags=split_flags(opts.cflags),
+                          ldflags=split_flags(opts.ldflags), source_path=source_path,
+                          names=[str(t.input) for t in tests])  # fmt: skip
+    disagreements = []
+    for t, data, run in zip(tests, datas, runs, strict=True):
+        sub = folder / ("hidden" if t.hidden else "tests")
+        sub.mkdir(exist_ok=True)
+        (sub / f"{t.name}.in").write_bytes(data)
+        (sub / f"{t.name}.out").write_bytes(run.output)
+        if t.answer is not None and not outputs_match(
+            run.output, t.answer.read_bytes(), opts.compare
+        ):
+            disagreements.append(f"{t.name}: the reference output differs from {t.answer} "
+                                 f"({_first_difference(run.output, t.answer.read_bytes())})")  # fmt: skip
+    (folder / "problem.json").write_text(
+        json.dumps(_meta(folder, source_path, opts), indent=2) + "\n"
+    )
+    return disagreements
+
+
+def _meta(folder: Path, source_path: Path, opts: InitOptions) -> dict:
+    name = folder.name.split(".init-")[0].lstrip(".")
+    meta: dict = {"name": name, "origin": str(source_path)}
+    if opts.split:
+        meta["split"] = opts.split
+    if opts.cflags.strip():
+        meta["cflags"] = opts.cflags.strip()
+    if opts.ldflags.strip():
+        meta["ldflags"] = opts.ldflags.strip()
+    if parse_mode(opts.compare).kind != "exact":
+        meta["compare"] = str(parse_mode(opts.compare))
+    return meta
+
+
+def _first_difference(actual: bytes, expected: bytes) -> str:
+    a = actual.decode(errors="replace").splitlines()
+    e = expected.decode(errors="replace").splitlines()
+    for i, (x, y) in enumerate(zip(a, e, strict=False)):
+        if x != y:
+            return f"line {i + 1}: answer {y[:60]!r}, reference {x[:60]!r}"
+    return f"answer has {len(e)} lines, reference {len(a)}"
+
+
+def reference_runs(source: str, inputs: list[bytes], timeout: float = 20.0, *, cflags: Sequence[str] = (),
+                   ldflags: Sequence[str] = (), source_path: Path | None = None,
+                   names: Sequence[str] | None = None, repeat: int = 2) -> list[RefRun]:  # fmt: skip
+    """Build ``source`` at -O3 (+ ``cflags``, linked with ``ldflags``) and run it twice
+    (``repeat``) on each input. Raises UserError if it does not build, fails, times out, or prints
+    different output on the two runs; messages name the user's files."""
+    from supercoder.sandbox import Limits, open_sandbox
+
+    label = str(source_path) if source_path else "the reference C program"
+    names = names or [f"input #{i}" for i in range(len(inputs))]
+    with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
+        binary = _build_reference(source, Path(tmp), tuple(cflags), tuple(ldflags), label)
+        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
+        with open_sandbox({"ref": binary}, limits=limits) as box:
+            return [
+                _run_twice(box, data, name, label, repeat) for data, name in zip(inputs, names, strict=True)
+            ]
+
+
+def _run_twice(box, data: bytes, name: str, label: str, repeat: int = 2) -> RefRun:
+    first = box.run("ref", data)
+    second = box.run("ref", data) if repeat > 1 else first
+    for run in (first, second):
+        if not run.clean_exit:
+            raise UserError(f"{label} failed on {name}: {run.describe()}")
+    if first.stdout != second.stdout:
+        raise UserError(
+            f"{label} is non-deterministic on {name}: two runs printed different output; "
+            "fix the program or drop that input"
+        )
+    return RefRun(first.stdout, min(first.cpu_seconds, second.cpu_seconds))
+
+
+def _build_reference(source: str, tmp: Path, cflags: tuple[str, ...], ldflags: tuple[str, ...],
+                     label: str) -> Path:  # fmt: skip
+    build = compile_c(source, tmp / "ref", (*BASELINE_FLAGS, *cflags), (*cflags, *ldflags))
+    if build.ok and build.binary is not None:
+        return build.binary
+    log = build.log.replace(str(tmp / "ref.c"), label).replace(str(tmp / "ref"), "a.out")
+    log = _TMP_OBJECT.sub(Path(label).name, log).strip()
+    if is_link_failure(log):
+        raise UserError(_link_error(label, log, cflags, ldflags))
+    flags = " ".join((*BASELINE_FLAGS, *cflags))
+    raise UserError(f"{label} does not compile with gcc {flags}:\n{_tail(log)}")
+
+
+def _link_error(label: str, log: str, cflags: tuple[str, ...], ldflags: tuple[str, ...]) -> str:
+    symbols = missing_symbols(log)
+    what = f"undefined reference to {', '.join(symbols[:5])}" if symbols else "the linker failed"
+    if any(s.startswith(("omp_", "GOMP_")) for s in symbols):
+        hint = "it uses OpenMP: pass --cflags -fopenmp"
+    elif "main" in symbols:
+        hint = "a problem is a whole program: it needs a main function"
+    elif any(s.startswith("pthread_") for s in symbols):
+        hint = "pass --ldflags -pthread"
+    else:
+        hint = 'pass the library that defines it with --ldflags (e.g. --ldflags "-lgmp")'
+    used = " ".join((*cflags, *ldflags)) or "none"
+    return f"{label} does not link: {what} (extra flags: {used}); {hint}\n{_tail(log)}"
+
+
+def _tail(log: str, lines: int = 20) -> str:
+    rows = log.splitlines()
+    return "\n".join(
+        rows[:lines] + ([f"... ({len(rows) - lines} more lines)"] if len(rows) > lines else [])
+    )
+
+
+_TMP_OBJECT = re.compile(r"/tmp/cc\w+\.o")
 
 
 def gen_spec(seed: int, size: int, data: bytes) -> dict:

@@ -4,7 +4,9 @@ A problem folder holds:
 
 - ``source.c``            the C program (stdin -> stdout);
 - ``baseline.s``          optional; else built with ``gcc -O3 -S``;
-- ``problem.json``        optional metadata: ``split`` ("train"/"val"), ``tags``, ...;
+- ``problem.json``        optional metadata: ``split`` ("train"/"val"), ``tags``, ``cflags`` and
+  ``ldflags`` (extra gcc flags for every build and link, e.g. ``"-fopenmp"``, ``"-lgmp"``),
+  ``compare`` (``exact`` default, ``tokens``, ``float:TOL``; see ``supercoder.compare``), ...;
 - ``gen.py``              optional input generator: ``generate(seed: int, size: int) -> str``;
 - ``tests/NAME.in``       a visible test's input, with ``tests/NAME.out`` its expected output;
 - ``tests/NAME.gen``      instead of ``NAME.in`` for large inputs: JSON
@@ -31,7 +33,7 @@ from pathlib import Path
 
 from supercoder.errors import UserError, inside, printable
 from supercoder.paths import cache_dir
-from supercoder.types import Problem, TestCase
+from supercoder.types import Problem, TestCase, split_flags
 
 log = logging.getLogger("supercoder")
 
@@ -109,7 +111,29 @@ def _read_meta(folder: Path) -> dict:
             raise UserError(f"{path}: field {key!r} has control characters: {printable(value)!r}")
     if not isinstance(meta.get("tags", []), list):
         raise UserError(f"{path}: field 'tags' must be a list")
+    _check_meta(path, meta)
     return meta
+
+
+def _check_meta(path: Path, meta: dict) -> None:
+    from supercoder.compare import parse_mode
+
+    if not isinstance(meta, dict):
+        raise UserError(f"{path}: expected a JSON object")
+    for key in ("cflags", "ldflags"):
+        value = meta.get(key)
+        try:
+            if value is not None and not isinstance(value, str | list):
+                raise ValueError("not a string")
+            split_flags(value)
+        except ValueError as e:
+            raise UserError(
+                f'{path}: {key} must be a string of flags, e.g. "-fopenmp" ({e})'
+            ) from e
+    try:
+        parse_mode(meta.get("compare"))
+    except ValueError as e:
+        raise UserError(f"{path}: {e}") from e
 
 
 def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:

@@ -9,6 +9,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -60,19 +61,21 @@ def compile_to_asm(
         return out.read_text()
 
 
-def compile_c(source: str, out: Path, flags: tuple[str, ...] = BASELINE_FLAGS) -> BuildResult:
-    """C source -> linked binary."""
+def compile_c(
+    source: str, out: Path, flags: tuple[str, ...] = BASELINE_FLAGS, link_flags: Sequence[str] = ()
+) -> BuildResult:
+    """C source -> linked binary (``link_flags`` after ``-lm``)."""
     src = out.with_suffix(".c")
     src.write_text(source)
-    proc = _run([_require_cc(), *flags, str(src), "-o", str(out), *LINK_FLAGS])
+    proc = _run([_require_cc(), *flags, str(src), "-o", str(out), *LINK_FLAGS, *link_flags])
     return BuildResult(proc.returncode == 0, out if proc.returncode == 0 else None, proc.stderr)
 
 
-def assemble(asm: str, out: Path) -> BuildResult:
-    """Assemble and link like the paper: ``gcc cand.s -o bin -lm``."""
+def assemble(asm: str, out: Path, link_flags: Sequence[str] = ()) -> BuildResult:
+    """Assemble and link like the paper: ``gcc cand.s -o bin -lm`` (+ the problem's flags)."""
     src = out.with_suffix(".s")
     src.write_text(asm)
-    proc = _run([_require_cc(), str(src), "-o", str(out), *LINK_FLAGS])
+    proc = _run([_require_cc(), str(src), "-o", str(out), *LINK_FLAGS, *link_flags])
     ok = proc.returncode == 0 and out.is_file()
     log = (proc.stderr or proc.stdout).replace(str(src), src.name)
     return BuildResult(ok, out if ok else None, _trim(log))
@@ -84,6 +87,20 @@ def _trim(text: str, limit: int = 4000) -> str:
         if len(text) <= limit
         else text[:limit] + f"\n... ({len(text) - limit} more characters)"
     )
+
+
+_UNDEFINED = re.compile(r"undefined reference to [`'\"]?([^'`\"\s]+)['`\"]?")
+_LINKER = re.compile(r"(^|\s)(/\S*/)?(ld|collect2)(\.\w+)?: |ld returned \d+ exit status")
+
+
+def missing_symbols(log: str) -> list[str]:
+    """Symbols the linker could not find, in order of first mention."""
+    return list(dict.fromkeys(_UNDEFINED.findall(log)))
+
+
+def is_link_failure(log: str) -> bool:
+    """Did the build fail in the linker (not the compiler or the assembler)?"""
+    return bool(_LINKER.search(log))
 
 
 _COMMENT = re.compile(r"\s*#.*$")

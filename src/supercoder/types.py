@@ -72,6 +72,39 @@ class Problem:
     def source_hash(self) -> str:
         return hashlib.sha256(self.source.encode()).hexdigest()[:16]
 
+    @property
+    def cflags(self) -> tuple[str, ...]:
+        """Extra compiler flags (``problem.json`` ``cflags``): the reference, the baseline
+        (gcc -O3 + these) and every build of the C source use them."""
+        return split_flags(self.meta.get("cflags"))
+
+    @property
+    def ldflags(self) -> tuple[str, ...]:
+        """Extra linker flags (``problem.json`` ``ldflags``), e.g. ``-lgmp``."""
+        return split_flags(self.meta.get("ldflags"))
+
+    @property
+    def link_flags(self) -> tuple[str, ...]:
+        """What every link of this problem's programs (baseline and candidates) appends:
+        the cflags (``-fopenmp`` also links libgomp) then the ldflags."""
+        return (*self.cflags, *self.ldflags)
+
+    @property
+    def compare(self) -> str:
+        """How outputs are compared (``problem.json`` ``compare``): exact by default."""
+        return str(self.meta.get("compare") or "exact")
+
+
+def split_flags(value: Any) -> tuple[str, ...]:
+    """Flags from problem.json: a shell-quoted string or a list of strings."""
+    import shlex
+
+    if not value:
+        return ()
+    if isinstance(value, str):
+        return tuple(shlex.split(value))
+    return tuple(str(v) for v in value)
+
 
 @dataclass(frozen=True)
 class Candidate:

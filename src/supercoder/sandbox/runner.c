@@ -147,7 +147,9 @@ static void set_limit(int res, rlim_t soft, rlim_t hard) {
 
 static void child(const struct job *j, int in_fd, int out_w, int err_w, int status_w) {
     char *argv[] = { (char *)j->bin, NULL };
-    char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", NULL };
+    /* OpenMP programs (-fopenmp) run one thread: thread creation is denied, CPU time is
+       the measure, and parallel reductions would make outputs non-deterministic */
+    char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "OMP_NUM_THREADS=1", NULL };
     int err;
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
