@@ -11,6 +11,7 @@ tests) and every test where the two disagree is reported.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -124,10 +125,8 @@ def _missing_parents(path: Path) -> list[Path]:
 
 
 def _rmdir_quietly(path: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         path.rmdir()
-    except OSError:
-        pass
 
 
 def _install(staging: Path, out_dir: Path) -> None:

@@ -81,11 +81,12 @@ def question(
     ]
     if variant == "asm":
         asm = baseline_asm or problem.baseline_asm or _compile_baseline(problem)
+        build = " ".join(("gcc -O3", *problem.cflags))
         if context == "hot":
             parts += hot_parts(problem, asm)
         else:
             parts += [
-                "This is the assembly that `gcc -O3` generates for it:",
+                f"This is the assembly that `{build}` generates for it:",
                 fence(asm, "assembly"),
             ]
     inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
@@ -93,10 +94,20 @@ def question(
         parts.append("Example inputs (the program reads them from standard input):")
         parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
     if answer == "diff" and variant == "asm":
-        parts.append(DIFF_INSTRUCTIONS)
+        parts.append(_with_link(problem, DIFF_INSTRUCTIONS))
     else:
-        parts.append(_INSTRUCTIONS + (_KEEP_ELIDED if context == "hot" else ""))
+        parts.append(
+            _with_link(problem, _INSTRUCTIONS + (_KEEP_ELIDED if context == "hot" else ""))
+        )
     return "\n\n".join(parts)
+
+
+def _with_link(problem: Problem, text: str) -> str:
+    """The task; the link command names the problem's flags (e.g. -fopenmp) when it has any."""
+    if not problem.link_flags:
+        return text
+    link = " ".join(("gcc program.s -o program -lm", *problem.link_flags))
+    return text.replace("`gcc program.s -o program -lm`", f"`{link}`")
 
 
 DIFF_INSTRUCTIONS = (
@@ -409,6 +420,6 @@ def _trim(text: str, limit: int) -> str:
 
 
 def _compile_baseline(problem: Problem) -> str:
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm
 
-    return compile_to_asm(problem.source)
+    return compile_to_asm(problem.source, (*BASELINE_FLAGS, *problem.cflags))

@@ -37,6 +37,8 @@ from supercoder.types import Problem, TestCase
 DATA_SOURCE = "supercoder"
 FORMATS = (".jsonl", ".json", ".parquet")
 
+PROBLEM_SETTINGS = ("cflags", "ldflags", "compare")  # problem.json keys carried in extra_info
+
 
 def load_records(path: str | Path) -> list[Problem]:
     """Problems from a ``.jsonl``, ``.json`` or ``.parquet`` file of SuperCoder records."""
@@ -139,6 +141,7 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
         if not isinstance(info["tags"], list | tuple):
             raise UserError(f"{where}: field extra_info.tags must be a list of strings")
         meta["tags"] = [str(t) for t in info["tags"]]
+    meta.update({k: info[k] for k in PROBLEM_SETTINGS if info.get(k)})
     return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
 
 
@@ -207,6 +210,7 @@ def problem_to_record(
             "test_names": [t.name for t in visible],
             "hidden_test_names": [t.name for t in hidden],
             "tags": [str(t) for t in problem.meta.get("tags", [])],
+            **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
         },
     }
 
@@ -223,7 +227,7 @@ def _text(data: bytes, problem: Problem, test: str) -> str:
 
 def records_for(problems: Sequence[Problem]) -> list[dict[str, Any]]:
     """Records for problems, numbered per split; baselines built with gcc -O3 if absent."""
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm
 
     counters: dict[str, int] = {}
     out = []
@@ -231,7 +235,7 @@ def records_for(problems: Sequence[Problem]) -> list[dict[str, Any]]:
         split = p.split or "train"
         index = counters.get(split, 0)
         counters[split] = index + 1
-        asm = p.baseline_asm or compile_to_asm(p.source)
+        asm = p.baseline_asm or compile_to_asm(p.source, (*BASELINE_FLAGS, *p.cflags))
         out.append(problem_to_record(p, split, index, asm))
     return out
 

@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING
 
 from supercoder.errors import UserError
 from supercoder.models.base import Completion
-from supercoder.toolchain import CC, LINK_FLAGS, compile_to_asm, normalize_asm
+from supercoder.toolchain import BASELINE_FLAGS, CC, LINK_FLAGS, compile_to_asm, normalize_asm
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -106,20 +106,25 @@ class CompilerModel:
     ) -> list[Completion]:
         source = context.source if context is not None else source_from_messages(messages)
         inputs = training_inputs(context)
-        baseline = (context.baseline_asm if context is not None else None) or compile_to_asm(source)
+        cflags = context.cflags if context is not None else ()
+        link = context.link_flags if context is not None else ()
+        baseline = (context.baseline_asm if context is not None else None) or compile_to_asm(
+            source, (*BASELINE_FLAGS, *cflags)
+        )
         seen = {normalize_asm(baseline)}
         found: list[Completion] = []
         want = max(seed, 0) + max(n, 0)
         for build in self.builds:
             if len(found) >= want:
                 break
-            asm = build_asm(build, source, inputs)
+            asm = build_asm(build, source, inputs, cflags, link)
             if asm is None or normalize_asm(asm) in seen:
                 continue
             seen.add(normalize_asm(asm))
-            label = build.label + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
+            built = " ".join((build.label, *cflags))  # the problem's cflags go into every build
+            label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
             text = f"```assembly\n# supercoder compiler: {label}\n{asm.rstrip()}\n```"
-            found.append(Completion(text=text, model=f"compiler:{build.label}"))
+            found.append(Completion(text=text, model=f"compiler:{built}"))
         return found[max(seed, 0) : want]
 
 
@@ -141,29 +146,40 @@ def training_inputs(problem: Problem | None) -> list[bytes]:
     return [t.read_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
 
 
-def build_asm(build: Build, source: str, inputs: list[bytes]) -> str | None:
-    """The build's assembly, or None when the compiler is missing or the build fails."""
+def build_asm(
+    build: Build,
+    source: str,
+    inputs: list[bytes],
+    cflags: tuple[str, ...] = (),
+    link_flags: tuple[str, ...] = (),
+) -> str | None:
+    """The build's assembly (with the problem's ``cflags``), or None when the compiler is
+    missing or the build fails. clang's OpenMP needs its own runtime: skipped with -fopenmp."""
     cc = CC if build.cc == "gcc" else shutil.which(build.cc)
-    if cc is None or (build.pgo and not inputs):
+    if cc is None or (build.pgo and not inputs) or (build.cc != "gcc" and "-fopenmp" in cflags):
         return None
-    flags = (*build.flags, *CC_EXTRA.get(build.cc, ()))
+    flags = (*build.flags, *CC_EXTRA.get(build.cc, ()), *cflags)
     try:
         if not build.pgo:
             return compile_to_asm(source, flags, cc=cc)
-        return profile_guided_asm(cc, flags, source, inputs)
+        return profile_guided_asm(cc, flags, source, inputs, link_flags)
     except (UserError, OSError, subprocess.SubprocessError):
         return None
 
 
 def profile_guided_asm(
-    cc: str, flags: tuple[str, ...], source: str, inputs: list[bytes]
+    cc: str,
+    flags: tuple[str, ...],
+    source: str,
+    inputs: list[bytes],
+    link_flags: tuple[str, ...] = (),
 ) -> str | None:
     with tempfile.TemporaryDirectory(prefix="sc-pgo-") as tmp:
         d = Path(tmp)
         (d / "source.c").write_text(source)
         gen = (*flags, "-fprofile-generate")
         _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d)
-        _check([cc, *gen, "source.o", "-o", "instrumented", *LINK_FLAGS], d)
+        _check([cc, *gen, "source.o", "-o", "instrumented", *LINK_FLAGS, *link_flags], d)
         for data in inputs:
             _profile_run(d / "instrumented", data, d)
         if not (d / "source.gcda").is_file():

@@ -1,0 +1,234 @@
+"""Real programs in, as a user brings them: input layouts, flags, atomic init, comparisons."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from supercoder.compare import Expected, outputs_match, parse_mode
+from supercoder.errors import UserError
+from supercoder.layouts import discover
+from supercoder.problems import load_problem
+from tests.conftest import sandbox_or_skip
+
+FIXTURES = Path(__file__).parent / "fixtures"
+KATTIS = FIXTURES / "kattis_hypot"
+CODENET = FIXTURES / "codenet_p00002"
+OPENMP = FIXTURES / "openmp_harmonic"
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+# --- layouts (no sandbox needed) ---------------------------------------------------
+
+
+def test_kattis_package_sample_visible_secret_hidden_answers_never_inputs():
+    layout = discover(KATTIS)
+    assert layout.kind == "kattis"
+    by_name = {(t.name, t.hidden): t for t in layout.tests}
+    assert set(by_name) == {("1", False), ("group1_1", True), ("2", True)}
+    assert all(t.input.suffix == ".in" and t.answer.suffix == ".ans" for t in layout.tests)
+    assert discover(KATTIS / "data").tests == layout.tests  # data/ itself works too
+
+
+def test_codenet_inputs_pair_with_outputs_and_the_c_file_is_skipped():
+    layout = discover(CODENET)
+    assert layout.kind == "codenet"
+    assert [(t.name, t.input.name, t.answer.name) for t in layout.tests] == [
+        ("1", "input_1.txt", "output_1.txt"),
+        ("2", "input_2.txt", "output_2.txt"),
+    ]
+
+
+def test_flat_folder_name_collision_names_both_files(tmp_path):
+    (tmp_path / "a.in").write_text("1\n")
+    (tmp_path / "a.txt").write_text("2\n")
+    with pytest.raises(UserError) as e:
+        discover(tmp_path)
+    assert "a.in" in str(e.value) and "a.txt" in str(e.value)
+
+
+def test_flat_folder_answers_and_subfolders(tmp_path):
+    (tmp_path / "x.in").write_text("1\n")
+    (tmp_path / "x.ans").write_text("1\n")
+    (tmp_path / "README.md").write_text("notes\n")
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "1").write_text("3\n")
+    layout = discover(tmp_path)
+    assert sorted((t.name, t.answer is not None) for t in layout.tests) == [
+        ("big_1", False),
+        ("x", True),
+    ]
+    only_answers = tmp_path / "answers"
+    only_answers.mkdir()
+    (only_answers / "x.ans").write_text("1\n")
+    with pytest.raises(UserError, match="no input files.*x.ans"):
+        discover(only_answers)
+
+
+# --- compare modes --------------------------------------------------------------------
+
+
+def test_compare_modes():
+    assert outputs_match(b"1 2\n", b"1 2\n") and not outputs_match(b"1  2\n", b"1 2\n")
+    assert outputs_match(b"1  2", b"1 2\n", "tokens") and not outputs_match(
+        b"1 3", b"1 2", "tokens"
+    )
+    tol = parse_mode("float:1e-6")
+    assert outputs_match(b"3.605551275\n", b"3.605551\n", tol)
+    assert outputs_match(b"1000000.5\n", b"1000000.0\n", tol)  # relative error 5e-7
+    assert not outputs_match(b"3.6056\n", b"3.605551\n", tol)
+    assert not outputs_match(b"nan yes", b"1.0 yes", tol) and outputs_match(b"nan", b"nan", tol)
+    assert not outputs_match(b"1.0 yes", b"1.0 no", tol)
+    assert outputs_match(b"2.0000001", Expected(b"2.0", tol))  # the mode travels with the bytes
+    for bad in ("float", "float:x", "float:-1", "fuzzy"):
+        with pytest.raises(ValueError):
+            parse_mode(bad)
+
+
+# --- problem init (real gcc, real sandbox) ---------------------------------------------
+
+
+def test_kattis_init_reports_answer_disagreements_then_float_compare_accepts(tmp_path):
+    sandbox_or_skip()
+    source = KATTIS / "submissions" / "accepted" / "hypot.c"
+    out = tmp_path / "hypot"
+    proc = run_cli("problem", "init", str(source), "--inputs", str(KATTIS), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "kattis layout: 1 visible, 2 hidden" in proc.stdout
+    assert proc.stderr.count("differs from") == 3 and "1.ans" in proc.stderr  # %.9f vs %.6f
+    problem = load_problem(out)
+    assert [(t.name, t.hidden) for t in problem.tests] == [
+        ("1", False),
+        ("hidden/2", True),
+        ("hidden/group1_1", True),
+    ]
+    assert problem.tests[0].expected == b"5.000000000\n1.414213562\n"
+    proc = run_cli(
+        "problem", "init", str(source), "--inputs", str(KATTIS), "-o", str(out),
+        "--compare", "float:1e-6", "--force",
+    )  # fmt: skip
+    assert proc.returncode == 0 and "differs" not in proc.stderr, proc.stderr
+    assert json.loads((out / "problem.json").read_text())["compare"] == "float:1e-06"
+
+
+def test_codenet_init(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "p00002"
+    proc = run_cli(
+        "problem", "init", str(CODENET / "s123456.c"), "--inputs", str(CODENET), "-o", str(out)
+    )
+    assert proc.returncode == 0 and "differs" not in proc.stderr, proc.stderr
+    assert sorted(p.name for p in (out / "tests").iterdir()) == ["1.in", "1.out", "2.in", "2.out"]
+    assert (out / "tests" / "2.out").read_bytes() == (CODENET / "output_2.txt").read_bytes()
+
+
+def test_failed_init_leaves_nothing_and_names_the_users_file(tmp_path):
+    sandbox_or_skip()
+    bad = tmp_path / "broken.c"
+    bad.write_text("int main(void) { return x; }\n")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "1.txt").write_text("1\n")
+    out = tmp_path / "new" / "deeper" / "broken"
+    proc = run_cli("problem", "init", str(bad), "--inputs", str(inputs), "-o", str(out))
+    assert proc.returncode == 2 and "does not compile" in proc.stderr
+    assert (
+        str(bad) in proc.stderr and "sc-ref-" not in proc.stderr and "Traceback" not in proc.stderr
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "broken.c",
+        "in",
+    ]  # no new/, no temp folder
+
+
+def test_existing_problem_needs_force_and_survives_a_failed_replace(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "p"
+    args = ("problem", "init", str(CODENET / "s123456.c"), "--inputs", str(CODENET), "-o", str(out))
+    assert run_cli(*args).returncode == 0
+    proc = run_cli(*args)
+    assert proc.returncode == 2 and "--force" in proc.stderr
+    broken = tmp_path / "broken.c"
+    broken.write_text("int main(void) { return *(volatile int *)0; }\n")
+    proc = run_cli(
+        "problem", "init", str(broken), "--inputs", str(CODENET), "-o", str(out), "--force"
+    )
+    assert proc.returncode == 2 and "failed on" in proc.stderr and "input_1.txt" in proc.stderr
+    assert load_problem(out).source == (CODENET / "s123456.c").read_text()  # the old one is intact
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["broken.c", "p"]
+
+
+def test_openmp_needs_fopenmp_and_then_works_through_check(tmp_path):
+    sandbox_or_skip()
+    source, out = OPENMP / "harmonic.c", tmp_path / "harmonic"
+    proc = run_cli(
+        "problem", "init", str(source), "--inputs", str(OPENMP / "inputs"), "-o", str(out)
+    )
+    assert (
+        proc.returncode == 2
+        and "does not link" in proc.stderr
+        and "omp_get_max_threads" in proc.stderr
+    )
+    assert "--cflags -fopenmp" in proc.stderr and not out.exists()
+    proc = run_cli(
+        "problem", "init", str(source), "--inputs", str(OPENMP / "inputs"), "-o", str(out),
+        "--cflags", "-fopenmp",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    problem = load_problem(out)
+    assert (
+        problem.cflags == ("-fopenmp",) and json.loads((out / "problem.json").read_text())["cflags"]
+    )
+    from supercoder.evaluate import baseline_asm
+
+    cand = tmp_path / "cand.s"
+    cand.write_text(baseline_asm(problem))
+    assert "GOMP_parallel" in cand.read_text()  # built with -fopenmp
+    proc = run_cli("check", str(out), str(cand), "--json", "--no-time")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "ok"
+
+
+def test_check_applies_the_problems_compare_mode(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "hypot"
+    source = KATTIS / "submissions" / "accepted" / "hypot.c"
+    args = ("problem", "init", str(source), "--inputs", str(KATTIS), "-o", str(out))
+    assert run_cli(*args, "--compare", "float:1e-6").returncode == 0
+    from supercoder.toolchain import compile_to_asm
+
+    cand = tmp_path / "six.s"  # prints 6 decimals instead of 9: within 1e-6
+    cand.write_text(compile_to_asm(source.read_text().replace("%.9f", "%.7f")))
+    proc = run_cli("check", str(out), str(cand), "--json", "--no-time")
+    assert json.loads(proc.stdout)["status"] == "ok", proc.stdout[-2000:]
+    meta = json.loads((out / "problem.json").read_text())
+    (out / "problem.json").write_text(json.dumps({**meta, "compare": "exact"}))
+    proc = run_cli("check", str(out), str(cand), "--json", "--no-time")
+    assert json.loads(proc.stdout)["status"] == "wrong_output"
+    shutil.rmtree(out)
+
+
+def test_flags_and_compare_travel_through_records_and_prompts(tmp_path):
+    from supercoder.prompts import question
+    from supercoder.records import load_records, write_records
+    from supercoder.types import Problem, TestCase
+
+    meta = {"cflags": "-fopenmp -DN=3", "ldflags": "-lgomp", "compare": "float:1e-6"}
+    source = (OPENMP / "harmonic.c").read_text()
+    problem = Problem("omp", source, (TestCase("1", b"1.000000 1\n", b"1\n"),), meta=meta)
+    assert problem.cflags == ("-fopenmp", "-DN=3") and problem.link_flags[-1] == "-lgomp"
+    text = question(problem)
+    assert "`gcc -O3 -fopenmp -DN=3`" in text and "-lm -fopenmp -DN=3 -lgomp`" in text
+    assert "GOMP_parallel" in text  # the shown baseline is built with the cflags
+    (back,) = load_records(write_records([problem], tmp_path / "r.jsonl"))
+    assert (back.cflags, back.ldflags, back.compare) == (problem.cflags, ("-lgomp",), "float:1e-6")
