@@ -209,7 +209,8 @@ def reference_runs(source: str, inputs: list[bytes], timeout: float = 20.0, *, c
         limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
         with open_sandbox({"ref": binary}, limits=limits) as box:
             return [
-                _run_twice(box, data, name, label, repeat) for data, name in zip(inputs, names, strict=True)
+                _run_twice(box, data, name, label, repeat)
+                for data, name in zip(inputs, names, strict=True)
             ]
 
 
