@@ -184,3 +184,130 @@ def test_an_input_without_output_warns(tmp_path, caplog):
         loaded = load_problem(problem)
     assert "orphan" not in {t.name for t in loaded.tests}
     assert "orphan.in has no matching orphan.out" in caplog.text
+
+
+# --- reports and stores --------------------------------------------------------------
+
+INJECT = '"><script>window.pwned=1</script><b x="'
+
+
+def hostile_run(tmp_path):
+    rec = {"problem": INJECT, "status": INJECT, "correct": True, "speedup": INJECT,
+           "speedup_ci": [INJECT, 2], "message": INJECT, "asm": INJECT, "model": INJECT,
+           "baseline_asm": INJECT, "best": INJECT}  # fmt: skip
+    ok = {"problem": "fine", "status": "ok", "correct": True, "speedup": 1.5,
+          "speedup_ci": [1.2, 1.8], "asm": "", "baseline_asm": ""}  # fmt: skip
+    path = tmp_path / "run.json"
+    path.write_text(json.dumps({"runs": [{"name": INJECT, "model": INJECT, "records": [rec, ok]}]}))
+    return path
+
+
+def test_a_hostile_run_file_cannot_inject_into_the_report(tmp_path):
+    path = hostile_run(tmp_path)
+    result = runner.invoke(
+        app, ["report", INJECT, "--db", str(path), "-o", str(tmp_path / "r.html")]
+    )
+    assert result.exit_code == 0, result.output
+    page = (tmp_path / "r.html").read_text()
+    assert "<script>window.pwned" not in page and page.count("<script>") == 1
+    assert 'data-speedup="0"' in page and 'data-speedup="1.5"' in page
+    csp = page.split('http-equiv="Content-Security-Policy" content="')[1].split('"')[0]
+    assert "'unsafe-inline'" not in csp.split("script-src")[1].split(";")[0]
+    assert "script-src 'sha256-" in csp
+
+
+@pytest.mark.parametrize("content", [
+    '{"runs": 5}', '{"runs": [1]}', '{"runs": [{"name": "r", "records": {"a": 1}}]}',
+    '[1, 2]', '[{"problem": "p", "speedup_ci": "x", "best": 3}]', '\xff\xfe',
+])  # fmt: skip
+def test_wrong_types_in_a_run_file_are_one_line_errors_or_ignored(tmp_path, content):
+    path = tmp_path / "run.json"
+    path.write_bytes(
+        content.encode("utf-8", "surrogateescape") if content != "\xff\xfe" else b"\xff\xfe"
+    )
+    result = runner.invoke(
+        app, ["report", "run", "--db", str(path), "-o", str(tmp_path / "r.html")]
+    )
+    assert result.exit_code in (0, 2), result.output
+    assert "Traceback" not in result.output and "unexpected" not in result.output
+
+
+@pytest.mark.parametrize("command", [["leaderboard"], ["report", "x"], ["analyze", "--run", "x"],
+                                     ["eval", "--benchmark", "val", "--no-time"]])  # fmt: skip
+@pytest.mark.parametrize("content", [os.urandom(4096), b"SQLite format 3\x00" + os.urandom(4000)])
+def test_a_corrupt_store_is_a_one_line_error(tmp_path, command, content):
+    db = tmp_path / "runs.sqlite"
+    db.write_bytes(content)
+    result = runner.invoke(app, [*command, "--db", str(db)])
+    assert result.exit_code == 2, result.output
+    assert result.output.startswith("error: ") and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("where", ["a-file/x", "/proc/sc-no/x"])
+def test_unwritable_locations_fail_before_any_work(tmp_path, where):
+    (tmp_path / "a-file").write_text("")
+    target = where if where.startswith("/") else str(tmp_path / where)
+    for args in (["eval", "--db", target + ".sqlite"], ["eval", "--json", target + ".json"]):
+        result = runner.invoke(app, [*args, "--benchmark", "val", "--no-time"])
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output and "runs" not in os.listdir(tmp_path)
+
+
+def test_optimize_default_path_is_a_safe_name_in_the_current_folder(tmp_path, monkeypatch):
+    sandbox_or_skip()
+    problem = make_sum_problem(tmp_path / "p", hidden=False)
+    (problem / "problem.json").write_text('{"name": "../outside/x"}')
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    result = runner.invoke(app, ["optimize", str(problem), "--no-time", "--samples", "1"])
+    assert result.exit_code == 0, result.output
+    assert os.listdir(work) == ["_outside_x.opt.s"] and not (tmp_path / "outside").exists()
+
+
+MARKUP = ["[/]", "[bold red]x[/]", "[link=file:///etc/passwd]y[/link]", "\x1b[2J\x1b]0;pwn\x07"]
+
+
+@pytest.mark.parametrize("text", MARKUP)
+def test_external_text_is_printed_verbatim_and_escaped(tmp_path, text):
+    from supercoder.cli import error_exit, report_error
+    from supercoder.errors import printable
+
+    message = f"server said {text}"
+    assert error_exit(UserError(message))[0] == 2
+    assert "\x1b" not in printable(message) and "\x07" not in printable(message)
+    problem = make_sum_problem(tmp_path / "p")
+    (problem / "problem.json").write_text(json.dumps({"tags": text}))
+    result = runner.invoke(app, ["check", str(problem), str(problem / "source.c")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert report_error(UserError(message)) == 2
+
+
+def test_check_rejects_nonsense_limits(tmp_path):
+    problem = make_sum_problem(tmp_path / "p")
+    for option in (["--cpu-limit", "-1"], ["--cpu-limit", "0"], ["--memory-mb", "0"]):
+        result = runner.invoke(app, ["check", str(problem), str(problem / "source.c"), *option])
+        assert result.exit_code == 2, result.output
+
+
+def test_stale_temp_folders_of_ours_are_cleaned_at_start(tmp_path, monkeypatch):
+    import tempfile
+    import time
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    old = time.time() - 2 * 86400
+    names = {"sc-box-abcd1234": old, "sc-eval-zz_9yy8x": old, "sc-box-new12345": None,
+             "other-abcd1234": old, "sc-box-toolong123": old}  # fmt: skip
+    for name, mtime in names.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "f").write_text("x")
+        if mtime:
+            os.utime(tmp_path / name, (mtime, mtime))
+    (tmp_path / "sc-box-link1234").symlink_to(tmp_path / "other-abcd1234")
+    os.utime(tmp_path / "sc-box-link1234", (old, old), follow_symlinks=False)
+    result = runner.invoke(app, ["version"])
+    assert result.exit_code == 0, result.output
+    assert sorted(os.listdir(tmp_path)) == ["other-abcd1234", "sc-box-link1234",
+                                            "sc-box-new12345", "sc-box-toolong123"]  # fmt: skip
+    assert (tmp_path / "other-abcd1234" / "f").exists()

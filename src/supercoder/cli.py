@@ -19,6 +19,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 from typer.core import TyperGroup
+from typer.exceptions import TyperException
 
 from supercoder.commands import analyze, bench, core, dataset, llm, train
 from supercoder.errors import SupercoderError, printable
@@ -63,16 +64,14 @@ class GuardedGroup(TyperGroup):
     """The root command group: turns every escaping error into a clean exit."""
 
     def invoke(self, ctx: click.Context):
+        from supercoder.tempclean import clean_stale_temp
+
+        clean_stale_temp()
         try:
             return super().invoke(ctx)
-        except (
-            typer.Exit,
-            typer.Abort,
-            click.exceptions.Exit,
-            click.ClickException,
-            click.exceptions.Abort,
-        ):
-            raise
+        except (typer.Exit, typer.Abort, TyperException, click.exceptions.Exit,
+                click.ClickException, click.exceptions.Abort):  # fmt: skip
+            raise  # usage errors and explicit exits: typer/click print them
         except (Exception, KeyboardInterrupt) as e:
             if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
                 raise

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
+from supercoder.errors import printable
 from supercoder.reward import paper_reward
 from supercoder.types import Status, Verdict
 
@@ -21,10 +23,11 @@ def format_speedup(value: float | None, low: float | None = None, high: float | 
 
 
 def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
-    console = console or Console()
+    console = console or Console(highlight=False)
     style = _STYLE.get(verdict.status, "red")
-    console.print(f"[bold]{verdict.problem}[/]: [{style}]{verdict.status}[/]  "
-                  f"({verdict.tests_passed}/{len(verdict.tests)} tests passed)")  # fmt: skip
+    console.print(Text.assemble((printable(verdict.problem), "bold"), ": ",
+                                (str(verdict.status), style),
+                                f"  ({verdict.tests_passed}/{len(verdict.tests)} tests passed)"))  # fmt: skip
     if verdict.speedup:
         s = verdict.speedup
         sig = ("significantly faster" if s.significantly_faster else "significantly slower"
@@ -39,7 +42,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
     console.print(f"reward {paper_reward(verdict) or 0.0:.3f}")
     if verdict.message:
-        console.print(verdict.message, markup=False, highlight=False)
+        console.print(printable(verdict.message), markup=False, highlight=False)
     if verdict.tests:
         table = Table(show_edge=False)
         for col in ("test", "status", "speedup", "baseline s", "candidate s", "pairs"):
@@ -47,9 +50,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         table.add_column("detail", overflow="ellipsis", no_wrap=True, max_width=60)
         for t in verdict.tests:
             low, high = t.speedup_ci or (None, None)
-            table.add_row(t.name, str(t.status), format_speedup(t.speedup, low, high),
+            table.add_row(Text(printable(t.name)), str(t.status), format_speedup(t.speedup, low, high),
                           _sec(t.baseline_seconds), _sec(t.candidate_seconds), str(t.pairs or ""),
-                          t.detail[:80])  # fmt: skip
+                          Text(printable(t.detail[:80], newlines=False)))  # fmt: skip
         console.print(table)
     ctx = verdict.context
     if ctx:

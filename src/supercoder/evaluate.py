@@ -201,14 +201,18 @@ def _baseline_build_error(log: str, link_flags: tuple[str, ...]) -> str:
 
 
 def _diff_hint(actual: bytes, expected: bytes) -> str:
-    a, e = (
-        actual.decode(errors="replace").splitlines(),
-        expected.decode(errors="replace").splitlines(),
-    )
+    """What differs, in words: line endings, the final newline, or the first line."""
+    if actual.replace(b"\r\n", b"\n") == expected.replace(b"\r\n", b"\n"):
+        got, want = ("CRLF (\\r\\n)" if b"\r\n" in x else "LF (\\n)" for x in (actual, expected))
+        return f"line endings differ: expected {want} line endings, got {got}"
+    if actual.rstrip(b"\n") == expected.rstrip(b"\n"):
+        return f"final newlines differ: expected {expected[-3:]!r} at the end, got {actual[-3:]!r}"
+    a, e = actual.split(b"\n"), expected.split(b"\n")
     for i, (x, y) in enumerate(zip(a, e, strict=False)):
         if x != y:
             return f"line {i + 1}: expected {y[:80]!r}, got {x[:80]!r}"
-    return f"expected {len(e)} lines, got {len(a)}"
+    more = "more" if len(a) > len(e) else "fewer"
+    return f"expected {len(e)} lines, got {len(a)} ({more} lines than expected)"
 
 
 def _timed_verdict(problem: Problem, results: list[TestResult], cmp: Comparison, identical: bool,

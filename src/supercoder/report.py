@@ -54,44 +54,74 @@ class KindStat:
     mean_speedup: float | None  # geometric mean over candidates with a measured speedup
 
 
-def _record(d: dict[str, Any], model: str) -> CandidateRecord:
-    ci = d.get("speedup_ci")
-    margin = (d.get("speedup_detail") or {}).get("margin", MIN_PRACTICAL_MARGIN)
+def _number(value: Any) -> float | None:
+    """A finite number, or None: a run file is outside input, never trusted for types."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _ci(value: Any) -> tuple[float, float] | None:
+    if not isinstance(value, list | tuple) or len(value) != 2:
+        return None
+    low, high = _number(value[0]), _number(value[1])
+    return (low, high) if low is not None and high is not None else None
+
+
+def _text(value: Any, default: str = "") -> str:
+    return value if isinstance(value, str) else default if value is None else str(value)
+
+
+def _record(d: Any, model: str) -> CandidateRecord:
+    if not isinstance(d, dict):
+        raise UserError(f"a run record must be a JSON object, got {type(d).__name__}")
+    ci = _ci(d.get("speedup_ci"))
+    detail = d.get("speedup_detail")
+    margin = _number(detail.get("margin") if isinstance(detail, dict) else None)
     faster = d.get("significantly_faster")
-    if faster is None:  # records written before verdicts carried it
-        faster = bool(ci and practical_significance(float(ci[0]), float(ci[1]), margin) > 0)
+    if not isinstance(faster, bool):  # records written before verdicts carried it
+        m = MIN_PRACTICAL_MARGIN if margin is None else margin
+        faster = bool(ci and practical_significance(ci[0], ci[1], m) > 0)
+    correct = d.get("correct", d.get("status") == "ok")
     return CandidateRecord(
-        problem=str(d.get("problem", "?")),
-        status=str(d.get("status", "?")),
-        correct=bool(d.get("correct", d.get("status") == "ok")),
-        speedup=d.get("speedup"),
-        ci=(float(ci[0]), float(ci[1])) if ci else None,
-        asm=d.get("asm") or "",
-        baseline_asm=d.get("baseline_asm") or "",
-        model=str(d.get("model") or model),
-        message=str(d.get("message") or ""),
-        best=bool(d.get("best", True)),
-        significantly_faster=bool(faster),
+        problem=_text(d.get("problem"), "?"),
+        status=_text(d.get("status"), "?"),
+        correct=correct is True or correct == 1,
+        speedup=_number(d.get("speedup")),
+        ci=ci,
+        asm=_text(d.get("asm")),
+        baseline_asm=_text(d.get("baseline_asm")),
+        model=_text(d.get("model")) or model,
+        message=_text(d.get("message")),
+        best=d.get("best", True) is not False,
+        significantly_faster=faster,
     )
 
 
 def _runs_from_json(path: Path) -> list[RunData]:
     try:
-        data = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as e:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
         raise UserError(f"cannot read run file {path}: {e}") from e
     runs = (
         data["runs"]
         if isinstance(data, dict) and "runs" in data
         else [{"name": path.stem, "records": data}]
     )
+    if not isinstance(runs, list) or not all(isinstance(r, dict) for r in runs):
+        raise UserError(f"{path}: 'runs' must be a list of objects")
     out = []
-    for run in runs:
-        model = str(run.get("model", ""))
-        records = tuple(_record(r, model) for r in run.get("records", []))
-        out.append(
-            RunData(str(run["name"]), model or (records[0].model if records else ""), records)
-        )
+    for i, run in enumerate(runs):
+        records = run.get("records", [])
+        if not isinstance(records, list):
+            raise UserError(f"{path}: run #{i}: 'records' must be a list of objects")
+        model = _text(run.get("model"))
+        try:
+            recs = tuple(_record(r, model) for r in records)
+        except UserError as e:
+            raise UserError(f"{path}: run #{i}: {e}") from e
+        name = _text(run.get("name"), path.stem)
+        out.append(RunData(name, model or (recs[0].model if recs else ""), recs))
     return out
 
 

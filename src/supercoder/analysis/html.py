@@ -1,7 +1,8 @@
 """Render an eval run as one self-contained HTML page (inline CSS, JS and SVG).
 
 Every piece of assembly, model or problem text is untrusted and goes through
-``html.escape``; the page loads nothing from outside (a CSP forbids it).
+``html.escape``; numbers are written as formatted numbers only. The page loads nothing
+from outside, and its CSP allows only its own inline script, by hash.
 """
 
 from __future__ import annotations
@@ -21,6 +22,10 @@ _CODE_NOISE = ("\t.cfi_", "\t.p2align", "\t.align")
 
 def _fmt(value: Any) -> str:
     if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return escape(str(value))
+    if isinstance(value, int | float) and not math.isfinite(value):
         return "-"
     if isinstance(value, float):
         return f"{value:.3f}" if abs(value) < 100 else f"{value:.0f}"
@@ -148,7 +153,8 @@ def _labels_cell(analysis: Analysis | None) -> str:
 
 def _row(record: Any, analysis: Analysis | None) -> str:
     verdict = "ok" if record.correct else "bad"
-    ci = f"[{record.ci[0]:.3f}, {record.ci[1]:.3f}]" if record.ci else "-"
+    ci = f"[{float(record.ci[0]):.3f}, {float(record.ci[1]):.3f}]" if record.ci else "-"
+    speed = float(record.speedup) if isinstance(record.speedup, int | float) else 0.0
     diff = ""
     if record.asm and record.baseline_asm:
         diff = (
@@ -157,7 +163,7 @@ def _row(record: Any, analysis: Analysis | None) -> str:
         )
     msg = f"<div class='evidence'>{escape(record.message[:300])}</div>" if record.message else ""
     return (
-        f'<tr data-correct="{int(record.correct)}" data-speedup="{record.speedup or 0}">'
+        f'<tr data-correct="{int(bool(record.correct))}" data-speedup="{speed:.6g}">'
         f"<td>{escape(record.problem)}</td><td class='{verdict}'>{escape(record.status)}"
         f"{msg}</td><td class='num'>{_fmt(record.speedup)}</td><td class='num'>{ci}</td>"
         f"<td>{_labels_cell(analysis)}{diff}</td></tr>"
@@ -169,9 +175,10 @@ def render(run: Any, analyzed: list[tuple[Any, Analysis]], compiler: Any | None)
     from supercoder.report import best_records, kind_table, summary
 
     by_record = {id(r): a for r, a in analyzed}
-    template = Template(
+    raw = (
         resources.files("supercoder").joinpath("templates/report.html").read_text(encoding="utf-8")
     )
+    template = Template(raw)
     records = best_records(run)
     speedups = [r.speedup for r in records if r.correct and r.speedup]
     return template.substitute(
@@ -182,4 +189,17 @@ def render(run: Any, analyzed: list[tuple[Any, Analysis]], compiler: Any | None)
         plot=speedup_plot(speedups),
         kinds=_kinds_table(kind_table(analyzed), len(analyzed)),
         rows="\n".join(_row(r, by_record.get(id(r))) for r in records),
+        script_hash=script_hash(raw),
     )
+
+
+def script_hash(page: str) -> str:
+    """The CSP source allowing exactly the page's own inline script (by its SHA-256) and
+    no other: text injected into the page could never run as script."""
+    import base64
+    import hashlib
+    import re
+
+    found = re.search(r"<script>(.*?)</script>", page, re.S)
+    body = found.group(1) if found else ""
+    return f"'sha256-{base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()}'"

@@ -39,8 +39,12 @@ def check(
             "--unsafe-no-sandbox", help="Run the candidate WITHOUT isolation (dangerous)."
         ),
     ] = False,
-    cpu_limit: Annotated[float, typer.Option(help="CPU seconds per test run.")] = 10.0,
-    memory_mb: Annotated[int, typer.Option(help="Memory limit per test run (MiB).")] = 2048,
+    cpu_limit: Annotated[
+        float, typer.Option(min=0.01, max=3600, help="CPU seconds per test run.")
+    ] = 10.0,
+    memory_mb: Annotated[
+        int, typer.Option(min=16, max=1 << 20, help="Memory limit per test run (MiB).")
+    ] = 2048,
 ) -> None:
     """Is CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
 
