@@ -32,7 +32,7 @@ python3 -m venv .venv
 pip=".venv/bin/pip"
 $pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
 if [ "$lean" = 1 ]; then
-  $pip install -q -e '.[openai,anthropic,analysis,dev]'
+  $pip install -q -e '.[analysis,dev]'
 else
   # torch 2.13.0: a CPU wheel is preinstalled on our CI machines (pip's find-links);
   # elsewhere pip takes it from PyPI.

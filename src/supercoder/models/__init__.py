@@ -19,12 +19,40 @@ Remote and local LLM models are wrapped in a SQLite response cache
 from __future__ import annotations
 
 import os
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.models.base import Completion, Model
+from supercoder.models.base import Completion, Model, ProviderSettings
 
 DEFAULT_MODEL = "compiler"
-PROVIDERS = ("compiler", "openai", "anthropic", "hf")
+ENTRY_POINT_GROUP = "supercoder.providers"
+# The built-in providers, also declared under ENTRY_POINT_GROUP in pyproject.toml; kept
+# here so a source checkout that was never pip-installed still finds them.
+BUILTIN = {
+    "compiler": "supercoder.models.compiler:CompilerModel",
+    "openai": "supercoder.models.openai_api:OpenAIModel",
+    "anthropic": "supercoder.models.anthropic_api:AnthropicModel",
+    "hf": "supercoder.models.hf:HFModel",
+}
+
+
+def providers() -> dict[str, str]:
+    """provider name -> "module:Class", built-ins first, then installed plugins."""
+    found = dict(BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def _provider_class(name: str, target: str) -> Any:
+    ref = providers()[name]
+    module, _, attr = ref.partition(":")
+    try:
+        return getattr(import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise UserError(f"model provider {name!r} ({ref}) could not be loaded: {e}") from e
 
 
 def load_model(
@@ -36,42 +64,25 @@ def load_model(
     timeout: float = 300.0,
     cache: bool = True,
 ) -> Model:
-    """A model from its spec string (``None`` or empty: the ``compiler`` default)."""
-    spec = (spec or os.environ.get("SUPERCODER_MODEL") or DEFAULT_MODEL).strip()
-    provider, _, target = spec.partition(":")
-    if provider == "compiler":
-        from supercoder.models.compiler import CompilerModel
+    """A model from its spec ``PROVIDER[:TARGET]`` (``None`` or empty: ``compiler``).
 
-        return CompilerModel(target or None)
-    if provider not in PROVIDERS or not target:
-        raise UserError(
-            f"unknown model spec {spec!r}: use compiler, openai:MODEL, anthropic:MODEL "
-            "or hf:REPO_OR_PATH"
-        )
-    model = _remote(provider, target, base_url, api_key, concurrency, timeout)
-    if not cache:
+    The provider class is looked up in the ``supercoder.providers`` entry-point group
+    and built with ``Class.from_spec(target, ProviderSettings(...))``. Every provider
+    but ``compiler`` is wrapped in the SQLite response cache unless ``cache=False``.
+    """
+    spec = (spec or os.environ.get("SUPERCODER_MODEL") or DEFAULT_MODEL).strip()
+    name, _, target = spec.partition(":")
+    known = providers()
+    if name not in known or (not target and name != "compiler"):
+        listed = ", ".join(f"{p}:MODEL" if p != "compiler" else p for p in known)
+        raise UserError(f"unknown model spec {spec!r}: use one of {listed}")
+    settings = ProviderSettings(base_url, api_key, concurrency, timeout)
+    model = _provider_class(name, target).from_spec(target, settings)
+    if not cache or name == "compiler":
         return model
     from supercoder.models.cache import CachedModel
 
     return CachedModel(model)
 
 
-def _remote(provider, target, base_url, api_key, concurrency, timeout) -> Model:
-    if provider == "openai":
-        from supercoder.models.openai_api import OpenAIModel
-
-        return OpenAIModel(
-            target, base_url=base_url, api_key=api_key, concurrency=concurrency, timeout=timeout
-        )
-    if provider == "anthropic":
-        from supercoder.models.anthropic_api import AnthropicModel
-
-        return AnthropicModel(
-            target, base_url=base_url, api_key=api_key, concurrency=concurrency, timeout=timeout
-        )
-    from supercoder.models.hf import HFModel
-
-    return HFModel(target)
-
-
-__all__ = ["DEFAULT_MODEL", "Completion", "Model", "load_model"]
+__all__ = ["DEFAULT_MODEL", "Completion", "Model", "ProviderSettings", "load_model", "providers"]

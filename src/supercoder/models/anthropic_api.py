@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError, printable
-from supercoder.models.base import Completion
+from supercoder.models.base import Completion, ProviderSettings
 from supercoder.models.http import HttpClient, RetryPolicy, cost_usd, count, field_of, text_of
 
 if TYPE_CHECKING:
@@ -45,6 +45,17 @@ class AnthropicModel:
         self.concurrency = max(1, concurrency)
         self.cache_identity = f"{self.name}@{self.url}"
         self._http = HttpClient(timeout, self.concurrency, retry)
+
+    @classmethod
+    def from_spec(cls, target: str, settings: ProviderSettings) -> AnthropicModel:
+        """The provider entry point: ``anthropic:MODEL`` -> a client for MODEL."""
+        return cls(
+            target,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            concurrency=settings.concurrency,
+            timeout=settings.timeout,
+        )
 
     def complete(
         self,

@@ -47,3 +47,13 @@ class Model(Protocol):
         """Return up to ``n`` completions (sample ``i`` is deterministic in ``seed + i``
         where the backend allows). Raises InfraError when the service keeps failing."""
         ...
+
+
+@dataclass(frozen=True)
+class ProviderSettings:
+    """How to reach a provider: one value every provider's ``from_spec`` takes."""
+
+    base_url: str | None = None
+    api_key: str | None = None
+    concurrency: int = 4
+    timeout: float = 300.0  # seconds per request

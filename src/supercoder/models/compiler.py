@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from supercoder.errors import UserError
-from supercoder.models.base import Completion
+from supercoder.models.base import Completion, ProviderSettings
 from supercoder.toolchain import BASELINE_FLAGS, CC, LINK_FLAGS, compile_to_asm, normalize_asm
 
 if TYPE_CHECKING:
@@ -93,6 +93,11 @@ class CompilerModel:
     def __init__(self, builds: str | None = None) -> None:
         self.builds = select_builds(builds)
         self.name = "compiler" if builds is None else f"compiler:{builds}"
+
+    @classmethod
+    def from_spec(cls, target: str, settings: ProviderSettings) -> CompilerModel:
+        """The provider entry point: ``compiler`` or ``compiler:BUILD,BUILD``."""
+        return cls(target or None)
 
     def complete(
         self,

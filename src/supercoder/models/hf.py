@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError, require
-from supercoder.models.base import Completion
+from supercoder.models.base import Completion, ProviderSettings
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -33,6 +33,11 @@ class HFModel:
         self.engine = choice
         self._backend = VLLMBackend(path) if choice == "vllm" else TransformersBackend(path)
         self._lock = threading.Lock()
+
+    @classmethod
+    def from_spec(cls, target: str, settings: ProviderSettings) -> HFModel:
+        """The provider entry point: ``hf:REPO_OR_PATH`` (no network settings apply)."""
+        return cls(target)
 
     def complete(
         self,

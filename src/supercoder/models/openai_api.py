@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError, printable
-from supercoder.models.base import Completion
+from supercoder.models.base import Completion, ProviderSettings
 from supercoder.models.http import (
     HttpClient,
     RequestRejected,
@@ -54,6 +54,17 @@ class OpenAIModel:
         self.cache_identity = f"{self.name}@{self.base_url}"
         self._http = HttpClient(timeout, self.concurrency, retry)
         self._supports_n = True
+
+    @classmethod
+    def from_spec(cls, target: str, settings: ProviderSettings) -> OpenAIModel:
+        """The provider entry point: ``openai:MODEL`` -> a client for MODEL."""
+        return cls(
+            target,
+            base_url=settings.base_url,
+            api_key=settings.api_key,
+            concurrency=settings.concurrency,
+            timeout=settings.timeout,
+        )
 
     def complete(
         self,
