@@ -252,11 +252,30 @@ def kind_table(analyzed: list[tuple[CandidateRecord, Any]]) -> list[KindStat]:
     return out
 
 
-def write_report(source: str | Path, name: str, out: str | Path) -> Path:
-    from supercoder.analysis.html import render
+@dataclass(frozen=True)
+class Page:
+    """Everything the HTML page shows, computed here so ``report.html`` only renders."""
 
+    run: RunData
+    records: list[CandidateRecord]
+    analyzed: list[tuple[CandidateRecord, Any]]
+    summary: dict[str, Any]
+    compiler_summary: dict[str, Any] | None
+    kinds: list[KindStat]
+
+
+def build_page(source: str | Path, name: str) -> Page:
     run = load_run(source, name)
-    html = render(run, analyze_run(run, best_only=True), compiler_run(source, run.name))
+    analyzed = analyze_run(run, best_only=True)
+    compiler = compiler_run(source, run.name)
+    return Page(run, best_records(run), analyzed, summary(run),
+                summary(compiler) if compiler else None, kind_table(analyzed))  # fmt: skip
+
+
+def write_report(source: str | Path, name: str, out: str | Path) -> Path:
+    from supercoder.report.html import render
+
+    html = render(build_page(source, name))
     path = Path(out)
     path.write_text(html, encoding="utf-8")
     return path

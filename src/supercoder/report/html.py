@@ -170,24 +170,22 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     )
 
 
-def render(run: Any, analyzed: list[tuple[Any, Analysis]], compiler: Any | None) -> str:
-    """The whole page for a ``report.RunData``; ``analyzed`` from ``report.analyze_run``."""
-    from supercoder.report import best_records, kind_table, summary
-
+def render(page: Any) -> str:
+    """The whole page from a ``report.Page`` (the run's figures, computed by the caller)."""
+    run, analyzed, records = page.run, page.analyzed, page.records
     by_record = {id(r): a for r, a in analyzed}
     raw = (
         resources.files("supercoder").joinpath("templates/report.html").read_text(encoding="utf-8")
     )
     template = Template(raw)
-    records = best_records(run)
     speedups = [r.speedup for r in records if r.correct and r.speedup]
     return template.substitute(
         title=escape(run.name),
         model=escape(run.model),
         count=len(records),
-        summary=_summary_cards(summary(run), summary(compiler) if compiler else None),
+        summary=_summary_cards(page.summary, page.compiler_summary),
         plot=speedup_plot(speedups),
-        kinds=_kinds_table(kind_table(analyzed), len(analyzed)),
+        kinds=_kinds_table(page.kinds, len(analyzed)),
         rows="\n".join(_row(r, by_record.get(id(r))) for r in records),
         script_hash=script_hash(raw),
     )
