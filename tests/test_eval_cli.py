@@ -13,6 +13,8 @@ import sys
 from typer.testing import CliRunner
 
 from supercoder.cli import app
+from supercoder.evaluate import baseline_asm
+from supercoder.problems import load_problem
 from supercoder.toolchain import assemble
 from tests.conftest import SUM_SOURCE, make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import Reply, openai_server
@@ -97,7 +99,8 @@ def test_optimize_exits_1_when_no_answer_is_correct(tmp_path):
         assert len(url.requests) == 2  # refinement asked again with the assembler error
         assert "frobnicate" in url.requests[1]["messages"][-1]["content"]
     assert result.exit_code == 1 and "no correct answer" in result.output
-    assert not (tmp_path / "x.s").exists()
+    assert "wrote the gcc -O3 baseline" in result.output  # never a wrong or slower program
+    assert (tmp_path / "x.s").read_text() == baseline_asm(load_problem(problem))
 
 
 def test_a_killed_eval_resumes_where_it_stopped(tmp_path):

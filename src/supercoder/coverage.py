@@ -34,6 +34,7 @@ class Coverage:
     lines_hit: int
     branches: int
     branches_taken: int
+    error: str = ""  # why this problem could not be measured (its row says so; the run goes on)
 
     @property
     def line_rate(self) -> float:
@@ -64,8 +65,8 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     with tempfile.TemporaryDirectory(prefix="sc-cov-") as tmp:
         work = Path(tmp)
         (work / "source.c").write_text(problem.source)
-        _gcc(["-O0", "--coverage", "-c", "source.c", "-o", "source.o"], work)
-        _gcc(["--coverage", "source.o", "-o", "prog", "-lm"], work)
+        _gcc(["-O0", *problem.cflags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
+        _gcc(["--coverage", "source.o", "-o", "prog", "-lm", *problem.link_flags], work)
         for test in problem.tests:
             try:
                 subprocess.run(
@@ -107,7 +108,7 @@ def coverage_many(
     if workers <= 1:
         out = []
         for p in problems:
-            out.append(problem_coverage(p, timeout))
+            out.append(_coverage_job(p, timeout))
             if progress:
                 progress()
         return out
@@ -130,13 +131,19 @@ def _portable(problem: Problem) -> Problem | str:
 
 
 def _coverage_job(spec: Problem | str, timeout: float) -> Coverage:
+    """One problem's coverage; a problem that cannot be built or run is a row saying why."""
     from supercoder.problems import load_problem
 
-    return problem_coverage(load_problem(spec) if isinstance(spec, str) else spec, timeout)
+    problem = load_problem(spec) if isinstance(spec, str) else spec
+    try:
+        return problem_coverage(problem, timeout)
+    except (UserError, InfraError, OSError, subprocess.SubprocessError) as e:
+        return Coverage(problem.name, len(problem.tests), 0, 0, 0, 0, error=str(e).strip()[:500])
 
 
 def means(results: list[Coverage]) -> tuple[float, float]:
-    """Mean per-problem line and branch coverage (as fractions)."""
+    """Mean per-problem line and branch coverage (as fractions) of the measured problems."""
+    results = [c for c in results if not c.error]
     if not results:
         return 0.0, 0.0
     n = len(results)

@@ -22,8 +22,15 @@ def format_speedup(value: float | None, low: float | None = None, high: float | 
     return text
 
 
+def wide_console() -> Console:
+    """The terminal's console, or one 160 columns wide when output is piped (rich would
+    otherwise cut tables at 80 columns)."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(width=160, highlight=False)
+
+
 def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
-    console = console or Console(highlight=False)
+    console = console or wide_console()
     style = _STYLE.get(verdict.status, "red")
     console.print(Text.assemble((printable(verdict.problem), "bold"), ": ",
                                 (str(verdict.status), style),
@@ -47,12 +54,12 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         table = Table(show_edge=False)
         for col in ("test", "status", "speedup", "baseline s", "candidate s", "pairs"):
             table.add_column(col, no_wrap=True)
-        table.add_column("detail", overflow="ellipsis", no_wrap=True, max_width=60)
+        table.add_column("detail", overflow="fold", min_width=20)
         for t in verdict.tests:
             low, high = t.speedup_ci or (None, None)
             table.add_row(Text(printable(t.name)), str(t.status), format_speedup(t.speedup, low, high),
                           _sec(t.baseline_seconds), _sec(t.candidate_seconds), str(t.pairs or ""),
-                          Text(printable(t.detail[:80], newlines=False)))  # fmt: skip
+                          Text(printable(t.detail[:300], newlines=False)))  # fmt: skip
         console.print(table)
     ctx = verdict.context
     if ctx:

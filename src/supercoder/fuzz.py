@@ -221,7 +221,7 @@ def fuzz_problem(
     shutil.rmtree(target, ignore_errors=True)  # fuzz from the problem's own tests only
     problem = load_problem(folder)
     candidates = fuzz_inputs(problem, count, seed)
-    kept, dropped = _check(problem.source, candidates, timeout)
+    kept, dropped = _check(problem.source, candidates, timeout, problem.cflags, problem.link_flags)
     if kept:
         target.mkdir()
     for i, (data, out) in enumerate(kept, 1):
@@ -233,7 +233,11 @@ def fuzz_problem(
 
 
 def _check(
-    source: str, inputs: list[bytes], timeout: float
+    source: str,
+    inputs: list[bytes],
+    timeout: float,
+    cflags: tuple[str, ...] = (),
+    link_flags: tuple[str, ...] = (),
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
     from supercoder.sandbox import Limits, open_sandbox
     from supercoder.toolchain import compile_c
@@ -242,7 +246,7 @@ def _check(
     with tempfile.TemporaryDirectory(prefix="sc-fuzz-") as tmp:
         bins = {}
         for level in ("O3", "O0"):
-            build = compile_c(source, Path(tmp) / level, flags=(f"-{level}",))
+            build = compile_c(source, Path(tmp) / level, (f"-{level}", *cflags), link_flags)
             if not build.ok or build.binary is None:
                 raise UserError(f"the reference program does not compile at -{level}:\n{build.log}")
             bins[level] = build.binary

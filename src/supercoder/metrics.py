@@ -18,10 +18,22 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
   ``std_speedup`` (population std), ``geomean_speedup``. None when nothing was timed
   (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
   correct answer reads below 1;
-- ``fast_1.1``: % problems whose chosen attempt is correct, not a copy, has a speedup
-  >= 1.1 **and** is significantly faster (so noise cannot count);
-- ``significant_speedups`` / ``significant_slowdowns``: number of problems whose
-  chosen correct non-copy attempt is significantly faster / slower.
+- ``fast_1.1``: % of timed problems whose chosen attempt is correct, not a copy, has a
+  speedup >= 1.1 **and** is significantly faster (so noise cannot count);
+- ``significant_speedups`` / ``significant_slowdowns``: number of timed problems whose
+  chosen correct non-copy attempt is significantly faster / slower;
+- ``problems_untimed``: problems none of whose tests runs long enough to time (every
+  baseline run under the meter's ``min_test_seconds``, 5 ms): their figures would
+  measure process start-up, so they are ``timed: false`` and stay out of the speedup
+  figures, ``fast_1.1`` and the significance counts (they still count for
+  ``compilation_rate`` and ``accuracy``, and in the paper-protocol column, which
+  reproduces the paper's rule);
+- ``per_problem``: per problem its ``status``, ``speedup`` and ``speedup_ci`` (the
+  chosen attempt's), ``paper_speedup``, ``timed`` (None when no attempt was timed),
+  ``improved`` (significantly faster, and timed), ``origin`` (what produced the chosen
+  answer: the build for the ``compiler`` model, e.g. ``gcc -O3 -march=native``),
+  ``sample``/``round``, ``tests_passed``/``tests_total``, ``cpu_seconds`` (CPU time
+  spent verifying and timing its attempts) and ``seconds`` (generation + verification).
 
 "Significantly faster/slower" is ``types.practical_significance``: the whole 95% CI
 lies above / below the practical band ``[1 - m, 1 + m]`` (``m`` the calibrated noise
@@ -42,7 +54,8 @@ from typing import Any
 
 import numpy as np
 
-from supercoder.strategies import Outcome, effective_speedup
+from supercoder.meter import MeterConfig
+from supercoder.strategies import Attempt, Outcome, effective_speedup
 from supercoder.types import Verdict
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
@@ -83,6 +96,52 @@ def paper_problem_speedup(outcome: Outcome) -> float:
     return max((v.paper_speedup or 1.0 for v in correct), default=1.0)
 
 
+def long_enough(verdict: Verdict) -> bool:
+    """Was some test of this timed verdict long enough to time (baseline >= 5 ms)?
+    A verdict without per-test baseline times (not from our meter) is taken as timed."""
+    known = [t.baseline_seconds for t in verdict.tests if t.baseline_seconds is not None]
+    return not known or max(known) >= MeterConfig().min_test_seconds
+
+
+def problem_timed(outcome: Outcome) -> bool | None:
+    """True when some timed attempt had a test long enough to time, False when attempts
+    were timed but none had one, None when no attempt was timed (wrong, or --no-time)."""
+    timed = [a.verdict for a in outcome.attempts if a.verdict.speedup is not None]
+    return any(long_enough(v) for v in timed) if timed else None
+
+
+def answer_origin(attempt: Attempt) -> str:
+    """What produced an answer: the build for the compiler model, else model and sample."""
+    model = str(attempt.origin.get("model") or "")
+    if model.startswith("compiler:"):
+        return model.split(":", 1)[1]
+    return f"{model or 'model'} sample {attempt.sample} round {attempt.round}"
+
+
+def problem_record(outcome: Outcome) -> dict[str, Any]:
+    """One problem's per-problem figures (see the module docstring)."""
+    best = outcome.best
+    if best is None:
+        return {"status": "infra_error", "timed": None, "improved": False}
+    v, timed = best.verdict, problem_timed(outcome)
+    sp = v.speedup if v.correct and not v.identical_to_baseline else None
+    return {
+        "status": v.status.value,
+        "speedup": effective_speedup(v) if v.correct else 1.0,
+        "speedup_ci": [round(sp.low, 4), round(sp.high, 4)] if sp else None,
+        "paper_speedup": paper_problem_speedup(outcome),
+        "timed": timed,
+        "improved": bool(timed is not False and v.significantly_faster),
+        "origin": answer_origin(best),
+        "sample": best.sample,
+        "round": best.round,
+        "tests_passed": v.tests_passed,
+        "tests_total": len(v.tests),
+        "cpu_seconds": round(sum(a.verdict.cpu_seconds_spent for a in outcome.attempts), 3),
+        "seconds": round(sum(a.gen_seconds + a.verify_seconds for a in outcome.attempts), 3),
+    }
+
+
 def summarize(
     outcomes: Sequence[Outcome], context: dict[str, Any] | None = None, total: int | None = None
 ) -> dict:
@@ -93,7 +152,11 @@ def summarize(
     n = max(total, scored) if total is not None else scored
     timed = any(a.verdict.speedup for o in counted for a in o.attempts)
     unscored = [1.0] * (n - scored)
-    ours = [effective_speedup(v) if v.correct else 1.0 for v in chosen] + unscored
+    records = [problem_record(o) for o in counted]
+    kept = [r["timed"] is not False for r in records]  # untimed problems stay out of speedups
+    ours = [r["speedup"] for r, k in zip(records, kept, strict=True) if k] + unscored
+    timed_chosen = [v for v, k in zip(chosen, kept, strict=True) if k]
+    n_timed = n - kept.count(False)
     paper = [paper_problem_speedup(o) for o in counted] + unscored
     paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
     compiled = sum(1 for o in counted if any(a.assembled for a in o.attempts))
@@ -112,9 +175,11 @@ def summarize(
         "accuracy_excluding_copies": _pct(correct - copies, n),
         "baseline_copies": _pct(copies, n),
         **distribution(ours if timed else []),
-        "fast_1.1": _pct(sum(1 for v in chosen if _is_fast(v)), n),
-        "significant_speedups": sum(1 for v in chosen if _significant(v, True)),
-        "significant_slowdowns": sum(1 for v in chosen if _significant(v, False)),
+        "fast_1.1": _pct(sum(1 for v in timed_chosen if _is_fast(v)), n_timed),
+        "significant_speedups": sum(1 for v in timed_chosen if _significant(v, True)),
+        "significant_slowdowns": sum(1 for v in timed_chosen if _significant(v, False)),
+        "problems_untimed": kept.count(False),
+        "improved": sum(1 for r in records if r["improved"]),
         "paper": {
             "compilation_rate": _pct(compiled, n),
             "accuracy": _pct(correct, n),
@@ -124,9 +189,6 @@ def summarize(
         "prompt_tokens": sum(int(o.get("prompt_tokens") or 0) for o in origins),
         "completion_tokens": sum(int(o.get("completion_tokens") or 0) for o in origins),
         "cost_usd": round(sum(float(o.get("cost_usd") or 0.0) for o in origins), 6),
-        "per_problem": {
-            o.problem: {"status": v.status.value, "speedup": s, "paper_speedup": ps}
-            for o, v, s, ps in zip(counted, chosen, ours[:scored], paper[:scored], strict=True)
-        },
+        "per_problem": {o.problem: r for o, r in zip(counted, records, strict=True)},
         "context": dict(context or {}),
     }

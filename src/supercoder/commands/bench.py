@@ -33,35 +33,52 @@ def _human(n: int) -> str:
     return f"{n:.1f} GB"
 
 
-def baseline_seconds(problem: Problem, data: bytes) -> float:
-    """CPU seconds of the -O3 baseline on ``data`` (min of 3 sandboxed runs), cached."""
+def baseline_seconds(problem: Problem) -> tuple[str, float]:
+    """(slowest test, its CPU seconds under the -O3 baseline): every test run once in the
+    sandbox, the slowest then twice more (min of 3). Cached per source, flags and inputs."""
     from supercoder.paths import cache_dir
 
-    key = f"{problem.source_hash()}-{hashlib.sha256(data).hexdigest()[:16]}"
-    path = cache_dir() / "baseline_times" / f"{key}.json"
+    digest = hashlib.sha256(" ".join(problem.link_flags).encode())
+    for t in problem.tests:
+        digest.update(hashlib.sha256(t.read_input()).digest())
+    key = f"{problem.source_hash()}-{digest.hexdigest()[:16]}"
+    path = cache_dir() / "baseline_times" / f"slowest-{key}.json"
     if path.is_file():
-        return float(json.loads(path.read_text())["seconds"])
-    seconds = _measure(problem, data)
+        data = json.loads(path.read_text())
+        return str(data["test"]), float(data["seconds"])
+    name, seconds = _measure(problem)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"seconds": seconds, "problem": problem.name}))
-    return seconds
+    path.write_text(json.dumps({"test": name, "seconds": seconds, "problem": problem.name}))
+    return name, seconds
 
 
-def _measure(problem: Problem, data: bytes) -> float:
+def _measure(problem: Problem) -> tuple[str, float]:
     import tempfile
 
+    from supercoder.evaluate import baseline_asm
     from supercoder.sandbox import Limits, open_sandbox
-    from supercoder.toolchain import assemble, compile_to_asm
+    from supercoder.toolchain import assemble
 
     with tempfile.TemporaryDirectory(prefix="sc-list-") as tmp:
-        build = assemble(problem.baseline_asm or compile_to_asm(problem.source), Path(tmp) / "base")
+        build = assemble(baseline_asm(problem), Path(tmp) / "base", problem.link_flags)
         if not build.ok or build.binary is None:
             raise UserError(f"{problem.name}: the baseline does not build:\n{build.log}")
         with open_sandbox({"base": build.binary}, Limits(cpu_seconds=30, wall_seconds=60)) as box:
-            runs = [box.run("base", data) for _ in range(3)]
-    if not all(r.clean_exit for r in runs):
-        raise UserError(f"{problem.name}: the baseline fails on its largest test")
-    return min(r.cpu_seconds for r in runs)
+            first = {t.name: box.run("base", t.read_input()) for t in problem.tests}
+            failed = [n for n, r in first.items() if not r.clean_exit]
+            if failed:
+                raise UserError(f"{problem.name}: the baseline fails on test {failed[0]}")
+            slowest = max(problem.tests, key=lambda t: first[t.name].cpu_seconds)
+            runs = [first[slowest.name], *(box.run("base", slowest.read_input()) for _ in range(2))]
+    return slowest.name, min(r.cpu_seconds for r in runs)
+
+
+def _baseline_ms(problem: Problem) -> str:
+    try:
+        name, seconds = baseline_seconds(problem)
+    except UserError as e:
+        return f"fails: {str(e).splitlines()[0].removeprefix(problem.name + ': ')}"
+    return f"{seconds * 1000:.1f} ({name})"
 
 
 def list_(
@@ -73,28 +90,46 @@ def list_(
         bool, typer.Option("--no-time", help="Skip measuring the baseline time.")
     ] = False,
 ) -> None:
+    """ "baseline ms" is the -O3 baseline's CPU time on the problem's slowest test."""
     from rich.console import Console
     from rich.table import Table
 
     from supercoder.problems import load_benchmark
 
-    problems = [p for p in load_benchmark(bench) if split is None or p.split == split]
-    if not problems:
-        raise UserError(f"{bench}: no problems in split {split!r}")
-    table = Table("problem", "split", "tags", "visible", "hidden", "largest input", "baseline ms")
+    problems = _in_split(load_benchmark(bench), bench, split)
+    table = Table("problem", "split", "tags", "visible", "hidden", "largest input",
+                  "baseline ms (slowest test)")  # fmt: skip
     for p in problems:
-        largest = max((t.read_input() for t in p.tests), key=len)
-        ms = "-" if no_time else f"{baseline_seconds(p, largest) * 1000:.1f}"
+        largest = max(len(t.read_input()) for t in p.tests)
         tags = ",".join(map(str, p.meta.get("tags", [])))
         hidden = len(p.tests) - len(p.visible_tests)
         table.add_row(p.name, p.split or "-", tags, str(len(p.visible_tests)), str(hidden),
-                      _human(len(largest)), ms)  # fmt: skip
+                      _human(largest), "-" if no_time else _baseline_ms(p))  # fmt: skip
     Console(width=max(110, Console().width)).print(table)
     splits = {
         s: sum(1 for p in problems if p.split == s)
-        for s in sorted({str(p.split) for p in problems})
+        for s in sorted({p.split for p in problems if p.split})
     }
-    typer.echo(f"{len(problems)} problems: " + ", ".join(f"{k} {v}" for k, v in splits.items()))
+    unsplit = sum(1 for p in problems if not p.split)
+    parts = [f"{k} {v}" for k, v in splits.items()] + (
+        [f"no split {unsplit}"] if splits and unsplit else []
+    )
+    typer.echo(f"{len(problems)} problems" + (": " + ", ".join(parts) if parts else ""))
+
+
+def _in_split(problems: list[Problem], bench: str, split: str | None) -> list[Problem]:
+    if split is None:
+        return problems
+    if not any(p.split for p in problems):
+        raise UserError(
+            f'{bench}: its problems have no split (set "split" in each problem.json, or '
+            "problem init --split): drop --split to list them all"
+        )
+    chosen = [p for p in problems if p.split == split]
+    if not chosen:
+        known = ", ".join(sorted({p.split for p in problems if p.split}))
+        raise UserError(f"{bench}: no problems in split {split!r} (splits: {known})")
+    return chosen
 
 
 def coverage(
@@ -118,13 +153,19 @@ def coverage(
         results = coverage_many(problems, workers, advance)
     table = Table("problem", "tests", "lines", "line %", "branches", "branch %")
     for c in results:
+        if c.error:
+            why = " ".join(c.error.split())[:90]
+            table.add_row(c.problem, str(c.tests), "-", "-", "-", f"failed: {why}")
+            continue
         table.add_row(c.problem, str(c.tests), f"{c.lines_hit}/{c.lines}", f"{100 * c.line_rate:.1f}",
                       f"{c.branches_taken}/{c.branches}", f"{100 * c.branch_rate:.1f}")  # fmt: skip
     Console(width=max(110, Console().width)).print(table)
     line, branch = means(results)
+    failed = sum(1 for c in results if c.error)
     typer.echo(
-        f"mean over {len(results)} problems: line {100 * line:.1f}%, branch {100 * branch:.1f}% "
+        f"mean over {len(results) - failed} problems: line {100 * line:.1f}%, branch {100 * branch:.1f}% "
         "(the paper reports 96.2% line, 87.3% branch on its CodeNet tests)"
+        + (f"; {failed} could not be measured (see their rows)" if failed else "")
     )
     if json_out:
         rows = [

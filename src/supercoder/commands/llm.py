@@ -90,6 +90,10 @@ def optimize(
     inputs: Annotated[
         Path | None, typer.Option("--inputs", help="Input files for a bare .c.")
     ] = None,
+    cflags: Annotated[
+        str, typer.Option("--cflags", help="Extra gcc flags for a bare .c (e.g. -fopenmp).")
+    ] = "",
+    ldflags: Annotated[str, typer.Option("--ldflags", help="Extra link flags for a bare .c.")] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     no_time: NoTimeOpt = False,
     unsafe_no_sandbox: UnsafeOpt = False,
@@ -99,11 +103,16 @@ def optimize(
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
 ) -> None:
-    """Ask MODEL for faster assembly for one problem; write the best verified answer.
+    """Ask MODEL for faster assembly for one problem; write it only if it is faster.
 
-    Every answer is verified (sandbox, exact output on every test, then timed). The best
-    correct answer is written to -o (default NAME.opt.s in the current folder, NAME made
-    safe for a file name). Exit code 1 when no answer was correct.
+    Every answer is verified (sandbox, the problem's output comparison on every test,
+    then timed). The best answer is written to -o (default NAME.opt.s in the current
+    folder, NAME made safe for a file name) only if it is significantly faster than
+    gcc -O3 (its 95% CI lies above the practical band around 1, on a test long enough
+    to time); otherwise the -O3 baseline is written and you are told no faster program
+    was found, so optimize never hands back a slower program. With --no-time nothing
+    can be shown faster: the best correct answer is written, marked as not timed.
+    Exit code 1 when no answer was correct.
 
     Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
     """
@@ -116,7 +125,7 @@ def optimize(
 
     check_modes(context, answer)
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
-        problem = _load_target(target, inputs, Path(tmp))
+        problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o")
         llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
@@ -125,14 +134,27 @@ def optimize(
                             context=context, answer=answer)  # fmt: skip
         outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
-    if best and best.verdict.correct:
-        path.write_text(best.candidate.asm or "")
+    chosen = _faster_answer(outcome, no_time)
+    path.write_text((chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or "")
     if as_json:
-        typer.echo(json.dumps(_outcome_json(outcome, path if best else None), indent=2))
+        typer.echo(json.dumps(_outcome_json(outcome, path, chosen), indent=2))
     else:
-        _print_outcome(outcome, path)
+        _print_outcome(outcome, path, chosen, no_time)
     if not (best and best.verdict.correct):
         raise typer.Exit(1)
+
+
+def _faster_answer(outcome, no_time: bool):
+    """The answer to hand back: the fastest of those significantly faster on a test long
+    enough to time (with --no-time: the best correct one); None means the baseline."""
+    from supercoder.metrics import long_enough
+
+    best = outcome.best
+    if no_time:
+        return best if best and best.verdict.correct else None
+    faster = [a for a in outcome.attempts if not a.dropped and a.verdict.significantly_faster
+              and long_enough(a.verdict)]  # fmt: skip
+    return max(faster, key=lambda a: a.verdict.speedup.value, default=None)
 
 
 def default_samples(model: str, samples: int | None) -> int:
@@ -146,7 +168,7 @@ def default_samples(model: str, samples: int | None) -> int:
     return 1
 
 
-def _load_target(target: Path, inputs: Path | None, tmp: Path):
+def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
     from supercoder.problems import is_problem_dir, load_problem
 
     if target.is_dir():
@@ -157,16 +179,20 @@ def _load_target(target: Path, inputs: Path | None, tmp: Path):
         if is_problem_dir(target.parent) and target.name == "source.c":
             return load_problem(target.parent)
         raise UserError(f"{target}: a bare .c file needs --inputs DIR (one input file per test)")
-    from supercoder.problem_init import init_problem
+    from supercoder.problem_init import InitOptions, init_problem
 
-    return load_problem(init_problem(target, inputs, tmp / target.stem))
+    opts = InitOptions(cflags=cflags, ldflags=ldflags)
+    return load_problem(init_problem(target, inputs, tmp / target.stem, options=opts))
 
 
-def _outcome_json(outcome, path: Path | None) -> dict[str, Any]:
+def _outcome_json(outcome, path: Path, chosen) -> dict[str, Any]:
     best = outcome.best
     return {
         "problem": outcome.problem,
-        "written": str(path) if best and best.verdict.correct else None,
+        "written": str(path),
+        "improved": chosen is not None,
+        "wrote_baseline": chosen is None,
+        "written_answer": {"sample": chosen.sample, "round": chosen.round} if chosen else None,
         "best": _attempt_json(best) if best else None,
         "attempts": [_attempt_json(a) for a in outcome.attempts],
     }
@@ -177,27 +203,37 @@ def _attempt_json(a) -> dict[str, Any]:
             "verdict": a.verdict.to_json()}  # fmt: skip
 
 
-def _print_outcome(outcome, path: Path) -> None:
+def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
+    from supercoder.metrics import answer_origin
+
     title = printable(f"{outcome.problem}: {len(outcome.attempts)} answers verified")
     table = Table(title=Text(title))
-    for col in ("sample", "round", "status", "tests", "speedup (95% CI)", "copy"):
-        table.add_column(col)
+    for col in ("sample", "round", "answer", "status", "tests", "speedup (95% CI)", "copy"):
+        table.add_column(col, overflow="fold")
     for a in outcome.attempts:
         v = a.verdict
-        table.add_row(str(a.sample), str(a.round), v.status.value,
+        table.add_row(str(a.sample), str(a.round), printable(answer_origin(a)), v.status.value,
                       f"{v.tests_passed}/{len(v.tests)}", _speedup_text(v),
                       "yes" if v.identical_to_baseline else "")  # fmt: skip
-    Console(markup=False, highlight=False).print(table)
+    console = Console(markup=False, highlight=False)
+    if not console.is_terminal:
+        console = Console(width=160, markup=False, highlight=False)
+    console.print(table)
+    typer.echo("* significantly faster (95% CI above the practical band around 1x)")
     best = outcome.best
-    if best and best.verdict.correct:
-        typer.echo(f"best: sample {best.sample} round {best.round}: {_speedup_text(best.verdict)}")
+    if chosen is not None:
+        what = "not timed" if no_time else _speedup_text(chosen.verdict)
+        typer.echo(printable(f"best: {answer_origin(chosen)}: {what}"))
         typer.echo(printable(f"wrote {path}"))
-    else:
-        why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
-        why = printable(why[:300])
-        typer.echo(
-            f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}"
-        )
+        return
+    if best and best.verdict.correct:
+        typer.echo(printable(f"no faster program was found (best: {_speedup_text(best.verdict)}); "
+                             f"wrote the gcc -O3 baseline to {path}"))  # fmt: skip
+        return
+    why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
+    why = printable(why[:300])
+    typer.echo(f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}")
+    typer.echo(printable(f"no faster program was found; wrote the gcc -O3 baseline to {path}"))
 
 
 def _speedup_text(v) -> str:
@@ -206,7 +242,7 @@ def _speedup_text(v) -> str:
     if v.speedup is None:
         return "not timed"
     sp = v.speedup
-    mark = " *" if sp.significant else ""
+    mark = " *" if v.significantly_faster else ""
     return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}"
 
 
@@ -296,12 +332,22 @@ def eval_cmd(
 
 
 def _run_with_progress(problems, llm, spec, store):
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
+    """On a terminal, a live bar (done/total, elapsed, ETA, running geomean); otherwise
+    one line per finished problem on stderr: name, status, speedup [CI], seconds."""
+    from rich.markup import escape
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from supercoder.runs import run_eval
 
-    counts = {"correct": 0, "failed": 0}
-    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    tally = _Tally()
+    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               "ETA", TimeRemainingColumn())  # fmt: skip
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task(spec.run_name, total=len(problems))
 
@@ -311,13 +357,48 @@ def _run_with_progress(problems, llm, spec, store):
             progress.update(task, completed=skipped)
 
         def on_problem(name: str, outcome) -> None:
-            best = outcome.best if outcome else None
-            counts["failed"] += outcome is None
-            counts["correct"] += bool(best and best.verdict.correct)
-            desc = f"{spec.run_name} ({counts['correct']} correct, {counts['failed']} unfinished)"
+            line = tally.add(name, outcome)
+            if not err.is_terminal:
+                err.print(Text(printable(line)), soft_wrap=True)
+            desc = escape(printable(f"{spec.run_name} ({tally.status()})"))
             progress.update(task, advance=1, description=desc)
 
         return run_eval(problems, llm, spec, store, on_start=on_start, on_problem=on_problem)
+
+
+class _Tally:
+    """Running figures of an eval for its progress display."""
+
+    def __init__(self) -> None:
+        self.correct = self.unfinished = 0
+        self.speedups: list[float] = []
+
+    def add(self, name: str, outcome) -> str:
+        from supercoder.metrics import problem_record
+
+        if outcome is None or outcome.best is None:
+            self.unfinished += 1
+            return f"{name}  unfinished"
+        r = problem_record(outcome)
+        self.correct += r["status"] == "ok"
+        if r["timed"] is not False and r["speedup"]:
+            self.speedups.append(r["speedup"])
+        ci, timed = r["speedup_ci"], r["timed"]
+        if timed is None:
+            speed = "not timed"
+        elif timed is False:
+            speed = "untimed (every test under 5 ms)"
+        else:
+            speed = f"{r['speedup']:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+        speed += " improved" if r["improved"] else ""
+        return f"{name}  {r['status']}  {speed}  {r['seconds']:.1f}s"
+
+    def status(self) -> str:
+        geo = None
+        if self.speedups:
+            geo = math.exp(sum(map(math.log, self.speedups)) / len(self.speedups))
+        text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
+        return text + (f", {self.unfinished} unfinished" if self.unfinished else "")
 
 
 def print_summary(name: str, summary: dict[str, Any], console: Console | None = None) -> None:
@@ -335,12 +416,15 @@ def print_summary(name: str, summary: dict[str, Any], console: Console | None = 
     for key in ("accuracy_excluding_copies", "baseline_copies"):
         table.add_row(key, _fmt(key, summary[key]), "")
     for key in (
+        "improved",
         "significant_speedups",
         "significant_slowdowns",
+        "problems_untimed",
         "infra_dropped",
         "problems_dropped",
     ):
-        table.add_row(key, str(summary[key]), "")
+        if key in summary:
+            table.add_row(key, str(summary[key]), "")
     tokens = summary["prompt_tokens"] + summary["completion_tokens"]
     table.add_row("tokens / cost", f"{tokens} / ${summary['cost_usd']:.4f}", "")
     console.print(table)
@@ -423,7 +507,7 @@ def leaderboard_html(rows: list[dict[str, Any]]) -> str:
                  _fmt("x", s["median_speedup"]), _fmt("x", s["geomean_speedup"]),
                  _fmt("fast_1.1", s["fast_1.1"]))  # fmt: skip
         body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-        speeds = [p["speedup"] for p in s["per_problem"].values()]
+        speeds = [p["speedup"] for p in s["per_problem"].values() if p.get("timed") is not False]
         plots.append(f"<h2>{html.escape(r['name'])}</h2>{_histogram_svg(speeds)}")
     style = "body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
     return (

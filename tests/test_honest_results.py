@@ -1,0 +1,109 @@
+"""Honest per-problem results: optimize never hands back a slower program, eval prints a
+line per problem when not on a terminal, untimed problems stay out of the speedup figures."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from supercoder.cli import app
+from supercoder.evaluate import baseline_asm
+from supercoder.problems import load_problem
+from supercoder.toolchain import compile_to_asm, same_program
+from tests.conftest import make_sum_problem, sandbox_or_skip
+from tests.fakes.servers import openai_server
+from tests.test_eval_cli import by_problem
+from tests.test_strategies import SLOW_PRIMES, fast_answer, fence, primes_dir
+
+runner = CliRunner()
+
+
+def slower_answer(name: str) -> str:
+    """The same program built at -O0: correct, and clearly slower than -O3."""
+    return fence(compile_to_asm(SLOW_PRIMES % name, ("-O0",)))
+
+
+def test_optimize_writes_the_baseline_when_nothing_is_faster(tmp_path):
+    sandbox_or_skip()
+    problem = primes_dir(tmp_path / "bench", "slow")
+    out = tmp_path / "best.s"
+    with openai_server(lambda m, r: slower_answer("slow")) as url:
+        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
+                                     "-o", str(out), "--json"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["improved"] is False and report["wrote_baseline"] is True
+    assert report["best"]["verdict"]["speedup"] < 1 and report["best"]["verdict"]["correct"]
+    assert same_program(out.read_text(), baseline_asm(load_problem(problem)))
+    with openai_server(lambda m, r: slower_answer("slow")) as url:
+        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
+                                     "-o", str(out)])  # fmt: skip
+    assert "no faster program was found" in result.output
+
+
+def test_optimize_writes_a_significantly_faster_answer_and_names_each_build(tmp_path):
+    sandbox_or_skip()
+    problem = primes_dir(tmp_path / "bench", "fast")
+    out = tmp_path / "best.s"
+    with openai_server(lambda m, r: fast_answer()) as url:
+        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
+                                     "-o", str(out), "--json"])  # fmt: skip
+    report = json.loads(result.output)
+    assert result.exit_code == 0 and report["improved"] is True, result.output
+    assert not same_program(out.read_text(), baseline_asm(load_problem(problem)))
+    result = runner.invoke(app, ["optimize", str(problem), "-o", str(out), "--no-time"])
+    assert result.exit_code == 0, result.output
+    assert "gcc -O3 -march=native" in result.output  # the table says what each sample was
+
+
+def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp_path):
+    sandbox_or_skip()
+    bench = tmp_path / "bench"
+    primes_dir(bench, "fast")
+    tiny = make_sum_problem(bench / "tiny", hidden=False)  # every test well under 5 ms
+    source = "/* problem: tiny */\n" + (tiny / "source.c").read_text()
+    (tiny / "source.c").write_text(source)
+    o2 = fence(compile_to_asm(source, ("-O2", "-fno-inline")))  # correct, not a copy
+    out = tmp_path / "s.json"
+    with openai_server(by_problem({"fast": fast_answer(), "tiny": o2})) as url:
+        result = runner.invoke(app, ["eval", "-m", "openai:m", "--base-url", url, "--benchmark",
+                                     str(bench), "--db", str(tmp_path / "r.sqlite"),
+                                     "--json", str(out), "--concurrency", "1"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = {
+        ln.split()[0]: ln for ln in result.output.splitlines() if ln.startswith(("fast ", "tiny "))
+    }
+    assert "ok" in lines["fast"] and "improved" in lines["fast"] and "[" in lines["fast"]
+    assert lines["fast"].rstrip().endswith("s") and "untimed" in lines["tiny"]
+    s = json.loads(out.read_text())
+    fast, tiny_row = s["per_problem"]["fast"], s["per_problem"]["tiny"]
+    assert fast["timed"] is True and fast["improved"] is True and len(fast["speedup_ci"]) == 2
+    assert fast["tests_passed"] == fast["tests_total"] == 2 and fast["cpu_seconds"] > 0
+    assert "sample 0 round 0" in fast["origin"]
+    assert tiny_row["timed"] is False and tiny_row["improved"] is False
+    assert s["problems_untimed"] == 1 and s["fast_1.1"] == 100.0  # 1 of the 1 timed problems
+    assert s["significant_speedups"] == 1 and abs(s["max_speedup"] - fast["speedup"]) < 1e-3
+    assert "problems_untimed" in result.output
+
+
+def test_summary_keeps_untimed_problems_out_of_speedup_figures():
+    from supercoder.metrics import summarize
+    from supercoder.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Speedup, Status, TestResult, Verdict
+
+    def outcome(name: str, speed: float, base_seconds: float) -> Outcome:
+        tests = (TestResult("t", Status.OK, baseline_seconds=base_seconds, timed=True),)
+        v = Verdict(name, Status.OK, tests, Speedup(speed, speed - 0.08, speed + 0.08, 10, 1),
+                    paper_speedup=speed)  # fmt: skip
+        origin = {"model": "compiler:gcc -O3 -march=native"}
+        return Outcome(name, (Attempt(0, 0, Candidate("x", origin), v),))
+
+    s = summarize([outcome("long", 1.5, 0.2), outcome("short", 1.14, 0.001)])
+    assert s["problems"] == 2 and s["problems_untimed"] == 1
+    assert s["fast_1.1"] == 100.0 and s["significant_speedups"] == 1 and s["improved"] == 1
+    assert s["avg_speedup"] == 1.5  # the untimed 1.14x is not a speedup
+    short = s["per_problem"]["short"]
+    assert (short["timed"], short["improved"], short["speedup_ci"]) == (False, False, [1.06, 1.22])
+    assert s["per_problem"]["long"]["origin"] == "gcc -O3 -march=native"
+    assert abs(s["paper"]["avg_speedup"] - 1.32) < 1e-9  # the paper's rule counts it
