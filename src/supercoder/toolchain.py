@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from supercoder.asmtext import collapse_space, statements
 from supercoder.errors import InfraError, UserError
 
 CC = os.environ.get("SUPERCODER_CC", "gcc")
@@ -103,7 +104,6 @@ def is_link_failure(log: str) -> bool:
     return bool(_LINKER.search(log))
 
 
-_COMMENT = re.compile(r"\s*#.*$")
 _NOISE = re.compile(r"^\s*\.(ident|file|section\s+\.note\.GNU-stack.*|loc|cfi_\w+)\b.*$")
 
 
@@ -113,14 +113,10 @@ def is_noise_line(line: str) -> bool:
 
 
 def normalize_asm(asm: str) -> str:
-    """Assembly with comments, blank lines, .ident/.file/.loc/.cfi and spacing removed."""
-    lines = []
-    for line in asm.splitlines():
-        line = _COMMENT.sub("", line).strip()
-        if not line or is_noise_line(line):
-            continue
-        lines.append(re.sub(r"\s+", " ", line))
-    return "\n".join(lines)
+    """One statement per line, comments, .ident/.file/.loc/.cfi and spacing removed;
+    string literals untouched (``#`` and spaces inside them are part of the program)."""
+    kept = (collapse_space(stmt) for _, stmt in statements(asm) if not is_noise_line(stmt))
+    return "\n".join(kept)
 
 
 def same_program(a: str, b: str) -> bool:

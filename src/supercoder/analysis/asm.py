@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from supercoder.asmtext import statements
+
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
@@ -266,19 +268,6 @@ def split_operands(text: str) -> list[str]:
     return out
 
 
-def _strip_comment(line: str) -> str:
-    if '"' not in line:
-        return line.split("#", 1)[0]
-    in_str, prev = False, ""
-    for i, ch in enumerate(line):
-        if ch == '"' and prev != "\\":
-            in_str = not in_str
-        elif ch == "#" and not in_str:
-            return line[:i]
-        prev = ch
-    return line
-
-
 def parse_instruction(text: str, line: int) -> Instruction:
     words = text.split(None, 1)
     prefix = None
@@ -296,21 +285,18 @@ def parse_instruction(text: str, line: int) -> Instruction:
 def parse(text: str) -> tuple[Item, ...]:
     """Assembly text -> labels, directives and instructions in order."""
     items: list[Item] = []
-    for number, original in enumerate(text.splitlines(), start=1):
-        code = _strip_comment(original)
-        for stmt in [code] if '"' in code else code.split(";"):
-            stmt = stmt.strip()
-            while stmt:
-                label = _LABEL.match(stmt)
-                if not label or stmt.startswith(('"', "'")):
-                    break
-                items.append(LabelDef(label.group("name"), number))
-                stmt = label.group("rest").strip()
-            if not stmt:
-                continue
-            if stmt.startswith("."):
-                name, *args = stmt.split(None, 1)
-                items.append(Directive(name, args[0] if args else "", number))
-            else:
-                items.append(parse_instruction(stmt, number))
+    for number, stmt in statements(text):
+        while stmt:
+            label = _LABEL.match(stmt)
+            if not label or stmt.startswith(('"', "'")):
+                break
+            items.append(LabelDef(label.group("name"), number))
+            stmt = label.group("rest").strip()
+        if not stmt:
+            continue
+        if stmt.startswith("."):
+            name, *args = stmt.split(None, 1)
+            items.append(Directive(name, args[0] if args else "", number))
+        else:
+            items.append(parse_instruction(stmt, number))
     return tuple(items)
