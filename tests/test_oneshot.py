@@ -131,3 +131,10 @@ def test_unsandboxed_mode_keeps_the_rlimits(tmp_path):
     assert table["Max address space"] == str(1024 << 20) and table["Max file size"] == str(1 << 20)
     missing = run_isolated(["/nonexistent/tool"], tmp_path, limits=LIMITS, isolation=False)
     assert missing.outcome == "spawn_error"
+
+
+def test_hidden_folders_are_shown_empty(box):
+    shown = Path("/usr/share")
+    assert any(shown.iterdir())
+    run = run_isolated(["ls", "-A", str(shown)], box, limits=LIMITS, hide=[shown])
+    assert run.clean_exit and run.stdout == b""

@@ -76,10 +76,14 @@ def baseline_asm(problem: Problem) -> str:
     return asm
 
 
-def _baseline_binary(asm: str, workdir: Path, link_flags: tuple[str, ...] = ()) -> Path:
+def _baseline_binary(
+    asm: str, workdir: Path, link_flags: tuple[str, ...] = (), isolation: bool = True
+) -> Path:
+    """The baseline's binary, cached by its digest and link flags; built like every
+    candidate (in the build sandbox)."""
     cached = cache_dir() / "bin" / asm_digest(asm + "\n# link: " + " ".join(link_flags))
     if not cached.is_file():
-        build = assemble(asm, workdir / "baseline", link_flags)
+        build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
         if not build.ok or build.binary is None:
             raise UserError(_baseline_build_error(build.log, link_flags))
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -106,8 +110,8 @@ def evaluate(
         return Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context)
     with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
         workdir = Path(tmp)
-        base_bin = _baseline_binary(base_asm, workdir, problem.link_flags)
-        build = assemble(asm, workdir / "candidate", problem.link_flags)
+        base_bin = _baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
+        build = assemble(asm, workdir / "candidate", problem.link_flags, isolation=config.sandbox)
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control")  # the machine, or the candidate?
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's

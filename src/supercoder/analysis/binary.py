@@ -7,15 +7,14 @@ Alignment padding (nops) is ignored on both sides.
 
 from __future__ import annotations
 
+import shutil
 import struct
-import subprocess
-import tempfile
 from collections import Counter
 from dataclasses import dataclass
-from pathlib import Path
 
 from supercoder.analysis.cfg import build_program
-from supercoder.errors import InfraError, UserError, require
+from supercoder.errors import UserError, require
+from supercoder.toolchain import object_code
 
 _STRING_OPS = ("stos", "lods", "scas", "cmps", "movs")
 _ALIASES = {"sal": "shl", "cwde": "cwde", "cdqe": "cdqe"}
@@ -30,18 +29,14 @@ class Mismatch:
 
 
 def _object_bytes(asm: str) -> bytes:
-    with tempfile.TemporaryDirectory(prefix="sc-an-") as tmp:
-        src, obj = Path(tmp) / "x.s", Path(tmp) / "x.o"
-        src.write_text(asm)
-        try:
-            proc = subprocess.run(
-                ["gcc", "-c", str(src), "-o", str(obj)], capture_output=True, text=True, timeout=60
-            )
-        except (OSError, subprocess.TimeoutExpired) as e:
-            raise InfraError(f"gcc -c failed to run: {e}") from e
-        if proc.returncode != 0:
-            raise UserError(f"the assembly does not assemble:\n{proc.stderr[:2000]}")
-        return obj.read_bytes()
+    """``gcc -c`` of untrusted text: built like a candidate, in the build sandbox."""
+    built = object_code(asm)
+    if not built.ok or built.binary is None:
+        raise UserError(f"the assembly does not assemble:\n{built.log[:2000]}")
+    try:
+        return built.binary.read_bytes()
+    finally:
+        shutil.rmtree(built.binary.parent, ignore_errors=True)
 
 
 def elf_functions(data: bytes) -> dict[str, bytes]:

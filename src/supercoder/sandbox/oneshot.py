@@ -5,9 +5,10 @@ network, every namespace unshared, a read-only root showing only ``/usr`` (with 
 ``/lib*``/``/bin`` links and ``/etc/ld.so.cache``), a private ``/proc``, a minimal
 ``/dev``, ``workdir`` bind-mounted read-write **at its own host path** (so paths under
 it mean the same inside and out), ``readonly`` paths bind-mounted read-only at their
-own paths, an unprivileged uid without capabilities, a new session, and
-``--die-with-parent``. Nothing else of the host is visible: no home, no cache, no
-problem folder, no tests.
+own paths, ``hide`` folders shown empty, an unprivileged uid without capabilities, a
+new session, and ``--die-with-parent``. Nothing else of the host is visible: no
+home, no cache, no problem folder, no tests (where supercoder itself or its cache is
+installed under ``/usr``, those folders are shown empty too: ``own_folders``).
 
 Limits, applied to the command inside (``prlimit``, so RLIMIT_NPROC counts only this
 sandbox's processes): CPU seconds per process, address space, file size, open files,
@@ -52,6 +53,7 @@ def run_isolated(
     readonly: Sequence[Path] = (),
     isolation: bool = True,
     env: dict[str, str] | None = None,
+    hide: Sequence[Path] = (),
     file_bytes: int = FILE_BYTES,
     open_files: int = OPEN_FILES,
 ) -> RunResult:
@@ -65,7 +67,7 @@ def run_isolated(
     rlimits = _rlimits(limits, file_bytes, open_files)
     if isolation:
         rlimits[resource.RLIMIT_NPROC] = limits.processes + 2  # + bubblewrap's init and the command
-        cmd, preexec = _bwrap_command(argv, workdir, readonly, rlimits), None
+        cmd, preexec = _bwrap_command(argv, workdir, readonly, hide, rlimits), None
     else:
         cmd, preexec = list(argv), _preexec(rlimits, limits.processes)
     start = time.monotonic()
@@ -104,7 +106,11 @@ _PRLIMIT_NAMES = {
 
 
 def _bwrap_command(
-    argv: Sequence[str], workdir: Path, readonly: Sequence[Path], rlimits: dict
+    argv: Sequence[str],
+    workdir: Path,
+    readonly: Sequence[Path],
+    hide: Sequence[Path],
+    rlimits: dict,
 ) -> list[str]:
     isolated, why = isolation_status()
     if not isolated:
@@ -116,7 +122,11 @@ def _bwrap_command(
     if not prlimit:
         raise InfraError("prlimit not found: install util-linux")
     _open_to_sandbox(workdir)
-    binds = ["--bind", str(workdir), str(workdir)]
+    binds = []
+    for path in [*own_folders(), *hide]:  # first: what is bound below stays visible
+        if Path(path).is_dir():
+            binds += ["--tmpfs", str(Path(path).resolve())]
+    binds += ["--bind", str(workdir), str(workdir)]
     for path in readonly:
         p = str(Path(path).resolve())
         binds += ["--ro-bind", p, p]
@@ -126,6 +136,18 @@ def _bwrap_command(
         "--as-pid-1", "--remount-ro", "/", "--chdir", str(workdir), "--",
         prlimit, *limit_args, "--", *argv,
     ]  # fmt: skip
+
+
+def own_folders() -> list[Path]:
+    """supercoder's package (bundled problems, hidden outputs included) and its cache,
+    where they sit under a folder every sandbox shows (a system-wide install puts them
+    under /usr): each sandbox sees them empty."""
+    import supercoder
+    from supercoder.paths import cache_dir
+
+    shown = [Path(p).resolve() for p in ("/usr", "/lib", "/lib64", "/bin", "/sbin")]
+    ours = [Path(supercoder.__file__).resolve().parent, cache_dir().resolve()]
+    return [p for p in ours if any(p.is_relative_to(root) for root in shown)]
 
 
 def _open_to_sandbox(workdir: Path) -> None:
