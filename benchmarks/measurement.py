@@ -19,6 +19,7 @@ usage: python benchmarks/measurement.py [--repeats 5] [PROBLEM ...]
 from __future__ import annotations
 
 import argparse
+import resource
 import statistics
 import tempfile
 import time
@@ -27,7 +28,7 @@ from pathlib import Path
 from supercoder.evaluate import EvalConfig, _baseline_binary, baseline_asm, evaluate
 from supercoder.problems import BUNDLED_ROOT, load_problem
 from supercoder.sandbox import Sandbox
-from supercoder.toolchain import cpu_model, gcc_version
+from supercoder.toolchain import assemble, cpu_model, gcc_version
 
 DEFAULT = ["dp_lcs", "num_sieve_primes", "mat_multiply_mod", "graph_dijkstra"]
 
@@ -64,6 +65,18 @@ def ours(problem) -> tuple[float, float, float, int]:
     return s.value, s.high - s.low, verdict.cpu_seconds_spent, s.samples
 
 
+def build_cost(asm: str, isolation: bool, n: int = 5) -> tuple[float, float]:
+    """(CPU s, wall s) per build of ``asm`` (assemble + link), in the build sandbox or
+    on the host (``isolation=False``: today's pre-sandbox cost), mean of ``n``."""
+    before, start = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(n):
+            assert assemble(asm, Path(tmp) / f"b{i}", isolation=isolation).ok
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return cpu / n, (time.perf_counter() - start) / n
+
+
 def row(name: str, estimates: list[float], widths: list[float] | None, cpu: list[float]) -> str:
     bias = statistics.fmean(estimates) - 1
     spread = statistics.stdev(estimates) if len(estimates) > 1 else 0.0
@@ -79,7 +92,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     print(f"{gcc_version()} | {cpu_model()} | repeats {args.repeats} | self-vs-self (truth = 1.00)")
-    totals = {"ours": [], "paper": []}
+    totals = {"ours": [], "paper": [], "build": [], "host build": []}
     for name in args.problems:
         problem = load_problem(BUNDLED_ROOT / name)
         with tempfile.TemporaryDirectory() as tmp:
@@ -91,8 +104,16 @@ def main() -> None:
         print(row("paper", [x[0] for x in p], None, [x[1] for x in p]))
         totals["ours"].append(statistics.fmean(x[2] for x in o))
         totals["paper"].append(statistics.fmean(x[1] for x in p))
+        for who, isolation in (("build", True), ("host build", False)):
+            totals[who].append(build_cost(baseline_asm(problem), isolation)[0])
     ratio = sum(totals["paper"]) / sum(totals["ours"])
     print(f"CPU time: the paper's protocol spends {ratio:.1f}x more CPU per candidate than ours")
+    sandboxed, host = (statistics.fmean(totals[k]) for k in ("build", "host build"))
+    extra = (sandboxed - host) / statistics.fmean(totals["ours"])
+    print(
+        f"build per candidate: sandboxed {sandboxed * 1000:.0f} ms CPU, on the host "
+        f"{host * 1000:.0f} ms CPU: the build sandbox adds {extra * 100:+.2f}% to ours' cpu/candidate"
+    )
 
 
 if __name__ == "__main__":
