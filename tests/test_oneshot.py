@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from supercoder.errors import InfraError
 from supercoder.sandbox import Limits
 from supercoder.sandbox.oneshot import run_isolated
 from tests.conftest import sandbox_or_skip
@@ -16,9 +20,18 @@ LIMITS = Limits(cpu_seconds=10, wall_seconds=30, memory_mb=1024, output_bytes=1 
 
 
 @pytest.fixture
-def box(tmp_path) -> Path:
+def shared() -> Path:
+    """A folder the sandbox user can reach (pytest's tmp_path is private to root)."""
     sandbox_or_skip()
-    work = tmp_path / "work"
+    folder = Path(tempfile.mkdtemp(prefix="sc-test-oneshot-"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def box(shared) -> Path:
+    work = shared / "work"
     work.mkdir()
     return work
 
@@ -58,11 +71,10 @@ def test_only_the_workdir_and_toolchain_are_visible(box, tmp_path):
     assert not Path("/usr/pwned").exists()
 
 
-def test_readonly_paths_are_readable_not_writable(box, tmp_path):
-    data = tmp_path / "data.txt"
+def test_readonly_paths_are_readable_not_writable(box, shared):
+    data = shared / "data.txt"
     data.write_text("shared\n")
     data.chmod(0o644)
-    tmp_path.chmod(0o755)
     run = run_isolated(
         ["sh", "-c", f"cat {data}; echo more >> {data}"], box, limits=LIMITS, readonly=[data]
     )
@@ -80,7 +92,7 @@ def test_runs_unprivileged_with_its_limits_applied(box):
     assert table["Max address space"] == str(1024 << 20)
     assert table["Max file size"] == str(1 << 20)
     assert table["Max open files"] == "64"
-    assert table["Max processes"] == "10"  # 8 extra + bubblewrap's init + the command
+    assert table["Max processes"] == "9"  # the command + 8 more
     assert table["Max core file size"] == "0"
 
 
@@ -96,16 +108,14 @@ def test_wall_timeout_kills_the_whole_tree(box):
     marker = box / "late"
     script = f"(sleep 3; touch {marker}) & sleep 60"
     start = time.monotonic()
-    run = run_isolated(["sh", "-c", script], box, limits=Limits(wall_seconds=1.0))
+    run = run_isolated(["sh", "-c", script], box, limits=replace(LIMITS, wall_seconds=1.0))
     assert run.outcome == "timeout" and time.monotonic() - start < 10
     time.sleep(3.5)
     assert not marker.exists()
 
 
 def test_output_and_file_size_are_capped(box):
-    flood = run_isolated(
-        ["sh", "-c", "yes"], box, limits=Limits(output_bytes=1 << 16, wall_seconds=20)
-    )
+    flood = run_isolated(["yes"], box, limits=Limits(output_bytes=1 << 16, wall_seconds=20))
     assert flood.outcome == "output_limit" and len(flood.stdout) <= 1 << 16
     big = box / "big"
     run = run_isolated(
@@ -138,3 +148,22 @@ def test_hidden_folders_are_shown_empty(box):
     assert any(shown.iterdir())
     run = run_isolated(["ls", "-A", str(shown)], box, limits=LIMITS, hide=[shown])
     assert run.clean_exit and run.stdout == b""
+
+
+def test_process_limit_counts_only_the_sandbox(box):
+    """processes=2: a third concurrent child cannot start, whatever runs on the host."""
+    script = "sleep 2 & sleep 2 & sleep 2 & wait"
+    run = run_isolated(["sh", "-c", script], box, limits=replace(LIMITS, processes=2))
+    assert b"fork" in run.stderr.lower() or run.exit_code != 0, run.stderr
+    ok = run_isolated(
+        ["sh", "-c", "sleep 0.1 & sleep 0.1 & wait"], box, limits=replace(LIMITS, processes=2)
+    )
+    assert ok.clean_exit, ok.stderr
+
+
+def test_a_private_workdir_is_refused_with_a_clear_error(tmp_path):
+    sandbox_or_skip()
+    if os.geteuid() != 0:
+        pytest.skip("only root hands the workdir to another user")
+    with pytest.raises(InfraError, match="not reachable by the sandbox user"):
+        run_isolated(["true"], tmp_path, limits=LIMITS)

@@ -15,8 +15,10 @@ sandbox's processes): CPU seconds per process, address space, file size, open fi
 processes (``limits.processes`` *extra* processes beyond the command itself; gcc
 needs about 4), no core files. The wall-clock limit kills the whole tree (bubblewrap
 and, with it, the pid namespace); stdout and stderr are each capped at
-``limits.output_bytes``. ``workdir`` and every ``readonly`` path must be readable by
-the sandbox's uid (made so for ``workdir``).
+``limits.output_bytes``. Started as root, bubblewrap runs as the unprivileged
+sandbox user (``sandbox.unprivileged_popen_kwargs``): ``workdir`` is handed to that
+user (chown) and must be reachable by it, like every ``readonly`` path (make folders
+with ``tempfile.mkdtemp()``; pytest's ``tmp_path`` is private to root).
 
 With ``isolation=False`` (``--unsafe-no-sandbox`` only) the command runs as a plain
 subprocess of its own session under the same rlimits (RLIMIT_NPROC then counts the
@@ -37,7 +39,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from supercoder.errors import InfraError
-from supercoder.sandbox import Limits, RunResult, _bwrap_base, _classify_memory, isolation_status
+from supercoder.sandbox import (
+    Limits,
+    RunResult,
+    _classify_memory,
+    bwrap_argv_base,
+    isolation_status,
+    sandbox_host_ids,
+    unprivileged_popen_kwargs,
+)
 
 FILE_BYTES = 256 << 20  # default cap on any one file the tool writes
 OPEN_FILES = 256
@@ -66,15 +76,16 @@ def run_isolated(
     environment = {**_BASE_ENV, "HOME": str(workdir), "TMPDIR": str(workdir), **(env or {})}
     rlimits = _rlimits(limits, file_bytes, open_files)
     if isolation:
-        rlimits[resource.RLIMIT_NPROC] = limits.processes + 2  # + bubblewrap's init and the command
+        rlimits[resource.RLIMIT_NPROC] = limits.processes + 1  # + the command (pid 1)
         cmd, preexec = _bwrap_command(argv, workdir, readonly, hide, rlimits), None
+        drop = unprivileged_popen_kwargs()
     else:
-        cmd, preexec = list(argv), _preexec(rlimits, limits.processes)
+        cmd, preexec, drop = list(argv), _preexec(rlimits, limits.processes), {}
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
             cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=workdir, env=environment, start_new_session=True, preexec_fn=preexec,
+            cwd=workdir, env=environment, start_new_session=True, preexec_fn=preexec, **drop,
         )  # fmt: skip
     except OSError as e:
         if isolation:
@@ -132,7 +143,7 @@ def _bwrap_command(
         binds += ["--ro-bind", p, p]
     limit_args = [f"--{_PRLIMIT_NAMES[r]}={_soft_hard(r, v)}" for r, v in rlimits.items()]
     return [
-        shutil.which("bwrap") or "bwrap", *_bwrap_base(), *binds,
+        *bwrap_argv_base(), *binds,
         "--as-pid-1", "--remount-ro", "/", "--chdir", str(workdir), "--",
         prlimit, *limit_args, "--", *argv,
     ]  # fmt: skip
@@ -151,11 +162,21 @@ def own_folders() -> list[Path]:
 
 
 def _open_to_sandbox(workdir: Path) -> None:
-    """The sandbox's uid must be able to write ``workdir`` (it is the caller's own folder)."""
+    """Started as root, bubblewrap runs as an unprivileged host user: ``workdir`` must be
+    reachable by it (every folder above it world-searchable) and becomes its own."""
+    ids = sandbox_host_ids()
+    if ids is None:
+        return
+    for folder in workdir.parents:
+        if not folder.stat().st_mode & 0o001:
+            raise InfraError(
+                f"{workdir} is not reachable by the sandbox user ({folder} is private): "
+                "make the folder with tempfile.mkdtemp() in the system temp folder"
+            )
     try:
-        workdir.chmod(0o777)
+        os.chown(workdir, *ids)
     except OSError as e:
-        raise InfraError(f"cannot prepare {workdir} for the sandbox: {e}") from e
+        raise InfraError(f"cannot hand {workdir} to the sandbox user: {e}") from e
 
 
 def _preexec(rlimits: dict[int, int], processes: int):
