@@ -113,7 +113,7 @@ def evaluate(
         base_bin = _baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
         build = assemble(asm, workdir / "candidate", problem.link_flags, isolation=config.sandbox)
         if not build.ok or build.binary is None:
-            control = assemble(base_asm, workdir / "control")  # the machine, or the candidate?
+            control = assemble(base_asm, workdir / "control", isolation=config.sandbox)
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
                 return Verdict(problem.name, Status.INFRA_ERROR, context=context,
                                message=f"the toolchain failed on the baseline too: {control.log}")  # fmt: skip
