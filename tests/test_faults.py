@@ -91,13 +91,17 @@ def test_a_full_disk_gives_exit_3_with_the_cause_and_a_rerun_recovers(tmp_path):
         db = tmp_path / "r.sqlite"
         args = [sys.executable, "-m", "supercoder.cli", "eval", "--benchmark",
                 str(tmp_path / "bench"), "--db", str(db), "--no-time", "--run", "r"]  # fmt: skip
-        env = {**os.environ, "TMPDIR": str(full)}
+        # a fresh cache: the baseline is compiled now, by gcc on the host, in the full TMPDIR
+        # (candidates are built in the build sandbox, whose folder Python puts elsewhere)
+        cache = {"SUPERCODER_CACHE": str(tmp_path / "cache")}
+        env = {**os.environ, "TMPDIR": str(full), **cache}
         proc = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
         assert proc.returncode == 3, proc.stderr
         assert "No space left on device" in proc.stderr and "unfinished" in proc.stderr
         assert "Traceback" not in proc.stderr + proc.stdout
         (full / "filler").unlink()
-        again = subprocess.run(args, capture_output=True, text=True, timeout=300)
+        again = subprocess.run(args, env={**os.environ, **cache}, capture_output=True, text=True,
+                               timeout=300)  # fmt: skip
         assert again.returncode == 0, again.stderr
         assert "already done" not in again.stderr
     finally:

@@ -122,9 +122,12 @@ def build_in_sandbox(
     readonly = () if cc.startswith(("/usr/", "/bin/")) else (Path(cc).resolve().parent.parent,)
     work = Path(tempfile.mkdtemp(prefix="sc-build-"))
     try:
-        (work / "program.s").write_text(asm)
-        run = run_isolated([cc, "program.s", *args], work, limits=limits, readonly=readonly, isolation=isolation,
-                           file_bytes=MAX_BINARY_BYTES)  # fmt: skip
+        try:
+            (work / "program.s").write_text(asm)
+        except OSError as e:  # the machine's disk, not the candidate
+            raise InfraError(f"cannot prepare a build folder: {e}") from e
+        run = run_isolated([cc, "program.s", *args], work, limits=limits, readonly=readonly,
+                           isolation=isolation, file_bytes=MAX_BINARY_BYTES)  # fmt: skip
         failure = _build_failure(run, work, limits)
         if failure:
             shutil.rmtree(work, ignore_errors=True)
