@@ -153,11 +153,10 @@ def own_folders() -> list[Path]:
     """supercoder's package (bundled problems, hidden outputs included) and its cache,
     where they sit under a folder every sandbox shows (a system-wide install puts them
     under /usr): each sandbox sees them empty."""
-    import supercoder
     from supercoder.paths import cache_dir
 
     shown = [Path(p).resolve() for p in ("/usr", "/lib", "/lib64", "/bin", "/sbin")]
-    ours = [Path(supercoder.__file__).resolve().parent, cache_dir().resolve()]
+    ours = [Path(__file__).resolve().parents[1], cache_dir().resolve()]
     return [p for p in ours if any(p.is_relative_to(root) for root in shown)]
 
 
