@@ -90,7 +90,8 @@ def assemble(
 ) -> BuildResult:
     """Assemble and link like the paper, ``gcc program.s -o program -lm [link_flags]``,
     in a fresh sandbox that sees only the program text and the toolchain (see
-    ``build_in_sandbox``); the binary lands at ``out``."""
+    ``build_in_sandbox``): libraries named by ``link_flags`` (problem.json ``ldflags``)
+    must be installed under ``/usr``. The binary lands at ``out``."""
     built = build_in_sandbox(asm, ["-o", "program", *LINK_FLAGS, *link_flags], isolation, limits)
     if built.ok and built.binary is not None:
         shutil.move(built.binary, out)
