@@ -16,14 +16,18 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
+from supercoder.errors import InfraError
 from supercoder.evaluate import EvalConfig
+from supercoder.models.anthropic_api import AnthropicModel
+from supercoder.models.http import MAX_ANSWER_CHARS, RetryPolicy
+from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_benchmark
 from supercoder.runs import RunSpec, Store, run_eval
 from supercoder.strategies import make_verifier
 from supercoder.types import Status, Verdict
 from tests.conftest import make_sum_problem, sandbox_or_skip
-from tests.fakes.servers import openai_server
+from tests.fakes.servers import Reply, anthropic_server, openai_server
 from tests.test_strategies import fast_answer, primes_dir
 
 runner = CliRunner()
@@ -99,6 +103,10 @@ def test_a_full_disk_gives_exit_3_with_the_cause_and_a_rerun_recovers(tmp_path):
         assert proc.returncode == 3, proc.stderr
         assert "No space left on device" in proc.stderr and "unfinished" in proc.stderr
         assert "Traceback" not in proc.stderr + proc.stdout
+        opt = [sys.executable, "-m", "supercoder.cli", "optimize", str(tmp_path / "bench" / "sum"),
+               "--no-time", "-o", str(tmp_path / "best.s")]  # fmt: skip
+        lost = subprocess.run(opt, env=env, capture_output=True, text=True, timeout=300)
+        assert lost.returncode == 3 and "No space left on device" in lost.stderr, lost.stderr
         (full / "filler").unlink()
         again = subprocess.run(args, env={**os.environ, **cache}, capture_output=True, text=True,
                                timeout=300)  # fmt: skip
@@ -196,3 +204,70 @@ def test_ctrl_c_stops_eval_at_once_while_a_request_hangs_and_the_run_resumes(tmp
                                timeout=300)  # fmt: skip
         assert again.returncode == 0, again.stderr
         assert "1 problem(s) already done" in again.stderr and len(url.requests) == 1
+
+
+# --- what a server sends back ---------------------------------------------------------
+
+FAST = RetryPolicy(attempts=2, base_delay=0.01, max_delay=0.02)
+MALFORMED = [
+    {"choices": "a string"},
+    {"choices": [1, 2]},
+    {"choices": {"0": {"message": {"content": "x"}}}},
+    {"choices": [{"message": {"content": 42}}]},
+]
+
+
+@pytest.mark.parametrize("body", MALFORMED)
+def test_a_malformed_reply_is_an_infra_error_never_a_crash(body):
+    with openai_server(lambda m, r: Reply(200, body=body)) as url:
+        model = OpenAIModel("m", base_url=url, retry=FAST)
+        with pytest.raises(InfraError):
+            model.complete([{"role": "user", "content": "hi"}])
+
+
+@pytest.mark.parametrize("usage", ["lots", [1, 2], {"prompt_tokens": "9", "completion_tokens": None},
+                                   {"prompt_tokens": 1e300, "completion_tokens": True}])  # fmt: skip
+def test_usage_of_the_wrong_type_counts_as_zero(usage):
+    body = {"choices": [{"index": "x", "message": {"content": "ok"}, "finish_reason": 5}],
+            "usage": usage}  # fmt: skip
+    with openai_server(lambda m, r: Reply(200, body=body)) as url:
+        (c,) = OpenAIModel("m", base_url=url, retry=FAST).complete(
+            [{"role": "user", "content": "x"}]
+        )
+    assert (c.text, c.prompt_tokens, c.completion_tokens, c.finish_reason) == ("ok", 0, 0, None)
+
+
+def test_anthropic_wrong_types_are_handled():
+    body = {"content": [{"type": "text", "text": 5}, {"type": "text", "text": "ok"}, "junk"],
+            "usage": "x", "stop_reason": ["end"]}  # fmt: skip
+    with anthropic_server(lambda m, r: Reply(200, body=body)) as url:
+        model = AnthropicModel("claude-x", base_url=url, api_key="k", retry=FAST)
+        (c,) = model.complete([{"role": "user", "content": "x"}])
+    assert (c.text, c.prompt_tokens, c.finish_reason) == ("ok", 0, None)
+
+
+def test_a_huge_answer_is_capped_and_says_so():
+    with openai_server(lambda m, r: "x" * (MAX_ANSWER_CHARS + 5000)) as url:
+        (c,) = OpenAIModel("m", base_url=url, retry=FAST).complete(
+            [{"role": "user", "content": "x"}]
+        )
+    assert len(c.text) < MAX_ANSWER_CHARS + 100 and "answer cut here, 5000 more" in c.text
+
+
+HOSTILE_TEXT = "\x1b]0;owned\x07\x1b[2J[/][bold red]boom[/] \x00 done"
+
+
+def test_control_bytes_and_markup_from_a_server_reach_the_terminal_escaped(tmp_path):
+    sandbox_or_skip()
+    problem = make_sum_problem(tmp_path / "sum")
+    reply = Reply(400, body={"error": {"message": HOSTILE_TEXT}})
+    for command in (["optimize", str(problem)], ["eval", "--benchmark", str(tmp_path)]):
+        with openai_server(lambda m, r: reply) as url:
+            result = runner.invoke(app, [*command, "-m", "openai:m", "--base-url", url, "--db"
+                                         if command[0] == "eval" else "-o",
+                                         str(tmp_path / ("r.sqlite" if command[0] == "eval"
+                                                         else "x.s"))])  # fmt: skip
+        assert result.exit_code in (2, 3), result.output
+        assert "\x1b" not in result.output and "\x07" not in result.output
+        assert "\x00" not in result.output and "Traceback" not in result.output
+        assert "\\x1b[2J[/][bold red]boom[/]" in result.output

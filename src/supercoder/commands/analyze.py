@@ -74,7 +74,7 @@ def _print_labels(result, title: str) -> None:
         table.add_row(label.kind, "\n".join(label.evidence))
     if not result.labels:
         table.add_row("-", "no transformation found")
-    Console().print(table)
+    Console(markup=False).print(table)
 
 
 def _check_binary(texts: dict[str, str]) -> None:
@@ -119,7 +119,7 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
             )
         )
         return
-    console = Console()
+    console = Console(markup=False)
     table = Table(title=f"run {data.name}: {len(analyzed)} verified candidates analysed")
     for col in ("kind", "candidates", "geomean speedup"):
         table.add_column(col, justify="left" if col == "kind" else "right")

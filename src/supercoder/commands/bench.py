@@ -105,7 +105,7 @@ def list_(
         hidden = len(p.tests) - len(p.visible_tests)
         table.add_row(p.name, p.split or "-", tags, str(len(p.visible_tests)), str(hidden),
                       _human(largest), "-" if no_time else _baseline_ms(p))  # fmt: skip
-    Console(width=max(110, Console().width)).print(table)
+    Console(width=max(110, Console().width), markup=False).print(table)
     splits = {
         s: sum(1 for p in problems if p.split == s)
         for s in sorted({p.split for p in problems if p.split})
@@ -159,7 +159,7 @@ def coverage(
             continue
         table.add_row(c.problem, str(c.tests), f"{c.lines_hit}/{c.lines}", f"{100 * c.line_rate:.1f}",
                       f"{c.branches_taken}/{c.branches}", f"{100 * c.branch_rate:.1f}")  # fmt: skip
-    Console(width=max(110, Console().width)).print(table)
+    Console(width=max(110, Console().width), markup=False).print(table)
     line, branch = means(results)
     failed = sum(1 for c in results if c.error)
     typer.echo(

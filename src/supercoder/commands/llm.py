@@ -17,7 +17,7 @@ from rich.text import Text
 from supercoder.errors import UserError, printable
 from supercoder.runs import DEFAULT_DB
 
-err = Console(stderr=True, markup=False, highlight=False)
+err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
 ModelOpt = Annotated[
     str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
@@ -140,6 +140,11 @@ def optimize(
         typer.echo(json.dumps(_outcome_json(outcome, path, chosen), indent=2))
     else:
         _print_outcome(outcome, path, chosen, no_time)
+    if best is None and outcome.attempts:  # every answer lost to machine trouble
+        from supercoder.runs import dropped_reason
+
+        err.print(Text(printable(f"not verified: {dropped_reason(outcome)}")))
+        raise typer.Exit(3)
     if not (best and best.verdict.correct):
         raise typer.Exit(1)
 

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from supercoder.errors import UserError
+from supercoder.errors import UserError, is_safe_name
 
 INPUT_DIRS = ("derived/input_output/data", "input_output")
 _NUMBERED = re.compile(r"^input\.(\d+)\.txt$")
@@ -71,8 +71,10 @@ def read_submissions(root: Path, problem_id: str) -> list[Submission]:
         raise UserError(f"{path}: missing columns {sorted(missing)}")
     out = []
     for row in rows:
-        sid = row["submission_id"].strip()
+        sid = (row["submission_id"] or "").strip()
         ext = (row.get("filename_ext") or "c").strip()
+        if not (is_safe_name(sid) and ext.isalnum()):  # names become paths: never ../x
+            continue
         out.append(
             Submission(
                 problem_id=problem_id,
