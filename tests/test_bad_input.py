@@ -311,3 +311,15 @@ def test_stale_temp_folders_of_ours_are_cleaned_at_start(tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == ["other-abcd1234", "sc-box-link1234",
                                             "sc-box-new12345", "sc-box-toolong123"]  # fmt: skip
     assert (tmp_path / "other-abcd1234" / "f").exists()
+
+
+def test_test_file_names_that_are_not_text_are_refused(tmp_path):
+    problem = make_sum_problem(tmp_path / "p")
+    bad = os.fsencode(str(problem / "tests")) + b"/x\xff\x1b.out"
+    with open(bad, "wb") as f:
+        f.write(b"1\n")
+    with open(bad[:-4] + b".in", "wb") as f:
+        f.write(b"1\n1\n")
+    result = runner.invoke(app, ["check", str(problem), str(problem / "source.c")])
+    assert result.exit_code == 2 and "test file names must be text" in result.output
+    assert "\x1b" not in result.output

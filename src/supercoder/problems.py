@@ -144,6 +144,10 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
     tests = []
     for out in sorted(tdir.glob("*.out")):
         stem = out.stem
+        if printable(stem) != stem:
+            raise UserError(
+                f"{printable(out)}: test file names must be text without control characters"
+            )
         name = stem if sub == "tests" else f"{sub}/{stem}"  # unique across folders
         inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
         expected = read_bytes(folder, out)
