@@ -15,6 +15,13 @@ if command -v apt-get >/dev/null 2>&1; then
   [ "$(id -u)" = 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $apt_packages >/dev/null
+  # clang PGO (the compiler model): compiler-rt's profile runtime and llvm-profdata of clang's version
+  v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1 || true)
+  if [ -n "$v" ]; then
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+      "libclang-rt-$v-dev" "llvm-$v" >/dev/null ||
+      echo "libclang-rt-$v-dev / llvm-$v not installed: the compiler model skips clang PGO" >&2
+  fi
 else
   echo "no apt-get: install these yourself: $apt_packages" >&2
 fi

@@ -347,6 +347,7 @@ def _attempt(
         "cost_usd": completion.cost_usd,
         "cached": completion.cached,
         "finish_reason": completion.finish_reason,
+        **completion.meta,
     }
     resolved = resolve_answer(text, base)
     origin["answer"] = resolved.kind

@@ -28,7 +28,10 @@ BaseUrlOpt = Annotated[
 SamplesOpt = Annotated[
     int | None,
     typer.Option(
-        "--samples", "-n", min=1, help="Samples per problem [default: 1; compiler: all builds]."
+        "--samples",
+        "-n",
+        min=1,
+        help="Samples per problem [default: 1; compiler: at most 64 builds tried].",
     ),
 ]
 RoundsOpt = Annotated[
@@ -67,6 +70,13 @@ AnswerOpt = Annotated[
         "--answer", help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
         "edit blocks against the shown assembly."),
 ]  # fmt: skip
+BudgetOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--budget", min=0.1,
+        help="compiler model: CPU seconds of build search per problem [default: 60].",
+    ),
+]  # fmt: skip
 
 
 def register(app: typer.Typer) -> None:
@@ -102,6 +112,7 @@ def optimize(
     deadline: DeadlineOpt = 1800.0,
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
+    budget: BudgetOpt = None,
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write it only if it is faster.
 
@@ -124,6 +135,7 @@ def optimize(
     from supercoder.strategies import Settings, make_verifier, solve
 
     check_modes(context, answer)
+    model = with_budget(model, budget)
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
@@ -162,14 +174,24 @@ def _faster_answer(outcome, no_time: bool):
     return max(faster, key=lambda a: a.verdict.speedup.value, default=None)
 
 
+def with_budget(model: str, budget: float | None) -> str:
+    """The model spec with ``--budget`` folded in (``compiler:budget=S``)."""
+    if budget is None:
+        return model
+    provider, _, target = model.partition(":")
+    if provider != "compiler":
+        raise UserError("--budget applies to the compiler model only")
+    return f"compiler:{','.join(filter(None, (target, f'budget={budget:g}')))}"
+
+
 def default_samples(model: str, samples: int | None) -> int:
     """1 for a model; every build for the offline ``compiler`` (the evaluator picks)."""
     if samples is not None:
         return samples
     if model.split(":", 1)[0] == "compiler":
-        from supercoder.models.compiler import select_builds
+        from supercoder.models.compiler import default_samples as compiler_samples
 
-        return len(select_builds(model.partition(":")[2] or None))
+        return compiler_samples(model.partition(":")[2] or None)
     return 1
 
 
@@ -283,6 +305,7 @@ def eval_cmd(
     deadline: DeadlineOpt = 1800.0,
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
+    budget: BudgetOpt = None,
 ) -> None:
     """Optimize and verify every problem of a benchmark; print the paper's metrics.
 
@@ -304,6 +327,7 @@ def eval_cmd(
     if json_out:
         check_writable(json_out, "--json")
     check_modes(context, answer)
+    model = with_budget(model, budget)
     problems = load_benchmark(benchmark)
     spec = RunSpec(
         model=model, benchmark=benchmark,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -16,7 +16,8 @@ class Completion:
     Token counts of a request that returned several choices are split so that they
     add up over the choices (prompt tokens are counted on the first one). A
     ``cached`` completion carries the counts and cost of the request that first
-    produced it; it cost nothing this time.
+    produced it; it cost nothing this time. ``meta`` (e.g. the compiler model's search:
+    each build's flags, correctness, speedup) is stored with the attempt's origin.
     """
 
     text: str
@@ -26,6 +27,7 @@ class Completion:
     cost_usd: float | None = None
     cached: bool = False
     finish_reason: str | None = None
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)  # kept in the origin
 
 
 @runtime_checkable

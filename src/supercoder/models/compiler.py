@@ -1,102 +1,94 @@
 """``compiler``: the built-in offline optimizer. No LLM: better builds of the same C.
 
-It reads the C source (``context.source`` when a Problem is passed, else the ```c block
-of the last user message) and answers with the assembly of other builds, each in an
-```assembly fence whose first line is a comment naming the build, with
-``Completion.model = "compiler:<build>"``. The evaluator then picks the fastest.
+``compiler`` (the default) runs a budgeted search over builds (gcc and clang; -O2,
+-O3, -Os; ``-march=native -ffp-contract=off`` / ``-mtune=native``; unroll families and
+knobs; vectorizer off; inlining params; gcc and clang PGO trained on the visible
+tests; crosses of the best), measured on the honest meter; see
+:mod:`supercoder.models.search`. It answers with the chosen build's assembly in an
+```assembly fence whose first line names the build, ``Completion.model =
+"compiler:<flags>"``, and ``Completion.meta`` holding the search (every build's flags,
+correctness and measured speedup). When nothing is *significantly* faster it answers
+with the ``-O3`` baseline itself: it never proposes a program it measured as slower.
+A second sample (``n >= 2``) is the baseline, a fallback should the chosen build fail
+a hidden test.
 
-Builds, in this order (``compiler:ID,ID`` picks a subset, in the order given):
+Spec options (``compiler:OPT,OPT``): ``budget=SECONDS`` (CPU seconds of search per
+problem, default 60); ``n`` (``--samples``) bounds the builds tried. ``legacy`` or
+ids of the first model's eight fixed builds (``native``, ``pgo-native``,
+``native-unroll``, ``pgo``, ``clang-native``, ``unroll``, ``clang``, ``O2``) answer
+with those builds unmeasured, in order, one per sample (the evaluator picks).
 
-1. ``native``         gcc -O3 -march=native
-2. ``pgo-native``     gcc -O3 -march=native, profile-guided
-3. ``native-unroll``  gcc -O3 -march=native -funroll-loops
-4. ``pgo``            gcc -O3, profile-guided
-5. ``clang-native``   clang -O3 -march=native (when clang is installed)
-6. ``unroll``         gcc -O3 -funroll-loops
-7. ``clang``          clang -O3 (when clang is installed)
-8. ``O2``             gcc -O2, a control
-
-Profile-guided builds compile with ``-fprofile-generate``, run the instrumented program
-on the problem's *visible* test inputs (never hidden ones; skipped when there are
-none), then compile with ``-fprofile-use -fprofile-correction``. The instrumented
-program is the user's own reference code and must write its profile to disk, so it runs
-as a plain subprocess with a timeout and CPU limit, not in the read-only sandbox.
-
-A build that fails, or whose assembly is the same program as ``gcc -O3`` or as an
-earlier build, is skipped. Sample ``i`` of a call with seed ``s`` is the ``s + i``-th
-remaining build, so ``n`` samples (or ``n`` calls with seeds 0..n-1) get distinct
-builds; asking for more than there are returns them all. Temperature is ignored.
+Without a problem (the C taken from the prompt) or without visible tests there is
+nothing to measure on: the search's first builds are returned unmeasured.
 """
 
 from __future__ import annotations
 
-import contextlib
-import shutil
-import subprocess
-import tempfile
-from dataclasses import dataclass
-from pathlib import Path
-from typing import TYPE_CHECKING
+import sys
+from collections import OrderedDict
+from typing import TYPE_CHECKING, Any
 
-from supercoder.errors import UserError
+from supercoder.errors import InfraError, UserError
 from supercoder.models.base import Completion, ProviderSettings
-from supercoder.toolchain import BASELINE_FLAGS, CC, LINK_FLAGS, compile_to_asm, normalize_asm
+from supercoder.models.builds import LEGACY, Build, find_tools, search_space
+from supercoder.models.compile import build_asm, training_inputs
+from supercoder.models.search import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig, search
+from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm, normalize_asm
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
 
-PROFILE_RUN_TIMEOUT = 30.0
-PROFILE_MAX_INPUTS = 10
-BUILD_TIMEOUT = 120.0
-
-
-@dataclass(frozen=True)
-class Build:
-    id: str
-    cc: str
-    flags: tuple[str, ...]
-    pgo: bool = False
-
-    @property
-    def label(self) -> str:
-        extra = " -fprofile-use -fprofile-correction" if self.pgo else ""
-        return f"{self.cc} {' '.join(self.flags)}{extra}"
-
-
-NATIVE = ("-O3", "-march=native")
-BUILDS = (
-    Build("native", "gcc", NATIVE),
-    Build("pgo-native", "gcc", NATIVE, pgo=True),
-    Build("native-unroll", "gcc", (*NATIVE, "-funroll-loops")),
-    Build("pgo", "gcc", ("-O3",), pgo=True),
-    Build("clang-native", "clang", NATIVE),
-    Build("unroll", "gcc", ("-O3", "-funroll-loops")),
-    Build("clang", "clang", ("-O3",)),
-    Build("O2", "gcc", ("-O2",)),
-)
-# GNU as does not know clang's address-significance tables.
-CC_EXTRA = {"clang": ("-fno-addrsig",)}
+BUILDS = LEGACY  # the first model's eight fixed builds
+_WARNED: set[str] = set()
 
 
 def select_builds(ids: str | None) -> tuple[Build, ...]:
-    if not ids:
-        return BUILDS
-    by_id = {b.id: b for b in BUILDS}
+    """Legacy builds by id (``legacy``: all eight)."""
+    if not ids or ids == "legacy":
+        return LEGACY
+    by_id = {b.id: b for b in LEGACY}
     wanted = [i.strip() for i in ids.split(",") if i.strip()]
     unknown = [i for i in wanted if i not in by_id]
     if unknown:
-        raise UserError(f"compiler: unknown build {unknown[0]!r}; choose from {', '.join(by_id)}")
+        raise UserError(
+            f"compiler: unknown option or build {unknown[0]!r}; use budget=SECONDS, legacy, "
+            f"or builds {', '.join(by_id)}"
+        )
     return tuple(by_id[i] for i in wanted)
 
 
+def parse_spec(target: str | None) -> tuple[float, tuple[Build, ...] | None]:
+    """(budget, legacy builds or None for the search) from ``compiler:TARGET``."""
+    budget, rest = DEFAULT_BUDGET, []
+    for part in (target or "").split(","):
+        key, eq, value = part.strip().partition("=")
+        if key == "budget" and eq:
+            try:
+                budget = float(value)
+            except ValueError:
+                raise UserError(f"compiler: budget={value!r} is not a number of seconds") from None
+            if budget <= 0:
+                raise UserError("compiler: budget must be positive")
+        elif key:
+            rest.append(part.strip())
+    return budget, (select_builds(",".join(rest)) if rest else None)
+
+
+def default_samples(target: str | None) -> int:
+    """What ``--samples`` defaults to: every legacy build, or the search's build cap."""
+    _, legacy = parse_spec(target)
+    return len(legacy) if legacy is not None else DEFAULT_MAX_BUILDS
+
+
 class CompilerModel:
-    def __init__(self, builds: str | None = None) -> None:
-        self.builds = select_builds(builds)
-        self.name = "compiler" if builds is None else f"compiler:{builds}"
+    def __init__(self, target: str | None = None) -> None:
+        self.budget, self.legacy = parse_spec(target)
+        self.name = "compiler" if not target else f"compiler:{target}"
+        self._memo: OrderedDict[tuple, list[Completion]] = OrderedDict()
 
     @classmethod
     def from_spec(cls, target: str, settings: ProviderSettings) -> CompilerModel:
-        """The provider entry point: ``compiler`` or ``compiler:BUILD,BUILD``."""
+        """The provider entry point: ``compiler`` or ``compiler:OPT,OPT``."""
         return cls(target or None)
 
     def complete(
@@ -110,27 +102,89 @@ class CompilerModel:
         context: Problem | None = None,
     ) -> list[Completion]:
         source = context.source if context is not None else source_from_messages(messages)
-        inputs = training_inputs(context)
         cflags = context.cflags if context is not None else ()
-        link = context.link_flags if context is not None else ()
+        flags = (cflags, context.link_flags if context is not None else ())
         baseline = (context.baseline_asm if context is not None else None) or compile_to_asm(
             source, (*BASELINE_FLAGS, *cflags)
         )
-        seen = {normalize_asm(baseline)}
-        found: list[Completion] = []
-        want = max(seed, 0) + max(n, 0)
-        for build in self.builds:
-            if len(found) >= want:
-                break
-            asm = build_asm(build, source, inputs, cflags, link)
-            if asm is None or normalize_asm(asm) in seen:
-                continue
-            seen.add(normalize_asm(asm))
-            built = " ".join((build.label, *cflags))  # the problem's cflags go into every build
-            label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
-            text = f"```assembly\n# supercoder compiler: {label}\n{asm.rstrip()}\n```"
-            found.append(Completion(text=text, model=f"compiler:{built}"))
-        return found[max(seed, 0) : want]
+        if self.legacy is not None:
+            inputs = training_inputs(context)
+            return fixed_builds(self.legacy, source, baseline, inputs, n, seed, flags)
+        _warn_skipped()
+        if context is None or not context.visible_tests:
+            space = tuple(search_space(find_tools()))
+            return fixed_builds(space, source, baseline, [], n, seed, flags)
+        key = (context.source_hash(), tuple(t.name for t in context.visible_tests), self.budget)
+        if key not in self._memo:
+            self._memo[key] = self._search(context, baseline, n, seed)
+            while len(self._memo) > 32:
+                self._memo.popitem(last=False)
+        return self._memo[key][: max(n, 0)]
+
+    def _search(self, problem: Problem, baseline: str, n: int, seed: int) -> list[Completion]:
+        config = SearchConfig(budget=self.budget, max_builds=max(n, 1), seed=seed)
+        try:
+            result = search(problem, baseline, config)
+        except InfraError as e:  # no sandbox here: nothing can be measured
+            _warn(f"compiler: cannot measure builds ({e}); answering with unmeasured builds")
+            space = tuple(search_space(find_tools()))
+            flags = (problem.cflags, problem.link_flags)
+            return fixed_builds(space, problem.source, baseline, [], n, seed, flags)
+        meta: dict[str, Any] = {"search": result.to_json()}
+        chosen = result.chosen
+        base = _fenced(baseline, "gcc -O3, the baseline: no build was significantly faster")
+        if chosen is None or not chosen.asm:
+            meta.update(build="gcc -O3", family="baseline")
+            return [Completion(base, "compiler:gcc -O3 (baseline)", meta=meta)]
+        sp = chosen.fresh
+        why = f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}] on the visible tests" if sp else ""
+        meta.update(
+            build=chosen.build.label, family=chosen.build.family, flags=list(chosen.build.flags)
+        )
+        best = Completion(_fenced(chosen.asm, f"{chosen.build.label} ({why})"),
+                          f"compiler:{chosen.build.label}", meta=meta)  # fmt: skip
+        fallback = Completion(base.replace("no build was significantly faster", "a fallback"),
+                              "compiler:gcc -O3 (baseline)", meta={"build": "gcc -O3", "family": "baseline"})  # fmt: skip
+        return [best, fallback]
+
+
+def _fenced(asm: str, label: str) -> str:
+    return f"```assembly\n# supercoder compiler: {label}\n{asm.rstrip()}\n```"
+
+
+def fixed_builds(builds: tuple[Build, ...], source: str, baseline: str, inputs: list[bytes],
+                 n: int, seed: int, flags: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+                 ) -> list[Completion]:  # fmt: skip
+    """Builds in order, unmeasured: sample ``i`` of seed ``s`` is the ``s + i``-th build
+    that compiles and differs from the baseline and the earlier ones. ``flags``: the
+    problem's (cflags, link flags), in every build."""
+    cflags, link = flags
+    seen = {normalize_asm(baseline)}
+    found: list[Completion] = []
+    want = max(seed, 0) + max(n, 0)
+    for build in builds:
+        if len(found) >= want:
+            break
+        asm = build_asm(build, source, inputs, cflags=cflags, link_flags=link)
+        if asm is None or normalize_asm(asm) in seen:
+            continue
+        seen.add(normalize_asm(asm))
+        built = " ".join((build.label, *cflags))  # the problem's cflags go into every build
+        label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
+        meta = {"build": built, "family": build.family, "flags": [*build.flags, *cflags]}
+        found.append(Completion(_fenced(asm, label), f"compiler:{built}", meta=meta))
+    return found[max(seed, 0) : want]
+
+
+def _warn_skipped() -> None:
+    for line in find_tools().skipped():
+        _warn(f"compiler: skipping {line}")
+
+
+def _warn(line: str) -> None:
+    if line not in _WARNED:
+        _WARNED.add(line)
+        print(line, file=sys.stderr)
 
 
 def source_from_messages(messages: list[dict[str, str]]) -> str:
@@ -143,71 +197,3 @@ def source_from_messages(messages: list[dict[str, str]]) -> str:
         if blocks:
             return blocks[0].body + "\n"
     raise UserError("the compiler model needs the C source: pass the problem or a ```c block")
-
-
-def training_inputs(problem: Problem | None) -> list[bytes]:
-    if problem is None:
-        return []
-    return [t.read_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
-
-
-def build_asm(
-    build: Build,
-    source: str,
-    inputs: list[bytes],
-    cflags: tuple[str, ...] = (),
-    link_flags: tuple[str, ...] = (),
-) -> str | None:
-    """The build's assembly (with the problem's ``cflags``), or None when the compiler is
-    missing or the build fails. clang's OpenMP needs its own runtime: skipped with -fopenmp."""
-    cc = CC if build.cc == "gcc" else shutil.which(build.cc)
-    if cc is None or (build.pgo and not inputs) or (build.cc != "gcc" and "-fopenmp" in cflags):
-        return None
-    flags = (*build.flags, *CC_EXTRA.get(build.cc, ()), *cflags)
-    try:
-        if not build.pgo:
-            return compile_to_asm(source, flags, cc=cc)
-        return profile_guided_asm(cc, flags, source, inputs, link_flags)
-    except (UserError, OSError, subprocess.SubprocessError):
-        return None
-
-
-def profile_guided_asm(
-    cc: str,
-    flags: tuple[str, ...],
-    source: str,
-    inputs: list[bytes],
-    link_flags: tuple[str, ...] = (),
-) -> str | None:
-    with tempfile.TemporaryDirectory(prefix="sc-pgo-") as tmp:
-        d = Path(tmp)
-        (d / "source.c").write_text(source)
-        gen = (*flags, "-fprofile-generate")
-        _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d)
-        _check([cc, *gen, "source.o", "-o", "instrumented", *LINK_FLAGS, *link_flags], d)
-        for data in inputs:
-            _profile_run(d / "instrumented", data, d)
-        if not (d / "source.gcda").is_file():
-            return None
-        use = (*flags, "-fprofile-use", "-fprofile-correction", "-Wno-missing-profile")
-        _check([cc, *use, "-S", "source.c", "-o", "source.s"], d)
-        return (d / "source.s").read_text()
-
-
-def _check(cmd: list[str], cwd: Path) -> None:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
-    if proc.returncode != 0:
-        raise UserError(f"{' '.join(cmd)} failed: {proc.stderr[-2000:]}")
-
-
-def _profile_run(binary: Path, data: bytes, cwd: Path) -> None:
-    """One training run; its exit status does not matter, only the profile it leaves."""
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        subprocess.run(  # ulimit via the shell: preexec_fn is unsafe with threads
-            ["/bin/sh", "-c", f'ulimit -t {int(PROFILE_RUN_TIMEOUT)}; exec "$0"', str(binary)],
-            input=data,
-            cwd=cwd,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=PROFILE_RUN_TIMEOUT + 5,
-        )

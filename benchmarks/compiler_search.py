@@ -1,0 +1,101 @@
+"""The first `compiler` model (8 fixed builds) vs the budgeted search, side by side, in one run.
+
+For each problem (default: the bundled ``val`` split), both models run the way ``eval``
+runs them (``strategies.solve``: every answer verified on all tests, the best kept):
+
+- today: ``compiler:legacy``, the eight fixed builds, all verified and timed, the
+  evaluator's best measurement wins;
+- search: ``compiler:budget=B`` (this issue): the search chooses, its answer (and the
+  baseline fallback) is verified.
+
+Each chosen program is then **re-measured fresh** (``evaluate`` again, new seeds,
+``--fresh`` times; a wrong program counts as 0, a baseline copy as 1.00), so neither
+side profits from having picked its luckiest measurement. CPU per problem is what the
+model and its verification spent (compiles counted by wall time, every sandboxed run
+by CPU time), not the fresh re-measure.
+
+usage: python benchmarks/compiler_search.py [--budget 60] [--fresh 1] [PROBLEM ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import time
+
+from supercoder.evaluate import EvalConfig, evaluate
+from supercoder.meter import MeterConfig
+from supercoder.models.compiler import CompilerModel, default_samples
+from supercoder.problems import load_benchmark
+from supercoder.strategies import Settings, effective_speedup, make_verifier, solve
+from supercoder.toolchain import cpu_model, gcc_version
+from supercoder.types import Candidate
+
+
+def run_model(problem, spec: str) -> tuple[str, str, float]:
+    """(chosen asm, its build, CPU seconds spent choosing it) as `eval` would."""
+    model = CompilerModel(spec)
+    samples = default_samples(spec)
+    start = time.process_time()
+    outcome = solve(problem, model, Settings(samples=samples), verify=make_verifier(EvalConfig()))
+    cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
+    gen = sum(a.gen_seconds for a in outcome.attempts)
+    search = next((a.origin["search"] for a in outcome.attempts if "search" in a.origin), None)
+    spent = cpu + (search["cpu_seconds"] if search else gen) + (time.process_time() - start)
+    best = outcome.best
+    if best is None or not best.verdict.correct:
+        return "", "none correct", spent
+    return best.candidate.asm or "", best.origin.get("build", best.origin.get("model", "")), spent
+
+
+def fresh(problem, asm: str, times: int) -> float:
+    """Geometric mean of ``times`` fresh verdicts (0 if ever wrong, 1 for the baseline)."""
+    if not asm:
+        return 0.0
+    logs = []
+    for i in range(times):
+        verdict = evaluate(problem, Candidate(asm), EvalConfig(meter=MeterConfig(seed=1000 + i)))
+        value = effective_speedup(verdict)
+        if value <= 0:
+            return 0.0
+        logs.append(math.log(value))
+    return math.exp(sum(logs) / len(logs))
+
+
+def geomean(values: list[float]) -> float:
+    return math.exp(sum(math.log(max(v, 1e-9)) for v in values) / len(values)) if values else 0.0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("problems", nargs="*", help="bundled problem names (default: the val split)")
+    ap.add_argument("--budget", type=float, default=60.0, help="search CPU seconds per problem")
+    ap.add_argument("--fresh", type=int, default=1, help="fresh re-measures of each choice")
+    args = ap.parse_args()
+    problems = load_benchmark("val")
+    if args.problems:
+        problems = [p for p in load_benchmark("all") if p.name in set(args.problems)]
+    print(f"machine: {cpu_model()}, {gcc_version()}; budget {args.budget:g} CPU s; "
+          f"{args.fresh} fresh re-measure(s) per choice")  # fmt: skip
+    print(f"{'problem':24} {'today: build':44} {'fresh':>6} {'cpu':>6} | "
+          f"{'search: build':52} {'fresh':>6} {'cpu':>6}")  # fmt: skip
+    rows = []
+    for problem in problems:
+        old_asm, old_build, old_cpu = run_model(problem, "legacy")
+        new_asm, new_build, new_cpu = run_model(problem, f"budget={args.budget:g}")
+        old, new = fresh(problem, old_asm, args.fresh), fresh(problem, new_asm, args.fresh)
+        rows.append((old, old_cpu, new, new_cpu))
+        print(f"{problem.name:24} {old_build[:44]:44} {old:6.3f} {old_cpu:6.1f} | "
+              f"{new_build[:52]:52} {new:6.3f} {new_cpu:6.1f}", flush=True)  # fmt: skip
+    old_g, new_g = geomean([r[0] for r in rows]), geomean([r[2] for r in rows])
+    old_c, new_c = (sum(r[i] for r in rows) / len(rows) for i in (1, 3))
+    print(f"geomean fresh speedup: today {old_g:.3f}x, search {new_g:.3f}x "
+          f"(ratio {new_g / old_g:.3f}); CPU per problem: today {old_c:.1f}s, search {new_c:.1f}s "
+          f"({new_c / old_c:.2f}x)")  # fmt: skip
+    wrong = sum(1 for r in rows if r[2] == 0)
+    slower = sum(1 for r in rows if 0 < r[2] < 0.98)
+    print(f"search: {wrong} wrong, {slower} measured >2% slower on the fresh re-measure")
+
+
+if __name__ == "__main__":
+    main()

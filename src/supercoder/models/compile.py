@@ -1,0 +1,131 @@
+"""Compile one :class:`~supercoder.models.builds.Build` to assembly, PGO included.
+
+Profile-guided builds train on the problem's *visible* test inputs only (never hidden
+ones; no PGO build without them). The instrumented program runs inside the sandbox
+(``run_isolated``: its work folder is the only writable path, where it leaves its
+``.gcda`` / ``.profraw`` profile). gcc: ``-fprofile-generate``, then ``-fprofile-use
+-fprofile-correction``. clang: ``-fprofile-instr-generate``, ``llvm-profdata merge``,
+then ``-fprofile-instr-use`` with ``-fno-integrated-as`` (clang's own assembler path
+emits ``.cg_profile`` directives, which GNU as rejects).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import tempfile
+from pathlib import Path
+
+from supercoder.errors import InfraError, UserError
+from supercoder.models.builds import CC_EXTRA, Build, Tools, find_tools
+from supercoder.sandbox import Limits
+from supercoder.toolchain import LINK_FLAGS, compile_to_asm
+
+PROFILE_RUN_LIMITS = Limits(
+    cpu_seconds=20.0, wall_seconds=40.0, memory_mb=2048, output_bytes=64 << 20
+)
+PROFILE_MAX_INPUTS = 10
+BUILD_TIMEOUT = 120.0
+
+
+def training_inputs(problem) -> list[bytes]:
+    """The inputs a profile trains on: the problem's visible tests (at most 10)."""
+    if problem is None:
+        return []
+    return [t.read_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
+
+
+def build_asm(build: Build, source: str, inputs: list[bytes], tools: Tools | None = None,
+              isolation: bool = True, cflags: tuple[str, ...] = (),
+              link_flags: tuple[str, ...] = ()) -> str | None:  # fmt: skip
+    """The build's assembly (with the problem's ``cflags``; ``link_flags`` link the
+    instrumented program), or None when the compiler is missing or the build fails.
+    clang's OpenMP needs its own runtime: clang builds are skipped with -fopenmp."""
+    tools = tools or find_tools()
+    cc = tools.path(build.cc)
+    if cc is None or not tools.can_build(build) or (build.pgo and not inputs):
+        return None
+    if build.cc != "gcc" and "-fopenmp" in cflags:
+        return None
+    flags = (*build.flags, *CC_EXTRA.get(build.cc, ()), *cflags)
+    try:
+        if not build.pgo:
+            return compile_to_asm(source, flags, cc=cc)
+        with tempfile.TemporaryDirectory(prefix="sc-pgo-") as tmp:
+            d, link = Path(tmp), (*LINK_FLAGS, *link_flags)
+            if build.cc == "gcc":
+                return _gcc_pgo(cc, flags, source, inputs, d, isolation, link)
+            return _clang_pgo(cc, tools.profdata or "", flags, source, inputs, d, isolation, link)
+    except (UserError, OSError, subprocess.SubprocessError):
+        return None
+
+
+def _gcc_pgo(cc: str, flags: tuple, source: str, inputs: list[bytes], d: Path, isolation: bool,
+             link: tuple) -> str | None:  # fmt: skip
+    (d / "source.c").write_text(source)
+    gen = (*flags, "-fprofile-generate")  # two steps: the profile is named after source.o
+    _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d)
+    _check([cc, *gen, "source.o", "-o", "instrumented", *link], d)
+    _train(d, inputs, {}, isolation)
+    if not (d / "source.gcda").is_file():
+        return None
+    use = (*flags, "-fprofile-use", "-fprofile-correction", "-Wno-missing-profile")
+    _check([cc, *use, "source.c", "-S", "-o", "source.s"], d)
+    return (d / "source.s").read_text()
+
+
+def _clang_pgo(cc: str, profdata: str, flags: tuple, source: str, inputs: list[bytes], d: Path,
+               isolation: bool, link: tuple) -> str | None:  # fmt: skip
+    (d / "source.c").write_text(source)
+    _check([cc, *flags, "-fprofile-instr-generate", "source.c", "-o", "instrumented", *link], d)
+    _train(d, inputs, {"LLVM_PROFILE_FILE": str(d / "run-%p.profraw")}, isolation)
+    raw = sorted(p.name for p in d.glob("*.profraw"))
+    if not raw:
+        return None
+    _check([profdata, "merge", "-o", "merged.profdata", *raw], d)
+    use = (
+        *flags,
+        "-fprofile-instr-use=merged.profdata",
+        "-fno-integrated-as",
+        "-Wno-profile-instr-unprofiled",
+    )
+    _check([cc, *use, "source.c", "-S", "-o", "source.s"], d)
+    return (d / "source.s").read_text()
+
+
+def _check(cmd: list[str], cwd: Path) -> None:
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
+    if proc.returncode != 0:
+        raise UserError(f"{' '.join(cmd)} failed: {proc.stderr[-2000:]}")
+
+
+def _train(d: Path, inputs: list[bytes], env: dict[str, str], isolation: bool) -> None:
+    """Training runs of ``d/instrumented``; their exit status does not matter, only
+    the profile they leave in ``d``."""
+    try:
+        from supercoder.sandbox.oneshot import run_isolated
+    except ImportError:  # until the one-shot sandbox lands
+        run_isolated = _plain_run
+    binary = str(d / "instrumented")
+    for data in inputs:
+        try:
+            run_isolated(
+                [binary], d, limits=PROFILE_RUN_LIMITS, stdin=data, isolation=isolation, env=env
+            )
+        except InfraError:
+            return
+
+
+def _plain_run(argv, workdir, *, limits, stdin, isolation, env):  # noqa: ARG001
+    import contextlib
+    import os
+
+    lim = int(limits.cpu_seconds)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        subprocess.run(
+            ["/bin/sh", "-c", f'ulimit -t {lim}; exec "$0"', *argv],
+            input=stdin,
+            cwd=workdir,
+            env={**os.environ, **env},
+            capture_output=True,
+            timeout=limits.wall_seconds,
+        )

@@ -1,0 +1,379 @@
+"""The ``compiler`` model's budgeted search over builds, on the honest meter.
+
+``search(problem, config)``:
+
+1. **Build** the builds of ``builds.search_space`` in order (at most ``max_builds``),
+   deduplicated by assembly digest (``toolchain.asm_digest``); a build identical to
+   the ``-O3`` baseline is dropped.
+2. **Screen** each distinct build in the sandbox: every visible test once (exact
+   output, or it is out) and a cheap timing against the baseline's best of two runs.
+   Then the best screened builds are crossed (``builds.combine``) and screened too.
+3. **Successive halving**: the best ``keep`` survivors are compared with the baseline
+   by ``Meter.compare`` (paired, ABBA, output re-checked), 2 pairs per timed test in
+   the first rung, doubling each rung; samples accumulate; the better half goes on.
+4. **Fresh re-measure**: the ``finalists`` are measured again from scratch (a new
+   sandbox, a new seed, the meter's own stopping rule). The fastest one whose fresh
+   speedup is *significantly faster* (``Speedup.significantly_faster``) is chosen;
+   if none is, the baseline is (the model never returns a slower program).
+
+Only visible tests are used (hidden ones judge the answer later). ``budget`` is CPU
+seconds per problem: compile time (wall, a single-threaded upper bound) plus the CPU
+time of every sandboxed run. Building and screening stop at ``SCREEN_SHARE`` of it,
+halving at ``HALVING_SHARE``; the fresh re-measure takes what is left (at least
+``MIN_FINAL_SECONDS`` per finalist, so a choice is always measured).
+"""
+
+from __future__ import annotations
+
+import math
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from supercoder.compare import expected_output, outputs_match
+from supercoder.meter import Meter, MeterConfig
+from supercoder.models.builds import Build, Tools, combine, find_tools, search_space
+from supercoder.models.compile import build_asm, training_inputs
+from supercoder.sandbox import Limits, Sandbox
+from supercoder.toolchain import asm_digest, assemble
+from supercoder.types import Problem, Speedup
+
+DEFAULT_BUDGET = 60.0
+DEFAULT_MAX_BUILDS = 64
+SCREEN_SHARE = 0.5
+HALVING_SHARE = 0.8
+MIN_FINAL_SECONDS = 3.0
+MIN_TEST_SECONDS = 0.005
+
+
+@dataclass(frozen=True)
+class SearchConfig:
+    budget: float = DEFAULT_BUDGET  # CPU seconds per problem
+    max_builds: int = DEFAULT_MAX_BUILDS
+    keep: int = 8  # survivors of the screen entering successive halving
+    finalists: int = 2  # re-measured fresh before one is chosen
+    combos: int = 6  # crosses of the best screened builds
+    isolation: bool = True
+    seed: int = 0
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass
+class Trial:
+    """One build's record: how far it got and what it measured."""
+
+    build: Build
+    status: str = (
+        "pending"  # built | failed | duplicate | baseline | <test status> | screened | ...
+    )
+    digest: str = ""
+    asm: str | None = field(default=None, repr=False)
+    detail: str = ""
+    screen: float | None = None  # cheap baseline/candidate CPU ratio
+    estimate: float | None = None  # successive-halving estimate
+    pairs: int = 0
+    fresh: Speedup | None = None
+    binary: Path | None = field(default=None, repr=False)
+    timings: dict[str, list[float]] = field(default_factory=dict, repr=False)
+
+    def to_json(self) -> dict[str, object]:
+        fresh = self.fresh
+        return {
+            **self.build.to_json(), "status": self.status, "detail": self.detail,
+            "correct": None if self.status in NOT_RUN else self.status not in FAILED,
+            "screen_speedup": _round(self.screen), "halving_speedup": _round(self.estimate),
+            "pairs": self.pairs, "speedup": _round(fresh.value if fresh else self.estimate or self.screen),
+            "speedup_ci": [_round(fresh.low), _round(fresh.high)] if fresh else None,
+        }  # fmt: skip
+
+
+NOT_RUN = {"pending", "built", "failed", "duplicate", "baseline", "unscreened"}
+FAILED = {
+    "wrong_output",
+    "runtime_error",
+    "timeout",
+    "output_limit",
+    "memory_limit",
+    "compile_error",
+}
+
+
+def _round(x: float | None) -> float | None:
+    return None if x is None else round(float(x), 4)
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    chosen: Trial | None  # None: the baseline (nothing was significantly faster)
+    trials: tuple[Trial, ...]
+    skipped: tuple[str, ...]  # families skipped for a missing tool
+    cpu_seconds: float
+    note: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "chosen": self.chosen.build.label if self.chosen else "baseline (gcc -O3)",
+            "cpu_seconds": round(self.cpu_seconds, 2), "skipped_families": list(self.skipped),
+            "note": self.note, "builds": [t.to_json() for t in self.trials],
+        }  # fmt: skip
+
+
+class Budget:
+    def __init__(self, total: float) -> None:
+        self.total, self.spent = total, 0.0
+
+    def charge(self, seconds: float) -> None:
+        self.spent += max(0.0, seconds)
+
+    def within(self, share: float) -> bool:
+        return self.spent < share * self.total
+
+    @property
+    def left(self) -> float:
+        return self.total - self.spent
+
+
+# --- the search ----------------------------------------------------------------------
+
+
+@dataclass
+class _Job:
+    """One problem's search: what every stage needs."""
+
+    problem: Problem
+    config: SearchConfig
+    tools: Tools
+    budget: Budget
+    work: Path
+    tests: list[tuple[str, bytes, bytes]]
+    inputs: list[bytes]
+    seen: dict[str, str]
+    base_bin: Path | None = None
+    base_times: dict[str, float] = field(default_factory=dict)
+
+    def link(self, asm: str, name: str) -> Path | None:
+        start = time.perf_counter()
+        built = assemble(asm, self.work / name, self.problem.link_flags)
+        self.budget.charge(time.perf_counter() - start)
+        return built.binary if built.ok else None
+
+    def sandbox(self, binaries: dict[str, Path]) -> Sandbox:
+        base = {"baseline": self.base_bin} if self.base_bin else {}
+        return Sandbox({**base, **binaries}, self.config.limits, isolation=self.config.isolation)
+
+
+def search(problem: Problem, baseline: str, config: SearchConfig = SearchConfig(),
+           tools: Tools | None = None, builds: list[Build] | None = None) -> SearchResult:  # fmt: skip
+    """See the module docstring. ``baseline`` is the problem's -O3 assembly (with its
+    cflags); ``builds`` replaces the search space (and its crosses)."""
+    tools = tools or find_tools()
+    tests = [(t.name, t.read_input(), expected_output(t.expected, problem.compare))
+             for t in problem.visible_tests]  # fmt: skip
+    with tempfile.TemporaryDirectory(prefix="sc-search-") as tmp:
+        job = _Job(problem, config, tools, Budget(config.budget), Path(tmp), tests,
+                   training_inputs(problem), {asm_digest(baseline): "baseline"})  # fmt: skip
+        job.base_bin = job.link(baseline, "baseline")
+        space = (search_space(tools) if builds is None else builds)[: config.max_builds]
+        trials = _build_all(job, space, SCREEN_SHARE * 0.6)
+        _screen(job, trials)
+        best = [t.build for t in _ranked(trials, "screen")[:4] if (t.screen or 0) > 1.0]
+        crosses = _build_all(job, combine(best, config.combos) if builds is None else [],
+                             SCREEN_SHARE + 0.1)  # fmt: skip
+        _screen(job, crosses)
+        trials += crosses
+        finalists = _halve(job, _ranked(trials, "screen")[: config.keep])
+        chosen = _final(job, finalists)
+    for t in trials:  # keep only the chosen program's text
+        t.asm = t.asm if t is chosen else None
+    note = "" if tests else "no visible tests: nothing could be checked or timed"
+    return SearchResult(chosen, tuple(trials), tuple(tools.skipped()), job.budget.spent, note)
+
+
+def _build_all(job: _Job, builds: list[Build], share: float) -> list[Trial]:
+    out = []
+    for b in builds:
+        trial = Trial(b)
+        out.append(trial)
+        if not job.budget.within(share):
+            trial.status = "unbuilt"
+            continue
+        start = time.perf_counter()
+        asm = build_asm(b, job.problem.source, job.inputs, job.tools, job.config.isolation,
+                        job.problem.cflags, job.problem.link_flags)  # fmt: skip
+        job.budget.charge(time.perf_counter() - start)
+        if asm is None:
+            trial.status = "failed" if not b.pgo or job.inputs else "no_training_inputs"
+            continue
+        trial.digest = asm_digest(asm)
+        if trial.digest in job.seen:
+            trial.status, trial.detail = "duplicate", f"same assembly as {job.seen[trial.digest]}"
+            continue
+        job.seen[trial.digest] = b.label
+        trial.status, trial.asm = "built", asm
+    return out
+
+
+def _ranked(trials: list[Trial], key: str) -> list[Trial]:
+    ok = [t for t in trials if getattr(t, key) is not None and t.status not in FAILED]
+    return sorted(ok, key=lambda t: -getattr(t, key))
+
+
+# --- screening ----------------------------------------------------------------------
+
+
+def _screen(job: _Job, trials: list[Trial]) -> None:
+    """Correctness on every visible test + one timed run each, against the baseline's
+    best-of-two CPU time per test (measured once per search)."""
+    from supercoder.evaluate import timing_slot
+
+    todo = [t for t in trials if t.status == "built"]
+    if not todo or job.base_bin is None or not job.tests:
+        return
+    for i, t in enumerate(todo):
+        t.binary = job.link(t.asm or "", f"c{i}-{id(t)}")
+        if t.binary is None:
+            t.status = "compile_error"
+    names = {f"c{i}": t for i, t in enumerate(todo) if t.binary is not None}
+    box = job.sandbox({name: t.binary for name, t in names.items() if t.binary})
+    try:
+        if not job.base_times:
+            with timing_slot():
+                job.base_times = _baseline_times(box, job)
+        for name, trial in names.items():
+            if not job.budget.within(SCREEN_SHARE):
+                trial.status = "unscreened"
+                continue
+            with timing_slot():
+                _screen_one(job, box, name, trial)
+    finally:
+        box.close()
+
+
+def _baseline_times(box: Sandbox, job: _Job) -> dict[str, float]:
+    times = {}
+    for name, data, _ in job.tests:
+        runs = [box.run("baseline", data) for _ in range(2)]
+        job.budget.charge(sum(r.cpu_seconds for r in runs))
+        times[name] = max(min(r.cpu_seconds for r in runs), 1e-6)
+    return times
+
+
+def _screen_one(job: _Job, box: Sandbox, name: str, trial: Trial) -> None:
+    lim, slow = job.config.limits, max(job.base_times.values())
+    limits = Limits(cpu_seconds=min(lim.cpu_seconds, 3 * slow + 1.0),
+                    wall_seconds=min(lim.wall_seconds, 6 * slow + 2.0),
+                    memory_mb=lim.memory_mb, output_bytes=lim.output_bytes,
+                    processes=lim.processes)  # fmt: skip
+    long = [n for n, s in job.base_times.items() if s >= MIN_TEST_SECONDS] or list(job.base_times)
+    logs = []
+    for test, data, expected in job.tests:
+        run = box.run(name, data, limits)
+        job.budget.charge(run.cpu_seconds)
+        if not (run.clean_exit and outputs_match(run.stdout, expected)):
+            trial.status = "wrong_output" if run.clean_exit else _failure(run)
+            trial.detail = (
+                f"test {test}: {run.describe() if not run.clean_exit else 'different output'}"
+            )
+            return
+        if test in long:
+            logs.append(math.log(job.base_times[test]) - math.log(max(run.cpu_seconds, 1e-6)))
+    trial.status, trial.screen = "screened", math.exp(sum(logs) / len(logs))
+
+
+def _failure(run) -> str:
+    return {
+        "timeout": "timeout",
+        "output_limit": "output_limit",
+        "memory_limit": "memory_limit",
+    }.get(run.outcome, "runtime_error")
+
+
+# --- successive halving and the fresh re-measure ---------------------------------------
+
+
+class _View:
+    """A sandbox seen by the meter as holding just ``baseline`` and ``candidate``."""
+
+    def __init__(self, box: Sandbox, name: str) -> None:
+        self.box, self.name = box, name
+
+    def run(self, who: str, data: bytes, limits: Limits | None = None):
+        return self.box.run(self.name if who == "candidate" else who, data, limits)
+
+
+def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
+    """Rungs of 2, 4, 8... pairs per timed test; the better half goes on each rung."""
+    alive = [t for t in survivors if (t.screen or 0) > 0.9]
+    pairs, rung = 2, 0
+    while len(alive) > job.config.finalists and job.budget.within(HALVING_SHARE):
+        for i, t in enumerate(alive):
+            if job.budget.within(HALVING_SHARE):
+                _measure(job, t, pairs, job.config.seed + 100 * rung + i)
+        measured = [t for t in alive if t.estimate is not None and t.status not in FAILED]
+        measured.sort(key=lambda t: -(t.estimate or 0.0))
+        winners = measured[: max(job.config.finalists, math.ceil(len(measured) / 2))]
+        for t in alive:
+            if t not in winners and t.status not in FAILED:
+                t.status = "pruned"
+        alive, pairs, rung = winners, pairs * 2, rung + 1
+    return alive
+
+
+def _measure(job: _Job, trial: Trial, pairs: int, seed: int) -> None:
+    cfg = MeterConfig(min_pairs=pairs, max_pairs=pairs, seed=seed,
+                      max_cpu_seconds=max(job.budget.left, 1.0))  # fmt: skip
+    cmp = _compare(job, trial, cfg)
+    job.budget.charge(cmp.cpu_seconds if cmp else 0.0)
+    if cmp is None or cmp.mismatch:
+        trial.status, trial.detail = (
+            "wrong_output",
+            (cmp.mismatch or "" if cmp else "does not link"),
+        )
+        return
+    for t in cmp.tests:
+        if t.timed:
+            trial.timings.setdefault(t.name, []).extend(t.log_ratios.tolist())
+    medians = [float(np.median(r)) for r in trial.timings.values()]
+    trial.estimate = math.exp(sum(medians) / len(medians)) if medians else None
+    trial.pairs += sum(len(t.base_cpu) for t in cmp.tests)
+    trial.status = "measured"
+
+
+def _compare(job: _Job, trial: Trial, meter_cfg: MeterConfig):
+    from supercoder.evaluate import timing_slot
+
+    cand = trial.binary or job.link(trial.asm or "", f"m{id(trial)}")
+    if cand is None or job.base_bin is None:
+        return None
+    box = job.sandbox({"candidate": cand})
+    try:
+        with timing_slot():
+            return Meter(meter_cfg).compare(_View(box, "candidate"), job.tests)
+    finally:
+        box.close()
+
+
+def _final(job: _Job, finalists: list[Trial]) -> Trial | None:
+    """Re-measure each finalist from scratch; the fastest significantly faster one wins."""
+    contenders = [t for t in finalists if (t.estimate or t.screen or 0) > 1.0]
+    for i, t in enumerate(contenders):
+        share = max(job.budget.left / (len(contenders) - i), MIN_FINAL_SECONDS)
+        cfg = MeterConfig(seed=job.config.seed + 7919 + i, max_cpu_seconds=share)
+        cmp = _compare(job, t, cfg)
+        job.budget.charge(cmp.cpu_seconds if cmp else 0.0)
+        if cmp is None or cmp.mismatch or cmp.speedup is None:
+            t.status, t.detail = "wrong_output", (cmp.mismatch or "" if cmp else "does not link")
+            continue
+        t.fresh = cmp.speedup
+        t.status = "faster" if cmp.speedup.significantly_faster else "not_significant"
+    winners = [t for t in contenders if t.status == "faster"]
+    chosen = max(winners, key=lambda t: t.fresh.value if t.fresh else 0.0, default=None)
+    if chosen is not None:
+        chosen.status = "chosen"
+    return chosen
+
+
+__all__ = ["DEFAULT_BUDGET", "SearchConfig", "SearchResult", "Trial", "search"]
