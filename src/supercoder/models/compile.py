@@ -101,31 +101,13 @@ def _check(cmd: list[str], cwd: Path) -> None:
 def _train(d: Path, inputs: list[bytes], env: dict[str, str], isolation: bool) -> None:
     """Training runs of ``d/instrumented``; their exit status does not matter, only
     the profile they leave in ``d``."""
-    try:
-        from supercoder.sandbox.oneshot import run_isolated
-    except ImportError:  # until the one-shot sandbox lands
-        run_isolated = _plain_run
+    from supercoder.sandbox.oneshot import run_isolated
+
     binary = str(d / "instrumented")
     for data in inputs:
         try:
             run_isolated(
                 [binary], d, limits=PROFILE_RUN_LIMITS, stdin=data, isolation=isolation, env=env
             )
-        except InfraError:
+        except InfraError:  # no sandbox: no profile, no PGO build
             return
-
-
-def _plain_run(argv, workdir, *, limits, stdin, isolation, env):  # noqa: ARG001
-    import contextlib
-    import os
-
-    lim = int(limits.cpu_seconds)
-    with contextlib.suppress(subprocess.TimeoutExpired):
-        subprocess.run(
-            ["/bin/sh", "-c", f'ulimit -t {lim}; exec "$0"', *argv],
-            input=stdin,
-            cwd=workdir,
-            env={**os.environ, **env},
-            capture_output=True,
-            timeout=limits.wall_seconds,
-        )
