@@ -232,3 +232,38 @@ def test_flags_and_compare_travel_through_records_and_prompts(tmp_path):
     assert "GOMP_parallel" in text  # the shown baseline is built with the cflags
     (back,) = load_records(write_records([problem], tmp_path / "r.jsonl"))
     assert (back.cflags, back.ldflags, back.compare) == (problem.cflags, ("-lgomp",), "float:1e-6")
+
+
+def test_more_real_layouts_pair_answers(tmp_path):
+    hr = tmp_path / "hackerrank"
+    for sub, stem in (("input", "input"), ("output", "output")):
+        (hr / sub).mkdir(parents=True)
+        for i in ("00", "01"):
+            (hr / sub / f"{stem}{i}.txt").write_text(f"{i}\n")
+    layout = discover(hr)
+    assert [(t.name, t.answer.name) for t in layout.tests] == [
+        ("00", "output00.txt"),
+        ("01", "output01.txt"),
+    ]
+    short = tmp_path / "short"
+    short.mkdir()
+    for i in (1, 2):
+        (short / f"in{i}.txt").write_text("1\n")
+        (short / f"out{i}.txt").write_text("1\n")
+    (short / "info.txt").write_text("3\n")  # an input, not a CodeNet name
+    assert sorted((t.name, t.answer is not None) for t in discover(short).tests) == [
+        ("1", True),
+        ("2", True),
+        ("info", False),
+    ]
+    polygon = tmp_path / "polygon"
+    (polygon / "in").mkdir(parents=True)
+    (polygon / "out").mkdir()
+    (polygon / "in" / "1.in").write_text("1\n")
+    (polygon / "out" / "1.out").write_text("1\n")
+    (polygon / "02").write_text("2\n")
+    (polygon / "02.a").write_text("2\n")
+    assert sorted((t.name, t.answer.name) for t in discover(polygon).tests) == [
+        ("02", "02.a"),
+        ("1", "1.out"),
+    ]

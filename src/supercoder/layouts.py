@@ -3,10 +3,12 @@
 - **Kattis / ICPC package**: ``data/sample/NAME.in`` (+ ``NAME.ans``) are visible tests,
   ``data/secret/**/NAME.in`` (+ ``.ans``) hidden ones. ``--inputs`` may name the package
   root (holding ``data/``) or ``data/`` itself.
-- **CodeNet**: ``input_N.txt`` with ``output_N.txt`` (also ``input.N.txt``, ``input.txt``).
+- **CodeNet**: ``input_N.txt`` with ``output_N.txt`` (also ``input.N.txt``, ``input.txt``,
+  ``inN.txt``/``outN.txt``, and HackerRank's ``input/input00.txt`` + ``output/output00.txt``).
 - **Flat folder** (and its subfolders): every file is one test's input, named after the
   file without its extension; ``NAME.ans`` / ``NAME.out`` / ``NAME.expected`` /
-  ``NAME.answer`` / ``NAME.a`` next to it is that test's official answer.
+  ``NAME.answer`` / ``NAME.a`` next to it (or in a sibling ``out/``/``output/`` folder of
+  an ``in/``/``input/`` one) is that test's official answer.
 
 Answer files are never inputs. Files that are clearly not inputs (``README``, ``.md``,
 source code, images, Kattis ``.desc``/``.hint``) and hidden files are skipped. Two inputs
@@ -24,7 +26,11 @@ from supercoder.errors import UserError
 ANSWER_SUFFIXES = frozenset({".ans", ".out", ".output", ".expected", ".answer", ".a"})
 SKIPPED_SUFFIXES = frozenset({".md", ".c", ".cc", ".cpp", ".h", ".py", ".sh", ".java", ".desc",
                               ".hint", ".png", ".jpg", ".jpeg", ".svg", ".pdf", ".yaml", ".yml"})  # fmt: skip
-_CODENET = re.compile(r"^(input|output)(?:[._-]?(.*))?\.txt$", re.IGNORECASE)
+_CODENET = re.compile(
+    r"^(?:(?P<kind>input|output)(?:[._-]?(?P<key>.*))?|(?P<short>in|out)[._-]?(?P<num>\d+))\.txt$",
+    re.IGNORECASE,
+)
+_SIDE_FOLDERS = frozenset({"input", "inputs", "output", "outputs", "in", "out"})
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -85,12 +91,14 @@ def _flat(folder: Path, hidden: bool) -> Layout:
     skipped: list[Path] = []
     codenet = False
     for f in files:
-        parts = f.relative_to(folder).parent.parts
+        rel = f.relative_to(folder).parent.parts  # input/ and output/ folders pair up
+        parts = tuple(p for p in rel if p.lower() not in _SIDE_FOLDERS)
         m = _CODENET.match(f.name)
         if m:
             codenet = True
-            key = test_name(*parts, m.group(2) or ("" if parts else "input"))
-            if m.group(1).lower() == "output":
+            kind, key = (m["kind"] or m["short"]).lower(), m["key"] or m["num"] or ""
+            key = test_name(*parts, key or ("" if parts else "input"))
+            if kind.startswith("out"):
                 answers[key] = f
             else:
                 inputs.append((key, f))
