@@ -267,3 +267,15 @@ def test_more_real_layouts_pair_answers(tmp_path):
         ("02", "02.a"),
         ("1", "1.out"),
     ]
+
+
+def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
+    from supercoder.evaluate import baseline_asm
+    from supercoder.types import Problem, TestCase
+
+    folder = tmp_path / "prob"
+    problem = Problem("p", "int main(void) { return nope; }\n", (TestCase("1", b""),),
+                      meta={"path": str(folder)})  # fmt: skip
+    with pytest.raises(UserError) as e:
+        baseline_asm(problem)
+    assert f"{folder}/source.c:1" in str(e.value) and "sc-cc-" not in str(e.value)

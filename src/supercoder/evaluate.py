@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 import shutil
 import tempfile
 import time
@@ -68,7 +69,11 @@ def baseline_asm(problem: Problem) -> str:
     path = cache_dir() / "baselines" / f"{key}.s"
     if path.is_file():
         return path.read_text()
-    asm = compile_to_asm(problem.source, flags)
+    try:
+        asm = compile_to_asm(problem.source, flags)
+    except UserError as e:  # name the user's file, not our temporary copy
+        where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
+        raise UserError(re.sub(r"\S*/sc-cc-[^/\s]+/source\.c", where, str(e))) from e
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".tmp{os.getpid()}")
     tmp.write_text(asm)

@@ -48,8 +48,9 @@ def check(
 ) -> None:
     """Is CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
 
-    Assembles and links the candidate (gcc CANDIDATE.s -lm), runs every test (hidden
-    ones too) in the sandbox, compares stdout exactly, and if all pass measures the
+    Assembles and links the candidate (gcc CANDIDATE.s -lm, plus problem.json's cflags
+    and ldflags), runs every test (hidden ones too) in the sandbox, compares stdout
+    (exactly, or by problem.json's compare: tokens, float:TOL), and if all pass measures the
     speedup over the -O3 baseline: CPU time, paired and interleaved, median per test,
     geometric mean over tests, bootstrap 95% CI.
 
