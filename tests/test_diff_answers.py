@@ -125,6 +125,31 @@ def test_a_diff_only_model_is_correct_and_fast_with_hot_and_full_context(tmp_pat
             assert not any(".cfi_startproc" in p for p in prompts)
         else:
             assert all(".cfi_startproc" in p and "%\n" not in p for p in prompts)
+    sft_targets_are_diffs(bench, db)
+
+
+def sft_targets_are_diffs(bench: Path, db: Path) -> None:
+    """``train sft --from-run --answer diff``: each target is edit blocks that rebuild the
+    stored (whole) answer from the baseline, under the prompt the model would see."""
+    from supercoder.answers import resolve_answer
+    from supercoder.evaluate import baseline_asm
+    from supercoder.problems import load_benchmark
+    from supercoder.runs import Store
+    from supercoder.toolchain import same_program
+    from supercoder.training.sft import sft_examples
+
+    problems = load_benchmark(str(bench))
+    rows = sft_examples("hot", problems, db, context="hot", answer="diff")
+    store = Store(db)
+    best = {o.problem: o.best.candidate.asm for o in store.outcomes("hot")}
+    store.close()
+    assert len(rows) == 2
+    for problem, row in zip(problems, rows, strict=True):
+        target = row["completion"][0]["content"]
+        assert target.startswith("<<<<<<< SEARCH") and "```" not in target
+        assert "supercoder: body of main elided" in row["prompt"][-1]["content"]
+        rebuilt = resolve_answer(target, baseline_asm(problem))
+        assert rebuilt.kind == "diff" and same_program(rebuilt.asm, best[problem.name])
 
 
 def test_a_failed_block_is_quoted_in_refinement_and_the_stored_program_is_whole(tmp_path):

@@ -102,3 +102,17 @@ def test_bench_tokens_counts_prompts_and_answers(harmonic, tmp_path):
     assert hot["prompt"] < full["prompt"]
     bad = runner.invoke(app, ["bench", "tokens", "-b", str(bench), "--context", "warm"])
     assert bad.exit_code != 0
+
+
+def test_training_exports_take_the_prompt_modes(harmonic):
+    from supercoder.records import problem_to_record
+    from supercoder.training.grpo import prompt_rows
+
+    record = problem_to_record(harmonic, "train", 0, baseline_asm(harmonic), "hot", "diff")
+    question = record["prompt"][0]["content"]
+    assert "<<<<<<< SEARCH" in question and "supercoder: body of main elided" in question
+    assert record["extra_info"]["question"] == question
+    (row,) = prompt_rows([harmonic], context="hot", answer="diff")
+    assert row["prompt"][-1]["content"] == question
+    plain = problem_to_record(harmonic, "train", 0, baseline_asm(harmonic))
+    assert ".cfi_startproc" in plain["prompt"][0]["content"]

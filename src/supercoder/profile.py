@@ -125,11 +125,13 @@ def profile_problem(
     budget_seconds: float = 120.0,
     isolation: bool = True,
     use_cache: bool = True,
+    asm: str | None = None,
 ) -> Profile:
-    """The baseline's profile on the visible tests (cached; see the module docstring)."""
+    """The profile of ``asm`` (default: the problem's baseline) on the visible tests
+    (cached; see the module docstring)."""
     from supercoder.evaluate import baseline_asm
 
-    asm = baseline_asm(problem)
+    asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
     key = profile_key(asm, tests)
     path = cache_dir() / "profiles" / f"{key}.json"

@@ -140,7 +140,7 @@ def hot_parts(problem: Problem, asm: str) -> list[str]:
     from supercoder.profile import profile_problem
 
     try:
-        profile = profile_problem(problem)
+        profile = profile_problem(problem, asm=asm)
     except InfraError as e:
         note = f"(No profile is available: {str(e).splitlines()[0]}.)"
         return ["This is the assembly that `gcc -O3` generates for it " + note,

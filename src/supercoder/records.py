@@ -181,12 +181,20 @@ def _encodable(text: str, where: str, field: str) -> None:
 
 
 def problem_to_record(
-    problem: Problem, split: str, index: int, baseline_asm: str
+    problem: Problem,
+    split: str,
+    index: int,
+    baseline_asm: str,
+    context: str = "full",
+    answer: str = "whole",
 ) -> dict[str, Any]:
-    """One record in the exact SuperCoder schema (plus our documented extra fields)."""
+    """One record in the exact SuperCoder schema (plus our documented extra fields);
+    ``context``/``answer`` choose the prompt (``prompts.question``)."""
     from supercoder.prompts import fence, question
 
-    asm_q = question(problem, variant="asm", baseline_asm=baseline_asm)
+    asm_q = question(
+        problem, variant="asm", baseline_asm=baseline_asm, context=context, answer=answer
+    )
     visible = [t for t in problem.tests if not t.hidden]
     hidden = [t for t in problem.tests if t.hidden]
     return {
@@ -225,7 +233,9 @@ def _text(data: bytes, problem: Problem, test: str) -> str:
         ) from e
 
 
-def records_for(problems: Sequence[Problem]) -> list[dict[str, Any]]:
+def records_for(
+    problems: Sequence[Problem], context: str = "full", answer: str = "whole"
+) -> list[dict[str, Any]]:
     """Records for problems, numbered per split; baselines built with gcc -O3 if absent."""
     from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm
 
@@ -236,7 +246,7 @@ def records_for(problems: Sequence[Problem]) -> list[dict[str, Any]]:
         index = counters.get(split, 0)
         counters[split] = index + 1
         asm = p.baseline_asm or compile_to_asm(p.source, (*BASELINE_FLAGS, *p.cflags))
-        out.append(problem_to_record(p, split, index, asm))
+        out.append(problem_to_record(p, split, index, asm, context, answer))
     return out
 
 

@@ -20,6 +20,14 @@ def register(app: typer.Typer) -> None:
     app.add_typer(train_app, name="train")
 
 
+ContextOpt = Annotated[
+    str, typer.Option("--context", help="Prompt: full (the paper's) or hot (profile-annotated).")
+]
+AnswerOpt = Annotated[
+    str, typer.Option("--answer", help="Answers: whole programs, or diff (SEARCH/REPLACE).")
+]
+
+
 def _reward(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfig:
     from supercoder.evaluate import EvalConfig
 
@@ -59,16 +67,21 @@ def grpo(
         Path | None, typer.Option(help="Run store for the evaluation (default runs/).")
     ] = None,
     unsafe_no_sandbox: Annotated[bool, typer.Option("--unsafe-no-sandbox")] = False,
+    context: ContextOpt = "full",
+    answer: AnswerOpt = "whole",
 ) -> None:
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
+    from supercoder.answers import check_modes
     from supercoder.training.grpo import GrpoOptions, train_grpo
 
+    check_modes(context, answer)
     opts = GrpoOptions(
         model=model, benchmark=benchmark, output=output, lora=lora, steps=steps,
         num_generations=num_generations, prompts_per_step=prompts_per_step,
         max_completion_length=max_completion_length, lr=lr, temperature=temperature,
         reward=_reward(reward, baseline_copy, not unsafe_no_sandbox), executor=executor,
         workers=workers, eval_split=None if eval_split == "none" else eval_split, db=db,
+        context=context, answer=answer,
     )  # fmt: skip
     typer.echo(json.dumps(train_grpo(opts), indent=2, default=str))
 
@@ -92,13 +105,19 @@ def sft(
     lr: Annotated[float, typer.Option()] = 1e-4,
     max_length: Annotated[int, typer.Option(help="Tokens per example (prompt + answer).")] = 4096,
     output: Annotated[Path, typer.Option()] = Path("runs/sft"),
+    context: ContextOpt = "full",
+    answer: AnswerOpt = "whole",
 ) -> None:
-    """Supervised fine-tuning on a run's best verified, faster answers."""
+    """Supervised fine-tuning on a run's best verified, faster answers (--answer diff:
+    the targets are SEARCH/REPLACE edits from the baseline to the answer)."""
+    from supercoder.answers import check_modes
     from supercoder.training.sft import SftOptions, train_sft
 
+    check_modes(context, answer)
     opts = SftOptions(
         model=model, run=from_run, db=db, benchmark=benchmark, output=output, lora=lora,
         steps=steps, epochs=epochs, lr=lr, max_length=max_length, min_speedup=min_speedup,
+        context=context, answer=answer,
     )  # fmt: skip
     typer.echo(json.dumps(train_sft(opts), indent=2, default=str))
 
@@ -110,13 +129,18 @@ def verl(
     benchmark: Annotated[str, typer.Option(help="Training problems.")] = "train",
     val: Annotated[str, typer.Option(help="Validation problems.")] = "val",
     model: Annotated[str, typer.Option(help="Default MODEL.")] = "Qwen/Qwen2.5-Coder-7B-Instruct",
+    context: ContextOpt = "full",
+    answer: AnswerOpt = "whole",
 ) -> None:
     """Write verl's train/val Parquet, the reward module and launch scripts."""
+    from supercoder.answers import check_modes
     from supercoder.problems import load_benchmark
     from supercoder.training.verl_export import ALGOS, export_verl
 
+    check_modes(context, answer)
     algos = ALGOS if algo == "both" else (algo,)
-    for path in export_verl(load_benchmark(benchmark), load_benchmark(val), out, algos, model):
+    train, valid = load_benchmark(benchmark), load_benchmark(val)
+    for path in export_verl(train, valid, out, algos, model, context, answer):
         typer.echo(str(path))
 
 

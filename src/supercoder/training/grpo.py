@@ -38,18 +38,25 @@ class GrpoOptions:
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: str = "local"
     workers: int = 2
+    context: str = "full"  # full | hot: prompt context (see prompts)
+    answer: str = "whole"  # whole | diff: the answer form the prompt asks for
     eval_split: str | None = "val"
     db: Path | None = None
 
 
-def prompt_rows(problems: Sequence[Problem], variant: str = "asm") -> list[dict[str, Any]]:
-    """One conversational prompt per problem, with the ``problem`` column for the reward."""
+def prompt_rows(
+    problems: Sequence[Problem], variant: str = "asm", context: str = "full", answer: str = "whole"
+) -> list[dict[str, Any]]:
+    """One conversational prompt per problem, with the ``problem`` column for the reward
+    (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
     from supercoder.evaluate import baseline_asm
     from supercoder.prompts import build_messages
 
     return [
         {
-            "prompt": build_messages(p, variant=variant, baseline_asm=baseline_asm(p)),
+            "prompt": build_messages(
+                p, variant=variant, baseline_asm=baseline_asm(p), context=context, answer=answer
+            ),
             "problem": p.name,
         }
         for p in problems
@@ -112,7 +119,9 @@ def train_grpo(
             model=opts.model,
             reward_funcs=[make_trl_reward(problems, opts.reward, executor)],
             args=grpo_config(opts),
-            train_dataset=datasets.Dataset.from_list(prompt_rows(problems)),
+            train_dataset=datasets.Dataset.from_list(
+                prompt_rows(problems, "asm", opts.context, opts.answer)
+            ),
             processing_class=tokenizer,
             peft_config=common.lora_config() if opts.lora else None,
             callbacks=[common.metrics_callback(opts.output / "metrics.jsonl", echo)],

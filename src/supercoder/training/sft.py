@@ -6,7 +6,9 @@ strategies' ranking) and keep it only if it is *verified and faster*: correct, n
 copy of the baseline, and either significantly faster (``Verdict.significantly_faster``:
 the speedup's 95% CI lies above the practical band around 1) or at least ``min_speedup`` (default 1.1) by its point estimate. Untimed runs give
 no examples (nothing was shown to be faster). Prompt = ``build_messages`` (the same
-prompt the model will see), completion = the assembly in an ```assembly fence.
+prompt the model will see), completion = the assembly in an ```assembly fence, or with
+``answer="diff"`` the SEARCH/REPLACE blocks that turn the baseline into it
+(``diffedit.make_diff``); ``context="hot"`` uses the profile-annotated prompt.
 """
 
 from __future__ import annotations
@@ -36,6 +38,8 @@ class SftOptions:
     max_length: int = 4096
     min_speedup: float = 1.1
     seed: int = 0
+    context: str = "full"  # full | hot: the prompt the model is trained on
+    answer: str = "whole"  # whole | diff: the completion's form
 
 
 def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:
@@ -50,10 +54,12 @@ def sft_examples(
     problems: Sequence[Problem],
     db: str | Path | None = None,
     min_speedup: float = 1.1,
+    context: str = "full",
+    answer: str = "whole",
 ) -> list[dict[str, Any]]:
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
     from supercoder.evaluate import baseline_asm
-    from supercoder.prompts import build_messages, fence
+    from supercoder.prompts import build_messages
     from supercoder.runs import DEFAULT_DB, Store
 
     path = Path(db or DEFAULT_DB)
@@ -72,10 +78,24 @@ def sft_examples(
         best = outcome.best if outcome else None
         if best is None or not best.candidate.asm or not worth_learning(best.verdict, min_speedup):
             continue
-        prompt = build_messages(problem, baseline_asm=baseline_asm(problem))
-        answer = fence(best.candidate.asm, "assembly")
-        rows.append({"prompt": prompt, "completion": [{"role": "assistant", "content": answer}]})
+        base = baseline_asm(problem)
+        prompt = build_messages(problem, baseline_asm=base, context=context, answer=answer)
+        target = _target(base, best.candidate.asm, answer)
+        rows.append({"prompt": prompt, "completion": [{"role": "assistant", "content": target}]})
     return rows
+
+
+def _target(base: str, program: str, answer: str) -> str:
+    """The completion: the program in a fence, or (diff) the edits from the baseline."""
+    from supercoder.diffedit import DiffError, make_diff
+    from supercoder.prompts import fence
+
+    if answer == "diff":
+        try:
+            return make_diff(base, program) or fence(program, "assembly")
+        except DiffError:
+            pass  # not expressible as unique blocks: the whole program is accepted too
+    return fence(program, "assembly")
 
 
 def sft_config(opts: SftOptions) -> Any:
@@ -108,7 +128,9 @@ def train_sft(
 
     if examples is None:
         problems = load_benchmark(opts.benchmark)
-        examples = sft_examples(opts.run, problems, opts.db, opts.min_speedup)
+        examples = sft_examples(
+            opts.run, problems, opts.db, opts.min_speedup, opts.context, opts.answer
+        )
     if not examples:
         raise UserError(
             f"run {opts.run!r} has no verified, faster answer on {opts.benchmark!r} "

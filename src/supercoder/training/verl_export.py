@@ -110,8 +110,11 @@ def export_verl(
     out: str | Path,
     algos: Sequence[str] = ALGOS,
     model: str = DEFAULT_MODEL,
+    context: str = "full",
+    answer: str = "whole",
 ) -> list[Path]:
-    """Write the Parquet files, reward module, launch scripts and README into ``out``."""
+    """Write the Parquet files, reward module, launch scripts and README into ``out``
+    (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
     from supercoder.records import records_for, write_raw
 
     if not train:
@@ -119,8 +122,14 @@ def export_verl(
     folder = Path(out)
     folder.mkdir(parents=True, exist_ok=True)
     written = [
-        write_raw(records_for([_with_split(p, "train") for p in train]), folder / "train.parquet"),
-        write_raw(records_for([_with_split(p, "val") for p in val]), folder / "val.parquet"),
+        write_raw(
+            records_for([_with_split(p, "train") for p in train], context, answer),
+            folder / "train.parquet",
+        ),
+        write_raw(
+            records_for([_with_split(p, "val") for p in val], context, answer),
+            folder / "val.parquet",
+        ),
     ]
     (folder / "reward.py").write_text(REWARD_MODULE)
     written.append(folder / "reward.py")
