@@ -3,9 +3,10 @@
 ``summarize(profile, asm)`` -> ``Hotspots`` (functions and loops with their share of the
 instructions executed in the program's code, hottest first). ``hot_view(asm, hotspots)``
 is the assembly shown by ``--context hot``: ``.cfi``/``.loc``/``.file``/``.ident``
-directives dropped, each hot line ending in ``# NN.N%``, the functions that together
-cover >= 99% of executed instructions in full and every other function elided to its
-label and one marker line (``diffedit.elision_marker``) that must stay unchanged.
+directives dropped, each hot line (>= 0.5% of executed instructions) ending in
+``# NN.N%``, the functions that together cover >= 99% of executed instructions in full
+and every other function elided to its label and one marker line
+(``diffedit.elision_marker``) that must stay unchanged.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from supercoder.diffedit import elision_marker, expand_elisions
 from supercoder.profile import Profile
 
 HOT_COVERAGE = 0.99
-ANNOTATE_MIN = 0.0005  # shares that print as at least 0.1%
+ANNOTATE_MIN = 0.005  # a "hot" line: at least 0.5% of the executed instructions
 _DROP = re.compile(r"^\s*\.(cfi_\w+|loc|file|ident)\b")
 
 
@@ -36,6 +37,7 @@ class Span:
     count: int
     function: str = ""
     depth: int = 0
+    innermost: bool = False
 
 
 @dataclass(frozen=True)
@@ -58,7 +60,10 @@ class Hotspots:
 
     @property
     def hottest_loop(self) -> Span | None:
-        return self.loops[0] if self.loops and self.loops[0].count else None
+        """The innermost loop executing the most instructions (where the time goes; an
+        outer loop's count includes its inner loops')."""
+        inner = [s for s in self.loops if s.innermost and s.count]
+        return max(inner, key=lambda s: (s.count, -s.first), default=None)
 
 
 def function_spans(asm: str) -> dict[str, tuple[int, int]]:
@@ -93,7 +98,8 @@ def summarize(profile: Profile, asm: str) -> Hotspots:
         for loop in fn.loops:
             lines = {i.line for i in loop.instructions}
             if lines:
-                loops.append(span_of(lines, loop.header, function=fn.name, depth=loop.depth))
+                loops.append(span_of(lines, loop.header, function=fn.name, depth=loop.depth,
+                                     innermost=loop.innermost))  # fmt: skip
     shares = {k: v / total for k, v in counts.items()} if total else {}
     by_share = lambda s: (-s.count, s.first)  # noqa: E731
     return Hotspots(total, tuple(sorted(functions, key=by_share)),
@@ -124,7 +130,8 @@ def to_json(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> dict[st
 
 def _span_json(s: Span) -> dict[str, Any]:
     d = {"name": s.name, "lines": [s.first, s.last], "share": round(s.share, 6), "count": s.count}
-    return d | ({"function": s.function, "depth": s.depth} if s.function else {})
+    loop = {"function": s.function, "depth": s.depth, "innermost": s.innermost}
+    return d | (loop if s.function else {})
 
 
 # --- the hot view -------------------------------------------------------------------

@@ -136,9 +136,11 @@ def profile_problem(
     key = profile_key(asm, tests)
     path = cache_dir() / "profiles" / f"{key}.json"
     if use_cache and path.is_file():
-        return Profile.from_json(json.loads(path.read_text()))
+        cached = Profile.from_json(json.loads(path.read_text()))
+        if cached.gave_up is None or cached.meta.get("budget", 0.0) >= budget_seconds:
+            return cached  # a profile cut short is redone only with a larger budget
     result = run_profile(asm, tests, key, budget_seconds=budget_seconds, isolation=isolation)
-    if use_cache and result.tests:
+    if use_cache:
         atomic_write_text(path, json.dumps(result.to_json()))
     return result
 
@@ -175,7 +177,7 @@ def run_profile(
             done.append(test.name)
     skipped = tuple(t.name for t in tests[len(done) :])
     return Profile(digest, lines, outside, tuple(done), skipped, gave_up,
-                   round(time.monotonic() - start, 3))  # fmt: skip
+                   round(time.monotonic() - start, 3), {"budget": budget_seconds})  # fmt: skip
 
 
 def _limits(seconds: float):

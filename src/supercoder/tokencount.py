@@ -74,8 +74,8 @@ class TokenCount:
 
 
 def hottest_loop_diff(problem: Problem, asm: str, context: str) -> str:
-    """SEARCH = REPLACE = the hottest loop's lines as shown (by the profile; without one,
-    the largest loop; the whole of main when there is no loop)."""
+    """SEARCH = REPLACE = the hottest innermost loop's lines as shown (by the profile;
+    without one, the largest innermost loop; the whole of main when there is no loop)."""
     from supercoder.diffedit import DIVIDER, REPLACE, SEARCH
     from supercoder.hotspots import function_spans, hidden_in_view
 
@@ -104,7 +104,7 @@ def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | No
     loops = [lp for f in build_program(asm).functions for lp in f.loops if lp.instructions]
     if not loops:
         return None
-    big = max(loops, key=lambda lp: (lp.size, -lp.depth))
+    big = max((lp for lp in loops if lp.innermost), key=lambda lp: lp.size)
     lines = [i.line for i in big.instructions]
     return min(lines), max(lines)
 
