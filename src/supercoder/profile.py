@@ -133,13 +133,14 @@ def profile_problem(
 
     asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
-    key = profile_key(asm, tests)
+    key = profile_key(asm + "\n# link: " + " ".join(problem.link_flags), tests)
     path = cache_dir() / "profiles" / f"{key}.json"
     if use_cache and path.is_file():
         cached = Profile.from_json(json.loads(path.read_text()))
         if cached.gave_up is None or cached.meta.get("budget", 0.0) >= budget_seconds:
             return cached  # a profile cut short is redone only with a larger budget
-    result = run_profile(asm, tests, key, budget_seconds=budget_seconds, isolation=isolation)
+    result = run_profile(asm, tests, key, budget_seconds=budget_seconds, isolation=isolation,
+                         link_flags=problem.link_flags)  # fmt: skip
     if use_cache:
         atomic_write_text(path, json.dumps(result.to_json()))
     return result
@@ -152,6 +153,7 @@ def run_profile(
     *,
     budget_seconds: float = 120.0,
     isolation: bool = True,
+    link_flags: tuple[str, ...] = (),
 ) -> Profile:
     """Build ``asm`` with line info and run the tests in order under cachegrind."""
     run = _run_isolated()
@@ -159,7 +161,7 @@ def run_profile(
     with tempfile.TemporaryDirectory(prefix="sc-prof-") as tmp:
         work = Path(tmp)
         (work / SOURCE_NAME).write_text(asm)
-        _build(run, work, isolation)
+        _build(run, work, isolation, link_flags)
         lines: dict[int, int] = {}
         outside, done, gave_up = 0, [], None
         for k, test in enumerate(tests):
@@ -187,10 +189,10 @@ def _limits(seconds: float):
                   output_bytes=64 << 20)  # fmt: skip
 
 
-def _build(run: Runner, work: Path, isolation: bool) -> None:
-    from supercoder.toolchain import CC
+def _build(run: Runner, work: Path, isolation: bool, link_flags: tuple[str, ...]) -> None:
+    from supercoder.toolchain import CC, LINK_FLAGS
 
-    argv = [CC, "-g", SOURCE_NAME, "-o", BINARY_NAME, "-lm"]
+    argv = [CC, "-g", SOURCE_NAME, "-o", BINARY_NAME, *LINK_FLAGS, *link_flags]
     result = run(argv, work, limits=_limits(60.0), isolation=isolation)
     if not result.clean_exit or not (work / BINARY_NAME).is_file():
         log = result.stderr.decode(errors="replace")[-2000:]
