@@ -21,7 +21,7 @@ Elided functions: the ``hot`` prompt context shows cold functions as their label
 marker line (``elision_marker``); a whole-program answer that keeps the marker gets the
 original body back (``expand_elisions``).
 
-Leaf module: standard library only (plus the pure helpers of ``toolchain``).
+Leaf module: standard library and the ``asmtext`` lexer only.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ from __future__ import annotations
 import difflib
 import re
 from dataclasses import dataclass
+
+from supercoder.asmtext import strip_comments
 
 SEARCH = "<<<<<<< SEARCH"
 DIVIDER = "======="
@@ -58,21 +60,9 @@ class EditBlock:
 
 
 def strip_comment(line: str) -> str:
-    """``line`` without its trailing ``#`` comment; a ``#`` inside a string is kept."""
-    if "#" not in line:
-        return line
-    quoted = False
-    escaped = False
-    for i, ch in enumerate(line):
-        if escaped:
-            escaped = False
-        elif ch == "\\":
-            escaped = quoted
-        elif ch == '"':
-            quoted = not quoted
-        elif ch == "#" and not quoted:
-            return line[:i]
-    return line
+    """``line`` without its comments; a ``#`` inside a string or character constant is kept
+    (``asmtext``'s lexer, the one the build and the analysis use)."""
+    return strip_comments(line)
 
 
 def significant(line: str) -> str:
