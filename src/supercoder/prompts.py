@@ -27,6 +27,7 @@ from supercoder.types import Problem, Status, TestResult, Verdict
 VARIANTS = ("asm", "c_only")
 ASM_LANGS = frozenset({"assembly", "asm", "s", "x86asm", "x86", "x86-64", "gas", "att", "nasm"})
 INPUT_PREVIEW_CHARS = 300
+PROFILE_BUDGET = 60.0  # seconds of profiling per problem for --context hot (then cached)
 DETAIL_CHARS = 1500
 
 _INSTRUCTIONS = (
@@ -140,7 +141,7 @@ def hot_parts(problem: Problem, asm: str) -> list[str]:
     from supercoder.profile import profile_problem
 
     try:
-        profile = profile_problem(problem, asm=asm)
+        profile = profile_problem(problem, asm=asm, budget_seconds=PROFILE_BUDGET)
     except InfraError as e:
         note = f"(No profile is available: {str(e).splitlines()[0]}.)"
         return ["This is the assembly that `gcc -O3` generates for it " + note,

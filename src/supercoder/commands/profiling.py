@@ -90,7 +90,8 @@ def _print_profile(name: str, data: dict) -> None:
             table.add_row(s["name"], s.get("function", ""), f"{s['lines'][0]}-{s['lines'][1]}",
                           f"{100 * s['share']:.1f}%", f"{s['count']:,}")  # fmt: skip
         console.print(table)
-    table = Table("line", "share", "instructions", "text", title="hottest lines")
+    table = Table("line", "share", "instructions", title="hottest lines")
+    table.add_column("text", no_wrap=True)
     for ln in data["lines"]:
         table.add_row(str(ln["line"]), f"{100 * ln['share']:.1f}%", f"{ln['count']:,}", ln["text"])
     console.print(table)
