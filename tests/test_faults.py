@@ -271,3 +271,27 @@ def test_control_bytes_and_markup_from_a_server_reach_the_terminal_escaped(tmp_p
         assert "\x1b" not in result.output and "\x07" not in result.output
         assert "\x00" not in result.output and "Traceback" not in result.output
         assert "\\x1b[2J[/][bold red]boom[/]" in result.output
+
+
+def test_ctrl_c_stops_optimize_while_a_request_hangs(tmp_path):
+    sandbox_or_skip()
+    make_sum_problem(tmp_path / "sum")
+    release = threading.Event()
+    try:
+        with openai_server(hanging(release)) as url:
+            proc = subprocess.Popen([sys.executable, "-m", "supercoder.cli", "optimize",
+                                     str(tmp_path / "sum"), "-m", "openai:m", "--base-url", url,
+                                     "-o", str(tmp_path / "x.s")], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
+            deadline = time.monotonic() + 60
+            while not url.requests and time.monotonic() < deadline:
+                time.sleep(0.1)
+            time.sleep(0.5)
+            start = time.monotonic()
+            proc.send_signal(signal.SIGINT)
+            _, err = proc.communicate(timeout=30)
+            stopped = time.monotonic() - start
+    finally:
+        release.set()
+    assert proc.returncode == 130 and stopped < 10, err
+    assert "interrupted" in err and "Traceback" not in err
