@@ -45,6 +45,7 @@ class RunData:
     name: str
     model: str
     records: tuple[CandidateRecord, ...]
+    total: int | None = None  # the benchmark's size when known: unscored problems count
 
 
 @dataclass(frozen=True)
@@ -136,11 +137,21 @@ def _baselines(benchmark: str) -> dict[str, str]:
         return {}
 
 
+def _benchmark_size(context: Any) -> int | None:
+    try:
+        size = json.loads(context).get("problems_in_benchmark")
+    except (TypeError, ValueError, AttributeError):
+        return None
+    return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+
+
 def _runs_from_sqlite(path: Path) -> list[RunData]:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
         db.row_factory = sqlite3.Row
-        runs = db.execute("SELECT name, model, benchmark FROM runs ORDER BY started").fetchall()
+        runs = db.execute(
+            "SELECT name, model, benchmark, context FROM runs ORDER BY started"
+        ).fetchall()
         out = []
         for run in runs:
             rows = db.execute(
@@ -163,7 +174,7 @@ def _runs_from_sqlite(path: Path) -> list[RunData]:
                 )
                 for r in rows
             )
-            out.append(RunData(run["name"], run["model"], records))
+            out.append(RunData(run["name"], run["model"], records, _benchmark_size(run["context"])))
         db.close()
         return out
     except sqlite3.DatabaseError as e:
@@ -212,14 +223,18 @@ def best_records(run: RunData) -> list[CandidateRecord]:
 
 
 def summary(run: RunData) -> dict[str, Any]:
-    """Per-problem headline numbers; a failed problem counts as 1.0x in the paper-style mean."""
+    """Per-problem headline numbers; a failed problem counts as 1.0x in the paper-style mean.
+    A problem of the benchmark with no verified answer (machine trouble, unfinished) counts
+    as failed and is shown as ``not_scored``."""
     records = best_records(run)
-    n = len(records)
+    n = max(len(records), run.total or 0)
     correct = [r for r in records if r.correct]
     measured = [r.speedup for r in correct if r.speedup]
     paper = [r.speedup if r.correct and r.speedup else 1.0 for r in records]
+    paper += [1.0] * (n - len(records))
     return {
         "problems": n,
+        "not_scored": n - len(records),
         "compiled": sum(1 for r in records if r.status not in ("compile_error", "no_answer")),
         "correct": len(correct),
         "correct_rate": len(correct) / n if n else 0.0,
