@@ -15,7 +15,7 @@ from supercoder.meter import MeterConfig
 from supercoder.problems import load_problem
 from supercoder.reward import paper_reward
 from supercoder.sandbox import Limits
-from supercoder.toolchain import compile_to_asm
+from supercoder.toolchain import assemble, compile_to_asm
 from supercoder.types import Status, Verdict
 from tests.conftest import sandbox_or_skip
 
@@ -206,3 +206,22 @@ def test_baseline_failing_during_timing_is_infra_not_the_candidates_fault(primes
     verdict = evaluate(load_problem(broken), compile_to_asm(FAST), CONFIG)
     assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
     assert "baseline failed" in verdict.message
+
+
+def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_path):
+    """A baseline failure in a sandbox that has run the candidate is the candidate's
+    fault when the baseline passes in a fresh sandbox; infra_error only when it fails
+    there too."""
+    from supercoder.errors import InfraError
+    from supercoder.evaluate import _baseline_binary, _blame, baseline_fails_alone
+
+    problem = load_problem(primes)
+    inputs = [(t.name, t.read_input(), t.expected) for t in problem.tests]
+    good = _baseline_binary(baseline_asm(problem), tmp_path)
+    assert baseline_fails_alone(good, inputs, CONFIG) is None
+    verdict = _blame(problem, good, inputs, CONFIG, InfraError("lost"), False, {}, 0.0)
+    assert verdict.status is Status.RUNTIME_ERROR and not verdict.is_infra_failure
+    assert "fresh sandbox" in verdict.message and "broke its sandbox" in verdict.message
+    wrong = assemble(compile_to_asm(WRONG), tmp_path / "wrong")
+    verdict = _blame(problem, wrong.binary, inputs, CONFIG, InfraError("lost"), False, {}, 0.0)
+    assert verdict.status is Status.INFRA_ERROR and "fresh sandbox" in verdict.message

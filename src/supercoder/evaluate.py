@@ -54,6 +54,7 @@ _OUTCOME_STATUS = {
     "signaled": Status.RUNTIME_ERROR,
     "exited": Status.RUNTIME_ERROR,
     "spawn_error": Status.RUNTIME_ERROR,
+    "tampered": Status.RUNTIME_ERROR,
 }
 _SEVERITY = [Status.COMPILE_ERROR, Status.TIMEOUT, Status.MEMORY_LIMIT, Status.OUTPUT_LIMIT,
              Status.RUNTIME_ERROR, Status.WRONG_OUTPUT]  # fmt: skip
@@ -149,11 +150,45 @@ def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: b
                            context=context, cpu_seconds_spent=cpu)  # fmt: skip
         with timing_slot():
             comparison = Meter(config.meter).compare(box, inputs)
-    except SandboxLost as e:
-        raise InfraError(f"sandbox failed: {e}") from e
+    except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
+        box.close()
+        return _blame(problem, base_bin, inputs, config, e, identical, context, cpu)
     finally:
         box.close()
     return _timed_verdict(problem, results, comparison, identical, context, cpu)
+
+
+def _blame(problem: Problem, base_bin: Path, inputs, config: EvalConfig, error: InfraError,
+           identical: bool, context: dict, cpu: float) -> Verdict:  # fmt: skip
+    """The baseline failed (or the supervisor was lost) in a sandbox that has run the
+    candidate: the candidate's fault, unless the baseline also fails in a fresh sandbox
+    that never ran it; only then an infrastructure error."""
+    fresh = baseline_fails_alone(base_bin, inputs, config)
+    if fresh:
+        return Verdict(problem.name, Status.INFRA_ERROR, context=context,
+                       message=f"{error}; the baseline fails in a fresh sandbox that never ran "
+                               f"the candidate too ({fresh}): not the candidate's fault")  # fmt: skip
+    return Verdict(problem.name, Status.RUNTIME_ERROR, identical_to_baseline=identical,
+                   context=context, cpu_seconds_spent=cpu,
+                   message=f"the baseline failed after the candidate ran in the same sandbox ({error}); "
+                           "it passes every test in a fresh sandbox that never ran the candidate: "
+                           "the candidate broke its sandbox")  # fmt: skip
+
+
+def baseline_fails_alone(base_bin: Path, inputs, config: EvalConfig, rounds: int = 2) -> str | None:
+    """Why the baseline fails, run ``rounds`` times on every test in a fresh sandbox that
+    holds nothing else (None: it passes)."""
+    try:
+        with Sandbox({"baseline": base_bin}, config.limits, isolation=config.sandbox) as box:
+            for _ in range(rounds):
+                for name, data, expected in inputs:
+                    run = box.run("baseline", data)
+                    if not run.clean_exit or run.stdout != expected:
+                        why = run.describe() if not run.clean_exit else "a different output"
+                        return f"test {name}: {why}"
+    except InfraError as e:
+        return str(e)
+    return None
 
 
 def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResult], float]:

@@ -9,6 +9,7 @@ leaky sandbox shows up as a passing (``ok``) verdict.
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import threading
 import time
@@ -74,6 +75,63 @@ def test_attack_is_rejected(problem, fixture, expected):
     verdict = evaluate(problem, fixture_asm(fixture), CONFIG)
     assert verdict.status in expected, (verdict.status, verdict.message)
     assert not verdict.correct and paper_reward(verdict) == 0.0
+
+
+def refused(verdict, how: str = "exit code 1") -> bool:
+    """Failed on the first test because the attack was refused (the fixture gave up)."""
+    return verdict.status is Status.RUNTIME_ERROR and verdict.tests[0].detail.startswith(how)
+
+
+@pytest.mark.parametrize("kind", ["shm", "sem", "msg", "mqueue"])
+def test_nothing_outlives_a_run_ipc(problem, kind):
+    """SysV shared memory, semaphores, message queues and POSIX mqueues would survive
+    from the correctness pass into timing (answer caches, memory outside the limit)."""
+    index = ["shm", "sem", "msg", "mqueue"].index(kind)
+    verdict = evaluate(problem, fixture_asm("ipc_persist", f"KIND={index}"), CONFIG)
+    assert refused(verdict), (verdict.status, verdict.message)
+
+
+def test_no_writable_place_in_the_sandbox(problem):
+    """No directory (/, /tmp, /dev/shm, /sc, ... anything outside /proc) takes a file or FIFO."""
+    verdict = evaluate(problem, fixture_asm("writable_places"), CONFIG)
+    assert refused(verdict), (verdict.status, verdict.message)
+
+
+TAMPER_CALLS = ["prlimit64", "setpriority", "setpriority-user", "sched_setaffinity",
+                "sched_setscheduler", "sched_setattr", "ioprio_set", "ioprio_set-user",
+                "migrate_pages", "move_pages", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+                "sched_setparam"]  # fmt: skip
+
+
+@pytest.mark.parametrize("call", TAMPER_CALLS)
+def test_candidate_cannot_change_its_supervisor(problem, call):
+    """Limits, priority, scheduling, affinity, I/O priority, memory placement and
+    queued signals of pid 1 (the supervisor) are out of the candidate's reach."""
+    verdict = evaluate(
+        problem, fixture_asm("tamper_supervisor", f"CALL={TAMPER_CALLS.index(call)}"), CONFIG
+    )
+    assert refused(verdict), (verdict.status, verdict.message)
+
+
+def test_sabotaged_baseline_is_never_infra_error(problem):
+    """A correct candidate that tries to break the next baseline run gets its own
+    verdict (here ok: the sabotage is refused), never infra_error."""
+    verdict = evaluate(problem, fixture_asm("sabotage_baseline"), replace(CONFIG, time=True))
+    assert verdict.status is Status.OK, (verdict.status, verdict.message)
+
+
+@pytest.mark.parametrize("mode", ["execve-baseline", "execveat-baseline", "shell", "itself"])
+def test_candidate_cannot_exec(problem, mode):
+    """Exec'ing the baseline (or anything, itself included) kills the run: runtime_error."""
+    index = ["execve-baseline", "execveat-baseline", "shell", "itself"].index(mode)
+    verdict = evaluate(problem, fixture_asm("exec_other", f"MODE={index}"), CONFIG)
+    assert refused(verdict, "killed by signal SIGSYS"), (verdict.status, verdict.message)
+
+
+def test_candidate_cannot_read_the_baseline_binary(problem):
+    """Binaries in the box are execute-only: nothing to read, copy or map in-process."""
+    verdict = evaluate(problem, fixture_asm("read_baseline"), CONFIG)
+    assert refused(verdict), (verdict.status, verdict.message)
 
 
 def test_connect_to_host_loopback_fails(problem):
@@ -163,3 +221,47 @@ def test_bubblewrap_never_runs_as_host_root(tmp_path):
         assert box.run("one", b"").stdout == b"1\n"
     if os.geteuid() == 0:
         assert ids["Uid"][0] != "0" and ids["Gid"][0] != "0" and ids["Groups"] == []
+
+
+def set_nofile(pid: int, value: str) -> None:
+    """prlimit as the sandbox's host user (the supervisor's owner: no capability needed)."""
+    import subprocess
+
+    from supercoder.sandbox import unprivileged_popen_kwargs
+
+    subprocess.run(
+        ["prlimit", f"--pid={pid}", f"--nofile={value}"], check=True, **unprivileged_popen_kwargs()
+    )
+
+
+def _supervisor_pid(bwrap_pid: int) -> int:
+    """Host pid of the runner (pid 1 inside): bubblewrap's child."""
+    children = Path(f"/proc/{bwrap_pid}/task/{bwrap_pid}/children").read_text().split()
+    return int(children[0])
+
+
+def test_supervisor_notices_and_undoes_changes_to_itself(tmp_path):
+    """Whatever changes the supervisor's own limits or priority between runs, the next
+    run reports it ("tampered": the candidate's failure) and the supervisor restores
+    what it can; a limit it cannot raise again fails every later run."""
+    import resource
+
+    sandbox_or_skip()
+    if not shutil.which("prlimit"):
+        pytest.skip("needs util-linux prlimit")
+    build = assemble(fixture_asm("hardcoded_answer", 'ANSWER="1"'), tmp_path / "one")
+    with open_sandbox({"one": build.binary}, LIMITS) as box:
+        pid = _supervisor_pid(box._proc.pid)
+        assert box.run("one", b"").outcome == "exited"
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)  # the supervisor inherited ours
+        set_nofile(pid, f"{min(soft, 50)}:")
+        run = box.run("one", b"")
+        assert run.outcome == "tampered" and b"rlimit" in run.stderr, run
+        assert f"{soft}" in Path(f"/proc/{pid}/limits").read_text()  # undone
+        assert box.run("one", b"").outcome == "exited"
+        os.setpriority(os.PRIO_PROCESS, pid, os.getpriority(os.PRIO_PROCESS, pid) + 5)
+        run = box.run("one", b"")
+        assert run.outcome == "tampered" and b"priority" in run.stderr, run
+        set_nofile(pid, f"{min(soft, 50)}:{min(hard, 50)}")
+        runs = [box.run("one", b"") for _ in range(2)]  # a hard limit cannot be raised again
+        assert [r.outcome for r in runs] == ["tampered", "tampered"], runs

@@ -53,7 +53,9 @@ class Limits:
 
 @dataclass(frozen=True)
 class RunResult:
-    outcome: str  # exited | signaled | timeout | output_limit | memory_limit | spawn_error
+    outcome: (
+        str  # exited | signaled | timeout | output_limit | memory_limit | spawn_error | tampered
+    )
     exit_code: int
     signal: int
     stdout: bytes = field(repr=False)
@@ -85,6 +87,11 @@ class RunResult:
             )
         if self.outcome == "output_limit":
             return f"output limit exceeded ({len(self.stdout)} bytes)"
+        if self.outcome == "tampered":
+            return (
+                "changed its sandbox (supervisor limits/priority/affinity or IPC objects)"
+                + _stderr_tail(self.stderr)
+            )
         if self.outcome == "memory_limit":
             return f"memory limit exceeded (peak {self.max_rss_kb // 1024} MiB)"
         return (

@@ -11,10 +11,13 @@
  *   RES <outcome> <exit> <signal> <user_us> <sys_us> <wall_us> <maxrss_kb>
  *       <leftover> <out_len> <err_len>\n<stdout bytes><stderr bytes>
  *
- * outcome: exited | signaled | timeout | output_limit | spawn_error.
- * Each child gets rlimits, no_new_privs and a seccomp filter before exec; after it
- * exits, every remaining descendant is killed (we are a child subreaper) and
- * counted as "leftover".
+ * outcome: exited | signaled | timeout | output_limit | spawn_error | tampered.
+ * Each child gets its own session, rlimits, no_new_privs and a seccomp filter before
+ * exec (it may exec only the binary we name, through a pointer at a random address);
+ * after it exits, every remaining descendant is killed (we are a child subreaper) and
+ * counted as "leftover", and our own rlimits, priority, scheduling and affinity are
+ * checked and restored: a program that changed them (or left SysV IPC objects, which
+ * seccomp forbids anyway) gets "tampered"; one we could not undo fails every later run.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -30,7 +33,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/ipc.h>
+#include <sys/mman.h>
+#include <sys/msg.h>
+#include <sys/sem.h>
+#include <sys/shm.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -68,74 +78,157 @@ static long now_us(void) {
 
 /* ---- seccomp ------------------------------------------------------------ */
 
-#define MAXF 256
+#define MAXF 1024
+#define LAST_KNOWN_SYSCALL 450 /* newer syscalls: ENOSYS (no glibc we build with uses them) */
 static struct sock_filter prog[MAXF];
 static int np;
 
+#define INSN(code, k) (struct sock_filter)BPF_STMT(code, k)
+#define JUMP(code, k, jt, jf) (struct sock_filter)BPF_JUMP(code, k, jt, jf)
+#define RET_ERRNO(e) INSN(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((e) & SECCOMP_RET_DATA))
+#define RET_ALLOW INSN(BPF_RET | BPF_K, SECCOMP_RET_ALLOW)
+#define RET_KILL INSN(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS)
+#define LOAD_NR INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
+#define LOAD_ARG(i) INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i]))
+#define LOAD_ARG_HI(i) INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i]) + 4)
+
 static void emit(struct sock_filter f) { if (np < MAXF) prog[np++] = f; }
 static void deny(int nr, int err) {
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1));
-    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | (err & SECCOMP_RET_DATA)));
-}
-#define LOAD_NR BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr))
-#define LOAD_ARG0 BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[0]))
-
-/* nr may only target our own pid (arg0 == pid); anything else gets EPERM. */
-static void self_only(int nr, pid_t pid) {
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 4));
-    emit((struct sock_filter)LOAD_ARG0);
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)pid, 0, 1));
-    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
-    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1));
+    emit(RET_ERRNO(err));
 }
 
-static int install_seccomp(int allow_procs) {
-    static const int denied[] = {
-        SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_socket, SYS_socketpair,
-        SYS_connect, SYS_bind, SYS_listen, SYS_accept, SYS_accept4, SYS_mount, SYS_umount2,
-        SYS_pivot_root, SYS_chroot, SYS_unshare, SYS_setns, SYS_bpf, SYS_perf_event_open,
-        SYS_keyctl, SYS_add_key, SYS_request_key, SYS_userfaultfd, SYS_io_uring_setup,
-        SYS_kexec_load, SYS_init_module, SYS_finit_module, SYS_delete_module, SYS_reboot,
-        SYS_swapon, SYS_swapoff, SYS_acct, SYS_personality, SYS_name_to_handle_at,
-        SYS_open_by_handle_at, SYS_kcmp, SYS_iopl, SYS_ioperm, SYS_fanotify_init,
-        SYS_tkill, SYS_mknod, SYS_mknodat, SYS_setuid, SYS_setgid, SYS_setreuid,
-        SYS_setregid, SYS_setresuid, SYS_setresgid, SYS_setgroups, SYS_pidfd_open,
-        SYS_pidfd_send_signal, SYS_pidfd_getfd,
-    };
-    pid_t me = getpid();
+/* nr may only act on the calling process: args[idx] (a pid; the kernel reads its low 32
+ * bits) must be 0 or our pid, or with children allowed, anything but the supervisor
+ * (pid 1 in the sandbox, sup outside). which_idx >= 0: args[which_idx] must also equal
+ * which (PRIO_PROCESS...). Else EPERM. Every path returns: no need to reload nr. */
+static void target_self(int nr, int idx, int which_idx, unsigned which, pid_t me, pid_t sup, int procs) {
+    int head = which_idx >= 0 ? 2 : 0;
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, (unsigned char)(head + 5)));
+    if (which_idx >= 0) {
+        emit(LOAD_ARG(which_idx));
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, which, 0, 3));
+    }
+    emit(LOAD_ARG(idx));
+    if (procs) {
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 1, 0));
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sup, 0, 1));
+    } else {
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0));
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)me, 1, 0));
+    }
+    emit(RET_ERRNO(EPERM));
+    emit(RET_ALLOW);
+}
+
+/* execve only with the exact path pointer the child passes (a random address, per run):
+ * the program cannot exec anything, itself included; execveat never. Both kill it. */
+static void exec_once(const char *path) {
+    uint64_t p = (uint64_t)(uintptr_t)path;
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 0, 6));
+    emit(LOAD_ARG(0));
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)p, 0, 2));
+    emit(LOAD_ARG_HI(0));
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(p >> 32), 1, 0));
+    emit(RET_KILL);
+    emit(RET_ALLOW);
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1));
+    emit(RET_KILL);
+}
+
+static const int denied[] = {
+    /* other processes, the kernel, the machine */
+    SYS_ptrace, SYS_process_vm_readv, SYS_process_vm_writev, SYS_kcmp, SYS_pidfd_open,
+    SYS_pidfd_send_signal, SYS_pidfd_getfd, SYS_process_madvise, SYS_process_mrelease,
+    SYS_tkill, SYS_bpf, SYS_perf_event_open, SYS_kexec_load, SYS_kexec_file_load,
+    SYS_init_module, SYS_finit_module, SYS_delete_module, SYS_reboot, SYS_swapon, SYS_swapoff,
+    SYS_acct, SYS_syslog, SYS_iopl, SYS_ioperm, SYS_vhangup, SYS_quotactl, SYS_quotactl_fd,
+    SYS_settimeofday, SYS_clock_settime, SYS_clock_adjtime, SYS_sethostname, SYS_setdomainname,
+    SYS_personality, SYS_userfaultfd, SYS_io_uring_setup, SYS_fanotify_init,
+    SYS_name_to_handle_at, SYS_open_by_handle_at, SYS_lookup_dcookie, SYS_uselib,
+    /* network */
+    SYS_socket, SYS_socketpair, SYS_connect, SYS_bind, SYS_listen, SYS_accept, SYS_accept4,
+    /* namespaces and mounts */
+    SYS_mount, SYS_umount2, SYS_pivot_root, SYS_chroot, SYS_unshare, SYS_setns, SYS_open_tree,
+    SYS_move_mount, SYS_fsopen, SYS_fsconfig, SYS_fsmount, SYS_fspick, SYS_mount_setattr,
+    /* identities, keyrings, device nodes */
+    SYS_setuid, SYS_setgid, SYS_setreuid, SYS_setregid, SYS_setresuid, SYS_setresgid,
+    SYS_setfsuid, SYS_setfsgid, SYS_setgroups, SYS_keyctl, SYS_add_key, SYS_request_key,
+    SYS_mknod, SYS_mknodat,
+    /* state that would outlive the run: SysV IPC and POSIX message queues */
+    SYS_shmget, SYS_shmat, SYS_shmctl, SYS_shmdt, SYS_semget, SYS_semop, SYS_semtimedop,
+    SYS_semctl, SYS_msgget, SYS_msgsnd, SYS_msgrcv, SYS_msgctl, SYS_mq_open, SYS_mq_unlink,
+    SYS_mq_timedsend, SYS_mq_timedreceive, SYS_mq_notify, SYS_mq_getsetattr,
+};
+
+static int install_seccomp(int allow_procs, const char *exec_path) {
+    pid_t me = getpid(), sup = getppid();
     np = 0;
-    emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
-    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
-    emit((struct sock_filter)LOAD_NR);
-    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1)); /* x32 ABI */
-    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS));
+    emit(INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    emit(RET_KILL);
+    emit(LOAD_NR);
+    emit(JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1)); /* x32 ABI */
+    emit(RET_KILL);
+    emit(JUMP(BPF_JMP | BPF_JGT | BPF_K, LAST_KNOWN_SYSCALL, 0, 1));
+    emit(RET_ERRNO(ENOSYS));
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) deny(denied[i], EPERM);
+    exec_once(exec_path);
+    /* calls that could reach the supervisor (pid 1): only on ourselves */
+    static const int by_pid[] = {
+        SYS_prlimit64, SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam,
+        SYS_sched_setattr, SYS_migrate_pages, SYS_move_pages, SYS_rt_sigqueueinfo,
+        SYS_rt_tgsigqueueinfo, SYS_tgkill,
+    };
+    for (size_t i = 0; i < sizeof by_pid / sizeof by_pid[0]; i++) target_self(by_pid[i], 0, -1, 0, me, sup, allow_procs);
+    target_self(SYS_setpriority, 1, 0, 0 /* PRIO_PROCESS */, me, sup, allow_procs);
+    target_self(SYS_ioprio_set, 1, 0, 1 /* IOPRIO_WHO_PROCESS */, me, sup, allow_procs);
     if (!allow_procs) {
         deny(SYS_fork, EPERM);
         deny(SYS_vfork, EPERM);
         deny(SYS_clone, EPERM);
         deny(SYS_clone3, ENOSYS);
-        /* signals only to ourselves: no kill(-1), no process groups, no parent */
-        self_only(SYS_kill, me);
-        emit((struct sock_filter)LOAD_NR);
-        self_only(SYS_tgkill, me);
-        emit((struct sock_filter)LOAD_NR);
+        target_self(SYS_kill, 0, -1, 0, me, sup, 0); /* no kill(-1), no process groups, no parent */
     } else {
-        /* children exist: still forbid signalling "everyone" (pid -1) and groups (pid <= 0) */
-        emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 0, 4));
-        emit((struct sock_filter)LOAD_ARG0);
-        emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80000000u, 1, 0));
-        emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 1));
-        emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM));
-        emit((struct sock_filter)LOAD_NR);
+        /* children exist: still no signal to "everyone" (pid -1), groups (pid <= 0), the supervisor */
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 0, 6));
+        emit(LOAD_ARG(0));
+        emit(JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80000000u, 3, 0));
+        emit(JUMP(BPF_JMP | BPF_JGT | BPF_K, 1, 0, 2));
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sup, 1, 0));
+        emit(RET_ALLOW);
+        emit(RET_ERRNO(EPERM));
+        /* and no new namespaces through clone's flags */
+        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4));
+        emit(LOAD_ARG(0));
+        emit(JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x7E020080u /* CLONE_NEW* */, 0, 1));
+        emit(RET_ERRNO(EPERM));
+        emit(RET_ALLOW);
         deny(SYS_clone3, ENOSYS);
     }
-    emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW));
+    emit(RET_ALLOW);
     if (np >= MAXF) return -1;
     struct sock_fprog fp = { .len = (unsigned short)np, .filter = prog };
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) return -1;
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp);
+}
+
+/* A copy of path at a random address (random page, random offset): the only pointer
+ * execve will accept. The program that runs after exec cannot know it. */
+static char *random_copy(const char *path) {
+    uint64_t r[2] = {0, 0};
+    size_t len = strlen(path) + 1;
+    if (getrandom(r, sizeof r, 0) != sizeof r || len > 2048) return NULL;
+    for (int attempt = 0; attempt < 8; attempt++, r[0] = r[0] * 6364136223846793005ULL + 1442695040888963407ULL) {
+        uintptr_t page = 0x100000000000ULL + ((r[0] >> 16) % 0x500000000ULL) * 4096; /* 16..~37 TiB */
+        char *p = mmap((void *)page, 4096, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (p == MAP_FAILED) continue;
+        char *dst = p + r[1] % (4096 - len);
+        memcpy(dst, path, len);
+        return dst;
+    }
+    return NULL;
 }
 
 /* ---- child ------------------------------------------------------------- */
@@ -150,8 +243,11 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     /* OpenMP programs (-fopenmp) run one thread: thread creation is denied, CPU time is
        the measure, and parallel reductions would make outputs non-deterministic */
     char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "OMP_NUM_THREADS=1", NULL };
+    char *path = random_copy(j->bin);
     int err;
-    setpgid(0, 0);
+    errno = 0;
+    if (!path) goto fail;
+    setsid(); /* its own session (and scheduler autogroup): nothing it changes there outlives it */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (dup2(in_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) goto fail;
     if (status_w != 3) { if (dup2(status_w, 3) < 0) goto fail; status_w = 3; }
@@ -167,12 +263,74 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     set_limit(RLIMIT_MEMLOCK, 0, 0);
     set_limit(RLIMIT_MSGQUEUE, 0, 0);
     if (j->nproc > 0) set_limit(RLIMIT_NPROC, (rlim_t)j->nproc, (rlim_t)j->nproc);
-    if (install_seccomp(j->nproc > 0)) goto fail;
-    execve(j->bin, argv, envp);
+    if (install_seccomp(j->nproc > 0, path)) goto fail;
+    execve(path, argv, envp);
 fail:
-    err = errno;
+    err = errno ? errno : EINVAL;
     if (write(status_w, &err, sizeof err) < 0) { /* nothing to do */ }
     _exit(127);
+}
+
+/* ---- the supervisor's own state, re-asserted around every run ------------- */
+
+struct state {
+    struct rlimit rl[RLIM_NLIMITS];
+    int prio, policy, ioprio;
+    struct sched_param param;
+    cpu_set_t cpus;
+};
+static struct state initial;
+static int poisoned; /* a run changed the supervisor beyond repair: every later run fails */
+
+static void read_state(struct state *s) {
+    memset(s, 0, sizeof *s);
+    for (int r = 0; r < RLIM_NLIMITS; r++) getrlimit(r, &s->rl[r]);
+    s->prio = getpriority(PRIO_PROCESS, 0);
+    s->policy = sched_getscheduler(0);
+    sched_getparam(0, &s->param);
+    s->ioprio = (int)syscall(SYS_ioprio_get, 1 /* IOPRIO_WHO_PROCESS */, 0);
+    sched_getaffinity(0, sizeof s->cpus, &s->cpus);
+}
+
+static void note(struct buf *msg, const char *what, int restore_failed) {
+    buf_add(msg, " ", 1, 512);
+    buf_add(msg, what, strlen(what), 512);
+    if (restore_failed) poisoned = 1;
+}
+
+/* Restores rlimits, priority, scheduling policy, I/O priority and affinity to their
+ * values at start; names what had changed in msg. */
+static void reassert_state(struct buf *msg) {
+    struct state now;
+    read_state(&now);
+    for (int r = 0; r < RLIM_NLIMITS; r++)
+        if (memcmp(&now.rl[r], &initial.rl[r], sizeof now.rl[r]))
+            note(msg, "rlimit", setrlimit(r, &initial.rl[r]) != 0);
+    if (now.prio != initial.prio) note(msg, "priority", setpriority(PRIO_PROCESS, 0, initial.prio) != 0);
+    if (now.policy != initial.policy || now.param.sched_priority != initial.param.sched_priority)
+        note(msg, "scheduling-policy", sched_setscheduler(0, initial.policy, &initial.param) != 0);
+    if (now.ioprio != initial.ioprio)
+        note(msg, "io-priority", syscall(SYS_ioprio_set, 1, 0, initial.ioprio) != 0);
+    if (!CPU_EQUAL(&now.cpus, &initial.cpus))
+        note(msg, "cpu-affinity", sched_setaffinity(0, sizeof initial.cpus, &initial.cpus) != 0);
+}
+
+/* SysV IPC objects left in the sandbox's IPC namespace (seccomp denies creating them):
+ * named in msg and removed. */
+static void ipc_leftovers(struct buf *msg) {
+    static const char *files[] = {"/proc/sysvipc/shm", "/proc/sysvipc/sem", "/proc/sysvipc/msg"};
+    for (int k = 0; k < 3; k++) {
+        FILE *f = fopen(files[k], "re");
+        char line[512];
+        if (!f) continue;
+        for (int n = 0; fgets(line, sizeof line, f); n++) {
+            int key, id;
+            if (n == 0 || sscanf(line, "%d %d", &key, &id) != 2) continue;
+            int gone = k == 0 ? shmctl(id, IPC_RMID, NULL) : k == 1 ? semctl(id, 0, IPC_RMID) : msgctl(id, IPC_RMID, NULL);
+            note(msg, files[k] + 13, gone != 0);
+        }
+        fclose(f);
+    }
 }
 
 /* ---- supervisor -------------------------------------------------------- */
@@ -240,6 +398,16 @@ static void run_job(const struct job *j) {
     struct buf out = {0}, err = {0};
     struct rusage ru = {0};
     int pout[2], perr[2], pst[2], in_fd, status = 0, over = 0, timed_out = 0;
+    struct buf changed = {0};
+    reassert_state(&changed); /* nothing should have changed since the last check */
+    if (poisoned) {
+        static const char why[] = "[sandbox] the supervisor was changed beyond repair:";
+        buf_add(&err, why, sizeof why - 1, ERR_KEEP);
+        buf_add(&err, changed.data, changed.len, ERR_KEEP);
+        reply("tampered", 0, 0, NULL, 0, 0, &out, &err);
+        free(err.data); free(changed.data);
+        return;
+    }
     in_fd = open(j->input, O_RDONLY | O_CLOEXEC);
     if (in_fd < 0 || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) || pipe2(pst, O_CLOEXEC)) {
         reply("spawn_error", errno, 0, NULL, 0, 0, &out, &err);
@@ -280,14 +448,23 @@ static void run_job(const struct job *j) {
     close(pout[0]); close(perr[0]);
     if (pfd >= 0) close(pfd);
     int leftover = kill_descendants();
+    reassert_state(&changed);
+    ipc_leftovers(&changed);
     long cpu_us = ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec + ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
     int sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
     const char *outcome = WIFSIGNALED(status) ? "signaled" : "exited";
     if (over) outcome = "output_limit";
     else if (timed_out || sig == SIGXCPU || cpu_us > j->cpu_ms * 1000L) outcome = "timeout"; /* rlimit is whole seconds */
     if (over && out.len > (size_t)j->out_limit) out.len = (size_t)j->out_limit;
+    if (changed.len) { /* the program changed its supervisor or left IPC objects: its failure */
+        static const char head[] = "\n[sandbox] the program changed its sandbox:";
+        outcome = "tampered";
+        if (err.len > ERR_KEEP - 600) err.len = ERR_KEEP - 600;
+        buf_add(&err, head, sizeof head - 1, ERR_KEEP);
+        buf_add(&err, changed.data, changed.len, ERR_KEEP);
+    }
     reply(outcome, WIFEXITED(status) ? WEXITSTATUS(status) : -1, sig, &ru, wall, leftover, &out, &err);
-    free(out.data); free(err.data);
+    free(out.data); free(err.data); free(changed.data);
 }
 
 int main(void) {
@@ -296,6 +473,7 @@ int main(void) {
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0);
     prctl(PR_SET_CHILD_SUBREAPER, 1);
+    read_state(&initial);
     setvbuf(stdout, NULL, _IOFBF, 1 << 16);
     printf("READY\n");
     fflush(stdout);
