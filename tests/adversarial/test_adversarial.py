@@ -113,6 +113,12 @@ def test_candidate_cannot_change_its_supervisor(problem, call):
     assert refused(verdict), (verdict.status, verdict.message)
 
 
+def test_candidate_cannot_evict_shared_files_from_the_page_cache(problem):
+    """Evicting the inputs would make the next (baseline) run slower: refused."""
+    verdict = evaluate(problem, fixture_asm("evict_page_cache"), CONFIG)
+    assert refused(verdict), (verdict.status, verdict.message)
+
+
 def test_sabotaged_baseline_is_never_infra_error(problem):
     """A correct candidate that tries to break the next baseline run gets its own
     verdict (here ok: the sabotage is refused), never infra_error."""

@@ -181,6 +181,12 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
         SYS_rt_tgsigqueueinfo, SYS_tgkill,
     };
     for (size_t i = 0; i < sizeof by_pid / sizeof by_pid[0]; i++) target_self(by_pid[i], 0, -1, 0, me, sup, allow_procs);
+    /* no evicting shared files from the page cache (it would slow the next run down) */
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fadvise64, 0, 4));
+    emit(LOAD_ARG(3));
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, 4 /* POSIX_FADV_DONTNEED */, 0, 1));
+    emit(RET_ERRNO(EPERM));
+    emit(RET_ALLOW);
     target_self(SYS_setpriority, 1, 0, 0 /* PRIO_PROCESS */, me, sup, allow_procs);
     target_self(SYS_ioprio_set, 1, 0, 1 /* IOPRIO_WHO_PROCESS */, me, sup, allow_procs);
     if (!allow_procs) {
@@ -262,6 +268,8 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     set_limit(RLIMIT_NOFILE, 64, 64);
     set_limit(RLIMIT_MEMLOCK, 0, 0);
     set_limit(RLIMIT_MSGQUEUE, 0, 0);
+    set_limit(RLIMIT_NICE, 0, 0);
+    set_limit(RLIMIT_RTPRIO, 0, 0);
     if (j->nproc > 0) set_limit(RLIMIT_NPROC, (rlim_t)j->nproc, (rlim_t)j->nproc);
     if (install_seccomp(j->nproc > 0, path)) goto fail;
     execve(path, argv, envp);
