@@ -64,7 +64,10 @@ def no_stray_processes(name: str) -> bool:
         ("infinite_loop", {Status.TIMEOUT}),
         ("fork_flood", {Status.RUNTIME_ERROR}),
         ("detached_child", {Status.RUNTIME_ERROR, Status.WRONG_OUTPUT}),
-        ("search_expected", {Status.RUNTIME_ERROR, Status.WRONG_OUTPUT}),
+        (
+            "search_expected",
+            {Status.RUNTIME_ERROR, Status.WRONG_OUTPUT, Status.TIMEOUT},
+        ),  # slow walk under load
         ("alloc_gigabytes", {Status.MEMORY_LIMIT}),
         ("flood_stdout", {Status.OUTPUT_LIMIT}),
         ("kill_parent", {Status.RUNTIME_ERROR}),
@@ -110,6 +113,13 @@ def test_candidate_cannot_change_its_supervisor(problem, call):
     verdict = evaluate(
         problem, fixture_asm("tamper_supervisor", f"CALL={TAMPER_CALLS.index(call)}"), CONFIG
     )
+    assert refused(verdict), (verdict.status, verdict.message)
+
+
+def test_supervisor_counters_are_hidden(problem):
+    """The supervisor's /proc entries (CPU time, context switches) would carry a
+    number from one run to the next: the candidate cannot read them."""
+    verdict = evaluate(problem, fixture_asm("supervisor_counters"), CONFIG)
     assert refused(verdict), (verdict.status, verdict.message)
 
 

@@ -5,26 +5,23 @@ supervisor (``runner.c``) that runs them one at a time, so that timing runs pay 
 sandbox start-up cost. Inside: no network, a read-only filesystem showing only
 ``/usr`` and ``/sc`` (the binaries and the test inputs — never expected outputs),
 uid 65534 with no capabilities, a private pid namespace whose init is the runner
-(signals from inside cannot kill it), and per-run CPU/wall/memory/output/file
-limits, a seccomp filter (no ptrace, sockets, process creation, signals to others)
-and a sweep that kills any descendant left when a run ends.
+(signals from inside cannot kill it, its /proc entries are hidden), per-run
+CPU/wall/memory/output/file limits, a seccomp filter (no ptrace, sockets, process
+creation, exec, SysV IPC or mqueues; calls that take a pid act only on the caller),
+execute-only binaries, and after each run a sweep that kills any descendant left and
+a check that the supervisor's own limits, priority and affinity are unchanged.
 
-Started as root, bubblewrap never runs as root: ``unprivileged_popen_kwargs()``
-switches it to an unprivileged host user (``supercoder-sandbox``, created by
-scripts/setup.sh, else ``nobody``) with no supplementary groups, so the sandbox's
-user namespace maps to an unprivileged host uid. Other sandboxes (the one-shot build
-sandbox) reuse the same pieces: ``bwrap_argv_base()`` (namespaces, read-only /usr,
-/proc with a read-only /proc/sys, no /sys) + ``unprivileged_popen_kwargs()``; what
+Started as root, bubblewrap never runs as root (``sandbox.bwrap``): it runs as an
+unprivileged host user with no supplementary groups. Other sandboxes (the one-shot
+build sandbox) reuse ``bwrap_argv_base()`` + ``unprivileged_popen_kwargs()``; what
 they bind must be reachable by that user (folders 0755, files world-readable or
 -executable: never under root's home).
 """
 
 from __future__ import annotations
 
-import grp
 import hashlib
 import os
-import pwd
 import selectors
 import shutil
 import signal
@@ -36,10 +33,17 @@ from functools import cache
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
+from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to start bubblewrap)
+    SANDBOX_UID,
+    SANDBOX_USER,
+    _bwrap_base,
+    bwrap_argv_base,
+    isolation_status,
+    sandbox_host_ids,
+    unprivileged_popen_kwargs,
+)
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
-SANDBOX_UID = 65534  # uid/gid inside the sandbox's user namespace
-SANDBOX_USER = "supercoder-sandbox"  # host user bubblewrap runs as when we are root
 
 
 @dataclass(frozen=True)
@@ -131,89 +135,6 @@ def runner_binary() -> Path:
     return target
 
 
-@cache
-def sandbox_host_ids() -> tuple[int, int] | None:
-    """(uid, gid) of the unprivileged host user bubblewrap runs as; None when we are
-    not root (then bubblewrap runs as ourselves). ``SUPERCODER_SANDBOX_USER`` picks
-    another user; root is refused."""
-    if os.geteuid() != 0:
-        return None
-    name = os.environ.get("SUPERCODER_SANDBOX_USER", SANDBOX_USER)
-    try:
-        entry = pwd.getpwnam(name)
-        uid, gid = entry.pw_uid, entry.pw_gid
-    except KeyError:
-        uid = _lookup(pwd.getpwnam, "nobody", 65534, "pw_uid")
-        gid = _lookup(grp.getgrnam, "nogroup", None, "gr_gid") or _lookup(
-            grp.getgrnam, "nobody", 65534, "gr_gid"
-        )
-    if uid == 0 or gid == 0:
-        raise InfraError(
-            f"the sandbox user {name!r} is root: choose an unprivileged one (SUPERCODER_SANDBOX_USER)"
-        )
-    return uid, gid
-
-
-def _lookup(fn, name: str, default: int | None, attr: str) -> int | None:
-    try:
-        return getattr(fn(name), attr)
-    except KeyError:
-        return default
-
-
-def unprivileged_popen_kwargs() -> dict:
-    """Keyword arguments for ``subprocess.Popen``/``run`` that start bubblewrap as an
-    unprivileged host user with no supplementary groups when we are root ({} otherwise)."""
-    ids = sandbox_host_ids()
-    if ids is None:
-        return {}
-    return {"user": ids[0], "group": ids[1], "extra_groups": []}
-
-
-def bwrap_argv_base() -> list[str]:
-    """``bwrap`` and the options every sandbox shares: all namespaces unshared, no
-    capabilities, uid/gid 65534, read-only /usr (+ /lib*, /bin, /sbin, ld.so.cache),
-    a private /proc whose /proc/sys is read-only, a minimal /dev, no /sys. Append
-    binds, ``--remount-ro /``, ``--``, the command; start it with
-    ``unprivileged_popen_kwargs()``."""
-    return [shutil.which("bwrap") or "bwrap", *_bwrap_base()]
-
-
-@cache
-def isolation_status() -> tuple[bool, str]:
-    """(available, reason). Isolation needs bubblewrap and user/pid/net namespaces."""
-    if not shutil.which("bwrap"):
-        return False, "bubblewrap is not installed (apt-get install bubblewrap)"
-    try:
-        proc = subprocess.run(
-            [*bwrap_argv_base(), "--remount-ro", "/", "--", "/usr/bin/true"],
-            capture_output=True, text=True, timeout=30, cwd="/", **unprivileged_popen_kwargs(),
-        )  # fmt: skip
-    except (OSError, subprocess.TimeoutExpired, InfraError) as e:
-        return False, f"bubblewrap failed to start: {e}"
-    if proc.returncode != 0:
-        return False, f"bubblewrap cannot create namespaces here: {proc.stderr.strip()[:300]}"
-    return True, "bubblewrap" + (" (as an unprivileged user)" if sandbox_host_ids() else "")
-
-
-def _bwrap_base() -> list[str]:
-    args = [
-        "--unshare-all", "--die-with-parent", "--new-session",
-        "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
-        "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys",
-        "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--dev", "/dev",
-    ]  # fmt: skip
-    for name in ("lib", "lib64", "bin", "sbin"):
-        p = Path("/") / name
-        if p.is_symlink():
-            args += ["--symlink", os.readlink(p), f"/{name}"]
-        elif p.is_dir():
-            args += ["--ro-bind", str(p), f"/{name}"]
-    if Path("/etc/ld.so.cache").is_file():
-        args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
-    return args
-
-
 class Sandbox:
     """A running supervisor holding named binaries; ``run`` executes one of them."""
 
@@ -261,6 +182,9 @@ class Sandbox:
         if self.isolation:
             cmd = [
                 *bwrap_argv_base(), "--as-pid-1",
+                # the supervisor's /proc entries (CPU time, context switches, memory)
+                # would let one run leave a message for the next: hidden
+                "--tmpfs", "/proc/1", "--remount-ro", "/proc/1",
                 "--ro-bind", str(self._host / "bin"), "/sc/bin",
                 "--ro-bind", str(self._host / "in"), "/sc/in",
                 "--ro-bind", str(runner), "/sc/runner",
