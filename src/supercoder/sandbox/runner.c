@@ -319,8 +319,14 @@ static void reassert_state(struct buf *msg) {
         note(msg, "scheduling-policy", sched_setscheduler(0, initial.policy, &initial.param) != 0);
     if (now.ioprio != initial.ioprio)
         note(msg, "io-priority", syscall(SYS_ioprio_set, 1, 0, initial.ioprio) != 0);
-    if (!CPU_EQUAL(&now.cpus, &initial.cpus))
-        note(msg, "cpu-affinity", sched_setaffinity(0, sizeof initial.cpus, &initial.cpus) != 0);
+    if (!CPU_EQUAL(&now.cpus, &initial.cpus)) {
+        note(msg, "cpu-affinity", 0);
+        /* restored; where the host's cpuset has since shrunk, what it allows is the new normal */
+        if (sched_setaffinity(0, sizeof initial.cpus, &initial.cpus) == 0)
+            sched_getaffinity(0, sizeof initial.cpus, &initial.cpus);
+        else
+            poisoned = 1;
+    }
 }
 
 /* SysV IPC objects left in the sandbox's IPC namespace (seccomp denies creating them):
