@@ -12,7 +12,7 @@
  *       <leftover> <out_len> <err_len>\n<stdout bytes><stderr bytes>
  *
  * outcome: exited | signaled | timeout | output_limit | spawn_error | tampered.
- * Each child gets its own session, rlimits, no_new_privs and a seccomp filter before
+ * Each child gets its own process group, rlimits, no_new_privs and a seccomp filter before
  * exec (it may exec only the binary we name, through a pointer at a random address);
  * after it exits, every remaining descendant is killed (we are a child subreaper) and
  * counted as "leftover", and our own rlimits, priority, scheduling and affinity are
@@ -93,47 +93,90 @@ static int np;
 #define LOAD_ARG_HI(i) INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, args[i]) + 4)
 
 static void emit(struct sock_filter f) { if (np < MAXF) prog[np++] = f; }
-static void deny(int nr, int err) {
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, 1));
-    emit(RET_ERRNO(err));
+
+/* One rule per syscall number: a short block entered with A = nr that returns on every
+ * path. Rules are laid out as a binary search on nr, so a syscall passes ~10
+ * instructions, not one per rule (and the kernel's per-nr allow cache is cheap to build). */
+struct rule { unsigned nr; int n; struct sock_filter code[12]; };
+static struct rule rules[192];
+static int nrules;
+
+static struct rule *rule(int nr) {
+    struct rule *r = &rules[nrules < 191 ? nrules++ : 191];
+    r->nr = (unsigned)nr;
+    r->n = 0;
+    return r;
 }
+static void put(struct rule *r, struct sock_filter f) { if (r->n < 12) r->code[r->n++] = f; }
+static void deny(int nr, int err) { put(rule(nr), RET_ERRNO(err)); }
 
 /* nr may only act on the calling process: args[idx] (a pid; the kernel reads its low 32
  * bits) must be 0 or our pid, or with children allowed, anything but the supervisor
  * (pid 1 in the sandbox, sup outside). which_idx >= 0: args[which_idx] must also equal
- * which (PRIO_PROCESS...). Else EPERM. Every path returns: no need to reload nr. */
+ * which (PRIO_PROCESS...). Else EPERM. */
 static void target_self(int nr, int idx, int which_idx, unsigned which, pid_t me, pid_t sup, int procs) {
-    int head = which_idx >= 0 ? 2 : 0;
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)nr, 0, (unsigned char)(head + 5)));
+    struct rule *r = rule(nr);
     if (which_idx >= 0) {
-        emit(LOAD_ARG(which_idx));
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, which, 0, 3));
+        put(r, LOAD_ARG(which_idx));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, which, 0, 3));
     }
-    emit(LOAD_ARG(idx));
+    put(r, LOAD_ARG(idx));
     if (procs) {
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 1, 0));
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sup, 0, 1));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, 1, 1, 0));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sup, 0, 1));
     } else {
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0));
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)me, 1, 0));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0, 2, 0));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)me, 1, 0));
     }
-    emit(RET_ERRNO(EPERM));
-    emit(RET_ALLOW);
+    put(r, RET_ERRNO(EPERM));
+    put(r, RET_ALLOW);
 }
 
 /* execve only with the exact path pointer the child passes (a random address, per run):
  * the program cannot exec anything, itself included; execveat never. Both kill it. */
 static void exec_once(const char *path) {
     uint64_t p = (uint64_t)(uintptr_t)path;
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execve, 0, 6));
-    emit(LOAD_ARG(0));
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)p, 0, 2));
-    emit(LOAD_ARG_HI(0));
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(p >> 32), 1, 0));
-    emit(RET_KILL);
-    emit(RET_ALLOW);
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1));
-    emit(RET_KILL);
+    struct rule *r = rule(SYS_execve);
+    put(r, LOAD_ARG(0));
+    put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)p, 0, 2));
+    put(r, LOAD_ARG_HI(0));
+    put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (uint32_t)(p >> 32), 1, 0));
+    put(r, RET_KILL);
+    put(r, RET_ALLOW);
+    put(rule(SYS_execveat), RET_KILL);
+}
+
+/* args[idx] & mask (or == value when mask is 0) gets EPERM; anything else is allowed */
+static void deny_arg(int nr, int idx, unsigned value, unsigned mask) {
+    struct rule *r = rule(nr);
+    put(r, LOAD_ARG(idx));
+    put(r, mask ? JUMP(BPF_JMP | BPF_JSET | BPF_K, mask, 0, 1) : JUMP(BPF_JMP | BPF_JEQ | BPF_K, value, 0, 1));
+    put(r, RET_ERRNO(EPERM));
+    put(r, RET_ALLOW);
+}
+
+static int by_nr(const void *a, const void *b) {
+    unsigned x = ((const struct rule *)a)->nr, y = ((const struct rule *)b)->nr;
+    return x < y ? -1 : x > y;
+}
+
+/* Binary search over rules[lo, hi): small ranges become JEQ chains ending in ALLOW. */
+static void emit_tree(int lo, int hi) {
+    if (hi - lo <= 4) {
+        for (int i = lo; i < hi; i++) {
+            emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, rules[i].nr, 0, (unsigned char)rules[i].n));
+            for (int k = 0; k < rules[i].n; k++) emit(rules[i].code[k]);
+        }
+        emit(RET_ALLOW);
+        return;
+    }
+    int mid = (lo + hi) / 2;
+    emit(JUMP(BPF_JMP | BPF_JGE | BPF_K, rules[mid].nr, 0, 1));
+    int ja = np;
+    emit(INSN(BPF_JMP | BPF_JA, 0)); /* to the upper half, patched below */
+    emit_tree(lo, mid);
+    if (ja < MAXF) prog[ja].k = (unsigned)(np - ja - 1);
+    emit_tree(mid, hi);
 }
 
 static const int denied[] = {
@@ -163,15 +206,7 @@ static const int denied[] = {
 
 static int install_seccomp(int allow_procs, const char *exec_path) {
     pid_t me = getpid(), sup = getppid();
-    np = 0;
-    emit(INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
-    emit(RET_KILL);
-    emit(LOAD_NR);
-    emit(JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1)); /* x32 ABI */
-    emit(RET_KILL);
-    emit(JUMP(BPF_JMP | BPF_JGT | BPF_K, LAST_KNOWN_SYSCALL, 0, 1));
-    emit(RET_ERRNO(ENOSYS));
+    np = nrules = 0;
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) deny(denied[i], EPERM);
     exec_once(exec_path);
     /* calls that could reach the supervisor (pid 1): only on ourselves */
@@ -181,39 +216,42 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
         SYS_rt_tgsigqueueinfo, SYS_tgkill,
     };
     for (size_t i = 0; i < sizeof by_pid / sizeof by_pid[0]; i++) target_self(by_pid[i], 0, -1, 0, me, sup, allow_procs);
-    /* no evicting shared files from the page cache (it would slow the next run down) */
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_fadvise64, 0, 4));
-    emit(LOAD_ARG(3));
-    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, 4 /* POSIX_FADV_DONTNEED */, 0, 1));
-    emit(RET_ERRNO(EPERM));
-    emit(RET_ALLOW);
     target_self(SYS_setpriority, 1, 0, 0 /* PRIO_PROCESS */, me, sup, allow_procs);
     target_self(SYS_ioprio_set, 1, 0, 1 /* IOPRIO_WHO_PROCESS */, me, sup, allow_procs);
+    /* no evicting shared files from the page cache (it would slow the next run down) */
+    deny_arg(SYS_fadvise64, 3, 4 /* POSIX_FADV_DONTNEED */, 0);
+    deny(SYS_clone3, ENOSYS);
     if (!allow_procs) {
         deny(SYS_fork, EPERM);
         deny(SYS_vfork, EPERM);
         deny(SYS_clone, EPERM);
-        deny(SYS_clone3, ENOSYS);
-        target_self(SYS_kill, 0, -1, 0, me, sup, 0); /* no kill(-1), no process groups, no parent */
+        struct rule *r = rule(SYS_kill); /* only itself: no kill(-1), no process group, no parent */
+        put(r, LOAD_ARG(0));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)me, 1, 0));
+        put(r, RET_ERRNO(EPERM));
+        put(r, RET_ALLOW);
     } else {
         /* children exist: still no signal to "everyone" (pid -1), groups (pid <= 0), the supervisor */
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_kill, 0, 6));
-        emit(LOAD_ARG(0));
-        emit(JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80000000u, 3, 0));
-        emit(JUMP(BPF_JMP | BPF_JGT | BPF_K, 1, 0, 2));
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sup, 1, 0));
-        emit(RET_ALLOW);
-        emit(RET_ERRNO(EPERM));
-        /* and no new namespaces through clone's flags */
-        emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_clone, 0, 4));
-        emit(LOAD_ARG(0));
-        emit(JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x7E020080u /* CLONE_NEW* */, 0, 1));
-        emit(RET_ERRNO(EPERM));
-        emit(RET_ALLOW);
-        deny(SYS_clone3, ENOSYS);
+        struct rule *r = rule(SYS_kill);
+        put(r, LOAD_ARG(0));
+        put(r, JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x80000000u, 3, 0));
+        put(r, JUMP(BPF_JMP | BPF_JGT | BPF_K, 1, 0, 2));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)sup, 1, 0));
+        put(r, RET_ALLOW);
+        put(r, RET_ERRNO(EPERM));
+        deny_arg(SYS_clone, 0, 0, 0x7E020080u /* CLONE_NEW*: no new namespaces */);
     }
-    emit(RET_ALLOW);
-    if (np >= MAXF) return -1;
+    qsort(rules, (size_t)nrules, sizeof rules[0], by_nr);
+    emit(INSN(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch)));
+    emit(JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0));
+    emit(RET_KILL);
+    emit(LOAD_NR);
+    emit(JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1)); /* x32 ABI */
+    emit(RET_KILL);
+    emit(JUMP(BPF_JMP | BPF_JGT | BPF_K, LAST_KNOWN_SYSCALL, 0, 1));
+    emit(RET_ERRNO(ENOSYS));
+    emit_tree(0, nrules);
+    if (np >= MAXF || nrules >= 191) return -1;
     struct sock_fprog fp = { .len = (unsigned short)np, .filter = prog };
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) return -1;
     return (int)syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &fp);
@@ -253,7 +291,7 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     int err;
     errno = 0;
     if (!path) goto fail;
-    setsid(); /* its own session (and scheduler autogroup): nothing it changes there outlives it */
+    setpgid(0, 0); /* its own group (a session would cost a scheduler autogroup per run) */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (dup2(in_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) goto fail;
     if (status_w != 3) { if (dup2(status_w, 3) < 0) goto fail; status_w = 3; }
