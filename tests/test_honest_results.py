@@ -54,7 +54,8 @@ def test_optimize_writes_a_significantly_faster_answer_and_names_each_build(tmp_
     assert not same_program(out.read_text(), baseline_asm(load_problem(problem)))
     result = runner.invoke(app, ["optimize", str(problem), "-o", str(out), "--no-time"])
     assert result.exit_code == 0, result.output
-    assert "gcc -O3 -march=native" in result.output  # the table says what each sample was
+    rows = [ln for ln in result.output.splitlines() if ln.startswith("│ ")]
+    assert rows and all(("gcc -O" in r or "clang -O" in r) for r in rows)  # each build named
 
 
 def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp_path):
