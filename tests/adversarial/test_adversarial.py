@@ -150,6 +150,13 @@ def test_candidate_cannot_read_the_baseline_binary(problem):
     assert refused(verdict), (verdict.status, verdict.message)
 
 
+def test_candidate_cannot_list_the_test_inputs(problem):
+    """The inputs folder is not listable: names are SHA-256 digests of the contents, so a
+    run opens its own input and cannot find the others (hidden ones included)."""
+    verdict = evaluate(problem, fixture_asm("list_inputs"), CONFIG)
+    assert refused(verdict), (verdict.status, verdict.message)
+
+
 def test_connect_to_host_loopback_fails(problem):
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.2)

@@ -173,8 +173,11 @@ class Sandbox:
             dest.chmod(0o111)
         shutil.copyfile(runner_binary(), self._host / "runner")
         (self._host / "runner").chmod(0o111)
-        for folder in (self._host, self._host / "bin", self._host / "in"):
+        for folder in (self._host, self._host / "bin"):
             folder.chmod(0o755)
+        # inputs are reachable by name (a SHA-256 of the content) but not listable, by
+        # the sandbox user or by the owner: a run cannot find other tests' inputs
+        (self._host / "in").chmod(0o311)
 
     # -- lifecycle -----------------------------------------------------------
     def _start(self) -> subprocess.Popen:
