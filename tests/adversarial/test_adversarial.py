@@ -157,6 +157,21 @@ def test_candidate_cannot_list_the_test_inputs(problem):
     assert refused(verdict), (verdict.status, verdict.message)
 
 
+def test_our_own_folders_under_usr_are_shown_empty(problem, monkeypatch):
+    """Installed system-wide, supercoder's package (hidden outputs of the bundled
+    problems) and cache sit under /usr, which every sandbox shows: they are hidden.
+    Stand-in: pretend /usr/include is ours and read a header from it."""
+    import supercoder.sandbox as sandbox
+
+    header = '"/usr/include/stdio.h"'
+    assert Path("/usr/include/stdio.h").is_file()
+    seen = evaluate(problem, fixture_asm("read_installed", f"PATH={header}"), CONFIG)
+    assert seen.status is Status.OK, (seen.status, seen.message)  # the fixture works
+    monkeypatch.setattr(sandbox, "own_folders", lambda: [Path("/usr/include")])
+    hidden = evaluate(problem, fixture_asm("read_installed", f"PATH={header}"), CONFIG)
+    assert refused(hidden), (hidden.status, hidden.message)
+
+
 def test_connect_to_host_loopback_fails(problem):
     server = socket.create_server(("127.0.0.1", 0))
     server.settimeout(0.2)

@@ -39,6 +39,7 @@ from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to
     _bwrap_base,
     bwrap_argv_base,
     isolation_status,
+    own_folders,
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
@@ -188,6 +189,9 @@ class Sandbox:
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden
                 "--tmpfs", "/proc/1", "--remount-ro", "/proc/1",
+                # a system-wide install puts our package (bundled problems' hidden
+                # outputs) and cache under /usr: shown empty
+                *[arg for path in own_folders() for arg in ("--tmpfs", str(path))],
                 "--ro-bind", str(self._host / "bin"), "/sc/bin",
                 "--ro-bind", str(self._host / "in"), "/sc/in",
                 "--ro-bind", str(runner), "/sc/runner",

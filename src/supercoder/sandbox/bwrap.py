@@ -18,6 +18,7 @@ from functools import cache
 from pathlib import Path
 
 from supercoder.errors import InfraError
+from supercoder.paths import cache_dir
 
 SANDBOX_UID = 65534  # uid/gid inside the sandbox's user namespace
 SANDBOX_USER = "supercoder-sandbox"  # host user bubblewrap runs as when we are root
@@ -108,3 +109,12 @@ def _bwrap_base() -> list[str]:
     if Path("/etc/ld.so.cache").is_file():
         args += ["--ro-bind", "/etc/ld.so.cache", "/etc/ld.so.cache"]
     return args
+
+
+def own_folders() -> list[Path]:
+    """supercoder's package (bundled problems, hidden outputs included) and its cache,
+    where they sit under a folder every sandbox shows (a system-wide install puts them
+    under /usr): each sandbox sees them empty."""
+    shown = [Path(p).resolve() for p in ("/usr", "/lib", "/lib64", "/bin", "/sbin")]
+    ours = [Path(__file__).resolve().parents[1], cache_dir().resolve()]
+    return [p for p in ours if any(p.is_relative_to(root) for root in shown)]

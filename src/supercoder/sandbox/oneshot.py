@@ -45,6 +45,7 @@ from supercoder.sandbox import (
     _classify_memory,
     bwrap_argv_base,
     isolation_status,
+    own_folders,
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
@@ -147,17 +148,6 @@ def _bwrap_command(
         "--as-pid-1", "--remount-ro", "/", "--chdir", str(workdir), "--",
         prlimit, *limit_args, "--", *argv,
     ]  # fmt: skip
-
-
-def own_folders() -> list[Path]:
-    """supercoder's package (bundled problems, hidden outputs included) and its cache,
-    where they sit under a folder every sandbox shows (a system-wide install puts them
-    under /usr): each sandbox sees them empty."""
-    from supercoder.paths import cache_dir
-
-    shown = [Path(p).resolve() for p in ("/usr", "/lib", "/lib64", "/bin", "/sbin")]
-    ours = [Path(__file__).resolve().parents[1], cache_dir().resolve()]
-    return [p for p in ours if any(p.is_relative_to(root) for root in shown)]
 
 
 def _open_to_sandbox(workdir: Path) -> None:
