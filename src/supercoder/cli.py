@@ -21,7 +21,7 @@ from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from supercoder.commands import analyze, bench, core, dataset, llm, train
+from supercoder.commands import analyze, bench, calibrate, core, dataset, llm, train
 from supercoder.errors import SupercoderError, printable
 
 EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
@@ -93,7 +93,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-for module in (core, bench, dataset, llm, train, analyze):
+for module in (core, bench, dataset, llm, train, analyze, calibrate):
     module.register(app)
 
 

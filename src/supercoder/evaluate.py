@@ -135,8 +135,8 @@ def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: b
                   config: EvalConfig, context: dict) -> Verdict:  # fmt: skip
     tests = [t for t in problem.tests if config.include_hidden or not t.hidden]
     inputs = [(t.name, t.read_input(), expected_output(t.expected, problem.compare)) for t in tests]
-    binaries = {"baseline": base_bin, "candidate": cand_bin}
-    box = Sandbox(binaries, config.limits, isolation=config.sandbox)
+    meter = Meter(config.meter)
+    box = Sandbox(meter.binaries(base_bin, cand_bin), config.limits, isolation=config.sandbox)
     try:
         results, cpu = _check_all(box, inputs, config)
         failed = [r for r in results if r.status is not Status.OK]
@@ -149,7 +149,7 @@ def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: b
             return Verdict(problem.name, Status.OK, tuple(results), identical_to_baseline=identical,
                            context=context, cpu_seconds_spent=cpu)  # fmt: skip
         with timing_slot():
-            comparison = Meter(config.meter).compare(box, inputs)
+            comparison = meter.compare(box, inputs, baseline_digest=base_bin.name)
     except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
         box.close()
         return _blame(problem, base_bin, inputs, config, e, identical, context, cpu)

@@ -1,19 +1,31 @@
-"""Paired, interleaved timing of baseline vs candidate, with bootstrap confidence intervals.
+"""Paired, interleaved timing of baseline vs candidate, with a calibrated confidence interval.
 
 Protocol (``Meter.compare``):
 
 1. Inside one sandbox, each round runs every timed test once with the baseline and
    once with the candidate, in a shuffled test order per round; within a test, the
-   pairs alternate which binary runs first (ABBA, from a random start). CPU time
-   (user+sys of the process, from wait4) is the measure; wall time is recorded. Every run's output is checked again.
+   pairs alternate which binary runs first (ABBA, from a random start). Each run uses
+   one of ``placements`` copies of its binary, picked at random (other file pages, so
+   the binary's placement in memory varies within a check as it does between checks).
+   CPU time (user+sys of the process, from wait4) is the measure; wall time is recorded.
+   Every run's output is checked again.
 2. Per test, the speedup is exp(median of the paired log-ratios log(t_base/t_cand)).
-   Tests whose baseline run takes less than ``min_test_seconds`` are reported but
-   not timed further and don't enter the aggregate (process start-up would dominate),
+3. The timed tests (their baseline takes at least ``min_test_seconds``) are decided
+   once per baseline binary and test set and cached (``calibration.cached_timed_set``):
+   a borderline test (within 2x of the cutoff) is decided on the median of 3 runs.
+   Other tests are reported but not timed further and don't enter the aggregate,
    unless no test is long enough (then all enter, and the result says so).
-3. The aggregate is the geometric mean of the per-test speedups; its 95% CI is a
-   bootstrap over pairs, resampled within each test. No clamping anywhere.
-4. Adaptive: after ``min_pairs`` rounds, stop once the aggregate CI half-width (in
-   log space) is below ``target_halfwidth``; else add rounds up to ``max_pairs``.
+4. The aggregate is the geometric mean of the per-test speedups. Its 95% CI: a
+   bootstrap over *rounds* (all tests of a round resampled together, so what slows a
+   whole round is seen), widened by the between-check noise floor of this machine
+   (``calibration``: what two checks of the same program differ by beyond sampling):
+   half-width = sqrt(bootstrap half-width^2 + (1.96 * floor)^2). No clamping anywhere.
+5. Adaptive: after ``min_pairs`` rounds, stop once the bootstrap half-width (in log
+   space) is below ``target_halfwidth`` or the floor's; else add rounds up to ``max_pairs``.
+
+``MeterConfig(legacy=True)`` is the earlier meter (pairs resampled within each test,
+timed set chosen in each check, no floor, one copy of each binary), kept so
+``benchmarks/calibration.py`` can show both side by side.
 
 The paper's figure (mean wall time ratio per test, clamped at >= 1, averaged over
 tests) is computed from the same samples for comparison with published numbers.
@@ -25,13 +37,24 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
+from supercoder.calibration import cached_timed_set, load_calibration, tests_key
 from supercoder.compare import outputs_match
 from supercoder.errors import InfraError
 from supercoder.sandbox import RunResult, Sandbox
-from supercoder.types import Speedup
+from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
+
+LEGACY_METHOD = Speedup.__dataclass_fields__["method"].default
+METHOD = (
+    "median paired log-ratio of CPU time, geometric mean over tests, 95% CI: bootstrap over "
+    "rounds widened by the machine's between-check noise floor"
+)
+Z95 = 1.959964
+
+Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
 
 
 @dataclass(frozen=True)
@@ -42,7 +65,11 @@ class MeterConfig:
     min_test_seconds: float = 0.005
     max_cpu_seconds: float = 120.0  # budget for one comparison
     bootstrap: int = 2000
-    seed: int = 0
+    seed: int | None = None  # run order; None: fresh per check (legacy: 0)
+    legacy: bool = False  # the earlier, uncalibrated meter (for side-by-side benchmarks)
+    noise_floor: float | None = None  # log-space sd; None: this machine's calibration
+    margin: float | None = None  # practical band; None: this machine's calibration
+    placements: int = 4  # copies of each binary in the sandbox
 
 
 @dataclass(frozen=True)
@@ -110,7 +137,8 @@ class _Samples:
 def bootstrap_aggregate(
     ratios: list[np.ndarray], n: int, rng: np.random.Generator
 ) -> tuple[float, float, float]:
-    """(estimate, low, high) of exp(mean over tests of median log-ratio), 95% CI."""
+    """(estimate, low, high) of exp(mean over tests of median log-ratio), 95% CI,
+    pairs resampled within each test (the legacy interval)."""
     est = float(np.mean([np.median(r) for r in ratios]))
     total = np.zeros(n)
     for r in ratios:
@@ -119,6 +147,32 @@ def bootstrap_aggregate(
     boots = total / len(ratios)
     lo, hi = np.percentile(boots, [2.5, 97.5])
     return math.exp(est), math.exp(float(lo)), math.exp(float(hi))
+
+
+def round_bootstrap(
+    ratios: list[np.ndarray], n: int, rng: np.random.Generator, small_sample: bool = True
+) -> tuple[float, float, float]:
+    """(estimate, low, high) in LOG space: rounds resampled together across tests; with
+    ``small_sample`` the half-widths are scaled by sqrt(r/(r-1)) (the bootstrap's
+    small-sample shrinkage)."""
+    r = min(len(x) for x in ratios)
+    matrix = np.stack([x[:r] for x in ratios], axis=1)  # rounds x tests
+    est = float(np.mean(np.median(matrix, axis=0)))
+    if r < 2:
+        return est, est, est
+    idx = rng.integers(0, r, size=(n, r))
+    boots = np.median(matrix[idx], axis=1).mean(axis=1)
+    lo, hi = (float(x) for x in np.percentile(boots, [2.5, 97.5]))
+    scale = math.sqrt(r / (r - 1)) if small_sample else 1.0
+    return est, est - (est - lo) * scale, est + (hi - est) * scale
+
+
+def widen(est: float, lo: float, hi: float, floor: float) -> tuple[float, float]:
+    """Log-space interval widened by a between-check sd ``floor``, back on the ratio scale."""
+    extra = (Z95 * floor) ** 2
+    low = est - math.sqrt((est - lo) ** 2 + extra)
+    high = est + math.sqrt((hi - est) ** 2 + extra)
+    return math.exp(low), math.exp(high)
 
 
 def paper_protocol_speedup(tests: Sequence[TestTiming]) -> float | None:
@@ -134,21 +188,32 @@ class Meter:
 
     def __init__(self, config: MeterConfig = MeterConfig()):
         self.config = config
+        cal = load_calibration() if not config.legacy else None
+        floor = config.noise_floor if config.noise_floor is not None else cal and cal.noise_floor
+        margin = config.margin if config.margin is not None else cal and cal.margin
+        self.noise_floor = 0.0 if config.legacy else float(floor or 0.0)
+        self.margin = max(MIN_PRACTICAL_MARGIN, float(margin or 0.0))
 
-    def compare(self, box: Sandbox, tests: Sequence[tuple[str, bytes, bytes]]) -> Comparison:
-        """``tests``: (name, input, expected output). Candidate must already be correct."""
+    def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
+        """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies."""
+        out = {"baseline": baseline, "candidate": candidate}
+        for k in range(1, 1 if self.config.legacy else self.config.placements):
+            out |= {f"baseline_{k}": baseline, f"candidate_{k}": candidate}
+        return out
+
+    def compare(self, box: Sandbox, tests: Tests, baseline_digest: str | None = None) -> Comparison:
+        """``tests``: (name, input, expected output). Candidate must already be correct.
+        With ``baseline_digest`` the timed-test set is cached under it (not in legacy)."""
         cfg = self.config
-        rng = random.Random(cfg.seed)
+        seed = cfg.seed if cfg.seed is not None or not cfg.legacy else 0
+        rng = random.Random(seed)
         self._pairs_done: dict[str, int] = {}
         samples = _Samples([t[0] for t in tests])
         try:
-            samples.cpu += box.run(
-                "baseline", tests[0][1]
-            ).cpu_seconds  # warm the baseline's pages once
+            samples.cpu += box.run("baseline", tests[0][1]).cpu_seconds  # warm its pages once
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
-            long = [t for t in tests if min(samples.data[t[0]][0]) >= cfg.min_test_seconds]
-            timed = long or list(tests)
+            timed = self._timed(box, tests, samples, baseline_digest)
             for round_ in range(1, cfg.max_pairs):
                 if round_ >= cfg.min_pairs and self._precise(samples, timed):
                     break
@@ -162,7 +227,44 @@ class Meter:
             return Comparison(
                 (), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test
             )
-        return self._summarize(samples, tests, timed, bool(long))
+        return self._summarize(samples, tests, timed)
+
+    def _timed(self, box: Sandbox, tests: Tests, samples: _Samples, digest: str | None) -> list:
+        cut = self.config.min_test_seconds
+        if self.config.legacy:  # decided on this check's first pair
+            return [t for t in tests if samples.data[t[0]][0][0] >= cut] or list(tests)
+
+        def decide() -> tuple[str, ...]:
+            chosen = []
+            for name, data, expected in tests:
+                times = [samples.data[name][0][0]]
+                if cut / 2 <= times[0] < 2 * cut:  # borderline: decide on a median of 3
+                    for _ in range(2):
+                        run = self._run(box, "baseline", data, expected, name)
+                        samples.cpu += run.cpu_seconds
+                        times.append(run.cpu_seconds)
+                if float(np.median(times)) >= cut:
+                    chosen.append(name)
+            return tuple(chosen)
+
+        key = tests_key(digest, tests, cut) if digest else ""
+        names = set(cached_timed_set(digest, key, decide) if digest else decide())
+        return [t for t in tests if t[0] in names] or list(tests)
+
+    def _run(self, box: Sandbox, who: str, data: bytes, expected: bytes, name: str) -> RunResult:
+        k = 0 if self.config.legacy else random.randrange(max(1, self.config.placements))
+        run = box.run(who if k == 0 else f"{who}_{k}", data)
+        if run.clean_exit and outputs_match(run.stdout, expected):
+            return run
+        detail = run.describe() if not run.clean_exit else "it printed a different output"
+        if who == "baseline":  # the problem or the machine, never the candidate's fault
+            raise InfraError(
+                f"the baseline failed test {name} during timing ({detail}): "
+                "is the problem deterministic?"
+            )
+        raise OutputChanged(
+            name, f"candidate output changed on test {name} during timing: {detail}"
+        )
 
     def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):
         # counterbalanced (ABBA): a test's pairs alternate which binary runs first,
@@ -170,48 +272,46 @@ class Meter:
         k = self._pairs_done.get(name, rng.randrange(2))
         self._pairs_done[name] = k + 1
         order = ["baseline", "candidate"] if k % 2 == 0 else ["candidate", "baseline"]
-        runs = {who: box.run(who, data) for who in order}
-        for who, run in runs.items():
-            if run.clean_exit and outputs_match(run.stdout, expected):
-                continue
-            detail = run.describe() if not run.clean_exit else "it printed a different output"
-            if who == "baseline":  # the problem or the machine, never the candidate's fault
-                raise InfraError(
-                    f"the baseline failed test {name} during timing ({detail}): is the problem deterministic?"
-                )
-            raise OutputChanged(
-                name, f"candidate output changed on test {name} during timing: {detail}"
-            )
+        runs = {who: self._run(box, who, data, expected, name) for who in order}
         return runs["baseline"], runs["candidate"]
 
     def _precise(self, samples: _Samples, timed: list) -> bool:
         ratios = [samples.timing(t[0], True).log_ratios for t in timed]
-        rng = np.random.default_rng(self.config.seed)
-        _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
-        return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
+        rng = np.random.default_rng(self.config.seed or 0)
+        if self.config.legacy:
+            _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
+            return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
+        _, lo, hi = round_bootstrap(ratios, 400, rng, small_sample=False)
+        return (hi - lo) / 2 <= max(self.config.target_halfwidth, Z95 * self.noise_floor)
 
-    def _summarize(self, samples: _Samples, tests, timed, any_long: bool) -> Comparison:
+    def _interval(
+        self, ratios: list[np.ndarray], rng: np.random.Generator
+    ) -> tuple[float, float, float]:
+        if self.config.legacy:
+            return bootstrap_aggregate(ratios, self.config.bootstrap, rng)
+        est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng)
+        return (math.exp(est), *widen(est, lo, hi, self.noise_floor))
+
+    def _summarize(self, samples: _Samples, tests: Tests, timed: list) -> Comparison:
         timed_names = {t[0] for t in timed}
         timings = tuple(samples.timing(t[0], t[0] in timed_names) for t in tests)
-        rng = np.random.default_rng(self.config.seed)
+        rng = np.random.default_rng(self.config.seed or 0)
         per_test = {}
         for t in timings:
             if t.timed and len(t.base_cpu) > 1:
-                _, lo, hi = bootstrap_aggregate([t.log_ratios], self.config.bootstrap, rng)
+                _, lo, hi = self._interval([t.log_ratios], rng)
                 per_test[t.name] = (lo, hi)
         ratios = [t.log_ratios for t in timings if t.timed]
-        value, lo, hi = bootstrap_aggregate(ratios, self.config.bootstrap, rng)
+        value, lo, hi = self._interval(ratios, rng)
         n = sum(len(r) for r in ratios)
-        method = Speedup.__dataclass_fields__["method"].default
-        note = (
-            ""
-            if any_long
-            else (
-                f"every test's baseline runs under {self.config.min_test_seconds * 1000:.0f} ms: "
-                "the speedup mostly measures process start-up"
-            )
-        )
-        speedup = Speedup(value, lo, hi, samples=n, tests_timed=len(ratios), method=method)
-        return Comparison(
-            timings, speedup, paper_protocol_speedup(timings), per_test, samples.cpu, note=note
-        )
+        cut = self.config.min_test_seconds
+        any_long = any(min(t.base_cpu) >= cut or t.base_cpu[0] >= cut for t in timings if t.timed)
+        note = "" if any_long else (
+            f"every test's baseline runs under {cut * 1000:.0f} ms: "
+            "the speedup mostly measures process start-up"
+        )  # fmt: skip
+        method = LEGACY_METHOD if self.config.legacy else METHOD
+        speedup = Speedup(value, lo, hi, samples=n, tests_timed=len(ratios), method=method,
+                          margin=self.margin)  # fmt: skip
+        paper = paper_protocol_speedup(timings)
+        return Comparison(timings, speedup, paper, per_test, samples.cpu, note=note)

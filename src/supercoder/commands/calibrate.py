@@ -1,0 +1,113 @@
+"""``supercoder calibrate``: measure this machine's between-check timing noise."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated
+
+import typer
+
+from supercoder.errors import InfraError, UserError
+
+if TYPE_CHECKING:
+    from supercoder.calibration import Calibration
+
+DEFAULT_PROBLEMS = (
+    "bit_sos_naive", "str_zfunc", "bit_max_xor_pair", "mat_gauss_mod",
+    "graph_toposort", "num_modpow",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class CalibrateConfig:
+    problems: tuple[str, ...] = DEFAULT_PROBLEMS
+    checks: int = 4
+    sandbox: bool = True
+
+
+def register(app: typer.Typer) -> None:
+    app.command("calibrate")(calibrate)
+
+
+def identical_checks(
+    config: CalibrateConfig, progress: Callable[[str], None] = lambda _: None
+) -> list[tuple[str, float, float]]:
+    """(problem, estimate, sampling sd of its log) of identical-program checks, the
+    meter's noise floor switched off so only what one check sees is in the sd."""
+    from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+    from supercoder.meter import Z95, MeterConfig
+    from supercoder.problems import BUNDLED_ROOT, load_problem
+
+    config_eval = EvalConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
+    out = []
+    for name in config.problems:
+        if not (BUNDLED_ROOT / name).is_dir():
+            raise UserError(f"{name}: not a bundled problem (see: supercoder bench list)")
+        problem = load_problem(BUNDLED_ROOT / name)
+        asm = baseline_asm(problem)
+        for i in range(config.checks):
+            v = evaluate(problem, asm, config_eval)
+            if v.is_infra_failure or v.speedup is None:
+                raise InfraError(f"calibration check of {name} could not run: {v.message}")
+            sp = v.speedup
+            out.append((name, sp.value, (math.log(sp.high) - math.log(sp.low)) / (2 * Z95)))
+            progress(
+                f"{name} check {i + 1}/{config.checks}: {sp.value:.4f} [{sp.low:.4f}, {sp.high:.4f}]"
+            )
+    return out
+
+
+def calibrate(
+    problems: Annotated[
+        list[str] | None,
+        typer.Argument(help="Bundled problems to check (default: six short ones)."),
+    ] = None,
+    checks: Annotated[int, typer.Option(min=2, help="Identical-program checks per problem.")] = 4,
+    show: Annotated[
+        bool, typer.Option("--show", help="Print the stored calibration; measure nothing.")
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    unsafe_no_sandbox: Annotated[
+        bool, typer.Option("--unsafe-no-sandbox", help="Run without isolation (dangerous).")
+    ] = False,
+) -> None:
+    """Measure how much two checks of the SAME program differ on this machine.
+
+    Checks the -O3 baseline of a few bundled problems against itself (the truth is
+    exactly 1.00) CHECKS times each, then stores in the cache, with the machine context:
+
+    - noise_floor: the spread of the log speedup between checks beyond what one check's
+      bootstrap sees; the meter adds it to every confidence interval on this machine;
+    - margin: the practical band [1 - m, 1 + m] (95th percentile of |estimate - 1|,
+      at least 1%); "significantly faster" means the CI lies above 1 + m.
+
+    Without a calibration the meter uses built-in defaults. Re-run it when the machine
+    or its load changes. Takes about a minute on an idle machine.
+
+    Example: supercoder calibrate --checks 5
+    """
+    from supercoder.calibration import estimate_calibration, load_calibration, save_calibration
+    from supercoder.toolchain import machine_context
+
+    if show:
+        cal = load_calibration()
+        typer.echo(json.dumps(cal.to_json(), indent=2) if as_json else _describe(cal))
+        return
+    config = CalibrateConfig(tuple(problems or DEFAULT_PROBLEMS), checks, not unsafe_no_sandbox)
+    echo = (lambda _: None) if as_json else typer.echo
+    cal = estimate_calibration(identical_checks(config, echo), machine_context())
+    path = save_calibration(cal)
+    typer.echo(
+        json.dumps({**cal.to_json(), "path": str(path)})
+        if as_json
+        else f"{_describe(cal)}\nstored in {path}"
+    )
+
+
+def _describe(c: Calibration) -> str:
+    where = f"measured on {c.checks} identical-program checks" if c.measured else "built-in default"
+    return (f"noise floor {c.noise_floor * 100:.2f}% (sd of log speedup between checks), "
+            f"practical margin ±{c.margin * 100:.1f}% ({where})")  # fmt: skip

@@ -1,0 +1,126 @@
+"""Calibrated uncertainty: the noise floor, the cached timed-test set, `supercoder calibrate`."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from supercoder.calibration import (
+    DEFAULT_FLOOR,
+    Calibration,
+    calibration_path,
+    estimate_calibration,
+    load_calibration,
+    save_calibration,
+)
+from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+from supercoder.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, round_bootstrap, widen
+from supercoder.paths import cache_dir
+from supercoder.problems import load_problem
+from supercoder.toolchain import machine_context
+from tests.conftest import sandbox_or_skip
+from tests.test_evaluate import PRIMES, SLOW
+
+
+@pytest.fixture
+def own_cache(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("SUPERCODER_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+def test_floor_is_the_spread_beyond_sampling_error():
+    rng = np.random.default_rng(1)
+    checks = [("p", math.exp(x), 0.003) for x in rng.normal(0.0, 0.01, 400)]
+    cal = estimate_calibration(checks, {"cpu": "x"})
+    assert cal.noise_floor == pytest.approx(math.sqrt(0.01**2 - 0.003**2), rel=0.15)
+    assert 0.015 < cal.margin < 0.025 and cal.checks == 400 and cal.measured
+    quiet = estimate_calibration([("p", 1.0, 0.01)] * 5, {})  # sampling explains it all
+    assert quiet.noise_floor == 0.002 and quiet.margin == 0.01  # the minimums
+
+
+def test_calibration_is_kept_per_machine(own_cache):
+    assert load_calibration() == Calibration() and not load_calibration().measured
+    mine = Calibration(0.012, 0.02, 20, ("a",), machine_context(), 1.0)
+    save_calibration(mine)
+    assert load_calibration() == mine
+    assert Meter().noise_floor == 0.012 and Meter().margin == 0.02
+    assert Meter(MeterConfig(noise_floor=0.0)).noise_floor == 0.0
+    other = {**mine.to_json(), "context": {**mine.context, "cpu": "another CPU"}}
+    calibration_path().write_text(json.dumps(other))
+    assert load_calibration().noise_floor == DEFAULT_FLOOR  # not this machine's: defaults
+
+
+def test_interval_covers_round_effects_and_the_floor():
+    rng = np.random.default_rng(0)
+    shift = rng.normal(0, 0.05, 8)  # what slows a whole round slows every test in it
+    ratios = [shift + rng.normal(0, 0.002, 8) for _ in range(6)]
+    est, lo, hi = round_bootstrap(ratios, 2000, rng)
+    assert hi - lo > 0.04  # the pair-within-test bootstrap would say ~0.002
+    low, high = widen(0.0, 0.0, 0.0, 0.01)
+    assert low == pytest.approx(math.exp(-0.0196), abs=1e-4)
+    assert high == pytest.approx(math.exp(0.0196), abs=1e-4)
+
+
+@pytest.fixture
+def primes(tmp_path) -> Path:
+    sandbox_or_skip()
+    folder = tmp_path / "primes"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text(SLOW)
+    for n, count in PRIMES.items():
+        (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
+        (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
+    return folder
+
+
+def test_timed_set_is_decided_once_and_cached(primes, own_cache):
+    problem = load_problem(primes)
+    asm = baseline_asm(problem)
+    config = EvalConfig(meter=MeterConfig(max_pairs=3))
+    first = evaluate(problem, asm, config)
+    assert first.correct and first.timed_tests and "n1" not in first.timed_tests
+    stored = list((cache_dir() / "bin").glob("*.timed.json"))
+    assert len(stored) == 1
+    assert evaluate(problem, asm, config).timed_tests == first.timed_tests
+    # the stored decision is what later checks use (not a fresh per-check choice)
+    sets = json.loads(stored[0].read_text())
+    stored[0].write_text(json.dumps({k: ["n20000"] for k in sets}))
+    again = evaluate(problem, asm, config)
+    assert again.timed_tests == ("n20000",) and again.speedup.tests_timed == 1
+    for t in again.tests:  # raw samples on every timed test, one per pair
+        assert not t.timed or len(t.baseline_samples) == len(t.candidate_samples) == t.pairs >= 2
+    assert again.speedup.method == METHOD and not again.significantly_faster
+
+
+def test_legacy_meter_is_still_callable(primes, own_cache):
+    problem = load_problem(primes)
+    v = evaluate(problem, baseline_asm(problem), EvalConfig(meter=MeterConfig(legacy=True)))
+    assert v.correct and v.speedup.method == LEGACY_METHOD
+    assert not list((cache_dir() / "bin").glob("*.timed.json"))  # chosen per check
+    assert set(Meter(MeterConfig(legacy=True)).binaries(Path("b"), Path("c"))) == {
+        "baseline",
+        "candidate",
+    }
+
+
+def test_calibrate_command_stores_and_shows(own_cache):
+    sandbox_or_skip()
+    cmd = [sys.executable, "-m", "supercoder.cli", "calibrate"]
+    proc = subprocess.run([*cmd, "bit_sos_naive", "--checks", "2", "--json"],
+                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["checks"] == 2 and data["problems"] == ["bit_sos_naive"]
+    assert data["noise_floor"] >= 0.002 and data["margin"] >= 0.01
+    assert data["context"]["cpu"] == machine_context()["cpu"]
+    shown = subprocess.run([*cmd, "--show"], capture_output=True, text=True, timeout=60)
+    assert "measured on 2 identical-program checks" in shown.stdout
+    bad = subprocess.run([*cmd, "no_such_problem"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "not a bundled problem" in bad.stderr
+    assert "Traceback" not in bad.stderr
