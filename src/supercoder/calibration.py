@@ -21,6 +21,7 @@ so repeated checks time the same tests and the aggregate cannot flip with them.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
@@ -122,14 +123,26 @@ def cached_timed_set(
 ) -> tuple[str, ...]:
     """The timed-test set stored beside the baseline binary, decided once by ``decide``."""
     path = cache_dir() / "bin" / f"{baseline_digest}.timed.json"
-    try:
-        known = json.loads(path.read_text())
-    except (OSError, ValueError):
-        known = {}
-    if not isinstance(known, dict):
-        known = {}
-    if isinstance(known.get(key), list):
-        return tuple(str(n) for n in known[key])
+    stored = _read_sets(path).get(key)
+    if stored is not None:
+        return stored
     chosen = decide()
-    atomic_write_text(path, json.dumps({**known, key: list(chosen)}, indent=1) + "\n")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:  # first decision wins
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        known = _read_sets(path)
+        if key in known:
+            return known[key]
+        known[key] = chosen
+        atomic_write_text(path, json.dumps({k: list(v) for k, v in known.items()}, indent=1))
     return chosen
+
+
+def _read_sets(path: Path) -> dict[str, tuple[str, ...]]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): tuple(str(n) for n in v) for k, v in data.items() if isinstance(v, list)}
