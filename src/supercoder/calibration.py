@@ -35,7 +35,7 @@ from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.toolchain import machine_context
 from supercoder.types import MIN_PRACTICAL_MARGIN
 
-DEFAULT_FLOOR = 0.01  # log-space sd of between-check spread on a shared, busy machine
+DEFAULT_FLOOR = 0.015  # log-space sd of between-check spread on a shared, busy machine
 MIN_FLOOR = 0.002
 
 

@@ -17,11 +17,13 @@ Protocol (``Meter.compare``):
    unless no test is long enough (then all enter, and the result says so).
 4. The aggregate is the geometric mean of the per-test speedups. Its 95% CI: a
    bootstrap over *rounds* (all tests of a round resampled together, so what slows a
-   whole round is seen), widened by the between-check noise floor of this machine
-   (``calibration``: what two checks of the same program differ by beyond sampling):
-   half-width = sqrt(bootstrap half-width^2 + (1.96 * floor)^2). No clamping anywhere.
-5. Adaptive: after ``min_pairs`` rounds, stop once the bootstrap half-width (in log
-   space) is below ``target_halfwidth`` or the floor's; else add rounds up to ``max_pairs``.
+   whole round is seen), its half-widths scaled for the few rounds it saw
+   (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
+   machine (``calibration``: what two checks of the same program differ by beyond
+   sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
+5. Adaptive: after ``min_pairs`` rounds, stop once the (unscaled) bootstrap half-width
+   (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
+   rounds up to ``max_pairs`` (the same cost as the earlier meter).
 
 ``MeterConfig(legacy=True)`` is the earlier meter (pairs resampled within each test,
 timed set chosen in each check, no floor, one copy of each binary), kept so
@@ -153,8 +155,8 @@ def round_bootstrap(
     ratios: list[np.ndarray], n: int, rng: np.random.Generator, small_sample: bool = True
 ) -> tuple[float, float, float]:
     """(estimate, low, high) in LOG space: rounds resampled together across tests; with
-    ``small_sample`` the half-widths are scaled by sqrt(r/(r-1)) (the bootstrap's
-    small-sample shrinkage)."""
+    ``small_sample`` the half-widths are scaled by sqrt(r/(r-1)) * t(r-1)/z (the
+    bootstrap's small-sample shrinkage, and Student's t for a spread seen in r rounds)."""
     r = min(len(x) for x in ratios)
     matrix = np.stack([x[:r] for x in ratios], axis=1)  # rounds x tests
     est = float(np.mean(np.median(matrix, axis=0)))
@@ -163,8 +165,17 @@ def round_bootstrap(
     idx = rng.integers(0, r, size=(n, r))
     boots = np.median(matrix[idx], axis=1).mean(axis=1)
     lo, hi = (float(x) for x in np.percentile(boots, [2.5, 97.5]))
-    scale = math.sqrt(r / (r - 1)) if small_sample else 1.0
+    scale = math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if small_sample else 1.0
     return est, est - (est - lo) * scale, est + (hi - est) * scale
+
+
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086)  # fmt: skip
+
+
+def t95(df: int) -> float:
+    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
+    return _T95[df - 1] if df <= len(_T95) else Z95 + 2.4 / df
 
 
 def widen(est: float, lo: float, hi: float, floor: float) -> tuple[float, float]:
