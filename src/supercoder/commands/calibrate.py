@@ -76,16 +76,20 @@ def calibrate(
 ) -> None:
     """Measure how much two checks of the SAME program differ on this machine.
 
-    Checks the -O3 baseline of a few bundled problems against itself (the truth is
-    exactly 1.00) CHECKS times each, then stores in the cache, with the machine context:
+    Checks the -O3 baseline of a few bundled problems against itself (the
+    truth is exactly 1.00) CHECKS times each, then stores in the cache, with
+    the machine context, two figures the meter uses on this machine:
 
-    - noise_floor: the spread of the log speedup between checks beyond what one check's
-      bootstrap sees; the meter adds it to every confidence interval on this machine;
-    - margin: the practical band [1 - m, 1 + m] (95th percentile of |estimate - 1|,
-      at least 1%); "significantly faster" means the CI lies above 1 + m.
+    noise_floor: the spread of the log speedup between checks beyond what
+    one check's bootstrap sees; added to every confidence interval.
 
-    Without a calibration the meter uses built-in defaults. Re-run it when the machine
-    or its load changes. Takes about a minute on an idle machine.
+    margin: the practical band [1 - m, 1 + m] (95th percentile of
+    |estimate - 1|, at least 1%); "significantly faster" means the whole
+    CI lies above 1 + m.
+
+    Without a calibration the meter uses conservative built-in defaults.
+    Re-run it when the machine or its load changes. About a minute on an
+    idle machine.
 
     Example: supercoder calibrate --checks 5
     """
