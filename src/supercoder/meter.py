@@ -204,11 +204,14 @@ class Meter:
         margin = config.margin if config.margin is not None else cal and cal.margin
         self.noise_floor = 0.0 if config.legacy else float(floor or 0.0)
         self.margin = max(MIN_PRACTICAL_MARGIN, float(margin or 0.0))
+        self._copies = 1  # copies of each binary in the sandbox (set by ``binaries``)
 
     def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
-        """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies."""
+        """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies
+        (used by ``compare`` only when the sandbox was made from this dict)."""
         out = {"baseline": baseline, "candidate": candidate}
-        for k in range(1, 1 if self.config.legacy else self.config.placements):
+        self._copies = 1 if self.config.legacy else max(1, self.config.placements)
+        for k in range(1, self._copies):
             out |= {f"baseline_{k}": baseline, f"candidate_{k}": candidate}
         return out
 
@@ -263,7 +266,7 @@ class Meter:
         return [t for t in tests if t[0] in names] or list(tests)
 
     def _run(self, box: Sandbox, who: str, data: bytes, expected: bytes, name: str) -> RunResult:
-        k = 0 if self.config.legacy else random.randrange(max(1, self.config.placements))
+        k = random.randrange(self._copies)
         run = box.run(who if k == 0 else f"{who}_{k}", data)
         if run.clean_exit and outputs_match(run.stdout, expected):
             return run
