@@ -21,9 +21,9 @@ Protocol (``Meter.compare``):
    (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
    machine (``calibration``: what two checks of the same program differ by beyond
    sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
-5. Adaptive: after ``min_pairs`` rounds, stop once the (unscaled) bootstrap half-width
+5. Adaptive: after ``min_pairs`` rounds, stop once the (scaled) sampling half-width
    (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
-   rounds up to ``max_pairs`` (the same cost as the earlier meter).
+   rounds up to ``max_pairs``.
 
 ``MeterConfig(legacy=True)`` is the earlier meter (pairs resampled within each test,
 timed set chosen in each check, no floor, one copy of each binary), kept so
@@ -295,7 +295,7 @@ class Meter:
         if self.config.legacy:
             _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
             return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
-        _, lo, hi = round_bootstrap(ratios, 400, rng, small_sample=False)
+        _, lo, hi = round_bootstrap(ratios, 400, rng)
         return (hi - lo) / 2 <= max(self.config.target_halfwidth, Z95 * self.noise_floor)
 
     def _interval(
