@@ -14,7 +14,8 @@ from supercoder.models import load_model
 from supercoder.models.builds import TARGETS, Build, Tools, combine, find_tools, make, search_space
 from supercoder.models.compile import build_asm
 from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
-from supercoder.models.search import SearchConfig, search
+from supercoder.models.search import search
+from supercoder.models.trials import SearchConfig
 from supercoder.prompts import build_messages, extract_assembly
 from supercoder.toolchain import assemble, compile_to_asm, same_program
 from supercoder.types import Problem, TestCase

@@ -32,7 +32,8 @@ from supercoder.errors import InfraError, UserError
 from supercoder.models.base import Completion, ProviderSettings
 from supercoder.models.builds import LEGACY, Build, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
-from supercoder.models.search import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig, search
+from supercoder.models.search import search
+from supercoder.models.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig
 from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm, normalize_asm
 
 if TYPE_CHECKING:
