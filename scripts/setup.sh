@@ -43,7 +43,9 @@ if [ "$lean" = 1 ]; then
 else
   # torch 2.13.0: a CPU wheel is preinstalled on our CI machines (pip's find-links);
   # elsewhere pip takes it from PyPI.
+  # [all] includes the verl extra: verl[verl-core]>=0.9.1,<0.10 (CPU is enough for its
+  # config, reward loading and dataset tests); naming torch again keeps the pin.
   $pip install -q 'torch==2.13.0'
-  $pip install -q -e '.[all,dev]'
+  $pip install -q -e '.[all,dev]' 'torch==2.13.0'
 fi
 .venv/bin/supercoder version

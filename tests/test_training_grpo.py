@@ -82,3 +82,20 @@ def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
     steps = [r for r in rows if "reward" in r]
     assert [r["step"] for r in steps] == [1, 2]
     assert all(r["supercoder/correct_rate"] == 0.0 for r in steps)  # random model: garbage
+
+
+@pytest.mark.train
+def test_completion_limit_covers_or_names_the_answers(problem, tmp_path):
+    pytest.importorskip("transformers")
+    from supercoder.training.common import load_tokenizer
+    from supercoder.training.grpo import completion_limit
+    from supercoder.training.tiny import build_tiny_model
+
+    tokenizer = load_tokenizer(str(build_tiny_model(tmp_path / "model")))
+    lines = []
+    covered = completion_limit([problem], tokenizer, None, lines.append)
+    assert covered >= 2000 and "train: 1 of 1 problems fit" in lines
+    lines.clear()
+    assert completion_limit([problem], tokenizer, 8, lines.append) == 8
+    assert "train: 0 of 1 problems fit" in lines
+    assert any(line.startswith(f"  truncated {problem.name}: -O3 answer") for line in lines)

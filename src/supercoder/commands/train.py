@@ -50,7 +50,10 @@ def grpo(
         int, typer.Option(help="Completions per prompt (the GRPO group).")
     ] = 8,
     prompts_per_step: Annotated[int, typer.Option(help="Prompts per optimizer step.")] = 1,
-    max_completion_length: Annotated[int, typer.Option(help="Tokens per completion.")] = 2000,
+    max_completion_length: Annotated[
+        int | None,
+        typer.Option(help="Tokens per completion (default: cover every -O3 answer)."),
+    ] = None,
     lr: Annotated[float, typer.Option(help="Learning rate (the paper's actor lr).")] = 1e-6,
     temperature: Annotated[float, typer.Option(help="Sampling temperature (the paper's).")] = 0.5,
     reward: Annotated[str, typer.Option(help=f"Reward: {', '.join(KINDS)}.")] = "paper",
@@ -129,18 +132,43 @@ def verl(
     benchmark: Annotated[str, typer.Option(help="Training problems.")] = "train",
     val: Annotated[str, typer.Option(help="Validation problems.")] = "val",
     model: Annotated[str, typer.Option(help="Default MODEL.")] = "Qwen/Qwen2.5-Coder-7B-Instruct",
+    tokenizer: Annotated[
+        str | None,
+        typer.Option(
+            help="Tokenizer that measures prompts and -O3 answers (default: the model's; "
+            "the offline Qwen2.5 tokenizer when that cannot be loaded)."
+        ),
+    ] = None,
+    max_prompt_length: Annotated[
+        int | None, typer.Option(help="Prompt token limit (default: cover every prompt).")
+    ] = None,
+    max_response_length: Annotated[
+        int | None,
+        typer.Option(help="Response token limit (default: cover every -O3 answer)."),
+    ] = None,
+    train_batch_size: Annotated[int, typer.Option(help="Prompts per step (the paper's).")] = 16,
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
 ) -> None:
-    """Write verl's train/val Parquet, the reward module and launch scripts."""
+    """Write verl's train/val Parquet, the reward module and launch scripts (verl 0.9.x).
+
+    Every prompt and -O3 answer is measured with the model's tokenizer; the token limits
+    cover them unless given, problems that do not fit are named and left out, and the
+    export refuses when fewer than one batch of training problems fit.
+    """
     from supercoder.answers import check_modes
     from supercoder.problems import load_benchmark
-    from supercoder.training.verl_export import ALGOS, export_verl
+    from supercoder.training.verl_export import ALGOS, VerlExportOptions, export_verl
 
     check_modes(context, answer)
-    algos = ALGOS if algo == "both" else (algo,)
-    train, valid = load_benchmark(benchmark), load_benchmark(val)
-    for path in export_verl(train, valid, out, algos, model, context, answer):
+    if algo not in (*ALGOS, "both"):
+        raise typer.BadParameter(f"use one of {', '.join(ALGOS)} or both", param_hint="--algo")
+    opts = VerlExportOptions(
+        out=out, algos=ALGOS if algo == "both" else (algo,), model=model, tokenizer=tokenizer,
+        max_prompt_length=max_prompt_length, max_response_length=max_response_length,
+        train_batch_size=train_batch_size, context=context, answer=answer,
+    )  # fmt: skip
+    for path in export_verl(load_benchmark(benchmark), load_benchmark(val), opts, echo=typer.echo):
         typer.echo(str(path))
 
 

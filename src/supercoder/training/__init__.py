@@ -3,6 +3,8 @@
 - ``trl_reward``   the reward as a TRL reward function (``completions, **columns``);
 - ``verl_reward``  the reward as verl's custom reward function (``compute_score``);
 - ``verl_export``  train/val Parquet in verl's format, reward module, launch scripts;
+- ``verl_scripts`` verl 0.9.x launch scripts (Hydra overrides) with the paper's settings;
+- ``budget``       token limits measured with the model's tokenizer, who fits them;
 - ``grpo`` / ``sft``  ``supercoder train grpo|sft`` on TRL (+ peft LoRA);
 - ``tiny``         a tiny random Qwen2 model and tokenizer built locally (smoke tests).
 

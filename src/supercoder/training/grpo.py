@@ -11,7 +11,7 @@ evaluated on ``eval_split`` exactly like ``supercoder eval --model hf:OUTPUT/fin
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -30,7 +30,7 @@ class GrpoOptions:
     steps: int = 100
     num_generations: int = 8
     prompts_per_step: int = 1
-    max_completion_length: int = 2000
+    max_completion_length: int | None = None  # None: cover every -O3 answer
     lr: float = 1e-6
     temperature: float = 0.5
     save_steps: int = 50
@@ -61,6 +61,35 @@ def prompt_rows(
         }
         for p in problems
     ]
+
+
+def completion_limit(
+    problems: Sequence[Problem],
+    tokenizer: Any,
+    given: int | None = None,
+    echo: Callable[[str], None] | None = print,
+) -> int:
+    """TRL's completion limit: covers every ``-O3`` answer (measured with the training
+    tokenizer) unless ``given``; names the problems whose answer would be cut off (TRL
+    truncates completions; it has no prompt limit)."""
+    from supercoder.evaluate import baseline_asm
+    from supercoder.prompts import build_messages, fence
+    from supercoder.training import budget
+
+    items = []
+    for p in problems:
+        asm = baseline_asm(p)
+        items.append(
+            (p.name, build_messages(p, variant="asm", baseline_asm=asm), fence(asm, "assembly"))
+        )
+    measured = budget.measure(items, tokenizer)
+    limits = budget.choose_limits(measured, max_response=given)
+    plan = budget.fit(measured, limits, prompts_limited=False)
+    lines = [budget.limits_line(limits, "the model's tokenizer", prompts_limited=False)]
+    for line in lines + budget.report(plan, "train", verb="truncated"):
+        if echo is not None:
+            echo(line)
+    return limits.response
 
 
 def grpo_config(opts: GrpoOptions) -> Any:
@@ -115,6 +144,8 @@ def train_grpo(
     executor = make_executor(opts.executor, opts.workers)
     try:
         tokenizer = common.load_tokenizer(opts.model)
+        limit = completion_limit(problems, tokenizer, opts.max_completion_length, echo)
+        opts = replace(opts, max_completion_length=limit)
         trainer = trl.GRPOTrainer(
             model=opts.model,
             reward_funcs=[make_trl_reward(problems, opts.reward, executor)],

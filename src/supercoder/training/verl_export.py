@@ -1,170 +1,227 @@
-"""``supercoder train verl``: everything verl needs to train on a benchmark, in one folder.
+"""``supercoder train verl``: everything verl 0.9.x needs to train on a benchmark, in one folder.
 
-- ``train.parquet`` / ``val.parquet``: one row per problem in verl's RL format, which is
-  the SuperCoder schema (``data_source``, ``prompt`` chat list, ``ability``,
-  ``reward_model{style, ground_truth}``, ``extra_info{split, index, c_code, question,
-  answer, inputs, outputs, ...}``), written by ``records.py``;
+- ``train.parquet`` / ``val.parquet``: one row per problem that fits the token limits, in
+  verl's RL format, which is the SuperCoder schema (``data_source``, ``prompt`` chat
+  list, ``ability``, ``reward_model{style, ground_truth}``, ``extra_info{split, index,
+  c_code, question, answer, inputs, outputs, ...}``), written by ``records.py``;
 - ``reward.py``: the custom reward function verl loads (imports our ``compute_score``);
 - ``run_ppo.sh`` / ``run_grpo.sh``: ``python3 -m verl.trainer.main_ppo`` with the paper's
-  settings, overridable by environment variables and extra ``key=value`` arguments;
+  settings and the measured token limits (``verl_scripts.py``);
+- ``budget.json``: every problem's prompt and ``-O3`` answer length, the limits, who was
+  left out and why;
 - ``README.md``: single-node and multi-node (Ray cluster) use.
+
+Before writing, every prompt and ``-O3`` answer is measured with the model's tokenizer
+(``budget.py``): the limits cover them unless given, the problems that do not fit are
+named and left out (verl would drop an overlong prompt silently), and the export refuses
+when fewer training problems fit than one ``train_batch_size`` (zero training steps).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from supercoder.errors import UserError
+from supercoder.training import budget as budgets
+from supercoder.training.verl_scripts import (
+    ALGOS,
+    DEFAULT_MODEL,
+    VERL_TESTED,
+    RunSettings,
+    launch_script,
+)
 from supercoder.types import Problem
 
-ALGOS = ("ppo", "grpo")
-DEFAULT_MODEL = "Qwen/Qwen2.5-Coder-7B-Instruct"
+__all__ = ["ALGOS", "DEFAULT_MODEL", "VerlExportOptions", "export_verl", "launch_script"]
 
-REWARD_MODULE = '''"""verl custom reward function for supercoder
-(custom_reward_function.path = this file).
+REWARD_MODULE = '''"""verl custom reward function for supercoder (verl 0.9.x:
+reward.custom_reward_function.path = this file, .name = compute_score,
+reward.reward_manager.name = naive).
 
-compute_score: one response (reward_model.reward_manager=naive, the default);
-compute_score_batch: a batch, correctness checks in parallel (reward_manager=batch).
-Env: SUPERCODER_REWARD=paper|log|gated, SUPERCODER_INFRA_RETRIES, SUPERCODER_INFRA_SCORE.
+compute_score returns a dict, never None: "score" (the reward) plus metrics verl logs.
+Env: SUPERCODER_REWARD=paper|log|gated, SUPERCODER_INFRA_RETRIES (default 2),
+SUPERCODER_INFRA_SCORE (default 0.0: the score of a machine failure that persists,
+flagged infra_failure=1).
 """
 
-from supercoder.training.verl_reward import compute_score, compute_score_batch
+from supercoder.training.verl_reward import compute_score
 
-__all__ = ["compute_score", "compute_score_batch"]
+__all__ = ["compute_score"]
 '''
 
-_COMMON = """#!/usr/bin/env bash
-# supercoder x verl: {title} with the SuperCoder paper's settings.
-# Single node:  bash {name}            (N_GPUS GPUs on this machine, default 4)
-# Multi-node:   on the head node   ray start --head --port=6379
-#               on every other     ray start --address=HEAD_IP:6379
-#               then on the head   NNODES=2 N_GPUS=4 bash {name}
-#   (every node needs verl, supercoder, gcc and bubblewrap installed, and this folder
-#    at the same path or on shared storage). Extra key=value arguments are passed on.
-set -euo pipefail
-HERE="$(cd "$(dirname "${{BASH_SOURCE[0]}}")" && pwd)"
-MODEL="${{MODEL:-{model}}}"
-NNODES="${{NNODES:-1}}"
-N_GPUS="${{N_GPUS:-4}}"
-python3 -m verl.trainer.main_ppo \\
-    algorithm.adv_estimator={estimator} \\
-    algorithm.use_kl_in_reward=False \\
-    data.train_files="$HERE/train.parquet" \\
-    data.val_files="$HERE/val.parquet" \\
-    data.train_batch_size=16 \\
-    data.max_prompt_length=2000 \\
-    data.max_response_length=2000 \\
-    data.filter_overlong_prompts=True \\
-    data.truncation=error \\
-    actor_rollout_ref.model.path="$MODEL" \\
-    actor_rollout_ref.actor.optim.lr=1e-6 \\
-    actor_rollout_ref.actor.ppo_mini_batch_size=16 \\
-    actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu=2 \\
-    actor_rollout_ref.actor.use_kl_loss=False \\
-    actor_rollout_ref.rollout.name=vllm \\
-    actor_rollout_ref.rollout.temperature=0.5 \\
-    actor_rollout_ref.rollout.n={n} \\
-    actor_rollout_ref.rollout.gpu_memory_utilization=0.5 \\
-    actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \\
-    actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \\
-{critic}    custom_reward_function.path="$HERE/reward.py" \\
-    custom_reward_function.name=compute_score \\
-    trainer.logger='["console"]' \\
-    trainer.project_name=supercoder \\
-    trainer.experiment_name={algo} \\
-    trainer.default_local_dir="$HERE/checkpoints/{algo}" \\
-    trainer.n_gpus_per_node="$N_GPUS" \\
-    trainer.nnodes="$NNODES" \\
-    trainer.save_freq=50 \\
-    trainer.test_freq=50 \\
-    trainer.total_epochs=1 \\
-    "$@"
-"""
 
-_CRITIC = """    critic.optim.lr=1e-5 \\
-    critic.model.path="$MODEL" \\
-    critic.ppo_micro_batch_size_per_gpu=2 \\
-"""
+@dataclass(frozen=True)
+class VerlExportOptions:
+    """What ``supercoder train verl`` writes (one field per CLI option)."""
 
-
-def launch_script(algo: str, model: str = DEFAULT_MODEL) -> str:
-    """The verl launch script for ``ppo`` (GAE, actor + critic) or ``grpo`` (8 samples)."""
-    if algo not in ALGOS:
-        raise UserError(f"unknown algorithm {algo!r}: use one of {', '.join(ALGOS)}")
-    ppo = algo == "ppo"
-    return _COMMON.format(
-        title="PPO (GAE, actor and critic)" if ppo else "GRPO (8 responses per prompt)",
-        name=f"run_{algo}.sh",
-        model=model,
-        estimator="gae" if ppo else "grpo",
-        n=1 if ppo else 8,
-        critic=_CRITIC if ppo else "",
-        algo=algo,
-    )
+    out: Path
+    algos: tuple[str, ...] = ALGOS
+    model: str = DEFAULT_MODEL
+    tokenizer: str | None = None  # None: the model's (offline Qwen2.5 files as fallback)
+    max_prompt_length: int | None = None  # None: cover every prompt
+    max_response_length: int | None = None  # None: cover every -O3 answer
+    train_batch_size: int = 16
+    context: str = "full"  # full | hot: the prompt's context (prompts.py)
+    answer: str = "whole"  # whole | diff: the answer form the prompt asks for
 
 
 def export_verl(
     train: Sequence[Problem],
     val: Sequence[Problem],
-    out: str | Path,
-    algos: Sequence[str] = ALGOS,
-    model: str = DEFAULT_MODEL,
+    opts: VerlExportOptions | str | Path,
+    algos: Sequence[str] | None = None,
+    model: str | None = None,
     context: str = "full",
     answer: str = "whole",
+    *,
+    echo: Callable[[str], None] | None = print,
+    tokenizer: Any = None,
 ) -> list[Path]:
-    """Write the Parquet files, reward module, launch scripts and README into ``out``
-    (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
-    from supercoder.records import records_for, write_raw
+    """Measure, choose limits, write the folder; returns the files written.
 
+    ``opts`` may be just the output folder (then ``algos``/``model``/``context``/``answer``
+    as given, the rest default; the reward accepts both answer forms); ``tokenizer``: an already loaded tokenizer to measure with (else
+    ``opts.tokenizer`` or the model's)."""
+    if not isinstance(opts, VerlExportOptions):
+        opts = VerlExportOptions(
+            Path(opts),
+            tuple(algos or ALGOS),
+            model or DEFAULT_MODEL,
+            context=context,
+            answer=answer,
+        )
+    for algo in opts.algos:
+        if algo not in ALGOS:
+            raise UserError(f"unknown algorithm {algo!r}: use one of {', '.join(ALGOS)}")
+    if opts.train_batch_size < 1:
+        raise UserError(f"--train-batch-size must be at least 1, got {opts.train_batch_size}")
     if not train:
         raise UserError("no training problems to export")
-    folder = Path(out)
+    records = {split: _records(ps, split, opts) for split, ps in (("train", train), ("val", val))}
+    where = "the given tokenizer"
+    if tokenizer is None:
+        tokenizer, where = budgets.load_length_tokenizer(opts.tokenizer, opts.model, echo)
+    sizes = {
+        split: budgets.measure(budgets.record_items(rs), tokenizer) for split, rs in records.items()
+    }
+    limits = budgets.choose_limits(
+        sizes["train"] + sizes["val"], opts.max_prompt_length, opts.max_response_length
+    )
+    plans = {split: budgets.fit(sizes[split], limits) for split in records}
+    _say(echo, [budgets.limits_line(limits, where)])
+    for split in records:
+        _say(echo, budgets.report(plans[split], split))
+    hint = "raise --max-prompt-length/--max-response-length or lower --train-batch-size"
+    budgets.require_batch(len(plans["train"].fits), opts.train_batch_size, "train", hint)
+    if records["val"] and not plans["val"].fits:
+        raise UserError(f"val: none of {len(records['val'])} problems fit; {hint}")
+    steps = len(plans["train"].fits) // opts.train_batch_size
+    _say(echo, [f"verl will train {steps} steps per epoch (batch {opts.train_batch_size})"])
+    kept = {split: _keep(records[split], sizes[split], plans[split]) for split in records}
+    settings = RunSettings(limits.prompt, limits.response, opts.train_batch_size)
+    return _write(opts, kept, settings, _budget_json(where, limits, sizes, plans, opts))
+
+
+def _records(
+    problems: Sequence[Problem], split: str, opts: VerlExportOptions
+) -> list[dict[str, Any]]:
+    """Records for ``split`` in the prompt modes of ``opts``; baselines from the
+    evaluator's cache (gcc -O3 -S once)."""
+    from supercoder.evaluate import baseline_asm
+    from supercoder.records import records_for
+
+    with_asm = [replace(p, split=split, baseline_asm=baseline_asm(p)) for p in problems]
+    return records_for(with_asm, opts.context, opts.answer)
+
+
+def _keep(records: list[dict], sizes: list[budgets.Measured], plan: budgets.Budget) -> list[dict]:
+    fit = {id(m) for m in plan.fits}
+    return [r for r, m in zip(records, sizes, strict=True) if id(m) in fit]
+
+
+def _say(echo: Callable[[str], None] | None, lines: list[str]) -> None:
+    for line in lines if echo is not None else []:
+        echo(line)
+
+
+def _budget_json(
+    where: str,
+    limits: budgets.Limits,
+    sizes: dict[str, list[budgets.Measured]],
+    plans: dict[str, budgets.Budget],
+    opts: VerlExportOptions,
+) -> dict[str, Any]:
+    return {
+        "tokenizer": where,
+        "max_prompt_length": limits.prompt,
+        "max_response_length": limits.response,
+        "train_batch_size": opts.train_batch_size,
+        "steps_per_epoch": len(plans["train"].fits) // opts.train_batch_size,
+        **{
+            split: {
+                "fit": len(plans[split].fits),
+                "total": len(sizes[split]),
+                "dropped": [{"name": m.name, "why": why} for m, why in plans[split].dropped],
+                "problems": [
+                    {"name": m.name, "prompt_tokens": m.prompt, "answer_tokens": m.answer}
+                    for m in sizes[split]
+                ],
+            }
+            for split in plans
+        },
+    }
+
+
+def _write(
+    opts: VerlExportOptions,
+    kept: dict[str, list[dict]],
+    settings: RunSettings,
+    budget: dict[str, Any],
+) -> list[Path]:
+    from supercoder.records import write_raw
+
+    folder = Path(opts.out)
     folder.mkdir(parents=True, exist_ok=True)
-    written = [
-        write_raw(
-            records_for([_with_split(p, "train") for p in train], context, answer),
-            folder / "train.parquet",
-        ),
-        write_raw(
-            records_for([_with_split(p, "val") for p in val], context, answer),
-            folder / "val.parquet",
-        ),
-    ]
-    (folder / "reward.py").write_text(REWARD_MODULE)
-    written.append(folder / "reward.py")
-    for algo in algos:
-        script = folder / f"run_{algo}.sh"
-        script.write_text(launch_script(algo, model))
-        script.chmod(0o755)
-        written.append(script)
-    (folder / "README.md").write_text(_readme(len(train), len(val), algos))
-    written.append(folder / "README.md")
+    written = [write_raw(kept[split], folder / f"{split}.parquet") for split in ("train", "val")]
+    files = {
+        "reward.py": REWARD_MODULE,
+        "budget.json": json.dumps(budget, indent=2) + "\n",
+        "README.md": _readme(len(kept["train"]), len(kept["val"]), opts.algos, settings),
+    }
+    for algo in opts.algos:
+        files[f"run_{algo}.sh"] = launch_script(algo, opts.model, settings, budget["tokenizer"])
+    for name, text in files.items():
+        (folder / name).write_text(text)
+        if name.endswith(".sh"):
+            (folder / name).chmod(0o755)
+        written.append(folder / name)
     return written
 
 
-def _with_split(problem: Problem, split: str) -> Problem:
-    from dataclasses import replace
-
-    return problem if problem.split == split else replace(problem, split=split)
-
-
-def _readme(n_train: int, n_val: int, algos: Sequence[str]) -> str:
+def _readme(n_train: int, n_val: int, algos: Sequence[str], settings: RunSettings) -> str:
     scripts = ", ".join(f"`run_{a}.sh`" for a in algos)
-    return f"""# verl training set written by `supercoder train verl`
+    return f"""# verl training set written by `supercoder train verl` (tested with {VERL_TESTED})
 
 - `train.parquet` ({n_train} problems), `val.parquet` ({n_val} problems): verl's RL
   format (SuperCoder schema); each row carries its C code and tests in `extra_info`,
   so reward workers need no other files.
 - `reward.py`: the custom reward function (`compute_score`): 0 for a wrong program,
-  about the speedup for a correct one, no reward (None) for a machine failure.
+  about the speedup for a correct one; always a dict with `score`, never None.
 - {scripts}: `python3 -m verl.trainer.main_ppo` with the paper's settings (actor lr
-  1e-6, critic lr 1e-5 for PPO, batch 16, 2,000-token prompt and response, rollout
-  temperature 0.5, no KL loss, 1 epoch, 4 GPUs per node).
+  1e-6, critic lr 1e-5 for PPO, batch {settings.train_batch_size}, rollout temperature 0.5,
+  no KL loss, 1 epoch, 4 GPUs per node) and token limits measured on these problems:
+  prompts up to {settings.max_prompt_length} tokens, responses up to
+  {settings.max_response_length} (the paper used 2,000 and 2,000 with shorter prompts).
+- `budget.json`: every problem's prompt and `-O3` answer length, and who was left out.
 
 ## One machine
 
-    pip install verl 'supercoder[verl]'   # plus gcc and bubblewrap (apt-get install gcc bubblewrap)
+    pip install '{VERL_TESTED.replace("verl", "verl[vllm]", 1)}' 'supercoder[verl]'
+    apt-get install gcc bubblewrap
     N_GPUS=4 bash run_ppo.sh              # or run_grpo.sh; MODEL=... to change the model
 
 ## A Ray cluster
@@ -177,10 +234,9 @@ def _readme(n_train: int, n_val: int, algos: Sequence[str]) -> str:
     NNODES=2 N_GPUS=8 bash run_ppo.sh
 
 Any `key=value` argument is passed on to verl, e.g. `trainer.total_epochs=2`.
-Rewards: `SUPERCODER_REWARD=paper|log|gated`. To verify a whole batch in parallel, add
-`reward_model.reward_manager=batch custom_reward_function.name=compute_score_batch`.
-verl cannot skip a response: a machine failure that persists after
-`SUPERCODER_INFRA_RETRIES` (default 2) retries stops the step, unless
-`SUPERCODER_INFRA_SCORE` gives a neutral score to use instead (reported as
-`infra_failure` in verl's reward metrics).
+Rewards: `SUPERCODER_REWARD=paper|log|gated`. A machine failure (sandbox could not
+start, runner lost) is retried `SUPERCODER_INFRA_RETRIES` times (default 2); if it
+persists the response gets `SUPERCODER_INFRA_SCORE` (default 0.0) and `infra_failure: 1`,
+which verl logs as a reward metric (verl cannot skip a response, and a None reward
+crashes it).
 """

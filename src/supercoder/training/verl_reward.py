@@ -1,7 +1,9 @@
-"""The speedup reward as verl's custom reward function.
+"""The speedup reward as verl's custom reward function (verl 0.9.x).
 
-verl loads a file named by ``custom_reward_function.path`` and calls the function named
-by ``custom_reward_function.name`` once per response::
+verl's ``main_ppo`` loads the file named by ``reward.custom_reward_function.path`` and
+the function named by ``reward.custom_reward_function.name``; its reward manager
+(``reward.reward_manager.name=naive``, the default) calls it once per response, in a
+thread of each reward-loop worker::
 
     compute_score(data_source=..., solution_str=..., ground_truth=..., extra_info=...)
 
@@ -12,13 +14,13 @@ problem folders. The baseline is rebuilt from ``c_code`` with ``gcc -O3 -S`` (th
 record's ``ground_truth`` may be ``-O0`` in the published dataset); problems are cached
 per process.
 
-Returns a dict (verl logs every key; ``score`` is the reward): 0 for a wrong or missing
-program, about the speedup for a correct one (``SUPERCODER_REWARD=paper|log|gated``).
-An infrastructure failure is retried (``SUPERCODER_INFRA_RETRIES``, default 2) and then
-gives ``None``: no reward. verl has no way to skip one response, so a ``None`` stops the
-step with an error (a machine that keeps failing should stop the run, not train it on
-zeros). To keep going instead, set ``SUPERCODER_INFRA_SCORE`` to a neutral value: the
-response then gets that score and ``infra_failure: 1`` in verl's reward metrics.
+Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
+reward): 0 for a wrong or missing program, about the speedup for a correct one
+(``SUPERCODER_REWARD=paper|log|gated``). verl cannot skip a response and a ``None``
+crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
+a runner was lost; never the candidate's own failure) is retried
+``SUPERCODER_INFRA_RETRIES`` times (default 2) and then gets the neutral score
+``SUPERCODER_INFRA_SCORE`` (default 0.0) with ``infra_failure: 1`` in its dict.
 """
 
 from __future__ import annotations
@@ -30,8 +32,13 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from supercoder.errors import UserError
 from supercoder.reward import RewardConfig, score_verdict, verify_batch
 from supercoder.types import Problem, Verdict
+
+INFRA_RETRIES = 2
+INFRA_SCORE = 0.0
+_CONTEXT_KEYS = ("num_turns", "rollout_reward_scores", "tool_extra_fields")  # added by verl
 
 
 def compute_score(
@@ -40,24 +47,18 @@ def compute_score(
     ground_truth: Any = None,
     extra_info: Any = None,
     **_: Any,
-) -> dict[str, float] | None:
-    """verl's per-response entry point (``reward_model.reward_manager=naive``)."""
-    return compute_score_batch([data_source], [solution_str], [ground_truth], [extra_info])[0]
+) -> dict[str, float]:
+    """verl's per-response entry point: a dict with ``score`` and metrics, never None."""
+    return score_responses([solution_str], [extra_info])[0]
 
 
-def compute_score_batch(
-    data_sources: Sequence[Any],
-    solution_strs: Sequence[str],
-    ground_truths: Sequence[Any],
-    extra_infos: Sequence[Any],
-    **_: Any,
-) -> list[dict[str, float] | None]:
-    """verl's batched entry point (``reward_model.reward_manager=batch``): correctness
-    checks of the whole batch run in parallel (local process pool)."""
+def score_responses(solution_strs: Sequence[str], extra_infos: Sequence[Any]) -> list[dict]:
+    """Scores for many responses at once (correctness checks in parallel), with the
+    infrastructure-failure retries; each a dict as ``compute_score`` returns."""
     config = _config_from_env()
     problems = [record_problem(info) for info in extra_infos]
     verdicts = verify_batch(problems, list(solution_strs), config)
-    for _attempt in range(_env_int("SUPERCODER_INFRA_RETRIES", 2)):
+    for _attempt in range(_env_int("SUPERCODER_INFRA_RETRIES", INFRA_RETRIES)):
         retry = [i for i, v in enumerate(verdicts) if v.is_infra_failure]
         if not retry:
             break
@@ -66,24 +67,28 @@ def compute_score_batch(
         )
         for i, verdict in zip(retry, again, strict=True):
             verdicts[i] = verdict
-    return [_result(v, config) for v in verdicts]
+    neutral = _infra_score()
+    return [_result(v, config, neutral) for v in verdicts]
 
 
-def _result(verdict: Verdict, config: RewardConfig) -> dict[str, float] | None:
+def _result(verdict: Verdict, config: RewardConfig, neutral: float) -> dict[str, float]:
     score = score_verdict(verdict, config)
     infra = score is None
-    if infra:
-        neutral = os.environ.get("SUPERCODER_INFRA_SCORE")
-        if neutral is None:
-            return None
-        score = float(neutral)
     return {
-        "score": float(score),
+        "score": neutral if score is None else float(score),
         "correct": float(verdict.correct),
         "speedup": verdict.speedup.value if verdict.correct and verdict.speedup else 0.0,
         "compiled": float(verdict.status.value not in ("no_answer", "compile_error")),
         "infra_failure": float(infra),
     }
+
+
+def _infra_score() -> float:
+    text = os.environ.get("SUPERCODER_INFRA_SCORE", str(INFRA_SCORE))
+    try:
+        return float(text)
+    except ValueError:
+        raise UserError(f"SUPERCODER_INFRA_SCORE must be a number, got {text!r}") from None
 
 
 def _config_from_env() -> RewardConfig:
@@ -94,7 +99,11 @@ def _config_from_env() -> RewardConfig:
 
 
 def _env_int(name: str, default: int) -> int:
-    return int(os.environ.get(name, str(default)))
+    text = os.environ.get(name, str(default))
+    try:
+        return max(0, int(text))
+    except ValueError:
+        raise UserError(f"{name} must be a whole number, got {text!r}") from None
 
 
 def record_problem(extra_info: Any) -> Problem:
@@ -102,6 +111,8 @@ def record_problem(extra_info: Any) -> Problem:
     info = _plain(extra_info)
     if isinstance(info, str):
         info = json.loads(info)
+    if isinstance(info, dict):
+        info = {k: v for k, v in info.items() if k not in _CONTEXT_KEYS}
     key = json.dumps(info, sort_keys=True, default=str)
     return _problem_for(hashlib.sha256(key.encode()).hexdigest(), key)
 
