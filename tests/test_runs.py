@@ -191,3 +191,38 @@ def test_summary_definitions():
     assert s["paper"]["avg_speedup"] == pytest.approx(sum(paper) / 6, abs=1e-4)
     assert s["paper"]["fast_1.1"] == pytest.approx(50.0)
     assert s["context"] == {"gcc": "gcc 12"}
+
+
+def test_store_schema_is_versioned_and_old_files_are_migrated(tmp_path):
+    import sqlite3
+
+    from supercoder.runs import SCHEMA, SCHEMA_VERSION, Store
+
+    old = tmp_path / "old.sqlite"
+    with sqlite3.connect(old) as db:  # a store written before versioning: user_version 0
+        db.executescript(SCHEMA)
+        db.execute(
+            "INSERT INTO runs (name, model, benchmark, options, started, context) "
+            "VALUES ('r', 'compiler', 'val', '{}', 1.0, '{}')"
+        )
+    Store(old).close()
+    with sqlite3.connect(old) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert db.execute("SELECT name FROM runs").fetchall() == [("r",)]
+        indexes = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert "attempts_problem" in indexes
+
+
+def test_a_store_from_a_newer_version_is_refused(tmp_path):
+    import sqlite3
+
+    import pytest
+
+    from supercoder.errors import UserError
+    from supercoder.runs import SCHEMA_VERSION, Store
+
+    newer = tmp_path / "newer.sqlite"
+    with sqlite3.connect(newer) as db:
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    with pytest.raises(UserError, match="newer supercoder"):
+        Store(newer)

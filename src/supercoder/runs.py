@@ -54,6 +54,16 @@ CREATE TABLE IF NOT EXISTS problems (
 """
 
 
+# The store's schema version (PRAGMA user_version). Files from before versioning read 0
+# and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
+# MIGRATIONS[new_version]: the SQL that brings a file from the version before to it.
+SCHEMA_VERSION = 2
+MIGRATIONS = {
+    # 2: reads by problem (the resume and summary queries) use an index
+    2: "CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (run, problem, status);",
+}
+
+
 @dataclass(frozen=True)
 class RunSpec:
     """What a run is: its identity (model + options) and how to execute it."""
@@ -116,13 +126,28 @@ class Store:
             self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
             self._db.row_factory = sqlite3.Row
             self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.executescript(SCHEMA)
+            self._migrate()
             self._db.execute("SELECT name, model, options, context FROM runs LIMIT 1").fetchall()
         except (sqlite3.DatabaseError, OSError) as e:
             raise UserError(
                 f"{self.path}: cannot use this file as the run store ({e}); "
                 "pass another --db (a supercoder SQLite file, or a new path)"
             ) from e
+
+    def _migrate(self) -> None:
+        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"written by a newer supercoder (store schema {version}, this one reads up to "
+                f"{SCHEMA_VERSION}): upgrade supercoder"
+            )
+        self._db.executescript(SCHEMA)  # version 0 (new file or before versioning) -> 1
+        for target in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+            self._db.executescript(MIGRATIONS[target])
+        if version != SCHEMA_VERSION:
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.commit()
 
     def close(self) -> None:
         with self._lock:
