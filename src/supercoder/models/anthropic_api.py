@@ -49,13 +49,7 @@ class AnthropicModel:
     @classmethod
     def from_spec(cls, target: str, settings: ProviderSettings) -> AnthropicModel:
         """The provider entry point: ``anthropic:MODEL`` -> a client for MODEL."""
-        return cls(
-            target,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
-            concurrency=settings.concurrency,
-            timeout=settings.timeout,
-        )
+        return cls(target, **settings.client_options())
 
     def complete(
         self,

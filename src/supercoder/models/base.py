@@ -59,3 +59,12 @@ class ProviderSettings:
     api_key: str | None = None
     concurrency: int = 4
     timeout: float = 300.0  # seconds per request
+
+    def client_options(self) -> dict[str, Any]:
+        """Keyword arguments for an HTTP provider's constructor."""
+        return {
+            "base_url": self.base_url,
+            "api_key": self.api_key,
+            "concurrency": self.concurrency,
+            "timeout": self.timeout,
+        }

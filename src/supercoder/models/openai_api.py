@@ -58,13 +58,7 @@ class OpenAIModel:
     @classmethod
     def from_spec(cls, target: str, settings: ProviderSettings) -> OpenAIModel:
         """The provider entry point: ``openai:MODEL`` -> a client for MODEL."""
-        return cls(
-            target,
-            base_url=settings.base_url,
-            api_key=settings.api_key,
-            concurrency=settings.concurrency,
-            timeout=settings.timeout,
-        )
+        return cls(target, **settings.client_options())
 
     def complete(
         self,
