@@ -192,11 +192,7 @@ def test_ctrl_c_stops_eval_at_once_while_a_request_hangs_and_the_run_resumes(tmp
             while len(url.requests) < 2 and time.monotonic() < deadline:
                 time.sleep(0.1)
             assert len(url.requests) == 2, "the second request never came"
-            time.sleep(0.5)
-            start = time.monotonic()
-            proc.send_signal(signal.SIGINT)
-            out, err = proc.communicate(timeout=30)
-            stopped = time.monotonic() - start
+            err, stopped = _interrupt(proc)
     finally:
         release.set()
     assert proc.returncode == 130 and stopped < 10, err
@@ -290,12 +286,17 @@ def test_ctrl_c_stops_optimize_while_a_request_hangs(tmp_path):
             deadline = time.monotonic() + 60
             while not url.requests and time.monotonic() < deadline:
                 time.sleep(0.1)
-            time.sleep(0.5)
-            start = time.monotonic()
-            proc.send_signal(signal.SIGINT)
-            _, err = proc.communicate(timeout=30)
-            stopped = time.monotonic() - start
+            err, stopped = _interrupt(proc)
     finally:
         release.set()
     assert proc.returncode == 130 and stopped < 10, err
     assert "interrupted" in err and "Traceback" not in err
+
+
+def _interrupt(proc: subprocess.Popen) -> tuple[str, float]:
+    """Ctrl-C a CLI whose model request hangs: (its stderr, seconds until it exited)."""
+    time.sleep(0.5)
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    return err, time.monotonic() - start
