@@ -124,3 +124,47 @@ def test_calibrate_command_stores_and_shows(own_cache):
     bad = subprocess.run([*cmd, "no_such_problem"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "not a bundled problem" in bad.stderr
     assert "Traceback" not in bad.stderr
+
+
+def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
+    """A timed test ~16x shorter than the longest gets ~4 pairs a round (sqrt of the
+    ratio), each pair tagged with its round; the interval resamples whole rounds."""
+    sandbox_or_skip()
+    folder = tmp_path / "two"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text(SLOW)
+    for n, count in {10000: 1229, 40000: 4203}.items():
+        (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
+        (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
+    problem = load_problem(folder)
+    config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
+    verdict = evaluate(problem, baseline_asm(problem), config)
+    assert verdict.correct and set(verdict.timed_tests) == {"n10000", "n40000"}
+    short, long_ = (next(t for t in verdict.tests if t.name == n) for n in ("n10000", "n40000"))
+    assert long_.pairs == 3 and short.pairs >= 2 * long_.pairs
+    assert short.sample_rounds[0] == 0 and set(short.sample_rounds) == {0, 1, 2}
+    assert list(long_.sample_rounds) == [0, 1, 2]
+    assert verdict.speedup.samples == short.pairs + long_.pairs
+    legacy_like = evaluate(problem, baseline_asm(problem),
+                           EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3, max_repeats=1)))  # fmt: skip
+    assert [t.pairs for t in legacy_like.tests if t.timed] == [3, 3]
+
+
+def test_round_bootstrap_with_several_pairs_a_round_is_the_resampled_median():
+    """The weighted median equals the median of the pairs of the drawn rounds."""
+    from supercoder.meter import _weighted_median
+
+    rng = np.random.default_rng(4)
+    values = rng.normal(0, 1, 13)
+    rounds = np.array([0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4])
+    counts = np.zeros((200, 5), dtype=np.int64)
+    np.add.at(counts, (np.arange(200)[:, None], rng.integers(0, 5, size=(200, 5))), 1)
+    fast = _weighted_median(values, rounds, counts)
+    for row, got in zip(counts, fast, strict=True):
+        drawn = np.concatenate([values[rounds == g] for g in range(5) for _ in range(row[g])])
+        assert got == pytest.approx(float(np.median(drawn)))
+    # one pair a round: the same interval as resampling the rounds x tests matrix
+    ratios = [rng.normal(0, 0.03, 6) for _ in range(4)]
+    plain = round_bootstrap(ratios, 500, np.random.default_rng(9))
+    tagged = round_bootstrap(ratios, 500, np.random.default_rng(9), rounds=[np.arange(6)] * 4)
+    assert plain == pytest.approx(tagged)

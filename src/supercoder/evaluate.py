@@ -277,7 +277,7 @@ def _timed_verdict(problem: Problem, results: list[TestResult], cmp: Comparison,
             baseline_seconds=float(min(t.base_cpu)), candidate_seconds=float(min(t.cand_cpu)),
             baseline_wall_seconds=float(min(t.base_wall)), candidate_wall_seconds=float(min(t.cand_wall)),
             pairs=len(t.base_cpu), timed=t.timed,
-            baseline_samples=t.base_cpu, candidate_samples=t.cand_cpu,
+            baseline_samples=t.base_cpu, candidate_samples=t.cand_cpu, sample_rounds=t.rounds,
         ))  # fmt: skip
     ctx = {
         **context,

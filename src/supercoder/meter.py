@@ -2,9 +2,12 @@
 
 Protocol (``Meter.compare``):
 
-1. Inside one sandbox, each round runs every timed test once with the baseline and
-   once with the candidate, in a shuffled test order per round; within a test, the
-   pairs alternate which binary runs first (ABBA, from a random start). Each run uses
+1. Inside one sandbox, each round runs every timed test with the baseline and with the
+   candidate, in a shuffled order per round: one pair per test in the first round, then
+   ``k`` pairs of a test about ``k^2`` times shorter than the longest timed test (at most
+   ``max_repeats``: cheap short tests, whose runs are noisiest, get more pairs for
+   little CPU); within a test, the pairs alternate which binary runs first (ABBA,
+   from a random start). Each run uses
    one of ``placements`` copies of its binary, picked at random (other file pages, so
    the binary's placement in memory varies within a check as it does between checks).
    CPU time (user+sys of the process, from wait4) is the measure; wall time is recorded.
@@ -72,6 +75,7 @@ class MeterConfig:
     noise_floor: float | None = None  # log-space sd; None: this machine's calibration
     margin: float | None = None  # practical band; None: this machine's calibration
     placements: int = 4  # copies of each binary in the sandbox
+    max_repeats: int = 8  # pairs per round of the shortest timed test (1: one pair each)
 
 
 @dataclass(frozen=True)
@@ -84,6 +88,7 @@ class TestTiming:
     base_wall: tuple[float, ...]
     cand_wall: tuple[float, ...]
     timed: bool
+    rounds: tuple[int, ...] = ()  # the round of each pair (empty: pair k is round k)
 
     @property
     def log_ratios(self) -> np.ndarray:
@@ -121,19 +126,27 @@ def _tiny(seconds: float) -> float:
 class _Samples:
     def __init__(self, names: Sequence[str]):
         self.data = {n: ([], [], [], []) for n in names}
+        self.rounds: dict[str, list[int]] = {n: [] for n in names}
         self.cpu = 0.0
 
-    def add(self, name: str, base: RunResult, cand: RunResult) -> None:
+    def add(self, name: str, base: RunResult, cand: RunResult, round_: int = 0) -> None:
         bc, cc, bw, cw = self.data[name]
         bc.append(_tiny(base.cpu_seconds))
         cc.append(_tiny(cand.cpu_seconds))
         bw.append(_tiny(base.wall_seconds))
         cw.append(_tiny(cand.wall_seconds))
+        self.rounds[name].append(round_)
         self.cpu += base.cpu_seconds + cand.cpu_seconds
 
     def timing(self, name: str, timed: bool) -> TestTiming:
         bc, cc, bw, cw = self.data[name]
-        return TestTiming(name, tuple(bc), tuple(cc), tuple(bw), tuple(cw), timed)
+        rounds = tuple(self.rounds[name])
+        return TestTiming(name, tuple(bc), tuple(cc), tuple(bw), tuple(cw), timed, rounds)
+
+    def ratios(self, names: Sequence[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Per test: the log-ratios of its pairs and the round of each."""
+        timings = [self.timing(n, True) for n in names]
+        return [t.log_ratios for t in timings], [np.asarray(t.rounds) for t in timings]
 
 
 def bootstrap_aggregate(
@@ -152,21 +165,44 @@ def bootstrap_aggregate(
 
 
 def round_bootstrap(
-    ratios: list[np.ndarray], n: int, rng: np.random.Generator, small_sample: bool = True
+    ratios: list[np.ndarray],
+    n: int,
+    rng: np.random.Generator,
+    small_sample: bool = True,
+    rounds: list[np.ndarray] | None = None,
 ) -> tuple[float, float, float]:
-    """(estimate, low, high) in LOG space: rounds resampled together across tests; with
-    ``small_sample`` the half-widths are scaled by sqrt(r/(r-1)) * t(r-1)/z (the
-    bootstrap's small-sample shrinkage, and Student's t for a spread seen in r rounds)."""
-    r = min(len(x) for x in ratios)
-    matrix = np.stack([x[:r] for x in ratios], axis=1)  # rounds x tests
-    est = float(np.mean(np.median(matrix, axis=0)))
+    """(estimate, low, high) in LOG space of the mean over tests of each test's median
+    log-ratio: whole rounds resampled together across tests (a test may have several
+    pairs in a round: ``rounds[i]`` gives the round of each of test i's pairs; None: pair
+    k of every test is round k, cut to the shortest test). With ``small_sample`` the
+    half-widths are scaled by sqrt(r/(r-1)) * t(r-1)/z (the bootstrap's small-sample
+    shrinkage, and Student's t for a spread seen in r rounds)."""
+    if rounds is None:
+        r = min(len(x) for x in ratios)
+        ratios = [x[:r] for x in ratios]
+        rounds = [np.arange(r) for _ in ratios]
+    r = int(max(int(g.max()) for g in rounds)) + 1
+    est = float(np.mean([np.median(x) for x in ratios]))
     if r < 2:
         return est, est, est
-    idx = rng.integers(0, r, size=(n, r))
-    boots = np.median(matrix[idx], axis=1).mean(axis=1)
+    counts = np.zeros((n, r), dtype=np.int64)  # how often each round is drawn
+    np.add.at(counts, (np.arange(n)[:, None], rng.integers(0, r, size=(n, r))), 1)
+    boots = np.mean([_weighted_median(x, g, counts) for x, g in zip(ratios, rounds)], axis=0)
     lo, hi = (float(x) for x in np.percentile(boots, [2.5, 97.5]))
     scale = math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if small_sample else 1.0
     return est, est - (est - lo) * scale, est + (hi - est) * scale
+
+
+def _weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per bootstrap row, the median of ``values`` with each pair repeated as often as its
+    round was drawn (exactly the median of the resampled pairs)."""
+    order = np.argsort(values, kind="stable")
+    x = values[order]
+    cum = np.cumsum(counts[:, rounds[order]], axis=1)
+    total = cum[:, -1:]
+    low = np.argmax(cum > (total - 1) // 2, axis=1)
+    high = np.argmax(cum > total // 2, axis=1)
+    return (x[low] + x[high]) / 2
 
 
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
@@ -228,15 +264,16 @@ class Meter:
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
             timed = self._timed(box, tests, samples, baseline_digest)
+            plan = [t for t in timed for _ in range(self._repeats(samples, timed)[t[0]])]
             for round_ in range(1, cfg.max_pairs):
                 if round_ >= cfg.min_pairs and self._precise(samples, timed):
                     break
                 if samples.cpu > cfg.max_cpu_seconds:
                     break
-                order = list(timed)
+                order = list(plan)
                 rng.shuffle(order)
                 for name, data, expected in order:
-                    samples.add(name, *self._pair(box, data, expected, rng, name))
+                    samples.add(name, *self._pair(box, data, expected, rng, name), round_)
         except OutputChanged as e:
             return Comparison(
                 (), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test
@@ -267,6 +304,18 @@ class Meter:
         names = set(cached_timed_set(digest, key, decide) if digest else decide())
         return [t for t in tests if t[0] in names] or list(tests)
 
+    def _repeats(self, samples: _Samples, timed: list) -> dict[str, int]:
+        """Pairs per round for each timed test: a test k times shorter than the longest
+        gets about sqrt(k) pairs (at most ``max_repeats``), the allocation that makes the
+        mean of per-test estimates most precise for its CPU cost when the tests' relative
+        noise is alike; every test keeps its equal weight in the aggregate."""
+        if self.config.legacy:
+            return {t[0]: 1 for t in timed}
+        first = {t[0]: samples.data[t[0]][0][0] for t in timed}
+        longest = max(first.values())
+        cap = max(1, self.config.max_repeats)
+        return {n: min(cap, max(1, int(math.sqrt(longest / c)))) for n, c in first.items()}
+
     def _run(self, box: Sandbox, who: str, data: bytes, expected: bytes, name: str) -> RunResult:
         k = random.randrange(self._copies)
         run = box.run(who if k == 0 else f"{who}_{k}", data)
@@ -292,20 +341,22 @@ class Meter:
         return runs["baseline"], runs["candidate"]
 
     def _precise(self, samples: _Samples, timed: list) -> bool:
-        ratios = [samples.timing(t[0], True).log_ratios for t in timed]
+        ratios, rounds = samples.ratios([t[0] for t in timed])
         rng = np.random.default_rng(self.config.seed or 0)
         if self.config.legacy:
             _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
             return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
-        _, lo, hi = round_bootstrap(ratios, 400, rng)
+        _, lo, hi = round_bootstrap(ratios, 400, rng, rounds=rounds)
         return (hi - lo) / 2 <= max(self.config.target_halfwidth, Z95 * self.noise_floor)
 
     def _interval(
-        self, ratios: list[np.ndarray], rng: np.random.Generator
+        self, timings: Sequence[TestTiming], rng: np.random.Generator
     ) -> tuple[float, float, float]:
+        ratios = [t.log_ratios for t in timings]
         if self.config.legacy:
             return bootstrap_aggregate(ratios, self.config.bootstrap, rng)
-        est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng)
+        rounds = [np.asarray(t.rounds) for t in timings]
+        est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
         return (math.exp(est), *widen(est, lo, hi, self.noise_floor))
 
     def _summarize(self, samples: _Samples, tests: Tests, timed: list) -> Comparison:
@@ -315,10 +366,10 @@ class Meter:
         per_test = {}
         for t in timings:
             if t.timed and len(t.base_cpu) > 1:
-                _, lo, hi = self._interval([t.log_ratios], rng)
+                _, lo, hi = self._interval([t], rng)
                 per_test[t.name] = (lo, hi)
         ratios = [t.log_ratios for t in timings if t.timed]
-        value, lo, hi = self._interval(ratios, rng)
+        value, lo, hi = self._interval([t for t in timings if t.timed], rng)
         n = sum(len(r) for r in ratios)
         cut = self.config.min_test_seconds
         any_long = any(min(t.base_cpu) >= cut or t.base_cpu[0] >= cut for t in timings if t.timed)

@@ -196,6 +196,7 @@ class TestResult:
     # candidate_samples[i]); every timed test keeps them so a stored verdict can be re-analysed
     baseline_samples: tuple[float, ...] = ()
     candidate_samples: tuple[float, ...] = ()
+    sample_rounds: tuple[int, ...] = ()  # the meter's round of each pair (bootstrap unit)
 
     def to_json(self) -> dict[str, Any]:
         d = asdict(self)
@@ -203,6 +204,7 @@ class TestResult:
         d["speedup_ci"] = list(self.speedup_ci) if self.speedup_ci else None
         d["baseline_samples"] = list(self.baseline_samples)
         d["candidate_samples"] = list(self.candidate_samples)
+        d["sample_rounds"] = list(self.sample_rounds)
         return d
 
     @classmethod
@@ -214,6 +216,7 @@ class TestResult:
             "speedup_ci": (float(ci[0]), float(ci[1])) if ci else None,
             "baseline_samples": tuple(float(x) for x in d.get("baseline_samples") or ()),
             "candidate_samples": tuple(float(x) for x in d.get("candidate_samples") or ()),
+            "sample_rounds": tuple(int(x) for x in d.get("sample_rounds") or ()),
         })  # fmt: skip
 
 

@@ -25,6 +25,7 @@ halving at ``HALVING_SHARE``; the fresh re-measure takes what is left (at least
 
 from __future__ import annotations
 
+import hashlib
 import math
 import tempfile
 import time
@@ -69,6 +70,7 @@ class _Job:
     inputs: list[bytes]
     seen: dict[str, str]
     base_bin: Path | None = None
+    base_digest: str | None = None  # the baseline binary's content: its timed-test set's key
     base_times: dict[str, float] = field(default_factory=dict)
 
     def link(self, asm: str, name: str) -> Path | None:
@@ -94,6 +96,8 @@ def search(problem: Problem, baseline: str, config: SearchConfig | None = None,
         job = _Job(problem, config, tools, Budget(config.budget), Path(tmp), tests,
                    training_inputs(problem), {asm_digest(baseline): "baseline"})  # fmt: skip
         job.base_bin = job.link(baseline, "baseline")
+        if job.base_bin is not None:
+            job.base_digest = hashlib.sha256(job.base_bin.read_bytes()).hexdigest()
         space = (search_space(tools) if builds is None else builds)[: config.max_builds]
         trials = _build_all(job, space, SCREEN_SHARE * 0.6)
         _screen(job, trials)
@@ -269,7 +273,7 @@ def _compare(job: _Job, trial: Trial, meter_cfg: MeterConfig):
     box = job.sandbox({"candidate": cand})
     try:
         with timing_slot():
-            return Meter(meter_cfg).compare(_View(box, "candidate"), job.tests)
+            return Meter(meter_cfg).compare(_View(box, "candidate"), job.tests, job.base_digest)
     finally:
         box.close()
 
