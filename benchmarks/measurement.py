@@ -9,9 +9,12 @@ For a few bundled problems, the *baseline itself* is evaluated as the candidate
   per test, then hyperfine-style ``--warmup 3 --runs 10`` for baseline and candidate,
   mean wall time, per-test ratio clamped at >= 1, mean over tests).
 
-It prints bias (mean estimate - 1), spread (std of the estimates across repeats),
-95% CI width (ours: the bootstrap CI; paper: none exists, the width implied by its
-spread is shown), and CPU-seconds spent per candidate.
+It prints bias (mean estimate - 1) with its standard error (spread / sqrt(repeats):
+a bias smaller than about twice its standard error is indistinguishable from none),
+spread (std of the estimates across repeats), 95% CI width (ours: the CI it reports;
+paper: none exists, the width implied by its spread is shown), and CPU-seconds spent
+per candidate. Last, the bias over all problems together (mean of the per-problem
+biases and its standard error).
 
 usage: python benchmarks/measurement.py [--repeats 5] [PROBLEM ...]
 """
@@ -77,13 +80,21 @@ def build_cost(asm: str, isolation: bool, n: int = 5) -> tuple[float, float]:
     return cpu / n, (time.perf_counter() - start) / n
 
 
-def row(name: str, estimates: list[float], widths: list[float] | None, cpu: list[float]) -> str:
-    bias = statistics.fmean(estimates) - 1
+def bias_and_error(estimates: list[float]) -> tuple[float, float, float]:
+    """(bias, its standard error, spread) of self-vs-self estimates (truth 1.0)."""
     spread = statistics.stdev(estimates) if len(estimates) > 1 else 0.0
+    return statistics.fmean(estimates) - 1, spread / len(estimates) ** 0.5, spread
+
+
+def row(name: str, estimates: list[float], widths: list[float] | None, cpu: list[float]) -> str:
+    bias, error, spread = bias_and_error(estimates)
     width = (
         f"{statistics.fmean(widths) * 100:6.2f}%" if widths else f"({3.92 * spread * 100:5.2f}%)"
     )
-    return f"  {name:<6} bias {bias * 100:+6.2f}%  spread {spread * 100:5.2f}%  CI width {width}  cpu/candidate {statistics.fmean(cpu):6.2f}s"
+    return (
+        f"  {name:<6} bias {bias * 100:+6.2f}% ± {error * 100:4.2f}%  spread {spread * 100:5.2f}%  "
+        f"CI width {width}  cpu/candidate {statistics.fmean(cpu):6.2f}s"
+    )
 
 
 def main() -> None:
@@ -93,6 +104,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{gcc_version()} | {cpu_model()} | repeats {args.repeats} | self-vs-self (truth = 1.00)")
     totals = {"ours": [], "paper": [], "build": [], "host build": []}
+    biases: dict[str, list[tuple[float, float]]] = {"ours": [], "paper": []}
     for name in args.problems:
         problem = load_problem(BUNDLED_ROOT / name)
         with tempfile.TemporaryDirectory() as tmp:
@@ -102,10 +114,16 @@ def main() -> None:
         print(f"{name}: {len(problem.tests)} tests, our meter: {o[0][3]} timed pairs per candidate")
         print(row("ours", [x[0] for x in o], [x[1] for x in o], [x[2] for x in o]))
         print(row("paper", [x[0] for x in p], None, [x[1] for x in p]))
+        for who, runs in (("ours", o), ("paper", p)):
+            biases[who].append(bias_and_error([x[0] for x in runs])[:2])
         totals["ours"].append(statistics.fmean(x[2] for x in o))
         totals["paper"].append(statistics.fmean(x[1] for x in p))
         for who, isolation in (("build", True), ("host build", False)):
             totals[who].append(build_cost(baseline_asm(problem), isolation)[0])
+    for who, rows in biases.items():
+        mean = statistics.fmean(b for b, _ in rows)
+        error = sum(e**2 for _, e in rows) ** 0.5 / len(rows)
+        print(f"bias over {len(rows)} problems: {who:<5} {mean * 100:+.2f}% ± {error * 100:.2f}%")
     ratio = sum(totals["paper"]) / sum(totals["ours"])
     print(f"CPU time: the paper's protocol spends {ratio:.1f}x more CPU per candidate than ours")
     sandboxed, host = (statistics.fmean(totals[k]) for k in ("build", "host build"))

@@ -187,7 +187,8 @@ def round_bootstrap(
         return est, est, est
     counts = np.zeros((n, r), dtype=np.int64)  # how often each round is drawn
     np.add.at(counts, (np.arange(n)[:, None], rng.integers(0, r, size=(n, r))), 1)
-    boots = np.mean([_weighted_median(x, g, counts) for x, g in zip(ratios, rounds)], axis=0)
+    boots = [_weighted_median(x, g, counts) for x, g in zip(ratios, rounds, strict=True)]
+    boots = np.mean(boots, axis=0)
     lo, hi = (float(x) for x in np.percentile(boots, [2.5, 97.5]))
     scale = math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if small_sample else 1.0
     return est, est - (est - lo) * scale, est + (hi - est) * scale
