@@ -55,7 +55,7 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 def _measure(problem: Problem) -> tuple[str, float]:
     import tempfile
 
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.sandbox import Limits, open_sandbox
     from supercoder.toolchain import assemble
 
