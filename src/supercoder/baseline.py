@@ -57,8 +57,10 @@ def baseline_binary(
     asm: str, workdir: Path, link_flags: tuple[str, ...] = (), isolation: bool = True
 ) -> Path:
     """The baseline's binary, cached by its digest and link flags; built like every
-    candidate (in the build sandbox, under ``workdir``)."""
-    cached = cache_dir() / "bin" / asm_digest(asm + "\n# link: " + " ".join(link_flags))
+    candidate (in the build sandbox, under ``workdir``). The name is the assembly's
+    digest, plus one of the link flags when there are any."""
+    link = "-" + asm_digest(" ".join(link_flags))[:12] if link_flags else ""
+    cached = cache_dir() / "bin" / (asm_digest(asm) + link)
     if not cached.is_file():
         build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
         if not build.ok or build.binary is None:
