@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from supercoder.baseline import baseline_asm
+from supercoder.baseline import baseline_asm  # also re-exported: callers import it from here
 from supercoder.baseline import baseline_binary as _baseline_binary
 from supercoder.compare import expected_output, outputs_match
 from supercoder.errors import InfraError
