@@ -109,3 +109,20 @@ def test_hub_name_offline_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True, raising=False)
     with pytest.raises(UserError, match="Offline\\? Download the dataset's Parquet files"):
         read_source("LLM4Code/definitely_not_a_dataset_here")
+
+
+def test_a_records_cflags_are_used_for_its_baseline_and_reference(tmp_path):
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    code = (
+        '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);printf("%d\\n",n*N);return 0;}\n'
+    )
+    record = hf_record(0, code, "x", "x")
+    record["extra_info"].update(cflags="-DN=3", inputs=["5\n"], outputs=["15\n"])
+    report = import_records([record], tmp_path)
+    assert report.written == 1, report.reasons
+    [problem] = load_benchmark(tmp_path / "train")
+    assert problem.cflags == ("-DN=3",)
+    expected = compile_to_asm(code, ("-O3", "-DN=3"))
+    assert normalize_asm(problem.baseline_asm) == normalize_asm(expected)
