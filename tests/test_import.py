@@ -12,6 +12,7 @@ from supercoder.dataset.importer import import_records, looks_unoptimized, read_
 from supercoder.errors import UserError
 from supercoder.problems import load_benchmark
 from supercoder.toolchain import compile_to_asm, normalize_asm
+from tests.conftest import sandbox_or_skip
 
 PROGRAMS = [
     '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);long s=0;for(int i=0;i<n;i++)s+=i*i;printf("%ld\\n",s);return 0;}\n',
@@ -112,8 +113,6 @@ def test_hub_name_offline_is_a_clear_error(monkeypatch):
 
 
 def test_a_records_cflags_are_used_for_its_baseline_and_reference(tmp_path):
-    from tests.conftest import sandbox_or_skip
-
     sandbox_or_skip()
     code = (
         '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);printf("%d\\n",n*N);return 0;}\n'
