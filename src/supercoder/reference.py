@@ -55,7 +55,7 @@ class RefResult:
                 f"{label} is non-deterministic on {self.name}: two runs printed different "
                 "output; fix the program or drop that input"
             )
-        return f"{label} prints different output at -{self.level} on {self.name}"
+        return f"{label} built at -{self.level} prints different output on {self.name}"
 
 
 class ReferenceBuildError(UserError):
