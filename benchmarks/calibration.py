@@ -28,8 +28,9 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from supercoder.baseline import baseline_asm
 from supercoder.calibration import load_calibration
-from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.meter import MeterConfig
 from supercoder.problems import BUNDLED_ROOT, load_problem
 from supercoder.toolchain import cpu_model, gcc_version

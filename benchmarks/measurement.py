@@ -28,7 +28,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.evaluate import EvalConfig, _baseline_binary, baseline_asm, evaluate
+from supercoder.baseline import baseline_asm, baseline_binary
+from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.problems import BUNDLED_ROOT, load_problem
 from supercoder.sandbox import Sandbox
 from supercoder.toolchain import assemble, cpu_model, gcc_version
@@ -108,7 +109,7 @@ def main() -> None:
     for name in args.problems:
         problem = load_problem(BUNDLED_ROOT / name)
         with tempfile.TemporaryDirectory() as tmp:
-            binary = _baseline_binary(baseline_asm(problem), Path(tmp))
+            binary = baseline_binary(baseline_asm(problem), Path(tmp))
             o = [ours(problem) for _ in range(args.repeats)]
             p = [paper_protocol(problem, binary) for _ in range(args.repeats)]
         print(f"{name}: {len(problem.tests)} tests, our meter: {o[0][3]} timed pairs per candidate")

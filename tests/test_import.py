@@ -12,6 +12,7 @@ from supercoder.dataset.importer import import_records, looks_unoptimized, read_
 from supercoder.errors import UserError
 from supercoder.problems import load_benchmark
 from supercoder.toolchain import compile_to_asm, normalize_asm
+from tests.conftest import sandbox_or_skip
 
 PROGRAMS = [
     '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);long s=0;for(int i=0;i<n;i++)s+=i*i;printf("%ld\\n",s);return 0;}\n',
@@ -109,3 +110,18 @@ def test_hub_name_offline_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(huggingface_hub.constants, "HF_HUB_OFFLINE", True, raising=False)
     with pytest.raises(UserError, match="Offline\\? Download the dataset's Parquet files"):
         read_source("LLM4Code/definitely_not_a_dataset_here")
+
+
+def test_a_records_cflags_are_used_for_its_baseline_and_reference(tmp_path):
+    sandbox_or_skip()
+    code = (
+        '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);printf("%d\\n",n*N);return 0;}\n'
+    )
+    record = hf_record(0, code, "x", "x")
+    record["extra_info"].update(cflags="-DN=3", inputs=["5\n"], outputs=["15\n"])
+    report = import_records([record], tmp_path)
+    assert report.written == 1, report.reasons
+    [problem] = load_benchmark(tmp_path / "train")
+    assert problem.cflags == ("-DN=3",)
+    expected = compile_to_asm(code, ("-O3", "-DN=3"))
+    assert normalize_asm(problem.baseline_asm) == normalize_asm(expected)

@@ -11,29 +11,20 @@ from __future__ import annotations
 
 import fcntl
 import os
-import re
-import shutil
 import tempfile
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from supercoder.baseline import baseline_asm  # also re-exported: callers import it from here
+from supercoder.baseline import baseline_binary as _baseline_binary
 from supercoder.compare import expected_output, outputs_match
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import InfraError
 from supercoder.meter import Comparison, Meter, MeterConfig
 from supercoder.paths import cache_dir
 from supercoder.sandbox import Limits, RunResult, Sandbox, SandboxLost, isolation_status
-from supercoder.toolchain import (
-    BASELINE_FLAGS,
-    asm_digest,
-    assemble,
-    compile_to_asm,
-    is_link_failure,
-    machine_context,  # fmt: skip
-    missing_symbols,
-    same_program,
-)
+from supercoder.toolchain import assemble, machine_context, same_program
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
 
 
@@ -58,46 +49,6 @@ _OUTCOME_STATUS = {
 }
 _SEVERITY = [Status.COMPILE_ERROR, Status.TIMEOUT, Status.MEMORY_LIMIT, Status.OUTPUT_LIMIT,
              Status.RUNTIME_ERROR, Status.WRONG_OUTPUT]  # fmt: skip
-
-
-def baseline_asm(problem: Problem) -> str:
-    """The problem's -O3 assembly: its own ``baseline.s`` or gcc -O3 -S with the problem's
-    cflags (cached)."""
-    if problem.baseline_asm:
-        return problem.baseline_asm
-    flags = (*BASELINE_FLAGS, *problem.cflags)
-    key = problem.source_hash() + ("-" + asm_digest(" ".join(flags))[:12] if problem.cflags else "")
-    path = cache_dir() / "baselines" / f"{key}.s"
-    if path.is_file():
-        return path.read_text()
-    try:
-        asm = compile_to_asm(problem.source, flags)
-    except UserError as e:  # name the user's file, not our temporary copy
-        where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
-        raise UserError(re.sub(r"\S*/sc-cc-[^/\s]+/source\.c", where, str(e))) from e
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
-    tmp.write_text(asm)
-    tmp.replace(path)
-    return asm
-
-
-def _baseline_binary(
-    asm: str, workdir: Path, link_flags: tuple[str, ...] = (), isolation: bool = True
-) -> Path:
-    """The baseline's binary, cached by its digest and link flags; built like every
-    candidate (in the build sandbox)."""
-    cached = cache_dir() / "bin" / asm_digest(asm + "\n# link: " + " ".join(link_flags))
-    if not cached.is_file():
-        build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
-        if not build.ok or build.binary is None:
-            raise UserError(_baseline_build_error(build.log, link_flags))
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".tmp{os.getpid()}")
-        shutil.copyfile(build.binary, tmp)
-        tmp.chmod(0o755)
-        tmp.replace(cached)
-    return cached
 
 
 def evaluate(
@@ -233,15 +184,6 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
         return TestResult(name, Status.WRONG_OUTPUT, _diff_hint(run.stdout, expected),
                           candidate_seconds=run.cpu_seconds)  # fmt: skip
     return TestResult(name, Status.OK, candidate_seconds=run.cpu_seconds)
-
-
-def _baseline_build_error(log: str, link_flags: tuple[str, ...]) -> str:
-    if not is_link_failure(log):
-        return f"the baseline assembly does not assemble:\n{log}"
-    missing = ", ".join(missing_symbols(log)[:5]) or "see the log"
-    flags = " ".join(link_flags) or "none"
-    return (f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
-            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")  # fmt: skip
 
 
 def _diff_hint(actual: bytes, expected: bytes) -> str:

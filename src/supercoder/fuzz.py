@@ -35,7 +35,6 @@ from __future__ import annotations
 import random
 import re
 import shutil
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,7 +220,7 @@ def fuzz_problem(
     shutil.rmtree(target, ignore_errors=True)  # fuzz from the problem's own tests only
     problem = load_problem(folder)
     candidates = fuzz_inputs(problem, count, seed)
-    kept, dropped = _check(problem.source, candidates, timeout, problem.cflags, problem.link_flags)
+    kept, dropped = _check(problem.source, candidates, timeout, problem.cflags, problem.ldflags)
     if kept:
         target.mkdir()
     for i, (data, out) in enumerate(kept, 1):
@@ -232,35 +231,25 @@ def fuzz_problem(
     return FuzzReport(problem.name, count, len(kept), dict(dropped))
 
 
+_DROPPED = {"timeout": "too_slow", "runtime_error": "reference_failed",
+            "nondeterministic": "nondeterministic", "mismatch": "o0_o3_mismatch"}  # fmt: skip
+
+
 def _check(
     source: str,
     inputs: list[bytes],
     timeout: float,
     cflags: tuple[str, ...] = (),
-    link_flags: tuple[str, ...] = (),
+    ldflags: tuple[str, ...] = (),
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
-    from supercoder.sandbox import Limits, open_sandbox
-    from supercoder.toolchain import compile_c
+    """(input, output) of every input the reference handles the same twice at -O3 and
+    once at -O0; the others counted by why they were dropped."""
+    from supercoder.reference import ReferenceBuildError, run_reference
 
-    kept, dropped = [], Counter()
-    with tempfile.TemporaryDirectory(prefix="sc-fuzz-") as tmp:
-        bins = {}
-        for level in ("O3", "O0"):
-            build = compile_c(source, Path(tmp) / level, (f"-{level}", *cflags), link_flags)
-            if not build.ok or build.binary is None:
-                raise UserError(f"the reference program does not compile at -{level}:\n{build.log}")
-            bins[level] = build.binary
-        with open_sandbox(bins, Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)) as box:
-            for data in inputs:
-                runs = [box.run("O3", data), box.run("O3", data), box.run("O0", data)]
-                if any(r.outcome == "timeout" for r in runs):
-                    dropped["too_slow"] += 1
-                elif not all(r.clean_exit for r in runs):
-                    dropped["reference_failed"] += 1
-                elif runs[0].stdout != runs[1].stdout:
-                    dropped["nondeterministic"] += 1
-                elif runs[0].stdout != runs[2].stdout:
-                    dropped["o0_o3_mismatch"] += 1
-                else:
-                    kept.append((data, runs[0].stdout))
-    return kept, dropped
+    try:
+        results = run_reference(source, inputs, runs={"O3": 2, "O0": 1}, cflags=cflags,
+                                ldflags=ldflags, timeout=timeout, stop_at_failure=False)  # fmt: skip
+    except ReferenceBuildError as e:
+        raise UserError(f"the reference program does not compile at -{e.level}:\n{e.log}") from e
+    kept = [(data, r.output) for data, r in zip(inputs, results, strict=True) if r.ok]
+    return kept, Counter(_DROPPED[r.failure] for r in results if not r.ok)

@@ -15,7 +15,6 @@ import contextlib
 import hashlib
 import json
 import os
-import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -25,16 +24,10 @@ from pathlib import Path
 from supercoder.compare import outputs_match, parse_mode
 from supercoder.errors import UserError
 from supercoder.layouts import TestFile, discover
-from supercoder.toolchain import BASELINE_FLAGS, compile_c, is_link_failure, missing_symbols
+from supercoder.reference import reference_runs
 from supercoder.types import split_flags
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
-
-
-@dataclass(frozen=True)
-class RefRun:
-    output: bytes
-    cpu_seconds: float
 
 
 @dataclass(frozen=True)
@@ -192,78 +185,6 @@ def _first_difference(actual: bytes, expected: bytes) -> str:
         if x != y:
             return f"line {i + 1}: answer {y[:60]!r}, reference {x[:60]!r}"
     return f"answer has {len(e)} lines, reference {len(a)}"
-
-
-def reference_runs(source: str, inputs: list[bytes], timeout: float = 20.0, *, cflags: Sequence[str] = (),
-                   ldflags: Sequence[str] = (), source_path: Path | None = None,
-                   names: Sequence[str] | None = None, repeat: int = 2) -> list[RefRun]:  # fmt: skip
-    """Build ``source`` at -O3 (+ ``cflags``, linked with ``ldflags``) and run it twice
-    (``repeat``) on each input. Raises UserError if it does not build, fails, times out, or prints
-    different output on the two runs; messages name the user's files."""
-    from supercoder.sandbox import Limits, open_sandbox
-
-    label = str(source_path) if source_path else "the reference C program"
-    names = names or [f"input #{i}" for i in range(len(inputs))]
-    with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
-        binary = _build_reference(source, Path(tmp), tuple(cflags), tuple(ldflags), label)
-        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
-        with open_sandbox({"ref": binary}, limits=limits) as box:
-            return [
-                _run_twice(box, data, name, label, repeat)
-                for data, name in zip(inputs, names, strict=True)
-            ]
-
-
-def _run_twice(box, data: bytes, name: str, label: str, repeat: int = 2) -> RefRun:
-    first = box.run("ref", data)
-    second = box.run("ref", data) if repeat > 1 else first
-    for run in (first, second):
-        if not run.clean_exit:
-            raise UserError(f"{label} failed on {name}: {run.describe()}")
-    if first.stdout != second.stdout:
-        raise UserError(
-            f"{label} is non-deterministic on {name}: two runs printed different output; "
-            "fix the program or drop that input"
-        )
-    return RefRun(first.stdout, min(first.cpu_seconds, second.cpu_seconds))
-
-
-def _build_reference(source: str, tmp: Path, cflags: tuple[str, ...], ldflags: tuple[str, ...],
-                     label: str) -> Path:  # fmt: skip
-    build = compile_c(source, tmp / "ref", (*BASELINE_FLAGS, *cflags), (*cflags, *ldflags))
-    if build.ok and build.binary is not None:
-        return build.binary
-    log = build.log.replace(str(tmp / "ref.c"), label).replace(str(tmp / "ref"), "a.out")
-    log = _TMP_OBJECT.sub(Path(label).name, log).strip()
-    if is_link_failure(log):
-        raise UserError(_link_error(label, log, cflags, ldflags))
-    flags = " ".join((*BASELINE_FLAGS, *cflags))
-    raise UserError(f"{label} does not compile with gcc {flags}:\n{_tail(log)}")
-
-
-def _link_error(label: str, log: str, cflags: tuple[str, ...], ldflags: tuple[str, ...]) -> str:
-    symbols = missing_symbols(log)
-    what = f"undefined reference to {', '.join(symbols[:5])}" if symbols else "the linker failed"
-    if any(s.startswith(("omp_", "GOMP_")) for s in symbols):
-        hint = "it uses OpenMP: pass --cflags -fopenmp"
-    elif "main" in symbols:
-        hint = "a problem is a whole program: it needs a main function"
-    elif any(s.startswith("pthread_") for s in symbols):
-        hint = "pass --ldflags -pthread"
-    else:
-        hint = 'pass the library that defines it with --ldflags (e.g. --ldflags "-lgmp")'
-    used = " ".join((*cflags, *ldflags)) or "none"
-    return f"{label} does not link: {what} (extra flags: {used}); {hint}\n{_tail(log)}"
-
-
-def _tail(log: str, lines: int = 20) -> str:
-    rows = log.splitlines()
-    return "\n".join(
-        rows[:lines] + ([f"... ({len(rows) - lines} more lines)"] if len(rows) > lines else [])
-    )
-
-
-_TMP_OBJECT = re.compile(r"/tmp/cc\w+\.o")
 
 
 def gen_spec(seed: int, size: int, data: bytes) -> dict:

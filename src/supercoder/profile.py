@@ -129,7 +129,7 @@ def profile_problem(
 ) -> Profile:
     """The profile of ``asm`` (default: the problem's baseline) on the visible tests
     (cached; see the module docstring)."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
 
     asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))

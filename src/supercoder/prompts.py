@@ -421,6 +421,6 @@ def _trim(text: str, limit: int) -> str:
 
 
 def _compile_baseline(problem: Problem) -> str:
-    from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm
+    from supercoder.baseline import baseline_asm
 
-    return compile_to_asm(problem.source, (*BASELINE_FLAGS, *problem.cflags))
+    return baseline_asm(problem)

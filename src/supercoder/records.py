@@ -237,7 +237,7 @@ def records_for(
     problems: Sequence[Problem], context: str = "full", answer: str = "whole"
 ) -> list[dict[str, Any]]:
     """Records for problems, numbered per split; baselines built with gcc -O3 if absent."""
-    from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm
+    from supercoder.baseline import baseline_asm
 
     counters: dict[str, int] = {}
     out = []
@@ -245,7 +245,7 @@ def records_for(
         split = p.split or "train"
         index = counters.get(split, 0)
         counters[split] = index + 1
-        asm = p.baseline_asm or compile_to_asm(p.source, (*BASELINE_FLAGS, *p.cflags))
+        asm = baseline_asm(p)
         out.append(problem_to_record(p, split, index, asm, context, answer))
     return out
 

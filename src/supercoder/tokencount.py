@@ -111,7 +111,7 @@ def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | No
 
 def problem_tokens(problem: Problem, count: Counter, context: str = "full",
                    answer: str = "whole") -> TokenCount:  # fmt: skip
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.prompts import build_messages, fence
 
     asm = baseline_asm(problem)

@@ -55,15 +55,15 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 def _measure(problem: Problem) -> tuple[str, float]:
     import tempfile
 
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm, baseline_binary
     from supercoder.sandbox import Limits, open_sandbox
-    from supercoder.toolchain import assemble
 
     with tempfile.TemporaryDirectory(prefix="sc-list-") as tmp:
-        build = assemble(baseline_asm(problem), Path(tmp) / "base", problem.link_flags)
-        if not build.ok or build.binary is None:
-            raise UserError(f"{problem.name}: the baseline does not build:\n{build.log}")
-        with open_sandbox({"base": build.binary}, Limits(cpu_seconds=30, wall_seconds=60)) as box:
+        try:
+            binary = baseline_binary(baseline_asm(problem), Path(tmp), problem.link_flags)
+        except UserError as e:
+            raise UserError(f"{problem.name}: the baseline does not build:\n{e}") from e
+        with open_sandbox({"base": binary}, Limits(cpu_seconds=30, wall_seconds=60)) as box:
             first = {t.name: box.run("base", t.read_input()) for t in problem.tests}
             failed = [n for n, r in first.items() if not r.clean_exit]
             if failed:

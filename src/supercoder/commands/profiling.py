@@ -51,7 +51,7 @@ def profile_cmd(
 
     Example: supercoder problem profile src/supercoder/data/bench/dp_lcs
     """
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.hotspots import summarize, to_json
     from supercoder.problems import load_problem
     from supercoder.profile import profile_problem

@@ -19,8 +19,8 @@ Records come from outside and are checked one by one; a bad one is skipped with 
 reason and counted, never aborting the others: a record that is not valid, whose name
 (or split) is not a safe folder name (``[A-Za-z0-9_.-]{1,100}``, not ``.``/``..``),
 whose name repeats another record's, whose C does not compile, or whose expected
-outputs differ from what its reference build prints (run once in the sandbox, as
-``problem init`` does; ``check_outputs=False`` skips that). Every folder written is
+outputs differ from what its reference build prints (``reference.reference_runs``, as
+``problem init`` uses, but one run per input; ``check_outputs=False`` skips that). Every folder written is
 checked to lie inside the output folder.
 """
 
@@ -141,19 +141,22 @@ class Built:
 
 
 def rebuild(problem: Any, check_outputs: bool = False) -> Built:
-    """Our -O3 and -O0 assembly of the problem's C; with ``check_outputs``, its visible
-    and hidden expected outputs compared with one run of the -O3 reference build."""
-    from supercoder.problem_init import reference_runs
+    """Our -O3 (the problem's baseline) and -O0 assembly of the problem's C; with
+    ``check_outputs``, its visible and hidden expected outputs compared with one run of
+    the -O3 reference build."""
+    from supercoder.baseline import baseline_asm
+    from supercoder.reference import reference_runs
     from supercoder.toolchain import compile_to_asm
 
     try:
-        o3, o0 = compile_to_asm(problem.source, ("-O3",)), compile_to_asm(problem.source, ("-O0",))
+        o3, o0 = baseline_asm(problem), compile_to_asm(problem.source, ("-O0", *problem.cflags))
     except UserError as e:
         return Built(skip=NOT_COMPILING, why=str(e).splitlines()[0])
     if check_outputs:
         try:
             runs = reference_runs(problem.source, [t.read_input() for t in problem.tests],
-                                  timeout=10.0, repeat=1)  # fmt: skip
+                                  timeout=10.0, cflags=problem.cflags, ldflags=problem.ldflags,
+                                  repeat=1)  # fmt: skip
         except UserError as e:
             return Built(skip=REFERENCE_FAILS, why=str(e).splitlines()[0])
         for t, run in zip(problem.tests, runs, strict=True):

@@ -14,13 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from supercoder.baseline import compile_baseline
 from supercoder.errors import UserError
+from supercoder.paths import atomic_write_text
+from supercoder.reference import (
+    MISMATCH,
+    NONDETERMINISTIC,
+    RUNTIME_ERROR,
+    TIMEOUT,
+    ReferenceBuildError,
+    RefResult,
+    run_reference,
+)
 
 CACHE_VERSION = 1
 TIME_FLOOR = 0.001
@@ -78,15 +87,8 @@ def run_job(job: Job) -> dict[str, Any]:
         result = {**base, **_measure(source, [Path(p).read_bytes() for p in job.input_paths], job)}
         key = job_key(job, source)
     result["key"] = key
-    _write_atomic(Path(job.cache_path), json.dumps(result))
+    atomic_write_text(Path(job.cache_path), json.dumps(result))
     return {**result, "cached": False}
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text)
-    tmp.replace(path)
 
 
 def _drop(reason: str, detail: str = "") -> dict[str, Any]:
@@ -102,61 +104,40 @@ class Dropped(Exception):
 
 
 def _measure(source: str, inputs: list[bytes], job: Job) -> dict[str, Any]:
-    from supercoder.sandbox import Limits, open_sandbox
-
     try:
-        with tempfile.TemporaryDirectory(prefix="sc-codenet-") as tmp:
-            builds, asm = _build(source, Path(tmp))
-            limits = Limits(cpu_seconds=job.timeout, wall_seconds=2 * job.timeout)
-            with open_sandbox(builds, limits=limits) as box:
-                runs = [_run_input(box, i, data) for i, data in enumerate(inputs)]
+        results = run_reference(source, inputs, runs={"O3": 2, "O0": 2}, timeout=job.timeout)
+        outputs = [_output(i, r) for i, r in enumerate(results)]
+        asm = compile_baseline(source)
+    except ReferenceBuildError as e:
+        return _drop("compile_error", e.log)
+    except UserError as e:  # the -O3 assembly
+        return _drop("compile_error", str(e))
     except Dropped as d:
         return _drop(d.reason, d.detail)
-    seconds = {level: sum(r[1][level] for r in runs) for level in ("O0", "O3")}
+    seconds = {
+        level: sum(max(TIME_FLOOR, r.cpu_seconds[level]) for r in results) for level in ("O0", "O3")
+    }
     return {
         "ok": True,
         "reason": "",
         "source": source,
         "asm_o3": asm,
-        "outputs": [r[0] for r in runs],
+        "outputs": outputs,
         "seconds_o0": seconds["O0"],
         "seconds_o3": seconds["O3"],
         "speedup": seconds["O0"] / seconds["O3"],
     }
 
 
-def _build(source: str, tmp: Path) -> tuple[dict[str, Path], str]:
-    """-O0 and -O3 binaries and the -O3 assembly."""
-    from supercoder.toolchain import compile_c, compile_to_asm
-
-    builds = {}
-    for level in ("O0", "O3"):
-        build = compile_c(source, tmp / level, flags=(f"-{level}",))
-        if not build.ok or build.binary is None:
-            raise Dropped("compile_error", build.log)
-        builds[level] = build.binary
-    try:
-        return builds, compile_to_asm(source)
-    except UserError as e:
-        raise Dropped("compile_error", str(e)) from e
-
-
-def _run_input(box: Any, i: int, data: bytes) -> tuple[str, dict[str, float]]:
-    """Expected output and per-build CPU seconds on one input (two runs per build)."""
-    seen, seconds = {}, {}
-    for level in ("O3", "O0"):
-        runs = [box.run(level, data), box.run(level, data)]
-        for run in runs:
-            if not run.clean_exit:
-                kind = "timeout" if run.outcome == "timeout" else "runtime_error"
-                raise Dropped(kind, f"-{level} on input #{i}: {run.describe()}")
-        if runs[0].stdout != runs[1].stdout:
-            raise Dropped("nondeterministic", f"-{level}, input #{i}: two runs differ")
-        seen[level] = runs[0].stdout
-        seconds[level] = max(TIME_FLOOR, min(r.cpu_seconds for r in runs))
-    if seen["O0"] != seen["O3"]:
+def _output(i: int, r: RefResult) -> str:
+    """The expected output on input ``i`` (two runs per build agreed, -O0 = -O3), or Dropped."""
+    if r.failure in (TIMEOUT, RUNTIME_ERROR):
+        raise Dropped(r.failure, f"-{r.level} on input #{i}: {r.detail}")
+    if r.failure == NONDETERMINISTIC:
+        raise Dropped(NONDETERMINISTIC, f"-{r.level}, input #{i}: two runs differ")
+    if r.failure == MISMATCH:
         raise Dropped("o0_o3_mismatch", f"input #{i}: -O0 and -O3 print different output")
     try:
-        return seen["O3"].decode("utf-8"), seconds
+        return r.output.decode("utf-8")
     except UnicodeDecodeError as e:
         raise Dropped("non_utf8", f"output on input #{i} is not UTF-8") from e

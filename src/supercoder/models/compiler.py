@@ -28,13 +28,14 @@ import sys
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
+from supercoder.baseline import baseline_asm, compile_baseline
 from supercoder.errors import InfraError, UserError
 from supercoder.models.base import Completion, ProviderSettings
 from supercoder.models.builds import LEGACY, Build, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.search import search
 from supercoder.models.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig
-from supercoder.toolchain import BASELINE_FLAGS, compile_to_asm, normalize_asm
+from supercoder.toolchain import normalize_asm
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -105,9 +106,7 @@ class CompilerModel:
         source = context.source if context is not None else source_from_messages(messages)
         cflags = context.cflags if context is not None else ()
         flags = (cflags, context.link_flags if context is not None else ())
-        baseline = (context.baseline_asm if context is not None else None) or compile_to_asm(
-            source, (*BASELINE_FLAGS, *cflags)
-        )
+        baseline = baseline_asm(context) if context is not None else compile_baseline(source)
         if self.legacy is not None:
             inputs = training_inputs(context)
             return fixed_builds(self.legacy, source, baseline, inputs, n, seed, flags)
