@@ -14,7 +14,7 @@ from supercoder.cli import app
 from supercoder.metrics import RunSummary, batch_stats, long_enough, summarize
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_benchmark
-from supercoder.report import build_page
+from supercoder.report import build_page, load_run
 from supercoder.runs import RunSpec, Store, run_eval
 from supercoder.strategies import Attempt, Outcome
 from supercoder.types import Candidate, Status, TestResult, Verdict
@@ -65,6 +65,13 @@ def test_the_report_shows_the_numbers_eval_json_wrote(tmp_path):
         [stored] = con.execute("SELECT summary FROM runs WHERE name = 'r'").fetchone()
     assert json.loads(stored) == s
     assert RunSummary.from_json(s).to_json() == s
+    # the same verdicts as a JSON records file: the same figures
+    with sqlite3.connect(db) as con:
+        rows = con.execute("SELECT verdict, asm FROM attempts WHERE run = 'r'").fetchall()
+    records = [{**json.loads(v), "asm": asm, "model": "openai:m"} for v, asm in rows]
+    (tmp_path / "r.json").write_text(json.dumps({"runs": [{"name": "r", "records": records}]}))
+    from_file = load_run(tmp_path / "r.json", "r").summary.headline()
+    assert from_file == load_run(db, "r").summary.headline()
 
 
 def test_infra_errors_never_count_as_compiled(tmp_path):
@@ -118,5 +125,9 @@ def test_a_store_from_before_baselines_were_stored_still_reports(tmp_path):
         con.execute("PRAGMA user_version = 2")
     [record] = build_page(db, "r").records
     assert record.baseline_asm and record.correct  # rebuilt from the benchmark
+    with sqlite3.connect(db) as con:  # the report only reads the store
+        assert con.execute("PRAGMA user_version").fetchone()[0] == 2
+    Store(db).close()  # an eval or the leaderboard migrates it
     with sqlite3.connect(db) as con:
         assert con.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert con.execute("SELECT count(*) FROM baselines").fetchone() == (0,)

@@ -111,17 +111,23 @@ def default_run_name(model: str, benchmark: str) -> str:
 class Store:
     """The SQLite file of eval runs (thread-safe; one commit per write)."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, read_only: bool = False) -> None:
+        """``read_only`` (the report): an existing store, read as it is, never migrated."""
         self.path = Path(path)
         self._lock = threading.Lock()
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "is a folder, expected an SQLite file")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            if read_only:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
+                self._version()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._migrate()
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._migrate()
             self._db.execute("SELECT name, model, options, context FROM runs LIMIT 1").fetchall()
         except (sqlite3.DatabaseError, OSError) as e:
             raise UserError(
@@ -129,14 +135,19 @@ class Store:
                 "pass another --db (a supercoder SQLite file, or a new path)"
             ) from e
 
-    def _migrate(self) -> None:
-        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+    def _version(self) -> int:
+        """The file's schema version; a newer file than this supercoder reads is refused."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise sqlite3.DatabaseError(
                 f"written by a newer supercoder (store schema {version}, this one reads up to "
                 f"{SCHEMA_VERSION}): upgrade supercoder"
             )
+        return version
+
+    def _migrate(self) -> None:
+        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+        version = self._version()
         self._db.executescript(SCHEMA)  # version 0 (new file or before versioning) -> 1
         for target in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
             self._db.executescript(MIGRATIONS[target])
@@ -233,7 +244,10 @@ class Store:
         self._write("INSERT OR IGNORE INTO baselines VALUES (?, ?)", (digest, asm))
 
     def baselines(self, run: str) -> dict[str, str]:
-        """problem -> the baseline listing its attempts were compared with (stored ones)."""
+        """problem -> the baseline listing its attempts were compared with (stored ones;
+        none in a store from before schema 3, read without migrating)."""
+        if not self._read("SELECT 1 FROM sqlite_master WHERE name = 'baselines'"):
+            return {}
         rows = self._read(
             "SELECT DISTINCT a.problem, b.asm FROM attempts a JOIN baselines b "
             "ON b.digest = a.baseline_digest WHERE a.run = ?",

@@ -27,6 +27,7 @@ from supercoder.types import (
     Candidate,
     Speedup,
     Status,
+    TestResult,
     Verdict,
     practical_significance,
 )
@@ -136,27 +137,39 @@ def _runs_from_json(path: Path) -> list[RunData]:
     return out
 
 
+def _status(value: Any, correct: Any = False) -> Status:
+    try:
+        return Status(value)
+    except (ValueError, TypeError):
+        return Status.OK if correct is True else Status.WRONG_OUTPUT
+
+
+def _test(t: dict[str, Any]) -> TestResult:
+    seconds = _number(t.get("baseline_seconds"))
+    return TestResult(_text(t.get("name")), _status(t.get("status")),
+                      baseline_seconds=seconds, timed=t.get("timed") is True)  # fmt: skip
+
+
 def _verdict(d: dict[str, Any]) -> Verdict:
-    """A record's verdict for the summary: ``Verdict.from_json`` of a full record, else
-    what a short one says (status, speedup and its CI)."""
-    try:
-        full = Verdict.from_json(d)
-        if full.speedup is not None or _number(d.get("speedup")) is None:
-            return full
-    except (KeyError, TypeError, ValueError, AttributeError):
-        pass
-    try:
-        status = Status(d.get("status"))
-    except ValueError:
-        status = Status.OK if d.get("correct") is True else Status.WRONG_OUTPUT
+    """A JSON record's verdict for the summary, from its checked fields only (a run file
+    is outside input): status, speedup with CI and margin, paper speedup, copy flag, and
+    per test its status, baseline time and whether the meter timed it."""
     value, ci = _number(d.get("speedup")), _ci(d.get("speedup_ci"))
+    detail = d.get("speedup_detail") if isinstance(d.get("speedup_detail"), dict) else {}
     speedup = None
     if value is not None:
         low, high = ci or (value, value)
-        speedup = Speedup(value, low, high, samples=0, tests_timed=0)
-    return Verdict(_text(d.get("problem"), "?"), status, speedup=speedup,
-                   paper_speedup=_number(d.get("paper_speedup")),
-                   identical_to_baseline=d.get("identical_to_baseline") is True)  # fmt: skip
+        margin = _number(detail.get("margin")) or MIN_PRACTICAL_MARGIN
+        speedup = Speedup(value, low, high, samples=0, tests_timed=0, margin=margin)
+    tests = d.get("tests") if isinstance(d.get("tests"), list) else []
+    return Verdict(
+        _text(d.get("problem"), "?"),
+        _status(d.get("status"), d.get("correct")),
+        tuple(_test(t) for t in tests if isinstance(t, dict)),
+        speedup=speedup,
+        paper_speedup=_number(d.get("paper_speedup")),
+        identical_to_baseline=d.get("identical_to_baseline") is True,
+    )
 
 
 def _outcomes(records: list[dict[str, Any]]) -> list[Outcome]:
@@ -199,7 +212,7 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
 def _runs_from_sqlite(path: Path) -> list[RunData]:
     from supercoder.runs import Store
 
-    store = Store(path)
+    store = Store(path, read_only=True)
     try:
         return [_stored_run(store, run) for run in store.runs()]
     finally:
