@@ -199,8 +199,8 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
     """One stored run: its finished problems' attempts, and ``Store.summary``."""
     outcomes = store.outcomes(run["name"])
     base = store.baselines(run["name"])
-    if outcomes and not base:
-        base = _rebuilt_baselines(run["benchmark"])
+    if {o.problem for o in outcomes} - base.keys():  # attempts stored before schema 3
+        base = {**_rebuilt_baselines(run["benchmark"]), **base}
     records = tuple(
         _record({**a.verdict.to_json(), "asm": a.candidate.asm,
                  "best": a is o.best, "baseline_asm": base.get(o.problem, "")}, run["model"])
