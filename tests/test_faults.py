@@ -66,18 +66,18 @@ def test_machine_trouble_is_never_final(tmp_path):
     first = run_eval(problems, model, spec, store, verify=broken_machine_for("b", disk_full))
     assert set(first.failed) == {"b"} and "No space left on device" in first.failed["b"]
     assert store.finished_problems(first.name) == ["a"]
-    s = first.summary
+    s = first.summary.to_json()
     assert (s["problems"], s["problems_scored"], s["problems_dropped"]) == (2, 1, 1)
     assert s["accuracy"] == 50.0 and s["unscored_problems"] == ["b"]
     assert store.runs()[0]["finished"] is None
     from supercoder.report import load_run, summary
 
     shown = summary(load_run(tmp_path / "r.sqlite"))  # the HTML report's headline numbers
-    assert (shown["problems"], shown["not_scored"], shown["correct"]) == (2, 1, 1)
+    assert (shown.problems, shown.problems_scored, shown.accuracy) == (2, 1, 50.0)
 
     second = run_eval(problems, model, spec, store, verify=make_verifier(EvalConfig(time=False)))
     assert second.skipped == 1 and not second.failed  # b retried, a kept
-    assert second.summary["accuracy"] == 100.0 and second.summary["problems_scored"] == 2
+    assert second.summary.accuracy == 100.0 and second.summary.problems_scored == 2
 
 
 def _tmpfs(path) -> bool:

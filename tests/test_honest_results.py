@@ -100,7 +100,7 @@ def test_summary_keeps_untimed_problems_out_of_speedup_figures():
         origin = {"model": "compiler:gcc -O3 -march=native"}
         return Outcome(name, (Attempt(0, 0, Candidate("x", origin), v),))
 
-    s = summarize([outcome("long", 1.5, 0.2), outcome("short", 1.14, 0.001)])
+    s = summarize([outcome("long", 1.5, 0.2), outcome("short", 1.14, 0.001)]).to_json()
     assert s["problems"] == 2 and s["problems_untimed"] == 1
     assert s["fast_1.1"] == 100.0 and s["significant_speedups"] == 1 and s["improved"] == 1
     assert s["avg_speedup"] == 1.5  # the untimed 1.14x is not a speedup

@@ -82,7 +82,7 @@ def test_run_tables(store):
     assert stats["instruction_selection"].count == 1
     assert stats["instruction_selection"].mean_speedup == pytest.approx(2.5)
     assert stats["arithmetic_simplification"].count == 1
-    assert summary(run)["correct"] == 2 and summary(run)["problems"] == 3
+    assert summary(run).accuracy == pytest.approx(66.67) and summary(run).problems == 3
 
 
 def test_cli_analyze_run_and_errors(store, tmp_path):

@@ -9,9 +9,9 @@ import pytest
 from supercoder.errors import InfraError
 from supercoder.evaluate import EvalConfig, baseline_asm
 from supercoder.executors import InlineExecutor
+from supercoder.metrics import batch_stats
 from supercoder.reward import (
     RewardConfig,
-    batch_stats,
     completion_text,
     paper_reward,
     score_batch,

@@ -11,7 +11,7 @@ from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.metrics import summarize
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_benchmark
-from supercoder.runs import RunSpec, Store, run_eval, verdict_from_json
+from supercoder.runs import RunSpec, Store, run_eval
 from supercoder.strategies import Attempt, Outcome, Settings, make_verifier
 from supercoder.types import Candidate, Speedup, Status, Verdict
 from tests.conftest import sandbox_or_skip
@@ -70,7 +70,7 @@ def test_a_mixed_run_gives_the_right_rates_and_stores_everything(tmp_path):
     answers = {"a": fast_answer(), "b": BROKEN, "c": wrong_answer(), "d": NO_ANSWER}
     store = Store(tmp_path / "runs.sqlite")
     result = run_eval(load_benchmark(root), ScriptedModel(per_problem(answers)), spec(root), store)
-    s = result.summary
+    s = result.summary.to_json()
     assert (s["problems"], s["compilation_rate"], s["accuracy"]) == (4, 50.0, 25.0)
     assert s["avg_speedup"] is None  # untimed: no speedup figures rather than fake ones
     assert s["context"]["gcc"].startswith("gcc") and s["context"]["samples"] == 1
@@ -104,7 +104,7 @@ def test_an_interrupted_run_resumes_without_verifying_anything_twice(tmp_path):
     second = run_eval(problems, healed, spec(root), store, verify=verify)
     assert verify.seen == ["p3"] and len(healed.calls) == 1
     assert second.resumed and second.skipped == 2 and not second.failed
-    assert (second.summary["problems"], second.summary["accuracy"]) == (3, pytest.approx(66.67))
+    assert (second.summary.problems, second.summary.accuracy) == (3, pytest.approx(66.67))
 
 
 def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
@@ -150,7 +150,7 @@ def test_a_timed_verdict_survives_the_store_unchanged(tmp_path):
     problem = primes_problem(tmp_path, sizes=(30000,))
     verdict = evaluate(problem, extract_assembly(fast_answer()), EvalConfig())
     assert verdict.speedup is not None
-    again = verdict_from_json(verdict.to_json())
+    again = Verdict.from_json(verdict.to_json())
     assert again.to_json() == verdict.to_json() and again.speedup == verdict.speedup
 
 
@@ -177,7 +177,7 @@ def test_summary_definitions():
         outcome("none", Verdict("p", Status.NO_ANSWER)),
         outcome("infra", Verdict("p", Status.INFRA_ERROR)),
     ]
-    s = summarize(outcomes, {"gcc": "gcc 12"})
+    s = summarize(outcomes, {"gcc": "gcc 12"}).to_json()
     ours = [2.0, 1.15, 0.8, 1.0, 1.0, 1.0]  # copy -> 1.0, incorrect -> 1.0, infra left out
     assert s["problems"] == 6 and s["problems_dropped"] == 1 and s["infra_dropped"] == 1
     assert s["compilation_rate"] == pytest.approx(100 * 5 / 6, abs=0.01)

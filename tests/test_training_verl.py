@@ -462,7 +462,7 @@ def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
     record = records_for(problems[:1])[0]
     answer = f"```assembly\n{faster_asm()}```"
     scored = _call(verl_reward.compute_score, record, answer)
-    assert scored == {"score": 0.0, "correct": 0.0, "speedup": 0.0, "compiled": 1.0,
+    assert scored == {"score": 0.0, "correct": 0.0, "speedup": 0.0, "compiled": 0.0,
                       "infra_failure": 1.0}  # fmt: skip
     assert len(calls) == 2  # first try + one retry
     monkeypatch.setenv("SUPERCODER_INFRA_SCORE", "0.5")

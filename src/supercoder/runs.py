@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.metrics import summarize
+from supercoder.metrics import RunSummary, summarize
 from supercoder.strategies import Attempt, Outcome, Settings, solve
 from supercoder.types import Candidate, Problem, Status, Verdict
 
@@ -57,10 +57,13 @@ CREATE TABLE IF NOT EXISTS problems (
 # The store's schema version (PRAGMA user_version). Files from before versioning read 0
 # and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
 # MIGRATIONS[new_version]: the SQL that brings a file from the version before to it.
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 MIGRATIONS = {
     # 2: reads by problem (the resume and summary queries) use an index
     2: "CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (run, problem, status);",
+    # 3: the baseline listings the attempts were compared with (attempts.baseline_digest),
+    # so the report reads them from the store instead of rebuilding them
+    3: "CREATE TABLE IF NOT EXISTS baselines (digest TEXT PRIMARY KEY, asm TEXT NOT NULL);",
 }
 
 
@@ -102,31 +105,29 @@ def default_run_name(model: str, benchmark: str) -> str:
     return re.sub(r"[^\w.:@+-]+", "_", f"{model}@{bench}")
 
 
-# --- verdicts <-> JSON ----------------------------------------------------------------
-
-
-def verdict_from_json(d: dict[str, Any]) -> Verdict:
-    """Rebuild a Verdict from ``Verdict.to_json()`` (kept for callers: ``Verdict.from_json``)."""
-    return Verdict.from_json(d)
-
-
 # --- the store ---------------------------------------------------------------------
 
 
 class Store:
     """The SQLite file of eval runs (thread-safe; one commit per write)."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB) -> None:
+    def __init__(self, path: str | Path = DEFAULT_DB, read_only: bool = False) -> None:
+        """``read_only`` (the report): an existing store, read as it is, never migrated."""
         self.path = Path(path)
         self._lock = threading.Lock()
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "is a folder, expected an SQLite file")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+            if read_only:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
+                self._version()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._migrate()
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._migrate()
             self._db.execute("SELECT name, model, options, context FROM runs LIMIT 1").fetchall()
         except (sqlite3.DatabaseError, OSError) as e:
             raise UserError(
@@ -134,14 +135,19 @@ class Store:
                 "pass another --db (a supercoder SQLite file, or a new path)"
             ) from e
 
-    def _migrate(self) -> None:
-        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+    def _version(self) -> int:
+        """The file's schema version; a newer file than this supercoder reads is refused."""
         version = self._db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise sqlite3.DatabaseError(
                 f"written by a newer supercoder (store schema {version}, this one reads up to "
                 f"{SCHEMA_VERSION}): upgrade supercoder"
             )
+        return version
+
+    def _migrate(self) -> None:
+        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+        version = self._version()
         self._db.executescript(SCHEMA)  # version 0 (new file or before versioning) -> 1
         for target in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
             self._db.executescript(MIGRATIONS[target])
@@ -227,11 +233,33 @@ class Store:
     def outcomes(self, run: str) -> list[Outcome]:
         return [Outcome(p, tuple(self.attempts(run, p))) for p in self.finished_problems(run)]
 
-    def finish_run(self, run: str, summary: dict[str, Any]) -> None:
+    def finish_run(self, run: str, summary: RunSummary) -> None:
         self._write(
             "UPDATE runs SET finished = ?, summary = ? WHERE name = ?",
-            (time.time(), json.dumps(summary, default=str), run),
+            (time.time(), json.dumps(summary.to_json(), default=str), run),
         )
+
+    def save_baseline(self, digest: str, asm: str) -> None:
+        """Keep a baseline listing (by ``toolchain.asm_digest``), once."""
+        self._write("INSERT OR IGNORE INTO baselines VALUES (?, ?)", (digest, asm))
+
+    def baselines(self, run: str) -> dict[str, str]:
+        """problem -> the baseline listing its attempts were compared with (stored ones;
+        none in a store from before schema 3, read without migrating)."""
+        if not self._read("SELECT 1 FROM sqlite_master WHERE name = 'baselines'"):
+            return {}
+        rows = self._read(
+            "SELECT DISTINCT a.problem, b.asm FROM attempts a JOIN baselines b "
+            "ON b.digest = a.baseline_digest WHERE a.run = ?",
+            (run,),
+        )
+        return {r["problem"]: r["asm"] for r in rows}
+
+    def summary(self, run: dict[str, Any]) -> RunSummary:
+        """A stored run's summary (a ``runs()`` row), recomputed from its stored attempts
+        with ``metrics.summarize``: the figures ``eval`` printed, also for unfinished runs."""
+        total = _int(run["context"].get("problems_in_benchmark"))
+        return summarize(self.outcomes(run["name"]), run["context"], total=total)
 
     def runs(self) -> list[dict[str, Any]]:
         rows = self._read("SELECT * FROM runs ORDER BY started")
@@ -259,7 +287,7 @@ def _attempt_from_row(r: sqlite3.Row) -> Attempt:
         sample=r["sample"],
         round=r["round"],
         candidate=Candidate(r["asm"], origin),
-        verdict=verdict_from_json(json.loads(r["verdict"])),
+        verdict=Verdict.from_json(json.loads(r["verdict"])),
         completion=r["completion"],
         tries=r["tries"],
         gen_seconds=r["gen_seconds"] or 0.0,
@@ -282,6 +310,13 @@ class RunJournal:
     def record(self, problem: str, attempt: Attempt) -> None:
         self.store.record(self.run, problem, attempt, self.digests.get(problem, ""))
 
+    def baseline(self, problem: str, asm: str) -> None:
+        """The baseline listing this problem's attempts are compared with (stored once)."""
+        from supercoder.toolchain import asm_digest
+
+        self.digests[problem] = digest = asm_digest(asm)
+        self.store.save_baseline(digest, asm)
+
 
 # --- running -----------------------------------------------------------------------
 
@@ -289,7 +324,7 @@ class RunJournal:
 @dataclass(frozen=True)
 class RunResult:
     name: str
-    summary: dict[str, Any]
+    summary: RunSummary
     outcomes: tuple[Outcome, ...]
     failed: dict[str, str]  # problem -> why it could not finish (model or machine trouble)
     resumed: bool
@@ -360,8 +395,7 @@ def run_eval(
     outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
     unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
     summary = summarize(outcomes, {**context, "unfinished": len(failed), "run": name},
-                        total=len(problems))  # fmt: skip
-    summary["unscored_problems"] = unscored
+                        total=len(problems)).with_unscored(unscored)  # fmt: skip
     if not failed:
         store.finish_run(name, summary)
     return RunResult(name, summary, outcomes, failed, resumed, len(done & names))
@@ -384,9 +418,8 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
 def _solve_one(problem, model, spec: RunSpec, verify, journal: RunJournal) -> Outcome:
     from supercoder.evaluate import baseline_asm
     from supercoder.models.deadline import Deadline
-    from supercoder.toolchain import asm_digest
 
-    journal.digests[problem.name] = asm_digest(baseline_asm(problem))
+    journal.baseline(problem.name, baseline_asm(problem))
     if spec.deadline is not None:
         model = Deadline(model, spec.deadline)
     return solve(problem, model, spec.settings, verify=verify, journal=journal)
@@ -434,13 +467,10 @@ def _int(value: Any) -> int | None:
 
 
 def leaderboard_rows(db: str | Path) -> list[dict[str, Any]]:
-    """Every stored run with its summary recomputed from the stored attempts."""
+    """Every stored run with its summary (a ``RunSummary``) recomputed from the stored
+    attempts (``Store.summary``)."""
     store = Store(db)
     try:
-        return [
-            {**r, "summary": summarize(store.outcomes(r["name"]), r["context"],
-                                       total=_int(r["context"].get("problems_in_benchmark")))}
-            for r in store.runs()
-        ]  # fmt: skip
+        return [{**r, "summary": store.summary(r)} for r in store.runs()]
     finally:
         store.close()

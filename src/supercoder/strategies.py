@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 Verifier = Callable[[Problem, Sequence[Candidate]], Iterator[tuple[int, Verdict, float]]]
 """``verify(problem, candidates)`` yields ``(index, verdict, seconds)`` as each finishes."""
 StopRule = Callable[[Verdict], bool]
-NOT_ASSEMBLED = frozenset({Status.NO_ANSWER, Status.COMPILE_ERROR, Status.INFRA_ERROR})
 
 
 @dataclass(frozen=True)
@@ -51,7 +50,7 @@ class Attempt:
 
     @property
     def assembled(self) -> bool:
-        return self.verdict.status not in NOT_ASSEMBLED
+        return self.verdict.assembled
 
     @property
     def origin(self) -> dict[str, Any]:

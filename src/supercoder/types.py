@@ -30,6 +30,12 @@ class Status(enum.StrEnum):
         return self.value
 
 
+NOT_ASSEMBLED = frozenset({Status.NO_ANSWER, Status.COMPILE_ERROR, Status.INFRA_ERROR})
+"""THE definition of "compiled" (assembled and linked), used by every figure that says it
+(``Verdict.assembled``): no answer and a build failure did not; an infrastructure failure
+does not count either way as the candidate's, so it is never counted as compiled."""
+
+
 @dataclass(frozen=True)
 class TestCase:
     """One test: stdin bytes and the exact expected stdout.
@@ -245,6 +251,11 @@ class Verdict:
     @property
     def is_infra_failure(self) -> bool:
         return self.status is Status.INFRA_ERROR
+
+    @property
+    def assembled(self) -> bool:
+        """The candidate assembled and linked ("compiled"; see ``NOT_ASSEMBLED``)."""
+        return self.status not in NOT_ASSEMBLED
 
     @property
     def significantly_faster(self) -> bool:

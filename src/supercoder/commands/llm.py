@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import tempfile
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -16,6 +15,9 @@ from rich.text import Text
 
 from supercoder.errors import UserError, printable
 from supercoder.runs import DEFAULT_DB
+
+if TYPE_CHECKING:
+    from supercoder.metrics import RunSummary
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
@@ -344,7 +346,7 @@ def eval_cmd(
         store.close()
     print_summary(result.name, result.summary)
     if json_out:
-        json_out.write_text(json.dumps(result.summary, indent=2, default=str) + "\n")
+        json_out.write_text(json.dumps(result.summary.to_json(), indent=2, default=str) + "\n")
         err.print(f"summary written to {json_out}")
     if result.failed:
         for name, why in sorted(result.failed.items()):
@@ -409,55 +411,53 @@ class _Tally:
             self.unfinished += 1
             return f"{name}  unfinished"
         r = problem_record(outcome)
-        self.correct += r["status"] == "ok"
-        if r["timed"] is not False and r["speedup"]:
-            self.speedups.append(r["speedup"])
-        ci, timed = r["speedup_ci"], r["timed"]
+        assert r is not None  # outcome.best is set
+        self.correct += r.correct
+        if r.timed is not False and r.speedup:
+            self.speedups.append(r.speedup)
+        ci, timed = r.speedup_ci, r.timed
         if timed is None:
             speed = "not timed"
         elif timed is False:
             speed = "untimed (every test under 5 ms)"
         else:
-            speed = f"{r['speedup']:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
-        speed += " improved" if r["improved"] else ""
-        return f"{name}  {r['status']}  {speed}  {r['seconds']:.1f}s"
+            speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+        speed += " improved" if r.improved else ""
+        return f"{name}  {r.status}  {speed}  {r.seconds:.1f}s"
 
     def status(self) -> str:
-        geo = None
-        if self.speedups:
-            geo = math.exp(sum(map(math.log, self.speedups)) / len(self.speedups))
+        from supercoder.metrics import geomean
+
+        geo = geomean(self.speedups)
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
         return text + (f", {self.unfinished} unfinished" if self.unfinished else "")
 
 
-def print_summary(name: str, summary: dict[str, Any], console: Console | None = None) -> None:
+def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:
+    from supercoder.metrics import STAT_KEYS
+
     console = console or Console(markup=False, highlight=False)
-    ctx = summary.get("context", {})
-    title = f"{name}: {summary['problems']} problems, {ctx.get('model')}"
+    s, paper, ctx = summary, summary.paper, summary.context
+    title = f"{name}: {s.problems} problems, {ctx.get('model')}"
     table = Table(title=Text(printable(title, newlines=False)))
     table.add_column("metric")
     table.add_column("ours", justify="right")
     table.add_column("paper protocol", justify="right")
-    paper = summary["paper"]
-    for key in ("compilation_rate", "accuracy", "avg_speedup", "median_speedup", "p25_speedup",
-                "p75_speedup", "max_speedup", "std_speedup", "geomean_speedup", "fast_1.1"):  # fmt: skip
-        table.add_row(key, _fmt(key, summary.get(key)), _fmt(key, paper.get(key)))
+    rows = [("compilation_rate", s.compilation_rate, paper.compilation_rate),
+            ("accuracy", s.accuracy, paper.accuracy)]  # fmt: skip
+    rows += [(f"{k}_speedup", getattr(s.speedups, k), getattr(paper.speedups, k))
+             for k in STAT_KEYS]  # fmt: skip
+    for key, ours, theirs in (*rows, ("fast_1.1", s.fast_1_1, paper.fast_1_1)):
+        table.add_row(key, _fmt(key, ours), _fmt(key, theirs))
     for key in ("accuracy_excluding_copies", "baseline_copies"):
-        table.add_row(key, _fmt(key, summary[key]), "")
-    for key in (
-        "improved",
-        "significant_speedups",
-        "significant_slowdowns",
-        "problems_untimed",
-        "infra_dropped",
-        "problems_dropped",
-    ):
-        if key in summary:
-            table.add_row(key, str(summary[key]), "")
-    tokens = summary["prompt_tokens"] + summary["completion_tokens"]
-    table.add_row("tokens / cost", f"{tokens} / ${summary['cost_usd']:.4f}", "")
+        table.add_row(key, _fmt(key, getattr(s, key)), "")
+    for key in ("improved", "significant_speedups", "significant_slowdowns", "problems_untimed",
+                "infra_dropped", "problems_dropped"):  # fmt: skip
+        table.add_row(key, str(getattr(s, key)), "")
+    tokens = s.prompt_tokens + s.completion_tokens
+    table.add_row("tokens / cost", f"{tokens} / ${s.cost_usd:.4f}", "")
     console.print(table)
-    unscored = summary.get("unscored_problems") or []
+    unscored = summary.unscored_problems or []
     if unscored:
         names = ", ".join(unscored[:20]) + (
             f" and {len(unscored) - 20} more" if len(unscored) > 20 else ""
@@ -510,10 +510,8 @@ def leaderboard(
     for r in rows:
         s = r["summary"]
         table.add_row(
-            printable(r["name"]), printable(r["model"]), str(s["problems"]), _fmt("compilation_rate", s["compilation_rate"]),
-            _fmt("accuracy", s["accuracy"]), _fmt("x", s["avg_speedup"]), _fmt("x", s["median_speedup"]),
-            _fmt("x", s["geomean_speedup"]), _fmt("fast_1.1", s["fast_1.1"]),
-            _fmt("x", s["paper"]["avg_speedup"]), f"${s['cost_usd']:.2f}", "yes" if r["finished"] else "no",
+            printable(r["name"]), printable(r["model"]), *_board_cells(s),
+            _fmt("x", s.paper.speedups.avg), f"${s.cost_usd:.2f}", "yes" if r["finished"] else "no",
         )  # fmt: skip
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
@@ -524,46 +522,29 @@ def leaderboard(
         err.print(f"wrote {html_out}")
 
 
+def _board_cells(s: RunSummary) -> tuple[str, ...]:
+    """A run's problems, compile, accuracy, avg, median, geomean and fast_1.1 cells."""
+    return (str(s.problems), _fmt("compilation_rate", s.compilation_rate),
+            _fmt("accuracy", s.accuracy), _fmt("x", s.speedups.avg), _fmt("x", s.speedups.median),
+            _fmt("x", s.speedups.geomean), _fmt("fast_1.1", s.fast_1_1))  # fmt: skip
+
+
 def leaderboard_html(rows: list[dict[str, Any]]) -> str:
     """A self-contained page: the table, then a histogram of log2 speedups per run."""
+    from supercoder.report.html import speedup_plot
+
     head = "<tr>" + "".join(f"<th>{c}</th>" for c in ("run", "model", "problems", "compile",
                             "accuracy", "avg", "median", "geomean", "fast_1.1")) + "</tr>"  # fmt: skip
     body, plots = [], []
     for r in rows:
         s = r["summary"]
-        cells = (r["name"], r["model"], s["problems"], _fmt("compilation_rate", s["compilation_rate"]),
-                 _fmt("accuracy", s["accuracy"]), _fmt("x", s["avg_speedup"]),
-                 _fmt("x", s["median_speedup"]), _fmt("x", s["geomean_speedup"]),
-                 _fmt("fast_1.1", s["fast_1.1"]))  # fmt: skip
+        cells = (r["name"], r["model"], *_board_cells(s))
         body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-        speeds = [p["speedup"] for p in s["per_problem"].values() if p.get("timed") is not False]
-        plots.append(f"<h2>{html.escape(r['name'])}</h2>{_histogram_svg(speeds)}")
+        speeds = [p.speedup for p in s.per_problem.values() if p.timed is not False]
+        plots.append(f"<h2>{html.escape(r['name'])}</h2>{speedup_plot(speeds)}")
     style = "body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>supercoder leaderboard</title>"
         f"<style>{style}</style></head><body><h1>supercoder leaderboard</h1>"
         f"<table>{head}{''.join(body)}</table>{''.join(plots)}</body></html>\n"
     )
-
-
-def _histogram_svg(speeds: list[float], width: int = 480, height: int = 160) -> str:
-    """Per-problem speedups binned by log2 (bins of 1/4 octave, 1/4x .. 8x)."""
-    lo, hi, step = -2.0, 3.0, 0.25
-    nbins = int((hi - lo) / step)
-    counts = [0] * nbins
-    for s in speeds:
-        x = math.log2(max(s, 1e-9))
-        counts[min(nbins - 1, max(0, int((x - lo) / step)))] += 1
-    top, bw = max(counts + [1]), width / nbins
-    bars = []
-    for i, c in enumerate(counts):
-        h = (height - 20) * c / top
-        color = "#2a7" if lo + i * step >= 0 else "#c44"
-        bars.append(f"<rect x='{i * bw:.1f}' y='{height - 20 - h:.1f}' width='{bw - 1:.1f}' "
-                    f"height='{h:.1f}' fill='{color}'><title>{c}</title></rect>")  # fmt: skip
-    labels = "".join(
-        f"<text x='{(k - lo) / step * bw:.1f}' y='{height - 4}' font-size='10'>{2**k:g}x</text>"
-        for k in range(int(lo), int(hi) + 1)
-    )
-    return (f"<svg xmlns='http://www.w3.org/2000/svg' width='{width}' height='{height}'>"
-            f"{''.join(bars)}{labels}</svg><p>{len(speeds)} problems</p>")  # fmt: skip

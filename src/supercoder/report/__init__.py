@@ -1,9 +1,12 @@
 """Eval runs for people: per-kind tables and a self-contained HTML results browser.
 
 Read-only interface: ``load_run(source, name)`` returns a ``RunData`` of
-``CandidateRecord``s (every non-dropped attempt; ``best`` marks each problem's chosen one).
-``source`` is either the runs SQLite store (``runs.Store``; opened read-only, the
-baseline assembly rebuilt from the run's benchmark) or a JSON file of verdict records
+``CandidateRecord``s (every non-dropped attempt; ``best`` marks each problem's chosen one)
+and its ``metrics.RunSummary``: the figures the page shows are ``metrics``' own, never
+recomputed here. ``source`` is either the runs SQLite store (``runs.Store``: the stored
+attempts of finished problems, the summary ``Store.summary`` computes, i.e. what
+``eval --json`` wrote, and the stored baseline listings; a store from before they were
+stored rebuilds them from the run's benchmark) or a JSON file of verdict records
 (``Verdict.to_json()`` plus ``asm``, ``baseline_asm`` and ``model``): a list of records
 or ``{"runs": [{"name", "model", "records": [...]}, ...]}``.
 """
@@ -12,15 +15,22 @@ from __future__ import annotations
 
 import json
 import math
-import sqlite3
-import statistics
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from supercoder.errors import SupercoderError, UserError
-from supercoder.types import MIN_PRACTICAL_MARGIN, practical_significance
+from supercoder.metrics import RunSummary, geomean, summarize
+from supercoder.strategies import Attempt, Outcome
+from supercoder.types import (
+    MIN_PRACTICAL_MARGIN,
+    Candidate,
+    Speedup,
+    Status,
+    TestResult,
+    Verdict,
+    practical_significance,
+)
 
 COMPILER_MODEL = "compiler"
 
@@ -45,7 +55,7 @@ class RunData:
     name: str
     model: str
     records: tuple[CandidateRecord, ...]
-    total: int | None = None  # the benchmark's size when known: unscored problems count
+    summary: RunSummary
 
 
 @dataclass(frozen=True)
@@ -122,12 +132,60 @@ def _runs_from_json(path: Path) -> list[RunData]:
         except UserError as e:
             raise UserError(f"{path}: run #{i}: {e}") from e
         name = _text(run.get("name"), path.stem)
-        out.append(RunData(name, model or (recs[0].model if recs else ""), recs))
+        summary = summarize(_outcomes(records), {"model": model})
+        out.append(RunData(name, model or (recs[0].model if recs else ""), recs, summary))
     return out
 
 
-def _baselines(benchmark: str) -> dict[str, str]:
-    """problem -> baseline assembly (stored, or rebuilt with gcc -O3 like the evaluator)."""
+def _status(value: Any, correct: Any = False) -> Status:
+    try:
+        return Status(value)
+    except (ValueError, TypeError):
+        return Status.OK if correct is True else Status.WRONG_OUTPUT
+
+
+def _test(t: dict[str, Any]) -> TestResult:
+    seconds = _number(t.get("baseline_seconds"))
+    return TestResult(_text(t.get("name")), _status(t.get("status")),
+                      baseline_seconds=seconds, timed=t.get("timed") is True)  # fmt: skip
+
+
+def _verdict(d: dict[str, Any]) -> Verdict:
+    """A JSON record's verdict for the summary, from its checked fields only (a run file
+    is outside input): status, speedup with CI and margin, paper speedup, copy flag, and
+    per test its status, baseline time and whether the meter timed it."""
+    value, ci = _number(d.get("speedup")), _ci(d.get("speedup_ci"))
+    detail = d.get("speedup_detail") if isinstance(d.get("speedup_detail"), dict) else {}
+    speedup = None
+    if value is not None:
+        low, high = ci or (value, value)
+        margin = _number(detail.get("margin")) or MIN_PRACTICAL_MARGIN
+        speedup = Speedup(value, low, high, samples=0, tests_timed=0, margin=margin)
+    tests = d.get("tests") if isinstance(d.get("tests"), list) else []
+    return Verdict(
+        _text(d.get("problem"), "?"),
+        _status(d.get("status"), d.get("correct")),
+        tuple(_test(t) for t in tests if isinstance(t, dict)),
+        speedup=speedup,
+        paper_speedup=_number(d.get("paper_speedup")),
+        identical_to_baseline=d.get("identical_to_baseline") is True,
+    )
+
+
+def _outcomes(records: list[dict[str, Any]]) -> list[Outcome]:
+    """One ``Outcome`` per problem from a JSON file's records, in file order."""
+    by_problem: dict[str, list[Attempt]] = {}
+    for d in records:
+        v = _verdict(d)
+        attempts = by_problem.setdefault(v.problem, [])
+        candidate = Candidate(_text(d.get("asm")), {"model": _text(d.get("model"))})
+        attempts.append(Attempt(len(attempts), 0, candidate, v))
+    return [Outcome(p, tuple(a)) for p, a in by_problem.items()]
+
+
+def _rebuilt_baselines(benchmark: str) -> dict[str, str]:
+    """problem -> baseline assembly rebuilt with gcc -O3 like the evaluator (for a store
+    written before baselines were stored)."""
     from supercoder.evaluate import baseline_asm
     from supercoder.problems import load_benchmark
 
@@ -137,48 +195,28 @@ def _baselines(benchmark: str) -> dict[str, str]:
         return {}
 
 
-def _benchmark_size(context: Any) -> int | None:
-    try:
-        size = json.loads(context).get("problems_in_benchmark")
-    except (TypeError, ValueError, AttributeError):
-        return None
-    return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
+    """One stored run: its finished problems' attempts, and ``Store.summary``."""
+    outcomes = store.outcomes(run["name"])
+    base = store.baselines(run["name"])
+    if {o.problem for o in outcomes} - base.keys():  # attempts stored before schema 3
+        base = {**_rebuilt_baselines(run["benchmark"]), **base}
+    records = tuple(
+        _record({**a.verdict.to_json(), "asm": a.candidate.asm,
+                 "best": a is o.best, "baseline_asm": base.get(o.problem, "")}, run["model"])
+        for o in outcomes for a in o.attempts if not a.dropped
+    )  # fmt: skip
+    return RunData(run["name"], run["model"], records, store.summary(run))
 
 
 def _runs_from_sqlite(path: Path) -> list[RunData]:
+    from supercoder.runs import Store
+
+    store = Store(path, read_only=True)
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-        db.row_factory = sqlite3.Row
-        runs = db.execute(
-            "SELECT name, model, benchmark, context FROM runs ORDER BY started"
-        ).fetchall()
-        out = []
-        for run in runs:
-            rows = db.execute(
-                "SELECT a.*, (p.best_sample = a.sample AND p.best_round = a.round) AS best "
-                "FROM attempts a LEFT JOIN problems p ON p.run = a.run AND p.problem = a.problem "
-                "WHERE a.run = ? AND a.status != 'infra_error' ORDER BY a.problem, a.round, "
-                "a.sample",
-                (run["name"],),
-            ).fetchall()
-            base = _baselines(run["benchmark"]) if rows else {}
-            records = tuple(
-                _record(
-                    {
-                        **json.loads(r["verdict"]),
-                        "asm": r["asm"],
-                        "best": bool(r["best"]),
-                        "baseline_asm": base.get(r["problem"], ""),
-                    },
-                    run["model"],
-                )
-                for r in rows
-            )
-            out.append(RunData(run["name"], run["model"], records, _benchmark_size(run["context"])))
-        db.close()
-        return out
-    except sqlite3.DatabaseError as e:
-        raise UserError(f"{path} is not a readable run store: {e}") from e
+        return [_stored_run(store, run) for run in store.runs()]
+    finally:
+        store.close()
 
 
 def list_runs(source: str | Path) -> list[RunData]:
@@ -208,11 +246,6 @@ def compiler_run(source: str | Path, exclude: str) -> RunData | None:
     )
 
 
-def geomean(values: Iterable[float]) -> float | None:
-    vals = [v for v in values if v and v > 0]
-    return math.exp(sum(map(math.log, vals)) / len(vals)) if vals else None
-
-
 def best_records(run: RunData) -> list[CandidateRecord]:
     """One record per problem: the chosen attempt (the first if none is marked)."""
     out: dict[str, CandidateRecord] = {}
@@ -222,27 +255,9 @@ def best_records(run: RunData) -> list[CandidateRecord]:
     return list(out.values())
 
 
-def summary(run: RunData) -> dict[str, Any]:
-    """Per-problem headline numbers; a failed problem counts as 1.0x in the paper-style mean.
-    A problem of the benchmark with no verified answer (machine trouble, unfinished) counts
-    as failed and is shown as ``not_scored``."""
-    records = best_records(run)
-    n = max(len(records), run.total or 0)
-    correct = [r for r in records if r.correct]
-    measured = [r.speedup for r in correct if r.speedup]
-    paper = [r.speedup if r.correct and r.speedup else 1.0 for r in records]
-    paper += [1.0] * (n - len(records))
-    return {
-        "problems": n,
-        "not_scored": n - len(records),
-        "compiled": sum(1 for r in records if r.status not in ("compile_error", "no_answer")),
-        "correct": len(correct),
-        "correct_rate": len(correct) / n if n else 0.0,
-        "geomean_speedup_correct": geomean(measured),
-        "median_speedup_correct": statistics.median(measured) if measured else None,
-        "mean_speedup_fallback_1": statistics.fmean(paper) if paper else None,
-        "significantly_faster": sum(1 for r in correct if r.significantly_faster),
-    }
+def summary(run: RunData) -> RunSummary:
+    """The run's figures: ``metrics.summarize`` over what the source holds."""
+    return run.summary
 
 
 def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRecord, Any]]:
@@ -274,8 +289,8 @@ class Page:
     run: RunData
     records: list[CandidateRecord]
     analyzed: list[tuple[CandidateRecord, Any]]
-    summary: dict[str, Any]
-    compiler_summary: dict[str, Any] | None
+    summary: RunSummary
+    compiler_summary: RunSummary | None
     kinds: list[KindStat]
 
 

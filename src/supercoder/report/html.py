@@ -8,6 +8,7 @@ from outside, and its CSP allows only its own inline script, by hash.
 from __future__ import annotations
 
 import difflib
+import json
 import math
 from html import escape
 from importlib import resources
@@ -32,14 +33,20 @@ def _fmt(value: Any) -> str:
     return escape(str(value))
 
 
-def _summary_cards(summary: dict[str, Any], compiler: dict[str, Any] | None) -> str:
+def _summary_cards(summary: Any, compiler: Any | None) -> str:
+    """One card per ``RunSummary.headline()`` figure; ``data-value`` is the figure exactly
+    as ``eval --json`` writes it (JSON), the card shows it formatted."""
     cards = []
-    for key, value in summary.items():
+    theirs = compiler.headline() if compiler is not None else None
+    for key, value in summary.headline().items():
         beside = ""
-        if compiler is not None:
-            beside = f"<br><small>compiler baseline: {_fmt(compiler.get(key))}</small>"
+        if theirs is not None:
+            beside = f"<br><small>compiler baseline: {_fmt(theirs.get(key))}</small>"
         label = escape(key.replace("_", " "))
-        cards.append(f'<div class="card"><b>{_fmt(value)}</b><br>{label}{beside}</div>')
+        cards.append(
+            f'<div class="card" data-figure="{escape(key)}" '
+            f'data-value="{escape(json.dumps(value))}"><b>{_fmt(value)}</b><br>{label}{beside}</div>'
+        )
     return "".join(cards)
 
 

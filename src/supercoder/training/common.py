@@ -99,4 +99,4 @@ def evaluate_checkpoint(
         result = run_eval(load_benchmark(benchmark), load_model(spec.model), spec, store)
     finally:
         store.close()
-    return {"run": result.name, **result.summary}
+    return {"run": result.name, **result.summary.to_json()}

@@ -21,7 +21,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.reward import RewardConfig, batch_stats, score_verdict, verify_batch
+from supercoder.metrics import batch_stats
+from supercoder.reward import RewardConfig, score_verdict, verify_batch
 from supercoder.types import Problem
 
 log = logging.getLogger(__name__)

@@ -78,7 +78,7 @@ def _result(verdict: Verdict, config: RewardConfig, neutral: float) -> dict[str,
         "score": neutral if score is None else float(score),
         "correct": float(verdict.correct),
         "speedup": verdict.speedup.value if verdict.correct and verdict.speedup else 0.0,
-        "compiled": float(verdict.status.value not in ("no_answer", "compile_error")),
+        "compiled": float(verdict.assembled),
         "infra_failure": float(infra),
     }
 
