@@ -25,6 +25,7 @@ TRL and verl rewards (batches).
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -211,12 +212,14 @@ def _inline() -> Any:
 
 
 _POOL: list[Any] = []
+_POOL_LOCK = threading.Lock()
 
 
 def shared_pool() -> Any:
     """One local process pool per process (one worker per core), started on first use."""
-    if not _POOL:
-        from supercoder.executors import LocalExecutor
+    with _POOL_LOCK:
+        if not _POOL:
+            from supercoder.executors import LocalExecutor
 
-        _POOL.append(LocalExecutor(max(2, os.cpu_count() or 2)))
-    return _POOL[0]
+            _POOL.append(LocalExecutor(max(2, os.cpu_count() or 2)))
+        return _POOL[0]
