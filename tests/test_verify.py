@@ -13,6 +13,7 @@ import pytest
 
 from supercoder.errors import InfraError, UserError
 from supercoder.evaluate import EvalConfig, baseline_asm
+from supercoder.evaluate import evaluate as REAL_EVALUATE
 from supercoder.executors import InlineExecutor, LocalExecutor
 from supercoder.problems import BUNDLED_ROOT, load_problem
 from supercoder.reward import score_verdict
@@ -51,13 +52,13 @@ def counting_evaluate(monkeypatch, fail_first: int = 0) -> list[str]:
     """The real evaluator, counted; its first ``fail_first`` calls raise InfraError."""
     import supercoder.evaluate as ev
 
-    real, calls = ev.evaluate, []
+    calls: list[str] = []
 
     def evaluate(problem, candidate, config):
         calls.append(candidate.asm)
         if len(calls) <= fail_first:
             raise InfraError("could not start the sandbox: out of pids")
-        return real(problem, candidate, config)
+        return REAL_EVALUATE(problem, candidate, config)
 
     monkeypatch.setattr(ev, "evaluate", evaluate)
     return calls
@@ -175,3 +176,18 @@ def test_plain_triples_and_checked_agree():
     assert Checked(*(3, None, 0.5)) == (3, None, 0.5, 1)
     with pytest.raises(ValueError):
         VerifyConfig(infra_retries=-1)
+
+
+def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):
+    sandbox_or_skip()
+    from supercoder.reward import RewardConfig
+    from supercoder.training.trl_reward import make_trl_reward
+
+    reward = make_trl_reward([problem], RewardConfig(eval_config=UNTIMED.eval), InlineExecutor())
+    answer = [{"role": "assistant", "content": f"```assembly\n{programs['good']}```"}]
+    calls = counting_evaluate(monkeypatch, fail_first=1)
+    assert reward(completions=[answer], problem=[problem.name]) == [1.0]  # retried once
+    assert len(calls) == 2
+    calls = counting_evaluate(monkeypatch, fail_first=2)
+    assert reward(completions=[answer], problem=[problem.name]) == [None]  # then no reward
+    assert len(calls) == 2

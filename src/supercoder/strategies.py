@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from supercoder.types import Candidate, Problem, Status, Verdict
-from supercoder.verify import Checked
+from supercoder.verify import Checked, VerifyConfig, verify_stream
 
 if TYPE_CHECKING:
     from supercoder.models import Completion, Model
@@ -143,7 +143,6 @@ def make_verifier(config: Any = None, executor: Any = None) -> Verifier:
     an ``EvalConfig`` (one infra retry) or a ``VerifyConfig``; candidates run in-process
     unless an ``Executor`` is given."""
     from supercoder.executors import InlineExecutor
-    from supercoder.verify import VerifyConfig, verify_stream
 
     if isinstance(config, VerifyConfig):
         cfg = config
