@@ -198,34 +198,38 @@ def test_samples_times_rounds_chains_are_independent(primes):
 # --- infrastructure failures -------------------------------------------------------
 
 
-def flaky_verifier(failures: int):
-    """The real verifier, except that the first ``failures`` calls report infra errors."""
-    real, calls = make_verifier(untimed()), []
+def flaky_machine(monkeypatch, failures: int) -> list[int]:
+    """The real evaluator, except that its first ``failures`` calls find no sandbox;
+    returns the list of calls (one entry per candidate evaluated)."""
+    import supercoder.evaluate as ev
 
-    def verify(problem, candidates):
-        calls.append(len(candidates))
+    real, calls = ev.evaluate, []
+
+    def evaluate(problem, candidate, config):
+        calls.append(1)
         if len(calls) <= failures:
-            for i, _ in enumerate(candidates):
-                yield i, Verdict(problem.name, Status.INFRA_ERROR, message="sandbox died"), 0.0
-            return
-        yield from real(problem, candidates)
+            return Verdict(problem.name, Status.INFRA_ERROR, message="sandbox died")
+        return real(problem, candidate, config)
 
-    verify.calls = calls
-    return verify
+    monkeypatch.setattr(ev, "evaluate", evaluate)
+    return calls
 
 
-def test_an_infra_failure_is_retried_once(primes):
+def test_an_infra_failure_is_retried_once(primes, monkeypatch):
     sandbox_or_skip()
-    verify = flaky_verifier(failures=1)
+    calls = flaky_machine(monkeypatch, failures=1)
+    verify = make_verifier(untimed())
     out = best_of_n(primes, ScriptedModel(by_sample(fast_answer())), n=1, verify=verify)
-    assert verify.calls == [1, 1]
+    assert calls == [1, 1]
     assert out.best.verdict.correct and out.best.tries == 2 and out.dropped == 0
 
 
-def test_a_repeated_infra_failure_is_dropped_not_scored(primes):
-    verify = flaky_verifier(failures=2)
+def test_a_repeated_infra_failure_is_dropped_not_scored(primes, monkeypatch):
+    calls = flaky_machine(monkeypatch, failures=2)
+    verify = make_verifier(untimed())
     out = best_of_n(primes, ScriptedModel(by_sample(fast_answer())), n=1, verify=verify)
     assert out.dropped == 1 and out.best is None and choose_best(out.attempts) is None
+    assert calls == [1, 1] and out.attempts[0].tries == 2
 
 
 # --- executors ---------------------------------------------------------------------
@@ -243,7 +247,7 @@ def test_local_executor_runs_jobs_in_processes_and_verifies_folder_problems(tmp_
         verify = make_verifier(untimed(), executor)
         answers = [NO_ANSWER, fast_answer(), BROKEN]
         candidates = [Candidate(extract_assembly(a)) for a in answers]
-        got = {i: v for i, v, _ in verify(problem, candidates)}
+        got = {i: v for i, v, *_ in verify(problem, candidates)}
     assert [got[i].status for i in range(3)] == [
         Status.NO_ANSWER, Status.OK, Status.COMPILE_ERROR]  # fmt: skip
 

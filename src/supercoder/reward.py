@@ -16,23 +16,23 @@ In every kind a program that is textually the baseline (``identical_to_baseline`
 gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
 one gets ``failure`` (0 by default, the paper's value).
 
-``score_batch`` extracts the assembly from model completions and verifies them all at
-once: correctness checks fan out over an executor (a local process pool by default,
-Ray with ``executors_ray.RayExecutor``); timing stays serial per machine because the
-evaluator serialises its timing phase with a file lock. Identical (problem, assembly)
-pairs in a batch are verified once.
+``score_batch`` scores model completions through the verification service
+(``verify.verify_answers``): the assembly is extracted, correctness checks fan out over
+an executor (a local process pool by default, Ray with ``executors_ray.RayExecutor``);
+timing stays serial per machine because the evaluator serialises its timing phase with
+a file lock. Identical (problem, assembly) pairs in a batch are verified once; an
+infrastructure failure is retried ``infra_retries`` times (default 1), then gets None.
 """
 
 from __future__ import annotations
 
 import math
-import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.types import Problem, Status, Verdict
+from supercoder.verify import INFRA_RETRIES, VerifyConfig, verify_answers
 
 KINDS = ("paper", "log", "gated")
 
@@ -99,109 +99,18 @@ def completion_text(completion: Any) -> str:
     return ""
 
 
-def no_answer_verdict(problem: Problem) -> Verdict:
-    return Verdict(problem.name, Status.NO_ANSWER, message="no assembly program in the answer")
-
-
-def infra_verdict(problem: Problem, error: BaseException) -> Verdict:
-    return Verdict(problem.name, Status.INFRA_ERROR, message=f"{type(error).__name__}: {error}")
-
-
-def verify_one(item: tuple[Any, str, Any]) -> Verdict:
-    """Executor work item: (problem or problem folder path, assembly, EvalConfig).
-
-    Top-level and picklable; an ``InfraError``/``OSError`` becomes an infra verdict.
-    """
-    from supercoder.errors import InfraError
-    from supercoder.evaluate import evaluate
-
-    ref, asm, eval_config = item
-    problem = _load_cached(ref) if isinstance(ref, str) else ref
-    try:
-        return evaluate(problem, Candidate(asm, {"source": "reward"}), eval_config)
-    except (InfraError, OSError) as e:
-        return infra_verdict(problem, e)
-
-
-_PROBLEMS: dict[str, Problem] = {}
-
-
-def _load_cached(path: str) -> Problem:
-    if path not in _PROBLEMS:
-        from supercoder.problems import load_problem
-
-        _PROBLEMS[path] = load_problem(path)
-    return _PROBLEMS[path]
-
-
-def _problem_ref(problem: Problem) -> Any:
-    """A folder path when the problem came from one (cheap to ship, lazy inputs), else itself."""
-    path = problem.meta.get("path")
-    if path and Path(path).is_dir():
-        return str(path)
-    return problem
-
-
 def verify_batch(
     problems: Sequence[Problem],
     completions: Sequence[Any],
     config: RewardConfig = RewardConfig(),
     executor: Any = None,
+    infra_retries: int = INFRA_RETRIES,
 ) -> list[Verdict]:
-    """Verdicts for ``completions[i]`` on ``problems[i]``; extraction first, then the
-    distinct (problem, assembly) pairs are verified in parallel by ``executor``."""
-    from supercoder.answers import failure_verdict, resolve_answer
-    from supercoder.evaluate import baseline_asm
-
-    if len(problems) != len(completions):
-        raise ValueError(f"{len(problems)} problems but {len(completions)} completions")
-    # whole programs or SEARCH/REPLACE diffs against the baseline (--answer diff)
-    resolved = [
-        resolve_answer(completion_text(c), baseline_asm(p))
-        for p, c in zip(problems, completions, strict=True)
-    ]
-    asms = [r.asm for r in resolved]
-    verdicts: list[Verdict | None] = [
-        None if r.asm else failure_verdict(p.name, r)
-        for p, r in zip(problems, resolved, strict=True)
-    ]
-    keys: dict[tuple[int, str], int] = {}
-    items: list[tuple[Any, str, Any]] = []
-    for problem, asm in zip(problems, asms, strict=True):
-        key = (id(problem), asm or "")
-        if asm and key not in keys:
-            keys[key] = len(items)
-            items.append((_problem_ref(problem), asm, config.evaluation()))
-    results = _run_items(items, executor)
-    for i, (problem, asm) in enumerate(zip(problems, asms, strict=True)):
-        if asm:
-            verdicts[i] = results[keys[(id(problem), asm)]]
-    return [v for v in verdicts if v is not None]
-
-
-def _run_items(items: list[tuple[Any, str, Any]], executor: Any) -> list[Verdict]:
-    if not items:
-        return []
-    if executor is None:
-        if len(items) == 1:
-            return [verify_one(items[0])]
-        executor = _shared_pool()
-    results: list[Verdict | None] = [None] * len(items)
-    for index, verdict in executor.map_unordered(verify_one, items):
-        results[index] = verdict
-    return [v for v in results if v is not None]
-
-
-_POOL: list[Any] = []
-
-
-def _shared_pool() -> Any:
-    """One local process pool per process (one worker per core), started on first use."""
-    if not _POOL:
-        from supercoder.executors import LocalExecutor
-
-        _POOL.append(LocalExecutor(max(2, os.cpu_count() or 2)))
-    return _POOL[0]
+    """Verdicts for ``completions[i]`` on ``problems[i]`` (``verify.verify_answers``:
+    extraction first, identical pairs once, infrastructure failures retried)."""
+    texts = [completion_text(c) for c in completions]
+    verification = VerifyConfig(config.evaluation(), infra_retries)
+    return verify_answers(problems, texts, verification, executor)
 
 
 def score_batch(
@@ -209,7 +118,8 @@ def score_batch(
     completions: Sequence[Any],
     config: RewardConfig = RewardConfig(),
     executor: Any = None,
+    infra_retries: int = INFRA_RETRIES,
 ) -> list[float | None]:
     """Rewards for many completions at once (None = infrastructure failure, skip it)."""
-    verdicts = verify_batch(problems, completions, config, executor)
+    verdicts = verify_batch(problems, completions, config, executor, infra_retries)
     return [score_verdict(v, config) for v in verdicts]

@@ -363,6 +363,7 @@ def run_eval(
     from supercoder.evaluate import EvalConfig
     from supercoder.executors import make_executor
     from supercoder.strategies import make_verifier
+    from supercoder.verify import VerifyConfig
 
     name, context = spec.run_name, run_context(spec, problems)
     resumed = store.open_run(spec, context)
@@ -372,7 +373,8 @@ def run_eval(
         on_start(len(todo), len(problems) - len(todo))
     journal = RunJournal(store, name)
     executor = make_executor(spec.executor, spec.workers) if verify is None else None
-    verify = verify or make_verifier(EvalConfig(sandbox=spec.sandbox, time=spec.time), executor)
+    checks = VerifyConfig(EvalConfig(sandbox=spec.sandbox, time=spec.time))  # one infra retry
+    verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}
 
     def on_done(problem: Problem, future) -> None:

@@ -9,8 +9,9 @@ test, or the measured speedup) and asks again, until the chain's answer satisfie
 
 Choice of the best attempt (``rank``): correct first, then most tests passed, then the
 highest speedup, where a copy of the baseline counts as exactly 1.0x and loses ties, so
-it never wins over a real improvement. Infrastructure failures are retried once, then
-dropped: never chosen, never scored as wrong.
+it never wins over a real improvement. Infrastructure failures are retried by the
+verification service (``verify.py``: once by default), then dropped: never chosen,
+never scored as wrong.
 """
 
 from __future__ import annotations
@@ -22,12 +23,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
 from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.verify import Checked, VerifyConfig, verify_stream
 
 if TYPE_CHECKING:
     from supercoder.models import Completion, Model
 
-Verifier = Callable[[Problem, Sequence[Candidate]], Iterator[tuple[int, Verdict, float]]]
-"""``verify(problem, candidates)`` yields ``(index, verdict, seconds)`` as each finishes."""
+Verifier = Callable[[Problem, Sequence[Candidate]], Iterator[tuple]]
+"""``verify(problem, candidates)`` yields ``verify.Checked`` ``(index, verdict, seconds,
+tries)`` as each is final (a plain ``(index, verdict, seconds)`` counts as one try)."""
 StopRule = Callable[[Verdict], bool]
 
 
@@ -134,56 +137,20 @@ def stop_when_correct(verdict: Verdict) -> bool:
 # --- verification -------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class VerifyJob:
-    problem: Problem | None
-    problem_path: str | None
-    candidate: Candidate
-    config: Any
-
-
-def verify_job(job: VerifyJob) -> tuple[Verdict, float]:
-    """Top-level (picklable) job: evaluate one candidate; never raises."""
-    start = time.perf_counter()
-    name = job.problem.name if job.problem else str(job.problem_path)
-    try:
-        from supercoder.evaluate import evaluate
-
-        problem = job.problem or _load_cached(job.problem_path)
-        verdict = evaluate(problem, job.candidate, job.config)
-    except Exception as e:  # a bug or a broken machine, never the candidate's fault
-        verdict = Verdict(name, Status.INFRA_ERROR, message=f"{type(e).__name__}: {e}")
-    return verdict, time.perf_counter() - start
-
-
-_PROBLEMS: dict[str, Problem] = {}
-
-
-def _load_cached(path: str | None) -> Problem:
-    from supercoder.problems import load_problem
-
-    if path not in _PROBLEMS:
-        _PROBLEMS[str(path)] = load_problem(str(path))
-    return _PROBLEMS[str(path)]
-
-
 def make_verifier(config: Any = None, executor: Any = None) -> Verifier:
-    """Verify candidates in-process, or through an ``Executor`` (problems loaded from a
-    folder travel as their path, so generated test inputs need not be pickled)."""
-    from supercoder.evaluate import EvalConfig
+    """A ``Verifier`` over the verification service (``verify.verify_stream``): ``config``
+    an ``EvalConfig`` (one infra retry) or a ``VerifyConfig``; candidates run in-process
+    unless an ``Executor`` is given."""
+    from supercoder.executors import InlineExecutor
 
-    cfg = config if config is not None else EvalConfig()
-    remote = executor is not None and not getattr(executor, "inline", False)
+    if isinstance(config, VerifyConfig):
+        cfg = config
+    else:
+        cfg = VerifyConfig() if config is None else VerifyConfig(config)
+    where = executor or InlineExecutor()
 
-    def verify(problem: Problem, candidates: Sequence[Candidate]) -> Iterator:
-        path = problem.meta.get("path") if remote else None
-        jobs = [VerifyJob(None if path else problem, path, c, cfg) for c in candidates]
-        if executor is None:
-            results: Iterator = ((i, verify_job(j)) for i, j in enumerate(jobs))
-        else:
-            results = executor.map_unordered(verify_job, jobs)
-        for i, (verdict, seconds) in results:
-            yield i, verdict, seconds
+    def verify(problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
+        return verify_stream(problem, candidates, cfg, where)
 
     return verify
 
@@ -191,23 +158,22 @@ def make_verifier(config: Any = None, executor: Any = None) -> Verifier:
 def _verify_all(
     problem: Problem, pending: list[Attempt], verify: Verifier, record: Callable[[Attempt], None]
 ) -> list[Attempt]:
-    """Verify every pending attempt; infra failures get one retry, then stay dropped."""
+    """Verify every pending attempt, recording each as its final verdict arrives (the
+    verifier retries infrastructure failures; one still failing is dropped)."""
     done: list[Attempt] = [None] * len(pending)  # type: ignore[list-item]
+    todo = []
     for k, a in enumerate(pending):
         if a.origin.get("answer_error"):  # a diff that could not be applied: no build
             verdict = Verdict(problem.name, Status.COMPILE_ERROR, message=a.origin["answer_error"])
             done[k] = _finish(a, verdict, 1, 0.0)
             record(done[k])
-    for tries in (1, 2):
-        todo = [k for k, a in enumerate(pending) if done[k] is None or done[k].dropped]
-        if not todo:
-            break
-        for j, verdict, seconds in verify(problem, [pending[k].candidate for k in todo]):
-            k = todo[j]
-            attempt = _finish(pending[k], verdict, tries, seconds)
-            done[k] = attempt
-            if not attempt.dropped or tries == 2:
-                record(attempt)
+        else:
+            todo.append(k)
+    if todo:
+        for item in verify(problem, [pending[k].candidate for k in todo]):
+            j, verdict, seconds, tries = Checked(*item)
+            done[todo[j]] = _finish(pending[todo[j]], verdict, tries, seconds)
+            record(done[todo[j]])
     return done
 
 

@@ -135,6 +135,7 @@ def optimize(
     from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
     from supercoder.strategies import Settings, make_verifier, solve
+    from supercoder.verify import VerifyConfig
 
     check_modes(context, answer)
     model = with_budget(model, budget)
@@ -143,7 +144,7 @@ def optimize(
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o")
         llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
-        config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time)
+        config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
         settings = Settings(default_samples(model, samples), rounds, temperature,
                             context=context, answer=answer)  # fmt: skip
         outcome = solve(problem, llm, settings, verify=make_verifier(config))

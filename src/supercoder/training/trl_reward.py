@@ -7,7 +7,8 @@ the dataset's other columns (one value per completion) plus ``trainer_state``,
 problem name, for datasets built by ``supercoder train grpo``) or else rebuilt from a
 SuperCoder-schema ``extra_info`` column (any dataset in that schema).
 
-Infrastructure failures return ``None``: TRL (>= 1.0) treats a completion for which
+Infrastructure failures, after the verification service's retry (``verify.py``, one
+by default), return ``None``: TRL (>= 1.0) treats a completion for which
 every reward function returned None as unscorable (excluded from the group baseline,
 advantage 0). They are also counted in the ``supercoder/infra_failures`` metric and
 logged as a warning. Per batch it logs ``supercoder/correct_rate``, ``compile_rate``,

@@ -19,7 +19,8 @@ reward): 0 for a wrong or missing program, about the speedup for a correct one
 (``SUPERCODER_REWARD=paper|log|gated``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
-``SUPERCODER_INFRA_RETRIES`` times (default 2) and then gets the neutral score
+``SUPERCODER_INFRA_RETRIES`` times (default 2, the verification service's
+``VerifyConfig.infra_retries``) and then gets the neutral score
 ``SUPERCODER_INFRA_SCORE`` (default 0.0) with ``infra_failure: 1`` in its dict.
 """
 
@@ -57,16 +58,8 @@ def score_responses(solution_strs: Sequence[str], extra_infos: Sequence[Any]) ->
     infrastructure-failure retries; each a dict as ``compute_score`` returns."""
     config = _config_from_env()
     problems = [record_problem(info) for info in extra_infos]
-    verdicts = verify_batch(problems, list(solution_strs), config)
-    for _attempt in range(_env_int("SUPERCODER_INFRA_RETRIES", INFRA_RETRIES)):
-        retry = [i for i, v in enumerate(verdicts) if v.is_infra_failure]
-        if not retry:
-            break
-        again = verify_batch(
-            [problems[i] for i in retry], [solution_strs[i] for i in retry], config
-        )
-        for i, verdict in zip(retry, again, strict=True):
-            verdicts[i] = verdict
+    retries = _env_int("SUPERCODER_INFRA_RETRIES", INFRA_RETRIES)
+    verdicts = verify_batch(problems, list(solution_strs), config, infra_retries=retries)
     neutral = _infra_score()
     return [_result(v, config, neutral) for v in verdicts]
 

@@ -1,0 +1,193 @@
+"""The verification service on a real bundled problem: real gcc, the real sandbox.
+
+Duplicates are verified once, a wrong program is wrong, machine trouble (no sandbox)
+is retried exactly ``infra_retries`` times and then reported as such, never as wrong;
+inline, through a process pool, and through the default path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from supercoder.errors import InfraError, UserError
+from supercoder.evaluate import EvalConfig, baseline_asm
+from supercoder.evaluate import evaluate as REAL_EVALUATE
+from supercoder.executors import InlineExecutor, LocalExecutor
+from supercoder.problems import BUNDLED_ROOT, load_problem
+from supercoder.reward import score_verdict
+from supercoder.toolchain import compile_to_asm
+from supercoder.types import Candidate, Status
+from supercoder.verify import (
+    Checked,
+    VerifyConfig,
+    run_job,
+    verify_answers,
+    verify_candidates,
+    verify_stream,
+)
+from tests.conftest import sandbox_or_skip
+
+UNTIMED = VerifyConfig(EvalConfig(time=False))
+WRONG_C = '#include <stdio.h>\nint main(void) { puts("0 0 0"); return 0; }\n'
+
+
+@pytest.fixture(scope="module")
+def problem():
+    return load_problem(BUNDLED_ROOT / "num_gcd_pairs")
+
+
+@pytest.fixture(scope="module")
+def programs(problem) -> dict[str, str]:
+    """A correct program that is not the baseline (-O1), a wrong one, the baseline."""
+    return {
+        "good": compile_to_asm(problem.source, ("-O1",)),
+        "wrong": compile_to_asm(WRONG_C, ("-O2",)),
+        "copy": baseline_asm(problem),
+    }
+
+
+def counting_evaluate(monkeypatch, fail_first: int = 0) -> list[str]:
+    """The real evaluator, counted; its first ``fail_first`` calls raise InfraError."""
+    import supercoder.evaluate as ev
+
+    calls: list[str] = []
+
+    def evaluate(problem, candidate, config):
+        calls.append(candidate.asm)
+        if len(calls) <= fail_first:
+            raise InfraError("could not start the sandbox: out of pids")
+        return REAL_EVALUATE(problem, candidate, config)
+
+    monkeypatch.setattr(ev, "evaluate", evaluate)
+    return calls
+
+
+@pytest.fixture
+def no_sandbox(monkeypatch, problem):
+    """A machine without bubblewrap, for real: it is not on PATH (this process and the
+    workers it spawns from now on; the baseline is cached first, gcc is not needed)."""
+    from supercoder.sandbox.bwrap import isolation_status
+
+    baseline_asm(problem)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    isolation_status.cache_clear()
+    yield
+    isolation_status.cache_clear()  # recomputed with the real PATH on next use
+
+
+def test_duplicates_are_verified_once_and_every_copy_gets_the_verdict(
+    problem, programs, monkeypatch
+):
+    sandbox_or_skip()
+    calls = counting_evaluate(monkeypatch)
+    asms = [programs[k] for k in ("good", "wrong", "good", "copy", "wrong")]
+    candidates = [Candidate(a, {"sample": i}) for i, a in enumerate(asms)]
+    got = list(verify_stream(problem, candidates, UNTIMED, InlineExecutor()))
+    assert len(calls) == 3 and sorted(c.index for c in got) == [0, 1, 2, 3, 4]
+    by_index = {c.index: c for c in got}
+    statuses = [by_index[i].verdict.status for i in range(5)]
+    assert statuses == [Status.OK, Status.WRONG_OUTPUT, Status.OK, Status.OK,
+                        Status.WRONG_OUTPUT]  # fmt: skip
+    assert (
+        by_index[3].verdict.identical_to_baseline and not by_index[0].verdict.identical_to_baseline
+    )
+    assert score_verdict(by_index[1].verdict) == 0.0  # wrong is scored wrong
+    assert all(c.tries == 1 and c.seconds > 0 for c in got)
+    assert by_index[0].seconds == by_index[2].seconds  # the one run, reported to both
+
+
+def test_a_process_pool_gives_the_inline_verdicts_for_a_folder_problem(problem, programs):
+    sandbox_or_skip()
+    answers = [f"```assembly\n{programs[k]}```" for k in ("good", "wrong", "good")]
+    answers.append("no program here")
+    inline = verify_answers([problem] * 4, answers, UNTIMED, InlineExecutor())
+    with LocalExecutor(2) as pool:
+        pooled = verify_answers([problem] * 4, answers, UNTIMED, pool)
+    default = verify_answers([problem] * 4, answers, UNTIMED)  # the shared local pool
+    expected = [Status.OK, Status.WRONG_OUTPUT, Status.OK, Status.NO_ANSWER]
+    for verdicts in (inline, pooled, default):
+        assert [v.status for v in verdicts] == expected
+        assert [v.problem for v in verdicts] == [problem.name] * 4
+
+
+def test_infra_failures_are_retried_exactly_infra_retries_times(problem, programs, monkeypatch):
+    sandbox_or_skip()
+    calls = counting_evaluate(monkeypatch, fail_first=1)
+    (only,) = verify_stream(problem, [programs["good"]], UNTIMED, InlineExecutor())
+    assert len(calls) == 2 and only.tries == 2 and only.verdict.correct  # default: one retry
+
+    calls = counting_evaluate(monkeypatch, fail_first=100)
+    config = replace(UNTIMED, infra_retries=3)
+    pair = [programs["good"], programs["wrong"]]
+    got = list(verify_stream(problem, pair, config, InlineExecutor()))
+    assert len(calls) == 2 * 4  # each of the two: the first try and three retries
+    assert {c.index for c in got} == {0, 1} and all(c.tries == 4 for c in got)
+    for checked in got:
+        assert checked.verdict.status is Status.INFRA_ERROR
+        assert checked.verdict.message == "InfraError: could not start the sandbox: out of pids"
+        assert score_verdict(checked.verdict) is None  # dropped: no reward, never 0
+
+    calls = counting_evaluate(monkeypatch, fail_first=100)
+    never = verify_candidates(
+        problem, [programs["good"]], replace(UNTIMED, infra_retries=0)
+    )  # inline: one job
+    assert len(calls) == 1 and never[0].is_infra_failure
+
+
+@pytest.mark.parametrize("where", ["inline", "pool"])
+def test_a_machine_without_a_sandbox_is_infra_never_wrong(problem, programs, no_sandbox, where):
+    config = replace(UNTIMED, infra_retries=2)
+    candidates = [programs["wrong"], programs["good"], programs["wrong"]]
+    if where == "inline":
+        got = list(verify_stream(problem, candidates, config, InlineExecutor()))
+    else:
+        with LocalExecutor(2) as pool:  # workers spawned now: no bubblewrap on their PATH
+            got = list(verify_stream(problem, candidates, config, pool))
+    assert sorted(c.index for c in got) == [0, 1, 2]
+    for checked in got:
+        assert checked.tries == 3, checked
+        assert checked.verdict.status is Status.INFRA_ERROR
+        assert "bubblewrap is not installed" in checked.verdict.message
+        assert score_verdict(checked.verdict) is None
+
+
+def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, programs, monkeypatch):
+    sandbox_or_skip()
+    broken = replace(problem, baseline_asm="main:\n\tthis is not an instruction\n", meta={})
+    calls = counting_evaluate(monkeypatch)
+    with pytest.raises(UserError, match="baseline"):
+        verify_candidates(broken, [programs["good"]], UNTIMED, InlineExecutor())
+    assert len(calls) == 1
+
+
+def test_the_job_never_raises(problem):
+    from supercoder.verify import Job
+
+    missing = run_job(Job("gone", None, "/nonexistent/problem", "main:\n", EvalConfig()))
+    assert missing.problem_error and "not a folder" in missing.problem_error
+    bug = run_job(Job(problem.name, problem, None, "main:\n", "not a config"))
+    assert bug.verdict.status is Status.INFRA_ERROR and bug.problem_error is None
+    assert bug.verdict.message.startswith("AttributeError: ")
+
+
+def test_plain_triples_and_checked_agree():
+    assert Checked(*(3, None, 0.5)) == (3, None, 0.5, 1)
+    with pytest.raises(ValueError):
+        VerifyConfig(infra_retries=-1)
+
+
+def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):
+    sandbox_or_skip()
+    from supercoder.reward import RewardConfig
+    from supercoder.training.trl_reward import make_trl_reward
+
+    reward = make_trl_reward([problem], RewardConfig(eval_config=UNTIMED.eval), InlineExecutor())
+    answer = [{"role": "assistant", "content": f"```assembly\n{programs['good']}```"}]
+    calls = counting_evaluate(monkeypatch, fail_first=1)
+    assert reward(completions=[answer], problem=[problem.name]) == [1.0]  # retried once
+    assert len(calls) == 2
+    calls = counting_evaluate(monkeypatch, fail_first=2)
+    assert reward(completions=[answer], problem=[problem.name]) == [None]  # then no reward
+    assert len(calls) == 2
