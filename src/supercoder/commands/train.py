@@ -1,4 +1,4 @@
-"""``supercoder train grpo|sft|verl|tiny-model``: fine-tuning on the speedup reward."""
+"""``supercoder train grpo|sft|verl``: fine-tuning on the speedup reward."""
 
 from __future__ import annotations
 
@@ -170,11 +170,3 @@ def verl(
     )  # fmt: skip
     for path in export_verl(load_benchmark(benchmark), load_benchmark(val), opts, echo=typer.echo):
         typer.echo(str(path))
-
-
-@train_app.command("tiny-model")
-def tiny_model(folder: Annotated[Path, typer.Argument(help="Where to write it.")]) -> None:
-    """A tiny random Qwen2 model + tokenizer, for offline smoke runs of the trainers."""
-    from supercoder.training.tiny import build_tiny_model
-
-    typer.echo(str(build_tiny_model(folder)))
