@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.reward import KINDS, RewardConfig
+from supercoder.reward import REWARD_KINDS, RewardConfig
 
 train_app = typer.Typer(
     help="Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
@@ -31,8 +31,8 @@ AnswerOpt = Annotated[
 def _reward(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfig:
     from supercoder.evaluate import EvalConfig
 
-    if kind not in KINDS:
-        raise typer.BadParameter(f"use one of {', '.join(KINDS)}", param_hint="--reward")
+    if kind not in REWARD_KINDS:
+        raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=EvalConfig(sandbox=sandbox))
 
 
@@ -56,7 +56,7 @@ def grpo(
     ] = None,
     lr: Annotated[float, typer.Option(help="Learning rate (the paper's actor lr).")] = 1e-6,
     temperature: Annotated[float, typer.Option(help="Sampling temperature (the paper's).")] = 0.5,
-    reward: Annotated[str, typer.Option(help=f"Reward: {', '.join(KINDS)}.")] = "paper",
+    reward: Annotated[str, typer.Option(help=f"Reward: {', '.join(REWARD_KINDS)}.")] = "paper",
     baseline_copy: Annotated[float, typer.Option(help="Reward for a copy of the baseline.")] = 0.0,
     output: Annotated[Path, typer.Option(help="Checkpoints, metrics.jsonl, final/.")] = Path(
         "runs/grpo"
