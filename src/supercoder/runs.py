@@ -287,7 +287,9 @@ class RunJournal:
 
 
 @dataclass(frozen=True)
-class RunResult:
+class EvalRunResult:
+    """What one ``run_eval`` call did: the run's summary and outcomes, what could not finish."""
+
     name: str
     summary: dict[str, Any]
     outcomes: tuple[Outcome, ...]
@@ -323,7 +325,7 @@ def run_eval(
     on_start: Callable[[int, int], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Any = None,
-) -> RunResult:
+) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring."""
     from supercoder.evaluate import EvalConfig
     from supercoder.executors import make_executor
@@ -364,7 +366,7 @@ def run_eval(
     summary["unscored_problems"] = unscored
     if not failed:
         store.finish_run(name, summary)
-    return RunResult(name, summary, outcomes, failed, resumed, len(done & names))
+    return EvalRunResult(name, summary, outcomes, failed, resumed, len(done & names))
 
 
 def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: Callable) -> None:
