@@ -11,7 +11,7 @@ import time
 import pytest
 
 from supercoder.errors import InfraError, UserError
-from supercoder.models import Completion, Model, Sampling, load_model
+from supercoder.models import DEFAULT_SAMPLING, Completion, Model, Sampling, load_model
 from supercoder.models.anthropic_api import AnthropicModel
 from supercoder.models.cache import CachedModel, ResponseCache, cache_key
 from supercoder.models.http import RequestRejected, RetryPolicy, cost_usd
@@ -258,6 +258,24 @@ def test_scripted_model_is_a_model():
     out = model.complete(MESSAGES, Sampling(n=2, seed=7))
     assert [c.text for c in out] == ["make it fast #7", "make it fast #8"]
     assert model.calls == [MESSAGES]
+
+
+def test_deadline_passes_the_sampling_settings_and_the_problem_on():
+    from supercoder.models.deadline import Deadline
+    from supercoder.types import Problem
+
+    seen = []
+
+    class Recording(ScriptedModel):
+        def complete(self, messages, sampling=DEFAULT_SAMPLING, context=None):
+            seen.append((sampling, context))
+            return super().complete(messages, sampling, context)
+
+    problem = Problem("p", "int main(void){return 0;}\n", ())
+    model = Deadline(Recording(lambda m, i: f"s{i}"), seconds=30)
+    out = model.complete(MESSAGES, Sampling(n=2, temperature=0.2, max_tokens=9, seed=4), problem)
+    assert [c.text for c in out] == ["s4", "s5"]
+    assert seen == [(Sampling(n=2, temperature=0.2, max_tokens=9, seed=4), problem)]
 
 
 def test_price_table_prefix_match():
