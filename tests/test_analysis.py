@@ -7,7 +7,7 @@ import textwrap
 
 import pytest
 
-from supercoder.analysis import KINDS, analyze
+from supercoder.analysis import TRANSFORMATION_KINDS, analyze
 from supercoder.analysis.asm import Imm, Mem, Reg, Target, normalize_mnemonic, parse_operand
 from supercoder.analysis.cfg import build_program
 from supercoder.toolchain import compile_to_asm
@@ -146,7 +146,7 @@ def test_volatile_accumulator_spills():
 def test_labels_are_known_kinds_and_serialisable():
     base, cand = pair(INLINE, {"ATTR": "__attribute__((noinline))"}, {"ATTR": "inline"})
     result = analyze(base, cand)
-    assert set(result.kinds) <= set(KINDS)
+    assert set(result.kinds) <= set(TRANSFORMATION_KINDS)
     js = result.to_json()
     assert js["functions"][0]["function"] in ("mix", "main")
     assert any(d["loop"] for d in js["loops"])

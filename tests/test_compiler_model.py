@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from supercoder.errors import UserError
-from supercoder.models import load_model
+from supercoder.models import Sampling, load_model
 from supercoder.models.builds import TARGETS, Build, Tools, combine, find_tools, make, search_space
 from supercoder.models.compile import build_asm
 from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
@@ -176,7 +176,7 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     inputs = [b"3\n", b"400000\n", b"600000\n"]
     problem = problem_with(inputs, tmp_path, hidden=b"500000\n", source=POPCOUNT)
     model = CompilerModel("budget=25")
-    first, fallback = model.complete([], n=6, context=problem)
+    first, fallback = model.complete([], Sampling(n=6), context=problem)
     assert first.model.startswith("compiler:gcc -O3 -march=native") or "popcnt" in first.text
     asm = extract_assembly(first.text)
     assert "popcnt" in asm
@@ -191,7 +191,7 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     assert 1.01 < low <= chosen["speedup"] <= high
     assert found["cpu_seconds"] < 25 * 1.5 + 10
     # a second call for the same problem re-uses the search
-    assert model.complete([], n=1, context=problem) == [first]
+    assert model.complete([], Sampling(n=1), context=problem) == [first]
 
 
 def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
@@ -217,7 +217,7 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
         "failed",
         "no_training_inputs",
     }
-    [only] = CompilerModel("budget=4").complete([], n=1, context=problem)
+    [only] = CompilerModel("budget=4").complete([], Sampling(n=1), context=problem)
     if only.meta["family"] == "baseline":
         assert same_program(extract_assembly(only.text), compile_to_asm(source))
 
@@ -243,7 +243,7 @@ def test_a_faster_wrong_build_is_never_chosen(tmp_path):
 
 def test_legacy_builds_link_and_are_correct_and_one_differs_from_O3(tmp_path):
     problem = problem_with([MULTIPLES, OTHERS], tmp_path)
-    out = CompilerModel("legacy").complete([], n=100, context=problem)
+    out = CompilerModel("legacy").complete([], Sampling(n=100), context=problem)
     expected_count = sum(1 for b in BUILDS if b.cc == "gcc" or shutil.which(b.cc))
     assert 3 <= len(out) <= expected_count
     baseline = compile_to_asm(SOURCE)
@@ -260,14 +260,16 @@ def test_legacy_builds_link_and_are_correct_and_one_differs_from_O3(tmp_path):
 def test_legacy_ids_n_and_seed_select_distinct_builds_in_order(tmp_path):
     problem = problem_with([MULTIPLES], tmp_path, hidden=OTHERS)
     model = CompilerModel("native,pgo-native,O2")
-    assert [c.model for c in model.complete([], n=2, context=problem)] == [
+    assert [c.model for c in model.complete([], Sampling(n=2), context=problem)] == [
         "compiler:gcc -O3 -march=native",
         "compiler:gcc -O3 -march=native -fprofile-use -fprofile-correction",
     ]
-    [second] = model.complete([], n=1, seed=1, context=problem)
+    [second] = model.complete([], Sampling(n=1, seed=1), context=problem)
     assert "profiled on 1 inputs" in second.text  # the visible test only
-    assert [c.model for c in model.complete([], n=9, context=problem)][-1] == "compiler:gcc -O2"
-    assert model.complete([], n=1, seed=5, context=problem) == []
+    assert [c.model for c in model.complete([], Sampling(n=9), context=problem)][
+        -1
+    ] == "compiler:gcc -O2"
+    assert model.complete([], Sampling(n=1, seed=5), context=problem) == []
 
 
 def test_spec_options_and_the_prompt_only_path():
@@ -298,5 +300,7 @@ def test_a_build_that_fails_is_skipped():
     assert build_asm(BUILDS[0], nested, []) is not None
     assert build_asm(clang, nested, []) is None
     assert build_asm(BUILDS[0], "int main(void) { return undeclared; }\n", []) is None
-    [only] = CompilerModel("clang,O2").complete([], n=2, context=Problem("gnu", nested, ()))
+    [only] = CompilerModel("clang,O2").complete(
+        [], Sampling(n=2), context=Problem("gnu", nested, ())
+    )
     assert only.model == "compiler:gcc -O2"

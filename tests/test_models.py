@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import importlib.util
+import json
+import sqlite3
 import threading
 import time
 
 import pytest
 
 from supercoder.errors import InfraError, UserError
-from supercoder.models import Completion, Model, load_model
+from supercoder.models import DEFAULT_SAMPLING, Completion, Model, Sampling, load_model
 from supercoder.models.anthropic_api import AnthropicModel
-from supercoder.models.cache import CachedModel, ResponseCache
+from supercoder.models.cache import CachedModel, ResponseCache, cache_key
 from supercoder.models.http import RequestRejected, RetryPolicy, cost_usd
 from supercoder.models.openai_api import OpenAIModel, with_v1
 from supercoder.models.scripted import ScriptedModel
@@ -35,7 +37,7 @@ def echo_last(messages, request):
 def test_openai_completion_usage_and_request_body():
     with openai_server(echo_last) as url:
         model = load_model("openai:gpt-4o", base_url=url, api_key="k", cache=False)
-        [c] = model.complete(MESSAGES, temperature=0.3, max_tokens=77, seed=5)
+        [c] = model.complete(MESSAGES, Sampling(temperature=0.3, max_tokens=77, seed=5))
     assert c.text == "answer to: make it fast"
     assert (c.model, c.prompt_tokens, c.completion_tokens) == ("openai:gpt-4o", 5, 5)
     assert c.cost_usd == pytest.approx((5 * 2.50 + 5 * 10.00) / 1e6)
@@ -51,7 +53,7 @@ def test_openai_n_in_one_request_and_token_split():
     counter = iter(range(100))
     with openai_server(lambda m, r: f"sample {next(counter)} here") as url:
         model = OpenAIModel("local-model", base_url=url)
-        out = model.complete(MESSAGES, n=3)
+        out = model.complete(MESSAGES, Sampling(n=3))
     assert [c.text for c in out] == ["sample 0 here", "sample 1 here", "sample 2 here"]
     assert len(url.requests) == 1 and url.requests[0]["n"] == 3
     assert sum(c.prompt_tokens for c in out) == 5 and sum(c.completion_tokens for c in out) == 9
@@ -61,7 +63,7 @@ def test_openai_n_in_one_request_and_token_split():
 
 def test_openai_server_ignoring_n_falls_back_to_one_request_per_sample():
     with openai_server(lambda m, r: f"seed {r['seed']}", supports_n=False) as url:
-        out = OpenAIModel("m", base_url=url).complete(MESSAGES, n=3, seed=10)
+        out = OpenAIModel("m", base_url=url).complete(MESSAGES, Sampling(n=3, seed=10))
     assert sorted(c.text for c in out) == ["seed 10", "seed 11", "seed 12"]
     assert len(url.requests) == 3
 
@@ -129,7 +131,7 @@ def test_missing_key_for_the_real_services_is_a_user_error():
 def test_anthropic_messages_api():
     with anthropic_server(echo_last) as url:
         model = AnthropicModel("claude-sonnet-4-20250514", base_url=url, api_key="sk", retry=FAST)
-        out = model.complete(MESSAGES, n=2, temperature=1.5, max_tokens=99)
+        out = model.complete(MESSAGES, Sampling(n=2, temperature=1.5, max_tokens=99))
     assert [c.text for c in out] == ["answer to: make it fast"] * 2
     assert len(url.requests) == 2
     body = url.requests[0]
@@ -154,9 +156,9 @@ def test_anthropic_env_and_retry(monkeypatch):
 def test_cache_hit_makes_no_second_request():
     with openai_server(echo_last) as url:
         model = load_model("openai:m", base_url=url)
-        first = model.complete(MESSAGES, n=2, seed=1)
-        second = model.complete(MESSAGES, n=2, seed=1)
-        other = model.complete(MESSAGES, n=1, seed=1, temperature=0.1)
+        first = model.complete(MESSAGES, Sampling(n=2, seed=1))
+        second = model.complete(MESSAGES, Sampling(n=2, seed=1))
+        other = model.complete(MESSAGES, Sampling(n=1, seed=1, temperature=0.1))
     assert len(url.requests) == 2  # the first call and the different temperature
     assert [c.cached for c in first] == [False, False]
     assert [c.cached for c in second] == [True, True]
@@ -167,14 +169,37 @@ def test_cache_hit_makes_no_second_request():
 def test_cache_asks_only_for_missing_samples(tmp_path):
     inner = ScriptedModel(lambda m, i: f"sample {i}")
     model = CachedModel(inner, ResponseCache(tmp_path / "r.sqlite"))
-    model.complete(MESSAGES, n=2, seed=3)
-    out = model.complete(MESSAGES, n=4, seed=3)
+    model.complete(MESSAGES, Sampling(n=2, seed=3))
+    out = model.complete(MESSAGES, Sampling(n=4, seed=3))
     assert [c.text for c in out] == ["sample 3", "sample 4", "sample 5", "sample 6"]
     assert [c.cached for c in out] == [True, True, False, False]
     assert len(inner.calls) == 2
     # a second process (a new cache object on the same file) sees the same answers
     again = CachedModel(ScriptedModel(lambda m, i: "never"), ResponseCache(tmp_path / "r.sqlite"))
-    assert [c.text for c in again.complete(MESSAGES, n=4, seed=3)] == [c.text for c in out]
+    assert [c.text for c in again.complete(MESSAGES, Sampling(n=4, seed=3))] == [
+        c.text for c in out
+    ]
+
+
+def test_cache_keys_are_those_of_caches_written_before_sampling_settings(tmp_path):
+    """The key of (identity, messages, temperature, max_tokens, index, seed) is unchanged,
+    and does not depend on ``n``: an answer a cache file already holds is found again."""
+    messages = [{"role": "user", "content": "make it fast"}]
+    old_key = "5503d6cc22e62547424fe2746f4dbccfd10b24fcc48aa8346a7b5b0bfbcd8203"  # pre-Sampling
+    for n in (1, 2, 5):
+        sampling = Sampling(n=n, temperature=0.5, max_tokens=100, seed=7)
+        assert cache_key("openai:m@http://x/v1", messages, sampling, 1) == old_key
+    path = tmp_path / "r.sqlite"
+    ResponseCache(path)  # creates the table, as every version did
+    stored = json.dumps({"text": "old answer", "model": "scripted", "prompt_tokens": 3})
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO responses VALUES (?, ?, ?, ?)", (old_key, "scripted", stored, 0.0))
+    inner = ScriptedModel(lambda m, i: f"fresh {i}", name="openai:m")
+    inner.cache_identity = "openai:m@http://x/v1"
+    model = CachedModel(inner, ResponseCache(path))
+    out = model.complete(messages, Sampling(n=2, temperature=0.5, max_tokens=100, seed=7))
+    assert [(c.text, c.cached) for c in out] == [("fresh 7", False), ("old answer", True)]
+    assert out[1].prompt_tokens == 3 and len(inner.calls) == 1
 
 
 def test_cache_is_safe_across_threads(tmp_path):
@@ -182,7 +207,7 @@ def test_cache_is_safe_across_threads(tmp_path):
     results: list[list[Completion]] = []
 
     def work(k):
-        results.append(model.complete([{"role": "user", "content": f"q{k % 3}"}], n=2))
+        results.append(model.complete([{"role": "user", "content": f"q{k % 3}"}], Sampling(n=2)))
 
     threads = [threading.Thread(target=work, args=(k,)) for k in range(12)]
     for t in threads:
@@ -230,9 +255,27 @@ def test_load_model_specs(monkeypatch):
 def test_scripted_model_is_a_model():
     model = ScriptedModel(lambda messages, i: f"{messages[-1]['content']} #{i}")
     assert isinstance(model, Model)
-    out = model.complete(MESSAGES, n=2, seed=7)
+    out = model.complete(MESSAGES, Sampling(n=2, seed=7))
     assert [c.text for c in out] == ["make it fast #7", "make it fast #8"]
     assert model.calls == [MESSAGES]
+
+
+def test_deadline_passes_the_sampling_settings_and_the_problem_on():
+    from supercoder.models.deadline import Deadline
+    from supercoder.types import Problem
+
+    seen = []
+
+    class Recording(ScriptedModel):
+        def complete(self, messages, sampling=DEFAULT_SAMPLING, context=None):
+            seen.append((sampling, context))
+            return super().complete(messages, sampling, context)
+
+    problem = Problem("p", "int main(void){return 0;}\n", ())
+    model = Deadline(Recording(lambda m, i: f"s{i}"), seconds=30)
+    out = model.complete(MESSAGES, Sampling(n=2, temperature=0.2, max_tokens=9, seed=4), problem)
+    assert [c.text for c in out] == ["s4", "s5"]
+    assert seen == [(Sampling(n=2, temperature=0.2, max_tokens=9, seed=4), problem)]
 
 
 def test_price_table_prefix_match():
@@ -297,7 +340,7 @@ def test_hf_tiny_local_model_generates(tmp_path, monkeypatch):
 
     model = load_model(f"hf:{tmp_path / 'tiny'}")
     assert isinstance(model, CachedModel) and isinstance(model.inner, HFModel)
-    first = model.complete(MESSAGES, n=2, temperature=1.0, max_tokens=6, seed=3)
+    first = model.complete(MESSAGES, Sampling(n=2, temperature=1.0, max_tokens=6, seed=3))
     assert len(first) == 2 and not any(c.cached for c in first)
     assert (first[0].prompt_tokens, first[1].prompt_tokens) == (prompt_tokens, 0)
     for c in first:
@@ -306,11 +349,11 @@ def test_hf_tiny_local_model_generates(tmp_path, monkeypatch):
     assert first[0].text != first[1].text  # different seeds
     # seed + i is reproducible: sample 1 of seed 3 is sample 0 of seed 4
     inner = HFModel(str(tmp_path / "tiny"))
-    [again] = inner.complete(MESSAGES, temperature=1.0, max_tokens=6, seed=4)
+    [again] = inner.complete(MESSAGES, Sampling(temperature=1.0, max_tokens=6, seed=4))
     assert again.text == first[1].text
-    again = model.complete(MESSAGES, n=2, temperature=1.0, max_tokens=6, seed=3)
+    again = model.complete(MESSAGES, Sampling(n=2, temperature=1.0, max_tokens=6, seed=3))
     assert [c.cached for c in again] == [True, True]
-    greedy = inner.complete(MESSAGES, n=2, temperature=0.0, max_tokens=4)
+    greedy = inner.complete(MESSAGES, Sampling(n=2, temperature=0.0, max_tokens=4))
     assert greedy[0].text == greedy[1].text
 
 

@@ -98,6 +98,21 @@ def test_feedback_shows_first_failing_visible_test():
     assert "777000" not in text and "900456" not in text
 
 
+def test_feedback_for_wrong_output_on_a_visible_test_word_for_word():
+    tests = [
+        TestResult("small", Status.WRONG_OUTPUT, detail="line 1: expected '5', got '6'"),
+        TestResult("secret", Status.WRONG_OUTPUT, detail="line 1: expected '900456'"),
+    ]
+    assert feedback_for(verdict(Status.WRONG_OUTPUT, tests), PROBLEM) == (
+        "Your program printed the wrong output on test 'small' (2 tests failed in all).\n\n"
+        "Input:\n```\n2 3\n```\n\nExpected output:\n```\n5\n```\n\n"
+        "Details: line 1: expected '5', got '6'\n\n"
+        "1 of the failing tests are hidden.\n\n"
+        "Reply with the complete corrected program: the assembly only, no explanation, "
+        "in one ```assembly fenced block."
+    )
+
+
 def test_feedback_hidden_only_failure_reveals_nothing():
     tests = [
         TestResult("small", Status.OK),

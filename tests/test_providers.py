@@ -8,10 +8,10 @@ import textwrap
 import pytest
 
 from supercoder.errors import UserError
-from supercoder.models import ProviderSettings, load_model, providers
+from supercoder.models import ProviderSettings, Sampling, load_model, providers
 
 PLUGIN = '''
-from supercoder.models.base import Completion
+from supercoder.models.base import DEFAULT_SAMPLING, Completion
 
 
 class EchoModel:
@@ -25,8 +25,9 @@ class EchoModel:
     def from_spec(cls, target, settings):
         return cls(f"echo:{target}", settings)
 
-    def complete(self, messages, *, n=1, temperature=0.7, max_tokens=4096, seed=0, context=None):
-        return [Completion(f"{self.name} {messages[-1]['content']}", self.name) for _ in range(n)]
+    def complete(self, messages, sampling=DEFAULT_SAMPLING, context=None):
+        text = f"{self.name} {messages[-1]['content']}"
+        return [Completion(text, self.name) for _ in range(sampling.n)]
 '''
 
 
@@ -58,6 +59,7 @@ def test_a_plugin_provider_is_loaded_from_its_entry_point(installed_plugin):
     assert model.settings == ProviderSettings(base_url="http://127.0.0.1:9", timeout=7)
     [answer] = model.complete([{"role": "user", "content": "hi"}])
     assert answer.text == "echo:big hi"
+    assert len(model.complete([{"role": "user", "content": "hi"}], Sampling(n=3))) == 3
 
 
 def test_unknown_provider_lists_the_known_ones(installed_plugin):

@@ -7,7 +7,7 @@ import pytest
 from supercoder.evaluate import EvalConfig
 from supercoder.executors import InlineExecutor, LocalExecutor, make_executor
 from supercoder.reward import RewardConfig, verify_batch
-from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
+from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 pytest.importorskip("ray")
 

@@ -18,8 +18,8 @@ from supercoder.reward import (
     score_verdict,
     verify_batch,
 )
-from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
 from supercoder.types import Speedup, Status, Verdict
+from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 
 def _ok(value: float, low: float, high: float, identical: bool = False) -> Verdict:

@@ -8,8 +8,8 @@ import pytest
 
 from supercoder.records import records_for
 from supercoder.reward import RewardConfig
-from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
 from supercoder.training.trl_reward import make_trl_reward
+from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 
 @pytest.fixture(scope="module")
@@ -55,7 +55,7 @@ def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
     pytest.importorskip("trl")
     import supercoder.training.trl_reward as trl_reward
     from supercoder.training.grpo import GrpoOptions, train_grpo
-    from supercoder.training.tiny import build_tiny_model
+    from tests.fakes.tiny_model import build_tiny_model
 
     seen = []
     real = trl_reward.verify_batch
@@ -89,7 +89,7 @@ def test_completion_limit_covers_or_names_the_answers(problem, tmp_path):
     pytest.importorskip("transformers")
     from supercoder.training.common import load_tokenizer
     from supercoder.training.grpo import completion_limit
-    from supercoder.training.tiny import build_tiny_model
+    from tests.fakes.tiny_model import build_tiny_model
 
     tokenizer = load_tokenizer(str(build_tiny_model(tmp_path / "model")))
     lines = []

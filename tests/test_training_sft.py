@@ -8,8 +8,8 @@ from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.runs import RunSpec, Store
 from supercoder.strategies import Attempt, Outcome
 from supercoder.training.sft import SftOptions, sft_examples, train_sft, worth_learning
-from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
 from supercoder.types import Candidate, Speedup, Status, Verdict
+from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 
 def test_worth_learning():
@@ -57,7 +57,7 @@ def test_examples_keep_only_verified_faster_answers(stored_run):
 def test_sft_two_lora_steps(stored_run, tmp_path):
     pytest.importorskip("trl")
     pytest.importorskip("peft")
-    from supercoder.training.tiny import build_tiny_model
+    from tests.fakes.tiny_model import build_tiny_model
 
     problems, db = stored_run
     model = build_tiny_model(tmp_path / "model")

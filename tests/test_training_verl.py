@@ -22,8 +22,8 @@ from supercoder.problems import load_benchmark
 from supercoder.records import records_for
 from supercoder.training import budget as budgets
 from supercoder.training import verl_reward
-from supercoder.training.tiny import faster_asm, tiny_problem, wrong_asm
 from supercoder.training.verl_export import VerlExportOptions, export_verl
+from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 FAST_MODPOW = r"""#include <stdio.h>
 typedef unsigned long long ull;

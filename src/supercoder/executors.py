@@ -18,7 +18,7 @@ from supercoder.errors import MissingExtra, UserError, require
 
 T = TypeVar("T")
 R = TypeVar("R")
-KINDS = ("local", "ray")
+EXECUTOR_KINDS = ("local", "ray")
 
 
 @runtime_checkable
@@ -98,4 +98,4 @@ def make_executor(kind: str = "local", workers: int = 1) -> Executor:
                 raise MissingExtra("ray", "ray") from e
             raise UserError(f"the ray executor is not available in this build ({e})") from e
         return RayExecutor(workers)
-    raise UserError(f"unknown executor {kind!r}: use one of {', '.join(KINDS)}")
+    raise UserError(f"unknown executor {kind!r}: use one of {', '.join(EXECUTOR_KINDS)}")

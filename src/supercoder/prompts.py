@@ -287,14 +287,7 @@ def _test_data(result: TestResult, problem: Problem | None) -> list[str]:
     if case is not None:
         out.append("Input:\n" + fence(_trim(_decode(case.read_input()), DETAIL_CHARS), ""))
         out.append("Expected output:\n" + fence(_trim(_decode(case.expected), DETAIL_CHARS), ""))
-    actual = next(
-        (getattr(result, f) for f in ("actual", "stdout", "output") if getattr(result, f, None)),
-        None,
-    )
-    if actual is not None:
-        text = _decode(actual) if isinstance(actual, bytes) else str(actual)
-        out.append("Your output:\n" + fence(_trim(text, DETAIL_CHARS), ""))
-    if result.detail:
+    if result.detail:  # the evaluator's comparison: where the output differed
         out.append("Details: " + _trim(result.detail, DETAIL_CHARS))
     return out
 
@@ -306,10 +299,7 @@ def _case(name: str, problem: Problem | None):
 
 
 def _is_hidden(result: TestResult, problem: Problem | None) -> bool:
-    """Hidden unless known visible (a ``hidden`` field, or the problem's test list)."""
-    flag = getattr(result, "hidden", None)
-    if flag is not None:
-        return bool(flag)
+    """Hidden unless the problem's test list shows it visible."""
     if problem is None:
         return True
     return not any(t.name == result.name and not t.hidden for t in problem.tests)

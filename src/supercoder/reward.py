@@ -34,7 +34,7 @@ from typing import Any
 from supercoder.types import Problem, Status, Verdict
 from supercoder.verify import INFRA_RETRIES, VerifyConfig, verify_answers
 
-KINDS = ("paper", "log", "gated")
+REWARD_KINDS = ("paper", "log", "gated")
 
 
 def paper_reward(verdict: Verdict) -> float | None:
@@ -61,8 +61,8 @@ class RewardConfig:
     eval_config: Any = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown reward kind {self.kind!r}: use one of {KINDS}")
+        if self.kind not in REWARD_KINDS:
+            raise ValueError(f"unknown reward kind {self.kind!r}: use one of {REWARD_KINDS}")
 
     def evaluation(self) -> Any:
         if self.eval_config is not None:

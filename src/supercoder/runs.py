@@ -322,7 +322,9 @@ class RunJournal:
 
 
 @dataclass(frozen=True)
-class RunResult:
+class EvalRunResult:
+    """What one ``run_eval`` call did: the run's summary and outcomes, what could not finish."""
+
     name: str
     summary: RunSummary
     outcomes: tuple[Outcome, ...]
@@ -358,7 +360,7 @@ def run_eval(
     on_start: Callable[[int, int], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Any = None,
-) -> RunResult:
+) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring."""
     from supercoder.evaluate import EvalConfig
     from supercoder.executors import make_executor
@@ -400,7 +402,7 @@ def run_eval(
                         total=len(problems)).with_unscored(unscored)  # fmt: skip
     if not failed:
         store.finish_run(name, summary)
-    return RunResult(name, summary, outcomes, failed, resumed, len(done & names))
+    return EvalRunResult(name, summary, outcomes, failed, resumed, len(done & names))
 
 
 def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: Callable) -> None:

@@ -284,15 +284,13 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
 
 
 def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Completion, float]]:
+    from supercoder.models.base import Sampling
+
     start = time.perf_counter()
-    out = model.complete(
-        messages,
-        n=n,
-        temperature=settings.temperature,
-        max_tokens=settings.max_tokens,
-        seed=seed,
-        context=problem,
+    sampling = Sampling(
+        n=n, temperature=settings.temperature, max_tokens=settings.max_tokens, seed=seed
     )
+    out = model.complete(messages, sampling, problem)
     each = (time.perf_counter() - start) / max(len(out), 1)
     return [(c, each) for c in out[:n]]
 

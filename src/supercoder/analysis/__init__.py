@@ -2,6 +2,6 @@
 transformation kinds, found by comparing a baseline and a candidate program."""
 
 from supercoder.analysis.core import Analysis, Label, MixDelta, analyze
-from supercoder.analysis.kinds import KINDS
+from supercoder.analysis.kinds import TRANSFORMATION_KINDS
 
-__all__ = ["KINDS", "Analysis", "Label", "MixDelta", "analyze"]
+__all__ = ["TRANSFORMATION_KINDS", "Analysis", "Label", "MixDelta", "analyze"]

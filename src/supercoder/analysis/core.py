@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from supercoder.analysis.cfg import Program, build_program
-from supercoder.analysis.kinds import DETECTORS, KINDS, Finding
+from supercoder.analysis.kinds import DETECTORS, TRANSFORMATION_KINDS, Finding
 from supercoder.analysis.match import FunctionPair, match_functions
 from supercoder.analysis.mix import CLASSES, class_mix
 
@@ -124,7 +124,7 @@ def analyze(baseline_asm: str, candidate_asm: str) -> Analysis:
     found = findings(base, cand)
     labels = tuple(
         Label(kind, tuple(dict.fromkeys(f.evidence for f in found if f.kind == kind)))
-        for kind in KINDS
+        for kind in TRANSFORMATION_KINDS
         if any(f.kind == kind for f in found)
     )
     funcs, loops = mix_deltas(match_functions(base, cand))

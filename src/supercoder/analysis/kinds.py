@@ -23,7 +23,7 @@ from supercoder.analysis.mix import (
     register_steps,
 )
 
-KINDS = (
+TRANSFORMATION_KINDS = (
     "loop_restructuring",
     "instruction_selection",
     "algorithmic_simplification",

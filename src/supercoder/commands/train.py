@@ -1,4 +1,4 @@
-"""``supercoder train grpo|sft|verl|tiny-model``: fine-tuning on the speedup reward."""
+"""``supercoder train grpo|sft|verl``: fine-tuning on the speedup reward."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.reward import KINDS, RewardConfig
+from supercoder.reward import REWARD_KINDS, RewardConfig
 
 train_app = typer.Typer(
     help="Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
@@ -31,8 +31,8 @@ AnswerOpt = Annotated[
 def _reward(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfig:
     from supercoder.evaluate import EvalConfig
 
-    if kind not in KINDS:
-        raise typer.BadParameter(f"use one of {', '.join(KINDS)}", param_hint="--reward")
+    if kind not in REWARD_KINDS:
+        raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=EvalConfig(sandbox=sandbox))
 
 
@@ -56,7 +56,7 @@ def grpo(
     ] = None,
     lr: Annotated[float, typer.Option(help="Learning rate (the paper's actor lr).")] = 1e-6,
     temperature: Annotated[float, typer.Option(help="Sampling temperature (the paper's).")] = 0.5,
-    reward: Annotated[str, typer.Option(help=f"Reward: {', '.join(KINDS)}.")] = "paper",
+    reward: Annotated[str, typer.Option(help=f"Reward: {', '.join(REWARD_KINDS)}.")] = "paper",
     baseline_copy: Annotated[float, typer.Option(help="Reward for a copy of the baseline.")] = 0.0,
     output: Annotated[Path, typer.Option(help="Checkpoints, metrics.jsonl, final/.")] = Path(
         "runs/grpo"
@@ -170,11 +170,3 @@ def verl(
     )  # fmt: skip
     for path in export_verl(load_benchmark(benchmark), load_benchmark(val), opts, echo=typer.echo):
         typer.echo(str(path))
-
-
-@train_app.command("tiny-model")
-def tiny_model(folder: Annotated[Path, typer.Argument(help="Where to write it.")]) -> None:
-    """A tiny random Qwen2 model + tokenizer, for offline smoke runs of the trainers."""
-    from supercoder.training.tiny import build_tiny_model
-
-    typer.echo(str(build_tiny_model(folder)))

@@ -24,7 +24,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.models.base import Completion, Model, ProviderSettings
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderSettings, Sampling
 
 DEFAULT_MODEL = "compiler"
 ENTRY_POINT_GROUP = "supercoder.providers"
@@ -85,4 +85,13 @@ def load_model(
     return CachedModel(model)
 
 
-__all__ = ["DEFAULT_MODEL", "Completion", "Model", "ProviderSettings", "load_model", "providers"]
+__all__ = [
+    "DEFAULT_MODEL",
+    "DEFAULT_SAMPLING",
+    "Completion",
+    "Model",
+    "ProviderSettings",
+    "Sampling",
+    "load_model",
+    "providers",
+]

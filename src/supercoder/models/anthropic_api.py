@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError, printable
-from supercoder.models.base import Completion, ProviderSettings
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
 from supercoder.models.http import HttpClient, RetryPolicy, cost_usd, count, field_of, text_of
 
 if TYPE_CHECKING:
@@ -54,16 +54,13 @@ class AnthropicModel:
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
+        n = sampling.n
         if n <= 0:
             return []
-        body = _body(self.model, messages, temperature, max_tokens)
+        body = _body(self.model, messages, sampling.temperature, sampling.max_tokens)
         headers = {"anthropic-version": API_VERSION}
         if self.api_key:
             headers["x-api-key"] = self.api_key

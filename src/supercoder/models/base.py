@@ -1,8 +1,11 @@
-"""The model vocabulary: ``Completion`` and the one-verb ``Model`` protocol (a leaf of models/)."""
+"""The model vocabulary: ``Completion``, ``Sampling`` and the one-verb ``Model`` protocol.
+
+A leaf of models/: ``complete(messages, sampling, context=None)`` is the whole interface.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
@@ -30,6 +33,23 @@ class Completion:
     meta: dict[str, Any] = field(default_factory=dict, compare=False)  # kept in the origin
 
 
+@dataclass(frozen=True)
+class Sampling:
+    """How to sample one ``complete`` call: ``n`` answers, sample ``i`` seeded ``seed + i``."""
+
+    n: int = 1
+    temperature: float = 0.7
+    max_tokens: int = 4096
+    seed: int = 0
+
+    def part(self, start: int, count: int) -> Sampling:
+        """Samples ``start .. start + count - 1`` of these, asked for on their own."""
+        return replace(self, n=count, seed=self.seed + start)
+
+
+DEFAULT_SAMPLING = Sampling()
+
+
 @runtime_checkable
 class Model(Protocol):
     """Anything that samples chat completions. ``name`` is the spec string."""
@@ -39,15 +59,13 @@ class Model(Protocol):
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
-        """Return up to ``n`` completions (sample ``i`` is deterministic in ``seed + i``
-        where the backend allows). Raises InfraError when the service keeps failing."""
+        """Return up to ``sampling.n`` completions (sample ``i`` is deterministic in
+        ``sampling.seed + i`` where the backend allows). ``context``: the problem, for
+        models that use more than the messages. Raises InfraError when the service keeps
+        failing."""
         ...
 
 

@@ -17,7 +17,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from supercoder.models.base import Completion, Model
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, Sampling
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -63,16 +63,19 @@ class ResponseCache:
             db.close()
 
 
-def cache_key(
-    identity: str,
-    messages: list[dict[str, str]],
-    temperature: float,
-    max_tokens: int,
-    index: int,
-    seed: int,
-) -> str:
+def cache_key(identity: str, messages: list[dict[str, str]], sampling: Sampling, index: int) -> str:
+    """Sample ``index`` of a call: the key does not depend on ``sampling.n`` (asking for
+    8 after 4 finds the first 4), and is the same JSON as before ``Sampling`` existed."""
     payload = json.dumps(
-        [identity, messages, float(temperature), max_tokens, index, seed], sort_keys=True
+        [
+            identity,
+            messages,
+            float(sampling.temperature),
+            sampling.max_tokens,
+            index,
+            sampling.seed,
+        ],
+        sort_keys=True,
     )
     return hashlib.sha256(payload.encode()).hexdigest()
 
@@ -89,26 +92,13 @@ class CachedModel:
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
-        keys = [
-            cache_key(self.identity, messages, temperature, max_tokens, i, seed) for i in range(n)
-        ]
+        keys = [cache_key(self.identity, messages, sampling, i) for i in range(sampling.n)]
         found: list[Completion | None] = [self.cache.get(k) for k in keys]
         for start, count in _missing_runs(found):
-            fresh = self.inner.complete(
-                messages,
-                n=count,
-                temperature=temperature,
-                max_tokens=max_tokens,
-                seed=seed + start,
-                context=context,
-            )
+            fresh = self.inner.complete(messages, sampling.part(start, count), context)
             for offset, completion in enumerate(fresh[:count]):
                 self.cache.put(keys[start + offset], completion)
                 found[start + offset] = completion

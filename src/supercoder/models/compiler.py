@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from supercoder.baseline import baseline_asm, compile_baseline
 from supercoder.errors import InfraError, UserError
-from supercoder.models.base import Completion, ProviderSettings
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
 from supercoder.models.builds import LEGACY, Build, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.search import search
@@ -96,13 +96,10 @@ class CompilerModel:
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
+        n, seed = sampling.n, sampling.seed
         source = context.source if context is not None else source_from_messages(messages)
         cflags = context.cflags if context is not None else ()
         flags = (cflags, context.link_flags if context is not None else ())

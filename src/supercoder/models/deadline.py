@@ -11,9 +11,13 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import InfraError
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Sampling
+
+if TYPE_CHECKING:
+    from supercoder.types import Problem
 
 
 class Deadline:
@@ -28,7 +32,12 @@ class Deadline:
     def __getattr__(self, attr: str) -> Any:  # concurrency, cache_identity, ...
         return getattr(self.model, attr)
 
-    def complete(self, messages: list[dict[str, str]], **kw: Any) -> list:
+    def complete(
+        self,
+        messages: list[dict[str, str]],
+        sampling: Sampling = DEFAULT_SAMPLING,
+        context: Problem | None = None,
+    ) -> list[Completion]:
         left = None if self.ends is None else self.ends - time.monotonic()
         if left is not None and left <= 0:
             raise InfraError(f"{self.name}: the problem's deadline ({self.seconds:g}s) has passed")
@@ -36,7 +45,7 @@ class Deadline:
 
         def call() -> None:
             try:
-                box["out"] = self.model.complete(messages, **kw)
+                box["out"] = self.model.complete(messages, sampling, context)
             except BaseException as e:  # handed to the waiting thread
                 box["error"] = e
 

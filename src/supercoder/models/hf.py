@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError, require
-from supercoder.models.base import Completion, ProviderSettings
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -42,17 +42,13 @@ class HFModel:
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
-        if n <= 0:
+        if sampling.n <= 0:
             return []
         with self._lock:
-            samples = self._backend.generate(messages, n, temperature, max_tokens, seed)
+            samples = self._backend.generate(messages, sampling)
         return [
             Completion(
                 text=text,
@@ -95,25 +91,26 @@ class TransformersBackend:
         self.device = "cuda" if self.torch.cuda.is_available() else "cpu"
         self.model = model.to(self.device).eval()
 
-    def generate(self, messages, n, temperature, max_tokens, seed) -> list[Sample]:
+    def generate(self, messages: list[dict[str, str]], sampling: Sampling) -> list[Sample]:
+        temperature, max_tokens = sampling.temperature, sampling.max_tokens
         text = render_prompt(self.tokenizer, messages)
         enc = self.tokenizer(text, return_tensors="pt", add_special_tokens=False).to(self.device)
         prompt_len = int(enc["input_ids"].shape[1])
         pad = self.tokenizer.pad_token_id
         if pad is None:
             pad = self.tokenizer.eos_token_id
-        sampling: dict[str, Any] = {"do_sample": temperature > 0}
+        options: dict[str, Any] = {"do_sample": temperature > 0}
         if temperature > 0:
-            sampling["temperature"] = temperature
+            options["temperature"] = temperature
         out = []
-        for i in range(n):
-            self.torch.manual_seed(seed + i)
+        for i in range(sampling.n):
+            self.torch.manual_seed(sampling.seed + i)
             with self.torch.no_grad():
                 ids = self.model.generate(
                     **enc,
                     max_new_tokens=max_tokens,
                     pad_token_id=pad,
-                    **sampling,
+                    **options,
                 )
             new = ids[0, prompt_len:]
             reply = self.tokenizer.decode(new, skip_special_tokens=True)
@@ -131,9 +128,12 @@ class VLLMBackend:
         self.vllm = vllm
         self.llm = self.vllm.LLM(model=path)
 
-    def generate(self, messages, n, temperature, max_tokens, seed) -> list[Sample]:
+    def generate(self, messages: list[dict[str, str]], sampling: Sampling) -> list[Sample]:
         params = self.vllm.SamplingParams(
-            n=n, temperature=temperature, max_tokens=max_tokens, seed=seed
+            n=sampling.n,
+            temperature=sampling.temperature,
+            max_tokens=sampling.max_tokens,
+            seed=sampling.seed,
         )
         [result] = self.llm.chat([messages], params, use_tqdm=False)
         prompt = len(result.prompt_token_ids or [])

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError, printable
-from supercoder.models.base import Completion, ProviderSettings
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
 from supercoder.models.http import (
     HttpClient,
     RequestRejected,
@@ -63,19 +63,16 @@ class OpenAIModel:
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
+        n = sampling.n
         if n <= 0:
             return []
         out: list[Completion] = []
         if self._supports_n or n == 1:
             try:
-                out = self._request(messages, n, temperature, max_tokens, seed)[:n]
+                out = self._request(messages, sampling)[:n]
             except RequestRejected:
                 if n == 1 or not self._supports_n:
                     raise
@@ -83,22 +80,18 @@ class OpenAIModel:
                 self._supports_n = False
         rest = range(len(out), n)
         with ThreadPoolExecutor(max_workers=min(self.concurrency, max(1, len(rest)))) as pool:
-            singles = pool.map(
-                lambda i: self._request(messages, 1, temperature, max_tokens, seed + i)[0], rest
-            )
+            singles = pool.map(lambda i: self._request(messages, sampling.part(i, 1))[0], rest)
             return out + list(singles)
 
-    def _request(
-        self, messages: list[dict[str, str]], n: int, temperature: float, max_tokens: int, seed: int
-    ) -> list[Completion]:
-        body: dict[str, Any] = {"model": self.model, "messages": messages, "seed": seed}
+    def _request(self, messages: list[dict[str, str]], sampling: Sampling) -> list[Completion]:
+        body: dict[str, Any] = {"model": self.model, "messages": messages, "seed": sampling.seed}
         if self.model.startswith(REASONING_PREFIXES):
-            body["max_completion_tokens"] = max_tokens
+            body["max_completion_tokens"] = sampling.max_tokens
         else:
-            body["max_tokens"] = max_tokens
-            body["temperature"] = temperature
-        if n > 1:
-            body["n"] = n
+            body["max_tokens"] = sampling.max_tokens
+            body["temperature"] = sampling.temperature
+        if sampling.n > 1:
+            body["n"] = sampling.n
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
         data = self._http.post(f"{self.base_url}/chat/completions", body, headers)
         return self._parse(data)

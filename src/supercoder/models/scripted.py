@@ -6,7 +6,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from supercoder.models.base import Completion
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Sampling
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -30,19 +30,15 @@ class ScriptedModel:
     def complete(
         self,
         messages: list[dict[str, str]],
-        *,
-        n: int = 1,
-        temperature: float = 0.7,
-        max_tokens: int = 4096,
-        seed: int = 0,
+        sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
         snapshot = [dict(m) for m in messages]
         with self._lock:
             self.calls.append(snapshot)
         out = []
-        for i in range(n):
-            text = self.responder(snapshot, seed + i)
+        for i in range(sampling.n):
+            text = self.responder(snapshot, sampling.seed + i)
             out.append(
                 Completion(
                     text=text,

@@ -273,10 +273,10 @@ def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRe
 
 
 def kind_table(analyzed: list[tuple[CandidateRecord, Any]]) -> list[KindStat]:
-    from supercoder.analysis import KINDS
+    from supercoder.analysis import TRANSFORMATION_KINDS
 
     out = []
-    for kind in KINDS:
+    for kind in TRANSFORMATION_KINDS:
         having = [r for r, a in analyzed if kind in a.kinds]
         out.append(KindStat(kind, len(having), geomean(r.speedup for r in having if r.speedup)))
     return out

@@ -1,9 +1,10 @@
-"""Offline smoke-test material: a tiny random Qwen2 model and tiny problems.
+"""Test material for the trainers: a tiny random Qwen2 model and tiny problems.
 
 ``build_tiny_model(DIR)`` writes a randomly initialised Qwen2 causal LM (a few thousand
 parameters) with a byte-level BPE tokenizer trained on a few strings and a minimal chat
-template, so the training pipelines can be exercised end to end without downloads:
-``supercoder train grpo --model $(supercoder train tiny-model DIR) --steps 2``.
+template, so the training pipelines can be exercised end to end without downloads
+(``python -c "from tests.fakes.tiny_model import build_tiny_model as b; print(b('DIR'))"``
+from a checkout, then ``supercoder train grpo --model DIR --steps 2``).
 
 ``tiny_problem(DIR)`` writes a problem whose ``-O3`` build is slow (a ``volatile``
 accumulator gcc must keep in memory) and ``faster_asm()`` is a correct, much faster
