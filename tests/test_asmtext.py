@@ -8,7 +8,7 @@ from pathlib import Path
 
 from supercoder.analysis.asm import Directive, parse
 from supercoder.asmtext import blank_strings, collapse_space, statements, strip_comments
-from supercoder.evaluate import _baseline_binary
+from supercoder.baseline import baseline_binary
 from supercoder.toolchain import asm_digest, compile_to_asm, normalize_asm, same_program
 
 CASES = r"""
@@ -67,7 +67,7 @@ def test_cached_baseline_binaries_of_string_twins_are_not_shared():
     with tempfile.TemporaryDirectory() as tmp:
         outputs = []
         for asm in (a, b):
-            binary = _baseline_binary(asm, Path(tmp))
+            binary = baseline_binary(asm, Path(tmp))
             run = subprocess.run([str(binary)], input=b"1\n", capture_output=True, timeout=10)
             outputs.append(run.stdout)
     assert outputs == [b"Case #1: MARK\n", b"Case #1: M#RK\n"]

@@ -20,8 +20,9 @@ WORKERS = max(1, min(4, (os.cpu_count() or 2)))
 
 def _check(folder: str) -> tuple[str, str, int]:
     """(status, message, tests run) of the problem's baseline evaluated as a candidate."""
+    from supercoder.baseline import baseline_asm
     from supercoder.errors import SupercoderError
-    from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+    from supercoder.evaluate import EvalConfig, evaluate
 
     try:
         problem = load_problem(folder)

@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from supercoder.baseline import baseline_asm
 from supercoder.calibration import (
     DEFAULT_FLOOR,
     Calibration,
@@ -19,7 +20,7 @@ from supercoder.calibration import (
     load_calibration,
     save_calibration,
 )
-from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, round_bootstrap, widen
 from supercoder.paths import cache_dir
 from supercoder.problems import load_problem

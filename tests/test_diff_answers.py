@@ -132,7 +132,7 @@ def sft_targets_are_diffs(bench: Path, db: Path) -> None:
     """``train sft --from-run --answer diff``: each target is edit blocks that rebuild the
     stored (whole) answer from the baseline, under the prompt the model would see."""
     from supercoder.answers import resolve_answer
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.problems import load_benchmark
     from supercoder.runs import Store
     from supercoder.toolchain import same_program
@@ -178,7 +178,8 @@ def test_a_failed_block_is_quoted_in_refinement_and_the_stored_program_is_whole(
 
 def test_rewards_score_diff_answers(tmp_path):
     sandbox_or_skip()
-    from supercoder.evaluate import EvalConfig, baseline_asm
+    from supercoder.baseline import baseline_asm
+    from supercoder.evaluate import EvalConfig
     from supercoder.problems import load_problem
     from supercoder.prompts import build_messages
     from supercoder.reward import RewardConfig, verify_batch

@@ -12,8 +12,8 @@ import sys
 
 from typer.testing import CliRunner
 
+from supercoder.baseline import baseline_asm
 from supercoder.cli import app
-from supercoder.evaluate import baseline_asm
 from supercoder.problems import load_problem
 from supercoder.toolchain import assemble
 from tests.conftest import SUM_SOURCE, make_sum_problem, sandbox_or_skip

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+from supercoder.baseline import baseline_asm
+from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.meter import MeterConfig
 from supercoder.problems import load_problem
 from supercoder.reward import paper_reward
@@ -212,12 +213,13 @@ def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_pa
     """A baseline failure in a sandbox that has run the candidate is the candidate's
     fault when the baseline passes in a fresh sandbox; infra_error only when it fails
     there too."""
+    from supercoder.baseline import baseline_binary
     from supercoder.errors import InfraError
-    from supercoder.evaluate import _baseline_binary, _blame, baseline_fails_alone
+    from supercoder.evaluate import _blame, baseline_fails_alone
 
     problem = load_problem(primes)
     inputs = [(t.name, t.read_input(), t.expected) for t in problem.tests]
-    good = _baseline_binary(baseline_asm(problem), tmp_path)
+    good = baseline_binary(baseline_asm(problem), tmp_path)
     assert baseline_fails_alone(good, inputs, CONFIG) is None
     verdict = _blame(problem, good, inputs, CONFIG, InfraError("lost"), False, {}, 0.0)
     assert verdict.status is Status.RUNTIME_ERROR and not verdict.is_infra_failure

@@ -7,8 +7,8 @@ import json
 
 from typer.testing import CliRunner
 
+from supercoder.baseline import baseline_asm
 from supercoder.cli import app
-from supercoder.evaluate import baseline_asm
 from supercoder.problems import load_problem
 from supercoder.toolchain import compile_to_asm, same_program
 from tests.conftest import make_sum_problem, sandbox_or_skip

@@ -189,7 +189,7 @@ def test_openmp_needs_fopenmp_and_then_works_through_check(tmp_path):
     assert (
         problem.cflags == ("-fopenmp",) and json.loads((out / "problem.json").read_text())["cflags"]
     )
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
 
     cand = tmp_path / "cand.s"
     cand.write_text(baseline_asm(problem))
@@ -270,7 +270,7 @@ def test_more_real_layouts_pair_answers(tmp_path):
 
 
 def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.types import Problem, TestCase
 
     folder = tmp_path / "prob"

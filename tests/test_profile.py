@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from supercoder.baseline import baseline_asm
 from supercoder.cli import app
-from supercoder.evaluate import baseline_asm
 from supercoder.hotspots import hot_view, summarize
 from supercoder.problems import load_problem
 from supercoder.profile import parse_cachegrind, profile_problem

@@ -6,8 +6,9 @@ import math
 
 import pytest
 
+from supercoder.baseline import baseline_asm
 from supercoder.errors import InfraError
-from supercoder.evaluate import EvalConfig, baseline_asm
+from supercoder.evaluate import EvalConfig
 from supercoder.executors import InlineExecutor
 from supercoder.metrics import batch_stats
 from supercoder.reward import (

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from supercoder.baseline import baseline_asm
 from supercoder.errors import MissingExtra
-from supercoder.evaluate import EvalConfig, baseline_asm
+from supercoder.evaluate import EvalConfig
 from supercoder.executors import LocalExecutor, make_executor
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_problem, write_problem

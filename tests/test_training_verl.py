@@ -351,7 +351,7 @@ def _rlhf_count(tmp: Path, budget: dict, qwen_dir: Path, dataset_cls, omegaconf)
 
     tmp.mkdir(parents=True)
     path = tmp / "all.parquet"
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.records import write_raw
 
     problems = [replace(p, baseline_asm=baseline_asm(p)) for p in load_benchmark("train")]

@@ -11,8 +11,9 @@ from dataclasses import replace
 
 import pytest
 
+from supercoder.baseline import baseline_asm
 from supercoder.errors import InfraError, UserError
-from supercoder.evaluate import EvalConfig, baseline_asm
+from supercoder.evaluate import EvalConfig
 from supercoder.evaluate import evaluate as REAL_EVALUATE
 from supercoder.executors import InlineExecutor, LocalExecutor
 from supercoder.problems import BUNDLED_ROOT, load_problem

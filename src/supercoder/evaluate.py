@@ -17,8 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from supercoder.baseline import baseline_asm  # also re-exported: callers import it from here
-from supercoder.baseline import baseline_binary as _baseline_binary
+from supercoder.baseline import baseline_asm, baseline_binary
 from supercoder.compare import expected_output, outputs_match
 from supercoder.errors import InfraError
 from supercoder.meter import Comparison, Meter, MeterConfig
@@ -66,7 +65,7 @@ def evaluate(
         return Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context)
     with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
         workdir = Path(tmp)
-        base_bin = _baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
+        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
         build = assemble(asm, workdir / "candidate", problem.link_flags, isolation=config.sandbox)
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control", isolation=config.sandbox)

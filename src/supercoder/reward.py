@@ -31,7 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from supercoder.types import Problem, Status, Verdict
+from supercoder.types import Problem, Verdict
 from supercoder.verify import INFRA_RETRIES, VerifyConfig, verify_answers
 
 REWARD_KINDS = ("paper", "log", "gated")

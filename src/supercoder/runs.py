@@ -420,7 +420,7 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
 
 
 def _solve_one(problem, model, spec: RunSpec, verify, journal: RunJournal) -> Outcome:
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
     journal.baseline(problem.name, baseline_asm(problem))

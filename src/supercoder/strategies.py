@@ -217,7 +217,7 @@ def solve(
     fewshot: Sequence[tuple[Problem, str]] = (),
 ) -> Outcome:
     """Run ``settings.samples`` chains of up to ``settings.rounds`` verified answers."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.prompts import build_messages
 
     verify = verify or make_verifier()

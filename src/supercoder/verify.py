@@ -181,7 +181,7 @@ def verify_answers(
     extracted first (a whole program, or SEARCH/REPLACE diffs against the baseline);
     a reply with none gets its failure verdict without running anything."""
     from supercoder.answers import failure_verdict, resolve_answer
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
 
     if len(problems) != len(answers):
         raise ValueError(f"{len(problems)} problems but {len(answers)} completions")

@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+from supercoder.baseline import baseline_asm
+from supercoder.evaluate import EvalConfig, evaluate
 from supercoder.problems import load_problem
 from supercoder.reward import paper_reward
 from supercoder.sandbox import Limits, open_sandbox

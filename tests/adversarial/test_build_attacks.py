@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.evaluate import baseline_asm, evaluate
+from supercoder.baseline import baseline_asm
+from supercoder.evaluate import evaluate
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import BUNDLED_ROOT, load_problem
 from supercoder.prompts import fence

@@ -37,7 +37,8 @@ def identical_checks(
 ) -> list[tuple[str, float, float]]:
     """(problem, estimate, sampling sd of its log) of identical-program checks, the
     meter's noise floor switched off so only what one check sees is in the sd."""
-    from supercoder.evaluate import EvalConfig, baseline_asm, evaluate
+    from supercoder.baseline import baseline_asm
+    from supercoder.evaluate import EvalConfig, evaluate
     from supercoder.meter import Z95, MeterConfig
     from supercoder.problems import BUNDLED_ROOT, load_problem
 

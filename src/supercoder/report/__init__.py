@@ -186,7 +186,7 @@ def _outcomes(records: list[dict[str, Any]]) -> list[Outcome]:
 def _rebuilt_baselines(benchmark: str) -> dict[str, str]:
     """problem -> baseline assembly rebuilt with gcc -O3 like the evaluator (for a store
     written before baselines were stored)."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.problems import load_benchmark
 
     try:

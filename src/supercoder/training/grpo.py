@@ -49,7 +49,7 @@ def prompt_rows(
 ) -> list[dict[str, Any]]:
     """One conversational prompt per problem, with the ``problem`` column for the reward
     (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.prompts import build_messages
 
     return [
@@ -72,7 +72,7 @@ def completion_limit(
     """TRL's completion limit: covers every ``-O3`` answer (measured with the training
     tokenizer) unless ``given``; names the problems whose answer would be cut off (TRL
     truncates completions; it has no prompt limit)."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.prompts import build_messages, fence
     from supercoder.training import budget
 

@@ -58,7 +58,7 @@ def sft_examples(
     answer: str = "whole",
 ) -> list[dict[str, Any]]:
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.prompts import build_messages
     from supercoder.runs import DEFAULT_DB, Store
 

@@ -131,7 +131,7 @@ def _records(
 ) -> list[dict[str, Any]]:
     """Records for ``split`` in the prompt modes of ``opts``; baselines from the
     evaluator's cache (gcc -O3 -S once)."""
-    from supercoder.evaluate import baseline_asm
+    from supercoder.baseline import baseline_asm
     from supercoder.records import records_for
 
     with_asm = [replace(p, split=split, baseline_asm=baseline_asm(p)) for p in problems]
