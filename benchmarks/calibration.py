@@ -1,15 +1,17 @@
 """Does a 95% CI hold from one check to the next? Earlier meter vs the calibrated one.
 
 On bundled problems, the *baseline itself* is checked as the candidate (the true
-speedup is exactly 1.00) ``--checks`` times with each meter, alternating which meter
-goes first, so both see the same machine state:
+speedup is exactly 1.00) ``--checks`` times with each meter, rotating which meter
+goes first, so all see the same machine state:
 
 - legacy: ``MeterConfig(legacy=True)`` — pairs resampled within each test, the timed
   tests chosen from the baseline times of each check, no noise floor;
+- one_pair: the calibrated meter with one pair per timed test a round
+  (``max_repeats=1``, as it was before short tests got more pairs);
 - calibrated: the default meter — rounds resampled together, copies of each binary
   picked at random per run, this machine's noise floor (``supercoder calibrate``, or
   the built-in default) added to the interval, the timed-test set decided once per
-  problem and cached.
+  problem and cached, short timed tests given ~sqrt(longest/own) pairs a round.
 
 Per problem and in total it prints: how many CIs exclude 1.0 (a 95% CI should miss
 about 1 in 20), how many call the identical program significantly faster or slower
@@ -17,7 +19,7 @@ about 1 in 20), how many call the identical program significantly faster or slow
 (sd and largest |estimate - 1|), how many distinct timed-test sets the checks reported,
 and the CPU seconds spent per check.
 
-usage: python benchmarks/calibration.py [--checks 5] [PROBLEM ...]
+usage: python benchmarks/calibration.py [--checks 5] [--meters legacy,one_pair,calibrated] [PROBLEM ...]
 """
 
 from __future__ import annotations
@@ -40,7 +42,11 @@ DEFAULT = [
     "bit_sos_naive", "str_zfunc", "bit_max_xor_pair", "mat_gauss_mod",
     "graph_toposort", "sim_bank_queue", "num_modpow", "rec_nqueens",
 ]  # fmt: skip
-METERS = {"legacy": MeterConfig(legacy=True), "calibrated": MeterConfig()}
+METERS = {
+    "legacy": MeterConfig(legacy=True),
+    "one_pair": MeterConfig(max_repeats=1),
+    "calibrated": MeterConfig(),
+}
 
 
 @dataclass
@@ -81,7 +87,7 @@ def run_problem(name: str, checks: int, totals: dict[str, Tally], spreads: dict)
     est: dict[str, list[float]] = {m: [] for m in METERS}
     sets: dict[str, set] = {m: set() for m in METERS}
     for i in range(checks):
-        order = list(METERS) if i % 2 == 0 else list(reversed(METERS))
+        order = list(METERS)[i % len(METERS) :] + list(METERS)[: i % len(METERS)]
         for meter in order:
             v = evaluate(problem, asm, EvalConfig(meter=METERS[meter]))
             tally[meter].add(v)
@@ -98,7 +104,11 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("problems", nargs="*", default=DEFAULT)
     ap.add_argument("--checks", type=int, default=5)
+    ap.add_argument("--meters", default=",".join(METERS), help="which meters, comma-separated")
     args = ap.parse_args()
+    chosen = args.meters.split(",")
+    for name in [m for m in METERS if m not in chosen]:
+        del METERS[name]
     cal = load_calibration()
     source = f"calibrated on {cal.checks} checks" if cal.measured else "built-in default"
     print(f"{cpu_model()} | {gcc_version()} | {len(args.problems)} problems x {args.checks} "
@@ -120,8 +130,9 @@ def main() -> None:
             f"  median sd of estimates {100 * statistics.median(sds or [0]):.2f}%"
             f"  bias {100 * bias:+.2f}%  cpu/check {t.cpu / t.checks:.2f}s"
         )
-    ratio = totals["calibrated"].cpu / max(totals["legacy"].cpu, 1e-9)
-    print(f"the calibrated meter spends {ratio:.2f}x the legacy meter's CPU per check")
+    for meter in [m for m in totals if m != "legacy" and "legacy" in totals]:
+        ratio = totals[meter].cpu / max(totals["legacy"].cpu, 1e-9)
+        print(f"the {meter} meter spends {ratio:.2f}x the legacy meter's CPU per check")
 
 
 if __name__ == "__main__":

@@ -87,3 +87,29 @@ def test_leaves_import_nothing_above_them():
     leaves["supercoder.types"] = {"supercoder.errors", "supercoder.paths"}
     for leaf, allowed in leaves.items():
         assert graph[leaf] <= allowed, (leaf, graph[leaf] - allowed)
+
+
+SPINE = [  # docs/ARCHITECTURE.md "Layering": each layer may import only layers before it
+    ["errors", "paths", "asmtext"],
+    ["types"],
+    ["toolchain", "sandbox", "sandbox.bwrap", "sandbox.oneshot", "asmcheck", "compare"],
+    ["baseline", "reference", "calibration"],
+    ["meter"],
+    ["evaluate"],
+    ["verify"],
+    ["reward", "strategies", "runs", "metrics"],
+    ["report", "report.html"],
+    ["training.grpo", "training.sft", "training.verl_export", "training.trl_reward"],
+    ["commands.core", "commands.llm", "commands.train", "commands.calibrate", "cli"],
+]
+
+
+def test_the_spine_points_one_way():
+    """No module of the documented spine imports one of a later layer."""
+    rank = {f"supercoder.{m}": i for i, layer in enumerate(SPINE) for m in layer}
+    graph = import_graph()
+    assert set(rank) <= set(graph), set(rank) - set(graph)
+    upward = [
+        (m, d) for m, deps in graph.items() if m in rank for d in deps if rank.get(d, -1) > rank[m]
+    ]
+    assert upward == []
