@@ -6,12 +6,13 @@ goes first, so all see the same machine state:
 
 - legacy: ``MeterConfig(legacy=True)`` — pairs resampled within each test, the timed
   tests chosen from the baseline times of each check, no noise floor;
-- one_pair: the calibrated meter with one pair per timed test a round
-  (``max_repeats=1``, as it was before short tests got more pairs);
+- first: the calibrated meter as it first landed (one pair per timed test a round,
+  ``max_repeats=1``; stopping allowed after 2 rounds, ``min_pairs=2``);
 - calibrated: the default meter — rounds resampled together, copies of each binary
   picked at random per run, this machine's noise floor (``supercoder calibrate``, or
   the built-in default) added to the interval, the timed-test set decided once per
-  problem and cached, short timed tests given ~sqrt(longest/own) pairs a round.
+  problem and cached, short timed tests given ~sqrt(longest/own) pairs a round, at
+  least 4 rounds.
 
 Per problem and in total it prints: how many CIs exclude 1.0 (a 95% CI should miss
 about 1 in 20), how many call the identical program significantly faster or slower
@@ -19,7 +20,7 @@ about 1 in 20), how many call the identical program significantly faster or slow
 (sd and largest |estimate - 1|), how many distinct timed-test sets the checks reported,
 and the CPU seconds spent per check.
 
-usage: python benchmarks/calibration.py [--checks 5] [--meters legacy,one_pair,calibrated] [PROBLEM ...]
+usage: python benchmarks/calibration.py [--checks 5] [--meters legacy,first,calibrated] [PROBLEM ...]
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ DEFAULT = [
 ]  # fmt: skip
 METERS = {
     "legacy": MeterConfig(legacy=True),
-    "one_pair": MeterConfig(max_repeats=1),
+    "first": MeterConfig(max_repeats=1, min_pairs=2),
     "calibrated": MeterConfig(),
 }
 

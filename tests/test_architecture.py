@@ -91,7 +91,7 @@ def test_leaves_import_nothing_above_them():
 
 SPINE = [  # docs/ARCHITECTURE.md "Layering": each layer may import only layers before it
     ["errors", "paths", "asmtext"],
-    ["types"],
+    ["types", "summary"],
     ["toolchain", "sandbox", "sandbox.bwrap", "sandbox.oneshot", "asmcheck", "compare"],
     ["baseline", "reference", "calibration"],
     ["meter"],

@@ -11,12 +11,13 @@ import sqlite3
 from typer.testing import CliRunner
 
 from supercoder.cli import app
-from supercoder.metrics import RunSummary, batch_stats, long_enough, summarize
+from supercoder.metrics import batch_stats, long_enough, summarize
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_benchmark
 from supercoder.report import build_page, load_run
 from supercoder.runs import RunSpec, Store, run_eval
 from supercoder.strategies import Attempt, Outcome
+from supercoder.summary import RunSummary
 from supercoder.types import Candidate, Status, TestResult, Verdict
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server

@@ -24,7 +24,9 @@ Protocol (``Meter.compare``):
    (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
    machine (``calibration``: what two checks of the same program differ by beyond
    sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
-5. Adaptive: after ``min_pairs`` rounds, stop once the (scaled) sampling half-width
+5. Adaptive: after ``min_pairs`` rounds (4: two or three rounds that happen to agree
+   say little about the spread, and a longer check averages over slow machine states),
+   stop once the (scaled) sampling half-width
    (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
    rounds up to ``max_pairs``.
 
@@ -64,8 +66,8 @@ Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
 
 @dataclass(frozen=True)
 class MeterConfig:
-    min_pairs: int = 2
-    max_pairs: int = 15
+    min_pairs: int | None = None  # rounds before stopping; None: 4 (legacy: 2)
+    max_pairs: int = 15  # rounds at most
     target_halfwidth: float = 0.02  # log-space half-width of the aggregate 95% CI (~2%)
     min_test_seconds: float = 0.005
     max_cpu_seconds: float = 120.0  # budget for one comparison
@@ -266,8 +268,9 @@ class Meter:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
             timed = self._timed(box, tests, samples, baseline_digest)
             plan = [t for t in timed for _ in range(self._repeats(samples, timed)[t[0]])]
+            least = cfg.min_pairs if cfg.min_pairs is not None else 2 if cfg.legacy else 4
             for round_ in range(1, cfg.max_pairs):
-                if round_ >= cfg.min_pairs and self._precise(samples, timed):
+                if round_ >= least and self._precise(samples, timed):
                     break
                 if samples.cpu > cfg.max_cpu_seconds:
                     break

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.metrics import RunSummary, summarize
+from supercoder.metrics import summarize
 from supercoder.strategies import Attempt, Outcome, Settings, solve
+from supercoder.summary import RunSummary
 from supercoder.types import Candidate, Problem, Status, Verdict
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"

@@ -17,7 +17,7 @@ from supercoder.errors import UserError, printable
 from supercoder.runs import DEFAULT_DB
 
 if TYPE_CHECKING:
-    from supercoder.metrics import RunSummary
+    from supercoder.summary import RunSummary
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
@@ -435,7 +435,7 @@ class _Tally:
 
 
 def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:
-    from supercoder.metrics import STAT_KEYS
+    from supercoder.summary import STAT_KEYS
 
     console = console or Console(markup=False, highlight=False)
     s, paper, ctx = summary, summary.paper, summary.context

@@ -20,8 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import SupercoderError, UserError
-from supercoder.metrics import RunSummary, geomean, summarize
+from supercoder.metrics import geomean, summarize
 from supercoder.strategies import Attempt, Outcome
+from supercoder.summary import RunSummary
 from supercoder.types import (
     MIN_PRACTICAL_MARGIN,
     Candidate,
