@@ -14,7 +14,9 @@ a bias smaller than about twice its standard error is indistinguishable from non
 spread (std of the estimates across repeats), 95% CI width (ours: the CI it reports;
 paper: none exists, the width implied by its spread is shown), and CPU-seconds spent
 per candidate. Last, the bias over all problems together (mean of the per-problem
-biases and its standard error).
+biases and its standard error). The repeats are interleaved (one check of every problem
+per pass, the two protocols taking turns to go first), so a slow spell of the machine
+is spread over all problems rather than shifting every repeat of one.
 
 usage: python benchmarks/measurement.py [--repeats 5] [PROBLEM ...]
 """
@@ -106,17 +108,33 @@ def main() -> None:
     print(f"{gcc_version()} | {cpu_model()} | repeats {args.repeats} | self-vs-self (truth = 1.00)")
     totals = {"ours": [], "paper": [], "build": [], "host build": []}
     biases: dict[str, list[tuple[float, float]]] = {"ours": [], "paper": []}
-    for name in args.problems:
-        problem = load_problem(BUNDLED_ROOT / name)
-        with tempfile.TemporaryDirectory() as tmp:
-            binary = baseline_binary(baseline_asm(problem), Path(tmp))
-            o = [ours(problem) for _ in range(args.repeats)]
-            p = [paper_protocol(problem, binary) for _ in range(args.repeats)]
-        print(f"{name}: {len(problem.tests)} tests, our meter: {o[0][3]} timed pairs per candidate")
+    problems = [load_problem(BUNDLED_ROOT / name) for name in args.problems]
+    runs: dict[str, dict[str, list]] = {p.name: {"ours": [], "paper": []} for p in problems}
+    with tempfile.TemporaryDirectory() as tmp:
+        binaries = {p.name: baseline_binary(baseline_asm(p), Path(tmp)) for p in problems}
+        # repeats interleaved across problems and protocols (one check of each problem per
+        # pass, alternating which protocol goes first): a slow spell of the machine spreads
+        # over every problem instead of shifting all repeats of one
+        for i in range(args.repeats):
+            for problem in problems:
+                first, second = ("ours", "paper") if i % 2 == 0 else ("paper", "ours")
+                for who in (first, second):
+                    got = (
+                        ours(problem)
+                        if who == "ours"
+                        else paper_protocol(problem, binaries[problem.name])
+                    )
+                    runs[problem.name][who].append(got)
+    for problem in problems:
+        o, p = runs[problem.name]["ours"], runs[problem.name]["paper"]
+        pairs = statistics.fmean(x[3] for x in o)
+        print(
+            f"{problem.name}: {len(problem.tests)} tests, our meter: {pairs:.0f} timed pairs per candidate"
+        )
         print(row("ours", [x[0] for x in o], [x[1] for x in o], [x[2] for x in o]))
         print(row("paper", [x[0] for x in p], None, [x[1] for x in p]))
-        for who, runs in (("ours", o), ("paper", p)):
-            biases[who].append(bias_and_error([x[0] for x in runs])[:2])
+        for who, done in (("ours", o), ("paper", p)):
+            biases[who].append(bias_and_error([x[0] for x in done])[:2])
         totals["ours"].append(statistics.fmean(x[2] for x in o))
         totals["paper"].append(statistics.fmean(x[1] for x in p))
         for who, isolation in (("build", True), ("host build", False)):

@@ -156,6 +156,7 @@ def test_check_cli_json(primes, tmp_path):
     for t in timed:  # raw paired CPU seconds, one per pair, in run order
         assert len(t["baseline_samples"]) == len(t["candidate_samples"]) == t["pairs"] >= 2
         assert t["baseline_seconds"] == min(t["baseline_samples"])
+        assert len(t["sample_rounds"]) == t["pairs"] and t["sample_rounds"][0] == 0
     again = Verdict.from_json(data)
     assert (
         again.to_json() == {k: v for k, v in data.items() if k != "reward"}

@@ -70,9 +70,9 @@ def test_machine_trouble_is_never_final(tmp_path):
     assert (s["problems"], s["problems_scored"], s["problems_dropped"]) == (2, 1, 1)
     assert s["accuracy"] == 50.0 and s["unscored_problems"] == ["b"]
     assert store.runs()[0]["finished"] is None
-    from supercoder.report import load_run, summary
+    from supercoder.report import load_run
 
-    shown = summary(load_run(tmp_path / "r.sqlite"))  # the HTML report's headline numbers
+    shown = load_run(tmp_path / "r.sqlite").summary  # the HTML report's headline numbers
     assert (shown.problems, shown.problems_scored, shown.accuracy) == (2, 1, 50.0)
 
     second = run_eval(problems, model, spec, store, verify=make_verifier(EvalConfig(time=False)))

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from supercoder.baseline import baseline_asm
 from supercoder.cli import app
-from supercoder.hotspots import hot_view, summarize
+from supercoder.hotspots import find_hotspots, hot_view
 from supercoder.problems import load_problem
 from supercoder.profile import parse_cachegrind, profile_problem
 from tests.conftest import sandbox_or_skip
@@ -55,7 +55,7 @@ def test_a_real_profile_finds_the_hot_loop_on_visible_tests_only(harmonic):
     # smallest input first, hidden tests never
     assert prof.tests == ("t1", "t0", "t2") and not prof.skipped and prof.gave_up is None
     asm = baseline_asm(harmonic)
-    hot = summarize(prof, asm)
+    hot = find_hotspots(prof, asm)
     assert hot.functions[0].name == "harmonic" and hot.functions[0].share > 0.99
     assert hot.hot_functions() == {"harmonic"}
     loop = hot.hottest_loop

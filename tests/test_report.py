@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
-from supercoder.report import analyze_run, kind_table, load_run, summary, write_report
+from supercoder.report import analyze_run, kind_table, load_run, write_report
 from supercoder.toolchain import compile_to_asm
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
@@ -82,7 +82,7 @@ def test_run_tables(store):
     assert stats["instruction_selection"].count == 1
     assert stats["instruction_selection"].mean_speedup == pytest.approx(2.5)
     assert stats["arithmetic_simplification"].count == 1
-    assert summary(run).accuracy == pytest.approx(66.67) and summary(run).problems == 3
+    assert run.summary.accuracy == pytest.approx(66.67) and run.summary.problems == 3
 
 
 def test_cli_analyze_run_and_errors(store, tmp_path):

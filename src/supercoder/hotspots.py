@@ -1,6 +1,6 @@
 """A profile read against the assembly: shares per line, loop and function; the ``hot`` view.
 
-``summarize(profile, asm)`` -> ``Hotspots`` (functions and loops with their share of the
+``find_hotspots(profile, asm)`` -> ``Hotspots`` (functions and loops with their share of the
 instructions executed in the program's code, hottest first). ``hot_view(asm, hotspots)``
 is the assembly shown by ``--context hot``: ``.cfi``/``.loc``/``.file``/``.ident``
 directives dropped, each hot line (>= 0.5% of executed instructions) ending in
@@ -80,7 +80,7 @@ def function_spans(asm: str) -> dict[str, tuple[int, int]]:
     return spans
 
 
-def summarize(profile: Profile, asm: str) -> Hotspots:
+def find_hotspots(profile: Profile, asm: str) -> Hotspots:
     from supercoder.analysis.cfg import build_program
 
     total = profile.total

@@ -247,12 +247,15 @@ class Meter:
 
     def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
         """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies
-        (used by ``compare`` only when the sandbox was made from this dict)."""
-        out = {"baseline": baseline, "candidate": candidate}
+        (used by ``compare`` only when the sandbox was made from this dict), in a random
+        order: the sandbox copies them in this order, so neither role keeps getting the
+        pages the allocator hands out first, check after check."""
         self._copies = 1 if self.config.legacy else max(1, self.config.placements)
-        for k in range(1, self._copies):
-            out |= {f"baseline_{k}": baseline, f"candidate_{k}": candidate}
-        return out
+        names = [(f"{who}_{k}" if k else who, path) for k in range(self._copies)
+                 for who, path in (("baseline", baseline), ("candidate", candidate))]  # fmt: skip
+        if not self.config.legacy:
+            random.Random(self.config.seed).shuffle(names)
+        return dict(names)
 
     def compare(self, box: Sandbox, tests: Tests, baseline_digest: str | None = None) -> Comparison:
         """``tests``: (name, input, expected output). Candidate must already be correct.

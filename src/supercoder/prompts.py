@@ -137,7 +137,7 @@ def hot_parts(problem: Problem, asm: str) -> list[str]:
     """The ``hot`` context: profile summary, annotated assembly (unannotated if the
     profile cannot run on this machine)."""
     from supercoder.errors import InfraError
-    from supercoder.hotspots import hot_view, summarize, summary_text
+    from supercoder.hotspots import find_hotspots, hot_view, summary_text
     from supercoder.profile import profile_problem
 
     try:
@@ -146,7 +146,7 @@ def hot_parts(problem: Problem, asm: str) -> list[str]:
         note = f"(No profile is available: {str(e).splitlines()[0]}.)"
         return ["This is the assembly that `gcc -O3` generates for it " + note,
                 fence(hot_view(asm, None), "assembly")]  # fmt: skip
-    hot = summarize(profile, asm)
+    hot = find_hotspots(profile, asm)
     return [
         "This is the assembly that `gcc -O3` generates for it. " + summary_text(hot, profile),
         _HOT_NOTE,

@@ -90,11 +90,11 @@ def hottest_loop_diff(problem: Problem, asm: str, context: str) -> str:
 
 def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | None:
     from supercoder.errors import InfraError
-    from supercoder.hotspots import summarize
+    from supercoder.hotspots import find_hotspots
     from supercoder.profile import profile_problem
 
     try:
-        loop = summarize(profile_problem(problem), asm).hottest_loop
+        loop = find_hotspots(profile_problem(problem), asm).hottest_loop
     except InfraError:  # no profile on this machine: the largest loop instead
         loop = None
     if loop is not None:

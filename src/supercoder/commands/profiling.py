@@ -52,7 +52,7 @@ def profile_cmd(
     Example: supercoder problem profile src/supercoder/data/bench/dp_lcs
     """
     from supercoder.baseline import baseline_asm
-    from supercoder.hotspots import summarize, to_json
+    from supercoder.hotspots import find_hotspots, to_json
     from supercoder.problems import load_problem
     from supercoder.profile import profile_problem
 
@@ -62,7 +62,7 @@ def profile_cmd(
     asm = baseline_asm(problem)
     prof = profile_problem(problem, budget_seconds=budget, isolation=not unsafe_no_sandbox,
                            use_cache=not no_cache)  # fmt: skip
-    hot = summarize(prof, asm)
+    hot = find_hotspots(prof, asm)
     data = to_json(prof, hot, asm, top=top)
     if as_json:
         typer.echo(json.dumps({"problem": problem.name, **data}, indent=2))

@@ -183,7 +183,9 @@ def write_outputs(out: Path, problems: list[Problem], summary: dict[str, Any]) -
     (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
 
 
-def summarize(jobs: list[Job], results: list[dict], kept: list[Problem], dropped: Counter) -> dict:
+def build_counts(
+    jobs: list[Job], results: list[dict], kept: list[Problem], dropped: Counter
+) -> dict:
     return {
         "submissions_considered": len(jobs) + sum(v for k, v in dropped.items() if k in PRE_RUN),
         "submissions_run": len(jobs),
@@ -209,7 +211,7 @@ def finish(
     splits = assign_splits((r["problem_id"] for r in kept), opts.val_fraction, opts.seed)
     inputs = {j.problem_id: list(j.input_paths) for j in jobs}
     problems = [to_problem(r, splits[r["problem_id"]], inputs[r["problem_id"]]) for r in kept]
-    summary = summarize(jobs, results, problems, dropped)
+    summary = build_counts(jobs, results, problems, dropped)
     summary["options"] = {k: v for k, v in vars(opts).items() if k not in ("workers",)}
     write_outputs(out, problems, summary)
     return summary

@@ -256,11 +256,6 @@ def best_records(run: RunData) -> list[CandidateRecord]:
     return list(out.values())
 
 
-def summary(run: RunData) -> RunSummary:
-    """The run's figures: ``metrics.summarize`` over what the source holds."""
-    return run.summary
-
-
 def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRecord, Any]]:
     """(record, Analysis) for every verified candidate that carries both listings."""
     from supercoder.analysis import analyze
@@ -299,8 +294,8 @@ def build_page(source: str | Path, name: str) -> Page:
     run = load_run(source, name)
     analyzed = analyze_run(run, best_only=True)
     compiler = compiler_run(source, run.name)
-    return Page(run, best_records(run), analyzed, summary(run),
-                summary(compiler) if compiler else None, kind_table(analyzed))  # fmt: skip
+    return Page(run, best_records(run), analyzed, run.summary,
+                compiler.summary if compiler else None, kind_table(analyzed))  # fmt: skip
 
 
 def write_report(source: str | Path, name: str, out: str | Path) -> Path:
