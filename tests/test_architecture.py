@@ -97,7 +97,7 @@ SPINE = [  # docs/ARCHITECTURE.md "Layering": each layer may import only layers 
     ["meter"],
     ["evaluate"],
     ["verify"],
-    ["reward", "strategies", "runs", "metrics"],
+    ["reward", "strategies", "metrics", "store", "runs"],
     ["report", "report.html"],
     ["training.grpo", "training.sft", "training.verl_export", "training.trl_reward"],
     ["commands.core", "commands.llm", "commands.train", "commands.calibrate", "cli"],

@@ -134,7 +134,7 @@ def sft_targets_are_diffs(bench: Path, db: Path) -> None:
     from supercoder.answers import resolve_answer
     from supercoder.baseline import baseline_asm
     from supercoder.problems import load_benchmark
-    from supercoder.runs import Store
+    from supercoder.store import Store
     from supercoder.toolchain import same_program
     from supercoder.training.sft import sft_examples
 

@@ -23,7 +23,8 @@ from supercoder.models.http import MAX_ANSWER_CHARS, RetryPolicy
 from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_benchmark
-from supercoder.runs import RunSpec, Store, run_eval
+from supercoder.runs import run_eval
+from supercoder.store import RunSpec, Store
 from supercoder.strategies import make_verifier
 from supercoder.types import Status, Verdict
 from tests.conftest import make_sum_problem, sandbox_or_skip

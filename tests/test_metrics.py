@@ -15,7 +15,8 @@ from supercoder.metrics import batch_stats, long_enough, summarize
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems import load_benchmark
 from supercoder.report import build_page, load_run
-from supercoder.runs import RunSpec, Store, run_eval
+from supercoder.runs import run_eval
+from supercoder.store import RunSpec, Store
 from supercoder.strategies import Attempt, Outcome
 from supercoder.summary import RunSummary
 from supercoder.types import Candidate, Status, TestResult, Verdict

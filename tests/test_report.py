@@ -149,7 +149,7 @@ def test_report_renders_in_headless_chromium(store, tmp_path):
 
 def test_loads_a_run_from_the_sqlite_store(tmp_path):
     from supercoder.problems import write_problem
-    from supercoder.runs import RunSpec, Store
+    from supercoder.store import RunSpec, Store
     from supercoder.strategies import Attempt, Outcome
     from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, Verdict
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.runs import RunSpec, Store
+from supercoder.store import RunSpec, Store
 from supercoder.strategies import Attempt, Outcome
 from supercoder.training.sft import SftOptions, sft_examples, train_sft, worth_learning
 from supercoder.types import Candidate, Speedup, Status, Verdict

@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supercoder.errors import UserError, printable
-from supercoder.runs import DEFAULT_DB
+from supercoder.store import DEFAULT_DB
 
 if TYPE_CHECKING:
     from supercoder.summary import RunSummary
@@ -324,7 +324,7 @@ def eval_cmd(
     from supercoder.errors import check_writable
     from supercoder.models import load_model
     from supercoder.problems import load_benchmark
-    from supercoder.runs import RunSpec, Store
+    from supercoder.store import RunSpec, Store
     from supercoder.strategies import Settings
 
     if json_out:
@@ -498,7 +498,7 @@ def leaderboard(
 
     Example: supercoder leaderboard --html leaderboard.html
     """
-    from supercoder.runs import leaderboard_rows
+    from supercoder.store import leaderboard_rows
 
     if not db.is_file():
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")

@@ -3,7 +3,7 @@
 Read-only interface: ``load_run(source, name)`` returns a ``RunData`` of
 ``CandidateRecord``s (every non-dropped attempt; ``best`` marks each problem's chosen one)
 and its ``metrics.RunSummary``: the figures the page shows are ``metrics``' own, never
-recomputed here. ``source`` is either the runs SQLite store (``runs.Store``: the stored
+recomputed here. ``source`` is either the runs SQLite store (``store.Store``: the stored
 attempts of finished problems, the summary ``Store.summary`` computes, i.e. what
 ``eval --json`` wrote, and the stored baseline listings; a store from before they were
 stored rebuilds them from the run's benchmark) or a JSON file of verdict records
@@ -211,7 +211,7 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
 
 
 def _runs_from_sqlite(path: Path) -> list[RunData]:
-    from supercoder.runs import Store
+    from supercoder.store import Store
 
     store = Store(path, read_only=True)
     try:

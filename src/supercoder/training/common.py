@@ -89,7 +89,8 @@ def evaluate_checkpoint(
     """``supercoder eval --model hf:<checkpoint> --benchmark <benchmark>``, as a function."""
     from supercoder.models import load_model
     from supercoder.problems import load_benchmark
-    from supercoder.runs import DEFAULT_DB, RunSpec, Store, run_eval
+    from supercoder.runs import run_eval
+    from supercoder.store import DEFAULT_DB, RunSpec, Store
 
     spec = RunSpec(
         model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers

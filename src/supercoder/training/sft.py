@@ -60,7 +60,7 @@ def sft_examples(
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
     from supercoder.baseline import baseline_asm
     from supercoder.prompts import build_messages
-    from supercoder.runs import DEFAULT_DB, Store
+    from supercoder.store import DEFAULT_DB, Store
 
     path = Path(db or DEFAULT_DB)
     if not path.is_file():
