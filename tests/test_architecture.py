@@ -100,7 +100,9 @@ SPINE = [  # docs/ARCHITECTURE.md "Layering": each layer may import only layers 
     ["reward", "strategies", "metrics", "store", "runs"],
     ["report", "report.html"],
     ["training.grpo", "training.sft", "training.verl_export", "training.trl_reward"],
-    ["commands.core", "commands.llm", "commands.train", "commands.calibrate", "cli"],
+    ["commands.options"],
+    ["commands.core", "commands.optimize", "commands.train", "commands.calibrate"],
+    ["commands.llm", "cli"],
 ]
 
 

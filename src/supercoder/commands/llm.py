@@ -1,10 +1,10 @@
-"""LLM commands: ``optimize`` (one problem), ``eval`` (a benchmark), ``leaderboard``."""
+"""Model commands: ``optimize`` (one problem: commands/optimize.py), ``eval`` (a
+benchmark) and ``leaderboard``."""
 
 from __future__ import annotations
 
 import html
 import json
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -13,267 +13,36 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.commands.optimize import optimize
+from supercoder.commands.options import (
+    AnswerOpt,
+    BaseUrlOpt,
+    BudgetOpt,
+    ContextOpt,
+    DbOpt,
+    DeadlineOpt,
+    ModelOpt,
+    NoTimeOpt,
+    RoundsOpt,
+    SamplesOpt,
+    TempOpt,
+    TimeoutOpt,
+    UnsafeOpt,
+    default_samples,
+    err,
+    with_budget,
+)
 from supercoder.errors import UserError, printable
 from supercoder.store import DEFAULT_DB
 
 if TYPE_CHECKING:
     from supercoder.summary import RunSummary
 
-err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
-
-ModelOpt = Annotated[
-    str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
-]
-BaseUrlOpt = Annotated[
-    str | None, typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL.")
-]
-SamplesOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--samples",
-        "-n",
-        min=1,
-        help="Samples per problem [default: 1; compiler: at most 64 builds tried].",
-    ),
-]
-RoundsOpt = Annotated[
-    int, typer.Option("--rounds", "-k", min=1, help="Answers per sample chain (1: no refinement).")
-]
-TempOpt = Annotated[float, typer.Option("--temperature", "-t", help="Sampling temperature.")]
-NoTimeOpt = Annotated[bool, typer.Option("--no-time", help="Check correctness only; no timing.")]
-UnsafeOpt = Annotated[
-    bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation (dangerous).")
-]
-DbOpt = Annotated[Path, typer.Option("--db", help="SQLite file of eval runs.")]
-TimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        "--timeout",
-        min=0.1,
-        help="Seconds to wait for the model server per request (a request that times out "
-        "twice is given up: the problem stays unfinished, a rerun retries it).",
-    ),
-]
-DeadlineOpt = Annotated[
-    float,
-    typer.Option(
-        "--deadline", min=1.0, help="Seconds of model time per problem at most (all requests)."
-    ),
-]
-ContextOpt = Annotated[
-    str,
-    typer.Option(
-        "--context", help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated "
-        "(# NN.N% per hot line), cold functions elided."),
-]  # fmt: skip
-AnswerOpt = Annotated[
-    str,
-    typer.Option(
-        "--answer", help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
-        "edit blocks against the shown assembly."),
-]  # fmt: skip
-BudgetOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--budget", min=0.1,
-        help="compiler model: CPU seconds of build search per problem [default: 60].",
-    ),
-]  # fmt: skip
-
 
 def register(app: typer.Typer) -> None:
     app.command("optimize")(optimize)
     app.command("eval")(eval_cmd)
     app.command("leaderboard")(leaderboard)
-
-
-# --- optimize ----------------------------------------------------------------------
-
-
-def optimize(
-    target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
-    model: ModelOpt = "compiler",
-    samples: SamplesOpt = None,
-    rounds: RoundsOpt = 1,
-    temperature: TempOpt = 0.7,
-    output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Where to write the best .s.")
-    ] = None,
-    inputs: Annotated[
-        Path | None, typer.Option("--inputs", help="Input files for a bare .c.")
-    ] = None,
-    cflags: Annotated[
-        str, typer.Option("--cflags", help="Extra gcc flags for a bare .c (e.g. -fopenmp).")
-    ] = "",
-    ldflags: Annotated[str, typer.Option("--ldflags", help="Extra link flags for a bare .c.")] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    no_time: NoTimeOpt = False,
-    unsafe_no_sandbox: UnsafeOpt = False,
-    base_url: BaseUrlOpt = None,
-    timeout: TimeoutOpt = 300.0,
-    deadline: DeadlineOpt = 1800.0,
-    context: ContextOpt = "full",
-    answer: AnswerOpt = "whole",
-    budget: BudgetOpt = None,
-) -> None:
-    """Ask MODEL for faster assembly for one problem; write it only if it is faster.
-
-    Every answer is verified (sandbox, the problem's output comparison on every test,
-    then timed). The best answer is written to -o (default NAME.opt.s in the current
-    folder, NAME made safe for a file name) only if it is significantly faster than
-    gcc -O3 (its 95% CI lies above the practical band around 1, on a test long enough
-    to time); otherwise the -O3 baseline is written and you are told no faster program
-    was found, so optimize never hands back a slower program. With --no-time nothing
-    can be shown faster: the best correct answer is written, marked as not timed.
-    Exit code 1 when no answer was correct.
-
-    Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
-    """
-    from supercoder.answers import check_modes
-    from supercoder.errors import check_writable, safe_slug
-    from supercoder.evaluate import EvalConfig
-    from supercoder.models import load_model
-    from supercoder.models.deadline import Deadline
-    from supercoder.strategies import Settings, make_verifier, solve
-    from supercoder.verify import VerifyConfig
-
-    check_modes(context, answer)
-    model = with_budget(model, budget)
-    with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
-        problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
-        path = output or Path(f"{safe_slug(problem.name)}.opt.s")
-        check_writable(path, "-o")
-        llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
-        config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
-        settings = Settings(default_samples(model, samples), rounds, temperature,
-                            context=context, answer=answer)  # fmt: skip
-        outcome = solve(problem, llm, settings, verify=make_verifier(config))
-    best = outcome.best
-    chosen = _faster_answer(outcome, no_time)
-    path.write_text((chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or "")
-    if as_json:
-        typer.echo(json.dumps(_outcome_json(outcome, path, chosen), indent=2))
-    else:
-        _print_outcome(outcome, path, chosen, no_time)
-    if best is None and outcome.attempts:  # every answer lost to machine trouble
-        from supercoder.runs import dropped_reason
-
-        err.print(Text(printable(f"not verified: {dropped_reason(outcome)}")))
-        raise typer.Exit(3)
-    if not (best and best.verdict.correct):
-        raise typer.Exit(1)
-
-
-def _faster_answer(outcome, no_time: bool):
-    """The answer to hand back: the fastest of those significantly faster on a test long
-    enough to time (with --no-time: the best correct one); None means the baseline."""
-    from supercoder.metrics import long_enough
-
-    best = outcome.best
-    if no_time:
-        return best if best and best.verdict.correct else None
-    faster = [a for a in outcome.attempts if not a.dropped and a.verdict.significantly_faster
-              and long_enough(a.verdict)]  # fmt: skip
-    return max(faster, key=lambda a: a.verdict.speedup.value, default=None)
-
-
-def with_budget(model: str, budget: float | None) -> str:
-    """The model spec with ``--budget`` folded in (``compiler:budget=S``)."""
-    if budget is None:
-        return model
-    provider, _, target = model.partition(":")
-    if provider != "compiler":
-        raise UserError("--budget applies to the compiler model only")
-    return f"compiler:{','.join(filter(None, (target, f'budget={budget:g}')))}"
-
-
-def default_samples(model: str, samples: int | None) -> int:
-    """1 for a model; every build for the offline ``compiler`` (the evaluator picks)."""
-    if samples is not None:
-        return samples
-    if model.split(":", 1)[0] == "compiler":
-        from supercoder.models.compiler import default_samples as compiler_samples
-
-        return compiler_samples(model.partition(":")[2] or None)
-    return 1
-
-
-def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
-    from supercoder.problems import is_problem_dir, load_problem
-
-    if target.is_dir():
-        return load_problem(target)
-    if target.suffix != ".c" or not target.is_file():
-        raise UserError(f"{target}: expected a problem folder or a .c file")
-    if inputs is None:
-        if is_problem_dir(target.parent) and target.name == "source.c":
-            return load_problem(target.parent)
-        raise UserError(f"{target}: a bare .c file needs --inputs DIR (one input file per test)")
-    from supercoder.problem_init import InitOptions, init_problem
-
-    opts = InitOptions(cflags=cflags, ldflags=ldflags)
-    return load_problem(init_problem(target, inputs, tmp / target.stem, options=opts))
-
-
-def _outcome_json(outcome, path: Path, chosen) -> dict[str, Any]:
-    best = outcome.best
-    return {
-        "problem": outcome.problem,
-        "written": str(path),
-        "improved": chosen is not None,
-        "wrote_baseline": chosen is None,
-        "written_answer": {"sample": chosen.sample, "round": chosen.round} if chosen else None,
-        "best": _attempt_json(best) if best else None,
-        "attempts": [_attempt_json(a) for a in outcome.attempts],
-    }
-
-
-def _attempt_json(a) -> dict[str, Any]:
-    return {"sample": a.sample, "round": a.round, "tries": a.tries, "origin": a.origin,
-            "verdict": a.verdict.to_json()}  # fmt: skip
-
-
-def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
-    from supercoder.metrics import answer_origin
-
-    title = printable(f"{outcome.problem}: {len(outcome.attempts)} answers verified")
-    table = Table(title=Text(title))
-    for col in ("sample", "round", "answer", "status", "tests", "speedup (95% CI)", "copy"):
-        table.add_column(col, overflow="fold")
-    for a in outcome.attempts:
-        v = a.verdict
-        table.add_row(str(a.sample), str(a.round), printable(answer_origin(a)), v.status.value,
-                      f"{v.tests_passed}/{len(v.tests)}", _speedup_text(v),
-                      "yes" if v.identical_to_baseline else "")  # fmt: skip
-    console = Console(markup=False, highlight=False)
-    if not console.is_terminal:
-        console = Console(width=160, markup=False, highlight=False)
-    console.print(table)
-    typer.echo("* significantly faster (95% CI above the practical band around 1x)")
-    best = outcome.best
-    if chosen is not None:
-        what = "not timed" if no_time else _speedup_text(chosen.verdict)
-        typer.echo(printable(f"best: {answer_origin(chosen)}: {what}"))
-        typer.echo(printable(f"wrote {path}"))
-        return
-    if best and best.verdict.correct:
-        typer.echo(printable(f"no faster program was found (best: {_speedup_text(best.verdict)}); "
-                             f"wrote the gcc -O3 baseline to {path}"))  # fmt: skip
-        return
-    why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
-    why = printable(why[:300])
-    typer.echo(f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}")
-    typer.echo(printable(f"no faster program was found; wrote the gcc -O3 baseline to {path}"))
-
-
-def _speedup_text(v) -> str:
-    if not v.correct:
-        return "-"
-    if v.speedup is None:
-        return "not timed"
-    sp = v.speedup
-    mark = " *" if v.significantly_faster else ""
-    return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}"
 
 
 # --- eval --------------------------------------------------------------------------
