@@ -21,7 +21,8 @@ from supercoder.calibration import (
     save_calibration,
 )
 from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, round_bootstrap, widen
+from supercoder.intervals import round_bootstrap, widen
+from supercoder.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
 from supercoder.paths import cache_dir
 from supercoder.problems import load_problem
 from supercoder.toolchain import machine_context
@@ -153,7 +154,7 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
 
 def test_round_bootstrap_with_several_pairs_a_round_is_the_resampled_median():
     """The weighted median equals the median of the pairs of the drawn rounds."""
-    from supercoder.meter import _weighted_median
+    from supercoder.intervals import _weighted_median
 
     rng = np.random.default_rng(4)
     values = rng.normal(0, 1, 13)

@@ -51,6 +51,7 @@ import numpy as np
 from supercoder.calibration import cached_timed_set, load_calibration, tests_key
 from supercoder.compare import outputs_match
 from supercoder.errors import InfraError
+from supercoder.intervals import Z95, bootstrap_aggregate, round_bootstrap, widen
 from supercoder.sandbox import RunResult, Sandbox
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
 
@@ -59,7 +60,6 @@ METHOD = (
     "median paired log-ratio of CPU time, geometric mean over tests, 95% CI: bootstrap over "
     "rounds widened by the machine's between-check noise floor"
 )
-Z95 = 1.959964
 
 Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
 
@@ -149,80 +149,6 @@ class _Samples:
         """Per test: the log-ratios of its pairs and the round of each."""
         timings = [self.timing(n, True) for n in names]
         return [t.log_ratios for t in timings], [np.asarray(t.rounds) for t in timings]
-
-
-def bootstrap_aggregate(
-    ratios: list[np.ndarray], n: int, rng: np.random.Generator
-) -> tuple[float, float, float]:
-    """(estimate, low, high) of exp(mean over tests of median log-ratio), 95% CI,
-    pairs resampled within each test (the legacy interval)."""
-    est = float(np.mean([np.median(r) for r in ratios]))
-    total = np.zeros(n)
-    for r in ratios:
-        idx = rng.integers(0, len(r), size=(n, len(r)))
-        total += np.median(r[idx], axis=1)
-    boots = total / len(ratios)
-    lo, hi = np.percentile(boots, [2.5, 97.5])
-    return math.exp(est), math.exp(float(lo)), math.exp(float(hi))
-
-
-def round_bootstrap(
-    ratios: list[np.ndarray],
-    n: int,
-    rng: np.random.Generator,
-    small_sample: bool = True,
-    rounds: list[np.ndarray] | None = None,
-) -> tuple[float, float, float]:
-    """(estimate, low, high) in LOG space of the mean over tests of each test's median
-    log-ratio: whole rounds resampled together across tests (a test may have several
-    pairs in a round: ``rounds[i]`` gives the round of each of test i's pairs; None: pair
-    k of every test is round k, cut to the shortest test). With ``small_sample`` the
-    half-widths are scaled by sqrt(r/(r-1)) * t(r-1)/z (the bootstrap's small-sample
-    shrinkage, and Student's t for a spread seen in r rounds)."""
-    if rounds is None:
-        r = min(len(x) for x in ratios)
-        ratios = [x[:r] for x in ratios]
-        rounds = [np.arange(r) for _ in ratios]
-    r = int(max(int(g.max()) for g in rounds)) + 1
-    est = float(np.mean([np.median(x) for x in ratios]))
-    if r < 2:
-        return est, est, est
-    counts = np.zeros((n, r), dtype=np.int64)  # how often each round is drawn
-    np.add.at(counts, (np.arange(n)[:, None], rng.integers(0, r, size=(n, r))), 1)
-    boots = [_weighted_median(x, g, counts) for x, g in zip(ratios, rounds, strict=True)]
-    boots = np.mean(boots, axis=0)
-    lo, hi = (float(x) for x in np.percentile(boots, [2.5, 97.5]))
-    scale = math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if small_sample else 1.0
-    return est, est - (est - lo) * scale, est + (hi - est) * scale
-
-
-def _weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Per bootstrap row, the median of ``values`` with each pair repeated as often as its
-    round was drawn (exactly the median of the resampled pairs)."""
-    order = np.argsort(values, kind="stable")
-    x = values[order]
-    cum = np.cumsum(counts[:, rounds[order]], axis=1)
-    total = cum[:, -1:]
-    low = np.argmax(cum > (total - 1) // 2, axis=1)
-    high = np.argmax(cum > total // 2, axis=1)
-    return (x[low] + x[high]) / 2
-
-
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
-        2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086)  # fmt: skip
-
-
-def t95(df: int) -> float:
-    """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
-    return _T95[df - 1] if df <= len(_T95) else Z95 + 2.4 / df
-
-
-def widen(est: float, lo: float, hi: float, floor: float) -> tuple[float, float]:
-    """Log-space interval widened by a between-check sd ``floor``, back on the ratio scale."""
-    extra = (Z95 * floor) ** 2
-    low = est - math.sqrt((est - lo) ** 2 + extra)
-    high = est + math.sqrt((hi - est) ** 2 + extra)
-    return math.exp(low), math.exp(high)
 
 
 def paper_protocol_speedup(tests: Sequence[TestTiming]) -> float | None:

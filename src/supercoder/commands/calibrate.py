@@ -39,7 +39,8 @@ def identical_checks(
     meter's noise floor switched off so only what one check sees is in the sd."""
     from supercoder.baseline import baseline_asm
     from supercoder.evaluate import EvalConfig, evaluate
-    from supercoder.meter import Z95, MeterConfig
+    from supercoder.intervals import Z95
+    from supercoder.meter import MeterConfig
     from supercoder.problems import BUNDLED_ROOT, load_problem
 
     config_eval = EvalConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
