@@ -248,11 +248,14 @@ class Store:
         )
         return {r["problem"]: r["asm"] for r in rows}
 
-    def summary(self, run: dict[str, Any]) -> RunSummary:
+    def summary(self, run: dict[str, Any], outcomes: Sequence[Outcome] | None = None) -> RunSummary:
         """A stored run's summary (a ``runs()`` row), recomputed from its stored attempts
-        with ``metrics.summarize``: the figures ``eval`` printed, also for unfinished runs."""
+        (``outcomes``, when the caller has read them already) with ``metrics.summarize``:
+        the figures ``eval`` printed, also for unfinished runs."""
         total = _int(run["context"].get("problems_in_benchmark"))
-        return summarize(self.outcomes(run["name"]), run["context"], total=total)
+        if outcomes is None:
+            outcomes = self.outcomes(run["name"])
+        return summarize(outcomes, run["context"], total=total)
 
     def runs(self) -> list[dict[str, Any]]:
         rows = self._read("SELECT * FROM runs ORDER BY started")

@@ -207,7 +207,7 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
                  "best": a is o.best, "baseline_asm": base.get(o.problem, "")}, run["model"])
         for o in outcomes for a in o.attempts if not a.dropped
     )  # fmt: skip
-    return RunData(run["name"], run["model"], records, store.summary(run))
+    return RunData(run["name"], run["model"], records, store.summary(run, outcomes))
 
 
 def _runs_from_sqlite(path: Path) -> list[RunData]:
