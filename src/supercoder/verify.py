@@ -30,28 +30,20 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 from supercoder.errors import UserError
+from supercoder.evaluate import EvalConfig
 from supercoder.types import Candidate, Problem, Status, Verdict
 
-if TYPE_CHECKING:
-    from supercoder.evaluate import EvalConfig
-
 INFRA_RETRIES = 1
-
-
-def _default_eval() -> EvalConfig:
-    from supercoder.evaluate import EvalConfig
-
-    return EvalConfig()
 
 
 @dataclass(frozen=True)
 class VerifyConfig:
     """How candidates are evaluated, and how often an infrastructure failure is retried."""
 
-    eval: EvalConfig = field(default_factory=_default_eval)
+    eval: EvalConfig = field(default_factory=EvalConfig)
     infra_retries: int = INFRA_RETRIES
 
     def __post_init__(self) -> None:
@@ -191,9 +183,10 @@ def verify_answers(
         for p, r in zip(problems, resolved, strict=True)
     ]
     built = [i for i, r in enumerate(resolved) if r.asm]
-    targets = [problems[i] for i in built]
-    for checked in verify_stream(targets, [resolved[i].asm for i in built], config, executor):
-        verdicts[built[checked.index]] = checked.verdict
+    checked = verify_candidates([problems[i] for i in built], [resolved[i].asm for i in built],
+                                config, executor)  # fmt: skip
+    for i, verdict in zip(built, checked, strict=True):
+        verdicts[i] = verdict
     return [v for v in verdicts if v is not None]
 
 
