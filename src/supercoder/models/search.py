@@ -25,7 +25,6 @@ halving at ``HALVING_SHARE``; the fresh re-measure takes what is left (at least
 
 from __future__ import annotations
 
-import hashlib
 import math
 import tempfile
 import time
@@ -34,7 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
+from supercoder.baseline import baseline_binary
 from supercoder.compare import expected_output, outputs_match
+from supercoder.errors import UserError
 from supercoder.meter import Meter, MeterConfig
 from supercoder.models.builds import Build, Tools, combine, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
@@ -70,7 +71,6 @@ class _Job:
     inputs: list[bytes]
     seen: dict[str, str]
     base_bin: Path | None = None
-    base_digest: str | None = None  # the baseline binary's content: its timed-test set's key
     base_times: dict[str, float] = field(default_factory=dict)
 
     def link(self, asm: str, name: str) -> Path | None:
@@ -95,9 +95,7 @@ def search(problem: Problem, baseline: str, config: SearchConfig | None = None,
     with tempfile.TemporaryDirectory(prefix="sc-search-") as tmp:
         job = _Job(problem, config, tools, Budget(config.budget), Path(tmp), tests,
                    training_inputs(problem), {asm_digest(baseline): "baseline"})  # fmt: skip
-        job.base_bin = job.link(baseline, "baseline")
-        if job.base_bin is not None:
-            job.base_digest = hashlib.sha256(job.base_bin.read_bytes()).hexdigest()
+        job.base_bin = _baseline(job, baseline)
         space = (search_space(tools) if builds is None else builds)[: config.max_builds]
         trials = _build_all(job, space, SCREEN_SHARE * 0.6)
         _screen(job, trials)
@@ -216,6 +214,15 @@ def _failure(run) -> str:
 # --- successive halving and the fresh re-measure ---------------------------------------
 
 
+def _baseline(job: _Job, asm: str) -> Path | None:
+    """The problem's cached baseline binary (``baseline.baseline_binary``, the one the
+    evaluator uses; its name keys the cached timed-test set), None if it does not link."""
+    try:
+        return baseline_binary(asm, job.work, job.problem.link_flags)  # built like job.link
+    except UserError:
+        return None
+
+
 class _View:
     """A sandbox seen by the meter as holding just ``baseline`` and ``candidate``."""
 
@@ -273,7 +280,7 @@ def _compare(job: _Job, trial: Trial, meter_cfg: MeterConfig):
     box = job.sandbox({"candidate": cand})
     try:
         with timing_slot():
-            return Meter(meter_cfg).compare(_View(box, "candidate"), job.tests, job.base_digest)
+            return Meter(meter_cfg).compare(_View(box, "candidate"), job.tests, job.base_bin.name)
     finally:
         box.close()
 
