@@ -196,7 +196,8 @@ class Meter:
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
             timed = self._timed(box, tests, samples, baseline_digest)
-            plan = [t for t in timed for _ in range(self._repeats(samples, timed)[t[0]])]
+            repeats = self._repeats(samples, timed)
+            plan = [t for t in timed for _ in range(repeats[t[0]])]
             least = cfg.min_pairs if cfg.min_pairs is not None else 2 if cfg.legacy else 4
             for round_ in range(1, cfg.max_pairs):
                 if round_ >= least and self._precise(samples, timed):
