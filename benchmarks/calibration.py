@@ -31,13 +31,13 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from supercoder.baseline import baseline_asm
-from supercoder.calibration import load_calibration
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.meter import MeterConfig
-from supercoder.problems import BUNDLED_ROOT, load_problem
-from supercoder.toolchain import cpu_model, gcc_version
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import cpu_model, gcc_version
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.timing.calibration import load_calibration
+from supercoder.timing.meter import MeterConfig
 from supercoder.types import Verdict
+from supercoder.verify.evaluate import EvalConfig, evaluate
 
 DEFAULT = [
     "bit_sos_naive", "str_zfunc", "bit_max_xor_pair", "mat_gauss_mod",

@@ -23,13 +23,13 @@ import argparse
 import math
 import time
 
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.meter import MeterConfig
+from supercoder.build.toolchain import cpu_model, gcc_version
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.compiler import CompilerModel, default_samples
-from supercoder.problems import load_benchmark
-from supercoder.strategies import Settings, effective_speedup, make_verifier, solve
-from supercoder.toolchain import cpu_model, gcc_version
+from supercoder.runs.strategies import Settings, effective_speedup, make_verifier, solve
+from supercoder.timing.meter import MeterConfig
 from supercoder.types import Candidate
+from supercoder.verify.evaluate import EvalConfig, evaluate
 
 
 def run_model(problem, spec: str) -> tuple[str, str, float]:

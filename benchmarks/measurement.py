@@ -3,7 +3,7 @@
 For a few bundled problems, the *baseline itself* is evaluated as the candidate
 (self-vs-self: the true speedup is exactly 1.00) several times with each protocol:
 
-- ours: ``supercoder.evaluate`` (correctness pass, then paired interleaved CPU-time
+- ours: ``supercoder.verify.evaluate`` (correctness pass, then paired interleaved CPU-time
   runs, median log-ratio per test, geometric mean, bootstrap CI, adaptive stopping);
 - paper: a re-implementation of their harness in the same sandbox (a correctness run
   per test, then hyperfine-style ``--warmup 3 --runs 10`` for baseline and candidate,
@@ -30,11 +30,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.baseline import baseline_asm, baseline_binary
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.problems import BUNDLED_ROOT, load_problem
-from supercoder.sandbox import Sandbox
-from supercoder.toolchain import assemble, cpu_model, gcc_version
+from supercoder.build.baseline import baseline_asm, baseline_binary
+from supercoder.build.toolchain import assemble, cpu_model, gcc_version
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.sandbox.box import Sandbox
+from supercoder.verify.evaluate import EvalConfig, evaluate
 
 DEFAULT = ["dp_lcs", "num_sieve_primes", "mat_multiply_mod", "graph_dijkstra"]
 

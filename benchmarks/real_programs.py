@@ -17,13 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.evaluate import EvalConfig
-from supercoder.metrics import answer_origin, long_enough, problem_timed
+from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.models.compiler import CompilerModel
-from supercoder.problem_init import InitOptions, create_problem
-from supercoder.problems import load_problem
-from supercoder.strategies import Settings, make_verifier, solve
-from supercoder.toolchain import cpu_model, gcc_version
+from supercoder.problems.init import InitOptions, create_problem
+from supercoder.problems.loading import load_problem
+from supercoder.runs.metrics import answer_origin, long_enough, problem_timed
+from supercoder.runs.strategies import Settings, make_verifier, solve
+from supercoder.verify.evaluate import EvalConfig
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 

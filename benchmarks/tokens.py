@@ -21,9 +21,10 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from supercoder.problems import load_benchmark, load_problem
-from supercoder.profile import profile_problem
-from supercoder.tokencount import load_tokenizer, problem_tokens
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.problems.loading import load_problem
+from supercoder.prompting.profiling import profile_problem
+from supercoder.prompting.tokens import load_tokenizer, problem_tokens
 
 PAPER_LIMIT = 2000  # the paper's prompt and response budget, in tokens
 

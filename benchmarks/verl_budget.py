@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.problems import load_benchmark
-from supercoder.records import records_for, write_raw
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.dataset.records import records_for, write_raw
 from supercoder.training import budget
 
 

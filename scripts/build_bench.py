@@ -20,8 +20,8 @@ import shutil
 import sys
 from pathlib import Path
 
-from supercoder.problem_init import INLINE_LIMIT, gen_spec, reference_runs
-from supercoder.problems import BUNDLED_ROOT, is_problem_dir
+from supercoder.problems.init import INLINE_LIMIT, gen_spec, reference_runs
+from supercoder.problems.loading import BUNDLED_ROOT, is_problem_dir
 
 
 def load_gen(folder: Path):

@@ -30,7 +30,7 @@ def _isolated_cache(tmp_path_factory):
 
 def sandbox_or_skip() -> None:
     """Hostile code runs only inside the sandbox: without one, fail in CI, skip elsewhere."""
-    from supercoder.sandbox import isolation_status
+    from supercoder.sandbox.box import isolation_status
 
     ok, why = isolation_status()
     if not ok:

@@ -11,9 +11,10 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.importer import import_records
 from supercoder.errors import UserError
-from supercoder.problems import load_benchmark, load_problem
+from supercoder.problems.loading import load_problem
 from tests.conftest import SUM_SOURCE, make_sum_problem, sandbox_or_skip
 
 runner = CliRunner()

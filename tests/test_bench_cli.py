@@ -8,9 +8,10 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.dataset.records import load_records
 from supercoder.errors import UserError
-from supercoder.problems import load_benchmark, write_problem
-from supercoder.records import load_records
+from supercoder.problems.loading import write_problem
 from supercoder.types import Problem, TestCase
 
 DOUBLE = '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);if(n<0){puts("neg");return 0;}printf("%d\\n",2*n);return 0;}\n'

@@ -12,7 +12,7 @@ from functools import cache
 
 import pytest
 
-from supercoder.problems import BUNDLED_ROOT, SPLITS, is_problem_dir, load_problem
+from supercoder.problems.loading import BUNDLED_ROOT, SPLITS, is_problem_dir, load_problem
 
 FOLDERS = sorted(p for p in BUNDLED_ROOT.iterdir() if is_problem_dir(p))
 WORKERS = max(1, min(4, (os.cpu_count() or 2)))
@@ -20,9 +20,9 @@ WORKERS = max(1, min(4, (os.cpu_count() or 2)))
 
 def _check(folder: str) -> tuple[str, str, int]:
     """(status, message, tests run) of the problem's baseline evaluated as a candidate."""
-    from supercoder.baseline import baseline_asm
+    from supercoder.build.baseline import baseline_asm
     from supercoder.errors import SupercoderError
-    from supercoder.evaluate import EvalConfig, evaluate
+    from supercoder.verify.evaluate import EvalConfig, evaluate
 
     try:
         problem = load_problem(folder)

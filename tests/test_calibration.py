@@ -11,8 +11,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from supercoder.baseline import baseline_asm
-from supercoder.calibration import (
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import machine_context
+from supercoder.paths import cache_dir
+from supercoder.problems.loading import load_problem
+from supercoder.timing.calibration import (
     DEFAULT_FLOOR,
     Calibration,
     calibration_path,
@@ -20,12 +23,9 @@ from supercoder.calibration import (
     load_calibration,
     save_calibration,
 )
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.intervals import round_bootstrap, widen
-from supercoder.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
-from supercoder.paths import cache_dir
-from supercoder.problems import load_problem
-from supercoder.toolchain import machine_context
+from supercoder.timing.intervals import round_bootstrap, widen
+from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
+from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.test_evaluate import PRIMES, SLOW
 
@@ -154,7 +154,7 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
 
 def test_round_bootstrap_with_several_pairs_a_round_is_the_resampled_median():
     """The weighted median equals the median of the pairs of the drawn rounds."""
-    from supercoder.intervals import _weighted_median
+    from supercoder.timing.intervals import _weighted_median
 
     rng = np.random.default_rng(4)
     values = rng.normal(0, 1, 13)

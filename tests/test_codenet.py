@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.build import BuildOptions, assign_splits, build_dataset
+from supercoder.dataset.records import load_records
 from supercoder.dataset.text import approx_tokens, similarity
-from supercoder.problems import load_benchmark
-from supercoder.records import load_records
 
 HEADER = "submission_id,problem_id,user_id,date,language,original_language,filename_ext,status,cpu_time,memory,code_size,accuracy\n"
 

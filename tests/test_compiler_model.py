@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from supercoder.build.toolchain import assemble, compile_to_asm, same_program
 from supercoder.errors import UserError
 from supercoder.models import Sampling, load_model
 from supercoder.models.builds import TARGETS, Build, Tools, combine, find_tools, make, search_space
@@ -16,8 +17,7 @@ from supercoder.models.compile import build_asm
 from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
 from supercoder.models.search import search
 from supercoder.models.trials import SearchConfig
-from supercoder.prompts import build_messages, extract_assembly
-from supercoder.toolchain import assemble, compile_to_asm, same_program
+from supercoder.prompting.prompts import build_messages, extract_assembly
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from supercoder.coverage import coverage_many, means, problem_coverage
-from supercoder.problems import write_problem
+from supercoder.problems.coverage import coverage_many, means, problem_coverage
+from supercoder.problems.loading import write_problem
 from supercoder.types import Problem, TestCase
 
 SOURCE = """#include <stdio.h>
@@ -43,7 +43,7 @@ def test_more_tests_cover_more_lines_and_branches():
 
 def test_many_in_parallel_and_from_folders(tmp_path):
     folder = write_problem(problem(b"3\n", b"-2\n"), tmp_path / "cov")
-    from supercoder.problems import load_problem
+    from supercoder.problems.loading import load_problem
 
     from_folder = load_problem(folder)
     results = coverage_many([problem(b"3\n"), from_folder], workers=2)

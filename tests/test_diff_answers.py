@@ -11,9 +11,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from supercoder.build.toolchain import compile_to_asm
 from supercoder.cli import app
-from supercoder.prompts import fenced_blocks
-from supercoder.toolchain import compile_to_asm
+from supercoder.prompting.prompts import fenced_blocks
 from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
 
@@ -131,11 +131,11 @@ def test_a_diff_only_model_is_correct_and_fast_with_hot_and_full_context(tmp_pat
 def sft_targets_are_diffs(bench: Path, db: Path) -> None:
     """``train sft --from-run --answer diff``: each target is edit blocks that rebuild the
     stored (whole) answer from the baseline, under the prompt the model would see."""
-    from supercoder.answers import resolve_answer
-    from supercoder.baseline import baseline_asm
-    from supercoder.problems import load_benchmark
-    from supercoder.store import Store
-    from supercoder.toolchain import same_program
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.build.toolchain import same_program
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.prompting.answers import resolve_answer
+    from supercoder.runs.store import Store
     from supercoder.training.sft import sft_examples
 
     problems = load_benchmark(str(bench))
@@ -178,11 +178,11 @@ def test_a_failed_block_is_quoted_in_refinement_and_the_stored_program_is_whole(
 
 def test_rewards_score_diff_answers(tmp_path):
     sandbox_or_skip()
-    from supercoder.baseline import baseline_asm
-    from supercoder.evaluate import EvalConfig
-    from supercoder.problems import load_problem
-    from supercoder.prompts import build_messages
-    from supercoder.reward import RewardConfig, verify_batch
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.problems.loading import load_problem
+    from supercoder.prompting.prompts import build_messages
+    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.reward import RewardConfig, verify_batch
 
     problem = load_problem(make_problem(tmp_path, "pairs"))
     messages = build_messages(problem, baseline_asm=baseline_asm(problem), answer="diff")

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.answers import failure_verdict, resolve_answer
-from supercoder.diffedit import (
+from supercoder.prompting.answers import failure_verdict, resolve_answer
+from supercoder.prompting.diffedit import (
     ERROR_PREFIX,
     DiffError,
     apply_diff,
@@ -15,7 +15,7 @@ from supercoder.diffedit import (
     significant_text,
     strip_comment,
 )
-from supercoder.prompts import feedback_for
+from supercoder.prompting.prompts import feedback_for
 from supercoder.types import Status
 
 BASE = """\t.file\t"x.c"
@@ -149,7 +149,7 @@ helper:
 
 
 def test_elided_function_markers_are_expanded_in_whole_answers():
-    from supercoder.hotspots import hot_view
+    from supercoder.prompting.hotspots import hot_view
 
     base = BASE + HELPER
     shown = base.split("helper:\n")[0] + "helper:\n" + elision_marker("helper", 2) + "\n"

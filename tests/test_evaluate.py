@@ -10,14 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.baseline import baseline_asm
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.meter import MeterConfig
-from supercoder.problems import load_problem
-from supercoder.reward import paper_reward
-from supercoder.sandbox import Limits
-from supercoder.toolchain import assemble, compile_to_asm
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import assemble, compile_to_asm
+from supercoder.problems.loading import load_problem
+from supercoder.sandbox.box import Limits
+from supercoder.timing.meter import MeterConfig
 from supercoder.types import Status, Verdict
+from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.reward import paper_reward
 from tests.conftest import sandbox_or_skip
 
 SLOW = r"""
@@ -123,12 +123,12 @@ def test_timeout(primes):
 
 
 def test_missing_sandbox_is_infra_not_wrong(primes, monkeypatch):
-    import supercoder.evaluate as ev
+    import supercoder.verify.evaluate as ev
 
     monkeypatch.setattr(ev, "isolation_status", lambda: (False, "bubblewrap is not installed"))
     verdict = evaluate(load_problem(primes), compile_to_asm(FAST), CONFIG)
     assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
-    from supercoder.reward import paper_reward
+    from supercoder.verify.reward import paper_reward
 
     assert paper_reward(verdict) is None  # no reward, not a zero
 
@@ -214,9 +214,9 @@ def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_pa
     """A baseline failure in a sandbox that has run the candidate is the candidate's
     fault when the baseline passes in a fresh sandbox; infra_error only when it fails
     there too."""
-    from supercoder.baseline import baseline_binary
+    from supercoder.build.baseline import baseline_binary
     from supercoder.errors import InfraError
-    from supercoder.evaluate import _blame, baseline_fails_alone
+    from supercoder.verify.evaluate import _blame, baseline_fails_alone
 
     problem = load_problem(primes)
     inputs = [(t.name, t.read_input(), t.expected) for t in problem.tests]

@@ -16,17 +16,17 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import InfraError
-from supercoder.evaluate import EvalConfig
 from supercoder.models.anthropic_api import AnthropicModel
 from supercoder.models.http import MAX_ANSWER_CHARS, RetryPolicy
 from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
-from supercoder.problems import load_benchmark
-from supercoder.runs import run_eval
-from supercoder.store import RunSpec, Store
-from supercoder.strategies import make_verifier
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.strategies import make_verifier
 from supercoder.types import Status, Verdict
+from supercoder.verify.evaluate import EvalConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import Reply, anthropic_server, openai_server
 from tests.test_strategies import fast_answer, primes_dir
@@ -35,7 +35,7 @@ runner = CliRunner()
 
 
 def sum_answer() -> str:
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.build.toolchain import compile_to_asm
     from tests.conftest import SUM_SOURCE
 
     return "```assembly\n" + compile_to_asm(SUM_SOURCE, ("-O2",)) + "\n```"
@@ -71,7 +71,7 @@ def test_machine_trouble_is_never_final(tmp_path):
     assert (s["problems"], s["problems_scored"], s["problems_dropped"]) == (2, 1, 1)
     assert s["accuracy"] == 50.0 and s["unscored_problems"] == ["b"]
     assert store.runs()[0]["finished"] is None
-    from supercoder.report import load_run
+    from supercoder.report.page import load_run
 
     shown = load_run(tmp_path / "r.sqlite").summary  # the HTML report's headline numbers
     assert (shown.problems, shown.problems_scored, shown.accuracy) == (2, 1, 50.0)

@@ -6,8 +6,8 @@ import json
 import random
 import re
 
-from supercoder.fuzz import FuzzHint, fuzz_inputs, fuzz_problem, mutate, structural_values
-from supercoder.problems import load_problem, write_problem
+from supercoder.problems.fuzz import FuzzHint, fuzz_inputs, fuzz_problem, mutate, structural_values
+from supercoder.problems.loading import load_problem, write_problem
 from supercoder.types import Problem, TestCase
 
 # Sums n numbers; refuses (exit 2) input that is not sorted, a relational constraint

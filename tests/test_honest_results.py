@@ -7,10 +7,10 @@ import json
 
 from typer.testing import CliRunner
 
-from supercoder.baseline import baseline_asm
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import compile_to_asm, same_program
 from supercoder.cli import app
-from supercoder.problems import load_problem
-from supercoder.toolchain import compile_to_asm, same_program
+from supercoder.problems.loading import load_problem
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server
 from tests.test_eval_cli import by_problem
@@ -89,8 +89,8 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
 
 
 def test_summary_keeps_untimed_problems_out_of_speedup_figures():
-    from supercoder.metrics import summarize
-    from supercoder.strategies import Attempt, Outcome
+    from supercoder.runs.metrics import summarize
+    from supercoder.runs.strategies import Attempt, Outcome
     from supercoder.types import Candidate, Speedup, Status, TestResult, Verdict
 
     def outcome(name: str, speed: float, base_seconds: float) -> Outcome:

@@ -11,14 +11,14 @@ import sqlite3
 from typer.testing import CliRunner
 
 from supercoder.cli import app
-from supercoder.metrics import batch_stats, long_enough, summarize
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.scripted import ScriptedModel
-from supercoder.problems import load_benchmark
-from supercoder.report import build_page, load_run
-from supercoder.runs import run_eval
-from supercoder.store import RunSpec, Store
-from supercoder.strategies import Attempt, Outcome
-from supercoder.summary import RunSummary
+from supercoder.report.page import build_page, load_run
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.metrics import batch_stats, long_enough, summarize
+from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.strategies import Attempt, Outcome
+from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, TestResult, Verdict
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from supercoder.errors import InfraError
-from supercoder.sandbox import Limits
+from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
 from tests.conftest import sandbox_or_skip
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.compare import Expected, outputs_match, parse_mode
 from supercoder.errors import UserError
-from supercoder.layouts import discover
-from supercoder.problems import load_problem
+from supercoder.problems.layouts import discover
+from supercoder.problems.loading import load_problem
+from supercoder.problems.outputs import Expected, outputs_match, parse_mode
 from tests.conftest import sandbox_or_skip
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -189,7 +189,7 @@ def test_openmp_needs_fopenmp_and_then_works_through_check(tmp_path):
     assert (
         problem.cflags == ("-fopenmp",) and json.loads((out / "problem.json").read_text())["cflags"]
     )
-    from supercoder.baseline import baseline_asm
+    from supercoder.build.baseline import baseline_asm
 
     cand = tmp_path / "cand.s"
     cand.write_text(baseline_asm(problem))
@@ -205,7 +205,7 @@ def test_check_applies_the_problems_compare_mode(tmp_path):
     source = KATTIS / "submissions" / "accepted" / "hypot.c"
     args = ("problem", "init", str(source), "--inputs", str(KATTIS), "-o", str(out))
     assert run_cli(*args, "--compare", "float:1e-6").returncode == 0
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.build.toolchain import compile_to_asm
 
     cand = tmp_path / "six.s"  # prints 6 decimals instead of 9: within 1e-6
     cand.write_text(compile_to_asm(source.read_text().replace("%.9f", "%.7f")))
@@ -219,8 +219,8 @@ def test_check_applies_the_problems_compare_mode(tmp_path):
 
 
 def test_flags_and_compare_travel_through_records_and_prompts(tmp_path):
-    from supercoder.prompts import question
-    from supercoder.records import load_records, write_records
+    from supercoder.dataset.records import load_records, write_records
+    from supercoder.prompting.prompts import question
     from supercoder.types import Problem, TestCase
 
     meta = {"cflags": "-fopenmp -DN=3", "ldflags": "-lgomp", "compare": "float:1e-6"}
@@ -270,7 +270,7 @@ def test_more_real_layouts_pair_answers(tmp_path):
 
 
 def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
-    from supercoder.baseline import baseline_asm
+    from supercoder.build.baseline import baseline_asm
     from supercoder.types import Problem, TestCase
 
     folder = tmp_path / "prob"

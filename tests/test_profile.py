@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.baseline import baseline_asm
+from supercoder.build.baseline import baseline_asm
 from supercoder.cli import app
-from supercoder.hotspots import find_hotspots, hot_view
-from supercoder.problems import load_problem
-from supercoder.profile import parse_cachegrind, profile_problem
+from supercoder.problems.loading import load_problem
+from supercoder.prompting.hotspots import find_hotspots, hot_view
+from supercoder.prompting.profiling import parse_cachegrind, profile_problem
 from tests.conftest import sandbox_or_skip
 from tests.test_diff_answers import make_problem
 
@@ -105,7 +105,7 @@ def test_bench_tokens_counts_prompts_and_answers(harmonic, tmp_path):
 
 
 def test_training_exports_take_the_prompt_modes(harmonic):
-    from supercoder.records import problem_to_record
+    from supercoder.dataset.records import problem_to_record
     from supercoder.training.grpo import prompt_rows
 
     record = problem_to_record(harmonic, "train", 0, baseline_asm(harmonic), "hot", "diff")

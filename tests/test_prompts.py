@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.prompts import (
+from supercoder.build.toolchain import assemble, compile_to_asm
+from supercoder.prompting.prompts import (
     build_messages,
     extract_assembly,
     feedback_for,
     fenced_blocks,
     refinement_messages,
 )
-from supercoder.toolchain import assemble, compile_to_asm
 from supercoder.types import Problem, Speedup, Status, TestCase, TestResult, Verdict
 
 SOURCE = '#include <stdio.h>\nint main(void){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);}\n'

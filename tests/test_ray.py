@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.evaluate import EvalConfig
-from supercoder.executors import InlineExecutor, LocalExecutor, make_executor
-from supercoder.reward import RewardConfig, verify_batch
+from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.executors import InlineExecutor, LocalExecutor, make_executor
+from supercoder.verify.reward import RewardConfig, verify_batch
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 pytest.importorskip("ray")
@@ -15,7 +15,7 @@ pytest.importorskip("ray")
 @pytest.mark.slow
 def test_ray_matches_local_pool(tmp_path, monkeypatch):
     monkeypatch.delenv("RAY_ADDRESS", raising=False)
-    from supercoder.executors_ray import RayExecutor
+    from supercoder.verify.ray import RayExecutor
 
     problems = [tiny_problem(tmp_path / n, name=n, big=1000) for n in ("ray_a", "ray_b")]
     answers = [

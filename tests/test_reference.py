@@ -6,11 +6,9 @@ from pathlib import Path
 
 import pytest
 
-import supercoder.baseline as baseline_mod
-from supercoder.baseline import baseline_asm, baseline_binary
-from supercoder.errors import UserError
-from supercoder.paths import cache_dir
-from supercoder.reference import (
+import supercoder.build.baseline as baseline_mod
+from supercoder.build.baseline import baseline_asm, baseline_binary
+from supercoder.build.reference import (
     MISMATCH,
     NONDETERMINISTIC,
     RUNTIME_ERROR,
@@ -19,6 +17,8 @@ from supercoder.reference import (
     reference_runs,
     run_reference,
 )
+from supercoder.errors import UserError
+from supercoder.paths import cache_dir
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
 

@@ -10,9 +10,9 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
+from supercoder.build.toolchain import compile_to_asm
 from supercoder.cli import app
-from supercoder.report import analyze_run, kind_table, load_run, write_report
-from supercoder.toolchain import compile_to_asm
+from supercoder.report.page import analyze_run, kind_table, load_run, write_report
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
 
@@ -148,9 +148,9 @@ def test_report_renders_in_headless_chromium(store, tmp_path):
 
 
 def test_loads_a_run_from_the_sqlite_store(tmp_path):
-    from supercoder.problems import write_problem
-    from supercoder.store import RunSpec, Store
-    from supercoder.strategies import Attempt, Outcome
+    from supercoder.problems.loading import write_problem
+    from supercoder.runs.store import RunSpec, Store
+    from supercoder.runs.strategies import Attempt, Outcome
     from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, Verdict
 
     source = DIV.replace("DIVISOR", "d")

@@ -6,12 +6,13 @@ import math
 
 import pytest
 
-from supercoder.baseline import baseline_asm
+from supercoder.build.baseline import baseline_asm
 from supercoder.errors import InfraError
-from supercoder.evaluate import EvalConfig
-from supercoder.executors import InlineExecutor
-from supercoder.metrics import batch_stats
-from supercoder.reward import (
+from supercoder.runs.metrics import batch_stats
+from supercoder.types import Speedup, Status, Verdict
+from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.executors import InlineExecutor
+from supercoder.verify.reward import (
     RewardConfig,
     completion_text,
     paper_reward,
@@ -19,7 +20,6 @@ from supercoder.reward import (
     score_verdict,
     verify_batch,
 )
-from supercoder.types import Speedup, Status, Verdict
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 
@@ -88,7 +88,7 @@ def test_score_batch_real_candidates(problem):
 
 
 def test_identical_completions_are_verified_once(problem, monkeypatch):
-    import supercoder.evaluate as ev
+    import supercoder.verify.evaluate as ev
 
     calls = []
     real = ev.evaluate
@@ -106,7 +106,7 @@ def test_identical_completions_are_verified_once(problem, monkeypatch):
 
 
 def test_infra_failure_is_no_reward(problem, monkeypatch):
-    import supercoder.evaluate as ev
+    import supercoder.verify.evaluate as ev
 
     def broken(*args, **kwargs):
         raise InfraError("sandbox could not start")

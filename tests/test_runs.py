@@ -6,15 +6,15 @@ import sqlite3
 
 import pytest
 
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.metrics import summarize
 from supercoder.models.scripted import ScriptedModel
-from supercoder.problems import load_benchmark
-from supercoder.runs import run_eval
-from supercoder.store import RunSpec, Store
-from supercoder.strategies import Attempt, Outcome, Settings, make_verifier
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.metrics import summarize
+from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.strategies import Attempt, Outcome, Settings, make_verifier
 from supercoder.types import Candidate, Speedup, Status, Verdict
+from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.test_strategies import (
     BROKEN,
@@ -197,7 +197,7 @@ def test_summary_definitions():
 def test_store_schema_is_versioned_and_old_files_are_migrated(tmp_path):
     import sqlite3
 
-    from supercoder.store import SCHEMA, SCHEMA_VERSION, Store
+    from supercoder.runs.store import SCHEMA, SCHEMA_VERSION, Store
 
     old = tmp_path / "old.sqlite"
     with sqlite3.connect(old) as db:  # a store written before versioning: user_version 0
@@ -220,7 +220,7 @@ def test_a_store_from_a_newer_version_is_refused(tmp_path):
     import pytest
 
     from supercoder.errors import UserError
-    from supercoder.store import SCHEMA_VERSION, Store
+    from supercoder.runs.store import SCHEMA_VERSION, Store
 
     newer = tmp_path / "newer.sqlite"
     with sqlite3.connect(newer) as db:

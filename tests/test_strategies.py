@@ -12,14 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.baseline import baseline_asm
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.errors import MissingExtra
-from supercoder.evaluate import EvalConfig
-from supercoder.executors import LocalExecutor, make_executor
 from supercoder.models.scripted import ScriptedModel
-from supercoder.problems import load_problem, write_problem
-from supercoder.prompts import extract_assembly
-from supercoder.strategies import (
+from supercoder.problems.loading import load_problem, write_problem
+from supercoder.prompting.prompts import extract_assembly
+from supercoder.runs.strategies import (
     Settings,
     best_of_n,
     choose_best,
@@ -27,8 +26,9 @@ from supercoder.strategies import (
     refine,
     solve,
 )
-from supercoder.toolchain import assemble, compile_to_asm
 from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
+from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.executors import LocalExecutor, make_executor
 from tests.conftest import sandbox_or_skip
 
 # Count primes below n by trial division (slow at -O3) / with a sieve (same output).
@@ -202,7 +202,7 @@ def test_samples_times_rounds_chains_are_independent(primes):
 def flaky_machine(monkeypatch, failures: int) -> list[int]:
     """The real evaluator, except that its first ``failures`` calls find no sandbox;
     returns the list of calls (one entry per candidate evaluated)."""
-    import supercoder.evaluate as ev
+    import supercoder.verify.evaluate as ev
 
     real, calls = ev.evaluate, []
 

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from supercoder.records import records_for
-from supercoder.reward import RewardConfig
+from supercoder.dataset.records import records_for
 from supercoder.training.trl_reward import make_trl_reward
+from supercoder.verify.reward import RewardConfig
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.store import RunSpec, Store
-from supercoder.strategies import Attempt, Outcome
+from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.training.sft import SftOptions, sft_examples, train_sft, worth_learning
 from supercoder.types import Candidate, Speedup, Status, Verdict
+from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 

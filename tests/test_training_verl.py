@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.dataset.records import records_for
 from supercoder.errors import InfraError, UserError
-from supercoder.problems import load_benchmark
-from supercoder.records import records_for
 from supercoder.training import budget as budgets
 from supercoder.training import verl_reward
 from supercoder.training.verl_export import VerlExportOptions, export_verl
@@ -283,7 +283,7 @@ def test_naive_manager_scores_a_bundled_problems_fast_and_wrong_answers(
     import numpy as np
     from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
 
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.build.toolchain import compile_to_asm
 
     names = [row["extra_info"]["name"] for row in train_dataset.dataframe]
     row = train_dataset[names.index("num_modpow")]
@@ -351,8 +351,8 @@ def _rlhf_count(tmp: Path, budget: dict, qwen_dir: Path, dataset_cls, omegaconf)
 
     tmp.mkdir(parents=True)
     path = tmp / "all.parquet"
-    from supercoder.baseline import baseline_asm
-    from supercoder.records import write_raw
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.dataset.records import write_raw
 
     problems = [replace(p, baseline_asm=baseline_asm(p)) for p in load_benchmark("train")]
     write_raw(records_for(problems), path)
@@ -449,7 +449,7 @@ def test_reward_module_scores_like_the_paper(exported, problems):
 
 
 def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
-    import supercoder.evaluate as ev
+    import supercoder.verify.evaluate as ev
 
     calls = []
 

@@ -11,16 +11,16 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.baseline import baseline_asm
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import compile_to_asm
 from supercoder.errors import InfraError, UserError
-from supercoder.evaluate import EvalConfig
-from supercoder.evaluate import evaluate as REAL_EVALUATE
-from supercoder.executors import InlineExecutor, LocalExecutor
-from supercoder.problems import BUNDLED_ROOT, load_problem
-from supercoder.reward import score_verdict
-from supercoder.toolchain import compile_to_asm
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.types import Candidate, Status
-from supercoder.verify import (
+from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import evaluate as REAL_EVALUATE
+from supercoder.verify.executors import InlineExecutor, LocalExecutor
+from supercoder.verify.reward import score_verdict
+from supercoder.verify.service import (
     Checked,
     VerifyConfig,
     run_job,
@@ -51,7 +51,7 @@ def programs(problem) -> dict[str, str]:
 
 def counting_evaluate(monkeypatch, fail_first: int = 0) -> list[str]:
     """The real evaluator, counted; its first ``fail_first`` calls raise InfraError."""
-    import supercoder.evaluate as ev
+    import supercoder.verify.evaluate as ev
 
     calls: list[str] = []
 
@@ -164,7 +164,7 @@ def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, prog
 
 
 def test_the_job_never_raises(problem):
-    from supercoder.verify import Job
+    from supercoder.verify.service import Job
 
     missing = run_job(Job("gone", None, "/nonexistent/problem", "main:\n", EvalConfig()))
     assert missing.problem_error and "not a folder" in missing.problem_error
@@ -181,8 +181,8 @@ def test_plain_triples_and_checked_agree():
 
 def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):
     sandbox_or_skip()
-    from supercoder.reward import RewardConfig
     from supercoder.training.trl_reward import make_trl_reward
+    from supercoder.verify.reward import RewardConfig
 
     reward = make_trl_reward([problem], RewardConfig(eval_config=UNTIMED.eval), InlineExecutor())
     answer = [{"role": "assistant", "content": f"```assembly\n{programs['good']}```"}]

@@ -64,7 +64,7 @@ class GuardedGroup(TyperGroup):
     """The root command group: turns every escaping error into a clean exit."""
 
     def invoke(self, ctx: click.Context):
-        from supercoder.tempclean import clean_stale_temp
+        from supercoder.sandbox.tempclean import clean_stale_temp
 
         clean_stale_temp()
         try:

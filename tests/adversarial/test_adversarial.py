@@ -18,13 +18,13 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.baseline import baseline_asm
-from supercoder.evaluate import EvalConfig, evaluate
-from supercoder.problems import load_problem
-from supercoder.reward import paper_reward
-from supercoder.sandbox import Limits, open_sandbox
-from supercoder.toolchain import assemble, compile_to_asm
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import assemble, compile_to_asm
+from supercoder.problems.loading import load_problem
+from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.types import Status
+from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.reward import paper_reward
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
 HERE = Path(__file__).parent
@@ -162,7 +162,7 @@ def test_our_own_folders_under_usr_are_shown_empty(problem, monkeypatch):
     """Installed system-wide, supercoder's package (hidden outputs of the bundled
     problems) and cache sit under /usr, which every sandbox shows: they are hidden.
     Stand-in: pretend /usr/include is ours and read a header from it."""
-    import supercoder.sandbox as sandbox
+    import supercoder.sandbox.box as sandbox
 
     header = '"/usr/include/stdio.h"'
     assert Path("/usr/include/stdio.h").is_file()
@@ -266,7 +266,7 @@ def set_nofile(pid: int, value: str) -> None:
     """prlimit as the sandbox's host user (the supervisor's owner: no capability needed)."""
     import subprocess
 
-    from supercoder.sandbox import unprivileged_popen_kwargs
+    from supercoder.sandbox.box import unprivileged_popen_kwargs
 
     subprocess.run(
         ["prlimit", f"--pid={pid}", f"--nofile={value}"], check=True, **unprivileged_popen_kwargs()

@@ -16,16 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.baseline import baseline_asm
-from supercoder.evaluate import evaluate
+from supercoder.build.baseline import baseline_asm
+from supercoder.build.toolchain import BUILD_LIMITS, assemble, compile_to_asm
 from supercoder.models.scripted import ScriptedModel
-from supercoder.problems import BUNDLED_ROOT, load_problem
-from supercoder.prompts import fence
-from supercoder.sandbox import Limits
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.prompting.prompts import fence
+from supercoder.runs.strategies import make_verifier, refine
+from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
-from supercoder.strategies import make_verifier, refine
-from supercoder.toolchain import BUILD_LIMITS, assemble, compile_to_asm
 from supercoder.types import Status
+from supercoder.verify.evaluate import evaluate
 from tests.adversarial.test_adversarial import CONFIG, fixture_asm
 from tests.conftest import make_sum_problem, sandbox_or_skip
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from supercoder.errors import require
-from supercoder.problems import load_problem
+from supercoder.problems.loading import load_problem
 from supercoder.types import Problem
 
 SLOW_SOURCE = r"""#include <stdio.h>
@@ -76,13 +76,13 @@ def tiny_problem(
 
 
 def faster_asm() -> str:
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.build.toolchain import compile_to_asm
 
     return compile_to_asm(FAST_SOURCE)
 
 
 def wrong_asm() -> str:
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.build.toolchain import compile_to_asm
 
     return compile_to_asm(WRONG_SOURCE)
 

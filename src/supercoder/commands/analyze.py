@@ -96,7 +96,7 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from supercoder.report import analyze_run, kind_table, load_run
+    from supercoder.report.page import analyze_run, kind_table, load_run
 
     data = load_run(db, name)
     analyzed = analyze_run(data)
@@ -138,7 +138,7 @@ def report(
     ),
     db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
 ) -> None:
-    from supercoder.report import write_report
+    from supercoder.report.page import write_report
 
     path = write_report(db, run, out)
     typer.echo(f"wrote {path} ({path.stat().st_size // 1024} KiB)")

@@ -55,8 +55,8 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 def _measure(problem: Problem) -> tuple[str, float]:
     import tempfile
 
-    from supercoder.baseline import baseline_asm, baseline_binary
-    from supercoder.sandbox import Limits, open_sandbox
+    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.sandbox.box import Limits, open_sandbox
 
     with tempfile.TemporaryDirectory(prefix="sc-list-") as tmp:
         try:
@@ -94,7 +94,7 @@ def list_(
     from rich.console import Console
     from rich.table import Table
 
-    from supercoder.problems import load_benchmark
+    from supercoder.dataset.benchmarks import load_benchmark
 
     problems = _in_split(load_benchmark(bench), bench, split)
     table = Table("problem", "split", "tags", "visible", "hidden", "largest input",
@@ -145,8 +145,8 @@ def coverage(
     from rich.table import Table
 
     from supercoder.commands.dataset import progress_bar
-    from supercoder.coverage import coverage_many, means
-    from supercoder.problems import load_benchmark
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.problems.coverage import coverage_many, means
 
     problems = load_benchmark(bench)
     with progress_bar("coverage", len(problems)) as advance:
@@ -187,8 +187,8 @@ def fuzz(
     ] = 2.0,
 ) -> None:
     from supercoder.commands.dataset import progress_bar
-    from supercoder.fuzz import fuzz_problem
-    from supercoder.problems import load_benchmark
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.problems.fuzz import fuzz_problem
 
     if count < 1:
         raise UserError("--count must be at least 1")

@@ -13,7 +13,7 @@ import typer
 from supercoder.errors import InfraError, UserError
 
 if TYPE_CHECKING:
-    from supercoder.calibration import Calibration
+    from supercoder.timing.calibration import Calibration
 
 DEFAULT_PROBLEMS = (
     "bit_sos_naive", "str_zfunc", "bit_max_xor_pair", "mat_gauss_mod",
@@ -37,11 +37,11 @@ def identical_checks(
 ) -> list[tuple[str, float, float]]:
     """(problem, estimate, sampling sd of its log) of identical-program checks, the
     meter's noise floor switched off so only what one check sees is in the sd."""
-    from supercoder.baseline import baseline_asm
-    from supercoder.evaluate import EvalConfig, evaluate
-    from supercoder.intervals import Z95
-    from supercoder.meter import MeterConfig
-    from supercoder.problems import BUNDLED_ROOT, load_problem
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+    from supercoder.timing.intervals import Z95
+    from supercoder.timing.meter import MeterConfig
+    from supercoder.verify.evaluate import EvalConfig, evaluate
 
     config_eval = EvalConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
     out = []
@@ -95,8 +95,12 @@ def calibrate(
 
     Example: supercoder calibrate --checks 5
     """
-    from supercoder.calibration import estimate_calibration, load_calibration, save_calibration
-    from supercoder.toolchain import machine_context
+    from supercoder.build.toolchain import machine_context
+    from supercoder.timing.calibration import (
+        estimate_calibration,
+        load_calibration,
+        save_calibration,
+    )
 
     if show:
         cal = load_calibration()

@@ -60,9 +60,9 @@ def check(
     """
     from dataclasses import replace
 
-    from supercoder.evaluate import EvalConfig, evaluate
-    from supercoder.problems import load_problem
-    from supercoder.sandbox import Limits
+    from supercoder.problems.loading import load_problem
+    from supercoder.sandbox.box import Limits
+    from supercoder.verify.evaluate import EvalConfig, evaluate
 
     if not candidate.is_file():
         raise UserError(f"{candidate}: no such file")
@@ -82,7 +82,7 @@ def check(
     if as_json:
         typer.echo(json.dumps(_check_json(verdict), indent=2))
     else:
-        from supercoder.display import print_verdict
+        from supercoder.commands.display import print_verdict
 
         print_verdict(verdict)
 
@@ -126,7 +126,7 @@ def problem_init(
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     """
-    from supercoder.problem_init import InitOptions, create_problem
+    from supercoder.problems.init import InitOptions, create_problem
 
     opts = InitOptions(hidden, cflags, ldflags, compare, split, force, timeout)
     report = create_problem(source, inputs, out or Path(source.stem), opts)
@@ -141,8 +141,8 @@ def problem_init(
 
 def version() -> None:
     from supercoder import __version__
-    from supercoder.sandbox import isolation_status
-    from supercoder.toolchain import machine_context
+    from supercoder.build.toolchain import machine_context
+    from supercoder.sandbox.box import isolation_status
 
     typer.echo(f"supercoder {__version__}")
     for k, v in machine_context().items():
@@ -152,6 +152,6 @@ def version() -> None:
 
 def _check_json(verdict) -> dict:
     """The verdict plus the paper's reward (None for an infrastructure failure)."""
-    from supercoder.reward import paper_reward
+    from supercoder.verify.reward import paper_reward
 
     return {**verdict.to_json(), "reward": paper_reward(verdict)}

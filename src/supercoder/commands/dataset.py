@@ -128,8 +128,8 @@ def export(
     ],
     out: Annotated[Path, typer.Option("--out", help="FILE.parquet or FILE.jsonl")],
 ) -> None:
-    from supercoder.problems import load_benchmark
-    from supercoder.records import write_records
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.dataset.records import write_records
 
     if out.suffix not in (".parquet", ".jsonl"):
         raise UserError(f"{out}: --out must end in .parquet or .jsonl")

@@ -33,10 +33,10 @@ from supercoder.commands.options import (
     with_budget,
 )
 from supercoder.errors import UserError, printable
-from supercoder.store import DEFAULT_DB
+from supercoder.runs.store import DEFAULT_DB
 
 if TYPE_CHECKING:
-    from supercoder.summary import RunSummary
+    from supercoder.runs.summary import RunSummary
 
 
 def register(app: typer.Typer) -> None:
@@ -89,12 +89,12 @@ def eval_cmd(
 
     Example: supercoder eval --benchmark val --json summary.json
     """
-    from supercoder.answers import check_modes
+    from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.errors import check_writable
     from supercoder.models import load_model
-    from supercoder.problems import load_benchmark
-    from supercoder.store import RunSpec, Store
-    from supercoder.strategies import Settings
+    from supercoder.prompting.answers import check_modes
+    from supercoder.runs.store import RunSpec, Store
+    from supercoder.runs.strategies import Settings
 
     if json_out:
         check_writable(json_out, "--json")
@@ -144,7 +144,7 @@ def _run_with_progress(problems, llm, spec, store):
         TimeRemainingColumn,
     )
 
-    from supercoder.runs import run_eval
+    from supercoder.runs.eval_run import run_eval
 
     tally = _Tally()
     columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
@@ -175,7 +175,7 @@ class _Tally:
         self.speedups: list[float] = []
 
     def add(self, name: str, outcome) -> str:
-        from supercoder.metrics import problem_record
+        from supercoder.runs.metrics import problem_record
 
         if outcome is None or outcome.best is None:
             self.unfinished += 1
@@ -196,7 +196,7 @@ class _Tally:
         return f"{name}  {r.status}  {speed}  {r.seconds:.1f}s"
 
     def status(self) -> str:
-        from supercoder.metrics import geomean
+        from supercoder.runs.metrics import geomean
 
         geo = geomean(self.speedups)
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
@@ -204,7 +204,7 @@ class _Tally:
 
 
 def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:
-    from supercoder.summary import STAT_KEYS
+    from supercoder.runs.summary import STAT_KEYS
 
     console = console or Console(markup=False, highlight=False)
     s, paper, ctx = summary, summary.paper, summary.context
@@ -267,7 +267,7 @@ def leaderboard(
 
     Example: supercoder leaderboard --html leaderboard.html
     """
-    from supercoder.store import leaderboard_rows
+    from supercoder.runs.store import leaderboard_rows
 
     if not db.is_file():
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")

@@ -72,13 +72,13 @@ def optimize(
 
     Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
     """
-    from supercoder.answers import check_modes
     from supercoder.errors import check_writable, safe_slug
-    from supercoder.evaluate import EvalConfig
     from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
-    from supercoder.strategies import Settings, make_verifier, solve
-    from supercoder.verify import VerifyConfig
+    from supercoder.prompting.answers import check_modes
+    from supercoder.runs.strategies import Settings, make_verifier, solve
+    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.service import VerifyConfig
 
     check_modes(context, answer)
     model = with_budget(model, budget)
@@ -99,7 +99,7 @@ def optimize(
     else:
         _print_outcome(outcome, path, chosen, no_time)
     if best is None and outcome.attempts:  # every answer lost to machine trouble
-        from supercoder.runs import dropped_reason
+        from supercoder.runs.eval_run import dropped_reason
 
         err.print(Text(printable(f"not verified: {dropped_reason(outcome)}")))
         raise typer.Exit(3)
@@ -110,7 +110,7 @@ def optimize(
 def _faster_answer(outcome, no_time: bool):
     """The answer to hand back: the fastest of those significantly faster on a test long
     enough to time (with --no-time: the best correct one); None means the baseline."""
-    from supercoder.metrics import long_enough
+    from supercoder.runs.metrics import long_enough
 
     best = outcome.best
     if no_time:
@@ -121,7 +121,7 @@ def _faster_answer(outcome, no_time: bool):
 
 
 def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
-    from supercoder.problems import is_problem_dir, load_problem
+    from supercoder.problems.loading import is_problem_dir, load_problem
 
     if target.is_dir():
         return load_problem(target)
@@ -131,7 +131,7 @@ def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "",
         if is_problem_dir(target.parent) and target.name == "source.c":
             return load_problem(target.parent)
         raise UserError(f"{target}: a bare .c file needs --inputs DIR (one input file per test)")
-    from supercoder.problem_init import InitOptions, init_problem
+    from supercoder.problems.init import InitOptions, init_problem
 
     opts = InitOptions(cflags=cflags, ldflags=ldflags)
     return load_problem(init_problem(target, inputs, tmp / target.stem, options=opts))
@@ -156,7 +156,7 @@ def _attempt_json(a) -> dict[str, Any]:
 
 
 def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
-    from supercoder.metrics import answer_origin
+    from supercoder.runs.metrics import answer_origin
 
     title = printable(f"{outcome.problem}: {len(outcome.attempts)} answers verified")
     table = Table(title=Text(title))

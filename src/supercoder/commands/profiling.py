@@ -51,10 +51,10 @@ def profile_cmd(
 
     Example: supercoder problem profile src/supercoder/data/bench/dp_lcs
     """
-    from supercoder.baseline import baseline_asm
-    from supercoder.hotspots import find_hotspots, to_json
-    from supercoder.problems import load_problem
-    from supercoder.profile import profile_problem
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.problems.loading import load_problem
+    from supercoder.prompting.hotspots import find_hotspots, to_json
+    from supercoder.prompting.profiling import profile_problem
 
     problem = load_problem(problem_dir)
     if not problem.visible_tests:
@@ -126,9 +126,9 @@ def tokens(
     from rich.console import Console
     from rich.table import Table
 
-    from supercoder.answers import check_modes
-    from supercoder.problems import load_benchmark
-    from supercoder.tokencount import load_tokenizer, model_tokenizer, problem_tokens
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.prompting.answers import check_modes
+    from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
 
     check_modes(context, answer)
     count = load_tokenizer(tokenizer or model_tokenizer(model))

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.reward import REWARD_KINDS, RewardConfig
+from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
 train_app = typer.Typer(
     help="Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
@@ -29,7 +29,7 @@ AnswerOpt = Annotated[
 
 
 def _reward(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfig:
-    from supercoder.evaluate import EvalConfig
+    from supercoder.verify.evaluate import EvalConfig
 
     if kind not in REWARD_KINDS:
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
@@ -74,7 +74,7 @@ def grpo(
     answer: AnswerOpt = "whole",
 ) -> None:
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
-    from supercoder.answers import check_modes
+    from supercoder.prompting.answers import check_modes
     from supercoder.training.grpo import GrpoOptions, train_grpo
 
     check_modes(context, answer)
@@ -113,7 +113,7 @@ def sft(
 ) -> None:
     """Supervised fine-tuning on a run's best verified, faster answers (--answer diff:
     the targets are SEARCH/REPLACE edits from the baseline to the answer)."""
-    from supercoder.answers import check_modes
+    from supercoder.prompting.answers import check_modes
     from supercoder.training.sft import SftOptions, train_sft
 
     check_modes(context, answer)
@@ -156,8 +156,8 @@ def verl(
     cover them unless given, problems that do not fit are named and left out, and the
     export refuses when fewer than one batch of training problems fit.
     """
-    from supercoder.answers import check_modes
-    from supercoder.problems import load_benchmark
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.prompting.answers import check_modes
     from supercoder.training.verl_export import ALGOS, VerlExportOptions, export_verl
 
     check_modes(context, answer)

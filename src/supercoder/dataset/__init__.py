@@ -1,1 +1,6 @@
-"""Datasets: the CodeNet builder, the SuperCoder dataset importer, and export."""
+"""Datasets: benchmarks (named problem sets), the SuperCoder record schema, CodeNet building
+and dataset import."""
+
+from supercoder.dataset.benchmarks import load_benchmark
+
+__all__ = ['load_benchmark']

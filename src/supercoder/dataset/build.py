@@ -170,8 +170,8 @@ def to_problem(r: dict, split: str, inputs: list[str]) -> Problem:
 
 
 def write_outputs(out: Path, problems: list[Problem], summary: dict[str, Any]) -> None:
-    from supercoder.problems import write_problem
-    from supercoder.records import write_records
+    from supercoder.dataset.records import write_records
+    from supercoder.problems.loading import write_problem
 
     shutil.rmtree(out / "problems", ignore_errors=True)
     for p in problems:

@@ -94,7 +94,7 @@ def looks_unoptimized(asm: str) -> bool:
 
 
 def classify(asm: Any, ours_o3: str, ours_o0: str) -> str:
-    from supercoder.toolchain import normalize_asm
+    from supercoder.build.toolchain import normalize_asm
 
     if not isinstance(asm, str) or not asm.strip():
         return "missing"
@@ -109,7 +109,7 @@ def classify(asm: Any, ours_o3: str, ours_o0: str) -> str:
 def read_source(spec: str, bad: list[tuple[str, str]] | None = None) -> list[Any]:
     """Raw records from a local file or a hub dataset name (all splits); with ``bad``,
     unreadable JSONL lines are noted there instead of failing."""
-    from supercoder.records import FORMATS, read_raw
+    from supercoder.dataset.records import FORMATS, read_raw
 
     path = Path(spec)
     if path.exists() or path.suffix in FORMATS:
@@ -144,9 +144,9 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
     """Our -O3 (the problem's baseline) and -O0 assembly of the problem's C; with
     ``check_outputs``, its visible and hidden expected outputs compared with one run of
     the -O3 reference build."""
-    from supercoder.baseline import baseline_asm
-    from supercoder.reference import reference_runs
-    from supercoder.toolchain import compile_to_asm
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.build.reference import reference_runs
+    from supercoder.build.toolchain import compile_to_asm
 
     try:
         o3, o0 = baseline_asm(problem), compile_to_asm(problem.source, ("-O0", *problem.cflags))
@@ -174,7 +174,7 @@ def _differs(expected: bytes, actual: bytes) -> str:
 def _check(records: list[Any], bad: list[tuple[str, str]]) -> tuple[list[tuple[str, Any]], list]:
     """(where, Problem) for every record that is valid and safely named; the others are
     added to ``bad`` as (where, reason kind, why)."""
-    from supercoder.records import problem_from_record
+    from supercoder.dataset.records import problem_from_record
 
     good: list[tuple[str, Any]] = []
     skipped: list[tuple[str, str, str]] = [(w, NOT_VALID, why) for w, why in bad]
@@ -239,7 +239,7 @@ def import_records(
 
 
 def _require_sandbox() -> None:
-    from supercoder.sandbox import isolation_status
+    from supercoder.sandbox.box import isolation_status
 
     ok, why = isolation_status()
     if not ok:
@@ -262,7 +262,7 @@ def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     import shutil
     from dataclasses import replace
 
-    from supercoder.problems import is_problem_dir, write_problem
+    from supercoder.problems.loading import is_problem_dir, write_problem
 
     split = problem.split or "train"
     dest = out / split / problem.name

@@ -18,10 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from supercoder.baseline import compile_baseline
-from supercoder.errors import UserError
-from supercoder.paths import atomic_write_text
-from supercoder.reference import (
+from supercoder.build.baseline import compile_baseline
+from supercoder.build.reference import (
     MISMATCH,
     NONDETERMINISTIC,
     RUNTIME_ERROR,
@@ -30,6 +28,8 @@ from supercoder.reference import (
     RefResult,
     run_reference,
 )
+from supercoder.errors import UserError
+from supercoder.paths import atomic_write_text
 
 CACHE_VERSION = 1
 TIME_FLOOR = 0.001

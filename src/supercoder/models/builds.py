@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from supercoder.toolchain import CC
+from supercoder.build.toolchain import CC
 
 TARGETS = {"": (), "native": ("-march=native", "-ffp-contract=off"), "tune": ("-mtune=native",)}
 # modifier -> (group, flags); at most one modifier per group

@@ -15,10 +15,10 @@ import subprocess
 import tempfile
 from pathlib import Path
 
+from supercoder.build.toolchain import LINK_FLAGS, compile_to_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.models.builds import CC_EXTRA, Build, Tools, find_tools
-from supercoder.sandbox import Limits
-from supercoder.toolchain import LINK_FLAGS, compile_to_asm
+from supercoder.sandbox.box import Limits
 
 PROFILE_RUN_LIMITS = Limits(
     cpu_seconds=20.0, wall_seconds=40.0, memory_mb=2048, output_bytes=64 << 20

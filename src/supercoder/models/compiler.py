@@ -28,14 +28,14 @@ import sys
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from supercoder.baseline import baseline_asm, compile_baseline
+from supercoder.build.baseline import baseline_asm, compile_baseline
+from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
 from supercoder.models.builds import LEGACY, Build, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.search import search
 from supercoder.models.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig
-from supercoder.toolchain import normalize_asm
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -185,7 +185,7 @@ def _warn(line: str) -> None:
 
 
 def source_from_messages(messages: list[dict[str, str]]) -> str:
-    from supercoder.prompts import fenced_blocks
+    from supercoder.prompting.prompts import fenced_blocks
 
     for message in reversed(messages):
         if message.get("role") != "user":

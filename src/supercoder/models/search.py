@@ -33,10 +33,9 @@ from pathlib import Path
 
 import numpy as np
 
-from supercoder.baseline import baseline_binary
-from supercoder.compare import expected_output, outputs_match
+from supercoder.build.baseline import baseline_binary
+from supercoder.build.toolchain import asm_digest, assemble
 from supercoder.errors import UserError
-from supercoder.meter import Meter, MeterConfig
 from supercoder.models.builds import Build, Tools, combine, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.trials import (
@@ -51,8 +50,9 @@ from supercoder.models.trials import (
     SearchResult,
     Trial,
 )
-from supercoder.sandbox import Limits, Sandbox
-from supercoder.toolchain import asm_digest, assemble
+from supercoder.problems.outputs import expected_output, outputs_match
+from supercoder.sandbox.box import Limits, Sandbox
+from supercoder.timing.meter import Meter, MeterConfig
 from supercoder.types import Problem
 
 # --- the search ----------------------------------------------------------------------
@@ -147,7 +147,7 @@ def _ranked(trials: list[Trial], key: str) -> list[Trial]:
 def _screen(job: _Job, trials: list[Trial]) -> None:
     """Correctness on every visible test + one timed run each, against the baseline's
     best-of-two CPU time per test (measured once per search)."""
-    from supercoder.evaluate import timing_slot
+    from supercoder.verify.evaluate import timing_slot
 
     todo = [t for t in trials if t.status == "built"]
     if not todo or job.base_bin is None or not job.tests:
@@ -272,7 +272,7 @@ def _measure(job: _Job, trial: Trial, pairs: int, seed: int) -> None:
 
 
 def _compare(job: _Job, trial: Trial, meter_cfg: MeterConfig):
-    from supercoder.evaluate import timing_slot
+    from supercoder.verify.evaluate import timing_slot
 
     cand = trial.binary or job.link(trial.asm or "", f"m{id(trial)}")
     if cand is None or job.base_bin is None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.models.builds import Build
-from supercoder.sandbox import Limits
+from supercoder.sandbox.box import Limits
 from supercoder.types import Speedup
 
 DEFAULT_BUDGET = 60.0

@@ -3,7 +3,7 @@
 Started as root, bubblewrap runs as an unprivileged host user (``supercoder-sandbox``,
 created by scripts/setup.sh, else ``nobody``) with no supplementary groups, so the
 sandbox's user namespace maps to an unprivileged host uid. Every sandbox (the runtime
-one in ``supercoder.sandbox``, the one-shot build sandbox) uses ``bwrap_argv_base()``
+one in ``supercoder.sandbox.box``, the one-shot build sandbox) uses ``bwrap_argv_base()``
 and starts it with ``unprivileged_popen_kwargs()``.
 """
 

@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from supercoder.errors import InfraError
-from supercoder.sandbox import (
+from supercoder.sandbox.box import (
     Limits,
     RunResult,
     _classify_memory,

@@ -87,10 +87,10 @@ def evaluate_checkpoint(
     workers: int = 1,
 ) -> dict[str, Any]:
     """``supercoder eval --model hf:<checkpoint> --benchmark <benchmark>``, as a function."""
+    from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.models import load_model
-    from supercoder.problems import load_benchmark
-    from supercoder.runs import run_eval
-    from supercoder.store import DEFAULT_DB, RunSpec, Store
+    from supercoder.runs.eval_run import run_eval
+    from supercoder.runs.store import DEFAULT_DB, RunSpec, Store
 
     spec = RunSpec(
         model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers

@@ -16,9 +16,9 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, require
-from supercoder.reward import RewardConfig
 from supercoder.training import common
 from supercoder.types import Problem
+from supercoder.verify.reward import RewardConfig
 
 
 @dataclass(frozen=True)
@@ -49,8 +49,8 @@ def prompt_rows(
 ) -> list[dict[str, Any]]:
     """One conversational prompt per problem, with the ``problem`` column for the reward
     (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
-    from supercoder.baseline import baseline_asm
-    from supercoder.prompts import build_messages
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.prompting.prompts import build_messages
 
     return [
         {
@@ -72,8 +72,8 @@ def completion_limit(
     """TRL's completion limit: covers every ``-O3`` answer (measured with the training
     tokenizer) unless ``given``; names the problems whose answer would be cut off (TRL
     truncates completions; it has no prompt limit)."""
-    from supercoder.baseline import baseline_asm
-    from supercoder.prompts import build_messages, fence
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.prompting.prompts import build_messages, fence
     from supercoder.training import budget
 
     items = []
@@ -134,9 +134,9 @@ def train_grpo(
     """Train, save ``OUTPUT/final``, evaluate it on ``eval_split``; returns a summary."""
     trl = require("trl", "train")
     datasets = require("datasets", "train")
-    from supercoder.executors import make_executor
-    from supercoder.problems import load_benchmark
+    from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.training.trl_reward import make_trl_reward
+    from supercoder.verify.executors import make_executor
 
     problems = list(problems) if problems is not None else load_benchmark(opts.benchmark)
     if not problems:

@@ -58,9 +58,9 @@ def sft_examples(
     answer: str = "whole",
 ) -> list[dict[str, Any]]:
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
-    from supercoder.baseline import baseline_asm
-    from supercoder.prompts import build_messages
-    from supercoder.store import DEFAULT_DB, Store
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.prompting.prompts import build_messages
+    from supercoder.runs.store import DEFAULT_DB, Store
 
     path = Path(db or DEFAULT_DB)
     if not path.is_file():
@@ -87,8 +87,8 @@ def sft_examples(
 
 def _target(base: str, program: str, answer: str) -> str:
     """The completion: the program in a fence, or (diff) the edits from the baseline."""
-    from supercoder.diffedit import DiffError, make_diff
-    from supercoder.prompts import fence
+    from supercoder.prompting.diffedit import DiffError, make_diff
+    from supercoder.prompting.prompts import fence
 
     if answer == "diff":
         try:
@@ -124,7 +124,7 @@ def train_sft(
     """Fine-tune on ``examples`` (default: from ``opts.run``); saves ``OUTPUT/final``."""
     trl = require("trl", "train")
     datasets = require("datasets", "train")
-    from supercoder.problems import load_benchmark
+    from supercoder.dataset.benchmarks import load_benchmark
 
     if examples is None:
         problems = load_benchmark(opts.benchmark)

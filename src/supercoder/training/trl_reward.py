@@ -22,9 +22,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.metrics import batch_stats
-from supercoder.reward import RewardConfig, score_verdict, verify_batch
+from supercoder.runs.metrics import batch_stats
 from supercoder.types import Problem
+from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
 
 log = logging.getLogger(__name__)
 

@@ -131,8 +131,8 @@ def _records(
 ) -> list[dict[str, Any]]:
     """Records for ``split`` in the prompt modes of ``opts``; baselines from the
     evaluator's cache (gcc -O3 -S once)."""
-    from supercoder.baseline import baseline_asm
-    from supercoder.records import records_for
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.dataset.records import records_for
 
     with_asm = [replace(p, split=split, baseline_asm=baseline_asm(p)) for p in problems]
     return records_for(with_asm, opts.context, opts.answer)
@@ -182,7 +182,7 @@ def _write(
     settings: RunSettings,
     budget: dict[str, Any],
 ) -> list[Path]:
-    from supercoder.records import write_raw
+    from supercoder.dataset.records import write_raw
 
     folder = Path(opts.out)
     folder.mkdir(parents=True, exist_ok=True)

@@ -34,8 +34,8 @@ from functools import lru_cache
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.reward import RewardConfig, score_verdict, verify_batch
 from supercoder.types import Problem, Verdict
+from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
 
 INFRA_RETRIES = 2
 INFRA_SCORE = 0.0
@@ -112,7 +112,7 @@ def record_problem(extra_info: Any) -> Problem:
 
 @lru_cache(maxsize=4096)
 def _problem_for(_digest: str, info_json: str) -> Problem:
-    from supercoder.records import problem_from_record
+    from supercoder.dataset.records import problem_from_record
 
     return problem_from_record({"extra_info": json.loads(info_json)}, where="verl record")
 

@@ -1,0 +1,175 @@
+"""The reference run: build the user's C program and run it on inputs to learn the outputs.
+
+The reference is the user's own C (not model output); it still runs in the sandbox,
+under the limits candidates get, with ``timeout`` CPU seconds per run (twice that of
+wall time). It is built once per optimisation level (``-O3``, and ``-O0`` where a
+caller cross-checks for undefined behaviour) with the problem's cflags, linked with
+its cflags then ldflags, and each build runs ``runs[level]`` times on every input.
+
+Per input the result is the first build's output and each build's CPU seconds, or
+why there is none: ``timeout`` or ``runtime_error`` (a run did not exit cleanly),
+``nondeterministic`` (two runs of one build printed different output) or
+``mismatch`` (another build printed something else). ``problem init`` and
+``dataset import`` refuse on the first failure (``reference_runs``); ``fuzz`` and the
+CodeNet build count failures as reasons to drop an input (``run_reference``).
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from supercoder.errors import UserError
+from supercoder.sandbox.box import Limits, RunResult, open_sandbox
+from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
+
+TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
+NONDETERMINISTIC, MISMATCH = "nondeterministic", "mismatch"
+DEFAULT_LABEL = "the reference C program"
+
+
+@dataclass(frozen=True)
+class RefResult:
+    """The reference on one input (see the module docstring)."""
+
+    name: str
+    output: bytes = b""  # the first build's output (all builds agree when ok)
+    cpu_seconds: Mapping[str, float] = field(default_factory=dict)  # build -> fastest run
+    failure: str = ""  # "" when ok; else TIMEOUT, RUNTIME_ERROR, NONDETERMINISTIC, MISMATCH
+    level: str = ""  # the build that failed ("O3", "O0")
+    detail: str = ""  # the failed run, described (TIMEOUT, RUNTIME_ERROR)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failure
+
+    def message(self, label: str = DEFAULT_LABEL) -> str:
+        """What a user is told when this input stops ``problem init``."""
+        if self.failure in (TIMEOUT, RUNTIME_ERROR):
+            return f"{label} failed on {self.name}: {self.detail}"
+        if self.failure == NONDETERMINISTIC:
+            return (
+                f"{label} is non-deterministic on {self.name}: two runs printed different "
+                "output; fix the program or drop that input"
+            )
+        return f"{label} built at -{self.level} prints different output on {self.name}"
+
+
+class ReferenceBuildError(UserError):
+    """The reference does not build at ``level``; ``log`` is gcc's own text."""
+
+    def __init__(self, message: str, level: str, log: str):
+        super().__init__(message)
+        self.level, self.log = level, log
+
+
+def build_reference(source: str, folder: Path, levels: Sequence[str] = ("O3",), cflags: Sequence[str] = (),
+                    ldflags: Sequence[str] = (), label: str = DEFAULT_LABEL) -> dict[str, Path]:  # fmt: skip
+    """One binary per level (``gcc -LEVEL cflags ... -lm cflags ldflags``) in ``folder``;
+    ReferenceBuildError (naming ``label``, with a hint for link failures) if one fails."""
+    binaries = {}
+    for level in levels:
+        flags = (f"-{level}", *cflags)
+        build = compile_c(source, folder / level, flags, (*cflags, *ldflags))
+        if not build.ok or build.binary is None:
+            raise ReferenceBuildError(_build_error(build.log, folder / level, flags, ldflags, label),
+                                      level, build.log)  # fmt: skip
+        binaries[level] = build.binary
+    return binaries
+
+
+def run_reference(source: str, inputs: Sequence[bytes], *, names: Sequence[str] | None = None,
+                  runs: Mapping[str, int] | None = None, cflags: Sequence[str] = (),
+                  ldflags: Sequence[str] = (), timeout: float = 20.0, label: str = DEFAULT_LABEL,
+                  stop_at_failure: bool = True) -> list[RefResult]:  # fmt: skip
+    """Build the reference at each level of ``runs`` (default ``{"O3": 2}``; the first
+    level's output is the one kept) and run it on every input; with ``stop_at_failure``
+    the list ends at the first failing input."""
+    runs = dict(runs or {"O3": 2})
+    names = list(names or [f"input #{i}" for i in range(len(inputs))])
+    results: list[RefResult] = []
+    with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
+        binaries = build_reference(source, Path(tmp), tuple(runs), cflags, ldflags, label)
+        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
+        with open_sandbox(binaries, limits=limits) as box:
+            for data, name in zip(inputs, names, strict=True):
+                results.append(_run_input(box, data, name, runs))
+                if stop_at_failure and not results[-1].ok:
+                    break
+    return results
+
+
+def reference_runs(source: str, inputs: Sequence[bytes], timeout: float = 20.0, *, cflags: Sequence[str] = (),
+                   ldflags: Sequence[str] = (), source_path: Path | None = None,
+                   names: Sequence[str] | None = None, repeat: int = 2) -> list[RefResult]:  # fmt: skip
+    """``run_reference`` at -O3, ``repeat`` runs per input, raising UserError (naming
+    ``source_path`` and the input) if it does not build, fails, times out, or prints
+    different output on two runs."""
+    label = str(source_path) if source_path else DEFAULT_LABEL
+    results = run_reference(source, inputs, names=names, runs={"O3": repeat}, cflags=cflags,
+                            ldflags=ldflags, timeout=timeout, label=label)  # fmt: skip
+    if results and not results[-1].ok:
+        raise UserError(results[-1].message(label))
+    return results
+
+
+def _run_input(box, data: bytes, name: str, runs: Mapping[str, int]) -> RefResult:
+    outputs: dict[str, bytes] = {}
+    seconds: dict[str, float] = {}
+    for level, count in runs.items():
+        done = [box.run(level, data) for _ in range(max(1, count))]
+        failed = _failed(done)
+        if failed is not None:
+            kind = TIMEOUT if failed.outcome == "timeout" else RUNTIME_ERROR
+            return RefResult(name, failure=kind, level=level, detail=failed.describe())
+        if any(r.stdout != done[0].stdout for r in done[1:]):
+            return RefResult(name, failure=NONDETERMINISTIC, level=level)
+        outputs[level], seconds[level] = done[0].stdout, min(r.cpu_seconds for r in done)
+    first = next(iter(outputs))
+    other = next((level for level, out in outputs.items() if out != outputs[first]), None)
+    if other is not None:
+        return RefResult(name, failure=MISMATCH, level=other)
+    return RefResult(name, outputs[first], seconds)
+
+
+def _failed(done: list[RunResult]) -> RunResult | None:
+    """The run that did not exit cleanly (a timeout first), or None."""
+    bad = [r for r in done if not r.clean_exit]
+    return next((r for r in bad if r.outcome == "timeout"), bad[0] if bad else None)
+
+
+def _build_error(log: str, stem: Path, flags: tuple[str, ...], ldflags: Sequence[str],
+                 label: str) -> str:  # fmt: skip
+    log = log.replace(str(stem.with_suffix(".c")), label).replace(str(stem), "a.out")
+    log = _TMP_OBJECT.sub(Path(label).name, log).strip()
+    if is_link_failure(log):
+        return _link_error(label, log, flags[1:], tuple(ldflags))
+    return f"{label} does not compile with gcc {' '.join(flags)}:\n{_tail(log)}"
+
+
+def _link_error(label: str, log: str, cflags: tuple[str, ...], ldflags: tuple[str, ...]) -> str:
+    symbols = missing_symbols(log)
+    what = f"undefined reference to {', '.join(symbols[:5])}" if symbols else "the linker failed"
+    if any(s.startswith(("omp_", "GOMP_")) for s in symbols):
+        hint = "it uses OpenMP: pass --cflags -fopenmp"
+    elif "main" in symbols:
+        hint = "a problem is a whole program: it needs a main function"
+    elif any(s.startswith("pthread_") for s in symbols):
+        hint = "pass --ldflags -pthread"
+    else:
+        hint = 'pass the library that defines it with --ldflags (e.g. --ldflags "-lgmp")'
+    used = " ".join((*cflags, *ldflags)) or "none"
+    return f"{label} does not link: {what} (extra flags: {used}); {hint}\n{_tail(log)}"
+
+
+def _tail(log: str, lines: int = 20) -> str:
+    rows = log.splitlines()
+    return "\n".join(
+        rows[:lines] + ([f"... ({len(rows) - lines} more lines)"] if len(rows) > lines else [])
+    )
+
+
+_TMP_OBJECT = re.compile(r"/tmp/cc\w+\.o")

@@ -1,0 +1,72 @@
+"""Terminal rendering of verdicts (rich)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from supercoder.errors import printable
+from supercoder.types import Status, Verdict
+from supercoder.verify.reward import paper_reward
+
+_STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
+
+
+def format_speedup(value: float | None, low: float | None = None, high: float | None = None) -> str:
+    if value is None:
+        return "-"
+    text = f"{value:.2f}x"
+    if low is not None and high is not None:
+        text += f" [{low:.2f}, {high:.2f}]"
+    return text
+
+
+def wide_console() -> Console:
+    """The terminal's console, or one 160 columns wide when output is piped (rich would
+    otherwise cut tables at 80 columns)."""
+    console = Console(highlight=False)
+    return console if console.is_terminal else Console(width=160, highlight=False)
+
+
+def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
+    console = console or wide_console()
+    style = _STYLE.get(verdict.status, "red")
+    console.print(Text.assemble((printable(verdict.problem), "bold"), ": ",
+                                (str(verdict.status), style),
+                                f"  ({verdict.tests_passed}/{len(verdict.tests)} tests passed)"))  # fmt: skip
+    if verdict.speedup:
+        s = verdict.speedup
+        sig = ("significantly faster" if s.significantly_faster else "significantly slower"
+               if s.significantly_slower else f"not significant at ±{s.margin:.1%}")  # fmt: skip
+        console.print(f"speedup {format_speedup(s.value, s.low, s.high)} (95% CI, {sig}; "
+                      f"{s.tests_timed} tests timed, {s.samples} pairs)")  # fmt: skip
+        if verdict.paper_speedup is not None:
+            console.print(
+                f"paper protocol (mean wall ratio, clamped >= 1): {verdict.paper_speedup:.2f}x"
+            )
+    if verdict.identical_to_baseline:
+        console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
+    console.print(f"reward {paper_reward(verdict) or 0.0:.3f}")
+    if verdict.message:
+        console.print(printable(verdict.message), markup=False, highlight=False)
+    if verdict.tests:
+        table = Table(show_edge=False)
+        for col in ("test", "status", "speedup", "baseline s", "candidate s", "pairs"):
+            table.add_column(col, no_wrap=True)
+        table.add_column("detail", overflow="fold", min_width=20)
+        for t in verdict.tests:
+            low, high = t.speedup_ci or (None, None)
+            table.add_row(Text(printable(t.name)), str(t.status), format_speedup(t.speedup, low, high),
+                          _sec(t.baseline_seconds), _sec(t.candidate_seconds), str(t.pairs or ""),
+                          Text(printable(t.detail[:300], newlines=False)))  # fmt: skip
+        console.print(table)
+    ctx = verdict.context
+    if ctx:
+        console.print(
+            f"[dim]{ctx.get('gcc', '')} | {ctx.get('cpu', '')} | sandbox: {ctx.get('sandbox', '')}[/]"
+        )
+
+
+def _sec(x: float | None) -> str:
+    return "-" if x is None else f"{x:.4f}"

@@ -1,0 +1,56 @@
+"""Benchmarks: named problem sets (the bundled splits, a folder of problem folders, or a
+SuperCoder-schema JSONL/Parquet file), loaded as a list of problems with unique names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from supercoder.dataset.records import load_records
+from supercoder.errors import UserError
+from supercoder.problems.loading import BUNDLED_ROOT, SPLITS, is_problem_dir, load_problem
+from supercoder.types import Problem
+
+
+def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
+    """``train``/``val``/``all`` (bundled), a benchmark folder, a problem folder, or a
+    JSONL/Parquet file of SuperCoder-schema records."""
+    spec = str(name_or_dir)
+    if spec in ("all", "bundled", "default") or spec in SPLITS:
+        problems = unique_names(
+            [load_problem(p) for p in sorted(BUNDLED_ROOT.iterdir()) if is_problem_dir(p)]
+        )
+        if spec in SPLITS:
+            problems = [p for p in problems if p.split == spec]
+        if not problems:
+            raise UserError(f"the bundled benchmark has no problems in split {spec!r}")
+        return problems
+    path = Path(spec)
+    if path.is_file() and path.suffix in (".jsonl", ".json", ".parquet"):
+        return unique_names(load_records(path))
+    if not path.exists():
+        raise UserError(
+            f"{spec}: no such benchmark (use train, val, all, a folder or a .jsonl/.parquet file)"
+        )
+    if is_problem_dir(path):
+        return [load_problem(path)]
+    problems = [load_problem(p) for p in sorted(path.iterdir()) if is_problem_dir(p)]
+    if not problems:
+        raise UserError(f"{path}: no problem folders inside (each needs source.c and tests/)")
+    return unique_names(problems)
+
+
+def unique_names(problems: list[Problem]) -> list[Problem]:
+    """``problems`` unchanged, or UserError naming both places of a duplicate name (one
+    would silently replace the other's results)."""
+    seen: dict[str, Problem] = {}
+    for p in problems:
+        if p.name in seen:
+            first, second = (
+                q.meta.get("path") or q.meta.get("record_where") for q in (seen[p.name], p)
+            )
+            raise UserError(
+                f"two problems are named {p.name!r}: {first} and {second}; "
+                'give each a unique name (problem.json "name")'
+            )
+        seen[p.name] = p
+    return problems

@@ -1,0 +1,83 @@
+"""Provider lookup: ``load_model(spec)`` builds a model from ``NAME:TARGET`` through the
+``supercoder.providers`` entry points (the built-in providers are listed in ``BUILTIN``);
+remote and local LLMs are wrapped in the response cache."""
+
+from __future__ import annotations
+
+import os
+from importlib import import_module
+from importlib.metadata import entry_points
+from typing import Any
+
+from supercoder.errors import UserError
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderSettings, Sampling
+
+DEFAULT_MODEL = "compiler"
+ENTRY_POINT_GROUP = "supercoder.providers"
+# The built-in providers, also declared under ENTRY_POINT_GROUP in pyproject.toml; kept
+# here so a source checkout that was never pip-installed still finds them.
+BUILTIN = {
+    "compiler": "supercoder.models.compiler:CompilerModel",
+    "openai": "supercoder.models.openai_api:OpenAIModel",
+    "anthropic": "supercoder.models.anthropic_api:AnthropicModel",
+    "hf": "supercoder.models.hf:HFModel",
+}
+
+
+def providers() -> dict[str, str]:
+    """provider name -> "module:Class", built-ins first, then installed plugins."""
+    found = dict(BUILTIN)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(ep.name, ep.value)
+    return found
+
+
+def _provider_class(name: str, target: str) -> Any:
+    ref = providers()[name]
+    module, _, attr = ref.partition(":")
+    try:
+        return getattr(import_module(module), attr)
+    except (ImportError, AttributeError) as e:
+        raise UserError(f"model provider {name!r} ({ref}) could not be loaded: {e}") from e
+
+
+def load_model(
+    spec: str | None = None,
+    *,
+    base_url: str | None = None,
+    api_key: str | None = None,
+    concurrency: int = 4,
+    timeout: float = 300.0,
+    cache: bool = True,
+) -> Model:
+    """A model from its spec ``PROVIDER[:TARGET]`` (``None`` or empty: ``compiler``).
+
+    The provider class is looked up in the ``supercoder.providers`` entry-point group
+    and built with ``Class.from_spec(target, ProviderSettings(...))``. Every provider
+    but ``compiler`` is wrapped in the SQLite response cache unless ``cache=False``.
+    """
+    spec = (spec or os.environ.get("SUPERCODER_MODEL") or DEFAULT_MODEL).strip()
+    name, _, target = spec.partition(":")
+    known = providers()
+    if name not in known or (not target and name != "compiler"):
+        listed = ", ".join(f"{p}:MODEL" if p != "compiler" else p for p in known)
+        raise UserError(f"unknown model spec {spec!r}: use one of {listed}")
+    settings = ProviderSettings(base_url, api_key, concurrency, timeout)
+    model = _provider_class(name, target).from_spec(target, settings)
+    if not cache or name == "compiler":
+        return model
+    from supercoder.models.cache import CachedModel
+
+    return CachedModel(model)
+
+
+__all__ = [
+    "DEFAULT_MODEL",
+    "DEFAULT_SAMPLING",
+    "Completion",
+    "Model",
+    "ProviderSettings",
+    "Sampling",
+    "load_model",
+    "providers",
+]

@@ -1,0 +1,191 @@
+"""Make problem folders: expected outputs come from running the reference build.
+
+The reference is the user's own C program (not model output); it is still run in
+the sandbox when one is available, with the same limits as candidates. The folder is
+built next to its destination under a temporary name and renamed into place at the
+end: a failed init leaves nothing behind (``force`` replaces an existing problem).
+Where the user's files hold official answers (Kattis ``.ans``, CodeNet ``output_N.txt``)
+the reference output is kept as the expected output (the baseline must pass its own
+tests) and every test where the two disagree is reported.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from supercoder.build.reference import reference_runs
+from supercoder.errors import UserError
+from supercoder.problems.layouts import TestFile, discover
+from supercoder.problems.outputs import outputs_match, parse_mode
+from supercoder.types import split_flags
+
+INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
+
+
+@dataclass(frozen=True)
+class InitOptions:
+    """What ``problem init`` takes besides the C file and the inputs."""
+
+    hidden_dir: Path | None = None
+    cflags: str = ""
+    ldflags: str = ""
+    compare: str = "exact"
+    split: str | None = None
+    force: bool = False
+    timeout: float = 20.0
+
+
+@dataclass(frozen=True)
+class InitReport:
+    folder: Path
+    layout: str
+    visible: int
+    hidden: int
+    disagreements: tuple[str, ...] = field(default=())  # one line per test
+
+
+def init_problem(source_path: Path, inputs_dir: Path, out_dir: Path, hidden_dir: Path | None = None,
+                 options: InitOptions | None = None) -> Path:  # fmt: skip
+    """``supercoder problem init``: a problem folder from a C file and input files."""
+    opts = options or InitOptions()
+    if hidden_dir is not None:
+        opts = replace(opts, hidden_dir=hidden_dir)
+    return create_problem(source_path, inputs_dir, out_dir, opts).folder
+
+
+def create_problem(
+    source_path: Path, inputs_dir: Path, out_dir: Path, opts: InitOptions
+) -> InitReport:
+    """Like ``init_problem``, with the report of what was found (see the module docstring)."""
+    if not source_path.is_file():
+        raise UserError(f"{source_path}: no such C file")
+    _check_options(opts)
+    layout = discover(inputs_dir)
+    tests = list(layout.tests)
+    if opts.hidden_dir is not None:
+        tests += discover(opts.hidden_dir, hidden=True).tests
+    _check_target(out_dir, opts.force)
+    created = _missing_parents(out_dir)
+    out_dir.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.init-", dir=out_dir.parent))
+    try:
+        disagreements = _fill(staging, source_path, tests, opts)
+        _install(staging, out_dir)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        for d in created:
+            _rmdir_quietly(d)
+        raise
+    hidden = sum(t.hidden for t in tests)
+    return InitReport(out_dir, layout.kind, len(tests) - hidden, hidden, tuple(disagreements))
+
+
+def _check_options(opts: InitOptions) -> None:
+    for key in ("cflags", "ldflags"):
+        try:
+            split_flags(getattr(opts, key))
+        except ValueError as e:
+            raise UserError(f"--{key} {getattr(opts, key)!r}: {e}") from e
+    try:
+        parse_mode(opts.compare)
+    except ValueError as e:
+        raise UserError(f"--compare: {e}") from e
+
+
+def _check_target(out_dir: Path, force: bool) -> None:
+    if out_dir.is_symlink() or (out_dir.exists() and not out_dir.is_dir()):
+        raise UserError(f"{out_dir}: exists and is not a folder")
+    if out_dir.is_dir() and any(out_dir.iterdir()) and not force:
+        raise UserError(f"{out_dir}: already exists and is not empty (--force replaces it)")
+
+
+def _missing_parents(path: Path) -> list[Path]:
+    """Folders above ``path`` that do not exist yet, deepest first."""
+    out = []
+    for parent in path.absolute().parents:
+        if parent.exists():
+            break
+        out.append(parent)
+    return out
+
+
+def _rmdir_quietly(path: Path) -> None:
+    with contextlib.suppress(OSError):
+        path.rmdir()
+
+
+def _install(staging: Path, out_dir: Path) -> None:
+    """Rename the finished folder into place; an existing one is replaced only after."""
+    old = None
+    if out_dir.exists():
+        old = out_dir.with_name(f".{out_dir.name}.old-{os.getpid()}")
+        out_dir.rename(old)
+    try:
+        staging.rename(out_dir)
+    except OSError:
+        if old is not None:
+            old.rename(out_dir)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def _fill(
+    folder: Path, source_path: Path, tests: Sequence[TestFile], opts: InitOptions
+) -> list[str]:
+    source = source_path.read_text(errors="replace")
+    (folder / "source.c").write_text(source)
+    datas = [t.input.read_bytes() for t in tests]
+    runs = reference_runs(source, datas, opts.timeout, cflags=split_flags(opts.cflags),
+                          ldflags=split_flags(opts.ldflags), source_path=source_path,
+                          names=[str(t.input) for t in tests])  # fmt: skip
+    disagreements = []
+    for t, data, run in zip(tests, datas, runs, strict=True):
+        sub = folder / ("hidden" if t.hidden else "tests")
+        sub.mkdir(exist_ok=True)
+        (sub / f"{t.name}.in").write_bytes(data)
+        (sub / f"{t.name}.out").write_bytes(run.output)
+        if t.answer is not None and not outputs_match(
+            run.output, t.answer.read_bytes(), opts.compare
+        ):
+            disagreements.append(f"{t.name}: the reference output differs from {t.answer} "
+                                 f"({_first_difference(run.output, t.answer.read_bytes())})")  # fmt: skip
+    (folder / "problem.json").write_text(
+        json.dumps(_meta(folder, source_path, opts), indent=2) + "\n"
+    )
+    return disagreements
+
+
+def _meta(folder: Path, source_path: Path, opts: InitOptions) -> dict:
+    name = folder.name.split(".init-")[0].lstrip(".")
+    meta: dict = {"name": name, "origin": str(source_path)}
+    if opts.split:
+        meta["split"] = opts.split
+    if opts.cflags.strip():
+        meta["cflags"] = opts.cflags.strip()
+    if opts.ldflags.strip():
+        meta["ldflags"] = opts.ldflags.strip()
+    if parse_mode(opts.compare).kind != "exact":
+        meta["compare"] = str(parse_mode(opts.compare))
+    return meta
+
+
+def _first_difference(actual: bytes, expected: bytes) -> str:
+    a = actual.decode(errors="replace").splitlines()
+    e = expected.decode(errors="replace").splitlines()
+    for i, (x, y) in enumerate(zip(a, e, strict=False)):
+        if x != y:
+            return f"line {i + 1}: answer {y[:60]!r}, reference {x[:60]!r}"
+    return f"answer has {len(e)} lines, reference {len(a)}"
+
+
+def gen_spec(seed: int, size: int, data: bytes) -> dict:
+    return {"seed": seed, "size": size, "sha256": hashlib.sha256(data).hexdigest()}

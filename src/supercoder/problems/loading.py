@@ -1,0 +1,238 @@
+"""Problem folders and benchmarks (folders of problem folders).
+
+A problem folder holds:
+
+- ``source.c``            the C program (stdin -> stdout);
+- ``baseline.s``          optional; else built with ``gcc -O3 -S``;
+- ``problem.json``        optional metadata: ``split`` ("train"/"val"), ``tags``, ``cflags`` and
+  ``ldflags`` (extra gcc flags for every build and link, e.g. ``"-fopenmp"``, ``"-lgmp"``),
+  ``compare`` (``exact`` default, ``tokens``, ``float:TOL``; see ``supercoder.problems.outputs``), ...;
+- ``gen.py``              optional input generator: ``generate(seed: int, size: int) -> str``;
+- ``tests/NAME.in``       a visible test's input, with ``tests/NAME.out`` its expected output;
+- ``tests/NAME.gen``      instead of ``NAME.in`` for large inputs: JSON
+  ``{"seed": S, "size": N, "sha256": H}``; the input is ``gen.py``'s output, checked
+  against ``sha256`` and cached;
+- ``hidden/``             the same layout for hidden tests (used to judge, never shown).
+
+Every file is read as a regular file inside the folder: a symbolic link (or a path that
+resolves outside the folder) is refused, so a problem folder cannot make supercoder
+read, store or show a host file. A folder's ``gen.py`` is **trusted code**: it runs on
+the host, in this process, like any Python you import; only use generators you trust.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import logging
+import os
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from supercoder.errors import UserError, inside, printable
+from supercoder.paths import cache_dir
+from supercoder.types import Problem, TestCase, split_flags
+
+log = logging.getLogger("supercoder")
+
+BUNDLED_ROOT = Path(__file__).resolve().parents[1] / "data" / "bench"
+SPLITS = ("train", "val")
+
+
+def is_problem_dir(path: Path) -> bool:
+    return (path / "source.c").is_file()
+
+
+def load_problem(path: str | Path) -> Problem:
+    """Load one problem folder; raises UserError with a clear message if malformed."""
+    folder = Path(path)
+    if not folder.is_dir():
+        raise UserError(f"{folder}: not a folder (a problem is a folder with source.c and tests/)")
+    if not is_problem_dir(folder):
+        raise UserError(f"{folder}: no source.c found")
+    meta = _read_meta(folder)
+    baseline = folder / "baseline.s"
+    tests = [
+        *_load_tests(folder, "tests", hidden=False),
+        *_load_tests(folder, "hidden", hidden=True),
+        *_load_tests(folder, "fuzz", hidden=True),
+    ]
+    if not tests:
+        raise UserError(f"{folder}: no tests (expected tests/NAME.in with tests/NAME.out)")
+    return Problem(
+        name=meta.get("name", folder.name),
+        source=read_text(folder, folder / "source.c"),
+        tests=tuple(tests),
+        baseline_asm=read_text(folder, baseline) if baseline.exists() else None,
+        split=meta.get("split"),
+        meta={**meta, "path": str(folder.resolve())},
+    )
+
+
+def own_file(folder: Path, path: Path) -> Path:
+    """``path`` if it is a regular file (or folder) of the problem folder itself: a
+    symbolic link, or anything resolving outside ``folder``, is refused."""
+    if path.is_symlink() or not inside(folder, path):
+        raise UserError(
+            f"{path}: is a symbolic link or leads outside the problem folder; problem files "
+            "must be regular files inside it (copy the file instead of linking it)"
+        )
+    return path
+
+
+def read_bytes(folder: Path, path: Path) -> bytes:
+    return own_file(folder, path).read_bytes()
+
+
+def read_text(folder: Path, path: Path) -> str:
+    try:
+        return read_bytes(folder, path).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from e
+
+
+def _read_meta(folder: Path) -> dict:
+    path = folder / "problem.json"
+    if not path.exists() and not path.is_symlink():
+        return {}
+    try:
+        meta = json.loads(read_text(folder, path))
+    except json.JSONDecodeError as e:
+        raise UserError(f"{path}: invalid JSON ({e})") from e
+    if not isinstance(meta, dict):
+        raise UserError(f"{path}: expected a JSON object, got {type(meta).__name__}")
+    for key in ("name", "split"):
+        value = meta.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise UserError(f"{path}: field {key!r} must be a non-empty string")
+        if isinstance(value, str) and (printable(value) != value or "\n" in value):
+            raise UserError(f"{path}: field {key!r} has control characters: {printable(value)!r}")
+    if not isinstance(meta.get("tags", []), list):
+        raise UserError(f"{path}: field 'tags' must be a list")
+    _check_meta(path, meta)
+    return meta
+
+
+def _check_meta(path: Path, meta: dict) -> None:
+    from supercoder.problems.outputs import parse_mode
+
+    if not isinstance(meta, dict):
+        raise UserError(f"{path}: expected a JSON object")
+    for key in ("cflags", "ldflags"):
+        value = meta.get(key)
+        try:
+            if value is not None and not isinstance(value, str | list):
+                raise ValueError("not a string")
+            split_flags(value)
+        except ValueError as e:
+            raise UserError(
+                f'{path}: {key} must be a string of flags, e.g. "-fopenmp" ({e})'
+            ) from e
+    try:
+        parse_mode(meta.get("compare"))
+    except ValueError as e:
+        raise UserError(f"{path}: {e}") from e
+
+
+def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
+    tdir = folder / sub
+    if not tdir.is_dir() and not tdir.is_symlink():
+        return []
+    own_file(folder, tdir)
+    tests = []
+    for out in sorted(tdir.glob("*.out")):
+        stem = out.stem
+        if printable(stem) != stem:
+            raise UserError(
+                f"{printable(out)}: test file names must be text without control characters"
+            )
+        name = stem if sub == "tests" else f"{sub}/{stem}"  # unique across folders
+        inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
+        expected = read_bytes(folder, out)
+        if inp.exists() or inp.is_symlink():
+            tests.append(
+                TestCase(name, expected, input_bytes=read_bytes(folder, inp), hidden=hidden)
+            )
+        elif gen.is_file():
+            factory = _generated_input(folder, own_file(folder, gen))
+            tests.append(TestCase(name, expected, input_factory=factory, hidden=hidden))
+        else:
+            raise UserError(f"{out}: no matching {stem}.in or {stem}.gen")
+    for orphan in sorted(tdir.glob("*.in")):
+        if not (tdir / f"{orphan.stem}.out").exists():
+            log.warning(
+                "warning: %s has no matching %s.out: not a test (skipped)", orphan, orphan.stem
+            )
+    return tests
+
+
+def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
+    try:
+        spec = json.loads(spec_path.read_text())
+        seed, size, digest = int(spec["seed"]), int(spec["size"]), str(spec["sha256"])
+    except (json.JSONDecodeError, KeyError, ValueError) as e:
+        raise UserError(f"{spec_path}: expected JSON with seed, size, sha256 ({e})") from e
+
+    def factory() -> bytes:
+        return generated_input(folder, seed, size, digest)
+
+    return factory
+
+
+def generated_input(folder: Path, seed: int, size: int, digest: str | None = None) -> bytes:
+    """Run the folder's gen.py for (seed, size), cached by digest; verifies the digest."""
+    cached = cache_dir() / "inputs" / f"{digest}.in" if digest else None
+    if cached and cached.is_file():
+        return cached.read_bytes()
+    gen = _load_generator(str(folder.resolve()))
+    data = gen(seed, size)
+    data_bytes = data.encode() if isinstance(data, str) else bytes(data)
+    actual = hashlib.sha256(data_bytes).hexdigest()
+    if digest and actual != digest:
+        raise UserError(
+            f"{folder}/gen.py(seed={seed}, size={size}) produced different input than recorded"
+        )
+    if cached:
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cached.with_suffix(f".tmp{os.getpid()}")
+        tmp.write_bytes(data_bytes)
+        tmp.replace(cached)
+    return data_bytes
+
+
+@cache
+def _load_generator(folder: str) -> Callable[[int, int], str]:
+    path = Path(folder) / "gen.py"
+    if path.exists():
+        own_file(Path(folder), path)
+    if not path.is_file():
+        raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
+    spec = importlib.util.spec_from_file_location(f"supercoder_gen_{abs(hash(folder))}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    if not hasattr(module, "generate"):
+        raise UserError(f"{path}: must define generate(seed: int, size: int) -> str")
+    return module.generate
+
+
+def write_problem(problem: Problem, folder: Path) -> Path:
+    """Write a problem in the folder format (inputs written out in full)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "source.c").write_text(problem.source)
+    if problem.baseline_asm:
+        (folder / "baseline.s").write_text(problem.baseline_asm)
+    meta = {k: v for k, v in problem.meta.items() if k != "path"}
+    if problem.split:
+        meta["split"] = problem.split
+    meta.setdefault("name", problem.name)
+    (folder / "problem.json").write_text(json.dumps(meta, indent=2, default=str) + "\n")
+    for t in problem.tests:
+        sub = folder / ("hidden" if t.hidden else "tests")
+        sub.mkdir(exist_ok=True)
+        stem = t.name.removeprefix("hidden/").replace("/", "_")
+        (sub / f"{stem}.in").write_bytes(t.read_input())
+        (sub / f"{stem}.out").write_bytes(t.expected)
+    return folder

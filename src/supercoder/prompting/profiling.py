@@ -1,0 +1,215 @@
+"""Where the baseline spends its instructions: an instruction-level profile per .s line.
+
+``profile_problem(problem)`` assembles the baseline with line info (``gcc -g
+baseline.s``: every machine instruction maps back to its line of the .s text), runs it
+on the *visible* tests (never the hidden ones), smallest input first, under valgrind's
+cachegrind (deterministic instruction counts, no cache simulation) inside the sandbox,
+and sums the executed instructions per line of the .s. ``summarize`` turns that into
+shares per line, per loop (natural loops of ``analysis.cfg``) and per function.
+
+Bounded: the whole profile stops after ``budget_seconds`` (valgrind runs a program
+~20-50x slower); tests not reached are listed in ``skipped`` and ``gave_up`` says why.
+Cached per (baseline digest, visible tests) under the cache folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import InfraError
+from supercoder.paths import atomic_write_text, cache_dir
+from supercoder.types import Problem, TestCase
+
+SOURCE_NAME = "baseline.s"
+BINARY_NAME = "prof"
+VALGRIND = ("valgrind", "-q", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no")
+PROFILE_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Executed instructions per line of the baseline .s, summed over the profiled tests."""
+
+    digest: str
+    lines: dict[int, int]  # 1-based .s line -> instructions executed there
+    outside: int  # instructions executed outside the program's code (libc, loader)
+    tests: tuple[str, ...] = ()  # profiled, in order
+    skipped: tuple[str, ...] = ()  # not profiled: the budget ran out
+    gave_up: str | None = None
+    seconds: float = 0.0
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def total(self) -> int:
+        """Instructions executed in the program's own code."""
+        return sum(self.lines.values())
+
+    def share(self, line: int) -> float:
+        total = self.total
+        return self.lines.get(line, 0) / total if total else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["lines"] = {str(k): v for k, v in sorted(self.lines.items())}
+        return d
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> Profile:
+        return Profile(
+            d["digest"], {int(k): int(v) for k, v in d["lines"].items()}, int(d["outside"]),
+            tuple(d["tests"]), tuple(d["skipped"]), d.get("gave_up"), float(d["seconds"]),
+            dict(d.get("meta") or {}),
+        )  # fmt: skip
+
+
+# --- cachegrind output --------------------------------------------------------------
+
+
+def parse_cachegrind(text: str, source_name: str = SOURCE_NAME) -> tuple[dict[int, int], int]:
+    """(instructions per line of ``source_name``, instructions elsewhere) from a
+    cachegrind output file (``fl=``/``fn=`` headers, then ``LINE Ir ...`` rows)."""
+    lines: dict[int, int] = {}
+    outside = 0
+    ours = False
+    for row in text.splitlines():
+        if row.startswith("fl="):
+            ours = row[3:].strip().endswith(source_name)
+            continue
+        if not row or not row[0].isdigit():
+            continue
+        parts = row.split()
+        if len(parts) < 2 or not parts[1].isdigit():
+            continue
+        count = int(parts[1])
+        if ours:
+            number = int(parts[0])
+            lines[number] = lines.get(number, 0) + count
+        else:
+            outside += count
+    return lines, outside
+
+
+# --- running ----------------------------------------------------------------------
+
+
+Runner = Callable[..., Any]
+
+
+def _run_isolated() -> Runner:
+    try:
+        from supercoder.sandbox.oneshot import run_isolated
+    except ImportError as e:  # pragma: no cover - until the one-shot sandbox lands
+        raise InfraError(f"the one-shot sandbox is not available: {e}") from e
+    return run_isolated
+
+
+def profile_key(asm: str, tests: tuple[TestCase, ...]) -> str:
+    from supercoder.build.toolchain import asm_digest
+
+    h = hashlib.sha256(asm_digest(asm).encode())
+    for t in tests:
+        h.update(t.name.encode() + b"\0" + hashlib.sha256(t.read_input()).digest())
+    return f"v{PROFILE_VERSION}-{h.hexdigest()[:24]}"
+
+
+def profile_problem(
+    problem: Problem,
+    *,
+    budget_seconds: float = 120.0,
+    isolation: bool = True,
+    use_cache: bool = True,
+    asm: str | None = None,
+) -> Profile:
+    """The profile of ``asm`` (default: the problem's baseline) on the visible tests
+    (cached; see the module docstring)."""
+    from supercoder.build.baseline import baseline_asm
+
+    asm = asm or baseline_asm(problem)
+    tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
+    key = profile_key(asm + "\n# link: " + " ".join(problem.link_flags), tests)
+    path = cache_dir() / "profiles" / f"{key}.json"
+    if use_cache and path.is_file():
+        cached = Profile.from_json(json.loads(path.read_text()))
+        if cached.gave_up is None or cached.meta.get("budget", 0.0) >= budget_seconds:
+            return cached  # a profile cut short is redone only with a larger budget
+    result = run_profile(asm, tests, key, budget_seconds=budget_seconds, isolation=isolation,
+                         link_flags=problem.link_flags)  # fmt: skip
+    if use_cache:
+        atomic_write_text(path, json.dumps(result.to_json()))
+    return result
+
+
+def run_profile(
+    asm: str,
+    tests: tuple[TestCase, ...],
+    digest: str,
+    *,
+    budget_seconds: float = 120.0,
+    isolation: bool = True,
+    link_flags: tuple[str, ...] = (),
+) -> Profile:
+    """Build ``asm`` with line info and run the tests in order under cachegrind."""
+    run = _run_isolated()
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="sc-prof-") as tmp:
+        work = Path(tmp)
+        (work / SOURCE_NAME).write_text(asm)
+        _build(run, work, isolation, link_flags)
+        lines: dict[int, int] = {}
+        outside, done, gave_up = 0, [], None
+        for k, test in enumerate(tests):
+            left = budget_seconds - (time.monotonic() - start)
+            if left < 1.0:
+                gave_up = f"time budget of {budget_seconds:.0f}s spent"
+                break
+            counts, why = _profile_test(run, work, test, k, left, isolation)
+            if counts is None:
+                gave_up = why
+                break
+            for line, n in counts[0].items():
+                lines[line] = lines.get(line, 0) + n
+            outside += counts[1]
+            done.append(test.name)
+    skipped = tuple(t.name for t in tests[len(done) :])
+    return Profile(digest, lines, outside, tuple(done), skipped, gave_up,
+                   round(time.monotonic() - start, 3), {"budget": budget_seconds})  # fmt: skip
+
+
+def _limits(seconds: float):
+    from supercoder.sandbox.box import Limits
+
+    return Limits(cpu_seconds=seconds, wall_seconds=2 * seconds + 5, memory_mb=8192, processes=8,
+                  output_bytes=64 << 20)  # fmt: skip
+
+
+def _build(run: Runner, work: Path, isolation: bool, link_flags: tuple[str, ...]) -> None:
+    from supercoder.build.toolchain import CC, LINK_FLAGS
+
+    argv = [CC, "-g", SOURCE_NAME, "-o", BINARY_NAME, *LINK_FLAGS, *link_flags]
+    result = run(argv, work, limits=_limits(60.0), isolation=isolation)
+    if not result.clean_exit or not (work / BINARY_NAME).is_file():
+        log = result.stderr.decode(errors="replace")[-2000:]
+        raise InfraError(f"the baseline does not assemble with line info:\n{log}")
+
+
+def _profile_test(run: Runner, work: Path, test: TestCase, k: int, seconds: float,
+                  isolation: bool) -> tuple[tuple[dict[int, int], int] | None, str | None]:  # fmt: skip
+    out = f"cg.{k}.out"
+    argv = [*VALGRIND, f"--cachegrind-out-file={out}", f"./{BINARY_NAME}"]
+    result = run(argv, work, limits=_limits(seconds), stdin=test.read_input(), isolation=isolation)
+    path = work / out
+    if result.outcome == "timeout":
+        return None, f"test {test.name} did not finish under valgrind in the time left"
+    if not path.is_file():
+        tail = result.stderr.decode(errors="replace")[-500:]
+        return None, f"valgrind wrote no profile for test {test.name} ({result.describe()}): {tail}"
+    counts = parse_cachegrind(path.read_text(errors="replace"))
+    path.unlink()
+    return counts, None

@@ -1,0 +1,416 @@
+"""The paper's prompts in our own words, refinement turns, and answer extraction.
+
+Prompt (``variant="asm"``): the C program in a ```c fence, its ``gcc -O3`` assembly in
+an ```assembly fence, and a request for a faster, complete x86-64 program in AT&T
+syntax, assembly only, in one ```assembly fence. ``variant="c_only"`` omits the
+assembly. Few-shot pairs come first as user/assistant turns.
+
+Test data: by default the prompt shows no tests at all (as in the paper).
+``show_inputs=k`` lists up to ``k`` short *visible* inputs (each trimmed) to show the
+input format; hidden tests never appear in any prompt or feedback.
+
+``context="hot"`` shows the profile-annotated assembly instead (``hotspots.hot_view``:
+``# NN.N%`` per hot line, cold functions elided) after a one-line profile summary;
+``answer="diff"`` asks for SEARCH/REPLACE edit blocks (``diffedit``) instead of the
+whole program. ``full``/``whole`` is the paper's prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from supercoder.prompting.diffedit import ERROR_PREFIX
+from supercoder.types import Problem, Status, TestResult, Verdict
+
+VARIANTS = ("asm", "c_only")
+ASM_LANGS = frozenset({"assembly", "asm", "s", "x86asm", "x86", "x86-64", "gas", "att", "nasm"})
+INPUT_PREVIEW_CHARS = 300
+PROFILE_BUDGET = 60.0  # seconds of profiling per problem for --context hot (then cached)
+DETAIL_CHARS = 1500
+
+_INSTRUCTIONS = (
+    "Write a faster version of this program in x86-64 assembly for Linux, in AT&T syntax "
+    "as gcc emits it. It must be the complete program: `gcc program.s -o program -lm` "
+    "must assemble and link it, and it must print exactly the same output as the "
+    "original on every input. Reply with the assembly only, with no explanation and no "
+    "comments, inside one ```assembly fenced block."
+)
+
+
+def build_messages(
+    problem: Problem,
+    *,
+    variant: str = "asm",
+    fewshot: Sequence[tuple[Problem, str]] = (),
+    baseline_asm: str | None = None,
+    show_inputs: int = 0,
+    context: str = "full",
+    answer: str = "whole",
+) -> list[dict[str, str]]:
+    """Chat messages asking for faster assembly for ``problem``.
+
+    ``baseline_asm`` defaults to ``problem.baseline_asm`` (built with gcc -O3 if absent).
+    Each few-shot pair is (problem, its optimized assembly).
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"unknown prompt variant {variant!r}: use one of {VARIANTS}")
+    messages: list[dict[str, str]] = []
+    for shot, answer in fewshot:
+        messages.append({"role": "user", "content": question(shot, variant=variant)})
+        messages.append({"role": "assistant", "content": fence(answer, "assembly")})
+    text = question(problem, variant=variant, baseline_asm=baseline_asm, show_inputs=show_inputs,
+                    context=context, answer=answer)  # fmt: skip
+    messages.append({"role": "user", "content": text})
+    return messages
+
+
+def question(
+    problem: Problem,
+    *,
+    variant: str = "asm",
+    baseline_asm: str | None = None,
+    show_inputs: int = 0,
+    context: str = "full",
+    answer: str = "whole",
+) -> str:
+    """The user turn for one problem."""
+    parts = [
+        "Here is a C program that reads standard input and writes standard output:",
+        fence(problem.source, "c"),
+    ]
+    if variant == "asm":
+        asm = baseline_asm or problem.baseline_asm or _compile_baseline(problem)
+        build = " ".join(("gcc -O3", *problem.cflags))
+        if context == "hot":
+            parts += hot_parts(problem, asm)
+        else:
+            parts += [
+                f"This is the assembly that `{build}` generates for it:",
+                fence(asm, "assembly"),
+            ]
+    inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
+    if inputs:
+        parts.append("Example inputs (the program reads them from standard input):")
+        parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
+    if answer == "diff" and variant == "asm":
+        parts.append(_with_link(problem, DIFF_INSTRUCTIONS))
+    else:
+        parts.append(
+            _with_link(problem, _INSTRUCTIONS + (_KEEP_ELIDED if context == "hot" else ""))
+        )
+    return "\n\n".join(parts)
+
+
+def _with_link(problem: Problem, text: str) -> str:
+    """The task; the link command names the problem's flags (e.g. -fopenmp) when it has any."""
+    if not problem.link_flags:
+        return text
+    link = " ".join(("gcc program.s -o program -lm", *problem.link_flags))
+    return text.replace("`gcc program.s -o program -lm`", f"`{link}`")
+
+
+DIFF_INSTRUCTIONS = (
+    "Make this program faster by editing its x86-64 assembly (AT&T syntax, as gcc emits "
+    "it). Answer with one or more edit blocks of exactly this form, and nothing else:\n\n"
+    "<<<<<<< SEARCH\nlines copied from the current program\n=======\nreplacement lines\n"
+    ">>>>>>> REPLACE\n\n"
+    "The blocks are applied in order to the assembly shown above. Each SEARCH part must "
+    "match exactly one place of it (trailing # comments and surrounding whitespace are "
+    "ignored); copy enough lines to make it unique. The edited program must still "
+    "assemble and link with `gcc program.s -o program -lm` and print exactly the same "
+    "output as the original on every input."
+)
+_KEEP_ELIDED = (
+    " Keep every `# supercoder: body of ... elided` line and the label above it as they "
+    "are: the original code of that function is put back there."
+)
+_HOT_NOTE = (
+    "Lines ending in `# NN.N%` carry their share of the instructions the program executed "
+    "on example inputs. Functions shown only as a label and a `# supercoder: body of ... "
+    "elided` line run rarely: they must stay unchanged."
+)
+
+
+def hot_parts(problem: Problem, asm: str) -> list[str]:
+    """The ``hot`` context: profile summary, annotated assembly (unannotated if the
+    profile cannot run on this machine)."""
+    from supercoder.errors import InfraError
+    from supercoder.prompting.hotspots import find_hotspots, hot_view, summary_text
+    from supercoder.prompting.profiling import profile_problem
+
+    try:
+        profile = profile_problem(problem, asm=asm, budget_seconds=PROFILE_BUDGET)
+    except InfraError as e:
+        note = f"(No profile is available: {str(e).splitlines()[0]}.)"
+        return ["This is the assembly that `gcc -O3` generates for it " + note,
+                fence(hot_view(asm, None), "assembly")]  # fmt: skip
+    hot = find_hotspots(profile, asm)
+    return [
+        "This is the assembly that `gcc -O3` generates for it. " + summary_text(hot, profile),
+        _HOT_NOTE,
+        fence(hot_view(asm, hot), "assembly"),
+    ]
+
+
+def refinement_messages(
+    previous_messages: Sequence[dict[str, str]], previous_answer: str, feedback: str
+) -> list[dict[str, str]]:
+    """The next turn: the model's previous answer, then our feedback on it."""
+    return [
+        *(dict(m) for m in previous_messages),
+        {"role": "assistant", "content": previous_answer},
+        {"role": "user", "content": feedback},
+    ]
+
+
+def feedback_for(verdict: Verdict, problem: Problem | None = None, answer: str = "whole") -> str:
+    """What went wrong (or how fast it was) and what to do next, for a refinement turn.
+
+    ``answer="diff"`` asks for edit blocks again (always against the original assembly);
+    an edit block that could not be applied is quoted.
+    """
+    text = _feedback(verdict, problem)
+    if answer == "diff":
+        for whole, diff in _DIFF_ASKS:
+            text = text.replace(whole, diff)
+    return text
+
+
+def _feedback(verdict: Verdict, problem: Problem | None = None) -> str:
+    """What went wrong (or how fast it was) and what to do next, for a refinement turn.
+
+    Pass ``problem`` to show the first failing *visible* test's input, expected output
+    and the evaluator's detail; a failing hidden test (or any test, without ``problem``)
+    is reported without any of its data.
+    """
+    status = verdict.status
+    if status is Status.OK:
+        return _speed_feedback(verdict)
+    if status is Status.NO_ANSWER:
+        return "Your reply did not contain an assembly program. " + _ASK_FIX
+    if status is Status.COMPILE_ERROR and verdict.message.startswith(ERROR_PREFIX):
+        why = _trim(verdict.message[len(ERROR_PREFIX) :], DETAIL_CHARS)
+        return f"Your edits could not be applied:\n\n{fence(why, '')}\n\n{_ASK_FIX}"
+    if status is Status.COMPILE_ERROR:
+        log = _trim(verdict.message or "(no assembler output)", DETAIL_CHARS)
+        return f"Your assembly does not assemble and link:\n\n{fence(log, '')}\n\n{_ASK_FIX}"
+    if status is Status.INFRA_ERROR:
+        return "Your program could not be evaluated for reasons unrelated to it. " + _ASK_AGAIN
+    return _test_feedback(verdict, problem)
+
+
+_ASK_FIX = (
+    "Reply with the complete corrected program: the assembly only, no explanation, "
+    "in one ```assembly fenced block."
+)
+_ASK_AGAIN = "Reply with the complete program again, in one ```assembly fenced block."
+_ASK_FASTER = (
+    "Try a different optimization to make it faster while keeping the output identical. "
+    "Reply with the complete program: the assembly only, in one ```assembly fenced block."
+)
+_ASK_STILL = "Reply with the complete program: the assembly only, in one ```assembly fenced block."
+_DIFF_AGAINST = (
+    "They apply to the original assembly of the first message, not to your previous "
+    "answer, so give all your edits again."
+)
+_DIFF_ASKS = (
+    (
+        _ASK_FIX,
+        "Reply with corrected edit blocks (<<<<<<< SEARCH ... >>>>>>> REPLACE). " + _DIFF_AGAINST,
+    ),
+    (_ASK_AGAIN, "Reply with your edit blocks again. " + _DIFF_AGAINST),
+    (
+        _ASK_FASTER,
+        "Try a different optimization to make it faster while keeping the output "
+        "identical. Reply with edit blocks only. " + _DIFF_AGAINST,
+    ),
+    (_ASK_STILL, "Reply with edit blocks only. " + _DIFF_AGAINST),
+)
+_STATUS_TEXT = {
+    Status.WRONG_OUTPUT: "printed the wrong output",
+    Status.RUNTIME_ERROR: "crashed",
+    Status.TIMEOUT: "ran out of time",
+    Status.OUTPUT_LIMIT: "printed too much output",
+    Status.MEMORY_LIMIT: "ran out of memory",
+}
+
+
+def _speed_feedback(verdict: Verdict) -> str:
+    if verdict.identical_to_baseline:
+        return (
+            "Your program is the same as the gcc -O3 assembly, so it is not faster. " + _ASK_FASTER
+        )
+    sp = verdict.speedup
+    if sp is None:
+        return "Your program is correct. " + _ASK_FASTER
+    measured = f"{sp.value:.3f}x (95% confidence interval {sp.low:.3f}x to {sp.high:.3f}x)"
+    if sp.significantly_faster:
+        return (
+            f"Your program is correct and {measured} faster than gcc -O3. "
+            "Try to make it faster still. " + _ASK_STILL
+        )
+    return (
+        f"Your program is correct, but it is not faster than gcc -O3: speedup {measured}. "
+        + _ASK_FASTER
+    )
+
+
+def _test_feedback(verdict: Verdict, problem: Problem | None) -> str:
+    """The first failing visible test in full; hidden tests (and, without the problem,
+    tests not known to be visible) by name count only: their details may quote data."""
+    failing = [t for t in verdict.tests if t.status is not Status.OK]
+    visible = [t for t in failing if not _is_hidden(t, problem)]
+    what = _STATUS_TEXT.get(verdict.status, str(verdict.status))
+    if not failing:
+        return f"Your program {what}. {_ASK_FIX}"
+    if not visible:
+        return (
+            f"Your program {what} on {len(failing)} test(s) whose data cannot be shown. {_ASK_FIX}"
+        )
+    first = visible[0]
+    lines = [
+        f"Your program {_STATUS_TEXT.get(first.status, str(first.status))} on test {first.name!r}"
+        + (f" ({len(failing)} tests failed in all)." if len(failing) > 1 else ".")
+    ]
+    lines += _test_data(first, problem)
+    if len(failing) > len(visible):
+        lines.append(f"{len(failing) - len(visible)} of the failing tests are hidden.")
+    lines.append(_ASK_FIX)
+    return "\n\n".join(lines)
+
+
+def _test_data(result: TestResult, problem: Problem | None) -> list[str]:
+    out = []
+    case = _case(result.name, problem)
+    if case is not None:
+        out.append("Input:\n" + fence(_trim(_decode(case.read_input()), DETAIL_CHARS), ""))
+        out.append("Expected output:\n" + fence(_trim(_decode(case.expected), DETAIL_CHARS), ""))
+    if result.detail:  # the evaluator's comparison: where the output differed
+        out.append("Details: " + _trim(result.detail, DETAIL_CHARS))
+    return out
+
+
+def _case(name: str, problem: Problem | None):
+    if problem is None:
+        return None
+    return next((t for t in problem.tests if t.name == name and not t.hidden), None)
+
+
+def _is_hidden(result: TestResult, problem: Problem | None) -> bool:
+    """Hidden unless the problem's test list shows it visible."""
+    if problem is None:
+        return True
+    return not any(t.name == result.name and not t.hidden for t in problem.tests)
+
+
+# --- extraction -------------------------------------------------------------------
+
+_THINK_CLOSE = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+_THINK_OPEN = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([\w+.#-]*)")
+_INSTRUCTION = re.compile(r"^(?:[A-Za-z_.$][\w.$]*:\s*)?[a-z][a-z0-9]*(?:\s|$)")
+_MAIN = re.compile(r"^\s*main\s*:|\.globl\s+main\b|\.global\s+main\b", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Block:
+    lang: str
+    body: str
+    closed: bool
+
+
+def fence(text: str, lang: str) -> str:
+    ticks = "````" if "```" in text else "```"
+    return f"{ticks}{lang}\n{text.rstrip()}\n{ticks}"
+
+
+def strip_reasoning(text: str) -> str:
+    """Drop ``<think>...</think>`` reasoning; an unclosed ``<think>`` drops the rest."""
+    closes = list(_THINK_CLOSE.finditer(text))
+    if closes:
+        text = text[closes[-1].end() :]
+    opened = _THINK_OPEN.search(text)
+    return text[: opened.start()] if opened else text
+
+
+def fenced_blocks(text: str) -> list[Block]:
+    """Every fenced block in order; a block left open at the end runs to the end."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if not m:
+            i += 1
+            continue
+        marker, lang = m.group(1), m.group(2).lower()
+        body, i, closed = [], i + 1, False
+        while i < len(lines):
+            if lines[i].strip().startswith(marker) and not lines[i].strip().strip(marker[0]):
+                closed = True
+                break
+            body.append(lines[i])
+            i += 1
+        blocks.append(Block(lang, "\n".join(body), closed))
+        i += 1
+    return blocks
+
+
+def looks_like_program(asm: str) -> bool:
+    """A whole program: at least one instruction and a ``main``."""
+    has_instruction = any(
+        _INSTRUCTION.match(line.split("#", 1)[0].strip()) for line in asm.splitlines()
+    )
+    return has_instruction and bool(_MAIN.search(asm))
+
+
+def extract_assembly(text: str | None) -> str | None:
+    """The assembly program in a model's answer, or None when there is none.
+
+    Takes the last usable ```assembly (or ```asm/```s/```x86asm/...) block, else the last
+    usable bare ``` block; an unfenced answer counts only if it is nothing but a program.
+    """
+    if not text:
+        return None
+    text = strip_reasoning(text)
+    blocks = fenced_blocks(text)
+    for wanted in (lambda b: b.lang in ASM_LANGS, lambda b: b.lang == ""):
+        for block in reversed([b for b in blocks if wanted(b)]):
+            if looks_like_program(block.body):
+                return block.body.strip("\n") + "\n"
+    if not blocks and _only_assembly(text):
+        return text.strip("\n") + "\n"
+    return None
+
+
+_ASM_LINE = re.compile(r"^(?:\.[\w.]+|[\w.$@]+:|[a-z][a-z0-9]*)(?:\s|$)")
+
+
+def _only_assembly(text: str) -> bool:
+    """An unfenced answer: it must open with a directive or label and hold nothing else."""
+    lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
+    lines = [ln for ln in lines if ln]
+    if not lines or not (lines[0].startswith(".") or lines[0].endswith(":")):
+        return False
+    return all(_ASM_LINE.match(ln) for ln in lines) and looks_like_program(text)
+
+
+# --- helpers ----------------------------------------------------------------------
+
+
+def _decode(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace")
+
+
+def _trim(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return text[:limit] + f"\n... ({len(text) - limit} more characters)"
+
+
+def _compile_baseline(problem: Problem) -> str:
+    from supercoder.build.baseline import baseline_asm
+
+    return baseline_asm(problem)

@@ -1,0 +1,172 @@
+"""Eval runs: every problem of a benchmark optimized and verified, kept in SQLite.
+
+``run_eval`` overlaps generation (one thread per in-flight problem, bounded by the
+model's concurrency) with verification (an ``Executor``). Each verified attempt is
+committed as soon as it finishes, and each finished problem is marked, so a crash
+loses only in-flight work: re-running the same run name skips finished problems and
+re-uses every stored attempt (nothing is verified twice; stored infrastructure
+failures are retried). A run's identity (model and options) is fixed at creation; a
+resume with different ones is refused.
+
+Infrastructure failures are never final: a problem with an attempt dropped for machine
+trouble is not finished (the run reports it, with the cause, and a rerun retries it),
+and the summary divides by the benchmark's size, listing the problems it could not score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+from supercoder.runs.metrics import summarize
+from supercoder.runs.store import RunJournal, RunSpec, Store
+from supercoder.runs.strategies import Outcome, solve
+from supercoder.runs.summary import RunSummary
+from supercoder.types import Problem
+
+
+@dataclass(frozen=True)
+class EvalRunResult:
+    """What one ``run_eval`` call did: the run's summary and outcomes, what could not finish."""
+
+    name: str
+    summary: RunSummary
+    outcomes: tuple[Outcome, ...]
+    failed: dict[str, str]  # problem -> why it could not finish (model or machine trouble)
+    resumed: bool
+    skipped: int  # problems already finished in an earlier invocation
+
+
+def run_context(spec: RunSpec, problems: Sequence[Problem]) -> dict[str, Any]:
+    from supercoder.build.toolchain import machine_context
+
+    return {
+        **machine_context(),
+        "model": spec.model,
+        "benchmark": spec.benchmark,
+        "problems_in_benchmark": len(problems),
+        "samples": spec.settings.samples,
+        "rounds": spec.settings.rounds,
+        "temperature": spec.settings.temperature,
+        "timed": spec.time,
+        "sandbox": spec.sandbox,
+        "executor": spec.executor,
+        "workers": spec.workers,
+    }
+
+
+def run_eval(
+    problems: Sequence[Problem],
+    model: Any,
+    spec: RunSpec,
+    store: Store,
+    *,
+    on_start: Callable[[int, int], None] | None = None,
+    on_problem: Callable[[str, Outcome | None], None] | None = None,
+    verify: Any = None,
+) -> EvalRunResult:
+    """Evaluate every problem (resuming a run of the same name); see module docstring."""
+    from supercoder.runs.strategies import make_verifier
+    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.executors import make_executor
+    from supercoder.verify.service import VerifyConfig
+
+    name, context = spec.run_name, run_context(spec, problems)
+    resumed = store.open_run(spec, context)
+    done = set(store.finished_problems(name))
+    todo = [p for p in problems if p.name not in done]
+    if on_start:
+        on_start(len(todo), len(problems) - len(todo))
+    journal = RunJournal(store, name)
+    executor = make_executor(spec.executor, spec.workers) if verify is None else None
+    checks = VerifyConfig(EvalConfig(sandbox=spec.sandbox, time=spec.time))  # one infra retry
+    verify = verify or make_verifier(checks, executor)
+    failed: dict[str, str] = {}
+
+    def on_done(problem: Problem, future) -> None:
+        outcome = _collect(future, problem, failed)
+        if outcome is not None and outcome.dropped:
+            failed[problem.name] = dropped_reason(outcome)
+            outcome = None
+        if outcome is not None:
+            store.finish_problem(name, outcome)
+        if on_problem:
+            on_problem(problem.name, outcome)
+
+    try:
+        _drive(todo, lambda p: _solve_one(p, model, spec, verify, journal),
+               spec.concurrency, on_done)  # fmt: skip
+    finally:
+        if executor is not None:
+            executor.close()
+    names = {p.name for p in problems}
+    outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
+    unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
+    summary = summarize(outcomes, {**context, "unfinished": len(failed), "run": name},
+                        total=len(problems)).with_unscored(unscored)  # fmt: skip
+    if not failed:
+        store.finish_run(name, summary)
+    return EvalRunResult(name, summary, outcomes, failed, resumed, len(done & names))
+
+
+def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: Callable) -> None:
+    """Run ``work`` over problems on threads; on interrupt, start nothing new and return
+    without waiting for the problems in flight (their finished attempts are stored)."""
+    pool = ThreadPoolExecutor(max_workers=max(1, threads))
+    futures = {pool.submit(work, p): p for p in problems}
+    try:
+        for future in as_completed(futures):
+            on_done(futures[future], future)
+    except BaseException:
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _solve_one(problem, model, spec: RunSpec, verify, journal: RunJournal) -> Outcome:
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.models.deadline import Deadline
+
+    journal.baseline(problem.name, baseline_asm(problem))
+    if spec.deadline is not None:
+        model = Deadline(model, spec.deadline)
+    return solve(problem, model, spec.settings, verify=verify, journal=journal)
+
+
+def dropped_reason(outcome: Outcome) -> str:
+    """Why a problem with dropped attempts is not finished: the first cause, and how much
+    room is left where supercoder writes (a full disk is the usual culprit)."""
+    lost = [a for a in outcome.attempts if a.dropped]
+    first = (lost[0].verdict.message or "no message").strip().splitlines()
+    cause = next((ln for ln in first if "No space left" in ln), first[0] if first else "")
+    hint = disk_hint()
+    return (f"{len(lost)} of {len(outcome.attempts)} attempt(s) lost to machine trouble "
+            f"(not scored; rerun to retry): {cause[:300]}" + (f" [{hint}]" if hint else ""))  # fmt: skip
+
+
+def disk_hint(low: int = 64 << 20) -> str:
+    """'only N MiB free in DIR' for the temp and cache folders when nearly full, else ''."""
+    import shutil
+    import tempfile
+
+    from supercoder.paths import cache_dir
+
+    notes = []
+    for where in sorted({tempfile.gettempdir(), str(cache_dir())}):
+        try:
+            free = shutil.disk_usage(where).free
+        except OSError:
+            continue
+        if free < low:
+            notes.append(f"No space left on device? only {free >> 20} MiB free in {where}")
+    return "; ".join(notes)
+
+
+def _collect(future, problem: Problem, failed: dict[str, str]) -> Outcome | None:
+    try:
+        return future.result()
+    except Exception as e:  # model or machine trouble: leave unfinished, a rerun retries
+        failed[problem.name] = f"{type(e).__name__}: {e}"
+        return None

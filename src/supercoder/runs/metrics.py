@@ -1,0 +1,229 @@
+"""Summary metrics of an eval run: the paper's figures, ours and theirs side by side.
+
+Per problem, the *chosen* attempt is the best one (``strategies.rank``: correct first,
+then most tests passed, then speedup; a baseline copy counts as 1.0x). Infrastructure
+failures are dropped, never scored: a problem whose every attempt was dropped is left
+out of every rate (``problems_dropped``). Rates are percentages of counted problems;
+given ``total`` (the benchmark's size), of the whole benchmark instead: a problem not
+scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems`` is
+``total`` (``problems_scored`` the ones with a verdict).
+
+- ``compilation_rate``: % problems where some attempt assembles and links;
+- ``accuracy``: % problems whose chosen attempt passes every test (a copy of the
+  baseline counts, as in the paper; ``accuracy_excluding_copies`` does not count it;
+  ``baseline_copies`` is the % of problems whose chosen attempt is such a copy);
+- per-problem speedup: the chosen attempt's measured speedup if it is correct (1.0 for
+  a copy), else 1.0, as the paper does. Over problems: ``avg_speedup``,
+  ``median_speedup``, ``p25_speedup``, ``p75_speedup``, ``max_speedup``,
+  ``std_speedup`` (population std), ``geomean_speedup``. None when nothing was timed
+  (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
+  correct answer reads below 1;
+- ``fast_1.1``: % of timed problems whose chosen attempt is correct, not a copy, has a
+  speedup >= 1.1 **and** is significantly faster (so noise cannot count);
+- ``significant_speedups`` / ``significant_slowdowns``: number of timed problems whose
+  chosen correct non-copy attempt is significantly faster / slower;
+- ``problems_untimed``: problems none of whose tests runs long enough to time (every
+  baseline run under the meter's ``min_test_seconds``, 5 ms): their figures would
+  measure process start-up, so they are ``timed: false`` and stay out of the speedup
+  figures, ``fast_1.1`` and the significance counts (they still count for
+  ``compilation_rate`` and ``accuracy``, and in the paper-protocol column, which
+  reproduces the paper's rule);
+- ``per_problem``: per problem its ``status``, ``speedup`` and ``speedup_ci`` (the
+  chosen attempt's), ``paper_speedup``, ``timed`` (None when no attempt was timed),
+  ``improved`` (significantly faster, and timed), ``origin`` (what produced the chosen
+  answer: the build for the ``compiler`` model, e.g. ``gcc -O3 -march=native``),
+  ``sample``/``round``, ``tests_passed``/``tests_total``, ``cpu_seconds`` (CPU time
+  spent verifying and timing its attempts) and ``seconds`` (generation + verification).
+
+"Significantly faster/slower" is ``types.practical_significance``: the whole 95% CI
+lies above / below the practical band ``[1 - m, 1 + m]`` (``m`` the calibrated noise
+floor carried by the speedup, at least 1%);
+- ``paper``: the same figures under the paper's protocol: per attempt the clamped
+  (>= 1.0) hyperfine-style ``verdict.paper_speedup``; per problem the best fully
+  correct attempt by that figure (copies count), else 1.0; ``fast_1.1`` there is just
+  ``>= 1.1``.
+
+Also: attempt counts, infra failures dropped, tokens and cost, and the context (gcc,
+CPU, samples, rounds) every summary must carry.
+
+"Compiled" is ``Verdict.assembled`` (``types.NOT_ASSEMBLED``: an infrastructure failure
+never counts as compiled). ``summarize`` returns a frozen ``RunSummary`` (per problem a
+``ProblemRecord``); ``to_json()`` is the summary ``eval --json`` writes and the run store
+keeps, ``from_json()`` reads one back. ``batch_stats`` gives the same figures for a batch
+of verdicts (training logs); ``geomean`` is the one geometric mean.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from supercoder.runs.strategies import Attempt, Outcome, effective_speedup
+from supercoder.runs.summary import (
+    BatchStats,
+    Distribution,
+    PaperFigures,
+    ProblemRecord,
+    RunSummary,
+)
+from supercoder.timing.meter import MeterConfig
+from supercoder.types import Status, Verdict
+
+FAST = 1.1  # the fast_1.1 threshold
+
+
+def geomean(values: Iterable[float | None]) -> float | None:
+    """Geometric mean of the given numbers (None and 0 are left out; None when empty)."""
+    vals = [float(v) for v in values if v]
+    return float(np.exp(np.log(np.clip(vals, 1e-12, None)).mean())) if vals else None
+
+
+def distribution(values: Sequence[float]) -> Distribution:
+    """The ``Distribution`` of per-problem speedups (every figure None when empty)."""
+    if not values:
+        return Distribution()
+    arr = np.asarray(values, dtype=float)
+    stats = (arr.mean(), np.median(arr), np.percentile(arr, 25), np.percentile(arr, 75),
+             arr.max(), arr.std(), geomean(np.clip(arr, 1e-12, None)))  # fmt: skip
+    return Distribution(*(round(float(v), 4) for v in stats))
+
+
+def _pct(count: int, total: int) -> float:
+    return round(100.0 * count / total, 2) if total else 0.0
+
+
+def _is_fast(v: Verdict) -> bool:
+    return bool(v.significantly_faster and v.speedup and v.speedup.value >= FAST)
+
+
+def paper_problem_speedup(outcome: Outcome) -> float:
+    """The paper's per-problem figure: best clamped speedup of a fully correct attempt."""
+    correct = [a.verdict for a in outcome.attempts if a.verdict.correct]
+    return max((v.paper_speedup or 1.0 for v in correct), default=1.0)
+
+
+def long_enough(verdict: Verdict) -> bool:
+    """Was some test of this timed verdict long enough to time?
+
+    The meter's decision where the verdict records it: it times only the tests whose
+    baseline runs at least ``min_test_seconds`` (5 ms), and every test when none does, so
+    a timed set that leaves tests out was long enough. When it times every test (all
+    long, or none), and for stored verdicts from before tests said ``timed``: some test's
+    baseline >= 5 ms. A verdict without per-test baseline times is taken as timed."""
+    timed = verdict.timed_tests
+    if timed and len(timed) < len(verdict.tests):
+        return True
+    known = [t.baseline_seconds for t in verdict.tests if t.baseline_seconds is not None]
+    return not known or max(known) >= MeterConfig().min_test_seconds
+
+
+def problem_timed(outcome: Outcome) -> bool | None:
+    """True when some timed attempt had a test long enough to time, False when attempts
+    were timed but none had one, None when no attempt was timed (wrong, or --no-time)."""
+    timed = [a.verdict for a in outcome.attempts if a.verdict.speedup is not None]
+    return any(long_enough(v) for v in timed) if timed else None
+
+
+def answer_origin(attempt: Attempt) -> str:
+    """What produced an answer: the build for the compiler model, else model and sample."""
+    model = str(attempt.origin.get("model") or "")
+    if model.startswith("compiler:"):
+        return model.split(":", 1)[1]
+    return f"{model or 'model'} sample {attempt.sample} round {attempt.round}"
+
+
+def problem_record(outcome: Outcome) -> ProblemRecord | None:
+    """One problem's figures; None when no attempt counts (all lost to machine trouble)."""
+    best = outcome.best
+    if best is None:
+        return None
+    v, timed = best.verdict, problem_timed(outcome)
+    sp = v.speedup if v.correct and not v.identical_to_baseline else None
+    return ProblemRecord(
+        status=v.status.value,
+        speedup=effective_speedup(v) if v.correct else 1.0,
+        speedup_ci=(round(sp.low, 4), round(sp.high, 4)) if sp else None,
+        paper_speedup=paper_problem_speedup(outcome),
+        timed=timed,
+        improved=bool(timed is not False and v.significantly_faster),
+        origin=answer_origin(best),
+        sample=best.sample,
+        round=best.round,
+        tests_passed=v.tests_passed,
+        tests_total=len(v.tests),
+        cpu_seconds=round(sum(a.verdict.cpu_seconds_spent for a in outcome.attempts), 3),
+        seconds=round(sum(a.gen_seconds + a.verify_seconds for a in outcome.attempts), 3),
+    )
+
+
+def summarize(
+    outcomes: Sequence[Outcome], context: Mapping[str, Any] | None = None, total: int | None = None
+) -> RunSummary:
+    """The run's summary (see the module docstring for every definition)."""
+    counted = [o for o in outcomes if o.best is not None]
+    chosen = [o.best.verdict for o in counted if o.best]
+    scored = len(counted)
+    n = max(total, scored) if total is not None else scored
+    timed = any(a.verdict.speedup for o in counted for a in o.attempts)
+    unscored = [1.0] * (n - scored)
+    records = [r for o in counted if (r := problem_record(o)) is not None]
+    kept = [r.timed is not False for r in records]  # untimed problems stay out of speedups
+    ours = [r.speedup for r, k in zip(records, kept, strict=True) if k] + unscored
+    timed_chosen = [v for v, k in zip(chosen, kept, strict=True) if k]
+    n_timed = n - kept.count(False)
+    paper = [paper_problem_speedup(o) for o in counted] + unscored
+    paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
+    compiled = _pct(sum(1 for o in counted if any(a.assembled for a in o.attempts)), n)
+    correct = sum(1 for v in chosen if v.correct)
+    copies = sum(1 for v in chosen if v.correct and v.identical_to_baseline)
+    attempts = [a for o in outcomes for a in o.attempts]
+    origins = [a.origin for a in attempts]
+    return RunSummary(
+        problems=n,
+        problems_scored=scored,
+        problems_dropped=n - scored if total is not None else len(outcomes) - scored,
+        attempts=len(attempts),
+        infra_dropped=sum(1 for a in attempts if a.dropped),
+        compilation_rate=compiled,
+        accuracy=_pct(correct, n),
+        accuracy_excluding_copies=_pct(correct - copies, n),
+        baseline_copies=_pct(copies, n),
+        speedups=distribution(ours if timed else []),
+        fast_1_1=_pct(sum(1 for v in timed_chosen if _is_fast(v)), n_timed),
+        significant_speedups=sum(1 for v in timed_chosen if v.significantly_faster),
+        significant_slowdowns=sum(1 for v in timed_chosen if v.significantly_slower),
+        problems_untimed=kept.count(False),
+        improved=sum(1 for r in records if r.improved),
+        paper=PaperFigures(
+            compiled,
+            _pct(correct, n),
+            distribution(paper if paper_timed else []),
+            _pct(sum(1 for s in paper if s >= FAST), n) if paper_timed else 0.0,
+        ),  # fmt: skip
+        prompt_tokens=sum(int(o.get("prompt_tokens") or 0) for o in origins),
+        completion_tokens=sum(int(o.get("completion_tokens") or 0) for o in origins),
+        cost_usd=round(sum(float(o.get("cost_usd") or 0.0) for o in origins), 6),
+        per_problem={o.problem: r for o, r in zip(counted, records, strict=True)},
+        context=dict(context or {}),
+    )
+
+
+# --- a batch of verdicts (training logs) ------------------------------------------
+
+
+def batch_stats(verdicts: Sequence[Verdict]) -> BatchStats:
+    """Correct rate, compile rate (``Verdict.assembled``) and mean speedup of the correct
+    ones, over the verdicts that count (infrastructure failures are left out)."""
+    scored = [v for v in verdicts if not v.is_infra_failure]
+    n = max(len(scored), 1)
+    speedups = [v.speedup.value for v in scored if v.correct and v.speedup]
+    return BatchStats(
+        count=len(verdicts),
+        correct_rate=sum(v.correct for v in scored) / n,
+        compile_rate=sum(v.assembled for v in scored) / n,
+        answer_rate=sum(v.status is not Status.NO_ANSWER for v in scored) / n,
+        mean_speedup=sum(speedups) / len(speedups) if speedups else None,
+        infra_failures=len(verdicts) - len(scored),
+    )

@@ -1,0 +1,328 @@
+"""The run store: one SQLite file of eval runs, their attempts and baselines.
+
+A run's identity (``RunSpec``: model and options) is fixed when it is opened; a resume
+with different ones is refused. Each verified attempt is one row, committed as it
+finishes (``RunJournal`` is the strategies' journal over it); each finished problem is
+marked. The file carries its schema version (``PRAGMA user_version``) and is migrated
+forward on opening (``MIGRATIONS``); a newer file is refused, and ``read_only`` opens a
+store as it is (the report). Summaries are recomputed from the stored attempts with
+``metrics.summarize`` (``Store.summary``), so they match what ``eval`` printed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import UserError
+from supercoder.runs.metrics import summarize
+from supercoder.runs.strategies import Attempt, Outcome, Settings
+from supercoder.runs.summary import RunSummary
+from supercoder.types import Candidate, Status, Verdict
+
+DEFAULT_DB = Path("runs") / "supercoder.sqlite"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+  name TEXT PRIMARY KEY, model TEXT NOT NULL, benchmark TEXT NOT NULL,
+  options TEXT NOT NULL, started REAL NOT NULL, finished REAL, context TEXT NOT NULL,
+  summary TEXT
+);
+CREATE TABLE IF NOT EXISTS attempts (
+  run TEXT NOT NULL, problem TEXT NOT NULL, sample INTEGER NOT NULL, round INTEGER NOT NULL,
+  status TEXT NOT NULL, correct INTEGER NOT NULL, speedup REAL, paper_speedup REAL,
+  verdict TEXT NOT NULL, asm TEXT, completion TEXT, origin TEXT NOT NULL,
+  baseline_digest TEXT, prompt_tokens INTEGER, completion_tokens INTEGER, cost_usd REAL,
+  tries INTEGER NOT NULL, gen_seconds REAL, verify_seconds REAL, created REAL NOT NULL,
+  PRIMARY KEY (run, problem, sample, round)
+);
+CREATE TABLE IF NOT EXISTS problems (
+  run TEXT NOT NULL, problem TEXT NOT NULL, finished REAL NOT NULL,
+  best_sample INTEGER, best_round INTEGER, PRIMARY KEY (run, problem)
+);
+"""
+
+
+# The store's schema version (PRAGMA user_version). Files from before versioning read 0
+# and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
+# MIGRATIONS[new_version]: the SQL that brings a file from the version before to it.
+SCHEMA_VERSION = 3
+MIGRATIONS = {
+    # 2: reads by problem (the resume and summary queries) use an index
+    2: "CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (run, problem, status);",
+    # 3: the baseline listings the attempts were compared with (attempts.baseline_digest),
+    # so the report reads them from the store instead of rebuilding them
+    3: "CREATE TABLE IF NOT EXISTS baselines (digest TEXT PRIMARY KEY, asm TEXT NOT NULL);",
+}
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What a run is: its identity (model + options) and how to execute it."""
+
+    model: str
+    benchmark: str
+    settings: Settings = Settings()
+    time: bool = True
+    sandbox: bool = True
+    name: str | None = None
+    workers: int = 1
+    executor: str = "local"
+    concurrency: int = 4
+    deadline: float | None = None  # seconds of model time per problem
+
+    @property
+    def run_name(self) -> str:
+        return self.name or default_run_name(self.model, self.benchmark)
+
+    def identity(self) -> dict[str, Any]:
+        """Options that must match to resume (not workers/executor/concurrency/deadline)."""
+        settings = asdict(self.settings)
+        for key in ("context", "answer"):  # default prompt modes: as runs stored before them
+            if settings.get(key) == getattr(Settings, key):
+                settings.pop(key)
+        return {
+            "benchmark": self.benchmark,
+            **settings,
+            "time": self.time,
+            "sandbox": self.sandbox,
+        }
+
+
+def default_run_name(model: str, benchmark: str) -> str:
+    bench = Path(benchmark).name or benchmark
+    return re.sub(r"[^\w.:@+-]+", "_", f"{model}@{bench}")
+
+
+class Store:
+    """The SQLite file of eval runs (thread-safe; one commit per write)."""
+
+    def __init__(self, path: str | Path = DEFAULT_DB, read_only: bool = False) -> None:
+        """``read_only`` (the report): an existing store, read as it is, never migrated."""
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(21, "is a folder, expected an SQLite file")
+            if read_only:
+                uri = f"{self.path.resolve().as_uri()}?mode=ro"
+                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
+                self._version()
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._migrate()
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("SELECT name, model, options, context FROM runs LIMIT 1").fetchall()
+        except (sqlite3.DatabaseError, OSError) as e:
+            raise UserError(
+                f"{self.path}: cannot use this file as the run store ({e}); "
+                "pass another --db (a supercoder SQLite file, or a new path)"
+            ) from e
+
+    def _version(self) -> int:
+        """The file's schema version; a newer file than this supercoder reads is refused."""
+        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"written by a newer supercoder (store schema {version}, this one reads up to "
+                f"{SCHEMA_VERSION}): upgrade supercoder"
+            )
+        return version
+
+    def _migrate(self) -> None:
+        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+        version = self._version()
+        self._db.executescript(SCHEMA)  # version 0 (new file or before versioning) -> 1
+        for target in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
+            self._db.executescript(MIGRATIONS[target])
+        if version != SCHEMA_VERSION:
+            self._db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._db.commit()
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def _write(self, sql: str, args: Sequence[Any]) -> None:
+        with self._lock:
+            self._db.execute(sql, args)
+            self._db.commit()
+
+    def _read(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        with self._lock:
+            return self._db.execute(sql, args).fetchall()
+
+    def open_run(self, spec: RunSpec, context: dict[str, Any]) -> bool:
+        """Create the run, or check that it may be resumed; True when resuming."""
+        name, identity = spec.run_name, spec.identity()
+        rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
+        if not rows:
+            self._write(
+                "INSERT INTO runs (name, model, benchmark, options, started, context) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                (name, spec.model, spec.benchmark, json.dumps(identity), time.time(),
+                 json.dumps(context, default=str)),
+            )  # fmt: skip
+            return False
+        stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
+        wanted = {"model": spec.model, **identity}
+        diff = [f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}" for k in wanted
+                if stored.get(k) != wanted[k]]  # fmt: skip
+        if diff:
+            raise UserError(
+                f"run {name!r} exists with different settings ({'; '.join(diff)}): "
+                "re-run with the same model and options to resume it, or pick a new --run name"
+            )
+        return True
+
+    def record(self, run: str, problem: str, attempt: Attempt, baseline_digest: str) -> None:
+        v, o = attempt.verdict, attempt.origin
+        self._write(
+            "INSERT OR REPLACE INTO attempts VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (run, problem, attempt.sample, attempt.round, v.status.value, int(v.correct),
+             v.speedup.value if v.speedup else None, v.paper_speedup,
+             json.dumps(v.to_json(), default=str), _capped(attempt.candidate.asm),
+             _capped(attempt.completion),
+             json.dumps(o, default=str), baseline_digest, o.get("prompt_tokens"),
+             o.get("completion_tokens"), o.get("cost_usd"), attempt.tries,
+             attempt.gen_seconds, attempt.verify_seconds, time.time()),
+        )  # fmt: skip
+
+    def attempts(self, run: str, problem: str, include_dropped: bool = True) -> list[Attempt]:
+        rows = self._read(
+            "SELECT * FROM attempts WHERE run = ? AND problem = ? ORDER BY round, sample",
+            (run, problem),
+        )
+        out = [_attempt_from_row(r) for r in rows]
+        return out if include_dropped else [a for a in out if not a.dropped]
+
+    def finish_problem(self, run: str, outcome: Outcome) -> None:
+        best = outcome.best
+        self._write(
+            "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
+            (run, outcome.problem, time.time(), best.sample if best else None,
+             best.round if best else None),
+        )  # fmt: skip
+
+    def finished_problems(self, run: str) -> list[str]:
+        """Problems marked finished that hold no dropped (infrastructure) attempt."""
+        rows = self._read(
+            "SELECT problem FROM problems p WHERE run = ? AND NOT EXISTS (SELECT 1 FROM attempts "
+            "a WHERE a.run = p.run AND a.problem = p.problem AND a.status = ?) ORDER BY problem",
+            (run, Status.INFRA_ERROR.value),
+        )
+        return [r["problem"] for r in rows]
+
+    def outcomes(self, run: str) -> list[Outcome]:
+        return [Outcome(p, tuple(self.attempts(run, p))) for p in self.finished_problems(run)]
+
+    def finish_run(self, run: str, summary: RunSummary) -> None:
+        self._write(
+            "UPDATE runs SET finished = ?, summary = ? WHERE name = ?",
+            (time.time(), json.dumps(summary.to_json(), default=str), run),
+        )
+
+    def save_baseline(self, digest: str, asm: str) -> None:
+        """Keep a baseline listing (by ``toolchain.asm_digest``), once."""
+        self._write("INSERT OR IGNORE INTO baselines VALUES (?, ?)", (digest, asm))
+
+    def baselines(self, run: str) -> dict[str, str]:
+        """problem -> the baseline listing its attempts were compared with (stored ones;
+        none in a store from before schema 3, read without migrating)."""
+        if not self._read("SELECT 1 FROM sqlite_master WHERE name = 'baselines'"):
+            return {}
+        rows = self._read(
+            "SELECT DISTINCT a.problem, b.asm FROM attempts a JOIN baselines b "
+            "ON b.digest = a.baseline_digest WHERE a.run = ?",
+            (run,),
+        )
+        return {r["problem"]: r["asm"] for r in rows}
+
+    def summary(self, run: dict[str, Any], outcomes: Sequence[Outcome] | None = None) -> RunSummary:
+        """A stored run's summary (a ``runs()`` row), recomputed from its stored attempts
+        (``outcomes``, when the caller has read them already) with ``metrics.summarize``:
+        the figures ``eval`` printed, also for unfinished runs."""
+        total = _int(run["context"].get("problems_in_benchmark"))
+        if outcomes is None:
+            outcomes = self.outcomes(run["name"])
+        return summarize(outcomes, run["context"], total=total)
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self._read("SELECT * FROM runs ORDER BY started")
+        return [
+            {**dict(r), "options": json.loads(r["options"]), "context": json.loads(r["context"])}
+            for r in rows
+        ]
+
+
+MAX_STORED_CHARS = 256 * 1024  # answer text and assembly beyond this are cut (and say so)
+
+
+def _capped(text: str | None) -> str | None:
+    if text is None or len(text) <= MAX_STORED_CHARS:
+        return text
+    return (
+        text[:MAX_STORED_CHARS]
+        + f"\n[supercoder: cut, {len(text) - MAX_STORED_CHARS} more characters]"
+    )
+
+
+def _attempt_from_row(r: sqlite3.Row) -> Attempt:
+    origin = json.loads(r["origin"])
+    return Attempt(
+        sample=r["sample"],
+        round=r["round"],
+        candidate=Candidate(r["asm"], origin),
+        verdict=Verdict.from_json(json.loads(r["verdict"])),
+        completion=r["completion"],
+        tries=r["tries"],
+        gen_seconds=r["gen_seconds"] or 0.0,
+        verify_seconds=r["verify_seconds"] or 0.0,
+    )
+
+
+@dataclass
+class RunJournal:
+    """The strategies' Journal for one run (stored infra failures are not re-used)."""
+
+    store: Store
+    run: str
+    digests: dict[str, str] = field(default_factory=dict)
+
+    def stored(self, problem: str) -> dict[tuple[int, int], Attempt]:
+        attempts = self.store.attempts(self.run, problem, include_dropped=False)
+        return {(a.sample, a.round): a for a in attempts}
+
+    def record(self, problem: str, attempt: Attempt) -> None:
+        self.store.record(self.run, problem, attempt, self.digests.get(problem, ""))
+
+    def baseline(self, problem: str, asm: str) -> None:
+        """The baseline listing this problem's attempts are compared with (stored once)."""
+        from supercoder.build.toolchain import asm_digest
+
+        self.digests[problem] = digest = asm_digest(asm)
+        self.store.save_baseline(digest, asm)
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and value >= 0 else None
+
+
+def leaderboard_rows(db: str | Path) -> list[dict[str, Any]]:
+    """Every stored run with its summary (a ``RunSummary``) recomputed from the stored
+    attempts (``Store.summary``)."""
+    store = Store(db)
+    try:
+        return [{**r, "summary": store.summary(r)} for r in store.runs()]
+    finally:
+        store.close()

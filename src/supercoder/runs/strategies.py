@@ -1,0 +1,333 @@
+"""Search strategies: best-of-N sampling and iterative refinement, every answer verified.
+
+``solve(problem, model, samples=N, rounds=K)`` runs N independent chains. Round 0 asks
+for N samples of the paper's prompt; each later round shows a chain's model its own
+previous answer and ``feedback_for(verdict)`` (assembler error, first failing visible
+test, or the measured speedup) and asks again, until the chain's answer satisfies
+``stop`` (default: correct and significantly faster) or K rounds are spent.
+``best_of_n`` is ``rounds=1``; ``refine`` is ``samples=1``.
+
+Choice of the best attempt (``rank``): correct first, then most tests passed, then the
+highest speedup, where a copy of the baseline counts as exactly 1.0x and loses ties, so
+it never wins over a real improvement. Infrastructure failures are retried by the
+verification service (``verify.py``: once by default), then dropped: never chosen,
+never scored as wrong.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.verify.service import Checked, VerifyConfig, verify_stream
+
+if TYPE_CHECKING:
+    from supercoder.models import Completion, Model
+
+Verifier = Callable[[Problem, Sequence[Candidate]], Iterator[tuple]]
+"""``verify(problem, candidates)`` yields ``verify.Checked`` ``(index, verdict, seconds,
+tries)`` as each is final (a plain ``(index, verdict, seconds)`` counts as one try)."""
+StopRule = Callable[[Verdict], bool]
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One verified answer: chain ``sample``, refinement ``round`` (0 = first answer)."""
+
+    sample: int
+    round: int
+    candidate: Candidate
+    verdict: Verdict
+    completion: str | None = None
+    tries: int = 1
+    gen_seconds: float = 0.0
+    verify_seconds: float = 0.0
+
+    @property
+    def dropped(self) -> bool:
+        return self.verdict.is_infra_failure
+
+    @property
+    def assembled(self) -> bool:
+        return self.verdict.assembled
+
+    @property
+    def origin(self) -> dict[str, Any]:
+        return self.candidate.origin
+
+
+@dataclass(frozen=True)
+class Outcome:
+    problem: str
+    attempts: tuple[Attempt, ...] = ()
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def best(self) -> Attempt | None:
+        return choose_best(self.attempts)
+
+    @property
+    def dropped(self) -> int:
+        return sum(1 for a in self.attempts if a.dropped)
+
+    @property
+    def tokens(self) -> int:
+        return sum(
+            int(a.origin.get("prompt_tokens") or 0) + int(a.origin.get("completion_tokens") or 0)
+            for a in self.attempts
+        )
+
+    @property
+    def cost_usd(self) -> float:
+        return sum(float(a.origin.get("cost_usd") or 0.0) for a in self.attempts)
+
+
+class Journal(Protocol):
+    """Where attempts are kept as they finish (the eval store); lets a run resume."""
+
+    def stored(self, problem: str) -> dict[tuple[int, int], Attempt]: ...
+
+    def record(self, problem: str, attempt: Attempt) -> None: ...
+
+
+def effective_speedup(verdict: Verdict) -> float:
+    """The speedup a correct answer earns: 1.0 for a baseline copy or when untimed."""
+    if not verdict.correct:
+        return 0.0
+    if verdict.identical_to_baseline or verdict.speedup is None:
+        return 1.0
+    return verdict.speedup.value
+
+
+def rank(attempt: Attempt) -> tuple:
+    v = attempt.verdict
+    return (
+        v.correct,
+        v.tests_passed,
+        effective_speedup(v),
+        not v.identical_to_baseline,
+        -attempt.round,
+        -attempt.sample,
+    )
+
+
+def choose_best(attempts: Sequence[Attempt]) -> Attempt | None:
+    """The best non-dropped attempt (see module docstring), None if all were dropped."""
+    kept = [a for a in attempts if not a.dropped]
+    return max(kept, key=rank) if kept else None
+
+
+def significantly_faster(verdict: Verdict) -> bool:
+    """Default stop rule: correct, not a copy, and significantly faster
+    (``Verdict.significantly_faster``: the CI lies above the practical band around 1);
+    untimed runs stop at the first correct answer: there is nothing more to learn."""
+    if not verdict.correct or verdict.identical_to_baseline:
+        return False
+    return verdict.speedup is None or verdict.significantly_faster
+
+
+def stop_when_correct(verdict: Verdict) -> bool:
+    return verdict.correct
+
+
+# --- verification -------------------------------------------------------------------
+
+
+def make_verifier(config: Any = None, executor: Any = None) -> Verifier:
+    """A ``Verifier`` over the verification service (``verify.verify_stream``): ``config``
+    an ``EvalConfig`` (one infra retry) or a ``VerifyConfig``; candidates run in-process
+    unless an ``Executor`` is given."""
+    from supercoder.verify.executors import InlineExecutor
+
+    if isinstance(config, VerifyConfig):
+        cfg = config
+    else:
+        cfg = VerifyConfig() if config is None else VerifyConfig(config)
+    where = executor or InlineExecutor()
+
+    def verify(problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
+        return verify_stream(problem, candidates, cfg, where)
+
+    return verify
+
+
+def _verify_all(
+    problem: Problem, pending: list[Attempt], verify: Verifier, record: Callable[[Attempt], None]
+) -> list[Attempt]:
+    """Verify every pending attempt, recording each as its final verdict arrives (the
+    verifier retries infrastructure failures; one still failing is dropped)."""
+    done: list[Attempt] = [None] * len(pending)  # type: ignore[list-item]
+    todo = []
+    for k, a in enumerate(pending):
+        if a.origin.get("answer_error"):  # a diff that could not be applied: no build
+            verdict = Verdict(problem.name, Status.COMPILE_ERROR, message=a.origin["answer_error"])
+            done[k] = _finish(a, verdict, 1, 0.0)
+            record(done[k])
+        else:
+            todo.append(k)
+    if todo:
+        for item in verify(problem, [pending[k].candidate for k in todo]):
+            j, verdict, seconds, tries = Checked(*item)
+            done[todo[j]] = _finish(pending[todo[j]], verdict, tries, seconds)
+            record(done[todo[j]])
+    return done
+
+
+def _finish(attempt: Attempt, verdict: Verdict, tries: int, seconds: float) -> Attempt:
+    return Attempt(
+        attempt.sample,
+        attempt.round,
+        attempt.candidate,
+        verdict,
+        attempt.completion,
+        tries,
+        attempt.gen_seconds,
+        attempt.verify_seconds + seconds,
+    )
+
+
+# --- the search ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Settings:
+    samples: int = 1
+    rounds: int = 1
+    temperature: float = 0.7
+    max_tokens: int = 4096
+    seed: int = 0
+    variant: str = "asm"
+    show_inputs: int = 0
+    context: str = "full"  # full | hot (profile-annotated, cold functions elided)
+    answer: str = "whole"  # whole | diff (SEARCH/REPLACE blocks against the baseline)
+
+
+def solve(
+    problem: Problem,
+    model: Model,
+    settings: Settings = Settings(),
+    *,
+    verify: Verifier | None = None,
+    journal: Journal | None = None,
+    stop: StopRule = significantly_faster,
+    fewshot: Sequence[tuple[Problem, str]] = (),
+) -> Outcome:
+    """Run ``settings.samples`` chains of up to ``settings.rounds`` verified answers."""
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.prompting.prompts import build_messages
+
+    verify = verify or make_verifier()
+    stored = journal.stored(problem.name) if journal else {}
+    record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
+    base = baseline_asm(problem)
+    first = build_messages(
+        problem,
+        variant=settings.variant,
+        fewshot=fewshot,
+        baseline_asm=base,
+        show_inputs=settings.show_inputs,
+        context=settings.context,
+        answer=settings.answer,
+    )
+    chains: dict[int, list[dict[str, str]]] = dict.fromkeys(range(settings.samples), first)
+    attempts: list[Attempt] = []
+    for rnd in range(settings.rounds):
+        if rnd:
+            chains = _next_prompts(problem, chains, attempts, stop, settings.answer)
+        if not chains:
+            break
+        pending = _generate(problem, model, settings, rnd, chains, stored, base)
+        fresh = [a for a in pending if (a.sample, a.round) not in stored]
+        verified = iter(_verify_all(problem, fresh, verify, record))
+        attempts += [a if (a.sample, a.round) in stored else next(verified) for a in pending]
+    return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
+
+
+def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dict[str, str]]]:
+    from supercoder.prompting.prompts import feedback_for, refinement_messages
+
+    last = {a.sample: a for a in attempts}
+    out = {}
+    for i, messages in chains.items():
+        prev = last.get(i)
+        if prev is None or stop(prev.verdict):
+            continue
+        feedback = feedback_for(prev.verdict, problem, answer)
+        out[i] = refinement_messages(messages, prev.completion or "", feedback)
+    return out
+
+
+def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attempt]:
+    """Attempts (unverified unless stored) for every chain in this round; a model that
+    returns fewer than ``samples`` answers (the compiler has few builds) ends the rest."""
+    missing = [i for i in chains if (i, rnd) not in stored]
+    fresh: dict[int, Attempt] = {}
+    if missing and rnd == 0:
+        messages = chains[missing[0]]
+        texts = _complete(model, problem, messages, settings, settings.samples, settings.seed)
+        fresh = {i: _attempt(i, 0, *texts[i], base) for i in missing if i < len(texts)}
+    elif missing:
+        with ThreadPoolExecutor(max_workers=min(len(missing), 8)) as pool:
+            calls = {
+                i: pool.submit(_complete, model, problem, chains[i], settings, 1, settings.seed + i)
+                for i in missing
+            }
+            for i in missing:
+                texts = calls[i].result()
+                fresh.update({i: _attempt(i, rnd, *texts[0], base)} if texts else {})
+    found = [stored.get((i, rnd)) or fresh.get(i) for i in chains]
+    return [a for a in found if a is not None]
+
+
+def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Completion, float]]:
+    from supercoder.models.base import Sampling
+
+    start = time.perf_counter()
+    sampling = Sampling(
+        n=n, temperature=settings.temperature, max_tokens=settings.max_tokens, seed=seed
+    )
+    out = model.complete(messages, sampling, problem)
+    each = (time.perf_counter() - start) / max(len(out), 1)
+    return [(c, each) for c in out[:n]]
+
+
+def _attempt(
+    sample: int, rnd: int, completion: Completion, seconds: float, base: str | None = None
+) -> Attempt:
+    from supercoder.prompting.answers import resolve_answer
+
+    text = completion.text
+    origin: dict[str, Any] = {
+        "sample": sample,
+        "round": rnd,
+        "model": completion.model,
+        "prompt_tokens": completion.prompt_tokens,
+        "completion_tokens": completion.completion_tokens,
+        "cost_usd": completion.cost_usd,
+        "cached": completion.cached,
+        "finish_reason": completion.finish_reason,
+        **completion.meta,
+    }
+    resolved = resolve_answer(text, base)
+    origin["answer"] = resolved.kind
+    if resolved.error:
+        origin["answer_error"] = resolved.error
+    candidate = Candidate(resolved.asm, origin)
+    placeholder = Verdict("", Status.INFRA_ERROR, message="not verified yet")
+    return Attempt(sample, rnd, candidate, placeholder, text, 0, seconds, 0.0)
+
+
+def best_of_n(problem: Problem, model: Model, n: int, temperature: float = 0.7, **kw) -> Outcome:
+    """N samples, all verified, the best wins (see ``rank``)."""
+    settings = Settings(samples=n, rounds=1, temperature=temperature)
+    return solve(problem, model, settings, **kw)
+
+
+def refine(problem: Problem, model: Model, rounds: int, temperature: float = 0.7, **kw) -> Outcome:
+    """One chain of up to ``rounds`` answers, each told what was wrong with the last."""
+    settings = Settings(samples=1, rounds=rounds, temperature=temperature)
+    return solve(problem, model, settings, **kw)

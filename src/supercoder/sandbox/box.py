@@ -1,0 +1,317 @@
+"""Run untrusted binaries: bubblewrap namespaces + rlimits + seccomp, one sandbox per candidate.
+
+One sandbox holds every binary of a comparison (baseline and candidate) and a
+supervisor (``runner.c``) that runs them one at a time, so that timing runs pay no
+sandbox start-up cost. Inside: no network, a read-only filesystem showing only
+``/usr`` and ``/sc`` (the binaries and the test inputs — never expected outputs),
+uid 65534 with no capabilities, a private pid namespace whose init is the runner
+(signals from inside cannot kill it, its /proc entries are hidden), per-run
+CPU/wall/memory/output/file limits, a seccomp filter (no ptrace, sockets, process
+creation, exec, SysV IPC or mqueues; calls that take a pid act only on the caller),
+execute-only binaries, and after each run a sweep that kills any descendant left and
+a check that the supervisor's own limits, priority and affinity are unchanged.
+
+Started as root, bubblewrap never runs as root (``sandbox.bwrap``): it runs as an
+unprivileged host user with no supplementary groups. Other sandboxes (the one-shot
+build sandbox) reuse ``bwrap_argv_base()`` + ``unprivileged_popen_kwargs()``; what
+they bind must be reachable by that user (folders 0755, files world-readable or
+-executable: never under root's home).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field, replace
+from functools import cache
+from pathlib import Path
+
+from supercoder.errors import InfraError, UserError
+from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to start bubblewrap)
+    SANDBOX_UID,
+    SANDBOX_USER,
+    _bwrap_base,
+    bwrap_argv_base,
+    isolation_status,
+    own_folders,
+    sandbox_host_ids,
+    unprivileged_popen_kwargs,
+)
+
+RUNNER_SOURCE = Path(__file__).with_name("runner.c")
+
+
+@dataclass(frozen=True)
+class Limits:
+    cpu_seconds: float = 10.0
+    wall_seconds: float = 20.0
+    memory_mb: int = 2048
+    output_bytes: int = 16 << 20
+    processes: int = 0  # extra processes a program may create (0: fork/clone denied)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    outcome: (
+        str  # exited | signaled | timeout | output_limit | memory_limit | spawn_error | tampered
+    )
+    exit_code: int
+    signal: int
+    stdout: bytes = field(repr=False)
+    stderr: bytes = field(repr=False)
+    cpu_seconds: float
+    wall_seconds: float
+    max_rss_kb: int
+    leftover: int  # descendants still alive when the program exited (killed)
+
+    @property
+    def clean_exit(self) -> bool:
+        return self.outcome == "exited" and self.exit_code == 0 and self.leftover == 0
+
+    def describe(self) -> str:
+        if self.outcome == "exited" and self.exit_code == 0 and self.leftover:
+            return f"left {self.leftover} process(es) running after exit"
+        if self.outcome == "exited":
+            return f"exit code {self.exit_code}" + _stderr_tail(self.stderr)
+        if self.outcome == "signaled":
+            name = (
+                signal.Signals(self.signal).name
+                if self.signal in signal.Signals._value2member_map_
+                else self.signal
+            )
+            return f"killed by signal {name}" + _stderr_tail(self.stderr)
+        if self.outcome == "timeout":
+            return (
+                f"time limit exceeded (cpu {self.cpu_seconds:.2f}s, wall {self.wall_seconds:.2f}s)"
+            )
+        if self.outcome == "output_limit":
+            return f"output limit exceeded ({len(self.stdout)} bytes)"
+        if self.outcome == "tampered":
+            return (
+                "changed its sandbox (supervisor limits/priority/affinity or IPC objects)"
+                + _stderr_tail(self.stderr)
+            )
+        if self.outcome == "memory_limit":
+            return f"memory limit exceeded (peak {self.max_rss_kb // 1024} MiB)"
+        return (
+            f"could not start: {os.strerror(self.exit_code) if self.exit_code > 0 else 'unknown'}"
+        )
+
+
+def _stderr_tail(err: bytes) -> str:
+    text = err.decode(errors="replace").strip()
+    return f": {text[-300:]}" if text else ""
+
+
+class SandboxLost(InfraError):
+    """The supervisor died or stopped answering."""
+
+
+@cache
+def runner_binary() -> Path:
+    """Compile runner.c once per source version (cached, atomic)."""
+    from supercoder.paths import cache_dir
+
+    source = RUNNER_SOURCE.read_bytes()
+    digest = hashlib.sha256(source).hexdigest()[:16]
+    target = cache_dir() / f"runner-{digest}"
+    if target.is_file():
+        return target
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if not cc:
+        raise InfraError("gcc not found: install it (apt-get install gcc)")
+    tmp = target.with_suffix(f".tmp{os.getpid()}")
+    proc = subprocess.run(
+        [cc, "-O2", "-o", str(tmp), str(RUNNER_SOURCE)], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise InfraError(f"could not build the sandbox runner:\n{proc.stderr[-2000:]}")
+    tmp.replace(target)
+    return target
+
+
+class Sandbox:
+    """A running supervisor holding named binaries; ``run`` executes one of them."""
+
+    def __init__(
+        self, binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+    ):
+        if isolation:
+            ok, why = isolation_status()
+            if not ok:
+                raise InfraError(
+                    f"no sandbox available ({why}); refusing to run untrusted code. "
+                    "Install bubblewrap, or pass --unsafe-no-sandbox to run without isolation."
+                )
+        self.limits = limits
+        self.isolation = isolation
+        self._host = Path(tempfile.mkdtemp(prefix="sc-box-"))
+        self._inputs: dict[str, str] = {}
+        self._names = set(binaries)
+        try:
+            self._fill_box(binaries)
+            self._proc = self._start()
+        except BaseException:
+            shutil.rmtree(self._host, ignore_errors=True)
+            raise
+
+    def _fill_box(self, binaries: dict[str, Path]) -> None:
+        """Binaries execute-only (no program in the box can read or mmap another), the
+        runner copied in (the cache may sit in root's home, unreachable), folders 0755."""
+        (self._host / "bin").mkdir()
+        (self._host / "in").mkdir()
+        for name, path in binaries.items():
+            if not name.isidentifier():
+                raise UserError(f"binary name {name!r} must be an identifier")
+            dest = self._host / "bin" / name
+            shutil.copyfile(path, dest)
+            dest.chmod(0o111)
+        shutil.copyfile(runner_binary(), self._host / "runner")
+        (self._host / "runner").chmod(0o111)
+        for folder in (self._host, self._host / "bin"):
+            folder.chmod(0o755)
+        # inputs are reachable by name (a SHA-256 of the content) but not listable, by
+        # the sandbox user or by the owner: a run cannot find other tests' inputs
+        (self._host / "in").chmod(0o311)
+
+    # -- lifecycle -----------------------------------------------------------
+    def _start(self) -> subprocess.Popen:
+        runner = self._host / "runner"
+        if self.isolation:
+            cmd = [
+                *bwrap_argv_base(), "--as-pid-1",
+                # the supervisor's /proc entries (CPU time, context switches, memory)
+                # would let one run leave a message for the next: hidden
+                "--tmpfs", "/proc/1", "--remount-ro", "/proc/1",
+                # a system-wide install puts our package (bundled problems' hidden
+                # outputs) and cache under /usr: shown empty
+                *[arg for path in own_folders() for arg in ("--tmpfs", str(path))],
+                "--ro-bind", str(self._host / "bin"), "/sc/bin",
+                "--ro-bind", str(self._host / "in"), "/sc/in",
+                "--ro-bind", str(runner), "/sc/runner",
+                "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/", "--", "/sc/runner",
+            ]  # fmt: skip
+        else:
+            cmd = [str(runner)]
+        env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
+        drop = unprivileged_popen_kwargs() if self.isolation else {}
+        try:
+            proc = subprocess.Popen(
+                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                env=env, cwd="/", start_new_session=True, **drop,
+            )  # fmt: skip
+        except OSError as e:
+            raise InfraError(f"could not start the sandbox: {e}") from e
+        self._proc = proc
+        self._buffer = b""
+        line = self._read_line(time.monotonic() + 30)
+        if line != b"READY":
+            self.close()
+            raise SandboxLost(f"sandbox did not start (got {line[:200]!r})")
+        return proc
+
+    def close(self) -> None:
+        proc = getattr(self, "_proc", None)
+        if proc and proc.poll() is None:
+            try:
+                proc.stdin.write(b"QUIT\n")
+                proc.stdin.flush()
+                proc.wait(timeout=5)
+            except (OSError, subprocess.TimeoutExpired):
+                proc.kill()
+                proc.wait()
+        shutil.rmtree(getattr(self, "_host", ""), ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- running -------------------------------------------------------------
+    def _input_path(self, data: bytes) -> str:
+        key = hashlib.sha256(data).hexdigest()
+        if key not in self._inputs:
+            path = self._host / "in" / key
+            path.write_bytes(data)
+            path.chmod(0o444)
+            self._inputs[key] = f"/sc/in/{key}" if self.isolation else str(path)
+        return self._inputs[key]
+
+    def run(self, name: str, stdin: bytes, limits: Limits | None = None) -> RunResult:
+        """Run binary ``name`` on ``stdin``. Raises SandboxLost if the supervisor died."""
+        if name not in self._names:
+            raise UserError(f"no binary named {name!r} in this sandbox")
+        lim = limits or self.limits
+        binary = f"/sc/bin/{name}" if self.isolation else str(self._host / "bin" / name)
+        command = (
+            f"RUN {binary} {self._input_path(stdin)} {int(lim.cpu_seconds * 1000)} "
+            f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes}\n"
+        )
+        try:
+            self._proc.stdin.write(command.encode())
+            self._proc.stdin.flush()
+        except OSError as e:
+            raise SandboxLost(f"sandbox supervisor is gone: {e}") from e
+        deadline = time.monotonic() + lim.wall_seconds + 30
+        header = self._read_line(deadline).split()
+        if len(header) != 11 or header[0] != b"RES":
+            raise SandboxLost(f"sandbox supervisor answered {b' '.join(header)[:200]!r}")
+        outcome = header[1].decode()
+        code, sig, user, sys_, wall, rss, left, nout, nerr = (int(x) for x in header[2:])
+        stdout = self._read_exact(nout, deadline)
+        stderr = self._read_exact(nerr, deadline)
+        result = RunResult(
+            outcome, code, sig, stdout, stderr, (user + sys_) / 1e6, wall / 1e6, rss, left
+        )
+        return _classify_memory(result, lim)
+
+    def _fill(self, deadline: float) -> None:
+        fd = self._proc.stdout.fileno()
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            if not sel.select(max(0.0, deadline - time.monotonic())):
+                self._proc.kill()
+                raise SandboxLost("sandbox supervisor stopped answering")
+        chunk = os.read(fd, 1 << 20)
+        if not chunk:
+            raise SandboxLost("sandbox supervisor died")
+        self._buffer += chunk
+
+    def _read_line(self, deadline: float) -> bytes:
+        while b"\n" not in self._buffer:
+            self._fill(deadline)
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _read_exact(self, n: int, deadline: float) -> bytes:
+        while len(self._buffer) < n:
+            self._fill(deadline)
+        data, self._buffer = self._buffer[:n], self._buffer[n:]
+        return data
+
+
+_OOM_HINTS = (b"Cannot allocate memory", b"bad_alloc", b"out of memory", b"memory exhausted")
+
+
+def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
+    """rlimits don't say why a program died: call it a memory failure when it failed
+    having used most of its memory, or said it could not allocate."""
+    failed = r.outcome == "signaled" or (r.outcome == "exited" and r.exit_code != 0)
+    if failed and (
+        r.max_rss_kb * 1024 >= 0.8 * (lim.memory_mb << 20) or any(h in r.stderr for h in _OOM_HINTS)
+    ):
+        return replace(r, outcome="memory_limit")
+    return r
+
+
+def open_sandbox(
+    binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+) -> Sandbox:
+    return Sandbox(binaries, limits, isolation)

@@ -1,0 +1,148 @@
+"""This machine's measurement noise, and each problem's timed-test set: both cached.
+
+**Noise floor.** Two checks of the *same* candidate differ by more than one check's
+bootstrap interval says: a fresh sandbox, other binary copies in memory, the machine's
+load and frequency state all change between checks and stay put within one. The meter
+adds that between-check spread (``noise_floor``: a standard deviation of the log
+speedup) to its interval. ``supercoder calibrate`` measures it on this machine:
+identical-program checks (truth: exactly 1.00) on bundled problems; the floor is what
+their point estimates spread beyond their own sampling error,
+
+    floor^2 = mean(log(estimate)^2) - mean(sampling sd^2)   (at least ``MIN_FLOOR``)
+
+and the practical band ``margin`` is the 95th percentile of |estimate - 1| (at least
+1%). Stored with the machine context in ``<cache>/calibration.json``; used only on a
+machine with the same CPU model and core count; without it the built-in defaults hold.
+
+**Timed-test set.** Which tests are timed (baseline at least ``min_test_seconds``) is
+decided once per (baseline binary, test set) and cached next to the baseline binary,
+so repeated checks time the same tests and the aggregate cannot flip with them.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from supercoder.build.toolchain import machine_context
+from supercoder.paths import atomic_write_text, cache_dir
+from supercoder.types import MIN_PRACTICAL_MARGIN
+
+DEFAULT_FLOOR = 0.015  # log-space sd of between-check spread on a shared, busy machine
+MIN_FLOOR = 0.002
+
+
+@dataclass(frozen=True)
+class Calibration:
+    """The noise floor (log-space sd) and practical margin measured on one machine."""
+
+    noise_floor: float = DEFAULT_FLOOR
+    margin: float = MIN_PRACTICAL_MARGIN
+    checks: int = 0  # identical-program checks it was estimated from (0: built-in default)
+    problems: tuple[str, ...] = ()
+    context: dict[str, Any] = field(default_factory=dict)
+    created: float = 0.0
+
+    @property
+    def measured(self) -> bool:
+        return self.checks > 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {**asdict(self), "problems": list(self.problems)}
+
+
+def calibration_path() -> Path:
+    return cache_dir() / "calibration.json"
+
+
+def _same_machine(stored: dict[str, Any], now: dict[str, Any]) -> bool:
+    return all(stored.get(k) == now.get(k) for k in ("cpu", "cores"))
+
+
+def load_calibration() -> Calibration:
+    """This machine's stored calibration, or the built-in defaults."""
+    try:
+        d = json.loads(calibration_path().read_text())
+        cal = Calibration(
+            noise_floor=max(MIN_FLOOR, float(d["noise_floor"])),
+            margin=max(MIN_PRACTICAL_MARGIN, float(d["margin"])),
+            checks=int(d["checks"]), problems=tuple(d.get("problems") or ()),
+            context=dict(d.get("context") or {}), created=float(d.get("created") or 0.0),
+        )  # fmt: skip
+    except (OSError, ValueError, KeyError, TypeError):
+        return Calibration()
+    return cal if _same_machine(cal.context, machine_context()) else Calibration()
+
+
+def save_calibration(cal: Calibration) -> Path:
+    path = calibration_path()
+    atomic_write_text(path, json.dumps(cal.to_json(), indent=2) + "\n")
+    return path
+
+
+def estimate_calibration(
+    checks: Sequence[tuple[str, float, float]], context: dict[str, Any]
+) -> Calibration:
+    """From identical-program checks ``(problem, estimate, sampling sd of its log)``."""
+    if not checks:
+        raise ValueError("no checks to calibrate from")
+    logs = [math.log(est) for _, est, _ in checks]
+    excess = sum(x * x for x in logs) / len(logs) - sum(s * s for *_, s in checks) / len(checks)
+    floor = max(MIN_FLOOR, math.sqrt(max(0.0, excess)))
+    devs = sorted(abs(est - 1.0) for _, est, _ in checks)
+    p95 = devs[min(len(devs) - 1, math.ceil(0.95 * len(devs)) - 1)]
+    return Calibration(
+        noise_floor=round(floor, 5), margin=round(max(MIN_PRACTICAL_MARGIN, p95), 5),
+        checks=len(checks), problems=tuple(sorted({p for p, *_ in checks})),
+        context=dict(context), created=time.time(),
+    )  # fmt: skip
+
+
+# --- the timed-test set -------------------------------------------------------------
+
+
+def tests_key(
+    baseline_digest: str, tests: Sequence[tuple[str, bytes, bytes]], cutoff: float
+) -> str:
+    """What the timed set depends on: the baseline binary, each test's name and input."""
+    h = hashlib.sha256(f"{baseline_digest}\n{cutoff!r}\n".encode())
+    for name, data, _ in tests:
+        h.update(f"{name}\n{hashlib.sha256(data).hexdigest()}\n".encode())
+    return h.hexdigest()[:32]
+
+
+def cached_timed_set(
+    baseline_digest: str, key: str, decide: Callable[[], tuple[str, ...]]
+) -> tuple[str, ...]:
+    """The timed-test set stored beside the baseline binary, decided once by ``decide``."""
+    path = cache_dir() / "bin" / f"{baseline_digest}.timed.json"
+    stored = _read_sets(path).get(key)
+    if stored is not None:
+        return stored
+    chosen = decide()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:  # first decision wins
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        known = _read_sets(path)
+        if key in known:
+            return known[key]
+        known[key] = chosen
+        atomic_write_text(path, json.dumps({k: list(v) for k, v in known.items()}, indent=1))
+    return chosen
+
+
+def _read_sets(path: Path) -> dict[str, tuple[str, ...]]:
+    try:
+        data = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): tuple(str(n) for n in v) for k, v in data.items() if isinstance(v, list)}

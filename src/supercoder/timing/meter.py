@@ -1,0 +1,318 @@
+"""Paired, interleaved timing of baseline vs candidate, with a calibrated confidence interval.
+
+Protocol (``Meter.compare``):
+
+1. Inside one sandbox, each round runs every timed test with the baseline and with the
+   candidate, in a shuffled order per round: one pair per test in the first round, then
+   ``k`` pairs of a test about ``k^2`` times shorter than the longest timed test (at most
+   ``max_repeats``: cheap short tests, whose runs are noisiest, get more pairs for
+   little CPU); within a test, the pairs alternate which binary runs first (ABBA,
+   from a random start). Each run uses
+   one of ``placements`` copies of its binary, picked at random (other file pages, so
+   the binary's placement in memory varies within a check as it does between checks).
+   CPU time (user+sys of the process, from wait4) is the measure; wall time is recorded.
+   Every run's output is checked again.
+2. Per test, the speedup is exp(median of the paired log-ratios log(t_base/t_cand)).
+3. The timed tests (their baseline takes at least ``min_test_seconds``) are decided
+   once per baseline binary and test set and cached (``calibration.cached_timed_set``):
+   a test whose first run lies from half the cutoff to 4x it is decided on the median of 3.
+   Other tests are reported but not timed further and don't enter the aggregate,
+   unless no test is long enough (then all enter, and the result says so).
+4. The aggregate is the geometric mean of the per-test speedups. Its 95% CI: a
+   bootstrap over *rounds* (all tests of a round resampled together, so what slows a
+   whole round is seen), its half-widths scaled for the few rounds it saw
+   (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
+   machine (``calibration``: what two checks of the same program differ by beyond
+   sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
+5. Adaptive: after ``min_pairs`` rounds (4: two or three rounds that happen to agree
+   say little about the spread, and a longer check averages over slow machine states),
+   stop once the (scaled) sampling half-width
+   (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
+   rounds up to ``max_pairs``.
+
+``MeterConfig(legacy=True)`` is the earlier meter (pairs resampled within each test,
+timed set chosen in each check, no floor, one copy of each binary), kept so
+``benchmarks/calibration.py`` can show both side by side.
+
+The paper's figure (mean wall time ratio per test, clamped at >= 1, averaged over
+tests) is computed from the same samples for comparison with published numbers.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from supercoder.errors import InfraError
+from supercoder.problems.outputs import outputs_match
+from supercoder.sandbox.box import RunResult, Sandbox
+from supercoder.timing.calibration import cached_timed_set, load_calibration, tests_key
+from supercoder.timing.intervals import Z95, bootstrap_aggregate, round_bootstrap, widen
+from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
+
+LEGACY_METHOD = Speedup.__dataclass_fields__["method"].default
+METHOD = (
+    "median paired log-ratio of CPU time, geometric mean over tests, 95% CI: bootstrap over "
+    "rounds widened by the machine's between-check noise floor"
+)
+
+Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
+
+
+@dataclass(frozen=True)
+class MeterConfig:
+    min_pairs: int | None = None  # rounds before stopping; None: 4 (legacy: 2)
+    max_pairs: int = 15  # rounds at most
+    target_halfwidth: float = 0.02  # log-space half-width of the aggregate 95% CI (~2%)
+    min_test_seconds: float = 0.005
+    max_cpu_seconds: float = 120.0  # budget for one comparison
+    bootstrap: int = 2000
+    seed: int | None = None  # run order; None: fresh per check (legacy: 0)
+    legacy: bool = False  # the earlier, uncalibrated meter (for side-by-side benchmarks)
+    noise_floor: float | None = None  # log-space sd; None: this machine's calibration
+    margin: float | None = None  # practical band; None: this machine's calibration
+    placements: int = 4  # copies of each binary in the sandbox
+    max_repeats: int = 8  # pairs per round of the shortest timed test (1: one pair each)
+
+
+@dataclass(frozen=True)
+class TestTiming:
+    __test__ = False
+
+    name: str
+    base_cpu: tuple[float, ...]
+    cand_cpu: tuple[float, ...]
+    base_wall: tuple[float, ...]
+    cand_wall: tuple[float, ...]
+    timed: bool
+    rounds: tuple[int, ...] = ()  # the round of each pair (empty: pair k is round k)
+
+    @property
+    def log_ratios(self) -> np.ndarray:
+        return np.log(np.asarray(self.base_cpu)) - np.log(np.asarray(self.cand_cpu))
+
+    @property
+    def speedup(self) -> float:
+        return float(math.exp(np.median(self.log_ratios)))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    tests: tuple[TestTiming, ...]
+    speedup: Speedup | None
+    paper_speedup: float | None
+    per_test_ci: dict[str, tuple[float, float]] = field(default_factory=dict)
+    cpu_seconds: float = 0.0
+    mismatch: str | None = None  # why the candidate's output changed during timing
+    mismatch_test: str | None = None  # on which test
+    note: str = ""
+
+
+class OutputChanged(Exception):
+    """The candidate printed something else in a timing run than in its checked run."""
+
+    def __init__(self, test: str, detail: str):
+        super().__init__(detail)
+        self.test = test
+
+
+def _tiny(seconds: float) -> float:
+    return max(seconds, 1e-6)
+
+
+class _Samples:
+    def __init__(self, names: Sequence[str]):
+        self.data = {n: ([], [], [], []) for n in names}
+        self.rounds: dict[str, list[int]] = {n: [] for n in names}
+        self.cpu = 0.0
+
+    def add(self, name: str, base: RunResult, cand: RunResult, round_: int = 0) -> None:
+        bc, cc, bw, cw = self.data[name]
+        bc.append(_tiny(base.cpu_seconds))
+        cc.append(_tiny(cand.cpu_seconds))
+        bw.append(_tiny(base.wall_seconds))
+        cw.append(_tiny(cand.wall_seconds))
+        self.rounds[name].append(round_)
+        self.cpu += base.cpu_seconds + cand.cpu_seconds
+
+    def timing(self, name: str, timed: bool) -> TestTiming:
+        bc, cc, bw, cw = self.data[name]
+        rounds = tuple(self.rounds[name])
+        return TestTiming(name, tuple(bc), tuple(cc), tuple(bw), tuple(cw), timed, rounds)
+
+    def ratios(self, names: Sequence[str]) -> tuple[list[np.ndarray], list[np.ndarray]]:
+        """Per test: the log-ratios of its pairs and the round of each."""
+        timings = [self.timing(n, True) for n in names]
+        return [t.log_ratios for t in timings], [np.asarray(t.rounds) for t in timings]
+
+
+def paper_protocol_speedup(tests: Sequence[TestTiming]) -> float | None:
+    """The paper's aggregation: mean wall ratio per test, clamped >= 1, mean over tests."""
+    ratios = [
+        max(1.0, float(np.mean(t.base_wall) / np.mean(t.cand_wall))) for t in tests if t.base_wall
+    ]
+    return float(np.mean(ratios)) if ratios else None
+
+
+class Meter:
+    """Compares two binaries named ``baseline`` and ``candidate`` inside a sandbox."""
+
+    def __init__(self, config: MeterConfig = MeterConfig()):
+        self.config = config
+        cal = load_calibration() if not config.legacy else None
+        floor = config.noise_floor if config.noise_floor is not None else cal and cal.noise_floor
+        margin = config.margin if config.margin is not None else cal and cal.margin
+        self.noise_floor = 0.0 if config.legacy else float(floor or 0.0)
+        self.margin = max(MIN_PRACTICAL_MARGIN, float(margin or 0.0))
+        self._copies = 1  # copies of each binary in the sandbox (set by ``binaries``)
+
+    def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
+        """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies
+        (used by ``compare`` only when the sandbox was made from this dict), in a random
+        order: the sandbox copies them in this order, so neither role keeps getting the
+        pages the allocator hands out first, check after check."""
+        self._copies = 1 if self.config.legacy else max(1, self.config.placements)
+        names = [(f"{who}_{k}" if k else who, path) for k in range(self._copies)
+                 for who, path in (("baseline", baseline), ("candidate", candidate))]  # fmt: skip
+        if not self.config.legacy:
+            random.Random(self.config.seed).shuffle(names)
+        return dict(names)
+
+    def compare(self, box: Sandbox, tests: Tests, baseline_digest: str | None = None) -> Comparison:
+        """``tests``: (name, input, expected output). Candidate must already be correct.
+        With ``baseline_digest`` the timed-test set is cached under it (not in legacy)."""
+        cfg = self.config
+        seed = cfg.seed if cfg.seed is not None or not cfg.legacy else 0
+        rng = random.Random(seed)
+        self._pairs_done: dict[str, int] = {}
+        samples = _Samples([t[0] for t in tests])
+        try:
+            samples.cpu += box.run("baseline", tests[0][1]).cpu_seconds  # warm its pages once
+            for name, data, expected in tests:
+                samples.add(name, *self._pair(box, data, expected, rng, name))
+            timed = self._timed(box, tests, samples, baseline_digest)
+            repeats = self._repeats(samples, timed)
+            plan = [t for t in timed for _ in range(repeats[t[0]])]
+            least = cfg.min_pairs if cfg.min_pairs is not None else 2 if cfg.legacy else 4
+            for round_ in range(1, cfg.max_pairs):
+                if round_ >= least and self._precise(samples, timed):
+                    break
+                if samples.cpu > cfg.max_cpu_seconds:
+                    break
+                order = list(plan)
+                rng.shuffle(order)
+                for name, data, expected in order:
+                    samples.add(name, *self._pair(box, data, expected, rng, name), round_)
+        except OutputChanged as e:
+            return Comparison(
+                (), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test
+            )
+        return self._summarize(samples, tests, timed)
+
+    def _timed(self, box: Sandbox, tests: Tests, samples: _Samples, digest: str | None) -> list:
+        cut = self.config.min_test_seconds
+        if self.config.legacy:  # decided on this check's first pair
+            return [t for t in tests if samples.data[t[0]][0][0] >= cut] or list(tests)
+
+        def decide() -> tuple[str, ...]:
+            chosen = []
+            for name, data, expected in tests:
+                times = [samples.data[name][0][0]]
+                # not clearly long or short: decide on a median of 3 (noise only adds time,
+                # so a tiny test's one slow first run must not make it timed for good)
+                if cut / 2 <= times[0] < 4 * cut:
+                    for _ in range(2):
+                        run = self._run(box, "baseline", data, expected, name)
+                        samples.cpu += run.cpu_seconds
+                        times.append(run.cpu_seconds)
+                if float(np.median(times)) >= cut:
+                    chosen.append(name)
+            return tuple(chosen)
+
+        key = tests_key(digest, tests, cut) if digest else ""
+        names = set(cached_timed_set(digest, key, decide) if digest else decide())
+        return [t for t in tests if t[0] in names] or list(tests)
+
+    def _repeats(self, samples: _Samples, timed: list) -> dict[str, int]:
+        """Pairs per round for each timed test: a test k times shorter than the longest
+        gets about sqrt(k) pairs (at most ``max_repeats``), the allocation that makes the
+        mean of per-test estimates most precise for its CPU cost when the tests' relative
+        noise is alike; every test keeps its equal weight in the aggregate."""
+        if self.config.legacy:
+            return {t[0]: 1 for t in timed}
+        first = {t[0]: samples.data[t[0]][0][0] for t in timed}
+        longest = max(first.values())
+        cap = max(1, self.config.max_repeats)
+        return {n: min(cap, max(1, int(math.sqrt(longest / c)))) for n, c in first.items()}
+
+    def _run(self, box: Sandbox, who: str, data: bytes, expected: bytes, name: str) -> RunResult:
+        k = random.randrange(self._copies)
+        run = box.run(who if k == 0 else f"{who}_{k}", data)
+        if run.clean_exit and outputs_match(run.stdout, expected):
+            return run
+        detail = run.describe() if not run.clean_exit else "it printed a different output"
+        if who == "baseline":  # the problem or the machine, never the candidate's fault
+            raise InfraError(
+                f"the baseline failed test {name} during timing ({detail}): "
+                "is the problem deterministic?"
+            )
+        raise OutputChanged(
+            name, f"candidate output changed on test {name} during timing: {detail}"
+        )
+
+    def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):
+        # counterbalanced (ABBA): a test's pairs alternate which binary runs first,
+        # from a random start, so position effects cancel instead of becoming bias
+        k = self._pairs_done.get(name, rng.randrange(2))
+        self._pairs_done[name] = k + 1
+        order = ["baseline", "candidate"] if k % 2 == 0 else ["candidate", "baseline"]
+        runs = {who: self._run(box, who, data, expected, name) for who in order}
+        return runs["baseline"], runs["candidate"]
+
+    def _precise(self, samples: _Samples, timed: list) -> bool:
+        ratios, rounds = samples.ratios([t[0] for t in timed])
+        rng = np.random.default_rng(self.config.seed or 0)
+        if self.config.legacy:
+            _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
+            return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
+        _, lo, hi = round_bootstrap(ratios, 400, rng, rounds=rounds)
+        return (hi - lo) / 2 <= max(self.config.target_halfwidth, Z95 * self.noise_floor)
+
+    def _interval(
+        self, timings: Sequence[TestTiming], rng: np.random.Generator
+    ) -> tuple[float, float, float]:
+        ratios = [t.log_ratios for t in timings]
+        if self.config.legacy:
+            return bootstrap_aggregate(ratios, self.config.bootstrap, rng)
+        rounds = [np.asarray(t.rounds) for t in timings]
+        est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
+        return (math.exp(est), *widen(est, lo, hi, self.noise_floor))
+
+    def _summarize(self, samples: _Samples, tests: Tests, timed: list) -> Comparison:
+        timed_names = {t[0] for t in timed}
+        timings = tuple(samples.timing(t[0], t[0] in timed_names) for t in tests)
+        rng = np.random.default_rng(self.config.seed or 0)
+        per_test = {}
+        for t in timings:
+            if t.timed and len(t.base_cpu) > 1:
+                _, lo, hi = self._interval([t], rng)
+                per_test[t.name] = (lo, hi)
+        ratios = [t.log_ratios for t in timings if t.timed]
+        value, lo, hi = self._interval([t for t in timings if t.timed], rng)
+        n = sum(len(r) for r in ratios)
+        cut = self.config.min_test_seconds
+        any_long = any(min(t.base_cpu) >= cut or t.base_cpu[0] >= cut for t in timings if t.timed)
+        note = "" if any_long else (
+            f"every test's baseline runs under {cut * 1000:.0f} ms: "
+            "the speedup mostly measures process start-up"
+        )  # fmt: skip
+        method = LEGACY_METHOD if self.config.legacy else METHOD
+        speedup = Speedup(value, lo, hi, samples=n, tests_timed=len(ratios), method=method,
+                          margin=self.margin)  # fmt: skip
+        paper = paper_protocol_speedup(timings)
+        return Comparison(timings, speedup, paper, per_test, samples.cpu, note=note)

@@ -1,0 +1,14 @@
+"""Verification: the evaluator (one candidate -> Verdict), the one verification service,
+the reward, and the executors that run verification jobs."""
+
+from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.reward import RewardConfig, paper_reward, score_batch, verify_batch
+from supercoder.verify.service import (
+    Checked,
+    VerifyConfig,
+    verify_answers,
+    verify_candidates,
+    verify_stream,
+)
+
+__all__ = ['Checked', 'EvalConfig', 'RewardConfig', 'VerifyConfig', 'evaluate', 'paper_reward', 'score_batch', 'verify_answers', 'verify_batch', 'verify_candidates', 'verify_stream']

@@ -1,0 +1,125 @@
+"""Rewards for RL: the paper's (0 unless correct, else the speedup) and variants.
+
+Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure failure
+("no reward": the sample is skipped, never scored 0). Kinds (``RewardConfig.kind``):
+
+- ``paper``  the paper's "design 2": 0 if it fails to assemble or any test, otherwise
+  the measured speedup (no clamping; an unchanged program reads ~1.0);
+- ``log``    ln(speedup) for a correct program (0 = as fast as gcc -O3, symmetric for
+  faster/slower), ``failure`` otherwise;
+- ``gated``  significance-gated: the speedup only when it is significantly faster
+  (``Speedup.significantly_faster``: the whole 95% CI lies above the practical band
+  ``[1 - m, 1 + m]``, ``m`` >= 1%), else 0 ("no proven gain"): a correct program that is merely
+  not slower earns nothing, so noise cannot be farmed.
+
+In every kind a program that is textually the baseline (``identical_to_baseline``)
+gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
+one gets ``failure`` (0 by default, the paper's value).
+
+``score_batch`` scores model completions through the verification service
+(``verify.verify_answers``): the assembly is extracted, correctness checks fan out over
+an executor (a local process pool by default, Ray with ``executors_ray.RayExecutor``);
+timing stays serial per machine because the evaluator serialises its timing phase with
+a file lock. Identical (problem, assembly) pairs in a batch are verified once; an
+infrastructure failure is retried ``infra_retries`` times (default 1), then gets None.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from supercoder.types import Problem, Verdict
+from supercoder.verify.service import INFRA_RETRIES, VerifyConfig, verify_answers
+
+REWARD_KINDS = ("paper", "log", "gated")
+
+
+def paper_reward(verdict: Verdict) -> float | None:
+    """The paper's reward ("design 2").
+
+    None for an infrastructure failure (no reward: skip the sample, never score it 0);
+    0 if it fails to assemble, fails any test, or is the baseline copied; otherwise the
+    measured speedup (our statistics: no clamping, noise reads as ~1.0).
+    """
+    if verdict.is_infra_failure:
+        return None
+    if not verdict.correct or verdict.identical_to_baseline:
+        return 0.0
+    return verdict.speedup.value if verdict.speedup else 1.0
+
+
+@dataclass(frozen=True)
+class RewardConfig:
+    """Which reward, and how candidates are verified (``eval_config``: an EvalConfig)."""
+
+    kind: str = "paper"
+    failure: float = 0.0
+    baseline_copy: float = 0.0
+    eval_config: Any = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in REWARD_KINDS:
+            raise ValueError(f"unknown reward kind {self.kind!r}: use one of {REWARD_KINDS}")
+
+    def evaluation(self) -> Any:
+        if self.eval_config is not None:
+            return self.eval_config
+        from supercoder.verify.evaluate import EvalConfig
+
+        return EvalConfig()
+
+
+def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> float | None:
+    """The reward of one verdict under ``config`` (None = infrastructure failure)."""
+    if verdict.is_infra_failure:
+        return None
+    if not verdict.correct:
+        return config.failure
+    if verdict.identical_to_baseline:
+        return config.baseline_copy
+    sp = verdict.speedup
+    if config.kind == "paper":
+        return sp.value if sp else 1.0
+    if config.kind == "log":
+        return math.log(sp.value) if sp and sp.value > 0 else 0.0
+    return sp.value if sp and sp.significantly_faster else 0.0
+
+
+def completion_text(completion: Any) -> str:
+    """Text of a completion: a plain string or a chat list (the last message's content)."""
+    if isinstance(completion, str):
+        return completion
+    if isinstance(completion, dict):
+        return str(completion.get("content") or "")
+    if isinstance(completion, Sequence) and completion:
+        return completion_text(completion[-1])
+    return ""
+
+
+def verify_batch(
+    problems: Sequence[Problem],
+    completions: Sequence[Any],
+    config: RewardConfig = RewardConfig(),
+    executor: Any = None,
+    infra_retries: int = INFRA_RETRIES,
+) -> list[Verdict]:
+    """Verdicts for ``completions[i]`` on ``problems[i]`` (``verify.verify_answers``:
+    extraction first, identical pairs once, infrastructure failures retried)."""
+    texts = [completion_text(c) for c in completions]
+    verification = VerifyConfig(config.evaluation(), infra_retries)
+    return verify_answers(problems, texts, verification, executor)
+
+
+def score_batch(
+    problems: Sequence[Problem],
+    completions: Sequence[Any],
+    config: RewardConfig = RewardConfig(),
+    executor: Any = None,
+    infra_retries: int = INFRA_RETRIES,
+) -> list[float | None]:
+    """Rewards for many completions at once (None = infrastructure failure, skip it)."""
+    verdicts = verify_batch(problems, completions, config, executor, infra_retries)
+    return [score_verdict(v, config) for v in verdicts]
