@@ -64,9 +64,19 @@ def cases(w: Path, secret: Path) -> dict[str, list[str]]:
     for d in ("d1", "d2"):
         problem(w / "dup" / d, "same")
     problem(w / "markup", "x[/][bold]y")
-    recs = [{"extra_info": {"name": n, "split": "train", "index": i, "c_code": SUM,
-                            "inputs": ["2\n3 4\n"], "outputs": ["7\n"]}}
-            for i, n in enumerate(["../../escaped", "/tmp/abs-escape", "good", "good"])]  # fmt: skip
+    recs = [
+        {
+            "extra_info": {
+                "name": n,
+                "split": "train",
+                "index": i,
+                "c_code": SUM,
+                "inputs": ["2\n3 4\n"],
+                "outputs": ["7\n"],
+            }
+        }
+        for i, n in enumerate(["../../escaped", "/tmp/abs-escape", "good", "good"])
+    ]
     (w / "recs.jsonl").write_text("\n".join(map(json.dumps, recs)) + "\n\xff\n")
     inject = '"><script>alert(1)</script>'
     run = {"runs": [{"name": "r", "records": [{"problem": inject, "speedup": inject}]}]}
@@ -88,7 +98,7 @@ def cases(w: Path, secret: Path) -> dict[str, list[str]]:
             "--no-time",
             "--db",
             str(w / "o" / "m.sqlite"),
-        ],  # fmt: skip
+        ],
         "import: ../ names, dup": [
             "dataset",
             "import",
@@ -97,7 +107,7 @@ def cases(w: Path, secret: Path) -> dict[str, list[str]]:
             str(w / "o" / "imp"),
             "--workers",
             "1",
-        ],  # fmt: skip
+        ],
         "report: injected run JSON": [
             "report",
             "r",
@@ -105,7 +115,7 @@ def cases(w: Path, secret: Path) -> dict[str, list[str]]:
             str(w / "run.json"),
             "-o",
             str(w / "o" / "r.html"),
-        ],  # fmt: skip
+        ],
         "eval: hung server --timeout 1": [
             "eval",
             "-m",
@@ -118,7 +128,7 @@ def cases(w: Path, secret: Path) -> dict[str, list[str]]:
             "1",
             "--db",
             str(w / "o" / "h.sqlite"),
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -140,9 +150,14 @@ def main() -> None:
         for name, args in cases(work, secret).items():
             before = snapshot(base)
             start = time.monotonic()
-            proc = subprocess.run([sys.executable, "-m", "supercoder.cli", *args], cwd=work / "o"
-                                  if (work / "o").is_dir() else work, env=env, capture_output=True,
-                                  text=True, timeout=300)  # fmt: skip
+            proc = subprocess.run(
+                [sys.executable, "-m", "supercoder.cli", *args],
+                cwd=work / "o" if (work / "o").is_dir() else work,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=300,
+            )
             took = time.monotonic() - start
             new = snapshot(base) - before
             outside = [p for p in new if not p.startswith(str(work / "o"))]
@@ -152,8 +167,10 @@ def main() -> None:
             (work / "o").mkdir(exist_ok=True)
             lines = len(proc.stderr.strip().splitlines())
             tb = "Traceback" in proc.stdout + proc.stderr
-            print(f"{name:32} {proc.returncode:>4} {lines:>12} {'yes' if tb else 'no':>9} "
-                  f"{len(outside):>7} {'YES' if leak else 'no':>4}  {took:7.1f}")  # fmt: skip
+            print(
+                f"{name:32} {proc.returncode:>4} {lines:>12} {'yes' if tb else 'no':>9} "
+                f"{len(outside):>7} {'YES' if leak else 'no':>4}  {took:7.1f}"
+            )
 
 
 if __name__ == "__main__":

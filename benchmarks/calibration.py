@@ -40,9 +40,15 @@ from supercoder.types import Verdict
 from supercoder.verify.evaluate import EvalConfig, evaluate
 
 DEFAULT = [
-    "bit_sos_naive", "str_zfunc", "bit_max_xor_pair", "mat_gauss_mod",
-    "graph_toposort", "sim_bank_queue", "num_modpow", "rec_nqueens",
-]  # fmt: skip
+    "bit_sos_naive",
+    "str_zfunc",
+    "bit_max_xor_pair",
+    "mat_gauss_mod",
+    "graph_toposort",
+    "sim_bank_queue",
+    "num_modpow",
+    "rec_nqueens",
+]
 METERS = {
     "legacy": MeterConfig(legacy=True),
     "first": MeterConfig(max_repeats=1, min_pairs=2),
@@ -112,9 +118,11 @@ def main() -> None:
         del METERS[name]
     cal = load_calibration()
     source = f"calibrated on {cal.checks} checks" if cal.measured else "built-in default"
-    print(f"{cpu_model()} | {gcc_version()} | {len(args.problems)} problems x {args.checks} "
-          f"identical-program checks per meter | noise floor {cal.noise_floor:.4f} "
-          f"margin {cal.margin:.3f} ({source})")  # fmt: skip
+    print(
+        f"{cpu_model()} | {gcc_version()} | {len(args.problems)} problems x {args.checks} "
+        f"identical-program checks per meter | noise floor {cal.noise_floor:.4f} "
+        f"margin {cal.margin:.3f} ({source})"
+    )
     totals = {m: Tally() for m in METERS}
     spreads: dict[str, list[list[float]]] = {m: [] for m in METERS}
     start = time.time()

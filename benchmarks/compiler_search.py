@@ -75,23 +75,32 @@ def main() -> None:
     problems = load_benchmark("val")
     if args.problems:
         problems = [p for p in load_benchmark("all") if p.name in set(args.problems)]
-    print(f"machine: {cpu_model()}, {gcc_version()}; budget {args.budget:g} CPU s; "
-          f"{args.fresh} fresh re-measure(s) per choice")  # fmt: skip
-    print(f"{'problem':24} {'today: build':44} {'fresh':>6} {'cpu':>6} | "
-          f"{'search: build':52} {'fresh':>6} {'cpu':>6}")  # fmt: skip
+    print(
+        f"machine: {cpu_model()}, {gcc_version()}; budget {args.budget:g} CPU s; "
+        f"{args.fresh} fresh re-measure(s) per choice"
+    )
+    print(
+        f"{'problem':24} {'today: build':44} {'fresh':>6} {'cpu':>6} | "
+        f"{'search: build':52} {'fresh':>6} {'cpu':>6}"
+    )
     rows = []
     for problem in problems:
         old_asm, old_build, old_cpu = run_model(problem, "legacy")
         new_asm, new_build, new_cpu = run_model(problem, f"budget={args.budget:g}")
         old, new = fresh(problem, old_asm, args.fresh), fresh(problem, new_asm, args.fresh)
         rows.append((old, old_cpu, new, new_cpu))
-        print(f"{problem.name:24} {old_build[:44]:44} {old:6.3f} {old_cpu:6.1f} | "
-              f"{new_build[:52]:52} {new:6.3f} {new_cpu:6.1f}", flush=True)  # fmt: skip
+        print(
+            f"{problem.name:24} {old_build[:44]:44} {old:6.3f} {old_cpu:6.1f} | "
+            f"{new_build[:52]:52} {new:6.3f} {new_cpu:6.1f}",
+            flush=True,
+        )
     old_g, new_g = geomean([r[0] for r in rows]), geomean([r[2] for r in rows])
     old_c, new_c = (sum(r[i] for r in rows) / len(rows) for i in (1, 3))
-    print(f"geomean fresh speedup: today {old_g:.3f}x, search {new_g:.3f}x "
-          f"(ratio {new_g / old_g:.3f}); CPU per problem: today {old_c:.1f}s, search {new_c:.1f}s "
-          f"({new_c / old_c:.2f}x)")  # fmt: skip
+    print(
+        f"geomean fresh speedup: today {old_g:.3f}x, search {new_g:.3f}x "
+        f"(ratio {new_g / old_g:.3f}); CPU per problem: today {old_c:.1f}s, search {new_c:.1f}s "
+        f"({new_c / old_c:.2f}x)"
+    )
     wrong = sum(1 for r in rows if r[2] == 0)
     slower = sum(1 for r in rows if 0 < r[2] < 0.98)
     print(f"search: {wrong} wrong, {slower} measured >2% slower on the fresh re-measure")

@@ -82,15 +82,29 @@ int main(void) {
 def programs(tmp: Path) -> list[tuple[str, Path, Path, InitOptions]]:
     """(name, C file, inputs folder, init options) for every program of the set."""
     out = [
-        ("kattis_hypot", FIXTURES / "kattis_hypot/submissions/accepted/hypot.c",
-         FIXTURES / "kattis_hypot", InitOptions(compare="float:1e-6")),
-        ("codenet_digits", FIXTURES / "codenet_p00002/s123456.c", FIXTURES / "codenet_p00002",
-         InitOptions()),
-        ("openmp_harmonic", FIXTURES / "openmp_harmonic/harmonic.c",
-         FIXTURES / "openmp_harmonic/inputs", InitOptions(cflags="-fopenmp")),
-    ]  # fmt: skip
-    for name, source, inputs in (("spectral_norm", SPECTRAL, ["100", "400"]),
-                                 ("fannkuch", FANNKUCH, ["7", "9"])):  # fmt: skip
+        (
+            "kattis_hypot",
+            FIXTURES / "kattis_hypot/submissions/accepted/hypot.c",
+            FIXTURES / "kattis_hypot",
+            InitOptions(compare="float:1e-6"),
+        ),
+        (
+            "codenet_digits",
+            FIXTURES / "codenet_p00002/s123456.c",
+            FIXTURES / "codenet_p00002",
+            InitOptions(),
+        ),
+        (
+            "openmp_harmonic",
+            FIXTURES / "openmp_harmonic/harmonic.c",
+            FIXTURES / "openmp_harmonic/inputs",
+            InitOptions(cflags="-fopenmp"),
+        ),
+    ]
+    for name, source, inputs in (
+        ("spectral_norm", SPECTRAL, ["100", "400"]),
+        ("fannkuch", FANNKUCH, ["7", "9"]),
+    ):
         folder = tmp / "src" / name
         (folder / "in").mkdir(parents=True)
         (folder / f"{name}.c").write_text(source)
@@ -106,18 +120,28 @@ def run_one(
     start = time.perf_counter()
     report = create_problem(source, inputs, tmp / "problems" / name, opts)
     problem = load_problem(report.folder)
-    outcome = solve(problem, CompilerModel(builds), Settings(samples=len(builds.split(","))),
-                    verify=make_verifier(EvalConfig()))  # fmt: skip
+    outcome = solve(
+        problem,
+        CompilerModel(builds),
+        Settings(samples=len(builds.split(","))),
+        verify=make_verifier(EvalConfig()),
+    )
     best = outcome.best
     v = best.verdict if best else None
     sp = v.speedup if v and v.correct else None
     improved = bool(v and v.significantly_faster and long_enough(v))
     return {
-        "name": name, "layout": report.layout, "tests": report.visible + report.hidden,
-        "disagree": len(report.disagreements), "best": answer_origin(best) if best else "-",
-        "speedup": sp, "timed": problem_timed(outcome), "old_slower": bool(sp and sp.value < 1),
-        "written": "candidate" if improved else "baseline", "seconds": time.perf_counter() - start,
-    }  # fmt: skip
+        "name": name,
+        "layout": report.layout,
+        "tests": report.visible + report.hidden,
+        "disagree": len(report.disagreements),
+        "best": answer_origin(best) if best else "-",
+        "speedup": sp,
+        "timed": problem_timed(outcome),
+        "old_slower": bool(sp and sp.value < 1),
+        "written": "candidate" if improved else "baseline",
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def main() -> None:
@@ -132,14 +156,18 @@ def main() -> None:
             rows.append(r)
             sp = r["speedup"]
             speed = f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]" if sp else "-"
-            print(f"{name:<16} {r['layout']:<8} tests {r['tests']:<2} answers-disagree {r['disagree']}"
-                  f"  best {r['best']:<28} {speed:<26} timed {str(r['timed']):<5}"
-                  f"  old rule wrote a slower program: {'yes' if r['old_slower'] else 'no ':<3}"
-                  f"  now writes {r['written']:<9} {r['seconds']:.0f}s")  # fmt: skip
+            print(
+                f"{name:<16} {r['layout']:<8} tests {r['tests']:<2} answers-disagree {r['disagree']}"
+                f"  best {r['best']:<28} {speed:<26} timed {str(r['timed']):<5}"
+                f"  old rule wrote a slower program: {'yes' if r['old_slower'] else 'no ':<3}"
+                f"  now writes {r['written']:<9} {r['seconds']:.0f}s"
+            )
     slower_old = sum(r["old_slower"] for r in rows)
     slower_new = sum(r["old_slower"] and r["written"] == "candidate" for r in rows)
-    print(f"{len(rows)} programs: the old rule hands back a slower program for {slower_old}, "
-          f"optimize now for {slower_new}; untimed: {sum(r['timed'] is False for r in rows)}")  # fmt: skip
+    print(
+        f"{len(rows)} programs: the old rule hands back a slower program for {slower_old}, "
+        f"optimize now for {slower_new}; untimed: {sum(r['timed'] is False for r in rows)}"
+    )
 
 
 if __name__ == "__main__":

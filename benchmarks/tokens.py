@@ -69,24 +69,30 @@ def _print(rows: list, tokenizer: str) -> None:
     head += f" | {'answer whole':>12} {'answer diff':>11} {'ratio':>6}"
     print(f"tokens ({tokenizer} tokenizer)\n{head}\n{'-' * len(head)}")
     for name, full, hot in rows:
-        print(f"{name:24} {full.prompt:17d} {hot.prompt:15d} {hot.prompt / full.prompt:6.2f}"
-              f" | {full.whole:12d} {hot.diff:11d} {hot.diff / full.whole:6.2f}")  # fmt: skip
+        print(
+            f"{name:24} {full.prompt:17d} {hot.prompt:15d} {hot.prompt / full.prompt:6.2f}"
+            f" | {full.whole:12d} {hot.diff:11d} {hot.diff / full.whole:6.2f}"
+        )
     fp, hp = sum(r[1].prompt for r in rows), sum(r[2].prompt for r in rows)
     fw, hd = sum(r[1].whole for r in rows), sum(r[2].diff for r in rows)
     print("-" * len(head))
     print(f"{'total':24} {fp:17d} {hp:15d} {hp / fp:6.2f} | {fw:12d} {hd:11d} {hd / fw:6.2f}")
     med = statistics.median
-    print(f"{'median':24} {med(r[1].prompt for r in rows):17.0f} "
-          f"{med(r[2].prompt for r in rows):15.0f} {'':6} | "
-          f"{med(r[1].whole for r in rows):12.0f} {med(r[2].diff for r in rows):11.0f}")  # fmt: skip
+    print(
+        f"{'median':24} {med(r[1].prompt for r in rows):17.0f} "
+        f"{med(r[2].prompt for r in rows):15.0f} {'':6} | "
+        f"{med(r[1].whole for r in rows):12.0f} {med(r[2].diff for r in rows):11.0f}"
+    )
     over = [
         sum(r[1].prompt > PAPER_LIMIT for r in rows),
         sum(r[2].prompt > PAPER_LIMIT for r in rows),
         sum(r[1].whole > PAPER_LIMIT for r in rows),
         sum(r[2].diff > PAPER_LIMIT for r in rows),
     ]
-    print(f"over {PAPER_LIMIT} tokens (of {len(rows)}): prompt full/whole {over[0]}, hot/diff "
-          f"{over[1]}; answer whole {over[2]}, diff {over[3]}")  # fmt: skip
+    print(
+        f"over {PAPER_LIMIT} tokens (of {len(rows)}): prompt full/whole {over[0]}, hot/diff "
+        f"{over[1]}; answer whole {over[2]}, diff {over[3]}"
+    )
 
 
 if __name__ == "__main__":

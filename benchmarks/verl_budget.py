@@ -41,8 +41,10 @@ def main() -> None:
     print(
         f"tokenizer {folder}; measured {sum(map(len, sizes.values()))} problems in {seconds:.1f}s"
     )
-    print(f"{'limits (prompt/response)':<28}{'split':<7}{'prompts fit':>12}{'answers fit':>12}"
-          f"{'both fit':>10}{'steps/epoch':>13}{'verl keeps':>12}")  # fmt: skip
+    print(
+        f"{'limits (prompt/response)':<28}{'split':<7}{'prompts fit':>12}{'answers fit':>12}"
+        f"{'both fit':>10}{'steps/epoch':>13}{'verl keeps':>12}"
+    )
     for label, limits in (("paper", paper), ("measured", measured)):
         for split, ms in sizes.items():
             plan = budget.fit(ms, limits)
@@ -50,8 +52,10 @@ def main() -> None:
             answers = sum(m.answer <= limits.response for m in ms)
             kept = _verl_count(records[split], tok, limits.prompt) if args.verl else "-"
             name = f"{label} {limits.prompt}/{limits.response}"
-            print(f"{name:<28}{split:<7}{f'{prompts}/{len(ms)}':>12}{f'{answers}/{len(ms)}':>12}"
-                  f"{len(plan.fits):>10}{len(plan.fits) // args.batch:>13}{kept!s:>12}")  # fmt: skip
+            print(
+                f"{name:<28}{split:<7}{f'{prompts}/{len(ms)}':>12}{f'{answers}/{len(ms)}':>12}"
+                f"{len(plan.fits):>10}{len(plan.fits) // args.batch:>13}{kept!s:>12}"
+            )
 
 
 def _verl_count(records: list[dict], tok, max_prompt: int) -> int:
@@ -61,9 +65,13 @@ def _verl_count(records: list[dict], tok, max_prompt: int) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         path = write_raw(records, Path(tmp) / "data.parquet")
         config = OmegaConf.create(
-            {"max_prompt_length": max_prompt, "filter_overlong_prompts": True,
-             "filter_overlong_prompts_workers": 1, "cache_dir": str(Path(tmp) / "cache")}
-        )  # fmt: skip
+            {
+                "max_prompt_length": max_prompt,
+                "filter_overlong_prompts": True,
+                "filter_overlong_prompts_workers": 1,
+                "cache_dir": str(Path(tmp) / "cache"),
+            }
+        )
         return len(RLHFDataset(str(path), tok, config))
 
 

@@ -61,7 +61,9 @@ def build(folder: Path) -> str:
 
 
 def main(argv: list[str]) -> int:
-    folders = [Path(a) for a in argv] or sorted(p for p in BUNDLED_ROOT.iterdir() if is_problem_dir(p))
+    folders = [Path(a) for a in argv] or sorted(
+        p for p in BUNDLED_ROOT.iterdir() if is_problem_dir(p)
+    )
     for folder in folders:
         print(build(folder), flush=True)
     return 0

@@ -82,7 +82,11 @@ def test_no_import_cycles():
 
 def test_leaves_import_nothing_above_them():
     graph = import_graph()
-    leaves = {"supercoder.errors": set(), "supercoder.paths": set(), "supercoder.build.asmtext": set()}
+    leaves = {
+        "supercoder.errors": set(),
+        "supercoder.paths": set(),
+        "supercoder.build.asmtext": set(),
+    }
     leaves["supercoder.timing.intervals"] = set()
     leaves["supercoder.build.asmcheck"] = {"supercoder.build.asmtext"}
     leaves["supercoder.types"] = {"supercoder.errors", "supercoder.paths"}

@@ -21,10 +21,23 @@ runner = CliRunner()
 SECRET = "TOP-SECRET-HOST-FILE-CONTENT"
 
 
-def record(name=None, split="train", code=SUM_SOURCE, inputs=("2\n3 4\n",), outputs=("7\n",),
-           index=0, **extra):  # fmt: skip
-    info = {"split": split, "index": index, "c_code": code, "inputs": inputs, "outputs": outputs,
-            **extra}  # fmt: skip
+def record(
+    name=None,
+    split="train",
+    code=SUM_SOURCE,
+    inputs=("2\n3 4\n",),
+    outputs=("7\n",),
+    index=0,
+    **extra,
+):
+    info = {
+        "split": split,
+        "index": index,
+        "c_code": code,
+        "inputs": inputs,
+        "outputs": outputs,
+        **extra,
+    }
     info = {k: list(v) if isinstance(v, tuple) else v for k, v in info.items()}
     if name is not None:
         info["name"] = name
@@ -35,8 +48,18 @@ def all_files(root):
     return sorted(str(p.relative_to(root)) for p in root.rglob("*"))
 
 
-UNSAFE = ["../../escaped", "/tmp/sc-abs-escape", ".", "..", "a/b/c", "nul\x00name", "x" * 101,
-          "bad\ud800", "spa ce", "[/]markup"]  # fmt: skip
+UNSAFE = [
+    "../../escaped",
+    "/tmp/sc-abs-escape",
+    ".",
+    "..",
+    "a/b/c",
+    "nul\x00name",
+    "x" * 101,
+    "bad\ud800",
+    "spa ce",
+    "[/]markup",
+]
 
 
 @pytest.mark.parametrize("name", UNSAFE)
@@ -46,9 +69,23 @@ def test_import_never_writes_outside_out_for_unsafe_names(tmp_path, name):
     records = [record(name), record("good", index=1), record("ok2", split="../../up", index=2)]
     report = import_records(records, out)
     assert report.written == 1 and sum(report.skipped.values()) == 2
-    assert all_files(tmp_path) == ["deep", "deep/out", *[f"deep/out/train{s}" for s in (
-        "", "/good", "/good/baseline.s", "/good/problem.json", "/good/source.c", "/good/tests",
-        "/good/tests/t00.in", "/good/tests/t00.out")]]  # fmt: skip
+    assert all_files(tmp_path) == [
+        "deep",
+        "deep/out",
+        *[
+            f"deep/out/train{s}"
+            for s in (
+                "",
+                "/good",
+                "/good/baseline.s",
+                "/good/problem.json",
+                "/good/source.c",
+                "/good/tests",
+                "/good/tests/t00.in",
+                "/good/tests/t00.out",
+            )
+        ],
+    ]
     assert not os.path.exists("/tmp/sc-abs-escape")
     assert any(r.startswith("record #0: ") for r in report.reasons)
 
@@ -73,9 +110,12 @@ def test_bad_records_are_skipped_with_reasons_and_never_abort_the_good_ones(tmp_
     records = [r for _, r in BAD_RECORDS] + [record("good"), dup, wrong, broken]
     report = import_records(records, tmp_path / "out")
     assert report.written == 1 and report.records == len(records)
-    assert report.skipped == {"not a valid record": len(BAD_RECORDS), "duplicate name": 1,
-                              "expected outputs differ from the reference": 1,
-                              "c_code does not compile": 1}  # fmt: skip
+    assert report.skipped == {
+        "not a valid record": len(BAD_RECORDS),
+        "duplicate name": 1,
+        "expected outputs differ from the reference": 1,
+        "c_code does not compile": 1,
+    }
     assert any("train/good is also record #8" in r for r in report.reasons)
     assert any("the record says b'8\\n', the reference prints b'7\\n'" in r for r in report.reasons)
     assert [p.name for p in load_benchmark(tmp_path / "out" / "train")] == ["good"]
@@ -84,11 +124,16 @@ def test_bad_records_are_skipped_with_reasons_and_never_abort_the_good_ones(tmp_
 def test_import_command_reports_bad_jsonl_lines_and_still_imports(tmp_path):
     sandbox_or_skip()
     src = tmp_path / "in.jsonl"
-    lines = [json.dumps(record("good")).encode(), b"{not json", b"\xff\xfe bytes",
-             json.dumps(record("../evil", index=2)).encode()]  # fmt: skip
+    lines = [
+        json.dumps(record("good")).encode(),
+        b"{not json",
+        b"\xff\xfe bytes",
+        json.dumps(record("../evil", index=2)).encode(),
+    ]
     src.write_bytes(b"\n".join(lines) + b"\n")
-    result = runner.invoke(app, ["dataset", "import", str(src), "--out", str(tmp_path / "o"),
-                                 "--workers", "1"])  # fmt: skip
+    result = runner.invoke(
+        app, ["dataset", "import", str(src), "--out", str(tmp_path / "o"), "--workers", "1"]
+    )
     assert result.exit_code == 0, result.output
     assert "4 records read; 1 problems written" in result.output
     assert "line 2: not a valid record" in result.output and "not UTF-8" in result.output
@@ -116,8 +161,10 @@ def _link(problem, rel, target):
     path.symlink_to(target)
 
 
-@pytest.mark.parametrize("rel", ["tests/t0.out", "tests/t0.in", "source.c", "hidden",
-                                 "problem.json", "baseline.s", "tests"])  # fmt: skip
+@pytest.mark.parametrize(
+    "rel",
+    ["tests/t0.out", "tests/t0.in", "source.c", "hidden", "problem.json", "baseline.s", "tests"],
+)
 def test_symlinks_in_a_problem_folder_are_refused(tmp_path, secret, rel):
     problem = make_sum_problem(tmp_path / "p")
     target = secret
@@ -193,11 +240,27 @@ INJECT = '"><script>window.pwned=1</script><b x="'
 
 
 def hostile_run(tmp_path):
-    rec = {"problem": INJECT, "status": INJECT, "correct": True, "speedup": INJECT,
-           "speedup_ci": [INJECT, 2], "message": INJECT, "asm": INJECT, "model": INJECT,
-           "baseline_asm": INJECT, "best": INJECT}  # fmt: skip
-    ok = {"problem": "fine", "status": "ok", "correct": True, "speedup": 1.5,
-          "speedup_ci": [1.2, 1.8], "asm": "", "baseline_asm": ""}  # fmt: skip
+    rec = {
+        "problem": INJECT,
+        "status": INJECT,
+        "correct": True,
+        "speedup": INJECT,
+        "speedup_ci": [INJECT, 2],
+        "message": INJECT,
+        "asm": INJECT,
+        "model": INJECT,
+        "baseline_asm": INJECT,
+        "best": INJECT,
+    }
+    ok = {
+        "problem": "fine",
+        "status": "ok",
+        "correct": True,
+        "speedup": 1.5,
+        "speedup_ci": [1.2, 1.8],
+        "asm": "",
+        "baseline_asm": "",
+    }
     path = tmp_path / "run.json"
     path.write_text(json.dumps({"runs": [{"name": INJECT, "model": INJECT, "records": [rec, ok]}]}))
     return path
@@ -217,10 +280,17 @@ def test_a_hostile_run_file_cannot_inject_into_the_report(tmp_path):
     assert "script-src 'sha256-" in csp
 
 
-@pytest.mark.parametrize("content", [
-    '{"runs": 5}', '{"runs": [1]}', '{"runs": [{"name": "r", "records": {"a": 1}}]}',
-    '[1, 2]', '[{"problem": "p", "speedup_ci": "x", "best": 3}]', '\xff\xfe',
-])  # fmt: skip
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"runs": 5}',
+        '{"runs": [1]}',
+        '{"runs": [{"name": "r", "records": {"a": 1}}]}',
+        "[1, 2]",
+        '[{"problem": "p", "speedup_ci": "x", "best": 3}]',
+        "\xff\xfe",
+    ],
+)
 def test_wrong_types_in_a_run_file_are_one_line_errors_or_ignored(tmp_path, content):
     path = tmp_path / "run.json"
     path.write_bytes(
@@ -233,8 +303,15 @@ def test_wrong_types_in_a_run_file_are_one_line_errors_or_ignored(tmp_path, cont
     assert "Traceback" not in result.output and "unexpected" not in result.output
 
 
-@pytest.mark.parametrize("command", [["leaderboard"], ["report", "x"], ["analyze", "--run", "x"],
-                                     ["eval", "--benchmark", "val", "--no-time"]])  # fmt: skip
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["leaderboard"],
+        ["report", "x"],
+        ["analyze", "--run", "x"],
+        ["eval", "--benchmark", "val", "--no-time"],
+    ],
+)
 @pytest.mark.parametrize("content", [os.urandom(4096), b"SQLite format 3\x00" + os.urandom(4000)])
 def test_a_corrupt_store_is_a_one_line_error(tmp_path, command, content):
     db = tmp_path / "runs.sqlite"
@@ -298,8 +375,13 @@ def test_stale_temp_folders_of_ours_are_cleaned_at_start(tmp_path, monkeypatch):
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     old = time.time() - 2 * 86400
-    names = {"sc-box-abcd1234": old, "sc-eval-zz_9yy8x": old, "sc-box-new12345": None,
-             "other-abcd1234": old, "sc-box-toolong123": old}  # fmt: skip
+    names = {
+        "sc-box-abcd1234": old,
+        "sc-eval-zz_9yy8x": old,
+        "sc-box-new12345": None,
+        "other-abcd1234": old,
+        "sc-box-toolong123": old,
+    }
     for name, mtime in names.items():
         (tmp_path / name).mkdir()
         (tmp_path / name / "f").write_text("x")
@@ -309,8 +391,12 @@ def test_stale_temp_folders_of_ours_are_cleaned_at_start(tmp_path, monkeypatch):
     os.utime(tmp_path / "sc-box-link1234", (old, old), follow_symlinks=False)
     result = runner.invoke(app, ["version"])
     assert result.exit_code == 0, result.output
-    assert sorted(os.listdir(tmp_path)) == ["other-abcd1234", "sc-box-link1234",
-                                            "sc-box-new12345", "sc-box-toolong123"]  # fmt: skip
+    assert sorted(os.listdir(tmp_path)) == [
+        "other-abcd1234",
+        "sc-box-link1234",
+        "sc-box-new12345",
+        "sc-box-toolong123",
+    ]
     assert (tmp_path / "other-abcd1234" / "f").exists()
 
 

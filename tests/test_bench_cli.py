@@ -25,8 +25,10 @@ def bench(tmp_path):
         TestCase(f"t{i}", f"{2 * i}\n".encode(), input_bytes=f"{i}\n".encode()) for i in range(3)
     )
     hidden = TestCase("h0", b"neg\n", input_bytes=b"-4\n", hidden=True)
-    write_problem(Problem("double", DOUBLE, (*double, hidden), split="train", meta={"tags": ["io"]}),
-                  root / "double")  # fmt: skip
+    write_problem(
+        Problem("double", DOUBLE, (*double, hidden), split="train", meta={"tags": ["io"]}),
+        root / "double",
+    )
     sums = (
         TestCase("a", b"6\n", input_bytes=b"3\n1 2 3\n"),
         TestCase("b", b"40\n", input_bytes=b"4\n5 10 10 15\n"),
@@ -98,8 +100,22 @@ def test_dataset_build_command(tmp_path):
     fixture = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fixture)
     root = fixture.make_codenet(tmp_path / "codenet")
-    out = run("dataset", "build", "--codenet", str(root), "--out", str(tmp_path / "o"),
-              "--limit", "2", "--workers", "2", "--val-fraction", "0", "--timeout", "1")  # fmt: skip
+    out = run(
+        "dataset",
+        "build",
+        "--codenet",
+        str(root),
+        "--out",
+        str(tmp_path / "o"),
+        "--limit",
+        "2",
+        "--workers",
+        "2",
+        "--val-fraction",
+        "0",
+        "--timeout",
+        "1",
+    )
     assert "kept 2 programs" in out and "near_duplicate" in out and "below_threshold" in out
     assert json.loads((tmp_path / "o" / "summary.json").read_text())["kept_per_split"] == {
         "train": 2

@@ -114,8 +114,12 @@ def test_legacy_meter_is_still_callable(primes, own_cache):
 def test_calibrate_command_stores_and_shows(own_cache):
     sandbox_or_skip()
     cmd = [sys.executable, "-m", "supercoder.cli", "calibrate"]
-    proc = subprocess.run([*cmd, "bit_sos_naive", "--checks", "2", "--json"],
-                          capture_output=True, text=True, timeout=600)  # fmt: skip
+    proc = subprocess.run(
+        [*cmd, "bit_sos_naive", "--checks", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["checks"] == 2 and data["problems"] == ["bit_sos_naive"]
@@ -147,8 +151,11 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     assert short.sample_rounds[0] == 0 and set(short.sample_rounds) == {0, 1, 2}
     assert list(long_.sample_rounds) == [0, 1, 2]
     assert verdict.speedup.samples == short.pairs + long_.pairs
-    legacy_like = evaluate(problem, baseline_asm(problem),
-                           EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3, max_repeats=1)))  # fmt: skip
+    legacy_like = evaluate(
+        problem,
+        baseline_asm(problem),
+        EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3, max_repeats=1)),
+    )
     assert [t.pairs for t in legacy_like.tests if t.timed] == [3, 3]
 
 

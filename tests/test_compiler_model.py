@@ -275,8 +275,11 @@ def test_legacy_ids_n_and_seed_select_distinct_builds_in_order(tmp_path):
 def test_spec_options_and_the_prompt_only_path():
     assert parse_spec("budget=12.5") == (12.5, None)
     assert parse_spec("budget=3,legacy")[1] == BUILDS
-    for bad, why in (("O9", "unknown option or build"), ("budget=x", "not a number"),
-                     ("budget=0", "positive")):  # fmt: skip
+    for bad, why in (
+        ("O9", "unknown option or build"),
+        ("budget=x", "not a number"),
+        ("budget=0", "positive"),
+    ):
         with pytest.raises(UserError, match=why):
             load_model(f"compiler:{bad}")
     messages = build_messages(

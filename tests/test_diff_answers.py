@@ -92,9 +92,15 @@ def diff_model(messages, request) -> str:
     shown = next(b.body for b in fenced_blocks(prompt) if b.lang == "assembly")
     search = function_lines(shown.splitlines(), name)
     return "\n".join(
-        ["I will replace the hot loop.", "<<<<<<< SEARCH", *search, "=======",
-         *fast_function(name), ">>>>>>> REPLACE"]
-    )  # fmt: skip
+        [
+            "I will replace the hot loop.",
+            "<<<<<<< SEARCH",
+            *search,
+            "=======",
+            *fast_function(name),
+            ">>>>>>> REPLACE",
+        ]
+    )
 
 
 def test_a_diff_only_model_is_correct_and_fast_with_hot_and_full_context(tmp_path):
@@ -106,10 +112,28 @@ def test_a_diff_only_model_is_correct_and_fast_with_hot_and_full_context(tmp_pat
     for context in ("hot", "full"):
         out = tmp_path / f"{context}.json"
         with openai_server(diff_model) as url:
-            result = runner.invoke(app, [
-                "eval", "--model", "openai:m", "--base-url", url, "--benchmark", str(bench),
-                "--db", str(db), "--json", str(out), "--run", context,
-                "--context", context, "--answer", "diff"])  # fmt: skip
+            result = runner.invoke(
+                app,
+                [
+                    "eval",
+                    "--model",
+                    "openai:m",
+                    "--base-url",
+                    url,
+                    "--benchmark",
+                    str(bench),
+                    "--db",
+                    str(db),
+                    "--json",
+                    str(out),
+                    "--run",
+                    context,
+                    "--context",
+                    context,
+                    "--answer",
+                    "diff",
+                ],
+            )
             assert result.exit_code == 0, result.output
             prompts = [r["messages"][-1]["content"] for r in url.requests]
         s = json.loads(out.read_text())
@@ -162,9 +186,27 @@ def test_a_failed_block_is_quoted_in_refinement_and_the_stored_program_is_whole(
 
     best = tmp_path / "best.s"
     with openai_server(respond) as url:
-        result = runner.invoke(app, [
-            "optimize", str(problem), "--model", "openai:m", "--base-url", url, "--rounds", "2",
-            "--context", "hot", "--answer", "diff", "--no-time", "-o", str(best), "--json"])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "optimize",
+                str(problem),
+                "--model",
+                "openai:m",
+                "--base-url",
+                url,
+                "--rounds",
+                "2",
+                "--context",
+                "hot",
+                "--answer",
+                "diff",
+                "--no-time",
+                "-o",
+                str(best),
+                "--json",
+            ],
+        )
         assert result.exit_code == 0, result.output
         feedback = url.requests[1]["messages"][-1]["content"]
     assert "could not be applied" in feedback and "movq\t$42, %rax" in feedback

@@ -38,9 +38,24 @@ def test_eval_through_an_openai_server_reports_rates_and_speedups(tmp_path):
         primes_dir(tmp_path / "bench", name)
     db, out = tmp_path / "runs.sqlite", tmp_path / "summary.json"
     with openai_server(by_problem({"fast": fast_answer(), "broken": BROKEN})) as url:
-        result = runner.invoke(app, ["eval", "--model", "openai:m", "--base-url", url,
-                                     "--benchmark", str(tmp_path / "bench"), "--db", str(db),
-                                     "--json", str(out), "--samples", "2"])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "eval",
+                "--model",
+                "openai:m",
+                "--base-url",
+                url,
+                "--benchmark",
+                str(tmp_path / "bench"),
+                "--db",
+                str(db),
+                "--json",
+                str(out),
+                "--samples",
+                "2",
+            ],
+        )
         assert result.exit_code == 0, result.output
         assert len(url.requests) == 2 and all(r["n"] == 2 for r in url.requests)
     s = json.loads(out.read_text())
@@ -62,8 +77,16 @@ def test_the_default_compiler_model_runs_offline(tmp_path):
     sandbox_or_skip()
     make_sum_problem(tmp_path / "bench" / "sum")
     out, db = tmp_path / "s.json", tmp_path / "r.sqlite"
-    args = ["eval", "--benchmark", str(tmp_path / "bench"), "--db", str(db), "--no-time",
-            "--budget", "4"]  # fmt: skip
+    args = [
+        "eval",
+        "--benchmark",
+        str(tmp_path / "bench"),
+        "--db",
+        str(db),
+        "--no-time",
+        "--budget",
+        "4",
+    ]
     result = runner.invoke(app, [*args, "--json", str(out)])
     assert result.exit_code == 0, result.output
     s = json.loads(out.read_text())
@@ -86,9 +109,23 @@ def test_optimize_a_bare_c_file_with_inputs(tmp_path):
         (inputs / f"in{i}.txt").write_text(f"{len(xs)}\n{' '.join(map(str, xs))}\n")
     (tmp_path / "sum.c").write_text(SUM_SOURCE)
     out = tmp_path / "best.s"
-    result = runner.invoke(app, ["optimize", str(tmp_path / "sum.c"), "--inputs", str(inputs),
-                                 "-o", str(out), "--no-time", "--samples", "2", "--json",
-                                 "--budget", "3"])  # fmt: skip
+    result = runner.invoke(
+        app,
+        [
+            "optimize",
+            str(tmp_path / "sum.c"),
+            "--inputs",
+            str(inputs),
+            "-o",
+            str(out),
+            "--no-time",
+            "--samples",
+            "2",
+            "--json",
+            "--budget",
+            "3",
+        ],
+    )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["written"] == str(out) and report["best"]["verdict"]["correct"]
@@ -106,8 +143,21 @@ def test_optimize_exits_1_when_no_answer_is_correct(tmp_path):
     sandbox_or_skip()
     problem = make_sum_problem(tmp_path / "sum")
     with openai_server(lambda m, r: BROKEN) as url:
-        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
-                                     "--rounds", "2", "-o", str(tmp_path / "x.s")])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "optimize",
+                str(problem),
+                "-m",
+                "openai:m",
+                "--base-url",
+                url,
+                "--rounds",
+                "2",
+                "-o",
+                str(tmp_path / "x.s"),
+            ],
+        )
         assert len(url.requests) == 2  # refinement asked again with the assembler error
         assert "frobnicate" in url.requests[1]["messages"][-1]["content"]
     assert result.exit_code == 1 and "no correct answer" in result.output
@@ -129,12 +179,26 @@ def test_a_killed_eval_resumes_where_it_stopped(tmp_path):
             return Reply(503)
         return by_problem(answers)(messages, request)
 
-    args = ["eval", "-m", "openai:m", "--benchmark", str(bench), "--db", str(db),
-            "--no-time", "--concurrency", "1", "--run", "r"]  # fmt: skip
+    args = [
+        "eval",
+        "-m",
+        "openai:m",
+        "--benchmark",
+        str(bench),
+        "--db",
+        str(db),
+        "--no-time",
+        "--concurrency",
+        "1",
+        "--run",
+        "r",
+    ]
     with openai_server(killer) as url:
-        proc["p"] = subprocess.Popen([sys.executable, "-m", "supercoder.cli", *args,
-                                      "--base-url", url], stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.DEVNULL)  # fmt: skip
+        proc["p"] = subprocess.Popen(
+            [sys.executable, "-m", "supercoder.cli", *args, "--base-url", url],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         assert proc["p"].wait(timeout=120) == -signal.SIGKILL
     con = sqlite3.connect(db)
     before = con.execute("SELECT problem, created FROM attempts ORDER BY problem").fetchall()

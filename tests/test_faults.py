@@ -83,8 +83,9 @@ def test_machine_trouble_is_never_final(tmp_path):
 
 def _tmpfs(path) -> bool:
     path.mkdir()
-    proc = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(path)],
-                          capture_output=True)  # fmt: skip
+    proc = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=3m", "tmpfs", str(path)], capture_output=True
+    )
     return proc.returncode == 0
 
 
@@ -98,8 +99,19 @@ def test_a_full_disk_gives_exit_3_with_the_cause_and_a_rerun_recovers(tmp_path):
             f.write(b"\0" * (4 << 20))  # the disk is now full
         make_sum_problem(tmp_path / "bench" / "sum")
         db = tmp_path / "r.sqlite"
-        args = [sys.executable, "-m", "supercoder.cli", "eval", "--benchmark",
-                str(tmp_path / "bench"), "--db", str(db), "--no-time", "--run", "r"]  # fmt: skip
+        args = [
+            sys.executable,
+            "-m",
+            "supercoder.cli",
+            "eval",
+            "--benchmark",
+            str(tmp_path / "bench"),
+            "--db",
+            str(db),
+            "--no-time",
+            "--run",
+            "r",
+        ]
         # a fresh cache: the baseline is compiled now, by gcc on the host, in the full TMPDIR
         # (candidates are built in the build sandbox, whose folder Python puts elsewhere)
         cache = {"SUPERCODER_CACHE": str(tmp_path / "cache")}
@@ -108,13 +120,22 @@ def test_a_full_disk_gives_exit_3_with_the_cause_and_a_rerun_recovers(tmp_path):
         assert proc.returncode == 3, proc.stderr
         assert "No space left on device" in proc.stderr and "unfinished" in proc.stderr
         assert "Traceback" not in proc.stderr + proc.stdout
-        opt = [sys.executable, "-m", "supercoder.cli", "optimize", str(tmp_path / "bench" / "sum"),
-               "--no-time", "-o", str(tmp_path / "best.s")]  # fmt: skip
+        opt = [
+            sys.executable,
+            "-m",
+            "supercoder.cli",
+            "optimize",
+            str(tmp_path / "bench" / "sum"),
+            "--no-time",
+            "-o",
+            str(tmp_path / "best.s"),
+        ]
         lost = subprocess.run(opt, env=env, capture_output=True, text=True, timeout=300)
         assert lost.returncode == 3 and "No space left on device" in lost.stderr, lost.stderr
         (full / "filler").unlink()
-        again = subprocess.run(args, env={**os.environ, **cache}, capture_output=True, text=True,
-                               timeout=300)  # fmt: skip
+        again = subprocess.run(
+            args, env={**os.environ, **cache}, capture_output=True, text=True, timeout=300
+        )
         assert again.returncode == 0, again.stderr
         assert "already done" not in again.stderr
     finally:
@@ -139,9 +160,22 @@ def test_timeout_stops_a_hung_server(tmp_path):
     try:
         with openai_server(hanging(release)) as url:
             start = time.monotonic()
-            result = runner.invoke(app, ["eval", "-m", "openai:m", "--base-url", url,
-                                         "--benchmark", str(tmp_path / "bench"), "--db",
-                                         str(tmp_path / "r.sqlite"), "--timeout", "1"])  # fmt: skip
+            result = runner.invoke(
+                app,
+                [
+                    "eval",
+                    "-m",
+                    "openai:m",
+                    "--base-url",
+                    url,
+                    "--benchmark",
+                    str(tmp_path / "bench"),
+                    "--db",
+                    str(tmp_path / "r.sqlite"),
+                    "--timeout",
+                    "1",
+                ],
+            )
             elapsed = time.monotonic() - start
             release.set()
     finally:
@@ -158,9 +192,23 @@ def test_deadline_bounds_a_whole_problem(tmp_path):
     try:
         with openai_server(hanging(release)) as url:
             start = time.monotonic()
-            result = runner.invoke(app, ["optimize", str(tmp_path / "sum"), "-m", "openai:m",
-                                         "--base-url", url, "--timeout", "100", "--deadline", "2",
-                                         "-o", str(tmp_path / "x.s")])  # fmt: skip
+            result = runner.invoke(
+                app,
+                [
+                    "optimize",
+                    str(tmp_path / "sum"),
+                    "-m",
+                    "openai:m",
+                    "--base-url",
+                    url,
+                    "--timeout",
+                    "100",
+                    "--deadline",
+                    "2",
+                    "-o",
+                    str(tmp_path / "x.s"),
+                ],
+            )
             elapsed = time.monotonic() - start
     finally:
         release.set()
@@ -173,8 +221,23 @@ def test_ctrl_c_stops_eval_at_once_while_a_request_hangs_and_the_run_resumes(tmp
     bench, db = tmp_path / "bench", tmp_path / "r.sqlite"
     for name in ("k1", "k2"):
         primes_dir(bench, name, sizes=(3000,))
-    args = [sys.executable, "-m", "supercoder.cli", "eval", "-m", "openai:m", "--benchmark",
-            str(bench), "--db", str(db), "--no-time", "--run", "r", "--concurrency", "1"]  # fmt: skip
+    args = [
+        sys.executable,
+        "-m",
+        "supercoder.cli",
+        "eval",
+        "-m",
+        "openai:m",
+        "--benchmark",
+        str(bench),
+        "--db",
+        str(db),
+        "--no-time",
+        "--run",
+        "r",
+        "--concurrency",
+        "1",
+    ]
     release = threading.Event()
     answered = []
 
@@ -187,8 +250,12 @@ def test_ctrl_c_stops_eval_at_once_while_a_request_hangs_and_the_run_resumes(tmp
 
     try:
         with openai_server(first_then_hang) as url:
-            proc = subprocess.Popen([*args, "--base-url", url], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
+            proc = subprocess.Popen(
+                [*args, "--base-url", url],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             deadline = time.monotonic() + 120
             while len(url.requests) < 2 and time.monotonic() < deadline:
                 time.sleep(0.1)
@@ -201,8 +268,9 @@ def test_ctrl_c_stops_eval_at_once_while_a_request_hangs_and_the_run_resumes(tmp
     assert Store(db).finished_problems("r") == ["k1"]  # kept
 
     with openai_server(lambda m, r: fast_answer()) as url:
-        again = subprocess.run([*args, "--base-url", url], capture_output=True, text=True,
-                               timeout=300)  # fmt: skip
+        again = subprocess.run(
+            [*args, "--base-url", url], capture_output=True, text=True, timeout=300
+        )
         assert again.returncode == 0, again.stderr
         assert "1 problem(s) already done" in again.stderr and len(url.requests) == 1
 
@@ -226,11 +294,20 @@ def test_a_malformed_reply_is_an_infra_error_never_a_crash(body):
             model.complete([{"role": "user", "content": "hi"}])
 
 
-@pytest.mark.parametrize("usage", ["lots", [1, 2], {"prompt_tokens": "9", "completion_tokens": None},
-                                   {"prompt_tokens": 1e300, "completion_tokens": True}])  # fmt: skip
+@pytest.mark.parametrize(
+    "usage",
+    [
+        "lots",
+        [1, 2],
+        {"prompt_tokens": "9", "completion_tokens": None},
+        {"prompt_tokens": 1e300, "completion_tokens": True},
+    ],
+)
 def test_usage_of_the_wrong_type_counts_as_zero(usage):
-    body = {"choices": [{"index": "x", "message": {"content": "ok"}, "finish_reason": 5}],
-            "usage": usage}  # fmt: skip
+    body = {
+        "choices": [{"index": "x", "message": {"content": "ok"}, "finish_reason": 5}],
+        "usage": usage,
+    }
     with openai_server(lambda m, r: Reply(200, body=body)) as url:
         (c,) = OpenAIModel("m", base_url=url, retry=FAST).complete(
             [{"role": "user", "content": "x"}]
@@ -239,8 +316,11 @@ def test_usage_of_the_wrong_type_counts_as_zero(usage):
 
 
 def test_anthropic_wrong_types_are_handled():
-    body = {"content": [{"type": "text", "text": 5}, {"type": "text", "text": "ok"}, "junk"],
-            "usage": "x", "stop_reason": ["end"]}  # fmt: skip
+    body = {
+        "content": [{"type": "text", "text": 5}, {"type": "text", "text": "ok"}, "junk"],
+        "usage": "x",
+        "stop_reason": ["end"],
+    }
     with anthropic_server(lambda m, r: Reply(200, body=body)) as url:
         model = AnthropicModel("claude-x", base_url=url, api_key="k", retry=FAST)
         (c,) = model.complete([{"role": "user", "content": "x"}])
@@ -264,10 +344,18 @@ def test_control_bytes_and_markup_from_a_server_reach_the_terminal_escaped(tmp_p
     reply = Reply(400, body={"error": {"message": HOSTILE_TEXT}})
     for command in (["optimize", str(problem)], ["eval", "--benchmark", str(tmp_path)]):
         with openai_server(lambda m, r: reply) as url:
-            result = runner.invoke(app, [*command, "-m", "openai:m", "--base-url", url, "--db"
-                                         if command[0] == "eval" else "-o",
-                                         str(tmp_path / ("r.sqlite" if command[0] == "eval"
-                                                         else "x.s"))])  # fmt: skip
+            result = runner.invoke(
+                app,
+                [
+                    *command,
+                    "-m",
+                    "openai:m",
+                    "--base-url",
+                    url,
+                    "--db" if command[0] == "eval" else "-o",
+                    str(tmp_path / ("r.sqlite" if command[0] == "eval" else "x.s")),
+                ],
+            )
         assert result.exit_code in (2, 3), result.output
         assert "\x1b" not in result.output and "\x07" not in result.output
         assert "\x00" not in result.output and "Traceback" not in result.output
@@ -280,10 +368,24 @@ def test_ctrl_c_stops_optimize_while_a_request_hangs(tmp_path):
     release = threading.Event()
     try:
         with openai_server(hanging(release)) as url:
-            proc = subprocess.Popen([sys.executable, "-m", "supercoder.cli", "optimize",
-                                     str(tmp_path / "sum"), "-m", "openai:m", "--base-url", url,
-                                     "-o", str(tmp_path / "x.s")], stdout=subprocess.PIPE,
-                                    stderr=subprocess.PIPE, text=True)  # fmt: skip
+            proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "supercoder.cli",
+                    "optimize",
+                    str(tmp_path / "sum"),
+                    "-m",
+                    "openai:m",
+                    "--base-url",
+                    url,
+                    "-o",
+                    str(tmp_path / "x.s"),
+                ],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
             deadline = time.monotonic() + 60
             while not url.requests and time.monotonic() < deadline:
                 time.sleep(0.1)

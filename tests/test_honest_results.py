@@ -29,16 +29,29 @@ def test_optimize_writes_the_baseline_when_nothing_is_faster(tmp_path):
     problem = primes_dir(tmp_path / "bench", "slow")
     out = tmp_path / "best.s"
     with openai_server(lambda m, r: slower_answer("slow")) as url:
-        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
-                                     "-o", str(out), "--json"])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "optimize",
+                str(problem),
+                "-m",
+                "openai:m",
+                "--base-url",
+                url,
+                "-o",
+                str(out),
+                "--json",
+            ],
+        )
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     assert report["improved"] is False and report["wrote_baseline"] is True
     assert report["best"]["verdict"]["speedup"] < 1 and report["best"]["verdict"]["correct"]
     assert same_program(out.read_text(), baseline_asm(load_problem(problem)))
     with openai_server(lambda m, r: slower_answer("slow")) as url:
-        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
-                                     "-o", str(out)])  # fmt: skip
+        result = runner.invoke(
+            app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url, "-o", str(out)]
+        )
     assert "no faster program was found" in result.output
 
 
@@ -47,8 +60,20 @@ def test_optimize_writes_a_significantly_faster_answer_and_names_each_build(tmp_
     problem = primes_dir(tmp_path / "bench", "fast")
     out = tmp_path / "best.s"
     with openai_server(lambda m, r: fast_answer()) as url:
-        result = runner.invoke(app, ["optimize", str(problem), "-m", "openai:m", "--base-url", url,
-                                     "-o", str(out), "--json"])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "optimize",
+                str(problem),
+                "-m",
+                "openai:m",
+                "--base-url",
+                url,
+                "-o",
+                str(out),
+                "--json",
+            ],
+        )
     report = json.loads(result.output)
     assert result.exit_code == 0 and report["improved"] is True, result.output
     assert not same_program(out.read_text(), baseline_asm(load_problem(problem)))
@@ -68,9 +93,24 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     o2 = fence(compile_to_asm(source, ("-O2", "-fno-inline")))  # correct, not a copy
     out = tmp_path / "s.json"
     with openai_server(by_problem({"fast": fast_answer(), "tiny": o2})) as url:
-        result = runner.invoke(app, ["eval", "-m", "openai:m", "--base-url", url, "--benchmark",
-                                     str(bench), "--db", str(tmp_path / "r.sqlite"),
-                                     "--json", str(out), "--concurrency", "1"])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "eval",
+                "-m",
+                "openai:m",
+                "--base-url",
+                url,
+                "--benchmark",
+                str(bench),
+                "--db",
+                str(tmp_path / "r.sqlite"),
+                "--json",
+                str(out),
+                "--concurrency",
+                "1",
+            ],
+        )
     assert result.exit_code == 0, result.output
     lines = {
         ln.split()[0]: ln for ln in result.output.splitlines() if ln.startswith(("fast ", "tiny "))
@@ -95,8 +135,13 @@ def test_summary_keeps_untimed_problems_out_of_speedup_figures():
 
     def outcome(name: str, speed: float, base_seconds: float) -> Outcome:
         tests = (TestResult("t", Status.OK, baseline_seconds=base_seconds, timed=True),)
-        v = Verdict(name, Status.OK, tests, Speedup(speed, speed - 0.08, speed + 0.08, 10, 1),
-                    paper_speedup=speed)  # fmt: skip
+        v = Verdict(
+            name,
+            Status.OK,
+            tests,
+            Speedup(speed, speed - 0.08, speed + 0.08, 10, 1),
+            paper_speedup=speed,
+        )
         origin = {"model": "compiler:gcc -O3 -march=native"}
         return Outcome(name, (Attempt(0, 0, Candidate("x", origin), v),))
 

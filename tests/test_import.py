@@ -40,12 +40,18 @@ def hf_record(i: int, code: str, truth: str, unopt: str, split: str = "train") -
         "ability": "code",
         "reward_model": {"style": "rule", "ground_truth": truth},
         "extra_info": {
-            "split": split, "index": i, "c_code": code, "question": question,
-            "c_only_question": f"```c\n{code}```", "answer": f"```assembly\n{truth}```",
-            "inputs": inputs, "outputs": outputs, "unoptimized_assembly": unopt,
+            "split": split,
+            "index": i,
+            "c_code": code,
+            "question": question,
+            "c_only_question": f"```c\n{code}```",
+            "answer": f"```assembly\n{truth}```",
+            "inputs": inputs,
+            "outputs": outputs,
+            "unoptimized_assembly": unopt,
             "unoptimized_compiled": b"\x7fELF...",
         },
-    }  # fmt: skip
+    }
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +92,9 @@ def test_import_rebuilds_baselines_and_reports_disagreements(hf_file, tmp_path):
 
 def test_import_command_says_it_plainly(hf_file, tmp_path):
     path, _ = hf_file
-    result = CliRunner().invoke(app, ["dataset", "import", str(path), "--out", str(tmp_path / "o"),
-                                      "--workers", "1"])  # fmt: skip
+    result = CliRunner().invoke(
+        app, ["dataset", "import", str(path), "--out", str(tmp_path / "o"), "--workers", "1"]
+    )
     assert result.exit_code == 0, result.output
     assert "rebuilt from c_code with gcc -O3 -S" in result.output
     assert "disagreed with our -O3 rebuild in 3 of 4 records" in result.output

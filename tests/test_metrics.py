@@ -42,9 +42,24 @@ def test_the_report_shows_the_numbers_eval_json_wrote(tmp_path):
         primes_dir(bench, name)
     db, out, page = tmp_path / "runs.sqlite", tmp_path / "summary.json", tmp_path / "r.html"
     with openai_server(by_problem({"fast": fast_answer(), "broken": BROKEN})) as url:
-        result = runner.invoke(app, ["eval", "--model", "openai:m", "--base-url", url,
-                                     "--benchmark", str(bench), "--db", str(db),
-                                     "--json", str(out), "--run", "r"])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "eval",
+                "--model",
+                "openai:m",
+                "--base-url",
+                url,
+                "--benchmark",
+                str(bench),
+                "--db",
+                str(db),
+                "--json",
+                str(out),
+                "--run",
+                "r",
+            ],
+        )
     assert result.exit_code == 0, result.output
     s = json.loads(out.read_text())
     assert s["avg_speedup"] is not None and s["significant_speedups"] == 1  # a timed run
@@ -52,9 +67,19 @@ def test_the_report_shows_the_numbers_eval_json_wrote(tmp_path):
     report = runner.invoke(app, ["report", "r", "--db", str(db), "-o", str(page)])
     assert report.exit_code == 0, report.output
     shown = shown_figures(page.read_text())
-    want = ("problems", "problems_scored", "compilation_rate", "accuracy", "avg_speedup",
-            "median_speedup", "geomean_speedup", "fast_1.1", "significant_speedups",
-            "significant_slowdowns", "problems_untimed")  # fmt: skip
+    want = (
+        "problems",
+        "problems_scored",
+        "compilation_rate",
+        "accuracy",
+        "avg_speedup",
+        "median_speedup",
+        "geomean_speedup",
+        "fast_1.1",
+        "significant_speedups",
+        "significant_slowdowns",
+        "problems_untimed",
+    )
     assert set(want) <= set(shown)
     assert {k: shown[k] for k in want} == {k: s[k] for k in want}
     assert shown["paper.avg_speedup"] == s["paper"]["avg_speedup"]
@@ -93,8 +118,13 @@ def test_infra_errors_never_count_as_compiled(tmp_path):
     store = Store(tmp_path / "r.sqlite")
     spec = RunSpec(model="scripted", benchmark=str(tmp_path / "bench"), time=False, name="r")
     model = ScriptedModel(lambda m, i: sum_answer())
-    first = run_eval(load_benchmark(tmp_path / "bench"), model, spec, store,
-                     verify=broken_machine_for("b", "machine down"))  # fmt: skip
+    first = run_eval(
+        load_benchmark(tmp_path / "bench"),
+        model,
+        spec,
+        store,
+        verify=broken_machine_for("b", "machine down"),
+    )
     store.close()
     assert first.summary.compilation_rate == 50.0 and first.summary.unscored_problems == ("b",)
     shown = build_page(tmp_path / "r.sqlite", "r").summary
@@ -104,8 +134,10 @@ def test_infra_errors_never_count_as_compiled(tmp_path):
 def test_long_enough_follows_the_meters_timed_tests():
     # the meter timed t1 (its median baseline run reached 5 ms) and left t2 out; the
     # fastest t1 run is under 5 ms, so the old rule on stored minimums would say untimed
-    tests = (TestResult("t1", Status.OK, baseline_seconds=0.004, timed=True),
-             TestResult("t2", Status.OK, baseline_seconds=0.001))  # fmt: skip
+    tests = (
+        TestResult("t1", Status.OK, baseline_seconds=0.004, timed=True),
+        TestResult("t2", Status.OK, baseline_seconds=0.001),
+    )
     assert long_enough(Verdict("p", Status.OK, tests))
     old = tuple(TestResult(t.name, t.status, baseline_seconds=t.baseline_seconds) for t in tests)
     assert not long_enough(Verdict("p", Status.OK, old))  # stored before tests said timed
@@ -119,8 +151,9 @@ def test_a_store_from_before_baselines_were_stored_still_reports(tmp_path):
     db = tmp_path / "r.sqlite"
     spec = RunSpec(model="scripted", benchmark=str(tmp_path / "bench"), time=False, name="r")
     store = Store(db)
-    run_eval(load_benchmark(tmp_path / "bench"), ScriptedModel(lambda m, i: sum_answer()),
-             spec, store)  # fmt: skip
+    run_eval(
+        load_benchmark(tmp_path / "bench"), ScriptedModel(lambda m, i: sum_answer()), spec, store
+    )
     store.close()
     with sqlite3.connect(db) as con:  # as schema 2 wrote it: no baselines table
         con.execute("DROP TABLE baselines")

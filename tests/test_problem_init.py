@@ -114,9 +114,17 @@ def test_kattis_init_reports_answer_disagreements_then_float_compare_accepts(tmp
     ]
     assert problem.tests[0].expected == b"5.000000000\n1.414213562\n"
     proc = run_cli(
-        "problem", "init", str(source), "--inputs", str(KATTIS), "-o", str(out),
-        "--compare", "float:1e-6", "--force",
-    )  # fmt: skip
+        "problem",
+        "init",
+        str(source),
+        "--inputs",
+        str(KATTIS),
+        "-o",
+        str(out),
+        "--compare",
+        "float:1e-6",
+        "--force",
+    )
     assert proc.returncode == 0 and "differs" not in proc.stderr, proc.stderr
     assert json.loads((out / "problem.json").read_text())["compare"] == "float:1e-06"
 
@@ -181,9 +189,16 @@ def test_openmp_needs_fopenmp_and_then_works_through_check(tmp_path):
     )
     assert "--cflags -fopenmp" in proc.stderr and not out.exists()
     proc = run_cli(
-        "problem", "init", str(source), "--inputs", str(OPENMP / "inputs"), "-o", str(out),
-        "--cflags", "-fopenmp",
-    )  # fmt: skip
+        "problem",
+        "init",
+        str(source),
+        "--inputs",
+        str(OPENMP / "inputs"),
+        "-o",
+        str(out),
+        "--cflags",
+        "-fopenmp",
+    )
     assert proc.returncode == 0, proc.stderr
     problem = load_problem(out)
     assert (
@@ -274,8 +289,9 @@ def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
     from supercoder.types import Problem, TestCase
 
     folder = tmp_path / "prob"
-    problem = Problem("p", "int main(void) { return nope; }\n", (TestCase("1", b""),),
-                      meta={"path": str(folder)})  # fmt: skip
+    problem = Problem(
+        "p", "int main(void) { return nope; }\n", (TestCase("1", b""),), meta={"path": str(folder)}
+    )
     with pytest.raises(UserError) as e:
         baseline_asm(problem)
     assert f"{folder}/source.c:1" in str(e.value) and "sc-cc-" not in str(e.value)

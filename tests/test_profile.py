@@ -92,8 +92,21 @@ def test_bench_tokens_counts_prompts_and_answers(harmonic, tmp_path):
     out = {}
     for context, answer in (("full", "whole"), ("hot", "diff")):
         path = tmp_path / f"{context}.json"
-        result = runner.invoke(app, ["bench", "tokens", "-b", str(bench), "--context", context,
-                                     "--answer", answer, "--json", str(path)])  # fmt: skip
+        result = runner.invoke(
+            app,
+            [
+                "bench",
+                "tokens",
+                "-b",
+                str(bench),
+                "--context",
+                context,
+                "--answer",
+                answer,
+                "--json",
+                str(path),
+            ],
+        )
         assert result.exit_code == 0, result.output
         assert "total" in result.output
         (out[context],) = json.loads(path.read_text())

@@ -46,8 +46,17 @@ def test_record_has_the_exact_supercoder_schema(tmp_path):
     assert rec["ability"] == "code"
     assert rec["reward_model"] == {"style": "rule", "ground_truth": asm}
     info = rec["extra_info"]
-    paper_fields = {"split", "index", "c_code", "question", "c_only_question", "answer",
-                    "inputs", "outputs", "unoptimized_assembly"}  # fmt: skip
+    paper_fields = {
+        "split",
+        "index",
+        "c_code",
+        "question",
+        "c_only_question",
+        "answer",
+        "inputs",
+        "outputs",
+        "unoptimized_assembly",
+    }
     assert paper_fields <= set(info)
     assert rec["prompt"] == [{"role": "user", "content": info["question"]}]
     assert SOURCE in info["question"] and asm in info["question"]
@@ -74,9 +83,14 @@ def test_load_benchmark_dispatches_record_files(tmp_path):
 def test_records_without_our_fields_get_names_and_visible_tests(tmp_path):
     rec = {
         "data_source": "llm_superoptimizer_ds",
-        "extra_info": {"split": "train", "index": 3, "c_code": SOURCE, "inputs": ["1 1\n"],
-                       "outputs": ["2\n"]},
-    }  # fmt: skip
+        "extra_info": {
+            "split": "train",
+            "index": 3,
+            "c_code": SOURCE,
+            "inputs": ["1 1\n"],
+            "outputs": ["2\n"],
+        },
+    }
     (tmp_path / "r.jsonl").write_text(json.dumps(rec) + "\n")
     (p,) = load_records(tmp_path / "r.jsonl")
     assert p.name == "train_3" and [t.hidden for t in p.tests] == [False]
@@ -102,7 +116,10 @@ def test_malformed_records_name_the_record_and_field(tmp_path, info, message):
 def test_unreadable_files_are_user_errors(tmp_path):
     (tmp_path / "x.parquet").write_text("not parquet")
     (tmp_path / "y.jsonl").write_text("{broken\n")
-    for name, message in (("x.parquet", "not a readable Parquet"), ("y.jsonl", "line 1"),
-                          ("missing.jsonl", "no such file")):  # fmt: skip
+    for name, message in (
+        ("x.parquet", "not a readable Parquet"),
+        ("y.jsonl", "line 1"),
+        ("missing.jsonl", "no such file"),
+    ):
         with pytest.raises(UserError, match=message):
             load_records(tmp_path / name)

@@ -116,8 +116,12 @@ def test_cflags_and_ldflags_are_honoured():
 
 
 def test_the_baseline_is_built_once_and_cached(monkeypatch, tmp_path):
-    problem = Problem("cached", DOUBLE + "/* test_reference */\n", (TestCase("1", b"1\n"),),
-                      meta={"cflags": "-DUNUSED=1"})  # fmt: skip
+    problem = Problem(
+        "cached",
+        DOUBLE + "/* test_reference */\n",
+        (TestCase("1", b"1\n"),),
+        meta={"cflags": "-DUNUSED=1"},
+    )
     calls = []
     real = baseline_mod.compile_to_asm
 

@@ -61,8 +61,9 @@ def counting_verifier():
 
 def spec(root, **kw) -> RunSpec:
     settings = kw.pop("settings", Settings())
-    return RunSpec(model="scripted", benchmark=str(root), settings=settings, time=False,
-                   concurrency=1, **kw)  # fmt: skip
+    return RunSpec(
+        model="scripted", benchmark=str(root), settings=settings, time=False, concurrency=1, **kw
+    )
 
 
 def test_a_mixed_run_gives_the_right_rates_and_stores_everything(tmp_path):
@@ -83,7 +84,11 @@ def test_a_mixed_run_gives_the_right_rates_and_stores_everything(tmp_path):
         .fetchall()
     )
     assert [(p, st) for p, st, _, _ in rows] == [
-        ("a", "ok"), ("b", "compile_error"), ("c", "wrong_output"), ("d", "no_answer")]  # fmt: skip
+        ("a", "ok"),
+        ("b", "compile_error"),
+        ("c", "wrong_output"),
+        ("d", "no_answer"),
+    ]
     assert all(len(digest) == 64 for _, _, digest, _ in rows)
     assert [has_asm for *_, has_asm in rows] == [1, 1, 1, 0]
     assert store.runs()[0]["finished"] is not None and not result.failed
@@ -94,8 +99,13 @@ def test_an_interrupted_run_resumes_without_verifying_anything_twice(tmp_path):
     root = bench(tmp_path, ["p1", "p2", "p3"])
     store, problems = Store(tmp_path / "runs.sqlite"), load_benchmark(root)
     crashing = {"p1": fast_answer(), "p2": BROKEN, "p3": RuntimeError("server went away")}
-    first = run_eval(problems, ScriptedModel(per_problem(crashing)), spec(root), store,
-                     verify=counting_verifier())  # fmt: skip
+    first = run_eval(
+        problems,
+        ScriptedModel(per_problem(crashing)),
+        spec(root),
+        store,
+        verify=counting_verifier(),
+    )
     assert set(first.failed) == {"p3"} and "server went away" in first.failed["p3"]
     assert store.finished_problems(first.name) == ["p1", "p2"]
     assert store.runs()[0]["finished"] is None  # not complete yet
@@ -122,8 +132,9 @@ def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
             yield item
 
     with pytest.raises(KeyboardInterrupt):
-        run_eval(problems, model, spec(root, settings=Settings(samples=3)), store,
-                 verify=dies_on_third)  # fmt: skip
+        run_eval(
+            problems, model, spec(root, settings=Settings(samples=3)), store, verify=dies_on_third
+        )
     assert len(store.attempts(spec(root).run_name, "q")) == 2
     verify.seen.clear()
     again = run_eval(
@@ -164,8 +175,13 @@ def outcome(name: str, *verdicts: Verdict) -> Outcome:
 
 
 def ok(speed: float, low: float, high: float, paper: float, copy: bool = False) -> Verdict:
-    return Verdict("p", Status.OK, speedup=Speedup(speed, low, high, 10, 1),
-                   paper_speedup=paper, identical_to_baseline=copy)  # fmt: skip
+    return Verdict(
+        "p",
+        Status.OK,
+        speedup=Speedup(speed, low, high, 10, 1),
+        paper_speedup=paper,
+        identical_to_baseline=copy,
+    )
 
 
 def test_summary_definitions():

@@ -126,8 +126,13 @@ def test_best_of_n_picks_the_fast_correct_answer_over_broken_copy_and_wrong(prim
     model = ScriptedModel(by_sample(BROKEN, copy, fast_answer(), wrong_answer(), NO_ANSWER))
     out = best_of_n(primes, model, n=5, verify=make_verifier(EvalConfig()))
     statuses = [a.verdict.status for a in sorted(out.attempts, key=lambda a: a.sample)]
-    assert statuses == [Status.COMPILE_ERROR, Status.OK, Status.OK, Status.WRONG_OUTPUT,
-                        Status.NO_ANSWER]  # fmt: skip
+    assert statuses == [
+        Status.COMPILE_ERROR,
+        Status.OK,
+        Status.OK,
+        Status.WRONG_OUTPUT,
+        Status.NO_ANSWER,
+    ]
     assert out.best is not None and out.best.sample == 2
     assert out.best.verdict.speedup.value > 1.5 and out.best.verdict.speedup.low > 1.0
     assert out.attempts[1].verdict.identical_to_baseline
@@ -138,8 +143,9 @@ def test_best_of_n_picks_the_fast_correct_answer_over_broken_copy_and_wrong(prim
 def test_a_baseline_copy_never_wins_over_a_real_answer_even_untimed(primes):
     sandbox_or_skip()
     copy = fence(baseline_asm(primes))
-    out = best_of_n(primes, ScriptedModel(by_sample(copy, fast_answer())), n=2,
-                    verify=make_verifier(untimed()))  # fmt: skip
+    out = best_of_n(
+        primes, ScriptedModel(by_sample(copy, fast_answer())), n=2, verify=make_verifier(untimed())
+    )
     assert [a.verdict.correct for a in out.attempts] == [True, True]
     assert out.best.sample == 1 and not out.best.verdict.identical_to_baseline
 
@@ -180,7 +186,10 @@ def test_refinement_keeps_asking_when_the_feedback_does_not_help(primes):
     model = ScriptedModel(lambda messages, i: BROKEN if len(messages) < 3 else NO_ANSWER)
     out = refine(primes, model, rounds=3, verify=make_verifier(untimed()))
     assert [a.verdict.status for a in out.attempts] == [
-        Status.COMPILE_ERROR, Status.NO_ANSWER, Status.NO_ANSWER]  # fmt: skip
+        Status.COMPILE_ERROR,
+        Status.NO_ANSWER,
+        Status.NO_ANSWER,
+    ]
     assert "did not contain an assembly program" in model.calls[2][-1]["content"]
     assert out.best is not None and not out.best.verdict.correct
 
@@ -193,7 +202,10 @@ def test_samples_times_rounds_chains_are_independent(primes):
     )
     out = solve(primes, model, Settings(samples=2, rounds=3), verify=make_verifier(untimed()))
     assert sorted((a.sample, a.round, a.verdict.correct) for a in out.attempts) == [
-        (0, 0, True), (1, 0, False), (1, 1, True)]  # fmt: skip
+        (0, 0, True),
+        (1, 0, False),
+        (1, 1, True),
+    ]
 
 
 # --- infrastructure failures -------------------------------------------------------
@@ -249,8 +261,7 @@ def test_local_executor_runs_jobs_in_processes_and_verifies_folder_problems(tmp_
         answers = [NO_ANSWER, fast_answer(), BROKEN]
         candidates = [Candidate(extract_assembly(a)) for a in answers]
         got = {i: v for i, v, *_ in verify(problem, candidates)}
-    assert [got[i].status for i in range(3)] == [
-        Status.NO_ANSWER, Status.OK, Status.COMPILE_ERROR]  # fmt: skip
+    assert [got[i].status for i in range(3)] == [Status.NO_ANSWER, Status.OK, Status.COMPILE_ERROR]
 
 
 def test_ray_executor_without_ray_names_the_install_line(monkeypatch):

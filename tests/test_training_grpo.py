@@ -67,9 +67,16 @@ def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
     monkeypatch.setattr(trl_reward, "verify_batch", spy)
     model = build_tiny_model(tmp_path / "model")
     opts = GrpoOptions(
-        model=str(model), output=tmp_path / "out", steps=2, num_generations=2,
-        max_completion_length=8, lr=1e-3, save_steps=2, eval_split=None, workers=1,
-    )  # fmt: skip
+        model=str(model),
+        output=tmp_path / "out",
+        steps=2,
+        num_generations=2,
+        max_completion_length=8,
+        lr=1e-3,
+        save_steps=2,
+        eval_split=None,
+        workers=1,
+    )
     summary = train_grpo(opts, [problem], echo=None)
     assert summary["steps"] == 2
     assert len(seen) == 2  # the reward ran on every step's completions

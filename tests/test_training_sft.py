@@ -63,9 +63,15 @@ def test_sft_two_lora_steps(stored_run, tmp_path):
     model = build_tiny_model(tmp_path / "model")
     examples = sft_examples("best8", problems, db)
     opts = SftOptions(
-        model=str(model), run="best8", db=db, output=tmp_path / "out", lora=True, steps=2,
-        lr=1e-3, max_length=8192,
-    )  # fmt: skip
+        model=str(model),
+        run="best8",
+        db=db,
+        output=tmp_path / "out",
+        lora=True,
+        steps=2,
+        lr=1e-3,
+        max_length=8192,
+    )
     summary = train_sft(opts, examples, echo=None)
     assert summary == {"final": str(tmp_path / "out" / "final"), "steps": 2, "examples": 1}
     assert (tmp_path / "out" / "checkpoint-2" / "adapter_model.safetensors").is_file()

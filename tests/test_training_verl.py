@@ -70,10 +70,15 @@ def model_dir(qwen_dir, tmp_path_factory):
     for f in qwen_dir.iterdir():
         shutil.copy(f, folder / f.name)
     transformers.Qwen2Config(
-        vocab_size=151936, hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-        num_attention_heads=2, num_key_value_heads=1, max_position_embeddings=32768,
+        vocab_size=151936,
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        num_key_value_heads=1,
+        max_position_embeddings=32768,
         architectures=["Qwen2ForCausalLM"],
-    ).save_pretrained(folder)  # fmt: skip
+    ).save_pretrained(folder)
     return folder
 
 
@@ -178,8 +183,13 @@ def test_main_ppo_itself_parses_the_launch_script(bundled):
 
     out, _ = bundled
     env = {**os.environ, "PYTHON": sys.executable, "HF_HUB_OFFLINE": "1"}
-    proc = subprocess.run(["bash", str(out / "run_grpo.sh"), "--cfg", "job"],
-                          capture_output=True, text=True, env=env, timeout=600)  # fmt: skip
+    proc = subprocess.run(
+        ["bash", str(out / "run_grpo.sh"), "--cfg", "job"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     job = yaml.safe_load(proc.stdout)
     assert job["reward"]["custom_reward_function"]["path"] == str(out / "reward.py")
@@ -314,14 +324,36 @@ def test_user_limits_drop_named_problems_like_verls_filter(model_dir, qwen_dir, 
     problems verl's filter would, and refuses to write a run with zero training steps."""
     from supercoder.cli import app
 
-    args = ["train", "verl", "--out", str(tmp_path / "a"), "--model", str(model_dir),
-            "--benchmark", "train", "--val", "train", "--max-prompt-length", "2000"]  # fmt: skip
+    args = [
+        "train",
+        "verl",
+        "--out",
+        str(tmp_path / "a"),
+        "--model",
+        str(model_dir),
+        "--benchmark",
+        "train",
+        "--val",
+        "train",
+        "--max-prompt-length",
+        "2000",
+    ]
     refused = CliRunner().invoke(app, args)
     assert refused.exit_code == 2 and "Traceback" not in refused.output  # one-line error
     assert "fewer than one batch of 16" in refused.output and "0 steps" in refused.output
     assert not (tmp_path / "a" / "run_ppo.sh").exists()
-    ok = CliRunner().invoke(app, [*args[:3], str(tmp_path / "b"), *args[4:], "--train-batch-size", "2",
-                                  "--max-response-length", "100000"])  # fmt: skip
+    ok = CliRunner().invoke(
+        app,
+        [
+            *args[:3],
+            str(tmp_path / "b"),
+            *args[4:],
+            "--train-batch-size",
+            "2",
+            "--max-response-length",
+            "100000",
+        ],
+    )
     assert ok.exit_code == 0, ok.output
     budget = json.loads((tmp_path / "b" / "budget.json").read_text())
     kept = budget["train"]["fit"]
@@ -357,9 +389,13 @@ def _rlhf_count(tmp: Path, budget: dict, qwen_dir: Path, dataset_cls, omegaconf)
     problems = [replace(p, baseline_asm=baseline_asm(p)) for p in load_benchmark("train")]
     write_raw(records_for(problems), path)
     config = omegaconf.create(
-        {"max_prompt_length": budget["max_prompt_length"], "filter_overlong_prompts": True,
-         "filter_overlong_prompts_workers": 1, "cache_dir": str(tmp / "cache")}
-    )  # fmt: skip
+        {
+            "max_prompt_length": budget["max_prompt_length"],
+            "filter_overlong_prompts": True,
+            "filter_overlong_prompts_workers": 1,
+            "cache_dir": str(tmp / "cache"),
+        }
+    )
     return len(dataset_cls(str(path), AutoTokenizer.from_pretrained(str(qwen_dir)), config))
 
 
@@ -462,8 +498,13 @@ def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
     record = records_for(problems[:1])[0]
     answer = f"```assembly\n{faster_asm()}```"
     scored = _call(verl_reward.compute_score, record, answer)
-    assert scored == {"score": 0.0, "correct": 0.0, "speedup": 0.0, "compiled": 0.0,
-                      "infra_failure": 1.0}  # fmt: skip
+    assert scored == {
+        "score": 0.0,
+        "correct": 0.0,
+        "speedup": 0.0,
+        "compiled": 0.0,
+        "infra_failure": 1.0,
+    }
     assert len(calls) == 2  # first try + one retry
     monkeypatch.setenv("SUPERCODER_INFRA_SCORE", "0.5")
     assert _call(verl_reward.compute_score, record, answer)["score"] == 0.5
@@ -475,8 +516,10 @@ def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
 def test_numpy_extra_info_and_verl_context_keys(problems):
     np = pytest.importorskip("numpy")
     record = records_for(problems[:1])[0]
-    info = {k: np.array(v, dtype=object) if isinstance(v, list) else v
-            for k, v in record["extra_info"].items()}  # fmt: skip
+    info = {
+        k: np.array(v, dtype=object) if isinstance(v, list) else v
+        for k, v in record["extra_info"].items()
+    }
     info |= {"num_turns": None, "rollout_reward_scores": {}}  # what verl's naive manager adds
     out = verl_reward.score_responses([f"```assembly\n{wrong_asm()}```", "nothing"], [info, info])
     assert [r["score"] for r in out] == [0.0, 0.0]

@@ -39,13 +39,29 @@ def test_speedup_and_verdict_use_the_band():
 
 def test_verdict_round_trips_through_json_text():
     tests = (
-        TestResult("a", Status.OK, speedup=1.3, speedup_ci=(1.2, 1.4), baseline_seconds=0.02,
-                   candidate_seconds=0.015, pairs=3, timed=True,
-                   baseline_samples=(0.02, 0.021, 0.0205), candidate_samples=(0.015, 0.016, 0.0155)),
+        TestResult(
+            "a",
+            Status.OK,
+            speedup=1.3,
+            speedup_ci=(1.2, 1.4),
+            baseline_seconds=0.02,
+            candidate_seconds=0.015,
+            pairs=3,
+            timed=True,
+            baseline_samples=(0.02, 0.021, 0.0205),
+            candidate_samples=(0.015, 0.016, 0.0155),
+        ),
         TestResult("b", Status.OK, "too short to time", speedup=1.0, pairs=1),
-    )  # fmt: skip
-    v = Verdict("p", Status.OK, tests, Speedup(1.3, 1.2, 1.4, 3, 1, margin=0.015), paper_speedup=1.25,
-                context={"cpu": "x"}, cpu_seconds_spent=0.5)  # fmt: skip
+    )
+    v = Verdict(
+        "p",
+        Status.OK,
+        tests,
+        Speedup(1.3, 1.2, 1.4, 3, 1, margin=0.015),
+        paper_speedup=1.25,
+        context={"cpu": "x"},
+        cpu_seconds_spent=0.5,
+    )
     data = json.loads(json.dumps(v.to_json()))
     assert data["timed_tests"] == ["a"] and data["significantly_faster"] is True
     assert data["tests"][0]["baseline_samples"] == [0.02, 0.021, 0.0205]
@@ -55,8 +71,20 @@ def test_verdict_round_trips_through_json_text():
 
 
 def test_old_verdict_json_without_new_fields_still_loads():
-    old = {"problem": "p", "status": "ok", "speedup_detail": {"value": 1.1, "low": 1.0, "high": 1.2,
-           "samples": 4, "tests_timed": 1, "method": "m"},
-           "tests": [{"name": "a", "status": "ok", "speedup_ci": [1.0, 1.2], "pairs": 4, "timed": True}]}  # fmt: skip
+    old = {
+        "problem": "p",
+        "status": "ok",
+        "speedup_detail": {
+            "value": 1.1,
+            "low": 1.0,
+            "high": 1.2,
+            "samples": 4,
+            "tests_timed": 1,
+            "method": "m",
+        },
+        "tests": [
+            {"name": "a", "status": "ok", "speedup_ci": [1.0, 1.2], "pairs": 4, "timed": True}
+        ],
+    }
     v = Verdict.from_json(old)
     assert v.speedup.margin == MIN_PRACTICAL_MARGIN and v.tests[0].baseline_samples == ()

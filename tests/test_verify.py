@@ -89,8 +89,7 @@ def test_duplicates_are_verified_once_and_every_copy_gets_the_verdict(
     assert len(calls) == 3 and sorted(c.index for c in got) == [0, 1, 2, 3, 4]
     by_index = {c.index: c for c in got}
     statuses = [by_index[i].verdict.status for i in range(5)]
-    assert statuses == [Status.OK, Status.WRONG_OUTPUT, Status.OK, Status.OK,
-                        Status.WRONG_OUTPUT]  # fmt: skip
+    assert statuses == [Status.OK, Status.WRONG_OUTPUT, Status.OK, Status.OK, Status.WRONG_OUTPUT]
     assert (
         by_index[3].verdict.identical_to_baseline and not by_index[0].verdict.identical_to_baseline
     )

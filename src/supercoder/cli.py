@@ -26,8 +26,17 @@ from supercoder.errors import SupercoderError, printable
 
 EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
 # OSErrors that mean "the path you named is wrong" rather than "the machine is in trouble"
-_USER_ERRNOS = {errno.ENOENT, errno.EACCES, errno.EPERM, errno.EISDIR, errno.ENOTDIR,
-                errno.EEXIST, errno.EROFS, errno.ENAMETOOLONG, errno.ELOOP}  # fmt: skip
+_USER_ERRNOS = {
+    errno.ENOENT,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EISDIR,
+    errno.ENOTDIR,
+    errno.EEXIST,
+    errno.EROFS,
+    errno.ENAMETOOLONG,
+    errno.ELOOP,
+}
 
 
 def error_exit(exc: BaseException) -> tuple[int, str]:
@@ -38,8 +47,10 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         return EXIT_INTERRUPTED, "interrupted (what was finished is stored; rerun to resume)"
     if isinstance(exc, sqlite3.DatabaseError):
         full = "full" in str(exc) or "disk I/O" in str(exc)
-        return (EXIT_MACHINE if full else EXIT_BAD_INPUT,
-                f"the SQLite store is not usable: {exc} (is --db a supercoder run store?)")  # fmt: skip
+        return (
+            EXIT_MACHINE if full else EXIT_BAD_INPUT,
+            f"the SQLite store is not usable: {exc} (is --db a supercoder run store?)",
+        )
     if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
         code = EXIT_BAD_INPUT if exc.errno in _USER_ERRNOS else EXIT_MACHINE
@@ -69,8 +80,14 @@ class GuardedGroup(TyperGroup):
         clean_stale_temp()
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, TyperException, click.exceptions.Exit,
-                click.ClickException, click.exceptions.Abort):  # fmt: skip
+        except (
+            typer.Exit,
+            typer.Abort,
+            TyperException,
+            click.exceptions.Exit,
+            click.ClickException,
+            click.exceptions.Abort,
+        ):
             raise  # usage errors and explicit exits: typer/click print them
         except (Exception, KeyboardInterrupt) as e:
             if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):

@@ -217,13 +217,16 @@ class TestResult:
     def from_json(cls, d: dict[str, Any]) -> TestResult:
         known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
         ci = d.get("speedup_ci")
-        return cls(**{
-            **known, "status": Status(d["status"]),
-            "speedup_ci": (float(ci[0]), float(ci[1])) if ci else None,
-            "baseline_samples": tuple(float(x) for x in d.get("baseline_samples") or ()),
-            "candidate_samples": tuple(float(x) for x in d.get("candidate_samples") or ()),
-            "sample_rounds": tuple(int(x) for x in d.get("sample_rounds") or ()),
-        })  # fmt: skip
+        return cls(
+            **{
+                **known,
+                "status": Status(d["status"]),
+                "speedup_ci": (float(ci[0]), float(ci[1])) if ci else None,
+                "baseline_samples": tuple(float(x) for x in d.get("baseline_samples") or ()),
+                "candidate_samples": tuple(float(x) for x in d.get("candidate_samples") or ()),
+                "sample_rounds": tuple(int(x) for x in d.get("sample_rounds") or ()),
+            }
+        )
 
 
 @dataclass(frozen=True)

@@ -101,10 +101,21 @@ def test_no_writable_place_in_the_sandbox(problem):
     assert refused(verdict), (verdict.status, verdict.message)
 
 
-TAMPER_CALLS = ["prlimit64", "setpriority", "setpriority-user", "sched_setaffinity",
-                "sched_setscheduler", "sched_setattr", "ioprio_set", "ioprio_set-user",
-                "migrate_pages", "move_pages", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
-                "sched_setparam"]  # fmt: skip
+TAMPER_CALLS = [
+    "prlimit64",
+    "setpriority",
+    "setpriority-user",
+    "sched_setaffinity",
+    "sched_setscheduler",
+    "sched_setattr",
+    "ioprio_set",
+    "ioprio_set-user",
+    "migrate_pages",
+    "move_pages",
+    "rt_sigqueueinfo",
+    "rt_tgsigqueueinfo",
+    "sched_setparam",
+]
 
 
 @pytest.mark.parametrize("call", TAMPER_CALLS)

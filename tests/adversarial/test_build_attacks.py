@@ -127,8 +127,9 @@ def test_the_build_sandbox_holds_where_the_directive_check_misses(folder, tmp_pa
         for directive in (".incbin", ".include"):
             for path in (secret, hidden, Path.home() / ".bashrc"):
                 (work / "program.s").write_text(PROGRAM + f'\t{directive} "{path}"\n')
-                run = run_isolated(["gcc", "-c", "program.s", "-o", "program.o"], work,
-                                   limits=BUILD_LIMITS)  # fmt: skip
+                run = run_isolated(
+                    ["gcc", "-c", "program.s", "-o", "program.o"], work, limits=BUILD_LIMITS
+                )
                 assert run.exit_code != 0, (directive, path)
                 assert b"not found" in run.stderr or b"No such file" in run.stderr
                 assert b"TOPSECRET" not in run.stderr and not (work / "program.o").exists()

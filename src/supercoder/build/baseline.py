@@ -75,4 +75,4 @@ def _build_error(log: str, link_flags: tuple[str, ...]) -> str:
     missing = ", ".join(missing_symbols(log)[:5]) or "see the log"
     flags = " ".join(link_flags) or "none"
     return (f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
-            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")  # fmt: skip
+            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")

@@ -97,14 +97,28 @@ def list_(
     from supercoder.dataset.benchmarks import load_benchmark
 
     problems = _in_split(load_benchmark(bench), bench, split)
-    table = Table("problem", "split", "tags", "visible", "hidden", "largest input",
-                  "baseline ms (slowest test)")  # fmt: skip
+    table = Table(
+        "problem",
+        "split",
+        "tags",
+        "visible",
+        "hidden",
+        "largest input",
+        "baseline ms (slowest test)",
+    )
     for p in problems:
         largest = max(len(t.read_input()) for t in p.tests)
         tags = ",".join(map(str, p.meta.get("tags", [])))
         hidden = len(p.tests) - len(p.visible_tests)
-        table.add_row(p.name, p.split or "-", tags, str(len(p.visible_tests)), str(hidden),
-                      _human(largest), "-" if no_time else _baseline_ms(p))  # fmt: skip
+        table.add_row(
+            p.name,
+            p.split or "-",
+            tags,
+            str(len(p.visible_tests)),
+            str(hidden),
+            _human(largest),
+            "-" if no_time else _baseline_ms(p),
+        )
     Console(width=max(110, Console().width), markup=False).print(table)
     splits = {
         s: sum(1 for p in problems if p.split == s)
@@ -157,8 +171,14 @@ def coverage(
             why = " ".join(c.error.split())[:90]
             table.add_row(c.problem, str(c.tests), "-", "-", "-", f"failed: {why}")
             continue
-        table.add_row(c.problem, str(c.tests), f"{c.lines_hit}/{c.lines}", f"{100 * c.line_rate:.1f}",
-                      f"{c.branches_taken}/{c.branches}", f"{100 * c.branch_rate:.1f}")  # fmt: skip
+        table.add_row(
+            c.problem,
+            str(c.tests),
+            f"{c.lines_hit}/{c.lines}",
+            f"{100 * c.line_rate:.1f}",
+            f"{c.branches_taken}/{c.branches}",
+            f"{100 * c.branch_rate:.1f}",
+        )
     Console(width=max(110, Console().width), markup=False).print(table)
     line, branch = means(results)
     failed = sum(1 for c in results if c.error)

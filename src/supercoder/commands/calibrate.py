@@ -16,9 +16,13 @@ if TYPE_CHECKING:
     from supercoder.timing.calibration import Calibration
 
 DEFAULT_PROBLEMS = (
-    "bit_sos_naive", "str_zfunc", "bit_max_xor_pair", "mat_gauss_mod",
-    "graph_toposort", "num_modpow",
-)  # fmt: skip
+    "bit_sos_naive",
+    "str_zfunc",
+    "bit_max_xor_pair",
+    "mat_gauss_mod",
+    "graph_toposort",
+    "num_modpow",
+)
 
 
 @dataclass(frozen=True)
@@ -119,5 +123,7 @@ def calibrate(
 
 def _describe(c: Calibration) -> str:
     where = f"measured on {c.checks} identical-program checks" if c.measured else "built-in default"
-    return (f"noise floor {c.noise_floor * 100:.2f}% (sd of log speedup between checks), "
-            f"practical margin ±{c.margin * 100:.1f}% ({where})")  # fmt: skip
+    return (
+        f"noise floor {c.noise_floor * 100:.2f}% (sd of log speedup between checks), "
+        f"practical margin ±{c.margin * 100:.1f}% ({where})"
+    )

@@ -133,10 +133,15 @@ def problem_init(
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)
     if report.disagreements:
-        typer.echo(f"warning: the reference disagrees with {len(report.disagreements)} official answer(s); "
-                   "the reference output was kept as the expected output", err=True)  # fmt: skip
-    typer.echo(f"created {report.folder} ({report.layout} layout: {report.visible} visible, "
-               f"{report.hidden} hidden tests)")  # fmt: skip
+        typer.echo(
+            f"warning: the reference disagrees with {len(report.disagreements)} official answer(s); "
+            "the reference output was kept as the expected output",
+            err=True,
+        )
+    typer.echo(
+        f"created {report.folder} ({report.layout} layout: {report.visible} visible, "
+        f"{report.hidden} hidden tests)"
+    )
 
 
 def version() -> None:

@@ -33,8 +33,12 @@ def register(app: typer.Typer) -> None:
 def progress_bar(label: str, total: int) -> Iterator[Callable[[], None]]:
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
-    columns = ("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
-               TimeRemainingColumn())  # fmt: skip
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda: bar.advance(task)
@@ -68,8 +72,18 @@ def build(
 
     if not 0 <= val_fraction <= 1:
         raise UserError("--val-fraction must be between 0 and 1")
-    opts = BuildOptions(threshold, per_problem, max_tokens, max_tests, val_fraction, seed,
-                        workers, limit, timeout, dedup)  # fmt: skip
+    opts = BuildOptions(
+        threshold,
+        per_problem,
+        max_tokens,
+        max_tests,
+        val_fraction,
+        seed,
+        workers,
+        limit,
+        timeout,
+        dedup,
+    )
     codenet, out = codenet.expanduser(), out.expanduser()
     jobs, pre = plan(codenet, out, opts)
     with progress_bar("submissions", len(jobs)) as advance:

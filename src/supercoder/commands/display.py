@@ -32,15 +32,27 @@ def wide_console() -> Console:
 def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     console = console or wide_console()
     style = _STYLE.get(verdict.status, "red")
-    console.print(Text.assemble((printable(verdict.problem), "bold"), ": ",
-                                (str(verdict.status), style),
-                                f"  ({verdict.tests_passed}/{len(verdict.tests)} tests passed)"))  # fmt: skip
+    console.print(
+        Text.assemble(
+            (printable(verdict.problem), "bold"),
+            ": ",
+            (str(verdict.status), style),
+            f"  ({verdict.tests_passed}/{len(verdict.tests)} tests passed)",
+        )
+    )
     if verdict.speedup:
         s = verdict.speedup
-        sig = ("significantly faster" if s.significantly_faster else "significantly slower"
-               if s.significantly_slower else f"not significant at ±{s.margin:.1%}")  # fmt: skip
-        console.print(f"speedup {format_speedup(s.value, s.low, s.high)} (95% CI, {sig}; "
-                      f"{s.tests_timed} tests timed, {s.samples} pairs)")  # fmt: skip
+        sig = (
+            "significantly faster"
+            if s.significantly_faster
+            else "significantly slower"
+            if s.significantly_slower
+            else f"not significant at ±{s.margin:.1%}"
+        )
+        console.print(
+            f"speedup {format_speedup(s.value, s.low, s.high)} (95% CI, {sig}; "
+            f"{s.tests_timed} tests timed, {s.samples} pairs)"
+        )
         if verdict.paper_speedup is not None:
             console.print(
                 f"paper protocol (mean wall ratio, clamped >= 1): {verdict.paper_speedup:.2f}x"
@@ -57,9 +69,15 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         table.add_column("detail", overflow="fold", min_width=20)
         for t in verdict.tests:
             low, high = t.speedup_ci or (None, None)
-            table.add_row(Text(printable(t.name)), str(t.status), format_speedup(t.speedup, low, high),
-                          _sec(t.baseline_seconds), _sec(t.candidate_seconds), str(t.pairs or ""),
-                          Text(printable(t.detail[:300], newlines=False)))  # fmt: skip
+            table.add_row(
+                Text(printable(t.name)),
+                str(t.status),
+                format_speedup(t.speedup, low, high),
+                _sec(t.baseline_seconds),
+                _sec(t.candidate_seconds),
+                str(t.pairs or ""),
+                Text(printable(t.detail[:300], newlines=False)),
+            )
         console.print(table)
     ctx = verdict.context
     if ctx:

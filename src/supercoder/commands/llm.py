@@ -102,12 +102,19 @@ def eval_cmd(
     model = with_budget(model, budget)
     problems = load_benchmark(benchmark)
     spec = RunSpec(
-        model=model, benchmark=benchmark,
-        settings=Settings(default_samples(model, samples), rounds, temperature,
-                          context=context, answer=answer),
-        time=not no_time, sandbox=not unsafe_no_sandbox, name=run, workers=workers,
-        executor=executor, concurrency=concurrency, deadline=deadline,
-    )  # fmt: skip
+        model=model,
+        benchmark=benchmark,
+        settings=Settings(
+            default_samples(model, samples), rounds, temperature, context=context, answer=answer
+        ),
+        time=not no_time,
+        sandbox=not unsafe_no_sandbox,
+        name=run,
+        workers=workers,
+        executor=executor,
+        concurrency=concurrency,
+        deadline=deadline,
+    )
     llm = load_model(model, base_url=base_url, concurrency=concurrency, timeout=timeout)
     store = Store(db)
     try:
@@ -127,7 +134,7 @@ def eval_cmd(
                     f"{len(result.failed)} problem(s) unfinished, not scored: "
                     f"rerun with --run {result.name} to retry them"
                 )
-            )  # fmt: skip
+            )
         )
         raise typer.Exit(3)
 
@@ -147,8 +154,14 @@ def _run_with_progress(problems, llm, spec, store):
     from supercoder.runs.eval_run import run_eval
 
     tally = _Tally()
-    columns = ("{task.description}", BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-               "ETA", TimeRemainingColumn())  # fmt: skip
+    columns = (
+        "{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        "ETA",
+        TimeRemainingColumn(),
+    )
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task(spec.run_name, total=len(problems))
 
@@ -213,16 +226,25 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
     table.add_column("metric")
     table.add_column("ours", justify="right")
     table.add_column("paper protocol", justify="right")
-    rows = [("compilation_rate", s.compilation_rate, paper.compilation_rate),
-            ("accuracy", s.accuracy, paper.accuracy)]  # fmt: skip
-    rows += [(f"{k}_speedup", getattr(s.speedups, k), getattr(paper.speedups, k))
-             for k in STAT_KEYS]  # fmt: skip
+    rows = [
+        ("compilation_rate", s.compilation_rate, paper.compilation_rate),
+        ("accuracy", s.accuracy, paper.accuracy),
+    ]
+    rows += [
+        (f"{k}_speedup", getattr(s.speedups, k), getattr(paper.speedups, k)) for k in STAT_KEYS
+    ]
     for key, ours, theirs in (*rows, ("fast_1.1", s.fast_1_1, paper.fast_1_1)):
         table.add_row(key, _fmt(key, ours), _fmt(key, theirs))
     for key in ("accuracy_excluding_copies", "baseline_copies"):
         table.add_row(key, _fmt(key, getattr(s, key)), "")
-    for key in ("improved", "significant_speedups", "significant_slowdowns", "problems_untimed",
-                "infra_dropped", "problems_dropped"):  # fmt: skip
+    for key in (
+        "improved",
+        "significant_speedups",
+        "significant_slowdowns",
+        "problems_untimed",
+        "infra_dropped",
+        "problems_dropped",
+    ):
         table.add_row(key, str(getattr(s, key)), "")
     tokens = s.prompt_tokens + s.completion_tokens
     table.add_row("tokens / cost", f"{tokens} / ${s.cost_usd:.4f}", "")
@@ -273,16 +295,32 @@ def leaderboard(
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")
     rows = leaderboard_rows(db)
     table = Table(title=Text(printable(f"leaderboard ({db})")))
-    cols = ("run", "model", "problems", "compile", "accuracy", "avg", "median", "geomean",
-            "fast_1.1", "paper avg", "cost", "done")  # fmt: skip
+    cols = (
+        "run",
+        "model",
+        "problems",
+        "compile",
+        "accuracy",
+        "avg",
+        "median",
+        "geomean",
+        "fast_1.1",
+        "paper avg",
+        "cost",
+        "done",
+    )
     for col in cols:
         table.add_column(col)
     for r in rows:
         s = r["summary"]
         table.add_row(
-            printable(r["name"]), printable(r["model"]), *_board_cells(s),
-            _fmt("x", s.paper.speedups.avg), f"${s.cost_usd:.2f}", "yes" if r["finished"] else "no",
-        )  # fmt: skip
+            printable(r["name"]),
+            printable(r["model"]),
+            *_board_cells(s),
+            _fmt("x", s.paper.speedups.avg),
+            f"${s.cost_usd:.2f}",
+            "yes" if r["finished"] else "no",
+        )
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
         console = Console(width=160, markup=False, highlight=False)
@@ -294,17 +332,39 @@ def leaderboard(
 
 def _board_cells(s: RunSummary) -> tuple[str, ...]:
     """A run's problems, compile, accuracy, avg, median, geomean and fast_1.1 cells."""
-    return (str(s.problems), _fmt("compilation_rate", s.compilation_rate),
-            _fmt("accuracy", s.accuracy), _fmt("x", s.speedups.avg), _fmt("x", s.speedups.median),
-            _fmt("x", s.speedups.geomean), _fmt("fast_1.1", s.fast_1_1))  # fmt: skip
+    return (
+        str(s.problems),
+        _fmt("compilation_rate", s.compilation_rate),
+        _fmt("accuracy", s.accuracy),
+        _fmt("x", s.speedups.avg),
+        _fmt("x", s.speedups.median),
+        _fmt("x", s.speedups.geomean),
+        _fmt("fast_1.1", s.fast_1_1),
+    )
 
 
 def leaderboard_html(rows: list[dict[str, Any]]) -> str:
     """A self-contained page: the table, then a histogram of log2 speedups per run."""
     from supercoder.report.html import speedup_plot
 
-    head = "<tr>" + "".join(f"<th>{c}</th>" for c in ("run", "model", "problems", "compile",
-                            "accuracy", "avg", "median", "geomean", "fast_1.1")) + "</tr>"  # fmt: skip
+    head = (
+        "<tr>"
+        + "".join(
+            f"<th>{c}</th>"
+            for c in (
+                "run",
+                "model",
+                "problems",
+                "compile",
+                "accuracy",
+                "avg",
+                "median",
+                "geomean",
+                "fast_1.1",
+            )
+        )
+        + "</tr>"
+    )
     body, plots = [], []
     for r in rows:
         s = r["summary"]

@@ -88,8 +88,9 @@ def optimize(
         check_writable(path, "-o")
         llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
         config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
-        settings = Settings(default_samples(model, samples), rounds, temperature,
-                            context=context, answer=answer)  # fmt: skip
+        settings = Settings(
+            default_samples(model, samples), rounds, temperature, context=context, answer=answer
+        )
         outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
@@ -115,8 +116,11 @@ def _faster_answer(outcome, no_time: bool):
     best = outcome.best
     if no_time:
         return best if best and best.verdict.correct else None
-    faster = [a for a in outcome.attempts if not a.dropped and a.verdict.significantly_faster
-              and long_enough(a.verdict)]  # fmt: skip
+    faster = [
+        a
+        for a in outcome.attempts
+        if not a.dropped and a.verdict.significantly_faster and long_enough(a.verdict)
+    ]
     return max(faster, key=lambda a: a.verdict.speedup.value, default=None)
 
 
@@ -151,8 +155,13 @@ def _outcome_json(outcome, path: Path, chosen) -> dict[str, Any]:
 
 
 def _attempt_json(a) -> dict[str, Any]:
-    return {"sample": a.sample, "round": a.round, "tries": a.tries, "origin": a.origin,
-            "verdict": a.verdict.to_json()}  # fmt: skip
+    return {
+        "sample": a.sample,
+        "round": a.round,
+        "tries": a.tries,
+        "origin": a.origin,
+        "verdict": a.verdict.to_json(),
+    }
 
 
 def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
@@ -164,9 +173,15 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
         table.add_column(col, overflow="fold")
     for a in outcome.attempts:
         v = a.verdict
-        table.add_row(str(a.sample), str(a.round), printable(answer_origin(a)), v.status.value,
-                      f"{v.tests_passed}/{len(v.tests)}", _speedup_text(v),
-                      "yes" if v.identical_to_baseline else "")  # fmt: skip
+        table.add_row(
+            str(a.sample),
+            str(a.round),
+            printable(answer_origin(a)),
+            v.status.value,
+            f"{v.tests_passed}/{len(v.tests)}",
+            _speedup_text(v),
+            "yes" if v.identical_to_baseline else "",
+        )
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
         console = Console(width=160, markup=False, highlight=False)
@@ -179,8 +194,12 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
         typer.echo(printable(f"wrote {path}"))
         return
     if best and best.verdict.correct:
-        typer.echo(printable(f"no faster program was found (best: {_speedup_text(best.verdict)}); "
-                             f"wrote the gcc -O3 baseline to {path}"))  # fmt: skip
+        typer.echo(
+            printable(
+                f"no faster program was found (best: {_speedup_text(best.verdict)}); "
+                f"wrote the gcc -O3 baseline to {path}"
+            )
+        )
         return
     why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
     why = printable(why[:300])

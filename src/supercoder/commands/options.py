@@ -55,22 +55,27 @@ DeadlineOpt = Annotated[
 ContextOpt = Annotated[
     str,
     typer.Option(
-        "--context", help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated "
-        "(# NN.N% per hot line), cold functions elided."),
-]  # fmt: skip
+        "--context",
+        help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated "
+        "(# NN.N% per hot line), cold functions elided.",
+    ),
+]
 AnswerOpt = Annotated[
     str,
     typer.Option(
-        "--answer", help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
-        "edit blocks against the shown assembly."),
-]  # fmt: skip
+        "--answer",
+        help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
+        "edit blocks against the shown assembly.",
+    ),
+]
 BudgetOpt = Annotated[
     float | None,
     typer.Option(
-        "--budget", min=0.1,
+        "--budget",
+        min=0.1,
         help="compiler model: CPU seconds of build search per problem [default: 60].",
     ),
-]  # fmt: skip
+]
 
 
 def with_budget(model: str, budget: float | None) -> str:

@@ -60,8 +60,9 @@ def profile_cmd(
     if not problem.visible_tests:
         raise UserError(f"{problem_dir}: no visible tests to profile on")
     asm = baseline_asm(problem)
-    prof = profile_problem(problem, budget_seconds=budget, isolation=not unsafe_no_sandbox,
-                           use_cache=not no_cache)  # fmt: skip
+    prof = profile_problem(
+        problem, budget_seconds=budget, isolation=not unsafe_no_sandbox, use_cache=not no_cache
+    )
     hot = find_hotspots(prof, asm)
     data = to_json(prof, hot, asm, top=top)
     if as_json:
@@ -87,8 +88,13 @@ def _print_profile(name: str, data: dict) -> None:
     for title, rows in (("functions", data["functions"]), ("loops", data["loops"])):
         table = Table("name", "function", "lines", "share", "instructions", title=title)
         for s in rows:
-            table.add_row(s["name"], s.get("function", ""), f"{s['lines'][0]}-{s['lines'][1]}",
-                          f"{100 * s['share']:.1f}%", f"{s['count']:,}")  # fmt: skip
+            table.add_row(
+                s["name"],
+                s.get("function", ""),
+                f"{s['lines'][0]}-{s['lines'][1]}",
+                f"{100 * s['share']:.1f}%",
+                f"{s['count']:,}",
+            )
         console.print(table)
     table = Table("line", "share", "instructions", title="hottest lines")
     table.add_column("text", no_wrap=True)
@@ -133,8 +139,14 @@ def tokens(
     check_modes(context, answer)
     count = load_tokenizer(tokenizer or model_tokenizer(model))
     rows = [problem_tokens(p, count, context, answer) for p in load_benchmark(benchmark)]
-    table = Table("problem", "asm lines", "prompt", "answer: whole", "answer: diff",
-                  title=f"tokens ({context} context, {answer} answers)")  # fmt: skip
+    table = Table(
+        "problem",
+        "asm lines",
+        "prompt",
+        "answer: whole",
+        "answer: diff",
+        title=f"tokens ({context} context, {answer} answers)",
+    )
     for r in rows:
         table.add_row(r.problem, str(r.program_lines), str(r.prompt), str(r.whole), str(r.diff))
     totals = [sum(getattr(r, k) for r in rows) for k in ("prompt", "whole", "diff")]

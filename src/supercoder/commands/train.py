@@ -79,13 +79,24 @@ def grpo(
 
     check_modes(context, answer)
     opts = GrpoOptions(
-        model=model, benchmark=benchmark, output=output, lora=lora, steps=steps,
-        num_generations=num_generations, prompts_per_step=prompts_per_step,
-        max_completion_length=max_completion_length, lr=lr, temperature=temperature,
-        reward=_reward(reward, baseline_copy, not unsafe_no_sandbox), executor=executor,
-        workers=workers, eval_split=None if eval_split == "none" else eval_split, db=db,
-        context=context, answer=answer,
-    )  # fmt: skip
+        model=model,
+        benchmark=benchmark,
+        output=output,
+        lora=lora,
+        steps=steps,
+        num_generations=num_generations,
+        prompts_per_step=prompts_per_step,
+        max_completion_length=max_completion_length,
+        lr=lr,
+        temperature=temperature,
+        reward=_reward(reward, baseline_copy, not unsafe_no_sandbox),
+        executor=executor,
+        workers=workers,
+        eval_split=None if eval_split == "none" else eval_split,
+        db=db,
+        context=context,
+        answer=answer,
+    )
     typer.echo(json.dumps(train_grpo(opts), indent=2, default=str))
 
 
@@ -118,10 +129,20 @@ def sft(
 
     check_modes(context, answer)
     opts = SftOptions(
-        model=model, run=from_run, db=db, benchmark=benchmark, output=output, lora=lora,
-        steps=steps, epochs=epochs, lr=lr, max_length=max_length, min_speedup=min_speedup,
-        context=context, answer=answer,
-    )  # fmt: skip
+        model=model,
+        run=from_run,
+        db=db,
+        benchmark=benchmark,
+        output=output,
+        lora=lora,
+        steps=steps,
+        epochs=epochs,
+        lr=lr,
+        max_length=max_length,
+        min_speedup=min_speedup,
+        context=context,
+        answer=answer,
+    )
     typer.echo(json.dumps(train_sft(opts), indent=2, default=str))
 
 
@@ -164,9 +185,15 @@ def verl(
     if algo not in (*ALGOS, "both"):
         raise typer.BadParameter(f"use one of {', '.join(ALGOS)} or both", param_hint="--algo")
     opts = VerlExportOptions(
-        out=out, algos=ALGOS if algo == "both" else (algo,), model=model, tokenizer=tokenizer,
-        max_prompt_length=max_prompt_length, max_response_length=max_response_length,
-        train_batch_size=train_batch_size, context=context, answer=answer,
-    )  # fmt: skip
+        out=out,
+        algos=ALGOS if algo == "both" else (algo,),
+        model=model,
+        tokenizer=tokenizer,
+        max_prompt_length=max_prompt_length,
+        max_response_length=max_response_length,
+        train_batch_size=train_batch_size,
+        context=context,
+        answer=answer,
+    )
     for path in export_verl(load_benchmark(benchmark), load_benchmark(val), opts, echo=typer.echo):
         typer.echo(str(path))

@@ -3,4 +3,4 @@ and dataset import."""
 
 from supercoder.dataset.benchmarks import load_benchmark
 
-__all__ = ['load_benchmark']
+__all__ = ["load_benchmark"]

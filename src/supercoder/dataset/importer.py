@@ -154,9 +154,14 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
         return Built(skip=NOT_COMPILING, why=str(e).splitlines()[0])
     if check_outputs:
         try:
-            runs = reference_runs(problem.source, [t.read_input() for t in problem.tests],
-                                  timeout=10.0, cflags=problem.cflags, ldflags=problem.ldflags,
-                                  repeat=1)  # fmt: skip
+            runs = reference_runs(
+                problem.source,
+                [t.read_input() for t in problem.tests],
+                timeout=10.0,
+                cflags=problem.cflags,
+                ldflags=problem.ldflags,
+                repeat=1,
+            )
         except UserError as e:
             return Built(skip=REFERENCE_FAILS, why=str(e).splitlines()[0])
         for t, run in zip(problem.tests, runs, strict=True):
@@ -187,8 +192,11 @@ def _check(records: list[Any], bad: list[tuple[str, str]]) -> tuple[list[tuple[s
             skipped.append((where, NOT_VALID, str(e).removeprefix(f"{where}: ")))
             continue
         split = problem.split or "train"
-        unsafe = [f"{k} {v!r}" for k, v in (("name", problem.name), ("split", split))
-                  if not is_safe_name(v)]  # fmt: skip
+        unsafe = [
+            f"{k} {v!r}"
+            for k, v in (("name", problem.name), ("split", split))
+            if not is_safe_name(v)
+        ]
         if unsafe:
             why = f"{' and '.join(unsafe)} is not a safe folder name ([A-Za-z0-9_.-], 1-100)"
             skipped.append((where, UNSAFE_NAME, printable(why)))
@@ -203,18 +211,23 @@ def _check(records: list[Any], bad: list[tuple[str, str]]) -> tuple[list[tuple[s
 
 
 def import_records(
-    records: list[Any], out: Path, workers: int = 1,
-    progress: Callable[[], None] | None = None, *, bad: list[tuple[str, str]] | None = None,
+    records: list[Any],
+    out: Path,
+    workers: int = 1,
+    progress: Callable[[], None] | None = None,
+    *,
+    bad: list[tuple[str, str]] | None = None,
     check_outputs: bool = True,
-) -> ImportReport:  # fmt: skip
+) -> ImportReport:
     """Write one problem folder per good record under ``out/<split>/<name>/``."""
     from functools import partial
 
     if check_outputs:
         _require_sandbox()
     good, skipped = _check(records, list(bad or []))
-    built = _map(partial(rebuild, check_outputs=check_outputs), [p for _, p in good], workers,
-                 progress)  # fmt: skip
+    built = _map(
+        partial(rebuild, check_outputs=check_outputs), [p for _, p in good], workers, progress
+    )
     gt: Counter = Counter()
     un: Counter = Counter()
     splits: Counter = Counter()
@@ -232,10 +245,16 @@ def import_records(
         splits[problem.split or "train"] += 1
     reasons = Counter(kind for _, kind, _ in skipped)
     return ImportReport(
-        len(records) + len(bad or []), sum(splits.values()), reasons.get(NOT_COMPILING, 0),
-        dict(gt), dict(un), dict(splits), dict(reasons),
-        [f"{w}: {kind}: {why}" for w, kind, why in skipped], check_outputs,
-    )  # fmt: skip
+        len(records) + len(bad or []),
+        sum(splits.values()),
+        reasons.get(NOT_COMPILING, 0),
+        dict(gt),
+        dict(un),
+        dict(splits),
+        dict(reasons),
+        [f"{w}: {kind}: {why}" for w, kind, why in skipped],
+        check_outputs,
+    )
 
 
 def _require_sandbox() -> None:

@@ -19,4 +19,14 @@ Remote and local LLM models are wrapped in a SQLite response cache
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderSettings, Sampling
 from supercoder.models.providers import DEFAULT_MODEL, ENTRY_POINT_GROUP, load_model, providers
 
-__all__ = ['Completion', 'DEFAULT_MODEL', 'DEFAULT_SAMPLING', 'ENTRY_POINT_GROUP', 'Model', 'ProviderSettings', 'Sampling', 'load_model', 'providers']
+__all__ = [
+    "Completion",
+    "DEFAULT_MODEL",
+    "DEFAULT_SAMPLING",
+    "ENTRY_POINT_GROUP",
+    "Model",
+    "ProviderSettings",
+    "Sampling",
+    "load_model",
+    "providers",
+]

@@ -34,10 +34,26 @@ MODS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "unroll4": ("unroll", ("-funroll-loops", "--param", "max-unroll-times=4")),
         "unroll16": ("unroll", ("-funroll-loops", "--param", "max-unroll-times=16")),
         "novec": ("vec", ("-fno-tree-vectorize",)),
-        "inline": ("inline", ("--param", "max-inline-insns-auto=100", "--param",
-                              "inline-unit-growth=200", "--param", "large-function-growth=400")),
-        "inline-rec": ("inline", ("--param", "max-inline-recursive-depth-auto=12", "--param",
-                                  "max-inline-insns-recursive-auto=1200")),
+        "inline": (
+            "inline",
+            (
+                "--param",
+                "max-inline-insns-auto=100",
+                "--param",
+                "inline-unit-growth=200",
+                "--param",
+                "large-function-growth=400",
+            ),
+        ),
+        "inline-rec": (
+            "inline",
+            (
+                "--param",
+                "max-inline-recursive-depth-auto=12",
+                "--param",
+                "max-inline-insns-recursive-auto=1200",
+            ),
+        ),
         "noplt": ("plt", ("-fno-plt",)),
     },
     "clang": {
@@ -49,7 +65,7 @@ MODS: dict[str, dict[str, tuple[str, tuple[str, ...]]]] = {
         "novec": ("vec", ("-fno-vectorize", "-fno-slp-vectorize")),
         "noplt": ("plt", ("-fno-plt",)),
     },
-}  # fmt: skip
+}
 # GNU as does not know clang's address-significance tables.
 CC_EXTRA = {"clang": ("-fno-addrsig",)}
 
@@ -84,8 +100,14 @@ class Build:
         return "-".join(parts + ([self.target] if self.target else []) + list(self.mods))
 
     def to_json(self) -> dict[str, object]:
-        return {"id": self.id, "cc": self.cc, "flags": list(self.flags), "pgo": self.pgo,
-                "family": self.family, "label": self.label}  # fmt: skip
+        return {
+            "id": self.id,
+            "cc": self.cc,
+            "flags": list(self.flags),
+            "pgo": self.pgo,
+            "family": self.family,
+            "label": self.label,
+        }
 
 
 def make(
@@ -158,8 +180,10 @@ def _rest() -> tuple[Build, ...]:
 
     level("")
     level("native")
-    out += [make(cc, opt, target, pgo=True) for cc, opt, target in
-            product(("clang", "gcc"), ("-O2", "-O3"), ("", "native", "tune"))]  # fmt: skip
+    out += [
+        make(cc, opt, target, pgo=True)
+        for cc, opt, target in product(("clang", "gcc"), ("-O2", "-O3"), ("", "native", "tune"))
+    ]
     level("tune")
     return tuple(out)
 

@@ -34,9 +34,15 @@ def training_inputs(problem) -> list[bytes]:
     return [t.read_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
 
 
-def build_asm(build: Build, source: str, inputs: list[bytes], tools: Tools | None = None,
-              isolation: bool = True, cflags: tuple[str, ...] = (),
-              link_flags: tuple[str, ...] = ()) -> str | None:  # fmt: skip
+def build_asm(
+    build: Build,
+    source: str,
+    inputs: list[bytes],
+    tools: Tools | None = None,
+    isolation: bool = True,
+    cflags: tuple[str, ...] = (),
+    link_flags: tuple[str, ...] = (),
+) -> str | None:
     """The build's assembly (with the problem's ``cflags``; ``link_flags`` link the
     instrumented program), or None when the compiler is missing or the build fails.
     clang's OpenMP needs its own runtime: clang builds are skipped with -fopenmp."""
@@ -59,8 +65,9 @@ def build_asm(build: Build, source: str, inputs: list[bytes], tools: Tools | Non
         return None
 
 
-def _gcc_pgo(cc: str, flags: tuple, source: str, inputs: list[bytes], d: Path, isolation: bool,
-             link: tuple) -> str | None:  # fmt: skip
+def _gcc_pgo(
+    cc: str, flags: tuple, source: str, inputs: list[bytes], d: Path, isolation: bool, link: tuple
+) -> str | None:
     (d / "source.c").write_text(source)
     gen = (*flags, "-fprofile-generate")  # two steps: the profile is named after source.o
     _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d)
@@ -73,8 +80,16 @@ def _gcc_pgo(cc: str, flags: tuple, source: str, inputs: list[bytes], d: Path, i
     return (d / "source.s").read_text()
 
 
-def _clang_pgo(cc: str, profdata: str, flags: tuple, source: str, inputs: list[bytes], d: Path,
-               isolation: bool, link: tuple) -> str | None:  # fmt: skip
+def _clang_pgo(
+    cc: str,
+    profdata: str,
+    flags: tuple,
+    source: str,
+    inputs: list[bytes],
+    d: Path,
+    isolation: bool,
+    link: tuple,
+) -> str | None:
     (d / "source.c").write_text(source)
     _check([cc, *flags, "-fprofile-instr-generate", "source.c", "-o", "instrumented", *link], d)
     _train(d, inputs, {"LLVM_PROFILE_FILE": str(d / "run-%p.profraw")}, isolation)

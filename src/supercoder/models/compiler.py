@@ -138,10 +138,16 @@ class CompilerModel:
         meta.update(
             build=chosen.build.label, family=chosen.build.family, flags=list(chosen.build.flags)
         )
-        best = Completion(_fenced(chosen.asm, f"{chosen.build.label} ({why})"),
-                          f"compiler:{chosen.build.label}", meta=meta)  # fmt: skip
-        fallback = Completion(base.replace("no build was significantly faster", "a fallback"),
-                              "compiler:gcc -O3 (baseline)", meta={"build": "gcc -O3", "family": "baseline"})  # fmt: skip
+        best = Completion(
+            _fenced(chosen.asm, f"{chosen.build.label} ({why})"),
+            f"compiler:{chosen.build.label}",
+            meta=meta,
+        )
+        fallback = Completion(
+            base.replace("no build was significantly faster", "a fallback"),
+            "compiler:gcc -O3 (baseline)",
+            meta={"build": "gcc -O3", "family": "baseline"},
+        )
         return [best, fallback]
 
 
@@ -149,9 +155,15 @@ def _fenced(asm: str, label: str) -> str:
     return f"```assembly\n# supercoder compiler: {label}\n{asm.rstrip()}\n```"
 
 
-def fixed_builds(builds: tuple[Build, ...], source: str, baseline: str, inputs: list[bytes],
-                 n: int, seed: int, flags: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
-                 ) -> list[Completion]:  # fmt: skip
+def fixed_builds(
+    builds: tuple[Build, ...],
+    source: str,
+    baseline: str,
+    inputs: list[bytes],
+    n: int,
+    seed: int,
+    flags: tuple[tuple[str, ...], tuple[str, ...]] = ((), ()),
+) -> list[Completion]:
     """Builds in order, unmeasured: sample ``i`` of seed ``s`` is the ``s + i``-th build
     that compiles and differs from the baseline and the earlier ones. ``flags``: the
     problem's (cflags, link flags), in every build."""

@@ -84,24 +84,40 @@ class _Job:
         return Sandbox({**base, **binaries}, self.config.limits, isolation=self.config.isolation)
 
 
-def search(problem: Problem, baseline: str, config: SearchConfig | None = None,
-           tools: Tools | None = None, builds: list[Build] | None = None) -> SearchResult:  # fmt: skip
+def search(
+    problem: Problem,
+    baseline: str,
+    config: SearchConfig | None = None,
+    tools: Tools | None = None,
+    builds: list[Build] | None = None,
+) -> SearchResult:
     """See the module docstring. ``baseline`` is the problem's -O3 assembly (with its
     cflags); ``builds`` replaces the search space (and its crosses)."""
     config = config or SearchConfig()
     tools = tools or find_tools()
-    tests = [(t.name, t.read_input(), expected_output(t.expected, problem.compare))
-             for t in problem.visible_tests]  # fmt: skip
+    tests = [
+        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+        for t in problem.visible_tests
+    ]
     with tempfile.TemporaryDirectory(prefix="sc-search-") as tmp:
-        job = _Job(problem, config, tools, Budget(config.budget), Path(tmp), tests,
-                   training_inputs(problem), {asm_digest(baseline): "baseline"})  # fmt: skip
+        job = _Job(
+            problem,
+            config,
+            tools,
+            Budget(config.budget),
+            Path(tmp),
+            tests,
+            training_inputs(problem),
+            {asm_digest(baseline): "baseline"},
+        )
         job.base_bin = _baseline(job, baseline)
         space = (search_space(tools) if builds is None else builds)[: config.max_builds]
         trials = _build_all(job, space, SCREEN_SHARE * 0.6)
         _screen(job, trials)
         best = [t.build for t in _ranked(trials, "screen")[:4] if (t.screen or 0) > 1.0]
-        crosses = _build_all(job, combine(best, config.combos) if builds is None else [],
-                             SCREEN_SHARE + 0.1)  # fmt: skip
+        crosses = _build_all(
+            job, combine(best, config.combos) if builds is None else [], SCREEN_SHARE + 0.1
+        )
         _screen(job, crosses)
         trials += crosses
         finalists = _halve(job, _ranked(trials, "screen")[: config.keep])
@@ -121,8 +137,15 @@ def _build_all(job: _Job, builds: list[Build], share: float) -> list[Trial]:
             trial.status = "unbuilt"
             continue
         start = time.perf_counter()
-        asm = build_asm(b, job.problem.source, job.inputs, job.tools, job.config.isolation,
-                        job.problem.cflags, job.problem.link_flags)  # fmt: skip
+        asm = build_asm(
+            b,
+            job.problem.source,
+            job.inputs,
+            job.tools,
+            job.config.isolation,
+            job.problem.cflags,
+            job.problem.link_flags,
+        )
         job.budget.charge(time.perf_counter() - start)
         if asm is None:
             trial.status = "failed" if not b.pgo or job.inputs else "no_training_inputs"
@@ -183,10 +206,13 @@ def _baseline_times(box: Sandbox, job: _Job) -> dict[str, float]:
 
 def _screen_one(job: _Job, box: Sandbox, name: str, trial: Trial) -> None:
     lim, slow = job.config.limits, max(job.base_times.values())
-    limits = Limits(cpu_seconds=min(lim.cpu_seconds, 3 * slow + 1.0),
-                    wall_seconds=min(lim.wall_seconds, 6 * slow + 2.0),
-                    memory_mb=lim.memory_mb, output_bytes=lim.output_bytes,
-                    processes=lim.processes)  # fmt: skip
+    limits = Limits(
+        cpu_seconds=min(lim.cpu_seconds, 3 * slow + 1.0),
+        wall_seconds=min(lim.wall_seconds, 6 * slow + 2.0),
+        memory_mb=lim.memory_mb,
+        output_bytes=lim.output_bytes,
+        processes=lim.processes,
+    )
     long = [n for n, s in job.base_times.items() if s >= MIN_TEST_SECONDS] or list(job.base_times)
     logs = []
     for test, data, expected in job.tests:
@@ -252,8 +278,9 @@ def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
 
 
 def _measure(job: _Job, trial: Trial, pairs: int, seed: int) -> None:
-    cfg = MeterConfig(min_pairs=pairs, max_pairs=pairs, seed=seed,
-                      max_cpu_seconds=max(job.budget.left, 1.0))  # fmt: skip
+    cfg = MeterConfig(
+        min_pairs=pairs, max_pairs=pairs, seed=seed, max_cpu_seconds=max(job.budget.left, 1.0)
+    )
     cmp = _compare(job, trial, cfg)
     job.budget.charge(cmp.cpu_seconds if cmp else 0.0)
     if cmp is None or cmp.mismatch:

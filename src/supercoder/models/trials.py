@@ -52,12 +52,16 @@ class Trial:
     def to_json(self) -> dict[str, object]:
         fresh = self.fresh
         return {
-            **self.build.to_json(), "status": self.status, "detail": self.detail,
+            **self.build.to_json(),
+            "status": self.status,
+            "detail": self.detail,
             "correct": None if self.status in NOT_RUN else self.status not in FAILED,
-            "screen_speedup": _round(self.screen), "halving_speedup": _round(self.estimate),
-            "pairs": self.pairs, "speedup": _round(fresh.value if fresh else self.estimate or self.screen),
+            "screen_speedup": _round(self.screen),
+            "halving_speedup": _round(self.estimate),
+            "pairs": self.pairs,
+            "speedup": _round(fresh.value if fresh else self.estimate or self.screen),
             "speedup_ci": [_round(fresh.low), _round(fresh.high)] if fresh else None,
-        }  # fmt: skip
+        }
 
 
 NOT_RUN = {"pending", "built", "failed", "duplicate", "baseline", "unscreened"}
@@ -86,9 +90,11 @@ class SearchResult:
     def to_json(self) -> dict[str, object]:
         return {
             "chosen": self.chosen.build.label if self.chosen else "baseline (gcc -O3)",
-            "cpu_seconds": round(self.cpu_seconds, 2), "skipped_families": list(self.skipped),
-            "note": self.note, "builds": [t.to_json() for t in self.trials],
-        }  # fmt: skip
+            "cpu_seconds": round(self.cpu_seconds, 2),
+            "skipped_families": list(self.skipped),
+            "note": self.note,
+            "builds": [t.to_json() for t in self.trials],
+        }
 
 
 class Budget:

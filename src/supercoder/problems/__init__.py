@@ -3,4 +3,4 @@ comparison, coverage and fuzzing."""
 
 from supercoder.problems.loading import is_problem_dir, load_problem, write_problem
 
-__all__ = ['is_problem_dir', 'load_problem', 'write_problem']
+__all__ = ["is_problem_dir", "load_problem", "write_problem"]

@@ -70,9 +70,14 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
         for test in problem.tests:
             try:
                 subprocess.run(
-                    [str(work / "prog")], input=test.read_input(), cwd=work, capture_output=True,
-                    timeout=timeout, preexec_fn=_limits(timeout), check=False,
-                )  # fmt: skip
+                    [str(work / "prog")],
+                    input=test.read_input(),
+                    cwd=work,
+                    capture_output=True,
+                    timeout=timeout,
+                    preexec_fn=_limits(timeout),
+                    check=False,
+                )
             except subprocess.TimeoutExpired as e:
                 raise UserError(f"{problem.name}: test {test.name} timed out under coverage") from e
         lines, hit, branches, taken = _gcov(work)
@@ -82,8 +87,11 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
 def _gcov(work: Path) -> tuple[int, int, int, int]:
     proc = subprocess.run(
         ["gcov", "-b", "-c", "--json-format", "--stdout", "source.o"],
-        cwd=work, capture_output=True, text=True, timeout=120,
-    )  # fmt: skip
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if proc.returncode != 0:
         raise InfraError(f"gcov failed: {proc.stderr[-1000:]}")
     lines = hit = branches = taken = 0

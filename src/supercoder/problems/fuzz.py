@@ -231,8 +231,12 @@ def fuzz_problem(
     return FuzzReport(problem.name, count, len(kept), dict(dropped))
 
 
-_DROPPED = {"timeout": "too_slow", "runtime_error": "reference_failed",
-            "nondeterministic": "nondeterministic", "mismatch": "o0_o3_mismatch"}  # fmt: skip
+_DROPPED = {
+    "timeout": "too_slow",
+    "runtime_error": "reference_failed",
+    "nondeterministic": "nondeterministic",
+    "mismatch": "o0_o3_mismatch",
+}
 
 
 def _check(
@@ -247,8 +251,15 @@ def _check(
     from supercoder.build.reference import ReferenceBuildError, run_reference
 
     try:
-        results = run_reference(source, inputs, runs={"O3": 2, "O0": 1}, cflags=cflags,
-                                ldflags=ldflags, timeout=timeout, stop_at_failure=False)  # fmt: skip
+        results = run_reference(
+            source,
+            inputs,
+            runs={"O3": 2, "O0": 1},
+            cflags=cflags,
+            ldflags=ldflags,
+            timeout=timeout,
+            stop_at_failure=False,
+        )
     except ReferenceBuildError as e:
         raise UserError(f"the reference program does not compile at -{e.level}:\n{e.log}") from e
     kept = [(data, r.output) for data, r in zip(inputs, results, strict=True) if r.ok]

@@ -52,8 +52,13 @@ class InitReport:
     disagreements: tuple[str, ...] = field(default=())  # one line per test
 
 
-def init_problem(source_path: Path, inputs_dir: Path, out_dir: Path, hidden_dir: Path | None = None,
-                 options: InitOptions | None = None) -> Path:  # fmt: skip
+def init_problem(
+    source_path: Path,
+    inputs_dir: Path,
+    out_dir: Path,
+    hidden_dir: Path | None = None,
+    options: InitOptions | None = None,
+) -> Path:
     """``supercoder problem init``: a problem folder from a C file and input files."""
     opts = options or InitOptions()
     if hidden_dir is not None:
@@ -144,9 +149,15 @@ def _fill(
     source = source_path.read_text(errors="replace")
     (folder / "source.c").write_text(source)
     datas = [t.input.read_bytes() for t in tests]
-    runs = reference_runs(source, datas, opts.timeout, cflags=split_flags(opts.cflags),
-                          ldflags=split_flags(opts.ldflags), source_path=source_path,
-                          names=[str(t.input) for t in tests])  # fmt: skip
+    runs = reference_runs(
+        source,
+        datas,
+        opts.timeout,
+        cflags=split_flags(opts.cflags),
+        ldflags=split_flags(opts.ldflags),
+        source_path=source_path,
+        names=[str(t.input) for t in tests],
+    )
     disagreements = []
     for t, data, run in zip(tests, datas, runs, strict=True):
         sub = folder / ("hidden" if t.hidden else "tests")
@@ -156,8 +167,10 @@ def _fill(
         if t.answer is not None and not outputs_match(
             run.output, t.answer.read_bytes(), opts.compare
         ):
-            disagreements.append(f"{t.name}: the reference output differs from {t.answer} "
-                                 f"({_first_difference(run.output, t.answer.read_bytes())})")  # fmt: skip
+            disagreements.append(
+                f"{t.name}: the reference output differs from {t.answer} "
+                f"({_first_difference(run.output, t.answer.read_bytes())})"
+            )
     (folder / "problem.json").write_text(
         json.dumps(_meta(folder, source_path, opts), indent=2) + "\n"
     )

@@ -24,8 +24,27 @@ from pathlib import Path
 from supercoder.errors import UserError
 
 ANSWER_SUFFIXES = frozenset({".ans", ".out", ".output", ".expected", ".answer", ".a"})
-SKIPPED_SUFFIXES = frozenset({".md", ".c", ".cc", ".cpp", ".h", ".py", ".sh", ".java", ".desc",
-                              ".hint", ".png", ".jpg", ".jpeg", ".svg", ".pdf", ".yaml", ".yml"})  # fmt: skip
+SKIPPED_SUFFIXES = frozenset(
+    {
+        ".md",
+        ".c",
+        ".cc",
+        ".cpp",
+        ".h",
+        ".py",
+        ".sh",
+        ".java",
+        ".desc",
+        ".hint",
+        ".png",
+        ".jpg",
+        ".jpeg",
+        ".svg",
+        ".pdf",
+        ".yaml",
+        ".yml",
+    }
+)
 _CODENET = re.compile(
     r"^(?:(?P<kind>input|output)(?:[._-]?(?P<key>.*))?|(?P<short>in|out)[._-]?(?P<num>\d+))\.txt$",
     re.IGNORECASE,

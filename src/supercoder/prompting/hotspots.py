@@ -98,12 +98,20 @@ def find_hotspots(profile: Profile, asm: str) -> Hotspots:
         for loop in fn.loops:
             lines = {i.line for i in loop.instructions}
             if lines:
-                loops.append(span_of(lines, loop.header, function=fn.name, depth=loop.depth,
-                                     innermost=loop.innermost))  # fmt: skip
+                loops.append(
+                    span_of(
+                        lines,
+                        loop.header,
+                        function=fn.name,
+                        depth=loop.depth,
+                        innermost=loop.innermost,
+                    )
+                )
     shares = {k: v / total for k, v in counts.items()} if total else {}
     by_share = lambda s: (-s.count, s.first)  # noqa: E731
-    return Hotspots(total, tuple(sorted(functions, key=by_share)),
-                    tuple(sorted(loops, key=by_share)), shares)  # fmt: skip
+    return Hotspots(
+        total, tuple(sorted(functions, key=by_share)), tuple(sorted(loops, key=by_share)), shares
+    )
 
 
 def to_json(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> dict[str, Any]:
@@ -124,7 +132,7 @@ def to_json(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> dict[st
                 "text": text[k - 1].strip() if k <= len(text) else "",
             }
             for k, v in lines
-        ],  # fmt: skip
+        ],
     }
 
 
@@ -178,9 +186,13 @@ def summary_text(hot: Hotspots, profile: Profile, top: int = 5) -> str:
     ]
     loops = [s for s in hot.loops if s.share >= 0.01][:top]
     if loops:
-        parts.append("Hottest loops: " + "; ".join(
-            f"the loop at {s.name} in {s.function}: {100 * s.share:.1f}%"
-            for s in loops) + ".")  # fmt: skip
+        parts.append(
+            "Hottest loops: "
+            + "; ".join(
+                f"the loop at {s.name} in {s.function}: {100 * s.share:.1f}%" for s in loops
+            )
+            + "."
+        )
     if profile.gave_up:
         parts.append(f"(Profiling stopped early: {profile.gave_up}.)")
     return " ".join(parts)

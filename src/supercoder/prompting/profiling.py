@@ -63,10 +63,15 @@ class Profile:
     @staticmethod
     def from_json(d: dict[str, Any]) -> Profile:
         return Profile(
-            d["digest"], {int(k): int(v) for k, v in d["lines"].items()}, int(d["outside"]),
-            tuple(d["tests"]), tuple(d["skipped"]), d.get("gave_up"), float(d["seconds"]),
+            d["digest"],
+            {int(k): int(v) for k, v in d["lines"].items()},
+            int(d["outside"]),
+            tuple(d["tests"]),
+            tuple(d["skipped"]),
+            d.get("gave_up"),
+            float(d["seconds"]),
             dict(d.get("meta") or {}),
-        )  # fmt: skip
+        )
 
 
 # --- cachegrind output --------------------------------------------------------------
@@ -139,8 +144,14 @@ def profile_problem(
         cached = Profile.from_json(json.loads(path.read_text()))
         if cached.gave_up is None or cached.meta.get("budget", 0.0) >= budget_seconds:
             return cached  # a profile cut short is redone only with a larger budget
-    result = run_profile(asm, tests, key, budget_seconds=budget_seconds, isolation=isolation,
-                         link_flags=problem.link_flags)  # fmt: skip
+    result = run_profile(
+        asm,
+        tests,
+        key,
+        budget_seconds=budget_seconds,
+        isolation=isolation,
+        link_flags=problem.link_flags,
+    )
     if use_cache:
         atomic_write_text(path, json.dumps(result.to_json()))
     return result
@@ -178,15 +189,28 @@ def run_profile(
             outside += counts[1]
             done.append(test.name)
     skipped = tuple(t.name for t in tests[len(done) :])
-    return Profile(digest, lines, outside, tuple(done), skipped, gave_up,
-                   round(time.monotonic() - start, 3), {"budget": budget_seconds})  # fmt: skip
+    return Profile(
+        digest,
+        lines,
+        outside,
+        tuple(done),
+        skipped,
+        gave_up,
+        round(time.monotonic() - start, 3),
+        {"budget": budget_seconds},
+    )
 
 
 def _limits(seconds: float):
     from supercoder.sandbox.box import Limits
 
-    return Limits(cpu_seconds=seconds, wall_seconds=2 * seconds + 5, memory_mb=8192, processes=8,
-                  output_bytes=64 << 20)  # fmt: skip
+    return Limits(
+        cpu_seconds=seconds,
+        wall_seconds=2 * seconds + 5,
+        memory_mb=8192,
+        processes=8,
+        output_bytes=64 << 20,
+    )
 
 
 def _build(run: Runner, work: Path, isolation: bool, link_flags: tuple[str, ...]) -> None:
@@ -199,8 +223,9 @@ def _build(run: Runner, work: Path, isolation: bool, link_flags: tuple[str, ...]
         raise InfraError(f"the baseline does not assemble with line info:\n{log}")
 
 
-def _profile_test(run: Runner, work: Path, test: TestCase, k: int, seconds: float,
-                  isolation: bool) -> tuple[tuple[dict[int, int], int] | None, str | None]:  # fmt: skip
+def _profile_test(
+    run: Runner, work: Path, test: TestCase, k: int, seconds: float, isolation: bool
+) -> tuple[tuple[dict[int, int], int] | None, str | None]:
     out = f"cg.{k}.out"
     argv = [*VALGRIND, f"--cachegrind-out-file={out}", f"./{BINARY_NAME}"]
     result = run(argv, work, limits=_limits(seconds), stdin=test.read_input(), isolation=isolation)

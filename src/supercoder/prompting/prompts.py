@@ -60,8 +60,14 @@ def build_messages(
     for shot, answer in fewshot:
         messages.append({"role": "user", "content": question(shot, variant=variant)})
         messages.append({"role": "assistant", "content": fence(answer, "assembly")})
-    text = question(problem, variant=variant, baseline_asm=baseline_asm, show_inputs=show_inputs,
-                    context=context, answer=answer)  # fmt: skip
+    text = question(
+        problem,
+        variant=variant,
+        baseline_asm=baseline_asm,
+        show_inputs=show_inputs,
+        context=context,
+        answer=answer,
+    )
     messages.append({"role": "user", "content": text})
     return messages
 
@@ -144,8 +150,10 @@ def hot_parts(problem: Problem, asm: str) -> list[str]:
         profile = profile_problem(problem, asm=asm, budget_seconds=PROFILE_BUDGET)
     except InfraError as e:
         note = f"(No profile is available: {str(e).splitlines()[0]}.)"
-        return ["This is the assembly that `gcc -O3` generates for it " + note,
-                fence(hot_view(asm, None), "assembly")]  # fmt: skip
+        return [
+            "This is the assembly that `gcc -O3` generates for it " + note,
+            fence(hot_view(asm, None), "assembly"),
+        ]
     hot = find_hotspots(profile, asm)
     return [
         "This is the assembly that `gcc -O3` generates for it. " + summary_text(hot, profile),

@@ -109,8 +109,9 @@ def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | No
     return min(lines), max(lines)
 
 
-def problem_tokens(problem: Problem, count: Counter, context: str = "full",
-                   answer: str = "whole") -> TokenCount:  # fmt: skip
+def problem_tokens(
+    problem: Problem, count: Counter, context: str = "full", answer: str = "whole"
+) -> TokenCount:
     from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.prompts import build_messages, fence
 

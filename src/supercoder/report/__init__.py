@@ -2,4 +2,4 @@
 
 from supercoder.report.page import build_page, load_run, write_report
 
-__all__ = ['build_page', 'load_run', 'write_report']
+__all__ = ["build_page", "load_run", "write_report"]

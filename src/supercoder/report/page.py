@@ -147,8 +147,12 @@ def _status(value: Any, correct: Any = False) -> Status:
 
 def _test(t: dict[str, Any]) -> TestResult:
     seconds = _number(t.get("baseline_seconds"))
-    return TestResult(_text(t.get("name")), _status(t.get("status")),
-                      baseline_seconds=seconds, timed=t.get("timed") is True)  # fmt: skip
+    return TestResult(
+        _text(t.get("name")),
+        _status(t.get("status")),
+        baseline_seconds=seconds,
+        timed=t.get("timed") is True,
+    )
 
 
 def _verdict(d: dict[str, Any]) -> Verdict:
@@ -203,10 +207,19 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
     if {o.problem for o in outcomes} - base.keys():  # attempts stored before schema 3
         base = {**_rebuilt_baselines(run["benchmark"]), **base}
     records = tuple(
-        _record({**a.verdict.to_json(), "asm": a.candidate.asm,
-                 "best": a is o.best, "baseline_asm": base.get(o.problem, "")}, run["model"])
-        for o in outcomes for a in o.attempts if not a.dropped
-    )  # fmt: skip
+        _record(
+            {
+                **a.verdict.to_json(),
+                "asm": a.candidate.asm,
+                "best": a is o.best,
+                "baseline_asm": base.get(o.problem, ""),
+            },
+            run["model"],
+        )
+        for o in outcomes
+        for a in o.attempts
+        if not a.dropped
+    )
     return RunData(run["name"], run["model"], records, store.summary(run, outcomes))
 
 
@@ -294,8 +307,14 @@ def build_page(source: str | Path, name: str) -> Page:
     run = load_run(source, name)
     analyzed = analyze_run(run, best_only=True)
     compiler = compiler_run(source, run.name)
-    return Page(run, best_records(run), analyzed, run.summary,
-                compiler.summary if compiler else None, kind_table(analyzed))  # fmt: skip
+    return Page(
+        run,
+        best_records(run),
+        analyzed,
+        run.summary,
+        compiler.summary if compiler else None,
+        kind_table(analyzed),
+    )
 
 
 def write_report(source: str | Path, name: str, out: str | Path) -> Path:

@@ -3,4 +3,4 @@
 from supercoder.runs.eval_run import EvalRunResult, run_eval
 from supercoder.runs.strategies import best_of_n, refine, solve
 
-__all__ = ['EvalRunResult', 'best_of_n', 'refine', 'run_eval', 'solve']
+__all__ = ["EvalRunResult", "best_of_n", "refine", "run_eval", "solve"]

@@ -96,16 +96,18 @@ def run_eval(
             on_problem(problem.name, outcome)
 
     try:
-        _drive(todo, lambda p: _solve_one(p, model, spec, verify, journal),
-               spec.concurrency, on_done)  # fmt: skip
+        _drive(
+            todo, lambda p: _solve_one(p, model, spec, verify, journal), spec.concurrency, on_done
+        )
     finally:
         if executor is not None:
             executor.close()
     names = {p.name for p in problems}
     outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
     unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
-    summary = summarize(outcomes, {**context, "unfinished": len(failed), "run": name},
-                        total=len(problems)).with_unscored(unscored)  # fmt: skip
+    summary = summarize(
+        outcomes, {**context, "unfinished": len(failed), "run": name}, total=len(problems)
+    ).with_unscored(unscored)
     if not failed:
         store.finish_run(name, summary)
     return EvalRunResult(name, summary, outcomes, failed, resumed, len(done & names))
@@ -142,8 +144,10 @@ def dropped_reason(outcome: Outcome) -> str:
     first = (lost[0].verdict.message or "no message").strip().splitlines()
     cause = next((ln for ln in first if "No space left" in ln), first[0] if first else "")
     hint = disk_hint()
-    return (f"{len(lost)} of {len(outcome.attempts)} attempt(s) lost to machine trouble "
-            f"(not scored; rerun to retry): {cause[:300]}" + (f" [{hint}]" if hint else ""))  # fmt: skip
+    return (
+        f"{len(lost)} of {len(outcome.attempts)} attempt(s) lost to machine trouble "
+        f"(not scored; rerun to retry): {cause[:300]}" + (f" [{hint}]" if hint else "")
+    )
 
 
 def disk_hint(low: int = 64 << 20) -> str:

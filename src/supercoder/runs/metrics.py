@@ -85,8 +85,15 @@ def distribution(values: Sequence[float]) -> Distribution:
     if not values:
         return Distribution()
     arr = np.asarray(values, dtype=float)
-    stats = (arr.mean(), np.median(arr), np.percentile(arr, 25), np.percentile(arr, 75),
-             arr.max(), arr.std(), geomean(np.clip(arr, 1e-12, None)))  # fmt: skip
+    stats = (
+        arr.mean(),
+        np.median(arr),
+        np.percentile(arr, 25),
+        np.percentile(arr, 75),
+        arr.max(),
+        arr.std(),
+        geomean(np.clip(arr, 1e-12, None)),
+    )
     return Distribution(*(round(float(v), 4) for v in stats))
 
 
@@ -201,7 +208,7 @@ def summarize(
             _pct(correct, n),
             distribution(paper if paper_timed else []),
             _pct(sum(1 for s in paper if s >= FAST), n) if paper_timed else 0.0,
-        ),  # fmt: skip
+        ),
         prompt_tokens=sum(int(o.get("prompt_tokens") or 0) for o in origins),
         completion_tokens=sum(int(o.get("completion_tokens") or 0) for o in origins),
         cost_usd=round(sum(float(o.get("cost_usd") or 0.0) for o in origins), 6),

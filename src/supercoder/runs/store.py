@@ -169,14 +169,23 @@ class Store:
             self._write(
                 "INSERT INTO runs (name, model, benchmark, options, started, context) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
-                (name, spec.model, spec.benchmark, json.dumps(identity), time.time(),
-                 json.dumps(context, default=str)),
-            )  # fmt: skip
+                (
+                    name,
+                    spec.model,
+                    spec.benchmark,
+                    json.dumps(identity),
+                    time.time(),
+                    json.dumps(context, default=str),
+                ),
+            )
             return False
         stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
         wanted = {"model": spec.model, **identity}
-        diff = [f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}" for k in wanted
-                if stored.get(k) != wanted[k]]  # fmt: skip
+        diff = [
+            f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}"
+            for k in wanted
+            if stored.get(k) != wanted[k]
+        ]
         if diff:
             raise UserError(
                 f"run {name!r} exists with different settings ({'; '.join(diff)}): "
@@ -189,14 +198,29 @@ class Store:
         self._write(
             "INSERT OR REPLACE INTO attempts VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (run, problem, attempt.sample, attempt.round, v.status.value, int(v.correct),
-             v.speedup.value if v.speedup else None, v.paper_speedup,
-             json.dumps(v.to_json(), default=str), _capped(attempt.candidate.asm),
-             _capped(attempt.completion),
-             json.dumps(o, default=str), baseline_digest, o.get("prompt_tokens"),
-             o.get("completion_tokens"), o.get("cost_usd"), attempt.tries,
-             attempt.gen_seconds, attempt.verify_seconds, time.time()),
-        )  # fmt: skip
+            (
+                run,
+                problem,
+                attempt.sample,
+                attempt.round,
+                v.status.value,
+                int(v.correct),
+                v.speedup.value if v.speedup else None,
+                v.paper_speedup,
+                json.dumps(v.to_json(), default=str),
+                _capped(attempt.candidate.asm),
+                _capped(attempt.completion),
+                json.dumps(o, default=str),
+                baseline_digest,
+                o.get("prompt_tokens"),
+                o.get("completion_tokens"),
+                o.get("cost_usd"),
+                attempt.tries,
+                attempt.gen_seconds,
+                attempt.verify_seconds,
+                time.time(),
+            ),
+        )
 
     def attempts(self, run: str, problem: str, include_dropped: bool = True) -> list[Attempt]:
         rows = self._read(
@@ -210,9 +234,14 @@ class Store:
         best = outcome.best
         self._write(
             "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
-            (run, outcome.problem, time.time(), best.sample if best else None,
-             best.round if best else None),
-        )  # fmt: skip
+            (
+                run,
+                outcome.problem,
+                time.time(),
+                best.sample if best else None,
+                best.round if best else None,
+            ),
+        )
 
     def finished_problems(self, run: str) -> list[str]:
         """Problems marked finished that hold no dropped (infrastructure) attempt."""

@@ -83,13 +83,21 @@ class PaperFigures:
     fast_1_1: float
 
     def to_json(self) -> dict[str, Any]:
-        return {"compilation_rate": self.compilation_rate, "accuracy": self.accuracy,
-                **self.speedups.to_json(), "fast_1.1": self.fast_1_1}  # fmt: skip
+        return {
+            "compilation_rate": self.compilation_rate,
+            "accuracy": self.accuracy,
+            **self.speedups.to_json(),
+            "fast_1.1": self.fast_1_1,
+        }
 
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> PaperFigures:
-        return cls(d.get("compilation_rate", 0.0), d.get("accuracy", 0.0),
-                   Distribution.from_json(d), d.get("fast_1.1", 0.0))  # fmt: skip
+        return cls(
+            d.get("compilation_rate", 0.0),
+            d.get("accuracy", 0.0),
+            Distribution.from_json(d),
+            d.get("fast_1.1", 0.0),
+        )
 
 
 @dataclass(frozen=True)
@@ -120,10 +128,23 @@ class RunSummary:
     context: Mapping[str, Any] = field(default_factory=dict)
     unscored_problems: tuple[str, ...] | None = None
 
-    _COUNTS = ("problems", "problems_scored", "problems_dropped", "attempts", "infra_dropped",
-               "compilation_rate", "accuracy", "accuracy_excluding_copies", "baseline_copies")  # fmt: skip
-    _SIGNIFICANCE = ("significant_speedups", "significant_slowdowns", "problems_untimed",
-                     "improved")  # fmt: skip
+    _COUNTS = (
+        "problems",
+        "problems_scored",
+        "problems_dropped",
+        "attempts",
+        "infra_dropped",
+        "compilation_rate",
+        "accuracy",
+        "accuracy_excluding_copies",
+        "baseline_copies",
+    )
+    _SIGNIFICANCE = (
+        "significant_speedups",
+        "significant_slowdowns",
+        "problems_untimed",
+        "improved",
+    )
 
     def with_unscored(self, names: Iterable[str]) -> RunSummary:
         return replace(self, unscored_problems=tuple(names))
@@ -135,8 +156,11 @@ class RunSummary:
         d["fast_1.1"] = self.fast_1_1
         d.update({k: getattr(self, k) for k in self._SIGNIFICANCE})
         d["paper"] = self.paper.to_json()
-        d.update(prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
-                 cost_usd=self.cost_usd)  # fmt: skip
+        d.update(
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            cost_usd=self.cost_usd,
+        )
         d["per_problem"] = {p: r.to_json() for p, r in self.per_problem.items()}
         d["context"] = dict(self.context)
         if self.unscored_problems is not None:
@@ -146,29 +170,48 @@ class RunSummary:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunSummary:
         """A stored summary read back (keys an older summary lacks read as 0 / None)."""
-        ints = {k: d.get(k, 0) for k in (*cls._COUNTS, *cls._SIGNIFICANCE, "prompt_tokens",
-                                           "completion_tokens", "cost_usd")}  # fmt: skip
+        ints = {
+            k: d.get(k, 0)
+            for k in (
+                *cls._COUNTS,
+                *cls._SIGNIFICANCE,
+                "prompt_tokens",
+                "completion_tokens",
+                "cost_usd",
+            )
+        }
         unscored = d.get("unscored_problems")
-        return cls(**ints, speedups=Distribution.from_json(d), fast_1_1=d.get("fast_1.1", 0.0),
-                   paper=PaperFigures.from_json(d.get("paper") or {}),
-                   per_problem={p: ProblemRecord.from_json(r)
-                                for p, r in (d.get("per_problem") or {}).items()},
-                   context=dict(d.get("context") or {}),
-                   unscored_problems=tuple(unscored) if unscored is not None else None)  # fmt: skip
+        return cls(
+            **ints,
+            speedups=Distribution.from_json(d),
+            fast_1_1=d.get("fast_1.1", 0.0),
+            paper=PaperFigures.from_json(d.get("paper") or {}),
+            per_problem={
+                p: ProblemRecord.from_json(r) for p, r in (d.get("per_problem") or {}).items()
+            },
+            context=dict(d.get("context") or {}),
+            unscored_problems=tuple(unscored) if unscored is not None else None,
+        )
 
     def headline(self) -> dict[str, float | int | None]:
         """The figures a page shows, by their ``to_json`` key (``paper.`` for the paper's)."""
         s, p = self.speedups, self.paper.speedups
         return {
-            "problems": self.problems, "problems_scored": self.problems_scored,
-            "compilation_rate": self.compilation_rate, "accuracy": self.accuracy,
+            "problems": self.problems,
+            "problems_scored": self.problems_scored,
+            "compilation_rate": self.compilation_rate,
+            "accuracy": self.accuracy,
             "accuracy_excluding_copies": self.accuracy_excluding_copies,
-            "avg_speedup": s.avg, "median_speedup": s.median, "geomean_speedup": s.geomean,
-            "fast_1.1": self.fast_1_1, "significant_speedups": self.significant_speedups,
+            "avg_speedup": s.avg,
+            "median_speedup": s.median,
+            "geomean_speedup": s.geomean,
+            "fast_1.1": self.fast_1_1,
+            "significant_speedups": self.significant_speedups,
             "significant_slowdowns": self.significant_slowdowns,
             "problems_untimed": self.problems_untimed,
-            "paper.avg_speedup": p.avg, "paper.geomean_speedup": p.geomean,
-        }  # fmt: skip
+            "paper.avg_speedup": p.avg,
+            "paper.geomean_speedup": p.geomean,
+        }
 
 
 @dataclass(frozen=True)

@@ -10,4 +10,4 @@ from supercoder.sandbox.box import (
     runner_binary,
 )
 
-__all__ = ['Limits', 'RunResult', 'Sandbox', 'SandboxLost', 'open_sandbox', 'runner_binary']
+__all__ = ["Limits", "RunResult", "Sandbox", "SandboxLost", "open_sandbox", "runner_binary"]

@@ -185,27 +185,50 @@ class Sandbox:
         runner = self._host / "runner"
         if self.isolation:
             cmd = [
-                *bwrap_argv_base(), "--as-pid-1",
+                *bwrap_argv_base(),
+                "--as-pid-1",
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden
-                "--tmpfs", "/proc/1", "--remount-ro", "/proc/1",
+                "--tmpfs",
+                "/proc/1",
+                "--remount-ro",
+                "/proc/1",
                 # a system-wide install puts our package (bundled problems' hidden
                 # outputs) and cache under /usr: shown empty
                 *[arg for path in own_folders() for arg in ("--tmpfs", str(path))],
-                "--ro-bind", str(self._host / "bin"), "/sc/bin",
-                "--ro-bind", str(self._host / "in"), "/sc/in",
-                "--ro-bind", str(runner), "/sc/runner",
-                "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", "/", "--", "/sc/runner",
-            ]  # fmt: skip
+                "--ro-bind",
+                str(self._host / "bin"),
+                "/sc/bin",
+                "--ro-bind",
+                str(self._host / "in"),
+                "/sc/in",
+                "--ro-bind",
+                str(runner),
+                "/sc/runner",
+                "--remount-ro",
+                "/dev",
+                "--remount-ro",
+                "/",
+                "--chdir",
+                "/",
+                "--",
+                "/sc/runner",
+            ]
         else:
             cmd = [str(runner)]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
         drop = unprivileged_popen_kwargs() if self.isolation else {}
         try:
             proc = subprocess.Popen(
-                cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                env=env, cwd="/", start_new_session=True, **drop,
-            )  # fmt: skip
+                cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
+                cwd="/",
+                start_new_session=True,
+                **drop,
+            )
         except OSError as e:
             raise InfraError(f"could not start the sandbox: {e}") from e
         self._proc = proc

@@ -80,8 +80,12 @@ def isolation_status() -> tuple[bool, str]:
     try:
         proc = subprocess.run(
             [*bwrap_argv_base(), "--remount-ro", "/", "--", "/usr/bin/true"],
-            capture_output=True, text=True, timeout=30, cwd="/", **unprivileged_popen_kwargs(),
-        )  # fmt: skip
+            capture_output=True,
+            text=True,
+            timeout=30,
+            cwd="/",
+            **unprivileged_popen_kwargs(),
+        )
     except (OSError, subprocess.TimeoutExpired, InfraError) as e:
         return False, f"bubblewrap failed to start: {e}"
     if proc.returncode != 0:
@@ -95,11 +99,29 @@ def isolation_status() -> tuple[bool, str]:
 
 def _bwrap_base() -> list[str]:
     args = [
-        "--unshare-all", "--die-with-parent", "--new-session",
-        "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--cap-drop", "ALL",
-        "--ro-bind", "/usr", "/usr", "--proc", "/proc", "--ro-bind", "/proc/sys", "/proc/sys",
-        "--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger", "--dev", "/dev",
-    ]  # fmt: skip
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--uid",
+        str(SANDBOX_UID),
+        "--gid",
+        str(SANDBOX_UID),
+        "--cap-drop",
+        "ALL",
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        "--proc",
+        "/proc",
+        "--ro-bind",
+        "/proc/sys",
+        "/proc/sys",
+        "--ro-bind-try",
+        "/proc/sysrq-trigger",
+        "/proc/sysrq-trigger",
+        "--dev",
+        "/dev",
+    ]
     for name in ("lib", "lib64", "bin", "sbin"):
         p = Path("/") / name
         if p.is_symlink():

@@ -85,9 +85,16 @@ def run_isolated(
     start = time.monotonic()
     try:
         proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            cwd=workdir, env=environment, start_new_session=True, preexec_fn=preexec, **drop,
-        )  # fmt: skip
+            cmd,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=workdir,
+            env=environment,
+            start_new_session=True,
+            preexec_fn=preexec,
+            **drop,
+        )
     except OSError as e:
         if isolation:
             raise InfraError(f"could not start bubblewrap: {e}") from e
@@ -112,9 +119,13 @@ def _rlimits(limits: Limits, file_bytes: int, open_files: int) -> dict[int, int]
 
 
 _PRLIMIT_NAMES = {
-    resource.RLIMIT_CPU: "cpu", resource.RLIMIT_AS: "as", resource.RLIMIT_FSIZE: "fsize",
-    resource.RLIMIT_NOFILE: "nofile", resource.RLIMIT_CORE: "core", resource.RLIMIT_NPROC: "nproc",
-}  # fmt: skip
+    resource.RLIMIT_CPU: "cpu",
+    resource.RLIMIT_AS: "as",
+    resource.RLIMIT_FSIZE: "fsize",
+    resource.RLIMIT_NOFILE: "nofile",
+    resource.RLIMIT_CORE: "core",
+    resource.RLIMIT_NPROC: "nproc",
+}
 
 
 def _bwrap_command(
@@ -144,10 +155,19 @@ def _bwrap_command(
         binds += ["--ro-bind", p, p]
     limit_args = [f"--{_PRLIMIT_NAMES[r]}={_soft_hard(r, v)}" for r, v in rlimits.items()]
     return [
-        *bwrap_argv_base(), *binds,
-        "--as-pid-1", "--remount-ro", "/", "--chdir", str(workdir), "--",
-        prlimit, *limit_args, "--", *argv,
-    ]  # fmt: skip
+        *bwrap_argv_base(),
+        *binds,
+        "--as-pid-1",
+        "--remount-ro",
+        "/",
+        "--chdir",
+        str(workdir),
+        "--",
+        prlimit,
+        *limit_args,
+        "--",
+        *argv,
+    ]
 
 
 def _open_to_sandbox(workdir: Path) -> None:
@@ -276,8 +296,16 @@ def _kill(proc: subprocess.Popen) -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-def _result(status: int, usage, out: bytes, err: bytes, wall: float, why: str,
-            limits: Limits, isolation: bool) -> RunResult:  # fmt: skip
+def _result(
+    status: int,
+    usage,
+    out: bytes,
+    err: bytes,
+    wall: float,
+    why: str,
+    limits: Limits,
+    isolation: bool,
+) -> RunResult:
     cpu = usage.ru_utime + usage.ru_stime
     code = os.waitstatus_to_exitcode(status)
     sig = -code if code < 0 else 0
@@ -285,6 +313,15 @@ def _result(status: int, usage, out: bytes, err: bytes, wall: float, why: str,
         sig = code - 128
     cpu_out = sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= 0.95 * limits.cpu_seconds)
     outcome = why or ("timeout" if cpu_out else "signaled" if sig else "exited")
-    result = RunResult(outcome, max(code, 0) if not sig else 0, sig, out[: limits.output_bytes],
-                       err[: limits.output_bytes], cpu, wall, usage.ru_maxrss, 0)  # fmt: skip
+    result = RunResult(
+        outcome,
+        max(code, 0) if not sig else 0,
+        sig,
+        out[: limits.output_bytes],
+        err[: limits.output_bytes],
+        cpu,
+        wall,
+        usage.ru_maxrss,
+        0,
+    )
     return _classify_memory(result, limits)

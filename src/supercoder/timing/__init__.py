@@ -2,4 +2,4 @@
 
 from supercoder.timing.meter import Meter, MeterConfig
 
-__all__ = ['Meter', 'MeterConfig']
+__all__ = ["Meter", "MeterConfig"]

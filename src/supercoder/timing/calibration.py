@@ -73,9 +73,11 @@ def load_calibration() -> Calibration:
         cal = Calibration(
             noise_floor=max(MIN_FLOOR, float(d["noise_floor"])),
             margin=max(MIN_PRACTICAL_MARGIN, float(d["margin"])),
-            checks=int(d["checks"]), problems=tuple(d.get("problems") or ()),
-            context=dict(d.get("context") or {}), created=float(d.get("created") or 0.0),
-        )  # fmt: skip
+            checks=int(d["checks"]),
+            problems=tuple(d.get("problems") or ()),
+            context=dict(d.get("context") or {}),
+            created=float(d.get("created") or 0.0),
+        )
     except (OSError, ValueError, KeyError, TypeError):
         return Calibration()
     return cal if _same_machine(cal.context, machine_context()) else Calibration()
@@ -99,10 +101,13 @@ def estimate_calibration(
     devs = sorted(abs(est - 1.0) for _, est, _ in checks)
     p95 = devs[min(len(devs) - 1, math.ceil(0.95 * len(devs)) - 1)]
     return Calibration(
-        noise_floor=round(floor, 5), margin=round(max(MIN_PRACTICAL_MARGIN, p95), 5),
-        checks=len(checks), problems=tuple(sorted({p for p, *_ in checks})),
-        context=dict(context), created=time.time(),
-    )  # fmt: skip
+        noise_floor=round(floor, 5),
+        margin=round(max(MIN_PRACTICAL_MARGIN, p95), 5),
+        checks=len(checks),
+        problems=tuple(sorted({p for p, *_ in checks})),
+        context=dict(context),
+        created=time.time(),
+    )
 
 
 # --- the timed-test set -------------------------------------------------------------

@@ -177,8 +177,11 @@ class Meter:
         order: the sandbox copies them in this order, so neither role keeps getting the
         pages the allocator hands out first, check after check."""
         self._copies = 1 if self.config.legacy else max(1, self.config.placements)
-        names = [(f"{who}_{k}" if k else who, path) for k in range(self._copies)
-                 for who, path in (("baseline", baseline), ("candidate", candidate))]  # fmt: skip
+        names = [
+            (f"{who}_{k}" if k else who, path)
+            for k in range(self._copies)
+            for who, path in (("baseline", baseline), ("candidate", candidate))
+        ]
         if not self.config.legacy:
             random.Random(self.config.seed).shuffle(names)
         return dict(names)
@@ -307,12 +310,17 @@ class Meter:
         n = sum(len(r) for r in ratios)
         cut = self.config.min_test_seconds
         any_long = any(min(t.base_cpu) >= cut or t.base_cpu[0] >= cut for t in timings if t.timed)
-        note = "" if any_long else (
-            f"every test's baseline runs under {cut * 1000:.0f} ms: "
-            "the speedup mostly measures process start-up"
-        )  # fmt: skip
+        note = (
+            ""
+            if any_long
+            else (
+                f"every test's baseline runs under {cut * 1000:.0f} ms: "
+                "the speedup mostly measures process start-up"
+            )
+        )
         method = LEGACY_METHOD if self.config.legacy else METHOD
-        speedup = Speedup(value, lo, hi, samples=n, tests_timed=len(ratios), method=method,
-                          margin=self.margin)  # fmt: skip
+        speedup = Speedup(
+            value, lo, hi, samples=n, tests_timed=len(ratios), method=method, margin=self.margin
+        )
         paper = paper_protocol_speedup(timings)
         return Comparison(timings, speedup, paper, per_test, samples.cpu, note=note)

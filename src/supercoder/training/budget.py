@@ -149,10 +149,13 @@ def measure(
 def record_items(records: Sequence[dict[str, Any]]) -> list[tuple[str, list, str]]:
     """``measure`` items from SuperCoder records (prompt chat list, ``extra_info.answer``)."""
     return [
-        (str(r["extra_info"].get("name") or r["extra_info"]["index"]), list(r["prompt"]),
-         str(r["extra_info"]["answer"]))
+        (
+            str(r["extra_info"].get("name") or r["extra_info"]["index"]),
+            list(r["prompt"]),
+            str(r["extra_info"]["answer"]),
+        )
         for r in records
-    ]  # fmt: skip
+    ]
 
 
 def choose_limits(

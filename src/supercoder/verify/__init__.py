@@ -11,4 +11,16 @@ from supercoder.verify.service import (
     verify_stream,
 )
 
-__all__ = ['Checked', 'EvalConfig', 'RewardConfig', 'VerifyConfig', 'evaluate', 'paper_reward', 'score_batch', 'verify_answers', 'verify_batch', 'verify_candidates', 'verify_stream']
+__all__ = [
+    "Checked",
+    "EvalConfig",
+    "RewardConfig",
+    "VerifyConfig",
+    "evaluate",
+    "paper_reward",
+    "score_batch",
+    "verify_answers",
+    "verify_batch",
+    "verify_candidates",
+    "verify_stream",
+]

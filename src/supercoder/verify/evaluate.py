@@ -45,8 +45,14 @@ _OUTCOME_STATUS = {
     "spawn_error": Status.RUNTIME_ERROR,
     "tampered": Status.RUNTIME_ERROR,
 }
-_SEVERITY = [Status.COMPILE_ERROR, Status.TIMEOUT, Status.MEMORY_LIMIT, Status.OUTPUT_LIMIT,
-             Status.RUNTIME_ERROR, Status.WRONG_OUTPUT]  # fmt: skip
+_SEVERITY = [
+    Status.COMPILE_ERROR,
+    Status.TIMEOUT,
+    Status.MEMORY_LIMIT,
+    Status.OUTPUT_LIMIT,
+    Status.RUNTIME_ERROR,
+    Status.WRONG_OUTPUT,
+]
 
 
 def evaluate(
@@ -70,18 +76,33 @@ def evaluate(
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control", isolation=config.sandbox)
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
-                return Verdict(problem.name, Status.INFRA_ERROR, context=context,
-                               message=f"the toolchain failed on the baseline too: {control.log}")  # fmt: skip
-            return Verdict(problem.name, Status.COMPILE_ERROR, message=build.log,
-                           identical_to_baseline=identical, context=context)  # fmt: skip
+                return Verdict(
+                    problem.name,
+                    Status.INFRA_ERROR,
+                    context=context,
+                    message=f"the toolchain failed on the baseline too: {control.log}",
+                )
+            return Verdict(
+                problem.name,
+                Status.COMPILE_ERROR,
+                message=build.log,
+                identical_to_baseline=identical,
+                context=context,
+            )
         try:
             return _run_and_time(problem, base_bin, build.binary, identical, config, context)
         except InfraError as e:
             return Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
 
 
-def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: bool,
-                  config: EvalConfig, context: dict) -> Verdict:  # fmt: skip
+def _run_and_time(
+    problem: Problem,
+    base_bin: Path,
+    cand_bin: Path,
+    identical: bool,
+    config: EvalConfig,
+    context: dict,
+) -> Verdict:
     inputs = [
         (t.name, t.read_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests  # hidden tests too: every test decides correctness
@@ -93,12 +114,24 @@ def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: b
         failed = [r for r in results if r.status is not Status.OK]
         if failed:
             status = min((r.status for r in failed), key=_SEVERITY.index)
-            return Verdict(problem.name, status, tuple(results), identical_to_baseline=identical,
-                           message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
-                           context=context, cpu_seconds_spent=cpu)  # fmt: skip
+            return Verdict(
+                problem.name,
+                status,
+                tuple(results),
+                identical_to_baseline=identical,
+                message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
+                context=context,
+                cpu_seconds_spent=cpu,
+            )
         if not config.time:
-            return Verdict(problem.name, Status.OK, tuple(results), identical_to_baseline=identical,
-                           context=context, cpu_seconds_spent=cpu)  # fmt: skip
+            return Verdict(
+                problem.name,
+                Status.OK,
+                tuple(results),
+                identical_to_baseline=identical,
+                context=context,
+                cpu_seconds_spent=cpu,
+            )
         with timing_slot():
             comparison = meter.compare(box, inputs, baseline_digest=base_bin.name)
     except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
@@ -109,21 +142,38 @@ def _run_and_time(problem: Problem, base_bin: Path, cand_bin: Path, identical: b
     return _timed_verdict(problem, results, comparison, identical, context, cpu)
 
 
-def _blame(problem: Problem, base_bin: Path, inputs, config: EvalConfig, error: InfraError,
-           identical: bool, context: dict, cpu: float) -> Verdict:  # fmt: skip
+def _blame(
+    problem: Problem,
+    base_bin: Path,
+    inputs,
+    config: EvalConfig,
+    error: InfraError,
+    identical: bool,
+    context: dict,
+    cpu: float,
+) -> Verdict:
     """The baseline failed (or the supervisor was lost) in a sandbox that has run the
     candidate: the candidate's fault, unless the baseline also fails in a fresh sandbox
     that never ran it; only then an infrastructure error."""
     fresh = baseline_fails_alone(base_bin, inputs, config)
     if fresh:
-        return Verdict(problem.name, Status.INFRA_ERROR, context=context,
-                       message=f"{error}; the baseline fails in a fresh sandbox that never ran "
-                               f"the candidate too ({fresh}): not the candidate's fault")  # fmt: skip
-    return Verdict(problem.name, Status.RUNTIME_ERROR, identical_to_baseline=identical,
-                   context=context, cpu_seconds_spent=cpu,
-                   message=f"the baseline failed after the candidate ran in the same sandbox ({error}); "
-                           "it passes every test in a fresh sandbox that never ran the candidate: "
-                           "the candidate broke its sandbox")  # fmt: skip
+        return Verdict(
+            problem.name,
+            Status.INFRA_ERROR,
+            context=context,
+            message=f"{error}; the baseline fails in a fresh sandbox that never ran "
+            f"the candidate too ({fresh}): not the candidate's fault",
+        )
+    return Verdict(
+        problem.name,
+        Status.RUNTIME_ERROR,
+        identical_to_baseline=identical,
+        context=context,
+        cpu_seconds_spent=cpu,
+        message=f"the baseline failed after the candidate ran in the same sandbox ({error}); "
+        "it passes every test in a fresh sandbox that never ran the candidate: "
+        "the candidate broke its sandbox",
+    )
 
 
 def baseline_fails_alone(base_bin: Path, inputs, config: EvalConfig, rounds: int = 2) -> str | None:
@@ -181,8 +231,12 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
             name, Status.RUNTIME_ERROR, run.describe(), candidate_seconds=run.cpu_seconds
         )
     if not outputs_match(run.stdout, expected):
-        return TestResult(name, Status.WRONG_OUTPUT, _diff_hint(run.stdout, expected),
-                          candidate_seconds=run.cpu_seconds)  # fmt: skip
+        return TestResult(
+            name,
+            Status.WRONG_OUTPUT,
+            _diff_hint(run.stdout, expected),
+            candidate_seconds=run.cpu_seconds,
+        )
     return TestResult(name, Status.OK, candidate_seconds=run.cpu_seconds)
 
 
@@ -201,34 +255,69 @@ def _diff_hint(actual: bytes, expected: bytes) -> str:
     return f"expected {len(e)} lines, got {len(a)} ({more} lines than expected)"
 
 
-def _timed_verdict(problem: Problem, results: list[TestResult], cmp: Comparison, identical: bool,
-                   context: dict, cpu: float) -> Verdict:  # fmt: skip
+def _timed_verdict(
+    problem: Problem,
+    results: list[TestResult],
+    cmp: Comparison,
+    identical: bool,
+    context: dict,
+    cpu: float,
+) -> Verdict:
     cpu_total = cpu + cmp.cpu_seconds
     if cmp.mismatch:
-        failed = [TestResult(r.name, Status.WRONG_OUTPUT, cmp.mismatch) if r.name == cmp.mismatch_test else r
-                  for r in results]  # fmt: skip
-        return Verdict(problem.name, Status.WRONG_OUTPUT, tuple(failed), identical_to_baseline=identical,
-                       message=cmp.mismatch, context=context, cpu_seconds_spent=cpu_total)  # fmt: skip
+        failed = [
+            TestResult(r.name, Status.WRONG_OUTPUT, cmp.mismatch)
+            if r.name == cmp.mismatch_test
+            else r
+            for r in results
+        ]
+        return Verdict(
+            problem.name,
+            Status.WRONG_OUTPUT,
+            tuple(failed),
+            identical_to_baseline=identical,
+            message=cmp.mismatch,
+            context=context,
+            cpu_seconds_spent=cpu_total,
+        )
     by_name = {t.name: t for t in cmp.tests}
     timed_results = []
     for r in results:
         t = by_name[r.name]
-        timed_results.append(TestResult(
-            r.name, Status.OK, "" if t.timed else "too short to time: not in the aggregate",
-            speedup=t.speedup, speedup_ci=cmp.per_test_ci.get(r.name),
-            baseline_seconds=float(min(t.base_cpu)), candidate_seconds=float(min(t.cand_cpu)),
-            baseline_wall_seconds=float(min(t.base_wall)), candidate_wall_seconds=float(min(t.cand_wall)),
-            pairs=len(t.base_cpu), timed=t.timed,
-            baseline_samples=t.base_cpu, candidate_samples=t.cand_cpu, sample_rounds=t.rounds,
-        ))  # fmt: skip
+        timed_results.append(
+            TestResult(
+                r.name,
+                Status.OK,
+                "" if t.timed else "too short to time: not in the aggregate",
+                speedup=t.speedup,
+                speedup_ci=cmp.per_test_ci.get(r.name),
+                baseline_seconds=float(min(t.base_cpu)),
+                candidate_seconds=float(min(t.cand_cpu)),
+                baseline_wall_seconds=float(min(t.base_wall)),
+                candidate_wall_seconds=float(min(t.cand_wall)),
+                pairs=len(t.base_cpu),
+                timed=t.timed,
+                baseline_samples=t.base_cpu,
+                candidate_samples=t.cand_cpu,
+                sample_rounds=t.rounds,
+            )
+        )
     ctx = {
         **context,
         "pairs": sum(t.pairs for t in timed_results),
         "measure": "cpu time (user+sys), wait4",
     }
-    return Verdict(problem.name, Status.OK, tuple(timed_results), speedup=cmp.speedup,
-                   paper_speedup=cmp.paper_speedup, identical_to_baseline=identical,
-                   message=cmp.note, context=ctx, cpu_seconds_spent=cpu_total)  # fmt: skip
+    return Verdict(
+        problem.name,
+        Status.OK,
+        tuple(timed_results),
+        speedup=cmp.speedup,
+        paper_speedup=cmp.paper_speedup,
+        identical_to_baseline=identical,
+        message=cmp.note,
+        context=ctx,
+        cpu_seconds_spent=cpu_total,
+    )
 
 
 @contextmanager

@@ -183,8 +183,9 @@ def verify_answers(
         for p, r in zip(problems, resolved, strict=True)
     ]
     built = [i for i, r in enumerate(resolved) if r.asm]
-    checked = verify_candidates([problems[i] for i in built], [resolved[i].asm for i in built],
-                                config, executor)  # fmt: skip
+    checked = verify_candidates(
+        [problems[i] for i in built], [resolved[i].asm for i in built], config, executor
+    )
     for i, verdict in zip(built, checked, strict=True):
         verdicts[i] = verdict
     return [v for v in verdicts if v is not None]
