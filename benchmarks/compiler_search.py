@@ -25,8 +25,9 @@ import time
 
 from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.models.base import Sampling
 from supercoder.models.compiler import CompilerModel, default_samples
-from supercoder.runs.strategies import Settings, effective_speedup, make_verifier, solve
+from supercoder.runs.strategies import StrategyConfig, effective_speedup, make_verifier, solve
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Candidate
 from supercoder.verify.evaluate import EvalConfig, evaluate
@@ -37,7 +38,9 @@ def run_model(problem, spec: str) -> tuple[str, str, float]:
     model = CompilerModel(spec)
     samples = default_samples(spec)
     start = time.process_time()
-    outcome = solve(problem, model, Settings(samples=samples), verify=make_verifier(EvalConfig()))
+    outcome = solve(
+        problem, model, StrategyConfig(Sampling(n=samples)), verify=make_verifier(EvalConfig())
+    )
     cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
     gen = sum(a.gen_seconds for a in outcome.attempts)
     search = next((a.origin["search"] for a in outcome.attempts if "search" in a.origin), None)

@@ -18,11 +18,12 @@ import time
 from pathlib import Path
 
 from supercoder.build.toolchain import cpu_model, gcc_version
+from supercoder.models.base import Sampling
 from supercoder.models.compiler import CompilerModel
-from supercoder.problems.init import InitOptions, create_problem
+from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.loading import load_problem
 from supercoder.runs.metrics import answer_origin, long_enough, problem_timed
-from supercoder.runs.strategies import Settings, make_verifier, solve
+from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
 from supercoder.verify.evaluate import EvalConfig
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
@@ -79,26 +80,26 @@ int main(void) {
 """
 
 
-def programs(tmp: Path) -> list[tuple[str, Path, Path, InitOptions]]:
+def programs(tmp: Path) -> list[tuple[str, Path, Path, InitConfig]]:
     """(name, C file, inputs folder, init options) for every program of the set."""
     out = [
         (
             "kattis_hypot",
             FIXTURES / "kattis_hypot/submissions/accepted/hypot.c",
             FIXTURES / "kattis_hypot",
-            InitOptions(compare="float:1e-6"),
+            InitConfig(compare="float:1e-6"),
         ),
         (
             "codenet_digits",
             FIXTURES / "codenet_p00002/s123456.c",
             FIXTURES / "codenet_p00002",
-            InitOptions(),
+            InitConfig(),
         ),
         (
             "openmp_harmonic",
             FIXTURES / "openmp_harmonic/harmonic.c",
             FIXTURES / "openmp_harmonic/inputs",
-            InitOptions(cflags="-fopenmp"),
+            InitConfig(cflags="-fopenmp"),
         ),
     ]
     for name, source, inputs in (
@@ -110,12 +111,12 @@ def programs(tmp: Path) -> list[tuple[str, Path, Path, InitOptions]]:
         (folder / f"{name}.c").write_text(source)
         for i, text in enumerate(inputs):
             (folder / "in" / f"{i}.txt").write_text(text + "\n")
-        out.append((name, folder / f"{name}.c", folder / "in", InitOptions()))
+        out.append((name, folder / f"{name}.c", folder / "in", InitConfig()))
     return out
 
 
 def run_one(
-    name: str, source: Path, inputs: Path, opts: InitOptions, tmp: Path, builds: str
+    name: str, source: Path, inputs: Path, opts: InitConfig, tmp: Path, builds: str
 ) -> dict:
     start = time.perf_counter()
     report = create_problem(source, inputs, tmp / "problems" / name, opts)
@@ -123,7 +124,7 @@ def run_one(
     outcome = solve(
         problem,
         CompilerModel(builds),
-        Settings(samples=len(builds.split(","))),
+        StrategyConfig(Sampling(n=len(builds.split(",")))),
         verify=make_verifier(EvalConfig()),
     )
     best = outcome.best

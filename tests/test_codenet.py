@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.dataset.build import BuildOptions, assign_splits, build_dataset
+from supercoder.dataset.build import DatasetBuildConfig, assign_splits, build_dataset
 from supercoder.dataset.records import load_records
 from supercoder.dataset.text import approx_tokens, similarity
 
@@ -111,7 +111,7 @@ def make_codenet(root: Path) -> Path:
 def built(tmp_path_factory):
     root = make_codenet(tmp_path_factory.mktemp("codenet"))
     out = tmp_path_factory.mktemp("out")
-    opts = BuildOptions(val_fraction=0.34, workers=2, timeout=1.0)
+    opts = DatasetBuildConfig(val_fraction=0.34, workers=2, timeout=1.0)
     return root, out, opts, build_dataset(root, out, opts)
 
 

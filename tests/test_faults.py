@@ -23,7 +23,7 @@ from supercoder.models.http import MAX_ANSWER_CHARS, RetryPolicy
 from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import make_verifier
 from supercoder.types import Status, Verdict
 from supercoder.verify.evaluate import EvalConfig
@@ -61,7 +61,7 @@ def test_machine_trouble_is_never_final(tmp_path):
         make_sum_problem(tmp_path / "bench" / name, hidden=False)
         (tmp_path / "bench" / name / "problem.json").write_text(json.dumps({"name": name}))
     problems, store = load_benchmark(tmp_path / "bench"), Store(tmp_path / "r.sqlite")
-    spec = RunSpec(model="scripted", benchmark=str(tmp_path / "bench"), time=False, concurrency=1)
+    spec = RunConfig(model="scripted", benchmark=str(tmp_path / "bench"), time=False, concurrency=1)
     model = ScriptedModel(lambda m, i: sum_answer())
     disk_full = "OSError: [Errno 28] No space left on device: '/tmp/sc-box-x'"
     first = run_eval(problems, model, spec, store, verify=broken_machine_for("b", disk_full))

@@ -16,7 +16,7 @@ from supercoder.models.scripted import ScriptedModel
 from supercoder.report.page import build_page, load_run
 from supercoder.runs.eval_run import run_eval
 from supercoder.runs.metrics import batch_stats, long_enough, summarize
-from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, TestResult, Verdict
@@ -116,7 +116,7 @@ def test_infra_errors_never_count_as_compiled(tmp_path):
         make_sum_problem(tmp_path / "bench" / name, hidden=False)
         (tmp_path / "bench" / name / "problem.json").write_text(json.dumps({"name": name}))
     store = Store(tmp_path / "r.sqlite")
-    spec = RunSpec(model="scripted", benchmark=str(tmp_path / "bench"), time=False, name="r")
+    spec = RunConfig(model="scripted", benchmark=str(tmp_path / "bench"), time=False, name="r")
     model = ScriptedModel(lambda m, i: sum_answer())
     first = run_eval(
         load_benchmark(tmp_path / "bench"),
@@ -149,7 +149,7 @@ def test_a_store_from_before_baselines_were_stored_still_reports(tmp_path):
     sandbox_or_skip()
     make_sum_problem(tmp_path / "bench" / "sum", hidden=False)
     db = tmp_path / "r.sqlite"
-    spec = RunSpec(model="scripted", benchmark=str(tmp_path / "bench"), time=False, name="r")
+    spec = RunConfig(model="scripted", benchmark=str(tmp_path / "bench"), time=False, name="r")
     store = Store(db)
     run_eval(
         load_benchmark(tmp_path / "bench"), ScriptedModel(lambda m, i: sum_answer()), spec, store

@@ -8,7 +8,7 @@ import textwrap
 import pytest
 
 from supercoder.errors import UserError
-from supercoder.models import ProviderSettings, Sampling, load_model, providers
+from supercoder.models import ProviderConfig, Sampling, load_model, providers
 
 PLUGIN = '''
 from supercoder.models.base import DEFAULT_SAMPLING, Completion
@@ -56,7 +56,7 @@ def test_builtin_providers_are_listed():
 def test_a_plugin_provider_is_loaded_from_its_entry_point(installed_plugin):
     assert providers()["echo"] == "sc_echo_plugin:EchoModel"
     model = load_model("echo:big", base_url="http://127.0.0.1:9", timeout=7, cache=False)
-    assert model.settings == ProviderSettings(base_url="http://127.0.0.1:9", timeout=7)
+    assert model.settings == ProviderConfig(base_url="http://127.0.0.1:9", timeout=7)
     [answer] = model.complete([{"role": "user", "content": "hi"}])
     assert answer.text == "echo:big hi"
     assert len(model.complete([{"role": "user", "content": "hi"}], Sampling(n=3))) == 3

@@ -149,7 +149,7 @@ def test_report_renders_in_headless_chromium(store, tmp_path):
 
 def test_loads_a_run_from_the_sqlite_store(tmp_path):
     from supercoder.problems.loading import write_problem
-    from supercoder.runs.store import RunSpec, Store
+    from supercoder.runs.store import RunConfig, Store
     from supercoder.runs.strategies import Attempt, Outcome
     from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, Verdict
 
@@ -159,7 +159,7 @@ def test_loads_a_run_from_the_sqlite_store(tmp_path):
     bench = tmp_path / "bench"
     write_problem(problem, bench / "div_sum")
     store = Store(tmp_path / "runs.sqlite")
-    spec = RunSpec(model="m", benchmark=str(bench), name="r")
+    spec = RunConfig(model="m", benchmark=str(bench), name="r")
     store.open_run(spec, {})
     cand = compile_to_asm(DIV.replace("DIVISOR", "10"), ("-O3",))
     verdict = Verdict("div_sum", Status.OK, speedup=Speedup(1.5, 1.4, 1.6, 10, 1))

@@ -8,11 +8,12 @@ import pytest
 
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError
+from supercoder.models.base import Sampling
 from supercoder.models.scripted import ScriptedModel
 from supercoder.runs.eval_run import run_eval
 from supercoder.runs.metrics import summarize
-from supercoder.runs.store import RunSpec, Store
-from supercoder.runs.strategies import Attempt, Outcome, Settings, make_verifier
+from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig, make_verifier
 from supercoder.types import Candidate, Speedup, Status, Verdict
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
@@ -59,9 +60,9 @@ def counting_verifier():
     return verify
 
 
-def spec(root, **kw) -> RunSpec:
-    settings = kw.pop("settings", Settings())
-    return RunSpec(
+def spec(root, **kw) -> RunConfig:
+    settings = kw.pop("settings", StrategyConfig())
+    return RunConfig(
         model="scripted", benchmark=str(root), settings=settings, time=False, concurrency=1, **kw
     )
 
@@ -133,12 +134,16 @@ def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
 
     with pytest.raises(KeyboardInterrupt):
         run_eval(
-            problems, model, spec(root, settings=Settings(samples=3)), store, verify=dies_on_third
+            problems,
+            model,
+            spec(root, settings=StrategyConfig(Sampling(n=3))),
+            store,
+            verify=dies_on_third,
         )
     assert len(store.attempts(spec(root).run_name, "q")) == 2
     verify.seen.clear()
     again = run_eval(
-        problems, model, spec(root, settings=Settings(samples=3)), store, verify=verify
+        problems, model, spec(root, settings=StrategyConfig(Sampling(n=3))), store, verify=verify
     )
     assert verify.seen == ["q"]  # only the one never verified
     assert [a.sample for a in again.outcomes[0].attempts] == [0, 1, 2]
@@ -151,8 +156,8 @@ def test_resuming_with_other_options_is_refused(tmp_path):
     model = ScriptedModel(lambda m, i: fast_answer())
     run_eval(problems, model, spec(root), store)
     with pytest.raises(UserError, match=r"samples: stored 1, now 2.*--run"):
-        run_eval(problems, model, spec(root, settings=Settings(samples=2)), store)
-    other = RunSpec(model="openai:x", benchmark=str(root), time=False, name=spec(root).run_name)
+        run_eval(problems, model, spec(root, settings=StrategyConfig(Sampling(n=2))), store)
+    other = RunConfig(model="openai:x", benchmark=str(root), time=False, name=spec(root).run_name)
     with pytest.raises(UserError, match="model: stored 'scripted', now 'openai:x'"):
         run_eval(problems, model, other, store)
 

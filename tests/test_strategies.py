@@ -15,11 +15,12 @@ import pytest
 from supercoder.build.baseline import baseline_asm
 from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.errors import MissingExtra
+from supercoder.models.base import Sampling
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems.loading import load_problem, write_problem
 from supercoder.prompting.prompts import extract_assembly
 from supercoder.runs.strategies import (
-    Settings,
+    StrategyConfig,
     best_of_n,
     choose_best,
     make_verifier,
@@ -200,7 +201,9 @@ def test_samples_times_rounds_chains_are_independent(primes):
     model = ScriptedModel(
         lambda m, i: fast_answer() if i == 0 else fixes_after_assembler_error(m, i)
     )
-    out = solve(primes, model, Settings(samples=2, rounds=3), verify=make_verifier(untimed()))
+    out = solve(
+        primes, model, StrategyConfig(Sampling(n=2), rounds=3), verify=make_verifier(untimed())
+    )
     assert sorted((a.sample, a.round, a.verdict.correct) for a in out.attempts) == [
         (0, 0, True),
         (1, 0, False),

@@ -54,7 +54,7 @@ def test_trl_reward_from_supercoder_schema_column(problem):
 def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
     pytest.importorskip("trl")
     import supercoder.training.trl_reward as trl_reward
-    from supercoder.training.grpo import GrpoOptions, train_grpo
+    from supercoder.training.grpo import GrpoConfig, train_grpo
     from tests.fakes.tiny_model import build_tiny_model
 
     seen = []
@@ -66,7 +66,7 @@ def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
 
     monkeypatch.setattr(trl_reward, "verify_batch", spy)
     model = build_tiny_model(tmp_path / "model")
-    opts = GrpoOptions(
+    opts = GrpoConfig(
         model=str(model),
         output=tmp_path / "out",
         steps=2,

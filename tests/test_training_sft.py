@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.runs.store import RunSpec, Store
+from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
-from supercoder.training.sft import SftOptions, sft_examples, train_sft, worth_learning
+from supercoder.training.sft import SftConfig, sft_examples, train_sft, worth_learning
 from supercoder.types import Candidate, Speedup, Status, Verdict
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
@@ -31,7 +31,7 @@ def stored_run(tmp_path_factory):
     root = tmp_path_factory.mktemp("sft")
     problems = [tiny_problem(root / n, name=n) for n in ("sft_fast", "sft_wrong")]
     store = Store(root / "runs.sqlite")
-    spec = RunSpec(model="scripted", benchmark=str(root), name="best8")
+    spec = RunConfig(model="scripted", benchmark=str(root), name="best8")
     store.open_run(spec, {})
     for problem, asm in zip(problems, (faster_asm(), wrong_asm()), strict=True):
         verdict = evaluate(problem, Candidate(asm), EvalConfig())
@@ -62,7 +62,7 @@ def test_sft_two_lora_steps(stored_run, tmp_path):
     problems, db = stored_run
     model = build_tiny_model(tmp_path / "model")
     examples = sft_examples("best8", problems, db)
-    opts = SftOptions(
+    opts = SftConfig(
         model=str(model),
         run="best8",
         db=db,

@@ -22,7 +22,7 @@ from supercoder.dataset.records import records_for
 from supercoder.errors import InfraError, UserError
 from supercoder.training import budget as budgets
 from supercoder.training import verl_reward
-from supercoder.training.verl_export import VerlExportOptions, export_verl
+from supercoder.training.verl_export import VerlExportConfig, export_verl
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 FAST_MODPOW = r"""#include <stdio.h>
@@ -90,7 +90,7 @@ def bundled(model_dir, tmp_path_factory):
     """The bundled train split (and a few val problems) exported for the Qwen2.5 model."""
     out = tmp_path_factory.mktemp("verl-bundled")
     lines = []
-    opts = VerlExportOptions(out=out, model=str(model_dir))
+    opts = VerlExportConfig(out=out, model=str(model_dir))
     export_verl(load_benchmark("train"), load_benchmark("val")[:3], opts, echo=lines.append)
     return out, lines
 
@@ -414,7 +414,7 @@ def problems(tmp_path_factory):
 @pytest.fixture(scope="module")
 def exported(problems, qwen_dir, tmp_path_factory):
     out = tmp_path_factory.mktemp("out")
-    opts = VerlExportOptions(out=out, tokenizer=str(qwen_dir), train_batch_size=1)
+    opts = VerlExportConfig(out=out, tokenizer=str(qwen_dir), train_batch_size=1)
     export_verl(problems[:1], problems[1:], opts, echo=None)
     return out
 

@@ -1,19 +1,56 @@
-"""supercoder: assembly superoptimization with LLMs, verified in a sandbox."""
+"""supercoder: assembly superoptimization with LLMs, verified in a sandbox.
 
+The nouns (``Problem``, ``Candidate``, ``Verdict``, ``Status``, ``Speedup``) and the verbs::
+
+    problem = load_problem("path/to/problem")      # or load_benchmark("val")
+    verdict = evaluate(problem, Candidate(asm))     # sandboxed, every test, timed
+    verdict.status, verdict.speedup, reward(verdict)
+
+    model = load_model("openai:gpt-4o")             # any provider spec
+    outcome = solve(problem, model, StrategyConfig(Sampling(n=8)))
+"""
+
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import InfraError, SupercoderError, UserError
+from supercoder.models.base import Model, Sampling
+from supercoder.models.providers import load_model
+from supercoder.paths import package_version
+from supercoder.problems.loading import load_problem
+from supercoder.runs.strategies import StrategyConfig, best_of_n, refine, solve
 from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, TestResult, Verdict
+from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.reward import RewardConfig, score_batch
+from supercoder.verify.reward import score_verdict as reward
+from supercoder.verify.service import VerifyConfig, verify_candidates
 
-__version__ = "0.1.0"
+__version__ = package_version()
 
 __all__ = [
     "Candidate",
+    "EvalConfig",
     "InfraError",
+    "Model",
     "Problem",
+    "RewardConfig",
+    "Sampling",
     "Speedup",
     "Status",
+    "StrategyConfig",
     "SupercoderError",
     "TestCase",
     "TestResult",
     "UserError",
     "Verdict",
+    "VerifyConfig",
+    "__version__",
+    "best_of_n",
+    "evaluate",
+    "load_benchmark",
+    "load_model",
+    "load_problem",
+    "refine",
+    "reward",
+    "score_batch",
+    "solve",
+    "verify_candidates",
 ]

@@ -28,3 +28,14 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int | None = None) -> None
 
 def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
     atomic_write_bytes(path, text.encode(), mode)
+
+
+def package_version() -> str:
+    """supercoder's version from the installed package's metadata (``0+unknown`` when the
+    source is imported without being installed)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("supercoder")
+    except PackageNotFoundError:
+        return "0+unknown"

@@ -126,9 +126,9 @@ def problem_init(
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     """
-    from supercoder.problems.init import InitOptions, create_problem
+    from supercoder.problems.init import InitConfig, create_problem
 
-    opts = InitOptions(hidden, cflags, ldflags, compare, split, force, timeout)
+    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout)
     report = create_problem(source, inputs, out or Path(source.stem), opts)
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)

@@ -68,11 +68,11 @@ def build(
         float, typer.Option(help="Near-duplicate similarity (token 4-gram Jaccard).")
     ] = 0.9,
 ) -> None:
-    from supercoder.dataset.build import BuildOptions, finish, plan, run_jobs
+    from supercoder.dataset.build import DatasetBuildConfig, finish, plan, run_jobs
 
     if not 0 <= val_fraction <= 1:
         raise UserError("--val-fraction must be between 0 and 1")
-    opts = BuildOptions(
+    opts = DatasetBuildConfig(
         threshold,
         per_problem,
         max_tokens,

@@ -92,20 +92,24 @@ def eval_cmd(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.errors import check_writable
     from supercoder.models import load_model
+    from supercoder.models.base import Sampling
     from supercoder.prompting.answers import check_modes
-    from supercoder.runs.store import RunSpec, Store
-    from supercoder.runs.strategies import Settings
+    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.strategies import StrategyConfig
 
     if json_out:
         check_writable(json_out, "--json")
     check_modes(context, answer)
     model = with_budget(model, budget)
     problems = load_benchmark(benchmark)
-    spec = RunSpec(
+    spec = RunConfig(
         model=model,
         benchmark=benchmark,
-        settings=Settings(
-            default_samples(model, samples), rounds, temperature, context=context, answer=answer
+        settings=StrategyConfig(
+            Sampling(default_samples(model, samples), temperature),
+            rounds,
+            context=context,
+            answer=answer,
         ),
         time=not no_time,
         sandbox=not unsafe_no_sandbox,

@@ -74,9 +74,10 @@ def optimize(
     """
     from supercoder.errors import check_writable, safe_slug
     from supercoder.models import load_model
+    from supercoder.models.base import Sampling
     from supercoder.models.deadline import Deadline
     from supercoder.prompting.answers import check_modes
-    from supercoder.runs.strategies import Settings, make_verifier, solve
+    from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
     from supercoder.verify.evaluate import EvalConfig
     from supercoder.verify.service import VerifyConfig
 
@@ -88,8 +89,11 @@ def optimize(
         check_writable(path, "-o")
         llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
         config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
-        settings = Settings(
-            default_samples(model, samples), rounds, temperature, context=context, answer=answer
+        settings = StrategyConfig(
+            Sampling(default_samples(model, samples), temperature),
+            rounds,
+            context=context,
+            answer=answer,
         )
         outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
@@ -135,9 +139,9 @@ def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "",
         if is_problem_dir(target.parent) and target.name == "source.c":
             return load_problem(target.parent)
         raise UserError(f"{target}: a bare .c file needs --inputs DIR (one input file per test)")
-    from supercoder.problems.init import InitOptions, init_problem
+    from supercoder.problems.init import InitConfig, init_problem
 
-    opts = InitOptions(cflags=cflags, ldflags=ldflags)
+    opts = InitConfig(cflags=cflags, ldflags=ldflags)
     return load_problem(init_problem(target, inputs, tmp / target.stem, options=opts))
 
 

@@ -75,10 +75,10 @@ def grpo(
 ) -> None:
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
     from supercoder.prompting.answers import check_modes
-    from supercoder.training.grpo import GrpoOptions, train_grpo
+    from supercoder.training.grpo import GrpoConfig, train_grpo
 
     check_modes(context, answer)
-    opts = GrpoOptions(
+    opts = GrpoConfig(
         model=model,
         benchmark=benchmark,
         output=output,
@@ -125,10 +125,10 @@ def sft(
     """Supervised fine-tuning on a run's best verified, faster answers (--answer diff:
     the targets are SEARCH/REPLACE edits from the baseline to the answer)."""
     from supercoder.prompting.answers import check_modes
-    from supercoder.training.sft import SftOptions, train_sft
+    from supercoder.training.sft import SftConfig, train_sft
 
     check_modes(context, answer)
-    opts = SftOptions(
+    opts = SftConfig(
         model=model,
         run=from_run,
         db=db,
@@ -179,12 +179,12 @@ def verl(
     """
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.prompting.answers import check_modes
-    from supercoder.training.verl_export import ALGOS, VerlExportOptions, export_verl
+    from supercoder.training.verl_export import ALGOS, VerlExportConfig, export_verl
 
     check_modes(context, answer)
     if algo not in (*ALGOS, "both"):
         raise typer.BadParameter(f"use one of {', '.join(ALGOS)} or both", param_hint="--algo")
-    opts = VerlExportOptions(
+    opts = VerlExportConfig(
         out=out,
         algos=ALGOS if algo == "both" else (algo,),
         model=model,

@@ -39,7 +39,7 @@ SPLITS = ("train", "val")
 
 
 @dataclass(frozen=True)
-class BuildOptions:
+class DatasetBuildConfig:
     threshold: float = 3.0
     per_problem: int = 10
     max_tokens: int = 4000
@@ -52,7 +52,7 @@ class BuildOptions:
     dedup: float = 0.9
 
 
-def plan(root: Path, out: Path, opts: BuildOptions) -> tuple[list[Job], Counter]:
+def plan(root: Path, out: Path, opts: DatasetBuildConfig) -> tuple[list[Job], Counter]:
     """The jobs to run and the counts of submissions excluded before running."""
     dropped: Counter = Counter()
     jobs = []
@@ -108,7 +108,7 @@ def run_jobs(
     return results
 
 
-def select(results: Iterable[dict], opts: BuildOptions) -> tuple[list[dict], Counter]:
+def select(results: Iterable[dict], opts: DatasetBuildConfig) -> tuple[list[dict], Counter]:
     """Kept submissions (sorted by problem, then decreasing speedup) and drop counts."""
     dropped: Counter = Counter()
     by_problem: dict[str, list[dict]] = {}
@@ -203,7 +203,7 @@ PRE_RUN = ("not_accepted_c", "no_inputs", "missing_source")
 
 
 def finish(
-    out: Path, jobs: list[Job], results: list[dict], pre: Counter, opts: BuildOptions
+    out: Path, jobs: list[Job], results: list[dict], pre: Counter, opts: DatasetBuildConfig
 ) -> dict:
     """Select, split and write everything; returns the summary (also in summary.json)."""
     kept, dropped = select(results, opts)
@@ -217,7 +217,7 @@ def finish(
     return summary
 
 
-def build_dataset(root: Path, out: Path, opts: BuildOptions) -> dict:
+def build_dataset(root: Path, out: Path, opts: DatasetBuildConfig) -> dict:
     """The whole build without a progress bar (the CLI shows one)."""
     jobs, pre = plan(root, out, opts)
     return finish(out, jobs, run_jobs(jobs, opts.workers), pre, opts)

@@ -16,7 +16,7 @@ Remote and local LLM models are wrapped in a SQLite response cache
 :class:`supercoder.models.scripted.ScriptedModel`.
 """
 
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderSettings, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderConfig, Sampling
 from supercoder.models.providers import DEFAULT_MODEL, ENTRY_POINT_GROUP, load_model, providers
 
 __all__ = [
@@ -25,7 +25,7 @@ __all__ = [
     "DEFAULT_SAMPLING",
     "ENTRY_POINT_GROUP",
     "Model",
-    "ProviderSettings",
+    "ProviderConfig",
     "Sampling",
     "load_model",
     "providers",

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError, printable
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 from supercoder.models.http import HttpClient, RetryPolicy, cost_usd, count, field_of, text_of
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ class AnthropicModel:
         self._http = HttpClient(timeout, self.concurrency, retry)
 
     @classmethod
-    def from_spec(cls, target: str, settings: ProviderSettings) -> AnthropicModel:
+    def from_spec(cls, target: str, settings: ProviderConfig) -> AnthropicModel:
         """The provider entry point: ``anthropic:MODEL`` -> a client for MODEL."""
         return cls(target, **settings.client_options())
 

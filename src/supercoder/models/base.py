@@ -70,7 +70,7 @@ class Model(Protocol):
 
 
 @dataclass(frozen=True)
-class ProviderSettings:
+class ProviderConfig:
     """How to reach a provider: one value every provider's ``from_spec`` takes."""
 
     base_url: str | None = None

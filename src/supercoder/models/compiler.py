@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from supercoder.build.baseline import baseline_asm, compile_baseline
 from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import InfraError, UserError
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 from supercoder.models.builds import LEGACY, Build, find_tools, search_space
 from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.search import search
@@ -89,7 +89,7 @@ class CompilerModel:
         self._memo: OrderedDict[tuple, list[Completion]] = OrderedDict()
 
     @classmethod
-    def from_spec(cls, target: str, settings: ProviderSettings) -> CompilerModel:
+    def from_spec(cls, target: str, settings: ProviderConfig) -> CompilerModel:
         """The provider entry point: ``compiler`` or ``compiler:OPT,OPT``."""
         return cls(target or None)
 

@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError, require
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -35,7 +35,7 @@ class HFModel:
         self._lock = threading.Lock()
 
     @classmethod
-    def from_spec(cls, target: str, settings: ProviderSettings) -> HFModel:
+    def from_spec(cls, target: str, settings: ProviderConfig) -> HFModel:
         """The provider entry point: ``hf:REPO_OR_PATH`` (no network settings apply)."""
         return cls(target)
 

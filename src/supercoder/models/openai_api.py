@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from supercoder.errors import InfraError, UserError, printable
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderSettings, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 from supercoder.models.http import (
     HttpClient,
     RequestRejected,
@@ -56,7 +56,7 @@ class OpenAIModel:
         self._supports_n = True
 
     @classmethod
-    def from_spec(cls, target: str, settings: ProviderSettings) -> OpenAIModel:
+    def from_spec(cls, target: str, settings: ProviderConfig) -> OpenAIModel:
         """The provider entry point: ``openai:MODEL`` -> a client for MODEL."""
         return cls(target, **settings.client_options())
 

@@ -10,7 +10,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderSettings, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderConfig, Sampling
 
 DEFAULT_MODEL = "compiler"
 ENTRY_POINT_GROUP = "supercoder.providers"
@@ -53,7 +53,7 @@ def load_model(
     """A model from its spec ``PROVIDER[:TARGET]`` (``None`` or empty: ``compiler``).
 
     The provider class is looked up in the ``supercoder.providers`` entry-point group
-    and built with ``Class.from_spec(target, ProviderSettings(...))``. Every provider
+    and built with ``Class.from_spec(target, ProviderConfig(...))``. Every provider
     but ``compiler`` is wrapped in the SQLite response cache unless ``cache=False``.
     """
     spec = (spec or os.environ.get("SUPERCODER_MODEL") or DEFAULT_MODEL).strip()
@@ -62,7 +62,7 @@ def load_model(
     if name not in known or (not target and name != "compiler"):
         listed = ", ".join(f"{p}:MODEL" if p != "compiler" else p for p in known)
         raise UserError(f"unknown model spec {spec!r}: use one of {listed}")
-    settings = ProviderSettings(base_url, api_key, concurrency, timeout)
+    settings = ProviderConfig(base_url, api_key, concurrency, timeout)
     model = _provider_class(name, target).from_spec(target, settings)
     if not cache or name == "compiler":
         return model
@@ -76,7 +76,7 @@ __all__ = [
     "DEFAULT_SAMPLING",
     "Completion",
     "Model",
-    "ProviderSettings",
+    "ProviderConfig",
     "Sampling",
     "load_model",
     "providers",

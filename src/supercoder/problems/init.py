@@ -31,7 +31,7 @@ INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs whe
 
 
 @dataclass(frozen=True)
-class InitOptions:
+class InitConfig:
     """What ``problem init`` takes besides the C file and the inputs."""
 
     hidden_dir: Path | None = None
@@ -57,17 +57,17 @@ def init_problem(
     inputs_dir: Path,
     out_dir: Path,
     hidden_dir: Path | None = None,
-    options: InitOptions | None = None,
+    options: InitConfig | None = None,
 ) -> Path:
     """``supercoder problem init``: a problem folder from a C file and input files."""
-    opts = options or InitOptions()
+    opts = options or InitConfig()
     if hidden_dir is not None:
         opts = replace(opts, hidden_dir=hidden_dir)
     return create_problem(source_path, inputs_dir, out_dir, opts).folder
 
 
 def create_problem(
-    source_path: Path, inputs_dir: Path, out_dir: Path, opts: InitOptions
+    source_path: Path, inputs_dir: Path, out_dir: Path, opts: InitConfig
 ) -> InitReport:
     """Like ``init_problem``, with the report of what was found (see the module docstring)."""
     if not source_path.is_file():
@@ -93,7 +93,7 @@ def create_problem(
     return InitReport(out_dir, layout.kind, len(tests) - hidden, hidden, tuple(disagreements))
 
 
-def _check_options(opts: InitOptions) -> None:
+def _check_options(opts: InitConfig) -> None:
     for key in ("cflags", "ldflags"):
         try:
             split_flags(getattr(opts, key))
@@ -144,7 +144,7 @@ def _install(staging: Path, out_dir: Path) -> None:
 
 
 def _fill(
-    folder: Path, source_path: Path, tests: Sequence[TestFile], opts: InitOptions
+    folder: Path, source_path: Path, tests: Sequence[TestFile], opts: InitConfig
 ) -> list[str]:
     source = source_path.read_text(errors="replace")
     (folder / "source.c").write_text(source)
@@ -177,7 +177,7 @@ def _fill(
     return disagreements
 
 
-def _meta(folder: Path, source_path: Path, opts: InitOptions) -> dict:
+def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
     name = folder.name.split(".init-")[0].lstrip(".")
     meta: dict = {"name": name, "origin": str(source_path)}
     if opts.split:

@@ -13,12 +13,30 @@ message (``diffedit.ERROR_PREFIX`` ...) names and quotes the failing block.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from supercoder.prompting.diffedit import ERROR_PREFIX
 from supercoder.types import Status, Verdict
 
-CONTEXTS = ("full", "hot")
-ANSWERS = ("whole", "diff")
+
+class Context(StrEnum):
+    """What the prompt shows of the baseline: ``full`` (the whole listing) or ``hot``
+    (profile-annotated, cold functions elided)."""
+
+    FULL = "full"
+    HOT = "hot"
+
+
+class AnswerForm(StrEnum):
+    """What the model is asked to answer: ``whole`` (a program) or ``diff``
+    (SEARCH/REPLACE blocks against the baseline)."""
+
+    WHOLE = "whole"
+    DIFF = "diff"
+
+
+CONTEXTS = tuple(c.value for c in Context)
+ANSWERS = tuple(a.value for a in AnswerForm)
 
 
 @dataclass(frozen=True)

@@ -20,11 +20,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 
 from supercoder.prompting.diffedit import ERROR_PREFIX
 from supercoder.types import Problem, Status, TestResult, Verdict
 
-VARIANTS = ("asm", "c_only")
+
+class Variant(StrEnum):
+    """The paper's prompt: ``asm`` (C and its -O3 assembly) or ``c_only`` (C alone)."""
+
+    ASM = "asm"
+    C_ONLY = "c_only"
+
+
+VARIANTS = tuple(v.value for v in Variant)
 ASM_LANGS = frozenset({"assembly", "asm", "s", "x86asm", "x86", "x86-64", "gas", "att", "nasm"})
 INPUT_PREVIEW_CHARS = 300
 PROFILE_BUDGET = 60.0  # seconds of profiling per problem for --context hot (then cached)

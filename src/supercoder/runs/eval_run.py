@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from supercoder.runs.metrics import summarize
-from supercoder.runs.store import RunJournal, RunSpec, Store
+from supercoder.runs.store import RunConfig, RunJournal, Store
 from supercoder.runs.strategies import Outcome, solve
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Problem
@@ -39,7 +39,7 @@ class EvalRunResult:
     skipped: int  # problems already finished in an earlier invocation
 
 
-def run_context(spec: RunSpec, problems: Sequence[Problem]) -> dict[str, Any]:
+def run_context(spec: RunConfig, problems: Sequence[Problem]) -> dict[str, Any]:
     from supercoder.build.toolchain import machine_context
 
     return {
@@ -49,7 +49,7 @@ def run_context(spec: RunSpec, problems: Sequence[Problem]) -> dict[str, Any]:
         "problems_in_benchmark": len(problems),
         "samples": spec.settings.samples,
         "rounds": spec.settings.rounds,
-        "temperature": spec.settings.temperature,
+        "temperature": spec.settings.sampling.temperature,
         "timed": spec.time,
         "sandbox": spec.sandbox,
         "executor": spec.executor,
@@ -60,7 +60,7 @@ def run_context(spec: RunSpec, problems: Sequence[Problem]) -> dict[str, Any]:
 def run_eval(
     problems: Sequence[Problem],
     model: Any,
-    spec: RunSpec,
+    spec: RunConfig,
     store: Store,
     *,
     on_start: Callable[[int, int], None] | None = None,
@@ -127,7 +127,7 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
     pool.shutdown(wait=True)
 
 
-def _solve_one(problem, model, spec: RunSpec, verify, journal: RunJournal) -> Outcome:
+def _solve_one(problem, model, spec: RunConfig, verify, journal: RunJournal) -> Outcome:
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 

@@ -1,6 +1,6 @@
 """The run store: one SQLite file of eval runs, their attempts and baselines.
 
-A run's identity (``RunSpec``: model and options) is fixed when it is opened; a resume
+A run's identity (``RunConfig``: model and options) is fixed when it is opened; a resume
 with different ones is refused. Each verified attempt is one row, committed as it
 finishes (``RunJournal`` is the strategies' journal over it); each finished problem is
 marked. The file carries its schema version (``PRAGMA user_version``) and is migrated
@@ -17,13 +17,13 @@ import sqlite3
 import threading
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
 from supercoder.runs.metrics import summarize
-from supercoder.runs.strategies import Attempt, Outcome, Settings
+from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, Verdict
 
@@ -64,12 +64,12 @@ MIGRATIONS = {
 
 
 @dataclass(frozen=True)
-class RunSpec:
+class RunConfig:
     """What a run is: its identity (model + options) and how to execute it."""
 
     model: str
     benchmark: str
-    settings: Settings = Settings()
+    settings: StrategyConfig = StrategyConfig()
     time: bool = True
     sandbox: bool = True
     name: str | None = None
@@ -84,9 +84,10 @@ class RunSpec:
 
     def identity(self) -> dict[str, Any]:
         """Options that must match to resume (not workers/executor/concurrency/deadline)."""
-        settings = asdict(self.settings)
+        settings = self.settings.flat()
+        default = StrategyConfig().flat()
         for key in ("context", "answer"):  # default prompt modes: as runs stored before them
-            if settings.get(key) == getattr(Settings, key):
+            if settings.get(key) == default[key]:
                 settings.pop(key)
         return {
             "benchmark": self.benchmark,
@@ -161,7 +162,7 @@ class Store:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
-    def open_run(self, spec: RunSpec, context: dict[str, Any]) -> bool:
+    def open_run(self, spec: RunConfig, context: dict[str, Any]) -> bool:
         """Create the run, or check that it may be resumed; True when resuming."""
         name, identity = spec.run_name, spec.identity()
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))

@@ -19,9 +19,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
+from supercoder.models.base import Sampling
+from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.prompting.prompts import Variant
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.service import Checked, VerifyConfig, verify_stream
 
@@ -194,22 +197,49 @@ def _finish(attempt: Attempt, verdict: Verdict, tries: int, seconds: float) -> A
 
 
 @dataclass(frozen=True)
-class Settings:
-    samples: int = 1
+class StrategyConfig:
+    """How ``solve`` asks the model and how long it keeps at it.
+
+    Fields:
+        sampling: the model's sampling (``n`` chains, temperature, max_tokens, seed).
+        rounds: answers per chain; after the first, each is told what was wrong.
+        variant: the paper's prompt (``asm`` or ``c_only``).
+        show_inputs: visible test inputs quoted in the prompt.
+        context: ``full`` listing or ``hot`` (profile-annotated, cold functions elided).
+        answer: ``whole`` program or ``diff`` (SEARCH/REPLACE blocks against the baseline).
+    """
+
+    sampling: Sampling = Sampling()
     rounds: int = 1
-    temperature: float = 0.7
-    max_tokens: int = 4096
-    seed: int = 0
-    variant: str = "asm"
+    variant: Variant = Variant.ASM
     show_inputs: int = 0
-    context: str = "full"  # full | hot (profile-annotated, cold functions elided)
-    answer: str = "whole"  # whole | diff (SEARCH/REPLACE blocks against the baseline)
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
+
+    @property
+    def samples(self) -> int:
+        return self.sampling.n
+
+    def flat(self) -> dict[str, Any]:
+        """The fields as one flat dict (samples, temperature, ... as runs have stored them)."""
+        s = self.sampling
+        return {
+            "samples": s.n,
+            "rounds": self.rounds,
+            "temperature": s.temperature,
+            "max_tokens": s.max_tokens,
+            "seed": s.seed,
+            "variant": str(self.variant),
+            "show_inputs": self.show_inputs,
+            "context": str(self.context),
+            "answer": str(self.answer),
+        }
 
 
 def solve(
     problem: Problem,
     model: Model,
-    settings: Settings = Settings(),
+    settings: StrategyConfig = StrategyConfig(),
     *,
     verify: Verifier | None = None,
     journal: Journal | None = None,
@@ -268,12 +298,16 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
     fresh: dict[int, Attempt] = {}
     if missing and rnd == 0:
         messages = chains[missing[0]]
-        texts = _complete(model, problem, messages, settings, settings.samples, settings.seed)
+        texts = _complete(
+            model, problem, messages, settings, settings.samples, settings.sampling.seed
+        )
         fresh = {i: _attempt(i, 0, *texts[i], base) for i in missing if i < len(texts)}
     elif missing:
         with ThreadPoolExecutor(max_workers=min(len(missing), 8)) as pool:
             calls = {
-                i: pool.submit(_complete, model, problem, chains[i], settings, 1, settings.seed + i)
+                i: pool.submit(
+                    _complete, model, problem, chains[i], settings, 1, settings.sampling.seed + i
+                )
                 for i in missing
             }
             for i in missing:
@@ -284,12 +318,8 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
 
 
 def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Completion, float]]:
-    from supercoder.models.base import Sampling
-
     start = time.perf_counter()
-    sampling = Sampling(
-        n=n, temperature=settings.temperature, max_tokens=settings.max_tokens, seed=seed
-    )
+    sampling = replace(settings.sampling, n=n, seed=seed)
     out = model.complete(messages, sampling, problem)
     each = (time.perf_counter() - start) / max(len(out), 1)
     return [(c, each) for c in out[:n]]
@@ -323,11 +353,11 @@ def _attempt(
 
 def best_of_n(problem: Problem, model: Model, n: int, temperature: float = 0.7, **kw) -> Outcome:
     """N samples, all verified, the best wins (see ``rank``)."""
-    settings = Settings(samples=n, rounds=1, temperature=temperature)
+    settings = StrategyConfig(Sampling(n=n, temperature=temperature), rounds=1)
     return solve(problem, model, settings, **kw)
 
 
 def refine(problem: Problem, model: Model, rounds: int, temperature: float = 0.7, **kw) -> Outcome:
     """One chain of up to ``rounds`` answers, each told what was wrong with the last."""
-    settings = Settings(samples=1, rounds=rounds, temperature=temperature)
+    settings = StrategyConfig(Sampling(n=1, temperature=temperature), rounds=rounds)
     return solve(problem, model, settings, **kw)

@@ -90,9 +90,9 @@ def evaluate_checkpoint(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.models import load_model
     from supercoder.runs.eval_run import run_eval
-    from supercoder.runs.store import DEFAULT_DB, RunSpec, Store
+    from supercoder.runs.store import DEFAULT_DB, RunConfig, Store
 
-    spec = RunSpec(
+    spec = RunConfig(
         model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers
     )
     store = Store(db or DEFAULT_DB)

@@ -22,7 +22,7 @@ from supercoder.verify.reward import RewardConfig
 
 
 @dataclass(frozen=True)
-class GrpoOptions:
+class GrpoConfig:
     model: str
     benchmark: str = "train"
     output: Path = Path("runs/grpo")
@@ -92,7 +92,7 @@ def completion_limit(
     return limits.response
 
 
-def grpo_config(opts: GrpoOptions) -> Any:
+def grpo_config(opts: GrpoConfig) -> Any:
     trl = require("trl", "train")
     return trl.GRPOConfig(
         output_dir=str(opts.output),
@@ -118,7 +118,7 @@ def _cuda() -> bool:
     return bool(torch.cuda.is_available())
 
 
-def _eval_run_name(opts: GrpoOptions) -> str:
+def _eval_run_name(opts: GrpoConfig) -> str:
     """A fresh run per training (a reused name would resume an old model's results)."""
     import time
 
@@ -127,7 +127,7 @@ def _eval_run_name(opts: GrpoOptions) -> str:
 
 
 def train_grpo(
-    opts: GrpoOptions,
+    opts: GrpoConfig,
     problems: Sequence[Problem] | None = None,
     echo: Callable[[str], None] | None = print,
 ) -> dict[str, Any]:

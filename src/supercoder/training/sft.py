@@ -24,7 +24,7 @@ from supercoder.types import Problem, Verdict
 
 
 @dataclass(frozen=True)
-class SftOptions:
+class SftConfig:
     model: str
     run: str
     db: Path | None = None
@@ -98,7 +98,7 @@ def _target(base: str, program: str, answer: str) -> str:
     return fence(program, "assembly")
 
 
-def sft_config(opts: SftOptions) -> Any:
+def sft_config(opts: SftConfig) -> Any:
     trl = require("trl", "train")
     return trl.SFTConfig(
         output_dir=str(opts.output),
@@ -117,7 +117,7 @@ def sft_config(opts: SftOptions) -> Any:
 
 
 def train_sft(
-    opts: SftOptions,
+    opts: SftConfig,
     examples: Sequence[dict[str, Any]] | None = None,
     echo: Callable[[str], None] | None = print,
 ) -> dict[str, Any]:

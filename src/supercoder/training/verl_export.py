@@ -31,12 +31,12 @@ from supercoder.training.verl_scripts import (
     ALGOS,
     DEFAULT_MODEL,
     VERL_TESTED,
-    RunSettings,
+    VerlRunConfig,
     launch_script,
 )
 from supercoder.types import Problem
 
-__all__ = ["ALGOS", "DEFAULT_MODEL", "VerlExportOptions", "export_verl", "launch_script"]
+__all__ = ["ALGOS", "DEFAULT_MODEL", "VerlExportConfig", "export_verl", "launch_script"]
 
 REWARD_MODULE = '''"""verl custom reward function for supercoder (verl 0.9.x:
 reward.custom_reward_function.path = this file, .name = compute_score,
@@ -55,7 +55,7 @@ __all__ = ["compute_score"]
 
 
 @dataclass(frozen=True)
-class VerlExportOptions:
+class VerlExportConfig:
     """What ``supercoder train verl`` writes (one field per CLI option)."""
 
     out: Path
@@ -72,7 +72,7 @@ class VerlExportOptions:
 def export_verl(
     train: Sequence[Problem],
     val: Sequence[Problem],
-    opts: VerlExportOptions | str | Path,
+    opts: VerlExportConfig | str | Path,
     algos: Sequence[str] | None = None,
     model: str | None = None,
     context: str = "full",
@@ -86,8 +86,8 @@ def export_verl(
     ``opts`` may be just the output folder (then ``algos``/``model``/``context``/``answer``
     as given, the rest default; the reward accepts both answer forms); ``tokenizer``: an already loaded tokenizer to measure with (else
     ``opts.tokenizer`` or the model's)."""
-    if not isinstance(opts, VerlExportOptions):
-        opts = VerlExportOptions(
+    if not isinstance(opts, VerlExportConfig):
+        opts = VerlExportConfig(
             Path(opts),
             tuple(algos or ALGOS),
             model or DEFAULT_MODEL,
@@ -122,12 +122,12 @@ def export_verl(
     steps = len(plans["train"].fits) // opts.train_batch_size
     _say(echo, [f"verl will train {steps} steps per epoch (batch {opts.train_batch_size})"])
     kept = {split: _keep(records[split], sizes[split], plans[split]) for split in records}
-    settings = RunSettings(limits.prompt, limits.response, opts.train_batch_size)
+    settings = VerlRunConfig(limits.prompt, limits.response, opts.train_batch_size)
     return _write(opts, kept, settings, _budget_json(where, limits, sizes, plans, opts))
 
 
 def _records(
-    problems: Sequence[Problem], split: str, opts: VerlExportOptions
+    problems: Sequence[Problem], split: str, opts: VerlExportConfig
 ) -> list[dict[str, Any]]:
     """Records for ``split`` in the prompt modes of ``opts``; baselines from the
     evaluator's cache (gcc -O3 -S once)."""
@@ -153,7 +153,7 @@ def _budget_json(
     limits: budgets.Limits,
     sizes: dict[str, list[budgets.Measured]],
     plans: dict[str, budgets.Budget],
-    opts: VerlExportOptions,
+    opts: VerlExportConfig,
 ) -> dict[str, Any]:
     return {
         "tokenizer": where,
@@ -177,9 +177,9 @@ def _budget_json(
 
 
 def _write(
-    opts: VerlExportOptions,
+    opts: VerlExportConfig,
     kept: dict[str, list[dict]],
-    settings: RunSettings,
+    settings: VerlRunConfig,
     budget: dict[str, Any],
 ) -> list[Path]:
     from supercoder.dataset.records import write_raw
@@ -202,7 +202,7 @@ def _write(
     return written
 
 
-def _readme(n_train: int, n_val: int, algos: Sequence[str], settings: RunSettings) -> str:
+def _readme(n_train: int, n_val: int, algos: Sequence[str], settings: VerlRunConfig) -> str:
     scripts = ", ".join(f"`run_{a}.sh`" for a in algos)
     return f"""# verl training set written by `supercoder train verl` (tested with {VERL_TESTED})
 

@@ -21,7 +21,7 @@ GRPO_SAMPLES = 8
 
 
 @dataclass(frozen=True)
-class RunSettings:
+class VerlRunConfig:
     """What the launch scripts set besides the paper's fixed hyper-parameters."""
 
     max_prompt_length: int = 2000
@@ -33,7 +33,7 @@ class RunSettings:
         return max(floor, self.max_prompt_length + self.max_response_length)
 
 
-def overrides(algo: str, settings: RunSettings = RunSettings()) -> list[str]:
+def overrides(algo: str, settings: VerlRunConfig = VerlRunConfig()) -> list[str]:
     """verl overrides (shell words: ``$HERE``, ``$MODEL``... are expanded by the script)."""
     if algo not in ALGOS:
         raise UserError(f"unknown algorithm {algo!r}: use one of {', '.join(ALGOS)}")
@@ -106,7 +106,7 @@ PYTHON="${{PYTHON:-python3}}"
 def launch_script(
     algo: str,
     model: str = DEFAULT_MODEL,
-    settings: RunSettings = RunSettings(),
+    settings: VerlRunConfig = VerlRunConfig(),
     tokenizer: str | None = None,
 ) -> str:
     """The bash launch script for ``ppo`` (GAE, actor + critic) or ``grpo`` (8 samples)."""

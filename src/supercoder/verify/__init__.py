@@ -1,7 +1,8 @@
 """Verification: the evaluator (one candidate -> Verdict), the one verification service,
-the reward, and the executors that run verification jobs."""
+the reward, and the executors that run verification jobs. (The evaluator itself is
+``supercoder.verify.evaluate.evaluate``; ``supercoder.evaluate`` re-exports it.)"""
 
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import EvalConfig
 from supercoder.verify.reward import RewardConfig, paper_reward, score_batch, verify_batch
 from supercoder.verify.service import (
     Checked,
@@ -16,7 +17,6 @@ __all__ = [
     "EvalConfig",
     "RewardConfig",
     "VerifyConfig",
-    "evaluate",
     "paper_reward",
     "score_batch",
     "verify_answers",

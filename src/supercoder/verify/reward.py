@@ -29,12 +29,22 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from supercoder.types import Problem, Verdict
 from supercoder.verify.service import INFRA_RETRIES, VerifyConfig, verify_answers
 
-REWARD_KINDS = ("paper", "log", "gated")
+
+class RewardKind(StrEnum):
+    """How a verdict becomes a reward (see ``score_verdict``)."""
+
+    PAPER = "paper"
+    LOG = "log"
+    GATED = "gated"
+
+
+REWARD_KINDS = tuple(k.value for k in RewardKind)
 
 
 def paper_reward(verdict: Verdict) -> float | None:
