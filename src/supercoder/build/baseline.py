@@ -11,8 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from supercoder.errors import UserError
-from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
+from supercoder.build.flags import check_flags
 from supercoder.build.toolchain import (
     BASELINE_FLAGS,
     asm_digest,
@@ -21,14 +20,17 @@ from supercoder.build.toolchain import (
     is_link_failure,
     missing_symbols,
 )
+from supercoder.errors import UserError
+from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
 from supercoder.types import Problem
 
-_TMP_SOURCE = re.compile(r"\S*/sc-cc-[^/\s]+/source\.c")
+_TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)
 
 
 def compile_baseline(source: str, cflags: Sequence[str] = (), where: str | None = None) -> str:
     """gcc -O3 -S of ``source`` with ``cflags`` (uncached); UserError if it does not
     compile, naming ``where`` (the user's file) instead of our temporary copy."""
+    cflags = check_flags(cflags, "cflags")
     try:
         return compile_to_asm(source, (*BASELINE_FLAGS, *cflags))
     except UserError as e:
@@ -59,6 +61,7 @@ def baseline_binary(
     """The baseline's binary, cached by its digest and link flags; built like every
     candidate (in the build sandbox, under ``workdir``). The name is the assembly's
     digest, plus one of the link flags when there are any."""
+    link_flags = check_flags(link_flags, "cflags/ldflags")
     link = "-" + asm_digest(" ".join(link_flags))[:12] if link_flags else ""
     cached = cache_dir() / "bin" / (asm_digest(asm) + link)
     if not cached.is_file():
@@ -74,5 +77,7 @@ def _build_error(log: str, link_flags: tuple[str, ...]) -> str:
         return f"the baseline assembly does not assemble:\n{log}"
     missing = ", ".join(missing_symbols(log)[:5]) or "see the log"
     flags = " ".join(link_flags) or "none"
-    return (f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
-            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")
+    return (
+        f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
+        f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}"
+    )

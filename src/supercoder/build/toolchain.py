@@ -26,8 +26,9 @@ LINK_FLAGS = ("-lm",)
 COMPILE_TIMEOUT = 60.0
 # Building untrusted assembly: per-process CPU, address space, output, processes (gcc
 # starts as, collect2, ld), and a cap on every file written (object, binary).
-BUILD_LIMITS = Limits(cpu_seconds=10.0, wall_seconds=30.0, memory_mb=1024,
-                      output_bytes=256 << 10, processes=8)
+BUILD_LIMITS = Limits(
+    cpu_seconds=10.0, wall_seconds=30.0, memory_mb=1024, output_bytes=256 << 10, processes=8
+)
 MAX_BINARY_BYTES = 64 << 20
 
 
@@ -45,39 +46,126 @@ def _require_cc() -> str:
     return path
 
 
-def _run(
-    cmd: list[str], cwd: Path | None = None, timeout: float = COMPILE_TIMEOUT
-) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout}s: {e}")
+# Compiling a problem's C (untrusted too: problems come from other people): gcc -S or a
+# whole build, in the build sandbox, seeing only a fresh folder with source.c.
+COMPILE_LIMITS = Limits(
+    cpu_seconds=COMPILE_TIMEOUT,
+    wall_seconds=2 * COMPILE_TIMEOUT,
+    memory_mb=4096,
+    output_bytes=1 << 20,
+    processes=8,
+)
 
 
 def compile_to_asm(
-    source: str, flags: tuple[str, ...] = BASELINE_FLAGS, cc: str | None = None
+    source: str,
+    flags: tuple[str, ...] = BASELINE_FLAGS,
+    cc: str | None = None,
+    *,
+    isolation: bool = True,
 ) -> str:
-    """C source -> assembly text (gcc -S). Raises UserError if the C does not compile."""
+    """C source -> assembly text (gcc -S), in the build sandbox (``compile_in_sandbox``).
+    Raises UserError if the C does not compile; the message quotes ``source.c`` only."""
     compiler = cc or _require_cc()
-    with tempfile.TemporaryDirectory(prefix="sc-cc-") as tmp:
-        src, out = Path(tmp) / "source.c", Path(tmp) / "out.s"
-        src.write_text(source)
-        proc = _run([compiler, *flags, "-S", str(src), "-o", str(out)])
-        if proc.returncode != 0:
+    run, work = compile_in_sandbox(
+        source, [*flags, "-S", "source.c", "-o", "out.s"], compiler, isolation
+    )
+    try:
+        if not run.clean_exit or not (work / "out.s").is_file():
             raise UserError(
-                f"the C source does not compile with {compiler} {' '.join(flags)}:\n{_trim(proc.stderr)}"
+                f"the C source does not compile with {Path(compiler).name} {' '.join(flags)}:\n"
+                f"{c_messages(run, work)}"
             )
-        return out.read_text()
+        return (work / "out.s").read_text(errors="replace")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def compile_c(
-    source: str, out: Path, flags: tuple[str, ...] = BASELINE_FLAGS, link_flags: Sequence[str] = ()
+    source: str,
+    out: Path,
+    flags: tuple[str, ...] = BASELINE_FLAGS,
+    link_flags: Sequence[str] = (),
+    *,
+    isolation: bool = True,
 ) -> BuildResult:
-    """C source -> linked binary (``link_flags`` after ``-lm``)."""
-    src = out.with_suffix(".c")
-    src.write_text(source)
-    proc = _run([_require_cc(), *flags, str(src), "-o", str(out), *LINK_FLAGS, *link_flags])
-    return BuildResult(proc.returncode == 0, out if proc.returncode == 0 else None, proc.stderr)
+    """C source -> linked binary at ``out`` (``link_flags`` after ``-lm``), built in the
+    build sandbox; the log quotes ``source.c`` only."""
+    args = [*flags, "source.c", "-o", "program", *LINK_FLAGS, *link_flags]
+    run, work = compile_in_sandbox(source, args, _require_cc(), isolation)
+    try:
+        log = c_messages(run, work)
+        if not run.clean_exit or not (work / "program").is_file():
+            return BuildResult(False, None, log or run.describe())
+        shutil.move(work / "program", out)
+        out.chmod(0o755)
+        return BuildResult(True, out, log)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def compile_in_sandbox(
+    source: str,
+    args: Sequence[str],
+    cc: str,
+    isolation: bool = True,
+    limits: Limits = COMPILE_LIMITS,
+    files: dict[str, bytes] | None = None,
+) -> tuple[RunResult, Path]:
+    """``cc *args`` in a fresh folder holding ``source.c`` (and ``files``), in a one-shot
+    build sandbox that sees that folder and the toolchain only. Returns the run and the
+    folder (the caller reads what it needs and removes it)."""
+    work = Path(tempfile.mkdtemp(prefix="sc-cc-"))
+    try:
+        (work / "source.c").write_text(source)
+        for name, data in (files or {}).items():
+            (work / name).write_bytes(data)
+    except OSError as e:  # the machine's disk, not the problem
+        shutil.rmtree(work, ignore_errors=True)
+        raise InfraError(f"cannot prepare a build folder: {e}") from e
+    readonly = () if cc.startswith(("/usr/", "/bin/")) else (Path(cc).resolve().parent.parent,)
+    try:
+        run = run_isolated(
+            [cc, *args],
+            work,
+            limits=limits,
+            readonly=readonly,
+            isolation=isolation,
+            file_bytes=MAX_BINARY_BYTES,
+        )
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return run, work
+
+
+_DIAGNOSTIC = re.compile(r"^([^\s:][^:]*)(:\d+(:\d+)?: |: In |: At )")
+_FOREIGN_NOTE = "(a message about another file, not shown)"
+
+
+def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
+    """gcc's messages about ``name`` only: the folder's path removed, and every
+    diagnostic about another file (``FILE:LINE: ...``, with the lines of that file it
+    quotes) replaced by a notice, so no message shows a file outside the problem."""
+    text = (run.stderr + run.stdout).decode(errors="replace")
+    text = text.replace(f"{work}/", "").replace(str(work), ".")
+    kept: list[str] = []
+    foreign = False
+    for line in text.splitlines():
+        m = _DIAGNOSTIC.match(line)
+        if m:
+            foreign = m.group(1) != name
+            if foreign:
+                if not kept or kept[-1] != _FOREIGN_NOTE:
+                    kept.append(_FOREIGN_NOTE)
+                continue
+        elif foreign and not line.startswith(("In file included from", "compilation terminated")):
+            continue  # what gcc quotes of the other file
+        kept.append(line)
+    text = "\n".join(kept)
+    if run.outcome in ("timeout", "memory_limit", "output_limit") and not text.strip():
+        text = f"the compiler was stopped: {run.describe()}"
+    return _trim(text)
 
 
 def assemble(
@@ -127,8 +215,14 @@ def build_in_sandbox(
             (work / "program.s").write_text(asm)
         except OSError as e:  # the machine's disk, not the candidate
             raise InfraError(f"cannot prepare a build folder: {e}") from e
-        run = run_isolated([cc, "program.s", *args], work, limits=limits, readonly=readonly,
-                           isolation=isolation, file_bytes=MAX_BINARY_BYTES)
+        run = run_isolated(
+            [cc, "program.s", *args],
+            work,
+            limits=limits,
+            readonly=readonly,
+            isolation=isolation,
+            file_bytes=MAX_BINARY_BYTES,
+        )
         failure = _build_failure(run, work, limits)
         if failure:
             shutil.rmtree(work, ignore_errors=True)
@@ -171,16 +265,18 @@ def build_log(run: RunResult, work: Path, limits: Limits = BUILD_LIMITS) -> str:
     text = _TMP_OBJECT.sub("program.o", text.replace(str(work), "."))
     killed = _KILLED.search(text)
     if killed:
-        what = {"File size": f"an output file would exceed the {MAX_BINARY_BYTES >> 20} MiB cap",
-                "CPU time": "it ran out of CPU time", "Killed": "it was killed (memory or time limit)"}
+        what = {
+            "File size": f"an output file would exceed the {MAX_BINARY_BYTES >> 20} MiB cap",
+            "CPU time": "it ran out of CPU time",
+            "Killed": "it was killed (memory or time limit)",
+        }
         reason = next(v for k, v in what.items() if killed.group(1).startswith(k))
         return f"{killed.group(2)} was stopped: {reason}"
     if run.outcome in _STOPPED:
         return _STOPPED[run.outcome].format(
             cpu=limits.cpu_seconds, wall=limits.wall_seconds, mem=limits.memory_mb
         )
-    lines = [_NOT_SHOWN if _FOREIGN.match(ln) else ln
-             for ln in text.splitlines()]
+    lines = [_NOT_SHOWN if _FOREIGN.match(ln) else ln for ln in text.splitlines()]
     return _trim("\n".join(lines))
 
 

@@ -145,11 +145,15 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
     ``check_outputs``, its visible and hidden expected outputs compared with one run of
     the -O3 reference build."""
     from supercoder.build.baseline import baseline_asm
+    from supercoder.build.flags import check_flags
     from supercoder.build.reference import reference_runs
     from supercoder.build.toolchain import compile_to_asm
 
     try:
-        o3, o0 = baseline_asm(problem), compile_to_asm(problem.source, ("-O0", *problem.cflags))
+        o3, o0 = (
+            baseline_asm(problem),
+            compile_to_asm(problem.source, ("-O0", *check_flags(problem.cflags, "cflags"))),
+        )
     except UserError as e:
         return Built(skip=NOT_COMPILING, why=str(e).splitlines()[0])
     if check_outputs:

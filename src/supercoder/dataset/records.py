@@ -31,8 +31,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from supercoder.build.flags import check_flags
 from supercoder.errors import UserError
-from supercoder.types import Problem, TestCase
+from supercoder.types import Problem, TestCase, split_flags
 
 DATA_SOURCE = "supercoder"
 FORMATS = (".jsonl", ".json", ".parquet")
@@ -142,6 +143,14 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
             raise UserError(f"{where}: field extra_info.tags must be a list of strings")
         meta["tags"] = [str(t) for t in info["tags"]]
     meta.update({k: info[k] for k in PROBLEM_SETTINGS if info.get(k)})
+    for key in ("cflags", "ldflags"):
+        try:
+            flags = split_flags(meta.get(key))
+        except (ValueError, TypeError) as e:
+            raise UserError(
+                f"{where}: field extra_info.{key} is not a string of flags ({e})"
+            ) from e
+        check_flags(flags, f"{where}: record extra_info.{key}")
     return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
 
 

@@ -116,6 +116,7 @@ def _read_meta(folder: Path) -> dict:
 
 
 def _check_meta(path: Path, meta: dict) -> None:
+    from supercoder.build.flags import check_flags
     from supercoder.problems.outputs import parse_mode
 
     if not isinstance(meta, dict):
@@ -125,11 +126,12 @@ def _check_meta(path: Path, meta: dict) -> None:
         try:
             if value is not None and not isinstance(value, str | list):
                 raise ValueError("not a string")
-            split_flags(value)
+            flags = split_flags(value)
         except ValueError as e:
             raise UserError(
                 f'{path}: {key} must be a string of flags, e.g. "-fopenmp" ({e})'
             ) from e
+        check_flags(flags, f'{path}: problem.json "{key}"')
     try:
         parse_mode(meta.get("compare"))
     except ValueError as e:
