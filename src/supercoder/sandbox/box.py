@@ -2,8 +2,12 @@
 
 One sandbox holds every binary of a comparison (baseline and candidate) and a
 supervisor (``runner.c``) that runs them one at a time, so that timing runs pay no
-sandbox start-up cost. Inside: no network, a read-only filesystem showing only
-``/usr`` and ``/sc`` (the binaries and the test inputs — never expected outputs),
+sandbox start-up cost. Inside: no network, a read-only filesystem showing none of the
+host's files but ``/sc`` (the binaries and the test inputs — never expected outputs,
+kept in a tmpfs folder where the machine has one, ``/dev/shm``) and the binaries' own
+loader and libraries (``sandbox.elf``: resolved from the binaries, copied into the
+sandbox's memory), so that no file a run can touch has pages that are cached for one
+run and not for another (a page-cache store between runs),
 uid 65534 with no capabilities, a private pid namespace whose init is the runner
 (signals from inside cannot kill it, its /proc entries are hidden), per-run
 CPU/wall/memory/output/file limits, a seccomp filter (no ptrace, sockets, process
@@ -40,9 +44,11 @@ from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to
     bwrap_argv_base,
     isolation_status,
     own_folders,
+    runtime_argv_base,
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
+from supercoder.sandbox.elf import runtime_files
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
 
@@ -109,6 +115,22 @@ def _stderr_tail(err: bytes) -> str:
     return f": {text[-300:]}" if text else ""
 
 
+@cache
+def memory_folder() -> str | None:
+    """A tmpfs folder for sandbox files (``/dev/shm``): their pages are always resident,
+    so whether one is cached says nothing (None: the system temp folder)."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return None
+    for line in mounts:
+        parts = line.split()
+        tmpfs = len(parts) > 2 and parts[1] == "/dev/shm" and parts[2] == "tmpfs"
+        if tmpfs and os.access("/dev/shm", os.W_OK | os.X_OK):
+            return "/dev/shm"
+    return None
+
+
 class SandboxLost(InfraError):
     """The supervisor died or stopped answering."""
 
@@ -151,10 +173,11 @@ class Sandbox:
                 )
         self.limits = limits
         self.isolation = isolation
-        self._host = Path(tempfile.mkdtemp(prefix="sc-box-"))
+        self._host = Path(tempfile.mkdtemp(prefix="sc-box-", dir=memory_folder()))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
         try:
+            self._libs = runtime_files([*binaries.values(), runner_binary()]) if isolation else []
             self._fill_box(binaries)
             self._proc = self._start()
         except BaseException:
@@ -183,9 +206,11 @@ class Sandbox:
     # -- lifecycle -----------------------------------------------------------
     def _start(self) -> subprocess.Popen:
         runner = self._host / "runner"
+        fds: list[int] = []
         if self.isolation:
+            base, fds = runtime_argv_base(self._libs)
             cmd = [
-                *bwrap_argv_base(),
+                *base,
                 "--as-pid-1",
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden
@@ -193,9 +218,6 @@ class Sandbox:
                 "/proc/1",
                 "--remount-ro",
                 "/proc/1",
-                # a system-wide install puts our package (bundled problems' hidden
-                # outputs) and cache under /usr: shown empty
-                *[arg for path in own_folders() for arg in ("--tmpfs", str(path))],
                 "--ro-bind",
                 str(self._host / "bin"),
                 "/sc/bin",
@@ -227,10 +249,14 @@ class Sandbox:
                 env=env,
                 cwd="/",
                 start_new_session=True,
+                pass_fds=fds,
                 **drop,
             )
         except OSError as e:
             raise InfraError(f"could not start the sandbox: {e}") from e
+        finally:
+            for fd in fds:
+                os.close(fd)
         self._proc = proc
         self._buffer = b""
         line = self._read_line(time.monotonic() + 30)
