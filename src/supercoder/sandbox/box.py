@@ -55,11 +55,25 @@ RUNNER_SOURCE = Path(__file__).with_name("runner.c")
 
 @dataclass(frozen=True)
 class Limits:
+    """What one run may use.
+
+    Fields: ``cpu_seconds`` (CPU time), ``wall_seconds`` (wall clock), ``memory_mb``
+    (address space), ``output_bytes`` (stdout), ``processes`` (extra processes a program
+    may create; 0: fork/clone denied), ``idle_seconds`` (wall time a run may spend
+    asleep or blocked, neither running nor waiting for a CPU: past it the run is
+    stopped as ``idle``, a timeout), ``idle_total_seconds`` (the same, summed over every
+    run of one binary, its placement copies included, in one sandbox: once spent, that
+    binary's further runs are refused as ``idle``). Sleeping costs no CPU time, so
+    without the last two a program could hold its machine's timing slot for nothing.
+    """
+
     cpu_seconds: float = 10.0
     wall_seconds: float = 20.0
     memory_mb: int = 2048
     output_bytes: int = 16 << 20
-    processes: int = 0  # extra processes a program may create (0: fork/clone denied)
+    processes: int = 0
+    idle_seconds: float = 1.0
+    idle_total_seconds: float = 2.0
 
 
 @dataclass(frozen=True)
@@ -75,6 +89,7 @@ class RunResult:
     wall_seconds: float
     max_rss_kb: int
     leftover: int  # descendants still alive when the program exited (killed)
+    blocked_seconds: float = 0.0  # asleep or blocked (not running, not runnable); -1: unknown
 
     @property
     def clean_exit(self) -> bool:
@@ -95,6 +110,11 @@ class RunResult:
         if self.outcome == "timeout":
             return (
                 f"time limit exceeded (cpu {self.cpu_seconds:.2f}s, wall {self.wall_seconds:.2f}s)"
+            )
+        if self.outcome == "idle":
+            return (
+                f"stopped for sleeping: {self.blocked_seconds:.2f}s asleep or blocked without "
+                "using the CPU (a run's wall time is bounded by its CPU time)"
             )
         if self.outcome == "output_limit":
             return f"output limit exceeded ({len(self.stdout)} bytes)"
@@ -176,6 +196,7 @@ class Sandbox:
         self._host = Path(tempfile.mkdtemp(prefix="sc-box-", dir=memory_folder()))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
+        self._blocked: dict[str, float] = {}  # blocked seconds per binary (copies together)
         try:
             self._libs = runtime_files([*binaries.values(), runner_binary()]) if isolation else []
             self._fill_box(binaries)
@@ -298,10 +319,16 @@ class Sandbox:
         if name not in self._names:
             raise UserError(f"no binary named {name!r} in this sandbox")
         lim = limits or self.limits
+        role = _role(name)
+        left = lim.idle_total_seconds - self._blocked.get(role, 0.0)
+        if left <= 0:
+            return RunResult("idle", 0, 0, b"", b"", 0.0, 0.0, 0, 0, self._blocked[role])
+        idle_ms = int(min(lim.idle_seconds, left) * 1000)
         binary = f"/sc/bin/{name}" if self.isolation else str(self._host / "bin" / name)
         command = (
             f"RUN {binary} {self._input_path(stdin)} {int(lim.cpu_seconds * 1000)} "
-            f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes}\n"
+            f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes} "
+            f"{idle_ms}\n"
         )
         try:
             self._proc.stdin.write(command.encode())
@@ -310,16 +337,31 @@ class Sandbox:
             raise SandboxLost(f"sandbox supervisor is gone: {e}") from e
         deadline = time.monotonic() + lim.wall_seconds + 30
         header = self._read_line(deadline).split()
-        if len(header) != 11 or header[0] != b"RES":
+        if len(header) != 12 or header[0] != b"RES":
             raise SandboxLost(f"sandbox supervisor answered {b' '.join(header)[:200]!r}")
         outcome = header[1].decode()
-        code, sig, user, sys_, wall, rss, left, nout, nerr = (int(x) for x in header[2:])
+        code, sig, user, sys_, wall, rss, alive, nout, nerr, blocked = (int(x) for x in header[2:])
         stdout = self._read_exact(nout, deadline)
         stderr = self._read_exact(nerr, deadline)
+        blocked_s = blocked / 1e6 if blocked >= 0 else -1.0
+        self._blocked[role] = self._blocked.get(role, 0.0) + max(0.0, blocked_s)
         result = RunResult(
-            outcome, code, sig, stdout, stderr, (user + sys_) / 1e6, wall / 1e6, rss, left
+            outcome,
+            code,
+            sig,
+            stdout,
+            stderr,
+            (user + sys_) / 1e6,
+            wall / 1e6,
+            rss,
+            alive,
+            blocked_s,
         )
         return _classify_memory(result, lim)
+
+    def slept(self, name: str) -> bool:
+        """Has binary ``name`` (with its copies) spent its sleeping allowance here?"""
+        return self._blocked.get(_role(name), 0.0) >= self.limits.idle_total_seconds
 
     def _fill(self, deadline: float) -> None:
         fd = self._proc.stdout.fileno()
@@ -344,6 +386,12 @@ class Sandbox:
             self._fill(deadline)
         data, self._buffer = self._buffer[:n], self._buffer[n:]
         return data
+
+
+def _role(name: str) -> str:
+    """The binary a sandbox name stands for: ``candidate_2`` is a copy of ``candidate``."""
+    head, _, tail = name.rpartition("_")
+    return head if head and tail.isdigit() else name
 
 
 _OOM_HINTS = (b"Cannot allocate memory", b"bad_alloc", b"out of memory", b"memory exhausted")

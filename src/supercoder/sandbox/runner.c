@@ -4,14 +4,18 @@
  * Runs as pid 1 of its own pid namespace inside bubblewrap (or as a plain process
  * with --unsafe-no-sandbox). Reads one command per line on stdin:
  *
- *   RUN <binary> <input-file> <cpu_ms> <wall_ms> <mem_mb> <out_limit> <nproc>
+ *   RUN <binary> <input-file> <cpu_ms> <wall_ms> <mem_mb> <out_limit> <nproc> [<idle_ms>]
  *
  * and answers on stdout with a header line followed by the captured bytes:
  *
  *   RES <outcome> <exit> <signal> <user_us> <sys_us> <wall_us> <maxrss_kb>
- *       <leftover> <out_len> <err_len>\n<stdout bytes><stderr bytes>
+ *       <leftover> <out_len> <err_len> <blocked_us>\n<stdout bytes><stderr bytes>
  *
- * outcome: exited | signaled | timeout | output_limit | spawn_error | tampered.
+ * outcome: exited | signaled | timeout | idle | output_limit | spawn_error | tampered.
+ * blocked_us: wall time the program spent neither running nor waiting for a CPU
+ * (sleeping, blocked: /proc/<pid>/schedstat), -1 where the kernel does not say; a run
+ * blocked longer than idle_ms is killed ("idle"): sleeping costs no CPU time, and a
+ * program must not hold its machine's timing slot for nothing.
  * Each child gets its own process group, rlimits, no_new_privs and a seccomp filter before
  * exec (it may exec only the binary we name, through a pointer at a random address);
  * after it exits, every remaining descendant is killed (we are a child subreaper) and
@@ -51,7 +55,7 @@
 
 struct job {
     char bin[4096], input[4096];
-    long cpu_ms, wall_ms, mem_mb, out_limit, nproc;
+    long cpu_ms, wall_ms, mem_mb, out_limit, nproc, idle_ms;
 };
 
 struct buf { char *data; size_t len, cap; };
@@ -189,6 +193,12 @@ static const int denied[] = {
     SYS_settimeofday, SYS_clock_settime, SYS_clock_adjtime, SYS_sethostname, SYS_setdomainname,
     SYS_personality, SYS_userfaultfd, SYS_io_uring_setup, SYS_fanotify_init,
     SYS_name_to_handle_at, SYS_open_by_handle_at, SYS_lookup_dcookie, SYS_uselib,
+    /* kernel objects that hold memory no rlimit counts, or host-wide quotas: vmsplice
+       (a pipe keeps whole huge pages), AIO contexts (fs.aio-max-nr), inotify watches
+       (per host user), secret memory */
+    SYS_vmsplice, SYS_io_setup, SYS_inotify_init, SYS_inotify_init1, SYS_memfd_secret,
+    /* whether a page is cached: a one-bit-per-page store between runs */
+    SYS_mincore,
     /* network */
     SYS_socket, SYS_socketpair, SYS_connect, SYS_bind, SYS_listen, SYS_accept, SYS_accept4,
     /* namespaces and mounts */
@@ -218,8 +228,21 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
     for (size_t i = 0; i < sizeof by_pid / sizeof by_pid[0]; i++) target_self(by_pid[i], 0, -1, 0, me, sup, allow_procs);
     target_self(SYS_setpriority, 1, 0, 0 /* PRIO_PROCESS */, me, sup, allow_procs);
     target_self(SYS_ioprio_set, 1, 0, 1 /* IOPRIO_WHO_PROCESS */, me, sup, allow_procs);
-    /* no evicting shared files from the page cache (it would slow the next run down) */
+    /* no evicting shared files from the page cache (it would slow the next run down, and
+       evicted-or-not is a bit one run could leave for the next) */
     deny_arg(SYS_fadvise64, 3, 4 /* POSIX_FADV_DONTNEED */, 0);
+    {
+        struct rule *r = rule(SYS_madvise); /* MADV_COLD, MADV_PAGEOUT, MADV_REMOVE */
+        put(r, LOAD_ARG(2));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, 20, 3, 0));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, 21, 2, 0));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, 9, 1, 0));
+        put(r, RET_ALLOW);
+        put(r, RET_ERRNO(EPERM));
+    }
+    /* pipes keep their default size (64 KiB): F_SETPIPE_SZ would hold up to
+       pipe-max-size (1 MiB, more for root-set limits) per pipe, outside RLIMIT_AS */
+    deny_arg(SYS_fcntl, 1, 1031 /* F_SETPIPE_SZ */, 0);
     deny(SYS_clone3, ENOSYS);
     if (!allow_procs) {
         deny(SYS_fork, EPERM);
@@ -427,14 +450,32 @@ static int kill_descendants(void) {
 }
 
 static void reply(const char *outcome, int code, int sig, const struct rusage *ru, long wall_us,
-                  int leftover, struct buf *out, struct buf *err) {
+                  int leftover, struct buf *out, struct buf *err, long blocked) {
     long user = ru ? ru->ru_utime.tv_sec * 1000000L + ru->ru_utime.tv_usec : 0;
     long sys = ru ? ru->ru_stime.tv_sec * 1000000L + ru->ru_stime.tv_usec : 0;
-    printf("RES %s %d %d %ld %ld %ld %ld %d %zu %zu\n", outcome, code, sig, user, sys, wall_us,
-           ru ? ru->ru_maxrss : 0L, leftover, out->len, err->len);
+    printf("RES %s %d %d %ld %ld %ld %ld %d %zu %zu %ld\n", outcome, code, sig, user, sys, wall_us,
+           ru ? ru->ru_maxrss : 0L, leftover, out->len, err->len, blocked);
     if (out->len) fwrite(out->data, 1, out->len, stdout);
     if (err->len) fwrite(err->data, 1, err->len, stdout);
     fflush(stdout);
+}
+
+/* Wall time the process has spent blocked or asleep so far: wall - on-CPU - runnable
+ * (waiting for a CPU, which a busy machine adds and the program cannot help); -1 when
+ * /proc/<pid>/schedstat is missing (no CONFIG_SCHED_INFO). */
+static long blocked_us(pid_t pid, long wall_us) {
+    char path[64], text[256];
+    snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n = read(fd, text, sizeof text - 1);
+    close(fd);
+    if (n <= 0) return -1;
+    text[n] = 0;
+    unsigned long long run_ns = 0, wait_ns = 0;
+    if (sscanf(text, "%llu %llu", &run_ns, &wait_ns) != 2) return -1;
+    long b = wall_us - (long)((run_ns + wait_ns) / 1000ULL);
+    return b > 0 ? b : 0;
 }
 
 static int drain(int fd, struct buf *b, size_t keep, long limit, int *over) {
@@ -456,13 +497,13 @@ static void run_job(const struct job *j) {
         static const char why[] = "[sandbox] the supervisor was changed beyond repair:";
         buf_add(&err, why, sizeof why - 1, ERR_KEEP);
         buf_add(&err, changed.data, changed.len, ERR_KEEP);
-        reply("tampered", 0, 0, NULL, 0, 0, &out, &err);
+        reply("tampered", 0, 0, NULL, 0, 0, &out, &err, 0);
         free(err.data); free(changed.data);
         return;
     }
     in_fd = open(j->input, O_RDONLY | O_CLOEXEC);
     if (in_fd < 0 || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) || pipe2(pst, O_CLOEXEC)) {
-        reply("spawn_error", errno, 0, NULL, 0, 0, &out, &err);
+        reply("spawn_error", errno, 0, NULL, 0, 0, &out, &err, 0);
         return;
     }
     long start = now_us();
@@ -473,7 +514,7 @@ static void run_job(const struct job *j) {
     if (pid < 0 || read(pst[0], &exec_errno, sizeof exec_errno) == sizeof exec_errno) {
         if (pid > 0) waitpid(pid, NULL, 0);
         close(pst[0]); close(pout[0]); close(perr[0]);
-        reply("spawn_error", pid < 0 ? errno : exec_errno, 0, NULL, 0, 0, &out, &err);
+        reply("spawn_error", pid < 0 ? errno : exec_errno, 0, NULL, 0, 0, &out, &err, 0);
         return;
     }
     close(pst[0]);
@@ -481,17 +522,25 @@ static void run_job(const struct job *j) {
     fcntl(pout[0], F_SETFL, O_NONBLOCK);
     fcntl(perr[0], F_SETFL, O_NONBLOCK);
     struct pollfd fds[3] = {{pout[0], POLLIN, 0}, {perr[0], POLLIN, 0}, {pfd, POLLIN, 0}};
-    long deadline = start + j->wall_ms * 1000L;
+    long deadline = start + j->wall_ms * 1000L, blocked = -1, next_look = start + 20000;
+    int idle = 0;
     for (;;) {
-        long left = (deadline - now_us()) / 1000;
+        long t = now_us(), left = (deadline - t) / 1000;
         if (left <= 0) { timed_out = 1; break; }
-        if (poll(fds, 3, (int)(left > 1000 ? 1000 : left)) < 0 && errno != EINTR) break;
+        if (j->idle_ms >= 0 && t >= next_look) { /* asleep past its allowance: stopped */
+            blocked = blocked_us(pid, t - start);
+            next_look = t + 20000;
+            if (blocked > j->idle_ms * 1000L) { idle = 1; break; }
+        }
+        long wait_ms = j->idle_ms >= 0 ? 25 : 1000;
+        if (poll(fds, 3, (int)(left > wait_ms ? wait_ms : left)) < 0 && errno != EINTR) break;
         if (fds[0].revents && drain(pout[0], &out, (size_t)j->out_limit, j->out_limit, &over) < 0) fds[0].fd = -1;
         if (over) break;
         if (fds[1].revents && drain(perr[0], &err, ERR_KEEP, -1, &over) < 0) fds[1].fd = -1;
         if (fds[2].revents) break;
     }
-    if (timed_out || over) kill(-pid, SIGKILL), kill(pid, SIGKILL);
+    if (!idle) blocked = blocked_us(pid, now_us() - start); /* a zombie still says */
+    if (timed_out || over || idle) kill(-pid, SIGKILL), kill(pid, SIGKILL);
     wait4(pid, &status, __WALL, &ru);
     long wall = now_us() - start;
     /* what the program wrote before exiting is still in the pipes */
@@ -507,6 +556,7 @@ static void run_job(const struct job *j) {
     const char *outcome = WIFSIGNALED(status) ? "signaled" : "exited";
     if (over) outcome = "output_limit";
     else if (timed_out || sig == SIGXCPU || cpu_us > j->cpu_ms * 1000L) outcome = "timeout"; /* rlimit is whole seconds */
+    else if (idle) outcome = "idle";
     if (over && out.len > (size_t)j->out_limit) out.len = (size_t)j->out_limit;
     if (changed.len) { /* the program changed its supervisor or left IPC objects: its failure */
         static const char head[] = "\n[sandbox] the program changed its sandbox:";
@@ -515,7 +565,7 @@ static void run_job(const struct job *j) {
         buf_add(&err, head, sizeof head - 1, ERR_KEEP);
         buf_add(&err, changed.data, changed.len, ERR_KEEP);
     }
-    reply(outcome, WIFEXITED(status) ? WEXITSTATUS(status) : -1, sig, &ru, wall, leftover, &out, &err);
+    reply(outcome, WIFEXITED(status) ? WEXITSTATUS(status) : -1, sig, &ru, wall, leftover, &out, &err, blocked);
     free(out.data); free(err.data); free(changed.data);
 }
 
@@ -530,8 +580,9 @@ int main(void) {
     printf("READY\n");
     fflush(stdout);
     while (fgets(line, sizeof line, stdin)) {
-        if (sscanf(line, "RUN %4095s %4095s %ld %ld %ld %ld %ld", j.bin, j.input, &j.cpu_ms,
-                   &j.wall_ms, &j.mem_mb, &j.out_limit, &j.nproc) == 7) {
+        j.idle_ms = -1;
+        if (sscanf(line, "RUN %4095s %4095s %ld %ld %ld %ld %ld %ld", j.bin, j.input, &j.cpu_ms,
+                   &j.wall_ms, &j.mem_mb, &j.out_limit, &j.nproc, &j.idle_ms) >= 7) {
             run_job(&j);
         } else if (strncmp(line, "QUIT", 4) == 0) {
             break;

@@ -41,6 +41,7 @@ class EvalConfig:
 
 _OUTCOME_STATUS = {
     "timeout": Status.TIMEOUT,
+    "idle": Status.TIMEOUT,  # slept past its allowance: a run's wall time is bounded
     "output_limit": Status.OUTPUT_LIMIT,
     "memory_limit": Status.MEMORY_LIMIT,
     "signaled": Status.RUNTIME_ERROR,
@@ -143,6 +144,19 @@ def _run_and_time(
         return _blame(problem, base_bin, inputs, config, e, identical, context, cpu, hidden)
     finally:
         box.close()
+    if comparison.mismatch and box.slept("candidate"):  # stopped for sleeping while timed
+        why = (
+            "the candidate slept while it was timed (a run's wall time is bounded by its CPU time)"
+        )
+        return Verdict(
+            problem.name,
+            Status.TIMEOUT,
+            tuple(results),
+            identical_to_baseline=identical,
+            message=why,
+            context=context,
+            cpu_seconds_spent=cpu + comparison.cpu_seconds,
+        )
     return _timed_verdict(problem, results, comparison, identical, context, cpu, hidden)
 
 
