@@ -28,6 +28,7 @@ from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
+from supercoder.verify.unseen import unseen_tests
 
 
 @dataclass(frozen=True)
@@ -107,11 +108,12 @@ def _run_and_time(
     config: EvalConfig,
     context: dict,
 ) -> Verdict:
+    unseen = unseen_tests(problem)
     inputs = [
         (t.name, t.read_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests  # hidden tests too: every test decides correctness
-    ]
-    hidden = frozenset(t.name for t in problem.tests if t.hidden)
+    ] + list(unseen.generated_tests)  # and the generated ones
+    hidden = frozenset(t.name for t in problem.tests if t.hidden) | unseen.names
     meter = Meter(config.meter)
     box = Sandbox(meter.binaries(base_bin, cand_bin), config.limits, isolation=config.sandbox)
     try:
@@ -137,8 +139,20 @@ def _run_and_time(
                 context=context,
                 cpu_seconds_spent=cpu,
             )
+        context = {**context, "timing": unseen.why}
+        if not unseen.tests:  # nothing the model never saw: no speedup to measure
+            return Verdict(
+                problem.name,
+                Status.OK,
+                tuple(_not_timed(r) for r in results),
+                identical_to_baseline=identical,
+                message=unseen.why,
+                context=context,
+                cpu_seconds_spent=cpu,
+            )
+        timed_inputs = [t for t in inputs if t[0] in unseen.names]
         with timing_slot():
-            comparison = meter.compare(box, inputs, baseline_digest=base_bin.name)
+            comparison = meter.compare(box, timed_inputs, baseline_digest=base_bin.name)
     except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
         box.close()
         return _blame(problem, base_bin, inputs, config, e, identical, context, cpu, hidden)
@@ -272,6 +286,14 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
 
 
 HIDDEN_DETAIL = "a hidden test: only its status is shown"
+NOT_TIMED = "visible: not timed (the model may have seen its input)"
+
+
+def _not_timed(result: TestResult) -> TestResult:
+    """A passing test the speedup is not measured on: a visible one."""
+    return TestResult(
+        result.name, result.status, NOT_TIMED, candidate_seconds=result.candidate_seconds
+    )
 
 
 def _hidden_result(result: TestResult) -> TestResult:
@@ -284,11 +306,13 @@ def _hidden_result(result: TestResult) -> TestResult:
 
 
 def _hidden_safe(message: str, hidden: frozenset[str]) -> str:
-    """``message`` if it names no hidden test; else only which test, not what happened."""
-    named = sorted(n for n in hidden if f"test {n} " in message or f"test {n}:" in message)
-    if not named:
+    """``message`` if it names no hidden test; else cut after the first hidden test's
+    name (what followed may describe its data)."""
+    spots = [(message.find(f"test {n}"), n) for n in hidden if f"test {n}" in message]
+    if not spots:
         return message
-    return f"a run on hidden test {named[0]} failed ({HIDDEN_DETAIL})"
+    at, name = min(spots)
+    return f"{message[: at + len(name) + 5]} ({HIDDEN_DETAIL})"
 
 
 def _diff_hint(actual: bytes, expected: bytes) -> str:
@@ -338,7 +362,10 @@ def _timed_verdict(
     by_name = {t.name: t for t in cmp.tests}
     timed_results = []
     for r in results:
-        t = by_name[r.name]
+        t = by_name.get(r.name)
+        if t is None:  # a visible test: it decides correctness, never the speedup
+            timed_results.append(_not_timed(r))
+            continue
         timed_results.append(
             TestResult(
                 r.name,
