@@ -108,7 +108,7 @@ def _run_and_time(
     config: EvalConfig,
     context: dict,
 ) -> Verdict:
-    unseen = unseen_tests(problem)
+    unseen = unseen_tests(problem, generate=config.time)  # generated ones only to time
     inputs = [
         (t.name, t.read_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests  # hidden tests too: every test decides correctness
