@@ -25,7 +25,7 @@ from supercoder.errors import UserError
 from supercoder.runs.metrics import summarize
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunSummary
-from supercoder.types import Candidate, Status, Verdict
+from supercoder.types import Candidate, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"
 
@@ -61,6 +61,16 @@ MIGRATIONS = {
     # so the report reads them from the store instead of rebuilding them
     3: "CREATE TABLE IF NOT EXISTS baselines (digest TEXT PRIMARY KEY, asm TEXT NOT NULL);",
 }
+
+# The format of the JSON the store keeps in its rows besides verdicts and summaries (which
+# carry their own ``format_version``): a run's ``options`` and ``context`` and an attempt's
+# ``origin``. Written as ``format_version`` in ``runs.options`` (never part of a run's
+# identity); ``Store.runs()`` gives it as the row's ``format_version``. A change bumps it
+# and adds a line here:
+#   1: before versioning (no ``format_version``); read as 1.
+#   2: ``format_version``; the context names the supercoder version, the date and (per
+#      verdict) the meter protocol and noise floor.
+JSON_FORMAT_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -174,7 +184,7 @@ class Store:
                     name,
                     spec.model,
                     spec.benchmark,
-                    json.dumps(identity),
+                    json.dumps({**identity, "format_version": JSON_FORMAT_VERSION}),
                     time.time(),
                     json.dumps(context, default=str),
                 ),
@@ -288,11 +298,18 @@ class Store:
         return summarize(outcomes, run["context"], total=total)
 
     def runs(self) -> list[dict[str, Any]]:
-        rows = self._read("SELECT * FROM runs ORDER BY started")
-        return [
-            {**dict(r), "options": json.loads(r["options"]), "context": json.loads(r["context"])}
-            for r in rows
-        ]
+        """Every run's row, its JSON read (``format_version``: the row's ``JSON_FORMAT_VERSION``,
+        1 for a run stored before versioning; newer ones are refused)."""
+        out = []
+        for r in self._read("SELECT * FROM runs ORDER BY started"):
+            options = json.loads(r["options"])
+            version = check_format_version("run store", options, JSON_FORMAT_VERSION)
+            options.pop("format_version", None)
+            context = json.loads(r["context"])
+            out.append(
+                {**dict(r), "options": options, "context": context, "format_version": version}
+            )
+        return out
 
 
 MAX_STORED_CHARS = 256 * 1024  # answer text and assembly beyond this are cut (and say so)

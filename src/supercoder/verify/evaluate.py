@@ -59,7 +59,11 @@ def evaluate(
     problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
 ) -> Verdict:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
-    context = {**machine_context(), "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)"}
+    context = {
+        **machine_context(),
+        **Meter(config.meter).context(),
+        "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)",
+    }
     if not asm or not asm.strip():
         return Verdict(
             problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
