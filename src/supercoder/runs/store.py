@@ -75,7 +75,20 @@ JSON_FORMAT_VERSION = 2
 
 @dataclass(frozen=True)
 class RunConfig:
-    """What a run is: its identity (model + options) and how to execute it."""
+    """What a run is: its identity (model + options) and how to execute it.
+
+    Fields:
+        model: the model spec (``compiler``, ``openai:MODEL``, ...).
+        benchmark: the problem set (a bundled split or a folder).
+        settings: how each problem is solved (``StrategyConfig``).
+        time: measure the speedup of correct answers.
+        sandbox: run in the sandbox (False only with ``--unsafe-no-sandbox``).
+        name: the run's name in the store (None: ``MODEL@BENCHMARK``).
+        workers: parallel verifications.
+        executor: where they run (``local`` process pool or ``ray``).
+        concurrency: model requests in flight at once.
+        deadline: seconds of model time per problem (None: no limit).
+    """
 
     model: str
     benchmark: str
@@ -86,7 +99,7 @@ class RunConfig:
     workers: int = 1
     executor: str = "local"
     concurrency: int = 4
-    deadline: float | None = None  # seconds of model time per problem
+    deadline: float | None = None
 
     @property
     def run_name(self) -> str:

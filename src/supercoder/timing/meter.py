@@ -78,6 +78,23 @@ Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
 
 @dataclass(frozen=True)
 class MeterConfig:
+    """How ``Meter.compare`` measures (the protocol in the module docstring).
+
+    Fields:
+        min_pairs: rounds before it may stop; None: 4 (legacy: 2).
+        max_pairs: rounds at most.
+        target_halfwidth: stop once the aggregate's log-space 95% CI half-width is below.
+        min_test_seconds: a test whose baseline is shorter is not timed.
+        max_cpu_seconds: CPU budget of one comparison.
+        bootstrap: bootstrap resamples.
+        seed: the run order; None: fresh per check (legacy: 0).
+        legacy: the earlier, uncalibrated meter (``LEGACY_PROTOCOL``).
+        noise_floor: the between-check log-space sd; None: this machine's calibration.
+        margin: the practical band's half-width; None: this machine's calibration.
+        placements: copies of each binary in the sandbox.
+        max_repeats: pairs per round of the shortest timed test (1: one pair each).
+    """
+
     min_pairs: int | None = None  # rounds before stopping; None: 4 (legacy: 2)
     max_pairs: int = 15  # rounds at most
     target_halfwidth: float = 0.02  # log-space half-width of the aggregate 95% CI (~2%)
