@@ -80,7 +80,7 @@ class RunConfig:
     Fields:
         model: the model spec (``compiler``, ``openai:MODEL``, ...).
         benchmark: the problem set (a bundled split or a folder).
-        settings: how each problem is solved (``StrategyConfig``).
+        strategy: how each problem is solved (``StrategyConfig``).
         time: measure the speedup of correct answers.
         sandbox: run in the sandbox (False only with ``--unsafe-no-sandbox``).
         name: the run's name in the store (None: ``MODEL@BENCHMARK``).
@@ -92,7 +92,7 @@ class RunConfig:
 
     model: str
     benchmark: str
-    settings: StrategyConfig = StrategyConfig()
+    strategy: StrategyConfig = StrategyConfig()
     time: bool = True
     sandbox: bool = True
     name: str | None = None
@@ -107,7 +107,7 @@ class RunConfig:
 
     def identity(self) -> dict[str, Any]:
         """Options that must match to resume (not workers/executor/concurrency/deadline)."""
-        settings = self.settings.flat()
+        settings = self.strategy.flat()
         default = StrategyConfig().flat()
         for key in ("context", "answer"):  # default prompt modes: as runs stored before them
             if settings.get(key) == default[key]:
@@ -185,9 +185,9 @@ class Store:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
-    def open_run(self, spec: RunConfig, context: dict[str, Any]) -> bool:
+    def open_run(self, run_config: RunConfig, context: dict[str, Any]) -> bool:
         """Create the run, or check that it may be resumed; True when resuming."""
-        name, identity = spec.run_name, spec.identity()
+        name, identity = run_config.run_name, run_config.identity()
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         if not rows:
             self._write(
@@ -195,8 +195,8 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     name,
-                    spec.model,
-                    spec.benchmark,
+                    run_config.model,
+                    run_config.benchmark,
                     json.dumps({**identity, "format_version": JSON_FORMAT_VERSION}),
                     time.time(),
                     json.dumps(context, default=str),
@@ -204,7 +204,7 @@ class Store:
             )
             return False
         stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
-        wanted = {"model": spec.model, **identity}
+        wanted = {"model": run_config.model, **identity}
         diff = [
             f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}"
             for k in wanted
