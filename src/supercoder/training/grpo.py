@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, require
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import common
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
@@ -62,8 +63,8 @@ class GrpoConfig:
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: str = "local"
     workers: int = 2
-    context: str = "full"
-    answer: str = "whole"
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
     db: Path | None = None
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, require
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import common
 from supercoder.types import Problem, Verdict
 
@@ -59,8 +60,8 @@ class SftConfig:
     max_length: int = 4096
     min_speedup: float = 1.1
     seed: int = 0
-    context: str = "full"
-    answer: str = "whole"
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
 
 
 def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:

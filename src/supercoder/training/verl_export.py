@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import budget as budgets
 from supercoder.training.verl_scripts import (
     ALGOS,
@@ -78,8 +79,8 @@ class VerlExportConfig:
     max_prompt_length: int | None = None
     max_response_length: int | None = None
     train_batch_size: int = 16
-    context: str = "full"
-    answer: str = "whole"
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
 
 
 def export_verl(

@@ -73,7 +73,7 @@ class RewardConfig:
         eval_config: how candidates are verified (an ``EvalConfig``; None: the default).
     """
 
-    kind: str = "paper"
+    kind: RewardKind = RewardKind.PAPER
     failure: float = 0.0
     baseline_copy: float = 0.0
     eval_config: Any = field(default=None, compare=False)
