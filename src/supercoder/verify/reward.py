@@ -71,12 +71,17 @@ def paper_reward(verdict: Verdict) -> float | None:
 class RewardConfig:
     """Which reward, and how candidates are verified.
 
-    Fields: ``kind`` (a ``RewardKind`` value; default ``gated``, see the module
-    docstring), ``failure`` (a wrong or missing answer), ``baseline_copy`` (a copy of the
-    baseline, and under ``gated`` any correct program not proven faster),
-    ``eval_config`` (an ``EvalConfig``; None: the defaults)."""
+    Fields:
+        kind: ``gated`` (the default, ``DEFAULT_REWARD``: the speedup if significantly
+            faster, else what a copy of the baseline earns), ``paper`` (the speedup) or
+            ``log`` (its logarithm): see the module docstring and ``score_verdict``.
+        failure: the reward of a wrong answer or no answer.
+        baseline_copy: the reward of a copy of the baseline (and, under ``gated``, of
+            any correct program not proven faster).
+        eval_config: how candidates are verified (an ``EvalConfig``; None: the default).
+    """
 
-    kind: str = DEFAULT_REWARD.value
+    kind: RewardKind = DEFAULT_REWARD
     failure: float = 0.0
     baseline_copy: float = 0.0
     eval_config: Any = field(default=None, compare=False)
