@@ -89,3 +89,12 @@ def test_no_run_can_read_or_change_what_is_cached(problem):
     for kind in range(3):
         verdict = evaluate(problem, fixture_asm("cache_state", f"KIND={kind}"), CONFIG)
         assert refused(verdict), (kind, verdict.status, verdict.message)
+
+
+def test_each_run_has_a_root_of_its_own(problem):
+    """Before: every run of a sandbox shared one filesystem (``/sc/in``, ``/sc/runner``,
+    the other binaries, ``/dev``): the names a run looked up stayed in the kernel's
+    dentry cache for the next run to time. Now each run gets a fresh tmpfs root with its
+    own binary, libraries and device nodes only (its input is the open stdin)."""
+    verdict = evaluate(problem, fixture_asm("fresh_root"), CONFIG)
+    assert refused(verdict), (verdict.status, verdict.message)

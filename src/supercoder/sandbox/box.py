@@ -232,6 +232,10 @@ class Sandbox:
             base, fds = runtime_argv_base(self._libs)
             cmd = [
                 *base,
+                # the runner (pid 1) gives each run a fresh root of its own (runner.c,
+                # --fresh-root), then drops every capability before exec
+                *("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SYS_CHROOT"),
+                *("--cap-add", "CAP_SETPCAP", "--dir", "/sc/root"),
                 "--as-pid-1",
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden
@@ -256,6 +260,7 @@ class Sandbox:
                 "/",
                 "--",
                 "/sc/runner",
+                "--fresh-root",
             ]
         else:
             cmd = [str(runner)]

@@ -127,7 +127,7 @@ def _namespaces() -> list[str]:
 def runtime_argv_base(paths: list[str]) -> tuple[list[str], list[int]]:
     """``bwrap`` and the options of the runtime sandbox, which shows none of the host's
     files: only ``paths`` (the binaries' loader and libraries, ``sandbox.elf``) and
-    ``/etc/ld.so.cache``, each *copied* into the sandbox's own memory (``--ro-bind-data``:
+    ``/etc/ld.so.cache``, each *copied* into the sandbox's own memory (``--file``:
     a tmpfs file, always resident, gone with the sandbox), with the links that lead to
     them. No run can change what another run finds cached, and no file of the host is a
     store. Returns (argv, the file descriptors to pass: close them once it started)."""
@@ -147,7 +147,7 @@ def runtime_argv_base(paths: list[str]) -> tuple[list[str], list[int]]:
                 continue
             fds.append(fd)
             mode = "0555" if os.stat(fd).st_mode & 0o111 else "0444"
-            args += ["--perms", mode, "--ro-bind-data", str(fd), where]
+            args += ["--perms", mode, "--file", str(fd), where]
     return args, fds
 
 
