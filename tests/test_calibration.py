@@ -92,9 +92,10 @@ def test_timed_set_is_decided_once_and_cached(primes, own_cache):
     assert evaluate(problem, asm, config).timed_tests == first.timed_tests
     # the stored decision is what later checks use (not a fresh per-check choice)
     sets = json.loads(stored[0].read_text())
-    stored[0].write_text(json.dumps({k: ["n20000"] for k in sets}))
+    one = first.timed_tests[0]  # timed tests are ones the model never saw (generated here)
+    stored[0].write_text(json.dumps({k: [one] for k in sets}))
     again = evaluate(problem, asm, config)
-    assert again.timed_tests == ("n20000",) and again.speedup.tests_timed == 1
+    assert again.timed_tests == (one,) and again.speedup.tests_timed == 1
     for t in again.tests:  # raw samples on every timed test, one per pair
         assert not t.timed or len(t.baseline_samples) == len(t.candidate_samples) == t.pairs >= 2
     assert again.speedup.method == METHOD and not again.significantly_faster
@@ -137,16 +138,17 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     ratio), each pair tagged with its round; the interval resamples whole rounds."""
     sandbox_or_skip()
     folder = tmp_path / "two"
-    (folder / "tests").mkdir(parents=True)
+    (folder / "hidden").mkdir(parents=True)  # timed tests are ones the model never saw
     (folder / "source.c").write_text(SLOW)
-    for n, count in {10000: 1229, 40000: 4203}.items():
-        (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
-        (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
+    for n, count in {10: 4, 10000: 1229, 40000: 4203}.items():  # n10: too short to time
+        (folder / "hidden" / f"n{n}.in").write_text(f"{n}\n")
+        (folder / "hidden" / f"n{n}.out").write_text(f"{count}\n")
     problem = load_problem(folder)
     config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
     verdict = evaluate(problem, baseline_asm(problem), config)
-    assert verdict.correct and set(verdict.timed_tests) == {"n10000", "n40000"}
-    short, long_ = (next(t for t in verdict.tests if t.name == n) for n in ("n10000", "n40000"))
+    names = ("hidden/n10000", "hidden/n40000")
+    assert verdict.correct and set(verdict.timed_tests) == set(names)
+    short, long_ = (next(t for t in verdict.tests if t.name == n) for n in names)
     assert long_.pairs == 3 and short.pairs >= 2 * long_.pairs
     assert short.sample_rounds[0] == 0 and set(short.sample_rounds) == {0, 1, 2}
     assert list(long_.sample_rounds) == [0, 1, 2]
