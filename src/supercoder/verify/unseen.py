@@ -9,8 +9,8 @@ verdict:
 1. the problem's hidden tests;
 2. where it has fewer than ``MIN_UNSEEN`` of them, inputs the evaluator makes itself
    (``generated_tests``): the fuzzer's mutations of the problem's inputs
-   (``problems.fuzz.mutate``; a lone number, which the fuzzer keeps, may shrink to half
-   its value), seeded by a secret kept in this machine's cache (so nobody can compute
+   (``problems.fuzz.mutate``; a lone number, which the fuzzer keeps, may shrink by up
+   to 5%), seeded by a secret kept in this machine's cache (so nobody can compute
    them ahead), kept only when the reference build (``build.reference``: -O3 twice and
    -O0 once, in the sandbox) handles them cleanly and alike, with its output as the
    expected one. They are cached beside that secret, named ``unseen/uN`` in verdicts
@@ -39,7 +39,7 @@ from supercoder.types import Problem
 
 MIN_UNSEEN = 3  # hidden + generated tests a speedup is measured on, at least
 GENERATED_PREFIX = "unseen/"
-VERSION = 1
+VERSION = 2
 _LONE_INT = re.compile(r"(?<![\w.+-])(\d{2,18})(?![\w.])")
 
 Test = tuple[str, bytes, bytes]  # (name, input, expected output as compared)
@@ -203,14 +203,15 @@ def _variants(problem: Problem, sources_used: int, count: int, rng: random.Rando
 
 def _shrink_lone(text: str, rng: random.Random) -> str:
     """A lone number (the only one on its line, which the fuzzer keeps: it has no range)
-    shrunk to between half and all of its value."""
+    made a little smaller (by up to 5%, at least 1): a size-like parameter stays about
+    as long to run, and stays within the problem's limits."""
     lines = text.split("\n")
     spots = [i for i, ln in enumerate(lines) if _LONE_INT.fullmatch(ln.strip() or "x")]
     if not spots:
         return text
     i = rng.choice(spots)
     value = int(lines[i].strip())
-    lines[i] = str(rng.randint(max(1, value // 2), value))
+    lines[i] = str(rng.randint(max(1, value * 95 // 100), max(1, value - 1)))
     return "\n".join(lines)
 
 
