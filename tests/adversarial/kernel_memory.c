@@ -2,12 +2,16 @@
  * vmsplices a 4 KiB slice of a 2 MiB transparent huge page into a pipe and unmaps it
  * (the pipe keeps the whole huge page); 1 grows a pipe with F_SETPIPE_SZ; 2 takes AIO
  * contexts (fs.aio-max-nr is host-wide); 3 takes an inotify instance (watches are a
- * per-host-user quota). Answers only if the kernel accepted. Bounded: one pipe, 1 MiB,
- * 64 AIO events, one instance, all released when the run ends. */
+ * per-host-user quota); 4 creates POSIX timers (no limit on how many: kernel memory);
+ * 5 queues 1000 signals to itself (RLIMIT_SIGPENDING is per host user). Answers only if
+ * the kernel accepted. Bounded: one pipe, 1 MiB, 64 AIO events, one instance, 16 timers,
+ * 1000 signals, all released when the run ends. */
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <linux/aio_abi.h>
+#include <signal.h>
 #include <sys/inotify.h>
+#include <time.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -34,8 +38,20 @@ int main(void) {
     } else if (KIND == 2) {
         aio_context_t ctx = 0;
         ok = syscall(SYS_io_setup, 64, &ctx) == 0;
-    } else {
+    } else if (KIND == 3) {
         ok = inotify_init1(0) >= 0;
+    } else if (KIND == 4) {
+        timer_t t;
+        ok = 1;
+        for (int i = 0; i < 16 && ok; i++) ok = timer_create(CLOCK_MONOTONIC, NULL, &t) == 0;
+    } else {
+        sigset_t set;
+        sigemptyset(&set);
+        sigaddset(&set, SIGRTMIN);
+        sigprocmask(SIG_BLOCK, &set, NULL);
+        union sigval v = {0};
+        ok = 1;
+        for (int i = 0; i < 1000 && ok; i++) ok = sigqueue(getpid(), SIGRTMIN, v) == 0;
     }
     if (!ok) return 1;
     printf("%lld\n", honest_sum());

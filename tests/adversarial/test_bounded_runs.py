@@ -25,7 +25,9 @@ __all__ = ["problem"]  # the module-scoped fixture, shared
 
 
 @pytest.mark.parametrize(
-    "kind", [0, 1, 2, 3], ids=["vmsplice", "setpipe_sz", "io_setup", "inotify"]
+    "kind",
+    [0, 1, 2, 3, 4, 5],
+    ids=["vmsplice", "setpipe_sz", "io_setup", "inotify", "timer_create", "sigqueue"],
 )
 def test_kernel_memory_outside_the_limit_is_refused(problem, kind):
     verdict = evaluate(problem, fixture_asm("kernel_memory", f"KIND={kind}"), CONFIG)
@@ -53,12 +55,14 @@ def test_one_long_nap_is_stopped_at_the_per_run_allowance(problem):
 
 
 def test_honest_runs_are_not_called_asleep(problem, tmp_path):
-    """The honest sum, many times: blocked time stays far below the allowance."""
+    """The honest sum, many times: blocked time (~0.1 ms a run here) stays far below the
+    allowance (2 s for all runs of a binary in a sandbox, 1 s a run)."""
     from supercoder.build.baseline import baseline_asm, baseline_binary
 
     binary = baseline_binary(baseline_asm(problem), tmp_path)
     data = problem.tests[-2].read_input()
-    with open_sandbox({"baseline": binary}, Limits(idle_total_seconds=0.5)) as box:
+    with open_sandbox({"baseline": binary}, Limits(idle_total_seconds=1.0)) as box:
         runs = [box.run("baseline", data) for _ in range(40)]
     assert all(r.outcome == "exited" for r in runs), {r.outcome for r in runs}
-    assert max(r.blocked_seconds for r in runs) < 0.05
+    blocked = [r.blocked_seconds for r in runs]
+    assert min(blocked) >= 0 and sum(blocked) < 0.5, blocked

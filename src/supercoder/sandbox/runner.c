@@ -209,6 +209,7 @@ static const int denied[] = {
        (a pipe keeps whole huge pages), AIO contexts (fs.aio-max-nr), inotify watches
        (per host user), secret memory */
     SYS_vmsplice, SYS_io_setup, SYS_inotify_init, SYS_inotify_init1, SYS_memfd_secret,
+    SYS_timer_create, /* POSIX timers: no limit on how many, each one kernel memory */
     /* whether a page is cached: a one-bit-per-page store between runs */
     SYS_mincore,
     /* network */
@@ -446,6 +447,7 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     set_limit(RLIMIT_MSGQUEUE, 0, 0);
     set_limit(RLIMIT_NICE, 0, 0);
     set_limit(RLIMIT_RTPRIO, 0, 0);
+    set_limit(RLIMIT_SIGPENDING, 64, 64); /* queued signals are kernel memory (per host user) */
     if (j->nproc > 0) set_limit(RLIMIT_NPROC, (rlim_t)j->nproc, (rlim_t)j->nproc);
     if (install_seccomp(j->nproc > 0, path)) goto fail;
     struct timespec pre;
