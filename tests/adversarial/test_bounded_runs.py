@@ -61,8 +61,8 @@ def test_honest_runs_are_not_called_asleep(problem, tmp_path):
 
     binary = baseline_binary(baseline_asm(problem), tmp_path)
     data = problem.tests[-2].read_input()
-    with open_sandbox({"baseline": binary}, Limits(idle_total_seconds=1.0)) as box:
-        runs = [box.run("baseline", data) for _ in range(40)]
+    with open_sandbox({"candidate": binary}, Limits(idle_total_seconds=1.0)) as box:
+        runs = [box.run("candidate", data) for _ in range(40)]
     assert all(r.outcome == "exited" for r in runs), {r.outcome for r in runs}
     blocked = [r.blocked_seconds for r in runs]
     assert min(blocked) >= 0 and sum(blocked) < 0.5, blocked

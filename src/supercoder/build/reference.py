@@ -110,7 +110,8 @@ def run_reference(
     results: list[RefResult] = []
     with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
         binaries = build_reference(source, Path(tmp), tuple(runs), cflags, ldflags, label)
-        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
+        # the user's own program: trusted to sleep if it must (no sleeping allowance)
+        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout, idle_seconds=None)
         with open_sandbox(binaries, limits=limits) as box:
             for data, name in zip(inputs, names, strict=True):
                 results.append(_run_input(box, data, name, runs))

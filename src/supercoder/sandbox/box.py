@@ -63,8 +63,11 @@ class Limits:
     asleep or blocked, neither running nor waiting for a CPU: past it the run is
     stopped as ``idle``, a timeout), ``idle_total_seconds`` (the same, summed over every
     run of one binary, its placement copies included, in one sandbox: once spent, that
-    binary's further runs are refused as ``idle``). Sleeping costs no CPU time, so
-    without the last two a program could hold its machine's timing slot for nothing.
+    binary's further runs are refused as ``idle``); None: no such limit. Sleeping costs
+    no CPU time, so without the last two a program could hold its machine's timing slot
+    for nothing. The baseline (the problem's own program, trusted) is never held to
+    them; where it blocks (a big output, a busy machine), the others may block twice as
+    long as it did, on top.
     """
 
     cpu_seconds: float = 10.0
@@ -72,8 +75,8 @@ class Limits:
     memory_mb: int = 2048
     output_bytes: int = 16 << 20
     processes: int = 0
-    idle_seconds: float = 1.0
-    idle_total_seconds: float = 2.0
+    idle_seconds: float | None = 1.0
+    idle_total_seconds: float | None = 2.0
 
 
 @dataclass(frozen=True)
@@ -197,6 +200,7 @@ class Sandbox:
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
         self._blocked: dict[str, float] = {}  # blocked seconds per binary (copies together)
+        self._most: dict[str, float] = {}  # the longest one run of it was blocked
         try:
             self._libs = runtime_files([*binaries.values(), runner_binary()]) if isolation else []
             self._fill_box(binaries)
@@ -325,10 +329,10 @@ class Sandbox:
             raise UserError(f"no binary named {name!r} in this sandbox")
         lim = limits or self.limits
         role = _role(name)
-        left = lim.idle_total_seconds - self._blocked.get(role, 0.0)
-        if left <= 0:
+        allowance = self._allowance(role, lim)
+        if allowance is not None and allowance <= 0:
             return RunResult("idle", 0, 0, b"", b"", 0.0, 0.0, 0, 0, self._blocked[role])
-        idle_ms = int(min(lim.idle_seconds, left) * 1000)
+        idle_ms = -1 if allowance is None else int(allowance * 1000)
         binary = f"/sc/bin/{name}" if self.isolation else str(self._host / "bin" / name)
         command = (
             f"RUN {binary} {self._input_path(stdin)} {int(lim.cpu_seconds * 1000)} "
@@ -350,6 +354,7 @@ class Sandbox:
         stderr = self._read_exact(nerr, deadline)
         blocked_s = blocked / 1e6 if blocked >= 0 else -1.0
         self._blocked[role] = self._blocked.get(role, 0.0) + max(0.0, blocked_s)
+        self._most[role] = max(self._most.get(role, 0.0), blocked_s)
         result = RunResult(
             outcome,
             code,
@@ -364,9 +369,23 @@ class Sandbox:
         )
         return _classify_memory(result, lim)
 
+    def _allowance(self, role: str, lim: Limits) -> float | None:
+        """How long the next run of ``role`` may sleep (None: no limit): the baseline is
+        never limited; the others get ``idle_seconds`` (or twice the baseline's longest
+        sleep) per run, within what is left of ``idle_total_seconds`` (plus twice what
+        the baseline slept in all)."""
+        if role == "baseline" or lim.idle_seconds is None:
+            return None
+        per_run = max(lim.idle_seconds, 2 * self._most.get("baseline", 0.0))
+        if lim.idle_total_seconds is None:
+            return per_run
+        total = lim.idle_total_seconds + 2 * self._blocked.get("baseline", 0.0)
+        return min(per_run, total - self._blocked.get(role, 0.0))
+
     def slept(self, name: str) -> bool:
         """Has binary ``name`` (with its copies) spent its sleeping allowance here?"""
-        return self._blocked.get(_role(name), 0.0) >= self.limits.idle_total_seconds
+        left = self._allowance(_role(name), self.limits)
+        return left is not None and left <= 0
 
     def _fill(self, deadline: float) -> None:
         fd = self._proc.stdout.fileno()
