@@ -5,11 +5,11 @@ needs. Whether a page of such a file is cached can be read by timing one page fa
 and any run makes a page cached by touching it: a candidate kept its answers in the
 page cache of a big read-only file (``page_cache_channel.c``: computed honestly and
 written in the correctness pass, read back at once in every timing run), 26-30x on
-popcount, 17-18x on a sieve, ``significantly_faster``; this fixture read 9.7x on its
-problem (9.7x [9.2, 10.8] in one check). Now a run sees only its binary's loader and libraries, copied into the
-sandbox's memory (always resident), its inputs and binaries sit in a tmpfs, and
-``mincore``, ``MADV_PAGEOUT``/``MADV_COLD`` and ``POSIX_FADV_DONTNEED`` are refused:
-no page a run can touch changes state, so the channel carries nothing.
+popcount, 17-18x on a sieve, ``significantly_faster``; this fixture read 9.7x
+[9.2, 10.8] on its problem. Now a run sees only its binary's loader and libraries,
+copied into the sandbox's memory (always resident), its inputs and binaries sit in a
+tmpfs, and ``mincore``, ``MADV_PAGEOUT``/``MADV_COLD`` and ``POSIX_FADV_DONTNEED`` are
+refused: no page a run can touch changes state, so the channel carries nothing.
 """
 
 from __future__ import annotations
