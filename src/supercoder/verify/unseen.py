@@ -148,7 +148,7 @@ def _generate(problem: Problem, count: int, key: str) -> list[tuple[bytes, bytes
     from supercoder.build.reference import ReferenceBuildError, run_reference
 
     seed = int.from_bytes(hashlib.sha256(_secret() + key.encode()).digest()[:8], "big")
-    candidates = _variants(problem, count, 4 * count, random.Random(seed))
+    candidates = _variants(problem, count, 2 * count, random.Random(seed))
     if not candidates:
         return []
     try:
