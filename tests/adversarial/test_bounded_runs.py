@@ -66,3 +66,24 @@ def test_honest_runs_are_not_called_asleep(problem, tmp_path):
     assert all(r.outcome == "exited" for r in runs), {r.outcome for r in runs}
     blocked = [r.blocked_seconds for r in runs]
     assert min(blocked) >= 0 and sum(blocked) < 0.5, blocked
+
+
+def test_a_sandbox_is_charged_to_a_memory_cgroup_of_its_own(problem, tmp_path):
+    """Where the machine has a cgroup v1 memory controller we may use (CI, as root),
+    kernel memory a sandbox makes the kernel hold is charged to a cgroup of its own,
+    capped at its memory limit plus a margin, and removed with the sandbox."""
+    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.sandbox.cgroup import MARGIN_MB, make_memory_cgroup, remove_cgroup
+
+    probe = make_memory_cgroup(64, None)
+    if probe is None:
+        pytest.skip("no cgroup v1 memory controller we may use here (seccomp is the wall)")
+    remove_cgroup(probe)
+    binary = baseline_binary(baseline_asm(problem), tmp_path)
+    with open_sandbox({"candidate": binary}, Limits(memory_mb=128)) as box:
+        folder = box._cgroup
+        assert folder is not None and folder.is_dir()
+        assert int((folder / "memory.limit_in_bytes").read_text()) == (128 + MARGIN_MB) << 20
+        assert box.run("candidate", problem.tests[0].read_input()).outcome == "exited"
+        assert len((folder / "cgroup.procs").read_text().split()) >= 2  # bwrap, the runner
+    assert not folder.exists()

@@ -48,6 +48,7 @@ from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
+from supercoder.sandbox.cgroup import enter_command, make_memory_cgroup, remove_cgroup
 from supercoder.sandbox.elf import runtime_files
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
@@ -206,6 +207,7 @@ class Sandbox:
             self._fill_box(binaries)
             self._proc = self._start()
         except BaseException:
+            remove_cgroup(getattr(self, "_cgroup", None))
             shutil.rmtree(self._host, ignore_errors=True)
             raise
 
@@ -270,6 +272,15 @@ class Sandbox:
             cmd = [str(runner)]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
         drop = unprivileged_popen_kwargs() if self.isolation else {}
+        # kernel memory no rlimit counts is charged to a cgroup of the sandbox's own
+        # (sandbox.cgroup: where the machine has one we may make)
+        self._cgroup = (
+            make_memory_cgroup(self.limits.memory_mb, sandbox_host_ids())
+            if self.isolation
+            else None
+        )
+        if self._cgroup is not None:
+            cmd = enter_command(self._cgroup, cmd)
         try:
             proc = subprocess.Popen(
                 cmd,
@@ -305,6 +316,8 @@ class Sandbox:
             except (OSError, subprocess.TimeoutExpired):
                 proc.kill()
                 proc.wait()
+        remove_cgroup(getattr(self, "_cgroup", None))
+        self._cgroup = None
         shutil.rmtree(getattr(self, "_host", ""), ignore_errors=True)
 
     def __enter__(self) -> Sandbox:
