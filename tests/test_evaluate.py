@@ -151,6 +151,7 @@ def test_check_cli_json(primes, tmp_path):
     assert data["status"] == "ok" and data["correct"] is True
     assert data["speedup"] > 1.5 and data["speedup_ci"][0] > 1.0
     assert data["identical_to_baseline"] is False and data["reward"] == data["speedup"]
+    assert data["paper_reward"] == data["speedup"]  # proven faster: both rewards pay it
     assert {"name", "status", "speedup", "baseline_seconds", "candidate_seconds"} <= set(
         data["tests"][0]
     )
@@ -162,7 +163,7 @@ def test_check_cli_json(primes, tmp_path):
         assert len(t["sample_rounds"]) == t["pairs"] and t["sample_rounds"][0] == 0
     again = Verdict.from_json(data)
     assert (
-        again.to_json() == {k: v for k, v in data.items() if k != "reward"}
+        again.to_json() == {k: v for k, v in data.items() if k not in ("reward", "paper_reward")}
         and again.significantly_faster
     )
 

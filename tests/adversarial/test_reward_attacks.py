@@ -54,3 +54,23 @@ def test_a_padded_copy_of_the_baseline_earns_what_a_copy_earns(problem):
     penalised = RewardConfig(baseline_copy=-0.5)
     if not pad_verdict.significantly_faster:
         assert score_verdict(pad_verdict, penalised) == score_verdict(copy_verdict, penalised)
+
+
+def test_check_json_reports_the_default_reward_and_the_papers(problem, tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from supercoder.cli import app
+
+    cand = tmp_path / "padded.s"
+    cand.write_text(padded(baseline_asm(problem)))
+    folder = problem.meta["path"]
+    result = CliRunner().invoke(app, ["check", folder, str(cand), "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert data["correct"] and not data["identical_to_baseline"]
+    if not data["significantly_faster"]:
+        assert data["reward"] == 0.0  # what a copy earns
+    assert data["paper_reward"] > 0.5  # the paper's pays the padding
+    assert "never saw" in data["context"]["timing"]
