@@ -24,6 +24,7 @@ from tests.test_strategies import (
     fast_answer,
     primes_dir,
     primes_problem,
+    timed_sizes,
     wrong_answer,
 )
 
@@ -164,7 +165,7 @@ def test_resuming_with_other_options_is_refused(tmp_path):
 
 def test_a_timed_verdict_survives_the_store_unchanged(tmp_path):
     sandbox_or_skip()
-    problem = primes_problem(tmp_path, sizes=(30000,))
+    problem = primes_problem(tmp_path, sizes=timed_sizes()[:1])
     verdict = evaluate(problem, extract_assembly(fast_answer()), EvalConfig())
     assert verdict.speedup is not None
     again = Verdict.from_json(verdict.to_json())

@@ -31,6 +31,7 @@ from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import EvalConfig
 from supercoder.verify.executors import LocalExecutor, make_executor
 from tests.conftest import sandbox_or_skip
+from tests.fakes.sizing import sized
 
 # Count primes below n by trial division (slow at -O3) / with a sieve (same output).
 SLOW_PRIMES = r"""/* problem: %s */
@@ -49,7 +50,7 @@ int main(void) {
 }
 """
 FAST_PRIMES = r"""#include <stdio.h>
-static char composite[2000000];
+static char composite[20000000];
 int main(void) {
     long n;
     if (scanf("%ld", &n) != 1) return 1;
@@ -90,9 +91,17 @@ def run_c(source: str, data: bytes, tmp: Path) -> bytes:
     return subprocess.run([binary], input=data, capture_output=True, check=True).stdout
 
 
-def primes_problem(tmp: Path, name: str = "primes", sizes=(60000, 90000)) -> Problem:
-    """A problem whose -O3 build is ~10x slower than FAST_PRIMES on its tests."""
+def timed_sizes() -> tuple[int, int]:
+    """Two sizes whose -O3 baseline runs >= 4x the meter's cutoff on this machine."""
+    n = sized(SLOW_PRIMES % "primes", start=20000, limit=10_000_000)
+    return n, n * 3 // 2
+
+
+def primes_problem(tmp: Path, name: str = "primes", sizes=None) -> Problem:
+    """A problem whose -O3 build is ~10x slower than FAST_PRIMES on its tests (by default
+    sized so that every test is timed on this machine)."""
     source = SLOW_PRIMES % name
+    sizes = sizes or timed_sizes()
     tests = tuple(
         TestCase(f"t{i}", run_c(source, f"{n}\n".encode(), tmp), f"{n}\n".encode())
         for i, n in enumerate(sizes)
@@ -100,7 +109,7 @@ def primes_problem(tmp: Path, name: str = "primes", sizes=(60000, 90000)) -> Pro
     return Problem(name, source, tests)
 
 
-def primes_dir(root: Path, name: str, sizes=(60000, 90000)) -> Path:
+def primes_dir(root: Path, name: str, sizes=None) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     return write_problem(primes_problem(root, name, sizes), root / name)
 
