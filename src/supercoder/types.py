@@ -76,7 +76,21 @@ class Problem:
         return tuple(t for t in self.tests if not t.hidden)
 
     def source_hash(self) -> str:
-        return hashlib.sha256(self.source.encode()).hexdigest()[:16]
+        """The source's digest (with its headers', when the folder has any)."""
+        text = self.source + (f"\n//headers {self.meta['headers_sha']}" if self.headers else "")
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def headers(self) -> bool:
+        """Whether the problem folder holds headers (``*.h``) its source may include."""
+        return bool(self.meta.get("headers_sha"))
+
+    @property
+    def compile_flags(self) -> tuple[str, ...]:
+        """Every compile of the C source: the cflags, then the problem folder on the quoted
+        include path when it holds headers (``#include "sha.h"`` beside source.c)."""
+        folder = self.meta.get("path")
+        return (*self.cflags, *(("-iquote", str(folder)) if self.headers and folder else ()))
 
     @property
     def cflags(self) -> tuple[str, ...]:

@@ -44,11 +44,12 @@ def baseline_asm(problem: Problem) -> str:
         return problem.baseline_asm
     flags = (*BASELINE_FLAGS, *problem.cflags)
     key = problem.source_hash() + ("-" + asm_digest(" ".join(flags))[:12] if problem.cflags else "")
+    # the include path's folder is not part of the key: the headers' digest is (source_hash)
     path = cache_dir() / "baselines" / f"{key}.s"
     if path.is_file():
         return path.read_text()
     where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
-    asm = compile_baseline(problem.source, problem.cflags, where)
+    asm = compile_baseline(problem.source, problem.compile_flags, where)
     atomic_write_text(path, asm)
     return asm
 

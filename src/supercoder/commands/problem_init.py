@@ -58,6 +58,10 @@ def problem_init(
             "the reference output was kept as the expected output",
             err=True,
         )
+    for line in report.found:
+        typer.echo(line)
+    if report.headers:
+        typer.echo(f"headers copied beside source.c: {', '.join(report.headers)}")
     typer.echo(
         f"created {report.folder} ({report.layout} layout: {report.visible} visible, "
         f"{report.hidden} hidden tests)"

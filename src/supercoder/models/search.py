@@ -143,7 +143,7 @@ def _build_all(job: _Job, builds: list[Build], share: float) -> list[Trial]:
             job.inputs,
             job.tools,
             job.config.isolation,
-            job.problem.cflags,
+            job.problem.compile_flags,
             job.problem.link_flags,
         )
         job.budget.charge(time.perf_counter() - start)

@@ -220,7 +220,9 @@ def fuzz_problem(
     shutil.rmtree(target, ignore_errors=True)  # fuzz from the problem's own tests only
     problem = load_problem(folder)
     candidates = fuzz_inputs(problem, count, seed)
-    kept, dropped = _check(problem.source, candidates, timeout, problem.cflags, problem.ldflags)
+    kept, dropped = _check(
+        problem.source, candidates, timeout, problem.compile_flags, problem.ldflags
+    )
     if kept:
         target.mkdir()
     for i, (data, out) in enumerate(kept, 1):

@@ -4,6 +4,8 @@ A problem folder holds:
 
 - ``source.c``            the C program (stdin -> stdout);
 - ``baseline.s``          optional; else built with ``gcc -O3 -S``;
+- ``*.h``                 optional headers the source includes (``#include "sha.h"``):
+  every build of the source has the folder on its quoted include path;
 - ``problem.json``        optional metadata: ``split`` ("train"/"val"), ``tags``, ``cflags`` and
   ``ldflags`` (extra gcc flags for every build and link, e.g. ``"-fopenmp"``, ``"-lgmp"``),
   ``compare`` (``exact`` default, ``tokens``, ``float:TOL``; see ``supercoder.problems.outputs``), ...;
@@ -67,8 +69,26 @@ def load_problem(path: str | Path) -> Problem:
         tests=tuple(tests),
         baseline_asm=read_text(folder, baseline) if baseline.exists() else None,
         split=meta.get("split"),
-        meta={**meta, "path": str(folder.resolve())},
+        meta={**meta, "path": str(folder.resolve()), **_headers(folder, meta)},
     )
+
+
+def _headers(folder: Path, meta: dict) -> dict:
+    """``headers_sha``: the digest of the files the source includes from its folder
+    (``problem.json`` ``headers``, as ``problem init`` copied them; else the folder's
+    ``*.h`` outside the test folders), which every build finds on its include path."""
+    if "headers" in meta:
+        paths = [folder / name for name in meta["headers"]]
+    else:
+        paths = [
+            p
+            for p in sorted(folder.rglob("*.h"))
+            if p.relative_to(folder).parts[0] not in ("tests", "hidden", "fuzz") and p.is_file()
+        ]
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(f"{path.relative_to(folder)}\0".encode() + read_bytes(folder, path) + b"\0")
+    return {"headers_sha": digest.hexdigest()[:16]} if paths else {}
 
 
 def own_file(folder: Path, path: Path) -> Path:
