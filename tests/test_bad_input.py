@@ -189,6 +189,22 @@ BAD_META = [
     ('{"split": ["x"]}', "field 'split' must be a non-empty string"),
     ('{"tags": "x"}', "field 'tags' must be a list"),
     ("{not json", "invalid JSON"),
+    ('{"compare": 5}', "field 'compare' must be a string"),
+    ('{"compare": ["exact"]}', "field 'compare' must be a string"),
+    ('{"compare": "fuzzy"}', "field 'compare' is not a comparison mode"),
+    ('{"cflags": "-DX=\\u0000"}', "field 'cflags' holds a flag with a NUL"),
+    ('{"cflags": ["-O2", 3]}', "field 'cflags' must be a string of flags"),
+    ('{"ldflags": "\\"-lm"}', "field 'ldflags' is not a valid string of flags"),
+    ('{"fuzz": {"shuffle_lines_after": "abc"}}', "field 'fuzz' key 'shuffle_lines_after'"),
+    ('{"fuzz": {"frozen_lines": -1}}', "field 'fuzz' key 'frozen_lines' must be an integer"),
+    ('{"fuzz": {"numbers": "no"}}', "field 'fuzz' key 'numbers' must be true or false"),
+    ('{"fuzz": [1]}', "field 'fuzz' must be an object"),
+    ('{"fuzz": {"shuffle": 1}}', "field 'fuzz' has unknown keys shuffle"),
+    ('{"headers": ["../../etc/passwd"]}', "field 'headers' must hold paths inside"),
+    ('{"headers": ["missing.h"]}', "field 'headers' names 'missing.h'"),
+    ('{"exit_code": 256}', "field 'exit_code' must be an integer from 0 to 255"),
+    ('{"exit_code": true}', "field 'exit_code' must be an integer"),
+    ('{"origin": 1}', "field 'origin' must be a string"),
 ]
 
 
@@ -198,6 +214,9 @@ def test_a_bad_problem_json_is_a_one_line_error(tmp_path, text, message):
     (problem / "problem.json").write_text(text)
     with pytest.raises(UserError, match=message.replace("[", r"\[")):
         load_problem(problem)
+    result = runner.invoke(app, ["check", str(problem), str(problem / "source.c"), "--no-time"])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1 and "problem.json" in result.output
 
 
 @pytest.mark.parametrize("rel", ["source.c", "problem.json"])

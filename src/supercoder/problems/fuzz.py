@@ -64,12 +64,10 @@ class FuzzReport:
 
 
 def hint_of(problem: Problem) -> FuzzHint:
+    from supercoder.problems.schema import check_fields
+
     raw = problem.meta.get("fuzz") or {}
-    if not isinstance(raw, dict) or set(raw) - {"shuffle_lines_after", "frozen_lines", "numbers"}:
-        raise UserError(
-            f"{problem.name}: problem.json 'fuzz' must be an object with keys "
-            "shuffle_lines_after, frozen_lines, numbers"
-        )
+    check_fields({"fuzz": raw}, f"{problem.name}: problem.json")
     after = raw.get("shuffle_lines_after")
     return FuzzHint(
         shuffle_lines_after=int(after) if after is not None else None,

@@ -35,7 +35,8 @@ from pathlib import Path
 
 from supercoder.errors import UserError, inside, printable
 from supercoder.paths import cache_dir
-from supercoder.types import Problem, TestCase, split_flags
+from supercoder.problems.schema import check_fields
+from supercoder.types import Problem, TestCase
 
 log = logging.getLogger("supercoder")
 
@@ -121,39 +122,11 @@ def _read_meta(folder: Path) -> dict:
         meta = json.loads(read_text(folder, path))
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: invalid JSON ({e})") from e
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: expected a JSON object, got {type(meta).__name__}")
-    for key in ("name", "split"):
-        value = meta.get(key)
-        if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise UserError(f"{path}: field {key!r} must be a non-empty string")
-        if isinstance(value, str) and (printable(value) != value or "\n" in value):
-            raise UserError(f"{path}: field {key!r} has control characters: {printable(value)!r}")
-    if not isinstance(meta.get("tags", []), list):
-        raise UserError(f"{path}: field 'tags' must be a list")
-    _check_meta(path, meta)
+    check_fields(meta, str(path))
+    for name in meta.get("headers") or ():
+        if not (folder / name).is_file():
+            raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")
     return meta
-
-
-def _check_meta(path: Path, meta: dict) -> None:
-    from supercoder.problems.outputs import parse_mode
-
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: expected a JSON object")
-    for key in ("cflags", "ldflags"):
-        value = meta.get(key)
-        try:
-            if value is not None and not isinstance(value, str | list):
-                raise ValueError("not a string")
-            split_flags(value)
-        except ValueError as e:
-            raise UserError(
-                f'{path}: {key} must be a string of flags, e.g. "-fopenmp" ({e})'
-            ) from e
-    try:
-        parse_mode(meta.get("compare"))
-    except ValueError as e:
-        raise UserError(f"{path}: {e}") from e
 
 
 def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
