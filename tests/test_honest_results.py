@@ -123,7 +123,8 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     assert fast["tests_passed"] == fast["tests_total"] == 2 and fast["cpu_seconds"] > 0
     assert "sample 0 round 0" in fast["origin"]
     assert tiny_row["timed"] is False and tiny_row["improved"] is False
-    assert s["problems_untimed"] == 1 and s["fast_1.1"] == 100.0  # 1 of the 1 timed problems
+    assert s["problems_untimed"] == 1 and s["fast_1.1"] == 50.0  # 1 of the 2 problems
+    assert s["timed_share"] == 50.0 and s["complete"] is True
     assert s["significant_speedups"] == 1 and abs(s["max_speedup"] - fast["speedup"]) < 1e-3
     assert "problems_untimed" in result.output
 
@@ -147,7 +148,12 @@ def test_summary_keeps_untimed_problems_out_of_speedup_figures():
 
     s = summarize([outcome("long", 1.5, 0.2), outcome("short", 1.14, 0.001)]).to_json()
     assert s["problems"] == 2 and s["problems_untimed"] == 1
-    assert s["fast_1.1"] == 100.0 and s["significant_speedups"] == 1 and s["improved"] == 1
+    assert (
+        s["fast_1.1"] == 50.0
+        and s["timed_share"] == 50.0
+        and s["significant_speedups"] == 1
+        and s["improved"] == 1
+    )
     assert s["avg_speedup"] == 1.5  # the untimed 1.14x is not a speedup
     short = s["per_problem"]["short"]
     assert (short["timed"], short["improved"], short["speedup_ci"]) == (False, False, [1.06, 1.22])

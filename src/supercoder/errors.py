@@ -25,6 +25,39 @@ class InfraError(SupercoderError):
     exit_code = 3
 
 
+# What a tool says when the machine, not the input, failed it (errno texts).
+MACHINE_TROUBLE = (
+    "No space left on device",
+    "Disk quota exceeded",
+    "Read-only file system",
+    "Cannot allocate memory",
+    "Too many open files",
+    "Input/output error",
+)
+_MACHINE_ERRNOS = frozenset(
+    {5, 12, 23, 24, 28, 30, 122}
+)  # EIO ENOMEM ENFILE EMFILE ENOSPC EROFS EDQUOT
+
+
+def machine_trouble(text: object) -> str | None:
+    """The machine-trouble phrase in ``text`` (a tool's log, an error), or None."""
+    if isinstance(text, OSError) and text.errno in _MACHINE_ERRNOS:
+        return text.strerror or str(text)
+    body = str(text)
+    return next((phrase for phrase in MACHINE_TROUBLE if phrase in body), None)
+
+
+def machine_error(what: str, log: object) -> InfraError:
+    """An InfraError for ``what`` failing because of the machine (``log`` says how)."""
+    phrase = machine_trouble(log) or "the machine failed"
+    tail = str(log).strip().splitlines()[-1:] if str(log).strip() else []
+    detail = f" ({tail[0][:300]})" if tail else ""
+    return InfraError(
+        f"{what}: {phrase} — machine trouble, not a problem with the program or its "
+        f"options; free some space / resources and rerun{detail}"
+    )
+
+
 class MissingExtra(SupercoderError):
     """An optional dependency is not installed."""
 

@@ -19,7 +19,7 @@ from supercoder.build.toolchain import (
     is_link_failure,
     missing_symbols,
 )
-from supercoder.errors import UserError
+from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
 from supercoder.types import Problem
 
@@ -65,6 +65,8 @@ def baseline_binary(
     if not cached.is_file():
         build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
         if not build.ok or build.binary is None:
+            if machine_trouble(build.log):
+                raise machine_error("the baseline could not be built", build.log)
             raise UserError(_build_error(build.log, link_flags))
         atomic_write_bytes(cached, build.binary.read_bytes(), mode=0o755)
     return cached

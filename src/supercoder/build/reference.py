@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
-from supercoder.errors import UserError
+from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
@@ -81,6 +81,8 @@ def build_reference(
         flags = (f"-{level}", *cflags)
         build = compile_c(source, folder / level, flags, (*cflags, *ldflags))
         if not build.ok or build.binary is None:
+            if machine_trouble(build.log):
+                raise machine_error(f"{label} could not be built at -{level}", build.log)
             raise ReferenceBuildError(
                 _build_error(build.log, folder / level, flags, ldflags, label), level, build.log
             )

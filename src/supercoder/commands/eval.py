@@ -227,7 +227,7 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
     ]
     for key, ours, theirs in (*rows, ("fast_1.1", s.fast_1_1, paper.fast_1_1)):
         table.add_row(key, fmt_figure(key, ours), fmt_figure(key, theirs))
-    for key in ("accuracy_excluding_copies", "baseline_copies"):
+    for key in ("accuracy_excluding_copies", "baseline_copies", "timed_share"):
         table.add_row(key, fmt_figure(key, getattr(s, key)), "")
     for key in (
         "improved",
@@ -246,7 +246,15 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         names = ", ".join(unscored[:20]) + (
             f" and {len(unscored) - 20} more" if len(unscored) > 20 else ""
         )
-        console.print(Text(printable(f"not scored (counted as failures): {names}")))
+        console.print(
+            Text(
+                printable(
+                    f"INCOMPLETE: {len(unscored)} of {s.problems} problem(s) not scored "
+                    f"(machine trouble, no answer or interrupted): {names}; the rates divide by "
+                    "the whole benchmark, so they count as not done until a rerun scores them"
+                )
+            )
+        )
     console.print(
         f"samples={ctx.get('samples')} rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
         f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
@@ -263,6 +271,7 @@ def fmt_figure(key: str, value: Any) -> str:
         "fast_1.1",
         "accuracy_excluding_copies",
         "baseline_copies",
+        "timed_share",
     ):
         return f"{value:.1f}%"
     return f"{value:.3f}x"

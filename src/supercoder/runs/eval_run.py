@@ -9,8 +9,11 @@ failures are retried). A run's identity (model and options) is fixed at creation
 resume with different ones is refused.
 
 Infrastructure failures are never final: a problem with an attempt dropped for machine
-trouble is not finished (the run reports it, with the cause, and a rerun retries it),
-and the summary divides by the benchmark's size, listing the problems it could not score.
+trouble, or with no attempt to score, is not finished (the run reports it, with the
+cause, and a rerun retries it); a problem counts as done only with a stored scored
+attempt. The summary divides by the benchmark's size, lists the problems it could not
+score (``complete`` is false while there are any) and the run is marked finished only
+when every problem is scored.
 """
 
 from __future__ import annotations
@@ -87,7 +90,7 @@ def run_eval(
 
     def on_done(problem: Problem, future) -> None:
         outcome = _collect(future, problem, failed)
-        if outcome is not None and outcome.dropped:
+        if outcome is not None and (outcome.dropped or outcome.best is None):
             failed[problem.name] = dropped_reason(outcome)
             outcome = None
         if outcome is not None:
@@ -105,6 +108,8 @@ def run_eval(
     names = {p.name for p in problems}
     outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
     unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
+    for problem in unscored:  # whatever has no score is unfinished, whyever it lacks one
+        failed.setdefault(problem, "not scored (no verdict stored): rerun to retry")
     summary = summarize(
         outcomes, {**context, "unfinished": len(failed), "run": name}, total=len(problems)
     ).with_unscored(unscored)
@@ -141,6 +146,8 @@ def dropped_reason(outcome: Outcome) -> str:
     """Why a problem with dropped attempts is not finished: the first cause, and how much
     room is left where supercoder writes (a full disk is the usual culprit)."""
     lost = [a for a in outcome.attempts if a.dropped]
+    if not lost:
+        return "no attempt to score (the model gave no answer): not scored; rerun to retry"
     first = (lost[0].verdict.message or "no message").strip().splitlines()
     cause = next((ln for ln in first if "No space left" in ln), first[0] if first else "")
     hint = disk_hint()

@@ -18,8 +18,11 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
   ``std_speedup`` (population std), ``geomean_speedup``. None when nothing was timed
   (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
   correct answer reads below 1;
-- ``fast_1.1``: % of timed problems whose chosen attempt is correct, not a copy, has a
-  speedup >= 1.1 **and** is significantly faster (so noise cannot count);
+- ``fast_1.1``: % of the benchmark's problems whose chosen attempt is timed, correct,
+  not a copy, has a speedup >= 1.1 **and** is significantly faster (so noise cannot
+  count); every rate divides by the benchmark, this one too (an untimed problem is
+  not fast); ``timed_share`` beside it: % of the benchmark's problems that were timed;
+- a rate is None (no figure, never 0) when no problem was scored at all;
 - ``significant_speedups`` / ``significant_slowdowns``: number of timed problems whose
   chosen correct non-copy attempt is significantly faster / slower;
 - ``problems_untimed``: problems none of whose tests runs long enough to time (every
@@ -101,6 +104,11 @@ def _pct(count: int, total: int) -> float:
     return round(100.0 * count / total, 2) if total else 0.0
 
 
+def _rate(count: int, total: int, scored: int) -> float | None:
+    """A rate over the benchmark; None (no figure, never a 0) when nothing was scored."""
+    return _pct(count, total) if scored else None
+
+
 def _is_fast(v: Verdict) -> bool:
     return bool(v.significantly_faster and v.speedup and v.speedup.value >= FAST)
 
@@ -179,10 +187,9 @@ def summarize(
     kept = [r.timed is not False for r in records]  # untimed problems stay out of speedups
     ours = [r.speedup for r, k in zip(records, kept, strict=True) if k] + unscored
     timed_chosen = [v for v, k in zip(chosen, kept, strict=True) if k]
-    n_timed = n - kept.count(False)
     paper = [paper_problem_speedup(o) for o in counted] + unscored
     paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
-    compiled = _pct(sum(1 for o in counted if any(a.assembled for a in o.attempts)), n)
+    compiled = _rate(sum(1 for o in counted if any(a.assembled for a in o.attempts)), n, scored)
     correct = sum(1 for v in chosen if v.correct)
     copies = sum(1 for v in chosen if v.correct and v.identical_to_baseline)
     attempts = [a for o in outcomes for a in o.attempts]
@@ -194,20 +201,21 @@ def summarize(
         attempts=len(attempts),
         infra_dropped=sum(1 for a in attempts if a.dropped),
         compilation_rate=compiled,
-        accuracy=_pct(correct, n),
-        accuracy_excluding_copies=_pct(correct - copies, n),
-        baseline_copies=_pct(copies, n),
+        accuracy=_rate(correct, n, scored),
+        accuracy_excluding_copies=_rate(correct - copies, n, scored),
+        baseline_copies=_rate(copies, n, scored),
         speedups=distribution(ours if timed else []),
-        fast_1_1=_pct(sum(1 for v in timed_chosen if _is_fast(v)), n_timed),
+        fast_1_1=_rate(sum(1 for v in timed_chosen if _is_fast(v)), n, scored),
+        timed_share=_rate(sum(1 for r in records if r.timed), n, scored),
         significant_speedups=sum(1 for v in timed_chosen if v.significantly_faster),
         significant_slowdowns=sum(1 for v in timed_chosen if v.significantly_slower),
         problems_untimed=kept.count(False),
         improved=sum(1 for r in records if r.improved),
         paper=PaperFigures(
             compiled,
-            _pct(correct, n),
+            _rate(correct, n, scored),
             distribution(paper if paper_timed else []),
-            _pct(sum(1 for s in paper if s >= FAST), n) if paper_timed else 0.0,
+            _rate(sum(1 for s in paper if s >= FAST), n, scored) if paper_timed else 0.0,
         ),
         prompt_tokens=sum(int(o.get("prompt_tokens") or 0) for o in origins),
         completion_tokens=sum(int(o.get("completion_tokens") or 0) for o in origins),

@@ -232,23 +232,42 @@ class Store:
         return out if include_dropped else [a for a in out if not a.dropped]
 
     def finish_problem(self, run: str, outcome: Outcome) -> None:
+        """Mark the problem done with ``outcome``; dropped attempts of an earlier try that
+        the outcome does not hold (the model answered fewer times on the retry) go."""
         best = outcome.best
-        self._write(
-            "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
-            (
-                run,
-                outcome.problem,
-                time.time(),
-                best.sample if best else None,
-                best.round if best else None,
-            ),
-        )
+        kept = {(a.sample, a.round) for a in outcome.attempts}
+        with self._lock:
+            stale = self._db.execute(
+                "SELECT sample, round FROM attempts WHERE run = ? AND problem = ? AND status = ?",
+                (run, outcome.problem, Status.INFRA_ERROR.value),
+            ).fetchall()
+            for row in stale:
+                if (row["sample"], row["round"]) not in kept:
+                    self._db.execute(
+                        "DELETE FROM attempts WHERE run = ? AND problem = ? AND sample = ? "
+                        "AND round = ?",
+                        (run, outcome.problem, row["sample"], row["round"]),
+                    )
+            self._db.execute(
+                "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
+                (
+                    run,
+                    outcome.problem,
+                    time.time(),
+                    best.sample if best else None,
+                    best.round if best else None,
+                ),
+            )
+            self._db.commit()
 
     def finished_problems(self, run: str) -> list[str]:
-        """Problems marked finished that hold no dropped (infrastructure) attempt."""
+        """Problems marked finished that hold a scored attempt and no dropped
+        (infrastructure) one: what a resumed run may skip."""
         rows = self._read(
             "SELECT problem FROM problems p WHERE run = ? AND NOT EXISTS (SELECT 1 FROM attempts "
-            "a WHERE a.run = p.run AND a.problem = p.problem AND a.status = ?) ORDER BY problem",
+            "a WHERE a.run = p.run AND a.problem = p.problem AND a.status = ?) AND EXISTS "
+            "(SELECT 1 FROM attempts a WHERE a.run = p.run AND a.problem = p.problem) "
+            "ORDER BY problem",
             (run, Status.INFRA_ERROR.value),
         )
         return [r["problem"] for r in rows]

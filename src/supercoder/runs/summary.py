@@ -77,10 +77,10 @@ class ProblemRecord:
 class PaperFigures:
     """The figures under the paper's protocol (see the module docstring)."""
 
-    compilation_rate: float
-    accuracy: float
+    compilation_rate: float | None
+    accuracy: float | None
     speedups: Distribution
-    fast_1_1: float
+    fast_1_1: float | None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,12 +110,12 @@ class RunSummary:
     problems_dropped: int
     attempts: int
     infra_dropped: int
-    compilation_rate: float
-    accuracy: float
-    accuracy_excluding_copies: float
-    baseline_copies: float
+    compilation_rate: float | None
+    accuracy: float | None
+    accuracy_excluding_copies: float | None
+    baseline_copies: float | None
     speedups: Distribution
-    fast_1_1: float
+    fast_1_1: float | None
     significant_speedups: int
     significant_slowdowns: int
     problems_untimed: int
@@ -127,6 +127,12 @@ class RunSummary:
     per_problem: Mapping[str, ProblemRecord] = field(default_factory=dict)
     context: Mapping[str, Any] = field(default_factory=dict)
     unscored_problems: tuple[str, ...] | None = None
+    timed_share: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Every problem of the benchmark has a score (none lost to machine trouble)."""
+        return not self.unscored_problems and self.problems_scored >= self.problems
 
     _COUNTS = (
         "problems",
@@ -154,6 +160,7 @@ class RunSummary:
         d: dict[str, Any] = {k: getattr(self, k) for k in self._COUNTS}
         d.update(self.speedups.to_json())
         d["fast_1.1"] = self.fast_1_1
+        d["timed_share"] = self.timed_share
         d.update({k: getattr(self, k) for k in self._SIGNIFICANCE})
         d["paper"] = self.paper.to_json()
         d.update(
@@ -165,6 +172,7 @@ class RunSummary:
         d["context"] = dict(self.context)
         if self.unscored_problems is not None:
             d["unscored_problems"] = list(self.unscored_problems)
+        d["complete"] = self.complete
         return d
 
     @classmethod
@@ -185,6 +193,7 @@ class RunSummary:
             **ints,
             speedups=Distribution.from_json(d),
             fast_1_1=d.get("fast_1.1", 0.0),
+            timed_share=d.get("timed_share"),
             paper=PaperFigures.from_json(d.get("paper") or {}),
             per_problem={
                 p: ProblemRecord.from_json(r) for p, r in (d.get("per_problem") or {}).items()
@@ -206,6 +215,7 @@ class RunSummary:
             "median_speedup": s.median,
             "geomean_speedup": s.geomean,
             "fast_1.1": self.fast_1_1,
+            "timed_share": self.timed_share,
             "significant_speedups": self.significant_speedups,
             "significant_slowdowns": self.significant_slowdowns,
             "problems_untimed": self.problems_untimed,
