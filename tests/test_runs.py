@@ -150,6 +150,25 @@ def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
     assert [a.sample for a in again.outcomes[0].attempts] == [0, 1, 2]
 
 
+def test_the_store_keeps_a_large_answer_whole_and_it_re_checks_as_reported(tmp_path):
+    """An answer over the 256 KiB reply cap (a big build: unrolled, a large table) is
+    stored whole; read back, it re-checks with the status the run reported."""
+    sandbox_or_skip()
+    root = bench(tmp_path, ["big"])
+    table = "".join(f"\t.quad {i}\n" for i in range(40000))  # ~400 KiB of data
+    big = extract_assembly(fast_answer()) + f"\t.section .rodata\nsc_table:\n{table}"
+    assert len(big) > 300 * 1024
+    answer = f"```assembly\n{big}```"
+    store = Store(tmp_path / "runs.sqlite")
+    result = run_eval(load_benchmark(root), ScriptedModel(lambda m, i: answer), spec(root), store)
+    assert result.summary.per_problem["big"].status == "ok"
+    (stored,) = store.attempts(result.name, "big")
+    assert stored.candidate.asm == big  # whole, not cut at the cap
+    assert "[supercoder: cut" in stored.completion  # the reply text is what gets capped
+    again = evaluate(load_benchmark(root)[0], stored.candidate.asm, EvalConfig(time=False))
+    assert again.status is Status.OK
+
+
 def test_resuming_with_other_options_is_refused(tmp_path):
     sandbox_or_skip()
     root = bench(tmp_path, ["r"])

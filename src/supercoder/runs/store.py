@@ -209,7 +209,7 @@ class Store:
                 v.speedup.value if v.speedup else None,
                 v.paper_speedup,
                 json.dumps(v.to_json(), default=str),
-                _capped(attempt.candidate.asm),
+                attempt.candidate.asm,  # the answer itself, whole: it must re-check as reported
                 _capped(attempt.completion),
                 json.dumps(o, default=str),
                 baseline_digest,
@@ -314,7 +314,9 @@ class Store:
         ]
 
 
-MAX_STORED_CHARS = 256 * 1024  # answer text and assembly beyond this are cut (and say so)
+# A model's reply text beyond this is cut (and says so); the answer program (the
+# candidate's assembly, what was verified) is always kept whole.
+MAX_STORED_CHARS = 256 * 1024
 
 
 def _capped(text: str | None) -> str | None:
