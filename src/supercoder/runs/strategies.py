@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from supercoder.models.base import Sampling
 from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.prompts import Variant
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.service import Checked, VerifyConfig, verify_stream
@@ -301,7 +302,8 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
         texts = _complete(
             model, problem, messages, settings, settings.samples, settings.sampling.seed
         )
-        fresh = {i: _attempt(i, 0, *texts[i], base) for i in missing if i < len(texts)}
+        hidden = elided_in(messages)
+        fresh = {i: _attempt(i, 0, *texts[i], base, hidden) for i in missing if i < len(texts)}
     elif missing:
         with ThreadPoolExecutor(max_workers=min(len(missing), 8)) as pool:
             calls = {
@@ -312,7 +314,8 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
             }
             for i in missing:
                 texts = calls[i].result()
-                fresh.update({i: _attempt(i, rnd, *texts[0], base)} if texts else {})
+                hidden = elided_in(chains[i])
+                fresh.update({i: _attempt(i, rnd, *texts[0], base, hidden)} if texts else {})
     found = [stored.get((i, rnd)) or fresh.get(i) for i in chains]
     return [a for a in found if a is not None]
 
@@ -326,7 +329,12 @@ def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Complet
 
 
 def _attempt(
-    sample: int, rnd: int, completion: Completion, seconds: float, base: str | None = None
+    sample: int,
+    rnd: int,
+    completion: Completion,
+    seconds: float,
+    base: str | None = None,
+    elided: Sequence[str] = (),
 ) -> Attempt:
     from supercoder.prompting.answers import resolve_answer
 
@@ -342,7 +350,7 @@ def _attempt(
         "finish_reason": completion.finish_reason,
         **completion.meta,
     }
-    resolved = resolve_answer(text, base)
+    resolved = resolve_answer(text, base, elided)
     origin["answer"] = resolved.kind
     if resolved.error:
         origin["answer_error"] = resolved.error
