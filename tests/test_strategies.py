@@ -27,6 +27,7 @@ from supercoder.runs.strategies import (
     refine,
     solve,
 )
+from supercoder.timing.meter import MeterConfig
 from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import EvalConfig
 from supercoder.verify.executors import LocalExecutor, make_executor
@@ -280,3 +281,26 @@ def test_ray_executor_without_ray_names_the_install_line(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)
     with pytest.raises(MissingExtra, match=r"pip install 'supercoder\[ray\]'"):
         make_executor("ray", 2)
+
+
+def test_the_chosen_faster_answer_is_re_checked_afresh_before_it_is_reported(primes):
+    """The figure that picked an answer is the best of several noisy ones: the chosen
+    significantly faster answer is verified and timed again, and the fresh verdict is
+    what the outcome reports (checks: 2; the first check kept beside it)."""
+    sandbox_or_skip()
+    real, seen = make_verifier(EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=4))), []
+
+    def counting(problem, candidates):
+        seen.extend(c.asm for c in candidates)
+        yield from real(problem, candidates)
+
+    copy = fence(baseline_asm(primes))
+    model = ScriptedModel(by_sample(copy, fast_answer()))
+    out = best_of_n(primes, model, n=2, verify=counting)
+    fast = extract_assembly(fast_answer())
+    assert seen.count(fast) == 2 and seen.count(extract_assembly(copy)) == 1
+    best = out.best
+    assert best.sample == 1 and best.verdict.context["checks"] == 2
+    assert best.verdict.context["first_check"]["value"] > 1.5
+    assert best.verdict.speedup.value > 1.5 and best.verdict.significantly_faster
+    assert out.attempts[0].verdict.context.get("checks") is None  # the copy: one check

@@ -145,7 +145,7 @@ def _run_with_progress(problems, llm, spec, store):
 
     from supercoder.runs.eval_run import run_eval
 
-    tally = _Tally()
+    tally = _Tally(spec.concurrency)
     columns = (
         "{task.description}",
         BarColumn(),
@@ -158,6 +158,7 @@ def _run_with_progress(problems, llm, spec, store):
         task = progress.add_task(spec.run_name, total=len(problems))
 
         def on_start(todo: int, skipped: int) -> None:
+            tally.start(todo)
             if skipped:
                 err.print(f"resuming {spec.run_name}: {skipped} problem(s) already done")
             progress.update(task, completed=skipped)
@@ -173,18 +174,39 @@ def _run_with_progress(problems, llm, spec, store):
 
 
 class _Tally:
-    """Running figures of an eval for its progress display."""
+    """Running figures of an eval for its progress display: per problem its wall time
+    from start to end (``concurrency`` problems run at once, so these overlap), and the
+    run's elapsed time with an ETA from the problems finished so far in this invocation
+    (elapsed / done x left: concurrency is in the elapsed time already)."""
 
-    def __init__(self) -> None:
-        self.correct = self.unfinished = 0
+    def __init__(self, concurrency: int = 1) -> None:
+        import time
+
+        self.correct = self.unfinished = self.done = self.todo = 0
         self.speedups: list[float] = []
+        self.concurrency = max(1, concurrency)
+        self.began = time.monotonic()
+
+    def start(self, todo: int) -> None:
+        import time
+
+        self.todo, self.began = todo, time.monotonic()
+
+    def progress(self) -> str:
+        import time
+
+        elapsed = time.monotonic() - self.began
+        left = max(0, self.todo - self.done)
+        eta = f", ETA {_clock(elapsed / self.done * left)}" if self.done and left else ""
+        return f"[{self.done}/{self.todo}, {_clock(elapsed)} elapsed{eta}]"
 
     def add(self, name: str, outcome) -> str:
         from supercoder.runs.metrics import problem_record
 
+        self.done += 1
         if outcome is None or outcome.best is None:
             self.unfinished += 1
-            return f"{name}  unfinished"
+            return f"{name}  unfinished  {self.progress()}"
         r = problem_record(outcome)
         assert r is not None  # outcome.best is set
         self.correct += r.correct
@@ -198,7 +220,10 @@ class _Tally:
         else:
             speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
         speed += " improved" if r.improved else ""
-        return f"{name}  {r.status}  {speed}  {r.seconds:.1f}s"
+        speed += " (baseline)" if r.baseline_copy else ""
+        wall = f"{r.wall_seconds:.1f}s wall" if r.wall_seconds is not None else f"{r.seconds:.1f}s"
+        at_once = f", {self.concurrency} at once" if self.concurrency > 1 else ""
+        return f"{name}  {r.status}  {speed}  {wall}{at_once}  {self.progress()}"
 
     def status(self) -> str:
         from supercoder.runs.metrics import geomean
@@ -261,6 +286,11 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         highlight=False,
         soft_wrap=True,
     )
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
 
 
 def fmt_figure(key: str, value: Any) -> str:

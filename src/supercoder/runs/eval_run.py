@@ -18,9 +18,10 @@ when every problem is scored.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from supercoder.runs.metrics import summarize
@@ -87,6 +88,7 @@ def run_eval(
     checks = VerifyConfig(EvalConfig(sandbox=spec.sandbox, time=spec.time))  # one infra retry
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}
+    walls: dict[str, dict[str, float]] = {}  # this invocation's wall times per problem
 
     def on_done(problem: Problem, future) -> None:
         outcome = _collect(future, problem, failed)
@@ -95,6 +97,7 @@ def run_eval(
             outcome = None
         if outcome is not None:
             store.finish_problem(name, outcome)
+            walls[problem.name] = {k: outcome.meta[k] for k in ("started", "ended")}
         if on_problem:
             on_problem(problem.name, outcome)
 
@@ -106,7 +109,11 @@ def run_eval(
         if executor is not None:
             executor.close()
     names = {p.name for p in problems}
-    outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
+    outcomes = tuple(
+        replace(o, meta={**o.meta, **walls.get(o.problem, {})})
+        for o in store.outcomes(name)
+        if o.problem in names
+    )
     unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
     for problem in unscored:  # whatever has no score is unfinished, whyever it lacks one
         failed.setdefault(problem, "not scored (no verdict stored): rerun to retry")
@@ -136,10 +143,12 @@ def _solve_one(problem, model, spec: RunConfig, verify, journal: RunJournal) -> 
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
+    started = time.time()
     journal.baseline(problem.name, baseline_asm(problem))
     if spec.deadline is not None:
         model = Deadline(model, spec.deadline)
-    return solve(problem, model, spec.settings, verify=verify, journal=journal)
+    outcome = solve(problem, model, spec.settings, verify=verify, journal=journal)
+    return replace(outcome, meta={**outcome.meta, "started": started, "ended": time.time()})
 
 
 def dropped_reason(outcome: Outcome) -> str:

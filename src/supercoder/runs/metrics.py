@@ -31,12 +31,19 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
   figures, ``fast_1.1`` and the significance counts (they still count for
   ``compilation_rate`` and ``accuracy``, and in the paper-protocol column, which
   reproduces the paper's rule);
-- ``per_problem``: per problem its ``status``, ``speedup`` and ``speedup_ci`` (the
-  chosen attempt's), ``paper_speedup``, ``timed`` (None when no attempt was timed),
-  ``improved`` (significantly faster, and timed), ``origin`` (what produced the chosen
-  answer: the build for the ``compiler`` model, e.g. ``gcc -O3 -march=native``),
-  ``sample``/``round``, ``tests_passed``/``tests_total``, ``cpu_seconds`` (CPU time
-  spent verifying and timing its attempts) and ``seconds`` (generation + verification).
+- ``per_problem``: per problem (``summary.ProblemRecord`` documents every field)
+  its ``status``, ``speedup`` and ``speedup_ci`` (the chosen attempt's; for a copy of
+  the baseline too, ``baseline_copy`` true), ``paper_speedup``, ``timed`` (None when no
+  attempt was timed), ``improved`` (significantly faster, and timed), ``checks`` (how
+  many independent checks the figure rests on: 2 when the chosen answer was re-checked
+  afresh, see ``strategies.confirm_best``; 1 a single check; 0 no figure), ``origin``
+  (what produced the chosen answer: the build for the ``compiler`` model, e.g. ``gcc
+  -O3 -march=native``), ``sample``/``round``, ``tests_passed``/``tests_total``,
+  ``cpu_seconds`` (CPU time of the candidates' own test runs in the sandbox, summed
+  over its attempts: not the baselines', not building or generation), ``seconds``
+  (generation + verification time summed over its attempts, which overlap with other
+  problems' when several run at once) and ``wall_seconds`` (its wall-clock time from
+  start to end in the run that solved it).
 
 "Significantly faster/slower" is ``types.practical_significance``: the whole 95% CI
 lies above / below the practical band ``[1 - m, 1 + m]`` (``m`` the calibrated noise
@@ -155,7 +162,7 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
     if best is None:
         return None
     v, timed = best.verdict, problem_timed(outcome)
-    sp = v.speedup if v.correct and not v.identical_to_baseline else None
+    sp = v.speedup if v.correct else None  # a copy's CI too: what its check measured
     return ProblemRecord(
         status=v.status.value,
         speedup=effective_speedup(v) if v.correct else 1.0,
@@ -170,7 +177,17 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         tests_total=len(v.tests),
         cpu_seconds=round(sum(a.verdict.cpu_seconds_spent for a in outcome.attempts), 3),
         seconds=round(sum(a.gen_seconds + a.verify_seconds for a in outcome.attempts), 3),
+        checks=int(v.context.get("checks") or 1) if sp else 0,
+        baseline_copy=bool(v.correct and v.identical_to_baseline),
+        wall_seconds=_wall(outcome),
     )
+
+
+def _wall(outcome: Outcome) -> float | None:
+    """Wall-clock seconds from the problem's start to its end in this process (None when
+    the outcome does not say: stored before the runs recorded it)."""
+    start, end = outcome.meta.get("started"), outcome.meta.get("ended")
+    return round(float(end) - float(start), 3) if start is not None and end is not None else None
 
 
 def summarize(

@@ -275,7 +275,50 @@ def solve(
         fresh = [a for a in pending if (a.sample, a.round) not in stored]
         verified = iter(_verify_all(problem, fresh, verify, record))
         attempts += [a if (a.sample, a.round) in stored else next(verified) for a in pending]
+    attempts = confirm_best(problem, attempts, verify, record)
     return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
+
+
+def needs_confirmation(verdict: Verdict) -> bool:
+    """A significantly faster answer whose figure comes from one check only (the check
+    that picked it: the best of several noisy figures reads high)."""
+    return bool(
+        verdict.correct
+        and not verdict.identical_to_baseline
+        and verdict.significantly_faster
+        and int(verdict.context.get("checks") or 1) < 2
+    )
+
+
+def confirm_best(
+    problem: Problem,
+    attempts: list[Attempt],
+    verify: Verifier,
+    record: Callable[[Attempt], None],
+    limit: int = 3,
+) -> list[Attempt]:
+    """Re-check the chosen answer afresh before it is reported as faster: while the best
+    attempt is significantly faster on a single check, verify and time it again and keep
+    the *fresh* verdict as its verdict (its ``context`` says ``checks: 2`` and holds the
+    first check's speedup as ``first_check``); the best is then chosen again (a fresh
+    figure may rank another answer first, which is re-checked in turn, ``limit`` times
+    at most). What a run reports as improved was measured apart from its selection."""
+    for _ in range(limit):
+        best = choose_best(attempts)
+        if best is None or not needs_confirmation(best.verdict):
+            break
+        (again,) = _verify_all(problem, [best], verify, lambda a: None)
+        first = best.verdict.speedup.to_json() if best.verdict.speedup else None
+        verdict = again.verdict
+        if not verdict.is_infra_failure:
+            context = {**verdict.context, "checks": 2, "first_check": first}
+            verdict = replace(verdict, context=context)
+        confirmed = _finish(best, verdict, again.tries, again.verify_seconds - best.verify_seconds)
+        confirmed = replace(confirmed, tries=best.tries + again.tries)
+        record(confirmed)
+        key = (best.sample, best.round)
+        attempts = [confirmed if (a.sample, a.round) == key else a for a in attempts]
+    return attempts
 
 
 def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dict[str, str]]]:

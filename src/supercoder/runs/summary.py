@@ -11,7 +11,7 @@ definitions of the figures live in ``metrics``; these classes only carry them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 from supercoder.types import Status
@@ -41,7 +41,30 @@ class Distribution:
 
 @dataclass(frozen=True)
 class ProblemRecord:
-    """One problem's figures (see the module docstring), from its chosen attempt."""
+    """One problem's figures, from its chosen attempt (``metrics`` defines each).
+
+    Fields:
+        status: the chosen attempt's status (``ok``, ``wrong_output``, ...).
+        speedup: its speedup over gcc -O3 (1.0 when not correct; 1.0 for a copy).
+        speedup_ci: the measured 95% CI [low, high] of a correct answer (a copy's too),
+            None when not timed or not correct.
+        paper_speedup: the paper protocol's per-problem figure.
+        timed: True when some test was long enough to time, False when none was, None
+            when nothing was timed (wrong answers, --no-time).
+        improved: significantly faster (CI above the practical band) and timed.
+        origin: what produced the chosen answer (a build, or model sample/round).
+        sample, round: which attempt was chosen.
+        tests_passed, tests_total: of the chosen attempt.
+        cpu_seconds: CPU seconds of the candidates' runs in the sandbox (checks and
+            timing), summed over its attempts; building and generation not included.
+        seconds: generation + verification seconds summed over its attempts (they
+            overlap with other problems' when several run at once).
+        checks: independent checks behind ``speedup``: 2 re-checked afresh, 1 single,
+            0 no figure.
+        baseline_copy: the chosen answer is the gcc -O3 baseline itself.
+        wall_seconds: wall-clock seconds from the problem's start to its end (None when
+            not recorded).
+    """
 
     status: str
     speedup: float
@@ -56,6 +79,9 @@ class ProblemRecord:
     tests_total: int
     cpu_seconds: float
     seconds: float
+    checks: int = 1
+    baseline_copy: bool = False
+    wall_seconds: float | None = None
 
     @property
     def correct(self) -> bool:
@@ -69,8 +95,9 @@ class ProblemRecord:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> ProblemRecord:
         ci = d.get("speedup_ci")
-        known = {f.name: d.get(f.name) for f in fields(cls)}
-        return cls(**{**known, "speedup_ci": (ci[0], ci[1]) if ci else None})
+        known = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        required = {f.name: None for f in fields(cls) if f.default is MISSING}
+        return cls(**{**required, **known, "speedup_ci": (ci[0], ci[1]) if ci else None})
 
 
 @dataclass(frozen=True)
