@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import assemble, compile_to_asm
+from supercoder.build.toolchain import asm_digest, assemble, compile_to_asm
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits
 from supercoder.timing.meter import MeterConfig
@@ -255,3 +255,28 @@ def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_pa
     wrong = assemble(compile_to_asm(WRONG), tmp_path / "wrong")
     verdict = _blame(problem, wrong.binary, inputs, CONFIG, InfraError("lost"), False, {}, 0.0)
     assert verdict.status is Status.INFRA_ERROR and "fresh sandbox" in verdict.message
+
+
+def test_a_damaged_cache_is_rebuilt_never_used(primes):
+    """A cached baseline binary or listing cut short (full disk, crash) is detected by
+    its recorded digest and rebuilt; the check is the same as with a sound cache."""
+    from supercoder.paths import cache_dir
+
+    problem = load_problem(primes)
+    config = EvalConfig(time=False)
+    assert evaluate(problem, compile_to_asm(FAST), config).status is Status.OK
+    base = baseline_asm(problem)
+    binaries = [
+        p
+        for p in (cache_dir() / "bin").iterdir()
+        if p.is_file() and "." not in p.name and p.name.startswith(asm_digest(base))
+    ]
+    assert len(binaries) == 1
+    binary = binaries[0]
+    whole = binary.read_bytes()
+    binary.write_bytes(whole[: len(whole) // 3])  # cut short
+    listing = next((cache_dir() / "baselines").glob(f"{problem.source_hash()}*.s"))
+    listing.write_text(listing.read_text()[:200])
+    again = evaluate(problem, compile_to_asm(FAST), config)
+    assert again.status is Status.OK, again.message
+    assert binary.read_bytes() == whole and baseline_asm(problem) == base
