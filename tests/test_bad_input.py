@@ -429,3 +429,39 @@ def test_test_file_names_that_are_not_text_are_refused(tmp_path):
     result = runner.invoke(app, ["check", str(problem), str(problem / "source.c")])
     assert result.exit_code == 2 and "test file names must be text" in result.output
     assert "\x1b" not in result.output
+
+
+def test_outputs_never_land_inside_a_problems_test_folders_or_files(tmp_path):
+    problem = make_sum_problem(tmp_path / "bench" / "p")
+    expected = (problem / "tests" / "t0.out").read_bytes()
+    for target in ("tests/t0.out", "hidden/new.s", "source.c", "tests"):
+        result = runner.invoke(
+            app, ["optimize", str(problem), "-o", str(problem / target), "--no-time"]
+        )
+        assert result.exit_code == 2, result.output
+        assert "part of a problem" in result.output and "Traceback" not in result.output
+    assert (problem / "tests" / "t0.out").read_bytes() == expected
+    for option in ("--json", "--db"):
+        args = ["eval", "--benchmark", str(tmp_path / "bench"), option, str(problem / "tests/x")]
+        result = runner.invoke(app, [*args, "--no-time"])
+        assert result.exit_code == 2 and "part of a problem" in result.output, result.output
+    assert sorted(p.name for p in (problem / "tests").iterdir()) == sorted(
+        f"t{i}.{x}" for i in range(4) for x in ("in", "out")
+    )
+
+
+def test_a_test_name_with_control_characters_cannot_forge_table_rows(tmp_path):
+    sandbox_or_skip()
+    problem = make_sum_problem(tmp_path / "p", hidden=False)
+    (problem / "tests" / "t0.in").rename(problem / "tests" / "a\nb │ ok.in")
+    (problem / "tests" / "t0.out").rename(problem / "tests" / "a\nb │ ok.out")
+    from supercoder.build.baseline import baseline_asm
+
+    cand = tmp_path / "c.s"
+    cand.write_text(baseline_asm(load_problem(problem)))
+    result = runner.invoke(app, ["check", str(problem), str(cand), "--no-time"])
+    assert result.exit_code == 0, result.output
+    assert "a\\x0ab" in result.output
+    assert not any(
+        line.startswith("b │ ok") or " b │ ok" in line[:8] for line in result.output.splitlines()
+    )

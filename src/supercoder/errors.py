@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -120,10 +121,18 @@ def inside(root: Path, path: Path) -> bool:
     return True
 
 
-def check_writable(path: Path, what: str = "output") -> None:
+def check_writable(path: Path, what: str = "output", keep_out: Iterable[Path] = ()) -> None:
     """Fail now (UserError), not after a whole run, when ``path`` cannot be written:
-    creates its folder, opens it for appending (removed again if it did not exist)."""
+    creates its folder, opens it for appending (removed again if it did not exist).
+    ``keep_out``: files and folders an output must never land in or replace (a
+    problem's tests, its source): refused, naming the one it would overwrite."""
     path = Path(path)
+    for kept in keep_out:
+        if inside(Path(kept), path):
+            raise UserError(
+                f"{what} {path}: is inside {kept}, part of a problem (its tests or source); "
+                "write the output somewhere else"
+            )
     if path.is_dir():
         raise UserError(f"{what} {path}: is a folder, expected a file path")
     try:

@@ -81,6 +81,7 @@ def eval_cmd(
     from supercoder.errors import check_writable
     from supercoder.models import load_model
     from supercoder.models.base import Sampling
+    from supercoder.problems.loading import kept_paths
     from supercoder.prompting.answers import check_modes
     from supercoder.runs.store import RunConfig, Store
     from supercoder.runs.strategies import StrategyConfig
@@ -90,6 +91,9 @@ def eval_cmd(
     check_modes(context, answer)
     model = with_budget(model, budget)
     problems = load_benchmark(benchmark)
+    for out, what in ((json_out, "--json"), (db, "--db")):
+        if out is not None:
+            check_writable(out, what, kept_paths(problems))
     spec = RunConfig(
         model=model,
         benchmark=benchmark,

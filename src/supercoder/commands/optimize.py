@@ -76,6 +76,7 @@ def optimize(
     from supercoder.models import load_model
     from supercoder.models.base import Sampling
     from supercoder.models.deadline import Deadline
+    from supercoder.problems.loading import kept_paths
     from supercoder.prompting.answers import check_modes
     from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
     from supercoder.verify.evaluate import EvalConfig
@@ -86,7 +87,7 @@ def optimize(
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
-        check_writable(path, "-o")
+        check_writable(path, "-o", kept_paths(problem))
         llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
         config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
         settings = StrategyConfig(

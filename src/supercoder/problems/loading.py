@@ -92,6 +92,21 @@ def _headers(folder: Path, meta: dict) -> dict:
     return {"headers_sha": digest.hexdigest()[:16]} if paths else {}
 
 
+PROBLEM_FILES = ("source.c", "baseline.s", "problem.json", "gen.py", "tests", "hidden", "fuzz")
+
+
+def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[Path]:
+    """What no output may land in or replace: each problem folder's test folders and
+    own files (``errors.check_writable(..., keep_out=...)``)."""
+    out = []
+    for p in [problems] if isinstance(problems, Problem) else problems:
+        folder = p.meta.get("path")
+        if folder:
+            names = (*PROBLEM_FILES, *(p.meta.get("headers") or ()))
+            out += [Path(folder) / name for name in names]
+    return out
+
+
 def own_file(folder: Path, path: Path) -> Path:
     """``path`` if it is a regular file (or folder) of the problem folder itself: a
     symbolic link, or anything resolving outside ``folder``, is refused."""
