@@ -268,3 +268,37 @@ def test_a_store_from_a_newer_version_is_refused(tmp_path):
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(UserError, match="newer supercoder"):
         Store(newer)
+
+
+def _open_at_once(db: str, barrier, results) -> None:
+    from supercoder.errors import UserError as Refused
+
+    try:
+        store = Store(db)
+        barrier.wait(timeout=60)
+        spec = RunConfig(model="scripted", benchmark="b", time=False, name="race")
+        results.put(("resumed" if store.open_run(spec, {}) else "created", ""))
+        store.close()
+    except (Refused, sqlite3.Error) as e:
+        results.put(("error", str(e)))
+
+
+def test_evals_started_together_on_one_store_resume_each_other(tmp_path):
+    """Several evals opening one new run on one new store at the same moment: exactly
+    one creates it, the others resume it (no "UNIQUE constraint failed")."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    n = 8
+    barrier, results = ctx.Barrier(n), ctx.Queue()
+    procs = [
+        ctx.Process(target=_open_at_once, args=(str(tmp_path / "s.sqlite"), barrier, results))
+        for _ in range(n)
+    ]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    got = [results.get(timeout=10) for _ in range(n)]
+    assert [kind for kind, _ in got].count("created") == 1, got
+    assert all(kind in ("created", "resumed") for kind, _ in got), got

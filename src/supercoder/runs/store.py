@@ -140,7 +140,19 @@ class Store:
         return version
 
     def _migrate(self) -> None:
-        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files.
+        One process at a time (a lock file beside the store): two evals starting on one
+        new store must not both create or migrate it."""
+        import fcntl
+
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._migrate_locked()
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _migrate_locked(self) -> None:
         version = self._version()
         self._db.executescript(SCHEMA)  # version 0 (new file or before versioning) -> 1
         for target in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
@@ -158,6 +170,13 @@ class Store:
             self._db.execute(sql, args)
             self._db.commit()
 
+    def _insert(self, sql: str, args: Sequence[Any]) -> bool:
+        """Run an INSERT OR IGNORE; True when it added the row."""
+        with self._lock:
+            cursor = self._db.execute(sql, args)
+            self._db.commit()
+            return cursor.rowcount > 0
+
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
@@ -166,9 +185,9 @@ class Store:
         """Create the run, or check that it may be resumed; True when resuming."""
         name, identity = spec.run_name, spec.identity()
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
-        if not rows:
-            self._write(
-                "INSERT INTO runs (name, model, benchmark, options, started, context) "
+        if not rows:  # another eval may create it at the same moment: then resume it
+            created = self._insert(
+                "INSERT OR IGNORE INTO runs (name, model, benchmark, options, started, context) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     name,
@@ -179,7 +198,9 @@ class Store:
                     json.dumps(context, default=str),
                 ),
             )
-            return False
+            if created:
+                return False
+            rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
         wanted = {"model": spec.model, **identity}
         diff = [
