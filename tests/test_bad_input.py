@@ -465,3 +465,30 @@ def test_a_test_name_with_control_characters_cannot_forge_table_rows(tmp_path):
     assert not any(
         line.startswith("b │ ok") or " b │ ok" in line[:8] for line in result.output.splitlines()
     )
+
+
+def test_a_missing_dependency_names_the_extra_and_debug_shows_the_traceback(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from supercoder.cli import error_exit
+
+    monkeypatch.setattr(sys, "argv", ["supercoder", "train", "verl", "--model", "m"])
+    missing = ImportError("apply_chat_template requires jinja2 to be installed.", name="jinja2")
+    code, message = error_exit(missing)
+    assert code == 2 and "pip install 'supercoder[verl]'" in message and "a bug" not in message
+    make_sum_problem(tmp_path / "bench" / "p")
+    out = tmp_path / "x.parquet"
+    script = (  # pyarrow made unimportable, as when an install lacks it
+        "import sys; sys.modules['pyarrow'] = None; from supercoder.cli import main; "
+        f"sys.argv = ['supercoder', 'dataset', 'export', {str(tmp_path / 'bench')!r}, "
+        f"'--out', {str(out)!r}]; main()"
+    )
+    for debug, traceback_shown in (("", False), ("1", True)):
+        env = {**os.environ, "SUPERCODER_DEBUG": debug}
+        proc = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert "pip install 'supercoder[all]'" in proc.stderr
+        assert ("Traceback" in proc.stderr) is traceback_shown, proc.stderr

@@ -13,6 +13,7 @@ import os
 import sqlite3
 import sys
 import threading
+import traceback
 
 import click
 import typer
@@ -76,9 +77,29 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         where = f" ({exc.filename})" if exc.filename else ""
         code = EXIT_BAD_INPUT if exc.errno in _USER_ERRNOS else EXIT_MACHINE
         return code, f"{exc.strerror or exc}{where}"
+    if isinstance(exc, ImportError) and not _ours(exc):
+        extra = _extra_for(sys.argv[1:])
+        return EXIT_BAD_INPUT, (
+            f"a dependency this command needs is missing or broken ({exc}): "
+            f"pip install 'supercoder[{extra}]'"
+        )
     if isinstance(exc, UnicodeError):
         return EXIT_BAD_INPUT, f"text that is not valid UTF-8 (or not encodable): {exc}"
     return 1, f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)"
+
+
+# the optional extra each command needs (the first words of its command line)
+_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+
+
+def _extra_for(argv: list[str]) -> str:
+    words = tuple(a for a in argv if not a.startswith("-"))[:2]
+    return _EXTRAS.get(words, "all")
+
+
+def _ours(exc: ImportError) -> bool:
+    """An import of supercoder's own modules failing is a bug, not a missing extra."""
+    return str(exc.name or "").split(".")[0] == "supercoder"
 
 
 def report_error(exc: BaseException) -> int:
@@ -196,7 +217,9 @@ def main() -> None:
         app()
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except (Exception, KeyboardInterrupt) as e:  # outside a command (parsing, startup)
+    except (Exception, KeyboardInterrupt) as e:  # outside a command, or SUPERCODER_DEBUG
+        if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
+            traceback.print_exc()  # what SUPERCODER_DEBUG=1 promises
         code = report_error(e)
     leave(code)
 
