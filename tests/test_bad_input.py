@@ -492,3 +492,33 @@ def test_a_missing_dependency_names_the_extra_and_debug_shows_the_traceback(tmp_
         assert proc.returncode == 2, proc.stderr
         assert "pip install 'supercoder[all]'" in proc.stderr
         assert ("Traceback" in proc.stderr) is traceback_shown, proc.stderr
+
+
+def test_help_paragraphs_wrap_evenly_when_piped():
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", "optimize", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [ln.strip() for ln in proc.stdout.splitlines()]
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("Every answer is verified"))
+    end = next(k for k in range(start, len(lines)) if not lines[k])
+    paragraph = lines[start:end]
+    assert len(paragraph) >= 3 and all(len(ln) > 60 for ln in paragraph[:-1]), paragraph
+    assert any(ln.startswith("Example: supercoder optimize") for ln in lines)  # kept apart
+    head = subprocess.run(  # a reader that goes away early is no error
+        f"{sys.executable} -m supercoder.cli optimize --help | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert "error" not in head.stderr.lower(), head.stderr
