@@ -383,3 +383,41 @@ def test_headers_beside_the_source_are_found_by_init_and_every_build(tmp_path):
     (moved / "lib" / "mix.h").write_text("static int mix(int x) { return 4 * x; }\n")
     changed = load_problem(moved)
     assert changed.source_hash() != problem.source_hash() and baseline_asm(changed) != old
+
+
+EXITS_3 = r"""#include <stdio.h>
+int main(void) { int x; if (scanf("%d", &x) != 1) return 1; printf("%d\n", 2 * x); return 3; }
+"""
+
+
+def test_an_exit_status_by_design_is_part_of_the_answer(tmp_path):
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.build.toolchain import compile_to_asm
+
+    sandbox_or_skip()
+    source = tmp_path / "three.c"
+    source.write_text(EXITS_3)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "t1").write_text("21\n")
+    refused = run_cli(
+        "problem", "init", str(source), "--inputs", str(inputs), "-o", str(tmp_path / "x")
+    )
+    assert refused.returncode == 2 and "exit code 3" in refused.stderr
+    out = tmp_path / "p"
+    made = run_cli(
+        "problem", "init", str(source), "--inputs", str(inputs), "-o", str(out), "--exit-code", "3"
+    )
+    assert made.returncode == 0, made.stderr
+    assert json.loads((out / "problem.json").read_text())["exit_code"] == 3
+    problem = load_problem(out)
+    assert problem.exit_code == 3 and (out / "tests" / "t1.out").read_text() == "42\n"
+    same = tmp_path / "same.s"
+    same.write_text(baseline_asm(problem))
+    ok = run_cli("check", str(out), str(same), "--no-time", "--json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["status"] == "ok", ok.stdout
+    exits_0 = tmp_path / "zero.s"
+    exits_0.write_text(compile_to_asm(EXITS_3.replace("return 3;", "return 0;")))
+    bad = run_cli("check", str(out), str(exits_0), "--no-time", "--json")
+    verdict = json.loads(bad.stdout)
+    assert verdict["status"] == "runtime_error" and "exit 3" in json.dumps(verdict["tests"])

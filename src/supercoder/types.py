@@ -110,6 +110,12 @@ class Problem:
         return (*self.cflags, *self.ldflags)
 
     @property
+    def exit_code(self) -> int:
+        """The exit status of every run of this program (``problem.json`` ``exit_code``,
+        0 by default): the reference's and every candidate's; another is a failure."""
+        return int(self.meta.get("exit_code") or 0)
+
+    @property
     def compare(self) -> str:
         """How outputs are compared (``problem.json`` ``compare``): exact by default."""
         return str(self.meta.get("compare") or "exact")

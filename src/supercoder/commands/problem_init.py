@@ -34,6 +34,14 @@ def problem_init(
         bool, typer.Option("--force", help="Replace an existing problem folder.")
     ] = False,
     timeout: Annotated[float, typer.Option(help="CPU seconds per reference run.")] = 20.0,
+    exit_code: Annotated[
+        int,
+        typer.Option(
+            "--exit-code",
+            help="The exit status the program's runs end with by design (part of the "
+            "answer: every candidate must exit with it too); 0 by default.",
+        ),
+    ] = 0,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -48,7 +56,7 @@ def problem_init(
     """
     from supercoder.problems.init import InitConfig, create_problem
 
-    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout)
+    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout, exit_code)
     report = create_problem(source, inputs, out or Path(source.stem), opts)
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)

@@ -164,6 +164,7 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
                 cflags=problem.compile_flags,
                 ldflags=problem.ldflags,
                 repeat=1,
+                exit_code=problem.exit_code,
             )
         except UserError as e:
             return Built(skip=REFERENCE_FAILS, why=str(e).splitlines()[0])

@@ -81,7 +81,12 @@ class _Job:
 
     def sandbox(self, binaries: dict[str, Path]) -> Sandbox:
         base = {"baseline": self.base_bin} if self.base_bin else {}
-        return Sandbox({**base, **binaries}, self.config.limits, isolation=self.config.isolation)
+        return Sandbox(
+            {**base, **binaries},
+            self.config.limits,
+            isolation=self.config.isolation,
+            exit_code=self.problem.exit_code,
+        )
 
 
 def search(

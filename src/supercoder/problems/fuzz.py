@@ -219,7 +219,12 @@ def fuzz_problem(
     problem = load_problem(folder)
     candidates = fuzz_inputs(problem, count, seed)
     kept, dropped = _check(
-        problem.source, candidates, timeout, problem.compile_flags, problem.ldflags
+        problem.source,
+        candidates,
+        timeout,
+        problem.compile_flags,
+        problem.ldflags,
+        problem.exit_code,
     )
     if kept:
         target.mkdir()
@@ -245,6 +250,7 @@ def _check(
     timeout: float,
     cflags: tuple[str, ...] = (),
     ldflags: tuple[str, ...] = (),
+    exit_code: int = 0,
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
     """(input, output) of every input the reference handles the same twice at -O3 and
     once at -O0; the others counted by why they were dropped."""
@@ -259,6 +265,7 @@ def _check(
             ldflags=ldflags,
             timeout=timeout,
             stop_at_failure=False,
+            exit_code=exit_code,
         )
     except ReferenceBuildError as e:
         raise UserError(f"the reference program does not compile at -{e.level}:\n{e.log}") from e

@@ -42,6 +42,7 @@ class InitConfig:
     split: str | None = None
     force: bool = False
     timeout: float = 20.0
+    exit_code: int = 0  # the exit status the program's official runs end with
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,8 @@ def _check_options(opts: InitConfig) -> None:
         parse_mode(opts.compare)
     except ValueError as e:
         raise UserError(f"--compare: {e}") from e
+    if not 0 <= opts.exit_code <= 255:
+        raise UserError(f"--exit-code {opts.exit_code}: an exit status is 0-255")
 
 
 def _check_target(out_dir: Path, force: bool) -> None:
@@ -177,6 +180,7 @@ def _fill(
         ldflags=split_flags(opts.ldflags),
         source_path=source_path,
         names=[str(t.input) for t in tests],
+        exit_code=opts.exit_code,
     )
     disagreements = []
     for t, data, run in zip(tests, datas, runs, strict=True):
@@ -235,6 +239,8 @@ def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
         meta["ldflags"] = opts.ldflags.strip()
     if parse_mode(opts.compare).kind != "exact":
         meta["compare"] = str(parse_mode(opts.compare))
+    if opts.exit_code:
+        meta["exit_code"] = opts.exit_code
     return meta
 
 
