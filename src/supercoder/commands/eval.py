@@ -298,14 +298,6 @@ def _clock(seconds: float) -> str:
 
 
 def fmt_figure(key: str, value: Any) -> str:
-    if value is None:
-        return "n/a"
-    if "rate" in key or key in (
-        "accuracy",
-        "fast_1.1",
-        "accuracy_excluding_copies",
-        "baseline_copies",
-        "timed_share",
-    ):
-        return f"{value:.1f}%"
-    return f"{value:.3f}x"
+    from supercoder.runs.summary import figure_text
+
+    return figure_text(key, value)

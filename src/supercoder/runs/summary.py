@@ -17,6 +17,46 @@ from typing import Any
 from supercoder.types import Status
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
+# figures that are percentages of the benchmark's problems (the rest: speedups or counts)
+RATE_KEYS = frozenset(
+    {
+        "compilation_rate",
+        "accuracy",
+        "accuracy_excluding_copies",
+        "baseline_copies",
+        "fast_1.1",
+        "timed_share",
+    }
+)
+COUNT_KEYS = frozenset(
+    {
+        "problems",
+        "problems_scored",
+        "problems_dropped",
+        "problems_untimed",
+        "attempts",
+        "infra_dropped",
+        "improved",
+        "significant_speedups",
+        "significant_slowdowns",
+    }
+)
+
+
+def figure_text(key: str, value: Any) -> str:
+    """A summary figure as a page shows it, with its unit: rates ``48.0%``, speedups
+    ``1.204x``, counts ``13``; ``n/a`` when there is none. ``key`` as in ``to_json``
+    (``paper.`` prefixed keys are the paper protocol's)."""
+    if value is None or isinstance(value, bool):
+        return "n/a" if value is None else str(value)
+    base = key.removeprefix("paper.")
+    if base in RATE_KEYS:
+        return f"{float(value):.1f}%"
+    if base in COUNT_KEYS:
+        return str(int(value))
+    if base.endswith("_speedup") or base == "speedup":
+        return f"{float(value):.3f}x"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
 @dataclass(frozen=True)
