@@ -15,7 +15,8 @@ def problem_init(
         typer.Option(
             "--inputs",
             help="Test inputs: a flat folder, a Kattis/ICPC package "
-            "(data/sample, data/secret) or CodeNet input_N.txt files.",
+            "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with "
+            "answers by name (in1/out1, 1.in/1.ans, input/ + output/ folders).",
         ),
     ],
     out: Annotated[
@@ -48,8 +49,10 @@ def problem_init(
     Expected outputs come from running the -O3 reference build (gcc -O3 + --cflags,
     linked with --ldflags; twice, in the sandbox): a program whose two runs differ is
     refused as non-deterministic. Official answers found beside the inputs (Kattis .ans,
-    CodeNet output_N.txt, NAME.out) are compared with the reference output and every
-    disagreement is reported. Nothing is left behind if init fails.
+    CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
+    output and every disagreement is reported; init lists which files became inputs.
+    Headers the source includes from its own folder are copied beside it, so every
+    build finds them. Nothing is left behind if init fails.
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
