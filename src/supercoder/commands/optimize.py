@@ -114,19 +114,18 @@ def optimize(
 
 
 def _faster_answer(outcome, no_time: bool):
-    """The answer to hand back: the fastest of those significantly faster on a test long
-    enough to time (with --no-time: the best correct one); None means the baseline."""
+    """The answer to hand back: the chosen answer when it is significantly faster on a
+    test long enough to time, as re-checked afresh (``strategies.confirm_best``: the
+    figure that picked it is not the one that proves it); with --no-time the best correct
+    one; None means the baseline."""
     from supercoder.runs.metrics import long_enough
 
     best = outcome.best
     if no_time:
         return best if best and best.verdict.correct else None
-    faster = [
-        a
-        for a in outcome.attempts
-        if not a.dropped and a.verdict.significantly_faster and long_enough(a.verdict)
-    ]
-    return max(faster, key=lambda a: a.verdict.speedup.value, default=None)
+    if best is None or best.dropped or not long_enough(best.verdict):
+        return None
+    return best if best.verdict.significantly_faster else None
 
 
 def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
