@@ -522,3 +522,18 @@ def test_help_paragraphs_wrap_evenly_when_piped():
         timeout=60,
     )
     assert "error" not in head.stderr.lower(), head.stderr
+
+
+def test_machine_trouble_is_worded_as_the_machines_not_the_users():
+    import errno
+
+    from supercoder.cli import error_exit
+    from supercoder.errors import InfraError, machine_error, machine_trouble
+
+    code, message = error_exit(OSError(errno.ENOSPC, "No space left on device", "/tmp/x"))
+    assert code == 3 and "machine trouble" in message and "/tmp/x" in message
+    log = "program.s: Fatal error: can't write 11 bytes to section .text: No space left on device"
+    assert machine_trouble(log) == "No space left on device"
+    assert machine_trouble("undefined reference to `gmp_printf'") is None
+    e = machine_error("the baseline could not be built", log)
+    assert isinstance(e, InfraError) and "ldflags" not in str(e) and "machine trouble" in str(e)

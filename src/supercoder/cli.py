@@ -78,8 +78,12 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         )
     if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
-        code = EXIT_BAD_INPUT if exc.errno in _USER_ERRNOS else EXIT_MACHINE
-        return code, f"{exc.strerror or exc}{where}"
+        if exc.errno in _USER_ERRNOS:
+            return EXIT_BAD_INPUT, f"{exc.strerror or exc}{where}"
+        return EXIT_MACHINE, (
+            f"{exc.strerror or exc}{where}: machine trouble, not a problem with your input; "
+            "free the space or resource and rerun (finished work is kept)"
+        )
     if isinstance(exc, ImportError) and not _ours(exc):
         extra = _extra_for(sys.argv[1:])
         return EXIT_BAD_INPUT, (
