@@ -165,7 +165,10 @@ def _run_with_progress(problems, llm, spec, store):
             tally.start(todo)
             if skipped:
                 err.print(f"resuming {spec.run_name}: {skipped} problem(s) already done")
-            progress.update(task, completed=skipped)
+            # the bar counts this invocation's problems only: rich's ETA comes from their
+            # rate (problems finished per second of wall time, with concurrency in it),
+            # not from a jump at the start for the ones done before
+            progress.update(task, total=todo, completed=0)
 
         def on_problem(name: str, outcome) -> None:
             line = tally.add(name, outcome)
