@@ -198,6 +198,7 @@ class _Tally:
         import time
 
         self.todo, self.began = todo, time.monotonic()
+        self.concurrency = max(1, min(self.concurrency, todo))  # at most one per problem
 
     def progress(self) -> str:
         import time
