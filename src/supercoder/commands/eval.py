@@ -94,10 +94,10 @@ def eval_cmd(
     for out, what in ((json_out, "--json"), (db, "--db")):
         if out is not None:
             check_writable(out, what, kept_paths(problems))
-    spec = RunConfig(
+    run_config = RunConfig(
         model=model,
         benchmark=benchmark,
-        settings=StrategyConfig(
+        strategy=StrategyConfig(
             Sampling(default_samples(model, samples), temperature),
             rounds,
             context=context,
@@ -114,7 +114,7 @@ def eval_cmd(
     llm = load_model(model, base_url=base_url, concurrency=concurrency, timeout=timeout)
     store = Store(db)
     try:
-        result = _run_with_progress(problems, llm, spec, store)
+        result = _run_with_progress(problems, llm, run_config, store)
     finally:
         store.close()
     print_summary(result.name, result.summary)
@@ -135,7 +135,7 @@ def eval_cmd(
         raise typer.Exit(3)
 
 
-def _run_with_progress(problems, llm, spec, store):
+def _run_with_progress(problems, llm, run_config, store):
     """On a terminal, a live bar (done/total, elapsed, ETA, running geomean); otherwise
     one line per finished problem on stderr: name, status, speedup [CI], seconds."""
     from rich.markup import escape
@@ -149,7 +149,7 @@ def _run_with_progress(problems, llm, spec, store):
 
     from supercoder.runs.eval_run import run_eval
 
-    tally = _Tally(spec.concurrency)
+    tally = _Tally(run_config.concurrency)
     columns = (
         "{task.description}",
         BarColumn(),
@@ -159,12 +159,12 @@ def _run_with_progress(problems, llm, spec, store):
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
-        task = progress.add_task(spec.run_name, total=len(problems))
+        task = progress.add_task(run_config.run_name, total=len(problems))
 
         def on_start(todo: int, skipped: int) -> None:
             tally.start(todo)
             if skipped:
-                err.print(f"resuming {spec.run_name}: {skipped} problem(s) already done")
+                err.print(f"resuming {run_config.run_name}: {skipped} problem(s) already done")
             # the bar counts this invocation's problems only: rich's ETA comes from their
             # rate (problems finished per second of wall time, with concurrency in it),
             # not from a jump at the start for the ones done before
@@ -174,10 +174,10 @@ def _run_with_progress(problems, llm, spec, store):
             line = tally.add(name, outcome)
             if not err.is_terminal:
                 err.print(Text(printable(line)), soft_wrap=True)
-            desc = escape(printable(f"{spec.run_name} ({tally.status()})"))
+            desc = escape(printable(f"{run_config.run_name} ({tally.status()})"))
             progress.update(task, advance=1, description=desc)
 
-        return run_eval(problems, llm, spec, store, on_start=on_start, on_problem=on_problem)
+        return run_eval(problems, llm, run_config, store, on_start=on_start, on_problem=on_problem)
 
 
 class _Tally:
