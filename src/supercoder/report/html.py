@@ -117,7 +117,7 @@ def _in_loops(spans: tuple[tuple[str, str, int, int], ...]) -> set[int]:
 
 
 DIFF_CONTEXT = 3  # unchanged lines shown around each change
-MAX_DIFF_ROWS = 400  # rows of one answer's diff at most (the page stays small)
+MAX_DIFF_ROWS = 250  # rows of one answer's diff at most (the page stays small)
 
 
 def side_by_side(
