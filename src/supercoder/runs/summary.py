@@ -22,7 +22,10 @@ from supercoder.types import Status, check_format_version
 #   1: before versioning (no ``format_version`` key); read as 1 (keys it lacks read as
 #      0 / None).
 #   2: ``format_version``.
-SUMMARY_FORMAT_VERSION = 2
+#   3: ``fast_1.1`` over the whole benchmark (was: over the timed problems), every rate
+#      null when no problem was scored; ``timed_share``, ``complete``; per problem
+#      ``checks``, ``baseline_copy``, ``wall_seconds`` (a copy's ``speedup_ci`` is set).
+SUMMARY_FORMAT_VERSION = 3
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
 # figures that are percentages of the benchmark's problems (the rest: speedups or counts)
