@@ -27,7 +27,8 @@ from supercoder.timing.intervals import round_bootstrap, widen
 from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
-from tests.test_evaluate import PRIMES, SLOW
+from tests.fakes.sizing import sized
+from tests.test_evaluate import SLOW, prime_count, primes_tests
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def primes(tmp_path) -> Path:
     folder = tmp_path / "primes"
     (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text(SLOW)
-    for n, count in PRIMES.items():
+    for n, count in primes_tests().items():
         (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
         (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
     return folder
@@ -140,13 +141,14 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     folder = tmp_path / "two"
     (folder / "hidden").mkdir(parents=True)  # timed tests are ones the model never saw
     (folder / "source.c").write_text(SLOW)
-    for n, count in {10: 4, 10000: 1229, 40000: 4203}.items():  # n10: too short to time
+    small = sized(SLOW, start=5000, limit=2_000_000)  # timed here; the other 16x longer
+    names = (f"hidden/n{small}", f"hidden/n{4 * small}")  # SLOW takes ~n^2 time
+    for n in (10, small, 4 * small):  # n10: too short to time (3 hidden: none generated)
         (folder / "hidden" / f"n{n}.in").write_text(f"{n}\n")
-        (folder / "hidden" / f"n{n}.out").write_text(f"{count}\n")
+        (folder / "hidden" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
     problem = load_problem(folder)
     config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
     verdict = evaluate(problem, baseline_asm(problem), config)
-    names = ("hidden/n10000", "hidden/n40000")
     assert verdict.correct and set(verdict.timed_tests) == set(names)
     short, long_ = (next(t for t in verdict.tests if t.name == n) for n in names)
     assert long_.pairs == 3 and short.pairs >= 2 * long_.pairs

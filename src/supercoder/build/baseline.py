@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from supercoder.build.flags import check_flags
+from supercoder.build.flags import check_build_flags, check_flags
 from supercoder.build.toolchain import (
     BASELINE_FLAGS,
     asm_digest,
@@ -20,8 +20,8 @@ from supercoder.build.toolchain import (
     is_link_failure,
     missing_symbols,
 )
-from supercoder.errors import UserError
-from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
+from supercoder.errors import UserError, machine_error, machine_trouble
+from supercoder.paths import cache_dir, read_checked, write_checked
 from supercoder.types import Problem
 
 _TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)
@@ -30,7 +30,7 @@ _TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)
 def compile_baseline(source: str, cflags: Sequence[str] = (), where: str | None = None) -> str:
     """gcc -O3 -S of ``source`` with ``cflags`` (uncached); UserError if it does not
     compile, naming ``where`` (the user's file) instead of our temporary copy."""
-    cflags = check_flags(cflags, "cflags")
+    cflags = check_build_flags(cflags, "cflags")
     try:
         return compile_to_asm(source, (*BASELINE_FLAGS, *cflags))
     except UserError as e:
@@ -46,12 +46,14 @@ def baseline_asm(problem: Problem) -> str:
         return problem.baseline_asm
     flags = (*BASELINE_FLAGS, *problem.cflags)
     key = problem.source_hash() + ("-" + asm_digest(" ".join(flags))[:12] if problem.cflags else "")
+    # the include path's folder is not part of the key: the headers' digest is (source_hash)
     path = cache_dir() / "baselines" / f"{key}.s"
-    if path.is_file():
-        return path.read_text()
+    cached = read_checked(path)  # verified: a damaged cache file is rebuilt, never used
+    if cached is not None:
+        return cached.decode()
     where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
-    asm = compile_baseline(problem.source, problem.cflags, where)
-    atomic_write_text(path, asm)
+    asm = compile_baseline(problem.source, problem.compile_flags, where)
+    write_checked(path, asm.encode())
     return asm
 
 
@@ -64,11 +66,13 @@ def baseline_binary(
     link_flags = check_flags(link_flags, "cflags/ldflags")
     link = "-" + asm_digest(" ".join(link_flags))[:12] if link_flags else ""
     cached = cache_dir() / "bin" / (asm_digest(asm) + link)
-    if not cached.is_file():
+    if read_checked(cached) is None:  # missing, or damaged (cut short, changed): rebuilt
         build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
         if not build.ok or build.binary is None:
+            if machine_trouble(build.log):
+                raise machine_error("the baseline could not be built", build.log)
             raise UserError(_build_error(build.log, link_flags))
-        atomic_write_bytes(cached, build.binary.read_bytes(), mode=0o755)
+        write_checked(cached, build.binary.read_bytes(), mode=0o755)
     return cached
 
 

@@ -128,3 +128,38 @@ def _path_refusal(path: str | None) -> str | None:
     if p.is_absolute() and p.parts[:2] != ("/", "usr"):
         return "the folder must be inside the problem"
     return None
+
+
+def check_build_flags(flags: Sequence[str], field: str) -> tuple[str, ...]:
+    """``check_flags`` for a build's flags as supercoder composes them
+    (``Problem.compile_flags``: the checked cflags, then ``-iquote <the problem folder>``
+    where it holds headers): that one pair of ours is let through (the folder is bound
+    read-only into the build sandbox); everything else must pass ``check_flags``."""
+    flags = tuple(flags)
+    rest: list[str] = []
+    i = 0
+    while i < len(flags):
+        if flags[i] == "-iquote" and i + 1 < len(flags) and own_folder(flags[i + 1]):
+            i += 2
+            continue
+        rest.append(flags[i])
+        i += 1
+    check_flags(rest, field)
+    return flags
+
+
+def own_folder(path: str) -> bool:
+    """Is ``path`` a problem folder (absolute, holding ``source.c``)?"""
+    from pathlib import Path
+
+    p = Path(path)
+    return p.is_absolute() and (p / "source.c").is_file()
+
+
+def include_folders(args: Sequence[str]) -> list[str]:
+    """The problem folders a build's arguments put on the include path (``-iquote``)."""
+    return [
+        args[i + 1]
+        for i in range(len(args) - 1)
+        if args[i] == "-iquote" and own_folder(args[i + 1])
+    ]

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from supercoder.build.asmcheck import forbidden_directive
 from supercoder.build.asmtext import collapse_space, statements
-from supercoder.errors import InfraError, UserError
+from supercoder.build.flags import include_folders
+from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
 from supercoder.paths import package_version
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
@@ -73,6 +74,9 @@ def compile_to_asm(
         source, [*flags, "-S", "source.c", "-o", "out.s"], compiler, isolation
     )
     try:
+        log = (run.stderr + run.stdout).decode(errors="replace")
+        if not run.clean_exit and machine_trouble(log):
+            raise machine_error(f"{compiler} could not compile the C source", log)
         if not run.clean_exit or not (work / "out.s").is_file():
             raise UserError(
                 f"the C source does not compile with {Path(compiler).name} {' '.join(flags)}:\n"
@@ -125,7 +129,8 @@ def compile_in_sandbox(
     except OSError as e:  # the machine's disk, not the problem
         shutil.rmtree(work, ignore_errors=True)
         raise InfraError(f"cannot prepare a build folder: {e}") from e
-    readonly = () if cc.startswith(("/usr/", "/bin/")) else (Path(cc).resolve().parent.parent,)
+    readonly = [] if cc.startswith(("/usr/", "/bin/")) else [Path(cc).resolve().parent.parent]
+    readonly += [Path(d) for d in include_folders(args)]  # the problem's own headers
     try:
         run = run_isolated(
             [cc, *args],

@@ -33,12 +33,18 @@ from typing import Any
 
 from supercoder.build.flags import check_flags
 from supercoder.errors import UserError
+from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, split_flags
 
 DATA_SOURCE = "supercoder"
 FORMATS = (".jsonl", ".json", ".parquet")
 
-PROBLEM_SETTINGS = ("cflags", "ldflags", "compare")  # problem.json keys carried in extra_info
+PROBLEM_SETTINGS = (
+    "cflags",
+    "ldflags",
+    "compare",
+    "exit_code",
+)  # problem.json keys carried in extra_info
 
 
 def load_records(path: str | Path) -> list[Problem]:
@@ -142,15 +148,11 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
         if not isinstance(info["tags"], list | tuple):
             raise UserError(f"{where}: field extra_info.tags must be a list of strings")
         meta["tags"] = [str(t) for t in info["tags"]]
-    meta.update({k: info[k] for k in PROBLEM_SETTINGS if info.get(k)})
-    for key in ("cflags", "ldflags"):
-        try:
-            flags = split_flags(meta.get(key))
-        except (ValueError, TypeError) as e:
-            raise UserError(
-                f"{where}: field extra_info.{key} is not a string of flags ({e})"
-            ) from e
-        check_flags(flags, f"{where}: record extra_info.{key}")
+    settings = {k: info[k] for k in PROBLEM_SETTINGS if info.get(k)}
+    check_fields(settings, f"{where}: extra_info")
+    for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
+        check_flags(split_flags(settings.get(key)), f"{where}: record extra_info.{key}")
+    meta.update(settings)
     return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
 
 

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from supercoder.build.flags import check_flags
+from supercoder.build.flags import check_build_flags, check_flags
 from supercoder.build.toolchain import COMPILE_LIMITS, LINK_FLAGS, c_messages, compile_to_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.models.builds import CC_EXTRA, Build, Tools, find_tools
@@ -53,7 +53,8 @@ def build_asm(
         return None
     if build.cc != "gcc" and "-fopenmp" in cflags:
         return None
-    cflags, link_flags = check_flags(cflags, "cflags"), check_flags(link_flags, "cflags/ldflags")
+    cflags = check_build_flags(cflags, "cflags")
+    link_flags = check_flags(link_flags, "cflags/ldflags")
     flags = (*build.flags, *CC_EXTRA.get(build.cc, ()), *cflags)
     try:
         if not build.pgo:

@@ -67,12 +67,13 @@ def _gcc(args: list[str], cwd: Path) -> None:
 
 def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     """Run every test of ``problem`` on a ``--coverage`` build and measure it."""
-    cflags = check_flags(problem.cflags, "cflags")
+    check_flags(problem.cflags, "cflags")
+    compile_flags = problem.compile_flags
     link = check_flags(problem.link_flags, "cflags/ldflags")
     work = Path(tempfile.mkdtemp(prefix="sc-cov-"))
     try:
         (work / "source.c").write_text(problem.source)
-        _gcc(["-O0", *cflags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
+        _gcc(["-O0", *compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
         _gcc(["--coverage", "source.o", "-o", "prog", "-lm", *link], work)
         for test in problem.tests:
             run = run_isolated(["./prog"], work, limits=_limits(timeout), stdin=test.read_input())

@@ -130,7 +130,12 @@ def _run_and_time(
     ] + list(unseen.generated_tests)  # and the generated ones
     hidden = frozenset(t.name for t in problem.tests if t.hidden) | unseen.names
     meter = Meter(config.meter)
-    box = Sandbox(meter.binaries(base_bin, cand_bin), config.limits, isolation=config.sandbox)
+    box = Sandbox(
+        meter.binaries(base_bin, cand_bin),
+        config.limits,
+        isolation=config.sandbox,
+        exit_code=problem.exit_code,
+    )
     try:
         results, cpu = _check_all(box, inputs, config, hidden)
         failed = [r for r in results if r.status is not Status.OK]
@@ -203,7 +208,9 @@ def _blame(
     """The baseline failed (or the supervisor was lost) in a sandbox that has run the
     candidate: the candidate's fault, unless the baseline also fails in a fresh sandbox
     that never ran it; only then an infrastructure error."""
-    fresh = baseline_fails_alone(base_bin, inputs, config, hidden=hidden)
+    fresh = baseline_fails_alone(
+        base_bin, inputs, config, exit_code=problem.exit_code, hidden=hidden
+    )
     why = _hidden_safe(str(error), hidden)
     if fresh:
         return Verdict(
@@ -230,12 +237,18 @@ def baseline_fails_alone(
     inputs,
     config: EvalConfig,
     rounds: int = 2,
+    exit_code: int = 0,
     hidden: frozenset[str] = frozenset(),
 ) -> str | None:
     """Why the baseline fails, run ``rounds`` times on every test in a fresh sandbox that
     holds nothing else (None: it passes; on a ``hidden`` test, only that it failed)."""
     try:
-        with Sandbox({"baseline": base_bin}, config.limits, isolation=config.sandbox) as box:
+        with Sandbox(
+            {"baseline": base_bin},
+            config.limits,
+            isolation=config.sandbox,
+            exit_code=exit_code,
+        ) as box:
             for _ in range(rounds):
                 for name, data, expected in inputs:
                     run = box.run("baseline", data)
@@ -282,7 +295,7 @@ def _check_all(
 
 
 def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
-    if run.outcome != "exited" or run.exit_code != 0:
+    if not run.exited_as_expected:
         return TestResult(
             name, _OUTCOME_STATUS[run.outcome], run.describe(), candidate_seconds=run.cpu_seconds
         )
