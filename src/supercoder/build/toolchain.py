@@ -130,7 +130,11 @@ def compile_in_sandbox(
         shutil.rmtree(work, ignore_errors=True)
         raise InfraError(f"cannot prepare a build folder: {e}") from e
     readonly = [] if cc.startswith(("/usr/", "/bin/")) else [Path(cc).resolve().parent.parent]
-    readonly += [Path(d) for d in include_folders(args)]  # the problem's own headers
+    try:
+        args = copy_headers(args, work)  # the problem's own headers, into the build folder
+    except OSError as e:
+        shutil.rmtree(work, ignore_errors=True)
+        raise InfraError(f"cannot prepare a build folder: {e}") from e
     try:
         run = run_isolated(
             [cc, *args],
@@ -144,6 +148,39 @@ def compile_in_sandbox(
         shutil.rmtree(work, ignore_errors=True)
         raise
     return run, work
+
+
+MAX_HEADER_BYTES = 16 << 20
+
+
+def copy_headers(args: Sequence[str], work: Path) -> list[str]:
+    """``args`` with each problem folder on the include path (``-iquote FOLDER``, from
+    ``Problem.compile_flags``) replaced by a copy of its headers (``*.h``, regular files
+    inside it, at most ``MAX_HEADER_BYTES``) in the build folder: the build sandbox sees
+    the problem's headers and nothing else of its folder or the host."""
+    folders = set(include_folders(args))
+    out: list[str] = []
+    for k, arg in enumerate(args):
+        if k and args[k - 1] == "-iquote" and arg in folders:
+            target = work / f"include{len(out)}"
+            target.mkdir(exist_ok=True)
+            total = 0
+            root = Path(arg).resolve()
+            for header in sorted(root.rglob("*.h")):
+                if header.is_symlink() or not header.is_file():
+                    continue
+                if not header.resolve().is_relative_to(root):
+                    continue
+                total += header.stat().st_size
+                if total > MAX_HEADER_BYTES:
+                    break
+                dest = target / header.relative_to(root)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(header, dest)
+            out.append(str(target))
+            continue
+        out.append(arg)
+    return out
 
 
 _DIAGNOSTIC = re.compile(r"^([^\s:][^:]*)(:\d+(:\d+)?: |: In |: At )")

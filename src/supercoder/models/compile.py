@@ -16,7 +16,13 @@ import tempfile
 from pathlib import Path
 
 from supercoder.build.flags import check_build_flags, check_flags
-from supercoder.build.toolchain import COMPILE_LIMITS, LINK_FLAGS, c_messages, compile_to_asm
+from supercoder.build.toolchain import (
+    COMPILE_LIMITS,
+    LINK_FLAGS,
+    c_messages,
+    compile_to_asm,
+    copy_headers,
+)
 from supercoder.errors import InfraError, UserError
 from supercoder.models.builds import CC_EXTRA, Build, Tools, find_tools
 from supercoder.sandbox.box import Limits
@@ -119,6 +125,8 @@ def _check(cmd: list[str], cwd: Path, isolation: bool) -> None:
     from supercoder.sandbox.oneshot import run_isolated
 
     tool = cmd[0]
+    if "-iquote" in cmd:  # the problem's headers, copied into the build folder
+        cmd = [tool, *copy_headers(cmd[1:], cwd)]
     readonly = () if tool.startswith(("/usr/", "/bin/")) else (Path(tool).resolve().parent.parent,)
     run = run_isolated(cmd, cwd, limits=COMPILE_LIMITS, readonly=readonly, isolation=isolation)
     if not run.clean_exit:

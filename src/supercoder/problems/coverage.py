@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from supercoder.build.flags import check_flags
-from supercoder.build.toolchain import c_messages
+from supercoder.build.toolchain import c_messages, copy_headers
 from supercoder.errors import InfraError, UserError
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
@@ -60,6 +60,7 @@ def _limits(cpu_seconds: float) -> Limits:
 
 
 def _gcc(args: list[str], cwd: Path) -> None:
+    args = copy_headers(args, cwd) if "-iquote" in args else args  # the problem's headers
     run = run_isolated(["gcc", *args], cwd, limits=_limits(120.0))
     if not run.clean_exit:
         raise UserError(f"cannot build with --coverage: {c_messages(run, cwd)}")
