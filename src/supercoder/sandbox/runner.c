@@ -667,6 +667,14 @@ static void run_job(const struct job *j) {
     }
     close(pst[0]);
     int pfd = (int)syscall(SYS_pidfd_open, pid, 0);
+    /* hold the run's mount namespace: its teardown (unmounting the fresh root) then
+       happens when we let go, after the run, on our CPU time rather than the program's */
+    int nsfd = -1;
+    if (fresh_root) {
+        char nspath[64];
+        snprintf(nspath, sizeof nspath, "/proc/%d/ns/mnt", pid);
+        nsfd = open(nspath, O_RDONLY | O_CLOEXEC);
+    }
     fcntl(pout[0], F_SETFL, O_NONBLOCK);
     fcntl(perr[0], F_SETFL, O_NONBLOCK);
     struct pollfd fds[3] = {{pout[0], POLLIN, 0}, {perr[0], POLLIN, 0}, {pfd, POLLIN, 0}};
@@ -699,6 +707,7 @@ static void run_job(const struct job *j) {
     while (fds[1].fd >= 0 && drain(perr[0], &err, ERR_KEEP, -1, &over) > 0) {}
     close(pout[0]); close(perr[0]);
     if (pfd >= 0) close(pfd);
+    if (nsfd >= 0) close(nsfd);
     int leftover = kill_descendants();
     reassert_state(&changed);
     ipc_leftovers(&changed);
