@@ -21,8 +21,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from supercoder.runs.metrics import summarize
-from supercoder.runs.store import RunConfig, RunJournal, Store
-from supercoder.runs.strategies import Outcome, solve
+from supercoder.runs.search import search
+from supercoder.runs.store import RunArchive, RunConfig, RunJournal, Store
+from supercoder.runs.strategies import Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Problem
 
@@ -66,6 +67,7 @@ def run_eval(
     on_start: Callable[[int, int], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Any = None,
+    on_progress: Callable[[Any], None] | None = None,
 ) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring."""
     from supercoder.runs.strategies import make_verifier
@@ -97,7 +99,10 @@ def run_eval(
 
     try:
         _drive(
-            todo, lambda p: _solve_one(p, model, spec, verify, journal), spec.concurrency, on_done
+            todo,
+            lambda p: _solve_one(p, model, spec, verify, journal, on_progress),
+            spec.concurrency,
+            on_done,
         )
     finally:
         if executor is not None:
@@ -127,14 +132,26 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
     pool.shutdown(wait=True)
 
 
-def _solve_one(problem, model, spec: RunConfig, verify, journal: RunJournal) -> Outcome:
+def _solve_one(
+    problem, model, spec: RunConfig, verify, journal: RunJournal, on_progress=None
+) -> Outcome:
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
     journal.baseline(problem.name, baseline_asm(problem))
+    models = list(model) if isinstance(model, list | tuple) else [model]
     if spec.deadline is not None:
-        model = Deadline(model, spec.deadline)
-    return solve(problem, model, spec.settings, verify=verify, journal=journal)
+        models = [Deadline(m, spec.deadline) for m in models]
+    archive = RunArchive(journal.store, journal.run)
+    return search(
+        problem,
+        models,
+        spec.settings,
+        verify=verify,
+        journal=journal,
+        archive=archive,
+        on_progress=on_progress,
+    )
 
 
 def dropped_reason(outcome: Outcome) -> str:

@@ -1,0 +1,272 @@
+"""The evolutionary search through a real loopback OpenAI-compatible server, the real
+sandbox, the real meter and a real SQLite store.
+
+The scripted *chain* model (tests/fakes/chain.py), asked to improve version k of a
+program, answers version k + 1 (about one answer in four wrong on purpose, seeded), and
+each version repeats the work 4x less often than the one before, so it is measurably
+faster. With the same answer budget, evolve climbs the chain; best-of-N, always shown
+the baseline, can only reach version 1.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from supercoder.build.toolchain import asm_digest
+from supercoder.models.base import Sampling
+from supercoder.models.providers import load_model
+from supercoder.problems.loading import load_problem
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.evolve import MemoryArchive, evolve
+from supercoder.runs.programs import ProgramDB, baseline_program, faster_than
+from supercoder.runs.search import search
+from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
+from supercoder.runs.strategies import EvolveConfig, Strategy, StrategyConfig, make_verifier
+from supercoder.types import Speedup, Status, Verdict
+from tests.conftest import sandbox_or_skip
+from tests.fakes.chain import Chain, chain_problem, chain_responder
+from tests.fakes.servers import openai_server
+
+REPO = Path(__file__).resolve().parents[1]
+EVOLVE = StrategyConfig(Sampling(n=12, temperature=0.8), strategy=Strategy.EVOLVE)
+BEST_OF_N = StrategyConfig(Sampling(n=12, temperature=0.8))
+
+
+@pytest.fixture(scope="module")
+def chains(tmp_path_factory) -> dict[str, Chain]:
+    sandbox_or_skip()
+    root = tmp_path_factory.mktemp("chains")
+    return {name: chain_problem(root, name, last=3, mod=m) for name, m in (("ca", 13), ("cb", 11))}
+
+
+def _counting(verify):
+    """The real verifier, noting every model-written program it is asked to run (and, as
+    None, every re-measurement of a known one)."""
+    seen: list[str | None] = []
+
+    def wrapped(problem, candidates):
+        seen.extend(asm_digest(c.asm) if "program" in c.origin else None for c in candidates)
+        return verify(problem, candidates)
+
+    return wrapped, seen
+
+
+def test_evolve_climbs_the_chain_where_best_of_n_reaches_version_one(chains):
+    with openai_server(chain_responder(chains)) as url:
+        model = load_model("openai:chain", base_url=url, cache=False)
+        for chain in chains.values():
+            problem = load_problem(chain.path)
+            verify, ran = _counting(make_verifier())
+            evolved = search(problem, model, EVOLVE, verify=verify)
+            plain = search(problem, model, BEST_OF_N)
+            best, flat = evolved.best, plain.best
+            assert chain.version_of(best.candidate.asm) == chain.last, chain.name
+            assert chain.version_of(flat.candidate.asm) == 1, chain.name
+            # the same answer budget: 12 model answers each (+ evolve's fresh re-check)
+            answers = [a for a in evolved.attempts if not a.origin.get("final")]
+            assert len(answers) == len(plain.attempts) == 12
+            # the answer is re-checked fresh, correct and significantly faster
+            assert best.origin["final"] and best.verdict.correct
+            assert best.verdict.significantly_faster and best.verdict.speedup.value > 3
+            # no program was run twice (duplicates are dropped before running)
+            written = [d for d in ran if d is not None]
+            assert len(written) == len(set(written))
+            assert any("duplicate_of" in a.origin for a in answers)
+            # elites were measured again (parents of many children, the final re-check)
+            assert ran.count(None) >= 2
+            # the lineage climbs one version per step
+            lineage = evolved.meta["lineage"]
+            assert len(lineage) == chain.last + 1
+
+
+def test_wrong_answers_are_never_returned_and_slower_ones_lose_to_the_baseline(chains, tmp_path):
+    chain = chains["ca"]
+    problem = load_problem(chain.path)
+    slower = chain_problem(tmp_path, "ca", last=4, mod=13).versions[0]  # 4x more work
+
+    def respond(messages, request):
+        return f"```assembly\n{chain.wrong[1] if request['seed'] % 2 else slower}```"
+
+    with openai_server(respond) as url:
+        model = load_model("openai:bad", base_url=url, cache=False)
+        settings = StrategyConfig(Sampling(n=4), strategy=Strategy.EVOLVE)
+        outcome = evolve(problem, model, settings)
+    best = outcome.best
+    assert best.verdict.correct and best.verdict.identical_to_baseline
+    assert best.origin["program"] == 0
+    assert {a.verdict.status for a in outcome.attempts[:-1]} <= {Status.OK, Status.WRONG_OUTPUT}
+
+
+def test_diff_answers_apply_to_the_parent(chains):
+    chain = chains["cb"]
+    problem = load_problem(chain.path)
+    with openai_server(chain_responder(chains, diff=True)) as url:
+        model = load_model("openai:diff", base_url=url, cache=False)
+        settings = StrategyConfig(Sampling(n=10), answer="diff", strategy=Strategy.EVOLVE)
+        outcome = evolve(problem, model, settings)
+    assert chain.version_of(outcome.best.candidate.asm) == chain.last
+    kinds = {a.origin.get("answer") for a in outcome.attempts}
+    assert {a.origin.get("prompt_kind") for a in outcome.attempts[:-1]} <= {"diff", "crossover"}
+    assert kinds  # every answer went through the diff path
+
+
+def test_the_program_database_is_in_the_store(chains, tmp_path):
+    chain = chains["ca"]
+    problem = load_problem(chain.path)
+    db = tmp_path / "runs.sqlite"
+    store = Store(db)
+    spec = RunConfig("openai:chain", "chains", EVOLVE, name="evo")
+    with openai_server(chain_responder(chains)) as url:
+        model = load_model("openai:chain", base_url=url, cache=False)
+        lines = []
+        result = run_eval(
+            [problem], model, spec, store, on_progress=lambda p: lines.append(p.line())
+        )
+    assert not result.failed
+    assert "generation 6/6" in lines[-1] and "calls" in lines[-1] and "tokens" in lines[-1]
+    programs = store.programs("evo", problem.name)
+    assert programs[0].kind == "baseline" and programs[0].parents == ()
+    children = programs[1:]
+    assert children and all(p.parents and p.model == "openai:chain" for p in children)
+    assert all(p.tokens > 0 and "instructions" in p.features for p in children)
+    top = max((p for p in children if p.correct), key=lambda p: p.verdict.speedup.value)
+    assert chain.version_of(top.asm) == chain.last
+    raw = sqlite3.connect(db)
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    row = raw.execute(
+        "SELECT speedup, speedup_low, speedup_high, prompt_tokens FROM programs "
+        "WHERE run = 'evo' AND id = ?",
+        (top.id,),
+    ).fetchone()
+    assert row[1] <= row[0] <= row[2] and row[3] > 0
+    # the stored summary's answer is the fresh re-check
+    (outcome,) = store.outcomes("evo")
+    assert outcome.best.origin.get("final") and chain.version_of(outcome.best.candidate.asm) == 3
+    assert result.summary.per_problem[problem.name].speedup > 3
+
+
+def test_noise_aware_selection():
+    def sp(value, half):
+        return Speedup(value, value * (1 - half), value * (1 + half), 10, 1)
+
+    assert faster_than(sp(2.0, 0.02), sp(1.5, 0.02))
+    assert not faster_than(sp(1.52, 0.02), sp(1.5, 0.02))  # within noise: no displacement
+    assert not faster_than(sp(3.0, 0.6), sp(1.5, 0.02))  # a lucky, wide measurement
+    base = baseline_program("p", "\t.globl main\nmain:\n\tret\n")
+    db = ProgramDB(2).add(base)
+    ok = Verdict("p", Status.OK, speedup=sp(2.0, 0.02))
+    child = base.__class__(1, "x", "d1", (0,), 1, 0, 1, "improve", "m", ok)
+    db = db.add(child)
+    assert db.best == {0: 0, 1: 1}  # only its island
+    lucky = base.__class__(
+        2, "y", "d2", (1,), 1, 1, 1, "improve", "m", Verdict("p", Status.OK, speedup=sp(2.03, 0.02))
+    )
+    db = db.add(lucky)
+    assert db.best[1] == 1  # not significantly faster than the incumbent
+    assert db.migrate().best == {0: 1, 1: 1}
+    # a re-measurement that fails demotes the elite
+    db = db.remeasure(1, Verdict("p", Status.WRONG_OUTPUT))
+    assert db.best[1] == 2 and db.best[0] == 0
+
+
+def test_the_bandit_gives_calls_to_the_model_that_improves(chains):
+    chain = chains["cb"]
+    problem = load_problem(chain.path)
+    good = chain_responder(chains, wrong_every=0)
+
+    def respond(messages, request):
+        return good(messages, request) if request["model"] == "good" else "No idea, sorry."
+
+    with openai_server(respond) as url:
+        models = [load_model(f"openai:{m}", base_url=url, cache=False) for m in ("idle", "good")]
+        settings = StrategyConfig(
+            Sampling(n=12), strategy=Strategy.EVOLVE, evolve=EvolveConfig(bandit_c=0.2)
+        )
+        outcome = evolve(problem, models, settings)
+        calls = [r["model"] for r in url.requests]
+    assert calls.count("good") > calls.count("idle") >= 1
+    assert chain.version_of(outcome.best.candidate.asm) == chain.last
+
+
+def test_token_cap_stops_the_search(chains):
+    chain = chains["ca"]
+    problem = load_problem(chain.path)
+    with openai_server(chain_responder(chains)) as url:
+        model = load_model("openai:chain", base_url=url, cache=False)
+        settings = StrategyConfig(
+            Sampling(n=12), strategy=Strategy.EVOLVE, evolve=EvolveConfig(max_tokens=1)
+        )
+        outcome = evolve(problem, model, settings, archive=MemoryArchive())
+        assert len(url.requests) == 2  # one generation, then the cap
+    assert outcome.best.verdict.correct
+
+
+SCRIPT = """
+import sys
+sys.path.insert(0, {repo!r})
+from supercoder.models.base import Sampling
+from supercoder.models.providers import load_model
+from supercoder.problems.loading import load_problem
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.strategies import Strategy, StrategyConfig
+
+problem = load_problem({path!r})
+model = load_model("openai:chain", base_url={url!r}, cache=False)
+spec = RunConfig("openai:chain", "chains", StrategyConfig(Sampling(n=12), strategy=Strategy.EVOLVE),
+                 name={run!r})
+result = run_eval([problem], model, spec, Store({db!r}), on_progress=lambda p: print(p.line(), flush=True))
+print("DONE", result.outcomes[0].best.origin["program"], flush=True)
+"""
+
+
+def _run_script(tmp: Path, name: str, **kw) -> subprocess.Popen:
+    script = tmp / f"{name}.py"
+    script.write_text(textwrap.dedent(SCRIPT.format(repo=str(REPO), **kw)))
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+    return subprocess.Popen(
+        [sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True
+    )
+
+
+def _best_digest(db: Path, run: str) -> str:
+    store = Store(db)
+    (outcome,) = store.outcomes(run)
+    return asm_digest(outcome.best.candidate.asm)
+
+
+def test_sigkill_then_rerun_ends_at_the_same_program(chains, tmp_path):
+    chain = chains["cb"]
+    with openai_server(chain_responder(chains)) as url:
+        common = {"path": str(chain.path), "url": str(url), "run": "evo"}
+        whole = _run_script(tmp_path, "whole", db=str(tmp_path / "whole.sqlite"), **common)
+        assert whole.wait(timeout=300) == 0
+        asked = len(url.requests)
+        killed_db = tmp_path / "killed.sqlite"
+        victim = _run_script(tmp_path, "killed", db=str(killed_db), **common)
+        for line in victim.stdout:  # SIGKILL after the third generation
+            if "generation 3/" in line:
+                victim.send_signal(signal.SIGKILL)
+                break
+        victim.wait(timeout=60)
+        assert victim.returncode == -signal.SIGKILL
+        kept = sqlite3.connect(killed_db).execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+        assert 4 <= kept < 13  # killed mid-run, three generations journaled
+        again = _run_script(tmp_path, "again", db=str(killed_db), **common)
+        out, _ = again.communicate(timeout=300)
+        assert again.returncode == 0 and "DONE" in out
+        # nothing stored was asked again: the two runs together asked what one did (and
+        # at most the answers in flight when it was killed)
+        assert asked <= len(url.requests) - asked <= asked + 2
+    assert _best_digest(killed_db, "evo") == _best_digest(tmp_path / "whole.sqlite", "evo")
+    assert chain.version_of(Store(killed_db).outcomes("evo")[0].best.candidate.asm) == chain.last
+    rows = sqlite3.connect(killed_db).execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
+    assert rows == 13  # 12 answers and the re-check, none twice
