@@ -15,7 +15,6 @@ import signal
 import sqlite3
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
@@ -209,31 +208,18 @@ def test_token_cap_stops_the_search(chains):
     assert outcome.best.verdict.correct
 
 
-SCRIPT = """
-import sys
-sys.path.insert(0, {repo!r})
-from supercoder.models.base import Sampling
-from supercoder.models.providers import load_model
-from supercoder.problems.loading import load_problem
-from supercoder.runs.eval_run import run_eval
-from supercoder.runs.store import RunConfig, Store
-from supercoder.runs.strategies import Strategy, StrategyConfig
-
-problem = load_problem({path!r})
-model = load_model("openai:chain", base_url={url!r}, cache=False)
-spec = RunConfig("openai:chain", "chains", StrategyConfig(Sampling(n=12), strategy=Strategy.EVOLVE),
-                 name={run!r})
-result = run_eval([problem], model, spec, Store({db!r}), on_progress=lambda p: print(p.line(), flush=True))
-print("DONE", result.outcomes[0].best.origin["program"], flush=True)
-"""
-
-
-def _run_script(tmp: Path, name: str, **kw) -> subprocess.Popen:
-    script = tmp / f"{name}.py"
-    script.write_text(textwrap.dedent(SCRIPT.format(repo=str(REPO), **kw)))
-    env = {**os.environ, "PYTHONPATH": str(REPO / "src")}
+def _eval(bench: Path, db: Path, url: str, cache: Path) -> subprocess.Popen:
+    """``supercoder eval --strategy evolve`` in a subprocess (progress lines on stderr),
+    with its own cache folder: a rerun finds earlier answers only in the store."""
+    args = ["eval", "-m", "openai:chain", "--base-url", url, "--benchmark", str(bench)]
+    args += ["--db", str(db), "--run", "evo", "--strategy", "evolve", "--samples", "12"]
+    env = {**os.environ, "PYTHONPATH": str(REPO / "src"), "SUPERCODER_CACHE": str(cache)}
     return subprocess.Popen(
-        [sys.executable, str(script)], env=env, stdout=subprocess.PIPE, text=True
+        [sys.executable, "-m", "supercoder.cli", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -243,16 +229,19 @@ def _best_digest(db: Path, run: str) -> str:
     return asm_digest(outcome.best.candidate.asm)
 
 
-def test_sigkill_then_rerun_ends_at_the_same_program(chains, tmp_path):
-    chain = chains["cb"]
-    with openai_server(chain_responder(chains)) as url:
-        common = {"path": str(chain.path), "url": str(url), "run": "evo"}
-        whole = _run_script(tmp_path, "whole", db=str(tmp_path / "whole.sqlite"), **common)
-        assert whole.wait(timeout=300) == 0
+def test_sigkill_then_the_same_command_ends_at_the_same_program(tmp_path):
+    sandbox_or_skip()
+    chain = chain_problem(tmp_path / "bench", "ck", last=3, mod=7)
+    bench = tmp_path / "bench"
+    with openai_server(chain_responder({"ck": chain})) as url:
+        whole = _eval(bench, tmp_path / "whole.sqlite", url, tmp_path / "c1")
+        _, log = whole.communicate(timeout=300)
+        assert whole.returncode == 0, log
+        assert "ck: generation 6/6, best #" in log and "12 calls" in log
         asked = len(url.requests)
         killed_db = tmp_path / "killed.sqlite"
-        victim = _run_script(tmp_path, "killed", db=str(killed_db), **common)
-        for line in victim.stdout:  # SIGKILL after the third generation
+        victim = _eval(bench, killed_db, url, tmp_path / "c2")
+        for line in victim.stderr:  # SIGKILL after the third generation
             if "generation 3/" in line:
                 victim.send_signal(signal.SIGKILL)
                 break
@@ -260,9 +249,9 @@ def test_sigkill_then_rerun_ends_at_the_same_program(chains, tmp_path):
         assert victim.returncode == -signal.SIGKILL
         kept = sqlite3.connect(killed_db).execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
         assert 4 <= kept < 13  # killed mid-run, three generations journaled
-        again = _run_script(tmp_path, "again", db=str(killed_db), **common)
-        out, _ = again.communicate(timeout=300)
-        assert again.returncode == 0 and "DONE" in out
+        again = _eval(bench, killed_db, url, tmp_path / "c3")
+        _, log = again.communicate(timeout=300)
+        assert again.returncode == 0, log
         # nothing stored was asked again: the two runs together asked what one did (and
         # at most the answers in flight when it was killed)
         assert asked <= len(url.requests) - asked <= asked + 2
@@ -270,3 +259,23 @@ def test_sigkill_then_rerun_ends_at_the_same_program(chains, tmp_path):
     assert chain.version_of(Store(killed_db).outcomes("evo")[0].best.candidate.asm) == chain.last
     rows = sqlite3.connect(killed_db).execute("SELECT COUNT(*) FROM attempts").fetchone()[0]
     assert rows == 13  # 12 answers and the re-check, none twice
+
+
+def test_optimize_with_evolve_writes_the_last_version(chains, tmp_path):
+    from typer.testing import CliRunner
+
+    from supercoder.cli import app
+
+    chain = chains["ca"]
+    out = tmp_path / "best.s"
+    with openai_server(chain_responder(chains)) as url:
+        args = ["optimize", str(chain.path), "-m", "openai:chain", "--base-url", url]
+        result = CliRunner().invoke(
+            app, [*args, "--strategy", "evolve", "--samples", "12", "-o", str(out), "--json"]
+        )
+        assert result.exit_code == 0, result.output
+    assert chain.version_of(out.read_text()) == chain.last
+    bad = CliRunner().invoke(app, [*args[:4], "-m", "openai:other", "--samples", "2"])
+    assert bad.exit_code == 2 and "several --model need --strategy evolve" in bad.output
+    bad = CliRunner().invoke(app, [*args, "--strategy", "evolution"])
+    assert bad.exit_code == 2 and "unknown --strategy 'evolution'" in bad.output

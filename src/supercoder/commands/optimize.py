@@ -19,23 +19,29 @@ from supercoder.commands.options import (
     BudgetOpt,
     ContextOpt,
     DeadlineOpt,
-    ModelOpt,
+    GenerationOpt,
+    IslandsOpt,
+    MaxCostOpt,
+    MaxTokensOpt,
+    ModelsOpt,
     NoTimeOpt,
     RoundsOpt,
     SamplesOpt,
+    StartFromOpt,
+    StrategyOpt,
     TempOpt,
     TimeoutOpt,
     UnsafeOpt,
-    default_samples,
     err,
-    with_budget,
+    model_specs,
+    strategy_config,
 )
 from supercoder.errors import UserError, printable
 
 
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
-    model: ModelOpt = "compiler",
+    model: ModelsOpt = None,
     samples: SamplesOpt = None,
     rounds: RoundsOpt = 1,
     temperature: TempOpt = 0.7,
@@ -58,8 +64,18 @@ def optimize(
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
     budget: BudgetOpt = None,
+    strategy: StrategyOpt = "best-of-n",
+    start_from: StartFromOpt = "baseline",
+    max_cost: MaxCostOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    generation: GenerationOpt = 2,
+    islands: IslandsOpt = 2,
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write it only if it is faster.
+
+    --strategy evolve improves the best verified programs generation after generation
+    (--samples answers in all; one progress line per generation on stderr); its answer
+    is re-checked fresh and written only if significantly faster, as below.
 
     Every answer is verified (sandbox, the problem's output comparison on every test,
     then timed). The best answer is written to -o (default NAME.opt.s in the current
@@ -74,28 +90,44 @@ def optimize(
     """
     from supercoder.errors import check_writable, safe_slug
     from supercoder.models import load_model
-    from supercoder.models.base import Sampling
     from supercoder.models.deadline import Deadline
     from supercoder.prompting.answers import check_modes
-    from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
+    from supercoder.runs.search import search
+    from supercoder.runs.strategies import make_verifier
     from supercoder.verify.evaluate import EvalConfig
     from supercoder.verify.service import VerifyConfig
 
     check_modes(context, answer)
-    model = with_budget(model, budget)
+    specs = model_specs(model, strategy, budget)
+    settings = strategy_config(
+        specs,
+        strategy=strategy,
+        samples=samples,
+        rounds=rounds,
+        temperature=temperature,
+        context=context,
+        answer=answer,
+        start_from=start_from,
+        max_cost=max_cost,
+        max_tokens=max_tokens,
+        generation=generation,
+        islands=islands,
+    )
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o")
-        llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
+        llms = [
+            Deadline(load_model(m, base_url=base_url, timeout=timeout), deadline) for m in specs
+        ]
         config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
-        settings = StrategyConfig(
-            Sampling(default_samples(model, samples), temperature),
-            rounds,
-            context=context,
-            answer=answer,
+        outcome = search(
+            problem,
+            llms,
+            settings,
+            verify=make_verifier(config),
+            on_progress=lambda step: err.print(Text(printable(step.line())), soft_wrap=True),
         )
-        outcome = solve(problem, llm, settings, verify=make_verifier(config))
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
     path.write_text((chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or "")
@@ -120,6 +152,9 @@ def _faster_answer(outcome, no_time: bool):
     best = outcome.best
     if no_time:
         return best if best and best.verdict.correct else None
+    if outcome.chosen is not None:  # the strategy re-checked its answer fresh: only it counts
+        ok = best and best.verdict.significantly_faster and long_enough(best.verdict)
+        return best if ok else None
     faster = [
         a
         for a in outcome.attempts
