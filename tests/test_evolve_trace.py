@@ -82,7 +82,6 @@ def test_train_sft_on_an_exported_trace(traced, tmp_path):
         app, [*args, "--steps", "2", "--max-length", "8192", "--output", str(tmp_path / "o")]
     )
     assert result.exit_code == 0, result.output
-    text = "\n" + result.output
-    summary = json.loads(text[text.rindex("\n{") + 1 :])  # the last line-initial JSON object
+    summary = json.loads(result.output[result.output.rindex('{\n  "final"') :])
     assert summary["steps"] == 2 and summary["examples"] == len(_rows(out / "sft.jsonl"))
     assert (tmp_path / "o" / "final" / "model.safetensors").is_file()
