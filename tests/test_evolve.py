@@ -150,6 +150,14 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     (outcome,) = store.outcomes("evo")
     assert outcome.best.origin.get("final") and chain.version_of(outcome.best.candidate.asm) == 3
     assert result.summary.per_problem[problem.name].speedup > 3
+    # the report shows the lineage of the best program: each step's edit and speedup
+    from supercoder.report.page import write_report
+
+    page = write_report(db, "evo", tmp_path / "report.html").read_text()
+    lineage = page[page.index("Lineage of the best program") :]
+    assert lineage.count("<tr><td class='num'>") == chain.last + 1  # baseline + 3 steps
+    assert lineage.count("<summary>edit</summary>") == chain.last
+    assert "gcc -O3" in lineage and "openai:chain" in lineage
 
 
 def test_noise_aware_selection():
