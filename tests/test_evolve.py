@@ -31,7 +31,7 @@ from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import EvolveConfig, Strategy, StrategyConfig, make_verifier
 from supercoder.types import Speedup, Status, Verdict
 from tests.conftest import sandbox_or_skip
-from tests.fakes.chain import Chain, chain_problem, chain_responder
+from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_version
 from tests.fakes.servers import openai_server
 
 REPO = Path(__file__).resolve().parents[1]
@@ -287,3 +287,34 @@ def test_optimize_with_evolve_writes_the_last_version(chains, tmp_path):
     assert bad.exit_code == 2 and "several --model need --strategy evolve" in bad.output
     bad = CliRunner().invoke(app, [*args, "--strategy", "evolution"])
     assert bad.exit_code == 2 and "unknown --strategy 'evolution'" in bad.output
+
+
+def test_start_from_compiler_seeds_the_database_with_its_build(chains):
+    chain = chains["ca"]
+    problem = load_problem(chain.path)
+    with openai_server(chain_responder(chains)) as url:
+        model = load_model("openai:chain", base_url=url, cache=False)
+        seeded = EvolveConfig(start_from="compiler", compiler="compiler:native")
+        settings = StrategyConfig(Sampling(n=2), strategy=Strategy.EVOLVE, evolve=seeded)
+        archive = MemoryArchive()
+        outcome = evolve(problem, model, settings, archive=archive)
+    seed = archive.programs(problem.name)[1]
+    assert seed.kind == "compiler" and seed.parents == (0,) and seed.generation == -1
+    assert seed.model.startswith("compiler") and seed.correct
+    assert seed.verdict.speedup is not None  # measured against gcc -O3 like any program
+    assert outcome.best.verdict.correct
+
+
+def test_crossover_and_hot_prompts_show_their_parents(chains):
+    from supercoder.prompting.evolve import Parent, evolve_messages
+
+    chain = chains["cb"]
+    problem = load_problem(chain.path)
+    pair = [Parent(chain.versions[2], "3.10x"), Parent(chain.versions[1], "2.00x")]
+    (turn,) = evolve_messages(problem, pair, ["an answer failed: wrong_output"])
+    text = turn["content"]
+    assert "Program A" in text and "Program B" in text and "Combine" in text
+    assert text.index("3.10x") < text.index("2.00x") and "wrong_output" in text
+    assert shown_version(chain, text) == 2  # the better parent first, both in full
+    (hot,) = evolve_messages(problem, [Parent(chain.versions[0])], context="hot")
+    assert "%" in hot["content"] and "gcc -O3" in hot["content"]

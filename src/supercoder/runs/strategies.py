@@ -262,6 +262,7 @@ class EvolveConfig:
             raise ValueError("generation, islands and migrate_every must be >= 1")
         if self.finalists < 1:
             raise ValueError("finalists must be >= 1")
+        object.__setattr__(self, "start_from", StartFrom(self.start_from))
 
     def flat(self) -> dict[str, Any]:
         return {
@@ -304,6 +305,9 @@ class StrategyConfig:
     answer: AnswerForm = AnswerForm.WHOLE
     strategy: Strategy = Strategy.BEST_OF_N
     evolve: EvolveConfig = EvolveConfig()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "strategy", Strategy(self.strategy))
 
     @property
     def samples(self) -> int:
