@@ -122,7 +122,7 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     problem = load_problem(chain.path)
     db = tmp_path / "runs.sqlite"
     store = Store(db)
-    spec = RunConfig("openai:chain", "chains", EVOLVE, name="evo")
+    spec = RunConfig("openai:chain", "chains", strategy=EVOLVE, name="evo")
     with openai_server(chain_responder(chains)) as url:
         model = load_model("openai:chain", base_url=url, cache=False)
         lines = []

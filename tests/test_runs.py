@@ -61,9 +61,9 @@ def counting_verifier():
 
 
 def spec(root, **kw) -> RunConfig:
-    settings = kw.pop("settings", StrategyConfig())
+    strategy = kw.pop("strategy", StrategyConfig())
     return RunConfig(
-        model="scripted", benchmark=str(root), settings=settings, time=False, concurrency=1, **kw
+        model="scripted", benchmark=str(root), strategy=strategy, time=False, concurrency=1, **kw
     )
 
 
@@ -136,14 +136,14 @@ def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
         run_eval(
             problems,
             model,
-            spec(root, settings=StrategyConfig(Sampling(n=3))),
+            spec(root, strategy=StrategyConfig(Sampling(n=3))),
             store,
             verify=dies_on_third,
         )
     assert len(store.attempts(spec(root).run_name, "q")) == 2
     verify.seen.clear()
     again = run_eval(
-        problems, model, spec(root, settings=StrategyConfig(Sampling(n=3))), store, verify=verify
+        problems, model, spec(root, strategy=StrategyConfig(Sampling(n=3))), store, verify=verify
     )
     assert verify.seen == ["q"]  # only the one never verified
     assert [a.sample for a in again.outcomes[0].attempts] == [0, 1, 2]
@@ -156,7 +156,7 @@ def test_resuming_with_other_options_is_refused(tmp_path):
     model = ScriptedModel(lambda m, i: fast_answer())
     run_eval(problems, model, spec(root), store)
     with pytest.raises(UserError, match=r"samples: stored 1, now 2.*--run"):
-        run_eval(problems, model, spec(root, settings=StrategyConfig(Sampling(n=2))), store)
+        run_eval(problems, model, spec(root, strategy=StrategyConfig(Sampling(n=2))), store)
     other = RunConfig(model="openai:x", benchmark=str(root), time=False, name=spec(root).run_name)
     with pytest.raises(UserError, match="model: stored 'scripted', now 'openai:x'"):
         run_eval(problems, model, other, store)

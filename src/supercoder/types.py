@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import enum
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
+
+from supercoder.errors import UserError
 
 
 class Status(enum.StrEnum):
@@ -156,7 +158,10 @@ class Speedup:
     high: float
     samples: int
     tests_timed: int
-    method: str = "median paired log-ratio of CPU time, geometric mean over tests, bootstrap 95% CI"
+    method: str = (
+        "median paired log-ratio of CPU time, geometric mean over tests, 95% CI: bootstrap over "
+        "rounds widened by the machine's between-check noise floor"
+    )
     margin: float = MIN_PRACTICAL_MARGIN
 
     @property
@@ -229,6 +234,14 @@ class TestResult:
         )
 
 
+# The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
+# keys bumps it and adds a line here; ``from_json`` reads every earlier version.
+#   1: before versioning (no ``format_version`` key); read as 1.
+#   2: ``format_version``; the context names the supercoder version, the meter protocol,
+#      the noise floor and margin in force and the date.
+VERDICT_FORMAT_VERSION = 2
+
+
 @dataclass(frozen=True)
 class Verdict:
     """Everything the evaluator concluded about one candidate on one problem."""
@@ -283,6 +296,7 @@ class Verdict:
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "format_version": VERDICT_FORMAT_VERSION,
             "problem": self.problem,
             "status": self.status.value,
             "correct": self.correct,
@@ -304,7 +318,9 @@ class Verdict:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Verdict:
-        """Rebuild a Verdict from ``to_json()`` (derived keys are recomputed, unknown ones ignored)."""
+        """Rebuild a Verdict from ``to_json()`` of this or an earlier format version (derived
+        keys are recomputed, unknown ones ignored); a newer format is refused."""
+        check_format_version("verdict", d, VERDICT_FORMAT_VERSION)
         detail = d.get("speedup_detail")
         return cls(
             problem=d["problem"],
@@ -317,3 +333,15 @@ class Verdict:
             context=d.get("context") or {},
             cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
         )
+
+
+def check_format_version(what: str, d: Mapping[str, Any], current: int) -> int:
+    """The ``format_version`` of a stored ``what`` (1 when it has none: written before
+    versioning); a version newer than ``current`` is refused with a ``UserError``."""
+    version = d.get("format_version", 1)
+    if not isinstance(version, int) or version > current:
+        raise UserError(
+            f"{what} JSON of format version {version!r}: this supercoder reads up to "
+            f"{current} (upgrade supercoder)"
+        )
+    return version

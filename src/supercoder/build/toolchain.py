@@ -11,12 +11,14 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
 from supercoder.build.asmcheck import forbidden_directive
 from supercoder.build.asmtext import collapse_space, statements
 from supercoder.errors import InfraError, UserError
+from supercoder.paths import package_version
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
 
@@ -259,7 +261,11 @@ def cpu_model() -> str:
 
 
 def machine_context() -> dict[str, str | int]:
+    """Where and when a result was measured: the supercoder version (package metadata),
+    gcc, CPU, cores, kernel, Python and the date (UTC)."""
     return {
+        "supercoder": package_version(),
+        "date": datetime.now(UTC).isoformat(timespec="seconds"),
         "gcc": gcc_version(),
         "cpu": cpu_model(),
         "cores": os.cpu_count() or 0,

@@ -1,1 +1,3 @@
-"""CLI command groups; each module exposes ``register(app)``."""
+"""The CLI's commands: one file per command, named for it (``bench list`` ->
+``bench_list.py``), each a plain function that ``cli.py`` registers; ``options.py`` and
+``display.py`` are what several commands share."""

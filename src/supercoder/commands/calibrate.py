@@ -27,6 +27,14 @@ DEFAULT_PROBLEMS = (
 
 @dataclass(frozen=True)
 class CalibrateConfig:
+    """What ``supercoder calibrate`` measures.
+
+    Fields:
+        problems: bundled problems whose baseline is checked against itself.
+        checks: identical-program checks per problem.
+        sandbox: run in the sandbox (False only with ``--unsafe-no-sandbox``).
+    """
+
     problems: tuple[str, ...] = DEFAULT_PROBLEMS
     checks: int = 4
     sandbox: bool = True

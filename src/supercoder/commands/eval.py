@@ -118,10 +118,10 @@ def eval_cmd(
         islands=islands,
     )
     problems = load_benchmark(benchmark)
-    spec = RunConfig(
+    run_config = RunConfig(
         model="+".join(specs),
         benchmark=benchmark,
-        settings=settings,
+        strategy=settings,
         time=not no_time,
         sandbox=not unsafe_no_sandbox,
         name=run,
@@ -136,7 +136,7 @@ def eval_cmd(
     llm = llms if len(llms) > 1 else llms[0]
     store = Store(db)
     try:
-        result = _run_with_progress(problems, llm, spec, store)
+        result = _run_with_progress(problems, llm, run_config, store)
     finally:
         store.close()
     print_summary(result.name, result.summary)
@@ -157,7 +157,7 @@ def eval_cmd(
         raise typer.Exit(3)
 
 
-def _run_with_progress(problems, llm, spec, store):
+def _run_with_progress(problems, llm, run_config, store):
     """On a terminal, a live bar (done/total, elapsed, ETA, running geomean); otherwise
     one line per finished problem on stderr: name, status, speedup [CI], seconds."""
     from rich.markup import escape
@@ -181,18 +181,18 @@ def _run_with_progress(problems, llm, spec, store):
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
-        task = progress.add_task(spec.run_name, total=len(problems))
+        task = progress.add_task(run_config.run_name, total=len(problems))
 
         def on_start(todo: int, skipped: int) -> None:
             if skipped:
-                err.print(f"resuming {spec.run_name}: {skipped} problem(s) already done")
+                err.print(f"resuming {run_config.run_name}: {skipped} problem(s) already done")
             progress.update(task, completed=skipped)
 
         def on_problem(name: str, outcome) -> None:
             line = tally.add(name, outcome)
             if not err.is_terminal:
                 err.print(Text(printable(line)), soft_wrap=True)
-            desc = escape(printable(f"{spec.run_name} ({tally.status()})"))
+            desc = escape(printable(f"{run_config.run_name} ({tally.status()})"))
             progress.update(task, advance=1, description=desc)
 
         def on_generation(step) -> None:
@@ -201,7 +201,7 @@ def _run_with_progress(problems, llm, spec, store):
         return run_eval(
             problems,
             llm,
-            spec,
+            run_config,
             store,
             on_start=on_start,
             on_problem=on_problem,

@@ -40,6 +40,22 @@ SPLITS = ("train", "val")
 
 @dataclass(frozen=True)
 class DatasetBuildConfig:
+    """What ``supercoder dataset build`` keeps (the paper's defaults; steps in the module
+    docstring).
+
+    Fields:
+        threshold: the least -O0/-O3 speedup a submission needs.
+        per_problem: submissions kept per problem at most.
+        max_tokens: the longest prompt (question + answer, approximate tokens).
+        max_tests: test inputs per problem at most.
+        val_fraction: the share of problems in ``val``.
+        seed: the split's hash seed.
+        workers: processes building and running submissions.
+        limit: problems read at most (None: all).
+        timeout: seconds per run.
+        dedup: the similarity above which a submission is a near-duplicate.
+    """
+
     threshold: float = 3.0
     per_problem: int = 10
     max_tokens: int = 4000

@@ -71,12 +71,20 @@ class Model(Protocol):
 
 @dataclass(frozen=True)
 class ProviderConfig:
-    """How to reach a provider: one value every provider's ``from_spec`` takes."""
+    """How to reach a provider: one value every provider's ``from_spec`` takes.
+
+    Fields:
+        base_url: the server's URL (None: the provider's default or its environment
+            variable, e.g. ``OPENAI_BASE_URL``).
+        api_key: the key (None: the provider's environment variable).
+        concurrency: requests in flight at once.
+        timeout: seconds per request.
+    """
 
     base_url: str | None = None
     api_key: str | None = None
     concurrency: int = 4
-    timeout: float = 300.0  # seconds per request
+    timeout: float = 300.0
 
     def client_options(self) -> dict[str, Any]:
         """Keyword arguments for an HTTP provider's constructor."""

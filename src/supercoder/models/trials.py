@@ -21,11 +21,24 @@ MIN_TEST_SECONDS = 0.005
 
 @dataclass(frozen=True)
 class SearchConfig:
-    budget: float = DEFAULT_BUDGET  # CPU seconds per problem
+    """How the ``compiler`` model searches builds (``--budget``, ``--samples``).
+
+    Fields:
+        budget: CPU seconds per problem.
+        max_builds: builds tried at most.
+        keep: survivors of the screen entering successive halving.
+        finalists: re-measured fresh before one is chosen.
+        combos: crosses of the best screened builds.
+        isolation: build and run in the sandbox (False only with ``--unsafe-no-sandbox``).
+        seed: seeds the run order of every measurement.
+        limits: the sandbox limits of every run.
+    """
+
+    budget: float = DEFAULT_BUDGET
     max_builds: int = DEFAULT_MAX_BUILDS
-    keep: int = 8  # survivors of the screen entering successive halving
-    finalists: int = 2  # re-measured fresh before one is chosen
-    combos: int = 6  # crosses of the best screened builds
+    keep: int = 8
+    finalists: int = 2
+    combos: int = 6
     isolation: bool = True
     seed: int = 0
     limits: Limits = field(default_factory=Limits)

@@ -32,7 +32,17 @@ INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs whe
 
 @dataclass(frozen=True)
 class InitConfig:
-    """What ``problem init`` takes besides the C file and the inputs."""
+    """What ``problem init`` takes besides the C file and the inputs.
+
+    Fields:
+        hidden_dir: a folder of hidden tests (judged, never shown in prompts).
+        cflags: extra compiler flags, stored in ``problem.json`` (e.g. ``-fopenmp``).
+        ldflags: extra linker flags, stored in ``problem.json`` (e.g. ``-lgmp``).
+        compare: how outputs are judged (``exact``, ``tokens``, ``float:TOL``).
+        split: the ``problem.json`` split (``train``, ``val``; None: none).
+        force: replace an existing problem (once the new one is complete).
+        timeout: seconds per reference run.
+    """
 
     hidden_dir: Path | None = None
     cflags: str = ""

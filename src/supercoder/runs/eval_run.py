@@ -40,28 +40,28 @@ class EvalRunResult:
     skipped: int  # problems already finished in an earlier invocation
 
 
-def run_context(spec: RunConfig, problems: Sequence[Problem]) -> dict[str, Any]:
+def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str, Any]:
     from supercoder.build.toolchain import machine_context
 
     return {
         **machine_context(),
-        "model": spec.model,
-        "benchmark": spec.benchmark,
+        "model": run_config.model,
+        "benchmark": run_config.benchmark,
         "problems_in_benchmark": len(problems),
-        "samples": spec.settings.samples,
-        "rounds": spec.settings.rounds,
-        "temperature": spec.settings.sampling.temperature,
-        "timed": spec.time,
-        "sandbox": spec.sandbox,
-        "executor": spec.executor,
-        "workers": spec.workers,
+        "samples": run_config.strategy.samples,
+        "rounds": run_config.strategy.rounds,
+        "temperature": run_config.strategy.sampling.temperature,
+        "timed": run_config.time,
+        "sandbox": run_config.sandbox,
+        "executor": run_config.executor,
+        "workers": run_config.workers,
     }
 
 
 def run_eval(
     problems: Sequence[Problem],
     model: Any,
-    spec: RunConfig,
+    run_config: RunConfig,
     store: Store,
     *,
     on_start: Callable[[int, int], None] | None = None,
@@ -75,15 +75,17 @@ def run_eval(
     from supercoder.verify.executors import make_executor
     from supercoder.verify.service import VerifyConfig
 
-    name, context = spec.run_name, run_context(spec, problems)
-    resumed = store.open_run(spec, context)
+    name, context = run_config.run_name, run_context(run_config, problems)
+    resumed = store.open_run(run_config, context)
     done = set(store.finished_problems(name))
     todo = [p for p in problems if p.name not in done]
     if on_start:
         on_start(len(todo), len(problems) - len(todo))
     journal = RunJournal(store, name)
-    executor = make_executor(spec.executor, spec.workers) if verify is None else None
-    checks = VerifyConfig(EvalConfig(sandbox=spec.sandbox, time=spec.time))  # one infra retry
+    executor = make_executor(run_config.executor, run_config.workers) if verify is None else None
+    checks = VerifyConfig(
+        EvalConfig(sandbox=run_config.sandbox, time=run_config.time)
+    )  # one infra retry
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}
 
@@ -100,8 +102,8 @@ def run_eval(
     try:
         _drive(
             todo,
-            lambda p: _solve_one(p, model, spec, verify, journal, on_progress),
-            spec.concurrency,
+            lambda p: _solve_one(p, model, run_config, verify, journal, on_progress),
+            run_config.concurrency,
             on_done,
         )
     finally:
@@ -133,20 +135,20 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
 
 
 def _solve_one(
-    problem, model, spec: RunConfig, verify, journal: RunJournal, on_progress=None
+    problem, model, run_config: RunConfig, verify, journal: RunJournal, on_progress=None
 ) -> Outcome:
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
     journal.baseline(problem.name, baseline_asm(problem))
     models = list(model) if isinstance(model, list | tuple) else [model]
-    if spec.deadline is not None:
-        models = [Deadline(m, spec.deadline) for m in models]
+    if run_config.deadline is not None:
+        models = [Deadline(m, run_config.deadline) for m in models]
     archive = RunArchive(journal.store, journal.run)
     return search(
         problem,
         models,
-        spec.settings,
+        run_config.strategy,
         verify=verify,
         journal=journal,
         archive=archive,

@@ -26,7 +26,7 @@ from supercoder.runs.metrics import summarize
 from supercoder.runs.programs import Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunSummary
-from supercoder.types import Candidate, Status, Verdict
+from supercoder.types import Candidate, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"
 
@@ -82,21 +82,44 @@ CREATE TABLE IF NOT EXISTS program_measures (
 """,
 }
 
+# The format of the JSON the store keeps in its rows besides verdicts and summaries (which
+# carry their own ``format_version``): a run's ``options`` and ``context`` and an attempt's
+# ``origin``. Written as ``format_version`` in ``runs.options`` (never part of a run's
+# identity); ``Store.runs()`` gives it as the row's ``format_version``. A change bumps it
+# and adds a line here:
+#   1: before versioning (no ``format_version``); read as 1.
+#   2: ``format_version``; the context names the supercoder version, the date and (per
+#      verdict) the meter protocol and noise floor.
+JSON_FORMAT_VERSION = 2
+
 
 @dataclass(frozen=True)
 class RunConfig:
-    """What a run is: its identity (model + options) and how to execute it."""
+    """What a run is: its identity (model + options) and how to execute it.
+
+    Fields:
+        model: the model spec (``compiler``, ``openai:MODEL``, ...).
+        benchmark: the problem set (a bundled split or a folder).
+        strategy: how each problem is solved (``StrategyConfig``).
+        time: measure the speedup of correct answers.
+        sandbox: run in the sandbox (False only with ``--unsafe-no-sandbox``).
+        name: the run's name in the store (None: ``MODEL@BENCHMARK``).
+        workers: parallel verifications.
+        executor: where they run (``local`` process pool or ``ray``).
+        concurrency: model requests in flight at once.
+        deadline: seconds of model time per problem (None: no limit).
+    """
 
     model: str
     benchmark: str
-    settings: StrategyConfig = StrategyConfig()
+    strategy: StrategyConfig = StrategyConfig()
     time: bool = True
     sandbox: bool = True
     name: str | None = None
     workers: int = 1
     executor: str = "local"
     concurrency: int = 4
-    deadline: float | None = None  # seconds of model time per problem
+    deadline: float | None = None
 
     @property
     def run_name(self) -> str:
@@ -104,7 +127,7 @@ class RunConfig:
 
     def identity(self) -> dict[str, Any]:
         """Options that must match to resume (not workers/executor/concurrency/deadline)."""
-        settings = self.settings.flat()
+        settings = self.strategy.flat()
         default = StrategyConfig().flat()
         for key in ("context", "answer"):  # default prompt modes: as runs stored before them
             if settings.get(key) == default[key]:
@@ -182,9 +205,9 @@ class Store:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
-    def open_run(self, spec: RunConfig, context: dict[str, Any]) -> bool:
+    def open_run(self, run_config: RunConfig, context: dict[str, Any]) -> bool:
         """Create the run, or check that it may be resumed; True when resuming."""
-        name, identity = spec.run_name, spec.identity()
+        name, identity = run_config.run_name, run_config.identity()
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         if not rows:
             self._write(
@@ -192,16 +215,16 @@ class Store:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     name,
-                    spec.model,
-                    spec.benchmark,
-                    json.dumps(identity),
+                    run_config.model,
+                    run_config.benchmark,
+                    json.dumps({**identity, "format_version": JSON_FORMAT_VERSION}),
                     time.time(),
                     json.dumps(context, default=str),
                 ),
             )
             return False
         stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
-        wanted = {"model": spec.model, **identity}
+        wanted = {"model": run_config.model, **identity}
         diff = [
             f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}"
             for k in wanted
@@ -321,11 +344,18 @@ class Store:
         return summarize(outcomes, run["context"], total=total)
 
     def runs(self) -> list[dict[str, Any]]:
-        rows = self._read("SELECT * FROM runs ORDER BY started")
-        return [
-            {**dict(r), "options": json.loads(r["options"]), "context": json.loads(r["context"])}
-            for r in rows
-        ]
+        """Every run's row, its JSON read (``format_version``: the row's ``JSON_FORMAT_VERSION``,
+        1 for a run stored before versioning; newer ones are refused)."""
+        out = []
+        for r in self._read("SELECT * FROM runs ORDER BY started"):
+            options = json.loads(r["options"])
+            version = check_format_version("run store", options, JSON_FORMAT_VERSION)
+            options.pop("format_version", None)
+            context = json.loads(r["context"])
+            out.append(
+                {**dict(r), "options": options, "context": context, "format_version": version}
+            )
+        return out
 
     # --- the evolutionary search's program database (schema 4) ------------------------
 

@@ -14,7 +14,15 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
-from supercoder.types import Status
+from supercoder.types import Status, check_format_version
+
+# The summary's JSON format: ``format_version`` in ``RunSummary.to_json()`` (``eval --json``
+# and the run store's ``runs.summary``). A change to the keys bumps it and adds a line
+# here; ``from_json`` reads every earlier version.
+#   1: before versioning (no ``format_version`` key); read as 1 (keys it lacks read as
+#      0 / None).
+#   2: ``format_version``.
+SUMMARY_FORMAT_VERSION = 2
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
 
@@ -151,7 +159,8 @@ class RunSummary:
 
     def to_json(self) -> dict[str, Any]:
         """The summary as ``eval --json`` writes it and the run store keeps it."""
-        d: dict[str, Any] = {k: getattr(self, k) for k in self._COUNTS}
+        d: dict[str, Any] = {"format_version": SUMMARY_FORMAT_VERSION}
+        d.update({k: getattr(self, k) for k in self._COUNTS})
         d.update(self.speedups.to_json())
         d["fast_1.1"] = self.fast_1_1
         d.update({k: getattr(self, k) for k in self._SIGNIFICANCE})
@@ -170,6 +179,7 @@ class RunSummary:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> RunSummary:
         """A stored summary read back (keys an older summary lacks read as 0 / None)."""
+        check_format_version("summary", d, SUMMARY_FORMAT_VERSION)
         ints = {
             k: d.get(k, 0)
             for k in (

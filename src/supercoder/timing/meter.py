@@ -55,17 +55,46 @@ from supercoder.timing.calibration import cached_timed_set, load_calibration, te
 from supercoder.timing.intervals import Z95, bootstrap_aggregate, round_bootstrap, widen
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
 
-LEGACY_METHOD = Speedup.__dataclass_fields__["method"].default
-METHOD = (
-    "median paired log-ratio of CPU time, geometric mean over tests, 95% CI: bootstrap over "
-    "rounds widened by the machine's between-check noise floor"
-)
+METHOD = Speedup.__dataclass_fields__["method"].default
+LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests, bootstrap 95% CI"
+
+# The meter protocol's id, stored in every verdict's context (``Meter.context``) so results
+# measured under different protocols can be told apart. Bump it with any change to what
+# the protocol above measures or when it stops, and add a line here (ids 1-4 were given
+# after the fact to the states before ids existed):
+#   meter-1: pairs resampled within each test, timed set chosen per check, no noise floor,
+#            one copy of each binary, at least 2 rounds (``MeterConfig(legacy=True)``).
+#   meter-2: rounds bootstrapped together, binary copies, shuffled run order, the
+#            machine's noise floor in the CI, timed-test set cached per baseline.
+#   meter-3: sampling interval scaled for the rounds seen (Student's t), stop on it;
+#            built-in floor 1.5%; near-cutoff tests decided on a median of 3.
+#   meter-4: short timed tests get ~sqrt(longest/own) pairs a round (at most 8).
+#   meter-5: at least 4 rounds before stopping; binary copies made in a random order.
+PROTOCOL = "meter-5"
+LEGACY_PROTOCOL = "meter-1"
 
 Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
 
 
 @dataclass(frozen=True)
 class MeterConfig:
+    """How ``Meter.compare`` measures (the protocol in the module docstring).
+
+    Fields:
+        min_pairs: rounds before it may stop; None: 4 (legacy: 2).
+        max_pairs: rounds at most.
+        target_halfwidth: stop once the aggregate's log-space 95% CI half-width is below.
+        min_test_seconds: a test whose baseline is shorter is not timed.
+        max_cpu_seconds: CPU budget of one comparison.
+        bootstrap: bootstrap resamples.
+        seed: the run order; None: fresh per check (legacy: 0).
+        legacy: the earlier, uncalibrated meter (``LEGACY_PROTOCOL``).
+        noise_floor: the between-check log-space sd; None: this machine's calibration.
+        margin: the practical band's half-width; None: this machine's calibration.
+        placements: copies of each binary in the sandbox.
+        max_repeats: pairs per round of the shortest timed test (1: one pair each).
+    """
+
     min_pairs: int | None = None  # rounds before stopping; None: 4 (legacy: 2)
     max_pairs: int = 15  # rounds at most
     target_halfwidth: float = 0.02  # log-space half-width of the aggregate 95% CI (~2%)
@@ -170,6 +199,12 @@ class Meter:
         self.noise_floor = 0.0 if config.legacy else float(floor or 0.0)
         self.margin = max(MIN_PRACTICAL_MARGIN, float(margin or 0.0))
         self._copies = 1  # copies of each binary in the sandbox (set by ``binaries``)
+
+    def context(self) -> dict[str, str | float]:
+        """What a result measured by this meter says about it: the protocol id (``PROTOCOL``)
+        and the noise floor and practical margin in force."""
+        protocol = LEGACY_PROTOCOL if self.config.legacy else PROTOCOL
+        return {"meter": protocol, "noise_floor": self.noise_floor, "margin": self.margin}
 
     def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
         """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies

@@ -92,12 +92,14 @@ def evaluate_checkpoint(
     from supercoder.runs.eval_run import run_eval
     from supercoder.runs.store import DEFAULT_DB, RunConfig, Store
 
-    spec = RunConfig(
+    run_config = RunConfig(
         model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers
     )
     store = Store(db or DEFAULT_DB)
     try:
-        result = run_eval(load_benchmark(benchmark), load_model(spec.model), spec, store)
+        result = run_eval(
+            load_benchmark(benchmark), load_model(run_config.model), run_config, store
+        )
     finally:
         store.close()
     return {"run": result.name, **result.summary.to_json()}

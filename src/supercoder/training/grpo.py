@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, require
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import common
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
@@ -23,6 +24,30 @@ from supercoder.verify.reward import RewardConfig
 
 @dataclass(frozen=True)
 class GrpoConfig:
+    """What ``supercoder train grpo`` trains (one field per CLI option).
+
+    Fields:
+        model: the policy, a Hugging Face repo or local path.
+        benchmark: the problems to train on (a bundled split or a folder).
+        output: where checkpoints, ``metrics.jsonl`` and ``final`` go.
+        lora: train a LoRA adapter (merged into ``final``) instead of every weight.
+        steps: optimizer steps.
+        num_generations: completions per prompt (GRPO's group size).
+        prompts_per_step: prompts per step (batch = num_generations * prompts_per_step).
+        max_completion_length: tokens per completion; None: cover every -O3 answer.
+        lr: learning rate.
+        temperature: sampling temperature of the rollouts.
+        save_steps: steps between checkpoints.
+        seed: the trainer's seed.
+        reward: which reward (``RewardConfig``) and how candidates are verified.
+        executor: where rewards are verified (``local`` process pool or ``ray``).
+        workers: parallel verifications.
+        context: the prompt's context (``full`` | ``hot``, see prompting/prompts.py).
+        answer: the answer form the prompt asks for (``whole`` | ``diff``).
+        eval_split: evaluated after training like ``supercoder eval`` (None: not at all).
+        db: the run store of that evaluation (None: the default store).
+    """
+
     model: str
     benchmark: str = "train"
     output: Path = Path("runs/grpo")
@@ -30,7 +55,7 @@ class GrpoConfig:
     steps: int = 100
     num_generations: int = 8
     prompts_per_step: int = 1
-    max_completion_length: int | None = None  # None: cover every -O3 answer
+    max_completion_length: int | None = None
     lr: float = 1e-6
     temperature: float = 0.5
     save_steps: int = 50
@@ -38,8 +63,8 @@ class GrpoConfig:
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: str = "local"
     workers: int = 2
-    context: str = "full"  # full | hot: prompt context (see prompts)
-    answer: str = "whole"  # whole | diff: the answer form the prompt asks for
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
     db: Path | None = None
     prompts: Path | None = None  # JSONL prompt rows with a problem column (export-trace)

@@ -19,31 +19,54 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, require
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import common
 from supercoder.types import Problem, Verdict
 
 
 @dataclass(frozen=True)
 class SftConfig:
+    """What ``supercoder train sft`` trains on and how (one field per CLI option).
+
+    Fields:
+        model: the model to fine-tune, a Hugging Face repo or local path.
+        run: the stored eval run whose best answers are the examples.
+        db: the run store holding it (None: the default store).
+        benchmark: the problems whose answers are taken.
+        output: where checkpoints and ``final`` go.
+        lora: train a LoRA adapter (merged into ``final``) instead of every weight.
+        steps: optimizer steps; -1: ``epochs`` passes over the examples.
+        epochs: passes over the examples when ``steps`` is -1.
+        lr: learning rate.
+        batch_size: examples per device and step.
+        max_length: tokens per example (prompt and completion).
+        min_speedup: an answer not significantly faster is kept when its point
+            estimate reaches this (``worth_learning``).
+        seed: the trainer's seed.
+        context: the prompt the model is trained on (``full`` | ``hot``).
+        answer: the completion's form (``whole`` | ``diff``).
+    """
+
     model: str
     run: str
     db: Path | None = None
     benchmark: str = "train"
     output: Path = Path("runs/sft")
     lora: bool = True
-    steps: int = -1  # -1: ``epochs`` passes over the examples
+    steps: int = -1
     epochs: float = 3.0
     lr: float = 1e-4
     batch_size: int = 1
     max_length: int = 4096
     min_speedup: float = 1.1
     seed: int = 0
-    context: str = "full"  # full | hot: the prompt the model is trained on
-    answer: str = "whole"  # whole | diff: the completion's form
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
 
 
 def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:
-    """Correct, not the baseline, and faster: CI above 1 or point estimate >= min_speedup."""
+    """Correct, not the baseline, and faster: significantly faster (its CI lies above the
+    practical band) or a point estimate >= min_speedup."""
     if not verdict.correct or verdict.identical_to_baseline or verdict.speedup is None:
         return False
     return verdict.significantly_faster or verdict.speedup.value >= min_speedup

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import budget as budgets
 from supercoder.training.verl_scripts import (
     ALGOS,
@@ -56,17 +57,30 @@ __all__ = ["compute_score"]
 
 @dataclass(frozen=True)
 class VerlExportConfig:
-    """What ``supercoder train verl`` writes (one field per CLI option)."""
+    """What ``supercoder train verl`` writes (one field per CLI option).
+
+    Fields:
+        out: the export folder (parquet files, reward.py, launch scripts, budget.json).
+        algos: which launch scripts (``ppo``, ``grpo``).
+        model: the model the scripts train (``MODEL=`` overrides it at launch).
+        tokenizer: what measures the token limits; None: the model's (the offline
+            Qwen2.5 files as fallback).
+        max_prompt_length: verl's prompt limit; None: cover every prompt.
+        max_response_length: verl's response limit; None: cover every -O3 answer.
+        train_batch_size: prompts per step; fewer fitting problems are refused.
+        context: the prompt's context (``full`` | ``hot``, see prompting/prompts.py).
+        answer: the answer form the prompt asks for (``whole`` | ``diff``).
+    """
 
     out: Path
     algos: tuple[str, ...] = ALGOS
     model: str = DEFAULT_MODEL
-    tokenizer: str | None = None  # None: the model's (offline Qwen2.5 files as fallback)
-    max_prompt_length: int | None = None  # None: cover every prompt
-    max_response_length: int | None = None  # None: cover every -O3 answer
+    tokenizer: str | None = None
+    max_prompt_length: int | None = None
+    max_response_length: int | None = None
     train_batch_size: int = 16
-    context: str = "full"  # full | hot: the prompt's context (prompts.py)
-    answer: str = "whole"  # whole | diff: the answer form the prompt asks for
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
 
 
 def export_verl(

@@ -22,7 +22,13 @@ GRPO_SAMPLES = 8
 
 @dataclass(frozen=True)
 class VerlRunConfig:
-    """What the launch scripts set besides the paper's fixed hyper-parameters."""
+    """What the launch scripts set besides the paper's fixed hyper-parameters.
+
+    Fields:
+        max_prompt_length: ``data.max_prompt_length`` (tokens).
+        max_response_length: ``data.max_response_length`` (tokens).
+        train_batch_size: ``data.train_batch_size`` (prompts per step).
+    """
 
     max_prompt_length: int = 2000
     max_response_length: int = 2000

@@ -29,11 +29,22 @@ from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
 
 @dataclass(frozen=True)
 class EvalConfig:
-    sandbox: bool = True  # False only on the user's explicit --unsafe-no-sandbox
-    time: bool = True  # measure speedup of correct candidates
+    """How ``evaluate`` checks a candidate.
+
+    Fields:
+        sandbox: run in the sandbox (False only on the user's explicit
+            ``--unsafe-no-sandbox``).
+        time: measure the speedup of a correct candidate (False: correctness only).
+        limits: the sandbox's limits per run (CPU, wall, memory, output, ...).
+        meter: how the speedup is measured (``MeterConfig``).
+        max_timeouts: tests that time out before the remaining ones are not run.
+    """
+
+    sandbox: bool = True
+    time: bool = True
     limits: Limits = field(default_factory=Limits)
     meter: MeterConfig = field(default_factory=MeterConfig)
-    max_timeouts: int = 2  # stop running tests after this many timeouts
+    max_timeouts: int = 2
 
 
 _OUTCOME_STATUS = {
@@ -59,7 +70,11 @@ def evaluate(
     problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
 ) -> Verdict:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
-    context = {**machine_context(), "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)"}
+    context = {
+        **machine_context(),
+        **Meter(config.meter).context(),
+        "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)",
+    }
     if not asm or not asm.strip():
         return Verdict(
             problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context

@@ -63,9 +63,17 @@ def paper_reward(verdict: Verdict) -> float | None:
 
 @dataclass(frozen=True)
 class RewardConfig:
-    """Which reward, and how candidates are verified (``eval_config``: an EvalConfig)."""
+    """Which reward, and how candidates are verified.
 
-    kind: str = "paper"
+    Fields:
+        kind: ``paper`` (the speedup), ``log`` (its logarithm) or ``gated`` (the
+            speedup if significantly faster, else 0): see ``score_verdict``.
+        failure: the reward of a wrong answer or no answer.
+        baseline_copy: the reward of a copy of the baseline.
+        eval_config: how candidates are verified (an ``EvalConfig``; None: the default).
+    """
+
+    kind: RewardKind = RewardKind.PAPER
     failure: float = 0.0
     baseline_copy: float = 0.0
     eval_config: Any = field(default=None, compare=False)

@@ -41,7 +41,13 @@ INFRA_RETRIES = 1
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    """How candidates are evaluated, and how often an infrastructure failure is retried."""
+    """How candidates are evaluated, and how often an infrastructure failure is retried.
+
+    Fields:
+        eval: the evaluator's configuration (``EvalConfig``).
+        infra_retries: evaluations repeated after an infrastructure failure before
+            it is given up (the one retry policy of every caller).
+    """
 
     eval: EvalConfig = field(default_factory=EvalConfig)
     infra_retries: int = INFRA_RETRIES
