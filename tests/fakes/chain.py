@@ -6,7 +6,7 @@
 each version is clearly faster than the one before and all print the same output.
 
 ``chain_responder(chain, wrong_every, seed_salt)``, asked about a prompt that shows
-version k (the last version whose assembly appears in the last user turn), answers
+version k (the last version whose assembly appears in its user turns), answers
 version k + 1 (the last version answers itself). Some answers are wrong on purpose:
 version k + 1 printing a different number, chosen by the request's seed. Served through
 ``tests.fakes.servers.openai_server`` it is a real OpenAI-compatible model.
@@ -130,7 +130,7 @@ def chain_responder(
     lock = threading.Lock()
 
     def respond(messages: list[dict[str, str]], request: dict[str, Any]) -> str:
-        text = messages[-1]["content"]
+        text = "\n".join(m["content"] for m in messages if m["role"] == "user")
         chain = next((c for name, c in chains.items() if f"chain problem {name} " in text), None)
         if chain is None:
             return "I cannot help with this program."
