@@ -130,7 +130,8 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
             [problem], model, spec, store, on_progress=lambda p: lines.append(p.line())
         )
     assert not result.failed
-    assert "generation 6/6" in lines[-1] and "calls" in lines[-1] and "tokens" in lines[-1]
+    assert "answers 12/12, best #" in lines[-1] and "calls" in lines[-1] and "tokens" in lines[-1]
+    assert lines[0].startswith(f"{problem.name}: generation 1, answers 2/12")
     programs = store.programs("evo", problem.name)
     assert programs[0].kind == "baseline" and programs[0].parents == ()
     children = programs[1:]
@@ -245,12 +246,12 @@ def test_sigkill_then_the_same_command_ends_at_the_same_program(tmp_path):
         whole = _eval(bench, tmp_path / "whole.sqlite", url, tmp_path / "c1")
         _, log = whole.communicate(timeout=300)
         assert whole.returncode == 0, log
-        assert "ck: generation 6/6, best #" in log and "12 calls" in log
+        assert "answers 12/12, best #" in log and "12 calls" in log
         asked = len(url.requests)
         killed_db = tmp_path / "killed.sqlite"
         victim = _eval(bench, killed_db, url, tmp_path / "c2")
         for line in victim.stderr:  # SIGKILL after the third generation
-            if "generation 3/" in line:
+            if "generation 3," in line:
                 victim.send_signal(signal.SIGKILL)
                 break
         victim.wait(timeout=60)

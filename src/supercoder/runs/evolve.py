@@ -112,7 +112,8 @@ class Progress:
 
     problem: str
     generation: int
-    generations: int
+    answers: int  # model answers spent so far
+    budget: int  # ... of these (``--samples``)
     best: int
     speedup: Speedup | None
     calls: int
@@ -129,9 +130,9 @@ class Progress:
         )
         cost = f", ${self.cost_usd:.4f}" if self.cost_usd else ""
         return (
-            f"{self.problem}: generation {self.generation + 1}/{self.generations}, best "
-            f"#{self.best} {best}, {self.calls} calls, {self.tokens} tokens{cost}, "
-            f"{self.programs} programs"
+            f"{self.problem}: generation {self.generation + 1}, answers "
+            f"{self.answers}/{self.budget}, best #{self.best} {best}, {self.calls} calls, "
+            f"{self.tokens} tokens{cost}, {self.programs} programs"
         )
 
 
@@ -145,6 +146,7 @@ class Slot:
     kind: str
     model: str
     island: int
+    answer: int  # its number among the problem's answers (seeds the model's sampling)
 
 
 def evolve(
@@ -182,9 +184,7 @@ class _Search:
         self.kept = {p.id: p for p in self.archive.programs(problem.name)}
         self.measured = self.archive.measures(problem.name)
         self.base = baseline_asm(problem)
-        budget = max(settings.sampling.n, 0)
-        self.budget = budget
-        self.generations = math.ceil(budget / self.cfg.generation) if budget else 0
+        self.budget = max(settings.sampling.n, 0)
         self.attempts: list[Attempt] = []
         self.tokens = 0
         self.usd = 0.0
@@ -215,23 +215,26 @@ class _Search:
     def run(self, on_progress) -> Outcome:
         db = self._seeds(ProgramDB(self.cfg.islands))
         bandit = Bandit(tuple(self.by_name), self.cfg.bandit_c)
-        g = 0
-        for g in range(self.generations):
-            if self._capped():
-                break
-            size = min(self.cfg.generation, self.budget - g * self.cfg.generation)
+        used, g, climbing = 0, 0, False
+        while used < self.budget and not self._capped():
+            size = 1 if (self.cfg.focus and climbing) else self.cfg.generation
+            size = min(size, self.budget - used)
             if g and g % self.cfg.migrate_every == 0:
                 db = db.migrate()
             db = self._remeasure(db, g)
-            slots = self._plan(db, g, size, bandit)
+            before = db.global_best()
+            slots = self._plan(db, g, size, bandit, used)
             db, bandit = self._generation(db, bandit, slots)
+            used += size
+            best = db.global_best()
+            climbing = best != before
             if on_progress is not None:
-                best = db.global_best()
                 on_progress(
                     Progress(
                         self.problem.name,
                         g,
-                        self.generations,
+                        used,
+                        self.budget,
                         best,
                         db.speedup(best),
                         len(self.attempts),
@@ -240,7 +243,8 @@ class _Search:
                         len(db.programs),
                     )
                 )
-        final = self._final(db, self.generations)
+            g += 1
+        final = self._final(db, self.budget)
         lineage = db.lineage(final.origin["program"]) if "program" in final.origin else [0]
         meta = {
             "baseline_asm": self.base,
@@ -318,7 +322,7 @@ class _Search:
                 db = db.remeasure(pid, verdict)
         return db
 
-    def _plan(self, db: ProgramDB, g: int, size: int, bandit: Bandit) -> list[Slot]:
+    def _plan(self, db: ProgramDB, g: int, size: int, bandit: Bandit, used: int) -> list[Slot]:
         cfg = self.cfg
         models = bandit.choose(size)
         island = g % cfg.islands
@@ -329,7 +333,7 @@ class _Search:
             if j == 0:
                 top = db.global_best()
                 home = next(i for i in sorted(db.best) if db.best[i] == top)
-                slots.append(Slot(g, j, (top,), kind, models[j], home))
+                slots.append(Slot(g, j, (top,), kind, models[j], home, used + j))
                 continue
             own = db.best.get(island, 0)
             others = [e for e in db.elites() if e != own and db.programs[e].correct]
@@ -337,11 +341,11 @@ class _Search:
             if others and r < cfg.crossover:
                 mate = rng.choice(others)
                 pair = sorted((own, mate), key=lambda i: (-db.value(i), i))
-                slots.append(Slot(g, j, tuple(pair), "crossover", models[j], island))
+                slots.append(Slot(g, j, tuple(pair), "crossover", models[j], island, used + j))
             elif others and r < cfg.crossover + cfg.explore:
-                slots.append(Slot(g, j, (rng.choice(others),), kind, models[j], island))
+                slots.append(Slot(g, j, (rng.choice(others),), kind, models[j], island, used + j))
             else:
-                slots.append(Slot(g, j, (own,), kind, models[j], island))
+                slots.append(Slot(g, j, (own,), kind, models[j], island, used + j))
         return slots
 
     def _messages(self, db: ProgramDB, slot: Slot) -> list[dict[str, str]]:
@@ -372,7 +376,7 @@ class _Search:
 
         def call(s: Slot):
             start = time.perf_counter()
-            seed = seed0 + s.generation * self.cfg.generation + s.slot
+            seed = seed0 + s.answer
             sampling = replace(self.settings.sampling, n=1, seed=seed)
             got = self.by_name[s.model].complete(self._messages(db, s), sampling, self.problem)
             return (got[0] if got else None), time.perf_counter() - start

@@ -229,6 +229,8 @@ class EvolveConfig:
 
     Fields:
         generation: answers asked per generation (their survivors are timed together).
+        focus: after a generation that found a new best, the next asks one answer of it
+            (climb while it climbs); after one that did not, a full generation explores.
         islands: populations; each generation's exploring slots work on one in turn.
         migrate_every: generations between migrations of each island's best.
         explore: chance that an exploring slot's parent is a feature-grid elite other
@@ -245,6 +247,7 @@ class EvolveConfig:
     """
 
     generation: int = 2
+    focus: bool = True
     islands: int = 2
     migrate_every: int = 2
     explore: float = 0.3
@@ -267,6 +270,7 @@ class EvolveConfig:
     def flat(self) -> dict[str, Any]:
         return {
             "generation": self.generation,
+            "focus": self.focus,
             "islands": self.islands,
             "migrate_every": self.migrate_every,
             "explore": self.explore,
