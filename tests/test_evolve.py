@@ -284,6 +284,18 @@ def test_optimize_with_evolve_writes_the_last_version(chains, tmp_path):
         )
         assert result.exit_code == 0, result.output
     assert chain.version_of(out.read_text()) == chain.last
+    # with --db the answers are kept: the same command again continues (here: is done)
+    db, again = tmp_path / "opt.sqlite", tmp_path / "again.s"
+    with openai_server(chain_responder(chains)) as url:
+        stored = ["optimize", str(chain.path), "-m", "openai:chain", "--base-url", url]
+        stored += ["--strategy", "evolve", "--samples", "6", "--db", str(db)]
+        first = CliRunner().invoke(app, [*stored, "-o", str(out)])
+        assert first.exit_code == 0, first.output
+        asked = len(url.requests)
+        second = CliRunner().invoke(app, [*stored, "-o", str(again)])
+        assert second.exit_code == 0, second.output
+        assert len(url.requests) == asked == 6
+    assert again.read_text() == out.read_text() and chain.version_of(out.read_text()) >= 2
     bad = CliRunner().invoke(app, [*args[:4], "-m", "openai:other", "--samples", "2"])
     assert bad.exit_code == 2 and "several --model need --strategy evolve" in bad.output
     bad = CliRunner().invoke(app, [*args, "--strategy", "evolution"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,7 +37,7 @@ from supercoder.commands.options import (
     model_specs,
     strategy_config,
 )
-from supercoder.errors import UserError, printable
+from supercoder.errors import InfraError, UserError, printable
 
 
 def optimize(
@@ -64,6 +65,15 @@ def optimize(
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
     budget: BudgetOpt = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db", help="Keep the answers in this run store: a killed optimize continues."
+        ),
+    ] = None,
+    run: Annotated[
+        str | None, typer.Option("--run", help="Run name in --db [default: optimize:NAME@MODEL].")
+    ] = None,
     strategy: StrategyOpt = "best-of-n",
     start_from: StartFromOpt = "baseline",
     max_cost: MaxCostOpt = None,
@@ -121,13 +131,18 @@ def optimize(
             Deadline(load_model(m, base_url=base_url, timeout=timeout), deadline) for m in specs
         ]
         config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
-        outcome = search(
-            problem,
-            llms,
-            settings,
-            verify=make_verifier(config),
-            on_progress=lambda step: err.print(Text(printable(step.line())), soft_wrap=True),
-        )
+        if db is not None:
+            outcome = _stored_search(
+                problem, target, specs, llms, settings, db, run, not no_time, config, _progress
+            )
+        else:
+            outcome = search(
+                problem, llms, settings, verify=make_verifier(config), on_progress=_progress
+            )
+        if "baseline_asm" not in outcome.meta:
+            from supercoder.build.baseline import baseline_asm
+
+            outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
     path.write_text((chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or "")
@@ -142,6 +157,44 @@ def optimize(
         raise typer.Exit(3)
     if not (best and best.verdict.correct):
         raise typer.Exit(1)
+
+
+def _progress(step) -> None:
+    """The evolutionary search's line per generation, on stderr."""
+    err.print(Text(printable(step.line())), soft_wrap=True)
+
+
+def _stored_search(problem, target, specs, llms, settings, db, run, timed, config, progress):
+    """The search journaled in the run store ``db`` (run ``run``, default
+    ``optimize:PROBLEM@MODEL``): a killed ``optimize`` continues when run again."""
+    from supercoder.runs.eval_run import run_eval
+    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.strategies import make_verifier
+
+    name = run or f"optimize:{problem.name}@{'+'.join(specs)}"
+    run_config = RunConfig(
+        model="+".join(specs),
+        benchmark=str(Path(target).resolve()),
+        strategy=settings,
+        time=timed,
+        sandbox=config.eval.sandbox,
+        name=name,
+    )
+    store = Store(db)
+    try:
+        result = run_eval(
+            [problem],
+            llms if len(llms) > 1 else llms[0],
+            run_config,
+            store,
+            verify=make_verifier(config),
+            on_progress=progress,
+        )
+    finally:
+        store.close()
+    if result.failed:
+        raise InfraError(f"{problem.name}: {result.failed[problem.name]} (rerun to continue)")
+    return result.outcomes[0]
 
 
 def _faster_answer(outcome, no_time: bool):
