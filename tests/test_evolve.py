@@ -331,3 +331,23 @@ def test_crossover_and_hot_prompts_show_their_parents(chains):
     assert shown_version(chain, text) == 2  # the better parent first, both in full
     (hot,) = evolve_messages(problem, [Parent(chain.versions[0])], context="hot")
     assert "%" in hot["content"] and "gcc -O3" in hot["content"]
+
+
+def test_the_feature_grid_tells_kinds_of_programs_apart(chains):
+    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.runs.programs import cell, features
+
+    chain = chains["ca"]
+    scalar = features(chain.versions[0])
+    assert scalar["instructions"] > 20 and scalar["loops"] >= 3
+    vector = features(
+        compile_to_asm(
+            "float a[4096], b[4096];\nint main(void) {\n"
+            "  for (int i = 0; i < 4096; i++) a[i] = a[i] * 2.0f + b[i];\n"
+            "  return (int)a[7];\n}\n",
+            flags=("-O3", "-mavx2"),
+        )
+    )
+    assert vector["vector_share"] > 0.1 and scalar["vector_share"] < vector["vector_share"]
+    assert cell(scalar) != cell(vector)
+    assert features("this is not assembly")["instructions"] == 0
