@@ -141,7 +141,8 @@ def chain_responder(
         request_key = json.dumps(request, sort_keys=True)
         with lock:
             choice = calls[request_key] = calls.get(request_key, -1) + 1
-        key = f"{salt}:{chain.name}:{request.get('seed')}:{choice}:{shown}".encode()
+        turn = len(messages)  # a refinement turn is a new draw, like a real model's
+        key = f"{salt}:{chain.name}:{request.get('seed')}:{choice}:{turn}:{shown}".encode()
         wrong = wrong_every and int(hashlib.sha256(key).hexdigest(), 16) % wrong_every == 0
         program = chain.wrong[target] if wrong else chain.versions[target]
         if diff:
