@@ -285,7 +285,8 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         )
         console.print(Text(printable(f"not scored (counted as failures): {names}")))
     console.print(
-        f"samples={ctx.get('samples')} rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
+        f"strategy={ctx.get('strategy', 'best-of-n')} samples={ctx.get('samples')} "
+        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
         f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
         highlight=False,
         soft_wrap=True,
