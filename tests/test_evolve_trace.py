@@ -85,3 +85,21 @@ def test_train_sft_on_an_exported_trace(traced, tmp_path):
     summary = json.loads(result.output[result.output.rindex('{\n  "final"') :])
     assert summary["steps"] == 2 and summary["examples"] == len(_rows(out / "sft.jsonl"))
     assert (tmp_path / "o" / "final" / "model.safetensors").is_file()
+
+
+@pytest.mark.train
+def test_train_grpo_on_exported_prompts(traced, tmp_path):
+    pytest.importorskip("trl")
+    from tests.fakes.tiny_model import build_tiny_model
+
+    _, root, out = traced
+    model = build_tiny_model(tmp_path / "model")
+    args = ["train", "grpo", "--model", str(model), "--benchmark", str(root / "bench")]
+    args += ["--prompts", str(out / "grpo.jsonl"), "--steps", "1", "--num-generations", "2"]
+    args += ["--max-completion-length", "8", "--eval-split", "none", "--workers", "1"]
+    result = runner.invoke(app, [*args, "--output", str(tmp_path / "o")])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output[result.output.rindex('{\n  "final"') :])
+    assert summary["steps"] == 1 and (tmp_path / "o" / "final" / "config.json").is_file()
+    rows = [json.loads(line) for line in (tmp_path / "o" / "metrics.jsonl").open()]
+    assert any("reward" in r for r in rows)  # the reward verified the prompts' answers
