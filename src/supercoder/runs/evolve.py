@@ -1,7 +1,8 @@
 """The evolutionary search: improvements compound, every program verified.
 
 ``evolve(problem, models, settings)`` spends ``settings.sampling.n`` model answers in
-generations of ``settings.evolve.generation`` (``EvolveConfig``):
+generations of ``settings.evolve.generation`` (``EvolveConfig``; with ``focus``, a
+single answer while the best keeps improving, a full generation after a stall):
 
 1. **Seeds**: program 0 is the -O3 baseline (1.0x); with ``start_from="compiler"`` the
    ``compiler`` model's best build joins it. Speedups stay relative to gcc -O3.
@@ -215,7 +216,7 @@ class _Search:
     def run(self, on_progress) -> Outcome:
         db = self._seeds(ProgramDB(self.cfg.islands))
         bandit = Bandit(tuple(self.by_name), self.cfg.bandit_c)
-        used, g, climbing = 0, 0, False
+        used, g, climbing = 0, 0, self.cfg.focus
         while used < self.budget and not self._capped():
             size = 1 if (self.cfg.focus and climbing) else self.cfg.generation
             size = min(size, self.budget - used)

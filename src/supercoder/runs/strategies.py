@@ -229,8 +229,9 @@ class EvolveConfig:
 
     Fields:
         generation: answers asked per generation (their survivors are timed together).
-        focus: after a generation that found a new best, the next asks one answer of it
-            (climb while it climbs); after one that did not, a full generation explores.
+        focus: climb while it climbs: the first generation, and each after one that found
+            a new best, asks one answer of the best; after one that did not, a full
+            generation (its other slots explore) follows.
         islands: populations; each generation's exploring slots work on one in turn.
         migrate_every: generations between migrations of each island's best.
         explore: chance that an exploring slot's parent is a feature-grid elite other
