@@ -352,3 +352,27 @@ def test_the_feature_grid_tells_kinds_of_programs_apart(chains):
     assert vector["vector_share"] > 0.1 and scalar["vector_share"] < vector["vector_share"]
     assert cell(scalar) != cell(vector)
     assert features("this is not assembly")["instructions"] == 0
+
+
+def test_usd_cap_stops_the_search(chains):
+    from dataclasses import replace as with_
+
+    chain = chains["cb"]
+    problem = load_problem(chain.path)
+
+    class Priced:  # the real HTTP model, priced at one cent per answer
+        def __init__(self, model):
+            self.model, self.name = model, model.name
+
+        def complete(self, messages, sampling, context=None):
+            return [
+                with_(c, cost_usd=0.01) for c in self.model.complete(messages, sampling, context)
+            ]
+
+    with openai_server(chain_responder(chains)) as url:
+        model = Priced(load_model("openai:chain", base_url=url, cache=False))
+        capped = EvolveConfig(max_cost_usd=0.025)
+        settings = StrategyConfig(Sampling(n=12), strategy=Strategy.EVOLVE, evolve=capped)
+        outcome = evolve(problem, model, settings)
+        assert 3 <= len(url.requests) <= 4  # stopped once 2.5 cents were spent
+    assert outcome.meta["cost_usd"] >= 0.025 and outcome.best.verdict.correct
