@@ -8,7 +8,8 @@ real loopback OpenAI-compatible server, answers version k + 1 when shown version
 (about one answer in four wrong on purpose, seeded). Every strategy gets the same
 number of model answers per problem (--samples). One row per strategy x problem: the
 version its answer reached, its speedup vs gcc -O3 with the CI, model calls, and the
-CPU seconds spent verifying and timing; then per strategy the problems that reached the
+CPU seconds spent verifying and timing (each distinct check once, evolve's
+re-measurements included); then per strategy the problems that reached the
 last version and the geometric-mean speedup.
 """
 
@@ -57,7 +58,10 @@ def main() -> None:
                 v = best.verdict if best else None
                 version = chain.version_of(best.candidate.asm) if v and v.correct else None
                 sp = v.speedup if v and v.correct else None
-                cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
+                # each verification once (copies share their verdict), re-measurements too
+                checked = {id(a.verdict): a.verdict for a in outcome.attempts}
+                cpu = sum(v.cpu_seconds_spent for v in checked.values())
+                cpu += outcome.meta.get("remeasure_cpu_seconds", 0.0)
                 row = (strategy.value, name, version, sp, len(url.requests) - before, cpu, wall)
                 rows.append(row)
                 totals.setdefault(strategy.value, []).append(row)

@@ -189,6 +189,7 @@ class _Search:
         self.attempts: list[Attempt] = []
         self.tokens = 0
         self.usd = 0.0
+        self.remeasure_cpu = 0.0  # CPU seconds of re-measurements (not attempts)
 
     # --- persistence ------------------------------------------------------------
 
@@ -255,6 +256,7 @@ class _Search:
             "lineage": lineage,
             "tokens": self.tokens,
             "cost_usd": self.usd,
+            "remeasure_cpu_seconds": round(self.remeasure_cpu, 3),
         }
         attempts = (*self.attempts, final)
         return Outcome(self.problem.name, attempts, meta, (final.sample, final.round))
@@ -318,7 +320,9 @@ class _Search:
                 continue
             if db.children.get(pid, 0) < self.cfg.remeasure_after:
                 continue
+            fresh = (pid, g) not in self.measured
             verdict, _, _ = self._measure(pid, g, program.asm)
+            self.remeasure_cpu += verdict.cpu_seconds_spent if fresh else 0.0
             if not verdict.is_infra_failure:
                 db = db.remeasure(pid, verdict)
         return db
