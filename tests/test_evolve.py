@@ -10,6 +10,7 @@ the baseline, can only reach version 1.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -376,3 +377,31 @@ def test_usd_cap_stops_the_search(chains):
         outcome = evolve(problem, model, settings)
         assert 3 <= len(url.requests) <= 4  # stopped once 2.5 cents were spent
     assert outcome.meta["cost_usd"] >= 0.025 and outcome.best.verdict.correct
+
+
+def test_eval_with_two_models_through_the_cli(chains, tmp_path):
+    from typer.testing import CliRunner
+
+    from supercoder.cli import app
+
+    chain = chains["ca"]
+    bench = tmp_path / "bench"
+    bench.mkdir()
+    (bench / chain.name).symlink_to(chain.path, target_is_directory=True)
+    good = chain_responder(chains, wrong_every=0)
+
+    def respond(messages, request):
+        return good(messages, request) if request["model"] == "good" else "No idea."
+
+    out = tmp_path / "summary.json"
+    with openai_server(respond) as url:
+        args = ["eval", "-m", "openai:idle", "-m", "openai:good", "--base-url", url]
+        args += ["--benchmark", str(bench), "--db", str(tmp_path / "r.sqlite"), "--json", str(out)]
+        result = CliRunner().invoke(app, [*args, "--strategy", "evolve", "--samples", "8"])
+        assert result.exit_code == 0, result.output
+        calls = [r["model"] for r in url.requests]
+    assert len(calls) == 8 and calls.count("good") > calls.count("idle") >= 1
+    summary = json.loads(out.read_text())
+    assert summary["context"]["model"] == "openai:idle+openai:good"
+    assert summary["context"]["strategy"] == "evolve"
+    assert summary["per_problem"][chain.name]["speedup"] > 10
