@@ -189,6 +189,22 @@ BAD_META = [
     ('{"split": ["x"]}', "field 'split' must be a non-empty string"),
     ('{"tags": "x"}', "field 'tags' must be a list"),
     ("{not json", "invalid JSON"),
+    ('{"compare": 5}', "field 'compare' must be a string"),
+    ('{"compare": ["exact"]}', "field 'compare' must be a string"),
+    ('{"compare": "fuzzy"}', "field 'compare' is not a comparison mode"),
+    ('{"cflags": "-DX=\\u0000"}', "field 'cflags' holds a flag with a NUL"),
+    ('{"cflags": ["-O2", 3]}', "field 'cflags' must be a string of flags"),
+    ('{"ldflags": "\\"-lm"}', "field 'ldflags' is not a valid string of flags"),
+    ('{"fuzz": {"shuffle_lines_after": "abc"}}', "field 'fuzz' key 'shuffle_lines_after'"),
+    ('{"fuzz": {"frozen_lines": -1}}', "field 'fuzz' key 'frozen_lines' must be an integer"),
+    ('{"fuzz": {"numbers": "no"}}', "field 'fuzz' key 'numbers' must be true or false"),
+    ('{"fuzz": [1]}', "field 'fuzz' must be an object"),
+    ('{"fuzz": {"shuffle": 1}}', "field 'fuzz' has unknown keys shuffle"),
+    ('{"headers": ["../../etc/passwd"]}', "field 'headers' must hold paths inside"),
+    ('{"headers": ["missing.h"]}', "field 'headers' names 'missing.h'"),
+    ('{"exit_code": 256}', "field 'exit_code' must be an integer from 0 to 255"),
+    ('{"exit_code": true}', "field 'exit_code' must be an integer"),
+    ('{"origin": 1}', "field 'origin' must be a string"),
 ]
 
 
@@ -198,6 +214,9 @@ def test_a_bad_problem_json_is_a_one_line_error(tmp_path, text, message):
     (problem / "problem.json").write_text(text)
     with pytest.raises(UserError, match=message.replace("[", r"\[")):
         load_problem(problem)
+    result = runner.invoke(app, ["check", str(problem), str(problem / "source.c"), "--no-time"])
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert len(result.output.strip().splitlines()) == 1 and "problem.json" in result.output
 
 
 @pytest.mark.parametrize("rel", ["source.c", "problem.json"])
@@ -410,3 +429,111 @@ def test_test_file_names_that_are_not_text_are_refused(tmp_path):
     result = runner.invoke(app, ["check", str(problem), str(problem / "source.c")])
     assert result.exit_code == 2 and "test file names must be text" in result.output
     assert "\x1b" not in result.output
+
+
+def test_outputs_never_land_inside_a_problems_test_folders_or_files(tmp_path):
+    problem = make_sum_problem(tmp_path / "bench" / "p")
+    expected = (problem / "tests" / "t0.out").read_bytes()
+    for target in ("tests/t0.out", "hidden/new.s", "source.c", "tests"):
+        result = runner.invoke(
+            app, ["optimize", str(problem), "-o", str(problem / target), "--no-time"]
+        )
+        assert result.exit_code == 2, result.output
+        assert "part of a problem" in result.output and "Traceback" not in result.output
+    assert (problem / "tests" / "t0.out").read_bytes() == expected
+    for option in ("--json", "--db"):
+        args = ["eval", "--benchmark", str(tmp_path / "bench"), option, str(problem / "tests/x")]
+        result = runner.invoke(app, [*args, "--no-time"])
+        assert result.exit_code == 2 and "part of a problem" in result.output, result.output
+    assert sorted(p.name for p in (problem / "tests").iterdir()) == sorted(
+        f"t{i}.{x}" for i in range(4) for x in ("in", "out")
+    )
+
+
+def test_a_test_name_with_control_characters_cannot_forge_table_rows(tmp_path):
+    sandbox_or_skip()
+    problem = make_sum_problem(tmp_path / "p", hidden=False)
+    (problem / "tests" / "t0.in").rename(problem / "tests" / "a\nb │ ok.in")
+    (problem / "tests" / "t0.out").rename(problem / "tests" / "a\nb │ ok.out")
+    from supercoder.build.baseline import baseline_asm
+
+    cand = tmp_path / "c.s"
+    cand.write_text(baseline_asm(load_problem(problem)))
+    result = runner.invoke(app, ["check", str(problem), str(cand), "--no-time"])
+    assert result.exit_code == 0, result.output
+    assert "a\\x0ab" in result.output
+    assert not any(
+        line.startswith("b │ ok") or " b │ ok" in line[:8] for line in result.output.splitlines()
+    )
+
+
+def test_a_missing_dependency_names_the_extra_and_debug_shows_the_traceback(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    from supercoder.cli import error_exit
+
+    monkeypatch.setattr(sys, "argv", ["supercoder", "train", "verl", "--model", "m"])
+    missing = ImportError("apply_chat_template requires jinja2 to be installed.", name="jinja2")
+    code, message = error_exit(missing)
+    assert code == 2 and "pip install 'supercoder[verl]'" in message and "a bug" not in message
+    make_sum_problem(tmp_path / "bench" / "p")
+    out = tmp_path / "x.parquet"
+    script = (  # pyarrow made unimportable, as when an install lacks it
+        "import sys; sys.modules['pyarrow'] = None; from supercoder.cli import main; "
+        f"sys.argv = ['supercoder', 'dataset', 'export', {str(tmp_path / 'bench')!r}, "
+        f"'--out', {str(out)!r}]; main()"
+    )
+    for debug, traceback_shown in (("", False), ("1", True)):
+        env = {**os.environ, "SUPERCODER_DEBUG": debug}
+        proc = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, env=env, timeout=120
+        )
+        assert proc.returncode == 2, proc.stderr
+        assert "pip install 'supercoder[all]'" in proc.stderr
+        assert ("Traceback" in proc.stderr) is traceback_shown, proc.stderr
+
+
+def test_help_paragraphs_wrap_evenly_when_piped():
+    import subprocess
+    import sys
+
+    env = {**os.environ, "COLUMNS": "80", "TERM": "dumb"}
+    proc = subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", "optimize", "--help"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = [ln.strip() for ln in proc.stdout.splitlines()]
+    start = next(k for k, ln in enumerate(lines) if ln.startswith("Every answer is verified"))
+    end = next(k for k in range(start, len(lines)) if not lines[k])
+    paragraph = lines[start:end]
+    assert len(paragraph) >= 3 and all(len(ln) > 60 for ln in paragraph[:-1]), paragraph
+    assert any(ln.startswith("Example: supercoder optimize") for ln in lines)  # kept apart
+    head = subprocess.run(  # a reader that goes away early is no error
+        f"{sys.executable} -m supercoder.cli optimize --help | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert "error" not in head.stderr.lower(), head.stderr
+
+
+def test_machine_trouble_is_worded_as_the_machines_not_the_users():
+    import errno
+
+    from supercoder.cli import error_exit
+    from supercoder.errors import InfraError, machine_error, machine_trouble
+
+    code, message = error_exit(OSError(errno.ENOSPC, "No space left on device", "/tmp/x"))
+    assert code == 3 and "machine trouble" in message and "/tmp/x" in message
+    log = "program.s: Fatal error: can't write 11 bytes to section .text: No space left on device"
+    assert machine_trouble(log) == "No space left on device"
+    assert machine_trouble("undefined reference to `gmp_printf'") is None
+    e = machine_error("the baseline could not be built", log)
+    assert isinstance(e, InfraError) and "ldflags" not in str(e) and "machine trouble" in str(e)

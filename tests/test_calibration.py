@@ -27,7 +27,8 @@ from supercoder.timing.intervals import round_bootstrap, widen
 from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
-from tests.test_evaluate import PRIMES, SLOW
+from tests.fakes.sizing import sized
+from tests.test_evaluate import SLOW, prime_count, primes_tests, timed_sizes
 
 
 @pytest.fixture
@@ -75,7 +76,7 @@ def primes(tmp_path) -> Path:
     folder = tmp_path / "primes"
     (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text(SLOW)
-    for n, count in PRIMES.items():
+    for n, count in primes_tests().items():
         (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
         (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
     return folder
@@ -92,9 +93,10 @@ def test_timed_set_is_decided_once_and_cached(primes, own_cache):
     assert evaluate(problem, asm, config).timed_tests == first.timed_tests
     # the stored decision is what later checks use (not a fresh per-check choice)
     sets = json.loads(stored[0].read_text())
-    stored[0].write_text(json.dumps({k: ["n20000"] for k in sets}))
+    first_timed = f"n{timed_sizes()[0]}"
+    stored[0].write_text(json.dumps({k: [first_timed] for k in sets}))
     again = evaluate(problem, asm, config)
-    assert again.timed_tests == ("n20000",) and again.speedup.tests_timed == 1
+    assert again.timed_tests == (first_timed,) and again.speedup.tests_timed == 1
     for t in again.tests:  # raw samples on every timed test, one per pair
         assert not t.timed or len(t.baseline_samples) == len(t.candidate_samples) == t.pairs >= 2
     assert again.speedup.method == METHOD and not again.significantly_faster
@@ -139,14 +141,16 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     folder = tmp_path / "two"
     (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text(SLOW)
-    for n, count in {10000: 1229, 40000: 4203}.items():
+    small = sized(SLOW, start=5000, limit=2_000_000)  # timed here; the other 16x longer
+    names = (f"n{small}", f"n{4 * small}")  # SLOW takes ~n^2 time
+    for n in (small, 4 * small):
         (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
-        (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
+        (folder / "tests" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
     problem = load_problem(folder)
     config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
     verdict = evaluate(problem, baseline_asm(problem), config)
-    assert verdict.correct and set(verdict.timed_tests) == {"n10000", "n40000"}
-    short, long_ = (next(t for t in verdict.tests if t.name == n) for n in ("n10000", "n40000"))
+    assert verdict.correct and set(verdict.timed_tests) == set(names)
+    short, long_ = (next(t for t in verdict.tests if t.name == n) for n in names)
     assert long_.pairs == 3 and short.pairs >= 2 * long_.pairs
     assert short.sample_rounds[0] == 0 and set(short.sample_rounds) == {0, 1, 2}
     assert list(long_.sample_rounds) == [0, 1, 2]

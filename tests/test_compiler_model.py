@@ -20,6 +20,7 @@ from supercoder.models.trials import SearchConfig
 from supercoder.prompting.prompts import build_messages, extract_assembly
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
+from tests.fakes.sizing import sized
 
 SOURCE = r"""#include <stdio.h>
 int main(void) {
@@ -173,8 +174,9 @@ def test_clang_profile_guided_build_assembles_with_gnu_as(tmp_path):
 
 def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_path):
     sandbox_or_skip()
-    inputs = [b"3\n", b"400000\n", b"600000\n"]
-    problem = problem_with(inputs, tmp_path, hidden=b"500000\n", source=POPCOUNT)
+    n = sized(POPCOUNT, start=100_000)  # timed on this machine, whatever its speed
+    inputs = [b"3\n", f"{n}\n".encode(), f"{n * 3 // 2}\n".encode()]
+    problem = problem_with(inputs, tmp_path, hidden=f"{n * 5 // 4}\n".encode(), source=POPCOUNT)
     model = CompilerModel("budget=25")
     first, fallback = model.complete([], Sampling(n=6), context=problem)
     assert first.model.startswith("compiler:gcc -O3 -march=native") or "popcnt" in first.text

@@ -16,6 +16,7 @@ from supercoder.cli import app
 from supercoder.prompting.prompts import fenced_blocks
 from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
+from tests.fakes.sizing import sized
 
 runner = CliRunner()
 
@@ -62,7 +63,8 @@ def make_problem(root: Path, name: str) -> Path:
     (folder / "tests").mkdir(parents=True)
     (folder / "hidden").mkdir()
     (folder / "source.c").write_text(MAIN % (SLOW[name].strip(), name))
-    cases = {"tests": [[1, 2, 10], [1000], [99991, 250000]], "hidden": [[5_000_000, 7]]}
+    big = sized(MAIN % (SLOW[name].strip(), name), start=1_000_000)  # timed on this machine
+    cases = {"tests": [[1, 2, 10], [1000], [99991, 250000]], "hidden": [[big, 7]]}
     for sub, groups in cases.items():
         for k, ns in enumerate(groups):
             (folder / sub / f"t{k}.in").write_text("".join(f"{n}\n" for n in ns))

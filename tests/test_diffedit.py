@@ -169,3 +169,45 @@ def test_feedback_in_diff_mode_quotes_the_block_and_asks_for_blocks():
     assert "SEARCH" in text and "```assembly" not in text and "first message" in text
     whole = feedback_for(failure_verdict("p", resolve_answer("no", BASE)))
     assert "```assembly" in whole
+
+
+def test_a_block_of_only_cfi_or_file_lines_applies_when_unambiguous_as_written():
+    out = apply_diff(
+        BASE, "<<<<<<< SEARCH\n\t.cfi_startproc\n=======\n\t.cfi_startproc\n\tnop\n>>>>>>> REPLACE"
+    )
+    assert 0 < out.index("\tnop") < out.index("\tsubq")  # where the model put it
+    assert ".cfi" not in out  # it replaced a .cfi line: the unwind directives go
+    ambiguous = "<<<<<<< SEARCH\n\t.cfi_def_cfa_offset 16\n\t.cfi_def_cfa_offset 16\n=======\n>>>>>>> REPLACE"
+    with pytest.raises(DiffError, match="match nothing"):
+        apply_diff(BASE, ambiguous)
+    twice = BASE + BASE.replace("main", "other")
+    with pytest.raises(DiffError, match="match 2 places"):
+        apply_diff(twice, "<<<<<<< SEARCH\n\t.cfi_startproc\n=======\n\tnop\n>>>>>>> REPLACE")
+    # lines that only the ignorable directives tell apart are matched as written
+    two = "f:\n\t.cfi_startproc\n\tret\n\t.cfi_endproc\ng:\n\t.cfi_startproc\n"
+    two += "\t.cfi_def_cfa_offset 16\n\tret\n\t.cfi_endproc\n"
+    out = apply_diff(two, block("\t.cfi_def_cfa_offset 16\n\tret", "\tnop\n\tret"))
+    assert out.index("nop") > out.index("g:") and out.count("ret") == 2
+
+
+def test_model_shaped_diffs_apply_in_full_and_hot_context(tmp_path):
+    """Blocks copied from what the prompt shows (cfi/file lines in full context, %
+    annotations and elided bodies in hot context) apply: 100% in both."""
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.prompting.prompts import build_messages
+    from tests.conftest import sandbox_or_skip
+    from tests.fakes.diff_model import apply_rate, model_shaped_diff, shown_listing
+
+    sandbox_or_skip()  # the hot view profiles the baseline in the sandbox
+    problems = load_benchmark("val")[:3]
+    saw_ignorable_only = False
+    for context in ("full", "hot"):
+        for p in problems:
+            shown = shown_listing(build_messages(p, context=context, answer="diff")[-1]["content"])
+            rate, errors = apply_rate(shown, baseline_asm(p), range(8))
+            assert rate == 100.0, (context, p.name, errors)
+            if context == "full":
+                answer = model_shaped_diff(shown, 0)
+                saw_ignorable_only |= "SEARCH\n\t.cfi_" in answer or "SEARCH\n\t.file" in answer
+    assert saw_ignorable_only  # the case that used to be refused was exercised

@@ -6,12 +6,13 @@ import json
 import subprocess
 import sys
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import assemble, compile_to_asm
+from supercoder.build.toolchain import asm_digest, assemble, compile_to_asm
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits
 from supercoder.timing.meter import MeterConfig
@@ -19,6 +20,7 @@ from supercoder.types import Status, Verdict
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from supercoder.verify.reward import paper_reward
 from tests.conftest import sandbox_or_skip
+from tests.fakes.sizing import sized
 
 SLOW = r"""
 #include <stdio.h>
@@ -54,7 +56,32 @@ SLOWER = SLOW.replace(
 ).replace('printf("%lld\\n", cnt)', 'printf("%lld\\n", cnt / 3)')
 WRONG = FAST.replace("cnt++;", "cnt += 2;")
 CRASH = FAST.replace("char *c = calloc(n + 1, 1);", "char *c = 0;")
-PRIMES = {1: 0, 10: 4, 100: 25, 20000: 2262, 25000: 2762}
+
+
+def prime_count(n: int) -> int:
+    """How many primes are <= n (what SLOW and FAST print)."""
+    if n < 2:
+        return 0
+    sieve = bytearray([1]) * (n + 1)
+    sieve[0:2] = b"\0\0"
+    for i in range(2, int(n**0.5) + 1):
+        if sieve[i]:
+            sieve[i * i :: i] = bytes(len(range(i * i, n + 1, i)))
+    return sum(sieve)
+
+
+@cache
+def timed_sizes() -> tuple[int, int]:
+    """Two sizes whose -O3 baseline of SLOW runs >= 4x the meter's cutoff here."""
+    n = sized(SLOW, start=5000, limit=2_000_000)
+    return n, n * 5 // 4
+
+
+def primes_tests() -> dict[int, int]:
+    """Three tiny tests (never timed) and the two timed sizes, with their prime counts."""
+    return {n: prime_count(n) for n in (1, 10, 100, *timed_sizes())}
+
+
 CONFIG = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
 
 
@@ -64,7 +91,7 @@ def primes(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("primes") / "primes"
     (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text(SLOW)
-    for n, count in PRIMES.items():
+    for n, count in primes_tests().items():
         (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
         (folder / "tests" / f"n{n}.out").write_text(f"{count}\n")
     return folder
@@ -76,7 +103,7 @@ def test_faster_candidate_reads_faster(primes):
     assert verdict.speedup.value > 1.5 and verdict.speedup.low > 1.0
     assert paper_reward(verdict) == pytest.approx(verdict.speedup.value)
     timed = [t for t in verdict.tests if t.timed]
-    assert {t.name for t in timed} == {"n20000", "n25000"}  # the tiny tests are not timed
+    assert {t.name for t in timed} == {f"n{n}" for n in timed_sizes()}  # the tiny ones are not
     assert all(t.baseline_seconds > 0.01 for t in timed)
     assert verdict.context["gcc"].startswith("gcc") and verdict.context["pairs"] >= 3
 
@@ -228,3 +255,28 @@ def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_pa
     wrong = assemble(compile_to_asm(WRONG), tmp_path / "wrong")
     verdict = _blame(problem, wrong.binary, inputs, CONFIG, InfraError("lost"), False, {}, 0.0)
     assert verdict.status is Status.INFRA_ERROR and "fresh sandbox" in verdict.message
+
+
+def test_a_damaged_cache_is_rebuilt_never_used(primes):
+    """A cached baseline binary or listing cut short (full disk, crash) is detected by
+    its recorded digest and rebuilt; the check is the same as with a sound cache."""
+    from supercoder.paths import cache_dir
+
+    problem = load_problem(primes)
+    config = EvalConfig(time=False)
+    assert evaluate(problem, compile_to_asm(FAST), config).status is Status.OK
+    base = baseline_asm(problem)
+    binaries = [
+        p
+        for p in (cache_dir() / "bin").iterdir()
+        if p.is_file() and "." not in p.name and p.name.startswith(asm_digest(base))
+    ]
+    assert len(binaries) == 1
+    binary = binaries[0]
+    whole = binary.read_bytes()
+    binary.write_bytes(whole[: len(whole) // 3])  # cut short
+    listing = next((cache_dir() / "baselines").glob(f"{problem.source_hash()}*.s"))
+    listing.write_text(listing.read_text()[:200])
+    again = evaluate(problem, compile_to_asm(FAST), config)
+    assert again.status is Status.OK, again.message
+    assert binary.read_bytes() == whole and baseline_asm(problem) == base

@@ -81,6 +81,54 @@ def test_machine_trouble_is_never_final(tmp_path):
     assert second.summary.accuracy == 100.0 and second.summary.problems_scored == 2
 
 
+class SilentFor:
+    """A model that answers nothing for problem ``name`` while ``silent`` (like the
+    compiler model when every build failed on a full disk), else the sum answer."""
+
+    name = "scripted"
+
+    def __init__(self, name: str) -> None:
+        self.problem, self.silent = name, True
+
+    def complete(self, messages, sampling, context=None):
+        if context is not None and context.name == self.problem and self.silent:
+            return []
+        return ScriptedModel(lambda m, i: sum_answer()).complete(messages, sampling, context)
+
+
+def test_a_problem_without_a_scored_attempt_is_never_done(tmp_path):
+    sandbox_or_skip()
+    for name in ("a", "b"):
+        make_sum_problem(tmp_path / "bench" / name, hidden=False)
+        (tmp_path / "bench" / name / "problem.json").write_text(json.dumps({"name": name}))
+    problems, store = load_benchmark(tmp_path / "bench"), Store(tmp_path / "r.sqlite")
+    spec = RunConfig(model="scripted", benchmark=str(tmp_path / "bench"), time=False, concurrency=1)
+    model = SilentFor("b")
+    first = run_eval(problems, model, spec, store)
+    assert set(first.failed) == {"b"} and "not scored" in first.failed["b"]
+    assert store.finished_problems(first.name) == ["a"]  # b is not "already done"
+    s = first.summary.to_json()
+    assert s["complete"] is False and s["unscored_problems"] == ["b"]
+    assert store.runs()[0]["finished"] is None
+    model.silent = False
+    second = run_eval(problems, model, spec, store)
+    assert second.skipped == 1 and not second.failed and second.summary.complete
+    assert second.summary.accuracy == 100.0 and store.runs()[0]["finished"] is not None
+    # a store written before this rule: a problem marked finished without any attempt
+    from supercoder.runs.strategies import Outcome
+
+    store.finish_problem(first.name, Outcome("c"))
+    assert "c" not in store.finished_problems(first.name)
+
+
+def test_nothing_scored_reads_no_figure_rather_than_zero():
+    from supercoder.runs.metrics import summarize
+
+    s = summarize([], total=2).with_unscored(["p1", "p2"]).to_json()
+    assert (s["problems"], s["problems_scored"], s["complete"]) == (2, 0, False)
+    assert s["accuracy"] is None and s["compilation_rate"] is None and s["fast_1.1"] is None
+
+
 def _tmpfs(path) -> bool:
     path.mkdir()
     proc = subprocess.run(
@@ -120,6 +168,8 @@ def test_a_full_disk_gives_exit_3_with_the_cause_and_a_rerun_recovers(tmp_path):
         assert proc.returncode == 3, proc.stderr
         assert "No space left on device" in proc.stderr and "unfinished" in proc.stderr
         assert "Traceback" not in proc.stderr + proc.stdout
+        # the machine's trouble is never worded as the user's mistake
+        assert "does not compile" not in proc.stderr and "ldflags" not in proc.stderr
         opt = [
             sys.executable,
             "-m",

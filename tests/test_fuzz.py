@@ -6,7 +6,14 @@ import json
 import random
 import re
 
-from supercoder.problems.fuzz import FuzzHint, fuzz_inputs, fuzz_problem, mutate, structural_values
+from supercoder.problems.fuzz import (
+    FuzzHint,
+    fuzz_inputs,
+    fuzz_problem,
+    hint_of,
+    mutate,
+    structural_values,
+)
 from supercoder.problems.loading import load_problem, write_problem
 from supercoder.types import Problem, TestCase
 
@@ -135,7 +142,10 @@ def test_bad_hint_is_a_user_error(tmp_path):
 
     from supercoder.errors import UserError
 
-    problem = sorted_sum_problem(tmp_path, meta={"fuzz": {"shuffle": True}})
+    with pytest.raises(UserError, match="field 'fuzz' has unknown keys shuffle"):
+        sorted_sum_problem(tmp_path, meta={"fuzz": {"shuffle": True}})  # refused on load
     assert json.loads((tmp_path / "sorted_sum" / "problem.json").read_text())["fuzz"]
-    with pytest.raises(UserError, match="fuzz"):
-        fuzz_problem(problem, count=2)
+    good = sorted_sum_problem(tmp_path / "good")  # a problem made in memory is checked too
+    bad = Problem(good.name, good.source, good.tests, meta={**good.meta, "fuzz": {"numbers": 1}})
+    with pytest.raises(UserError, match="key 'numbers' must be true or false"):
+        hint_of(bad)

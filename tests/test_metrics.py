@@ -84,7 +84,10 @@ def test_the_report_shows_the_numbers_eval_json_wrote(tmp_path):
     assert {k: shown[k] for k in want} == {k: s[k] for k in want}
     assert shown["paper.avg_speedup"] == s["paper"]["avg_speedup"]
     assert shown["paper.geomean_speedup"] == s["paper"]["geomean_speedup"]
-    assert f"<b>{s['accuracy']:.3f}</b><br>accuracy" in page.read_text()  # and displays them
+    text = page.read_text()
+    assert f"<b>{s['accuracy']:.1f}%</b><br>accuracy" in text  # shown with units
+    assert f"<b>{s['geomean_speedup']:.3f}x</b><br>geomean speedup" in text
+    assert "<b>1</b><br>significant speedups" in text
     fast = next(r for r in build_page(db, "r").records if r.problem == "fast" and r.best)
     assert fast.baseline_asm and "assembly diff" in page.read_text()
     # the stored summary is the JSON eval wrote, and reads back unchanged

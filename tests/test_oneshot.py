@@ -167,3 +167,27 @@ def test_a_private_workdir_is_refused_with_a_clear_error(tmp_path):
         pytest.skip("only root hands the workdir to another user")
     with pytest.raises(InfraError, match="not reachable by the sandbox user"):
         run_isolated(["true"], tmp_path, limits=LIMITS)
+
+
+def test_a_private_tmpdir_is_explained_to_the_cli_user(tmp_path, monkeypatch):
+    """TMPDIR inside a private (0700) folder: the sandbox user cannot reach the work
+    folder; the message names TMPDIR and the folder to fix, not a programmer's API."""
+    import os
+    import tempfile
+
+    from supercoder.errors import InfraError
+
+    sandbox_or_skip()
+    if os.geteuid() != 0:
+        pytest.skip("only a root-started sandbox hands folders to another user")
+    private = tmp_path / "private"
+    (private / "tmp").mkdir(parents=True)
+    private.chmod(0o700)
+    (private / "tmp").chmod(0o777)
+    monkeypatch.setenv("TMPDIR", str(private / "tmp"))
+    monkeypatch.setattr(tempfile, "tempdir", None)
+    work = Path(tempfile.mkdtemp())
+    with pytest.raises(InfraError) as e:
+        run_isolated(["true"], work, limits=LIMITS)
+    text = str(e.value)
+    assert "TMPDIR" in text and f"chmod o+x {private}" in text and "mkdtemp" not in text

@@ -22,6 +22,11 @@ CODENET = FIXTURES / "codenet_p00002"
 OPENMP = FIXTURES / "openmp_harmonic"
 
 
+ECHO = r"""#include <stdio.h>
+int main(void) { int c; while ((c = getchar()) != EOF) putchar(c); return 0; }
+"""
+
+
 def run_cli(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "supercoder.cli", *args], capture_output=True, text=True, timeout=300
@@ -295,3 +300,124 @@ def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
     with pytest.raises(UserError) as e:
         baseline_asm(problem)
     assert f"{folder}/source.c:1" in str(e.value) and "sc-cc-" not in str(e.value)
+
+
+def test_answers_pair_by_name_extensionless_too_and_init_says_which_are_inputs(tmp_path):
+    flat = tmp_path / "flat"
+    flat.mkdir()
+    for i in (1, 2):
+        (flat / f"in{i}").write_text(f"{i}\n")  # no extension: still paired
+        (flat / f"out{i}").write_text(f"{i}\n")
+    (flat / "sample-in-3").write_text("3\n")
+    (flat / "sample-out-3").write_text("3\n")
+    (flat / "extra").write_text("4\n")  # nothing pairs with it: an input of its own
+    layout = discover(flat)
+    assert layout.kind == "in/out names"
+    assert sorted((t.name, t.input.name, t.answer and t.answer.name) for t in layout.tests) == [
+        ("1", "in1", "out1"),
+        ("2", "in2", "out2"),
+        ("extra", "extra", None),
+        ("sample_3", "sample-in-3", "sample-out-3"),
+    ]
+    lines = layout.describe(flat)
+    assert lines[0].startswith("inputs: ") and "out1" not in lines[0] and "in1" in lines[0]
+    assert "out1" in lines[1]
+    folders = tmp_path / "folders"  # in/NAME with out/NAME of the same name
+    (folders / "in").mkdir(parents=True)
+    (folders / "out").mkdir()
+    for name in ("a", "b"):
+        (folders / "in" / name).write_text("1\n")
+        (folders / "out" / name).write_text("1\n")
+    layout = discover(folders)
+    assert layout.kind == "input/output folders"
+    assert [(t.name, t.answer.parent.name) for t in layout.tests] == [("a", "out"), ("b", "out")]
+    hr = tmp_path / "hackerrank"  # HackerRank's input/ + output/ is not CodeNet's layout
+    for sub in ("input", "output"):
+        (hr / sub).mkdir(parents=True)
+        (hr / sub / f"{sub}00.txt").write_text("0\n")
+    assert discover(hr).kind == "input/output folders"
+    assert discover(CODENET).kind == "codenet"
+    sandbox_or_skip()
+    source = tmp_path / "echo.c"
+    source.write_text(ECHO)
+    proc = run_cli("problem", "init", str(source), "--inputs", str(flat), "-o", str(tmp_path / "p"))
+    assert proc.returncode == 0, proc.stderr
+    assert "inputs: " in proc.stdout and "answers: " in proc.stdout
+    assert "in/out names layout: 4 visible" in proc.stdout
+    assert sorted(p.name for p in (tmp_path / "p" / "tests").iterdir()) == [
+        f"{n}.{x}" for n in ("1", "2", "extra", "sample_3") for x in ("in", "out")
+    ]
+
+
+SHA_SOURCE = r"""#include <stdio.h>
+#include "sha.h"
+int main(void) { int x; if (scanf("%d", &x) != 1) return 1; printf("%d\n", MIX(x)); return 0; }
+"""
+
+
+def test_headers_beside_the_source_are_found_by_init_and_every_build(tmp_path):
+    from supercoder.build.baseline import baseline_asm
+
+    sandbox_or_skip()
+    src = tmp_path / "src"
+    (src / "lib").mkdir(parents=True)
+    (src / "prog.c").write_text(SHA_SOURCE)
+    (src / "sha.h").write_text('#include "lib/mix.h"\n#define MIX(x) (mix(x) + 1)\n')
+    (src / "lib" / "mix.h").write_text("static int mix(int x) { return 3 * x; }\n")
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "t1").write_text("5\n")
+    proc = run_cli(
+        "problem", "init", str(src / "prog.c"), "--inputs", str(inputs), "-o", str(tmp_path / "p")
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "headers copied beside source.c: sha.h, lib/mix.h" in proc.stdout
+    folder = tmp_path / "p"
+    assert (folder / "tests" / "t1.out").read_text() == "16\n"
+    assert (folder / "lib" / "mix.h").is_file()
+    # the problem folder moves; its builds still find the headers (and a changed header
+    # is a changed problem: the cached baseline is not reused)
+    moved = folder.rename(tmp_path / "moved")
+    problem = load_problem(moved)
+    old = baseline_asm(problem)  # compiled where the folder now is
+    (moved / "lib" / "mix.h").write_text("static int mix(int x) { return 4 * x; }\n")
+    changed = load_problem(moved)
+    assert changed.source_hash() != problem.source_hash() and baseline_asm(changed) != old
+
+
+EXITS_3 = r"""#include <stdio.h>
+int main(void) { int x; if (scanf("%d", &x) != 1) return 1; printf("%d\n", 2 * x); return 3; }
+"""
+
+
+def test_an_exit_status_by_design_is_part_of_the_answer(tmp_path):
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.build.toolchain import compile_to_asm
+
+    sandbox_or_skip()
+    source = tmp_path / "three.c"
+    source.write_text(EXITS_3)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "t1").write_text("21\n")
+    refused = run_cli(
+        "problem", "init", str(source), "--inputs", str(inputs), "-o", str(tmp_path / "x")
+    )
+    assert refused.returncode == 2 and "exit code 3" in refused.stderr
+    out = tmp_path / "p"
+    made = run_cli(
+        "problem", "init", str(source), "--inputs", str(inputs), "-o", str(out), "--exit-code", "3"
+    )
+    assert made.returncode == 0, made.stderr
+    assert json.loads((out / "problem.json").read_text())["exit_code"] == 3
+    problem = load_problem(out)
+    assert problem.exit_code == 3 and (out / "tests" / "t1.out").read_text() == "42\n"
+    same = tmp_path / "same.s"
+    same.write_text(baseline_asm(problem))
+    ok = run_cli("check", str(out), str(same), "--no-time", "--json")
+    assert ok.returncode == 0 and json.loads(ok.stdout)["status"] == "ok", ok.stdout
+    exits_0 = tmp_path / "zero.s"
+    exits_0.write_text(compile_to_asm(EXITS_3.replace("return 3;", "return 0;")))
+    bad = run_cli("check", str(out), str(exits_0), "--no-time", "--json")
+    verdict = json.loads(bad.stdout)
+    assert verdict["status"] == "runtime_error" and "exit 3" in json.dumps(verdict["tests"])

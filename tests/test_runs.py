@@ -24,6 +24,7 @@ from tests.test_strategies import (
     fast_answer,
     primes_dir,
     primes_problem,
+    timed_sizes,
     wrong_answer,
 )
 
@@ -149,6 +150,25 @@ def test_a_crash_inside_a_problem_keeps_its_verified_samples(tmp_path):
     assert [a.sample for a in again.outcomes[0].attempts] == [0, 1, 2]
 
 
+def test_the_store_keeps_a_large_answer_whole_and_it_re_checks_as_reported(tmp_path):
+    """An answer over the 256 KiB reply cap (a big build: unrolled, a large table) is
+    stored whole; read back, it re-checks with the status the run reported."""
+    sandbox_or_skip()
+    root = bench(tmp_path, ["big"])
+    table = "".join(f"\t.quad {i}\n" for i in range(40000))  # ~400 KiB of data
+    big = extract_assembly(fast_answer()) + f"\t.section .rodata\nsc_table:\n{table}"
+    assert len(big) > 300 * 1024
+    answer = f"```assembly\n{big}```"
+    store = Store(tmp_path / "runs.sqlite")
+    result = run_eval(load_benchmark(root), ScriptedModel(lambda m, i: answer), spec(root), store)
+    assert result.summary.per_problem["big"].status == "ok"
+    (stored,) = store.attempts(result.name, "big")
+    assert stored.candidate.asm == big  # whole, not cut at the cap
+    assert "[supercoder: cut" in stored.completion  # the reply text is what gets capped
+    again = evaluate(load_benchmark(root)[0], stored.candidate.asm, EvalConfig(time=False))
+    assert again.status is Status.OK
+
+
 def test_resuming_with_other_options_is_refused(tmp_path):
     sandbox_or_skip()
     root = bench(tmp_path, ["r"])
@@ -164,7 +184,7 @@ def test_resuming_with_other_options_is_refused(tmp_path):
 
 def test_a_timed_verdict_survives_the_store_unchanged(tmp_path):
     sandbox_or_skip()
-    problem = primes_problem(tmp_path, sizes=(30000,))
+    problem = primes_problem(tmp_path, sizes=timed_sizes()[:1])
     verdict = evaluate(problem, extract_assembly(fast_answer()), EvalConfig())
     assert verdict.speedup is not None
     again = Verdict.from_json(verdict.to_json())
@@ -248,3 +268,37 @@ def test_a_store_from_a_newer_version_is_refused(tmp_path):
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(UserError, match="newer supercoder"):
         Store(newer)
+
+
+def _open_at_once(db: str, barrier, results) -> None:
+    from supercoder.errors import UserError as Refused
+
+    try:
+        store = Store(db)
+        barrier.wait(timeout=60)
+        spec = RunConfig(model="scripted", benchmark="b", time=False, name="race")
+        results.put(("resumed" if store.open_run(spec, {}) else "created", ""))
+        store.close()
+    except (Refused, sqlite3.Error) as e:
+        results.put(("error", str(e)))
+
+
+def test_evals_started_together_on_one_store_resume_each_other(tmp_path):
+    """Several evals opening one new run on one new store at the same moment: exactly
+    one creates it, the others resume it (no "UNIQUE constraint failed")."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    n = 8
+    barrier, results = ctx.Barrier(n), ctx.Queue()
+    procs = [
+        ctx.Process(target=_open_at_once, args=(str(tmp_path / "s.sqlite"), barrier, results))
+        for _ in range(n)
+    ]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=120)
+    got = [results.get(timeout=10) for _ in range(n)]
+    assert [kind for kind, _ in got].count("created") == 1, got
+    assert all(kind in ("created", "resumed") for kind, _ in got), got

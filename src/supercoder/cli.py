@@ -8,11 +8,15 @@ exit code (2 bad input, 3 machine trouble, 130 interrupted), never a traceback.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import inspect
 import os
+import re
 import sqlite3
 import sys
 import threading
+import traceback
 
 import click
 import typer
@@ -75,14 +79,45 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         )
     if isinstance(exc, OSError):
         where = f" ({exc.filename})" if exc.filename else ""
-        code = EXIT_BAD_INPUT if exc.errno in _USER_ERRNOS else EXIT_MACHINE
-        return code, f"{exc.strerror or exc}{where}"
+        if exc.errno in _USER_ERRNOS:
+            return EXIT_BAD_INPUT, f"{exc.strerror or exc}{where}"
+        return EXIT_MACHINE, (
+            f"{exc.strerror or exc}{where}: machine trouble, not a problem with your input; "
+            "free the space or resource and rerun (finished work is kept)"
+        )
+    if isinstance(exc, ImportError) and not _ours(exc):
+        extra = _extra_for(sys.argv[1:])
+        return EXIT_BAD_INPUT, (
+            f"a dependency this command needs is missing or broken ({exc}): "
+            f"pip install 'supercoder[{extra}]'"
+        )
     if isinstance(exc, UnicodeError):
         return EXIT_BAD_INPUT, f"text that is not valid UTF-8 (or not encodable): {exc}"
     return 1, f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)"
 
 
+# the optional extra each command needs (the first words of its command line)
+_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+
+
+def _extra_for(argv: list[str]) -> str:
+    words = tuple(a for a in argv if not a.startswith("-"))[:2]
+    return _EXTRAS.get(words, "all")
+
+
+def _ours(exc: ImportError) -> bool:
+    """An import of supercoder's own modules failing is a bug, not a missing extra."""
+    return str(exc.name or "").split(".")[0] == "supercoder"
+
+
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for `... | head`
+
+
 def report_error(exc: BaseException) -> int:
+    if isinstance(exc, BrokenPipeError):  # the reader went away (| head): nothing to say
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     code, message = error_exit(exc)
     first, *rest = printable(message).splitlines() or [""]
     line = Text.assemble(("error: ", "bold red"), first)
@@ -133,6 +168,32 @@ app = typer.Typer(
 )
 
 
+_HARD_LINE = re.compile(r"^(Example:|Examples:|\s|[-*] |\d+\. )")
+
+
+def reflow(doc: str | None) -> str | None:
+    """A docstring as help text: each paragraph's wrapped lines joined into one, so that
+    the help wraps evenly at any width (piped: 80 columns); lines that start an example,
+    a list item or an indented block keep their own line."""
+    if not doc:
+        return doc
+    paragraphs = []
+    for para in inspect.cleandoc(doc).split("\n\n"):
+        lines: list[str] = []
+        for line in para.splitlines():
+            if lines and not _HARD_LINE.match(line):
+                lines[-1] = f"{lines[-1]} {line.strip()}"
+            else:
+                lines.append(line.rstrip())
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(paragraphs)
+
+
+def _reflowed(command):
+    command.__doc__ = reflow(command.__doc__)
+    return command
+
+
 def group(name: str, help: str) -> typer.Typer:
     sub = typer.Typer(help=help, no_args_is_help=True)
     app.add_typer(sub, name=name)
@@ -140,46 +201,50 @@ def group(name: str, help: str) -> typer.Typer:
 
 
 # Every command, and the file it lives in (src/supercoder/commands/<file>.py).
-app.command("check")(check.check)
-app.command("optimize")(optimize.optimize)
-app.command("eval")(eval.eval_cmd)
-app.command("leaderboard")(leaderboard.leaderboard)
+app.command("check")(_reflowed(check.check))
+app.command("optimize")(_reflowed(optimize.optimize))
+app.command("eval")(_reflowed(eval.eval_cmd))
+app.command("leaderboard")(_reflowed(leaderboard.leaderboard))
 app.command(
     "analyze",
     help="Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
     "with evidence; or for every verified candidate of an eval run (--run).",
-)(analyze.analyze)
-app.command("report", help="Write a self-contained HTML page for an eval run.")(report.report)
-app.command("calibrate")(calibrate.calibrate)
-app.command("version", help="Print the supercoder version and toolchain context.")(version.version)
+)(_reflowed(analyze.analyze))
+app.command("report", help="Write a self-contained HTML page for an eval run.")(
+    _reflowed(report.report)
+)
+app.command("calibrate")(_reflowed(calibrate.calibrate))
+app.command("version", help="Print the supercoder version and toolchain context.")(
+    _reflowed(version.version)
+)
 
 problem = group("problem", "Create and inspect problem folders.")
-problem.command("init")(problem_init.problem_init)
-problem.command("profile")(problem_profile.profile_cmd)
+problem.command("init")(_reflowed(problem_init.problem_init))
+problem.command("profile")(_reflowed(problem_profile.profile_cmd))
 
 bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
 bench.command("list", help="Problems with split, tags, test counts, size, baseline time.")(
-    bench_list.list_
+    _reflowed(bench_list.list_)
 )
 bench.command("coverage", help="Line/branch coverage of each problem's tests (gcov).")(
-    bench_coverage.coverage
+    _reflowed(bench_coverage.coverage)
 )
 bench.command("fuzz", help="Add fuzzed differential tests (fuzz/, used as hidden tests).")(
-    bench_fuzz.fuzz
+    _reflowed(bench_fuzz.fuzz)
 )
 bench.command("tokens", help="Prompt and answer tokens per problem (full/hot, whole/diff).")(
-    bench_tokens.tokens
+    _reflowed(bench_tokens.tokens)
 )
 
 dataset = group("dataset", "Datasets in the SuperCoder schema: build from CodeNet, import, export.")
 dataset.command("build", help="Build the benchmark from a Project CodeNet download.")(
-    dataset_build.build
+    _reflowed(dataset_build.build)
 )
 dataset.command("import", help="Import the published SuperCoder dataset as problem folders.")(
-    dataset_import.import_
+    _reflowed(dataset_import.import_)
 )
 dataset.command("export", help="Write a benchmark as SuperCoder-schema Parquet or JSONL.")(
-    dataset_export.export
+    _reflowed(dataset_export.export)
 )
 dataset.command("export-trace", help="An evolve run's parent -> improved-child pairs (SFT, GRPO).")(
     dataset_export_trace.export_trace
@@ -189,9 +254,9 @@ train = group(
     "train",
     "Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
 )
-train.command("grpo")(train_grpo.grpo)
-train.command("sft")(train_sft.sft)
-train.command("verl")(train_verl.verl)
+train.command("grpo")(_reflowed(train_grpo.grpo))
+train.command("sft")(_reflowed(train_sft.sft))
+train.command("verl")(_reflowed(train_verl.verl))
 
 
 def main() -> None:
@@ -200,7 +265,9 @@ def main() -> None:
         app()
     except SystemExit as e:
         code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
-    except (Exception, KeyboardInterrupt) as e:  # outside a command (parsing, startup)
+    except (Exception, KeyboardInterrupt) as e:  # outside a command, or SUPERCODER_DEBUG
+        if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
+            traceback.print_exc()  # what SUPERCODER_DEBUG=1 promises
         code = report_error(e)
     leave(code)
 

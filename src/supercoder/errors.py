@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 
@@ -23,6 +24,39 @@ class InfraError(SupercoderError):
     """
 
     exit_code = 3
+
+
+# What a tool says when the machine, not the input, failed it (errno texts).
+MACHINE_TROUBLE = (
+    "No space left on device",
+    "Disk quota exceeded",
+    "Read-only file system",
+    "Cannot allocate memory",
+    "Too many open files",
+    "Input/output error",
+)
+_MACHINE_ERRNOS = frozenset(
+    {5, 12, 23, 24, 28, 30, 122}
+)  # EIO ENOMEM ENFILE EMFILE ENOSPC EROFS EDQUOT
+
+
+def machine_trouble(text: object) -> str | None:
+    """The machine-trouble phrase in ``text`` (a tool's log, an error), or None."""
+    if isinstance(text, OSError) and text.errno in _MACHINE_ERRNOS:
+        return text.strerror or str(text)
+    body = str(text)
+    return next((phrase for phrase in MACHINE_TROUBLE if phrase in body), None)
+
+
+def machine_error(what: str, log: object) -> InfraError:
+    """An InfraError for ``what`` failing because of the machine (``log`` says how)."""
+    phrase = machine_trouble(log) or "the machine failed"
+    tail = str(log).strip().splitlines()[-1:] if str(log).strip() else []
+    detail = f" ({tail[0][:300]})" if tail else ""
+    return InfraError(
+        f"{what}: {phrase} — machine trouble, not a problem with the program or its "
+        f"options; free some space / resources and rerun{detail}"
+    )
 
 
 class MissingExtra(SupercoderError):
@@ -87,10 +121,18 @@ def inside(root: Path, path: Path) -> bool:
     return True
 
 
-def check_writable(path: Path, what: str = "output") -> None:
+def check_writable(path: Path, what: str = "output", keep_out: Iterable[Path] = ()) -> None:
     """Fail now (UserError), not after a whole run, when ``path`` cannot be written:
-    creates its folder, opens it for appending (removed again if it did not exist)."""
+    creates its folder, opens it for appending (removed again if it did not exist).
+    ``keep_out``: files and folders an output must never land in or replace (a
+    problem's tests, its source): refused, naming the one it would overwrite."""
     path = Path(path)
+    for kept in keep_out:
+        if inside(Path(kept), path):
+            raise UserError(
+                f"{what} {path}: is inside {kept}, part of a problem (its tests or source); "
+                "write the output somewhere else"
+            )
     if path.is_dir():
         raise UserError(f"{what} {path}: is a folder, expected a file path")
     try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -28,6 +29,37 @@ def atomic_write_bytes(path: Path, data: bytes, mode: int | None = None) -> None
 
 def atomic_write_text(path: Path, text: str, mode: int | None = None) -> None:
     atomic_write_bytes(path, text.encode(), mode)
+
+
+def _digest_path(path: Path) -> Path:
+    return path.with_name(path.name + ".sha256")
+
+
+def write_checked(path: Path, data: bytes, mode: int | None = None) -> None:
+    """A cache file with its SHA-256 beside it (``NAME.sha256``), written after it: a
+    file cut short (full disk, crash, tampering) no longer matches and is not used."""
+    import hashlib
+
+    atomic_write_bytes(path, data, mode)
+    atomic_write_text(_digest_path(path), hashlib.sha256(data).hexdigest() + "\n")
+
+
+def read_checked(path: Path) -> bytes | None:
+    """The cache file's bytes when they match their recorded digest; None when missing
+    or damaged (then both files are removed, so the caller rebuilds it)."""
+    import hashlib
+
+    try:
+        data = path.read_bytes()
+        want = _digest_path(path).read_text().strip()
+    except OSError:
+        data, want = b"", ""
+    if want and hashlib.sha256(data).hexdigest() == want:
+        return data
+    for stale in (path, _digest_path(path)):
+        with contextlib.suppress(OSError):
+            stale.unlink()
+    return None
 
 
 def package_version() -> str:

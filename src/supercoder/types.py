@@ -78,7 +78,21 @@ class Problem:
         return tuple(t for t in self.tests if not t.hidden)
 
     def source_hash(self) -> str:
-        return hashlib.sha256(self.source.encode()).hexdigest()[:16]
+        """The source's digest (with its headers', when the folder has any)."""
+        text = self.source + (f"\n//headers {self.meta['headers_sha']}" if self.headers else "")
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def headers(self) -> bool:
+        """Whether the problem folder holds headers (``*.h``) its source may include."""
+        return bool(self.meta.get("headers_sha"))
+
+    @property
+    def compile_flags(self) -> tuple[str, ...]:
+        """Every compile of the C source: the cflags, then the problem folder on the quoted
+        include path when it holds headers (``#include "sha.h"`` beside source.c)."""
+        folder = self.meta.get("path")
+        return (*self.cflags, *(("-iquote", str(folder)) if self.headers and folder else ()))
 
     @property
     def cflags(self) -> tuple[str, ...]:
@@ -96,6 +110,12 @@ class Problem:
         """What every link of this problem's programs (baseline and candidates) appends:
         the cflags (``-fopenmp`` also links libgomp) then the ldflags."""
         return (*self.cflags, *self.ldflags)
+
+    @property
+    def exit_code(self) -> int:
+        """The exit status of every run of this program (``problem.json`` ``exit_code``,
+        0 by default): the reference's and every candidate's; another is a failure."""
+        return int(self.meta.get("exit_code") or 0)
 
     @property
     def compare(self) -> str:

@@ -60,10 +60,15 @@ def expected_output(n: int) -> str:
 
 
 def tiny_problem(
-    folder: str | Path, name: str = "tiny_sum", split: str = "train", big: int = 20_000_000
+    folder: str | Path, name: str = "tiny_sum", split: str = "train", big: int | None = None
 ) -> Problem:
-    """Write the slow problem (tests n = 0, 1, 13, 1000, ``big``) and load it."""
+    """Write the slow problem (tests n = 0, 1, 13, 1000, ``big``) and load it; ``big``
+    defaults to a size whose -O3 run is timed on this machine (``sizing.sized``)."""
     import json
+
+    from tests.fakes.sizing import sized
+
+    big = big or sized(SLOW_SOURCE, start=1_000_000)
 
     root = Path(folder)
     (root / "tests").mkdir(parents=True, exist_ok=True)

@@ -19,8 +19,8 @@ from supercoder.build.toolchain import (
     is_link_failure,
     missing_symbols,
 )
-from supercoder.errors import UserError
-from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
+from supercoder.errors import UserError, machine_error, machine_trouble
+from supercoder.paths import cache_dir, read_checked, write_checked
 from supercoder.types import Problem
 
 _TMP_SOURCE = re.compile(r"\S*/sc-cc-[^/\s]+/source\.c")
@@ -44,12 +44,14 @@ def baseline_asm(problem: Problem) -> str:
         return problem.baseline_asm
     flags = (*BASELINE_FLAGS, *problem.cflags)
     key = problem.source_hash() + ("-" + asm_digest(" ".join(flags))[:12] if problem.cflags else "")
+    # the include path's folder is not part of the key: the headers' digest is (source_hash)
     path = cache_dir() / "baselines" / f"{key}.s"
-    if path.is_file():
-        return path.read_text()
+    cached = read_checked(path)  # verified: a damaged cache file is rebuilt, never used
+    if cached is not None:
+        return cached.decode()
     where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
-    asm = compile_baseline(problem.source, problem.cflags, where)
-    atomic_write_text(path, asm)
+    asm = compile_baseline(problem.source, problem.compile_flags, where)
+    write_checked(path, asm.encode())
     return asm
 
 
@@ -61,11 +63,13 @@ def baseline_binary(
     digest, plus one of the link flags when there are any."""
     link = "-" + asm_digest(" ".join(link_flags))[:12] if link_flags else ""
     cached = cache_dir() / "bin" / (asm_digest(asm) + link)
-    if not cached.is_file():
+    if read_checked(cached) is None:  # missing, or damaged (cut short, changed): rebuilt
         build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
         if not build.ok or build.binary is None:
+            if machine_trouble(build.log):
+                raise machine_error("the baseline could not be built", build.log)
             raise UserError(_build_error(build.log, link_flags))
-        atomic_write_bytes(cached, build.binary.read_bytes(), mode=0o755)
+        write_checked(cached, build.binary.read_bytes(), mode=0o755)
     return cached
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
-from supercoder.errors import UserError
+from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
@@ -81,6 +81,8 @@ def build_reference(
         flags = (f"-{level}", *cflags)
         build = compile_c(source, folder / level, flags, (*cflags, *ldflags))
         if not build.ok or build.binary is None:
+            if machine_trouble(build.log):
+                raise machine_error(f"{label} could not be built at -{level}", build.log)
             raise ReferenceBuildError(
                 _build_error(build.log, folder / level, flags, ldflags, label), level, build.log
             )
@@ -99,6 +101,7 @@ def run_reference(
     timeout: float = 20.0,
     label: str = DEFAULT_LABEL,
     stop_at_failure: bool = True,
+    exit_code: int = 0,
 ) -> list[RefResult]:
     """Build the reference at each level of ``runs`` (default ``{"O3": 2}``; the first
     level's output is the one kept) and run it on every input; with ``stop_at_failure``
@@ -109,7 +112,7 @@ def run_reference(
     with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
         binaries = build_reference(source, Path(tmp), tuple(runs), cflags, ldflags, label)
         limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
-        with open_sandbox(binaries, limits=limits) as box:
+        with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
             for data, name in zip(inputs, names, strict=True):
                 results.append(_run_input(box, data, name, runs))
                 if stop_at_failure and not results[-1].ok:
@@ -127,6 +130,7 @@ def reference_runs(
     source_path: Path | None = None,
     names: Sequence[str] | None = None,
     repeat: int = 2,
+    exit_code: int = 0,
 ) -> list[RefResult]:
     """``run_reference`` at -O3, ``repeat`` runs per input, raising UserError (naming
     ``source_path`` and the input) if it does not build, fails, times out, or prints
@@ -141,6 +145,7 @@ def reference_runs(
         ldflags=ldflags,
         timeout=timeout,
         label=label,
+        exit_code=exit_code,
     )
     if results and not results[-1].ok:
         raise UserError(results[-1].message(label))

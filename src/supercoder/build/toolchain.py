@@ -17,7 +17,7 @@ from pathlib import Path
 
 from supercoder.build.asmcheck import forbidden_directive
 from supercoder.build.asmtext import collapse_space, statements
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
 from supercoder.paths import package_version
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
@@ -66,6 +66,8 @@ def compile_to_asm(
         src, out = Path(tmp) / "source.c", Path(tmp) / "out.s"
         src.write_text(source)
         proc = _run([compiler, *flags, "-S", str(src), "-o", str(out)])
+        if proc.returncode != 0 and machine_trouble(proc.stderr):
+            raise machine_error(f"{compiler} could not compile the C source", proc.stderr)
         if proc.returncode != 0:
             raise UserError(
                 f"the C source does not compile with {compiler} {' '.join(flags)}:\n{_trim(proc.stderr)}"

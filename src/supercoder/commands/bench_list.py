@@ -51,7 +51,8 @@ def _measure(problem: Problem) -> tuple[str, float]:
             binary = baseline_binary(baseline_asm(problem), Path(tmp), problem.link_flags)
         except UserError as e:
             raise UserError(f"{problem.name}: the baseline does not build:\n{e}") from e
-        with open_sandbox({"base": binary}, Limits(cpu_seconds=30, wall_seconds=60)) as box:
+        limits = Limits(cpu_seconds=30, wall_seconds=60)
+        with open_sandbox({"base": binary}, limits, exit_code=problem.exit_code) as box:
             first = {t.name: box.run("base", t.read_input()) for t in problem.tests}
             failed = [n for n, r in first.items() if not r.clean_exit]
             if failed:

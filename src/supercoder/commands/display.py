@@ -37,7 +37,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     style = _STYLE.get(verdict.status, "red")
     console.print(
         Text.assemble(
-            (printable(verdict.problem), "bold"),
+            (printable(verdict.problem, newlines=False), "bold"),
             ": ",
             (str(verdict.status), style),
             f"  ({verdict.tests_passed}/{len(verdict.tests)} tests passed)",
@@ -73,7 +73,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         for t in verdict.tests:
             low, high = t.speedup_ci or (None, None)
             table.add_row(
-                Text(printable(t.name)),
+                Text(printable(t.name, newlines=False)),
                 str(t.status),
                 format_speedup(t.speedup, low, high),
                 _sec(t.baseline_seconds),

@@ -96,6 +96,7 @@ def eval_cmd(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.errors import check_writable
     from supercoder.models import load_model
+    from supercoder.problems.loading import kept_paths
     from supercoder.prompting.answers import check_modes
     from supercoder.runs.store import RunConfig, Store
 
@@ -118,6 +119,9 @@ def eval_cmd(
         islands=islands,
     )
     problems = load_benchmark(benchmark)
+    for out, what in ((json_out, "--json"), (db, "--db")):
+        if out is not None:
+            check_writable(out, what, kept_paths(problems))
     run_config = RunConfig(
         model="+".join(specs),
         benchmark=benchmark,
@@ -171,7 +175,7 @@ def _run_with_progress(problems, llm, run_config, store):
 
     from supercoder.runs.eval_run import run_eval
 
-    tally = _Tally()
+    tally = _Tally(run_config.concurrency)
     columns = (
         "{task.description}",
         BarColumn(),
@@ -184,9 +188,13 @@ def _run_with_progress(problems, llm, run_config, store):
         task = progress.add_task(run_config.run_name, total=len(problems))
 
         def on_start(todo: int, skipped: int) -> None:
+            tally.start(todo)
             if skipped:
                 err.print(f"resuming {run_config.run_name}: {skipped} problem(s) already done")
-            progress.update(task, completed=skipped)
+            # the bar counts this invocation's problems only: rich's ETA comes from their
+            # rate (problems finished per second of wall time, with concurrency in it),
+            # not from a jump at the start for the ones done before
+            progress.update(task, total=todo, completed=0)
 
         def on_problem(name: str, outcome) -> None:
             line = tally.add(name, outcome)
@@ -210,18 +218,40 @@ def _run_with_progress(problems, llm, run_config, store):
 
 
 class _Tally:
-    """Running figures of an eval for its progress display."""
+    """Running figures of an eval for its progress display: per problem its wall time
+    from start to end (``concurrency`` problems run at once, so these overlap), and the
+    run's elapsed time with an ETA from the problems finished so far in this invocation
+    (elapsed / done x left: concurrency is in the elapsed time already)."""
 
-    def __init__(self) -> None:
-        self.correct = self.unfinished = 0
+    def __init__(self, concurrency: int = 1) -> None:
+        import time
+
+        self.correct = self.unfinished = self.done = self.todo = 0
         self.speedups: list[float] = []
+        self.concurrency = max(1, concurrency)
+        self.began = time.monotonic()
+
+    def start(self, todo: int) -> None:
+        import time
+
+        self.todo, self.began = todo, time.monotonic()
+        self.concurrency = max(1, min(self.concurrency, todo))  # at most one per problem
+
+    def progress(self) -> str:
+        import time
+
+        elapsed = time.monotonic() - self.began
+        left = max(0, self.todo - self.done)
+        eta = f", ETA {_clock(elapsed / self.done * left)}" if self.done and left else ""
+        return f"[{self.done}/{self.todo}, {_clock(elapsed)} elapsed{eta}]"
 
     def add(self, name: str, outcome) -> str:
         from supercoder.runs.metrics import problem_record
 
+        self.done += 1
         if outcome is None or outcome.best is None:
             self.unfinished += 1
-            return f"{name}  unfinished"
+            return f"{name}  unfinished  {self.progress()}"
         r = problem_record(outcome)
         assert r is not None  # outcome.best is set
         self.correct += r.correct
@@ -235,7 +265,10 @@ class _Tally:
         else:
             speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
         speed += " improved" if r.improved else ""
-        return f"{name}  {r.status}  {speed}  {r.seconds:.1f}s"
+        speed += " (baseline)" if r.baseline_copy else ""
+        wall = f"{r.wall_seconds:.1f}s wall" if r.wall_seconds is not None else f"{r.seconds:.1f}s"
+        at_once = f", {self.concurrency} at once" if self.concurrency > 1 else ""
+        return f"{name}  {r.status}  {speed}  {wall}{at_once}  {self.progress()}"
 
     def status(self) -> str:
         from supercoder.runs.metrics import geomean
@@ -264,7 +297,7 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
     ]
     for key, ours, theirs in (*rows, ("fast_1.1", s.fast_1_1, paper.fast_1_1)):
         table.add_row(key, fmt_figure(key, ours), fmt_figure(key, theirs))
-    for key in ("accuracy_excluding_copies", "baseline_copies"):
+    for key in ("accuracy_excluding_copies", "baseline_copies", "timed_share"):
         table.add_row(key, fmt_figure(key, getattr(s, key)), "")
     for key in (
         "improved",
@@ -283,7 +316,15 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         names = ", ".join(unscored[:20]) + (
             f" and {len(unscored) - 20} more" if len(unscored) > 20 else ""
         )
-        console.print(Text(printable(f"not scored (counted as failures): {names}")))
+        console.print(
+            Text(
+                printable(
+                    f"INCOMPLETE: {len(unscored)} of {s.problems} problem(s) not scored "
+                    f"(machine trouble, no answer or interrupted): {names}; the rates divide by "
+                    "the whole benchmark, so they count as not done until a rerun scores them"
+                )
+            )
+        )
     console.print(
         f"strategy={ctx.get('strategy', 'best-of-n')} samples={ctx.get('samples')} "
         f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
@@ -293,14 +334,12 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
     )
 
 
+def _clock(seconds: float) -> str:
+    seconds = int(round(seconds))
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
 def fmt_figure(key: str, value: Any) -> str:
-    if value is None:
-        return "n/a"
-    if "rate" in key or key in (
-        "accuracy",
-        "fast_1.1",
-        "accuracy_excluding_copies",
-        "baseline_copies",
-    ):
-        return f"{value:.1f}%"
-    return f"{value:.3f}x"
+    from supercoder.runs.summary import figure_text
+
+    return figure_text(key, value)

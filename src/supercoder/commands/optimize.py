@@ -101,6 +101,7 @@ def optimize(
     from supercoder.errors import check_writable, safe_slug
     from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
+    from supercoder.problems.loading import kept_paths
     from supercoder.prompting.answers import check_modes
     from supercoder.runs.search import search
     from supercoder.runs.strategies import make_verifier
@@ -126,7 +127,7 @@ def optimize(
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
-        check_writable(path, "-o")
+        check_writable(path, "-o", kept_paths(problem))
         llms = [
             Deadline(load_model(m, base_url=base_url, timeout=timeout), deadline) for m in specs
         ]
@@ -198,22 +199,18 @@ def _stored_search(problem, target, specs, llms, settings, db, run, timed, confi
 
 
 def _faster_answer(outcome, no_time: bool):
-    """The answer to hand back: the fastest of those significantly faster on a test long
-    enough to time (with --no-time: the best correct one); None means the baseline."""
+    """The answer to hand back: the chosen answer when it is significantly faster on a
+    test long enough to time, as re-checked afresh (``strategies.confirm_best``: the
+    figure that picked it is not the one that proves it); with --no-time the best correct
+    one; None means the baseline."""
     from supercoder.runs.metrics import long_enough
 
     best = outcome.best
     if no_time:
         return best if best and best.verdict.correct else None
-    if outcome.chosen is not None:  # the strategy re-checked its answer fresh: only it counts
-        ok = best and best.verdict.significantly_faster and long_enough(best.verdict)
-        return best if ok else None
-    faster = [
-        a
-        for a in outcome.attempts
-        if not a.dropped and a.verdict.significantly_faster and long_enough(a.verdict)
-    ]
-    return max(faster, key=lambda a: a.verdict.speedup.value, default=None)
+    if best is None or best.dropped or not long_enough(best.verdict):
+        return None
+    return best if best.verdict.significantly_faster else None
 
 
 def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
@@ -259,7 +256,7 @@ def _attempt_json(a) -> dict[str, Any]:
 def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
     from supercoder.runs.metrics import answer_origin
 
-    title = printable(f"{outcome.problem}: {len(outcome.attempts)} answers verified")
+    title = printable(f"{outcome.problem}: {len(outcome.attempts)} answer(s) verified")
     table = Table(title=Text(title))
     for col in ("sample", "round", "answer", "status", "tests", "speedup (95% CI)", "copy"):
         table.add_column(col, overflow="fold")
@@ -278,7 +275,11 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
     if not console.is_terminal:
         console = Console(width=160, markup=False, highlight=False)
     console.print(table)
-    typer.echo("* significantly faster (95% CI above the practical band around 1x)")
+    searched = _builds_table(outcome)
+    if searched is not None:
+        console.print(searched)
+    if any(a.verdict.correct and a.verdict.significantly_faster for a in outcome.attempts):
+        typer.echo("* significantly faster (95% CI above the practical band around 1x)")
     best = outcome.best
     if chosen is not None:
         what = "not timed" if no_time else _speedup_text(chosen.verdict)
@@ -297,6 +298,35 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
     why = printable(why[:300])
     typer.echo(f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}")
     typer.echo(printable(f"no faster program was found; wrote the gcc -O3 baseline to {path}"))
+
+
+def _builds_table(outcome, limit: int = 200) -> Table | None:
+    """The builds the compiler model searched (its answers carry the search): each
+    build's label, how far it got, its speedup; None for other models."""
+    search = next((a.origin["search"] for a in outcome.attempts if a.origin.get("search")), None)
+    if not isinstance(search, dict) or not search.get("builds"):
+        return None
+    builds = search["builds"]
+    title = f"{len(builds)} builds searched ({search.get('cpu_seconds', 0)} CPU s); "
+    title += f"chosen: {search.get('chosen')}"
+    table = Table(title=Text(printable(title)))
+    table.add_column("build", no_wrap=True, overflow="ellipsis", max_width=72)
+    table.add_column("status", no_wrap=True, min_width=15)
+    table.add_column("speedup (95% CI)", no_wrap=True, min_width=22)
+    table.add_column("detail", no_wrap=True, overflow="ellipsis", max_width=30)
+    for b in builds[:limit]:
+        ci = b.get("speedup_ci")
+        speed = b.get("speedup")
+        text = "-" if speed is None else f"{speed:.3f}x"
+        if ci and None not in ci:
+            text += f" [{ci[0]:.3f}, {ci[1]:.3f}]"
+        detail = str(b.get("detail") or "").splitlines()[0][:80] if b.get("detail") else ""
+        table.add_row(
+            printable(str(b.get("label"))), printable(str(b.get("status"))), text, printable(detail)
+        )
+    if len(builds) > limit:
+        table.caption = f"and {len(builds) - limit} more (--json lists them all)"
+    return table
 
 
 def _speedup_text(v) -> str:

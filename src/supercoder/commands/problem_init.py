@@ -15,7 +15,8 @@ def problem_init(
         typer.Option(
             "--inputs",
             help="Test inputs: a flat folder, a Kattis/ICPC package "
-            "(data/sample, data/secret) or CodeNet input_N.txt files.",
+            "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with "
+            "answers by name (in1/out1, 1.in/1.ans, input/ + output/ folders).",
         ),
     ],
     out: Annotated[
@@ -34,21 +35,31 @@ def problem_init(
         bool, typer.Option("--force", help="Replace an existing problem folder.")
     ] = False,
     timeout: Annotated[float, typer.Option(help="CPU seconds per reference run.")] = 20.0,
+    exit_code: Annotated[
+        int,
+        typer.Option(
+            "--exit-code",
+            help="The exit status the program's runs end with by design (part of the "
+            "answer: every candidate must exit with it too); 0 by default.",
+        ),
+    ] = 0,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
     Expected outputs come from running the -O3 reference build (gcc -O3 + --cflags,
     linked with --ldflags; twice, in the sandbox): a program whose two runs differ is
     refused as non-deterministic. Official answers found beside the inputs (Kattis .ans,
-    CodeNet output_N.txt, NAME.out) are compared with the reference output and every
-    disagreement is reported. Nothing is left behind if init fails.
+    CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
+    output and every disagreement is reported; init lists which files became inputs.
+    Headers the source includes from its own folder are copied beside it, so every
+    build finds them. Nothing is left behind if init fails.
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     """
     from supercoder.problems.init import InitConfig, create_problem
 
-    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout)
+    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout, exit_code)
     report = create_problem(source, inputs, out or Path(source.stem), opts)
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)
@@ -58,6 +69,10 @@ def problem_init(
             "the reference output was kept as the expected output",
             err=True,
         )
+    for line in report.found:
+        typer.echo(line)
+    if report.headers:
+        typer.echo(f"headers copied beside source.c: {', '.join(report.headers)}")
     typer.echo(
         f"created {report.folder} ({report.layout} layout: {report.visible} visible, "
         f"{report.hidden} hidden tests)"

@@ -149,7 +149,10 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
     from supercoder.build.toolchain import compile_to_asm
 
     try:
-        o3, o0 = baseline_asm(problem), compile_to_asm(problem.source, ("-O0", *problem.cflags))
+        o3, o0 = (
+            baseline_asm(problem),
+            compile_to_asm(problem.source, ("-O0", *problem.compile_flags)),
+        )
     except UserError as e:
         return Built(skip=NOT_COMPILING, why=str(e).splitlines()[0])
     if check_outputs:
@@ -158,9 +161,10 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
                 problem.source,
                 [t.read_input() for t in problem.tests],
                 timeout=10.0,
-                cflags=problem.cflags,
+                cflags=problem.compile_flags,
                 ldflags=problem.ldflags,
                 repeat=1,
+                exit_code=problem.exit_code,
             )
         except UserError as e:
             return Built(skip=REFERENCE_FAILS, why=str(e).splitlines()[0])

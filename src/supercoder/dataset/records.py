@@ -32,12 +32,18 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
+from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase
 
 DATA_SOURCE = "supercoder"
 FORMATS = (".jsonl", ".json", ".parquet")
 
-PROBLEM_SETTINGS = ("cflags", "ldflags", "compare")  # problem.json keys carried in extra_info
+PROBLEM_SETTINGS = (
+    "cflags",
+    "ldflags",
+    "compare",
+    "exit_code",
+)  # problem.json keys carried in extra_info
 
 
 def load_records(path: str | Path) -> list[Problem]:
@@ -141,7 +147,9 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
         if not isinstance(info["tags"], list | tuple):
             raise UserError(f"{where}: field extra_info.tags must be a list of strings")
         meta["tags"] = [str(t) for t in info["tags"]]
-    meta.update({k: info[k] for k in PROBLEM_SETTINGS if info.get(k)})
+    settings = {k: info[k] for k in PROBLEM_SETTINGS if info.get(k)}
+    check_fields(settings, f"{where}: extra_info")
+    meta.update(settings)
     return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
 
 

@@ -101,7 +101,7 @@ class CompilerModel:
     ) -> list[Completion]:
         n, seed = sampling.n, sampling.seed
         source = context.source if context is not None else source_from_messages(messages)
-        cflags = context.cflags if context is not None else ()
+        cflags = context.compile_flags if context is not None else ()
         flags = (cflags, context.link_flags if context is not None else ())
         baseline = baseline_asm(context) if context is not None else compile_baseline(source)
         if self.legacy is not None:
@@ -125,7 +125,7 @@ class CompilerModel:
         except InfraError as e:  # no sandbox here: nothing can be measured
             _warn(f"compiler: cannot measure builds ({e}); answering with unmeasured builds")
             space = tuple(search_space(find_tools()))
-            flags = (problem.cflags, problem.link_flags)
+            flags = (problem.compile_flags, problem.link_flags)
             return fixed_builds(space, problem.source, baseline, [], n, seed, flags)
         meta: dict[str, Any] = {"search": result.to_json()}
         chosen = result.chosen

@@ -81,7 +81,12 @@ class _Job:
 
     def sandbox(self, binaries: dict[str, Path]) -> Sandbox:
         base = {"baseline": self.base_bin} if self.base_bin else {}
-        return Sandbox({**base, **binaries}, self.config.limits, isolation=self.config.isolation)
+        return Sandbox(
+            {**base, **binaries},
+            self.config.limits,
+            isolation=self.config.isolation,
+            exit_code=self.problem.exit_code,
+        )
 
 
 def search(
@@ -143,7 +148,7 @@ def _build_all(job: _Job, builds: list[Build], share: float) -> list[Trial]:
             job.inputs,
             job.tools,
             job.config.isolation,
-            job.problem.cflags,
+            job.problem.compile_flags,
             job.problem.link_flags,
         )
         job.budget.charge(time.perf_counter() - start)

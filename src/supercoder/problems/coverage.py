@@ -65,7 +65,9 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     with tempfile.TemporaryDirectory(prefix="sc-cov-") as tmp:
         work = Path(tmp)
         (work / "source.c").write_text(problem.source)
-        _gcc(["-O0", *problem.cflags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
+        _gcc(
+            ["-O0", *problem.compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work
+        )
         _gcc(["--coverage", "source.o", "-o", "prog", "-lm", *problem.link_flags], work)
         for test in problem.tests:
             try:

@@ -64,12 +64,10 @@ class FuzzReport:
 
 
 def hint_of(problem: Problem) -> FuzzHint:
+    from supercoder.problems.schema import check_fields
+
     raw = problem.meta.get("fuzz") or {}
-    if not isinstance(raw, dict) or set(raw) - {"shuffle_lines_after", "frozen_lines", "numbers"}:
-        raise UserError(
-            f"{problem.name}: problem.json 'fuzz' must be an object with keys "
-            "shuffle_lines_after, frozen_lines, numbers"
-        )
+    check_fields({"fuzz": raw}, f"{problem.name}: problem.json")
     after = raw.get("shuffle_lines_after")
     return FuzzHint(
         shuffle_lines_after=int(after) if after is not None else None,
@@ -220,7 +218,14 @@ def fuzz_problem(
     shutil.rmtree(target, ignore_errors=True)  # fuzz from the problem's own tests only
     problem = load_problem(folder)
     candidates = fuzz_inputs(problem, count, seed)
-    kept, dropped = _check(problem.source, candidates, timeout, problem.cflags, problem.ldflags)
+    kept, dropped = _check(
+        problem.source,
+        candidates,
+        timeout,
+        problem.compile_flags,
+        problem.ldflags,
+        problem.exit_code,
+    )
     if kept:
         target.mkdir()
     for i, (data, out) in enumerate(kept, 1):
@@ -245,6 +250,7 @@ def _check(
     timeout: float,
     cflags: tuple[str, ...] = (),
     ldflags: tuple[str, ...] = (),
+    exit_code: int = 0,
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
     """(input, output) of every input the reference handles the same twice at -O3 and
     once at -O0; the others counted by why they were dropped."""
@@ -259,6 +265,7 @@ def _check(
             ldflags=ldflags,
             timeout=timeout,
             stop_at_failure=False,
+            exit_code=exit_code,
         )
     except ReferenceBuildError as e:
         raise UserError(f"the reference program does not compile at -{e.level}:\n{e.log}") from e

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -51,6 +52,7 @@ class InitConfig:
     split: str | None = None
     force: bool = False
     timeout: float = 20.0
+    exit_code: int = 0  # the exit status the program's official runs end with
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,8 @@ class InitReport:
     visible: int
     hidden: int
     disagreements: tuple[str, ...] = field(default=())  # one line per test
+    found: tuple[str, ...] = ()  # which files became inputs, answers, were skipped
+    headers: tuple[str, ...] = ()  # files the source includes, copied beside it
 
 
 def init_problem(
@@ -86,7 +90,8 @@ def create_problem(
     layout = discover(inputs_dir)
     tests = list(layout.tests)
     if opts.hidden_dir is not None:
-        tests += discover(opts.hidden_dir, hidden=True).tests
+        hidden_layout = discover(opts.hidden_dir, hidden=True)
+        tests += hidden_layout.tests
     _check_target(out_dir, opts.force)
     created = _missing_parents(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -100,7 +105,18 @@ def create_problem(
             _rmdir_quietly(d)
         raise
     hidden = sum(t.hidden for t in tests)
-    return InitReport(out_dir, layout.kind, len(tests) - hidden, hidden, tuple(disagreements))
+    found = layout.describe(inputs_dir)
+    if opts.hidden_dir is not None:
+        found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
+    return InitReport(
+        out_dir,
+        layout.kind,
+        len(tests) - hidden,
+        hidden,
+        tuple(disagreements),
+        tuple(found),
+        local_includes(source_path),
+    )
 
 
 def _check_options(opts: InitConfig) -> None:
@@ -113,6 +129,8 @@ def _check_options(opts: InitConfig) -> None:
         parse_mode(opts.compare)
     except ValueError as e:
         raise UserError(f"--compare: {e}") from e
+    if not 0 <= opts.exit_code <= 255:
+        raise UserError(f"--exit-code {opts.exit_code}: an exit status is 0-255")
 
 
 def _check_target(out_dir: Path, force: bool) -> None:
@@ -158,15 +176,21 @@ def _fill(
 ) -> list[str]:
     source = source_path.read_text(errors="replace")
     (folder / "source.c").write_text(source)
+    headers = local_includes(source_path)
+    for rel in headers:
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source_path.parent / rel, folder / rel)
     datas = [t.input.read_bytes() for t in tests]
+    include = ("-iquote", str(folder)) if headers else ()
     runs = reference_runs(
         source,
         datas,
         opts.timeout,
-        cflags=split_flags(opts.cflags),
+        cflags=(*split_flags(opts.cflags), *include),
         ldflags=split_flags(opts.ldflags),
         source_path=source_path,
         names=[str(t.input) for t in tests],
+        exit_code=opts.exit_code,
     )
     disagreements = []
     for t, data, run in zip(tests, datas, runs, strict=True):
@@ -181,10 +205,37 @@ def _fill(
                 f"{t.name}: the reference output differs from {t.answer} "
                 f"({_first_difference(run.output, t.answer.read_bytes())})"
             )
-    (folder / "problem.json").write_text(
-        json.dumps(_meta(folder, source_path, opts), indent=2) + "\n"
-    )
+    meta = _meta(folder, source_path, opts)
+    if headers:
+        meta["headers"] = list(headers)
+    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
     return disagreements
+
+
+_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def local_includes(source_path: Path, limit: int = 200) -> tuple[str, ...]:
+    """The files ``source_path`` includes with quotes from its own folder (or below it),
+    transitively, as paths relative to that folder: what a problem folder must hold so
+    that every build finds them. Includes that are not there are left to the compiler
+    (a system header, or an error naming the file)."""
+    root, start = source_path.parent.resolve(), source_path.resolve()
+    found: dict[str, None] = {}
+    todo = [start]
+    while todo and len(found) < limit:
+        current = todo.pop()
+        for m in _QUOTED_INCLUDE.finditer(current.read_bytes()):
+            name = m[1].decode(errors="replace")
+            for base in (current.parent, root):
+                candidate = (base / name).resolve()
+                if candidate.is_file() and candidate.is_relative_to(root):
+                    rel = str(candidate.relative_to(root))
+                    if rel not in found and candidate != start:
+                        found[rel] = None
+                        todo.append(candidate)
+                    break
+    return tuple(found)
 
 
 def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
@@ -198,6 +249,8 @@ def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
         meta["ldflags"] = opts.ldflags.strip()
     if parse_mode(opts.compare).kind != "exact":
         meta["compare"] = str(parse_mode(opts.compare))
+    if opts.exit_code:
+        meta["exit_code"] = opts.exit_code
     return meta
 
 

@@ -9,8 +9,13 @@
   file without its extension; ``NAME.ans`` / ``NAME.out`` / ``NAME.expected`` /
   ``NAME.answer`` / ``NAME.a`` next to it (or in a sibling ``out/``/``output/`` folder of
   an ``in/``/``input/`` one) is that test's official answer.
+- **Paired names**, in any of these: a file whose name holds the word ``in`` / ``input``
+  (``in1``, ``sample-in-2``, ``3.in``, ``input_4.txt``) pairs with the file named the same
+  with ``out`` / ``output`` / ``ans`` / ``answer`` / ``expected`` instead, next to it or in
+  the sibling ``out/`` / ``output/`` folder (where a file of the same name pairs too); the
+  test is named without the word (``in1`` -> ``1``). Extensionless names pair like others.
 
-Answer files are never inputs. Files that are clearly not inputs (``README``, ``.md``,
+Answer files are never inputs: a pair's answer is never a test. Files that are clearly not inputs (``README``, ``.md``,
 source code, images, Kattis ``.desc``/``.hint``) and hidden files are skipped. Two inputs
 that would become the same test name (``a.in`` and ``a.txt``) are an error naming both.
 """
@@ -21,7 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from supercoder.errors import UserError
+from supercoder.errors import UserError, printable
 
 ANSWER_SUFFIXES = frozenset({".ans", ".out", ".output", ".expected", ".answer", ".a"})
 SKIPPED_SUFFIXES = frozenset(
@@ -67,9 +72,31 @@ class TestFile:
 
 @dataclass(frozen=True)
 class Layout:
-    kind: str  # kattis | codenet | flat
+    """What ``discover`` found: the layout's name (``kattis``, ``codenet``, ``input/output
+    folders``, ``in/out names``, ``flat``), the tests, and the files that are neither."""
+
+    kind: str
     tests: tuple[TestFile, ...]
     skipped: tuple[Path, ...] = ()
+
+    def describe(self, root: Path, limit: int = 6) -> list[str]:
+        """Lines saying which files became inputs, which answers, which were skipped."""
+
+        def names(paths: list[Path]) -> str:
+            shown = [printable(str(_rel(p, root))) for p in paths[:limit]]
+            more = len(paths) - limit
+            return ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+
+        lines = [f"inputs: {names([t.input for t in self.tests])}"]
+        answered = [t.answer for t in self.tests if t.answer is not None]
+        lines.append(
+            f"answers: {names(answered)}"
+            if answered
+            else "answers: none (the reference's outputs become the expected outputs)"
+        )
+        if self.skipped:
+            lines.append(f"skipped: {names(list(self.skipped))}")
+        return lines
 
 
 def discover(folder: Path, hidden: bool = False) -> Layout:
@@ -105,31 +132,98 @@ def _kattis(folder: Path, hidden: bool) -> list[TestFile]:
 
 def _flat(folder: Path, hidden: bool) -> Layout:
     files = sorted(p for p in folder.rglob("*") if p.is_file() and not _dotted(p, folder))
+    lookup = {str(f).lower(): f for f in files}
+    paired = {}  # input -> (answer, test name, how they paired)
+    for f in files:
+        if f.suffix.lower() in SKIPPED_SUFFIXES or f.name.upper().startswith("README"):
+            continue
+        found = _pair(f, folder, lookup)
+        if found is not None and found[0] not in paired:
+            paired[f] = found
+    paired_answers = {answer for answer, _, _ in paired.values()}
     inputs: list[tuple[str, Path]] = []
     answers: dict[str, Path] = {}
     skipped: list[Path] = []
-    codenet = False
+    kinds: set[str] = set()
     for f in files:
-        rel = f.relative_to(folder).parent.parts  # input/ and output/ folders pair up
-        parts = tuple(p for p in rel if p.lower() not in _SIDE_FOLDERS)
+        parts = _parts(f, folder)
         m = _CODENET.match(f.name)
-        if m:
-            codenet = True
+        if f in paired_answers:
+            continue
+        if f in paired:
+            answer, name, how = paired[f]
+            inputs.append((name, f))
+            answers[name] = answer
+            kinds.add("codenet" if how == "in/out names" and m else how)
+        elif m:
+            kinds.add("codenet")
             kind, key = (m["kind"] or m["short"]).lower(), m["key"] or m["num"] or ""
             key = test_name(*parts, key or ("" if parts else "input"))
             if kind.startswith("out"):
-                answers[key] = f
+                answers.setdefault(key, f)
             else:
                 inputs.append((key, f))
         elif f.suffix.lower() in ANSWER_SUFFIXES:
-            answers[test_name(*parts, f.stem)] = f
+            answers.setdefault(test_name(*parts, f.stem), f)
         elif f.suffix.lower() in SKIPPED_SUFFIXES or f.name.upper().startswith("README"):
             skipped.append(f)
         else:
             inputs.append((test_name(*parts, f.stem), f))
     tests = tuple(TestFile(name, path, answers.get(name), hidden) for name, path in inputs)
-    skipped += [p for k, p in answers.items() if k not in {n for n, _ in inputs}]
-    return Layout("codenet" if codenet else "flat", tests, tuple(skipped))
+    used = {t.answer for t in tests}
+    skipped += [p for p in answers.values() if p not in used]
+    kind = next((k for k in _KIND_ORDER if k in kinds), "flat")
+    return Layout(kind, tests, tuple(skipped))
+
+
+_IN_WORD = re.compile(r"(?<![A-Za-z])(?:inputs|input|in)(?![A-Za-z])", re.IGNORECASE)
+_ANSWER_WORDS = ("out", "output", "ans", "answer", "expected", "outputs")
+_SIDE_SWAP = {"in": ("out", "ans"), "input": ("output",), "inputs": ("outputs",)}
+_KIND_ORDER = ("input/output folders", "codenet", "in/out names")
+
+
+def _pair(f: Path, root: Path, lookup: dict[str, Path]) -> tuple[Path, str, str] | None:
+    """The answer of input ``f`` found by pairing names: an ``in`` / ``input`` word of its
+    name (``in1``, ``input_2.txt``, ``3.in``, ``sample-in-4``) swapped for ``out`` /
+    ``output`` / ``ans`` / ``answer`` / ``expected`` names an existing file, in the same
+    folder or, under an ``in/`` / ``input/`` folder, in its sibling ``out/`` / ``output/``
+    (where the same name also pairs). Returns (answer, test name, how) or None."""
+    side = f.parent.name.lower()
+    siblings = [f.parent.parent / s for s in _SIDE_SWAP.get(side, ())] if f.parent != root else []
+    parts = _parts(f, root)
+    for sibling in siblings:
+        hit = lookup.get(str(sibling / f.name).lower())
+        if hit is not None:
+            return hit, test_name(*parts, f.stem), "input/output folders"
+    stem_len = len(Path(f.name).stem)
+    for m in _IN_WORD.finditer(f.name):
+        for word in _ANSWER_WORDS:
+            swapped = f.name[: m.start()] + _same_case(word, m[0]) + f.name[m.end() :]
+            for where, how in (
+                (f.parent, "in/out names"),
+                *((s, "input/output folders") for s in siblings),
+            ):
+                hit = lookup.get(str(where / swapped).lower())
+                if hit is None or hit == f:
+                    continue
+                if m.start() >= stem_len:  # the word is the extension: 1.in / 1.out
+                    base = Path(f.name).stem
+                else:
+                    stem = Path(f.name).stem
+                    left, right = stem[: m.start()].rstrip("._-"), stem[m.end() :].lstrip("._-")
+                    base = "_".join(x for x in (left, right) if x)
+                return hit, test_name(*parts, base or ("" if parts else "input")), how
+    return None
+
+
+def _same_case(word: str, like: str) -> str:
+    return word.upper() if like.isupper() else word.capitalize() if like[:1].isupper() else word
+
+
+def _parts(f: Path, root: Path) -> tuple[str, ...]:
+    """The folders between ``root`` and ``f`` that name a test (input/ and output/ don't)."""
+    rel = f.relative_to(root).parent.parts
+    return tuple(p for p in rel if p.lower() not in _SIDE_FOLDERS)
 
 
 def test_name(*parts: str) -> str:
@@ -151,6 +245,13 @@ def _check_unique(tests: list[TestFile]) -> None:
 
 def _dotted(path: Path, root: Path) -> bool:
     return any(part.startswith(".") for part in path.relative_to(root).parts)
+
+
+def _rel(path: Path, root: Path) -> Path:
+    try:
+        return path.relative_to(root)
+    except ValueError:
+        return path
 
 
 def _names(paths: tuple[Path, ...], limit: int = 4) -> str:

@@ -4,6 +4,8 @@ A problem folder holds:
 
 - ``source.c``            the C program (stdin -> stdout);
 - ``baseline.s``          optional; else built with ``gcc -O3 -S``;
+- ``*.h``                 optional headers the source includes (``#include "sha.h"``):
+  every build of the source has the folder on its quoted include path;
 - ``problem.json``        optional metadata: ``split`` ("train"/"val"), ``tags``, ``cflags`` and
   ``ldflags`` (extra gcc flags for every build and link, e.g. ``"-fopenmp"``, ``"-lgmp"``),
   ``compare`` (``exact`` default, ``tokens``, ``float:TOL``; see ``supercoder.problems.outputs``), ...;
@@ -33,7 +35,8 @@ from pathlib import Path
 
 from supercoder.errors import UserError, inside, printable
 from supercoder.paths import cache_dir
-from supercoder.types import Problem, TestCase, split_flags
+from supercoder.problems.schema import check_fields
+from supercoder.types import Problem, TestCase
 
 log = logging.getLogger("supercoder")
 
@@ -67,8 +70,41 @@ def load_problem(path: str | Path) -> Problem:
         tests=tuple(tests),
         baseline_asm=read_text(folder, baseline) if baseline.exists() else None,
         split=meta.get("split"),
-        meta={**meta, "path": str(folder.resolve())},
+        meta={**meta, "path": str(folder.resolve()), **_headers(folder, meta)},
     )
+
+
+def _headers(folder: Path, meta: dict) -> dict:
+    """``headers_sha``: the digest of the files the source includes from its folder
+    (``problem.json`` ``headers``, as ``problem init`` copied them; else the folder's
+    ``*.h`` outside the test folders), which every build finds on its include path."""
+    if "headers" in meta:
+        paths = [folder / name for name in meta["headers"]]
+    else:
+        paths = [
+            p
+            for p in sorted(folder.rglob("*.h"))
+            if p.relative_to(folder).parts[0] not in ("tests", "hidden", "fuzz") and p.is_file()
+        ]
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(f"{path.relative_to(folder)}\0".encode() + read_bytes(folder, path) + b"\0")
+    return {"headers_sha": digest.hexdigest()[:16]} if paths else {}
+
+
+PROBLEM_FILES = ("source.c", "baseline.s", "problem.json", "gen.py", "tests", "hidden", "fuzz")
+
+
+def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[Path]:
+    """What no output may land in or replace: each problem folder's test folders and
+    own files (``errors.check_writable(..., keep_out=...)``)."""
+    out = []
+    for p in [problems] if isinstance(problems, Problem) else problems:
+        folder = p.meta.get("path")
+        if folder:
+            names = (*PROBLEM_FILES, *(p.meta.get("headers") or ()))
+            out += [Path(folder) / name for name in names]
+    return out
 
 
 def own_file(folder: Path, path: Path) -> Path:
@@ -101,39 +137,11 @@ def _read_meta(folder: Path) -> dict:
         meta = json.loads(read_text(folder, path))
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: invalid JSON ({e})") from e
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: expected a JSON object, got {type(meta).__name__}")
-    for key in ("name", "split"):
-        value = meta.get(key)
-        if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise UserError(f"{path}: field {key!r} must be a non-empty string")
-        if isinstance(value, str) and (printable(value) != value or "\n" in value):
-            raise UserError(f"{path}: field {key!r} has control characters: {printable(value)!r}")
-    if not isinstance(meta.get("tags", []), list):
-        raise UserError(f"{path}: field 'tags' must be a list")
-    _check_meta(path, meta)
+    check_fields(meta, str(path))
+    for name in meta.get("headers") or ():
+        if not (folder / name).is_file():
+            raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")
     return meta
-
-
-def _check_meta(path: Path, meta: dict) -> None:
-    from supercoder.problems.outputs import parse_mode
-
-    if not isinstance(meta, dict):
-        raise UserError(f"{path}: expected a JSON object")
-    for key in ("cflags", "ldflags"):
-        value = meta.get(key)
-        try:
-            if value is not None and not isinstance(value, str | list):
-                raise ValueError("not a string")
-            split_flags(value)
-        except ValueError as e:
-            raise UserError(
-                f'{path}: {key} must be a string of flags, e.g. "-fopenmp" ({e})'
-            ) from e
-    try:
-        parse_mode(meta.get("compare"))
-    except ValueError as e:
-        raise UserError(f"{path}: {e}") from e
 
 
 def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:

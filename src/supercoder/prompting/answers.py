@@ -12,6 +12,7 @@ message (``diffedit.ERROR_PREFIX`` ...) names and quotes the failing block.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -46,17 +47,22 @@ class Resolved:
     kind: str = "whole"  # whole | diff | none
 
 
-def resolve_answer(text: str | None, baseline: str | None) -> Resolved:
+def resolve_answer(text: str | None, baseline: str | None, elided: Sequence[str] = ()) -> Resolved:
+    """The full program of a reply (module docstring). ``elided``: the functions whose
+    bodies the prompt did not show (``diffedit.elided_in(messages)``); a block matching
+    there and once in what was shown applies where the model saw it."""
     from supercoder.prompting.diffedit import DiffError, apply_diff, has_edit_blocks
-    from supercoder.prompting.hotspots import expand
+    from supercoder.prompting.hotspots import expand, function_spans
     from supercoder.prompting.prompts import extract_assembly, strip_reasoning
 
     if not text:
         return Resolved(None, None, "none")
     body = strip_reasoning(text)
     if baseline and has_edit_blocks(body):
+        spans = function_spans(baseline) if elided else {}
+        unseen = [spans[name] for name in elided if name in spans]
         try:
-            return Resolved(apply_diff(baseline, body), None, "diff")
+            return Resolved(apply_diff(baseline, body, unseen), None, "diff")
         except DiffError as e:
             whole = extract_assembly(text)
             if whole and "SEARCH" not in whole:

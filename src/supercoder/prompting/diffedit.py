@@ -12,8 +12,11 @@ Matching compares *significant* lines: trailing ``#`` comments (outside string
 literals), surrounding and repeated whitespace, blank lines and directives that do not
 change the program (``.cfi_*``, ``.loc``, ``.file``, ``.ident``) are ignored, so a block
 copied from a profile-annotated view (``# 12.3%`` comments, no ``.cfi`` lines) matches
-the plain ``gcc -O3`` text. A block must match exactly one place; it replaces the lines
-from its first to its last matched line. Replacing across ``.cfi`` directives would leave
+the plain ``gcc -O3`` text. Where that finds no unique place (a SEARCH part holding only
+``.cfi_*`` / ``.file`` lines, as a model copies them from the full listing, or lines
+that only those directives tell apart), the lines are matched as written instead
+(comments and spacing still ignored). A block must match exactly one place; it replaces
+the lines from its first to its last matched line. Replacing across ``.cfi`` directives would leave
 the unwind info unbalanced, so such a program loses all its ``.cfi`` directives (they
 only describe stack frames to debuggers and exception unwinders).
 
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from supercoder.build.asmtext import strip_comments
@@ -97,39 +101,84 @@ def parse_blocks(text: str) -> list[EditBlock]:
     return blocks
 
 
-def apply_blocks(program: str, blocks: list[EditBlock]) -> str:
-    """``program`` with every block applied in order (DiffError names the failing one)."""
+Unseen = Collection[tuple[int, int]]  # (label line, last line), 1-based: bodies not shown
+
+
+def apply_blocks(program: str, blocks: list[EditBlock], unseen: Unseen = ()) -> str:
+    """``program`` with every block applied in order (DiffError names the failing one).
+    ``unseen``: the line spans of function bodies the prompt elided; a block that matches
+    several places, exactly one of them outside those bodies, applies there (the model
+    could not see the others). Spans refer to ``program`` as given."""
     lines = program.splitlines()
     drop_cfi = False
+    spans = list(unseen)
     for block in blocks:
-        lines, crossed = _apply_one(lines, block, len(blocks))
+        before = len(lines)
+        lines, crossed, last = _apply_one(lines, block, len(blocks), spans)
+        delta = len(lines) - before  # spans after the edit move with it
+        spans = [(lo + delta, hi + delta) if lo > last + 1 else (lo, hi) for lo, hi in spans]
         drop_cfi = drop_cfi or crossed
     if drop_cfi:
         lines = [ln for ln in lines if not _CFI.match(ln)]
     return "\n".join(lines) + "\n"
 
 
-def _apply_one(lines: list[str], block: EditBlock, total: int) -> tuple[list[str], bool]:
-    keys = [k for k in (significant(s) for s in block.search) if k]
-    where = f"block {block.index} of {total}"
-    if not keys:
-        raise DiffError(f"{where}: its SEARCH part has no instruction or directive to find")
-    sig = [(k, significant(line)) for k, line in enumerate(lines)]
-    sig = [(k, s) for k, s in sig if s]
+def literal(line: str) -> str:
+    """A line as written, for literal matching: no comment, single spaces ('' when blank).
+    Unlike ``significant``, ``.cfi_*`` / ``.file`` / ``.loc`` / ``.ident`` lines count."""
+    return " ".join(strip_comment(line).split())
+
+
+def _find(
+    lines: list[str], search: tuple[str, ...], key
+) -> tuple[list[int], list[tuple[int, str]]]:
+    """Where the SEARCH lines' keys (``key`` of each, blanks skipped) occur in ``lines``:
+    the start of each hit among the program's keyed lines, and those keyed lines."""
+    keys = [k for k in (key(s) for s in search) if k]
+    sig = [(k, s) for k, s in ((k, key(line)) for k, line in enumerate(lines)) if s]
     texts = [s for _, s in sig]
-    hits = [j for j in range(len(texts) - len(keys) + 1) if texts[j : j + len(keys)] == keys]
+    if not keys:
+        return [], sig
+    return [j for j in range(len(texts) - len(keys) + 1) if texts[j : j + len(keys)] == keys], sig
+
+
+def _apply_one(
+    lines: list[str], block: EditBlock, total: int, unseen: Unseen = ()
+) -> tuple[list[str], bool, int]:
+    """Match on significant lines; where that finds nothing unique (a SEARCH part of only
+    ``.cfi_*`` / ``.file`` lines, or one the ignored lines tell apart), match the lines as
+    written. Either way the match must be unique."""
+    keys = [k for k in (significant(s) for s in block.search) if k]
+    lits = [k for k in (literal(s) for s in block.search) if k]
+    where = f"block {block.index} of {total}"
+    if not lits:
+        raise DiffError(f"{where}: its SEARCH part has no instruction or directive to find")
+    hits, sig = _find(lines, block.search, significant)
+    n = len(lits)
+    if len(hits) == 1:
+        n = len(keys)
+    else:
+        literal_hits, literal_sig = _find(lines, block.search, literal)
+        if len(literal_hits) == 1 or not keys:
+            hits, sig = literal_hits, literal_sig
+        else:
+            n = len(keys)
+        seen = [j for j in hits if not any(lo < sig[j][0] + 1 <= hi for lo, hi in unseen)]
+        if len(hits) > 1 and len(seen) == 1:
+            hits = seen
     if not hits:
+        texts = [s for _, s in sig]
         raise DiffError(
-            f"{where}: its SEARCH lines match nothing in the program{_near(texts, keys)}"
+            f"{where}: its SEARCH lines match nothing in the program{_near(texts, keys or lits)}"
         )
     if len(hits) > 1:
         raise DiffError(
             f"{where}: its SEARCH lines match {len(hits)} places; add neighbouring lines "
             "to make it unique"
         )
-    first, last = sig[hits[0]][0], sig[hits[0] + len(keys) - 1][0]
+    first, last = sig[hits[0]][0], sig[hits[0] + n - 1][0]
     crossed = any(_CFI.match(ln) for ln in lines[first : last + 1])
-    return lines[:first] + list(block.replace) + lines[last + 1 :], crossed
+    return lines[:first] + list(block.replace) + lines[last + 1 :], crossed, last
 
 
 def _near(texts: list[str], keys: list[str]) -> str:
@@ -146,13 +195,13 @@ def _near(texts: list[str], keys: list[str]) -> str:
     return f" (lines 1-{best} match, then {keys[best]!r} differs from the program)"
 
 
-def apply_diff(program: str, answer: str) -> str:
+def apply_diff(program: str, answer: str, unseen: Unseen = ()) -> str:
     """Parse and apply the blocks in ``answer``; DiffError when there are none or one fails."""
     blocks = parse_blocks(answer)
     if not blocks:
         raise DiffError(f"no '{SEARCH}' ... '{REPLACE}' block in the answer")
     try:
-        return apply_blocks(program, blocks)
+        return apply_blocks(program, blocks, unseen)
     except DiffError as e:
         failing = _failing(blocks, str(e))
         raise DiffError(f"{e}\n{failing.quote()}" if failing else str(e)) from None
@@ -171,6 +220,12 @@ def elision_marker(function: str, lines: int) -> str:
         f"\t# supercoder: body of {function} elided ({lines} lines); "
         "it must stay unchanged: keep this line and the label above it"
     )
+
+
+def elided_in(messages: Collection[dict[str, str]]) -> tuple[str, ...]:
+    """The functions whose bodies the prompt's messages elided (their marker lines)."""
+    found = (m.group(1) for msg in messages for m in _MARKER.finditer(msg.get("content", "")))
+    return tuple(dict.fromkeys(found))
 
 
 def expand_elisions(answer: str, originals: dict[str, list[str]]) -> str:

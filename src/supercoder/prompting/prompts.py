@@ -105,6 +105,11 @@ def question(
                 f"This is the assembly that `{build}` generates for it:",
                 fence(asm, "assembly"),
             ]
+    if problem.exit_code:
+        parts.append(
+            f"The program ends with exit status {problem.exit_code} by design: every run of "
+            "yours must exit with that status too."
+        )
     inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
     if inputs:
         parts.append("Example inputs (the program reads them from standard input):")

@@ -35,17 +35,23 @@ def _fmt(value: Any) -> str:
 
 def _summary_cards(summary: Any, compiler: Any | None) -> str:
     """One card per ``RunSummary.headline()`` figure; ``data-value`` is the figure exactly
-    as ``eval --json`` writes it (JSON), the card shows it formatted."""
+    as ``eval --json`` writes it (JSON), the card shows it with its unit
+    (``summary.figure_text``: ``48.0%``, ``1.204x``, ``13``)."""
+    from supercoder.runs.summary import figure_text
+
     cards = []
     theirs = compiler.headline() if compiler is not None else None
     for key, value in summary.headline().items():
         beside = ""
         if theirs is not None:
-            beside = f"<br><small>compiler baseline: {_fmt(theirs.get(key))}</small>"
+            beside = (
+                f"<br><small>compiler baseline: {escape(figure_text(key, theirs.get(key)))}</small>"
+            )
         label = escape(key.replace("_", " "))
         cards.append(
             f'<div class="card" data-figure="{escape(key)}" '
-            f'data-value="{escape(json.dumps(value))}"><b>{_fmt(value)}</b><br>{label}{beside}</div>'
+            f'data-value="{escape(json.dumps(value))}"><b>{escape(figure_text(key, value))}</b>'
+            f"<br>{label}{beside}</div>"
         )
     return "".join(cards)
 
@@ -110,28 +116,55 @@ def _in_loops(spans: tuple[tuple[str, str, int, int], ...]) -> set[int]:
     return {n for _, _, first, last in spans for n in range(first, last + 1)}
 
 
-def side_by_side(base: str, cand: str, analysis: Analysis | None) -> str:
-    """A two-column diff; lines inside loops (from the CFG analysis) get a marker."""
+DIFF_CONTEXT = 3  # unchanged lines shown around each change
+MAX_DIFF_ROWS = 250  # rows of one answer's diff at most (the page stays small)
+
+
+def side_by_side(
+    base: str,
+    cand: str,
+    analysis: Analysis | None,
+    context: int = DIFF_CONTEXT,
+    max_rows: int = MAX_DIFF_ROWS,
+) -> str:
+    """A two-column diff of the changes, ``context`` unchanged lines around each (longer
+    unchanged runs collapse to one row saying how many), at most ``max_rows`` rows (a
+    row says how many more); lines inside loops (from the CFG analysis) get a marker."""
     b, c = _code_lines(base), _code_lines(cand)
     hot_b = _in_loops(analysis.base_loops) if analysis else set()
     hot_c = _in_loops(analysis.cand_loops) if analysis else set()
     matcher = difflib.SequenceMatcher(
         None, [t.strip() for _, t in b], [t.strip() for _, t in c], autojunk=False
     )
-    rows = []
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
-        css = {"equal": "", "replace": "chg", "delete": "del", "insert": "add"}[tag]
-        for k in range(max(i2 - i1, j2 - j1)):
-            left = b[i1 + k] if i1 + k < i2 else None
-            right = c[j1 + k] if j1 + k < j2 else None
-            rows.append(
-                f'<tr class="{css}">{_cell(left, hot_b, "b")}{_cell(right, hot_c, "c")}</tr>'
-            )
+    rows: list[str] = []
+    total = 0
+    for group in matcher.get_grouped_opcodes(context):
+        if rows or group[0][1] > 0:
+            rows.append(_skip_row(group[0][1] - (total if rows else 0)))
+        for tag, i1, i2, j1, j2 in group:
+            css = {"equal": "", "replace": "chg", "delete": "del", "insert": "add"}[tag]
+            for k in range(max(i2 - i1, j2 - j1)):
+                left = b[i1 + k] if i1 + k < i2 else None
+                right = c[j1 + k] if j1 + k < j2 else None
+                rows.append(
+                    f'<tr class="{css}">{_cell(left, hot_b, "b")}{_cell(right, hot_c, "c")}</tr>'
+                )
+        total = group[-1][2]
+    if len(rows) > max_rows:
+        rows = [*rows[:max_rows], _note_row(f"{len(rows) - max_rows} more rows not shown")]
     return (
         '<table class="diff"><tr><th></th><th>baseline</th><th></th><th>candidate</th></tr>'
         + "".join(rows)
         + "</table>"
     )
+
+
+def _skip_row(lines: int) -> str:
+    return _note_row(f"{lines} unchanged lines") if lines > 0 else ""
+
+
+def _note_row(text: str) -> str:
+    return f'<tr class="skip"><td class="ln"></td><td colspan="3">&hellip; {escape(text)}</td></tr>'
 
 
 def _cell(line: tuple[int, str] | None, hot: set[int], side: str) -> str:
@@ -163,6 +196,14 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     ci = f"[{float(record.ci[0]):.3f}, {float(record.ci[1]):.3f}]" if record.ci else "-"
     speed = float(record.speedup) if isinstance(record.speedup, int | float) else 0.0
     diff = ""
+    if record.baseline_copy:
+        note = "<span class='copy'>the answer is the gcc -O3 baseline itself</span>"
+        return (
+            f'<tr data-correct="{int(bool(record.correct))}" data-speedup="{speed:.6g}" '
+            f'data-baseline="1"><td>{escape(record.problem)}</td><td class="{verdict}">'
+            f"{escape(record.status)} (baseline)</td><td class='num'>{_fmt(record.speedup)}</td>"
+            f"<td class='num'>{ci}</td><td>{note}</td></tr>"
+        )
     if record.asm and record.baseline_asm:
         diff = (
             "<details><summary>assembly diff</summary>"

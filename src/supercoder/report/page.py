@@ -49,6 +49,7 @@ class CandidateRecord:
     message: str = ""
     best: bool = True
     significantly_faster: bool = False  # types.practical_significance, as the verdict said
+    baseline_copy: bool = False  # the answer is the gcc -O3 baseline itself
 
 
 @dataclass(frozen=True)
@@ -123,6 +124,7 @@ def _record(d: Any, model: str) -> CandidateRecord:
         message=_text(d.get("message")),
         best=d.get("best", True) is not False,
         significantly_faster=faster,
+        baseline_copy=d.get("identical_to_baseline") is True,
     )
 
 

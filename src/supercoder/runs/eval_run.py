@@ -9,15 +9,19 @@ failures are retried). A run's identity (model and options) is fixed at creation
 resume with different ones is refused.
 
 Infrastructure failures are never final: a problem with an attempt dropped for machine
-trouble is not finished (the run reports it, with the cause, and a rerun retries it),
-and the summary divides by the benchmark's size, listing the problems it could not score.
+trouble, or with no attempt to score, is not finished (the run reports it, with the
+cause, and a rerun retries it); a problem counts as done only with a stored scored
+attempt. The summary divides by the benchmark's size, lists the problems it could not
+score (``complete`` is false while there are any) and the run is marked finished only
+when every problem is scored.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from supercoder.runs.metrics import summarize
@@ -89,14 +93,16 @@ def run_eval(
     )  # one infra retry
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}
+    walls: dict[str, dict[str, float]] = {}  # this invocation's wall times per problem
 
     def on_done(problem: Problem, future) -> None:
         outcome = _collect(future, problem, failed)
-        if outcome is not None and outcome.dropped:
+        if outcome is not None and (outcome.dropped or outcome.best is None):
             failed[problem.name] = dropped_reason(outcome)
             outcome = None
         if outcome is not None:
             store.finish_problem(name, outcome)
+            walls[problem.name] = {k: outcome.meta[k] for k in ("started", "ended")}
         if on_problem:
             on_problem(problem.name, outcome)
 
@@ -111,8 +117,14 @@ def run_eval(
         if executor is not None:
             executor.close()
     names = {p.name for p in problems}
-    outcomes = tuple(o for o in store.outcomes(name) if o.problem in names)
+    outcomes = tuple(
+        replace(o, meta={**o.meta, **walls.get(o.problem, {})})
+        for o in store.outcomes(name)
+        if o.problem in names
+    )
     unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
+    for problem in unscored:  # whatever has no score is unfinished, whyever it lacks one
+        failed.setdefault(problem, "not scored (no verdict stored): rerun to retry")
     summary = summarize(
         outcomes, {**context, "unfinished": len(failed), "run": name}, total=len(problems)
     ).with_unscored(unscored)
@@ -141,12 +153,13 @@ def _solve_one(
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
+    started = time.time()
     journal.baseline(problem.name, baseline_asm(problem))
     models = list(model) if isinstance(model, list | tuple) else [model]
     if run_config.deadline is not None:
         models = [Deadline(m, run_config.deadline) for m in models]
     archive = RunArchive(journal.store, journal.run)
-    return search(
+    outcome = search(
         problem,
         models,
         run_config.strategy,
@@ -155,12 +168,15 @@ def _solve_one(
         archive=archive,
         on_progress=on_progress,
     )
+    return replace(outcome, meta={**outcome.meta, "started": started, "ended": time.time()})
 
 
 def dropped_reason(outcome: Outcome) -> str:
     """Why a problem with dropped attempts is not finished: the first cause, and how much
     room is left where supercoder writes (a full disk is the usual culprit)."""
     lost = [a for a in outcome.attempts if a.dropped]
+    if not lost:
+        return "no attempt to score (the model gave no answer): not scored; rerun to retry"
     first = (lost[0].verdict.message or "no message").strip().splitlines()
     cause = next((ln for ln in first if "No space left" in ln), first[0] if first else "")
     hint = disk_hint()

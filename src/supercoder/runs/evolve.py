@@ -563,6 +563,11 @@ class _Search:
             best = (1.0, 0, verdict, secs, tries)
         _, pid, verdict, secs, tries = best
         program = db.programs[pid]
+        first = program.verdict.speedup
+        if pid != 0 and verdict.correct and first is not None:  # re-checked apart from selection
+            verdict = replace(
+                verdict, context={**verdict.context, "checks": 2, "first_check": first.to_json()}
+            )
         origin = {
             "strategy": "evolve",
             "final": True,

@@ -18,8 +18,11 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
   ``std_speedup`` (population std), ``geomean_speedup``. None when nothing was timed
   (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
   correct answer reads below 1;
-- ``fast_1.1``: % of timed problems whose chosen attempt is correct, not a copy, has a
-  speedup >= 1.1 **and** is significantly faster (so noise cannot count);
+- ``fast_1.1``: % of the benchmark's problems whose chosen attempt is timed, correct,
+  not a copy, has a speedup >= 1.1 **and** is significantly faster (so noise cannot
+  count); every rate divides by the benchmark, this one too (an untimed problem is
+  not fast); ``timed_share`` beside it: % of the benchmark's problems that were timed;
+- a rate is None (no figure, never 0) when no problem was scored at all;
 - ``significant_speedups`` / ``significant_slowdowns``: number of timed problems whose
   chosen correct non-copy attempt is significantly faster / slower;
 - ``problems_untimed``: problems none of whose tests runs long enough to time (every
@@ -28,12 +31,19 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
   figures, ``fast_1.1`` and the significance counts (they still count for
   ``compilation_rate`` and ``accuracy``, and in the paper-protocol column, which
   reproduces the paper's rule);
-- ``per_problem``: per problem its ``status``, ``speedup`` and ``speedup_ci`` (the
-  chosen attempt's), ``paper_speedup``, ``timed`` (None when no attempt was timed),
-  ``improved`` (significantly faster, and timed), ``origin`` (what produced the chosen
-  answer: the build for the ``compiler`` model, e.g. ``gcc -O3 -march=native``),
-  ``sample``/``round``, ``tests_passed``/``tests_total``, ``cpu_seconds`` (CPU time
-  spent verifying and timing its attempts) and ``seconds`` (generation + verification).
+- ``per_problem``: per problem (``summary.ProblemRecord`` documents every field)
+  its ``status``, ``speedup`` and ``speedup_ci`` (the chosen attempt's; for a copy of
+  the baseline too, ``baseline_copy`` true), ``paper_speedup``, ``timed`` (None when no
+  attempt was timed), ``improved`` (significantly faster, and timed), ``checks`` (how
+  many independent checks the figure rests on: 2 when the chosen answer was re-checked
+  afresh, see ``strategies.confirm_best``; 1 a single check; 0 no figure), ``origin``
+  (what produced the chosen answer: the build for the ``compiler`` model, e.g. ``gcc
+  -O3 -march=native``), ``sample``/``round``, ``tests_passed``/``tests_total``,
+  ``cpu_seconds`` (CPU time of the candidates' own test runs in the sandbox, summed
+  over its attempts: not the baselines', not building or generation), ``seconds``
+  (generation + verification time summed over its attempts, which overlap with other
+  problems' when several run at once) and ``wall_seconds`` (its wall-clock time from
+  start to end in the run that solved it).
 
 "Significantly faster/slower" is ``types.practical_significance``: the whole 95% CI
 lies above / below the practical band ``[1 - m, 1 + m]`` (``m`` the calibrated noise
@@ -101,6 +111,11 @@ def _pct(count: int, total: int) -> float:
     return round(100.0 * count / total, 2) if total else 0.0
 
 
+def _rate(count: int, total: int, scored: int) -> float | None:
+    """A rate over the benchmark; None (no figure, never a 0) when nothing was scored."""
+    return _pct(count, total) if scored else None
+
+
 def _is_fast(v: Verdict) -> bool:
     return bool(v.significantly_faster and v.speedup and v.speedup.value >= FAST)
 
@@ -147,7 +162,7 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
     if best is None:
         return None
     v, timed = best.verdict, problem_timed(outcome)
-    sp = v.speedup if v.correct and not v.identical_to_baseline else None
+    sp = v.speedup if v.correct else None  # a copy's CI too: what its check measured
     return ProblemRecord(
         status=v.status.value,
         speedup=effective_speedup(v) if v.correct else 1.0,
@@ -162,7 +177,17 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         tests_total=len(v.tests),
         cpu_seconds=round(sum(a.verdict.cpu_seconds_spent for a in outcome.attempts), 3),
         seconds=round(sum(a.gen_seconds + a.verify_seconds for a in outcome.attempts), 3),
+        checks=int(v.context.get("checks") or 1) if sp else 0,
+        baseline_copy=bool(v.correct and v.identical_to_baseline),
+        wall_seconds=_wall(outcome),
     )
+
+
+def _wall(outcome: Outcome) -> float | None:
+    """Wall-clock seconds from the problem's start to its end in this process (None when
+    the outcome does not say: stored before the runs recorded it)."""
+    start, end = outcome.meta.get("started"), outcome.meta.get("ended")
+    return round(float(end) - float(start), 3) if start is not None and end is not None else None
 
 
 def summarize(
@@ -179,10 +204,9 @@ def summarize(
     kept = [r.timed is not False for r in records]  # untimed problems stay out of speedups
     ours = [r.speedup for r, k in zip(records, kept, strict=True) if k] + unscored
     timed_chosen = [v for v, k in zip(chosen, kept, strict=True) if k]
-    n_timed = n - kept.count(False)
     paper = [paper_problem_speedup(o) for o in counted] + unscored
     paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
-    compiled = _pct(sum(1 for o in counted if any(a.assembled for a in o.attempts)), n)
+    compiled = _rate(sum(1 for o in counted if any(a.assembled for a in o.attempts)), n, scored)
     correct = sum(1 for v in chosen if v.correct)
     copies = sum(1 for v in chosen if v.correct and v.identical_to_baseline)
     attempts = [a for o in outcomes for a in o.attempts]
@@ -194,20 +218,21 @@ def summarize(
         attempts=len(attempts),
         infra_dropped=sum(1 for a in attempts if a.dropped),
         compilation_rate=compiled,
-        accuracy=_pct(correct, n),
-        accuracy_excluding_copies=_pct(correct - copies, n),
-        baseline_copies=_pct(copies, n),
+        accuracy=_rate(correct, n, scored),
+        accuracy_excluding_copies=_rate(correct - copies, n, scored),
+        baseline_copies=_rate(copies, n, scored),
         speedups=distribution(ours if timed else []),
-        fast_1_1=_pct(sum(1 for v in timed_chosen if _is_fast(v)), n_timed),
+        fast_1_1=_rate(sum(1 for v in timed_chosen if _is_fast(v)), n, scored),
+        timed_share=_rate(sum(1 for r in records if r.timed), n, scored),
         significant_speedups=sum(1 for v in timed_chosen if v.significantly_faster),
         significant_slowdowns=sum(1 for v in timed_chosen if v.significantly_slower),
         problems_untimed=kept.count(False),
         improved=sum(1 for r in records if r.improved),
         paper=PaperFigures(
             compiled,
-            _pct(correct, n),
+            _rate(correct, n, scored),
             distribution(paper if paper_timed else []),
-            _pct(sum(1 for s in paper if s >= FAST), n) if paper_timed else 0.0,
+            _rate(sum(1 for s in paper if s >= FAST), n, scored) if paper_timed else 0.0,
         ),
         prompt_tokens=sum(int(o.get("prompt_tokens") or 0) for o in origins),
         completion_tokens=sum(int(o.get("completion_tokens") or 0) for o in origins),

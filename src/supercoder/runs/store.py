@@ -183,7 +183,19 @@ class Store:
         return version
 
     def _migrate(self) -> None:
-        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files."""
+        """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files.
+        One process at a time (a lock file beside the store): two evals starting on one
+        new store must not both create or migrate it."""
+        import fcntl
+
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                self._migrate_locked()
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+
+    def _migrate_locked(self) -> None:
         version = self._version()
         self._db.executescript(SCHEMA)  # version 0 (new file or before versioning) -> 1
         for target in range(max(version, 1) + 1, SCHEMA_VERSION + 1):
@@ -201,6 +213,13 @@ class Store:
             self._db.execute(sql, args)
             self._db.commit()
 
+    def _insert(self, sql: str, args: Sequence[Any]) -> bool:
+        """Run an INSERT OR IGNORE; True when it added the row."""
+        with self._lock:
+            cursor = self._db.execute(sql, args)
+            self._db.commit()
+            return cursor.rowcount > 0
+
     def _read(self, sql: str, args: Sequence[Any] = ()) -> list[sqlite3.Row]:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
@@ -209,9 +228,9 @@ class Store:
         """Create the run, or check that it may be resumed; True when resuming."""
         name, identity = run_config.run_name, run_config.identity()
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
-        if not rows:
-            self._write(
-                "INSERT INTO runs (name, model, benchmark, options, started, context) "
+        if not rows:  # another eval may create it at the same moment: then resume it
+            created = self._insert(
+                "INSERT OR IGNORE INTO runs (name, model, benchmark, options, started, context) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 (
                     name,
@@ -222,7 +241,9 @@ class Store:
                     json.dumps(context, default=str),
                 ),
             )
-            return False
+            if created:
+                return False
+            rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         stored = {"model": rows[0]["model"], **json.loads(rows[0]["options"])}
         wanted = {"model": run_config.model, **identity}
         diff = [
@@ -252,7 +273,7 @@ class Store:
                 v.speedup.value if v.speedup else None,
                 v.paper_speedup,
                 json.dumps(v.to_json(), default=str),
-                _capped(attempt.candidate.asm),
+                attempt.candidate.asm,  # the answer itself, whole: it must re-check as reported
                 _capped(attempt.completion),
                 json.dumps(o, default=str),
                 baseline_digest,
@@ -275,23 +296,42 @@ class Store:
         return out if include_dropped else [a for a in out if not a.dropped]
 
     def finish_problem(self, run: str, outcome: Outcome) -> None:
+        """Mark the problem done with ``outcome``; dropped attempts of an earlier try that
+        the outcome does not hold (the model answered fewer times on the retry) go."""
         best = outcome.best
-        self._write(
-            "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
-            (
-                run,
-                outcome.problem,
-                time.time(),
-                best.sample if best else None,
-                best.round if best else None,
-            ),
-        )
+        kept = {(a.sample, a.round) for a in outcome.attempts}
+        with self._lock:
+            stale = self._db.execute(
+                "SELECT sample, round FROM attempts WHERE run = ? AND problem = ? AND status = ?",
+                (run, outcome.problem, Status.INFRA_ERROR.value),
+            ).fetchall()
+            for row in stale:
+                if (row["sample"], row["round"]) not in kept:
+                    self._db.execute(
+                        "DELETE FROM attempts WHERE run = ? AND problem = ? AND sample = ? "
+                        "AND round = ?",
+                        (run, outcome.problem, row["sample"], row["round"]),
+                    )
+            self._db.execute(
+                "INSERT OR REPLACE INTO problems VALUES (?, ?, ?, ?, ?)",
+                (
+                    run,
+                    outcome.problem,
+                    time.time(),
+                    best.sample if best else None,
+                    best.round if best else None,
+                ),
+            )
+            self._db.commit()
 
     def finished_problems(self, run: str) -> list[str]:
-        """Problems marked finished that hold no dropped (infrastructure) attempt."""
+        """Problems marked finished that hold a scored attempt and no dropped
+        (infrastructure) one: what a resumed run may skip."""
         rows = self._read(
             "SELECT problem FROM problems p WHERE run = ? AND NOT EXISTS (SELECT 1 FROM attempts "
-            "a WHERE a.run = p.run AND a.problem = p.problem AND a.status = ?) ORDER BY problem",
+            "a WHERE a.run = p.run AND a.problem = p.problem AND a.status = ?) AND EXISTS "
+            "(SELECT 1 FROM attempts a WHERE a.run = p.run AND a.problem = p.problem) "
+            "ORDER BY problem",
             (run, Status.INFRA_ERROR.value),
         )
         return [r["problem"] for r in rows]
@@ -465,7 +505,9 @@ def _program_from_row(r: sqlite3.Row) -> Program:
     )
 
 
-MAX_STORED_CHARS = 256 * 1024  # answer text and assembly beyond this are cut (and say so)
+# A model's reply text beyond this is cut (and says so); the answer program (the
+# candidate's assembly, what was verified) is always kept whole.
+MAX_STORED_CHARS = 256 * 1024
 
 
 def _capped(text: str | None) -> str | None:

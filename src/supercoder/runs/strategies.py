@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from supercoder.models.base import Sampling
 from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.prompts import Variant
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.service import Checked, VerifyConfig, verify_stream
@@ -381,7 +382,50 @@ def solve(
         fresh = [a for a in pending if (a.sample, a.round) not in stored]
         verified = iter(_verify_all(problem, fresh, verify, record))
         attempts += [a if (a.sample, a.round) in stored else next(verified) for a in pending]
+    attempts = confirm_best(problem, attempts, verify, record)
     return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
+
+
+def needs_confirmation(verdict: Verdict) -> bool:
+    """A significantly faster answer whose figure comes from one check only (the check
+    that picked it: the best of several noisy figures reads high)."""
+    return bool(
+        verdict.correct
+        and not verdict.identical_to_baseline
+        and verdict.significantly_faster
+        and int(verdict.context.get("checks") or 1) < 2
+    )
+
+
+def confirm_best(
+    problem: Problem,
+    attempts: list[Attempt],
+    verify: Verifier,
+    record: Callable[[Attempt], None],
+    limit: int = 3,
+) -> list[Attempt]:
+    """Re-check the chosen answer afresh before it is reported as faster: while the best
+    attempt is significantly faster on a single check, verify and time it again and keep
+    the *fresh* verdict as its verdict (its ``context`` says ``checks: 2`` and holds the
+    first check's speedup as ``first_check``); the best is then chosen again (a fresh
+    figure may rank another answer first, which is re-checked in turn, ``limit`` times
+    at most). What a run reports as improved was measured apart from its selection."""
+    for _ in range(limit):
+        best = choose_best(attempts)
+        if best is None or not needs_confirmation(best.verdict):
+            break
+        (again,) = _verify_all(problem, [best], verify, lambda a: None)
+        first = best.verdict.speedup.to_json() if best.verdict.speedup else None
+        verdict = again.verdict
+        if not verdict.is_infra_failure:
+            context = {**verdict.context, "checks": 2, "first_check": first}
+            verdict = replace(verdict, context=context)
+        confirmed = _finish(best, verdict, again.tries, again.verify_seconds - best.verify_seconds)
+        confirmed = replace(confirmed, tries=best.tries + again.tries)
+        record(confirmed)
+        key = (best.sample, best.round)
+        attempts = [confirmed if (a.sample, a.round) == key else a for a in attempts]
+    return attempts
 
 
 def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dict[str, str]]]:
@@ -408,7 +452,8 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
         texts = _complete(
             model, problem, messages, settings, settings.samples, settings.sampling.seed
         )
-        fresh = {i: _attempt(i, 0, *texts[i], base) for i in missing if i < len(texts)}
+        hidden = elided_in(messages)
+        fresh = {i: _attempt(i, 0, *texts[i], base, hidden) for i in missing if i < len(texts)}
     elif missing:
         with ThreadPoolExecutor(max_workers=min(len(missing), 8)) as pool:
             calls = {
@@ -419,7 +464,8 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
             }
             for i in missing:
                 texts = calls[i].result()
-                fresh.update({i: _attempt(i, rnd, *texts[0], base)} if texts else {})
+                hidden = elided_in(chains[i])
+                fresh.update({i: _attempt(i, rnd, *texts[0], base, hidden)} if texts else {})
     found = [stored.get((i, rnd)) or fresh.get(i) for i in chains]
     return [a for a in found if a is not None]
 
@@ -433,7 +479,12 @@ def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Complet
 
 
 def _attempt(
-    sample: int, rnd: int, completion: Completion, seconds: float, base: str | None = None
+    sample: int,
+    rnd: int,
+    completion: Completion,
+    seconds: float,
+    base: str | None = None,
+    elided: Sequence[str] = (),
 ) -> Attempt:
     from supercoder.prompting.answers import resolve_answer
 
@@ -449,7 +500,7 @@ def _attempt(
         "finish_reason": completion.finish_reason,
         **completion.meta,
     }
-    resolved = resolve_answer(text, base)
+    resolved = resolve_answer(text, base, elided)
     origin["answer"] = resolved.kind
     if resolved.error:
         origin["answer_error"] = resolved.error

@@ -11,7 +11,7 @@ definitions of the figures live in ``metrics``; these classes only carry them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any
 
 from supercoder.types import Status, check_format_version
@@ -22,9 +22,52 @@ from supercoder.types import Status, check_format_version
 #   1: before versioning (no ``format_version`` key); read as 1 (keys it lacks read as
 #      0 / None).
 #   2: ``format_version``.
-SUMMARY_FORMAT_VERSION = 2
+#   3: ``fast_1.1`` over the whole benchmark (was: over the timed problems), every rate
+#      null when no problem was scored; ``timed_share``, ``complete``; per problem
+#      ``checks``, ``baseline_copy``, ``wall_seconds`` (a copy's ``speedup_ci`` is set).
+SUMMARY_FORMAT_VERSION = 3
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
+# figures that are percentages of the benchmark's problems (the rest: speedups or counts)
+RATE_KEYS = frozenset(
+    {
+        "compilation_rate",
+        "accuracy",
+        "accuracy_excluding_copies",
+        "baseline_copies",
+        "fast_1.1",
+        "timed_share",
+    }
+)
+COUNT_KEYS = frozenset(
+    {
+        "problems",
+        "problems_scored",
+        "problems_dropped",
+        "problems_untimed",
+        "attempts",
+        "infra_dropped",
+        "improved",
+        "significant_speedups",
+        "significant_slowdowns",
+    }
+)
+
+
+def figure_text(key: str, value: Any) -> str:
+    """A summary figure as a page shows it, with its unit: rates ``48.0%``, speedups
+    ``1.204x``, counts ``13``; ``n/a`` when there is none. ``key`` as in ``to_json``
+    (``paper.`` prefixed keys are the paper protocol's)."""
+    if value is None or isinstance(value, bool):
+        return "n/a" if value is None else str(value)
+    base = key.removeprefix("paper.")
+    if base in RATE_KEYS:
+        return f"{float(value):.1f}%"
+    if base in COUNT_KEYS:
+        return str(int(value))
+    if base.endswith("_speedup") or base == "speedup":
+        return f"{float(value):.3f}x"
+    return f"{value:.3f}" if isinstance(value, float) else str(value)
 
 
 @dataclass(frozen=True)
@@ -49,7 +92,30 @@ class Distribution:
 
 @dataclass(frozen=True)
 class ProblemRecord:
-    """One problem's figures (see the module docstring), from its chosen attempt."""
+    """One problem's figures, from its chosen attempt (``metrics`` defines each).
+
+    Fields:
+        status: the chosen attempt's status (``ok``, ``wrong_output``, ...).
+        speedup: its speedup over gcc -O3 (1.0 when not correct; 1.0 for a copy).
+        speedup_ci: the measured 95% CI [low, high] of a correct answer (a copy's too),
+            None when not timed or not correct.
+        paper_speedup: the paper protocol's per-problem figure.
+        timed: True when some test was long enough to time, False when none was, None
+            when nothing was timed (wrong answers, --no-time).
+        improved: significantly faster (CI above the practical band) and timed.
+        origin: what produced the chosen answer (a build, or model sample/round).
+        sample, round: which attempt was chosen.
+        tests_passed, tests_total: of the chosen attempt.
+        cpu_seconds: CPU seconds of the candidates' runs in the sandbox (checks and
+            timing), summed over its attempts; building and generation not included.
+        seconds: generation + verification seconds summed over its attempts (they
+            overlap with other problems' when several run at once).
+        checks: independent checks behind ``speedup``: 2 re-checked afresh, 1 single,
+            0 no figure.
+        baseline_copy: the chosen answer is the gcc -O3 baseline itself.
+        wall_seconds: wall-clock seconds from the problem's start to its end (None when
+            not recorded).
+    """
 
     status: str
     speedup: float
@@ -64,6 +130,9 @@ class ProblemRecord:
     tests_total: int
     cpu_seconds: float
     seconds: float
+    checks: int = 1
+    baseline_copy: bool = False
+    wall_seconds: float | None = None
 
     @property
     def correct(self) -> bool:
@@ -77,18 +146,19 @@ class ProblemRecord:
     @classmethod
     def from_json(cls, d: Mapping[str, Any]) -> ProblemRecord:
         ci = d.get("speedup_ci")
-        known = {f.name: d.get(f.name) for f in fields(cls)}
-        return cls(**{**known, "speedup_ci": (ci[0], ci[1]) if ci else None})
+        known = {f.name: d[f.name] for f in fields(cls) if f.name in d}
+        required = {f.name: None for f in fields(cls) if f.default is MISSING}
+        return cls(**{**required, **known, "speedup_ci": (ci[0], ci[1]) if ci else None})
 
 
 @dataclass(frozen=True)
 class PaperFigures:
     """The figures under the paper's protocol (see the module docstring)."""
 
-    compilation_rate: float
-    accuracy: float
+    compilation_rate: float | None
+    accuracy: float | None
     speedups: Distribution
-    fast_1_1: float
+    fast_1_1: float | None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -118,12 +188,12 @@ class RunSummary:
     problems_dropped: int
     attempts: int
     infra_dropped: int
-    compilation_rate: float
-    accuracy: float
-    accuracy_excluding_copies: float
-    baseline_copies: float
+    compilation_rate: float | None
+    accuracy: float | None
+    accuracy_excluding_copies: float | None
+    baseline_copies: float | None
     speedups: Distribution
-    fast_1_1: float
+    fast_1_1: float | None
     significant_speedups: int
     significant_slowdowns: int
     problems_untimed: int
@@ -135,6 +205,12 @@ class RunSummary:
     per_problem: Mapping[str, ProblemRecord] = field(default_factory=dict)
     context: Mapping[str, Any] = field(default_factory=dict)
     unscored_problems: tuple[str, ...] | None = None
+    timed_share: float | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Every problem of the benchmark has a score (none lost to machine trouble)."""
+        return not self.unscored_problems and self.problems_scored >= self.problems
 
     _COUNTS = (
         "problems",
@@ -163,6 +239,7 @@ class RunSummary:
         d.update({k: getattr(self, k) for k in self._COUNTS})
         d.update(self.speedups.to_json())
         d["fast_1.1"] = self.fast_1_1
+        d["timed_share"] = self.timed_share
         d.update({k: getattr(self, k) for k in self._SIGNIFICANCE})
         d["paper"] = self.paper.to_json()
         d.update(
@@ -174,6 +251,7 @@ class RunSummary:
         d["context"] = dict(self.context)
         if self.unscored_problems is not None:
             d["unscored_problems"] = list(self.unscored_problems)
+        d["complete"] = self.complete
         return d
 
     @classmethod
@@ -195,6 +273,7 @@ class RunSummary:
             **ints,
             speedups=Distribution.from_json(d),
             fast_1_1=d.get("fast_1.1", 0.0),
+            timed_share=d.get("timed_share"),
             paper=PaperFigures.from_json(d.get("paper") or {}),
             per_problem={
                 p: ProblemRecord.from_json(r) for p, r in (d.get("per_problem") or {}).items()
@@ -216,6 +295,7 @@ class RunSummary:
             "median_speedup": s.median,
             "geomean_speedup": s.geomean,
             "fast_1.1": self.fast_1_1,
+            "timed_share": self.timed_share,
             "significant_speedups": self.significant_speedups,
             "significant_slowdowns": self.significant_slowdowns,
             "problems_untimed": self.problems_untimed,

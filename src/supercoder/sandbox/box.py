@@ -69,16 +69,24 @@ class RunResult:
     wall_seconds: float
     max_rss_kb: int
     leftover: int  # descendants still alive when the program exited (killed)
+    expected_exit: int = 0  # the exit status the problem's runs end with (problem.json)
+
+    @property
+    def exited_as_expected(self) -> bool:
+        return self.outcome == "exited" and self.exit_code == self.expected_exit
 
     @property
     def clean_exit(self) -> bool:
-        return self.outcome == "exited" and self.exit_code == 0 and self.leftover == 0
+        return self.exited_as_expected and self.leftover == 0
 
     def describe(self) -> str:
-        if self.outcome == "exited" and self.exit_code == 0 and self.leftover:
+        if self.exited_as_expected and self.leftover:
             return f"left {self.leftover} process(es) running after exit"
         if self.outcome == "exited":
-            return f"exit code {self.exit_code}" + _stderr_tail(self.stderr)
+            wanted = (
+                f" (the problem's runs exit {self.expected_exit})" if self.expected_exit else ""
+            )
+            return f"exit code {self.exit_code}{wanted}" + _stderr_tail(self.stderr)
         if self.outcome == "signaled":
             name = (
                 signal.Signals(self.signal).name
@@ -140,7 +148,11 @@ class Sandbox:
     """A running supervisor holding named binaries; ``run`` executes one of them."""
 
     def __init__(
-        self, binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+        self,
+        binaries: dict[str, Path],
+        limits: Limits = Limits(),
+        isolation: bool = True,
+        exit_code: int = 0,
     ):
         if isolation:
             ok, why = isolation_status()
@@ -151,6 +163,7 @@ class Sandbox:
                 )
         self.limits = limits
         self.isolation = isolation
+        self.exit_code = exit_code  # what a run that succeeds exits with
         self._host = Path(tempfile.mkdtemp(prefix="sc-box-"))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
@@ -291,7 +304,16 @@ class Sandbox:
         stdout = self._read_exact(nout, deadline)
         stderr = self._read_exact(nerr, deadline)
         result = RunResult(
-            outcome, code, sig, stdout, stderr, (user + sys_) / 1e6, wall / 1e6, rss, left
+            outcome,
+            code,
+            sig,
+            stdout,
+            stderr,
+            (user + sys_) / 1e6,
+            wall / 1e6,
+            rss,
+            left,
+            self.exit_code,
         )
         return _classify_memory(result, lim)
 
@@ -326,7 +348,7 @@ _OOM_HINTS = (b"Cannot allocate memory", b"bad_alloc", b"out of memory", b"memor
 def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
     """rlimits don't say why a program died: call it a memory failure when it failed
     having used most of its memory, or said it could not allocate."""
-    failed = r.outcome == "signaled" or (r.outcome == "exited" and r.exit_code != 0)
+    failed = r.outcome == "signaled" or (r.outcome == "exited" and not r.exited_as_expected)
     if failed and (
         r.max_rss_kb * 1024 >= 0.8 * (lim.memory_mb << 20) or any(h in r.stderr for h in _OOM_HINTS)
     ):
@@ -335,6 +357,6 @@ def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
 
 
 def open_sandbox(
-    binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+    binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True, exit_code: int = 0
 ) -> Sandbox:
-    return Sandbox(binaries, limits, isolation)
+    return Sandbox(binaries, limits, isolation, exit_code)

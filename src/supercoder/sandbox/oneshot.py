@@ -34,6 +34,7 @@ import selectors
 import shutil
 import signal
 import subprocess
+import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -170,6 +171,24 @@ def _bwrap_command(
     ]
 
 
+def private_folder_message(workdir: Path, folder: Path) -> str:
+    """Why the sandbox user cannot reach ``workdir`` (``folder`` above it is private), in
+    the words of whoever set it up: TMPDIR for a CLI user, else the programmer."""
+    temp = Path(tempfile.gettempdir())
+    if workdir.is_relative_to(temp) and temp.is_relative_to(folder):
+        where = "TMPDIR" if os.environ.get("TMPDIR") else "the temporary folder"
+        return (
+            f"the sandbox cannot reach the temporary folder {temp} ({where}): {folder} is "
+            f"private (mode {folder.stat().st_mode & 0o777:o}), and the sandbox runs as "
+            "another user; point TMPDIR at a folder every user can enter (e.g. unset it to "
+            f"use /tmp, or 'chmod o+x {folder}')"
+        )
+    return (
+        f"{workdir} is not reachable by the sandbox user ({folder} is private): "
+        "make the folder with tempfile.mkdtemp() in the system temp folder"
+    )
+
+
 def _open_to_sandbox(workdir: Path) -> None:
     """Started as root, bubblewrap runs as an unprivileged host user: ``workdir`` must be
     reachable by it (every folder above it world-searchable) and becomes its own."""
@@ -178,10 +197,7 @@ def _open_to_sandbox(workdir: Path) -> None:
         return
     for folder in workdir.parents:
         if not folder.stat().st_mode & 0o001:
-            raise InfraError(
-                f"{workdir} is not reachable by the sandbox user ({folder} is private): "
-                "make the folder with tempfile.mkdtemp() in the system temp folder"
-            )
+            raise InfraError(private_folder_message(workdir, folder))
     try:
         os.chown(workdir, *ids)
     except OSError as e:

@@ -123,7 +123,12 @@ def _run_and_time(
         for t in problem.tests  # hidden tests too: every test decides correctness
     ]
     meter = Meter(config.meter)
-    box = Sandbox(meter.binaries(base_bin, cand_bin), config.limits, isolation=config.sandbox)
+    box = Sandbox(
+        meter.binaries(base_bin, cand_bin),
+        config.limits,
+        isolation=config.sandbox,
+        exit_code=problem.exit_code,
+    )
     try:
         results, cpu = _check_all(box, inputs, config)
         failed = [r for r in results if r.status is not Status.OK]
@@ -170,7 +175,7 @@ def _blame(
     """The baseline failed (or the supervisor was lost) in a sandbox that has run the
     candidate: the candidate's fault, unless the baseline also fails in a fresh sandbox
     that never ran it; only then an infrastructure error."""
-    fresh = baseline_fails_alone(base_bin, inputs, config)
+    fresh = baseline_fails_alone(base_bin, inputs, config, exit_code=problem.exit_code)
     if fresh:
         return Verdict(
             problem.name,
@@ -191,11 +196,18 @@ def _blame(
     )
 
 
-def baseline_fails_alone(base_bin: Path, inputs, config: EvalConfig, rounds: int = 2) -> str | None:
+def baseline_fails_alone(
+    base_bin: Path, inputs, config: EvalConfig, rounds: int = 2, exit_code: int = 0
+) -> str | None:
     """Why the baseline fails, run ``rounds`` times on every test in a fresh sandbox that
     holds nothing else (None: it passes)."""
     try:
-        with Sandbox({"baseline": base_bin}, config.limits, isolation=config.sandbox) as box:
+        with Sandbox(
+            {"baseline": base_bin},
+            config.limits,
+            isolation=config.sandbox,
+            exit_code=exit_code,
+        ) as box:
             for _ in range(rounds):
                 for name, data, expected in inputs:
                     run = box.run("baseline", data)
@@ -237,7 +249,7 @@ def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResul
 
 
 def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
-    if run.outcome != "exited" or run.exit_code != 0:
+    if not run.exited_as_expected:
         return TestResult(
             name, _OUTCOME_STATUS[run.outcome], run.describe(), candidate_seconds=run.cpu_seconds
         )

@@ -2,7 +2,9 @@
 
 Connects to the cluster named by ``address`` or ``RAY_ADDRESS`` (``ray start --head`` on
 one node, ``ray start --address HEAD:6379`` on the others); without one it starts a
-small local instance (``num_cpus`` = ``workers``). Each job is one task using one CPU;
+small local instance (``num_cpus`` = ``workers``) with token authentication on (Ray
+2.52+, ``RAY_AUTH_MODE=token``: Ray generates the token). For a cluster, start every
+node and the driver with the same ``RAY_AUTH_MODE=token`` and token (docs/TRAINING.md). Each job is one task using one CPU;
 Ray retries a task whose worker or node died. Timing stays serial per machine: the
 evaluator's timing lock is a file lock on each node. Every node needs supercoder, gcc
 and bubblewrap installed, like the driver.
@@ -21,6 +23,28 @@ T = TypeVar("T")
 R = TypeVar("R")
 
 
+TOKEN_AUTH_SINCE = (2, 52)  # Ray's RAY_AUTH_MODE=token
+
+
+def token_auth() -> bool:
+    """Turn on Ray's token authentication (``RAY_AUTH_MODE=token``) for the local
+    instance this process starts, where the installed Ray supports it (2.52+): without
+    it, anyone who can reach its ports can run code on it. Ray reads the mode when it is
+    imported, so this works before the first ``import ray`` only; a mode the user set is
+    left as set. True when token authentication is on."""
+    import sys
+    from importlib.metadata import PackageNotFoundError, version
+
+    if "ray" not in sys.modules:
+        try:
+            found = tuple(int(x) for x in version("ray").split(".")[:2])
+        except (PackageNotFoundError, ValueError):
+            found = (0, 0)
+        if found >= TOKEN_AUTH_SINCE:
+            os.environ.setdefault("RAY_AUTH_MODE", "token")
+    return os.environ.get("RAY_AUTH_MODE") == "token"
+
+
 class RayExecutor:
     def __init__(
         self,
@@ -29,8 +53,10 @@ class RayExecutor:
         num_cpus: int | None = None,
         max_retries: int = 3,
     ) -> None:
-        self._ray = require("ray", "ray")
         self.address = address or os.environ.get("RAY_ADDRESS") or None
+        if not self.address:  # a local instance: started with token authentication
+            token_auth()
+        self._ray = require("ray", "ray")
         self.workers = workers
         self.max_retries = max_retries
         self._lock = threading.Lock()

@@ -1,0 +1,140 @@
+"""The fields of ``problem.json``, each checked for its type and shape.
+
+``check_fields(meta, where)`` raises a one-line UserError naming the file and the field
+(``where: field 'compare' must be ...``) for the first field that is not what it must
+be. Only types and shapes are checked here (which flags a problem may carry is a policy
+checked elsewhere); unknown fields are kept as they are.
+
+========================  ==========================================================
+``name``, ``split``       non-empty strings without control characters
+``origin``                a string
+``tags``                  a list of strings
+``cflags``, ``ldflags``   a shell-quoted string of flags or a list of strings; no
+                          NUL or other control characters
+``compare``               a string: ``exact``, ``tokens`` or ``float:TOL``
+``fuzz``                  an object: ``shuffle_lines_after`` (integer >= 0 or null),
+                          ``frozen_lines`` (integer >= 0), ``numbers`` (true/false)
+``headers``               a list of relative paths (files the source includes)
+``exit_code``             an integer 0-255: the exit status of every official run
+                          (the reference's and every candidate's), 0 by default
+========================  ==========================================================
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from supercoder.errors import UserError, printable
+from supercoder.types import split_flags
+
+FUZZ_KEYS = ("shuffle_lines_after", "frozen_lines", "numbers")
+
+
+def check_fields(meta: Any, where: str) -> None:
+    """Raise UserError (one line, naming ``where`` and the field) on the first bad field."""
+    if not isinstance(meta, dict):
+        raise UserError(f"{where}: expected a JSON object, got {_kind(meta)}")
+    for key, check in _CHECKS.items():
+        if key in meta and meta[key] is not None:
+            problem = check(meta[key])
+            if problem:
+                raise UserError(f"{where}: field {key!r} {problem}")
+
+
+def _kind(value: Any) -> str:
+    text = printable(repr(value))
+    return f"{type(value).__name__} {text[:40]}{'...' if len(text) > 40 else ''}"
+
+
+def _text(value: Any) -> str | None:
+    if not isinstance(value, str) or not value.strip():
+        return f"must be a non-empty string, got {_kind(value)}"
+    if printable(value) != value or "\n" in value:
+        return f"has control characters: {printable(value)!r}"
+    return None
+
+
+def _string(value: Any) -> str | None:
+    return None if isinstance(value, str) else f"must be a string, got {_kind(value)}"
+
+
+def _strings(value: Any) -> str | None:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        return f"must be a list of strings, got {_kind(value)}"
+    return None
+
+
+def _flags(value: Any) -> str | None:
+    if not (isinstance(value, str) or _strings(value) is None):
+        return f'must be a string of flags, e.g. "-fopenmp", got {_kind(value)}'
+    try:
+        flags = split_flags(value)
+    except ValueError as e:
+        return f"is not a valid string of flags ({e})"
+    for flag in flags:
+        if printable(flag, newlines=False) != flag or "\0" in flag:
+            return f"holds a flag with a NUL or control character: {printable(flag)!r}"
+    return None
+
+
+def _compare(value: Any) -> str | None:
+    from supercoder.problems.outputs import parse_mode
+
+    if not isinstance(value, str):
+        return f"must be a string (exact, tokens or float:TOL), got {_kind(value)}"
+    try:
+        parse_mode(value)
+    except ValueError as e:
+        return f"is not a comparison mode: {e}"
+    return None
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _fuzz(value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return f"must be an object with keys {', '.join(FUZZ_KEYS)}, got {_kind(value)}"
+    unknown = sorted(set(value) - set(FUZZ_KEYS))
+    if unknown:
+        return (
+            f"has unknown keys {', '.join(map(printable, unknown))} (known: {', '.join(FUZZ_KEYS)})"
+        )
+    for key in ("shuffle_lines_after", "frozen_lines"):
+        if value.get(key) is not None and not _count(value[key]):
+            return f"key {key!r} must be an integer >= 0, got {_kind(value[key])}"
+    if "numbers" in value and not isinstance(value["numbers"], bool):
+        return f"key 'numbers' must be true or false, got {_kind(value['numbers'])}"
+    return None
+
+
+def _headers(value: Any) -> str | None:
+    bad = _strings(value)
+    if bad:
+        return bad
+    for name in value:
+        parts = name.replace("\\", "/").split("/")
+        if not name or name.startswith("/") or ".." in parts or printable(name) != name:
+            return f"must hold paths inside the problem folder, got {printable(name)!r}"
+    return None
+
+
+def _exit_code(value: Any) -> str | None:
+    if not _count(value) or value > 255:
+        return f"must be an integer from 0 to 255, got {_kind(value)}"
+    return None
+
+
+_CHECKS = {
+    "name": _text,
+    "split": _text,
+    "origin": _string,
+    "tags": _strings,
+    "cflags": _flags,
+    "ldflags": _flags,
+    "compare": _compare,
+    "fuzz": _fuzz,
+    "headers": _headers,
+    "exit_code": _exit_code,
+}
