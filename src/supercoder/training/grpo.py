@@ -46,6 +46,8 @@ class GrpoConfig:
         answer: the answer form the prompt asks for (``whole`` | ``diff``).
         eval_split: evaluated after training like ``supercoder eval`` (None: not at all).
         db: the run store of that evaluation (None: the default store).
+        prompts: a JSONL file of prompt rows with a ``problem`` column, e.g. from
+            ``dataset export-trace`` (None: prompts from the benchmark's baselines).
     """
 
     model: str
@@ -67,7 +69,7 @@ class GrpoConfig:
     answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
     db: Path | None = None
-    prompts: Path | None = None  # JSONL prompt rows with a problem column (export-trace)
+    prompts: Path | None = None
 
 
 def prompt_rows(
