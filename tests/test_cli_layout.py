@@ -30,9 +30,12 @@ def leaf_commands() -> dict[str, Callable]:
 def test_every_command_lives_in_the_file_named_for_it():
     for name, cmd in leaf_commands().items():
         module = cmd.__module__
-        assert module == "supercoder.commands." + name.replace(" ", "_"), (name, module)
+        assert module == "supercoder.commands." + name.replace(" ", "_").replace("-", "_"), (
+            name,
+            module,
+        )
 
 
 def test_every_command_file_is_a_command():
     files = {p.stem for p in COMMANDS.glob("*.py")} - HELPERS
-    assert files == {n.replace(" ", "_") for n in leaf_commands()}
+    assert files == {n.replace(" ", "_").replace("-", "_") for n in leaf_commands()}

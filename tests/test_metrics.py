@@ -16,7 +16,7 @@ from supercoder.models.scripted import ScriptedModel
 from supercoder.report.page import build_page, load_run
 from supercoder.runs.eval_run import run_eval
 from supercoder.runs.metrics import batch_stats, long_enough, summarize
-from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, TestResult, Verdict
@@ -167,5 +167,5 @@ def test_a_store_from_before_baselines_were_stored_still_reports(tmp_path):
         assert con.execute("PRAGMA user_version").fetchone()[0] == 2
     Store(db).close()  # an eval or the leaderboard migrates it
     with sqlite3.connect(db) as con:
-        assert con.execute("PRAGMA user_version").fetchone()[0] == 3
+        assert con.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert con.execute("SELECT count(*) FROM baselines").fetchone() == (0,)

@@ -8,6 +8,7 @@ The nouns (``Problem``, ``Candidate``, ``Verdict``, ``Status``, ``Speedup``) and
 
     model = load_model("openai:gpt-4o")             # any provider spec
     outcome = solve(problem, model, StrategyConfig(Sampling(n=8)))
+    outcome = search(problem, [model], StrategyConfig(Sampling(n=12), strategy="evolve"))
 """
 
 from supercoder.dataset.benchmarks import load_benchmark
@@ -16,7 +17,16 @@ from supercoder.models.base import Model, Sampling
 from supercoder.models.providers import load_model
 from supercoder.paths import package_version
 from supercoder.problems.loading import load_problem
-from supercoder.runs.strategies import StrategyConfig, best_of_n, refine, solve
+from supercoder.runs.evolve import evolve
+from supercoder.runs.search import search
+from supercoder.runs.strategies import (
+    EvolveConfig,
+    Strategy,
+    StrategyConfig,
+    best_of_n,
+    refine,
+    solve,
+)
 from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, TestResult, Verdict
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from supercoder.verify.reward import RewardConfig, score_batch
@@ -28,6 +38,7 @@ __version__ = package_version()
 __all__ = [
     "Candidate",
     "EvalConfig",
+    "EvolveConfig",
     "InfraError",
     "Model",
     "Problem",
@@ -35,6 +46,7 @@ __all__ = [
     "Sampling",
     "Speedup",
     "Status",
+    "Strategy",
     "StrategyConfig",
     "SupercoderError",
     "TestCase",
@@ -45,12 +57,14 @@ __all__ = [
     "__version__",
     "best_of_n",
     "evaluate",
+    "evolve",
     "load_benchmark",
     "load_model",
     "load_problem",
     "refine",
     "reward",
     "score_batch",
+    "search",
     "solve",
     "verify_candidates",
 ]

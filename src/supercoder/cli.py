@@ -35,6 +35,7 @@ from supercoder.commands import (
     check,
     dataset_build,
     dataset_export,
+    dataset_export_trace,
     dataset_import,
     eval,
     leaderboard,
@@ -244,6 +245,9 @@ dataset.command("import", help="Import the published SuperCoder dataset as probl
 )
 dataset.command("export", help="Write a benchmark as SuperCoder-schema Parquet or JSONL.")(
     _reflowed(dataset_export.export)
+)
+dataset.command("export-trace", help="An evolve run's parent -> improved-child pairs (SFT, GRPO).")(
+    dataset_export_trace.export_trace
 )
 
 train = group(

@@ -18,16 +18,22 @@ from supercoder.commands.options import (
     ContextOpt,
     DbOpt,
     DeadlineOpt,
-    ModelOpt,
+    GenerationOpt,
+    IslandsOpt,
+    MaxCostOpt,
+    MaxTokensOpt,
+    ModelsOpt,
     NoTimeOpt,
     RoundsOpt,
     SamplesOpt,
+    StartFromOpt,
+    StrategyOpt,
     TempOpt,
     TimeoutOpt,
     UnsafeOpt,
-    default_samples,
     err,
-    with_budget,
+    model_specs,
+    strategy_config,
 )
 from supercoder.errors import printable
 from supercoder.runs.store import DEFAULT_DB
@@ -37,7 +43,7 @@ if TYPE_CHECKING:
 
 
 def eval_cmd(
-    model: ModelOpt = "compiler",
+    model: ModelsOpt = None,
     benchmark: Annotated[
         str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
     ] = "val",
@@ -66,8 +72,18 @@ def eval_cmd(
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
     budget: BudgetOpt = None,
+    strategy: StrategyOpt = "best-of-n",
+    start_from: StartFromOpt = "baseline",
+    max_cost: MaxCostOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    generation: GenerationOpt = 2,
+    islands: IslandsOpt = 2,
 ) -> None:
     """Optimize and verify every problem of a benchmark; print the paper's metrics.
+
+    --strategy evolve searches over verified programs: each generation improves the
+    best ones found so far (a progress line per generation on stderr); a killed run
+    continues from the store when the same command is run again.
 
     Results go to an SQLite store (--db); re-running the same --run resumes it: finished
     problems are skipped and no stored answer is verified again. A problem whose model
@@ -80,29 +96,36 @@ def eval_cmd(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.errors import check_writable
     from supercoder.models import load_model
-    from supercoder.models.base import Sampling
     from supercoder.problems.loading import kept_paths
     from supercoder.prompting.answers import check_modes
     from supercoder.runs.store import RunConfig, Store
-    from supercoder.runs.strategies import StrategyConfig
 
     if json_out:
         check_writable(json_out, "--json")
     check_modes(context, answer)
-    model = with_budget(model, budget)
+    specs = model_specs(model, strategy, budget)
+    settings = strategy_config(
+        specs,
+        strategy=strategy,
+        samples=samples,
+        rounds=rounds,
+        temperature=temperature,
+        context=context,
+        answer=answer,
+        start_from=start_from,
+        max_cost=max_cost,
+        max_tokens=max_tokens,
+        generation=generation,
+        islands=islands,
+    )
     problems = load_benchmark(benchmark)
     for out, what in ((json_out, "--json"), (db, "--db")):
         if out is not None:
             check_writable(out, what, kept_paths(problems))
     run_config = RunConfig(
-        model=model,
+        model="+".join(specs),
         benchmark=benchmark,
-        strategy=StrategyConfig(
-            Sampling(default_samples(model, samples), temperature),
-            rounds,
-            context=context,
-            answer=answer,
-        ),
+        strategy=settings,
         time=not no_time,
         sandbox=not unsafe_no_sandbox,
         name=run,
@@ -111,7 +134,10 @@ def eval_cmd(
         concurrency=concurrency,
         deadline=deadline,
     )
-    llm = load_model(model, base_url=base_url, concurrency=concurrency, timeout=timeout)
+    llms = [
+        load_model(m, base_url=base_url, concurrency=concurrency, timeout=timeout) for m in specs
+    ]
+    llm = llms if len(llms) > 1 else llms[0]
     store = Store(db)
     try:
         result = _run_with_progress(problems, llm, run_config, store)
@@ -177,7 +203,18 @@ def _run_with_progress(problems, llm, run_config, store):
             desc = escape(printable(f"{run_config.run_name} ({tally.status()})"))
             progress.update(task, advance=1, description=desc)
 
-        return run_eval(problems, llm, run_config, store, on_start=on_start, on_problem=on_problem)
+        def on_generation(step) -> None:
+            err.print(Text(printable(step.line())), soft_wrap=True)
+
+        return run_eval(
+            problems,
+            llm,
+            run_config,
+            store,
+            on_start=on_start,
+            on_problem=on_problem,
+            on_progress=on_generation,
+        )
 
 
 class _Tally:
@@ -289,7 +326,8 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
             )
         )
     console.print(
-        f"samples={ctx.get('samples')} rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
+        f"strategy={ctx.get('strategy', 'best-of-n')} samples={ctx.get('samples')} "
+        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
         f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
         highlight=False,
         soft_wrap=True,

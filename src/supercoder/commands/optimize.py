@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -19,23 +20,29 @@ from supercoder.commands.options import (
     BudgetOpt,
     ContextOpt,
     DeadlineOpt,
-    ModelOpt,
+    GenerationOpt,
+    IslandsOpt,
+    MaxCostOpt,
+    MaxTokensOpt,
+    ModelsOpt,
     NoTimeOpt,
     RoundsOpt,
     SamplesOpt,
+    StartFromOpt,
+    StrategyOpt,
     TempOpt,
     TimeoutOpt,
     UnsafeOpt,
-    default_samples,
     err,
-    with_budget,
+    model_specs,
+    strategy_config,
 )
-from supercoder.errors import UserError, printable
+from supercoder.errors import InfraError, UserError, printable
 
 
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
-    model: ModelOpt = "compiler",
+    model: ModelsOpt = None,
     samples: SamplesOpt = None,
     rounds: RoundsOpt = 1,
     temperature: TempOpt = 0.7,
@@ -58,8 +65,27 @@ def optimize(
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
     budget: BudgetOpt = None,
+    db: Annotated[
+        Path | None,
+        typer.Option(
+            "--db", help="Keep the answers in this run store: a killed optimize continues."
+        ),
+    ] = None,
+    run: Annotated[
+        str | None, typer.Option("--run", help="Run name in --db [default: optimize:NAME@MODEL].")
+    ] = None,
+    strategy: StrategyOpt = "best-of-n",
+    start_from: StartFromOpt = "baseline",
+    max_cost: MaxCostOpt = None,
+    max_tokens: MaxTokensOpt = None,
+    generation: GenerationOpt = 2,
+    islands: IslandsOpt = 2,
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write it only if it is faster.
+
+    --strategy evolve improves the best verified programs generation after generation
+    (--samples answers in all; one progress line per generation on stderr); its answer
+    is re-checked fresh and written only if significantly faster, as below.
 
     Every answer is verified (sandbox, the problem's output comparison on every test,
     then timed). The best answer is written to -o (default NAME.opt.s in the current
@@ -74,29 +100,50 @@ def optimize(
     """
     from supercoder.errors import check_writable, safe_slug
     from supercoder.models import load_model
-    from supercoder.models.base import Sampling
     from supercoder.models.deadline import Deadline
     from supercoder.problems.loading import kept_paths
     from supercoder.prompting.answers import check_modes
-    from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
+    from supercoder.runs.search import search
+    from supercoder.runs.strategies import make_verifier
     from supercoder.verify.evaluate import EvalConfig
     from supercoder.verify.service import VerifyConfig
 
     check_modes(context, answer)
-    model = with_budget(model, budget)
+    specs = model_specs(model, strategy, budget)
+    settings = strategy_config(
+        specs,
+        strategy=strategy,
+        samples=samples,
+        rounds=rounds,
+        temperature=temperature,
+        context=context,
+        answer=answer,
+        start_from=start_from,
+        max_cost=max_cost,
+        max_tokens=max_tokens,
+        generation=generation,
+        islands=islands,
+    )
     with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o", kept_paths(problem))
-        llm = Deadline(load_model(model, base_url=base_url, timeout=timeout), deadline)
+        llms = [
+            Deadline(load_model(m, base_url=base_url, timeout=timeout), deadline) for m in specs
+        ]
         config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
-        settings = StrategyConfig(
-            Sampling(default_samples(model, samples), temperature),
-            rounds,
-            context=context,
-            answer=answer,
-        )
-        outcome = solve(problem, llm, settings, verify=make_verifier(config))
+        if db is not None:
+            outcome = _stored_search(
+                problem, target, specs, llms, settings, db, run, not no_time, config, _progress
+            )
+        else:
+            outcome = search(
+                problem, llms, settings, verify=make_verifier(config), on_progress=_progress
+            )
+        if "baseline_asm" not in outcome.meta:
+            from supercoder.build.baseline import baseline_asm
+
+            outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
     path.write_text((chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or "")
@@ -111,6 +158,44 @@ def optimize(
         raise typer.Exit(3)
     if not (best and best.verdict.correct):
         raise typer.Exit(1)
+
+
+def _progress(step) -> None:
+    """The evolutionary search's line per generation, on stderr."""
+    err.print(Text(printable(step.line())), soft_wrap=True)
+
+
+def _stored_search(problem, target, specs, llms, settings, db, run, timed, config, progress):
+    """The search journaled in the run store ``db`` (run ``run``, default
+    ``optimize:PROBLEM@MODEL``): a killed ``optimize`` continues when run again."""
+    from supercoder.runs.eval_run import run_eval
+    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.strategies import make_verifier
+
+    name = run or f"optimize:{problem.name}@{'+'.join(specs)}"
+    run_config = RunConfig(
+        model="+".join(specs),
+        benchmark=str(Path(target).resolve()),
+        strategy=settings,
+        time=timed,
+        sandbox=config.eval.sandbox,
+        name=name,
+    )
+    store = Store(db)
+    try:
+        result = run_eval(
+            [problem],
+            llms if len(llms) > 1 else llms[0],
+            run_config,
+            store,
+            verify=make_verifier(config),
+            on_progress=progress,
+        )
+    finally:
+        store.close()
+    if result.failed:
+        raise InfraError(f"{problem.name}: {result.failed[problem.name]} (rerun to continue)")
+    return result.outcomes[0]
 
 
 def _faster_answer(outcome, no_time: bool):

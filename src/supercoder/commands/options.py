@@ -112,3 +112,103 @@ def reward_config(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfi
     if kind not in REWARD_KINDS:
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=EvalConfig(sandbox=sandbox))
+
+
+ModelsOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--model",
+        "-m",
+        help="compiler | openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve "
+        "for several models (a bandit gives calls to the one that improves most per cost) "
+        "[default: compiler].",
+    ),
+]
+StrategyOpt = Annotated[
+    str,
+    typer.Option(
+        "--strategy",
+        help="best-of-n: independent answers to the -O3 prompt; refine: one chain of "
+        "--samples answers, each told what was wrong; evolve: generations of answers "
+        "improving the best verified programs (--samples answers in all).",
+    ),
+]
+StartFromOpt = Annotated[
+    str,
+    typer.Option(
+        "--start-from",
+        help="evolve: baseline (gcc -O3), or compiler (also the compiler model's best "
+        "build); speedups stay relative to gcc -O3.",
+    ),
+]
+MaxCostOpt = Annotated[
+    float | None,
+    typer.Option("--max-cost", min=0.0, help="evolve: stop asking once a problem cost this USD."),
+]
+MaxTokensOpt = Annotated[
+    int | None,
+    typer.Option("--max-tokens-per-problem", min=1, help="evolve: token cap per problem."),
+]
+GenerationOpt = Annotated[
+    int, typer.Option("--generation", min=1, help="evolve: answers per generation.")
+]
+IslandsOpt = Annotated[int, typer.Option("--islands", min=1, help="evolve: populations.")]
+
+
+def model_specs(models: list[str] | None, strategy: str, budget: float | None) -> list[str]:
+    """The ``--model`` specs (``compiler`` when none); several only for evolve."""
+    specs = [with_budget(m, budget) for m in (models or ["compiler"])]
+    if len(specs) > 1 and strategy != "evolve":
+        raise UserError("several --model need --strategy evolve")
+    if len(set(specs)) != len(specs):
+        raise UserError("each --model may be given once")
+    return specs
+
+
+def strategy_config(
+    specs: list[str],
+    *,
+    strategy: str,
+    samples: int | None,
+    rounds: int,
+    temperature: float,
+    context: str,
+    answer: str,
+    start_from: str = "baseline",
+    max_cost: float | None = None,
+    max_tokens: int | None = None,
+    generation: int = 2,
+    islands: int = 2,
+):
+    """The ``StrategyConfig`` of the model commands' options (bad choices: one line)."""
+    from supercoder.models.base import Sampling
+    from supercoder.runs.strategies import EvolveConfig, StartFrom, Strategy, StrategyConfig
+
+    choices = {s.value for s in Strategy}
+    if strategy not in choices:
+        raise UserError(f"unknown --strategy {strategy!r}: use one of {', '.join(sorted(choices))}")
+    starts = {s.value for s in StartFrom}
+    if start_from not in starts:
+        raise UserError(f"unknown --start-from {start_from!r}: use one of {', '.join(starts)}")
+    if strategy != "evolve" and (start_from != "baseline" or max_cost or max_tokens):
+        raise UserError(
+            "--start-from, --max-cost and --max-tokens-per-problem need --strategy evolve"
+        )
+    if strategy != "best-of-n" and rounds != 1:
+        raise UserError("--rounds applies to --strategy best-of-n (refine: --samples answers)")
+    n = default_samples(specs[0], samples) if len(specs) == 1 else (samples or 1)
+    evolve = EvolveConfig(
+        generation=generation,
+        islands=islands,
+        start_from=StartFrom(start_from),
+        max_cost_usd=max_cost,
+        max_tokens=max_tokens,
+    )
+    return StrategyConfig(
+        Sampling(n, temperature),
+        rounds,
+        context=context,
+        answer=answer,
+        strategy=Strategy(strategy),
+        evolve=evolve,
+    )

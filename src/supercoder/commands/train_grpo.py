@@ -54,6 +54,14 @@ def grpo(
     unsafe_no_sandbox: Annotated[bool, typer.Option("--unsafe-no-sandbox")] = False,
     context: ContextOpt = "full",
     answer: AnswerOpt = "whole",
+    prompts: Annotated[
+        Path | None,
+        typer.Option(
+            "--prompts",
+            help="JSONL prompt rows with a problem column (dataset export-trace's grpo.jsonl) "
+            "instead of the benchmark's -O3 prompts.",
+        ),
+    ] = None,
 ) -> None:
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
     from supercoder.prompting.answers import check_modes
@@ -78,5 +86,6 @@ def grpo(
         db=db,
         context=context,
         answer=answer,
+        prompts=prompts,
     )
     typer.echo(json.dumps(train_grpo(opts), indent=2, default=str))

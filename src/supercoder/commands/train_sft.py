@@ -12,8 +12,16 @@ from supercoder.commands.options import AnswerOpt, ContextOpt
 
 
 def sft(
-    from_run: Annotated[str, typer.Option("--from-run", help="The eval run to learn from.")],
     model: Annotated[str, typer.Option(help="Hugging Face model id or local path.")],
+    from_run: Annotated[
+        str | None, typer.Option("--from-run", help="The eval run to learn from.")
+    ] = None,
+    examples: Annotated[
+        Path | None,
+        typer.Option(
+            "--examples", help="JSONL prompt/completion rows (dataset export-trace's sft.jsonl)."
+        ),
+    ] = None,
     lora: Annotated[
         bool, typer.Option("--lora/--full", help="LoRA adapters (default) or full.")
     ] = True,
@@ -33,14 +41,20 @@ def sft(
     answer: AnswerOpt = "whole",
 ) -> None:
     """Supervised fine-tuning on a run's best verified, faster answers (--answer diff:
-    the targets are SEARCH/REPLACE edits from the baseline to the answer)."""
+    the targets are SEARCH/REPLACE edits from the baseline to the answer), or on the
+    rows of --examples (an evolve run's parent -> improved-child steps)."""
+    from supercoder.errors import UserError
     from supercoder.prompting.answers import check_modes
     from supercoder.training.sft import SftConfig, train_sft
+    from supercoder.training.trace import read_rows
 
     check_modes(context, answer)
+    if (from_run is None) == (examples is None):
+        raise UserError("give one of --from-run RUN or --examples FILE.jsonl")
+    rows = read_rows(examples, "SFT examples") if examples is not None else None
     opts = SftConfig(
         model=model,
-        run=from_run,
+        run=from_run or str(examples),
         db=db,
         benchmark=benchmark,
         output=output,
@@ -53,4 +67,4 @@ def sft(
         context=context,
         answer=answer,
     )
-    typer.echo(json.dumps(train_sft(opts), indent=2, default=str))
+    typer.echo(json.dumps(train_sft(opts, rows), indent=2, default=str))

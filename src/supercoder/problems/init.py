@@ -43,6 +43,7 @@ class InitConfig:
         split: the ``problem.json`` split (``train``, ``val``; None: none).
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
+        exit_code: the exit status the program's official runs end with (0 by default).
     """
 
     hidden_dir: Path | None = None
@@ -52,7 +53,7 @@ class InitConfig:
     split: str | None = None
     force: bool = False
     timeout: float = 20.0
-    exit_code: int = 0  # the exit status the program's official runs end with
+    exit_code: int = 0
 
 
 @dataclass(frozen=True)

@@ -218,6 +218,34 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     )
 
 
+def lineage_html(lineages: Any) -> str:
+    """Per problem of an evolve run, the best program's lineage: each step's edit (the
+    model's answer that made it) and its speedup vs gcc -O3 with the CI."""
+    if not lineages:
+        return ""
+    parts = ["<h2>Lineage of the best program</h2>"]
+    for problem, steps in lineages:
+        rows = []
+        for k, s in enumerate(steps):
+            ci = f"[{s.ci[0]:.3f}, {s.ci[1]:.3f}]" if s.ci else "-"
+            edit = (
+                f"<details><summary>edit</summary><pre>{escape(s.edit)}</pre></details>"
+                if s.edit
+                else ""
+            )
+            rows.append(
+                f"<tr><td class='num'>{k}</td><td>#{s.program}</td><td>{escape(s.kind)}</td>"
+                f"<td>{escape(s.model)}</td><td class='num'>{_fmt(s.speedup)}</td>"
+                f"<td class='num'>{ci}</td><td>{edit}</td></tr>"
+            )
+        parts.append(
+            f"<h3>{escape(problem)}</h3><table class='lineage'><thead><tr><th>step</th>"
+            "<th>program</th><th>kind</th><th>model</th><th>speedup</th><th>95% CI</th>"
+            f"<th>edit</th></tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
+    return "\n".join(parts)
+
+
 def render(page: Any) -> str:
     """The whole page from a ``report.Page`` (the run's figures, computed by the caller)."""
     run, analyzed, records = page.run, page.analyzed, page.records
@@ -235,6 +263,7 @@ def render(page: Any) -> str:
         plot=speedup_plot(speedups),
         kinds=_kinds_table(page.kinds, len(analyzed)),
         rows="\n".join(_row(r, by_record.get(id(r))) for r in records),
+        lineage=lineage_html(getattr(run, "lineages", ())),
         script_hash=script_hash(raw),
     )
 

@@ -53,11 +53,27 @@ class CandidateRecord:
 
 
 @dataclass(frozen=True)
+class LineageStep:
+    """One program on the way to an evolve run's answer: how it was made and how fast."""
+
+    program: int
+    kind: str
+    model: str
+    speedup: float | None
+    ci: tuple[float, float] | None
+    edit: str  # the model's answer that made it (cut to EDIT_CHARS)
+
+
+EDIT_CHARS = 4000
+
+
+@dataclass(frozen=True)
 class RunData:
     name: str
     model: str
     records: tuple[CandidateRecord, ...]
     summary: RunSummary
+    lineages: tuple[tuple[str, tuple[LineageStep, ...]], ...] = ()  # evolve runs: per problem
 
 
 @dataclass(frozen=True)
@@ -222,7 +238,30 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
         for a in o.attempts
         if not a.dropped
     )
-    return RunData(run["name"], run["model"], records, store.summary(run, outcomes))
+    lineages = tuple(
+        (o.problem, steps) for o in outcomes if (steps := _lineage(store, run["name"], o))
+    )
+    return RunData(run["name"], run["model"], records, store.summary(run, outcomes), lineages)
+
+
+def _lineage(store: Any, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
+    """The evolve answer's ancestry, seed first (empty for other strategies)."""
+    best = outcome.best
+    chain = best.origin.get("lineage") if best is not None else None
+    if not isinstance(chain, list) or not chain:
+        return ()
+    programs = {p.id: p for p in store.programs(run, outcome.problem)}
+    steps = []
+    for pid in chain:
+        p = programs.get(pid)
+        if p is None:
+            continue
+        sp = p.verdict.speedup
+        value = 1.0 if p.kind == "baseline" else (sp.value if sp else None)
+        edit = (p.edit or "")[:EDIT_CHARS]
+        ci = (sp.low, sp.high) if sp else None
+        steps.append(LineageStep(p.id, p.kind, p.model or "gcc -O3", value, ci, edit))
+    return tuple(steps)
 
 
 def _runs_from_sqlite(path: Path) -> list[RunData]:

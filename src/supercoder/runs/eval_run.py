@@ -25,8 +25,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from supercoder.runs.metrics import summarize
-from supercoder.runs.store import RunConfig, RunJournal, Store
-from supercoder.runs.strategies import Outcome, solve
+from supercoder.runs.search import search
+from supercoder.runs.store import RunArchive, RunConfig, RunJournal, Store
+from supercoder.runs.strategies import Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Problem
 
@@ -53,6 +54,7 @@ def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str,
         "problems_in_benchmark": len(problems),
         "samples": run_config.strategy.samples,
         "rounds": run_config.strategy.rounds,
+        "strategy": str(run_config.strategy.strategy),
         "temperature": run_config.strategy.sampling.temperature,
         "timed": run_config.time,
         "sandbox": run_config.sandbox,
@@ -70,6 +72,7 @@ def run_eval(
     on_start: Callable[[int, int], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Any = None,
+    on_progress: Callable[[Any], None] | None = None,
 ) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring."""
     from supercoder.runs.strategies import make_verifier
@@ -106,7 +109,7 @@ def run_eval(
     try:
         _drive(
             todo,
-            lambda p: _solve_one(p, model, run_config, verify, journal),
+            lambda p: _solve_one(p, model, run_config, verify, journal, on_progress),
             run_config.concurrency,
             on_done,
         )
@@ -144,15 +147,27 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
     pool.shutdown(wait=True)
 
 
-def _solve_one(problem, model, run_config: RunConfig, verify, journal: RunJournal) -> Outcome:
+def _solve_one(
+    problem, model, run_config: RunConfig, verify, journal: RunJournal, on_progress=None
+) -> Outcome:
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
     started = time.time()
     journal.baseline(problem.name, baseline_asm(problem))
+    models = list(model) if isinstance(model, list | tuple) else [model]
     if run_config.deadline is not None:
-        model = Deadline(model, run_config.deadline)
-    outcome = solve(problem, model, run_config.strategy, verify=verify, journal=journal)
+        models = [Deadline(m, run_config.deadline) for m in models]
+    archive = RunArchive(journal.store, journal.run)
+    outcome = search(
+        problem,
+        models,
+        run_config.strategy,
+        verify=verify,
+        journal=journal,
+        archive=archive,
+        on_progress=on_progress,
+    )
     return replace(outcome, meta={**outcome.meta, "started": started, "ended": time.time()})
 
 

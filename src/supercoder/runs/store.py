@@ -23,6 +23,7 @@ from typing import Any
 
 from supercoder.errors import UserError
 from supercoder.runs.metrics import summarize
+from supercoder.runs.programs import Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, Verdict, check_format_version
@@ -53,13 +54,32 @@ CREATE TABLE IF NOT EXISTS problems (
 # The store's schema version (PRAGMA user_version). Files from before versioning read 0
 # and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
 # MIGRATIONS[new_version]: the SQL that brings a file from the version before to it.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 MIGRATIONS = {
     # 2: reads by problem (the resume and summary queries) use an index
     2: "CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (run, problem, status);",
     # 3: the baseline listings the attempts were compared with (attempts.baseline_digest),
     # so the report reads them from the store instead of rebuilding them
     3: "CREATE TABLE IF NOT EXISTS baselines (digest TEXT PRIMARY KEY, asm TEXT NOT NULL);",
+    # 4: the evolutionary search's program database (every distinct program with its
+    # parents, the model, prompt kind and tokens that made it, verdict, speedup and CI,
+    # features) and its re-measurements, so a search resumes where it stopped
+    4: """
+CREATE TABLE IF NOT EXISTS programs (
+  run TEXT NOT NULL, problem TEXT NOT NULL, id INTEGER NOT NULL, parents TEXT NOT NULL,
+  island INTEGER NOT NULL, generation INTEGER NOT NULL, slot INTEGER NOT NULL,
+  kind TEXT NOT NULL, model TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
+  cost_usd REAL, status TEXT NOT NULL, correct INTEGER NOT NULL, speedup REAL,
+  speedup_low REAL, speedup_high REAL, verdict TEXT NOT NULL, features TEXT NOT NULL,
+  digest TEXT NOT NULL, asm TEXT NOT NULL, edit TEXT, created REAL NOT NULL,
+  PRIMARY KEY (run, problem, id)
+);
+CREATE TABLE IF NOT EXISTS program_measures (
+  run TEXT NOT NULL, problem TEXT NOT NULL, program INTEGER NOT NULL,
+  generation INTEGER NOT NULL, speedup REAL, speedup_low REAL, speedup_high REAL,
+  verdict TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (run, problem, program, generation)
+);
+""",
 }
 
 # The format of the JSON the store keeps in its rows besides verdicts and summaries (which
@@ -317,7 +337,20 @@ class Store:
         return [r["problem"] for r in rows]
 
     def outcomes(self, run: str) -> list[Outcome]:
-        return [Outcome(p, tuple(self.attempts(run, p))) for p in self.finished_problems(run)]
+        """Finished problems with their attempts; the answer is the one marked when the
+        problem finished (the strategy's choice)."""
+        rows = self._read(
+            "SELECT problem, best_sample, best_round FROM problems WHERE run = ?", (run,)
+        )
+        marked = {
+            r["problem"]: (r["best_sample"], r["best_round"])
+            for r in rows
+            if r["best_sample"] is not None and r["best_round"] is not None
+        }
+        return [
+            Outcome(p, tuple(self.attempts(run, p)), chosen=marked.get(p))
+            for p in self.finished_problems(run)
+        ]
 
     def finish_run(self, run: str, summary: RunSummary) -> None:
         self._write(
@@ -363,6 +396,113 @@ class Store:
                 {**dict(r), "options": options, "context": context, "format_version": version}
             )
         return out
+
+    # --- the evolutionary search's program database (schema 4) ------------------------
+
+    def add_program(self, run: str, problem: str, program: Program) -> None:
+        v = program.verdict
+        sp = v.speedup
+        self._write(
+            "INSERT OR IGNORE INTO programs VALUES "
+            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run,
+                problem,
+                program.id,
+                json.dumps(list(program.parents)),
+                program.island,
+                program.generation,
+                program.slot,
+                program.kind,
+                program.model,
+                program.prompt_tokens,
+                program.completion_tokens,
+                program.cost_usd,
+                v.status.value,
+                int(v.correct),
+                sp.value if sp else None,
+                sp.low if sp else None,
+                sp.high if sp else None,
+                json.dumps(v.to_json(), default=str),
+                json.dumps(program.features),
+                program.digest,
+                program.asm,
+                _capped(program.edit),
+                time.time(),
+            ),
+        )
+
+    def programs(self, run: str, problem: str | None = None) -> list[Program]:
+        """The run's programs (of one problem), by problem and id; none before schema 4."""
+        if not self._has("programs"):
+            return []
+        where, args = (
+            ("run = ?", [run]) if problem is None else ("run = ? AND problem = ?", [run, problem])
+        )
+        rows = self._read(f"SELECT * FROM programs WHERE {where} ORDER BY problem, id", args)
+        return [_program_from_row(r) for r in rows]
+
+    def program_problems(self, run: str) -> list[str]:
+        if not self._has("programs"):
+            return []
+        rows = self._read(
+            "SELECT DISTINCT problem FROM programs WHERE run = ? ORDER BY problem", (run,)
+        )
+        return [r["problem"] for r in rows]
+
+    def add_measure(
+        self, run: str, problem: str, program: int, generation: int, verdict: Verdict
+    ) -> None:
+        sp = verdict.speedup
+        self._write(
+            "INSERT OR REPLACE INTO program_measures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                run,
+                problem,
+                program,
+                generation,
+                sp.value if sp else None,
+                sp.low if sp else None,
+                sp.high if sp else None,
+                json.dumps(verdict.to_json(), default=str),
+                time.time(),
+            ),
+        )
+
+    def measures(self, run: str, problem: str) -> dict[tuple[int, int], Verdict]:
+        if not self._has("program_measures"):
+            return {}
+        rows = self._read(
+            "SELECT program, generation, verdict FROM program_measures WHERE run = ? AND problem = ?",
+            (run, problem),
+        )
+        return {
+            (r["program"], r["generation"]): Verdict.from_json(json.loads(r["verdict"]))
+            for r in rows
+        }
+
+    def _has(self, table: str) -> bool:
+        return bool(self._read("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)))
+
+
+def _program_from_row(r: sqlite3.Row) -> Program:
+    return Program(
+        id=r["id"],
+        asm=r["asm"],
+        digest=r["digest"],
+        parents=tuple(json.loads(r["parents"])),
+        island=r["island"],
+        generation=r["generation"],
+        slot=r["slot"],
+        kind=r["kind"],
+        model=r["model"],
+        verdict=Verdict.from_json(json.loads(r["verdict"])),
+        features=json.loads(r["features"]),
+        prompt_tokens=r["prompt_tokens"] or 0,
+        completion_tokens=r["completion_tokens"] or 0,
+        cost_usd=r["cost_usd"] or 0.0,
+        edit=r["edit"],
+    )
 
 
 # A model's reply text beyond this is cut (and says so); the answer program (the
@@ -414,6 +554,26 @@ class RunJournal:
 
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)
+
+
+@dataclass
+class RunArchive:
+    """The evolutionary search's ``Archive`` for one run (its programs and measurements)."""
+
+    store: Store
+    run: str
+
+    def programs(self, problem: str) -> list[Program]:
+        return self.store.programs(self.run, problem)
+
+    def add_program(self, problem: str, program: Program) -> None:
+        self.store.add_program(self.run, problem, program)
+
+    def measures(self, problem: str) -> dict[tuple[int, int], Verdict]:
+        return self.store.measures(self.run, problem)
+
+    def add_measure(self, problem: str, program: int, generation: int, verdict: Verdict) -> None:
+        self.store.add_measure(self.run, problem, program, generation, verdict)
 
 
 def _int(value: Any) -> int | None:

@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from supercoder.models.base import Sampling
@@ -66,12 +67,20 @@ class Attempt:
 
 @dataclass(frozen=True)
 class Outcome:
+    """A problem's attempts; ``chosen`` (sample, round) names the answer when the strategy
+    picked it (the evolutionary search's fresh re-check), else ``choose_best`` does."""
+
     problem: str
     attempts: tuple[Attempt, ...] = ()
     meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    chosen: tuple[int, int] | None = None
 
     @property
     def best(self) -> Attempt | None:
+        if self.chosen is not None:
+            for a in self.attempts:
+                if (a.sample, a.round) == self.chosen and not a.dropped:
+                    return a
         return choose_best(self.attempts)
 
     @property
@@ -197,6 +206,87 @@ def _finish(attempt: Attempt, verdict: Verdict, tries: int, seconds: float) -> A
 # --- the search ---------------------------------------------------------------------
 
 
+class Strategy(StrEnum):
+    """How answers are asked for: ``best-of-n`` (independent samples of the baseline's
+    prompt, with ``rounds`` > 1 refinement chains), ``refine`` (one chain), ``evolve``
+    (the evolutionary search over verified programs, ``runs/evolve.py``)."""
+
+    BEST_OF_N = "best-of-n"
+    REFINE = "refine"
+    EVOLVE = "evolve"
+
+
+class StartFrom(StrEnum):
+    """The evolutionary search's seeds: the -O3 ``baseline``, or also the best build of
+    the ``compiler`` model (its PGO/flag search)."""
+
+    BASELINE = "baseline"
+    COMPILER = "compiler"
+
+
+@dataclass(frozen=True)
+class EvolveConfig:
+    """The evolutionary search's knobs (``--samples`` is the total answer budget).
+
+    Fields:
+        generation: answers asked per generation (their survivors are timed together).
+        focus: climb while it climbs: the first generation, and each after one that found
+            a new best, asks one answer of the best; after one that did not, a full
+            generation (its other slots explore) follows.
+        islands: populations; each generation's exploring slots work on one in turn.
+        migrate_every: generations between migrations of each island's best.
+        explore: chance that an exploring slot's parent is a feature-grid elite other
+            than its island's best.
+        crossover: chance that an exploring slot shows two parents.
+        remeasure_after: children an elite may parent before it is measured again.
+        finalists: elites re-checked fresh at the end (the answer is the fastest of them
+            that is correct and not slower than gcc -O3, else the baseline).
+        start_from: seeds (``baseline`` or also ``compiler``).
+        compiler: the ``compiler`` model spec used for that seed.
+        max_cost_usd: stop asking once the problem's answers cost this much (None: no cap).
+        max_tokens: stop asking once its answers used this many tokens (None: no cap).
+        bandit_c: the model bandit's exploration weight (several ``--model``).
+    """
+
+    generation: int = 2
+    focus: bool = True
+    islands: int = 2
+    migrate_every: int = 2
+    explore: float = 0.3
+    crossover: float = 0.2
+    remeasure_after: int = 2
+    finalists: int = 2
+    start_from: StartFrom = StartFrom.BASELINE
+    compiler: str = "compiler"
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None
+    bandit_c: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.generation < 1 or self.islands < 1 or self.migrate_every < 1:
+            raise ValueError("generation, islands and migrate_every must be >= 1")
+        if self.finalists < 1:
+            raise ValueError("finalists must be >= 1")
+        object.__setattr__(self, "start_from", StartFrom(self.start_from))
+
+    def flat(self) -> dict[str, Any]:
+        return {
+            "generation": self.generation,
+            "focus": self.focus,
+            "islands": self.islands,
+            "migrate_every": self.migrate_every,
+            "explore": self.explore,
+            "crossover": self.crossover,
+            "remeasure_after": self.remeasure_after,
+            "finalists": self.finalists,
+            "start_from": str(self.start_from),
+            "compiler": self.compiler,
+            "max_cost_usd": self.max_cost_usd,
+            "max_tokens": self.max_tokens,
+            "bandit_c": self.bandit_c,
+        }
+
+
 @dataclass(frozen=True)
 class StrategyConfig:
     """How ``solve`` asks the model and how long it keeps at it.
@@ -208,6 +298,9 @@ class StrategyConfig:
         show_inputs: visible test inputs quoted in the prompt.
         context: ``full`` listing or ``hot`` (profile-annotated, cold functions elided).
         answer: ``whole`` program or ``diff`` (SEARCH/REPLACE blocks against the baseline).
+        strategy: ``best-of-n``, ``refine`` or ``evolve`` (``sampling.n`` is then the
+            total number of answers per problem; see ``runs/search.py``).
+        evolve: the evolutionary search's knobs (``EvolveConfig``).
     """
 
     sampling: Sampling = Sampling()
@@ -216,6 +309,11 @@ class StrategyConfig:
     show_inputs: int = 0
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
+    strategy: Strategy = Strategy.BEST_OF_N
+    evolve: EvolveConfig = EvolveConfig()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "strategy", Strategy(self.strategy))
 
     @property
     def samples(self) -> int:
@@ -234,7 +332,16 @@ class StrategyConfig:
             "show_inputs": self.show_inputs,
             "context": str(self.context),
             "answer": str(self.answer),
+            **self._strategy_fields(),
         }
+
+    def _strategy_fields(self) -> dict[str, Any]:
+        """Not for best-of-N (runs stored before strategies had no such key)."""
+        if self.strategy is Strategy.BEST_OF_N:
+            return {}
+        if self.strategy is Strategy.REFINE:
+            return {"strategy": str(self.strategy)}
+        return {"strategy": str(self.strategy), "evolve": self.evolve.flat()}
 
 
 def solve(

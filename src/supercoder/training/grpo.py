@@ -46,6 +46,8 @@ class GrpoConfig:
         answer: the answer form the prompt asks for (``whole`` | ``diff``).
         eval_split: evaluated after training like ``supercoder eval`` (None: not at all).
         db: the run store of that evaluation (None: the default store).
+        prompts: a JSONL file of prompt rows with a ``problem`` column, e.g. from
+            ``dataset export-trace`` (None: prompts from the benchmark's baselines).
     """
 
     model: str
@@ -67,6 +69,7 @@ class GrpoConfig:
     answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
     db: Path | None = None
+    prompts: Path | None = None
 
 
 def prompt_rows(
@@ -86,6 +89,24 @@ def prompt_rows(
         }
         for p in problems
     ]
+
+
+def train_rows(opts: GrpoConfig, problems: Sequence[Problem]) -> list[dict[str, Any]]:
+    """The benchmark's -O3 prompts, or the rows of ``opts.prompts`` (each naming one of
+    ``problems``: the reward verifies against it), keeping ``prompt`` and ``problem``."""
+    if opts.prompts is None:
+        return prompt_rows(problems, "asm", opts.context, opts.answer)
+    from supercoder.training.trace import read_rows
+
+    known = {p.name for p in problems}
+    rows = read_rows(opts.prompts, "GRPO prompts")
+    missing = sorted({str(r.get("problem")) for r in rows} - known)
+    if missing:
+        raise UserError(
+            f"{opts.prompts}: prompts for problems not in {opts.benchmark!r}: "
+            f"{', '.join(missing[:5])} (pass the --benchmark they come from)"
+        )
+    return [{"prompt": r["prompt"], "problem": r["problem"]} for r in rows]
 
 
 def completion_limit(
@@ -175,9 +196,7 @@ def train_grpo(
             model=opts.model,
             reward_funcs=[make_trl_reward(problems, opts.reward, executor)],
             args=grpo_config(opts),
-            train_dataset=datasets.Dataset.from_list(
-                prompt_rows(problems, "asm", opts.context, opts.answer)
-            ),
+            train_dataset=datasets.Dataset.from_list(train_rows(opts, problems)),
             processing_class=tokenizer,
             peft_config=common.lora_config() if opts.lora else None,
             callbacks=[common.metrics_callback(opts.output / "metrics.jsonl", echo)],

@@ -1,0 +1,259 @@
+"""The evolutionary search's program database: programs, their features, elites.
+
+A ``Program`` is one verified, distinct (by ``toolchain.asm_digest``) assembly program of
+a problem: a seed (the -O3 baseline, the ``compiler`` model's best build) or a model's
+answer to a prompt showing its parent(s). Its speedup is always relative to gcc -O3.
+
+``ProgramDB`` holds them and decides, noise-aware, which ones are *elites*:
+
+- each island keeps a *best*: a child replaces it only when ``faster_than`` says so
+  (the child's CI, divided by the incumbent's, lies above the practical band: a lucky
+  noisy measurement of an equally fast program never displaces it);
+- each cell of the feature grid (``features``: size, vector-instruction share, loop
+  count, bucketed by ``cell``) keeps its best by the same rule, so different kinds of
+  programs survive for exploration;
+- a re-measurement (``remeasure``) replaces a program's estimate with the fresh one.
+
+The database is a plain value rebuilt from what the run store keeps, so a resumed
+search makes the same decisions as an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Status, Verdict, practical_significance
+
+BASELINE = Speedup(1.0, 1.0, 1.0, 0, 0, method="the gcc -O3 baseline itself")
+
+
+@dataclass(frozen=True)
+class Program:
+    """One distinct program of the search (see module docstring).
+
+    Fields:
+        id: its number in the problem's database (0 = the -O3 baseline).
+        asm: the full program.
+        digest: ``toolchain.asm_digest`` of it (normalized: comments, spacing ignored).
+        parents: ids of the program(s) its prompt showed (empty for seeds).
+        island: the population it lives in.
+        generation: the generation that made it (-1 for seeds).
+        slot: its answer's place in the generation.
+        kind: ``baseline``, ``compiler`` (seeds) or the prompt kind (``improve``,
+            ``diff``, ``crossover``).
+        model: the model that wrote it (None for the baseline).
+        prompt_tokens, completion_tokens, cost_usd: what its answer cost.
+        verdict: the verification's verdict (speedup vs gcc -O3 with its CI).
+        features: ``features(asm)``.
+        edit: the model's answer (SEARCH/REPLACE blocks or a whole program).
+    """
+
+    id: int
+    asm: str
+    digest: str
+    parents: tuple[int, ...]
+    island: int
+    generation: int
+    slot: int
+    kind: str
+    model: str | None
+    verdict: Verdict
+    features: dict[str, Any] = field(default_factory=dict, compare=False)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    edit: str | None = None
+
+    @property
+    def correct(self) -> bool:
+        return self.verdict.correct
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+def features(asm: str) -> dict[str, Any]:
+    """Assembly properties the feature grid is laid over: instructions, the share of
+    packed vector instructions, and loops (natural loops of the CFG)."""
+    from supercoder.analysis.cfg import build_program
+    from supercoder.analysis.mix import is_simd
+
+    try:
+        program = build_program(asm)
+    except Exception:  # an unparsable listing still has a place: the empty cell
+        return {"instructions": 0, "vector_share": 0.0, "loops": 0}
+    instructions = [i for f in program.functions for i in f.instructions]
+    vector = sum(1 for i in instructions if is_simd(i))
+    return {
+        "instructions": len(instructions),
+        "vector_share": round(vector / len(instructions), 3) if instructions else 0.0,
+        "loops": sum(len(f.loops) for f in program.functions),
+    }
+
+
+def cell(feats: dict[str, Any]) -> tuple[int, int, int]:
+    """The feature-grid cell: size (log2 buckets of 8x), vector share (none, some, mostly),
+    loops (0, 1, 2, 3+)."""
+    n = int(feats.get("instructions") or 0)
+    size = min(int(math.log(n, 8)) if n > 0 else 0, 4)
+    share = float(feats.get("vector_share") or 0.0)
+    vec = 0 if share == 0 else (1 if share < 0.25 else 2)
+    return (size, vec, min(int(feats.get("loops") or 0), 3))
+
+
+def faster_than(child: Speedup | None, incumbent: Speedup | None) -> bool:
+    """Is ``child`` significantly faster than ``incumbent`` (both vs gcc -O3)? The ratio's
+    interval (child low / incumbent high, child high / incumbent low) must lie above the
+    practical band (the wider of the two margins)."""
+    if child is None:
+        return False
+    if incumbent is None:
+        return child.significantly_faster
+    margin = max(child.margin, incumbent.margin, MIN_PRACTICAL_MARGIN)
+    low = child.low / max(incumbent.high, 1e-12)
+    high = child.high / max(incumbent.low, 1e-12)
+    return practical_significance(low, high, margin) > 0
+
+
+@dataclass(frozen=True)
+class ProgramDB:
+    """The programs of one problem and its elites (see module docstring).
+
+    Fields:
+        programs: every program by id.
+        estimates: each program's current speedup (its verdict's, or a re-measurement's).
+        best: island -> id of its best program.
+        cells: feature cell -> id of its best program.
+        digests: digest -> id (the novelty check).
+        children: id -> children asked of it so far (answers, kept or not).
+        tried: id -> short notes on what its children did (shown in prompts).
+        remeasured: ids re-measured so far.
+    """
+
+    islands: int = 1
+    programs: dict[int, Program] = field(default_factory=dict)
+    estimates: dict[int, Speedup] = field(default_factory=dict)
+    best: dict[int, int] = field(default_factory=dict)
+    cells: dict[tuple[int, int, int], int] = field(default_factory=dict)
+    digests: dict[str, int] = field(default_factory=dict)
+    children: dict[int, int] = field(default_factory=dict)
+    tried: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    remeasured: frozenset[int] = frozenset()
+
+    def speedup(self, pid: int) -> Speedup | None:
+        return self.estimates.get(pid)
+
+    def value(self, pid: int) -> float:
+        sp = self.estimates.get(pid)
+        return sp.value if sp is not None else 0.0
+
+    def known(self, digest: str) -> int | None:
+        return self.digests.get(digest)
+
+    @property
+    def next_id(self) -> int:
+        return len(self.programs)
+
+    def elites(self) -> list[int]:
+        """Island bests and cell bests, fastest first (ties: older first)."""
+        ids = set(self.best.values()) | set(self.cells.values())
+        return sorted(ids, key=lambda i: (-self.value(i), i))
+
+    def global_best(self) -> int:
+        """The fastest island best (ties: the older)."""
+        return min(self.best.values(), key=lambda i: (-self.value(i), i))
+
+    def add(self, program: Program) -> ProgramDB:
+        """The database with ``program`` in it (elite where it is significantly faster)."""
+        pid = program.id
+        programs = {**self.programs, pid: program}
+        digests = {**self.digests, program.digest: pid}
+        estimates = dict(self.estimates)
+        best, cells = dict(self.best), dict(self.cells)
+        if program.correct:
+            sp = BASELINE if program.kind == "baseline" else _speedup_of(program.verdict)
+            estimates[pid] = sp
+            seed = program.generation < 0  # seeds start every island
+            for isl in range(self.islands) if seed else (program.island,):
+                if isl not in best or faster_than(sp, estimates.get(best[isl])):
+                    best[isl] = pid
+            key = cell(program.features)
+            if key not in cells or faster_than(sp, estimates.get(cells[key])):
+                cells[key] = pid
+        return replace(
+            self, programs=programs, digests=digests, estimates=estimates, best=best, cells=cells
+        )
+
+    def note_child(self, parent: int, note: str) -> ProgramDB:
+        """One more child asked of ``parent``, and what it did."""
+        notes = (*self.tried.get(parent, ()), note)[-6:]
+        return replace(
+            self,
+            children={**self.children, parent: self.children.get(parent, 0) + 1},
+            tried={**self.tried, parent: notes},
+        )
+
+    def remeasure(self, pid: int, verdict: Verdict) -> ProgramDB:
+        """The fresh measurement replaces the estimate; a program no longer correct
+        leaves the elites (its island falls back to its fastest other correct program)."""
+        estimates = dict(self.estimates)
+        done = self.remeasured | {pid}
+        if verdict.correct:
+            estimates[pid] = _speedup_of(verdict)
+            return replace(self, estimates=estimates, remeasured=done)
+        estimates.pop(pid, None)
+        best = {k: v for k, v in self.best.items() if v != pid}
+        cells = {k: v for k, v in self.cells.items() if v != pid}
+        for isl in {p.island for p in self.programs.values()} - set(best):
+            members = [
+                i
+                for i, p in self.programs.items()
+                if (p.island == isl or p.generation < 0) and i in estimates
+            ]
+            best[isl] = min(members, key=lambda i: (-estimates[i].value, i)) if members else 0
+        return replace(self, estimates=estimates, best=best, cells=cells, remeasured=done)
+
+    def migrate(self) -> ProgramDB:
+        """Each island's best joins every other island where it is significantly faster
+        than the best there (the program stays one; islands share it)."""
+        best = dict(self.best)
+        for isl, pid in sorted(self.best.items()):
+            for other in range(self.islands):
+                if other != isl and faster_than(
+                    self.estimates.get(pid), self.estimates.get(best.get(other, -1))
+                ):
+                    best[other] = pid
+        return replace(self, best=best)
+
+    def lineage(self, pid: int) -> list[int]:
+        """``pid`` and its first parents back to a seed, oldest first."""
+        chain = [pid]
+        while self.programs[chain[-1]].parents:
+            chain.append(self.programs[chain[-1]].parents[0])
+        return chain[::-1]
+
+
+def _speedup_of(verdict: Verdict) -> Speedup:
+    """A correct program's speedup; a copy of the baseline or an untimed one counts 1.0."""
+    if verdict.identical_to_baseline or verdict.speedup is None:
+        return BASELINE
+    return verdict.speedup
+
+
+def baseline_program(problem: str, asm: str) -> Program:
+    """Program 0: the -O3 baseline, 1.0x by definition."""
+    from supercoder.build.toolchain import asm_digest
+
+    verdict = Verdict(problem, Status.OK, identical_to_baseline=True, message="the -O3 baseline")
+    return Program(0, asm, asm_digest(asm), (), 0, -1, 0, "baseline", None, verdict, features(asm))
+
+
+def rebuild(islands: int, programs: Iterable[Program]) -> ProgramDB:
+    db = ProgramDB(islands)
+    for p in sorted(programs, key=lambda p: p.id):
+        db = db.add(p)
+    return db
