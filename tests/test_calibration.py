@@ -28,7 +28,7 @@ from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
-from tests.test_evaluate import SLOW, prime_count, primes_tests, timed_sizes
+from tests.test_evaluate import SLOW, prime_count, primes_tests
 
 
 @pytest.fixture
@@ -93,10 +93,10 @@ def test_timed_set_is_decided_once_and_cached(primes, own_cache):
     assert evaluate(problem, asm, config).timed_tests == first.timed_tests
     # the stored decision is what later checks use (not a fresh per-check choice)
     sets = json.loads(stored[0].read_text())
-    first_timed = f"n{timed_sizes()[0]}"
-    stored[0].write_text(json.dumps({k: [first_timed] for k in sets}))
+    one = first.timed_tests[0]  # timed tests are ones the model never saw (generated here)
+    stored[0].write_text(json.dumps({k: [one] for k in sets}))
     again = evaluate(problem, asm, config)
-    assert again.timed_tests == (first_timed,) and again.speedup.tests_timed == 1
+    assert again.timed_tests == (one,) and again.speedup.tests_timed == 1
     for t in again.tests:  # raw samples on every timed test, one per pair
         assert not t.timed or len(t.baseline_samples) == len(t.candidate_samples) == t.pairs >= 2
     assert again.speedup.method == METHOD and not again.significantly_faster
@@ -139,13 +139,13 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     ratio), each pair tagged with its round; the interval resamples whole rounds."""
     sandbox_or_skip()
     folder = tmp_path / "two"
-    (folder / "tests").mkdir(parents=True)
+    (folder / "hidden").mkdir(parents=True)  # timed tests are ones the model never saw
     (folder / "source.c").write_text(SLOW)
     small = sized(SLOW, start=5000, limit=2_000_000)  # timed here; the other 16x longer
-    names = (f"n{small}", f"n{4 * small}")  # SLOW takes ~n^2 time
-    for n in (small, 4 * small):
-        (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
-        (folder / "tests" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
+    names = (f"hidden/n{small}", f"hidden/n{4 * small}")  # SLOW takes ~n^2 time
+    for n in (10, small, 4 * small):  # n10: too short to time (3 hidden: none generated)
+        (folder / "hidden" / f"n{n}.in").write_text(f"{n}\n")
+        (folder / "hidden" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
     problem = load_problem(folder)
     config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
     verdict = evaluate(problem, baseline_asm(problem), config)

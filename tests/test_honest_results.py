@@ -124,7 +124,8 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     s = json.loads(out.read_text())
     fast, tiny_row = s["per_problem"]["fast"], s["per_problem"]["tiny"]
     assert fast["timed"] is True and fast["improved"] is True and len(fast["speedup_ci"]) == 2
-    assert fast["tests_passed"] == fast["tests_total"] == 2 and fast["cpu_seconds"] > 0
+    # the two visible tests, and the generated ones the speedup was measured on
+    assert fast["tests_passed"] == fast["tests_total"] >= 3 and fast["cpu_seconds"] > 0
     assert "sample 0 round 0" in fast["origin"]
     # the improved figure was re-checked afresh; the store keeps the fresh verdict
     assert fast["checks"] == 2 and fast["wall_seconds"] > 0 and fast["baseline_copy"] is False

@@ -13,8 +13,10 @@ from supercoder.types import Speedup, Status, Verdict
 from supercoder.verify.evaluate import EvalConfig
 from supercoder.verify.executors import InlineExecutor
 from supercoder.verify.reward import (
+    DEFAULT_REWARD,
     RewardConfig,
     completion_text,
+    default_reward,
     paper_reward,
     score_batch,
     score_verdict,
@@ -37,7 +39,13 @@ def test_kinds_on_verdicts():
     wrong = Verdict("p", Status.WRONG_OUTPUT)
     infra = Verdict("p", Status.INFRA_ERROR)
     assert paper_reward(faster) == 2.0 and paper_reward(wrong) == 0.0
-    assert score_verdict(faster) == 2.0 and score_verdict(noise) == 1.01
+    assert paper_reward(noise) == 1.01 and score_verdict(noise, RewardConfig("paper")) == 1.01
+    # the default (gated) pays an unproven gain what a copy of the baseline earns
+    assert RewardConfig().kind == "gated" == DEFAULT_REWARD
+    assert score_verdict(faster) == 2.0 and score_verdict(noise) == 0.0
+    assert default_reward(noise) == default_reward(_ok(1.0, 0.99, 1.01, identical=True)) == 0.0
+    slower = _ok(0.5, 0.45, 0.55)
+    assert score_verdict(slower, RewardConfig(baseline_copy=-0.5)) == -0.5
     log = RewardConfig("log", failure=-1.0)
     assert score_verdict(faster, log) == pytest.approx(math.log(2.0))
     assert score_verdict(wrong, log) == -1.0

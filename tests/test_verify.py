@@ -183,7 +183,8 @@ def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):
     from supercoder.training.trl_reward import make_trl_reward
     from supercoder.verify.reward import RewardConfig
 
-    reward = make_trl_reward([problem], RewardConfig(eval_config=UNTIMED.eval), InlineExecutor())
+    config = RewardConfig("paper", eval_config=UNTIMED.eval)  # untimed: the paper pays 1.0
+    reward = make_trl_reward([problem], config, InlineExecutor())
     answer = [{"role": "assistant", "content": f"```assembly\n{programs['good']}```"}]
     calls = counting_evaluate(monkeypatch, fail_first=1)
     assert reward(completions=[answer], problem=[problem.name]) == [1.0]  # retried once

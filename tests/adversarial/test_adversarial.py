@@ -169,19 +169,18 @@ def test_candidate_cannot_list_the_test_inputs(problem):
     assert refused(verdict), (verdict.status, verdict.message)
 
 
-def test_our_own_folders_under_usr_are_shown_empty(problem, monkeypatch):
-    """Installed system-wide, supercoder's package (hidden outputs of the bundled
-    problems) and cache sit under /usr, which every sandbox shows: they are hidden.
-    Stand-in: pretend /usr/include is ours and read a header from it."""
-    import supercoder.sandbox.box as sandbox
-
-    header = '"/usr/include/stdio.h"'
-    assert Path("/usr/include/stdio.h").is_file()
-    seen = evaluate(problem, fixture_asm("read_installed", f"PATH={header}"), CONFIG)
-    assert seen.status is Status.OK, (seen.status, seen.message)  # the fixture works
-    monkeypatch.setattr(sandbox, "own_folders", lambda: [Path("/usr/include")])
-    hidden = evaluate(problem, fixture_asm("read_installed", f"PATH={header}"), CONFIG)
-    assert refused(hidden), (hidden.status, hidden.message)
+def test_a_run_sees_only_its_own_libraries(problem):
+    """Before: the runtime sandbox showed all of /usr (supercoder's package with the
+    bundled problems' hidden outputs, where installed system-wide; hundreds of MB of
+    files whose page-cache state is a store between runs). Now a run sees the loader and
+    libraries its binary needs (copied into the sandbox) and nothing else."""
+    libc = '"/lib/x86_64-linux-gnu/libc.so.6"'
+    if Path("/lib/x86_64-linux-gnu/libc.so.6").is_file():
+        seen = evaluate(problem, fixture_asm("read_installed", f"PATH={libc}"), CONFIG)
+        assert seen.status is Status.OK, (seen.status, seen.message)  # the fixture works
+    for path in ("/usr/include/stdio.h", "/usr/bin/gcc", "/etc/passwd", "/usr/lib/os-release"):
+        hidden = evaluate(problem, fixture_asm("read_installed", f'PATH="{path}"'), CONFIG)
+        assert refused(hidden), (path, hidden.status, hidden.message)
 
 
 def test_connect_to_host_loopback_fails(problem):
@@ -225,7 +224,8 @@ def test_disk_cache_between_timing_runs_is_contained(problem):
     config = replace(CONFIG, time=True)
     verdict = evaluate(problem, fixture_asm("disk_cache"), config)
     assert verdict.status is Status.OK  # honest answer every time: the cache never hit
-    assert verdict.tests and all(t.pairs >= 1 for t in verdict.tests)
+    timed = [t for t in verdict.tests if t.timed]  # the tests the model never saw
+    assert timed and all(t.pairs >= 1 for t in timed)
     assert not Path("/tmp/sc_cache").exists()
 
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
+from supercoder.build.flags import check_build_flags, check_flags
 from supercoder.build.toolchain import (
     BASELINE_FLAGS,
     asm_digest,
@@ -23,12 +24,13 @@ from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import cache_dir, read_checked, write_checked
 from supercoder.types import Problem
 
-_TMP_SOURCE = re.compile(r"\S*/sc-cc-[^/\s]+/source\.c")
+_TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)
 
 
 def compile_baseline(source: str, cflags: Sequence[str] = (), where: str | None = None) -> str:
     """gcc -O3 -S of ``source`` with ``cflags`` (uncached); UserError if it does not
     compile, naming ``where`` (the user's file) instead of our temporary copy."""
+    cflags = check_build_flags(cflags, "cflags")
     try:
         return compile_to_asm(source, (*BASELINE_FLAGS, *cflags))
     except UserError as e:
@@ -61,6 +63,7 @@ def baseline_binary(
     """The baseline's binary, cached by its digest and link flags; built like every
     candidate (in the build sandbox, under ``workdir``). The name is the assembly's
     digest, plus one of the link flags when there are any."""
+    link_flags = check_flags(link_flags, "cflags/ldflags")
     link = "-" + asm_digest(" ".join(link_flags))[:12] if link_flags else ""
     cached = cache_dir() / "bin" / (asm_digest(asm) + link)
     if read_checked(cached) is None:  # missing, or damaged (cut short, changed): rebuilt

@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from supercoder.build.flags import check_build_flags, check_flags
 from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
 from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
@@ -76,6 +77,7 @@ def build_reference(
 ) -> dict[str, Path]:
     """One binary per level (``gcc -LEVEL cflags ... -lm cflags ldflags``) in ``folder``;
     ReferenceBuildError (naming ``label``, with a hint for link failures) if one fails."""
+    cflags, ldflags = check_build_flags(cflags, "cflags"), check_flags(ldflags, "ldflags")
     binaries = {}
     for level in levels:
         flags = (f"-{level}", *cflags)
@@ -111,7 +113,8 @@ def run_reference(
     results: list[RefResult] = []
     with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
         binaries = build_reference(source, Path(tmp), tuple(runs), cflags, ldflags, label)
-        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout)
+        # the user's own program: trusted to sleep if it must (no sleeping allowance)
+        limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout, idle_seconds=None)
         with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
             for data, name in zip(inputs, names, strict=True):
                 results.append(_run_input(box, data, name, runs))
@@ -180,6 +183,7 @@ def _failed(done: list[RunResult]) -> RunResult | None:
 def _build_error(
     log: str, stem: Path, flags: tuple[str, ...], ldflags: Sequence[str], label: str
 ) -> str:
+    log = re.sub(r"^source\.c(?=:)", lambda _: label, log, flags=re.M)
     log = log.replace(str(stem.with_suffix(".c")), label).replace(str(stem), "a.out")
     log = _TMP_OBJECT.sub(Path(label).name, log).strip()
     if is_link_failure(log):
@@ -209,4 +213,4 @@ def _tail(log: str, lines: int = 20) -> str:
     )
 
 
-_TMP_OBJECT = re.compile(r"/tmp/cc\w+\.o")
+_TMP_OBJECT = re.compile(r"\S*\bcc[A-Za-z0-9]{6}\.o\b")

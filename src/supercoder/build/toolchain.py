@@ -17,6 +17,7 @@ from pathlib import Path
 
 from supercoder.build.asmcheck import forbidden_directive
 from supercoder.build.asmtext import collapse_space, statements
+from supercoder.build.flags import include_folders
 from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
 from supercoder.paths import package_version
 from supercoder.sandbox.box import Limits, RunResult
@@ -48,41 +49,167 @@ def _require_cc() -> str:
     return path
 
 
-def _run(
-    cmd: list[str], cwd: Path | None = None, timeout: float = COMPILE_TIMEOUT
-) -> subprocess.CompletedProcess:
-    try:
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return subprocess.CompletedProcess(cmd, 124, "", f"timed out after {timeout}s: {e}")
+# Compiling a problem's C (untrusted too: problems come from other people): gcc -S or a
+# whole build, in the build sandbox, seeing only a fresh folder with source.c.
+COMPILE_LIMITS = Limits(
+    cpu_seconds=COMPILE_TIMEOUT,
+    wall_seconds=2 * COMPILE_TIMEOUT,
+    memory_mb=4096,
+    output_bytes=1 << 20,
+    processes=8,
+)
 
 
 def compile_to_asm(
-    source: str, flags: tuple[str, ...] = BASELINE_FLAGS, cc: str | None = None
+    source: str,
+    flags: tuple[str, ...] = BASELINE_FLAGS,
+    cc: str | None = None,
+    *,
+    isolation: bool = True,
 ) -> str:
-    """C source -> assembly text (gcc -S). Raises UserError if the C does not compile."""
+    """C source -> assembly text (gcc -S), in the build sandbox (``compile_in_sandbox``).
+    Raises UserError if the C does not compile; the message quotes ``source.c`` only."""
     compiler = cc or _require_cc()
-    with tempfile.TemporaryDirectory(prefix="sc-cc-") as tmp:
-        src, out = Path(tmp) / "source.c", Path(tmp) / "out.s"
-        src.write_text(source)
-        proc = _run([compiler, *flags, "-S", str(src), "-o", str(out)])
-        if proc.returncode != 0 and machine_trouble(proc.stderr):
-            raise machine_error(f"{compiler} could not compile the C source", proc.stderr)
-        if proc.returncode != 0:
+    run, work = compile_in_sandbox(
+        source, [*flags, "-S", "source.c", "-o", "out.s"], compiler, isolation
+    )
+    try:
+        log = (run.stderr + run.stdout).decode(errors="replace")
+        if not run.clean_exit and machine_trouble(log):
+            raise machine_error(f"{compiler} could not compile the C source", log)
+        if not run.clean_exit or not (work / "out.s").is_file():
             raise UserError(
-                f"the C source does not compile with {compiler} {' '.join(flags)}:\n{_trim(proc.stderr)}"
+                f"the C source does not compile with {Path(compiler).name} {' '.join(flags)}:\n"
+                f"{c_messages(run, work)}"
             )
-        return out.read_text()
+        return (work / "out.s").read_text(errors="replace")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
 
 
 def compile_c(
-    source: str, out: Path, flags: tuple[str, ...] = BASELINE_FLAGS, link_flags: Sequence[str] = ()
+    source: str,
+    out: Path,
+    flags: tuple[str, ...] = BASELINE_FLAGS,
+    link_flags: Sequence[str] = (),
+    *,
+    isolation: bool = True,
 ) -> BuildResult:
-    """C source -> linked binary (``link_flags`` after ``-lm``)."""
-    src = out.with_suffix(".c")
-    src.write_text(source)
-    proc = _run([_require_cc(), *flags, str(src), "-o", str(out), *LINK_FLAGS, *link_flags])
-    return BuildResult(proc.returncode == 0, out if proc.returncode == 0 else None, proc.stderr)
+    """C source -> linked binary at ``out`` (``link_flags`` after ``-lm``), built in the
+    build sandbox; the log quotes ``source.c`` only."""
+    args = [*flags, "source.c", "-o", "program", *LINK_FLAGS, *link_flags]
+    run, work = compile_in_sandbox(source, args, _require_cc(), isolation)
+    try:
+        log = c_messages(run, work)
+        if not run.clean_exit or not (work / "program").is_file():
+            return BuildResult(False, None, log or run.describe())
+        shutil.move(work / "program", out)
+        out.chmod(0o755)
+        return BuildResult(True, out, log)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def compile_in_sandbox(
+    source: str,
+    args: Sequence[str],
+    cc: str,
+    isolation: bool = True,
+    limits: Limits = COMPILE_LIMITS,
+    files: dict[str, bytes] | None = None,
+) -> tuple[RunResult, Path]:
+    """``cc *args`` in a fresh folder holding ``source.c`` (and ``files``), in a one-shot
+    build sandbox that sees that folder and the toolchain only. Returns the run and the
+    folder (the caller reads what it needs and removes it)."""
+    work = Path(tempfile.mkdtemp(prefix="sc-cc-"))
+    try:
+        (work / "source.c").write_text(source)
+        for name, data in (files or {}).items():
+            (work / name).write_bytes(data)
+    except OSError as e:  # the machine's disk, not the problem
+        shutil.rmtree(work, ignore_errors=True)
+        raise InfraError(f"cannot prepare a build folder: {e}") from e
+    readonly = [] if cc.startswith(("/usr/", "/bin/")) else [Path(cc).resolve().parent.parent]
+    try:
+        args = copy_headers(args, work)  # the problem's own headers, into the build folder
+    except OSError as e:
+        shutil.rmtree(work, ignore_errors=True)
+        raise InfraError(f"cannot prepare a build folder: {e}") from e
+    try:
+        run = run_isolated(
+            [cc, *args],
+            work,
+            limits=limits,
+            readonly=readonly,
+            isolation=isolation,
+            file_bytes=MAX_BINARY_BYTES,
+        )
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
+    return run, work
+
+
+MAX_HEADER_BYTES = 16 << 20
+
+
+def copy_headers(args: Sequence[str], work: Path) -> list[str]:
+    """``args`` with each problem folder on the include path (``-iquote FOLDER``, from
+    ``Problem.compile_flags``) replaced by a copy of its headers (``*.h``, regular files
+    inside it, at most ``MAX_HEADER_BYTES``) in the build folder: the build sandbox sees
+    the problem's headers and nothing else of its folder or the host."""
+    folders = set(include_folders(args))
+    out: list[str] = []
+    for k, arg in enumerate(args):
+        if k and args[k - 1] == "-iquote" and arg in folders:
+            target = work / f"include{len(out)}"
+            target.mkdir(exist_ok=True)
+            total = 0
+            root = Path(arg).resolve()
+            for header in sorted(root.rglob("*.h")):
+                if header.is_symlink() or not header.is_file():
+                    continue
+                if not header.resolve().is_relative_to(root):
+                    continue
+                total += header.stat().st_size
+                if total > MAX_HEADER_BYTES:
+                    break
+                dest = target / header.relative_to(root)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(header, dest)
+            out.append(str(target))
+            continue
+        out.append(arg)
+    return out
+
+
+_DIAGNOSTIC = re.compile(r"^([^\s:][^:]*)(:\d+(:\d+)?: |: In |: At )")
+_FOREIGN_NOTE = "(a message about another file, not shown)"
+
+
+def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
+    """gcc's messages about ``name`` only: the folder's path removed, and every
+    diagnostic about another file (``FILE:LINE: ...``, with the lines of that file it
+    quotes) replaced by a notice, so no message shows a file outside the problem."""
+    text = (run.stderr + run.stdout).decode(errors="replace")
+    text = text.replace(f"{work}/", "").replace(str(work), ".")
+    kept: list[str] = []
+    foreign = False
+    for line in text.splitlines():
+        m = _DIAGNOSTIC.match(line)
+        if m:
+            foreign = m.group(1) != name
+            if foreign:
+                if not kept or kept[-1] != _FOREIGN_NOTE:
+                    kept.append(_FOREIGN_NOTE)
+                continue
+        elif foreign and not line.startswith(("In file included from", "compilation terminated")):
+            continue  # what gcc quotes of the other file
+        kept.append(line)
+    text = "\n".join(kept)
+    if run.outcome in ("timeout", "memory_limit", "output_limit") and not text.strip():
+        text = f"the compiler was stopped: {run.describe()}"
+    return _trim(text)
 
 
 def assemble(

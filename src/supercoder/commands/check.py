@@ -77,7 +77,13 @@ def check(
 
 
 def _check_json(verdict) -> dict:
-    """The verdict plus the paper's reward (None for an infrastructure failure)."""
-    from supercoder.verify.reward import paper_reward
+    """The verdict plus its reward: ``reward`` the default training reward (``gated``:
+    no reward for an unproven gain), ``paper_reward`` the paper's (None for an
+    infrastructure failure)."""
+    from supercoder.verify.reward import default_reward, paper_reward
 
-    return {**verdict.to_json(), "reward": paper_reward(verdict)}
+    return {
+        **verdict.to_json(),
+        "reward": default_reward(verdict),
+        "paper_reward": paper_reward(verdict),
+    }

@@ -11,7 +11,7 @@ from rich.text import Text
 
 from supercoder.errors import printable
 from supercoder.types import Status, Verdict
-from supercoder.verify.reward import paper_reward
+from supercoder.verify.reward import default_reward, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
 
@@ -62,7 +62,12 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             )
     if verdict.identical_to_baseline:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
-    console.print(f"reward {paper_reward(verdict) or 0.0:.3f}")
+    console.print(
+        f"reward {default_reward(verdict) or 0.0:.3f} (gated: the default; "
+        f"the paper's: {paper_reward(verdict) or 0.0:.3f})"
+    )
+    if verdict.context.get("timing"):
+        console.print(printable(verdict.context["timing"]), markup=False, highlight=False)
     if verdict.message:
         console.print(printable(verdict.message), markup=False, highlight=False)
     if verdict.tests:

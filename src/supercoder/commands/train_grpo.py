@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import AnswerOpt, ContextOpt, reward_config
-from supercoder.verify.reward import REWARD_KINDS
+from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
 
 
 def grpo(
@@ -31,7 +31,14 @@ def grpo(
     ] = None,
     lr: Annotated[float, typer.Option(help="Learning rate (the paper's actor lr).")] = 1e-6,
     temperature: Annotated[float, typer.Option(help="Sampling temperature (the paper's).")] = 0.5,
-    reward: Annotated[str, typer.Option(help=f"Reward: {', '.join(REWARD_KINDS)}.")] = "paper",
+    reward: Annotated[
+        str,
+        typer.Option(
+            help=f"Reward: {', '.join(REWARD_KINDS)}. Default {DEFAULT_REWARD.value}: the "
+            "speedup only when significantly faster, else what a copy of the baseline earns "
+            "(a copy padded with a nop reads ~1.0x: the paper's reward, 'paper', pays it ~1.0)."
+        ),
+    ] = DEFAULT_REWARD.value,
     baseline_copy: Annotated[float, typer.Option(help="Reward for a copy of the baseline.")] = 0.0,
     output: Annotated[Path, typer.Option(help="Checkpoints, metrics.jsonl, final/.")] = Path(
         "runs/grpo"

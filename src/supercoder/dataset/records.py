@@ -31,9 +31,10 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from supercoder.build.flags import check_flags
 from supercoder.errors import UserError
 from supercoder.problems.schema import check_fields
-from supercoder.types import Problem, TestCase
+from supercoder.types import Problem, TestCase, split_flags
 
 DATA_SOURCE = "supercoder"
 FORMATS = (".jsonl", ".json", ".parquet")
@@ -149,6 +150,8 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
         meta["tags"] = [str(t) for t in info["tags"]]
     settings = {k: info[k] for k in PROBLEM_SETTINGS if info.get(k)}
     check_fields(settings, f"{where}: extra_info")
+    for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
+        check_flags(split_flags(settings.get(key)), f"{where}: record extra_info.{key}")
     meta.update(settings)
     return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
 

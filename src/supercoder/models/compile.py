@@ -15,7 +15,14 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from supercoder.build.toolchain import LINK_FLAGS, compile_to_asm
+from supercoder.build.flags import check_build_flags, check_flags
+from supercoder.build.toolchain import (
+    COMPILE_LIMITS,
+    LINK_FLAGS,
+    c_messages,
+    compile_to_asm,
+    copy_headers,
+)
 from supercoder.errors import InfraError, UserError
 from supercoder.models.builds import CC_EXTRA, Build, Tools, find_tools
 from supercoder.sandbox.box import Limits
@@ -52,10 +59,12 @@ def build_asm(
         return None
     if build.cc != "gcc" and "-fopenmp" in cflags:
         return None
+    cflags = check_build_flags(cflags, "cflags")
+    link_flags = check_flags(link_flags, "cflags/ldflags")
     flags = (*build.flags, *CC_EXTRA.get(build.cc, ()), *cflags)
     try:
         if not build.pgo:
-            return compile_to_asm(source, flags, cc=cc)
+            return compile_to_asm(source, flags, cc=cc, isolation=isolation)
         with tempfile.TemporaryDirectory(prefix="sc-pgo-") as tmp:
             d, link = Path(tmp), (*LINK_FLAGS, *link_flags)
             if build.cc == "gcc":
@@ -70,13 +79,13 @@ def _gcc_pgo(
 ) -> str | None:
     (d / "source.c").write_text(source)
     gen = (*flags, "-fprofile-generate")  # two steps: the profile is named after source.o
-    _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d)
-    _check([cc, *gen, "source.o", "-o", "instrumented", *link], d)
+    _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d, isolation)
+    _check([cc, *gen, "source.o", "-o", "instrumented", *link], d, isolation)
     _train(d, inputs, {}, isolation)
     if not (d / "source.gcda").is_file():
         return None
     use = (*flags, "-fprofile-use", "-fprofile-correction", "-Wno-missing-profile")
-    _check([cc, *use, "source.c", "-S", "-o", "source.s"], d)
+    _check([cc, *use, "source.c", "-S", "-o", "source.s"], d, isolation)
     return (d / "source.s").read_text()
 
 
@@ -91,26 +100,37 @@ def _clang_pgo(
     link: tuple,
 ) -> str | None:
     (d / "source.c").write_text(source)
-    _check([cc, *flags, "-fprofile-instr-generate", "source.c", "-o", "instrumented", *link], d)
+    _check(
+        [cc, *flags, "-fprofile-instr-generate", "source.c", "-o", "instrumented", *link],
+        d,
+        isolation,
+    )
     _train(d, inputs, {"LLVM_PROFILE_FILE": str(d / "run-%p.profraw")}, isolation)
     raw = sorted(p.name for p in d.glob("*.profraw"))
     if not raw:
         return None
-    _check([profdata, "merge", "-o", "merged.profdata", *raw], d)
+    _check([profdata, "merge", "-o", "merged.profdata", *raw], d, isolation)
     use = (
         *flags,
         "-fprofile-instr-use=merged.profdata",
         "-fno-integrated-as",
         "-Wno-profile-instr-unprofiled",
     )
-    _check([cc, *use, "source.c", "-S", "-o", "source.s"], d)
+    _check([cc, *use, "source.c", "-S", "-o", "source.s"], d, isolation)
     return (d / "source.s").read_text()
 
 
-def _check(cmd: list[str], cwd: Path) -> None:
-    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=BUILD_TIMEOUT)
-    if proc.returncode != 0:
-        raise UserError(f"{' '.join(cmd)} failed: {proc.stderr[-2000:]}")
+def _check(cmd: list[str], cwd: Path, isolation: bool) -> None:
+    """One step of a PGO build, in the build sandbox (it sees ``cwd`` and the toolchain)."""
+    from supercoder.sandbox.oneshot import run_isolated
+
+    tool = cmd[0]
+    if "-iquote" in cmd:  # the problem's headers, copied into the build folder
+        cmd = [tool, *copy_headers(cmd[1:], cwd)]
+    readonly = () if tool.startswith(("/usr/", "/bin/")) else (Path(tool).resolve().parent.parent,)
+    run = run_isolated(cmd, cwd, limits=COMPILE_LIMITS, readonly=readonly, isolation=isolation)
+    if not run.clean_exit:
+        raise UserError(f"{Path(tool).name} failed: {c_messages(run, cwd)}")
 
 
 def _train(d: Path, inputs: list[bytes], env: dict[str, str], isolation: bool) -> None:

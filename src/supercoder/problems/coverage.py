@@ -5,22 +5,26 @@ The reference C program is built with ``gcc -O0 --coverage``, run on every test
 executed lines / executable lines of ``source.c``; branch coverage is branches taken
 at least once / all branches (``gcov -b``'s "taken at least once").
 
-The instrumented program is the user's own reference (trusted, never model output),
-and gcov must write ``.gcda`` files next to the object file, which the read-only
-sandbox does not allow; so it runs as a plain subprocess in a private temporary
-folder, with a CPU-time rlimit, a wall-clock timeout and an address-space limit.
+Problems are untrusted input (they come from other people too): the build, every
+run of the instrumented program and gcov itself run in the one-shot sandbox
+(``run_isolated``), whose work folder is the only writable path (where the ``.gcda``
+files land), under a CPU-time, wall-clock and address-space limit; the problem's
+flags pass ``check_flags`` first.
 """
 
 from __future__ import annotations
 
 import json
-import resource
-import subprocess
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from supercoder.build.flags import check_flags
+from supercoder.build.toolchain import c_messages, copy_headers
 from supercoder.errors import InfraError, UserError
+from supercoder.sandbox.box import Limits
+from supercoder.sandbox.oneshot import run_isolated
 from supercoder.types import Problem
 
 MEMORY_BYTES = 2 << 30
@@ -45,59 +49,51 @@ class Coverage:
         return self.branches_taken / self.branches if self.branches else 1.0
 
 
-def _limits(cpu_seconds: float):
-    def apply() -> None:
-        cpu = max(1, int(cpu_seconds))
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
-
-    return apply
+def _limits(cpu_seconds: float) -> Limits:
+    return Limits(
+        cpu_seconds=cpu_seconds,
+        wall_seconds=2 * cpu_seconds + 5,
+        memory_mb=MEMORY_BYTES >> 20,
+        output_bytes=64 << 20,
+        processes=8,
+    )
 
 
 def _gcc(args: list[str], cwd: Path) -> None:
-    proc = subprocess.run(["gcc", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
-    if proc.returncode != 0:
-        raise UserError(f"cannot build with --coverage: {proc.stderr[-2000:]}")
+    args = copy_headers(args, cwd) if "-iquote" in args else args  # the problem's headers
+    run = run_isolated(["gcc", *args], cwd, limits=_limits(120.0))
+    if not run.clean_exit:
+        raise UserError(f"cannot build with --coverage: {c_messages(run, cwd)}")
 
 
 def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     """Run every test of ``problem`` on a ``--coverage`` build and measure it."""
-    with tempfile.TemporaryDirectory(prefix="sc-cov-") as tmp:
-        work = Path(tmp)
+    check_flags(problem.cflags, "cflags")
+    compile_flags = problem.compile_flags
+    link = check_flags(problem.link_flags, "cflags/ldflags")
+    work = Path(tempfile.mkdtemp(prefix="sc-cov-"))
+    try:
         (work / "source.c").write_text(problem.source)
-        _gcc(
-            ["-O0", *problem.compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work
-        )
-        _gcc(["--coverage", "source.o", "-o", "prog", "-lm", *problem.link_flags], work)
+        _gcc(["-O0", *compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
+        _gcc(["--coverage", "source.o", "-o", "prog", "-lm", *link], work)
         for test in problem.tests:
-            try:
-                subprocess.run(
-                    [str(work / "prog")],
-                    input=test.read_input(),
-                    cwd=work,
-                    capture_output=True,
-                    timeout=timeout,
-                    preexec_fn=_limits(timeout),
-                    check=False,
-                )
-            except subprocess.TimeoutExpired as e:
-                raise UserError(f"{problem.name}: test {test.name} timed out under coverage") from e
+            run = run_isolated(["./prog"], work, limits=_limits(timeout), stdin=test.read_input())
+            if run.outcome == "timeout":
+                raise UserError(f"{problem.name}: test {test.name} timed out under coverage")
         lines, hit, branches, taken = _gcov(work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return Coverage(problem.name, len(problem.tests), lines, hit, branches, taken)
 
 
 def _gcov(work: Path) -> tuple[int, int, int, int]:
-    proc = subprocess.run(
-        ["gcov", "-b", "-c", "--json-format", "--stdout", "source.o"],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=120,
+    run = run_isolated(
+        ["gcov", "-b", "-c", "--json-format", "--stdout", "source.o"], work, limits=_limits(120.0)
     )
-    if proc.returncode != 0:
-        raise InfraError(f"gcov failed: {proc.stderr[-1000:]}")
+    if not run.clean_exit:
+        raise InfraError(f"gcov failed: {run.describe()}")
     lines = hit = branches = taken = 0
-    for chunk in proc.stdout.splitlines():
+    for chunk in run.stdout.decode(errors="replace").splitlines():
         if not chunk.strip():
             continue
         for f in json.loads(chunk).get("files", []):
@@ -147,7 +143,7 @@ def _coverage_job(spec: Problem | str, timeout: float) -> Coverage:
     problem = load_problem(spec) if isinstance(spec, str) else spec
     try:
         return problem_coverage(problem, timeout)
-    except (UserError, InfraError, OSError, subprocess.SubprocessError) as e:
+    except (UserError, InfraError, OSError) as e:
         return Coverage(problem.name, len(problem.tests), 0, 0, 0, 0, error=str(e).strip()[:500])
 
 

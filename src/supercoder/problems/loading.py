@@ -33,10 +33,11 @@ from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
+from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, inside, printable
 from supercoder.paths import cache_dir
 from supercoder.problems.schema import check_fields
-from supercoder.types import Problem, TestCase
+from supercoder.types import Problem, TestCase, split_flags
 
 log = logging.getLogger("supercoder")
 
@@ -138,6 +139,8 @@ def _read_meta(folder: Path) -> dict:
     except json.JSONDecodeError as e:
         raise UserError(f"{path}: invalid JSON ({e})") from e
     check_fields(meta, str(path))
+    for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
+        check_flags(split_flags(meta.get(key)), f'{path}: problem.json "{key}"')
     for name in meta.get("headers") or ():
         if not (folder / name).is_file():
             raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")

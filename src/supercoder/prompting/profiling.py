@@ -214,9 +214,11 @@ def _limits(seconds: float):
 
 
 def _build(run: Runner, work: Path, isolation: bool, link_flags: tuple[str, ...]) -> None:
+    from supercoder.build.flags import check_flags
     from supercoder.build.toolchain import CC, LINK_FLAGS
 
-    argv = [CC, "-g", SOURCE_NAME, "-o", BINARY_NAME, *LINK_FLAGS, *link_flags]
+    link = check_flags(link_flags, "cflags/ldflags")
+    argv = [CC, "-g", SOURCE_NAME, "-o", BINARY_NAME, *LINK_FLAGS, *link]
     result = run(argv, work, limits=_limits(60.0), isolation=isolation)
     if not result.clean_exit or not (work / BINARY_NAME).is_file():
         log = result.stderr.decode(errors="replace")[-2000:]

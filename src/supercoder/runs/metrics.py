@@ -131,11 +131,13 @@ def long_enough(verdict: Verdict) -> bool:
 
     The meter's decision where the verdict records it: it times only the tests whose
     baseline runs at least ``min_test_seconds`` (5 ms), and every test when none does, so
-    a timed set that leaves tests out was long enough. When it times every test (all
+    a timed set that leaves out tests it ran was long enough (visible tests, which it
+    never runs, do not count). When it times every test (all
     long, or none), and for stored verdicts from before tests said ``timed``: some test's
     baseline >= 5 ms. A verdict without per-test baseline times is taken as timed."""
     timed = verdict.timed_tests
-    if timed and len(timed) < len(verdict.tests):
+    metered = [t for t in verdict.tests if t.timed or t.baseline_seconds is not None]
+    if timed and len(timed) < len(metered):
         return True
     known = [t.baseline_seconds for t in verdict.tests if t.baseline_seconds is not None]
     return not known or max(known) >= MeterConfig().min_test_seconds

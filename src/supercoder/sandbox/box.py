@@ -2,8 +2,12 @@
 
 One sandbox holds every binary of a comparison (baseline and candidate) and a
 supervisor (``runner.c``) that runs them one at a time, so that timing runs pay no
-sandbox start-up cost. Inside: no network, a read-only filesystem showing only
-``/usr`` and ``/sc`` (the binaries and the test inputs — never expected outputs),
+sandbox start-up cost. Inside: no network, a read-only filesystem showing none of the
+host's files but ``/sc`` (the binaries and the test inputs — never expected outputs,
+kept in a tmpfs folder where the machine has one, ``/dev/shm``) and the binaries' own
+loader and libraries (``sandbox.elf``: resolved from the binaries, copied into the
+sandbox's memory), so that no file a run can touch has pages that are cached for one
+run and not for another (a page-cache store between runs),
 uid 65534 with no capabilities, a private pid namespace whose init is the runner
 (signals from inside cannot kill it, its /proc entries are hidden), per-run
 CPU/wall/memory/output/file limits, a seccomp filter (no ptrace, sockets, process
@@ -40,20 +44,40 @@ from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to
     bwrap_argv_base,
     isolation_status,
     own_folders,
+    runtime_argv_base,
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
+from supercoder.sandbox.cgroup import enter_command, make_memory_cgroup, remove_cgroup
+from supercoder.sandbox.elf import runtime_files
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
 
 
 @dataclass(frozen=True)
 class Limits:
+    """What one run may use.
+
+    Fields: ``cpu_seconds`` (CPU time), ``wall_seconds`` (wall clock), ``memory_mb``
+    (address space), ``output_bytes`` (stdout), ``processes`` (extra processes a program
+    may create; 0: fork/clone denied), ``idle_seconds`` (wall time a run may spend
+    asleep or blocked, neither running nor waiting for a CPU: past it the run is
+    stopped as ``idle``, a timeout), ``idle_total_seconds`` (the same, summed over every
+    run of one binary, its placement copies included, in one sandbox: once spent, that
+    binary's further runs are refused as ``idle``); None: no such limit. Sleeping costs
+    no CPU time, so without the last two a program could hold its machine's timing slot
+    for nothing. The baseline (the problem's own program, trusted) is never held to
+    them; where it blocks (a big output, a busy machine), the others may block twice as
+    long as it did, on top.
+    """
+
     cpu_seconds: float = 10.0
     wall_seconds: float = 20.0
     memory_mb: int = 2048
     output_bytes: int = 16 << 20
-    processes: int = 0  # extra processes a program may create (0: fork/clone denied)
+    processes: int = 0
+    idle_seconds: float | None = 1.0
+    idle_total_seconds: float | None = 2.0
 
 
 @dataclass(frozen=True)
@@ -70,6 +94,7 @@ class RunResult:
     max_rss_kb: int
     leftover: int  # descendants still alive when the program exited (killed)
     expected_exit: int = 0  # the exit status the problem's runs end with (problem.json)
+    blocked_seconds: float = 0.0  # asleep or blocked (not running, not runnable); -1: unknown
 
     @property
     def exited_as_expected(self) -> bool:
@@ -98,6 +123,11 @@ class RunResult:
             return (
                 f"time limit exceeded (cpu {self.cpu_seconds:.2f}s, wall {self.wall_seconds:.2f}s)"
             )
+        if self.outcome == "idle":
+            return (
+                f"stopped for sleeping: {self.blocked_seconds:.2f}s asleep or blocked without "
+                "using the CPU (a run's wall time is bounded by its CPU time)"
+            )
         if self.outcome == "output_limit":
             return f"output limit exceeded ({len(self.stdout)} bytes)"
         if self.outcome == "tampered":
@@ -115,6 +145,22 @@ class RunResult:
 def _stderr_tail(err: bytes) -> str:
     text = err.decode(errors="replace").strip()
     return f": {text[-300:]}" if text else ""
+
+
+@cache
+def memory_folder() -> str | None:
+    """A tmpfs folder for sandbox files (``/dev/shm``): their pages are always resident,
+    so whether one is cached says nothing (None: the system temp folder)."""
+    try:
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return None
+    for line in mounts:
+        parts = line.split()
+        tmpfs = len(parts) > 2 and parts[1] == "/dev/shm" and parts[2] == "tmpfs"
+        if tmpfs and os.access("/dev/shm", os.W_OK | os.X_OK):
+            return "/dev/shm"
+    return None
 
 
 class SandboxLost(InfraError):
@@ -164,13 +210,17 @@ class Sandbox:
         self.limits = limits
         self.isolation = isolation
         self.exit_code = exit_code  # what a run that succeeds exits with
-        self._host = Path(tempfile.mkdtemp(prefix="sc-box-"))
+        self._host = Path(tempfile.mkdtemp(prefix="sc-box-", dir=memory_folder()))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
+        self._blocked: dict[str, float] = {}  # blocked seconds per binary (copies together)
+        self._most: dict[str, float] = {}  # the longest one run of it was blocked
         try:
+            self._libs = runtime_files([*binaries.values(), runner_binary()]) if isolation else []
             self._fill_box(binaries)
             self._proc = self._start()
         except BaseException:
+            remove_cgroup(getattr(self, "_cgroup", None))
             shutil.rmtree(self._host, ignore_errors=True)
             raise
 
@@ -196,9 +246,15 @@ class Sandbox:
     # -- lifecycle -----------------------------------------------------------
     def _start(self) -> subprocess.Popen:
         runner = self._host / "runner"
+        fds: list[int] = []
         if self.isolation:
+            base, fds = runtime_argv_base(self._libs)
             cmd = [
-                *bwrap_argv_base(),
+                *base,
+                # the runner (pid 1) gives each run a fresh root of its own (runner.c,
+                # --fresh-root), then drops every capability before exec
+                *("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SYS_CHROOT"),
+                *("--cap-add", "CAP_SETPCAP", "--dir", "/sc/root"),
                 "--as-pid-1",
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden
@@ -206,9 +262,6 @@ class Sandbox:
                 "/proc/1",
                 "--remount-ro",
                 "/proc/1",
-                # a system-wide install puts our package (bundled problems' hidden
-                # outputs) and cache under /usr: shown empty
-                *[arg for path in own_folders() for arg in ("--tmpfs", str(path))],
                 "--ro-bind",
                 str(self._host / "bin"),
                 "/sc/bin",
@@ -226,11 +279,21 @@ class Sandbox:
                 "/",
                 "--",
                 "/sc/runner",
+                "--fresh-root",
             ]
         else:
             cmd = [str(runner)]
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
         drop = unprivileged_popen_kwargs() if self.isolation else {}
+        # kernel memory no rlimit counts is charged to a cgroup of the sandbox's own
+        # (sandbox.cgroup: where the machine has one we may make)
+        self._cgroup = (
+            make_memory_cgroup(self.limits.memory_mb, sandbox_host_ids())
+            if self.isolation
+            else None
+        )
+        if self._cgroup is not None:
+            cmd = enter_command(self._cgroup, cmd)
         try:
             proc = subprocess.Popen(
                 cmd,
@@ -240,10 +303,14 @@ class Sandbox:
                 env=env,
                 cwd="/",
                 start_new_session=True,
+                pass_fds=fds,
                 **drop,
             )
         except OSError as e:
             raise InfraError(f"could not start the sandbox: {e}") from e
+        finally:
+            for fd in fds:
+                os.close(fd)
         self._proc = proc
         self._buffer = b""
         line = self._read_line(time.monotonic() + 30)
@@ -262,6 +329,8 @@ class Sandbox:
             except (OSError, subprocess.TimeoutExpired):
                 proc.kill()
                 proc.wait()
+        remove_cgroup(getattr(self, "_cgroup", None))
+        self._cgroup = None
         shutil.rmtree(getattr(self, "_host", ""), ignore_errors=True)
 
     def __enter__(self) -> Sandbox:
@@ -285,10 +354,18 @@ class Sandbox:
         if name not in self._names:
             raise UserError(f"no binary named {name!r} in this sandbox")
         lim = limits or self.limits
+        role = _role(name)
+        allowance = self._allowance(role, lim)
+        if allowance is not None and allowance <= 0:
+            return RunResult(
+                "idle", 0, 0, b"", b"", 0.0, 0.0, 0, 0, self.exit_code, self._blocked[role]
+            )
+        idle_ms = -1 if allowance is None else int(allowance * 1000)
         binary = f"/sc/bin/{name}" if self.isolation else str(self._host / "bin" / name)
         command = (
             f"RUN {binary} {self._input_path(stdin)} {int(lim.cpu_seconds * 1000)} "
-            f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes}\n"
+            f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes} "
+            f"{idle_ms}\n"
         )
         try:
             self._proc.stdin.write(command.encode())
@@ -297,12 +374,15 @@ class Sandbox:
             raise SandboxLost(f"sandbox supervisor is gone: {e}") from e
         deadline = time.monotonic() + lim.wall_seconds + 30
         header = self._read_line(deadline).split()
-        if len(header) != 11 or header[0] != b"RES":
+        if len(header) != 12 or header[0] != b"RES":
             raise SandboxLost(f"sandbox supervisor answered {b' '.join(header)[:200]!r}")
         outcome = header[1].decode()
-        code, sig, user, sys_, wall, rss, left, nout, nerr = (int(x) for x in header[2:])
+        code, sig, user, sys_, wall, rss, alive, nout, nerr, blocked = (int(x) for x in header[2:])
         stdout = self._read_exact(nout, deadline)
         stderr = self._read_exact(nerr, deadline)
+        blocked_s = blocked / 1e6 if blocked >= 0 else -1.0
+        self._blocked[role] = self._blocked.get(role, 0.0) + max(0.0, blocked_s)
+        self._most[role] = max(self._most.get(role, 0.0), blocked_s)
         result = RunResult(
             outcome,
             code,
@@ -312,10 +392,29 @@ class Sandbox:
             (user + sys_) / 1e6,
             wall / 1e6,
             rss,
-            left,
+            alive,
             self.exit_code,
+            blocked_s,
         )
         return _classify_memory(result, lim)
+
+    def _allowance(self, role: str, lim: Limits) -> float | None:
+        """How long the next run of ``role`` may sleep (None: no limit): the baseline is
+        never limited; the others get ``idle_seconds`` (or twice the baseline's longest
+        sleep) per run, within what is left of ``idle_total_seconds`` (plus twice what
+        the baseline slept in all)."""
+        if role == "baseline" or lim.idle_seconds is None:
+            return None
+        per_run = max(lim.idle_seconds, 2 * self._most.get("baseline", 0.0))
+        if lim.idle_total_seconds is None:
+            return per_run
+        total = lim.idle_total_seconds + 2 * self._blocked.get("baseline", 0.0)
+        return min(per_run, total - self._blocked.get(role, 0.0))
+
+    def slept(self, name: str) -> bool:
+        """Has binary ``name`` (with its copies) spent its sleeping allowance here?"""
+        left = self._allowance(_role(name), self.limits)
+        return left is not None and left <= 0
 
     def _fill(self, deadline: float) -> None:
         fd = self._proc.stdout.fileno()
@@ -340,6 +439,12 @@ class Sandbox:
             self._fill(deadline)
         data, self._buffer = self._buffer[:n], self._buffer[n:]
         return data
+
+
+def _role(name: str) -> str:
+    """The binary a sandbox name stands for: ``candidate_2`` is a copy of ``candidate``."""
+    head, _, tail = name.rpartition("_")
+    return head if head and tail.isdigit() else name
 
 
 _OOM_HINTS = (b"Cannot allocate memory", b"bad_alloc", b"out of memory", b"memory exhausted")

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from supercoder.errors import InfraError
 from supercoder.paths import cache_dir
+from supercoder.sandbox.elf import path_chain
 
 SANDBOX_UID = 65534  # uid/gid inside the sandbox's user namespace
 SANDBOX_USER = "supercoder-sandbox"  # host user bubblewrap runs as when we are root
@@ -95,6 +96,59 @@ def isolation_status() -> tuple[bool, str]:
             f"{proc.stderr.strip()[:300]}"
         )
     return True, "bubblewrap" + (" (as an unprivileged user)" if sandbox_host_ids() else "")
+
+
+def _namespaces() -> list[str]:
+    """What every sandbox starts from: every namespace unshared, uid/gid 65534, no
+    capabilities, a private /proc (its /proc/sys read-only), a minimal /dev."""
+    return [
+        "--unshare-all",
+        "--die-with-parent",
+        "--new-session",
+        "--uid",
+        str(SANDBOX_UID),
+        "--gid",
+        str(SANDBOX_UID),
+        "--cap-drop",
+        "ALL",
+        "--proc",
+        "/proc",
+        "--ro-bind",
+        "/proc/sys",
+        "/proc/sys",
+        "--ro-bind-try",
+        "/proc/sysrq-trigger",
+        "/proc/sysrq-trigger",
+        "--dev",
+        "/dev",
+    ]
+
+
+def runtime_argv_base(paths: list[str]) -> tuple[list[str], list[int]]:
+    """``bwrap`` and the options of the runtime sandbox, which shows none of the host's
+    files: only ``paths`` (the binaries' loader and libraries, ``sandbox.elf``) and
+    ``/etc/ld.so.cache``, each *copied* into the sandbox's own memory (``--file``:
+    a tmpfs file, always resident, gone with the sandbox), with the links that lead to
+    them. No run can change what another run finds cached, and no file of the host is a
+    store. Returns (argv, the file descriptors to pass: close them once it started)."""
+    args, fds, done = [shutil.which("bwrap") or "bwrap", *_namespaces()], [], set()
+    extra = ["/etc/ld.so.cache"] if Path("/etc/ld.so.cache").is_file() else []
+    for path in [*paths, *extra]:
+        for kind, source, where in path_chain(path):
+            if where in done:
+                continue
+            done.add(where)
+            if kind == "symlink":
+                args += ["--symlink", source, where]
+                continue
+            try:
+                fd = os.open(source, os.O_RDONLY | os.O_CLOEXEC)
+            except OSError:
+                continue
+            fds.append(fd)
+            mode = "0555" if os.stat(fd).st_mode & 0o111 else "0444"
+            args += ["--perms", mode, "--file", str(fd), where]
+    return args, fds
 
 
 def _bwrap_base() -> list[str]:

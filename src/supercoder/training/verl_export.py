@@ -44,7 +44,7 @@ reward.custom_reward_function.path = this file, .name = compute_score,
 reward.reward_manager.name = naive).
 
 compute_score returns a dict, never None: "score" (the reward) plus metrics verl logs.
-Env: SUPERCODER_REWARD=paper|log|gated, SUPERCODER_INFRA_RETRIES (default 2),
+Env: SUPERCODER_REWARD=gated|paper|log (default gated), SUPERCODER_INFRA_RETRIES (default 2),
 SUPERCODER_INFRA_SCORE (default 0.0: the score of a machine failure that persists,
 flagged infra_failure=1).
 """
@@ -248,7 +248,7 @@ def _readme(n_train: int, n_val: int, algos: Sequence[str], settings: VerlRunCon
     NNODES=2 N_GPUS=8 bash run_ppo.sh
 
 Any `key=value` argument is passed on to verl, e.g. `trainer.total_epochs=2`.
-Rewards: `SUPERCODER_REWARD=paper|log|gated`. A machine failure (sandbox could not
+Rewards: `SUPERCODER_REWARD=gated|paper|log (default gated)`. A machine failure (sandbox could not
 start, runner lost) is retried `SUPERCODER_INFRA_RETRIES` times (default 2); if it
 persists the response gets `SUPERCODER_INFRA_SCORE` (default 0.0) and `infra_failure: 1`,
 which verl logs as a reward metric (verl cannot skip a response, and a None reward

@@ -16,7 +16,7 @@ per process.
 
 Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
 reward): 0 for a wrong or missing program, about the speedup for a correct one
-(``SUPERCODER_REWARD=paper|log|gated``). verl cannot skip a response and a ``None``
+(``SUPERCODER_REWARD=gated|paper|log``, default ``gated``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
 ``SUPERCODER_INFRA_RETRIES`` times (default 2, the verification service's
@@ -35,7 +35,7 @@ from typing import Any
 
 from supercoder.errors import UserError
 from supercoder.types import Problem, Verdict
-from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
+from supercoder.verify.reward import DEFAULT_REWARD, RewardConfig, score_verdict, verify_batch
 
 INFRA_RETRIES = 2
 INFRA_SCORE = 0.0
@@ -86,7 +86,7 @@ def _infra_score() -> float:
 
 def _config_from_env() -> RewardConfig:
     return RewardConfig(
-        kind=os.environ.get("SUPERCODER_REWARD", "paper"),
+        kind=os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
         baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")),
     )
 

@@ -3,7 +3,13 @@ the reward, and the executors that run verification jobs. (The evaluator itself 
 ``supercoder.verify.evaluate.evaluate``; ``supercoder.evaluate`` re-exports it.)"""
 
 from supercoder.verify.evaluate import EvalConfig
-from supercoder.verify.reward import RewardConfig, paper_reward, score_batch, verify_batch
+from supercoder.verify.reward import (
+    RewardConfig,
+    default_reward,
+    paper_reward,
+    score_batch,
+    verify_batch,
+)
 from supercoder.verify.service import (
     Checked,
     VerifyConfig,
@@ -17,6 +23,7 @@ __all__ = [
     "EvalConfig",
     "RewardConfig",
     "VerifyConfig",
+    "default_reward",
     "paper_reward",
     "score_batch",
     "verify_answers",

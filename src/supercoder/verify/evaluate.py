@@ -1,7 +1,10 @@
 """The verified evaluator: assemble, run every test in the sandbox, compare, time.
 
 ``evaluate(problem, candidate)`` never raises for a bad candidate: every candidate
-failure is a ``Status`` in the returned ``Verdict``. A broken machine (no sandbox,
+failure is a ``Status`` in the returned ``Verdict``. Hidden data never leaves the
+evaluator: for a hidden test the verdict (its messages, ``TestResult.detail``) says
+only the test's name and status, never its input, its expected output, or what the
+candidate printed (stdout, stderr, exit code, signal) on it; visible tests may be quoted. A broken machine (no sandbox,
 supervisor lost while running the baseline) gives ``Status.INFRA_ERROR``, which
 callers retry or drop and never score as wrong. A broken *problem* (C that does not
 compile, baseline that fails its own tests) raises ``UserError``.
@@ -25,6 +28,7 @@ from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
+from supercoder.verify.unseen import unseen_tests
 
 
 @dataclass(frozen=True)
@@ -49,6 +53,7 @@ class EvalConfig:
 
 _OUTCOME_STATUS = {
     "timeout": Status.TIMEOUT,
+    "idle": Status.TIMEOUT,  # slept past its allowance: a run's wall time is bounded
     "output_limit": Status.OUTPUT_LIMIT,
     "memory_limit": Status.MEMORY_LIMIT,
     "signaled": Status.RUNTIME_ERROR,
@@ -118,10 +123,12 @@ def _run_and_time(
     config: EvalConfig,
     context: dict,
 ) -> Verdict:
+    unseen = unseen_tests(problem, generate=config.time)  # generated ones only to time
     inputs = [
         (t.name, t.read_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests  # hidden tests too: every test decides correctness
-    ]
+    ] + list(unseen.generated_tests)  # and the generated ones
+    hidden = frozenset(t.name for t in problem.tests if t.hidden) | unseen.names
     meter = Meter(config.meter)
     box = Sandbox(
         meter.binaries(base_bin, cand_bin),
@@ -130,7 +137,7 @@ def _run_and_time(
         exit_code=problem.exit_code,
     )
     try:
-        results, cpu = _check_all(box, inputs, config)
+        results, cpu = _check_all(box, inputs, config, hidden)
         failed = [r for r in results if r.status is not Status.OK]
         if failed:
             status = min((r.status for r in failed), key=_SEVERITY.index)
@@ -152,14 +159,39 @@ def _run_and_time(
                 context=context,
                 cpu_seconds_spent=cpu,
             )
+        context = {**context, "timing": unseen.why}
+        if not unseen.tests:  # nothing the model never saw: no speedup to measure
+            return Verdict(
+                problem.name,
+                Status.OK,
+                tuple(_not_timed(r) for r in results),
+                identical_to_baseline=identical,
+                message=unseen.why,
+                context=context,
+                cpu_seconds_spent=cpu,
+            )
+        timed_inputs = [t for t in inputs if t[0] in unseen.names]
         with timing_slot():
-            comparison = meter.compare(box, inputs, baseline_digest=base_bin.name)
+            comparison = meter.compare(box, timed_inputs, baseline_digest=base_bin.name)
     except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
         box.close()
-        return _blame(problem, base_bin, inputs, config, e, identical, context, cpu)
+        return _blame(problem, base_bin, inputs, config, e, identical, context, cpu, hidden)
     finally:
         box.close()
-    return _timed_verdict(problem, results, comparison, identical, context, cpu)
+    if comparison.mismatch and box.slept("candidate"):  # stopped for sleeping while timed
+        why = (
+            "the candidate slept while it was timed (a run's wall time is bounded by its CPU time)"
+        )
+        return Verdict(
+            problem.name,
+            Status.TIMEOUT,
+            tuple(results),
+            identical_to_baseline=identical,
+            message=why,
+            context=context,
+            cpu_seconds_spent=cpu + comparison.cpu_seconds,
+        )
+    return _timed_verdict(problem, results, comparison, identical, context, cpu, hidden)
 
 
 def _blame(
@@ -171,17 +203,21 @@ def _blame(
     identical: bool,
     context: dict,
     cpu: float,
+    hidden: frozenset[str] = frozenset(),
 ) -> Verdict:
     """The baseline failed (or the supervisor was lost) in a sandbox that has run the
     candidate: the candidate's fault, unless the baseline also fails in a fresh sandbox
     that never ran it; only then an infrastructure error."""
-    fresh = baseline_fails_alone(base_bin, inputs, config, exit_code=problem.exit_code)
+    fresh = baseline_fails_alone(
+        base_bin, inputs, config, exit_code=problem.exit_code, hidden=hidden
+    )
+    why = _hidden_safe(str(error), hidden)
     if fresh:
         return Verdict(
             problem.name,
             Status.INFRA_ERROR,
             context=context,
-            message=f"{error}; the baseline fails in a fresh sandbox that never ran "
+            message=f"{why}; the baseline fails in a fresh sandbox that never ran "
             f"the candidate too ({fresh}): not the candidate's fault",
         )
     return Verdict(
@@ -190,17 +226,22 @@ def _blame(
         identical_to_baseline=identical,
         context=context,
         cpu_seconds_spent=cpu,
-        message=f"the baseline failed after the candidate ran in the same sandbox ({error}); "
+        message=f"the baseline failed after the candidate ran in the same sandbox ({why}); "
         "it passes every test in a fresh sandbox that never ran the candidate: "
         "the candidate broke its sandbox",
     )
 
 
 def baseline_fails_alone(
-    base_bin: Path, inputs, config: EvalConfig, rounds: int = 2, exit_code: int = 0
+    base_bin: Path,
+    inputs,
+    config: EvalConfig,
+    rounds: int = 2,
+    exit_code: int = 0,
+    hidden: frozenset[str] = frozenset(),
 ) -> str | None:
     """Why the baseline fails, run ``rounds`` times on every test in a fresh sandbox that
-    holds nothing else (None: it passes)."""
+    holds nothing else (None: it passes; on a ``hidden`` test, only that it failed)."""
     try:
         with Sandbox(
             {"baseline": base_bin},
@@ -213,15 +254,18 @@ def baseline_fails_alone(
                     run = box.run("baseline", data)
                     if not run.clean_exit or run.stdout != expected:
                         why = run.describe() if not run.clean_exit else "a different output"
-                        return f"test {name}: {why}"
+                        return f"test {name}: {'it failed' if name in hidden else why}"
     except InfraError as e:
         return str(e)
     return None
 
 
-def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResult], float]:
+def _check_all(
+    box: Sandbox, inputs, config: EvalConfig, hidden: frozenset[str] = frozenset()
+) -> tuple[list[TestResult], float]:
     """Run the candidate on every test. After ``max_timeouts`` timeouts, or once the
-    candidate has brought its supervisor down, the remaining tests are not run."""
+    candidate has brought its supervisor down, the remaining tests are not run. A
+    ``hidden`` test's result names its status only (``_hidden_result``)."""
     results: list[TestResult] = []
     cpu, timeouts = 0.0, 0
     stopped: TestResult | None = None
@@ -241,6 +285,8 @@ def _check_all(box: Sandbox, inputs, config: EvalConfig) -> tuple[list[TestResul
             continue
         cpu += run.cpu_seconds
         result = _judge(name, run, expected)
+        if name in hidden:
+            result = _hidden_result(result)
         timeouts += result.status is Status.TIMEOUT
         if timeouts >= config.max_timeouts:
             stopped = result
@@ -267,6 +313,36 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
     return TestResult(name, Status.OK, candidate_seconds=run.cpu_seconds)
 
 
+HIDDEN_DETAIL = "a hidden test: only its status is shown"
+NOT_TIMED = "visible: not timed (the model may have seen its input)"
+
+
+def _not_timed(result: TestResult) -> TestResult:
+    """A passing test the speedup is not measured on: a visible one."""
+    return TestResult(
+        result.name, result.status, NOT_TIMED, candidate_seconds=result.candidate_seconds
+    )
+
+
+def _hidden_result(result: TestResult) -> TestResult:
+    """What a verdict may say of a hidden test that failed: its name and status, never
+    its input, expected output or what the candidate printed (or its exit code, signal
+    or time: all of them the candidate's to choose)."""
+    if result.status is Status.OK:
+        return result
+    return TestResult(result.name, result.status, HIDDEN_DETAIL)
+
+
+def _hidden_safe(message: str, hidden: frozenset[str]) -> str:
+    """``message`` if it names no hidden test; else cut after the first hidden test's
+    name (what followed may describe its data)."""
+    spots = [(message.find(f"test {n}"), n) for n in hidden if f"test {n}" in message]
+    if not spots:
+        return message
+    at, name = min(spots)
+    return f"{message[: at + len(name) + 5]} ({HIDDEN_DETAIL})"
+
+
 def _diff_hint(actual: bytes, expected: bytes) -> str:
     """What differs, in words: line endings, the final newline, or the first line."""
     if actual.replace(b"\r\n", b"\n") == expected.replace(b"\r\n", b"\n"):
@@ -289,13 +365,17 @@ def _timed_verdict(
     identical: bool,
     context: dict,
     cpu: float,
+    hidden: frozenset[str] = frozenset(),
 ) -> Verdict:
     cpu_total = cpu + cmp.cpu_seconds
     if cmp.mismatch:
+        mismatch = (
+            f"candidate output changed on test {cmp.mismatch_test} during timing ({HIDDEN_DETAIL})"
+            if cmp.mismatch_test in hidden
+            else cmp.mismatch
+        )
         failed = [
-            TestResult(r.name, Status.WRONG_OUTPUT, cmp.mismatch)
-            if r.name == cmp.mismatch_test
-            else r
+            TestResult(r.name, Status.WRONG_OUTPUT, mismatch) if r.name == cmp.mismatch_test else r
             for r in results
         ]
         return Verdict(
@@ -303,14 +383,17 @@ def _timed_verdict(
             Status.WRONG_OUTPUT,
             tuple(failed),
             identical_to_baseline=identical,
-            message=cmp.mismatch,
+            message=mismatch,
             context=context,
             cpu_seconds_spent=cpu_total,
         )
     by_name = {t.name: t for t in cmp.tests}
     timed_results = []
     for r in results:
-        t = by_name[r.name]
+        t = by_name.get(r.name)
+        if t is None:  # a visible test: it decides correctness, never the speedup
+            timed_results.append(_not_timed(r))
+            continue
         timed_results.append(
             TestResult(
                 r.name,

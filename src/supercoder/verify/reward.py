@@ -3,14 +3,19 @@
 Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure failure
 ("no reward": the sample is skipped, never scored 0). Kinds (``RewardConfig.kind``):
 
-- ``paper``  the paper's "design 2": 0 if it fails to assemble or any test, otherwise
-  the measured speedup (no clamping; an unchanged program reads ~1.0);
+- ``gated``  **the default** (``DEFAULT_REWARD``): the speedup only when the program is
+  significantly faster (``Speedup.significantly_faster``: the whole 95% CI lies above
+  the practical band ``[1 - m, 1 + m]``, ``m`` >= 1%); a correct program that is not
+  proven faster earns exactly what a copy of the baseline earns (``baseline_copy``).
+  Why the default: a copy of the -O3 program padded with a ``nop`` reads ~1.0, and
+  under ``paper`` it would earn ~1.0 against 0 for a failed attempt, so a policy learns
+  to copy and pad; gated, padding is worth nothing unless it really is faster. No-ops
+  are not normalised away: code alignment is a real effect (one ``nop`` at the start
+  of ``main`` measured 1.46x on a matrix multiply), and a real, proven gain is paid.
+- ``paper``  the paper's "design 2" (``paper_reward``): 0 if it fails to assemble or any
+  test, otherwise the measured speedup (no clamping; an unchanged program reads ~1.0);
 - ``log``    ln(speedup) for a correct program (0 = as fast as gcc -O3, symmetric for
-  faster/slower), ``failure`` otherwise;
-- ``gated``  significance-gated: the speedup only when it is significantly faster
-  (``Speedup.significantly_faster``: the whole 95% CI lies above the practical band
-  ``[1 - m, 1 + m]``, ``m`` >= 1%), else 0 ("no proven gain"): a correct program that is merely
-  not slower earns nothing, so noise cannot be farmed.
+  faster/slower), ``failure`` otherwise.
 
 In every kind a program that is textually the baseline (``identical_to_baseline``)
 gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
@@ -45,6 +50,7 @@ class RewardKind(StrEnum):
 
 
 REWARD_KINDS = tuple(k.value for k in RewardKind)
+DEFAULT_REWARD = RewardKind.GATED  # see the module docstring: no reward for an unproven gain
 
 
 def paper_reward(verdict: Verdict) -> float | None:
@@ -66,14 +72,16 @@ class RewardConfig:
     """Which reward, and how candidates are verified.
 
     Fields:
-        kind: ``paper`` (the speedup), ``log`` (its logarithm) or ``gated`` (the
-            speedup if significantly faster, else 0): see ``score_verdict``.
+        kind: ``gated`` (the default, ``DEFAULT_REWARD``: the speedup if significantly
+            faster, else what a copy of the baseline earns), ``paper`` (the speedup) or
+            ``log`` (its logarithm): see the module docstring and ``score_verdict``.
         failure: the reward of a wrong answer or no answer.
-        baseline_copy: the reward of a copy of the baseline.
+        baseline_copy: the reward of a copy of the baseline (and, under ``gated``, of
+            any correct program not proven faster).
         eval_config: how candidates are verified (an ``EvalConfig``; None: the default).
     """
 
-    kind: RewardKind = RewardKind.PAPER
+    kind: RewardKind = DEFAULT_REWARD
     failure: float = 0.0
     baseline_copy: float = 0.0
     eval_config: Any = field(default=None, compare=False)
@@ -103,7 +111,13 @@ def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> fl
         return sp.value if sp else 1.0
     if config.kind == "log":
         return math.log(sp.value) if sp and sp.value > 0 else 0.0
-    return sp.value if sp and sp.significantly_faster else 0.0
+    return sp.value if sp and verdict.significantly_faster else config.baseline_copy
+
+
+def default_reward(verdict: Verdict) -> float | None:
+    """The reward training uses by default (``DEFAULT_REWARD``, ``RewardConfig()``):
+    what ``check --json`` reports as ``reward``, beside ``paper_reward``."""
+    return score_verdict(verdict, RewardConfig())
 
 
 def completion_text(completion: Any) -> str:
