@@ -28,6 +28,8 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -140,8 +142,14 @@ class Sandbox:
     """A running supervisor holding named binaries; ``run`` executes one of them."""
 
     def __init__(
-        self, binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+        self,
+        binaries: dict[str, Path],
+        limits: Limits = Limits(),
+        isolation: bool = True,
+        cpus: frozenset[int] | None = None,
     ):
+        """``cpus``: bind the sandbox (bubblewrap, the supervisor, every run) to these
+        CPUs (a timing slot's core); None: wherever this process may run."""
         if isolation:
             ok, why = isolation_status()
             if not ok:
@@ -151,6 +159,7 @@ class Sandbox:
                 )
         self.limits = limits
         self.isolation = isolation
+        self.cpus = cpus
         self._host = Path(tempfile.mkdtemp(prefix="sc-box-"))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
@@ -219,16 +228,17 @@ class Sandbox:
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
         drop = unprivileged_popen_kwargs() if self.isolation else {}
         try:
-            proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=env,
-                cwd="/",
-                start_new_session=True,
-                **drop,
-            )
+            with _pinned(self.cpus):
+                proc = subprocess.Popen(
+                    cmd,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                    cwd="/",
+                    start_new_session=True,
+                    **drop,
+                )
         except OSError as e:
             raise InfraError(f"could not start the sandbox: {e}") from e
         self._proc = proc
@@ -320,6 +330,24 @@ class Sandbox:
         return data
 
 
+@contextmanager
+def _pinned(cpus: frozenset[int] | None) -> Iterator[None]:
+    """The calling thread bound to ``cpus`` while it starts a child (which inherits the
+    mask, and its own children after it), then restored; no-op for None."""
+    if not cpus:
+        yield
+        return
+    before = os.sched_getaffinity(0)  # pid 0: this thread only
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError as e:
+        raise InfraError(f"could not bind the sandbox to CPUs {sorted(cpus)}: {e}") from e
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
 _OOM_HINTS = (b"Cannot allocate memory", b"bad_alloc", b"out of memory", b"memory exhausted")
 
 
@@ -335,6 +363,9 @@ def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
 
 
 def open_sandbox(
-    binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True
+    binaries: dict[str, Path],
+    limits: Limits = Limits(),
+    isolation: bool = True,
+    cpus: frozenset[int] | None = None,
 ) -> Sandbox:
-    return Sandbox(binaries, limits, isolation)
+    return Sandbox(binaries, limits, isolation, cpus)

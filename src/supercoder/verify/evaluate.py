@@ -9,21 +9,18 @@ compile, baseline that fails its own tests) raises ``UserError``.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import tempfile
-import time
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.build.baseline import baseline_asm, baseline_binary
 from supercoder.build.toolchain import assemble, machine_context, same_program
 from supercoder.errors import InfraError
-from supercoder.paths import cache_dir
 from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
+from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
 
 
@@ -58,88 +55,160 @@ _SEVERITY = [
 def evaluate(
     problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
 ) -> Verdict:
+    """Check the candidate on every test, then (``config.time``) time it alone."""
+    checked = check_candidate(problem, candidate, config)
+    if not config.time or checked.binary is None:
+        return checked.verdict
+    return time_group(problem, [checked], config)[0]
+
+
+@dataclass(frozen=True)
+class Untimed:
+    """A candidate checked on every test, not timed: its verdict (the failure, or OK
+    with no speedup) and, when it passed every test, its executable."""
+
+    verdict: Verdict
+    binary: bytes | None = field(default=None, repr=False)
+
+
+def check_candidate(
+    problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
+) -> Untimed:
+    """The cascade's first stages: refuse (no answer), build, correctness on every test
+    (hidden ones too), in a sandbox of its own and holding no timing slot."""
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
-    context = {**machine_context(), "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)"}
+    context = _context(config)
     if not asm or not asm.strip():
-        return Verdict(
-            problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
+        return Untimed(
+            Verdict(
+                problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
+            )
         )
     base_asm = baseline_asm(problem)
     identical = same_program(asm, base_asm)
     isolated, why = isolation_status()
     if config.sandbox and not isolated:
-        return Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context)
+        return Untimed(Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context))
     with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
         workdir = Path(tmp)
-        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
+        # a problem whose baseline does not build is broken: UserError, before any check
+        baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
         build = assemble(asm, workdir / "candidate", problem.link_flags, isolation=config.sandbox)
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control", isolation=config.sandbox)
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
-                return Verdict(
-                    problem.name,
-                    Status.INFRA_ERROR,
-                    context=context,
-                    message=f"the toolchain failed on the baseline too: {control.log}",
+                return Untimed(
+                    Verdict(
+                        problem.name,
+                        Status.INFRA_ERROR,
+                        context=context,
+                        message=f"the toolchain failed on the baseline too: {control.log}",
+                    )
                 )
-            return Verdict(
-                problem.name,
-                Status.COMPILE_ERROR,
-                message=build.log,
-                identical_to_baseline=identical,
-                context=context,
+            return Untimed(
+                Verdict(
+                    problem.name,
+                    Status.COMPILE_ERROR,
+                    message=build.log,
+                    identical_to_baseline=identical,
+                    context=context,
+                )
             )
         try:
-            return _run_and_time(problem, base_bin, build.binary, identical, config, context)
+            verdict = _check(problem, build.binary, identical, config, context)
         except InfraError as e:
-            return Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
+            return Untimed(
+                Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
+            )
+        binary = build.binary.read_bytes() if verdict.correct else None
+    return Untimed(verdict, binary)
 
 
-def _run_and_time(
-    problem: Problem,
-    base_bin: Path,
-    cand_bin: Path,
-    identical: bool,
-    config: EvalConfig,
-    context: dict,
-) -> Verdict:
-    inputs = [
+def _context(config: EvalConfig) -> dict:
+    return {**machine_context(), "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)"}
+
+
+def _inputs(problem: Problem) -> list[tuple[str, bytes, bytes]]:
+    return [
         (t.name, t.read_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests  # hidden tests too: every test decides correctness
     ]
-    meter = Meter(config.meter)
-    box = Sandbox(meter.binaries(base_bin, cand_bin), config.limits, isolation=config.sandbox)
-    try:
-        results, cpu = _check_all(box, inputs, config)
-        failed = [r for r in results if r.status is not Status.OK]
-        if failed:
-            status = min((r.status for r in failed), key=_SEVERITY.index)
-            return Verdict(
-                problem.name,
-                status,
-                tuple(results),
-                identical_to_baseline=identical,
-                message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
-                context=context,
-                cpu_seconds_spent=cpu,
+
+
+def _check(
+    problem: Problem, cand_bin: Path, identical: bool, config: EvalConfig, context: dict
+) -> Verdict:
+    with Sandbox({"candidate": cand_bin}, config.limits, isolation=config.sandbox) as box:
+        results, cpu = _check_all(box, _inputs(problem), config)
+    failed = [r for r in results if r.status is not Status.OK]
+    if failed:
+        status = min((r.status for r in failed), key=_SEVERITY.index)
+        return Verdict(
+            problem.name,
+            status,
+            tuple(results),
+            identical_to_baseline=identical,
+            message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
+            context=context,
+            cpu_seconds_spent=cpu,
+        )
+    return Verdict(
+        problem.name,
+        Status.OK,
+        tuple(results),
+        identical_to_baseline=identical,
+        context=context,
+        cpu_seconds_spent=cpu,
+    )
+
+
+def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig) -> list[Verdict]:
+    """Time correct candidates of one problem together (``Meter.compare_group``: one
+    sandbox, one stream of baseline runs, in one timing slot pinned to its core); one
+    verdict each, in order. A candidate that is not correct keeps its verdict. Should
+    the baseline fail in the shared sandbox, each candidate is timed again alone, so
+    the blame falls on the one that broke its sandbox (``_blame``)."""
+    todo = [i for i, c in enumerate(checked) if c.binary is not None and c.verdict.correct]
+    out = [c.verdict for c in checked]
+    if not todo:
+        return out
+    with tempfile.TemporaryDirectory(prefix="sc-time-") as tmp:
+        workdir = Path(tmp)
+        base_bin = baseline_binary(
+            baseline_asm(problem), workdir, problem.link_flags, config.sandbox
+        )
+        paths = {}
+        for k, i in enumerate(todo):
+            path = workdir / f"cand{k}"
+            path.write_bytes(checked[i].binary or b"")
+            path.chmod(0o755)
+            paths[f"candidate{k}" if len(todo) > 1 else "candidate"] = path
+        inputs = _inputs(problem)
+        meter = Meter(config.meter)
+        binaries = meter.group_binaries(base_bin, paths)
+        try:
+            with (
+                timing_slot() as slot,
+                Sandbox(binaries, config.limits, config.sandbox, slot.cpus) as box,
+            ):
+                comparisons = meter.compare_group(box, inputs, list(paths), base_bin.name)
+        except InfraError as e:  # SandboxLost too; the candidates have run in this sandbox
+            if len(todo) > 1:
+                for i in todo:
+                    out[i] = time_group(problem, [checked[i]], config)[0]
+                return out
+            v = checked[todo[0]].verdict
+            cpu = v.cpu_seconds_spent
+            out[todo[0]] = _blame(
+                problem, base_bin, inputs, config, e, v.identical_to_baseline, v.context, cpu
             )
-        if not config.time:
-            return Verdict(
-                problem.name,
-                Status.OK,
-                tuple(results),
-                identical_to_baseline=identical,
-                context=context,
-                cpu_seconds_spent=cpu,
-            )
-        with timing_slot():
-            comparison = meter.compare(box, inputs, baseline_digest=base_bin.name)
-    except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
-        box.close()
-        return _blame(problem, base_bin, inputs, config, e, identical, context, cpu)
-    finally:
-        box.close()
-    return _timed_verdict(problem, results, comparison, identical, context, cpu)
+            return out
+    for i, cmp in zip(todo, comparisons, strict=True):
+        v = checked[i].verdict
+        out[i] = _timed_verdict(
+            problem, list(v.tests), cmp, v.identical_to_baseline, v.context, v.cpu_seconds_spent
+        )
+    return out
 
 
 def _blame(
@@ -318,27 +387,3 @@ def _timed_verdict(
         context=ctx,
         cpu_seconds_spent=cpu_total,
     )
-
-
-@contextmanager
-def timing_slot():
-    """Serialise timing across processes on this machine (``SUPERCODER_TIMING_SLOTS``
-    concurrent slots, default 1), so parallel verification does not add noise."""
-    slots = max(1, int(os.environ.get("SUPERCODER_TIMING_SLOTS", "1")))
-    lock_dir = cache_dir() / "locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    while True:
-        for i in range(slots):
-            fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                continue
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-                os.close(fd)
-            return
-        time.sleep(0.01)
