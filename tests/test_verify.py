@@ -17,7 +17,7 @@ from supercoder.errors import InfraError, UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.types import Candidate, Status
 from supercoder.verify.evaluate import EvalConfig
-from supercoder.verify.evaluate import evaluate as REAL_EVALUATE
+from supercoder.verify.evaluate import check_candidate as REAL_CHECK
 from supercoder.verify.executors import InlineExecutor, LocalExecutor
 from supercoder.verify.reward import score_verdict
 from supercoder.verify.service import (
@@ -50,18 +50,19 @@ def programs(problem) -> dict[str, str]:
 
 
 def counting_evaluate(monkeypatch, fail_first: int = 0) -> list[str]:
-    """The real evaluator, counted; its first ``fail_first`` calls raise InfraError."""
+    """The real correctness check (the cascade's first stage), counted; its first
+    ``fail_first`` calls raise InfraError."""
     import supercoder.verify.evaluate as ev
 
     calls: list[str] = []
 
-    def evaluate(problem, candidate, config):
+    def check_candidate(problem, candidate, config):
         calls.append(candidate.asm)
         if len(calls) <= fail_first:
             raise InfraError("could not start the sandbox: out of pids")
-        return REAL_EVALUATE(problem, candidate, config)
+        return REAL_CHECK(problem, candidate, config)
 
-    monkeypatch.setattr(ev, "evaluate", evaluate)
+    monkeypatch.setattr(ev, "check_candidate", check_candidate)
     return calls
 
 
