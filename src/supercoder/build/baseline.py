@@ -74,7 +74,5 @@ def _build_error(log: str, link_flags: tuple[str, ...]) -> str:
         return f"the baseline assembly does not assemble:\n{log}"
     missing = ", ".join(missing_symbols(log)[:5]) or "see the log"
     flags = " ".join(link_flags) or "none"
-    return (
-        f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
-        f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}"
-    )
+    return (f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
+            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")
