@@ -21,7 +21,28 @@ from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from supercoder.commands import analyze, bench, calibrate, core, dataset, llm, train
+from supercoder.commands import (
+    analyze,
+    bench_coverage,
+    bench_fuzz,
+    bench_list,
+    bench_tokens,
+    calibrate,
+    check,
+    dataset_build,
+    dataset_export,
+    dataset_import,
+    eval,
+    leaderboard,
+    optimize,
+    problem_init,
+    problem_profile,
+    report,
+    train_grpo,
+    train_sft,
+    train_verl,
+    version,
+)
 from supercoder.errors import SupercoderError, printable
 
 EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
@@ -110,8 +131,63 @@ app = typer.Typer(
     add_completion=False,
 )
 
-for module in (core, bench, dataset, llm, train, analyze, calibrate):
-    module.register(app)
+
+def group(name: str, help: str) -> typer.Typer:
+    sub = typer.Typer(help=help, no_args_is_help=True)
+    app.add_typer(sub, name=name)
+    return sub
+
+
+# Every command, and the file it lives in (src/supercoder/commands/<file>.py).
+app.command("check")(check.check)
+app.command("optimize")(optimize.optimize)
+app.command("eval")(eval.eval_cmd)
+app.command("leaderboard")(leaderboard.leaderboard)
+app.command(
+    "analyze",
+    help="Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
+    "with evidence; or for every verified candidate of an eval run (--run).",
+)(analyze.analyze)
+app.command("report", help="Write a self-contained HTML page for an eval run.")(report.report)
+app.command("calibrate")(calibrate.calibrate)
+app.command("version", help="Print the supercoder version and toolchain context.")(version.version)
+
+problem = group("problem", "Create and inspect problem folders.")
+problem.command("init")(problem_init.problem_init)
+problem.command("profile")(problem_profile.profile_cmd)
+
+bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
+bench.command("list", help="Problems with split, tags, test counts, size, baseline time.")(
+    bench_list.list_
+)
+bench.command("coverage", help="Line/branch coverage of each problem's tests (gcov).")(
+    bench_coverage.coverage
+)
+bench.command("fuzz", help="Add fuzzed differential tests (fuzz/, used as hidden tests).")(
+    bench_fuzz.fuzz
+)
+bench.command("tokens", help="Prompt and answer tokens per problem (full/hot, whole/diff).")(
+    bench_tokens.tokens
+)
+
+dataset = group("dataset", "Datasets in the SuperCoder schema: build from CodeNet, import, export.")
+dataset.command("build", help="Build the benchmark from a Project CodeNet download.")(
+    dataset_build.build
+)
+dataset.command("import", help="Import the published SuperCoder dataset as problem folders.")(
+    dataset_import.import_
+)
+dataset.command("export", help="Write a benchmark as SuperCoder-schema Parquet or JSONL.")(
+    dataset_export.export
+)
+
+train = group(
+    "train",
+    "Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
+)
+train.command("grpo")(train_grpo.grpo)
+train.command("sft")(train_sft.sft)
+train.command("verl")(train_verl.verl)
 
 
 def main() -> None:

@@ -3,4 +3,4 @@ problem's -O3 baseline and its reference run."""
 
 from supercoder.build.baseline import baseline_asm, baseline_binary
 
-__all__ = ['baseline_asm', 'baseline_binary']
+__all__ = ["baseline_asm", "baseline_binary"]

@@ -11,8 +11,6 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from supercoder.errors import UserError
-from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
 from supercoder.build.toolchain import (
     BASELINE_FLAGS,
     asm_digest,
@@ -21,6 +19,8 @@ from supercoder.build.toolchain import (
     is_link_failure,
     missing_symbols,
 )
+from supercoder.errors import UserError
+from supercoder.paths import atomic_write_bytes, atomic_write_text, cache_dir
 from supercoder.types import Problem
 
 _TMP_SOURCE = re.compile(r"\S*/sc-cc-[^/\s]+/source\.c")
@@ -74,5 +74,7 @@ def _build_error(log: str, link_flags: tuple[str, ...]) -> str:
         return f"the baseline assembly does not assemble:\n{log}"
     missing = ", ".join(missing_symbols(log)[:5]) or "see the log"
     flags = " ".join(link_flags) or "none"
-    return (f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
-            f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}")
+    return (
+        f"the baseline does not link (missing: {missing}; link flags: {flags}): add the library "
+        f"to problem.json's ldflags (or cflags, e.g. -fopenmp)\n{log}"
+    )

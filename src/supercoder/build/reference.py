@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
 from supercoder.errors import UserError
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
-from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
 NONDETERMINISTIC, MISMATCH = "nondeterministic", "mismatch"
@@ -66,8 +66,14 @@ class ReferenceBuildError(UserError):
         self.level, self.log = level, log
 
 
-def build_reference(source: str, folder: Path, levels: Sequence[str] = ("O3",), cflags: Sequence[str] = (),
-                    ldflags: Sequence[str] = (), label: str = DEFAULT_LABEL) -> dict[str, Path]:
+def build_reference(
+    source: str,
+    folder: Path,
+    levels: Sequence[str] = ("O3",),
+    cflags: Sequence[str] = (),
+    ldflags: Sequence[str] = (),
+    label: str = DEFAULT_LABEL,
+) -> dict[str, Path]:
     """One binary per level (``gcc -LEVEL cflags ... -lm cflags ldflags``) in ``folder``;
     ReferenceBuildError (naming ``label``, with a hint for link failures) if one fails."""
     binaries = {}
@@ -75,16 +81,25 @@ def build_reference(source: str, folder: Path, levels: Sequence[str] = ("O3",), 
         flags = (f"-{level}", *cflags)
         build = compile_c(source, folder / level, flags, (*cflags, *ldflags))
         if not build.ok or build.binary is None:
-            raise ReferenceBuildError(_build_error(build.log, folder / level, flags, ldflags, label),
-                                      level, build.log)
+            raise ReferenceBuildError(
+                _build_error(build.log, folder / level, flags, ldflags, label), level, build.log
+            )
         binaries[level] = build.binary
     return binaries
 
 
-def run_reference(source: str, inputs: Sequence[bytes], *, names: Sequence[str] | None = None,
-                  runs: Mapping[str, int] | None = None, cflags: Sequence[str] = (),
-                  ldflags: Sequence[str] = (), timeout: float = 20.0, label: str = DEFAULT_LABEL,
-                  stop_at_failure: bool = True) -> list[RefResult]:
+def run_reference(
+    source: str,
+    inputs: Sequence[bytes],
+    *,
+    names: Sequence[str] | None = None,
+    runs: Mapping[str, int] | None = None,
+    cflags: Sequence[str] = (),
+    ldflags: Sequence[str] = (),
+    timeout: float = 20.0,
+    label: str = DEFAULT_LABEL,
+    stop_at_failure: bool = True,
+) -> list[RefResult]:
     """Build the reference at each level of ``runs`` (default ``{"O3": 2}``; the first
     level's output is the one kept) and run it on every input; with ``stop_at_failure``
     the list ends at the first failing input."""
@@ -102,15 +117,31 @@ def run_reference(source: str, inputs: Sequence[bytes], *, names: Sequence[str] 
     return results
 
 
-def reference_runs(source: str, inputs: Sequence[bytes], timeout: float = 20.0, *, cflags: Sequence[str] = (),
-                   ldflags: Sequence[str] = (), source_path: Path | None = None,
-                   names: Sequence[str] | None = None, repeat: int = 2) -> list[RefResult]:
+def reference_runs(
+    source: str,
+    inputs: Sequence[bytes],
+    timeout: float = 20.0,
+    *,
+    cflags: Sequence[str] = (),
+    ldflags: Sequence[str] = (),
+    source_path: Path | None = None,
+    names: Sequence[str] | None = None,
+    repeat: int = 2,
+) -> list[RefResult]:
     """``run_reference`` at -O3, ``repeat`` runs per input, raising UserError (naming
     ``source_path`` and the input) if it does not build, fails, times out, or prints
     different output on two runs."""
     label = str(source_path) if source_path else DEFAULT_LABEL
-    results = run_reference(source, inputs, names=names, runs={"O3": repeat}, cflags=cflags,
-                            ldflags=ldflags, timeout=timeout, label=label)
+    results = run_reference(
+        source,
+        inputs,
+        names=names,
+        runs={"O3": repeat},
+        cflags=cflags,
+        ldflags=ldflags,
+        timeout=timeout,
+        label=label,
+    )
     if results and not results[-1].ok:
         raise UserError(results[-1].message(label))
     return results
@@ -141,8 +172,9 @@ def _failed(done: list[RunResult]) -> RunResult | None:
     return next((r for r in bad if r.outcome == "timeout"), bad[0] if bad else None)
 
 
-def _build_error(log: str, stem: Path, flags: tuple[str, ...], ldflags: Sequence[str],
-                 label: str) -> str:
+def _build_error(
+    log: str, stem: Path, flags: tuple[str, ...], ldflags: Sequence[str], label: str
+) -> str:
     log = log.replace(str(stem.with_suffix(".c")), label).replace(str(stem), "a.out")
     log = _TMP_OBJECT.sub(Path(label).name, log).strip()
     if is_link_failure(log):

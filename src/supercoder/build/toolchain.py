@@ -26,8 +26,9 @@ LINK_FLAGS = ("-lm",)
 COMPILE_TIMEOUT = 60.0
 # Building untrusted assembly: per-process CPU, address space, output, processes (gcc
 # starts as, collect2, ld), and a cap on every file written (object, binary).
-BUILD_LIMITS = Limits(cpu_seconds=10.0, wall_seconds=30.0, memory_mb=1024,
-                      output_bytes=256 << 10, processes=8)
+BUILD_LIMITS = Limits(
+    cpu_seconds=10.0, wall_seconds=30.0, memory_mb=1024, output_bytes=256 << 10, processes=8
+)
 MAX_BINARY_BYTES = 64 << 20
 
 
@@ -127,8 +128,14 @@ def build_in_sandbox(
             (work / "program.s").write_text(asm)
         except OSError as e:  # the machine's disk, not the candidate
             raise InfraError(f"cannot prepare a build folder: {e}") from e
-        run = run_isolated([cc, "program.s", *args], work, limits=limits, readonly=readonly,
-                           isolation=isolation, file_bytes=MAX_BINARY_BYTES)
+        run = run_isolated(
+            [cc, "program.s", *args],
+            work,
+            limits=limits,
+            readonly=readonly,
+            isolation=isolation,
+            file_bytes=MAX_BINARY_BYTES,
+        )
         failure = _build_failure(run, work, limits)
         if failure:
             shutil.rmtree(work, ignore_errors=True)
@@ -171,16 +178,18 @@ def build_log(run: RunResult, work: Path, limits: Limits = BUILD_LIMITS) -> str:
     text = _TMP_OBJECT.sub("program.o", text.replace(str(work), "."))
     killed = _KILLED.search(text)
     if killed:
-        what = {"File size": f"an output file would exceed the {MAX_BINARY_BYTES >> 20} MiB cap",
-                "CPU time": "it ran out of CPU time", "Killed": "it was killed (memory or time limit)"}
+        what = {
+            "File size": f"an output file would exceed the {MAX_BINARY_BYTES >> 20} MiB cap",
+            "CPU time": "it ran out of CPU time",
+            "Killed": "it was killed (memory or time limit)",
+        }
         reason = next(v for k, v in what.items() if killed.group(1).startswith(k))
         return f"{killed.group(2)} was stopped: {reason}"
     if run.outcome in _STOPPED:
         return _STOPPED[run.outcome].format(
             cpu=limits.cpu_seconds, wall=limits.wall_seconds, mem=limits.memory_mb
         )
-    lines = [_NOT_SHOWN if _FOREIGN.match(ln) else ln
-             for ln in text.splitlines()]
+    lines = [_NOT_SHOWN if _FOREIGN.match(ln) else ln for ln in text.splitlines()]
     return _trim("\n".join(lines))
 
 

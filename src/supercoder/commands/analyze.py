@@ -1,4 +1,4 @@
-"""`analyze` (why is a candidate faster?) and `report` (HTML results browser)."""
+"""`supercoder analyze`: name the transformation kinds (the paper's nine) a candidate applies."""
 
 from __future__ import annotations
 
@@ -8,18 +8,7 @@ from typing import Annotated
 
 import typer
 
-DB_HELP = "run store: the eval SQLite file, or a JSON file of verdict records"
-DEFAULT_DB = "runs/supercoder.sqlite"
-
-
-def register(app: typer.Typer) -> None:
-    app.command(
-        "analyze",
-        help="Name the transformation kinds (paper's nine) a candidate "
-        "applies to its baseline, with evidence; or for every verified candidate "
-        "of an eval run (--run).",
-    )(analyze)
-    app.command("report", help="Write a self-contained HTML page for an eval run.")(report)
+from supercoder.commands.options import DB_HELP, DEFAULT_DB
 
 
 def _read(path: Path) -> str:
@@ -129,16 +118,3 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
     for record, result in analyzed:
         speed = f"{record.speedup:.3f}x" if record.speedup else "n/a"
         _print_labels(result, f"{record.problem} ({speed})")
-
-
-def report(
-    run: Annotated[str, typer.Argument(help="run name")],
-    out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
-        "report.html"
-    ),
-    db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
-) -> None:
-    from supercoder.report.page import write_report
-
-    path = write_report(db, run, out)
-    typer.echo(f"wrote {path} ({path.stat().st_size // 1024} KiB)")

@@ -32,10 +32,6 @@ class CalibrateConfig:
     sandbox: bool = True
 
 
-def register(app: typer.Typer) -> None:
-    app.command("calibrate")(calibrate)
-
-
 def identical_checks(
     config: CalibrateConfig, progress: Callable[[str], None] = lambda _: None
 ) -> list[tuple[str, float, float]]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -88,3 +91,18 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
 
 def _sec(x: float | None) -> str:
     return "-" if x is None else f"{x:.4f}"
+
+
+@contextmanager
+def progress_bar(label: str, total: int) -> Iterator[Callable[[], None]]:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda: bar.advance(task)

@@ -3,6 +3,7 @@ compiler model's budget and sample defaults."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 from rich.console import Console
 
 from supercoder.errors import UserError
+from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
@@ -97,3 +99,16 @@ def default_samples(model: str, samples: int | None) -> int:
 
         return compiler_samples(model.partition(":")[2] or None)
     return 1
+
+
+DB_HELP = "run store: the eval SQLite file, or a JSON file of verdict records"
+DEFAULT_DB = "runs/supercoder.sqlite"
+WORKERS = max(1, (os.cpu_count() or 2) - 1)
+
+
+def reward_config(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfig:
+    from supercoder.verify.evaluate import EvalConfig
+
+    if kind not in REWARD_KINDS:
+        raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
+    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=EvalConfig(sandbox=sandbox))

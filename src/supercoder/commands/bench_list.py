@@ -1,10 +1,9 @@
-"""``supercoder bench``: list a benchmark, measure its tests' coverage, fuzz its inputs."""
+"""`supercoder bench list`: problems with split, tags, test counts, size, baseline time."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -12,17 +11,6 @@ import typer
 
 from supercoder.errors import UserError
 from supercoder.types import Problem
-
-WORKERS = max(1, (os.cpu_count() or 2) - 1)
-
-
-def register(app: typer.Typer) -> None:
-    sub = typer.Typer(help="Benchmarks: list, test coverage, fuzzed tests.", no_args_is_help=True)
-    sub.command("list", help="Problems with split, tags, test counts, size, baseline time.")(list_)
-    sub.command("coverage", help="Line/branch coverage of each problem's tests (gcov).")(coverage)
-    sub.command("fuzz", help="Add fuzzed differential tests (fuzz/, used as hidden tests).")(fuzz)
-    _register_tokens(sub)
-    app.add_typer(sub, name="bench")
 
 
 def _human(n: int) -> str:
@@ -144,91 +132,3 @@ def _in_split(problems: list[Problem], bench: str, split: str | None) -> list[Pr
         known = ", ".join(sorted({p.split for p in problems if p.split}))
         raise UserError(f"{bench}: no problems in split {split!r} (splits: {known})")
     return chosen
-
-
-def coverage(
-    bench: Annotated[
-        str, typer.Argument(help="train, val, all, a benchmark folder or a record file.")
-    ] = "all",
-    workers: Annotated[int, typer.Option(help="Parallel processes.")] = WORKERS,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Also write the figures as JSON.")
-    ] = None,
-) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.commands.dataset import progress_bar
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.problems.coverage import coverage_many, means
-
-    problems = load_benchmark(bench)
-    with progress_bar("coverage", len(problems)) as advance:
-        results = coverage_many(problems, workers, advance)
-    table = Table("problem", "tests", "lines", "line %", "branches", "branch %")
-    for c in results:
-        if c.error:
-            why = " ".join(c.error.split())[:90]
-            table.add_row(c.problem, str(c.tests), "-", "-", "-", f"failed: {why}")
-            continue
-        table.add_row(
-            c.problem,
-            str(c.tests),
-            f"{c.lines_hit}/{c.lines}",
-            f"{100 * c.line_rate:.1f}",
-            f"{c.branches_taken}/{c.branches}",
-            f"{100 * c.branch_rate:.1f}",
-        )
-    Console(width=max(110, Console().width), markup=False).print(table)
-    line, branch = means(results)
-    failed = sum(1 for c in results if c.error)
-    typer.echo(
-        f"mean over {len(results) - failed} problems: line {100 * line:.1f}%, branch {100 * branch:.1f}% "
-        "(the paper reports 96.2% line, 87.3% branch on its CodeNet tests)"
-        + (f"; {failed} could not be measured (see their rows)" if failed else "")
-    )
-    if json_out:
-        rows = [
-            {**c.__dict__, "line_rate": c.line_rate, "branch_rate": c.branch_rate} for c in results
-        ]
-        json_out.write_text(
-            json.dumps({"line": line, "branch": branch, "problems": rows}, indent=2)
-        )
-
-
-def fuzz(
-    target: Annotated[
-        str, typer.Argument(help="A problem folder, a benchmark folder, train/val/all.")
-    ],
-    count: Annotated[int, typer.Option(help="Fuzzed inputs to try per problem.")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed of the mutations.")] = 0,
-    timeout: Annotated[
-        float, typer.Option(help="CPU seconds per reference run (slower: dropped).")
-    ] = 2.0,
-) -> None:
-    from supercoder.commands.dataset import progress_bar
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.problems.fuzz import fuzz_problem
-
-    if count < 1:
-        raise UserError("--count must be at least 1")
-    problems = load_benchmark(target)
-    reports = []
-    with progress_bar("fuzzing", len(problems)) as advance:
-        for p in problems:
-            reports.append(fuzz_problem(p, count, seed, timeout))
-            advance()
-    for r in reports:
-        why = ", ".join(f"{k} {v}" for k, v in sorted(r.dropped.items())) or "none dropped"
-        typer.echo(f"{r.problem}: kept {r.kept} of {r.tried} fuzzed inputs ({why})")
-    typer.echo(
-        f"{sum(r.kept for r in reports)} fuzzed tests written to fuzz/ (loaded as hidden tests)"
-    )
-
-
-def _register_tokens(sub: typer.Typer) -> None:
-    from supercoder.commands.profiling import tokens
-
-    sub.command("tokens", help="Prompt and answer tokens per problem (full/hot, whole/diff).")(
-        tokens
-    )

@@ -1,5 +1,4 @@
-"""``supercoder problem profile`` (where the baseline spends its instructions) and
-``supercoder bench tokens`` (prompt and answer lengths under each context/answer mode)."""
+"""`supercoder problem profile PROBLEM`: where the -O3 baseline spends its instructions."""
 
 from __future__ import annotations
 
@@ -10,25 +9,6 @@ from typing import Annotated
 import typer
 
 from supercoder.errors import UserError
-
-ContextOpt = Annotated[
-    str,
-    typer.Option(
-        "--context",
-        help="full: the -O3 assembly as is (the paper's prompt); hot: profile-annotated, "
-        "cold functions elided.",
-    ),
-]
-AnswerOpt = Annotated[
-    str,
-    typer.Option(
-        "--answer", help="whole: the model re-emits the program; diff: SEARCH/REPLACE edits."
-    ),
-]
-
-
-def register_problem(problem_app: typer.Typer) -> None:
-    problem_app.command("profile")(profile_cmd)
 
 
 def profile_cmd(
@@ -101,56 +81,3 @@ def _print_profile(name: str, data: dict) -> None:
     for ln in data["lines"]:
         table.add_row(str(ln["line"]), f"{100 * ln['share']:.1f}%", f"{ln['count']:,}", ln["text"])
     console.print(table)
-
-
-def tokens(
-    benchmark: Annotated[
-        str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
-    ] = "all",
-    tokenizer: Annotated[
-        str | None,
-        typer.Option(
-            "--tokenizer",
-            help="qwen2.5 (offline files), a tokenizer.json path, or a HF name "
-            "[default: the --model's, else qwen2.5].",
-        ),
-    ] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", "-m", help="Model spec whose tokenizer to use.")
-    ] = None,
-    context: ContextOpt = "full",
-    answer: AnswerOpt = "whole",
-    json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
-) -> None:
-    """Prompt tokens and answer tokens per problem: the whole -O3 program as an answer next
-    to a diff rewriting the hottest loop (its lines once as SEARCH, once as REPLACE).
-
-    --context hot profiles each problem first (cached; see `supercoder problem profile`).
-
-    Example: supercoder bench tokens --benchmark val --context hot --answer diff
-    """
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.prompting.answers import check_modes
-    from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
-
-    check_modes(context, answer)
-    count = load_tokenizer(tokenizer or model_tokenizer(model))
-    rows = [problem_tokens(p, count, context, answer) for p in load_benchmark(benchmark)]
-    table = Table(
-        "problem",
-        "asm lines",
-        "prompt",
-        "answer: whole",
-        "answer: diff",
-        title=f"tokens ({context} context, {answer} answers)",
-    )
-    for r in rows:
-        table.add_row(r.problem, str(r.program_lines), str(r.prompt), str(r.whole), str(r.diff))
-    totals = [sum(getattr(r, k) for r in rows) for k in ("prompt", "whole", "diff")]
-    table.add_row("total", "", *map(str, totals))
-    Console(width=max(110, Console().width)).print(table)
-    if json_out:
-        json_out.write_text(json.dumps([r.__dict__ for r in rows], indent=2) + "\n")

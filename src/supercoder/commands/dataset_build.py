@@ -1,0 +1,67 @@
+"""`supercoder dataset build --codenet DIR`: the benchmark from a Project CodeNet download."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from supercoder.commands.display import progress_bar
+from supercoder.commands.options import WORKERS
+from supercoder.errors import UserError
+
+
+def build(
+    codenet: Annotated[
+        Path, typer.Option("--codenet", help="Project CodeNet folder (metadata/, data/).")
+    ],
+    out: Annotated[Path, typer.Option("--out", help="Output folder.")],
+    threshold: Annotated[float, typer.Option(help="Minimum -O0 -> -O3 speedup to keep.")] = 3.0,
+    per_problem: Annotated[
+        int, typer.Option(help="At most this many submissions per problem.")
+    ] = 10,
+    max_tokens: Annotated[
+        int, typer.Option(help="Cap on prompt + answer tokens (approximate).")
+    ] = 4000,
+    max_tests: Annotated[int, typer.Option(help="At most this many inputs per problem.")] = 10,
+    val_fraction: Annotated[
+        float, typer.Option(help="Fraction of problems in the val split.")
+    ] = 0.025,
+    seed: Annotated[int, typer.Option(help="Seed of the train/val split.")] = 0,
+    workers: Annotated[int, typer.Option(help="Parallel processes.")] = WORKERS,
+    limit: Annotated[int | None, typer.Option(help="Only the first N problems (by id).")] = None,
+    timeout: Annotated[float, typer.Option(help="CPU seconds per run.")] = 10.0,
+    dedup: Annotated[
+        float, typer.Option(help="Near-duplicate similarity (token 4-gram Jaccard).")
+    ] = 0.9,
+) -> None:
+    from supercoder.dataset.build import DatasetBuildConfig, finish, plan, run_jobs
+
+    if not 0 <= val_fraction <= 1:
+        raise UserError("--val-fraction must be between 0 and 1")
+    opts = DatasetBuildConfig(
+        threshold,
+        per_problem,
+        max_tokens,
+        max_tests,
+        val_fraction,
+        seed,
+        workers,
+        limit,
+        timeout,
+        dedup,
+    )
+    codenet, out = codenet.expanduser(), out.expanduser()
+    jobs, pre = plan(codenet, out, opts)
+    with progress_bar("submissions", len(jobs)) as advance:
+        results = run_jobs(jobs, workers, advance)
+    summary = finish(out, jobs, results, pre, opts)
+    typer.echo(
+        f"kept {summary['kept']} programs {summary['kept_per_split']} from "
+        f"{summary['submissions_considered']} submissions "
+        f"({summary['submissions_run']} run, {summary['reused_from_cache']} reused from cache)"
+    )
+    for reason, n in summary["dropped"].items():
+        typer.echo(f"  dropped {n:6d}  {reason}")
+    typer.echo(f"wrote {out}/problems/, train/val .parquet and .jsonl, summary.json")

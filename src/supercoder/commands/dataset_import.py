@@ -1,0 +1,50 @@
+"""`supercoder dataset import FILE`: SuperCoder-schema records as problem folders."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from supercoder.commands.display import progress_bar
+from supercoder.commands.options import WORKERS
+from supercoder.errors import UserError
+
+
+def import_(
+    source: Annotated[str, typer.Argument(help="A .parquet/.jsonl file or a hub name.")],
+    out: Annotated[Path, typer.Option("--out", help="Output folder (one folder per split).")],
+    workers: Annotated[int, typer.Option(min=1, help="Parallel processes.")] = WORKERS,
+    check_outputs: Annotated[
+        bool,
+        typer.Option(
+            "--check-outputs/--no-check-outputs",
+            help="Run each reference build once (sandboxed) and skip records whose expected "
+            "outputs differ from what it prints.",
+        ),
+    ] = True,
+) -> None:
+    """Import the published SuperCoder dataset as problem folders under OUT/SPLIT/NAME.
+
+    Bad records (malformed, unsafe or duplicate names, C that does not compile, expected
+    outputs the reference does not reproduce) are skipped, each with its reason; nothing
+    is written outside OUT.
+    """
+    from supercoder.dataset.importer import import_records, read_source
+    from supercoder.errors import check_writable
+
+    bad: list[tuple[str, str]] = []
+    records = read_source(source, bad)
+    if not records and not bad:
+        raise UserError(f"{source}: no records")
+    out = out.expanduser()
+    check_writable(out / "import_report.json", "--out")
+    with progress_bar("rebuilding baselines", len(records)) as advance:
+        report = import_records(
+            records, out, workers, advance, bad=bad, check_outputs=check_outputs
+        )
+    for line in report.lines():
+        typer.echo(line)
+    (out / "import_report.json").write_text(json.dumps(report.__dict__, indent=2) + "\n")

@@ -1,0 +1,23 @@
+"""`supercoder report RUN`: a stored run as one self-contained HTML page."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from supercoder.commands.options import DB_HELP, DEFAULT_DB
+
+
+def report(
+    run: Annotated[str, typer.Argument(help="run name")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
+        "report.html"
+    ),
+    db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
+) -> None:
+    from supercoder.report.page import write_report
+
+    path = write_report(db, run, out)
+    typer.echo(f"wrote {path} ({path.stat().st_size // 1024} KiB)")

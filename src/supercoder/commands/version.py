@@ -1,0 +1,16 @@
+"""`supercoder version`: the version and the toolchain context."""
+
+from __future__ import annotations
+
+import typer
+
+
+def version() -> None:
+    from supercoder import __version__
+    from supercoder.build.toolchain import machine_context
+    from supercoder.sandbox.box import isolation_status
+
+    typer.echo(f"supercoder {__version__}")
+    for k, v in machine_context().items():
+        typer.echo(f"  {k}: {v}")
+    typer.echo(f"  sandbox: {isolation_status()[1]}")
