@@ -8,6 +8,7 @@ output changes mid-session leaves with its mismatch while the others are measure
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from pathlib import Path
@@ -176,3 +177,32 @@ def test_a_pinned_sandbox_runs_on_its_core(tmp_path):
     with Sandbox({"aff": Path(binary)}, cpus=frozenset({cpu})) as box:
         assert box.run("aff", b"").stdout.split() == [str(cpu).encode()]
     assert os.sched_getaffinity(0) == before  # the caller's own mask is restored
+
+
+def test_check_cli_takes_several_candidates(primes, programs, tmp_path):  # noqa: F811
+    """`supercoder check P A.s B.s C.s --json`: a list of verdicts in argument order;
+    the correct ones timed in one session, each with its own interval."""
+    from tests.test_evaluate import WRONG, run_cli
+
+    files = []
+    for name, asm in [
+        ("half", programs["half"]),
+        ("wrong", compile_to_asm(WRONG)),
+        ("copy", programs["copy"]),
+    ]:
+        files.append(tmp_path / f"{name}.s")
+        files[-1].write_text(asm)
+    proc = run_cli("check", str(primes), *map(str, files), "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert isinstance(data, list) and [d["status"] for d in data] == [
+        "ok",
+        "wrong_output",
+        "ok",
+    ]
+    assert 1.5 < data[0]["speedup"] < 2.8 and data[0]["reward"] == data[0]["speedup"]
+    assert data[2]["identical_to_baseline"] and 0.85 < data[2]["speedup"] < 1.15
+    assert data[2]["reward"] == 0.0 and data[1]["speedup"] is None
+    text = run_cli("check", str(primes), *map(str, files[:2]))
+    assert text.returncode == 0 and text.stdout.count("== ") == 2
+    assert "wrong_output" in text.stdout
