@@ -30,6 +30,17 @@ Protocol (``Meter.compare``):
    (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
    rounds up to ``max_pairs``.
 
+**Group timing** (``Meter.compare_group``): k correct candidates of one problem in one
+sandbox against one stream of baseline runs. Each round runs, per timed test and
+repeat, the baseline and every candidate still measured, in a shuffled order with the
+baseline's position counterbalanced (per test it steps through every slot of the order
+from a random start: each candidate runs after the baseline as often as before it, and
+with one candidate this is ABBA); candidate c's pair is (that baseline run, c's run).
+A group costs about k+1 runs per test and round instead of 2k. Every candidate keeps
+its own samples, ``Speedup`` (round bootstrap, floor) and stop rule: once its interval
+is precise it leaves the session, and one whose output changes leaves with its
+mismatch. ``compare`` is a group of one.
+
 ``MeterConfig(legacy=True)`` is the earlier meter (pairs resampled within each test,
 timed set chosen in each check, no floor, one copy of each binary), kept so
 ``benchmarks/calibration.py`` can show both side by side.

@@ -3,9 +3,10 @@
 Connects to the cluster named by ``address`` or ``RAY_ADDRESS`` (``ray start --head`` on
 one node, ``ray start --address HEAD:6379`` on the others); without one it starts a
 small local instance (``num_cpus`` = ``workers``). Each job is one task using one CPU;
-Ray retries a task whose worker or node died. Timing stays serial per machine: the
-evaluator's timing lock is a file lock on each node. Every node needs supercoder, gcc
-and bubblewrap installed, like the driver.
+Ray retries a task whose worker or node died (``max_retries``), so a node lost in the
+middle of a batch loses no verdict (``tests/test_ray.py``). Each node times in its own
+slots (``timing.slots``: file locks in that node's cache, one pinned slot per physical
+core). Every node needs supercoder, gcc and bubblewrap installed, like the driver.
 """
 
 from __future__ import annotations
