@@ -130,9 +130,10 @@ def summary(name: str, passes: list[Pass], n: int) -> dict[str, float]:
     return {"wall": wall}
 
 
-def spread(passes: list[Pass], labels: list[str]) -> tuple[float, float, int]:
-    """(median, max, programs) of the sd of log reward per distinct correct program."""
-    sds = []
+def spread(passes: list[Pass], labels: list[str]) -> tuple[float, float, int, str]:
+    """(median, max, programs, the three widest) of the sd of log reward per distinct
+    correct program."""
+    sds, named = [], []
     for i, label in enumerate(labels):
         if label.endswith(("fast_dup", "broken")):
             continue
@@ -140,9 +141,12 @@ def spread(passes: list[Pass], labels: list[str]) -> tuple[float, float, int]:
         if any(r is None or r <= 0 for r in rs) or len(rs) < 2:
             continue
         sds.append(statistics.stdev(math.log(r) for r in rs))
+        named.append((sds[-1], label))
     if not sds:
-        return 0.0, 0.0, 0
-    return statistics.median(sds), max(sds), len(sds)
+        return 0.0, 0.0, 0, ""
+    widest = ", ".join(f"{label} {sd * 100:.2f}%" for sd, label in sorted(named)[::-1][:3])
+    rms = math.sqrt(statistics.fmean(x * x for x in sds))
+    return statistics.median(sds), max(sds), len(sds), f"rms {rms * 100:.2f}%; widest: {widest}"
 
 
 def coverage(problems: list[Problem], repeats: int, pool: LocalExecutor) -> None:
@@ -214,10 +218,10 @@ def main() -> None:
         for who, done in passes.items():
             if done:
                 walls[who] = summary(who, done, n)["wall"]
-                med, worst, k = spread(done, labels)
+                med, worst, k, more = spread(done, labels)
                 print(
                     f"           reward spread over {len(done)} repeats: median sd "
-                    f"{med * 100:.2f}%, max {worst * 100:.2f}% ({k} programs)"
+                    f"{med * 100:.2f}%, max {worst * 100:.2f}% ({k} programs); {more}"
                 )
         if "today" in walls and "cascade" in walls:
             print(f"cascade vs today: {walls['today'] / walls['cascade']:.1f}x less wall time")
