@@ -1,5 +1,12 @@
 """The verified evaluator: assemble, run every test in the sandbox, compare, time.
 
+Two stages, so a batch can run them apart (the verification service's cascade):
+``check_candidate`` builds the candidate and runs every test (hidden ones too) in a
+sandbox of its own, holding no timing slot, and returns an ``Untimed`` (its verdict,
+and its executable when it passed); ``time_group`` times correct candidates of one
+problem together (``Meter.compare_group``) in one sandbox bound to a timing slot's
+core. ``evaluate`` is the two in a row for one candidate.
+
 ``evaluate(problem, candidate)`` never raises for a bad candidate: every candidate
 failure is a ``Status`` in the returned ``Verdict``. A broken machine (no sandbox,
 supervisor lost while running the baseline) gives ``Status.INFRA_ERROR``, which
