@@ -105,7 +105,8 @@ def test_the_baseline_runs_once_per_test_and_round_for_the_whole_group(
     assert pairs == [5 + 3 * 2] * 3  # 5 tests in round 0, then the 2 timed ones x 3 rounds
     # one baseline run per pair slot of the group (+1 warm-up, + the timed-set decision
     # when it was not cached yet): k + 1 runs per test and round, not 2k
-    assert counting.runs["c0"] == counting.runs["c1"] == counting.runs["c2"] == pairs[0]
+    # each candidate: one run per pair and one warm-up (as the baseline: none is warmer)
+    assert counting.runs["c0"] == counting.runs["c1"] == counting.runs["c2"] == pairs[0] + 1
     assert pairs[0] + 1 <= counting.runs["baseline"] <= pairs[0] + 1 + 2 * 5
     # every candidate's pair i shares the baseline run of the same slot
     for t in range(len(tests)):
