@@ -270,7 +270,7 @@ def _sessions(
     size: int,
 ) -> list[list[_Member]]:
     """The timing sessions: per problem, one member per distinct normalized program,
-    at most ``size`` members a session."""
+    at most ``size`` members a session; the costliest sessions first."""
     from supercoder.build.toolchain import asm_digest
 
     by_problem: dict[int, dict[str, _Member]] = {}
@@ -286,7 +286,9 @@ def _sessions(
     for distinct in by_problem.values():
         members = list(distinct.values())
         out.extend(members[k : k + size] for k in range(0, len(members), size))
-    return out
+    # longest first (a session's cost grows with its programs' run time and count): the
+    # slots finish together instead of one long session running on alone at the end
+    return sorted(out, key=lambda m: -sum(x.untimed.verdict.cpu_seconds_spent for x in m))
 
 
 def verify_candidates(
