@@ -47,7 +47,8 @@ def test_floor_is_the_spread_beyond_sampling_error():
     assert quiet.noise_floor == 0.002 and quiet.margin == 0.01  # the minimums
 
 
-def test_calibration_is_kept_per_machine(own_cache):
+def test_calibration_is_kept_per_machine(own_cache, monkeypatch):
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "1")  # as many as it was measured with
     assert load_calibration() == Calibration() and not load_calibration().measured
     mine = Calibration(0.012, 0.02, 20, ("a",), machine_context(), 1.0)
     save_calibration(mine)
@@ -57,6 +58,22 @@ def test_calibration_is_kept_per_machine(own_cache):
     other = {**mine.to_json(), "context": {**mine.context, "cpu": "another CPU"}}
     calibration_path().write_text(json.dumps(other))
     assert load_calibration().noise_floor == DEFAULT_FLOOR  # not this machine's: defaults
+
+
+def test_calibration_holds_only_for_as_many_slots_as_were_busy(own_cache, monkeypatch):
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
+    two = Calibration(0.004, 0.01, 12, ("a",), machine_context(), 1.0, slots=2)
+    save_calibration(two)
+    assert load_calibration() == two
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "1")  # fewer busy: still honest
+    assert load_calibration() == two
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "3")  # more at once than measured
+    assert load_calibration() == Calibration() and Meter().noise_floor == DEFAULT_FLOOR
+    old = {k: v for k, v in two.to_json().items() if k != "slots"}  # before slots were kept
+    calibration_path().write_text(json.dumps(old))
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "1")
+    assert load_calibration().slots == 1 and load_calibration().measured
+    assert estimate_calibration([("p", 1.0, 0.01)] * 3, {}, slots=4).slots == 4
 
 
 def test_interval_covers_round_effects_and_the_floor():
@@ -125,6 +142,7 @@ def test_calibrate_command_stores_and_shows(own_cache):
     assert proc.returncode == 0, proc.stderr
     data = json.loads(proc.stdout)
     assert data["checks"] == 2 and data["problems"] == ["bit_sos_naive"]
+    assert data["slots"] >= 1  # measured with every timing slot busy
     assert data["noise_floor"] >= 0.002 and data["margin"] >= 0.01
     assert data["context"]["cpu"] == machine_context()["cpu"]
     shown = subprocess.run([*cmd, "--show"], capture_output=True, text=True, timeout=60)

@@ -71,3 +71,128 @@ def test_the_local_ray_instance_starts_with_token_authentication(tmp_path):
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert proc.stdout.split("\n")[-2] == "token [3]"
+
+
+def _ray_pids(marker: str) -> list[int]:
+    """Processes of the Ray cluster this test started: their environment holds the
+    test's own marker (every Ray process inherits it from ``ray start``; nothing
+    else on the machine has it)."""
+    import os
+
+    needle = f"SC_RAY_TEST={marker}".encode()
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+        except OSError:
+            continue
+        if any(v.startswith(needle) for v in environ):
+            pids.append(int(entry))
+    return pids
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return f.read().replace(b"\0", b" ").decode(errors="replace")
+    except OSError:
+        return ""
+
+
+def _kill(pids: list[int]) -> None:
+    import contextlib
+    import os
+    import signal
+
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.slow
+def test_a_node_lost_mid_batch_loses_no_verdict(tmp_path, monkeypatch):
+    """Two raylets on this machine (``ray start --head`` + ``ray start --address``);
+    the second is killed once the batch is under way: every candidate still gets its
+    verdict (Ray reruns the lost tasks on the node that is left), with the status a
+    local pool gives."""
+    import os
+    import shutil
+    import socket
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.timing.meter import MeterConfig
+    from supercoder.verify.ray import RayExecutor
+    from supercoder.verify.service import VerifyConfig, verify_stream
+    from tests.fakes.tiny_model import SLOW_SOURCE
+
+    ray_cli = shutil.which("ray") or str(Path(sys.executable).with_name("ray"))
+    if not Path(ray_cli).exists():
+        pytest.skip("the ray command is not installed")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    import ray
+
+    marker = f"{os.getpid()}-{port}"
+    temp = Path("/tmp") / f"scray-{port}"  # short: Ray's socket paths must fit
+    home = tmp_path / "home"  # the cluster's own ~/.ray (no auth token of this machine's)
+    home.mkdir()
+    common = ["--num-cpus=1", "--disable-usage-stats", f"--temp-dir={temp}"]
+    head_cmd = [ray_cli, "start", "--head", f"--port={port}", "--include-dashboard=false"]
+    # the cluster's own settings: none of the RAY_* a Ray instance earlier in this
+    # process left in its environment (token auth, addresses)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RAY_")}
+    env["HOME"] = str(home)
+    address = f"{ray.util.get_node_ip_address()}:{port}"
+    problems = [tiny_problem(tmp_path / n, name=n, big=3_000_000) for n in ("ray_x", "ray_y")]
+    asms = [compile_to_asm(SLOW_SOURCE, (f"-{o}",)) for o in ("O0", "O1", "O2", "Os")]
+    asms.append(wrong_asm())
+    pairs = [(p, a) for p in problems for a in asms]
+    config = VerifyConfig(
+        EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)), group_size=1
+    )
+    try:
+        run = {"capture_output": True, "text": True, "timeout": 180}
+        head_env = {**env, "SC_RAY_TEST": f"{marker}-head"}
+        started = subprocess.run([*head_cmd, *common], env=head_env, **run)
+        assert started.returncode == 0, started.stderr[-2000:]
+        worker = [ray_cli, "start", f"--address={address}", *common]
+        joined = subprocess.run(worker, env={**env, "SC_RAY_TEST": f"{marker}-node"}, **run)
+        assert joined.returncode == 0, joined.stderr[-2000:]
+        executor = RayExecutor(address=address, max_retries=3)
+        try:
+            deadline = time.monotonic() + 60
+            while len([n for n in ray.nodes() if n["Alive"]]) < 2:
+                assert time.monotonic() < deadline, "the second raylet never joined"
+                time.sleep(0.5)
+            got = {}
+            stream = verify_stream([p for p, _ in pairs], [a for _, a in pairs], config, executor)
+            for checked in stream:
+                if not got:  # the batch is under way: lose the second node, all of it
+                    node = _ray_pids(f"{marker}-node")
+                    assert any("raylet" in _cmdline(pid) for pid in node), "no second raylet"
+                    _kill(node)
+                got[checked.index] = checked.verdict
+            assert sorted(got) == list(range(len(pairs)))
+            assert not _ray_pids(f"{marker}-node")  # the node is gone indeed
+            deadline = time.monotonic() + 90  # and the cluster says so, once it notices
+            while len([n for n in ray.nodes() if n["Alive"]]) > 1:
+                assert time.monotonic() < deadline, "the lost node still reads alive"
+                time.sleep(1)
+        finally:
+            executor.close()
+        statuses = [got[i].status.value for i in range(len(pairs))]
+        assert statuses == ["ok", "ok", "ok", "ok", "wrong_output"] * 2
+        assert not any(v.is_infra_failure for v in got.values())
+        assert all(got[i].speedup is not None for i in (0, 1, 2, 3))
+    finally:
+        _kill(_ray_pids(marker))
+        shutil.rmtree(temp, ignore_errors=True)

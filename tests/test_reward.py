@@ -99,13 +99,13 @@ def test_identical_completions_are_verified_once(problem, monkeypatch):
     import supercoder.verify.evaluate as ev
 
     calls = []
-    real = ev.evaluate
+    real = ev.check_candidate
 
     def counting(p, candidate, config):
         calls.append(candidate.asm)
         return real(p, candidate, config)
 
-    monkeypatch.setattr(ev, "evaluate", counting)
+    monkeypatch.setattr(ev, "check_candidate", counting)
     config = RewardConfig(eval_config=EvalConfig(time=False))
     text = fenced(wrong_asm())
     rewards = score_batch([problem] * 3, [text, text, text], config, InlineExecutor())
@@ -119,7 +119,7 @@ def test_infra_failure_is_no_reward(problem, monkeypatch):
     def broken(*args, **kwargs):
         raise InfraError("sandbox could not start")
 
-    monkeypatch.setattr(ev, "evaluate", broken)
+    monkeypatch.setattr(ev, "check_candidate", broken)
     rewards = score_batch(
         [problem] * 2, [fenced(faster_asm()), "no code"], executor=InlineExecutor()
     )

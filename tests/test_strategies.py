@@ -225,19 +225,19 @@ def test_samples_times_rounds_chains_are_independent(primes):
 
 
 def flaky_machine(monkeypatch, failures: int) -> list[int]:
-    """The real evaluator, except that its first ``failures`` calls find no sandbox;
+    """The real correctness check, except that its first ``failures`` calls find no sandbox;
     returns the list of calls (one entry per candidate evaluated)."""
     import supercoder.verify.evaluate as ev
 
-    real, calls = ev.evaluate, []
+    real, calls = ev.check_candidate, []
 
-    def evaluate(problem, candidate, config):
+    def check_candidate(problem, candidate, config):
         calls.append(1)
         if len(calls) <= failures:
-            return Verdict(problem.name, Status.INFRA_ERROR, message="sandbox died")
+            return ev.Untimed(Verdict(problem.name, Status.INFRA_ERROR, message="sandbox died"))
         return real(problem, candidate, config)
 
-    monkeypatch.setattr(ev, "evaluate", evaluate)
+    monkeypatch.setattr(ev, "check_candidate", check_candidate)
     return calls
 
 

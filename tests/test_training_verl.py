@@ -493,7 +493,7 @@ def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
         calls.append(1)
         raise InfraError("bubblewrap failed to start")
 
-    monkeypatch.setattr(ev, "evaluate", broken)
+    monkeypatch.setattr(ev, "check_candidate", broken)
     monkeypatch.setenv("SUPERCODER_INFRA_RETRIES", "1")
     record = records_for(problems[:1])[0]
     answer = f"```assembly\n{faster_asm()}```"

@@ -17,7 +17,7 @@ from supercoder.errors import InfraError, UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.types import Candidate, Status
 from supercoder.verify.evaluate import EvalConfig
-from supercoder.verify.evaluate import evaluate as REAL_EVALUATE
+from supercoder.verify.evaluate import check_candidate as REAL_CHECK
 from supercoder.verify.executors import InlineExecutor, LocalExecutor
 from supercoder.verify.reward import score_verdict
 from supercoder.verify.service import (
@@ -50,18 +50,19 @@ def programs(problem) -> dict[str, str]:
 
 
 def counting_evaluate(monkeypatch, fail_first: int = 0) -> list[str]:
-    """The real evaluator, counted; its first ``fail_first`` calls raise InfraError."""
+    """The real correctness check (the cascade's first stage), counted; its first
+    ``fail_first`` calls raise InfraError."""
     import supercoder.verify.evaluate as ev
 
     calls: list[str] = []
 
-    def evaluate(problem, candidate, config):
+    def check_candidate(problem, candidate, config):
         calls.append(candidate.asm)
         if len(calls) <= fail_first:
             raise InfraError("could not start the sandbox: out of pids")
-        return REAL_EVALUATE(problem, candidate, config)
+        return REAL_CHECK(problem, candidate, config)
 
-    monkeypatch.setattr(ev, "evaluate", evaluate)
+    monkeypatch.setattr(ev, "check_candidate", check_candidate)
     return calls
 
 
@@ -192,3 +193,68 @@ def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):
     calls = counting_evaluate(monkeypatch, fail_first=2)
     assert reward(completions=[answer], problem=[problem.name]) == [None]  # then no reward
     assert len(calls) == 2
+
+
+def counting_timing(monkeypatch) -> list[list[str]]:
+    """The real group timing, counted: one entry per session, its members' problem."""
+    import supercoder.verify.evaluate as ev
+
+    sessions: list[list[str]] = []
+    real = ev.time_group
+
+    def time_group(problem, checked, config):
+        sessions.append([problem.name] * len(checked))
+        return real(problem, checked, config)
+
+    monkeypatch.setattr(ev, "time_group", time_group)
+    return sessions
+
+
+def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(
+    problem, programs, monkeypatch
+):
+    """A GRPO-like batch on two problems: failures and copies never reach timing, a
+    program that differs only in comments is timed once, and each problem's
+    programs share one timing session."""
+    sandbox_or_skip()
+    from supercoder.timing.meter import MeterConfig
+    from supercoder.verify.reward import RewardConfig, verify_batch
+
+    other = load_problem(BUNDLED_ROOT / "num_divisors")
+    checks = counting_evaluate(monkeypatch)
+    sessions = counting_timing(monkeypatch)
+    o2 = compile_to_asm(problem.source, ("-Os",))
+    commented = "# the same program, other words\n" + programs["good"]
+    batch = [
+        (problem, programs["good"]),
+        (problem, commented),
+        (problem, o2),
+        (problem, programs["copy"]),
+        (problem, programs["wrong"]),
+        (problem, programs["good"]),
+        (other, compile_to_asm(other.source, ("-O1",))),
+        (other, baseline_asm(other)),
+    ]
+    fast = EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1))
+    config = RewardConfig(eval_config=fast)
+    texts = [f"```assembly\n{asm}```" for _, asm in batch]
+    verdicts = verify_batch([p for p, _ in batch], texts, config, InlineExecutor())
+    assert len(checks) == 7  # every distinct text is checked (the exact duplicate once)
+    assert sorted(len(s) for s in sessions) == [1, 2]  # good+o2 together, other's -O1
+    statuses = [v.status for v in verdicts]
+    assert statuses == [Status.OK] * 4 + [Status.WRONG_OUTPUT, Status.OK, Status.OK, Status.OK]
+    timed = [v.speedup is not None for v in verdicts]
+    assert timed == [True, True, True, False, False, True, True, False]  # no copy timed
+    assert verdicts[0] == verdicts[1] == verdicts[5]  # one timing for the same program
+    assert verdicts[3].identical_to_baseline and score_verdict(verdicts[3], config) == 0.0
+
+
+def test_a_caller_that_reports_copies_still_times_them(problem, programs, monkeypatch):
+    sandbox_or_skip()
+    from supercoder.timing.meter import MeterConfig
+
+    sessions = counting_timing(monkeypatch)
+    fast = VerifyConfig(EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
+    got = verify_candidates(problem, [programs["copy"], programs["good"]], fast, InlineExecutor())
+    assert sessions == [[problem.name] * 2]
+    assert all(v.speedup is not None for v in got) and got[0].identical_to_baseline

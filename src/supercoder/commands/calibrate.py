@@ -44,30 +44,40 @@ def identical_checks(
     config: CalibrateConfig, progress: Callable[[str], None] = lambda _: None
 ) -> list[tuple[str, float, float]]:
     """(problem, estimate, sampling sd of its log) of identical-program checks, the
-    meter's noise floor switched off so only what one check sees is in the sd."""
+    meter's noise floor switched off so only what one check sees is in the sd; as
+    many checks at once as there are timing slots (every slot busy, as in a batch)."""
+    from concurrent.futures import ThreadPoolExecutor
+
     from supercoder.build.baseline import baseline_asm
     from supercoder.problems.loading import BUNDLED_ROOT, load_problem
     from supercoder.timing.intervals import Z95
     from supercoder.timing.meter import MeterConfig
+    from supercoder.timing.slots import slot_count
     from supercoder.verify.evaluate import EvalConfig, evaluate
 
     config_eval = EvalConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
-    out = []
+    jobs = []
     for name in config.problems:
         if not (BUNDLED_ROOT / name).is_dir():
             raise UserError(f"{name}: not a bundled problem (see: supercoder bench list)")
         problem = load_problem(BUNDLED_ROOT / name)
-        asm = baseline_asm(problem)
-        for i in range(config.checks):
-            v = evaluate(problem, asm, config_eval)
-            if v.is_infra_failure or v.speedup is None:
-                raise InfraError(f"calibration check of {name} could not run: {v.message}")
-            sp = v.speedup
-            out.append((name, sp.value, (math.log(sp.high) - math.log(sp.low)) / (2 * Z95)))
-            progress(
-                f"{name} check {i + 1}/{config.checks}: {sp.value:.4f} [{sp.low:.4f}, {sp.high:.4f}]"
-            )
-    return out
+        jobs += [(problem, baseline_asm(problem), i) for i in range(config.checks)]
+    jobs.sort(key=lambda j: j[2])  # round-robin over problems: no problem's checks bunch up
+
+    def one(job) -> tuple[str, float, float]:
+        problem, asm, i = job
+        v = evaluate(problem, asm, config_eval)
+        if v.is_infra_failure or v.speedup is None:
+            raise InfraError(f"calibration check of {problem.name} could not run: {v.message}")
+        sp = v.speedup
+        progress(
+            f"{problem.name} check {i + 1}/{config.checks}: "
+            f"{sp.value:.4f} [{sp.low:.4f}, {sp.high:.4f}]"
+        )
+        return problem.name, sp.value, (math.log(sp.high) - math.log(sp.low)) / (2 * Z95)
+
+    with ThreadPoolExecutor(slot_count()) as pool:
+        return list(pool.map(one, jobs))
 
 
 def calibrate(
@@ -97,7 +107,12 @@ def calibrate(
     |estimate - 1|, at least 1%); "significantly faster" means the whole
     CI lies above 1 + m.
 
-    Without a calibration the meter uses conservative built-in defaults.
+    The checks run as many at once as there are timing slots
+    (SUPERCODER_TIMING_SLOTS, default one per physical core), so the floor is
+    what timing sees with every slot busy; it is stored with the slot count and
+    used only while at most that many slots time at once.
+
+    Without a calibration the meter uses the built-in defaults (floor 0.5%).
     Re-run it when the machine or its load changes. About a minute on an
     idle machine.
 
@@ -116,7 +131,10 @@ def calibrate(
         return
     config = CalibrateConfig(tuple(problems or DEFAULT_PROBLEMS), checks, not unsafe_no_sandbox)
     echo = (lambda _: None) if as_json else typer.echo
-    cal = estimate_calibration(identical_checks(config, echo), machine_context())
+    from supercoder.timing.slots import slot_count
+
+    checks = identical_checks(config, echo)
+    cal = estimate_calibration(checks, machine_context(), slots=slot_count())
     path = save_calibration(cal)
     typer.echo(
         json.dumps({**cal.to_json(), "path": str(path)})
@@ -126,7 +144,11 @@ def calibrate(
 
 
 def _describe(c: Calibration) -> str:
-    where = f"measured on {c.checks} identical-program checks" if c.measured else "built-in default"
+    where = (
+        f"measured on {c.checks} identical-program checks, {c.slots} timing slot(s) busy"
+        if c.measured
+        else "built-in default"
+    )
     return (
         f"noise floor {c.noise_floor * 100:.2f}% (sd of log speedup between checks), "
         f"practical margin ±{c.margin * 100:.1f}% ({where})"

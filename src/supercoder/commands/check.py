@@ -1,4 +1,4 @@
-"""`supercoder check PROBLEM CANDIDATE.s`: one verdict (correct? how much faster?)."""
+"""`supercoder check PROBLEM A.s [B.s ...]`: a verdict each (correct? how much faster?)."""
 
 from __future__ import annotations
 
@@ -15,10 +15,21 @@ def check(
     problem_dir: Annotated[
         Path, typer.Argument(help="Problem folder (source.c, tests/NAME.in + NAME.out).")
     ],
-    candidate: Annotated[
-        Path, typer.Argument(help="Candidate x86-64 assembly (AT&T, as gcc emits).")
+    candidates: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Candidate x86-64 assembly files (AT&T, as gcc emits); several are "
+            "checked in parallel and timed together in one session."
+        ),
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Print JSON: the verdict object (one candidate), or a list of verdicts "
+            "in argument order (several).",
+        ),
+    ] = False,
     no_time: Annotated[
         bool, typer.Option("--no-time", help="Check correctness only; skip timing.")
     ] = False,
@@ -35,45 +46,59 @@ def check(
         int, typer.Option(min=16, max=1 << 20, help="Memory limit per test run (MiB).")
     ] = 2048,
 ) -> None:
-    """Is CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
+    """Is each CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
 
-    Assembles and links the candidate (gcc CANDIDATE.s -lm, plus problem.json's cflags
+    Assembles and links each candidate (gcc CANDIDATE.s -lm, plus problem.json's cflags
     and ldflags), runs every test (hidden ones too) in the sandbox, compares stdout
-    (exactly, or by problem.json's compare: tokens, float:TOL), and if all pass measures the
-    speedup over the -O3 baseline: CPU time, paired and interleaved, median per test,
-    geometric mean over tests, bootstrap 95% CI.
+    (exactly, or by problem.json's compare: tokens, float:TOL), and measures the speedup
+    of those that pass over the -O3 baseline: CPU time, paired and interleaved, median
+    per test, geometric mean over tests, bootstrap 95% CI. Several candidates are
+    checked in parallel and the correct ones timed together against one stream of
+    baseline runs (each keeps its own interval).
 
-    Exit code 0 whenever the check ran, whatever the verdict.
+    Exit code 0 whenever the checks ran, whatever the verdicts; 3 if one could not run.
 
-    Example: supercoder check src/supercoder/data/bench/dp_lcs my.s --json
+    Example: supercoder check src/supercoder/data/bench/dp_lcs my.s other.s --json
     """
+    import os
     from dataclasses import replace
 
     from supercoder.problems.loading import load_problem
     from supercoder.sandbox.box import Limits
-    from supercoder.verify.evaluate import EvalConfig, evaluate
+    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.executors import ThreadExecutor
+    from supercoder.verify.service import VerifyConfig, verify_candidates
 
-    if not candidate.is_file():
-        raise UserError(f"{candidate}: no such file")
+    if not candidates:
+        raise UserError("give at least one candidate .s file")
+    for candidate in candidates:
+        if not candidate.is_file():
+            raise UserError(f"{candidate}: no such file")
     problem = load_problem(problem_dir)
     limits = replace(
         Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
     )
     config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits)
-    verdict = evaluate(problem, candidate.read_text(errors="replace"), config)
-    if verdict.is_infra_failure:  # the check itself could not run
-        typer.echo(
-            json.dumps(_check_json(verdict))
-            if as_json
-            else f"check could not run: {verdict.message}"
-        )
-        raise typer.Exit(3)
+    texts = [c.read_text(errors="replace") for c in candidates]
+    workers = max(1, min(len(texts), os.cpu_count() or 1))
+    verification = VerifyConfig(config, group_size=len(texts))  # one timing session
+    verdicts = verify_candidates(problem, texts, verification, ThreadExecutor(workers))
+    broken = any(v.is_infra_failure for v in verdicts)
     if as_json:
-        typer.echo(json.dumps(_check_json(verdict), indent=2))
+        data = [_check_json(v) for v in verdicts]
+        typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=None if broken else 2))
     else:
         from supercoder.commands.display import print_verdict
 
-        print_verdict(verdict)
+        for candidate, verdict in zip(candidates, verdicts, strict=True):
+            if len(verdicts) > 1:
+                typer.echo(f"== {candidate}")
+            if verdict.is_infra_failure:  # the check itself could not run
+                typer.echo(f"check could not run: {verdict.message}")
+            else:
+                print_verdict(verdict)
+    if broken:
+        raise typer.Exit(3)
 
 
 def _check_json(verdict) -> dict:

@@ -175,7 +175,7 @@ def _ranked(trials: list[Trial], key: str) -> list[Trial]:
 def _screen(job: _Job, trials: list[Trial]) -> None:
     """Correctness on every visible test + one timed run each, against the baseline's
     best-of-two CPU time per test (measured once per search)."""
-    from supercoder.verify.evaluate import timing_slot
+    from supercoder.timing.slots import timing_slot
 
     todo = [t for t in trials if t.status == "built"]
     if not todo or job.base_bin is None or not job.tests:
@@ -254,24 +254,20 @@ def _baseline(job: _Job, asm: str) -> Path | None:
         return None
 
 
-class _View:
-    """A sandbox seen by the meter as holding just ``baseline`` and ``candidate``."""
-
-    def __init__(self, box: Sandbox, name: str) -> None:
-        self.box, self.name = box, name
-
-    def run(self, who: str, data: bytes, limits: Limits | None = None):
-        return self.box.run(self.name if who == "candidate" else who, data, limits)
-
-
 def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
-    """Rungs of 2, 4, 8... pairs per timed test; the better half goes on each rung."""
+    """Rungs of 2, 4, 8... pairs per timed test; the better half goes on each rung. A
+    rung's trials are timed together (group timing: one session, one baseline stream)."""
     alive = [t for t in survivors if (t.screen or 0) > 0.9]
     pairs, rung = 2, 0
     while len(alive) > job.config.finalists and job.budget.within(HALVING_SHARE):
-        for i, t in enumerate(alive):
-            if job.budget.within(HALVING_SHARE):
-                _measure(job, t, pairs, job.config.seed + 100 * rung + i)
+        cfg = MeterConfig(
+            min_pairs=pairs,
+            max_pairs=pairs,
+            seed=job.config.seed + 100 * rung,
+            max_cpu_seconds=max(job.budget.left / len(alive), 1.0),
+        )
+        for t, cmp in zip(alive, _compare(job, alive, cfg), strict=True):
+            _record(job, t, cmp)
         measured = [t for t in alive if t.estimate is not None and t.status not in FAILED]
         measured.sort(key=lambda t: -(t.estimate or 0.0))
         winners = measured[: max(job.config.finalists, math.ceil(len(measured) / 2))]
@@ -282,11 +278,8 @@ def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
     return alive
 
 
-def _measure(job: _Job, trial: Trial, pairs: int, seed: int) -> None:
-    cfg = MeterConfig(
-        min_pairs=pairs, max_pairs=pairs, seed=seed, max_cpu_seconds=max(job.budget.left, 1.0)
-    )
-    cmp = _compare(job, trial, cfg)
+def _record(job: _Job, trial: Trial, cmp) -> None:
+    """One rung's measurement of ``trial``: its pairs join those of earlier rungs."""
     job.budget.charge(cmp.cpu_seconds if cmp else 0.0)
     if cmp is None or cmp.mismatch:
         trial.status, trial.detail = (
@@ -303,27 +296,40 @@ def _measure(job: _Job, trial: Trial, pairs: int, seed: int) -> None:
     trial.status = "measured"
 
 
-def _compare(job: _Job, trial: Trial, meter_cfg: MeterConfig):
-    from supercoder.verify.evaluate import timing_slot
+def _compare(job: _Job, trials: list[Trial], meter_cfg: MeterConfig) -> list:
+    """A ``Comparison`` for each trial (None: it does not link), the trials timed
+    together in one sandbox bound to a timing slot's core."""
+    from supercoder.timing.slots import timing_slot
 
-    cand = trial.binary or job.link(trial.asm or "", f"m{id(trial)}")
-    if cand is None or job.base_bin is None:
-        return None
-    box = job.sandbox({"candidate": cand})
-    try:
-        with timing_slot():
-            return Meter(meter_cfg).compare(_View(box, "candidate"), job.tests, job.base_bin.name)
-    finally:
-        box.close()
+    out: list = [None] * len(trials)
+    paths = {}
+    for i, trial in enumerate(trials):
+        cand = trial.binary or job.link(trial.asm or "", f"m{id(trial)}")
+        if cand is not None:
+            paths[f"c{i}"] = cand
+    if not paths or job.base_bin is None:
+        return out
+    meter = Meter(meter_cfg)
+    binaries = meter.group_binaries(job.base_bin, paths)
+    with (
+        timing_slot() as slot,
+        Sandbox(binaries, job.config.limits, isolation=job.config.isolation, cpus=slot.cpus) as box,
+    ):
+        got = meter.compare_group(box, job.tests, list(paths), job.base_bin.name)
+    for name, cmp in zip(paths, got, strict=True):
+        out[int(name[1:])] = cmp
+    return out
 
 
 def _final(job: _Job, finalists: list[Trial]) -> Trial | None:
-    """Re-measure each finalist from scratch; the fastest significantly faster one wins."""
+    """Re-measure the finalists from scratch, together in one fresh session; the fastest
+    significantly faster one wins."""
     contenders = [t for t in finalists if (t.estimate or t.screen or 0) > 1.0]
-    for i, t in enumerate(contenders):
-        share = max(job.budget.left / (len(contenders) - i), MIN_FINAL_SECONDS)
-        cfg = MeterConfig(seed=job.config.seed + 7919 + i, max_cpu_seconds=share)
-        cmp = _compare(job, t, cfg)
+    if not contenders:
+        return None
+    share = max(job.budget.left / len(contenders), MIN_FINAL_SECONDS)
+    cfg = MeterConfig(seed=job.config.seed + 7919, max_cpu_seconds=share)
+    for t, cmp in zip(contenders, _compare(job, contenders, cfg), strict=True):
         job.budget.charge(cmp.cpu_seconds if cmp else 0.0)
         if cmp is None or cmp.mismatch or cmp.speedup is None:
             t.status, t.detail = "wrong_output", (cmp.mismatch or "" if cmp else "does not link")

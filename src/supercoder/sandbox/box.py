@@ -32,6 +32,8 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -199,7 +201,10 @@ class Sandbox:
         limits: Limits = Limits(),
         isolation: bool = True,
         exit_code: int = 0,
+        cpus: frozenset[int] | None = None,
     ):
+        """``cpus``: bind the sandbox (bubblewrap, the supervisor, every run) to these
+        CPUs (a timing slot's core); None: wherever this process may run."""
         if isolation:
             ok, why = isolation_status()
             if not ok:
@@ -210,6 +215,7 @@ class Sandbox:
         self.limits = limits
         self.isolation = isolation
         self.exit_code = exit_code  # what a run that succeeds exits with
+        self.cpus = cpus
         self._host = Path(tempfile.mkdtemp(prefix="sc-box-", dir=memory_folder()))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
@@ -295,17 +301,18 @@ class Sandbox:
         if self._cgroup is not None:
             cmd = enter_command(self._cgroup, cmd)
         try:
-            proc = subprocess.Popen(
-                cmd,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.DEVNULL,
-                env=env,
-                cwd="/",
-                start_new_session=True,
-                pass_fds=fds,
-                **drop,
-            )
+            with _pinned(self.cpus):
+                proc = subprocess.Popen(
+                    cmd,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.DEVNULL,
+                    env=env,
+                    cwd="/",
+                    start_new_session=True,
+                    pass_fds=fds,
+                    **drop,
+                )
         except OSError as e:
             raise InfraError(f"could not start the sandbox: {e}") from e
         finally:
@@ -447,6 +454,24 @@ def _role(name: str) -> str:
     return head if head and tail.isdigit() else name
 
 
+@contextmanager
+def _pinned(cpus: frozenset[int] | None) -> Iterator[None]:
+    """The calling thread bound to ``cpus`` while it starts a child (which inherits the
+    mask, and its own children after it), then restored; no-op for None."""
+    if not cpus:
+        yield
+        return
+    before = os.sched_getaffinity(0)  # pid 0: this thread only
+    try:
+        os.sched_setaffinity(0, cpus)
+    except OSError as e:
+        raise InfraError(f"could not bind the sandbox to CPUs {sorted(cpus)}: {e}") from e
+    try:
+        yield
+    finally:
+        os.sched_setaffinity(0, before)
+
+
 _OOM_HINTS = (b"Cannot allocate memory", b"bad_alloc", b"out of memory", b"memory exhausted")
 
 
@@ -462,6 +487,10 @@ def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
 
 
 def open_sandbox(
-    binaries: dict[str, Path], limits: Limits = Limits(), isolation: bool = True, exit_code: int = 0
+    binaries: dict[str, Path],
+    limits: Limits = Limits(),
+    isolation: bool = True,
+    exit_code: int = 0,
+    cpus: frozenset[int] | None = None,
 ) -> Sandbox:
-    return Sandbox(binaries, limits, isolation, exit_code)
+    return Sandbox(binaries, limits, isolation, exit_code, cpus)

@@ -11,8 +11,19 @@ their point estimates spread beyond their own sampling error,
     floor^2 = mean(log(estimate)^2) - mean(sampling sd^2)   (at least ``MIN_FLOOR``)
 
 and the practical band ``margin`` is the 95th percentile of |estimate - 1| (at least
-1%). Stored with the machine context in ``<cache>/calibration.json``; used only on a
-machine with the same CPU model and core count; without it the built-in defaults hold.
+1%). The checks run with every timing slot busy (``timing.slots``: concurrent timings
+add their own noise), and the slot count is stored with the figures. Stored with the
+machine context in ``<cache>/calibration.json``; used only on a machine with the same
+CPU model and core count and at most as many slots as it was measured with; without it
+the built-in defaults hold.
+
+**The default floor** (0.5%) is what an uncalibrated machine gets. Measured on a shared
+2-core machine at load 5 (8 bundled problems x 5 identical-program checks, both slots
+busy): the between-check spread was 1.2-1.6% and the meter's own interval (round
+bootstrap, small-sample scaled) already covered all of it (calibrated excess 0 at 2 to
+5 rounds); with a 0.5% floor 0 of 40 intervals excluded 1.0 at 4 rounds. The earlier
+1.5% default was 3x that machine's excess noise and 3x the quiet machine's whole
+between-check spread (0.46%): every interval paid for it.
 
 **Timed-test set.** Which tests are timed (baseline at least ``min_test_seconds``) is
 decided once per (baseline binary, test set) and cached next to the baseline binary,
@@ -33,9 +44,10 @@ from typing import Any
 
 from supercoder.build.toolchain import machine_context
 from supercoder.paths import atomic_write_text, cache_dir
+from supercoder.timing.slots import slot_count
 from supercoder.types import MIN_PRACTICAL_MARGIN
 
-DEFAULT_FLOOR = 0.015  # log-space sd of between-check spread on a shared, busy machine
+DEFAULT_FLOOR = 0.005  # log-space sd beyond the meter's own interval (see module docstring)
 MIN_FLOOR = 0.002
 
 
@@ -49,6 +61,7 @@ class Calibration:
     problems: tuple[str, ...] = ()
     context: dict[str, Any] = field(default_factory=dict)
     created: float = 0.0
+    slots: int = 1  # timing slots busy while it was measured
 
     @property
     def measured(self) -> bool:
@@ -77,10 +90,14 @@ def load_calibration() -> Calibration:
             problems=tuple(d.get("problems") or ()),
             context=dict(d.get("context") or {}),
             created=float(d.get("created") or 0.0),
+            slots=max(1, int(d.get("slots") or 1)),
         )
     except (OSError, ValueError, KeyError, TypeError):
         return Calibration()
-    return cal if _same_machine(cal.context, machine_context()) else Calibration()
+    if not _same_machine(cal.context, machine_context()):
+        return Calibration()
+    # measured with fewer slots busy than timings now run at once: it says too little
+    return cal if cal.slots >= slot_count() else Calibration()
 
 
 def save_calibration(cal: Calibration) -> Path:
@@ -90,9 +107,10 @@ def save_calibration(cal: Calibration) -> Path:
 
 
 def estimate_calibration(
-    checks: Sequence[tuple[str, float, float]], context: dict[str, Any]
+    checks: Sequence[tuple[str, float, float]], context: dict[str, Any], slots: int = 1
 ) -> Calibration:
-    """From identical-program checks ``(problem, estimate, sampling sd of its log)``."""
+    """From identical-program checks ``(problem, estimate, sampling sd of its log)``,
+    measured with ``slots`` timing slots busy."""
     if not checks:
         raise ValueError("no checks to calibrate from")
     logs = [math.log(est) for _, est, _ in checks]
@@ -107,6 +125,7 @@ def estimate_calibration(
         problems=tuple(sorted({p for p, *_ in checks})),
         context=dict(context),
         created=time.time(),
+        slots=max(1, slots),
     )
 
 

@@ -30,6 +30,17 @@ Protocol (``Meter.compare``):
    (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
    rounds up to ``max_pairs``.
 
+**Group timing** (``Meter.compare_group``): k correct candidates of one problem in one
+sandbox against one stream of baseline runs. Each round runs, per timed test and
+repeat, the baseline and every candidate still measured, in a shuffled order with the
+baseline's position counterbalanced (per test it steps through every slot of the order
+from a random start: each candidate runs after the baseline as often as before it, and
+with one candidate this is ABBA); candidate c's pair is (that baseline run, c's run).
+A group costs about k+1 runs per test and round instead of 2k. Every candidate keeps
+its own samples, ``Speedup`` (round bootstrap, floor) and stop rule: once its interval
+is precise it leaves the session, and one whose output changes leaves with its
+mismatch. ``compare`` is a group of one.
+
 ``MeterConfig(legacy=True)`` is the earlier meter (pairs resampled within each test,
 timed set chosen in each check, no floor, one copy of each binary), kept so
 ``benchmarks/calibration.py`` can show both side by side.
@@ -42,7 +53,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -145,9 +156,10 @@ class Comparison:
 class OutputChanged(Exception):
     """The candidate printed something else in a timing run than in its checked run."""
 
-    def __init__(self, test: str, detail: str):
+    def __init__(self, test: str, detail: str, cpu: float = 0.0):
         super().__init__(detail)
         self.test = test
+        self.cpu = cpu  # the CPU seconds of the run that changed
 
 
 def _tiny(seconds: float) -> float:
@@ -160,14 +172,18 @@ class _Samples:
         self.rounds: dict[str, list[int]] = {n: [] for n in names}
         self.cpu = 0.0
 
-    def add(self, name: str, base: RunResult, cand: RunResult, round_: int = 0) -> None:
+    def add(
+        self, name: str, base: RunResult, cand: RunResult, round_: int = 0, share: int = 1
+    ) -> None:
+        """One pair; ``share``: how many candidates this baseline run is paired with
+        (each is charged its part of the baseline's CPU time)."""
         bc, cc, bw, cw = self.data[name]
         bc.append(_tiny(base.cpu_seconds))
         cc.append(_tiny(cand.cpu_seconds))
         bw.append(_tiny(base.wall_seconds))
         cw.append(_tiny(cand.wall_seconds))
         self.rounds[name].append(round_)
-        self.cpu += base.cpu_seconds + cand.cpu_seconds
+        self.cpu += base.cpu_seconds / share + cand.cpu_seconds
 
     def timing(self, name: str, timed: bool) -> TestTiming:
         bc, cc, bw, cw = self.data[name]
@@ -211,11 +227,14 @@ class Meter:
         (used by ``compare`` only when the sandbox was made from this dict), in a random
         order: the sandbox copies them in this order, so neither role keeps getting the
         pages the allocator hands out first, check after check."""
+        return self.group_binaries(baseline, {"candidate": candidate})
+
+    def group_binaries(self, baseline: Path, candidates: dict[str, Path]) -> dict[str, Path]:
+        """``binaries`` for a group: ``baseline`` and each named candidate, with copies."""
         self._copies = 1 if self.config.legacy else max(1, self.config.placements)
+        roles = [("baseline", baseline), *candidates.items()]
         names = [
-            (f"{who}_{k}" if k else who, path)
-            for k in range(self._copies)
-            for who, path in (("baseline", baseline), ("candidate", candidate))
+            (f"{who}_{k}" if k else who, path) for k in range(self._copies) for who, path in roles
         ]
         if not self.config.legacy:
             random.Random(self.config.seed).shuffle(names)
@@ -224,19 +243,20 @@ class Meter:
     def compare(self, box: Sandbox, tests: Tests, baseline_digest: str | None = None) -> Comparison:
         """``tests``: (name, input, expected output). Candidate must already be correct.
         With ``baseline_digest`` the timed-test set is cached under it (not in legacy)."""
+        if not self.config.legacy:
+            return self.compare_group(box, tests, ("candidate",), baseline_digest)[0]
         cfg = self.config
-        seed = cfg.seed if cfg.seed is not None or not cfg.legacy else 0
-        rng = random.Random(seed)
+        rng = random.Random(cfg.seed if cfg.seed is not None else 0)
         self._pairs_done: dict[str, int] = {}
         samples = _Samples([t[0] for t in tests])
         try:
             samples.cpu += box.run("baseline", tests[0][1]).cpu_seconds  # warm its pages once
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
-            timed = self._timed(box, tests, samples, baseline_digest)
-            repeats = self._repeats(samples, timed)
-            plan = [t for t in timed for _ in range(repeats[t[0]])]
-            least = cfg.min_pairs if cfg.min_pairs is not None else 2 if cfg.legacy else 4
+            first = {t[0]: samples.data[t[0]][0][0] for t in tests}
+            timed = self._timed(box, tests, first, samples, baseline_digest)
+            plan = list(timed)
+            least = cfg.min_pairs if cfg.min_pairs is not None else 2
             for round_ in range(1, cfg.max_pairs):
                 if round_ >= least and self._precise(samples, timed):
                     break
@@ -252,21 +272,165 @@ class Meter:
             )
         return self._summarize(samples, tests, timed)
 
-    def _timed(self, box: Sandbox, tests: Tests, samples: _Samples, digest: str | None) -> list:
+    def compare_group(
+        self,
+        box: Sandbox,
+        tests: Tests,
+        candidates: Sequence[str],
+        baseline_digest: str | None = None,
+    ) -> list[Comparison]:
+        """Group timing: the binaries named ``candidates`` (each correct already) against
+        one stream of ``baseline`` runs, one ``Comparison`` each, in that order.
+
+        Each round runs, for every timed test (and each of its repeats), the baseline
+        and every candidate still measured, in a shuffled order with the baseline's
+        position counterbalanced (per test it steps through every slot of the order
+        from a random start; with one candidate that is ABBA). Candidate ``c``'s pair on
+        that run is (the baseline's run, ``c``'s run), so a group of k costs about k+1
+        runs per test and round instead of 2k. Each candidate keeps its own samples,
+        interval and stop rule: once its interval is precise it leaves the session; a
+        candidate whose output changes leaves with its mismatch. The baseline's runs
+        (and the timed-set decision) are charged in equal shares to the candidates
+        measured at the time."""
+        cfg = self.config
+        if cfg.legacy:
+            if list(candidates) != ["candidate"]:
+                raise ValueError("the legacy meter times one binary named 'candidate'")
+            return [self.compare(box, tests, baseline_digest)]
+        if not candidates:
+            return []
+        if len(set(candidates)) != len(candidates):
+            raise ValueError(f"candidate names repeat: {list(candidates)}")
+        rng = random.Random(cfg.seed)
+        names = [t[0] for t in tests]
+        group = {c: _Samples(names) for c in candidates}
+        failed: dict[str, OutputChanged] = {}
+        active = list(candidates)
+        self._positions: dict[str, int] = {}
+
+        def charge(seconds: float) -> None:  # shared runs, split over the active ones
+            for c in active:
+                group[c].cpu += seconds / len(active)
+
+        # warm every binary's pages once (the candidates were checked in another sandbox:
+        # none of them starts warmer than the baseline)
+        charge(box.run("baseline", tests[0][1]).cpu_seconds)
+        for c in candidates:
+            group[c].cpu += box.run(c, tests[0][1]).cpu_seconds
+        first: dict[str, float] = {}
+        for name, data, expected in tests:
+            base = self._step(box, name, data, expected, rng, active, group, failed, 0)
+            first[name] = _tiny(base.cpu_seconds)
+            if not active:
+                break
+        if not active:
+            return self._results(candidates, group, failed, tests, list(tests))
+        timed = self._timed(box, tests, first, None, baseline_digest, charge)
+        repeats = self._repeats(first, timed)
+        plan = [t for t in timed for _ in range(repeats[t[0]])]
+        least = cfg.min_pairs if cfg.min_pairs is not None else 4
+        budget = cfg.max_cpu_seconds
+        for round_ in range(1, cfg.max_pairs):
+            if round_ >= least:
+                active[:] = [c for c in active if not self._precise(group[c], timed)]
+            active[:] = [c for c in active if group[c].cpu <= budget]
+            if not active:
+                break
+            order = list(plan)
+            rng.shuffle(order)
+            for name, data, expected in order:
+                if not active:
+                    break
+                self._step(box, name, data, expected, rng, active, group, failed, round_)
+        return self._results(candidates, group, failed, tests, timed)
+
+    def _step(
+        self,
+        box: Sandbox,
+        name: str,
+        data: bytes,
+        expected: bytes,
+        rng: random.Random,
+        active: list[str],
+        group: dict[str, _Samples],
+        failed: dict[str, OutputChanged],
+        round_: int,
+    ) -> RunResult:
+        """One run of the baseline and of every active candidate on test ``name``, in a
+        shuffled order, the baseline at the test's next position; returns its run."""
+        order = list(active)
+        rng.shuffle(order)
+        k = self._positions.get(name, rng.randrange(len(order) + 1))
+        self._positions[name] = k + 1
+        order.insert(k % (len(order) + 1), "baseline")
+        runs: dict[str, RunResult] = {}
+        for who in order:
+            try:
+                runs[who] = self._run(box, who, data, expected, name)
+            except OutputChanged as e:
+                failed[who] = e
+                group[who].cpu += e.cpu
+        base = runs["baseline"]
+        sharing = [c for c in active if c in runs]
+        for c in active:
+            if c in runs:
+                group[c].add(name, base, runs[c], round_, share=len(sharing))
+        active[:] = [c for c in active if c not in failed]
+        return base
+
+    def _results(
+        self,
+        candidates: Sequence[str],
+        group: dict[str, _Samples],
+        failed: dict[str, OutputChanged],
+        tests: Tests,
+        timed: list,
+    ) -> list[Comparison]:
+        out = []
+        for c in candidates:
+            if c in failed:
+                e = failed[c]
+                cpu = group[c].cpu
+                out.append(
+                    Comparison(
+                        (), None, None, cpu_seconds=cpu, mismatch=str(e), mismatch_test=e.test
+                    )
+                )
+            else:
+                out.append(self._summarize(group[c], tests, timed))
+        return out
+
+    def _timed(
+        self,
+        box: Sandbox,
+        tests: Tests,
+        first: dict[str, float],
+        samples: _Samples | None,
+        digest: str | None,
+        charge: Callable[[float], None] | None = None,
+    ) -> list:
+        """The timed tests, from each test's first baseline CPU time ``first``; the
+        extra baseline runs are charged to ``samples`` or through ``charge``."""
         cut = self.config.min_test_seconds
         if self.config.legacy:  # decided on this check's first pair
-            return [t for t in tests if samples.data[t[0]][0][0] >= cut] or list(tests)
+            return [t for t in tests if first[t[0]] >= cut] or list(tests)
+
+        def spend(seconds: float) -> None:
+            if charge is not None:
+                charge(seconds)
+            elif samples is not None:
+                samples.cpu += seconds
 
         def decide() -> tuple[str, ...]:
             chosen = []
             for name, data, expected in tests:
-                times = [samples.data[name][0][0]]
+                times = [first[name]]
                 # not clearly long or short: decide on a median of 3 (noise only adds time,
                 # so a tiny test's one slow first run must not make it timed for good)
                 if cut / 2 <= times[0] < 4 * cut:
                     for _ in range(2):
                         run = self._run(box, "baseline", data, expected, name)
-                        samples.cpu += run.cpu_seconds
+                        spend(run.cpu_seconds)
                         times.append(run.cpu_seconds)
                 if float(np.median(times)) >= cut:
                     chosen.append(name)
@@ -276,19 +440,18 @@ class Meter:
         names = set(cached_timed_set(digest, key, decide) if digest else decide())
         return [t for t in tests if t[0] in names] or list(tests)
 
-    def _repeats(self, samples: _Samples, timed: list) -> dict[str, int]:
+    def _repeats(self, first: dict[str, float], timed: list) -> dict[str, int]:
         """Pairs per round for each timed test: a test k times shorter than the longest
         gets about sqrt(k) pairs (at most ``max_repeats``), the allocation that makes the
         mean of per-test estimates most precise for its CPU cost when the tests' relative
         noise is alike; every test keeps its equal weight in the aggregate."""
-        if self.config.legacy:
-            return {t[0]: 1 for t in timed}
-        first = {t[0]: samples.data[t[0]][0][0] for t in timed}
-        longest = max(first.values())
+        times = {t[0]: first[t[0]] for t in timed}
+        longest = max(times.values())
         cap = max(1, self.config.max_repeats)
-        return {n: min(cap, max(1, int(math.sqrt(longest / c)))) for n, c in first.items()}
+        return {n: min(cap, max(1, int(math.sqrt(longest / c)))) for n, c in times.items()}
 
     def _run(self, box: Sandbox, who: str, data: bytes, expected: bytes, name: str) -> RunResult:
+        """One run of ``who`` (one of its copies, at random), its output checked."""
         k = random.randrange(self._copies)
         run = box.run(who if k == 0 else f"{who}_{k}", data)
         if run.clean_exit and outputs_match(run.stdout, expected):
@@ -300,7 +463,9 @@ class Meter:
                 "is the problem deterministic?"
             )
         raise OutputChanged(
-            name, f"candidate output changed on test {name} during timing: {detail}"
+            name,
+            f"candidate output changed on test {name} during timing: {detail}",
+            run.cpu_seconds,
         )
 
     def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):

@@ -70,10 +70,18 @@ def _result(verdict: Verdict, config: RewardConfig, neutral: float) -> dict[str,
     return {
         "score": neutral if score is None else float(score),
         "correct": float(verdict.correct),
-        "speedup": verdict.speedup.value if verdict.correct and verdict.speedup else 0.0,
+        "speedup": _speedup(verdict),
         "compiled": float(verdict.assembled),
         "infra_failure": float(infra),
     }
+
+
+def _speedup(verdict: Verdict) -> float:
+    """The measured speedup; a correct copy of the baseline (not timed: its reward does
+    not depend on it) is the baseline: 1.0; a wrong program 0.0."""
+    if not verdict.correct:
+        return 0.0
+    return verdict.speedup.value if verdict.speedup else 1.0
 
 
 def _infra_score() -> float:

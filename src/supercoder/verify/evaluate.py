@@ -1,10 +1,19 @@
 """The verified evaluator: assemble, run every test in the sandbox, compare, time.
 
+Two stages, so a batch can run them apart (the verification service's cascade):
+``check_candidate`` builds the candidate and runs every test (hidden ones too) in a
+sandbox of its own, holding no timing slot, and returns an ``Untimed`` (its verdict,
+and its executable when it passed); ``time_group`` times correct candidates of one
+problem together (``Meter.compare_group``) in one sandbox bound to a timing slot's
+core. ``evaluate`` is the two in a row for one candidate.
+
 ``evaluate(problem, candidate)`` never raises for a bad candidate: every candidate
 failure is a ``Status`` in the returned ``Verdict``. Hidden data never leaves the
 evaluator: for a hidden test the verdict (its messages, ``TestResult.detail``) says
 only the test's name and status, never its input, its expected output, or what the
-candidate printed (stdout, stderr, exit code, signal) on it; visible tests may be quoted. A broken machine (no sandbox,
+candidate printed (stdout, stderr, exit code, signal) on it; visible tests may be
+quoted. Speedups are measured only on tests the model never saw (``verify/unseen.py``:
+hidden tests, topped up with generated ones). A broken machine (no sandbox,
 supervisor lost while running the baseline) gives ``Status.INFRA_ERROR``, which
 callers retry or drop and never score as wrong. A broken *problem* (C that does not
 compile, baseline that fails its own tests) raises ``UserError``.
@@ -12,23 +21,20 @@ compile, baseline that fails its own tests) raises ``UserError``.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import tempfile
-import time
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.build.baseline import baseline_asm, baseline_binary
 from supercoder.build.toolchain import assemble, machine_context, same_program
 from supercoder.errors import InfraError
-from supercoder.paths import cache_dir
 from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
+from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
 from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
-from supercoder.verify.unseen import unseen_tests
+from supercoder.verify.unseen import Unseen, unseen_tests
 
 
 @dataclass(frozen=True)
@@ -53,13 +59,13 @@ class EvalConfig:
 
 _OUTCOME_STATUS = {
     "timeout": Status.TIMEOUT,
-    "idle": Status.TIMEOUT,  # slept past its allowance: a run's wall time is bounded
     "output_limit": Status.OUTPUT_LIMIT,
     "memory_limit": Status.MEMORY_LIMIT,
     "signaled": Status.RUNTIME_ERROR,
     "exited": Status.RUNTIME_ERROR,
     "spawn_error": Status.RUNTIME_ERROR,
     "tampered": Status.RUNTIME_ERROR,
+    "idle": Status.TIMEOUT,  # slept past its allowance: a run's wall time is bounded
 }
 _SEVERITY = [
     Status.COMPILE_ERROR,
@@ -74,124 +80,222 @@ _SEVERITY = [
 def evaluate(
     problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
 ) -> Verdict:
+    """Check the candidate on every test, then (``config.time``) time it alone."""
+    checked = check_candidate(problem, candidate, config)
+    if not config.time or checked.binary is None:
+        return checked.verdict
+    return time_group(problem, [checked], config)[0]
+
+
+@dataclass(frozen=True)
+class Untimed:
+    """A candidate checked on every test, not timed: its verdict (the failure, or OK
+    with no speedup) and, when it passed every test, its executable."""
+
+    verdict: Verdict
+    binary: bytes | None = field(default=None, repr=False)
+
+
+def check_candidate(
+    problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
+) -> Untimed:
+    """The cascade's first stages: refuse (no answer), build, correctness on every test
+    (hidden ones too), in a sandbox of its own and holding no timing slot."""
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
-    context = {
-        **machine_context(),
-        **Meter(config.meter).context(),
-        "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)",
-    }
+    context = _context(config)
     if not asm or not asm.strip():
-        return Verdict(
-            problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
+        return Untimed(
+            Verdict(
+                problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
+            )
         )
     base_asm = baseline_asm(problem)
     identical = same_program(asm, base_asm)
     isolated, why = isolation_status()
     if config.sandbox and not isolated:
-        return Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context)
+        return Untimed(Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context))
     with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
         workdir = Path(tmp)
-        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
+        # a problem whose baseline does not build is broken: UserError, before any check
+        baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
         build = assemble(asm, workdir / "candidate", problem.link_flags, isolation=config.sandbox)
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control", isolation=config.sandbox)
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
-                return Verdict(
-                    problem.name,
-                    Status.INFRA_ERROR,
-                    context=context,
-                    message=f"the toolchain failed on the baseline too: {control.log}",
+                return Untimed(
+                    Verdict(
+                        problem.name,
+                        Status.INFRA_ERROR,
+                        context=context,
+                        message=f"the toolchain failed on the baseline too: {control.log}",
+                    )
                 )
-            return Verdict(
-                problem.name,
-                Status.COMPILE_ERROR,
-                message=build.log,
-                identical_to_baseline=identical,
-                context=context,
+            return Untimed(
+                Verdict(
+                    problem.name,
+                    Status.COMPILE_ERROR,
+                    message=build.log,
+                    identical_to_baseline=identical,
+                    context=context,
+                )
             )
         try:
-            return _run_and_time(problem, base_bin, build.binary, identical, config, context)
+            verdict = _check(problem, build.binary, identical, config, context)
         except InfraError as e:
-            return Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
+            return Untimed(
+                Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
+            )
+        binary = build.binary.read_bytes() if verdict.correct else None
+    return Untimed(verdict, binary)
 
 
-def _run_and_time(
-    problem: Problem,
-    base_bin: Path,
-    cand_bin: Path,
-    identical: bool,
-    config: EvalConfig,
-    context: dict,
+def _context(config: EvalConfig) -> dict:
+    return {
+        **machine_context(),
+        **Meter(config.meter).context(),
+        "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)",
+    }
+
+
+def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
+    """Every test (hidden ones too: every test decides correctness), then the generated
+    ones the speedup may be measured on."""
+    return [
+        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+        for t in problem.tests
+    ] + list(unseen.generated_tests)
+
+
+def _hidden(problem: Problem, unseen: Unseen) -> frozenset[str]:
+    """The tests whose data a verdict never quotes: hidden and generated ones."""
+    return frozenset(t.name for t in problem.tests if t.hidden) | unseen.names
+
+
+def _check(
+    problem: Problem, cand_bin: Path, identical: bool, config: EvalConfig, context: dict
 ) -> Verdict:
     unseen = unseen_tests(problem, generate=config.time)  # generated ones only to time
-    inputs = [
-        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
-        for t in problem.tests  # hidden tests too: every test decides correctness
-    ] + list(unseen.generated_tests)  # and the generated ones
-    hidden = frozenset(t.name for t in problem.tests if t.hidden) | unseen.names
-    meter = Meter(config.meter)
-    box = Sandbox(
-        meter.binaries(base_bin, cand_bin),
+    with Sandbox(
+        {"candidate": cand_bin},
         config.limits,
         isolation=config.sandbox,
         exit_code=problem.exit_code,
-    )
-    try:
-        results, cpu = _check_all(box, inputs, config, hidden)
-        failed = [r for r in results if r.status is not Status.OK]
-        if failed:
-            status = min((r.status for r in failed), key=_SEVERITY.index)
-            return Verdict(
-                problem.name,
-                status,
-                tuple(results),
-                identical_to_baseline=identical,
-                message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
-                context=context,
-                cpu_seconds_spent=cpu,
-            )
-        if not config.time:
-            return Verdict(
-                problem.name,
-                Status.OK,
-                tuple(results),
-                identical_to_baseline=identical,
-                context=context,
-                cpu_seconds_spent=cpu,
-            )
-        context = {**context, "timing": unseen.why}
-        if not unseen.tests:  # nothing the model never saw: no speedup to measure
-            return Verdict(
-                problem.name,
-                Status.OK,
-                tuple(_not_timed(r) for r in results),
-                identical_to_baseline=identical,
-                message=unseen.why,
-                context=context,
-                cpu_seconds_spent=cpu,
-            )
-        timed_inputs = [t for t in inputs if t[0] in unseen.names]
-        with timing_slot():
-            comparison = meter.compare(box, timed_inputs, baseline_digest=base_bin.name)
-    except InfraError as e:  # SandboxLost too; the candidate has run in this sandbox
-        box.close()
-        return _blame(problem, base_bin, inputs, config, e, identical, context, cpu, hidden)
-    finally:
-        box.close()
-    if comparison.mismatch and box.slept("candidate"):  # stopped for sleeping while timed
-        why = (
-            "the candidate slept while it was timed (a run's wall time is bounded by its CPU time)"
-        )
+    ) as box:
+        results, cpu = _check_all(box, _inputs(problem, unseen), config, _hidden(problem, unseen))
+    failed = [r for r in results if r.status is not Status.OK]
+    if failed:
+        status = min((r.status for r in failed), key=_SEVERITY.index)
         return Verdict(
             problem.name,
-            Status.TIMEOUT,
+            status,
             tuple(results),
             identical_to_baseline=identical,
-            message=why,
+            message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
             context=context,
-            cpu_seconds_spent=cpu + comparison.cpu_seconds,
+            cpu_seconds_spent=cpu,
         )
-    return _timed_verdict(problem, results, comparison, identical, context, cpu, hidden)
+    return Verdict(
+        problem.name,
+        Status.OK,
+        tuple(results),
+        identical_to_baseline=identical,
+        context=context,
+        cpu_seconds_spent=cpu,
+    )
+
+
+def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig) -> list[Verdict]:
+    """Time correct candidates of one problem together (``Meter.compare_group``: one
+    sandbox, one stream of baseline runs, in one timing slot pinned to its core); one
+    verdict each, in order. A candidate that is not correct keeps its verdict. Should
+    the baseline fail in the shared sandbox, each candidate is timed again alone, so
+    the blame falls on the one that broke its sandbox (``_blame``)."""
+    todo = [i for i, c in enumerate(checked) if c.binary is not None and c.verdict.correct]
+    out = [c.verdict for c in checked]
+    if not todo:
+        return out
+    unseen = unseen_tests(problem)
+    if not unseen.tests:  # nothing the model never saw: no speedup to measure
+        for i in todo:
+            v = checked[i].verdict
+            out[i] = replace(
+                v,
+                tests=tuple(_not_timed(r) for r in v.tests),
+                message=unseen.why,
+                context={**v.context, "timing": unseen.why},
+            )
+        return out
+    hidden = _hidden(problem, unseen)
+    with tempfile.TemporaryDirectory(prefix="sc-time-") as tmp:
+        workdir = Path(tmp)
+        base_bin = baseline_binary(
+            baseline_asm(problem), workdir, problem.link_flags, config.sandbox
+        )
+        paths = {}
+        for k, i in enumerate(todo):
+            path = workdir / f"cand{k}"
+            path.write_bytes(checked[i].binary or b"")
+            path.chmod(0o755)
+            paths[f"candidate{k}" if len(todo) > 1 else "candidate"] = path
+        inputs = _inputs(problem, unseen)
+        timed_inputs = [x for x in inputs if x[0] in unseen.names]
+        meter = Meter(config.meter)
+        binaries = meter.group_binaries(base_bin, paths)
+        try:
+            with (
+                timing_slot() as slot,
+                Sandbox(
+                    binaries,
+                    config.limits,
+                    isolation=config.sandbox,
+                    exit_code=problem.exit_code,
+                    cpus=slot.cpus,
+                ) as box,
+            ):
+                comparisons = meter.compare_group(box, timed_inputs, list(paths), base_bin.name)
+                slept = {name: box.slept(name) for name in paths}
+        except InfraError as e:  # SandboxLost too; the candidates have run in this sandbox
+            if len(todo) > 1:
+                for i in todo:
+                    out[i] = time_group(problem, [checked[i]], config)[0]
+                return out
+            v = checked[todo[0]].verdict
+            cpu = v.cpu_seconds_spent
+            out[todo[0]] = _blame(
+                problem,
+                base_bin,
+                inputs,
+                config,
+                e,
+                v.identical_to_baseline,
+                v.context,
+                cpu,
+                hidden,
+            )
+            return out
+    for i, name, cmp in zip(todo, paths, comparisons, strict=True):
+        v = checked[i].verdict
+        context = {**v.context, "timing": unseen.why}
+        if cmp.mismatch and slept[name]:  # stopped for sleeping while it was timed
+            out[i] = replace(
+                v,
+                status=Status.TIMEOUT,
+                message="the candidate slept while it was timed "
+                "(a run's wall time is bounded by its CPU time)",
+                context=context,
+                cpu_seconds_spent=v.cpu_seconds_spent + cmp.cpu_seconds,
+            )
+            continue
+        out[i] = _timed_verdict(
+            problem,
+            list(v.tests),
+            cmp,
+            v.identical_to_baseline,
+            context,
+            v.cpu_seconds_spent,
+            hidden,
+        )
+    return out
 
 
 def _blame(
@@ -428,27 +532,3 @@ def _timed_verdict(
         context=ctx,
         cpu_seconds_spent=cpu_total,
     )
-
-
-@contextmanager
-def timing_slot():
-    """Serialise timing across processes on this machine (``SUPERCODER_TIMING_SLOTS``
-    concurrent slots, default 1), so parallel verification does not add noise."""
-    slots = max(1, int(os.environ.get("SUPERCODER_TIMING_SLOTS", "1")))
-    lock_dir = cache_dir() / "locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    while True:
-        for i in range(slots):
-            fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
-                continue
-            try:
-                yield
-            finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-                os.close(fd)
-            return
-        time.sleep(0.01)

@@ -44,6 +44,27 @@ class InlineExecutor:
         return None
 
 
+class ThreadExecutor:
+    """Runs jobs on threads of this process: for jobs that mostly wait on sandboxed
+    processes (a CLI check of a few candidates), with no worker start-up cost."""
+
+    inline = True  # jobs share the caller's memory: nothing is pickled
+
+    def __init__(self, workers: int) -> None:
+        if workers < 1:
+            raise UserError(f"workers must be at least 1 (got {workers})")
+        self.workers = workers
+
+    def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
+        with cf.ThreadPoolExecutor(self.workers) as pool:
+            futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
+            for future in cf.as_completed(futures):
+                yield futures[future], future.result()
+
+    def close(self) -> None:
+        return None
+
+
 class LocalExecutor:
     """A spawn-context process pool shared by every caller (thread-safe, lazy start).
 

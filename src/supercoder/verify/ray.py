@@ -4,10 +4,12 @@ Connects to the cluster named by ``address`` or ``RAY_ADDRESS`` (``ray start --h
 one node, ``ray start --address HEAD:6379`` on the others); without one it starts a
 small local instance (``num_cpus`` = ``workers``) with token authentication on (Ray
 2.52+, ``RAY_AUTH_MODE=token``: Ray generates the token). For a cluster, start every
-node and the driver with the same ``RAY_AUTH_MODE=token`` and token (docs/TRAINING.md). Each job is one task using one CPU;
-Ray retries a task whose worker or node died. Timing stays serial per machine: the
-evaluator's timing lock is a file lock on each node. Every node needs supercoder, gcc
-and bubblewrap installed, like the driver.
+node and the driver with the same ``RAY_AUTH_MODE=token`` and token (docs/training.md).
+Each job is one task using one CPU; Ray retries a task whose worker or node died
+(``max_retries``), so a node lost in the middle of a batch loses no verdict
+(``tests/test_ray.py``). Each node times in its own slots (``timing.slots``: file locks
+in that node's cache, one pinned slot per physical core). Every node needs supercoder,
+gcc and bubblewrap installed, like the driver.
 """
 
 from __future__ import annotations

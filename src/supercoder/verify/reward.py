@@ -21,12 +21,15 @@ In every kind a program that is textually the baseline (``identical_to_baseline`
 gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
 one gets ``failure`` (0 by default, the paper's value).
 
-``score_batch`` scores model completions through the verification service
-(``verify.verify_answers``): the assembly is extracted, correctness checks fan out over
-an executor (a local process pool by default, Ray with ``executors_ray.RayExecutor``);
-timing stays serial per machine because the evaluator serialises its timing phase with
-a file lock. Identical (problem, assembly) pairs in a batch are verified once; an
-infrastructure failure is retried ``infra_retries`` times (default 1), then gets None.
+``score_batch`` scores model completions through the verification service's cascade
+(``verify.service``): the assembly is extracted, correctness checks fan out over an
+executor (a local process pool by default, Ray with ``verify.ray.RayExecutor``) with
+no timing lock; only correct, distinct programs that are not a copy of the baseline
+(a copy's reward is ``baseline_copy`` whatever it measures) are timed, those of one
+problem together in one session (group timing), the sessions in parallel, one per
+pinned timing slot (``timing.slots``: about one per physical core). Identical
+(problem, assembly) pairs in a batch are verified once; an infrastructure failure is
+retried ``infra_retries`` times (default 1), then gets None.
 """
 
 from __future__ import annotations
@@ -141,7 +144,8 @@ def verify_batch(
     """Verdicts for ``completions[i]`` on ``problems[i]`` (``verify.verify_answers``:
     extraction first, identical pairs once, infrastructure failures retried)."""
     texts = [completion_text(c) for c in completions]
-    verification = VerifyConfig(config.evaluation(), infra_retries)
+    # a reward-only caller times nothing it will not pay for: never a baseline copy
+    verification = VerifyConfig(config.evaluation(), infra_retries, time_copies=False)
     return verify_answers(problems, texts, verification, executor)
 
 

@@ -7,16 +7,31 @@ SEARCH/REPLACE diffs against the baseline). Every caller goes through here: the 
 strategies and eval runs (streaming, so each answer is journaled as it finishes), the
 TRL and verl rewards (batches).
 
+The cascade (cheapest stage first; each stage only sees what passed the last one):
+
+1. extract (``verify_answers``) -> refuse (``asmcheck``) -> build -> correctness on
+   every test, hidden ones too: one job per distinct (problem, assembly), in parallel on
+   every worker, holding no timing slot (``evaluate.check_candidate``). A failure is
+   final here and yielded at once.
+2. timing, only for correct programs that are worth a figure: distinct programs
+   (one timing per normalized program: copies that differ in comments or layout share
+   it) and, unless ``VerifyConfig.time_copies``, not a copy of the baseline (the reward
+   pays a copy ``baseline_copy`` whatever it measures). The candidates of one problem
+   are timed together (``evaluate.time_group``: one sandbox, one baseline stream, one
+   pinned timing slot), in groups of at most ``VerifyConfig.group_size``; the groups of
+   several problems run in parallel, each in its own slot.
+
 - Identical (problem, assembly) pairs in one call are verified once; each copy gets
   the verdict and the seconds it took.
 - Jobs run through an ``Executor`` (``map_unordered``); ``executor=None`` runs a lone
   job inline and a batch in one local process pool per process (one worker per core).
   Problems loaded from a folder travel to other processes as their path and are loaded
   once per worker process (generated test inputs are never pickled).
-- ``run_job`` (top-level, picklable) never raises: a bug or a broken machine becomes a
-  ``Status.INFRA_ERROR`` verdict naming the exception. Infrastructure failures are
-  retried ``VerifyConfig.infra_retries`` times (default 1), then reported as they are:
-  the caller drops them, never scores them as wrong; only the final try is yielded.
+- ``run_job``/``run_group_job`` (top-level, picklable) never raise: a bug or a broken
+  machine becomes a ``Status.INFRA_ERROR`` verdict naming the exception. Infrastructure
+  failures are retried ``VerifyConfig.infra_retries`` times (default 1) at the stage
+  they happened in, then reported as they are: the caller drops them, never scores
+  them as wrong; only the final try is yielded.
 - A broken *problem* (``UserError`` from the evaluator: its baseline does not build, its
   folder cannot be loaded) is not retried: it is raised in the caller, as ``evaluate``
   raises it, with the same message.
@@ -34,27 +49,36 @@ from typing import Any, NamedTuple
 
 from supercoder.errors import UserError
 from supercoder.types import Candidate, Problem, Status, Verdict
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import EvalConfig, Untimed
 
 INFRA_RETRIES = 1
+GROUP_SIZE = 8
 
 
 @dataclass(frozen=True)
 class VerifyConfig:
-    """How candidates are evaluated, and how often an infrastructure failure is retried.
+    """How candidates are verified, and how often an infrastructure failure is retried.
 
     Fields:
-        eval: the evaluator's configuration (``EvalConfig``).
-        infra_retries: evaluations repeated after an infrastructure failure before
-            it is given up (the one retry policy of every caller).
+        eval: the evaluator's configuration (``EvalConfig``: sandbox, limits, meter,
+            whether to time at all).
+        infra_retries: evaluations repeated after an infrastructure failure before it is
+            given up, per stage (the one retry policy of every caller).
+        time_copies: time a correct copy of the baseline too (reward-only callers say no:
+            its reward does not depend on it).
+        group_size: at most this many candidates of one problem timed in one session.
     """
 
     eval: EvalConfig = field(default_factory=EvalConfig)
     infra_retries: int = INFRA_RETRIES
+    time_copies: bool = True
+    group_size: int = GROUP_SIZE
 
     def __post_init__(self) -> None:
         if self.infra_retries < 0:
             raise ValueError(f"infra_retries must be >= 0 (got {self.infra_retries})")
+        if self.group_size < 1:
+            raise ValueError(f"group_size must be >= 1 (got {self.group_size})")
 
 
 class Checked(NamedTuple):
@@ -68,7 +92,7 @@ class Checked(NamedTuple):
 
 @dataclass(frozen=True)
 class Job:
-    """One evaluation: the problem itself, or (``problem=None``) its folder ``path``."""
+    """One correctness check: the problem itself, or (``problem=None``) its folder ``path``."""
 
     name: str
     problem: Problem | None
@@ -78,26 +102,65 @@ class Job:
 
 
 @dataclass(frozen=True)
+class GroupJob:
+    """One timing session: correct candidates (``Untimed``) of one problem."""
+
+    name: str
+    problem: Problem | None
+    path: str | None
+    checked: tuple[Any, ...]
+    config: Any
+
+
+@dataclass(frozen=True)
 class JobResult:
     verdict: Verdict
     seconds: float
     problem_error: str | None = None  # a UserError's message: the problem is broken
+    binary: bytes | None = field(default=None, repr=False)  # a correct candidate's executable
+
+
+@dataclass(frozen=True)
+class GroupResult:
+    verdicts: tuple[Verdict, ...]
+    seconds: float
+    problem_error: str | None = None
 
 
 def run_job(job: Job) -> JobResult:
-    """Executor work item: evaluate one program; never raises (see module docstring)."""
-    from supercoder.verify.evaluate import evaluate  # looked up per call: tests replace it
+    """Executor work item: check one program (no timing); never raises (see module docstring)."""
+    from supercoder.verify import evaluate as ev  # looked up per call: tests replace it
 
     start = time.perf_counter()
     broken: str | None = None
+    binary = None
     try:
         problem = job.problem or load_cached(str(job.path))
-        verdict = evaluate(problem, Candidate(job.asm), job.config)
+        checked = ev.check_candidate(problem, Candidate(job.asm), job.config)
+        verdict, binary = checked.verdict, checked.binary
     except UserError as e:  # the problem's fault, not the candidate's nor the machine's
         verdict, broken = infra_verdict(job.name, e), str(e)
     except Exception as e:  # a bug or a broken machine: never the candidate's fault
         verdict = infra_verdict(job.name, e)
-    return JobResult(verdict, time.perf_counter() - start, broken)
+    return JobResult(verdict, time.perf_counter() - start, broken, binary)
+
+
+def run_group_job(job: GroupJob) -> GroupResult:
+    """Executor work item: time correct programs of one problem together; never raises."""
+    from supercoder.verify import evaluate as ev
+
+    start = time.perf_counter()
+    try:
+        problem = job.problem or load_cached(str(job.path))
+        verdicts = tuple(ev.time_group(problem, list(job.checked), job.config))
+        return GroupResult(verdicts, time.perf_counter() - start)
+    except UserError as e:
+        broken: str | None = str(e)
+        failure = infra_verdict(job.name, e)
+    except Exception as e:
+        broken, failure = None, infra_verdict(job.name, e)
+    verdicts = tuple(failure for _ in job.checked)
+    return GroupResult(verdicts, time.perf_counter() - start, broken)
 
 
 def infra_verdict(problem: str, error: BaseException) -> Verdict:
@@ -133,27 +196,104 @@ def verify_stream(
         owners.setdefault((id(problem), asm or ""), []).append(i)
     if not owners:
         return
-    where = executor or (_inline() if len(owners) == 1 else shared_pool())
-    remote = not getattr(where, "inline", False)
     groups = list(owners.values())
+    where = executor or (_inline() if len(groups) == 1 else shared_pool())
+    remote = not getattr(where, "inline", False)
+    # the check stage never times; with config.eval.time it also runs the generated
+    # tests timing will use (verify/unseen.py), so every verdict lists them
     jobs = [_job(targets[g[0]], asms[g[0]], config.eval, remote) for g in groups]
     spent = [0.0] * len(jobs)
+    tries = [1] * len(jobs)
+    to_time: list[tuple[int, Any]] = []  # (job, Untimed) correct and worth a timing
+    for j, result in _with_retries(where, run_job, jobs, config.infra_retries, spent, tries):
+        verdict = result.verdict
+        worth = config.time_copies or not verdict.identical_to_baseline
+        if config.eval.time and result.binary is not None and verdict.correct and worth:
+            to_time.append((j, Untimed(verdict, result.binary)))
+            continue
+        for i in groups[j]:
+            yield Checked(i, verdict, spent[j], tries[j])
+    if not to_time:
+        return
+    sessions = _sessions(to_time, targets, asms, groups, config.group_size)
+    group_jobs = [
+        _group_job(targets[groups[m[0].job][0]], [x.untimed for x in m], config.eval, remote)
+        for m in sessions
+    ]
+    timing_where = executor or (shared_pool() if len(group_jobs) > 1 else _inline())
+    s_spent = [0.0] * len(group_jobs)
+    s_tries = [1] * len(group_jobs)
+    for k, result in _with_retries(
+        timing_where, run_group_job, group_jobs, config.infra_retries, s_spent, s_tries
+    ):
+        share = s_spent[k] / len(sessions[k])
+        for member, verdict in zip(sessions[k], result.verdicts, strict=True):
+            for j in member.jobs:
+                for i in groups[j]:
+                    yield Checked(i, verdict, spent[j] + share, tries[j] + s_tries[k] - 1)
+
+
+class _Member(NamedTuple):
+    """One program in a timing session: its job, its check, and every job (itself
+    first) whose program normalizes to the same one."""
+
+    job: int
+    untimed: Any
+    jobs: list[int]
+
+
+def _with_retries(
+    where: Any, fn: Any, jobs: list, retries: int, spent: list[float], tries: list[int]
+) -> Iterator[tuple[int, Any]]:
+    """``(job index, result)`` of ``fn`` over ``jobs`` through ``where``, each final
+    result once: an infrastructure failure (any verdict of a group) is run again up to
+    ``retries`` times; a broken problem raises its ``UserError``."""
     todo = list(range(len(jobs)))
-    for tries in range(1, config.infra_retries + 2):
+    for attempt in range(1, retries + 2):
         again = []
-        for k, result in where.map_unordered(run_job, [jobs[j] for j in todo]):
+        for k, result in where.map_unordered(fn, [jobs[j] for j in todo]):
             j = todo[k]
             if result.problem_error is not None:
                 raise UserError(result.problem_error)
             spent[j] += result.seconds
-            if result.verdict.is_infra_failure and tries <= config.infra_retries:
+            tries[j] = attempt
+            verdicts = getattr(result, "verdicts", None) or (result.verdict,)
+            if any(v.is_infra_failure for v in verdicts) and attempt <= retries:
                 again.append(j)
                 continue
-            for i in groups[j]:
-                yield Checked(i, result.verdict, spent[j], tries)
+            yield j, result
         todo = again
         if not todo:
             break
+
+
+def _sessions(
+    to_time: list[tuple[int, Any]],
+    targets: list[Problem],
+    asms: list[str | None],
+    groups: list[list[int]],
+    size: int,
+) -> list[list[_Member]]:
+    """The timing sessions: per problem, one member per distinct normalized program,
+    at most ``size`` members a session; the costliest sessions first."""
+    from supercoder.build.toolchain import asm_digest
+
+    by_problem: dict[int, dict[str, _Member]] = {}
+    for j, untimed in to_time:
+        first = groups[j][0]
+        distinct = by_problem.setdefault(id(targets[first]), {})
+        key = asm_digest(asms[first] or "")
+        if key in distinct:
+            distinct[key].jobs.append(j)
+        else:
+            distinct[key] = _Member(j, untimed, [j])
+    out = []
+    for distinct in by_problem.values():
+        members = list(distinct.values())
+        out.extend(members[k : k + size] for k in range(0, len(members), size))
+    # longest first (a session's cost grows with its programs' run time and count): the
+    # slots finish together instead of one long session running on alone at the end
+    return sorted(out, key=lambda m: -sum(x.untimed.verdict.cpu_seconds_spent for x in m))
 
 
 def verify_candidates(
@@ -203,6 +343,11 @@ def _job(problem: Problem, asm: str | None, config: Any, remote: bool) -> Job:
     if path and Path(path).is_dir():
         return Job(problem.name, None, str(path), asm, config)
     return Job(problem.name, problem, None, asm, config)
+
+
+def _group_job(problem: Problem, checked: list[Any], config: Any, remote: bool) -> GroupJob:
+    job = _job(problem, None, config, remote)
+    return GroupJob(job.name, job.problem, job.path, tuple(checked), config)
 
 
 def _inline() -> Any:

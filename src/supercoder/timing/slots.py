@@ -1,0 +1,97 @@
+"""Timing slots: how many timings may run at once on this machine, each on its own core.
+
+``SUPERCODER_TIMING_SLOTS`` is a number or ``auto`` (the default): one slot per
+physical core this process may use (SMT siblings are left idle: a timed run never
+shares a core with another one). Slot ``i`` is pinned to the first logical CPU of the
+``i``-th physical core; the sandbox that times in it, its supervisor and every run in
+it are bound to that CPU (``Sandbox(cpus=...)``). ``timing_slot()`` takes a free slot
+across every process of this machine (a file lock per slot under the cache), waiting
+for one, and yields it. On a Ray cluster each node has its own cache and so its own
+slots.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from supercoder.errors import UserError
+from supercoder.paths import cache_dir
+
+SLOTS_ENV = "SUPERCODER_TIMING_SLOTS"
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One timing slot: its index and the CPUs its sandbox is bound to."""
+
+    index: int
+    cpus: frozenset[int]
+
+
+@cache
+def physical_cores() -> tuple[tuple[int, ...], ...]:
+    """The logical CPUs this process may use, grouped by physical core (sorted)."""
+    allowed = sorted(os.sched_getaffinity(0))
+    cores: dict[tuple[str, str], list[int]] = {}
+    for cpu in allowed:
+        topo = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
+        try:
+            key = (
+                (topo / "physical_package_id").read_text().strip(),
+                (topo / "core_id").read_text().strip(),
+            )
+        except OSError:
+            key = ("?", str(cpu))
+        cores.setdefault(key, []).append(cpu)
+    return tuple(sorted(tuple(c) for c in cores.values()))
+
+
+def slot_count() -> int:
+    """``SUPERCODER_TIMING_SLOTS``: a whole number >= 1, or ``auto`` (one per core)."""
+    text = os.environ.get(SLOTS_ENV, "auto").strip().lower()
+    if text in ("", "auto"):
+        return max(1, len(physical_cores()))
+    try:
+        n = int(text)
+    except ValueError:
+        raise UserError(f"{SLOTS_ENV} must be a whole number or 'auto', got {text!r}") from None
+    if n < 1:
+        raise UserError(f"{SLOTS_ENV} must be at least 1, got {n}")
+    return n
+
+
+def slot_cpus(index: int) -> frozenset[int]:
+    """The CPU slot ``index`` is pinned to: the first CPU of a physical core (more
+    slots than cores share them round-robin)."""
+    cores = physical_cores()
+    return frozenset({cores[index % len(cores)][0]})
+
+
+@contextmanager
+def timing_slot() -> Iterator[Slot]:
+    """Hold one of this machine's ``slot_count()`` timing slots (waits for a free one)."""
+    slots = slot_count()
+    lock_dir = cache_dir() / "locks"
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    while True:
+        for i in range(slots):
+            fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            try:
+                yield Slot(i, slot_cpus(i))
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
+                os.close(fd)
+            return
+        time.sleep(0.01)

@@ -1,0 +1,210 @@
+"""Group timing: k candidates of one problem against one stream of baseline runs.
+
+Real gcc, the real sandbox: a group holding an identical copy, a 2x program and a 3x
+slower one measures each as it reads checked alone; the baseline runs once per test
+and round for the whole group; each candidate stops on its own; a candidate whose
+output changes mid-session leaves with its mismatch while the others are measured.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+import pytest
+
+from supercoder.build.baseline import baseline_asm, baseline_binary
+from supercoder.build.toolchain import assemble, compile_to_asm
+from supercoder.problems.loading import load_problem
+from supercoder.sandbox.box import Sandbox
+from supercoder.timing.meter import Meter, MeterConfig
+from supercoder.timing.slots import Slot, physical_cores, slot_count, slot_cpus, timing_slot
+from supercoder.types import Status
+from supercoder.verify.evaluate import EvalConfig, check_candidate, evaluate, time_group
+from tests.test_evaluate import SLOW, SLOWER, primes  # noqa: F401  (fixture)
+
+# trial division by 2, then by odd divisors only: about half the work of SLOW
+HALF = SLOW.replace(
+    "for (int d = 2; d < i; d++) if (i % d == 0) { p = 0; break; }",
+    "if (i > 2 && i % 2 == 0) p = 0;\n"
+    "        for (int d = 3; p && d < i; d += 2) if (i % d == 0) { p = 0; break; }",
+)
+CONFIG = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
+
+
+class CountingBox:
+    """A real sandbox whose runs are counted per binary role."""
+
+    def __init__(self, box: Sandbox) -> None:
+        self.box, self.runs = box, {}
+
+    def run(self, name, data, limits=None):
+        role = name.rsplit("_", 1)[0] if name[-1].isdigit() and "_" in name else name
+        self.runs[role] = self.runs.get(role, 0) + 1
+        return self.box.run(name, data, limits)
+
+
+@pytest.fixture(scope="module")
+def programs(primes) -> dict[str, str]:  # noqa: F811
+    problem = load_problem(primes)
+    return {
+        "copy": baseline_asm(problem),
+        "half": compile_to_asm(HALF),
+        "slower": compile_to_asm(SLOWER),
+    }
+
+
+def test_half_is_correct_and_about_twice_as_fast(primes, programs):  # noqa: F811
+    verdict = evaluate(load_problem(primes), programs["half"], CONFIG)
+    assert verdict.correct and 1.5 < verdict.speedup.value < 2.8
+
+
+def test_a_group_measures_each_as_checked_alone(primes, programs):  # noqa: F811
+    problem = load_problem(primes)
+    kinds = ["copy", "half", "slower"]
+    checked = [check_candidate(problem, programs[k], CONFIG) for k in kinds]
+    assert all(c.verdict.correct and c.binary for c in checked)
+    grouped = dict(zip(kinds, time_group(problem, checked, CONFIG), strict=True))
+    alone = {k: evaluate(problem, programs[k], CONFIG) for k in kinds}
+    for k in kinds:
+        g, a = grouped[k].speedup, alone[k].speedup
+        assert grouped[k].status is Status.OK and g.tests_timed == a.tests_timed == 2
+        # the same figure within gross noise (timing here is noisy: no tight ratios)
+        assert abs(math.log(g.value) - math.log(a.value)) < math.log(1.3), (k, g, a)
+        assert g.low <= g.value <= g.high
+        assert grouped[k].tests[-1].baseline_samples  # raw paired samples, per candidate
+    assert grouped["copy"].identical_to_baseline and 0.85 < grouped["copy"].speedup.value < 1.15
+    assert 1.5 < grouped["half"].speedup.value < 2.8
+    assert grouped["slower"].speedup.value < 0.5 and grouped["slower"].speedup.high < 1.0
+    # each keeps its own samples: the slower one's candidate times are ~3x the copy's
+    longest = max((t for t in grouped["copy"].tests if t.timed), key=lambda t: t.baseline_seconds)
+    long = [t for t in grouped["slower"].tests if t.name == longest.name][0]
+    copy_long = longest
+    assert min(long.candidate_samples) > 2 * min(copy_long.candidate_samples)
+
+
+def test_the_baseline_runs_once_per_test_and_round_for_the_whole_group(
+    primes,  # noqa: F811
+    programs,
+    tmp_path,
+):
+    problem = load_problem(primes)
+    tests = [(t.name, t.read_input(), t.expected) for t in problem.tests]
+    base = baseline_binary(baseline_asm(problem), tmp_path)
+    cands = {
+        f"c{i}": assemble(programs[k], tmp_path / k).binary
+        for i, k in enumerate(["copy", "half", "slower"])
+    }
+    cfg = MeterConfig(min_pairs=4, max_pairs=4, max_repeats=1, seed=3)
+    meter = Meter(cfg)
+    with Sandbox(meter.group_binaries(base, cands)) as box:
+        counting = CountingBox(box)
+        results = meter.compare_group(counting, tests, list(cands), base.name)
+    pairs = [sum(len(t.base_cpu) for t in r.tests) for r in results]
+    assert pairs == [5 + 3 * 2] * 3  # 5 tests in round 0, then the 2 timed ones x 3 rounds
+    # one baseline run per pair slot of the group (+1 warm-up, + the timed-set decision
+    # when it was not cached yet): k + 1 runs per test and round, not 2k
+    # each candidate: one run per pair and one warm-up (as the baseline: none is warmer)
+    assert counting.runs["c0"] == counting.runs["c1"] == counting.runs["c2"] == pairs[0] + 1
+    assert pairs[0] + 1 <= counting.runs["baseline"] <= pairs[0] + 1 + 2 * 5
+    # every candidate's pair i shares the baseline run of the same slot
+    for t in range(len(tests)):
+        assert results[0].tests[t].base_cpu == results[1].tests[t].base_cpu
+
+
+def test_each_candidate_stops_on_its_own(primes, programs, tmp_path):  # noqa: F811
+    """A loose target for a clearly decided program: it leaves once precise, while a
+    candidate kept noisy by a tight target stays up to ``max_pairs``."""
+    problem = load_problem(primes)
+    tests = [(t.name, t.read_input(), t.expected) for t in problem.tests]
+    base = baseline_binary(baseline_asm(problem), tmp_path)
+    cands = {"a": assemble(programs["half"], tmp_path / "a").binary}
+    cfg = MeterConfig(min_pairs=2, max_pairs=8, max_repeats=1, target_halfwidth=1.0, seed=1)
+    meter = Meter(cfg)
+    with Sandbox(meter.group_binaries(base, cands)) as box:
+        (loose,) = meter.compare_group(box, tests, ["a"], base.name)
+    rounds = max(max(t.rounds) for t in loose.tests if t.timed) + 1
+    assert rounds == 2  # decided at the first look: left early
+
+
+def test_a_candidate_whose_output_changes_leaves_alone(primes, programs, tmp_path):  # noqa: F811
+    """Only the candidate whose output differs is marked; the others are measured."""
+    problem = load_problem(primes)
+    tests = [(t.name, t.read_input(), t.expected) for t in problem.tests]
+    base = baseline_binary(baseline_asm(problem), tmp_path)
+    wrong = compile_to_asm(SLOW.replace('printf("%lld\\n", cnt)', 'printf("%lld\\n", cnt + 1)'))
+    cands = {
+        "good": assemble(programs["half"], tmp_path / "g").binary,
+        "bad": assemble(wrong, tmp_path / "b").binary,
+    }
+    meter = Meter(MeterConfig(min_pairs=2, max_pairs=3))
+    with Sandbox(meter.group_binaries(base, cands)) as box:
+        good, bad = meter.compare_group(box, tests, ["good", "bad"], base.name)
+    assert bad.mismatch and bad.speedup is None and bad.mismatch_test
+    assert good.mismatch is None and good.speedup.value > 1.3
+
+
+def test_slots_are_one_per_core_and_pinned(monkeypatch, tmp_path):
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "auto")
+    assert slot_count() == len(physical_cores()) >= 1
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "3")
+    assert slot_count() == 3
+    assert slot_cpus(0) == frozenset({physical_cores()[0][0]})
+    for bad in ("0", "many"):
+        monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", bad)
+        with pytest.raises(Exception, match="SUPERCODER_TIMING_SLOTS"):
+            slot_count()
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
+    with timing_slot() as a, timing_slot() as b:  # two slots: both held at once
+        assert isinstance(a, Slot) and {a.index, b.index} == {0, 1}
+
+
+def test_a_pinned_sandbox_runs_on_its_core(tmp_path):
+    """The supervisor and the run inherit the slot's CPU (the run reports its mask)."""
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    src = tmp_path / "aff.c"
+    src.write_text(
+        "#define _GNU_SOURCE\n#include <sched.h>\n#include <stdio.h>\n"
+        "int main(void){cpu_set_t s; sched_getaffinity(0,sizeof s,&s);"
+        'for(int i=0;i<CPU_SETSIZE;i++) if(CPU_ISSET(i,&s)) printf("%d ",i);'
+        'puts("");return 0;}\n'
+    )
+    binary = assemble(compile_to_asm(src.read_text()), tmp_path / "aff").binary
+    cpu = physical_cores()[-1][0]
+    before = os.sched_getaffinity(0)
+    with Sandbox({"aff": Path(binary)}, cpus=frozenset({cpu})) as box:
+        assert box.run("aff", b"").stdout.split() == [str(cpu).encode()]
+    assert os.sched_getaffinity(0) == before  # the caller's own mask is restored
+
+
+def test_check_cli_takes_several_candidates(primes, programs, tmp_path):  # noqa: F811
+    """`supercoder check P A.s B.s C.s --json`: a list of verdicts in argument order;
+    the correct ones timed in one session, each with its own interval."""
+    from tests.test_evaluate import WRONG, run_cli
+
+    files = []
+    for name, asm in [
+        ("half", programs["half"]),
+        ("wrong", compile_to_asm(WRONG)),
+        ("copy", programs["copy"]),
+    ]:
+        files.append(tmp_path / f"{name}.s")
+        files[-1].write_text(asm)
+    proc = run_cli("check", str(primes), *map(str, files), "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert isinstance(data, list) and [d["status"] for d in data] == [
+        "ok",
+        "wrong_output",
+        "ok",
+    ]
+    assert 1.5 < data[0]["speedup"] < 2.8 and data[0]["reward"] == data[0]["speedup"]
+    assert data[2]["identical_to_baseline"] and 0.85 < data[2]["speedup"] < 1.15
+    assert data[2]["reward"] == 0.0 and data[1]["speedup"] is None
+    text = run_cli("check", str(primes), *map(str, files[:2]))
+    assert text.returncode == 0 and text.stdout.count("== ") == 2
+    assert "wrong_output" in text.stdout
