@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 from pathlib import Path
 
 
@@ -14,10 +15,16 @@ def cache_dir() -> Path:
     return root
 
 
+def sibling_temp(path: Path) -> Path:
+    """A temporary name beside ``path``, its own to this process and thread (two threads
+    writing one cache entry at once must not share a temp file)."""
+    return path.with_name(f".{path.name}.tmp{os.getpid()}-{threading.get_ident()}")
+
+
 def atomic_write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the whole new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    tmp = sibling_temp(path)
     try:
         tmp.write_bytes(data)
         if mode is not None:

@@ -28,14 +28,13 @@ import hashlib
 import importlib.util
 import json
 import logging
-import os
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 
 from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, inside, printable
-from supercoder.paths import cache_dir
+from supercoder.paths import cache_dir, sibling_temp
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, split_flags
 
@@ -207,7 +206,7 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
         )
     if cached:
         cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cached.with_suffix(f".tmp{os.getpid()}")
+        tmp = sibling_temp(cached)
         tmp.write_bytes(data_bytes)
         tmp.replace(cached)
     return data_bytes

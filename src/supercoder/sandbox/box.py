@@ -172,7 +172,7 @@ class SandboxLost(InfraError):
 @cache
 def runner_binary() -> Path:
     """Compile runner.c once per source version (cached, atomic)."""
-    from supercoder.paths import cache_dir
+    from supercoder.paths import cache_dir, sibling_temp
 
     source = RUNNER_SOURCE.read_bytes()
     digest = hashlib.sha256(source).hexdigest()[:16]
@@ -182,7 +182,7 @@ def runner_binary() -> Path:
     cc = shutil.which("gcc") or shutil.which("cc")
     if not cc:
         raise InfraError("gcc not found: install it (apt-get install gcc)")
-    tmp = target.with_suffix(f".tmp{os.getpid()}")
+    tmp = sibling_temp(target)
     proc = subprocess.run(
         [cc, "-O2", "-o", str(tmp), str(RUNNER_SOURCE)], capture_output=True, text=True
     )

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
-from supercoder.paths import cache_dir
+from supercoder.paths import cache_dir, sibling_temp
 from supercoder.problems.outputs import expected_output
 from supercoder.types import Problem
 
@@ -122,7 +122,7 @@ def _secret() -> bytes:
     except OSError:
         pass
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".tmp{os.getpid()}")
+    tmp = sibling_temp(path)
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "wb") as f:
         f.write(secrets.token_bytes(32))
