@@ -189,9 +189,10 @@ def reflow(doc: str | None) -> str | None:
     return "\n\n".join(paragraphs)
 
 
-def _reflowed(command):
+def add(where: typer.Typer, name: str, command, help: str | None = None) -> None:
+    """Register ``command`` as ``name`` under ``where``, its help paragraphs reflowed."""
     command.__doc__ = reflow(command.__doc__)
-    return command
+    where.command(name, help=help)(command)
 
 
 def group(name: str, help: str) -> typer.Typer:
@@ -201,62 +202,69 @@ def group(name: str, help: str) -> typer.Typer:
 
 
 # Every command, and the file it lives in (src/supercoder/commands/<file>.py).
-app.command("check")(_reflowed(check.check))
-app.command("optimize")(_reflowed(optimize.optimize))
-app.command("eval")(_reflowed(eval.eval_cmd))
-app.command("leaderboard")(_reflowed(leaderboard.leaderboard))
-app.command(
+add(app, "check", check.check)
+add(app, "optimize", optimize.optimize)
+add(app, "eval", eval.eval_cmd)
+add(app, "leaderboard", leaderboard.leaderboard)
+add(
+    app,
     "analyze",
-    help="Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
+    analyze.analyze,
+    "Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
     "with evidence; or for every verified candidate of an eval run (--run).",
-)(_reflowed(analyze.analyze))
-app.command("report", help="Write a self-contained HTML page for an eval run.")(
-    _reflowed(report.report)
 )
-app.command("calibrate")(_reflowed(calibrate.calibrate))
-app.command("version", help="Print the supercoder version and toolchain context.")(
-    _reflowed(version.version)
-)
+add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
+add(app, "calibrate", calibrate.calibrate)
+add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
 problem = group("problem", "Create and inspect problem folders.")
-problem.command("init")(_reflowed(problem_init.problem_init))
-problem.command("profile")(_reflowed(problem_profile.profile_cmd))
+add(problem, "init", problem_init.problem_init)
+add(problem, "profile", problem_profile.profile_cmd)
 
 bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
-bench.command("list", help="Problems with split, tags, test counts, size, baseline time.")(
-    _reflowed(bench_list.list_)
+add(bench, "list", bench_list.list_, "Problems with split, tags, test counts, size, baseline time.")
+add(
+    bench,
+    "coverage",
+    bench_coverage.coverage,
+    "Line/branch coverage of each problem's tests (gcov).",
 )
-bench.command("coverage", help="Line/branch coverage of each problem's tests (gcov).")(
-    _reflowed(bench_coverage.coverage)
-)
-bench.command("fuzz", help="Add fuzzed differential tests (fuzz/, used as hidden tests).")(
-    _reflowed(bench_fuzz.fuzz)
-)
-bench.command("tokens", help="Prompt and answer tokens per problem (full/hot, whole/diff).")(
-    _reflowed(bench_tokens.tokens)
+add(bench, "fuzz", bench_fuzz.fuzz, "Add fuzzed differential tests (fuzz/, used as hidden tests).")
+add(
+    bench,
+    "tokens",
+    bench_tokens.tokens,
+    "Prompt and answer tokens per problem (full/hot, whole/diff).",
 )
 
 dataset = group("dataset", "Datasets in the SuperCoder schema: build from CodeNet, import, export.")
-dataset.command("build", help="Build the benchmark from a Project CodeNet download.")(
-    _reflowed(dataset_build.build)
+add(dataset, "build", dataset_build.build, "Build the benchmark from a Project CodeNet download.")
+add(
+    dataset,
+    "import",
+    dataset_import.import_,
+    "Import the published SuperCoder dataset as problem folders.",
 )
-dataset.command("import", help="Import the published SuperCoder dataset as problem folders.")(
-    _reflowed(dataset_import.import_)
+add(
+    dataset,
+    "export",
+    dataset_export.export,
+    "Write a benchmark as SuperCoder-schema Parquet or JSONL.",
 )
-dataset.command("export", help="Write a benchmark as SuperCoder-schema Parquet or JSONL.")(
-    _reflowed(dataset_export.export)
-)
-dataset.command("export-trace", help="An evolve run's parent -> improved-child pairs (SFT, GRPO).")(
-    dataset_export_trace.export_trace
+add(
+    dataset,
+    "export-trace",
+    dataset_export_trace.export_trace,
+    "An evolve run's parent -> improved-child pairs (SFT, GRPO).",
 )
 
 train = group(
     "train",
     "Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
 )
-train.command("grpo")(_reflowed(train_grpo.grpo))
-train.command("sft")(_reflowed(train_sft.sft))
-train.command("verl")(_reflowed(train_verl.verl))
+add(train, "grpo", train_grpo.grpo)
+add(train, "sft", train_sft.sft)
+add(train, "verl", train_verl.verl)
 
 
 def main() -> None:

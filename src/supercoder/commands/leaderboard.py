@@ -23,6 +23,21 @@ if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
 
 
+# a run's name and model, then ``_board_cells``: the columns the terminal table and the
+# HTML board share
+COLUMNS = (
+    "run",
+    "model",
+    "problems",
+    "compile",
+    "accuracy",
+    "avg",
+    "median",
+    "geomean",
+    "fast_1.1",
+)
+
+
 def leaderboard(
     db: DbOpt = DEFAULT_DB,
     html_out: Annotated[
@@ -39,20 +54,7 @@ def leaderboard(
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")
     rows = leaderboard_rows(db)
     table = Table(title=Text(printable(f"leaderboard ({db})")))
-    cols = (
-        "run",
-        "model",
-        "problems",
-        "compile",
-        "accuracy",
-        "avg",
-        "median",
-        "geomean",
-        "fast_1.1",
-        "paper avg",
-        "cost",
-        "done",
-    )
+    cols = (*COLUMNS, "paper avg", "cost", "done")
     for col in cols:
         table.add_column(col)
     for r in rows:
@@ -91,24 +93,7 @@ def leaderboard_html(rows: list[dict[str, Any]]) -> str:
     """A self-contained page: the table, then a histogram of log2 speedups per run."""
     from supercoder.report.html import speedup_plot
 
-    head = (
-        "<tr>"
-        + "".join(
-            f"<th>{c}</th>"
-            for c in (
-                "run",
-                "model",
-                "problems",
-                "compile",
-                "accuracy",
-                "avg",
-                "median",
-                "geomean",
-                "fast_1.1",
-            )
-        )
-        + "</tr>"
-    )
+    head = "<tr>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
     body, plots = [], []
     for r in rows:
         s = r["summary"]

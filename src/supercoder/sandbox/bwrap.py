@@ -152,30 +152,8 @@ def runtime_argv_base(paths: list[str]) -> tuple[list[str], list[int]]:
 
 
 def _bwrap_base() -> list[str]:
-    args = [
-        "--unshare-all",
-        "--die-with-parent",
-        "--new-session",
-        "--uid",
-        str(SANDBOX_UID),
-        "--gid",
-        str(SANDBOX_UID),
-        "--cap-drop",
-        "ALL",
-        "--ro-bind",
-        "/usr",
-        "/usr",
-        "--proc",
-        "/proc",
-        "--ro-bind",
-        "/proc/sys",
-        "/proc/sys",
-        "--ro-bind-try",
-        "/proc/sysrq-trigger",
-        "/proc/sysrq-trigger",
-        "--dev",
-        "/dev",
-    ]
+    """The build and tool sandbox's start: ``_namespaces`` plus the toolchain (/usr)."""
+    args = [*_namespaces(), "--ro-bind", "/usr", "/usr"]
     for name in ("lib", "lib64", "bin", "sbin"):
         p = Path("/") / name
         if p.is_symlink():
