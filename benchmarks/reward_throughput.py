@@ -21,7 +21,12 @@ test, per correct program). Last, identical-program coverage with every slot bus
 baseline checked against itself on every problem, one check per slot at a time: how
 many CIs exclude 1.0, their median half-width, and the between-check spread.
 
-usage: python benchmarks/reward_throughput.py [--repeats 3] [--problems A B ...]
+``--cascade-slots 1,auto`` runs the cascade at each slot count side by side (and reads
+coverage at each): whether leaving a core to the driver, the checks and the builds
+pays for the slot it costs.
+
+usage: python benchmarks/reward_throughput.py [--repeats 3] [--cascade-slots 1,auto]
+       [--coverage-repeats 3] [--problems A B ...]
 """
 
 from __future__ import annotations
@@ -182,6 +187,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--coverage-repeats", type=int, default=3)
     parser.add_argument("--skip-today", action="store_true", help="only the cascade")
+    parser.add_argument(
+        "--cascade-slots",
+        default=os.environ.get("SUPERCODER_TIMING_SLOTS", "auto"),
+        help="timing slot counts for the cascade, comma-separated (e.g. 1,auto: does "
+        "leaving a core to the driver and the builds pay?); coverage is read at each",
+    )
     args = parser.parse_args()
     problems = [load_problem(BUNDLED_ROOT / name) for name in args.problems]
     batch_problems, asms, labels = [], [], []
@@ -197,40 +208,43 @@ def main() -> None:
         f"load {os.getloadavg()[0]:.2f} | batch {len(problems)} problems x {len(KINDS)} = {n}"
     )
     workers = max(2, os.cpu_count() or 2)
-    passes: dict[str, list[Pass]] = {"today": [], "cascade": []}
-    slots = os.environ.get("SUPERCODER_TIMING_SLOTS", "auto")
-    if True:
-        for i in range(args.repeats):
-            order = ("today", "cascade") if i % 2 == 0 else ("cascade", "today")
-            for who in order:
-                if who == "today" and args.skip_today:
-                    continue
-                os.environ["SUPERCODER_TIMING_SLOTS"] = "1" if who == "today" else slots
-                run = today if who == "today" else cascade
-                # the pool's workers read the slot count from their environment: a
-                # fresh pool per path keeps each path's own setting (started before the clock)
-                with LocalExecutor(workers) as fresh:
-                    list(fresh.map_unordered(abs, [0] * workers))
-                    passes[who].append(run(batch_problems, asms, fresh))
-        os.environ["SUPERCODER_TIMING_SLOTS"] = slots
-        print(f"timing slots: today 1, cascade {slot_count()} (SUPERCODER_TIMING_SLOTS={slots})")
-        walls = {}
-        for who, done in passes.items():
-            if done:
-                walls[who] = summary(who, done, n)["wall"]
-                med, worst, k, more = spread(done, labels)
-                print(
-                    f"           reward spread over {len(done)} repeats: median sd "
-                    f"{med * 100:.2f}%, max {worst * 100:.2f}% ({k} programs); {more}"
-                )
-        if "today" in walls and "cascade" in walls:
-            print(f"cascade vs today: {walls['today'] / walls['cascade']:.1f}x less wall time")
-        ref = passes["today"] or passes["cascade"]
-        paper = paper_cost(batch_problems, ref[0].verdicts)
+    settings = [x.strip() for x in args.cascade_slots.split(",") if x.strip()]
+    paths = {} if args.skip_today else {"today": "1"}
+    for setting in settings:
+        os.environ["SUPERCODER_TIMING_SLOTS"] = setting
+        name = "cascade" if len(settings) == 1 else f"cascade/{slot_count()}"
+        paths[name] = setting
+    passes: dict[str, list[Pass]] = {who: [] for who in paths}
+    for i in range(args.repeats):
+        order = list(paths)[i % len(paths) :] + list(paths)[: i % len(paths)]
+        for who in order:
+            os.environ["SUPERCODER_TIMING_SLOTS"] = paths[who]
+            run = today if who == "today" else cascade
+            # the pool's workers read the slot count from their environment: a fresh
+            # pool per path keeps each path's own setting (started before the clock)
+            with LocalExecutor(workers) as fresh:
+                list(fresh.map_unordered(abs, [0] * workers))
+                passes[who].append(run(batch_problems, asms, fresh))
+    counts = ", ".join(f"{who} {paths[who]}" for who in paths)
+    print(f"timing slots: {counts} (SUPERCODER_TIMING_SLOTS; auto: one per physical core)")
+    walls = {}
+    for who, done in passes.items():
+        walls[who] = summary(who, done, n)["wall"]
+        med, worst, k, more = spread(done, labels)
         print(
-            f"paper protocol for the same batch: {paper:.1f} CPU-s of runs "
-            f"(serial, one slot: about {paper:.0f}s wall)"
+            f"           reward spread over {len(done)} repeats: median sd "
+            f"{med * 100:.2f}%, max {worst * 100:.2f}% ({k} programs); {more}"
         )
+    for who in [w for w in walls if w != "today" and "today" in walls]:
+        print(f"{who} vs today: {walls['today'] / walls[who]:.1f}x less wall time")
+    ref = passes.get("today") or next(iter(passes.values()))
+    paper = paper_cost(batch_problems, ref[0].verdicts)
+    print(
+        f"paper protocol for the same batch: {paper:.1f} CPU-s of runs "
+        f"(serial, one slot: about {paper:.0f}s wall)"
+    )
+    for setting in settings:
+        os.environ["SUPERCODER_TIMING_SLOTS"] = setting
         with LocalExecutor(workers) as fresh:
             list(fresh.map_unordered(abs, [0] * workers))
             coverage(problems, args.coverage_repeats, fresh)

@@ -24,7 +24,7 @@ from supercoder.timing.calibration import (
     save_calibration,
 )
 from supercoder.timing.intervals import round_bootstrap, widen
-from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig
+from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, precise_enough
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
@@ -85,6 +85,17 @@ def test_interval_covers_round_effects_and_the_floor():
     low, high = widen(0.0, 0.0, 0.0, 0.01)
     assert low == pytest.approx(math.exp(-0.0196), abs=1e-4)
     assert high == pytest.approx(math.exp(0.0196), abs=1e-4)
+
+
+def test_a_check_stops_only_once_the_interval_it_reports_is_within_the_target():
+    # 2% of sampling alone reads +-2.2% once the 0.5% floor is added: not yet
+    assert not precise_enough(0.02, 0.005, 0.02)
+    low, high = widen(0.0, -0.017, 0.017, 0.005)
+    assert precise_enough(0.017, 0.005, 0.02) and (math.log(high) - math.log(low)) / 2 < 0.02
+    # a floor that alone keeps the interval wider than the target: stop once sampling
+    # is no longer the larger part of it, not never
+    assert not precise_enough(0.03, 0.012, 0.02)
+    assert precise_enough(0.02, 0.012, 0.02)
 
 
 @pytest.fixture

@@ -26,9 +26,10 @@ Protocol (``Meter.compare``):
    sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
 5. Adaptive: after ``min_pairs`` rounds (4: two or three rounds that happen to agree
    say little about the spread, and a longer check averages over slow machine states),
-   stop once the (scaled) sampling half-width
-   (in log space) is below ``target_halfwidth`` or the floor's 1.96 * floor; else add
-   rounds up to ``max_pairs``.
+   stop once the interval it would report (the scaled sampling half-width widened by
+   the floor, in log space) is within ``target_halfwidth``, or, where the floor alone
+   keeps it wider, once sampling is below the floor's 1.96 * floor
+   (``precise_enough``); else add rounds up to ``max_pairs``.
 
 **Group timing** (``Meter.compare_group``): k correct candidates of one problem in one
 sandbox against one stream of baseline runs. Each round runs, per timed test and
@@ -81,7 +82,10 @@ LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests,
 #            built-in floor 1.5%; near-cutoff tests decided on a median of 3.
 #   meter-4: short timed tests get ~sqrt(longest/own) pairs a round (at most 8).
 #   meter-5: at least 4 rounds before stopping; binary copies made in a random order.
-PROTOCOL = "meter-5"
+#   meter-6: stop once the *reported* half-width (sampling widened by the floor) is within
+#            the target, not the sampling part alone (a stop at 2% sampling reported
+#            +-2.2% with the 0.5% floor); the warm-up runs use the smallest input.
+PROTOCOL = "meter-6"
 LEGACY_PROTOCOL = "meter-1"
 
 Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
@@ -94,7 +98,8 @@ class MeterConfig:
     Fields:
         min_pairs: rounds before it may stop; None: 4 (legacy: 2).
         max_pairs: rounds at most.
-        target_halfwidth: stop once the aggregate's log-space 95% CI half-width is below.
+        target_halfwidth: stop once the aggregate's reported log-space 95% CI
+            half-width (the floor included) is within it (``precise_enough``).
         min_test_seconds: a test whose baseline is shorter is not timed.
         max_cpu_seconds: CPU budget of one comparison.
         bootstrap: bootstrap resamples.
@@ -194,6 +199,15 @@ class _Samples:
         """Per test: the log-ratios of its pairs and the round of each."""
         timings = [self.timing(n, True) for n in names]
         return [t.log_ratios for t in timings], [np.asarray(t.rounds) for t in timings]
+
+
+def precise_enough(sampling: float, floor: float, target: float) -> bool:
+    """The stop rule on a log-space sampling half-width: the interval the check reports
+    (the sampling half-width widened by the floor, ``intervals.widen``) is within
+    ``target``; or, where the floor alone keeps it wider (1.96 * floor near ``target``
+    or above), sampling is no longer the larger part of it."""
+    reported = math.sqrt(sampling**2 + (Z95 * floor) ** 2)
+    return reported <= target or sampling <= Z95 * floor
 
 
 def paper_protocol_speedup(tests: Sequence[TestTiming]) -> float | None:
@@ -313,10 +327,12 @@ class Meter:
                 group[c].cpu += seconds / len(active)
 
         # warm every binary's pages once (the candidates were checked in another sandbox:
-        # none of them starts warmer than the baseline)
-        charge(box.run("baseline", tests[0][1]).cpu_seconds)
+        # none of them starts warmer than the baseline), on the smallest input: a run
+        # that is not measured should cost little
+        warm = min((t[1] for t in tests), key=len)
+        charge(box.run("baseline", warm).cpu_seconds)
         for c in candidates:
-            group[c].cpu += box.run(c, tests[0][1]).cpu_seconds
+            group[c].cpu += box.run(c, warm).cpu_seconds
         first: dict[str, float] = {}
         for name, data, expected in tests:
             base = self._step(box, name, data, expected, rng, active, group, failed, 0)
@@ -484,7 +500,7 @@ class Meter:
             _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
             return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
         _, lo, hi = round_bootstrap(ratios, 400, rng, rounds=rounds)
-        return (hi - lo) / 2 <= max(self.config.target_halfwidth, Z95 * self.noise_floor)
+        return precise_enough((hi - lo) / 2, self.noise_floor, self.config.target_halfwidth)
 
     def _interval(
         self, timings: Sequence[TestTiming], rng: np.random.Generator
