@@ -129,6 +129,36 @@ def test_each_candidate_stops_on_its_own(primes, programs, tmp_path):  # noqa: F
     assert rounds == 2  # decided at the first look: left early
 
 
+def test_under_the_gated_reward_a_program_that_cannot_be_faster_leaves_at_once(
+    primes,  # noqa: F811
+    programs,
+    tmp_path,
+):
+    """``stop_when_not_faster``: a 3x slower program leaves after ``min_pairs`` rounds
+    (its reward is a copy's whatever more rounds say), a faster one stays for precision;
+    without it both stay to ``max_pairs`` under a target nothing meets."""
+    problem = load_problem(primes)
+    tests = [(t.name, t.read_input(), t.expected) for t in problem.tests]
+    base = baseline_binary(baseline_asm(problem), tmp_path)
+    cands = {k: assemble(programs[k], tmp_path / k).binary for k in ("half", "slower")}
+    rounds = {}
+    for flag in (True, False):
+        cfg = MeterConfig(
+            min_pairs=3,
+            max_pairs=7,
+            target_halfwidth=1e-4,
+            noise_floor=0.0,  # no precision stop: only the rule under test
+            stop_when_not_faster=flag,
+        )
+        meter = Meter(cfg)
+        with Sandbox(meter.group_binaries(base, cands)) as box:
+            half, slower = meter.compare_group(box, tests, ["half", "slower"], base.name)
+        rounds[flag] = [max(max(t.rounds) for t in r.tests if t.timed) + 1 for r in (half, slower)]
+        assert slower.speedup.high < 1.0 and half.speedup.value > 1.3
+    assert rounds[True] == [7, 3]
+    assert rounds[False] == [7, 7]
+
+
 def test_a_candidate_whose_output_changes_leaves_alone(primes, programs, tmp_path):  # noqa: F811
     """Only the candidate whose output differs is marked; the others are measured."""
     problem = load_problem(primes)

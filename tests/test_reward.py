@@ -18,6 +18,7 @@ from supercoder.verify.reward import (
     completion_text,
     default_reward,
     paper_reward,
+    reward_evaluation,
     score_batch,
     score_verdict,
     verify_batch,
@@ -124,3 +125,14 @@ def test_infra_failure_is_no_reward(problem, monkeypatch):
         [problem] * 2, [fenced(faster_asm()), "no code"], executor=InlineExecutor()
     )
     assert rewards == [None, 0.0]
+
+
+def test_only_the_gated_reward_stops_timing_what_it_will_not_pay_for(problem):
+    """Under ``gated`` a correct program not proven faster earns a copy's reward, so its
+    timing stops once it cannot be proven faster; ``paper`` pays the figure itself."""
+    assert reward_evaluation(RewardConfig()).meter.stop_when_not_faster
+    assert not reward_evaluation(RewardConfig(kind="paper")).meter.stop_when_not_faster
+    untimed = reward_evaluation(RewardConfig(eval_config=EvalConfig(time=False)))
+    assert not untimed.meter.stop_when_not_faster
+    verdicts = verify_batch([problem], [fenced(faster_asm())], RewardConfig())
+    assert verdicts[0].context["stop"] == "precise, or not significantly faster"

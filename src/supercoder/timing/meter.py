@@ -24,7 +24,8 @@ Protocol (``Meter.compare``):
    (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
    machine (``calibration``: what two checks of the same program differ by beyond
    sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
-5. Adaptive: after ``min_pairs`` rounds (4: two or three rounds that happen to agree
+5. Adaptive (``stop_when_not_faster`` adds: or once its interval lies wholly below
+   ``1 + margin``, for a caller that pays only a proven gain): after ``min_pairs`` rounds (4: two or three rounds that happen to agree
    say little about the spread, and a longer check averages over slow machine states),
    stop once the interval it would report (the scaled sampling half-width widened by
    the floor, in log space) is within ``target_halfwidth``, or, where the floor alone
@@ -109,6 +110,11 @@ class MeterConfig:
         margin: the practical band's half-width; None: this machine's calibration.
         placements: copies of each binary in the sandbox.
         max_repeats: pairs per round of the shortest timed test (1: one pair each).
+        stop_when_not_faster: also stop (after ``min_pairs`` rounds) once the interval
+            it would report lies wholly below ``1 + margin``: the candidate can no longer
+            be significantly faster, so a caller that pays only a proven gain (the
+            ``gated`` reward) has its answer; its interval is then wider than a full
+            check's. False: stop on precision only.
     """
 
     min_pairs: int | None = None  # rounds before stopping; None: 4 (legacy: 2)
@@ -123,6 +129,7 @@ class MeterConfig:
     margin: float | None = None  # practical band; None: this machine's calibration
     placements: int = 4  # copies of each binary in the sandbox
     max_repeats: int = 8  # pairs per round of the shortest timed test (1: one pair each)
+    stop_when_not_faster: bool = False  # also stop once it cannot be significantly faster
 
 
 @dataclass(frozen=True)
@@ -234,7 +241,14 @@ class Meter:
         """What a result measured by this meter says about it: the protocol id (``PROTOCOL``)
         and the noise floor and practical margin in force."""
         protocol = LEGACY_PROTOCOL if self.config.legacy else PROTOCOL
-        return {"meter": protocol, "noise_floor": self.noise_floor, "margin": self.margin}
+        out: dict[str, str | float] = {
+            "meter": protocol,
+            "noise_floor": self.noise_floor,
+            "margin": self.margin,
+        }
+        if self.config.stop_when_not_faster:
+            out["stop"] = "precise, or not significantly faster"
+        return out
 
     def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
         """The sandbox's binaries: ``baseline``, ``candidate`` and their extra copies
@@ -499,8 +513,15 @@ class Meter:
         if self.config.legacy:
             _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
             return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
-        _, lo, hi = round_bootstrap(ratios, 400, rng, rounds=rounds)
-        return precise_enough((hi - lo) / 2, self.noise_floor, self.config.target_halfwidth)
+        est, lo, hi = round_bootstrap(ratios, 400, rng, rounds=rounds)
+        if precise_enough((hi - lo) / 2, self.noise_floor, self.config.target_halfwidth):
+            return True
+        if not self.config.stop_when_not_faster:
+            return False
+        # the interval it would report lies wholly below the practical band's top: more
+        # rounds cannot make it significantly faster (unless this interval is wrong)
+        high = est + math.sqrt((hi - est) ** 2 + (Z95 * self.noise_floor) ** 2)
+        return high < math.log1p(self.margin)
 
     def _interval(
         self, timings: Sequence[TestTiming], rng: np.random.Generator

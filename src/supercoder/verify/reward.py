@@ -27,7 +27,9 @@ executor (a local process pool by default, Ray with ``verify.ray.RayExecutor``) 
 no timing lock; only correct, distinct programs that are not a copy of the baseline
 (a copy's reward is ``baseline_copy`` whatever it measures) are timed, those of one
 problem together in one session (group timing), the sessions in parallel, one per
-pinned timing slot (``timing.slots``: about one per physical core). Identical
+pinned timing slot (``timing.slots``: about one per physical core); under ``gated``
+a program stops being timed once it cannot be proven faster (``reward_evaluation``).
+Identical
 (problem, assembly) pairs in a batch are verified once; an infrastructure failure is
 retried ``infra_retries`` times (default 1), then gets None.
 """
@@ -36,7 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -134,6 +136,17 @@ def completion_text(completion: Any) -> str:
     return ""
 
 
+def reward_evaluation(config: RewardConfig) -> Any:
+    """How a reward-only caller verifies: ``config.evaluation()``, and under ``gated``
+    (it pays a correct program only when significantly faster) the meter stops timing
+    a program once it cannot be (``MeterConfig.stop_when_not_faster``): its reward is
+    ``baseline_copy`` whatever more rounds would say."""
+    evaluation = config.evaluation()
+    if config.kind != RewardKind.GATED or not evaluation.time:
+        return evaluation
+    return replace(evaluation, meter=replace(evaluation.meter, stop_when_not_faster=True))
+
+
 def verify_batch(
     problems: Sequence[Problem],
     completions: Sequence[Any],
@@ -144,8 +157,9 @@ def verify_batch(
     """Verdicts for ``completions[i]`` on ``problems[i]`` (``verify.verify_answers``:
     extraction first, identical pairs once, infrastructure failures retried)."""
     texts = [completion_text(c) for c in completions]
-    # a reward-only caller times nothing it will not pay for: never a baseline copy
-    verification = VerifyConfig(config.evaluation(), infra_retries, time_copies=False)
+    # a reward-only caller times nothing it will not pay for: never a baseline copy, and
+    # under ``gated`` no more rounds for a program that cannot be proven faster
+    verification = VerifyConfig(reward_evaluation(config), infra_retries, time_copies=False)
     return verify_answers(problems, texts, verification, executor)
 
 
