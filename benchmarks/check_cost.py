@@ -12,8 +12,11 @@ Per check: its cost (``Verdict.cpu_seconds_spent``: the CPU seconds of every san
 run of the check, the correctness pass included) divided by one run of the problem's
 tests (the baseline's CPU seconds over every test, visible and hidden: median of 3
 passes), and its 95% CI half-width (log space). It prints per problem and in total the
-median cost ratio, the median half-width, the rounds, and how many checks met both
-"at most 4x" and "at most +-2%".
+median cost ratio, the median half-width, the rounds, the spread of one pair's
+log-ratio (robust sd: what the machine's noise does to a pair), and how many checks met
+both "at most 4x" and "at most +-2%". With one pair a round, 4 rounds give +-2% (the
+0.5% floor included) only when that spread is under about 0.9%: 1.74% of sampling
+half-width is t(3) / sqrt(3) = 1.84 of its standard deviations.
 
 The machine's own noise is read first and last, so the figures can be read against it:
 a compute-bound and a memory-bound loop (each ~30 ms) run 20 times in a pinned sandbox,
@@ -99,6 +102,19 @@ def one_run(problem: Problem) -> float:
     return statistics.median(passes)
 
 
+def pair_spread(v: Verdict) -> float:
+    """How far one pair's log-ratio strays, robustly (1.4826 x the median absolute
+    deviation over the timed tests' pairs, each test about its own median)."""
+    devs = []
+    for t in v.tests:
+        if t.timed and len(t.baseline_samples) > 1:
+            pairs = zip(t.baseline_samples, t.candidate_samples, strict=True)
+            logs = [math.log(b / c) for b, c in pairs]
+            mid = statistics.median(logs)
+            devs.extend(abs(x - mid) for x in logs)
+    return 1.4826 * statistics.median(devs) if devs else float("nan")
+
+
 def rounds(v: Verdict) -> int:
     return max((max(t.sample_rounds) + 1 for t in v.tests if t.sample_rounds), default=0)
 
@@ -108,6 +124,7 @@ class Tally:
         self.ratios: list[float] = []
         self.widths: list[float] = []
         self.rounds: list[int] = []
+        self.spreads: list[float] = []
         self.both = 0
 
     def add(self, v: Verdict, base: float) -> None:
@@ -118,6 +135,7 @@ class Tally:
         self.ratios.append(ratio)
         self.widths.append(half)
         self.rounds.append(rounds(v))
+        self.spreads.append(pair_spread(v))
         self.both += ratio <= 4.0 and half <= math.log(1.02)
 
     def line(self) -> str:
@@ -126,7 +144,8 @@ class Tally:
             f"cost {statistics.median(self.ratios):4.1f}x one run (range "
             f"{min(self.ratios):.1f}-{max(self.ratios):.1f})  CI +-{statistics.median(self.widths) * 100:4.2f}%"
             f" (range {min(self.widths) * 100:.2f}-{max(self.widths) * 100:.2f})  rounds "
-            f"{statistics.median(self.rounds):4.1f}  <=4x and <=+-2%: {self.both}/{n}"
+            f"{statistics.median(self.rounds):4.1f}  pair spread {statistics.median(self.spreads) * 100:4.2f}%"
+            f"  <=4x and <=+-2%: {self.both}/{n}"
         )
 
 

@@ -89,13 +89,39 @@ def test_interval_covers_round_effects_and_the_floor():
 
 def test_a_check_stops_only_once_the_interval_it_reports_is_within_the_target():
     # 2% of sampling alone reads +-2.2% once the 0.5% floor is added: not yet
-    assert not precise_enough(0.02, 0.005, 0.02)
+    assert not precise_enough(0.0, -0.02, 0.02, 0.005, 0.02)
     low, high = widen(0.0, -0.017, 0.017, 0.005)
-    assert precise_enough(0.017, 0.005, 0.02) and (math.log(high) - math.log(low)) / 2 < 0.02
+    assert precise_enough(0.0, -0.017, 0.017, 0.005, 0.02)
+    assert (math.log(high) - math.log(low)) / 2 < 0.02
     # a floor that alone keeps the interval wider than the target: stop once sampling
     # is no longer the larger part of it, not never
-    assert not precise_enough(0.03, 0.012, 0.02)
-    assert precise_enough(0.02, 0.012, 0.02)
+    assert not precise_enough(0.0, -0.03, 0.03, 0.012, 0.02)
+    assert precise_enough(0.0, -0.02, 0.02, 0.012, 0.02)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_the_stop_rule_sees_exactly_the_interval_the_check_reports(seed):
+    """A check that stops as precise reports an interval within the target: the rule
+    decides on the very bootstrap the verdict reports (heavy-tailed pairs, where a
+    smaller bootstrap's percentiles land elsewhere)."""
+    from supercoder.timing.meter import _Samples
+
+    rng = np.random.default_rng(seed)  # data where 400 resamples read 1/7 of 2000's
+    samples = _Samples(["a", "b"])
+    for name in ("a", "b"):
+        bc, cc, bw, cw = samples.data[name]
+        for r in range(9):
+            slow = rng.random(2) < 0.25  # a slow spell hits about one run in four
+            base, cand = 0.05 * np.exp(rng.normal(0, 0.004, 2) + 0.2 * slow)
+            bc.append(base), cc.append(cand), bw.append(base), cw.append(cand)
+            samples.rounds[name].append(r)
+    tests = [("a", b"", b""), ("b", b"", b"")]
+    meter = Meter(MeterConfig(noise_floor=0.005, seed=2))
+    speedup = meter._summarize(samples, tests, tests).speedup
+    reported = (math.log(speedup.high) - math.log(speedup.low)) / 2
+    at = Meter(MeterConfig(noise_floor=0.005, seed=2, target_halfwidth=reported * 1.0001))
+    below = Meter(MeterConfig(noise_floor=0.005, seed=2, target_halfwidth=reported * 0.999))
+    assert at._precise(samples, tests) and not below._precise(samples, tests)
 
 
 @pytest.fixture

@@ -85,7 +85,9 @@ LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests,
 #   meter-5: at least 4 rounds before stopping; binary copies made in a random order.
 #   meter-6: stop once the *reported* half-width (sampling widened by the floor) is within
 #            the target, not the sampling part alone (a stop at 2% sampling reported
-#            +-2.2% with the 0.5% floor); the warm-up runs use the smallest input.
+#            +-2.2% with the 0.5% floor), decided on the very bootstrap it reports (400
+#            resamples decided, 2000 reported: a stop could report +-2.3%); the warm-up
+#            runs use the smallest input; ``stop_when_not_faster``.
 PROTOCOL = "meter-6"
 LEGACY_PROTOCOL = "meter-1"
 
@@ -208,13 +210,14 @@ class _Samples:
         return [t.log_ratios for t in timings], [np.asarray(t.rounds) for t in timings]
 
 
-def precise_enough(sampling: float, floor: float, target: float) -> bool:
-    """The stop rule on a log-space sampling half-width: the interval the check reports
-    (the sampling half-width widened by the floor, ``intervals.widen``) is within
-    ``target``; or, where the floor alone keeps it wider (1.96 * floor near ``target``
-    or above), sampling is no longer the larger part of it."""
-    reported = math.sqrt(sampling**2 + (Z95 * floor) ** 2)
-    return reported <= target or sampling <= Z95 * floor
+def precise_enough(est: float, lo: float, hi: float, floor: float, target: float) -> bool:
+    """The stop rule on a log-space sampling interval ``(est, lo, hi)``: the interval the
+    check reports (widened by the floor as ``intervals.widen`` does) has a half-width
+    within ``target``; or, where the floor alone keeps it wider (1.96 * floor near
+    ``target`` or above), sampling is no longer the larger part of it."""
+    extra = (Z95 * floor) ** 2
+    reported = (math.sqrt((hi - est) ** 2 + extra) + math.sqrt((est - lo) ** 2 + extra)) / 2
+    return reported <= target or (hi - lo) / 2 <= Z95 * floor
 
 
 def paper_protocol_speedup(tests: Sequence[TestTiming]) -> float | None:
@@ -513,8 +516,10 @@ class Meter:
         if self.config.legacy:
             _, lo, hi = bootstrap_aggregate(ratios, 400, rng)
             return (math.log(hi) - math.log(lo)) / 2 <= self.config.target_halfwidth
-        est, lo, hi = round_bootstrap(ratios, 400, rng, rounds=rounds)
-        if precise_enough((hi - lo) / 2, self.noise_floor, self.config.target_halfwidth):
+        # the very computation ``_summarize`` reports (same resamples, same generator):
+        # a check that stops as precise reports an interval within the target
+        est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
+        if precise_enough(est, lo, hi, self.noise_floor, self.config.target_halfwidth):
             return True
         if not self.config.stop_when_not_faster:
             return False
@@ -536,14 +541,15 @@ class Meter:
     def _summarize(self, samples: _Samples, tests: Tests, timed: list) -> Comparison:
         timed_names = {t[0] for t in timed}
         timings = tuple(samples.timing(t[0], t[0] in timed_names) for t in tests)
+        ratios = [t.log_ratios for t in timings if t.timed]
+        # the aggregate from a fresh generator: exactly the interval the stop rule saw
         rng = np.random.default_rng(self.config.seed or 0)
+        value, lo, hi = self._interval([t for t in timings if t.timed], rng)
         per_test = {}
         for t in timings:
             if t.timed and len(t.base_cpu) > 1:
-                _, lo, hi = self._interval([t], rng)
-                per_test[t.name] = (lo, hi)
-        ratios = [t.log_ratios for t in timings if t.timed]
-        value, lo, hi = self._interval([t for t in timings if t.timed], rng)
+                _, t_lo, t_hi = self._interval([t], rng)
+                per_test[t.name] = (t_lo, t_hi)
         n = sum(len(r) for r in ratios)
         cut = self.config.min_test_seconds
         any_long = any(min(t.base_cpu) >= cut or t.base_cpu[0] >= cut for t in timings if t.timed)
