@@ -14,7 +14,9 @@ step sees: a fast program (-O3 -march=native -funroll-loops) and its exact dupli
 
 Per path: wall seconds per batch, CPU seconds (sandboxed runs) per timed candidate,
 candidates per minute, and the spread of each distinct program's reward over the
-repeats (sd of its log reward; the median and the largest over programs). The paper
+repeats (sd of its log reward over the programs paid every time; the median and the
+largest over programs), and over every correct program with its reward as paid (0
+when not proven faster) the rms sd and how many were paid in some repeats only. The paper
 protocol's cost for the same batch is computed from the measured run times (a
 correctness run, then hyperfine's 3 warm-ups + 10 runs for baseline and candidate, per
 test, per correct program). Last, identical-program coverage with every slot busy: the
@@ -154,6 +156,25 @@ def spread(passes: list[Pass], labels: list[str]) -> tuple[float, float, int, st
     return statistics.median(sds), max(sds), len(sds), f"rms {rms * 100:.2f}%; widest: {widest}"
 
 
+def flips(passes: list[Pass], labels: list[str]) -> str:
+    """Every distinct program that was correct in each repeat, its reward as paid
+    (0 included: under ``gated`` a program not proven faster earns a copy's 0): the
+    rms over programs of the sd of its reward, and how many were paid in some
+    repeats and not in others (the noise a policy sees most)."""
+    sds, flipped, n = [], 0, 0
+    for i, label in enumerate(labels):
+        if label.endswith(("fast_dup", "broken")):
+            continue
+        rs = [p.rewards[i] for p in passes]
+        if any(r is None for r in rs) or len(rs) < 2:
+            continue
+        n += 1
+        sds.append(statistics.stdev(rs))
+        flipped += len({r > 0 for r in rs}) > 1
+    rms = math.sqrt(statistics.fmean(x * x for x in sds)) if sds else 0.0
+    return f"all {n} programs: rms sd of reward {rms:.3f}, paid in some repeats only: {flipped}"
+
+
 def coverage(problems: list[Problem], repeats: int, pool: LocalExecutor) -> None:
     """Identical programs, every slot busy: the baseline checked against itself."""
     config = VerifyConfig(EvalConfig(), group_size=1)
@@ -235,6 +256,7 @@ def main() -> None:
             f"           reward spread over {len(done)} repeats: median sd "
             f"{med * 100:.2f}%, max {worst * 100:.2f}% ({k} programs); {more}"
         )
+        print(f"           {flips(done, labels)}")
     for who in [w for w in walls if w != "today" and "today" in walls]:
         print(f"{who} vs today: {walls['today'] / walls[who]:.1f}x less wall time")
     ref = passes.get("today") or next(iter(passes.values()))
