@@ -258,3 +258,24 @@ def test_a_caller_that_reports_copies_still_times_them(problem, programs, monkey
     got = verify_candidates(problem, [programs["copy"], programs["good"]], fast, InlineExecutor())
     assert sessions == [[problem.name] * 2]
     assert all(v.speedup is not None for v in got) and got[0].identical_to_baseline
+
+
+def test_a_lone_problem_s_programs_fill_the_idle_timing_slots(problem, programs, monkeypatch):
+    """Four programs of one problem on a machine with two free slots: two sessions of
+    two, one per slot (each still shares its baseline runs); run inline (one session at
+    a time), one session of four."""
+    sandbox_or_skip()
+    from supercoder.timing.meter import MeterConfig
+    from supercoder.verify.executors import ThreadExecutor
+
+    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
+    sessions = counting_timing(monkeypatch)
+    asms = [programs["good"]] + [compile_to_asm(problem.source, (f,)) for f in ("-Os", "-O2")]
+    asms.append(compile_to_asm(problem.source, ("-O3", "-funroll-loops")))
+    fast = VerifyConfig(EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
+    got = verify_candidates(problem, asms, fast, ThreadExecutor(2))
+    assert sorted(len(s) for s in sessions) == [2, 2]
+    assert all(v.correct and v.speedup is not None for v in got)
+    sessions.clear()
+    verify_candidates(problem, asms, fast, InlineExecutor())
+    assert [len(s) for s in sessions] == [4]

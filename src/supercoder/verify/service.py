@@ -19,7 +19,9 @@ The cascade (cheapest stage first; each stage only sees what passed the last one
    pays a copy ``baseline_copy`` whatever it measures). The candidates of one problem
    are timed together (``evaluate.time_group``: one sandbox, one baseline stream, one
    pinned timing slot), in groups of at most ``VerifyConfig.group_size``; the groups of
-   several problems run in parallel, each in its own slot.
+   several problems run in parallel, each in its own slot. Where fewer sessions than
+   this machine's free slots would leave cores idle (one problem's programs, a
+   ``check`` of several), a session of 4 or more is halved until they fill them.
 
 - Identical (problem, assembly) pairs in one call are verified once; each copy gets
   the verdict and the seconds it took.
@@ -215,7 +217,7 @@ def verify_stream(
             yield Checked(i, verdict, spent[j], tries[j])
     if not to_time:
         return
-    sessions = _sessions(to_time, targets, asms, groups, config.group_size)
+    sessions = _sessions(to_time, targets, asms, groups, config.group_size, _free_slots(executor))
     group_jobs = [
         _group_job(targets[groups[m[0].job][0]], [x.untimed for x in m], config.eval, remote)
         for m in sessions
@@ -273,9 +275,12 @@ def _sessions(
     asms: list[str | None],
     groups: list[list[int]],
     size: int,
+    slots: int = 1,
 ) -> list[list[_Member]]:
     """The timing sessions: per problem, one member per distinct normalized program,
-    at most ``size`` members a session; the costliest sessions first."""
+    at most ``size`` members a session; while there are fewer sessions than ``slots``
+    (timing slots that would stand idle), the largest session of 4 or more is halved
+    (each half keeps a group's saving, on a core of its own); the costliest first."""
     from supercoder.build.toolchain import asm_digest
 
     by_problem: dict[int, dict[str, _Member]] = {}
@@ -291,9 +296,31 @@ def _sessions(
     for distinct in by_problem.values():
         members = list(distinct.values())
         out.extend(members[k : k + size] for k in range(0, len(members), size))
+    while len(out) < slots:
+        largest = max(out, key=len, default=[])
+        if len(largest) < 4:
+            break
+        out.remove(largest)
+        half = (len(largest) + 1) // 2
+        out.extend([largest[:half], largest[half:]])
     # longest first (a session's cost grows with its programs' run time and count): the
     # slots finish together instead of one long session running on alone at the end
     return sorted(out, key=lambda m: -sum(x.untimed.verdict.cpu_seconds_spent for x in m))
+
+
+def _free_slots(executor: Any) -> int:
+    """Timing sessions that may run at once on this machine: its timing slots
+    (``timing.slots``), at most the local executor's workers (the default pool: one per
+    core); 1 for an executor of another kind (a cluster's nodes have slots of their
+    own, and a batch there has sessions enough)."""
+    from supercoder.timing.slots import slot_count
+    from supercoder.verify.executors import LocalExecutor, ThreadExecutor
+
+    if executor is None:
+        return slot_count()
+    if isinstance(executor, LocalExecutor | ThreadExecutor):
+        return min(slot_count(), executor.workers)
+    return 1
 
 
 def verify_candidates(
