@@ -404,4 +404,6 @@ def test_eval_with_two_models_through_the_cli(chains, tmp_path):
     summary = json.loads(out.read_text())
     assert summary["context"]["model"] == "openai:idle+openai:good"
     assert summary["context"]["strategy"] == "evolve"
-    assert summary["per_problem"][chain.name]["speedup"] > 10
+    # beyond version 1 (a quarter of the work, ~4x): version 2 (~10-13x as measured,
+    # process start-up included) or 3 was reached; 10 itself was too near version 2's figure
+    assert summary["per_problem"][chain.name]["speedup"] > 6
