@@ -266,6 +266,7 @@ def test_a_lone_problem_s_programs_fill_the_idle_timing_slots(problem, programs,
     a time), one session of four."""
     sandbox_or_skip()
     from supercoder.timing.meter import MeterConfig
+    from supercoder.timing.slots import timing_slot
     from supercoder.verify.executors import ThreadExecutor
 
     monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
@@ -278,4 +279,8 @@ def test_a_lone_problem_s_programs_fill_the_idle_timing_slots(problem, programs,
     assert all(v.correct and v.speedup is not None for v in got)
     sessions.clear()
     verify_candidates(problem, asms, fast, InlineExecutor())
+    assert [len(s) for s in sessions] == [4]
+    sessions.clear()  # another caller is timing in one of the two slots: no halving
+    with timing_slot():
+        verify_candidates(problem, asms, fast, ThreadExecutor(2))
     assert [len(s) for s in sessions] == [4]

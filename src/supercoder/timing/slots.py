@@ -74,6 +74,26 @@ def slot_cpus(index: int) -> frozenset[int]:
     return frozenset({cores[index % len(cores)][0]})
 
 
+def free_slot_count() -> int:
+    """How many of this machine's timing slots no process holds right now (a glance:
+    each slot's lock is tried and let go at once; another caller may take one next)."""
+    lock_dir = cache_dir() / "locks"
+    lock_dir.mkdir(parents=True, exist_ok=True)
+    free = 0
+    for i in range(slot_count()):
+        fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue
+        else:
+            free += 1
+            fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+    return free
+
+
 @contextmanager
 def timing_slot() -> Iterator[Slot]:
     """Hold one of this machine's ``slot_count()`` timing slots (waits for a free one)."""

@@ -309,17 +309,18 @@ def _sessions(
 
 
 def _free_slots(executor: Any) -> int:
-    """Timing sessions that may run at once on this machine: its timing slots
-    (``timing.slots``), at most the local executor's workers (the default pool: one per
-    core); 1 for an executor of another kind (a cluster's nodes have slots of their
-    own, and a batch there has sessions enough)."""
-    from supercoder.timing.slots import slot_count
+    """Timing sessions that may start at once here: this machine's timing slots that no
+    process holds now (``timing.slots.free_slot_count``: another eval's timing keeps
+    its own), at most the local executor's workers (the default pool: one per core); 1
+    for an executor of another kind (a cluster's nodes have slots of their own, and a
+    batch there has sessions enough)."""
+    from supercoder.timing.slots import free_slot_count
     from supercoder.verify.executors import LocalExecutor, ThreadExecutor
 
     if executor is None:
-        return slot_count()
+        return free_slot_count()
     if isinstance(executor, LocalExecutor | ThreadExecutor):
-        return min(slot_count(), executor.workers)
+        return min(free_slot_count(), executor.workers)
     return 1
 
 
