@@ -74,44 +74,53 @@ def slot_cpus(index: int) -> frozenset[int]:
     return frozenset({cores[index % len(cores)][0]})
 
 
+def _lock_dir() -> Path:
+    folder = cache_dir() / "locks"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _take(lock_dir: Path, i: int) -> int | None:
+    """Slot ``i``'s lock, taken without waiting: its locked descriptor, or None when
+    another process (or thread) holds it."""
+    fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        os.close(fd)
+        return None
+    return fd
+
+
+def _release(fd: int) -> None:
+    fcntl.flock(fd, fcntl.LOCK_UN)
+    os.close(fd)
+
+
 def free_slot_count() -> int:
     """How many of this machine's timing slots no process holds right now (a glance:
     each slot's lock is tried and let go at once; another caller may take one next)."""
-    lock_dir = cache_dir() / "locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
-    free = 0
+    lock_dir, free = _lock_dir(), 0
     for i in range(slot_count()):
-        fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            continue
-        else:
+        fd = _take(lock_dir, i)
+        if fd is not None:
             free += 1
-            fcntl.flock(fd, fcntl.LOCK_UN)
-        finally:
-            os.close(fd)
+            _release(fd)
     return free
 
 
 @contextmanager
 def timing_slot() -> Iterator[Slot]:
     """Hold one of this machine's ``slot_count()`` timing slots (waits for a free one)."""
-    slots = slot_count()
-    lock_dir = cache_dir() / "locks"
-    lock_dir.mkdir(parents=True, exist_ok=True)
+    slots, lock_dir = slot_count(), _lock_dir()
     while True:
         for i in range(slots):
-            fd = os.open(lock_dir / f"timing-{i}.lock", os.O_RDWR | os.O_CREAT, 0o644)
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
+            fd = _take(lock_dir, i)
+            if fd is None:
                 continue
             try:
                 yield Slot(i, slot_cpus(i))
             finally:
-                fcntl.flock(fd, fcntl.LOCK_UN)
-                os.close(fd)
+                _release(fd)
             return
         time.sleep(0.01)
