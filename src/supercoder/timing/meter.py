@@ -24,13 +24,14 @@ Protocol (``Meter.compare``):
    (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
    machine (``calibration``: what two checks of the same program differ by beyond
    sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
-5. Adaptive (``stop_when_not_faster`` adds: or once its interval lies wholly below
-   ``1 + margin``, for a caller that pays only a proven gain): after ``min_pairs`` rounds (4: two or three rounds that happen to agree
+5. Adaptive: after ``min_pairs`` rounds (4: two or three rounds that happen to agree
    say little about the spread, and a longer check averages over slow machine states),
    stop once the interval it would report (the scaled sampling half-width widened by
    the floor, in log space) is within ``target_halfwidth``, or, where the floor alone
    keeps it wider, once sampling is below the floor's 1.96 * floor
-   (``precise_enough``); else add rounds up to ``max_pairs``.
+   (``precise_enough``); with ``stop_when_not_faster`` (a caller that pays only a
+   proven gain), also once that interval lies wholly below ``1 + margin``; else add
+   rounds up to ``max_pairs``.
 
 **Group timing** (``Meter.compare_group``): k correct candidates of one problem in one
 sandbox against one stream of baseline runs. Each round runs, per timed test and
@@ -215,8 +216,8 @@ def precise_enough(est: float, lo: float, hi: float, floor: float, target: float
     check reports (widened by the floor as ``intervals.widen`` does) has a half-width
     within ``target``; or, where the floor alone keeps it wider (1.96 * floor near
     ``target`` or above), sampling is no longer the larger part of it."""
-    extra = (Z95 * floor) ** 2
-    reported = (math.sqrt((hi - est) ** 2 + extra) + math.sqrt((est - lo) ** 2 + extra)) / 2
+    low, high = widen(est, lo, hi, floor)
+    reported = (math.log(high) - math.log(low)) / 2
     return reported <= target or (hi - lo) / 2 <= Z95 * floor
 
 
@@ -525,8 +526,8 @@ class Meter:
             return False
         # the interval it would report lies wholly below the practical band's top: more
         # rounds cannot make it significantly faster (unless this interval is wrong)
-        high = est + math.sqrt((hi - est) ** 2 + (Z95 * self.noise_floor) ** 2)
-        return high < math.log1p(self.margin)
+        _, high = widen(est, lo, hi, self.noise_floor)
+        return high < 1.0 + self.margin
 
     def _interval(
         self, timings: Sequence[TestTiming], rng: np.random.Generator

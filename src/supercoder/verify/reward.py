@@ -29,9 +29,8 @@ no timing lock; only correct, distinct programs that are not a copy of the basel
 problem together in one session (group timing), the sessions in parallel, one per
 pinned timing slot (``timing.slots``: about one per physical core); under ``gated``
 a program stops being timed once it cannot be proven faster (``reward_evaluation``).
-Identical
-(problem, assembly) pairs in a batch are verified once; an infrastructure failure is
-retried ``infra_retries`` times (default 1), then gets None.
+Identical (problem, assembly) pairs in a batch are verified once; an infrastructure
+failure is retried ``infra_retries`` times (default 1), then gets None.
 """
 
 from __future__ import annotations
