@@ -534,15 +534,22 @@ static void ipc_leftovers(struct buf *msg) {
 
 /* ---- supervisor -------------------------------------------------------- */
 
-static pid_t parent_of(pid_t pid) {
-    char path[64], text[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
+/* /proc/<pid>/<name> read into text (NUL-terminated); 0 when it cannot be read. */
+static int read_proc(pid_t pid, const char *name, char *text, size_t size) {
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/%s", pid, name);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, text, sizeof text - 1);
+    if (fd < 0) return 0;
+    ssize_t n = read(fd, text, size - 1);
     close(fd);
-    if (n <= 0) return -1;
+    if (n <= 0) return 0;
     text[n] = 0;
+    return 1;
+}
+
+static pid_t parent_of(pid_t pid) {
+    char text[1024];
+    if (!read_proc(pid, "stat", text, sizeof text)) return -1;
     char *p = strrchr(text, ')');
     int ppid = -1;
     if (!p || sscanf(p + 1, " %*c %d", &ppid) != 1) return -1;
@@ -599,14 +606,8 @@ static void take_out(struct rusage *ru, long us) {
  * (waiting for a CPU, which a busy machine adds and the program cannot help); -1 when
  * /proc/<pid>/schedstat is missing (no CONFIG_SCHED_INFO). */
 static long blocked_us(pid_t pid, long wall_us) {
-    char path[64], text[256];
-    snprintf(path, sizeof path, "/proc/%d/schedstat", pid);
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    ssize_t n = read(fd, text, sizeof text - 1);
-    close(fd);
-    if (n <= 0) return -1;
-    text[n] = 0;
+    char text[256];
+    if (!read_proc(pid, "schedstat", text, sizeof text)) return -1;
     unsigned long long run_ns = 0, wait_ns = 0;
     if (sscanf(text, "%llu %llu", &run_ns, &wait_ns) != 2) return -1;
     long b = wall_us - (long)((run_ns + wait_ns) / 1000ULL);
