@@ -9,11 +9,19 @@ from pathlib import Path
 
 import pytest
 
+from supercoder.build.flagspace import (
+    TARGETS,
+    Build,
+    Tools,
+    combine,
+    find_tools,
+    make,
+    search_space,
+)
+from supercoder.build.pgo import build_asm
 from supercoder.build.toolchain import assemble, compile_to_asm, same_program
 from supercoder.errors import UserError
 from supercoder.models import Sampling, load_model
-from supercoder.models.builds import TARGETS, Build, Tools, combine, find_tools, make, search_space
-from supercoder.models.compile import build_asm
 from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
 from supercoder.models.search import search
 from supercoder.models.trials import SearchConfig

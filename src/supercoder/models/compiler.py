@@ -29,11 +29,11 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from supercoder.build.baseline import baseline_asm, compile_baseline
+from supercoder.build.flagspace import LEGACY, Build, find_tools, search_space
+from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
-from supercoder.models.builds import LEGACY, Build, find_tools, search_space
-from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.search import search
 from supercoder.models.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig
 

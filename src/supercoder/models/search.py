@@ -34,10 +34,10 @@ from pathlib import Path
 import numpy as np
 
 from supercoder.build.baseline import baseline_binary
+from supercoder.build.flagspace import Build, Tools, combine, find_tools, search_space
+from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.build.toolchain import asm_digest, assemble
 from supercoder.errors import UserError
-from supercoder.models.builds import Build, Tools, combine, find_tools, search_space
-from supercoder.models.compile import build_asm, training_inputs
 from supercoder.models.trials import (
     DEFAULT_BUDGET,
     FAILED,

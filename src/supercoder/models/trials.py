@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from supercoder.models.builds import Build
+from supercoder.build.flagspace import Build
 from supercoder.sandbox.box import Limits
 from supercoder.types import Speedup
 

@@ -1,4 +1,4 @@
-"""Compile one :class:`~supercoder.models.builds.Build` to assembly, PGO included.
+"""Compile one :class:`~supercoder.build.flagspace.Build` to assembly, PGO included.
 
 Profile-guided builds train on the problem's *visible* test inputs only (never hidden
 ones; no PGO build without them). The instrumented program runs inside the sandbox
@@ -16,6 +16,7 @@ import tempfile
 from pathlib import Path
 
 from supercoder.build.flags import check_build_flags, check_flags
+from supercoder.build.flagspace import CC_EXTRA, Build, Tools, find_tools
 from supercoder.build.toolchain import (
     COMPILE_LIMITS,
     LINK_FLAGS,
@@ -24,7 +25,6 @@ from supercoder.build.toolchain import (
     copy_headers,
 )
 from supercoder.errors import InfraError, UserError
-from supercoder.models.builds import CC_EXTRA, Build, Tools, find_tools
 from supercoder.sandbox.box import Limits
 
 PROFILE_RUN_LIMITS = Limits(
