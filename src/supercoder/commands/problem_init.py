@@ -43,6 +43,15 @@ def problem_init(
             "answer: every candidate must exit with it too); 0 by default.",
         ),
     ] = 0,
+    generator: Annotated[
+        Path | None,
+        typer.Option(
+            "--generator",
+            help="A Python input generator (generate(seed, size) -> str, optional SIZES "
+            "list), copied in as gen.py: the timed inputs are drawn from it (run in the "
+            "sandbox). Without one, init infers an input model from the inputs.",
+        ),
+    ] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -59,7 +68,7 @@ def problem_init(
     """
     from supercoder.problems.init import InitConfig, create_problem
 
-    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout, exit_code)
+    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout, exit_code, generator)
     report = create_problem(source, inputs, out or Path(source.stem), opts)
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)

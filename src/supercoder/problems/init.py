@@ -44,6 +44,8 @@ class InitConfig:
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
         exit_code: the exit status the program's official runs end with (0 by default).
+        generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
+            the first source of the timed inputs; checked by a run in the sandbox.
     """
 
     hidden_dir: Path | None = None
@@ -54,6 +56,7 @@ class InitConfig:
     force: bool = False
     timeout: float = 20.0
     exit_code: int = 0
+    generator: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -206,11 +209,29 @@ def _fill(
                 f"{t.name}: the reference output differs from {t.answer} "
                 f"({_first_difference(run.output, t.answer.read_bytes())})"
             )
+    if opts.generator is not None:
+        _copy_generator(opts.generator, folder)
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
     return disagreements
+
+
+def _copy_generator(path: Path, folder: Path) -> None:
+    """Copy the user's generator in as ``gen.py``, once it has made an input in the
+    sandbox (a broken generator is refused at init, not at the first check)."""
+    from supercoder.problems.generator import generator_sizes, run_generator
+
+    if not path.is_file():
+        raise UserError(f"--generator {path}: no such file")
+    try:
+        source = path.read_text()
+    except UnicodeDecodeError as e:
+        raise UserError(f"--generator {path}: not UTF-8 text") from e
+    sizes = generator_sizes(source)
+    run_generator(source, [(1, min(sizes) if sizes else 1)], label=str(path))
+    (folder / "gen.py").write_text(source)
 
 
 _QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)

@@ -9,7 +9,10 @@ A problem folder holds:
 - ``problem.json``        optional metadata: ``split`` ("train"/"val"), ``tags``, ``cflags`` and
   ``ldflags`` (extra gcc flags for every build and link, e.g. ``"-fopenmp"``, ``"-lgmp"``),
   ``compare`` (``exact`` default, ``tokens``, ``float:TOL``; see ``supercoder.problems.outputs``), ...;
-- ``gen.py``              optional input generator: ``generate(seed: int, size: int) -> str``;
+- ``gen.py``              optional input generator: ``generate(seed: int, size: int) -> str``
+  (or the file named in ``problem.json`` ``generator``), the first source of timed inputs;
+- ``input_model.json``    optional input model (``problems.inputmodel``), written by
+  ``problem init`` where there is no generator, the second source of timed inputs;
 - ``tests/NAME.in``       a visible test's input, with ``tests/NAME.out`` its expected output;
 - ``tests/NAME.gen``      instead of ``NAME.in`` for large inputs: JSON
   ``{"seed": S, "size": N, "sha256": H}``; the input is ``gen.py``'s output, checked
@@ -18,18 +21,17 @@ A problem folder holds:
 
 Every file is read as a regular file inside the folder: a symbolic link (or a path that
 resolves outside the folder) is refused, so a problem folder cannot make supercoder
-read, store or show a host file. A folder's ``gen.py`` is **trusted code**: it runs on
-the host, in this process, like any Python you import; only use generators you trust.
+read, store or show a host file. A folder's generator (``gen.py``, or the file
+``problem.json`` names in ``generator``) is untrusted like the rest: it runs in the
+build sandbox under a time and output limit (``problems.generator``), never on the host.
 """
 
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import logging
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 from supercoder.build.flags import check_flags
@@ -92,7 +94,16 @@ def _headers(folder: Path, meta: dict) -> dict:
     return {"headers_sha": digest.hexdigest()[:16]} if paths else {}
 
 
-PROBLEM_FILES = ("source.c", "baseline.s", "problem.json", "gen.py", "tests", "hidden", "fuzz")
+PROBLEM_FILES = (
+    "source.c",
+    "baseline.s",
+    "problem.json",
+    "gen.py",
+    "input_model.json",
+    "tests",
+    "hidden",
+    "fuzz",
+)
 
 
 def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[Path]:
@@ -102,7 +113,8 @@ def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[
     for p in [problems] if isinstance(problems, Problem) else problems:
         folder = p.meta.get("path")
         if folder:
-            names = (*PROBLEM_FILES, *(p.meta.get("headers") or ()))
+            own = [*(p.meta.get("headers") or ()), *filter(None, [p.meta.get("generator")])]
+            names = (*PROBLEM_FILES, *own)
             out += [Path(folder) / name for name in names]
     return out
 
@@ -140,6 +152,8 @@ def _read_meta(folder: Path) -> dict:
     check_fields(meta, str(path))
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
         check_flags(split_flags(meta.get(key)), f'{path}: problem.json "{key}"')
+    if meta.get("generator") and not (folder / meta["generator"]).is_file():
+        raise UserError(f"{path}: field 'generator' names {meta['generator']!r}, not a file there")
     for name in meta.get("headers") or ():
         if not (folder / name).is_file():
             raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")
@@ -192,13 +206,18 @@ def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
 
 
 def generated_input(folder: Path, seed: int, size: int, digest: str | None = None) -> bytes:
-    """Run the folder's gen.py for (seed, size), cached by digest; verifies the digest."""
+    """The folder's generator's input for (seed, size), run in the build sandbox
+    (``problems.generator``), cached by digest; verifies the digest."""
+    from supercoder.problems.generator import run_generator
+
     cached = cache_dir() / "inputs" / f"{digest}.in" if digest else None
     if cached and cached.is_file():
         return cached.read_bytes()
-    gen = _load_generator(str(folder.resolve()))
-    data = gen(seed, size)
-    data_bytes = data.encode() if isinstance(data, str) else bytes(data)
+    meta = _read_meta(folder)
+    source = generator_source({**meta, "path": str(folder)})
+    if source is None:
+        raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
+    (data_bytes,) = run_generator(source, [(seed, size)], label=f"{folder}/gen.py")
     actual = hashlib.sha256(data_bytes).hexdigest()
     if digest and actual != digest:
         raise UserError(
@@ -212,20 +231,18 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
     return data_bytes
 
 
-@cache
-def _load_generator(folder: str) -> Callable[[int, int], str]:
-    path = Path(folder) / "gen.py"
-    if path.exists():
-        own_file(Path(folder), path)
-    if not path.is_file():
-        raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
-    spec = importlib.util.spec_from_file_location(f"supercoder_gen_{abs(hash(folder))}", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    if not hasattr(module, "generate"):
-        raise UserError(f"{path}: must define generate(seed: int, size: int) -> str")
-    return module.generate
+def generator_source(problem_meta: dict) -> str | None:
+    """The text of a problem's generator (``generator`` in problem.json, else the
+    folder's ``gen.py``), or None where it has none."""
+    folder = problem_meta.get("path")
+    if not folder:
+        return None
+    root = Path(folder)
+    name = problem_meta.get("generator") or "gen.py"
+    path = root / name
+    if not path.is_file() and not path.is_symlink():
+        return None
+    return read_text(root, path)
 
 
 def write_problem(problem: Problem, folder: Path) -> Path:

@@ -15,6 +15,7 @@ checked elsewhere); unknown fields are kept as they are.
 ``fuzz``                  an object: ``shuffle_lines_after`` (integer >= 0 or null),
                           ``frozen_lines`` (integer >= 0), ``numbers`` (true/false)
 ``headers``               a list of relative paths (files the source includes)
+``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
 ========================  ==========================================================
@@ -120,6 +121,12 @@ def _headers(value: Any) -> str | None:
     return None
 
 
+def _generator(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return f"must be a path inside the problem folder, got {_kind(value)}"
+    return _headers([value])
+
+
 def _exit_code(value: Any) -> str | None:
     if not _count(value) or value > 255:
         return f"must be an integer from 0 to 255, got {_kind(value)}"
@@ -137,4 +144,5 @@ _CHECKS = {
     "fuzz": _fuzz,
     "headers": _headers,
     "exit_code": _exit_code,
+    "generator": _generator,
 }

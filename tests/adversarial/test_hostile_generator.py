@@ -1,0 +1,84 @@
+"""A problem folder's generator is untrusted: it runs in the build sandbox, bounded.
+
+Before: ``gen.py`` was imported into the supercoder process on the host (any Python a
+problem folder held ran with the user's rights); a generator that looped or printed
+without end hung or filled memory. Now it runs in a one-shot sandbox with a CPU/wall
+and an output limit, and sees no host file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.problems.generator import GeneratorConfig, GeneratorError, run_generator
+from supercoder.problems.loading import load_problem
+from tests.conftest import make_sum_problem, sandbox_or_skip
+
+FAST = GeneratorConfig(seconds=1.0, max_bytes=8 << 20)
+
+
+def test_generator_that_loops_forever_is_stopped() -> None:
+    sandbox_or_skip()
+    start = time.monotonic()
+    with pytest.raises(GeneratorError, match="ran past its limit of 1 CPU seconds"):
+        run_generator("def generate(seed, size):\n    while True:\n        pass\n", [(1, 1)], FAST)
+    assert time.monotonic() - start < 10
+
+
+def test_generator_that_writes_a_gigabyte_is_stopped() -> None:
+    sandbox_or_skip()
+    writes = (
+        "import sys\n"
+        "def generate(seed, size):\n"
+        "    block = 'x' * (1 << 20)\n"
+        "    for _ in range(1024):\n"  # 1 GiB, on the stream gen.py may print to
+        "        sys.stdout.write(block)\n"
+        "    return 'done'\n"
+    )
+    with pytest.raises(GeneratorError, match="printed more than 8 MiB"):
+        run_generator(writes, [(1, 1)], FAST)
+    returns = "def generate(seed, size):\n    return '7\\n' * (6 << 20)\n"  # 12 MiB returned
+    with pytest.raises(GeneratorError, match="printed more than 8 MiB"):
+        run_generator(returns, [(1, 1)], FAST)
+
+
+def test_generator_cannot_read_host_files() -> None:
+    sandbox_or_skip()
+    folder = Path(tempfile.mkdtemp())  # world-searchable, as a user's folder would be
+    os.chmod(folder, 0o755)
+    secret = folder / "secret.txt"
+    secret.write_text("host secret\n")
+    os.chmod(secret, 0o644)
+    thief = f"def generate(seed, size):\n    return open({str(secret)!r}).read()\n"
+    with pytest.raises(GeneratorError, match="No such file"):
+        run_generator(thief, [(1, 1)], FAST)
+    home = f"import os\ndef generate(seed, size):\n    return ' '.join(os.listdir({str(Path.home())!r}))\n"
+    with pytest.raises(GeneratorError):
+        run_generator(home, [(1, 1)], FAST)
+
+
+def test_gen_spec_of_a_folder_runs_its_generator_in_the_sandbox(tmp_path: Path) -> None:
+    """A ``.gen`` test input comes from the folder's gen.py run in the sandbox; a
+    generator that breaks out of its limits is a one-line error, not a hang."""
+    sandbox_or_skip()
+    folder = make_sum_problem(Path(tempfile.mkdtemp()) / "p")
+    (folder / "gen.py").write_text(
+        "def generate(seed, size):\n    return f'{size}\\n' + ' '.join(['1'] * size) + '\\n'\n"
+    )
+    (folder / "tests" / "g.out").write_text("4\n")
+    (folder / "tests" / "g.gen").write_text(
+        '{"seed": 1, "size": 4, "sha256": "' + hashlib.sha256(b"4\n1 1 1 1\n").hexdigest() + '"}'
+    )
+    problem = load_problem(folder)
+    assert next(t for t in problem.tests if t.name == "g").read_input() == b"4\n1 1 1 1\n"
+    (folder / "gen.py").write_text("import os\ndef generate(seed, size):\n    os.abort()\n")
+    (folder / "tests" / "g.gen").write_text('{"seed": 2, "size": 4, "sha256": "00"}')
+    with pytest.raises(UserError, match="gen.py failed"):
+        next(t for t in load_problem(folder).tests if t.name == "g").read_input()
