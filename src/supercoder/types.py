@@ -118,6 +118,21 @@ class Problem:
         return int(self.meta.get("exit_code") or 0)
 
     @property
+    def reads_input(self) -> bool:
+        """Whether the program's output depends on its input (``problem.json``
+        ``reads_input``; true unless ``problem init`` found it prints the same output with
+        no input as on every test, or it was given no inputs at all)."""
+        return self.meta.get("reads_input") is not False
+
+    @property
+    def memorizable(self) -> bool:
+        """A program that reads no input: its expected output is one fixed text, so a
+        candidate may print it without computing it (precomputed output passes every
+        test). Such problems are timed on their visible tests and marked ``memorizable``
+        in verdicts, summaries and reports; the default training reward pays 0 on them."""
+        return not self.reads_input
+
+    @property
     def compare(self) -> str:
         """How outputs are compared (``problem.json`` ``compare``): exact by default."""
         return str(self.meta.get("compare") or "exact")

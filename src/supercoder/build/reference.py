@@ -42,6 +42,7 @@ class RefResult:
     failure: str = ""  # "" when ok; else TIMEOUT, RUNTIME_ERROR, NONDETERMINISTIC, MISMATCH
     level: str = ""  # the build that failed ("O3", "O0")
     detail: str = ""  # the failed run, described (TIMEOUT, RUNTIME_ERROR)
+    stderr_bytes: int = 0  # what the first build's first run wrote on stderr
 
     @property
     def ok(self) -> bool:
@@ -158,8 +159,10 @@ def reference_runs(
 def _run_input(box, data: bytes, name: str, runs: Mapping[str, int]) -> RefResult:
     outputs: dict[str, bytes] = {}
     seconds: dict[str, float] = {}
+    stderr_bytes = -1
     for level, count in runs.items():
         done = [box.run(level, data) for _ in range(max(1, count))]
+        stderr_bytes = len(done[0].stderr) if stderr_bytes < 0 else stderr_bytes
         failed = _failed(done)
         if failed is not None:
             kind = TIMEOUT if failed.outcome == "timeout" else RUNTIME_ERROR
@@ -171,7 +174,7 @@ def _run_input(box, data: bytes, name: str, runs: Mapping[str, int]) -> RefResul
     other = next((level for level, out in outputs.items() if out != outputs[first]), None)
     if other is not None:
         return RefResult(name, failure=MISMATCH, level=other)
-    return RefResult(name, outputs[first], seconds)
+    return RefResult(name, outputs[first], seconds, stderr_bytes=stderr_bytes)
 
 
 def _failed(done: list[RunResult]) -> RunResult | None:

@@ -11,14 +11,15 @@ import typer
 def problem_init(
     source: Annotated[Path, typer.Argument(help="The C program (reads stdin, writes stdout).")],
     inputs: Annotated[
-        Path,
+        Path | None,
         typer.Option(
             "--inputs",
             help="Test inputs: a flat folder, a Kattis/ICPC package "
             "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with "
-            "answers by name (in1/out1, 1.in/1.ans, input/ + output/ folders).",
+            "answers by name (in1/out1, 1.in/1.ans, input/ + output/ folders). Without it "
+            "the program reads no input: one test on empty stdin (a memorizable problem).",
         ),
-    ],
+    ] = None,
     out: Annotated[
         Path | None, typer.Option("--out", "-o", help="Problem folder to create.")
     ] = None,
@@ -61,10 +62,14 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     Headers the source includes from its own folder are copied beside it, so every
-    build finds them. Nothing is left behind if init fails.
+    build finds them. Nothing is left behind if init fails. A program that prints
+    nothing on stdout is refused (outputs are compared on stdout). A program whose
+    output does not depend on its input (or given no --inputs) is marked
+    memorizable (problem.json "reads_input": false).
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
+    Example: supercoder problem init kernel.c --cflags "-DLARGE_DATASET" -o problems/kernel
     """
     from supercoder.problems.init import InitConfig, create_problem
 
@@ -78,11 +83,25 @@ def problem_init(
             "the reference output was kept as the expected output",
             err=True,
         )
+    for line in report.warnings:
+        typer.echo(f"warning: {line}", err=True)
     for line in report.found:
         typer.echo(line)
     if report.headers:
         typer.echo(f"headers copied beside source.c: {', '.join(report.headers)}")
-    typer.echo(
-        f"created {report.folder} ({report.layout} layout: {report.visible} visible, "
-        f"{report.hidden} hidden tests)"
+    tests = (
+        "no inputs: one test, run on empty stdin"
+        if inputs is None
+        else f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"
     )
+    typer.echo(f"created {report.folder} ({tests})")
+    if not report.reads_input:
+        typer.echo(
+            "note: the program reads no input (it printed the same output "
+            + ("with empty stdin as on every input" if inputs is not None else "on empty stdin")
+            + '; problem.json "reads_input": false): the problem is memorizable, a candidate '
+            "could print the expected output without computing it. It is timed on its visible "
+            "tests, verdicts, eval and reports mark it memorizable and count it apart, the "
+            "default training reward pays 0 on it; the compiler model optimizes it as usual."
+        )
+        typer.echo(f"note: {report.sizes}")

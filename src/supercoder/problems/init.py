@@ -22,9 +22,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.build.reference import reference_runs
+from supercoder.build.reference import RefResult, reference_runs, run_reference
 from supercoder.errors import UserError
-from supercoder.problems.layouts import TestFile, discover
+from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.outputs import outputs_match, parse_mode
 from supercoder.types import split_flags
 
@@ -68,6 +68,9 @@ class InitReport:
     disagreements: tuple[str, ...] = field(default=())  # one line per test
     found: tuple[str, ...] = ()  # which files became inputs, answers, were skipped
     headers: tuple[str, ...] = ()  # files the source includes, copied beside it
+    reads_input: bool = True  # False: the output does not depend on the input (memorizable)
+    warnings: tuple[str, ...] = ()  # what the user should know (empty outputs, ...)
+    sizes: str = ""  # how the program's size is set when it reads no input (-D macros)
 
 
 def init_problem(
@@ -84,14 +87,18 @@ def init_problem(
     return create_problem(source_path, inputs_dir, out_dir, opts).folder
 
 
+NO_INPUT_TEST = "run"  # the one test of a program given no inputs (its stdin is empty)
+
+
 def create_problem(
-    source_path: Path, inputs_dir: Path, out_dir: Path, opts: InitConfig
+    source_path: Path, inputs_dir: Path | None, out_dir: Path, opts: InitConfig
 ) -> InitReport:
-    """Like ``init_problem``, with the report of what was found (see the module docstring)."""
+    """Like ``init_problem``, with the report of what was found (see the module docstring).
+    ``inputs_dir`` None: the program reads no input; its one test runs it on empty stdin."""
     if not source_path.is_file():
         raise UserError(f"{source_path}: no such C file")
     _check_options(opts)
-    layout = discover(inputs_dir)
+    layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs()
     tests = list(layout.tests)
     if opts.hidden_dir is not None:
         hidden_layout = discover(opts.hidden_dir, hidden=True)
@@ -101,7 +108,7 @@ def create_problem(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.init-", dir=out_dir.parent))
     try:
-        disagreements = _fill(staging, source_path, tests, opts)
+        filled = _fill(staging, source_path, tests, opts, given_inputs=inputs_dir is not None)
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -109,7 +116,7 @@ def create_problem(
             _rmdir_quietly(d)
         raise
     hidden = sum(t.hidden for t in tests)
-    found = layout.describe(inputs_dir)
+    found = layout.describe(inputs_dir) if inputs_dir is not None else []
     if opts.hidden_dir is not None:
         found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
     return InitReport(
@@ -117,10 +124,18 @@ def create_problem(
         layout.kind,
         len(tests) - hidden,
         hidden,
-        tuple(disagreements),
+        tuple(filled.disagreements),
         tuple(found),
         local_includes(source_path),
+        filled.reads_input,
+        tuple(filled.warnings),
+        "" if filled.reads_input else size_macros(source_path),
     )
+
+
+def _no_inputs() -> Layout:
+    """The layout of a program given no inputs: one test on empty stdin."""
+    return Layout("no inputs", (TestFile(NO_INPUT_TEST, Path(os.devnull), None, False),))
 
 
 def _check_options(opts: InitConfig) -> None:
@@ -175,9 +190,20 @@ def _install(staging: Path, out_dir: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+@dataclass(frozen=True)
+class _Filled:
+    disagreements: list[str]
+    reads_input: bool
+    warnings: list[str]
+
+
 def _fill(
-    folder: Path, source_path: Path, tests: Sequence[TestFile], opts: InitConfig
-) -> list[str]:
+    folder: Path,
+    source_path: Path,
+    tests: Sequence[TestFile],
+    opts: InitConfig,
+    given_inputs: bool = True,
+) -> _Filled:
     source = source_path.read_text(errors="replace")
     (folder / "source.c").write_text(source)
     headers = local_includes(source_path)
@@ -185,7 +211,7 @@ def _fill(
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(source_path.parent / rel, folder / rel)
     datas = [t.input.read_bytes() for t in tests]
-    include = ("-iquote", str(folder)) if headers else ()
+    include = ("-iquote", str(folder.resolve())) if headers else ()
     runs = reference_runs(
         source,
         datas,
@@ -196,6 +222,8 @@ def _fill(
         names=[str(t.input) for t in tests],
         exit_code=opts.exit_code,
     )
+    reads_input = given_inputs and _reads_input(source, datas, runs, opts, include, source_path)
+    warnings = _empty_outputs(source_path, [t.name for t in tests], runs, headers)
     disagreements = []
     for t, data, run in zip(tests, datas, runs, strict=True):
         sub = folder / ("hidden" if t.hidden else "tests")
@@ -214,8 +242,122 @@ def _fill(
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
+    if not reads_input:
+        meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return disagreements
+    return _Filled(disagreements, reads_input, warnings)
+
+
+def _reads_input(
+    source: str,
+    datas: Sequence[bytes],
+    runs: Sequence[RefResult],
+    opts: InitConfig,
+    include: tuple[str, ...],
+    source_path: Path,
+) -> bool:
+    """Does the program's output depend on its input? Not when every input gave the same
+    output and a run on empty stdin prints that output too (the probe runs only then:
+    a program whose outputs differ reads its input). A probe that fails (a crash or a
+    timeout on empty input) means the program needs its input."""
+    if any(r.output != runs[0].output for r in runs[1:]):
+        return True
+    if all(not d for d in datas):
+        return False  # every test already runs on empty stdin
+    probe = run_reference(
+        source,
+        [b""],
+        names=["an empty input"],
+        runs={"O3": 1},
+        cflags=(*split_flags(opts.cflags), *include),
+        ldflags=split_flags(opts.ldflags),
+        timeout=min(opts.timeout, 5.0),
+        label=str(source_path),
+        exit_code=opts.exit_code,
+    )
+    return not (probe and probe[0].ok and probe[0].output == runs[0].output)
+
+
+def _empty_outputs(
+    source_path: Path, names: Sequence[str], runs: Sequence[RefResult], headers: Sequence[str]
+) -> list[str]:
+    """Refuse a program that prints nothing on stdout for every test (any candidate that
+    prints nothing would pass: outputs are compared on stdout only); a warning per
+    test whose expected output is empty when others are not."""
+    empty = [(n, r) for n, r in zip(names, runs, strict=True) if not r.output]
+    if not empty:
+        return []
+    on_stderr = sum(r.stderr_bytes for _, r in empty)
+    where = (
+        f"it wrote {on_stderr} bytes on stderr instead, which supercoder does not compare"
+        if on_stderr
+        else "nor on stderr"
+    )
+    if len(empty) == len(runs):
+        hint = _stdout_hint(source_path, headers)
+        raise UserError(
+            f"{source_path} prints nothing on stdout ({where}): every candidate that prints "
+            "nothing would pass its tests; make it print its result on stdout"
+            + (f" ({hint})" if hint else "")
+        )
+    return [
+        f"test {name}: the expected output is empty (nothing on stdout"
+        + (f"; {r.stderr_bytes} bytes on stderr, not compared" if r.stderr_bytes else "")
+        + "): any candidate printing nothing passes it"
+        for name, r in empty
+    ]
+
+
+_STDERR_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+stderr\b", re.MULTILINE)
+
+
+def _stdout_hint(source_path: Path, headers: Sequence[str]) -> str:
+    """A macro the program's files define as ``stderr`` (PolyBench's
+    ``POLYBENCH_DUMP_TARGET``), as the flag that sends its output to stdout."""
+    for path in (source_path, *(source_path.parent / h for h in headers)):
+        with contextlib.suppress(OSError):
+            m = _STDERR_MACRO.search(path.read_bytes())
+            if m:
+                name = m[1].decode()
+                if re.search(rb"#[ \t]*ifndef[ \t]+" + m[1] + rb"\b", path.read_bytes()):
+                    return f"it defines {name} as stderr by default: --cflags -D{name}=stdout"
+                return f"it defines {name} as stderr: define it as stdout"
+    return ""
+
+
+_DATASET = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif|ifdef|ifndef)\b[^\n]*?\b(\w+_DATASET)\b", re.M)
+_SIZE_DEFAULT = re.compile(
+    rb"^[ \t]*#[ \t]*ifndef[ \t]+(\w+)[ \t]*\n[ \t]*#[ \t]*define[ \t]+\1[ \t]+\(?\d+", re.M
+)
+
+
+def size_macros(source_path: Path) -> str:
+    """How a program that reads no input is sized, from its files: the dataset macros
+    (``#ifdef LARGE_DATASET``, PolyBench) or ``#ifndef N / #define N 1000`` defaults it
+    tests; one line saying what was found, or that nothing was."""
+    datasets: dict[str, None] = {}
+    defaults: dict[str, None] = {}
+    for rel in ("", *local_includes(source_path)):
+        path = source_path.parent / rel if rel else source_path
+        with contextlib.suppress(OSError):
+            text = path.read_bytes()
+            datasets.update((m.decode(), None) for m in _DATASET.findall(text))
+            defaults.update((m.decode(), None) for m in _SIZE_DEFAULT.findall(text))
+    if datasets:
+        names = " ".join(f"-D{d}" for d in datasets)
+        return (
+            f"its size is set at compile time by one of {names}: each size is a problem "
+            f"of its own (init it again with --cflags -D{next(iter(datasets))} -o NAME-size); "
+            "inputs cannot vary it"
+        )
+    if defaults:
+        names = ", ".join(defaults)
+        return (
+            f"its size is set at compile time by {names} (#ifndef defaults): each value is a "
+            f"problem of its own (--cflags -D{next(iter(defaults))}=VALUE -o NAME-VALUE); "
+            "inputs cannot vary it"
+        )
+    return "no compile-time size macro found (-D): the program has one size, its tests one run"
 
 
 def _copy_generator(path: Path, folder: Path) -> None:

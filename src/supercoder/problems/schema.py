@@ -18,6 +18,8 @@ checked elsewhere); unknown fields are kept as they are.
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
+``reads_input``           true/false: false when the program's output does not depend
+                          on its input (``problem init`` found it; ``Problem.memorizable``)
 ========================  ==========================================================
 """
 
@@ -127,6 +129,10 @@ def _generator(value: Any) -> str | None:
     return _headers([value])
 
 
+def _boolean(value: Any) -> str | None:
+    return None if isinstance(value, bool) else f"must be true or false, got {_kind(value)}"
+
+
 def _exit_code(value: Any) -> str | None:
     if not _count(value) or value > 255:
         return f"must be an integer from 0 to 255, got {_kind(value)}"
@@ -145,4 +151,5 @@ _CHECKS = {
     "headers": _headers,
     "exit_code": _exit_code,
     "generator": _generator,
+    "reads_input": _boolean,
 }

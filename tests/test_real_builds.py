@@ -1,0 +1,111 @@
+"""Real programs as their repositories build them: programs that read no input
+(memorizable problems), empty outputs, include folders, second source files, quoted
+includes of ``.c`` files; end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from supercoder.problems.loading import load_problem
+from tests.conftest import sandbox_or_skip
+
+REAL = Path(__file__).parent / "fixtures" / "real_builds"
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_a_program_given_no_inputs_is_one_test_on_empty_stdin_and_memorizable(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "noinput"
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "no inputs: one test, run on empty stdin" in proc.stdout
+    assert "reads no input" in proc.stdout and "memorizable" in proc.stdout
+    assert "REPEAT" in proc.stdout  # the compile-time size macro it found
+    assert json.loads((out / "problem.json").read_text())["reads_input"] is False
+    problem = load_problem(out)
+    assert problem.memorizable and not problem.reads_input
+    assert [t.name for t in problem.tests] == ["run"] and problem.tests[0].read_input() == b""
+    assert problem.tests[0].expected.strip().isdigit()
+
+
+def test_inputs_the_program_ignores_are_found_out_by_an_empty_stdin_probe(tmp_path):
+    sandbox_or_skip()
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("5\n")
+    (inputs / "b.txt").write_text("7\n")
+    ignored = tmp_path / "ignored"
+    proc = run_cli(
+        "problem", "init", str(REAL / "noinput.c"), "--inputs", str(inputs), "-o", str(ignored)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "same output with empty stdin as on every input" in proc.stdout
+    assert load_problem(ignored).memorizable
+    # a program whose output follows its input is not memorizable
+    echo = tmp_path / "echo.c"
+    echo.write_text(
+        '#include <stdio.h>\nint main(void){int n=0;scanf("%d",&n);printf("%d\\n",n*2);}\n'
+    )
+    read = tmp_path / "reads"
+    proc = run_cli("problem", "init", str(echo), "--inputs", str(inputs), "-o", str(read))
+    assert proc.returncode == 0, proc.stderr
+    assert "reads no input" not in proc.stdout
+    assert "reads_input" not in json.loads((read / "problem.json").read_text())
+    assert not load_problem(read).memorizable
+    # one input whose output equals the empty-input output: the probe says memorizable
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "x.txt").write_text("0\n")
+    proc = run_cli("problem", "init", str(echo), "--inputs", str(one), "-o", str(tmp_path / "z"))
+    assert proc.returncode == 0, proc.stderr
+    assert load_problem(tmp_path / "z").memorizable  # 0 and no input print the same
+
+
+def test_a_program_printing_only_on_stderr_is_refused_naming_stderr_and_the_fix(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "err"
+    proc = run_cli("problem", "init", str(REAL / "stderr_only.c"), "-o", str(out))
+    assert proc.returncode == 2 and not out.exists()
+    assert "prints nothing on stdout" in proc.stderr and "on stderr" in proc.stderr
+    assert "-DDUMP_TARGET=stdout" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = run_cli(
+        "problem",
+        "init",
+        str(REAL / "stderr_only.c"),
+        "--cflags",
+        "-DDUMP_TARGET=stdout",
+        "-o",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "tests" / "run.out").read_text() == "333833500\n"
+
+
+def test_an_empty_expected_output_on_some_tests_is_a_warning(tmp_path):
+    sandbox_or_skip()
+    src = tmp_path / "quiet.c"
+    src.write_text(
+        '#include <stdio.h>\nint main(void){int n=0;scanf("%d",&n);'
+        'if(n) printf("%d\\n",n); else fprintf(stderr,"zero\\n");}\n'
+    )
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("0\n")
+    (inputs / "b.txt").write_text("3\n")
+    proc = run_cli("problem", "init", str(src), "--inputs", str(inputs), "-o", str(tmp_path / "q"))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: test a: the expected output is empty" in proc.stderr
+    assert "5 bytes on stderr" in proc.stderr
