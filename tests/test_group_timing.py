@@ -74,15 +74,13 @@ def test_a_group_measures_each_as_checked_alone(primes, programs):  # noqa: F811
         # the same figure within gross noise (timing here is noisy: no tight ratios)
         assert abs(math.log(g.value) - math.log(a.value)) < math.log(1.3), (k, g, a)
         assert g.low <= g.value <= g.high
-        assert grouped[k].tests[-1].baseline_samples  # raw paired samples, per candidate
+        assert grouped[k].unseen.timed == 2  # reported together: no test's own times
     assert grouped["copy"].identical_to_baseline and 0.85 < grouped["copy"].speedup.value < 1.15
     assert 1.5 < grouped["half"].speedup.value < 2.8
     assert grouped["slower"].speedup.value < 0.5 and grouped["slower"].speedup.high < 1.0
     # each keeps its own samples: the slower one's candidate times are ~3x the copy's
-    longest = max((t for t in grouped["copy"].tests if t.timed), key=lambda t: t.baseline_seconds)
-    long = [t for t in grouped["slower"].tests if t.name == longest.name][0]
-    copy_long = longest
-    assert min(long.candidate_samples) > 2 * min(copy_long.candidate_samples)
+    slower, copy = grouped["slower"].unseen, grouped["copy"].unseen
+    assert slower.candidate_seconds > 2 * copy.candidate_seconds
 
 
 def test_the_baseline_runs_once_per_test_and_round_for_the_whole_group(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from supercoder.build.toolchain import assemble, compile_to_asm
@@ -12,7 +14,15 @@ from supercoder.prompting.prompts import (
     fenced_blocks,
     refinement_messages,
 )
-from supercoder.types import Problem, Speedup, Status, TestCase, TestResult, Verdict
+from supercoder.types import (
+    Problem,
+    Speedup,
+    Status,
+    TestCase,
+    TestResult,
+    UnseenResult,
+    Verdict,
+)
 
 SOURCE = '#include <stdio.h>\nint main(void){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);}\n'
 BASELINE = "\t.text\n\t.globl\tmain\nmain:\n\tmovl\t$0, %eax\n\tret\n"
@@ -94,8 +104,8 @@ def test_feedback_shows_first_failing_visible_test():
     text = feedback_for(verdict(Status.WRONG_OUTPUT, tests), PROBLEM)
     assert "'big'" in text and "Expected output" in text and "more characters" in text
     assert "first difference at byte 0" in text
-    assert "1 of the failing tests are hidden" in text
-    assert "777000" not in text and "900456" not in text
+    assert "It also failed on tests whose data cannot be shown." in text
+    assert "secret" not in text and "777000" not in text and "900456" not in text
 
 
 def test_feedback_for_wrong_output_on_a_visible_test_word_for_word():
@@ -104,10 +114,10 @@ def test_feedback_for_wrong_output_on_a_visible_test_word_for_word():
         TestResult("secret", Status.WRONG_OUTPUT, detail="line 1: expected '900456'"),
     ]
     assert feedback_for(verdict(Status.WRONG_OUTPUT, tests), PROBLEM) == (
-        "Your program printed the wrong output on test 'small' (2 tests failed in all).\n\n"
+        "Your program printed the wrong output on test 'small'.\n\n"
         "Input:\n```\n2 3\n```\n\nExpected output:\n```\n5\n```\n\n"
         "Details: line 1: expected '5', got '6'\n\n"
-        "1 of the failing tests are hidden.\n\n"
+        "It also failed on tests whose data cannot be shown.\n\n"
         "Reply with the complete corrected program: the assembly only, no explanation, "
         "in one ```assembly fenced block."
     )
@@ -189,3 +199,15 @@ def test_extract_then_assemble(tmp_path):
     text = f"<think>x</think>Sure!\n```assembly\n{asm}```"
     built = assemble(extract_assembly(text), tmp_path / "p")
     assert built.ok, built.log
+
+
+def test_feedback_says_only_that_the_unseen_tests_failed_together():
+    tests = (TestResult("small", Status.WRONG_OUTPUT, detail="line 1: expected '5', got '6'"),)
+    v = replace(
+        verdict(Status.RUNTIME_ERROR, list(tests)), unseen=UnseenResult(4, Status.RUNTIME_ERROR)
+    )
+    text = feedback_for(v, PROBLEM)
+    assert "'small'" in text and "It also failed on tests whose data cannot be shown." in text
+    assert "4" not in text.split("Input:")[0]  # not even how many of them failed
+    alone = replace(v, tests=(TestResult("small", Status.OK),))
+    assert "on tests whose data cannot be shown" in feedback_for(alone, PROBLEM)

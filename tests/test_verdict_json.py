@@ -9,6 +9,7 @@ from supercoder.types import (
     Speedup,
     Status,
     TestResult,
+    UnseenResult,
     Verdict,
     practical_significance,
 )
@@ -88,3 +89,25 @@ def test_old_verdict_json_without_new_fields_still_loads():
     }
     v = Verdict.from_json(old)
     assert v.speedup.margin == MIN_PRACTICAL_MARGIN and v.tests[0].baseline_samples == ()
+
+
+def test_unseen_tests_round_trip_together_and_count_all_or_nothing():
+    visible = (TestResult("a", Status.OK), TestResult("b", Status.OK))
+    together = UnseenResult(5, Status.WRONG_OUTPUT)
+    v = Verdict("p", Status.WRONG_OUTPUT, visible, unseen=together)
+    data = json.loads(json.dumps(v.to_json()))
+    assert data["format_version"] == 3 and data["tests_total"] == 7
+    assert data["tests_passed"] == 2  # the unseen ones pass only all together
+    assert data["unseen"] == {
+        "count": 5,
+        "status": "wrong_output",
+        "timed": 0,
+        "baseline_seconds": None,
+        "candidate_seconds": None,
+        "long_enough": None,
+    }
+    again = Verdict.from_json(data)
+    assert again == v and again.unseen == together
+    ok = Verdict("p", Status.OK, visible, unseen=UnseenResult(5, Status.OK, timed=5))
+    assert ok.tests_passed == ok.tests_total == 7
+    assert Verdict.from_json({"problem": "p", "status": "ok"}).unseen is None  # format 1

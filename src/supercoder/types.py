@@ -274,12 +274,60 @@ class TestResult:
 #   1: before versioning (no ``format_version`` key); read as 1.
 #   2: ``format_version``; the context names the supercoder version, the meter protocol,
 #      the noise floor and margin in force and the date.
-VERDICT_FORMAT_VERSION = 2
+#   3: ``tests`` lists the visible tests only; the hidden and generated ones are reported
+#      together under ``unseen`` (``UnseenResult``: how many, one status, aggregate times);
+#      ``tests_total`` counts both.
+VERDICT_FORMAT_VERSION = 3
+
+
+@dataclass(frozen=True)
+class UnseenResult:
+    """The tests the model never saw (hidden and generated), reported together.
+
+    A per-test status of a secret input is an oracle (a candidate can encode bits of the
+    input in its failure mode), so a verdict says of these tests only how many there were
+    and one status: ``ok``, or the most severe failure class among them, never which test
+    failed, its input, expected output, what the candidate printed, its exit code or its
+    time. Only aggregates of the timing are kept.
+
+    Fields:
+        count: how many hidden and generated tests the candidate ran on.
+        status: ``Status.OK`` when it passed all of them, else one failure class.
+        timed: how many of them enter the aggregate speedup (0 when not timed).
+        baseline_seconds: the baseline's fastest run, summed over the timed ones.
+        candidate_seconds: the candidate's fastest run, summed over the timed ones.
+        long_enough: the meter found some of them long enough to time (None: not timed).
+    """
+
+    count: int
+    status: Status
+    timed: int = 0
+    baseline_seconds: float | None = None
+    candidate_seconds: float | None = None
+    long_enough: bool | None = None
+
+    @property
+    def passed(self) -> bool:
+        return self.status is Status.OK
+
+    def to_json(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["status"] = self.status.value
+        return d
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> UnseenResult:
+        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
+        return cls(**{**known, "count": int(d.get("count") or 0), "status": Status(d["status"])})
 
 
 @dataclass(frozen=True)
 class Verdict:
-    """Everything the evaluator concluded about one candidate on one problem."""
+    """Everything the evaluator concluded about one candidate on one problem.
+
+    ``tests`` are the visible tests, one by one; the tests the model never saw are
+    ``unseen``, reported together (``UnseenResult``). Verdicts stored before format 3
+    may name hidden tests in ``tests`` (with their status only)."""
 
     problem: str
     status: Status
@@ -290,6 +338,7 @@ class Verdict:
     message: str = ""
     context: dict[str, Any] = field(default_factory=dict, compare=False)
     cpu_seconds_spent: float = 0.0
+    unseen: UnseenResult | None = None
 
     @property
     def correct(self) -> bool:
@@ -297,7 +346,13 @@ class Verdict:
 
     @property
     def tests_passed(self) -> int:
-        return sum(1 for t in self.tests if t.status is Status.OK)
+        """Visible tests passed, plus the unseen ones, which count only all together."""
+        unseen = self.unseen.count if self.unseen and self.unseen.passed else 0
+        return sum(1 for t in self.tests if t.status is Status.OK) + unseen
+
+    @property
+    def tests_total(self) -> int:
+        return len(self.tests) + (self.unseen.count if self.unseen else 0)
 
     @property
     def is_infra_failure(self) -> bool:
@@ -344,11 +399,12 @@ class Verdict:
             "paper_speedup": self.paper_speedup,
             "identical_to_baseline": self.identical_to_baseline,
             "tests_passed": self.tests_passed,
-            "tests_total": len(self.tests),
+            "tests_total": self.tests_total,
             "message": self.message,
             "cpu_seconds_spent": round(self.cpu_seconds_spent, 4),
             "context": self.context,
             "tests": [t.to_json() for t in self.tests],
+            "unseen": self.unseen.to_json() if self.unseen else None,
         }
 
     @classmethod
@@ -357,6 +413,7 @@ class Verdict:
         keys are recomputed, unknown ones ignored); a newer format is refused."""
         check_format_version("verdict", d, VERDICT_FORMAT_VERSION)
         detail = d.get("speedup_detail")
+        unseen = d.get("unseen")
         return cls(
             problem=d["problem"],
             status=Status(d["status"]),
@@ -367,6 +424,7 @@ class Verdict:
             message=d.get("message", ""),
             context=d.get("context") or {},
             cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
+            unseen=UnseenResult.from_json(unseen) if isinstance(unseen, dict) else None,
         )
 
 

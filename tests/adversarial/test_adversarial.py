@@ -224,8 +224,8 @@ def test_disk_cache_between_timing_runs_is_contained(problem):
     config = replace(CONFIG, time=True)
     verdict = evaluate(problem, fixture_asm("disk_cache"), config)
     assert verdict.status is Status.OK  # honest answer every time: the cache never hit
-    timed = [t for t in verdict.tests if t.timed]  # the tests the model never saw
-    assert timed and all(t.pairs >= 1 for t in timed)
+    assert verdict.unseen is not None and verdict.unseen.timed >= 1  # never seen, timed
+    assert verdict.context["pairs"] >= 1
     assert not Path("/tmp/sc_cache").exists()
 
 
@@ -233,8 +233,7 @@ def test_hardcoded_answer_fails_other_and_hidden_tests(problem):
     first = problem.visible_tests[0].expected.decode().strip()
     verdict = evaluate(problem, fixture_asm("hardcoded_answer", f'ANSWER="{first}"'), CONFIG)
     assert verdict.status is Status.WRONG_OUTPUT
-    hidden = {t.name for t in problem.tests if t.hidden}
-    assert any(r.status is Status.WRONG_OUTPUT for r in verdict.tests if r.name in hidden)
+    assert verdict.unseen is not None and verdict.unseen.status is Status.WRONG_OUTPUT
 
 
 def test_baseline_copy_earns_nothing(problem):

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supercoder.errors import printable
-from supercoder.types import Status, Verdict
+from supercoder.types import Status, UnseenResult, Verdict
 from supercoder.verify.reward import default_reward, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
@@ -40,7 +40,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             (printable(verdict.problem, newlines=False), "bold"),
             ": ",
             (str(verdict.status), style),
-            f"  ({verdict.tests_passed}/{len(verdict.tests)} tests passed)",
+            f"  ({verdict.tests_passed}/{verdict.tests_total} tests passed)",
         )
     )
     if verdict.speedup:
@@ -87,11 +87,29 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
                 Text(printable(t.detail[:300], newlines=False)),
             )
         console.print(table)
+    if verdict.unseen:
+        console.print(unseen_line(verdict.unseen), markup=False, highlight=False)
     ctx = verdict.context
     if ctx:
         console.print(
             f"[dim]{ctx.get('gcc', '')} | {ctx.get('cpu', '')} | sandbox: {ctx.get('sandbox', '')}[/]"
         )
+
+
+def unseen_line(unseen: UnseenResult) -> str:
+    """The tests the model never saw, as one line: how many, one status, aggregates."""
+    timed = (
+        f"; {unseen.timed} timed, baseline {unseen.baseline_seconds:.4f}s, "
+        f"candidate {unseen.candidate_seconds:.4f}s in all"
+        if unseen.timed
+        and unseen.baseline_seconds is not None
+        and unseen.candidate_seconds is not None
+        else ""
+    )
+    return (
+        f"tests the model never saw: {unseen.count}, together {unseen.status}{timed} "
+        "(one status for all of them: which one failed is never shown)"
+    )
 
 
 def _sec(x: float | None) -> str:

@@ -267,7 +267,7 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
             str(a.round),
             printable(answer_origin(a)),
             v.status.value,
-            f"{v.tests_passed}/{len(v.tests)}",
+            f"{v.tests_passed}/{v.tests_total}",
             _speedup_text(v),
             "yes" if v.identical_to_baseline else "",
         )

@@ -280,25 +280,26 @@ def _speed_feedback(verdict: Verdict) -> str:
 
 
 def _test_feedback(verdict: Verdict, problem: Problem | None) -> str:
-    """The first failing visible test in full; hidden tests (and, without the problem,
-    tests not known to be visible) by name count only: their details may quote data."""
+    """The first failing visible test in full; of the tests the model never saw (and,
+    without the problem, tests not known to be visible) only that some failed: their
+    data, which of them, and how many are never shown."""
     failing = [t for t in verdict.tests if t.status is not Status.OK]
     visible = [t for t in failing if not _is_hidden(t, problem)]
+    unseen = verdict.unseen
+    secret_failed = len(failing) > len(visible) or bool(unseen and not unseen.passed)
     what = _STATUS_TEXT.get(verdict.status, str(verdict.status))
-    if not failing:
+    if not failing and not secret_failed:
         return f"Your program {what}. {_ASK_FIX}"
     if not visible:
-        return (
-            f"Your program {what} on {len(failing)} test(s) whose data cannot be shown. {_ASK_FIX}"
-        )
+        return f"Your program {what} on tests whose data cannot be shown. {_ASK_FIX}"
     first = visible[0]
     lines = [
         f"Your program {_STATUS_TEXT.get(first.status, str(first.status))} on test {first.name!r}"
-        + (f" ({len(failing)} tests failed in all)." if len(failing) > 1 else ".")
+        + (f" ({len(visible)} visible tests failed in all)." if len(visible) > 1 else ".")
     ]
     lines += _test_data(first, problem)
-    if len(failing) > len(visible):
-        lines.append(f"{len(failing) - len(visible)} of the failing tests are hidden.")
+    if secret_failed:
+        lines.append("It also failed on tests whose data cannot be shown.")
     lines.append(_ASK_FIX)
     return "\n\n".join(lines)
 

@@ -29,6 +29,7 @@ from supercoder.types import (
     Speedup,
     Status,
     TestResult,
+    UnseenResult,
     Verdict,
     practical_significance,
 )
@@ -192,6 +193,20 @@ def _verdict(d: dict[str, Any]) -> Verdict:
         speedup=speedup,
         paper_speedup=_number(d.get("paper_speedup")),
         identical_to_baseline=d.get("identical_to_baseline") is True,
+        unseen=_unseen(d.get("unseen")),
+    )
+
+
+def _unseen(u: Any) -> UnseenResult | None:
+    """The record's tests the model never saw, together (format 3), from checked fields."""
+    if not isinstance(u, dict) or not isinstance(u.get("count"), int):
+        return None
+    long_enough = u.get("long_enough")
+    return UnseenResult(
+        u["count"],
+        _status(u.get("status")),
+        timed=u["timed"] if isinstance(u.get("timed"), int) else 0,
+        long_enough=long_enough if isinstance(long_enough, bool) else None,
     )
 
 

@@ -135,6 +135,9 @@ def long_enough(verdict: Verdict) -> bool:
     never runs, do not count). When it times every test (all
     long, or none), and for stored verdicts from before tests said ``timed``: some test's
     baseline >= 5 ms. A verdict without per-test baseline times is taken as timed."""
+    unseen = verdict.unseen
+    if unseen is not None and unseen.long_enough is not None:  # the meter said so (format 3)
+        return unseen.long_enough
     timed = verdict.timed_tests
     metered = [t for t in verdict.tests if t.timed or t.baseline_seconds is not None]
     if timed and len(timed) < len(metered):
@@ -176,7 +179,7 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         sample=best.sample,
         round=best.round,
         tests_passed=v.tests_passed,
-        tests_total=len(v.tests),
+        tests_total=v.tests_total,
         cpu_seconds=round(sum(a.verdict.cpu_seconds_spent for a in outcome.attempts), 3),
         seconds=round(sum(a.gen_seconds + a.verify_seconds for a in outcome.attempts), 3),
         checks=int(v.context.get("checks") or 1) if sp else 0,

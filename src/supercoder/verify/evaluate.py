@@ -9,10 +9,11 @@ core. ``evaluate`` is the two in a row for one candidate.
 
 ``evaluate(problem, candidate)`` never raises for a bad candidate: every candidate
 failure is a ``Status`` in the returned ``Verdict``. Hidden data never leaves the
-evaluator: for a hidden test the verdict (its messages, ``TestResult.detail``) says
-only the test's name and status, never its input, its expected output, or what the
-candidate printed (stdout, stderr, exit code, signal) on it; visible tests may be
-quoted. Speedups are measured only on tests the model never saw (``verify/unseen.py``:
+evaluator: a verdict reports the visible tests one by one (they may be quoted) and the
+tests the model never saw (hidden and generated) together (``UnseenResult``): how many
+and one status, never which of them failed, their input, expected output, what the
+candidate printed (stdout, stderr, exit code, signal) or how long it took on one of them
+(a per-test status of a secret input is an oracle the candidate can encode bits in). Speedups are measured only on tests the model never saw (``verify/unseen.py``:
 hidden tests, topped up with generated ones). A broken machine (no sandbox,
 supervisor lost while running the baseline) gives ``Status.INFRA_ERROR``, which
 callers retry or drop and never score as wrong. A broken *problem* (C that does not
@@ -33,7 +34,7 @@ from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
-from supercoder.types import Candidate, Problem, Status, TestResult, Verdict
+from supercoder.types import Candidate, Problem, Status, TestResult, UnseenResult, Verdict
 from supercoder.verify.unseen import Unseen, unseen_tests
 
 
@@ -158,11 +159,12 @@ def _context(config: EvalConfig) -> dict:
 
 
 def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
-    """Every test (hidden ones too: every test decides correctness), then the generated
-    ones the speedup may be measured on."""
+    """Every test (hidden ones too: every test decides correctness): the visible ones
+    first, then the hidden and the generated ones the speedup may be measured on (so a
+    visible test is never "not run" because a test the model never saw failed first)."""
+    tests = sorted(problem.tests, key=lambda t: t.hidden)
     return [
-        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
-        for t in problem.tests
+        (t.name, t.read_input(), expected_output(t.expected, problem.compare)) for t in tests
     ] + list(unseen.generated_tests)
 
 
@@ -175,33 +177,60 @@ def _check(
     problem: Problem, cand_bin: Path, identical: bool, config: EvalConfig, context: dict
 ) -> Verdict:
     unseen = unseen_tests(problem, generate=config.time)  # generated ones only to time
+    hidden = _hidden(problem, unseen)
     with Sandbox(
         {"candidate": cand_bin},
         config.limits,
         isolation=config.sandbox,
         exit_code=problem.exit_code,
     ) as box:
-        results, cpu = _check_all(box, _inputs(problem, unseen), config, _hidden(problem, unseen))
-    failed = [r for r in results if r.status is not Status.OK]
-    if failed:
-        status = min((r.status for r in failed), key=_SEVERITY.index)
-        return Verdict(
-            problem.name,
-            status,
-            tuple(results),
-            identical_to_baseline=identical,
-            message=f"{len(failed)}/{len(results)} tests failed; first: {failed[0].name}: {failed[0].detail}",
-            context=context,
-            cpu_seconds_spent=cpu,
-        )
+        results, cpu = _check_all(box, _inputs(problem, unseen), config, hidden)
+    visible = tuple(r for r in results if r.name not in hidden)
+    together = unseen_result([r.status for r in results if r.name in hidden])
+    failed = [r for r in visible if r.status is not Status.OK]
+    statuses = [r.status for r in failed]
+    if together is not None and not together.passed:
+        statuses.append(together.status)
     return Verdict(
         problem.name,
-        Status.OK,
-        tuple(results),
+        min(statuses, key=_SEVERITY.index) if statuses else Status.OK,
+        visible,
         identical_to_baseline=identical,
+        message=_failure_message(failed, len(visible), together),
         context=context,
         cpu_seconds_spent=cpu,
+        unseen=together,
     )
+
+
+def unseen_result(statuses: Sequence[Status]) -> UnseenResult | None:
+    """The tests the model never saw, together: how many, and ``ok`` or the most severe
+    failure class among them (None when there were none)."""
+    if not statuses:
+        return None
+    failed = [s for s in statuses if s is not Status.OK]
+    status = min(failed, key=_SEVERITY.index) if failed else Status.OK
+    return UnseenResult(len(statuses), status)
+
+
+UNSEEN_NAME = "the tests the model never saw"
+
+
+def _failure_message(failed: list[TestResult], visible: int, unseen: UnseenResult | None) -> str:
+    """Which visible tests failed (the first one named); of the unseen ones only that they
+    failed together, and how."""
+    parts = []
+    if failed:
+        first = failed[0]
+        parts.append(
+            f"{len(failed)}/{visible} visible tests failed; first: {first.name}: {first.detail}"
+        )
+    if unseen is not None and not unseen.passed:
+        parts.append(
+            f"{UNSEEN_NAME} ({unseen.count}, together): {unseen.status} "
+            "(which of them, and their data, are never shown)"
+        )
+    return "; ".join(parts)
 
 
 def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig) -> list[Verdict]:
@@ -294,6 +323,8 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
             context,
             v.cpu_seconds_spent,
             hidden,
+            v.unseen,
+            config.meter.min_test_seconds,
         )
     return out
 
@@ -357,8 +388,10 @@ def baseline_fails_alone(
                 for name, data, expected in inputs:
                     run = box.run("baseline", data)
                     if not run.clean_exit or run.stdout != expected:
+                        if name in hidden:
+                            return f"it failed on one of {UNSEEN_NAME}"
                         why = run.describe() if not run.clean_exit else "a different output"
-                        return f"test {name}: {'it failed' if name in hidden else why}"
+                        return f"test {name}: {why}"
     except InfraError as e:
         return str(e)
     return None
@@ -375,10 +408,9 @@ def _check_all(
     stopped: TestResult | None = None
     for name, data, expected in inputs:
         if stopped:
+            after = "an earlier test" if stopped.name in hidden else stopped.name
             results.append(
-                TestResult(
-                    name, stopped.status, f"not run after {stopped.name} failed: {stopped.status}"
-                )
+                TestResult(name, stopped.status, f"not run after {after} failed: {stopped.status}")
             )
             continue
         try:
@@ -417,7 +449,7 @@ def _judge(name: str, run: RunResult, expected: bytes) -> TestResult:
     return TestResult(name, Status.OK, candidate_seconds=run.cpu_seconds)
 
 
-HIDDEN_DETAIL = "a hidden test: only its status is shown"
+HIDDEN_DETAIL = "a test the model never saw: only the status of all of them together is shown"
 NOT_TIMED = "visible: not timed (the model may have seen its input)"
 
 
@@ -438,13 +470,12 @@ def _hidden_result(result: TestResult) -> TestResult:
 
 
 def _hidden_safe(message: str, hidden: frozenset[str]) -> str:
-    """``message`` if it names no hidden test; else cut after the first hidden test's
-    name (what followed may describe its data)."""
-    spots = [(message.find(f"test {n}"), n) for n in hidden if f"test {n}" in message]
+    """``message`` if it names no hidden test; else cut before the first hidden test's
+    name (it, and what followed, may describe its data)."""
+    spots = [message.find(f"test {n}") for n in hidden if f"test {n}" in message]
     if not spots:
         return message
-    at, name = min(spots)
-    return f"{message[: at + len(name) + 5]} ({HIDDEN_DETAIL})"
+    return f"{message[: min(spots)]}on one of {UNSEEN_NAME} ({HIDDEN_DETAIL})"
 
 
 def _diff_hint(actual: bytes, expected: bytes) -> str:
@@ -470,18 +501,26 @@ def _timed_verdict(
     context: dict,
     cpu: float,
     hidden: frozenset[str] = frozenset(),
+    unseen: UnseenResult | None = None,
+    min_test_seconds: float = MeterConfig().min_test_seconds,
 ) -> Verdict:
+    """A correct candidate's verdict once timed: visible tests one by one (timed only
+    where the problem times its visible tests), the unseen ones together (``UnseenResult``:
+    aggregate times, never one test's)."""
     cpu_total = cpu + cmp.cpu_seconds
     if cmp.mismatch:
+        secret = cmp.mismatch_test in hidden
         mismatch = (
-            f"candidate output changed on test {cmp.mismatch_test} during timing ({HIDDEN_DETAIL})"
-            if cmp.mismatch_test in hidden
+            f"candidate output changed during timing on one of {UNSEEN_NAME} ({HIDDEN_DETAIL})"
+            if secret
             else cmp.mismatch
         )
         failed = [
             TestResult(r.name, Status.WRONG_OUTPUT, mismatch) if r.name == cmp.mismatch_test else r
             for r in results
         ]
+        if secret and unseen is not None:
+            unseen = replace(unseen, status=Status.WRONG_OUTPUT)
         return Verdict(
             problem.name,
             Status.WRONG_OUTPUT,
@@ -490,6 +529,7 @@ def _timed_verdict(
             message=mismatch,
             context=context,
             cpu_seconds_spent=cpu_total,
+            unseen=unseen,
         )
     by_name = {t.name: t for t in cmp.tests}
     timed_results = []
@@ -516,9 +556,21 @@ def _timed_verdict(
                 sample_rounds=t.rounds,
             )
         )
+    secret = [t for t in cmp.tests if t.name in hidden]
+    if unseen is not None and secret:
+        timed = [t for t in secret if t.timed]
+        unseen = replace(
+            unseen,
+            timed=len(timed),
+            baseline_seconds=float(sum(min(t.base_cpu) for t in timed)),
+            candidate_seconds=float(sum(min(t.cand_cpu) for t in timed)),
+            # the meter times the tests long enough to time, or all of them when none is
+            long_enough=len(timed) < len(secret)
+            or max(min(t.base_cpu) for t in secret) >= min_test_seconds,
+        )
     ctx = {
         **context,
-        "pairs": sum(t.pairs for t in timed_results),
+        "pairs": sum(len(t.base_cpu) for t in cmp.tests),
         "measure": "cpu time (user+sys), wait4",
     }
     return Verdict(
@@ -531,4 +583,5 @@ def _timed_verdict(
         message=cmp.note,
         context=ctx,
         cpu_seconds_spent=cpu_total,
+        unseen=unseen,
     )
