@@ -22,9 +22,11 @@ int main(void) {
 
 @pytest.fixture(autouse=True, scope="session")
 def _isolated_cache(tmp_path_factory):
-    """Tests never touch the user's ~/.cache/supercoder."""
+    """Tests never touch the user's ~/.cache/supercoder nor their run store."""
     if "SUPERCODER_CACHE" not in os.environ:
         os.environ["SUPERCODER_CACHE"] = str(tmp_path_factory.mktemp("sc-cache"))
+    if "SUPERCODER_DB" not in os.environ:  # nor the user's run store
+        os.environ["SUPERCODER_DB"] = str(tmp_path_factory.mktemp("sc-db") / "runs.sqlite")
     yield
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 
 class SupercoderError(Exception):
@@ -96,6 +97,20 @@ def printable(text: object, newlines: bool = True) -> str:
     as ``\\xNN``, so that nothing from outside can drive the terminal. Tabs are kept;
     newlines too unless ``newlines=False``."""
     return (_CONTROL if newlines else _CONTROL_NL).sub(_escape, str(text))
+
+
+def parse_json(text: str | bytes, where: object) -> Any:
+    """JSON from outside (a record, a problem.json, a file of runs): a value, or a one-line
+    UserError naming ``where`` for text that is not JSON or is nested too deeply to
+    read (Python's parser recurses: 50,000 ``[`` would otherwise be a RecursionError)."""
+    import json
+
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise UserError(f"{where}: invalid JSON ({e})") from None
+    except RecursionError:
+        raise UserError(f"{where}: JSON nested too deeply to read") from None
 
 
 SAFE_NAME = re.compile(r"[A-Za-z0-9_.-]{1,100}")

@@ -15,6 +15,29 @@ def cache_dir() -> Path:
     return root
 
 
+def default_store() -> Path:
+    """The run store every command uses without ``--db``: ``$SUPERCODER_DB``, else
+    ``runs.sqlite`` in the user's data folder (``$XDG_DATA_HOME/supercoder`` or
+    ``~/.local/share/supercoder``), the same from any working folder (not created here)."""
+    if os.environ.get("SUPERCODER_DB"):
+        return Path(os.environ["SUPERCODER_DB"]).expanduser()
+    data = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(data) / "supercoder" / "runs.sqlite"
+
+
+def pid_alive(pid: int) -> bool:
+    """Does process ``pid`` exist (on this machine)?"""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
 def sibling_temp(path: Path) -> Path:
     """A temporary name beside ``path``, its own to this process and thread (two threads
     writing one cache entry at once must not share a temp file)."""
@@ -22,11 +45,17 @@ def sibling_temp(path: Path) -> Path:
 
 
 def atomic_write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write ``data`` to ``path`` so that readers see the old file or the whole new one."""
+    """Write ``data`` to ``path`` so that readers see the old file or the whole new one
+    (written beside it, flushed to disk, then renamed over it: a full disk or a kill
+    leaves the old file as it was)."""
+    path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = sibling_temp(path)
     try:
-        tmp.write_bytes(data)
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
         if mode is not None:
             tmp.chmod(mode)
         tmp.replace(path)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DB_HELP, DEFAULT_DB
+from supercoder.commands.options import DB_HELP
 
 
 def _read(path: Path) -> str:
@@ -25,7 +25,7 @@ def analyze(
     run: Annotated[
         str | None, typer.Option("--run", help="every verified candidate of RUN")
     ] = None,
-    db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
+    db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     check_binary: Annotated[
         bool,

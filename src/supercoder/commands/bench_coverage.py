@@ -56,6 +56,8 @@ def coverage(
         rows = [
             {**c.__dict__, "line_rate": c.line_rate, "branch_rate": c.branch_rate} for c in results
         ]
-        json_out.write_text(
-            json.dumps({"line": line, "branch": branch, "problems": rows}, indent=2)
+        from supercoder.paths import atomic_write_text
+
+        atomic_write_text(
+            json_out, json.dumps({"line": line, "branch": branch, "problems": rows}, indent=2)
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 from pathlib import Path
@@ -10,6 +11,7 @@ from typing import Annotated
 import typer
 
 from supercoder.errors import UserError
+from supercoder.paths import atomic_write_text
 from supercoder.types import Problem
 
 
@@ -31,12 +33,11 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
         digest.update(hashlib.sha256(t.read_input()).digest())
     key = f"{problem.source_hash()}-{digest.hexdigest()[:16]}"
     path = cache_dir() / "baseline_times" / f"slowest-{key}.json"
-    if path.is_file():
-        data = json.loads(path.read_text())
+    with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
+        data = json.loads(path.read_text())  # a damaged entry is measured again
         return str(data["test"]), float(data["seconds"])
     name, seconds = _measure(problem)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"test": name, "seconds": seconds, "problem": problem.name}))
+    atomic_write_text(path, json.dumps({"test": name, "seconds": seconds, "problem": problem.name}))
     return name, seconds
 
 

@@ -61,4 +61,6 @@ def tokens(
     table.add_row("total", "", *map(str, totals))
     Console(width=max(110, Console().width)).print(table)
     if json_out:
-        json_out.write_text(json.dumps([r.__dict__ for r in rows], indent=2) + "\n")
+        from supercoder.paths import atomic_write_text
+
+        atomic_write_text(json_out, json.dumps([r.__dict__ for r in rows], indent=2) + "\n")

@@ -8,13 +8,12 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import DbOpt
-from supercoder.runs.store import DEFAULT_DB
 
 
 def export_trace(
     run: Annotated[str, typer.Argument(help="A stored --strategy evolve eval run.")],
     out: Annotated[Path, typer.Option("--out", help="Folder for sft.jsonl and grpo.jsonl.")],
-    db: DbOpt = DEFAULT_DB,
+    db: DbOpt = None,
     benchmark: Annotated[
         str | None,
         typer.Option("--benchmark", "-b", help="Where the run's problems are [default: its own]."),
@@ -31,7 +30,7 @@ def export_trace(
 
     pairs = trace_pairs(db, run)
     if benchmark is None:
-        store = Store(db, read_only=True)
+        store = Store(db or None, read_only=True)
         try:
             benchmark = next(r["benchmark"] for r in store.runs() if r["name"] == run)
         finally:

@@ -47,4 +47,6 @@ def import_(
         )
     for line in report.lines():
         typer.echo(line)
-    (out / "import_report.json").write_text(json.dumps(report.__dict__, indent=2) + "\n")
+    from supercoder.paths import atomic_write_text
+
+    atomic_write_text(out / "import_report.json", json.dumps(report.__dict__, indent=2) + "\n")

@@ -36,7 +36,6 @@ from supercoder.commands.options import (
     strategy_config,
 )
 from supercoder.errors import printable
-from supercoder.runs.store import DEFAULT_DB
 
 if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
@@ -63,7 +62,7 @@ def eval_cmd(
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Write the summary as JSON here.")
     ] = None,
-    db: DbOpt = DEFAULT_DB,
+    db: DbOpt = None,
     no_time: NoTimeOpt = False,
     unsafe_no_sandbox: UnsafeOpt = False,
     base_url: BaseUrlOpt = None,
@@ -145,7 +144,11 @@ def eval_cmd(
         store.close()
     print_summary(result.name, result.summary)
     if json_out:
-        json_out.write_text(json.dumps(result.summary.to_json(), indent=2, default=str) + "\n")
+        from supercoder.paths import atomic_write_text
+
+        atomic_write_text(
+            json_out, json.dumps(result.summary.to_json(), indent=2, default=str) + "\n"
+        )
         err.print(f"summary written to {json_out}")
     if result.failed:
         for name, why in sorted(result.failed.items()):

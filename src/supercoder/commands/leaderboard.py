@@ -17,7 +17,6 @@ from supercoder.commands.options import (
     err,
 )
 from supercoder.errors import UserError, printable
-from supercoder.runs.store import DEFAULT_DB
 
 if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
@@ -39,7 +38,7 @@ COLUMNS = (
 
 
 def leaderboard(
-    db: DbOpt = DEFAULT_DB,
+    db: DbOpt = None,
     html_out: Annotated[
         Path | None, typer.Option("--html", help="Also write an HTML page.")
     ] = None,
@@ -48,8 +47,10 @@ def leaderboard(
 
     Example: supercoder leaderboard --html leaderboard.html
     """
+    from supercoder.paths import default_store
     from supercoder.runs.store import leaderboard_rows
 
+    db = db or default_store()
     if not db.is_file():
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")
     rows = leaderboard_rows(db)
@@ -72,7 +73,9 @@ def leaderboard(
         console = Console(width=160, markup=False, highlight=False)
     console.print(table)
     if html_out:
-        html_out.write_text(leaderboard_html(rows))
+        from supercoder.paths import atomic_write_text
+
+        atomic_write_text(html_out, leaderboard_html(rows))
         err.print(f"wrote {html_out}")
 
 

@@ -146,7 +146,11 @@ def optimize(
             outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
-    path.write_text((chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or "")
+    from supercoder.paths import atomic_write_text
+
+    atomic_write_text(
+        path, (chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or ""
+    )
     if as_json:
         typer.echo(json.dumps(_outcome_json(outcome, path, chosen), indent=2))
     else:

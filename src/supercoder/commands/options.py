@@ -38,7 +38,8 @@ NoTimeOpt = Annotated[bool, typer.Option("--no-time", help="Check correctness on
 UnsafeOpt = Annotated[
     bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation (dangerous).")
 ]
-DbOpt = Annotated[Path, typer.Option("--db", help="SQLite file of eval runs.")]
+STORE_HELP = "[default: $SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite]"
+DbOpt = Annotated[Path | None, typer.Option("--db", help=f"SQLite file of eval runs {STORE_HELP}.")]
 TimeoutOpt = Annotated[
     float,
     typer.Option(
@@ -101,8 +102,7 @@ def default_samples(model: str, samples: int | None) -> int:
     return 1
 
 
-DB_HELP = "run store: the eval SQLite file, or a JSON file of verdict records"
-DEFAULT_DB = "runs/supercoder.sqlite"
+DB_HELP = f"run store: the eval SQLite file, or a JSON file of verdict records {STORE_HELP}"
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 
 

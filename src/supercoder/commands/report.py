@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DB_HELP, DEFAULT_DB
+from supercoder.commands.options import DB_HELP
 
 
 def report(
@@ -15,7 +15,7 @@ def report(
     out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
         "report.html"
     ),
-    db: Annotated[Path, typer.Option("--db", help=DB_HELP)] = Path(DEFAULT_DB),
+    db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
 ) -> None:
     from supercoder.report.page import write_report
 

@@ -196,7 +196,9 @@ def write_outputs(out: Path, problems: list[Problem], summary: dict[str, Any]) -
         chosen = [p for p in problems if p.split == split]
         for ext in (".parquet", ".jsonl"):
             write_records(chosen, out / f"{split}{ext}")
-    (out / "summary.json").write_text(json.dumps(summary, indent=2, sort_keys=True) + "\n")
+    from supercoder.paths import atomic_write_text
+
+    atomic_write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
 
 
 def build_counts(

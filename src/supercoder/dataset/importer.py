@@ -226,8 +226,11 @@ def import_records(
     """Write one problem folder per good record under ``out/<split>/<name>/``."""
     from functools import partial
 
+    from supercoder.problems.loading import remove_dead_partials
+
     if check_outputs:
         _require_sandbox()
+    remove_dead_partials(out)  # what a killed import left half-written
     good, skipped = _check(records, list(bad or []))
     built = _map(
         partial(rebuild, check_outputs=check_outputs), [p for _, p in good], workers, progress
@@ -282,7 +285,6 @@ def _kinds(problem: Any, b: Built) -> dict[str, str]:
 
 def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     """Write the problem folder; '' when done, else why not (never outside ``out``)."""
-    import shutil
     from dataclasses import replace
 
     from supercoder.problems.loading import is_problem_dir, write_problem
@@ -291,10 +293,9 @@ def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     dest = out / split / problem.name
     if not inside(out, dest) or dest.is_symlink() or (out / split).is_symlink():
         return f"{dest} would lie outside {out}"
-    if dest.exists():
-        if not dest.is_dir() or not is_problem_dir(dest):
-            return f"{dest} exists and is not a problem folder"
-        shutil.rmtree(dest)  # an earlier import of the same record
+    if (dest.exists() or dest.is_symlink()) and (dest.is_symlink() or not is_problem_dir(dest)):
+        return f"{dest} exists and is not a problem folder"
+    # an earlier import of the same record is replaced once the new folder is whole
     meta = {k: v for k, v in problem.meta.items() if not k.startswith("record_")}
     meta.update(kinds, baseline="rebuilt with gcc -O3 -S from c_code")
     write_problem(replace(problem, baseline_asm=b.o3, split=split, meta=meta), dest)

@@ -102,10 +102,9 @@ def _text_of(p: Path) -> str:
 
 
 def _json(text: str, where: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise UserError(f"{where}: invalid JSON ({e})") from e
+    from supercoder.errors import parse_json
+
+    return parse_json(text, where)
 
 
 def problem_from_record(rec: Any, where: str = "record") -> Problem:
@@ -271,17 +270,22 @@ def write_raw(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
     if p.suffix not in (".parquet", ".jsonl"):
         raise UserError(f"{p}: write records as .parquet or .jsonl")
     p.parent.mkdir(parents=True, exist_ok=True)
-    tmp = p.with_name(p.name + ".tmp")
-    if p.suffix == ".jsonl":
-        with tmp.open("w") as f:
-            for r in records:
-                f.write(json.dumps(r, ensure_ascii=False) + "\n")
-    else:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
+    from supercoder.paths import sibling_temp
 
-        pq.write_table(pa.Table.from_pylist(list(records), schema=arrow_schema()), tmp)
-    tmp.replace(p)
+    tmp = sibling_temp(p)
+    try:
+        if p.suffix == ".jsonl":
+            with tmp.open("w") as f:
+                for r in records:
+                    f.write(json.dumps(r, ensure_ascii=False) + "\n")
+        else:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            pq.write_table(pa.Table.from_pylist(list(records), schema=arrow_schema()), tmp)
+        tmp.replace(p)
+    finally:
+        tmp.unlink(missing_ok=True)
     return p
 
 

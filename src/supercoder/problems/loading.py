@@ -31,11 +31,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from supercoder.build.flags import check_flags
-from supercoder.errors import UserError, inside, printable
+from supercoder.errors import UserError, inside, parse_json, printable
 from supercoder.paths import cache_dir, sibling_temp
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, split_flags
@@ -46,8 +47,16 @@ BUNDLED_ROOT = Path(__file__).resolve().parents[1] / "data" / "bench"
 SPLITS = ("train", "val")
 
 
+# A problem folder being written holds this file until its last file is in place
+# (``write_problem``); ``load_problem`` refuses a folder that has it.
+INCOMPLETE = "INCOMPLETE"
+PARTIAL = ".partial-"
+
+
 def is_problem_dir(path: Path) -> bool:
-    return (path / "source.c").is_file()
+    """A problem folder (``source.c`` inside; a hidden ``.NAME`` folder, such as an
+    import's partial write, is not one)."""
+    return (path / "source.c").is_file() and not path.name.startswith(".")
 
 
 def load_problem(path: str | Path) -> Problem:
@@ -55,7 +64,12 @@ def load_problem(path: str | Path) -> Problem:
     folder = Path(path)
     if not folder.is_dir():
         raise UserError(f"{folder}: not a folder (a problem is a folder with source.c and tests/)")
-    if not is_problem_dir(folder):
+    if (folder / INCOMPLETE).exists():
+        raise UserError(
+            f"{printable(folder, newlines=False)}: incomplete problem folder (its writing "
+            "was interrupted before every file was in place); import or write it again"
+        )
+    if not (folder / "source.c").is_file():
         raise UserError(f"{folder}: no source.c found")
     meta = _read_meta(folder)
     baseline = folder / "baseline.s"
@@ -145,10 +159,7 @@ def _read_meta(folder: Path) -> dict:
     path = folder / "problem.json"
     if not path.exists() and not path.is_symlink():
         return {}
-    try:
-        meta = json.loads(read_text(folder, path))
-    except json.JSONDecodeError as e:
-        raise UserError(f"{path}: invalid JSON ({e})") from e
+    meta = parse_json(read_text(folder, path), path)
     check_fields(meta, str(path))
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
         check_flags(split_flags(meta.get(key)), f'{path}: problem.json "{key}"')
@@ -194,9 +205,9 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
 
 def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
     try:
-        spec = json.loads(spec_path.read_text())
+        spec = parse_json(spec_path.read_text(), spec_path)
         seed, size, digest = int(spec["seed"]), int(spec["size"]), str(spec["sha256"])
-    except (json.JSONDecodeError, KeyError, ValueError) as e:
+    except (UserError, KeyError, ValueError, TypeError) as e:
         raise UserError(f"{spec_path}: expected JSON with seed, size, sha256 ({e})") from e
 
     def factory() -> bytes:
@@ -246,20 +257,72 @@ def generator_source(problem_meta: dict) -> str | None:
 
 
 def write_problem(problem: Problem, folder: Path) -> Path:
-    """Write a problem in the folder format (inputs written out in full)."""
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "source.c").write_text(problem.source)
-    if problem.baseline_asm:
-        (folder / "baseline.s").write_text(problem.baseline_asm)
-    meta = {k: v for k, v in problem.meta.items() if k != "path"}
-    if problem.split:
-        meta["split"] = problem.split
-    meta.setdefault("name", problem.name)
-    (folder / "problem.json").write_text(json.dumps(meta, indent=2, default=str) + "\n")
-    for t in problem.tests:
-        sub = folder / ("hidden" if t.hidden else "tests")
-        sub.mkdir(exist_ok=True)
-        stem = t.name.removeprefix("hidden/").replace("/", "_")
-        (sub / f"{stem}.in").write_bytes(t.read_input())
-        (sub / f"{stem}.out").write_bytes(t.expected)
+    """Write a problem in the folder format (inputs written out in full), whole or not
+    at all: into ``.NAME.partial-PID`` beside ``folder``, marked ``INCOMPLETE`` until its
+    last file is in place, then renamed to ``folder`` (an older folder there is replaced
+    only then). A write killed midway leaves no folder that loads (``load_problem``
+    refuses a marked one); the next import removes the dead partial folder
+    (``remove_dead_partials``)."""
+    import shutil
+
+    folder = Path(folder)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    work = folder.with_name(f".{folder.name}{PARTIAL}{os.getpid()}")
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir()
+    try:
+        (work / INCOMPLETE).write_text(
+            "supercoder is writing this problem; it is not usable until this file is gone\n"
+        )
+        (work / "source.c").write_text(problem.source)
+        if problem.baseline_asm:
+            (work / "baseline.s").write_text(problem.baseline_asm)
+        meta = {k: v for k, v in problem.meta.items() if k != "path"}
+        if problem.split:
+            meta["split"] = problem.split
+        meta.setdefault("name", problem.name)
+        (work / "problem.json").write_text(json.dumps(meta, indent=2, default=str) + "\n")
+        for t in problem.tests:
+            sub = work / ("hidden" if t.hidden else "tests")
+            sub.mkdir(exist_ok=True)
+            stem = t.name.removeprefix("hidden/").replace("/", "_")
+            (sub / f"{stem}.in").write_bytes(t.read_input())
+            (sub / f"{stem}.out").write_bytes(t.expected)
+        (work / INCOMPLETE).unlink()
+        if folder.exists() or folder.is_symlink():
+            old = folder.with_name(f".{folder.name}.old{PARTIAL}{os.getpid()}")
+            shutil.rmtree(old, ignore_errors=True)
+            folder.rename(old)
+            work.rename(folder)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            work.rename(folder)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     return folder
+
+
+def remove_dead_partials(root: Path) -> list[Path]:
+    """Remove the ``.NAME.partial-PID`` folders under ``root`` (and one level down, the
+    splits) whose writing process is gone: what a killed import left."""
+    import shutil
+
+    from supercoder.paths import pid_alive
+
+    removed = []
+    for parent in (root, *(p for p in _subfolders(root) if not p.name.startswith("."))):
+        for entry in _subfolders(parent):
+            name, sep, pid = entry.name.rpartition(PARTIAL)
+            if not (entry.name.startswith(".") and sep and pid.isdigit()) or entry.is_symlink():
+                continue
+            if not pid_alive(int(pid)):
+                shutil.rmtree(entry, ignore_errors=True)
+                removed.append(entry)
+    return removed
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return [p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()]
+    except OSError:
+        return []

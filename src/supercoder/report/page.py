@@ -13,13 +13,13 @@ or ``{"runs": [{"name", "model", "records": [...]}, ...]}``.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import SupercoderError, UserError
+from supercoder.errors import SupercoderError, UserError, parse_json
+from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
@@ -131,8 +131,8 @@ def _record(d: Any, model: str) -> CandidateRecord:
 
 def _runs_from_json(path: Path) -> list[RunData]:
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        data = parse_json(path.read_bytes().decode("utf-8"), path)
+    except (OSError, UnicodeDecodeError, UserError) as e:
         raise UserError(f"cannot read run file {path}: {e}") from e
     runs = (
         data["runs"]
@@ -289,8 +289,11 @@ def _runs_from_sqlite(path: Path) -> list[RunData]:
         store.close()
 
 
-def list_runs(source: str | Path) -> list[RunData]:
-    path = Path(source)
+def list_runs(source: str | Path | None) -> list[RunData]:
+    """Every run in ``source`` (None: the default store), SQLite or JSON records."""
+    from supercoder.paths import default_store
+
+    path = Path(source) if source else default_store()
     if not path.is_file():
         raise UserError(f"no run store at {path} (run `supercoder eval` first, or pass --db)")
     with path.open("rb") as f:
@@ -298,7 +301,7 @@ def list_runs(source: str | Path) -> list[RunData]:
     return _runs_from_sqlite(path) if is_sqlite else _runs_from_json(path)
 
 
-def load_run(source: str | Path, name: str | None = None) -> RunData:
+def load_run(source: str | Path | None, name: str | None = None) -> RunData:
     """One run by name (the only one if ``name`` is None)."""
     runs = list_runs(source)
     if name is None and len(runs) == 1:
@@ -310,7 +313,7 @@ def load_run(source: str | Path, name: str | None = None) -> RunData:
     raise UserError(f"no run named {name!r} in {source} (runs: {names})")
 
 
-def compiler_run(source: str | Path, exclude: str) -> RunData | None:
+def compiler_run(source: str | Path | None, exclude: str) -> RunData | None:
     return next(
         (r for r in list_runs(source) if r.model == COMPILER_MODEL and r.name != exclude), None
     )
@@ -359,7 +362,7 @@ class Page:
     kinds: list[KindStat]
 
 
-def build_page(source: str | Path, name: str) -> Page:
+def build_page(source: str | Path | None, name: str) -> Page:
     run = load_run(source, name)
     analyzed = analyze_run(run, best_only=True)
     compiler = compiler_run(source, run.name)
@@ -373,10 +376,10 @@ def build_page(source: str | Path, name: str) -> Page:
     )
 
 
-def write_report(source: str | Path, name: str, out: str | Path) -> Path:
+def write_report(source: str | Path | None, name: str, out: str | Path) -> Path:
     from supercoder.report.html import render
 
     html = render(build_page(source, name))
     path = Path(out)
-    path.write_text(html, encoding="utf-8")
+    atomic_write_text(path, html)
     return path

@@ -11,7 +11,9 @@ store as it is (the report). Summaries are recomputed from the stored attempts w
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import sqlite3
 import threading
@@ -21,14 +23,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import UserError
+from supercoder.errors import InfraError, UserError, printable
+from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
 from supercoder.runs.programs import Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, Verdict, check_format_version
 
-DEFAULT_DB = Path("runs") / "supercoder.sqlite"
+DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
+# Seconds to wait for another process's lock on the store: when opening (creating or
+# migrating it) and on each write afterwards.
+OPEN_WAIT = 10.0
+BUSY_WAIT = 30.0
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -145,32 +152,104 @@ def default_run_name(model: str, benchmark: str) -> str:
     return re.sub(r"[^\w.:@+-]+", "_", f"{model}@{bench}")
 
 
+def _connect_read_only(path: Path) -> sqlite3.Connection:
+    """The file opened read-only (``mode=ro``: no write, no WAL switch, no migration); on a
+    read-only file system, where SQLite cannot even take its shared-memory lock, as an
+    immutable file."""
+    if not path.is_file():
+        raise FileNotFoundError(2, "no such file", str(path))
+    base = path.resolve().as_uri()
+    db = sqlite3.connect(f"{base}?mode=ro", uri=True, check_same_thread=False, timeout=OPEN_WAIT)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.OperationalError:
+        db.close()
+        if os.access(path.parent, os.W_OK):
+            raise
+    return sqlite3.connect(
+        f"{base}?mode=ro&immutable=1", uri=True, check_same_thread=False, timeout=OPEN_WAIT
+    )
+
+
+def store_error(path: Path, e: BaseException) -> UserError | InfraError:
+    """The one-line error for a store that cannot be used: machine trouble (locked by
+    another process, full disk, I/O error) exits 3, a file that is not a store exits 2."""
+    from supercoder.errors import machine_trouble
+
+    text = str(e)
+    where = printable(path, newlines=False)
+    if "locked" in text or "busy" in text:
+        return InfraError(
+            f"{where}: the run store is locked by another process (waited {OPEN_WAIT:g} s; "
+            "another eval or sqlite3 session holds it): wait for it to finish and rerun"
+        )
+    trouble = machine_trouble(e) or (
+        "No space left on device"
+        if "full" in text
+        else "Input/output error"
+        if "I/O" in text
+        else None
+    )
+    if trouble:
+        return InfraError(
+            f"{where}: the run store cannot be written ({trouble}): machine trouble, not a "
+            "problem with the file; free some space and rerun (finished work is kept)"
+        )
+    if isinstance(e, FileNotFoundError):
+        return UserError(f"{where}: no run store there (run supercoder eval first, or pass --db)")
+    return UserError(
+        f"{where}: cannot use this file as the run store ({printable(e, newlines=False)}); "
+        "pass another --db (a supercoder SQLite file, or a new path)"
+    )
+
+
 class Store:
     """The SQLite file of eval runs (thread-safe; one commit per write)."""
 
-    def __init__(self, path: str | Path = DEFAULT_DB, read_only: bool = False) -> None:
-        """``read_only`` (the report): an existing store, read as it is, never migrated."""
-        self.path = Path(path)
+    def __init__(self, path: str | Path | None = None, read_only: bool = False) -> None:
+        """``path`` None: the default store (``default_store()``). ``read_only`` (report,
+        leaderboard, analyze): an existing store read as it is, never migrated nor
+        switched to WAL, also on a read-only file system. A file that is not a run store
+        is refused before anything is written to it (it stays byte-identical)."""
+        self.path = Path(path) if path is not None else default_store()
         self._lock = threading.Lock()
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "is a folder, expected an SQLite file")
             if read_only:
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
+                self._db = _connect_read_only(self.path)
                 self._version()
+                self._check_ours()
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=30)
+                self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=OPEN_WAIT)
+                self._version()
+                self._check_ours()  # a foreign file is refused before it is written to
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._migrate()
+                self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_WAIT * 1000)}")
             self._db.row_factory = sqlite3.Row
             self._db.execute("SELECT name, model, options, context FROM runs LIMIT 1").fetchall()
         except (sqlite3.DatabaseError, OSError) as e:
-            raise UserError(
-                f"{self.path}: cannot use this file as the run store ({e}); "
-                "pass another --db (a supercoder SQLite file, or a new path)"
-            ) from e
+            with contextlib.suppress(Exception):
+                self._db.close()
+            raise store_error(self.path, e) from e
+
+    def _check_ours(self) -> None:
+        """Refuse a file that holds tables but not ours (an unrelated SQLite file)."""
+        tables = {
+            r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if not tables:
+            return
+        cols = {r[1] for r in self._db.execute("PRAGMA table_info(runs)")}
+        if not {"name", "model", "options", "context"} <= cols:
+            shown = ", ".join(sorted(tables)[:5])
+            raise sqlite3.DatabaseError(
+                f"an SQLite file of other tables ({shown}), not a supercoder run store; "
+                "it was left as it is"
+            )
 
     def _version(self) -> int:
         """The file's schema version; a newer file than this supercoder reads is refused."""
@@ -583,7 +662,7 @@ def _int(value: Any) -> int | None:
 def leaderboard_rows(db: str | Path) -> list[dict[str, Any]]:
     """Every stored run with its summary (a ``RunSummary``) recomputed from the stored
     attempts (``Store.summary``)."""
-    store = Store(db)
+    store = Store(db, read_only=True)
     try:
         return [{**r, "summary": store.summary(r)} for r in store.runs()]
     finally:

@@ -90,12 +90,12 @@ def evaluate_checkpoint(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.models import load_model
     from supercoder.runs.eval_run import run_eval
-    from supercoder.runs.store import DEFAULT_DB, RunConfig, Store
+    from supercoder.runs.store import RunConfig, Store
 
     run_config = RunConfig(
         model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers
     )
-    store = Store(db or DEFAULT_DB)
+    store = Store(db)
     try:
         result = run_eval(
             load_benchmark(benchmark), load_model(run_config.model), run_config, store

@@ -82,13 +82,14 @@ def sft_examples(
 ) -> list[dict[str, Any]]:
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
     from supercoder.build.baseline import baseline_asm
+    from supercoder.paths import default_store
     from supercoder.prompting.prompts import build_messages
-    from supercoder.runs.store import DEFAULT_DB, Store
+    from supercoder.runs.store import Store
 
-    path = Path(db or DEFAULT_DB)
+    path = Path(db) if db else default_store()
     if not path.is_file():
         raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
-    store = Store(path)
+    store = Store(path, read_only=True)
     try:
         if run not in {r["name"] for r in store.runs()}:
             raise UserError(f"{path}: no run named {run!r}")

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import UserError
+from supercoder.errors import UserError, parse_json
 from supercoder.runs.programs import BASELINE, Program, faster_than
 from supercoder.types import Problem, Speedup
 
@@ -50,11 +50,12 @@ def _speedup(p: Program) -> Speedup:
     return v.speedup
 
 
-def trace_pairs(db: str | Path, run: str) -> list[TracePair]:
+def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
     """Every improving parent -> child step of a stored evolve run (see module docstring)."""
+    from supercoder.paths import default_store
     from supercoder.runs.store import Store
 
-    path = Path(db)
+    path = Path(db) if db else default_store()
     if not path.is_file():
         raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
     store = Store(path, read_only=True)
@@ -141,8 +142,8 @@ def read_rows(path: Path, what: str) -> list[dict[str, Any]]:
     """The JSONL rows of an exported trace (one clear error for a bad file)."""
     try:
         lines = path.read_text().splitlines()
-        rows = [json.loads(line) for line in lines if line.strip()]
-    except (OSError, ValueError) as e:
+        rows = [parse_json(line, f"line {i}") for i, line in enumerate(lines, 1) if line.strip()]
+    except (OSError, ValueError, UserError) as e:
         raise UserError(f"{path}: cannot read {what} ({e})") from e
     if not rows or not all(isinstance(r, dict) and "prompt" in r for r in rows):
         raise UserError(f"{path}: expected JSONL rows with a 'prompt' ({what})")

@@ -1,0 +1,306 @@
+"""Faults and bad input, third round (issue 31): files written whole or not at all, stores
+only read when read, machine trouble exit 3, bad input exit 2, no leftovers after a
+signal, and the newcomer's commands doing what their help says."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from supercoder.errors import UserError
+from supercoder.problems.loading import load_problem, write_problem
+from tests.conftest import SUM_SOURCE, make_sum_problem
+
+runner = CliRunner()
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300, cwd=None):
+    """The real ``supercoder`` command in a subprocess (this tree's source first)."""
+    full = {**os.environ, "PYTHONPATH": str(ROOT / "src"), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        capture_output=True,
+        text=True,
+        env=full,
+        timeout=timeout,
+        cwd=cwd,
+    )
+
+
+def one_line_error(proc: subprocess.CompletedProcess, code: int) -> str:
+    """The stderr of a command that failed with ``code``: one ``error:`` line, no traceback."""
+    assert proc.returncode == code, (proc.returncode, proc.stdout, proc.stderr)
+    assert "Traceback" not in proc.stderr and "a bug" not in proc.stderr, proc.stderr
+    errors = [ln for ln in proc.stderr.splitlines() if ln.startswith("error:")]
+    assert len(errors) == 1, proc.stderr
+    return errors[0]
+
+
+def record(name: str, hidden: int = 3, size: int = 20) -> dict:
+    inputs = ["2\n3 4\n"]
+    hidden_in = [
+        f"{size}\n" + " ".join(str(i + k) for k in range(size)) + "\n" for i in range(hidden)
+    ]
+    hidden_out = [f"{sum(i + k for k in range(size))}\n" for i in range(hidden)]
+    info = {
+        "name": name,
+        "split": "train",
+        "c_code": SUM_SOURCE,
+        "inputs": inputs,
+        "outputs": ["7\n"],
+        "hidden_inputs": hidden_in,
+        "hidden_outputs": hidden_out,
+    }
+    return {"data_source": "x", "reward_model": {"ground_truth": ""}, "extra_info": info}
+
+
+@contextlib.contextmanager
+def small_fs(size: str = "256k"):
+    """A real, tiny tmpfs (root only): a full disk that is bounded and goes away."""
+    import tempfile
+
+    if os.geteuid() != 0:
+        pytest.skip("mounting a small file system needs root")
+    where = Path(tempfile.mkdtemp(prefix="sc-test-fs-"))
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)])
+    if done.returncode:
+        where.rmdir()
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)])
+        where.rmdir()
+
+
+def fill(folder: Path) -> None:
+    """Fill the file system of ``folder`` to the last byte."""
+    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT)
+    try:
+        with contextlib.suppress(OSError):
+            while os.write(fd, b"\0" * 4096):
+                pass
+        with contextlib.suppress(OSError):
+            while os.write(fd, b"\0"):
+                pass
+    finally:
+        os.close(fd)
+
+
+# --- 1. a killed import leaves nothing that loads as complete --------------------------
+
+
+def test_an_incomplete_problem_folder_is_refused_with_one_line(tmp_path):
+    folder = make_sum_problem(tmp_path / "p")
+    (folder / "INCOMPLETE").write_text("")
+    with pytest.raises(UserError, match="incomplete problem folder"):
+        load_problem(folder)
+    (tmp_path / "a.s").write_text("main:\n ret\n")
+    line = one_line_error(cli("check", str(folder), str(tmp_path / "a.s"), "--no-time"), 2)
+    assert "incomplete" in line
+
+
+def test_write_problem_replaces_a_folder_only_when_the_new_one_is_whole(tmp_path):
+    first = load_problem(make_sum_problem(tmp_path / "src"))
+    dest = write_problem(first, tmp_path / "out" / "sum")
+    assert len(load_problem(dest).tests) == len(first.tests)
+    # a test whose input cannot be produced fails the write midway: the old folder stays
+    from dataclasses import replace
+
+    from supercoder.types import TestCase
+
+    def broken() -> bytes:
+        raise OSError(28, "No space left on device")
+
+    bad = replace(first, tests=(*first.tests, TestCase("late", b"1\n", input_factory=broken)))
+    with pytest.raises(OSError):
+        write_problem(bad, dest)
+    assert len(load_problem(dest).tests) == len(first.tests)
+    assert sorted(p.name for p in dest.parent.iterdir()) == ["sum"]  # no partial left
+
+
+def test_sigkill_mid_import_leaves_no_half_problem_and_a_rerun_cleans_up(tmp_path):
+    src = tmp_path / "records.jsonl"
+    src.write_text("".join(json.dumps(record(f"p{i:02d}", hidden=400)) + "\n" for i in range(12)))
+    out = tmp_path / "out"
+    args = ["dataset", "import", str(src), "--out", str(out), "--no-check-outputs"]
+    args += ["--workers", "1"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    caught = None
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            partial = [p for p in (out / "train").glob(".*.partial-*")] if out.exists() else []
+            if partial and len(list(out.glob("train/p*"))) >= 1:
+                caught = partial[0]
+                break
+            time.sleep(0.001)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    # every folder that looks like a problem is whole (all 401 tests); none is half
+    done = sorted(p for p in (out / "train").iterdir() if not p.name.startswith("."))
+    for folder in done:
+        assert len(load_problem(folder).tests) == 401, folder
+    if caught is not None and caught.exists():  # a partial write is not a problem
+        from supercoder.dataset.benchmarks import load_benchmark
+
+        assert caught.name not in {p.name for p in load_benchmark(out / "train")}
+    again = cli(*args, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert not list((out / "train").glob(".*")), "the rerun removes the dead partial write"
+    assert len(list((out / "train").iterdir())) == 12
+
+
+# --- 2. a full disk keeps the old file --------------------------------------------------
+
+
+def test_a_full_disk_keeps_the_old_output_whole_and_exits_3(tmp_path):
+    from supercoder.paths import atomic_write_text
+
+    with small_fs() as fs:
+        old = "the old answer\n"
+        for name in ("best.s", "report.html", "summary.json"):
+            (fs / name).write_text(old)
+        fill(fs)
+        for name in ("best.s", "report.html", "summary.json"):
+            with pytest.raises(OSError) as e:
+                atomic_write_text(fs / name, "x" * 100_000)
+            assert e.value.errno == 28
+            assert (fs / name).read_text() == old
+        assert sorted(p.name for p in fs.iterdir()) == [
+            "best.s",
+            "filler",
+            "report.html",
+            "summary.json",
+        ]
+
+
+def test_report_on_a_full_disk_exits_3_and_the_old_page_stays(tmp_path):
+    db = tmp_path / "r.sqlite"
+    _stored_run(db)
+    with small_fs() as fs:
+        page = fs / "report.html"
+        page.write_text("<p>old</p>")
+        fill(fs)
+        line = one_line_error(cli("report", "tiny", "--db", str(db), "-o", str(page)), 3)
+        assert "No space left" in line and "--db" not in line
+        assert page.read_text() == "<p>old</p>"
+
+
+def _stored_run(db: Path) -> None:
+    """A store holding one small finished run (``tiny``), written by the real Store."""
+    from supercoder.runs.metrics import summarize
+    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Status, Verdict
+
+    store = Store(db)
+    config = RunConfig(model="scripted", benchmark="val", time=False, name="tiny")
+    store.open_run(config, {"problems_in_benchmark": 1})
+    v = Verdict("p", Status.OK)
+    attempt = Attempt(0, 0, Candidate("main:\n ret\n"), v)
+    store.record("tiny", "p", attempt, "")
+    outcome = Outcome("p", (attempt,))
+    store.finish_problem("tiny", outcome)
+    store.finish_run("tiny", summarize([outcome], {}, total=1))
+    store.close()
+
+
+# --- 3. read-only commands never alter a file ------------------------------------------
+
+
+def _foreign(path: Path) -> bytes:
+    db = sqlite3.connect(path)
+    db.executescript(
+        "CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO customers VALUES (1, 'x');"
+    )
+    db.commit()
+    db.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["leaderboard"],
+        ["report", "x", "-o", "{tmp}/r.html"],
+        ["analyze", "--run", "x"],
+        ["eval", "--benchmark", "val", "--no-time", "--model", "compiler"],
+    ],
+)
+def test_a_foreign_sqlite_file_is_refused_and_left_byte_identical(tmp_path, command):
+    path = tmp_path / "foreign.sqlite"
+    before = _foreign(path)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in command]
+    line = one_line_error(cli(*args, "--db", str(path)), 2)
+    assert "not a supercoder run store" in line
+    assert path.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["foreign.sqlite"]
+
+
+def test_a_store_on_a_read_only_file_system_is_readable(tmp_path):
+    with small_fs("2m") as fs:
+        db = fs / "r.sqlite"
+        _stored_run(db)
+        before = db.read_bytes()
+        assert subprocess.run(["mount", "-o", "remount,ro", str(fs)]).returncode == 0
+        board = cli("leaderboard", "--db", str(db))
+        assert board.returncode == 0 and "tiny" in board.stdout, board.stderr
+        page = cli("report", "tiny", "--db", str(db), "-o", str(tmp_path / "r.html"))
+        assert page.returncode == 0, page.stderr
+        kinds = cli("analyze", "--run", "tiny", "--db", str(db))
+        assert kinds.returncode == 0, kinds.stderr
+        assert db.read_bytes() == before
+
+
+def test_reading_a_store_does_not_migrate_or_switch_it_to_wal(tmp_path):
+    db = tmp_path / "r.sqlite"
+    _stored_run(db)
+    con = sqlite3.connect(db)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.execute("PRAGMA user_version=3")  # an older store
+    con.close()
+    before, listing = db.read_bytes(), sorted(p.name for p in tmp_path.iterdir())
+    for args in (["leaderboard"], ["analyze", "--run", "tiny"]):
+        assert cli(*args, "--db", str(db)).returncode == 0
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == listing
+
+
+# --- 6. deeply nested JSON is bad input, never a bug -----------------------------------
+
+
+def test_a_deeply_nested_record_is_skipped_and_the_good_one_imported(tmp_path):
+    src = tmp_path / "r.jsonl"
+    deep = "[" * 50_000 + "]" * 50_000
+    src.write_text(deep + "\n" + json.dumps(record("good")) + "\n")
+    done = cli("dataset", "import", str(src), "--out", str(tmp_path / "o"), "--no-check-outputs")
+    assert done.returncode == 0, done.stderr
+    assert "nested too deeply" in done.stdout
+    assert len(load_problem(tmp_path / "o" / "train" / "good").tests) == 4
+
+
+def test_a_deeply_nested_problem_json_is_one_line_exit_2(tmp_path):
+    folder = make_sum_problem(tmp_path / "p")
+    (folder / "problem.json").write_text('{"tags": ' + "[" * 50_000 + "]" * 50_000 + "}")
+    (tmp_path / "a.s").write_text("main:\n ret\n")
+    line = one_line_error(cli("check", str(folder), str(tmp_path / "a.s"), "--no-time"), 2)
+    assert "nested too deeply" in line
