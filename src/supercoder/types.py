@@ -269,6 +269,51 @@ class TestResult:
         )
 
 
+@dataclass(frozen=True)
+class IsaUse:
+    """Which CPUs a program runs on (``build/isa.py`` decodes its object code).
+
+    Fields:
+        extensions: the ISA extensions its instructions need beyond x86-64's baseline
+            (``AVX2``, ``BMI2``, ...; ``UNKNOWN``: bytes the decoder could not read).
+        level: the lowest x86-64 level with every one of them (``x86-64``,
+            ``x86-64-v2``, ``-v3``, ``-v4``); None when no level has them all.
+        target: the ``--target`` it was built and checked for.
+        examples: for each extension, the first instruction that needs it.
+    """
+
+    extensions: tuple[str, ...] = ()
+    level: str | None = "x86-64"
+    target: str = "native"
+    examples: tuple[tuple[str, str], ...] = ()
+
+    def summary(self) -> str:
+        """One phrase: ``needs AVX2, FMA: runs on x86-64-v3`` or the baseline."""
+        if not self.extensions:
+            return "needs nothing beyond x86-64: runs on any x86-64 CPU"
+        runs = f"runs on {self.level}" if self.level else "in no x86-64 level"
+        return f"needs {', '.join(self.extensions)}: {runs}"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "extensions": list(self.extensions),
+            "level": self.level,
+            "target": self.target,
+            "examples": dict(self.examples),
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any] | None) -> IsaUse | None:
+        if not d:
+            return None
+        return cls(
+            extensions=tuple(d.get("extensions") or ()),
+            level=d.get("level"),
+            target=d.get("target") or "native",
+            examples=tuple((str(k), str(v)) for k, v in (d.get("examples") or {}).items()),
+        )
+
+
 # The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
 # keys bumps it and adds a line here; ``from_json`` reads every earlier version.
 #   1: before versioning (no ``format_version`` key); read as 1.
@@ -277,7 +322,9 @@ class TestResult:
 #   3: ``tests`` lists the visible tests only; the hidden and generated ones are reported
 #      together under ``unseen`` (``UnseenResult``: how many, one status, aggregate times);
 #      ``tests_total`` counts both.
-VERDICT_FORMAT_VERSION = 3
+#   4: ``isa`` (``IsaUse.to_json``: the extensions the candidate needs, its lowest
+#      x86-64 level, the target it was checked for; null when it was not built).
+VERDICT_FORMAT_VERSION = 4
 
 
 @dataclass(frozen=True)
@@ -339,6 +386,7 @@ class Verdict:
     context: dict[str, Any] = field(default_factory=dict, compare=False)
     cpu_seconds_spent: float = 0.0
     unseen: UnseenResult | None = None
+    isa: IsaUse | None = None
 
     @property
     def correct(self) -> bool:
@@ -403,6 +451,7 @@ class Verdict:
             "message": self.message,
             "cpu_seconds_spent": round(self.cpu_seconds_spent, 4),
             "context": self.context,
+            "isa": self.isa.to_json() if self.isa else None,
             "tests": [t.to_json() for t in self.tests],
             "unseen": self.unseen.to_json() if self.unseen else None,
         }
@@ -425,6 +474,7 @@ class Verdict:
             context=d.get("context") or {},
             cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
             unseen=UnseenResult.from_json(unseen) if isinstance(unseen, dict) else None,
+            isa=IsaUse.from_json(d.get("isa")),
         )
 
 

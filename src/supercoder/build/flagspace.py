@@ -11,6 +11,11 @@ favoured); ``combine`` crosses the best screened builds.
 and clang fuse multiply-adds, which changes floating-point output. The link is PIE
 and dynamic (a candidate is one ``.s`` linked with a fixed command), so ``-fno-pie``,
 static linking, LTO and post-link layout are not in the space.
+
+Under an ISA target (``--target x86-64-v2`` ...; ``build/isa.py``) every build is
+``retarget``-ed: ``native`` builds become ``-march=LEVEL -mtune=native
+-ffp-contract=off`` (the most that level allows, tuned for this CPU), their ids say
+the level, and generic builds (gcc's and clang's default, ``-march=x86-64``) stay.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
+from supercoder.build.isa import Target, cc_flags
 from supercoder.build.toolchain import CC
 
 TARGETS = {"": (), "native": ("-march=native", "-ffp-contract=off"), "tune": ("-mtune=native",)}
@@ -188,11 +194,24 @@ def _rest() -> tuple[Build, ...]:
     return tuple(out)
 
 
-def search_space(tools: Tools) -> list[Build]:
-    """Distinct builds the installed tools can make, most promising first."""
+def retarget(build: Build, isa: Target) -> Build:
+    """``build`` for the ISA target ``isa``: ``-march=native`` (and the
+    ``-ffp-contract=off`` beside it) becomes ``isa``'s flags; ``native`` in its id
+    becomes the level's name. Builds without ``-march=native`` are unchanged."""
+    if isa is Target.NATIVE or "-march=native" not in build.flags:
+        return build
+    at = build.flags.index("-march=native")
+    rest = [f for f in build.flags[at + 1 :] if f != "-ffp-contract=off"]
+    flags = (*build.flags[:at], *cc_flags(isa), *rest)
+    bid = build.id.replace("native", isa.value)
+    return Build(bid, build.cc, flags, build.pgo, build.opt, build.target, build.mods)
+
+
+def search_space(tools: Tools, isa: Target = Target.NATIVE) -> list[Build]:
+    """Distinct builds the installed tools can make for ``isa``, most promising first."""
     seen: set[tuple] = set()
     out = []
-    for b in (*FIRST, *_rest()):
+    for b in (retarget(b, isa) for b in (*FIRST, *_rest())):
         key = (b.cc, b.flags, b.pgo)
         if key not in seen and key != ("gcc", ("-O3",), False) and tools.can_build(b):
             seen.add(key)
@@ -200,7 +219,7 @@ def search_space(tools: Tools) -> list[Build]:
     return out
 
 
-def combine(best: list[Build], limit: int = 6) -> list[Build]:
+def combine(best: list[Build], limit: int = 6, isa: Target = Target.NATIVE) -> list[Build]:
     """Crosses of the best builds of one compiler: one's level and target with the
     union of both's modifiers (one per group), profile-guided if either is."""
     out: list[Build] = []
@@ -211,7 +230,7 @@ def combine(best: list[Build], limit: int = 6) -> list[Build]:
         for m in b.mods:
             groups.setdefault(MODS[b.cc][m][0], m)
         target = a.target or b.target
-        c = make(a.cc, a.opt, target, tuple(groups.values()), a.pgo or b.pgo)
+        c = retarget(make(a.cc, a.opt, target, tuple(groups.values()), a.pgo or b.pgo), isa)
         if c not in out and all((c.flags, c.pgo) != (x.flags, x.pgo) for x in best):
             out.append(c)
     return out[:limit]

@@ -18,10 +18,12 @@ from pathlib import Path
 from supercoder.build.asmcheck import forbidden_directive
 from supercoder.build.asmtext import collapse_space, statements
 from supercoder.build.flags import include_folders
+from supercoder.build.isa import Target, beyond, gas_flags, lowest_level, scan_object
 from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
 from supercoder.paths import package_version
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.types import IsaUse
 
 CC = os.environ.get("SUPERCODER_CC", "gcc")
 BASELINE_FLAGS = ("-O3",)
@@ -40,6 +42,7 @@ class BuildResult:
     ok: bool
     binary: Path | None
     log: str
+    isa: IsaUse | None = None  # what an assembled program's code needs (``build/isa.py``)
 
 
 def _require_cc() -> str:
@@ -219,18 +222,70 @@ def assemble(
     *,
     isolation: bool = True,
     limits: Limits = BUILD_LIMITS,
+    target: Target = Target.NATIVE,
 ) -> BuildResult:
     """Assemble and link like the paper, ``gcc program.s -o program -lm [link_flags]``,
     in a fresh sandbox that sees only the program text and the toolchain (see
     ``build_in_sandbox``): libraries named by ``link_flags`` (problem.json ``ldflags``)
-    must be installed under ``/usr``. The binary lands at ``out``."""
-    built = build_in_sandbox(asm, ["-o", "program", *LINK_FLAGS, *link_flags], isolation, limits)
-    if built.ok and built.binary is not None:
+    must be installed under ``/usr``. The binary lands at ``out``; ``isa`` says what
+    its code needs. Under a ``target`` level the assembler refuses any instruction
+    beyond it, and so does the scan of the object's bytes (``build/isa.py``); either
+    refusal is one line naming the instruction and the level it needs."""
+    args = ["-save-temps", *gas_flags(target), "-o", "program", *LINK_FLAGS, *link_flags]
+    built = build_in_sandbox(asm, args, isolation, limits)
+    if not built.ok or built.binary is None:
+        if target is not Target.NATIVE and "is not supported on `generic64" in built.log:
+            return BuildResult(False, None, _refusal(asm, built.log, target, isolation))
+        return built
+    try:
+        use = _scan(built.binary.parent / "program.o", target)
+        over = beyond(use, target)
+        if over:
+            return BuildResult(False, None, f"program.s: {over}", use)
         shutil.move(built.binary, out)
         out.chmod(0o755)
+        return BuildResult(True, out, built.log, use)
+    finally:
         shutil.rmtree(built.binary.parent, ignore_errors=True)
-        return BuildResult(True, out, built.log)
-    return built
+
+
+def _scan(obj: Path, target: Target) -> IsaUse:
+    try:
+        data = obj.read_bytes()
+    except OSError as e:
+        raise InfraError(f"the assembler left no object file: {e}") from e
+    try:
+        return scan_object(data, target)
+    except ValueError:  # not an object gas writes: nothing is known of its code
+        return IsaUse(("UNKNOWN",), None, target.value)
+
+
+_NOT_SUPPORTED = re.compile(r"^program\.s:(\d+): Error: `([^']+)' is not supported on `generic64")
+
+
+def _refusal(asm: str, log: str, target: Target, isolation: bool) -> str:
+    """The assembler's refusals under ``target`` as one line: the first instruction,
+    the extension it needs and that extension's level (the statement assembled alone,
+    without a target, and decoded), and how many more lines were refused."""
+    lines = dict(statements(asm))
+    refused = [
+        (int(m.group(1)), m.group(2)) for m in map(_NOT_SUPPORTED.match, log.splitlines()) if m
+    ]
+    number, mnemonic = refused[0]
+    text = collapse_space(lines.get(number, mnemonic))
+    needs = ""
+    alone = object_code(f"\t.text\n\t{text}\n", isolation=isolation)
+    if alone.ok and alone.binary is not None:
+        try:
+            use = _scan(alone.binary, Target.NATIVE)
+        finally:
+            shutil.rmtree(alone.binary.parent, ignore_errors=True)
+        if use.extensions:
+            level = lowest_level(set(use.extensions))
+            where = level.value if level else "no x86-64 level"
+            needs = f": it needs {', '.join(use.extensions)} ({where})"
+    more = f" ({len(refused) - 1} more lines refused)" if len(refused) > 1 else ""
+    return f"program.s:{number}: `{text}` is outside --target {target.value}{needs}{more}"
 
 
 def object_code(asm: str, *, isolation: bool = True, limits: Limits = BUILD_LIMITS) -> BuildResult:

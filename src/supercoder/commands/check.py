@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from supercoder.build.isa import DEFAULT_TARGET
+from supercoder.commands.options import TargetOpt
 from supercoder.errors import UserError
 
 
@@ -45,6 +47,7 @@ def check(
     memory_mb: Annotated[
         int, typer.Option(min=16, max=1 << 20, help="Memory limit per test run (MiB).")
     ] = 2048,
+    isa_target: TargetOpt = DEFAULT_TARGET,
 ) -> None:
     """Is each CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
 
@@ -78,7 +81,9 @@ def check(
     limits = replace(
         Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
     )
-    config = EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits)
+    config = EvalConfig(
+        sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits, target=isa_target
+    )
     texts = [c.read_text(errors="replace") for c in candidates]
     workers = max(1, min(len(texts), os.cpu_count() or 1))
     verification = VerifyConfig(config, group_size=len(texts))  # one timing session

@@ -66,6 +66,12 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         f"reward {default_reward(verdict) or 0.0:.3f} (gated: the default; "
         f"the paper's: {paper_reward(verdict) or 0.0:.3f})"
     )
+    if verdict.isa is not None:
+        console.print(
+            printable(f"{verdict.isa.summary()} (--target {verdict.isa.target})"),
+            markup=False,
+            highlight=False,
+        )
     if verdict.context.get("timing"):
         console.print(printable(verdict.context["timing"]), markup=False, highlight=False)
     if verdict.message:

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import (
     AnswerOpt,
     BaseUrlOpt,
@@ -28,12 +29,14 @@ from supercoder.commands.options import (
     SamplesOpt,
     StartFromOpt,
     StrategyOpt,
+    TargetOpt,
     TempOpt,
     TimeoutOpt,
     UnsafeOpt,
     err,
     model_specs,
     strategy_config,
+    with_target,
 )
 from supercoder.errors import printable
 
@@ -77,6 +80,7 @@ def eval_cmd(
     max_tokens: MaxTokensOpt = None,
     generation: GenerationOpt = 2,
     islands: IslandsOpt = 2,
+    isa_target: TargetOpt = DEFAULT_TARGET,
 ) -> None:
     """Optimize and verify every problem of a benchmark; print the paper's metrics.
 
@@ -102,7 +106,7 @@ def eval_cmd(
     if json_out:
         check_writable(json_out, "--json")
     check_modes(context, answer)
-    specs = model_specs(model, strategy, budget)
+    specs = [with_target(m, isa_target) for m in model_specs(model, strategy, budget)]
     settings = strategy_config(
         specs,
         strategy=strategy,
@@ -132,6 +136,7 @@ def eval_cmd(
         executor=executor,
         concurrency=concurrency,
         deadline=deadline,
+        target=isa_target.value,
     )
     llms = [
         load_model(m, base_url=base_url, concurrency=concurrency, timeout=timeout) for m in specs

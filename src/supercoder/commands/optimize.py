@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import (
     AnswerOpt,
     BaseUrlOpt,
@@ -30,12 +31,14 @@ from supercoder.commands.options import (
     SamplesOpt,
     StartFromOpt,
     StrategyOpt,
+    TargetOpt,
     TempOpt,
     TimeoutOpt,
     UnsafeOpt,
     err,
     model_specs,
     strategy_config,
+    with_target,
 )
 from supercoder.errors import InfraError, UserError, printable
 
@@ -80,6 +83,7 @@ def optimize(
     max_tokens: MaxTokensOpt = None,
     generation: GenerationOpt = 2,
     islands: IslandsOpt = 2,
+    isa_target: TargetOpt = DEFAULT_TARGET,
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write it only if it is faster.
 
@@ -109,7 +113,7 @@ def optimize(
     from supercoder.verify.service import VerifyConfig
 
     check_modes(context, answer)
-    specs = model_specs(model, strategy, budget)
+    specs = [with_target(m, isa_target) for m in model_specs(model, strategy, budget)]
     settings = strategy_config(
         specs,
         strategy=strategy,
@@ -131,7 +135,9 @@ def optimize(
         llms = [
             Deadline(load_model(m, base_url=base_url, timeout=timeout), deadline) for m in specs
         ]
-        config = VerifyConfig(EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time))
+        config = VerifyConfig(
+            EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time, target=isa_target)
+        )
         if db is not None:
             outcome = _stored_search(
                 problem, target, specs, llms, settings, db, run, not no_time, config, _progress

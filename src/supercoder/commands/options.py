@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from supercoder.build.isa import Target
 from supercoder.errors import UserError
 from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
@@ -81,6 +82,25 @@ BudgetOpt = Annotated[
 ]
 
 
+TargetOpt = Annotated[
+    Target,
+    typer.Option(
+        "--target",
+        help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the "
+        "assembler refuses instructions beyond it and the compiler model builds for it.",
+    ),
+]
+
+
+def with_target(model: str, target: Target) -> str:
+    """The model spec with ``--target`` folded in (``compiler:target=LEVEL``); other
+    models are told nothing: the assembler refuses what the target does not allow."""
+    provider, _, spec = model.partition(":")
+    if provider != "compiler" or target is Target.NATIVE or "target=" in spec:
+        return model
+    return f"compiler:{','.join(filter(None, (spec, f'target={target.value}')))}"
+
+
 def with_budget(model: str, budget: float | None) -> str:
     """The model spec with ``--budget`` folded in (``compiler:budget=S``)."""
     if budget is None:
@@ -106,12 +126,15 @@ DB_HELP = f"run store: the eval SQLite file, or a JSON file of verdict records {
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 
 
-def reward_config(kind: str, baseline_copy: float, sandbox: bool) -> RewardConfig:
+def reward_config(
+    kind: str, baseline_copy: float, sandbox: bool, target: Target = Target.NATIVE
+) -> RewardConfig:
     from supercoder.verify.evaluate import EvalConfig
 
     if kind not in REWARD_KINDS:
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
-    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=EvalConfig(sandbox=sandbox))
+    config = EvalConfig(sandbox=sandbox, target=target)
+    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=config)
 
 
 ModelsOpt = Annotated[

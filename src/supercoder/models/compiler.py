@@ -13,7 +13,8 @@ A second sample (``n >= 2``) is the baseline, a fallback should the chosen build
 a hidden test.
 
 Spec options (``compiler:OPT,OPT``): ``budget=SECONDS`` (CPU seconds of search per
-problem, default 60); ``n`` (``--samples``) bounds the builds tried. ``legacy`` or
+problem, default 60); ``target=LEVEL`` (``--target``: build for an x86-64 level instead
+of this CPU, ``builds.retarget``); ``n`` (``--samples``) bounds the builds tried. ``legacy`` or
 ids of the first model's eight fixed builds (``native``, ``pgo-native``,
 ``native-unroll``, ``pgo``, ``clang-native``, ``unroll``, ``clang``, ``O2``) answer
 with those builds unmeasured, in order, one per sample (the evaluator picks).
@@ -29,7 +30,8 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from supercoder.build.baseline import baseline_asm, compile_baseline
-from supercoder.build.flagspace import LEGACY, Build, find_tools, search_space
+from supercoder.build.isa import Target, parse_target
+from supercoder.build.flagspace import LEGACY, Build, find_tools, retarget, search_space
 from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import InfraError, UserError
@@ -64,6 +66,8 @@ def parse_spec(target: str | None) -> tuple[float, tuple[Build, ...] | None]:
     budget, rest = DEFAULT_BUDGET, []
     for part in (target or "").split(","):
         key, eq, value = part.strip().partition("=")
+        if key == "target" and eq:
+            continue  # spec_target
         if key == "budget" and eq:
             try:
                 budget = float(value)
@@ -76,6 +80,19 @@ def parse_spec(target: str | None) -> tuple[float, tuple[Build, ...] | None]:
     return budget, (select_builds(",".join(rest)) if rest else None)
 
 
+def spec_target(spec: str | None) -> Target:
+    """The ISA target of ``compiler:...,target=LEVEL`` (native when none is given)."""
+    found = Target.NATIVE
+    for part in (spec or "").split(","):
+        key, eq, value = part.strip().partition("=")
+        if key == "target" and eq:
+            try:
+                found = parse_target(value)
+            except ValueError as e:
+                raise UserError(f"compiler: {e}") from None
+    return found
+
+
 def default_samples(target: str | None) -> int:
     """What ``--samples`` defaults to: every legacy build, or the search's build cap."""
     _, legacy = parse_spec(target)
@@ -85,6 +102,9 @@ def default_samples(target: str | None) -> int:
 class CompilerModel:
     def __init__(self, target: str | None = None) -> None:
         self.budget, self.legacy = parse_spec(target)
+        self.target = spec_target(target)
+        if self.legacy is not None:
+            self.legacy = tuple(retarget(b, self.target) for b in self.legacy)
         self.name = "compiler" if not target else f"compiler:{target}"
         self._memo: OrderedDict[tuple, list[Completion]] = OrderedDict()
 
@@ -109,9 +129,14 @@ class CompilerModel:
             return fixed_builds(self.legacy, source, baseline, inputs, n, seed, flags)
         _warn_skipped()
         if context is None or not context.visible_tests:
-            space = tuple(search_space(find_tools()))
+            space = tuple(search_space(find_tools(), self.target))
             return fixed_builds(space, source, baseline, [], n, seed, flags)
-        key = (context.source_hash(), tuple(t.name for t in context.visible_tests), self.budget)
+        key = (
+            context.source_hash(),
+            tuple(t.name for t in context.visible_tests),
+            self.budget,
+            self.target,
+        )
         if key not in self._memo:
             self._memo[key] = self._search(context, baseline, n, seed)
             while len(self._memo) > 32:
@@ -119,12 +144,14 @@ class CompilerModel:
         return self._memo[key][: max(n, 0)]
 
     def _search(self, problem: Problem, baseline: str, n: int, seed: int) -> list[Completion]:
-        config = SearchConfig(budget=self.budget, max_builds=max(n, 1), seed=seed)
+        config = SearchConfig(
+            budget=self.budget, max_builds=max(n, 1), seed=seed, target=self.target
+        )
         try:
             result = search(problem, baseline, config)
         except InfraError as e:  # no sandbox here: nothing can be measured
             _warn(f"compiler: cannot measure builds ({e}); answering with unmeasured builds")
-            space = tuple(search_space(find_tools()))
+            space = tuple(search_space(find_tools(), self.target))
             flags = (problem.compile_flags, problem.link_flags)
             return fixed_builds(space, problem.source, baseline, [], n, seed, flags)
         meta: dict[str, Any] = {"search": result.to_json()}

@@ -75,7 +75,7 @@ class _Job:
 
     def link(self, asm: str, name: str) -> Path | None:
         start = time.perf_counter()
-        built = assemble(asm, self.work / name, self.problem.link_flags)
+        built = assemble(asm, self.work / name, self.problem.link_flags, target=self.config.target)
         self.budget.charge(time.perf_counter() - start)
         return built.binary if built.ok else None
 
@@ -116,12 +116,16 @@ def search(
             {asm_digest(baseline): "baseline"},
         )
         job.base_bin = _baseline(job, baseline)
-        space = (search_space(tools) if builds is None else builds)[: config.max_builds]
+        space = (search_space(tools, config.target) if builds is None else builds)[
+            : config.max_builds
+        ]
         trials = _build_all(job, space, SCREEN_SHARE * 0.6)
         _screen(job, trials)
         best = [t.build for t in _ranked(trials, "screen")[:4] if (t.screen or 0) > 1.0]
         crosses = _build_all(
-            job, combine(best, config.combos) if builds is None else [], SCREEN_SHARE + 0.1
+            job,
+            combine(best, config.combos, config.target) if builds is None else [],
+            SCREEN_SHARE + 0.1,
         )
         _screen(job, crosses)
         trials += crosses

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.build.flagspace import Build
+from supercoder.build.isa import Target
 from supercoder.sandbox.box import Limits
 from supercoder.types import Speedup
 
@@ -32,6 +33,7 @@ class SearchConfig:
         isolation: build and run in the sandbox (False only with ``--unsafe-no-sandbox``).
         seed: seeds the run order of every measurement.
         limits: the sandbox limits of every run.
+        target: the ISA target builds are made for and checked against (``build/isa.py``).
     """
 
     budget: float = DEFAULT_BUDGET
@@ -42,6 +44,7 @@ class SearchConfig:
     isolation: bool = True
     seed: int = 0
     limits: Limits = field(default_factory=Limits)
+    target: Target = Target.NATIVE
 
 
 @dataclass

@@ -58,6 +58,7 @@ def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str,
         "temperature": run_config.strategy.sampling.temperature,
         "timed": run_config.time,
         "sandbox": run_config.sandbox,
+        "target": run_config.target,
         "executor": run_config.executor,
         "workers": run_config.workers,
     }
@@ -75,6 +76,7 @@ def run_eval(
     on_progress: Callable[[Any], None] | None = None,
 ) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring."""
+    from supercoder.build.isa import Target
     from supercoder.runs.strategies import make_verifier
     from supercoder.verify.evaluate import EvalConfig
     from supercoder.verify.executors import make_executor
@@ -89,7 +91,9 @@ def run_eval(
     journal = RunJournal(store, name)
     executor = make_executor(run_config.executor, run_config.workers) if verify is None else None
     checks = VerifyConfig(
-        EvalConfig(sandbox=run_config.sandbox, time=run_config.time)
+        EvalConfig(
+            sandbox=run_config.sandbox, time=run_config.time, target=Target(run_config.target)
+        )
     )  # one infra retry
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}

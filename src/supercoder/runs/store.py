@@ -115,6 +115,7 @@ class RunConfig:
         executor: where they run (``local`` process pool or ``ray``).
         concurrency: model requests in flight at once.
         deadline: seconds of model time per problem (None: no limit).
+        target: the ISA target answers are built and checked for (``build/isa.py``).
     """
 
     model: str
@@ -127,6 +128,7 @@ class RunConfig:
     executor: str = "local"
     concurrency: int = 4
     deadline: float | None = None
+    target: str = "native"
 
     @property
     def run_name(self) -> str:
@@ -144,6 +146,8 @@ class RunConfig:
             **settings,
             "time": self.time,
             "sandbox": self.sandbox,
+            # native: as runs stored before targets
+            **({"target": self.target} if self.target != "native" else {}),
         }
 
 

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.build.baseline import baseline_asm, baseline_binary
+from supercoder.build.isa import DEFAULT_TARGET, Target, sigill_note
 from supercoder.build.toolchain import assemble, machine_context, same_program
 from supercoder.errors import InfraError
 from supercoder.problems.outputs import expected_output, outputs_match
@@ -49,6 +50,8 @@ class EvalConfig:
         limits: the sandbox's limits per run (CPU, wall, memory, output, ...).
         meter: how the speedup is measured (``MeterConfig``).
         max_timeouts: tests that time out before the remaining ones are not run.
+        target: the CPUs the candidate must run on (``build/isa.py``): ``native``
+            (this CPU) or an x86-64 level, whose assembler refuses anything beyond it.
     """
 
     sandbox: bool = True
@@ -56,6 +59,7 @@ class EvalConfig:
     limits: Limits = field(default_factory=Limits)
     meter: MeterConfig = field(default_factory=MeterConfig)
     max_timeouts: int = 2
+    target: Target = DEFAULT_TARGET
 
 
 _OUTCOME_STATUS = {
@@ -119,7 +123,13 @@ def check_candidate(
         workdir = Path(tmp)
         # a problem whose baseline does not build is broken: UserError, before any check
         baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
-        build = assemble(asm, workdir / "candidate", problem.link_flags, isolation=config.sandbox)
+        build = assemble(
+            asm,
+            workdir / "candidate",
+            problem.link_flags,
+            isolation=config.sandbox,
+            target=config.target,
+        )
         if not build.ok or build.binary is None:
             control = assemble(base_asm, workdir / "control", isolation=config.sandbox)
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
@@ -138,10 +148,12 @@ def check_candidate(
                     message=build.log,
                     identical_to_baseline=identical,
                     context=context,
+                    isa=build.isa,
                 )
             )
         try:
             verdict = _check(problem, build.binary, identical, config, context)
+            verdict = replace(verdict, isa=build.isa, message=_sigill(verdict, build))
         except InfraError as e:
             return Untimed(
                 Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
@@ -150,11 +162,20 @@ def check_candidate(
     return Untimed(verdict, binary)
 
 
+def _sigill(verdict: Verdict, build) -> str:
+    """The verdict's message, with the extensions this CPU lacks when a (visible) test
+    died of an illegal instruction."""
+    if not any("SIGILL" in t.detail for t in verdict.tests):
+        return verdict.message
+    return f"{verdict.message}; SIGILL: {sigill_note(build.isa)}"
+
+
 def _context(config: EvalConfig) -> dict:
     return {
         **machine_context(),
         **Meter(config.meter).context(),
         "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)",
+        "target": str(config.target),
     }
 
 
@@ -326,6 +347,8 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
             v.unseen,
             config.meter.min_test_seconds,
         )
+    for i in todo:  # the timed verdict is new: it keeps what the build found
+        out[i] = replace(out[i], isa=checked[i].verdict.isa)
     return out
 
 
