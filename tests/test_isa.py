@@ -13,6 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.build.baseline import baseline_asm
+from supercoder.build.flagspace import find_tools as find_build_tools
+from supercoder.build.flagspace import retarget, search_space
 from supercoder.build.isa import (
     CPU_FLAGS,
     Target,
@@ -24,8 +26,6 @@ from supercoder.build.isa import (
 from supercoder.build.toolchain import object_code
 from supercoder.cli import app
 from supercoder.models import Sampling
-from supercoder.models.builds import find_tools as find_build_tools
-from supercoder.models.builds import retarget, search_space
 from supercoder.models.compiler import CompilerModel
 from supercoder.prompting.prompts import extract_assembly
 from supercoder.types import IsaUse, Problem, Status, TestCase, Verdict

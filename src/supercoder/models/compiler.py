@@ -30,8 +30,8 @@ from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 from supercoder.build.baseline import baseline_asm, compile_baseline
-from supercoder.build.isa import Target, parse_target
 from supercoder.build.flagspace import LEGACY, Build, find_tools, retarget, search_space
+from supercoder.build.isa import Target, parse_target
 from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import InfraError, UserError
