@@ -371,7 +371,7 @@ def test_headers_beside_the_source_are_found_by_init_and_every_build(tmp_path):
         "problem", "init", str(src / "prog.c"), "--inputs", str(inputs), "-o", str(tmp_path / "p")
     )
     assert proc.returncode == 0, proc.stderr
-    assert "headers copied beside source.c: sha.h, lib/mix.h" in proc.stdout
+    assert "files copied into the problem: sha.h, lib/mix.h" in proc.stdout
     folder = tmp_path / "p"
     assert (folder / "tests" / "t1.out").read_text() == "16\n"
     assert (folder / "lib" / "mix.h").is_file()

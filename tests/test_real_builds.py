@@ -5,10 +5,15 @@ includes of ``.c`` files; end to end through the CLI."""
 from __future__ import annotations
 
 import json
+import shutil
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
+import pytest
+
+from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
 from tests.conftest import sandbox_or_skip
 
@@ -109,3 +114,115 @@ def test_an_empty_expected_output_on_some_tests_is_a_warning(tmp_path):
     assert proc.returncode == 0, proc.stderr
     assert "warning: test a: the expected output is empty" in proc.stderr
     assert "5 bytes on stderr" in proc.stderr
+
+
+# --- builds as their repositories document them -------------------------------------
+
+POLY = REAL / "polybench"
+POLY_ARGS = (
+    "utilities/polybench.c",
+    "kernels/gemver/gemver.c",
+    "-I",
+    "utilities",
+    "--cflags",
+    "-I kernels/gemver -DPOLYBENCH_DUMP_ARRAYS",
+)
+
+
+def test_polybench_inits_as_documented_include_folders_and_a_second_source(tmp_path):
+    sandbox_or_skip()
+    work = tmp_path / "repo"
+    shutil.copytree(POLY, work)
+    # unedited, it dumps on stderr: refused, naming the flag that fixes it
+    proc = run_cli("problem", "init", *POLY_ARGS, "-o", "../gemver", cwd=work)
+    assert proc.returncode == 2, proc.stdout
+    assert "prints nothing on stdout" in proc.stderr
+    assert "-DPOLYBENCH_DUMP_TARGET=stdout" in proc.stderr and not (tmp_path / "gemver").exists()
+    proc = run_cli(
+        "problem", "init", *POLY_ARGS, "-DPOLYBENCH_DUMP_TARGET=stdout", "-o", "../gemver", cwd=work
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "-DSMALL_DATASET" in proc.stdout and "-DLARGE_DATASET" in proc.stdout
+    folder = tmp_path / "gemver"
+    meta = json.loads((folder / "problem.json").read_text())
+    flags = meta["cflags"].split()
+    assert "-Ilib/utilities" in flags and "-I." in flags  # rewritten to point inside
+    assert not any(f.startswith("-I") and f not in ("-Ilib/utilities", "-I.") for f in flags)
+    assert set(meta["headers"]) == {
+        "gemver.h",
+        "lib/utilities/polybench.h",
+        "lib/utilities/polybench.c",
+    }
+    assert meta["reads_input"] is False
+    source = (folder / "source.c").read_text()
+    assert source.startswith((POLY / "kernels/gemver/gemver.c").read_text())
+    assert source.rstrip().endswith('#include "lib/utilities/polybench.c"')
+    expected = (folder / "tests" / "run.out").read_text()
+    assert expected.startswith("==BEGIN DUMP_ARRAYS==") and len(expected.split()) > 120
+    # the repository is gone: the problem holds what every build needs
+    shutil.rmtree(work)
+    _baseline_checks_ok(tmp_path, folder)
+
+
+def _baseline_checks_ok(tmp_path: Path, folder: Path) -> dict:
+    from supercoder.build.baseline import baseline_asm
+
+    asm = tmp_path / f"{folder.name}.s"
+    asm.write_text(baseline_asm(load_problem(folder)))
+    proc = run_cli("check", str(folder), str(asm), "--no-time", "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    verdict = verdict[0] if isinstance(verdict, list) else verdict
+    assert verdict["status"] == "ok", verdict
+    return verdict
+
+
+def test_a_second_c_file_and_an_included_c_file_build_everywhere(tmp_path):
+    sandbox_or_skip()
+    two = REAL / "twofile"
+    proc = run_cli(
+        "problem",
+        "init",
+        str(two / "main.c"),
+        str(two / "stats.c"),
+        "--inputs",
+        str(two / "tests"),
+        "-o",
+        str(tmp_path / "twofile"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "stats.c (joined to source.c)" in proc.stdout
+    assert load_problem(tmp_path / "twofile").reads_input
+    assert (tmp_path / "twofile" / "tests" / "small.out").read_text() == "52 8\n"
+    _baseline_checks_ok(tmp_path, tmp_path / "twofile")
+    # a unity build (#include "table.c"), with a relative -o, from the program's folder
+    proc = run_cli("problem", "init", "crc.c", "--inputs", "tests", "-o", "out/unity", cwd=tmp_path)
+    assert proc.returncode == 2  # no crc.c here: one line, no traceback
+    shutil.copytree(REAL / "unity", tmp_path / "unity_src")
+    proc = run_cli(
+        "problem",
+        "init",
+        "crc.c",
+        "--inputs",
+        "tests",
+        "-o",
+        "../out/unity",
+        cwd=tmp_path / "unity_src",
+    )
+    assert proc.returncode == 0, proc.stderr
+    unity = tmp_path / "out" / "unity"
+    assert json.loads((unity / "problem.json").read_text())["headers"] == ["table.c"]
+    crcs = [f"{zlib.crc32(line):08x}\n" for line in (b"hello\n", b"world\n")]
+    assert (unity / "tests" / "a.out").read_text() == "".join(crcs)
+    _baseline_checks_ok(tmp_path, unity)
+
+
+def test_a_problem_file_naming_a_folder_outside_it_is_still_refused(tmp_path):
+    sandbox_or_skip()
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(tmp_path / "p"))
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((tmp_path / "p" / "problem.json").read_text())
+    meta["cflags"] = f"-I{POLY / 'utilities'}"
+    (tmp_path / "p" / "problem.json").write_text(json.dumps(meta))
+    with pytest.raises(UserError, match="the folder must be inside the problem"):
+        load_problem(tmp_path / "p")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import platform
@@ -158,31 +159,57 @@ MAX_HEADER_BYTES = 16 << 20
 
 def copy_headers(args: Sequence[str], work: Path) -> list[str]:
     """``args`` with each problem folder on the include path (``-iquote FOLDER``, from
-    ``Problem.compile_flags``) replaced by a copy of its headers (``*.h``, regular files
-    inside it, at most ``MAX_HEADER_BYTES``) in the build folder: the build sandbox sees
-    the problem's headers and nothing else of its folder or the host."""
+    ``Problem.compile_flags``) replaced by the build folder ``work``, after copying the
+    problem's support files there at their paths in the problem (``problem_files``):
+    ``#include "sha.h"`` beside ``source.c`` and the problem's own include folders
+    (``-Ilib/utilities``, relative to the build folder) resolve as in the problem, and
+    the build sandbox sees those files and nothing else of the folder or the host."""
     folders = set(include_folders(args))
     out: list[str] = []
     for k, arg in enumerate(args):
         if k and args[k - 1] == "-iquote" and arg in folders:
-            target = work / f"include{len(out)}"
-            target.mkdir(exist_ok=True)
-            total = 0
             root = Path(arg).resolve()
-            for header in sorted(root.rglob("*.h")):
-                if header.is_symlink() or not header.is_file():
-                    continue
-                if not header.resolve().is_relative_to(root):
-                    continue
-                total += header.stat().st_size
-                if total > MAX_HEADER_BYTES:
-                    break
-                dest = target / header.relative_to(root)
+            for rel in problem_files(root):
+                dest = work / rel
+                if dest.exists():
+                    continue  # the build's own files (source.c) win; a second copy is the same
                 dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(header, dest)
-            out.append(str(target))
+                shutil.copyfile(root / rel, dest)
+            out.append(str(work))
             continue
         out.append(arg)
+    return out
+
+
+def problem_files(root: Path) -> list[str]:
+    """The support files of the problem folder ``root`` that builds copy: those
+    ``problem.json`` lists (``headers``: what ``problem init`` copied, headers and
+    ``.c`` files alike), else its ``*.h`` outside the test folders; regular files
+    inside it only, at most ``MAX_HEADER_BYTES`` in all."""
+    import json
+
+    listed: list[str] | None = None
+    with contextlib.suppress(OSError, ValueError):
+        meta = json.loads((root / "problem.json").read_text())
+        if isinstance(meta, dict) and isinstance(meta.get("headers"), list):
+            listed = [str(h) for h in meta["headers"]]
+    if listed is None:
+        listed = [
+            str(p.relative_to(root))
+            for p in sorted(root.rglob("*.h"))
+            if p.relative_to(root).parts[0] not in ("tests", "hidden", "fuzz")
+        ]
+    out, total = [], 0
+    for rel in listed:
+        path = root / rel
+        if path.is_symlink() or not path.is_file() or not path.resolve().is_relative_to(root):
+            continue
+        if rel in ("source.c", "program", "out.s") or ".." in Path(rel).parts:
+            continue
+        total += path.stat().st_size
+        if total > MAX_HEADER_BYTES:
+            break
+        out.append(rel)
     return out
 
 

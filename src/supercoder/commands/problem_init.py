@@ -9,7 +9,14 @@ import typer
 
 
 def problem_init(
-    source: Annotated[Path, typer.Argument(help="The C program (reads stdin, writes stdout).")],
+    sources: Annotated[
+        list[Path],
+        typer.Argument(
+            help="The C program (reads stdin, writes stdout), then any further .c files "
+            "its build compiles (joined to it: one translation unit).",
+            metavar="SOURCE [MORE.c]...",
+        ),
+    ],
     inputs: Annotated[
         Path | None,
         typer.Option(
@@ -28,6 +35,19 @@ def problem_init(
         str, typer.Option("--cflags", help='Extra gcc flags, e.g. "-fopenmp -DN=100".')
     ] = "",
     ldflags: Annotated[str, typer.Option("--ldflags", help='Extra link flags, e.g. "-lgmp".')] = "",
+    include: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "-I",
+            "--include",
+            help="An include folder of the build (as gcc -I DIR; repeatable): what the "
+            "program includes from it is copied into the problem.",
+        ),
+    ] = None,
+    define: Annotated[
+        list[str] | None,
+        typer.Option("-D", "--define", help="A define (as gcc -D NAME[=VALUE]; repeatable)."),
+    ] = None,
     compare: Annotated[
         str, typer.Option(help="Output comparison: exact, tokens or float:TOL.")
     ] = "exact",
@@ -61,19 +81,38 @@ def problem_init(
     refused as non-deterministic. Official answers found beside the inputs (Kattis .ans,
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
-    Headers the source includes from its own folder are copied beside it, so every
-    build finds them. Nothing is left behind if init fails. A program that prints
+    The build may be given as the program's repository documents it: further .c files
+    (joined to SOURCE as one translation unit), include folders (-I DIR, or -I in
+    --cflags), quoted includes of .h or .c files: what it includes is copied into the
+    problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
     output does not depend on its input (or given no --inputs) is marked
     memorizable (problem.json "reads_input": false).
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
-    Example: supercoder problem init kernel.c --cflags "-DLARGE_DATASET" -o problems/kernel
+    Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
-    from supercoder.problems.init import InitConfig, create_problem
+    import shlex
 
-    opts = InitConfig(hidden, cflags, ldflags, compare, split, force, timeout, exit_code, generator)
+    from supercoder.problems.init import InitConfig, create_problem
+    from supercoder.problems.sources import main_file
+
+    extra = [f"-I{d}" for d in include or ()] + [f"-D{d}" for d in define or ()]
+    cflags = " ".join([*map(shlex.quote, extra), cflags]).strip()
+    source = main_file(sources)
+    opts = InitConfig(
+        hidden,
+        cflags,
+        ldflags,
+        compare,
+        split,
+        force,
+        timeout,
+        exit_code,
+        generator,
+        sources=tuple(p for p in sources if p != source),
+    )
     report = create_problem(source, inputs, out or Path(source.stem), opts)
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)
@@ -87,8 +126,10 @@ def problem_init(
         typer.echo(f"warning: {line}", err=True)
     for line in report.found:
         typer.echo(line)
+    for line in report.moved:
+        typer.echo(f"copied into the problem: {line}")
     if report.headers:
-        typer.echo(f"headers copied beside source.c: {', '.join(report.headers)}")
+        typer.echo(f"files copied into the problem: {', '.join(report.headers)}")
     tests = (
         "no inputs: one test, run on empty stdin"
         if inputs is None

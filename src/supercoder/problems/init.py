@@ -18,7 +18,7 @@ import os
 import re
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -26,6 +26,7 @@ from supercoder.build.reference import RefResult, reference_runs, run_reference
 from supercoder.errors import UserError
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.outputs import outputs_match, parse_mode
+from supercoder.problems.sources import BuildFiles, gather
 from supercoder.types import split_flags
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
@@ -46,6 +47,7 @@ class InitConfig:
         exit_code: the exit status the program's official runs end with (0 by default).
         generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
             the first source of the timed inputs; checked by a run in the sandbox.
+        sources: further C files of the program (``problems/sources.py``: joined to it).
     """
 
     hidden_dir: Path | None = None
@@ -57,6 +59,7 @@ class InitConfig:
     timeout: float = 20.0
     exit_code: int = 0
     generator: Path | None = None
+    sources: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,7 @@ class InitReport:
     reads_input: bool = True  # False: the output does not depend on the input (memorizable)
     warnings: tuple[str, ...] = ()  # what the user should know (empty outputs, ...)
     sizes: str = ""  # how the program's size is set when it reads no input (-D macros)
+    moved: tuple[str, ...] = ()  # include folders and source files placed in the problem
 
 
 def init_problem(
@@ -98,6 +102,8 @@ def create_problem(
     if not source_path.is_file():
         raise UserError(f"{source_path}: no such C file")
     _check_options(opts)
+    build = gather((source_path, *opts.sources), opts.cflags)
+    source_path, opts = build.main, replace(opts, cflags=build.cflags)
     layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs()
     tests = list(layout.tests)
     if opts.hidden_dir is not None:
@@ -108,7 +114,7 @@ def create_problem(
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.init-", dir=out_dir.parent))
     try:
-        filled = _fill(staging, source_path, tests, opts, given_inputs=inputs_dir is not None)
+        filled = _fill(staging, build, tests, opts, given_inputs=inputs_dir is not None)
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -126,10 +132,11 @@ def create_problem(
         hidden,
         tuple(filled.disagreements),
         tuple(found),
-        local_includes(source_path),
+        tuple(build.files),
         filled.reads_input,
         tuple(filled.warnings),
-        "" if filled.reads_input else size_macros(source_path),
+        "" if filled.reads_input else size_macros([build.main, *build.files.values()]),
+        build.moved,
     )
 
 
@@ -199,17 +206,19 @@ class _Filled:
 
 def _fill(
     folder: Path,
-    source_path: Path,
+    build: BuildFiles,
     tests: Sequence[TestFile],
     opts: InitConfig,
     given_inputs: bool = True,
 ) -> _Filled:
-    source = source_path.read_text(errors="replace")
+    source_path, source = build.main, build.source
     (folder / "source.c").write_text(source)
-    headers = local_includes(source_path)
-    for rel in headers:
+    headers = tuple(build.files)
+    for rel, path in build.files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source_path.parent / rel, folder / rel)
+        shutil.copyfile(path, folder / rel)
+    if headers:  # every build copies the files problem.json lists
+        (folder / "problem.json").write_text(json.dumps({"headers": list(headers)}) + "\n")
     datas = [t.input.read_bytes() for t in tests]
     include = ("-iquote", str(folder.resolve())) if headers else ()
     runs = reference_runs(
@@ -223,7 +232,7 @@ def _fill(
         exit_code=opts.exit_code,
     )
     reads_input = given_inputs and _reads_input(source, datas, runs, opts, include, source_path)
-    warnings = _empty_outputs(source_path, [t.name for t in tests], runs, headers)
+    warnings = _empty_outputs(source_path, [t.name for t in tests], runs, build.files.values())
     disagreements = []
     for t, data, run in zip(tests, datas, runs, strict=True):
         sub = folder / ("hidden" if t.hidden else "tests")
@@ -279,7 +288,7 @@ def _reads_input(
 
 
 def _empty_outputs(
-    source_path: Path, names: Sequence[str], runs: Sequence[RefResult], headers: Sequence[str]
+    source_path: Path, names: Sequence[str], runs: Sequence[RefResult], files: Iterable[Path]
 ) -> list[str]:
     """Refuse a program that prints nothing on stdout for every test (any candidate that
     prints nothing would pass: outputs are compared on stdout only); a warning per
@@ -294,7 +303,7 @@ def _empty_outputs(
         else "nor on stderr"
     )
     if len(empty) == len(runs):
-        hint = _stdout_hint(source_path, headers)
+        hint = _stdout_hint([source_path, *files])
         raise UserError(
             f"{source_path} prints nothing on stdout ({where}): every candidate that prints "
             "nothing would pass its tests; make it print its result on stdout"
@@ -311,10 +320,10 @@ def _empty_outputs(
 _STDERR_MACRO = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+(\w+)[ \t]+stderr\b", re.MULTILINE)
 
 
-def _stdout_hint(source_path: Path, headers: Sequence[str]) -> str:
+def _stdout_hint(paths: Sequence[Path]) -> str:
     """A macro the program's files define as ``stderr`` (PolyBench's
     ``POLYBENCH_DUMP_TARGET``), as the flag that sends its output to stdout."""
-    for path in (source_path, *(source_path.parent / h for h in headers)):
+    for path in paths:
         with contextlib.suppress(OSError):
             m = _STDERR_MACRO.search(path.read_bytes())
             if m:
@@ -331,14 +340,13 @@ _SIZE_DEFAULT = re.compile(
 )
 
 
-def size_macros(source_path: Path) -> str:
+def size_macros(paths: Sequence[Path]) -> str:
     """How a program that reads no input is sized, from its files: the dataset macros
     (``#ifdef LARGE_DATASET``, PolyBench) or ``#ifndef N / #define N 1000`` defaults it
     tests; one line saying what was found, or that nothing was."""
     datasets: dict[str, None] = {}
     defaults: dict[str, None] = {}
-    for rel in ("", *local_includes(source_path)):
-        path = source_path.parent / rel if rel else source_path
+    for path in paths:
         with contextlib.suppress(OSError):
             text = path.read_bytes()
             datasets.update((m.decode(), None) for m in _DATASET.findall(text))
@@ -374,32 +382,6 @@ def _copy_generator(path: Path, folder: Path) -> None:
     sizes = generator_sizes(source)
     run_generator(source, [(1, min(sizes) if sizes else 1)], label=str(path))
     (folder / "gen.py").write_text(source)
-
-
-_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
-
-
-def local_includes(source_path: Path, limit: int = 200) -> tuple[str, ...]:
-    """The files ``source_path`` includes with quotes from its own folder (or below it),
-    transitively, as paths relative to that folder: what a problem folder must hold so
-    that every build finds them. Includes that are not there are left to the compiler
-    (a system header, or an error naming the file)."""
-    root, start = source_path.parent.resolve(), source_path.resolve()
-    found: dict[str, None] = {}
-    todo = [start]
-    while todo and len(found) < limit:
-        current = todo.pop()
-        for m in _QUOTED_INCLUDE.finditer(current.read_bytes()):
-            name = m[1].decode(errors="replace")
-            for base in (current.parent, root):
-                candidate = (base / name).resolve()
-                if candidate.is_file() and candidate.is_relative_to(root):
-                    rel = str(candidate.relative_to(root))
-                    if rel not in found and candidate != start:
-                        found[rel] = None
-                        todo.append(candidate)
-                    break
-    return tuple(found)
 
 
 def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:

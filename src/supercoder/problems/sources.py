@@ -1,0 +1,205 @@
+"""What a program's build needs, gathered into a problem folder: ``problem init`` takes
+a program as its repository builds it and makes it self-contained.
+
+Real programs are built with include folders and further source files (PolyBench:
+``gcc -I utilities -I kernels/atax utilities/polybench.c kernels/atax/atax.c``) and
+with quoted includes of headers or ``.c`` files beside the source. ``gather`` finds
+what such a build reads and says where each file goes inside the problem folder:
+
+- the **main** file is the one source file that defines ``main`` (else the first);
+  its folder is the problem folder's root: files in it (or below it) keep their paths;
+- every **include folder** of the flags (``-I DIR``, ``-iquote DIR``, ``-isystem DIR``,
+  relative to the current folder or absolute) outside that folder becomes
+  ``lib/<its name>/`` in the problem and the flag is rewritten to point there
+  (``-Ilib/utilities``); one inside it becomes its path there (``-I.``); folders under
+  ``/usr`` (the toolchain's) are left alone;
+- every **further source file** is copied like an include and joined to the program:
+  ``source.c`` is the main file's text followed by ``#include "lib/utilities/polybench.c"``
+  (one translation unit: supercoder optimizes one assembly file, so the program's
+  files are built as one; their static names must not clash);
+- the files these include (``#include "x.h"``, ``#include "x.c"``, and ``<x.h>`` found
+  in an include folder), transitively, are copied where the rewritten flags find them.
+
+Only files inside the main file's folder or an include folder are copied; an include
+that resolves nowhere is left to the compiler (a system header, or an error naming
+it). The problem folder's ``problem.json`` lists the copied files (``headers``) and
+stores the rewritten flags; a problem file from elsewhere naming a folder outside it
+is still refused (``build/flags.py``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from supercoder.errors import UserError, printable
+from supercoder.types import split_flags
+
+MAX_FILES = 400
+MAX_BYTES = 16 << 20  # the build sandbox copies at most this much (toolchain.MAX_HEADER_BYTES)
+LIB = "lib"
+
+_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.MULTILINE)
+_MAIN = re.compile(rb"^[^\n;#/]*\bmain[ \t]*\([^;{]*\)\s*\{", re.MULTILINE)
+_DIR_FLAGS = ("-iquote", "-isystem", "-idirafter", "-I")
+
+
+@dataclass(frozen=True)
+class BuildFiles:
+    """A program's build, made self-contained (see the module docstring).
+
+    Fields:
+        main: the user's file that defines ``main``.
+        source: the text of the problem's ``source.c``.
+        files: problem-relative path -> the user's file to copy there.
+        cflags: the flags, include folders rewritten to point inside the problem.
+        moved: one line per include folder or source file placed in the problem.
+    """
+
+    main: Path
+    source: str
+    files: dict[str, Path]
+    cflags: str
+    moved: tuple[str, ...] = ()
+
+
+def main_file(sources: Sequence[Path]) -> Path:
+    """The one file of ``sources`` that defines ``main``; else the first."""
+    with_main = [p for p in sources if p.is_file() and _MAIN.search(p.read_bytes())]
+    return with_main[0] if len(with_main) == 1 else sources[0]
+
+
+def gather(sources: Sequence[Path], cflags: str) -> BuildFiles:
+    """The files a build of ``sources`` with ``cflags`` reads, placed in a problem folder
+    (see the module docstring); UserError for a missing file or too many files."""
+    for path in sources:
+        if not path.is_file():
+            raise UserError(f"{path}: no such C file")
+    main = main_file(sources)
+    root = main.resolve().parent
+    places: dict[Path, str] = {root: "."}  # a user's folder -> where it is in the problem
+    moved: list[str] = []
+
+    def place(folder: Path) -> str:
+        folder = folder.resolve()
+        if folder in places:
+            return places[folder]
+        if folder.is_relative_to(root):
+            return str(folder.relative_to(root))
+        taken = set(places.values())
+        name, n = f"{LIB}/{_safe(folder.name)}", 2
+        while name in taken or (root / name).exists():
+            name, n = f"{LIB}/{_safe(folder.name)}{n}", n + 1
+        places[folder] = name
+        moved.append(f"{folder} -> {name}/")
+        return name
+
+    flags, quote_dirs, search_dirs = _rewrite(split_flags(cflags), place)
+    files: dict[str, Path] = {}
+
+    def problem_path(path: Path) -> str | None:
+        for folder in sorted(places, key=lambda f: len(f.parts), reverse=True):
+            if path.is_relative_to(folder):
+                rel = Path(places[folder]) / path.relative_to(folder)
+                return str(rel).removeprefix("./")
+        return None
+
+    extra = []
+    for path in sources:
+        if path == main:
+            continue
+        where = problem_path(path.resolve())
+        if where is None:
+            where = f"{place(path.resolve().parent)}/{path.name}"
+        extra.append((where, path.resolve()))
+    included = _closure(
+        [main.resolve(), *(p for _, p in extra)], quote_dirs, search_dirs, problem_path
+    )
+    files.update(included)
+    joined = [where for where, _ in extra if where not in included]
+    files.update((where, path) for where, path in extra)
+    if "source.c" in files:
+        raise UserError(
+            f"{files['source.c']}: a file named source.c beside the program is not supported "
+            "(the problem's own source.c is the program); rename it"
+        )
+    _check_size(files)
+    text = main.read_text(errors="replace")
+    if joined:
+        text += (
+            "\n/* the program's other source files (problem init: one translation unit) */\n"
+            + "".join(f'#include "{where}"\n' for where in joined)
+        )
+    moved += [f"{path} -> {where} (joined to source.c)" for where, path in extra]
+    return BuildFiles(main, text, files, " ".join(flags), tuple(dict.fromkeys(moved)))
+
+
+def _rewrite(flags: tuple[str, ...], place) -> tuple[list[str], list[Path], list[Path]]:
+    """The flags with each include folder pointing inside the problem, and the user's
+    folders searched for quoted (``-iquote`` then the rest) and angle includes."""
+    out: list[str] = []
+    quote: list[Path] = []
+    search: list[Path] = []
+    i = 0
+    while i < len(flags):
+        flag = flags[i]
+        prefix = next((p for p in _DIR_FLAGS if flag.startswith(p)), None)
+        if prefix is None or (prefix != "-I" and flag != prefix):
+            out.append(flag)
+            i += 1
+            continue
+        value = flag[len(prefix) :] or (flags[i + 1] if i + 1 < len(flags) else "")
+        i += 1 if flag != prefix else 2
+        folder = Path(value)
+        if not value or not folder.is_dir() or str(folder.resolve()).startswith("/usr/"):
+            out += [prefix, value] if flag == prefix and value else [flag]
+            continue
+        (quote if prefix == "-iquote" else search).append(folder.resolve())
+        out.append(f"{prefix}{place(folder)}" if prefix == "-I" else prefix)
+        if prefix != "-I":
+            out.append(place(folder))
+    return out, quote, search
+
+
+def _closure(starts: list[Path], quote_dirs: list[Path], search_dirs: list[Path], problem_path):
+    """Every file the ``starts`` include, transitively, that lies where the problem can
+    hold it: problem path -> the user's file."""
+    found: dict[str, Path] = {}
+    todo = list(starts)
+    seen = set(todo)
+    while todo:
+        current = todo.pop()
+        for kind, name in _INCLUDE.findall(current.read_bytes()):
+            rel = name.decode(errors="replace").strip()
+            bases = [current.parent, *quote_dirs, *search_dirs] if kind == b'"' else search_dirs
+            for base in bases:
+                candidate = (base / rel).resolve()
+                if not candidate.is_file():
+                    continue
+                where = problem_path(candidate)
+                if where is not None and candidate not in seen:
+                    seen.add(candidate)
+                    found[where] = candidate
+                    todo.append(candidate)
+                    if len(found) > MAX_FILES:
+                        raise UserError(
+                            f"{starts[0]}: the build includes more than {MAX_FILES} files; "
+                            "a problem holds what one program needs"
+                        )
+                break
+    return found
+
+
+def _check_size(files: dict[str, Path]) -> None:
+    total = sum(p.stat().st_size for p in files.values())
+    if total > MAX_BYTES:
+        raise UserError(
+            f"the files the build includes hold {total >> 20} MiB (at most {MAX_BYTES >> 20} "
+            "MiB are copied into a problem)"
+        )
+
+
+def _safe(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", printable(name)).strip(".") or "include"
