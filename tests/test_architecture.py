@@ -156,3 +156,17 @@ def test_package_inits_only_re_export():
                 and [getattr(t, "id", None) for t in node.targets] in (["__all__"], ["__version__"])
             )
             assert ok, f"{init}: line {node.lineno} is not a re-export"
+
+
+def test_models_are_model_clients_only():
+    """``models/`` holds who answers: nothing there runs, checks or times a program (the
+    verification service does, for every source of candidates alike)."""
+    verifying = {"sandbox", "timing", "verify"}
+    reach = sorted(
+        (m, d)
+        for m, deps in import_graph().items()
+        if package_of(m) == "models"
+        for d in deps
+        if package_of(d) in verifying
+    )
+    assert reach == []

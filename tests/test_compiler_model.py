@@ -1,5 +1,6 @@
 """The offline `compiler` optimizer with real gcc and clang: the build space, PGO, the
-budgeted search on the real sandbox and meter, and the first model's fixed builds."""
+budgeted build search through the real verification service (sandbox and meter), and
+the first model's fixed builds."""
 
 from __future__ import annotations
 
@@ -23,10 +24,12 @@ from supercoder.build.toolchain import assemble, compile_to_asm, same_program
 from supercoder.errors import UserError
 from supercoder.models import Sampling, load_model
 from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
-from supercoder.models.search import search
-from supercoder.models.trials import SearchConfig
 from supercoder.prompting.prompts import build_messages, extract_assembly
+from supercoder.runs.buildsearch import build_search, search
+from supercoder.runs.strategies import StrategyConfig, make_verifier
+from supercoder.runs.trials import SearchConfig
 from supercoder.types import Problem, TestCase
+from supercoder.verify.evaluate import EvalConfig
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
 
@@ -185,14 +188,15 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     n = sized(POPCOUNT, start=100_000)  # timed on this machine, whatever its speed
     inputs = [b"3\n", f"{n}\n".encode(), f"{n * 3 // 2}\n".encode()]
     problem = problem_with(inputs, tmp_path, hidden=f"{n * 5 // 4}\n".encode(), source=POPCOUNT)
-    model = CompilerModel("budget=25")
-    first, fallback = model.complete([], Sampling(n=6), context=problem)
-    assert first.model.startswith("compiler:gcc -O3 -march=native") or "popcnt" in first.text
-    asm = extract_assembly(first.text)
-    assert "popcnt" in asm
-    assert same_program(extract_assembly(fallback.text), compile_to_asm(POPCOUNT))
-    found = first.meta["search"]
-    assert found["chosen"] == first.meta["build"] and first.meta["family"]
+    outcome = build_search(problem, CompilerModel("budget=25"), StrategyConfig(Sampling(n=6)))
+    first, fallback = outcome.attempts
+    assert first.origin["model"].startswith("compiler:gcc -O3 -march=native") or (
+        "popcnt" in (first.candidate.asm or "")
+    )
+    assert "popcnt" in (first.candidate.asm or "")
+    assert same_program(fallback.candidate.asm or "", compile_to_asm(POPCOUNT))
+    found = first.origin["search"]
+    assert found["chosen"] == first.origin["build"] and first.origin["family"]
     builds = {b["label"]: b for b in found["builds"]}
     assert len(builds) <= 6 + 6  # n bounds the builds tried (+ crosses of the best)
     chosen = builds[found["chosen"]]
@@ -200,8 +204,11 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     low, high = chosen["speedup_ci"]
     assert 1.01 < low <= chosen["speedup"] <= high
     assert found["cpu_seconds"] < 25 * 1.5 + 10
-    # a second call for the same problem re-uses the search
-    assert model.complete([], Sampling(n=1), context=problem) == [first]
+    # judged like every candidate: on the tests the model never saw, then re-checked
+    v = first.verdict
+    assert v.significantly_faster and v.context.get("checks") == 2
+    assert v.timed_tests and "t1" not in v.timed_tests and "t2" not in v.timed_tests
+    assert fallback.verdict.correct and fallback.verdict.identical_to_baseline
 
 
 def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
@@ -227,9 +234,39 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
         "failed",
         "no_training_inputs",
     }
-    [only] = CompilerModel("budget=4").complete([], Sampling(n=1), context=problem)
-    if only.meta["family"] == "baseline":
-        assert same_program(extract_assembly(only.text), compile_to_asm(source))
+    outcome = build_search(problem, CompilerModel("budget=4"), StrategyConfig(Sampling(n=3)))
+    best = outcome.best
+    assert best is not None and best.verdict.correct
+    if best.origin["family"] == "baseline":
+        assert same_program(best.candidate.asm or "", compile_to_asm(source))
+        assert [a.origin["family"] for a in outcome.attempts] == ["baseline"]
+
+
+def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
+    sandbox_or_skip()
+    problem = problem_with([MULTIPLES, OTHERS], tmp_path, hidden=OTHERS)
+    untimed = make_verifier(EvalConfig(time=False))
+    outcome = build_search(problem, CompilerModel(), StrategyConfig(Sampling(n=64)), verify=untimed)
+    assert 1 <= len(outcome.attempts) <= 2  # the first correct pair ends it
+    assert outcome.best is not None and outcome.best.verdict.correct
+    for a in outcome.attempts:
+        assert a.verdict.speedup is None and not a.verdict.timed_tests
+        assert "search" not in a.origin and "(not timed)" in (a.completion or "")
+
+
+def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):
+    sandbox_or_skip()
+    problem = problem_with([MULTIPLES, OTHERS], tmp_path, hidden=OTHERS)
+    result = search(problem, compile_to_asm(SOURCE), SearchConfig(budget=0.5, max_builds=12))
+    left = result.unfinished
+    assert left and sum(left.values()) <= len(result.trials)
+    note = result.budget_note
+    assert note.startswith("budget spent: ") and "rerun with --budget " in note
+    assert float(note.rsplit(" ", 1)[1]) > 0.5
+    record = result.to_json()
+    assert record["budget_spent"] and record["budget_note"] == note
+    roomy = search(problem, compile_to_asm(SOURCE), SearchConfig(budget=60, max_builds=3))
+    assert roomy.unfinished == {} and roomy.budget_note == ""
 
 
 def test_a_faster_wrong_build_is_never_chosen(tmp_path):

@@ -93,10 +93,11 @@ def test_the_default_compiler_model_runs_offline(tmp_path):
     assert s["context"]["model"] == "compiler:budget=4" and s["context"]["samples"] == 64
     assert (s["compilation_rate"], s["accuracy"]) == (100, 100)
     assert 1 <= s["attempts"] <= 2 and s["cost_usd"] == 0
-    with sqlite3.connect(db) as con:  # every build's flags, correctness and speedup are kept
+    with sqlite3.connect(db) as con:  # untimed: builds checked in order, none searched
         [origin] = con.execute("SELECT origin FROM attempts WHERE sample = 0").fetchone()
-    builds = json.loads(origin)["search"]["builds"]
-    assert len(builds) >= 3 and {"flags", "correct", "speedup", "status"} <= set(builds[0])
+    kept = json.loads(origin)
+    assert kept["build"].startswith(("gcc", "clang")) and "search" not in kept
+    assert s["per_problem"]["sum"]["speedup_ci"] is None
     again = runner.invoke(app, args)  # resumes: everything already done
     assert again.exit_code == 0 and "already done" in again.output
 
@@ -137,6 +138,21 @@ def test_optimize_a_bare_c_file_with_inputs(tmp_path):
     )
     assert bad.exit_code != 0 and "compiler model only" in f"{bad.exception} {bad.output}"
     assert assemble(out.read_text(), tmp_path / "bin").ok
+    assert "x [" not in out.read_text() and "not timed" in out.read_text().splitlines()[0]
+    assert all(a["verdict"]["speedup"] is None for a in report["attempts"])
+    assert all("search" not in a["origin"] for a in report["attempts"])
+
+
+def test_evolve_with_the_compiler_model_refuses_in_one_line(tmp_path):
+    make_sum_problem(tmp_path / "sum")
+    for extra in ([], ["--start-from", "compiler"], ["-m", "compiler:budget=5"]):
+        result = runner.invoke(
+            app, ["optimize", str(tmp_path / "sum"), "--strategy", "evolve", *extra]
+        )
+        assert result.exit_code == 2, result.output
+        line = result.output.strip()
+        assert "--strategy evolve needs a model that reads feedback" in line
+        assert "openai:M" in line and len(line.splitlines()) == 1
 
 
 def test_optimize_exits_1_when_no_answer_is_correct(tmp_path):

@@ -27,7 +27,6 @@ from supercoder.build.toolchain import object_code
 from supercoder.cli import app
 from supercoder.models import Sampling
 from supercoder.models.compiler import CompilerModel
-from supercoder.prompting.prompts import extract_assembly
 from supercoder.types import IsaUse, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import EvalConfig, evaluate
 from tests.conftest import sandbox_or_skip
@@ -198,13 +197,17 @@ def test_builds_for_a_level_replace_march_native():
 def test_the_compiler_model_answers_with_a_portable_build_under_x86_64():
     sandbox_or_skip()
     problem = _problem()
+    from supercoder.runs.buildsearch import build_search
+    from supercoder.runs.strategies import StrategyConfig, make_verifier
+
     model = CompilerModel("target=x86-64,budget=6")
-    answers = model.complete([], Sampling(n=8), context=problem)
+    verify = make_verifier(EvalConfig(target=Target.X86_64))
+    answers = build_search(problem, model, StrategyConfig(Sampling(n=8)), verify=verify).attempts
     assert answers
-    labels = [b["label"] for b in answers[0].meta.get("search", {}).get("builds", [])]
+    labels = [b["label"] for b in answers[0].origin.get("search", {}).get("builds", [])]
     assert labels and not any("-march=native" in label for label in labels)
     for answer in answers:
-        v = _check(problem, extract_assembly(answer.text), Target.X86_64)
+        v = _check(problem, answer.candidate.asm or "", Target.X86_64)
         assert v.status is Status.OK, v.message
         assert v.isa is not None and v.isa.level == "x86-64", v.isa
         assert "POPCNT" not in v.isa.extensions

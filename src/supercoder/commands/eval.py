@@ -276,7 +276,8 @@ class _Tally:
         speed += " (baseline)" if r.baseline_copy else ""
         wall = f"{r.wall_seconds:.1f}s wall" if r.wall_seconds is not None else f"{r.seconds:.1f}s"
         at_once = f", {self.concurrency} at once" if self.concurrency > 1 else ""
-        return f"{name}  {r.status}  {speed}  {wall}{at_once}  {self.progress()}"
+        note = f"  ({r.search_note})" if r.search_note else ""
+        return f"{name}  {r.status}  {speed}{note}  {wall}{at_once}  {self.progress()}"
 
     def status(self) -> str:
         from supercoder.runs.metrics import geomean
@@ -333,6 +334,11 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
                 )
             )
         )
+    short = {p: r.search_note for p, r in summary.per_problem.items() if r.search_note}
+    for problem, note in list(short.items())[:20]:
+        console.print(Text(printable(f"{problem}: the build search's {note}")))
+    if len(short) > 20:
+        console.print(f"and {len(short) - 20} more problem(s) whose build search ran out")
     console.print(
         f"strategy={ctx.get('strategy', 'best-of-n')} samples={ctx.get('samples')} "
         f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "

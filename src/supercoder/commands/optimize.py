@@ -150,17 +150,23 @@ def optimize(
             from supercoder.build.baseline import baseline_asm
 
             outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
+    from supercoder.runs.metrics import search_note
+
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
     from supercoder.paths import atomic_write_text
 
-    atomic_write_text(
-        path, (chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")) or ""
-    )
+    note = search_note(outcome)
+    written = chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")
+    if chosen is None and note:  # the answer file says why it may be the baseline
+        written = f"# supercoder compiler: {note}\n{written or ''}"
+    atomic_write_text(path, written or "")
     if as_json:
-        typer.echo(json.dumps(_outcome_json(outcome, path, chosen), indent=2))
+        typer.echo(json.dumps(_outcome_json(outcome, path, chosen, note), indent=2))
     else:
         _print_outcome(outcome, path, chosen, no_time)
+        if note:
+            typer.echo(printable(f"the build search's {note}"))
     if best is None and outcome.attempts:  # every answer lost to machine trouble
         from supercoder.runs.eval_run import dropped_reason
 
@@ -240,11 +246,12 @@ def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "",
     return load_problem(init_problem(target, inputs, tmp / target.stem, options=opts))
 
 
-def _outcome_json(outcome, path: Path, chosen) -> dict[str, Any]:
+def _outcome_json(outcome, path: Path, chosen, note: str = "") -> dict[str, Any]:
     best = outcome.best
     return {
         "problem": outcome.problem,
         "written": str(path),
+        "search_note": note,
         "improved": chosen is not None,
         "wrote_baseline": chosen is None,
         "written_answer": {"sample": chosen.sample, "round": chosen.round} if chosen else None,

@@ -227,7 +227,7 @@ def strategy_config(
         max_cost_usd=max_cost,
         max_tokens=max_tokens,
     )
-    return StrategyConfig(
+    settings = StrategyConfig(
         Sampling(n, temperature),
         rounds,
         context=context,
@@ -235,3 +235,19 @@ def strategy_config(
         strategy=Strategy(strategy),
         evolve=evolve,
     )
+    _check_proposers(specs, settings)
+    return settings
+
+
+def _check_proposers(specs: list[str], settings) -> None:
+    """Refuse ``--strategy evolve``/``refine`` with the ``compiler`` model before any
+    work starts (``runs.search.check_strategy``: one line naming the model to use)."""
+    from supercoder.models.compiler import CompilerModel
+    from supercoder.runs.search import check_strategy
+
+    proposers = [
+        CompilerModel(s.partition(":")[2] or None)
+        for s in specs
+        if s.partition(":")[0] == "compiler"
+    ]
+    check_strategy(proposers, settings)

@@ -1,43 +1,42 @@
 """``compiler``: the built-in offline optimizer. No LLM: better builds of the same C.
 
-``compiler`` (the default) runs a budgeted search over builds (gcc and clang; -O2,
--O3, -Os; ``-march=native -ffp-contract=off`` / ``-mtune=native``; unroll families and
-knobs; vectorizer off; inlining params; gcc and clang PGO trained on the visible
-tests; crosses of the best), measured on the honest meter; see
-:mod:`supercoder.models.search`. It answers with the chosen build's assembly in an
-```assembly fence whose first line names the build, ``Completion.model =
-"compiler:<flags>"``, and ``Completion.meta`` holding the search (every build's flags,
-correctness and measured speedup). When nothing is *significantly* faster it answers
-with the ``-O3`` baseline itself: it never proposes a program it measured as slower.
-A second sample (``n >= 2``) is the baseline, a fallback should the chosen build fail
-a hidden test.
+A build proposer: it knows the build space (``build/flagspace.py``: gcc and clang;
+-O2, -O3, -Os; ``-march=native -ffp-contract=off`` / ``-mtune=native``; unroll
+families and knobs; vectorizer off; inlining params; gcc and clang PGO trained on the
+visible tests; crosses of the best) and compiles builds (``build/pgo.py``); it never
+runs or times them. Asked directly (``complete``), it answers with the first
+``n`` distinct builds in order, unmeasured, each in an ```assembly fence whose first
+line names the build, ``Completion.model = "compiler:<flags>"``.
+
+Under ``best-of-n`` (``--strategy``'s default) the runs layer searches its builds
+instead (``runs/buildsearch.py``): every build screened, halved and re-measured by the
+verification service within ``budget`` CPU seconds per problem, the chosen build (or
+the ``-O3`` baseline when none is significantly faster) answered with the search
+attached.
 
 Spec options (``compiler:OPT,OPT``): ``budget=SECONDS`` (CPU seconds of search per
 problem, default 60); ``target=LEVEL`` (``--target``: build for an x86-64 level instead
-of this CPU, ``builds.retarget``); ``n`` (``--samples``) bounds the builds tried. ``legacy`` or
+of this CPU, ``flagspace.retarget``); ``n`` (``--samples``) bounds the builds tried. ``legacy`` or
 ids of the first model's eight fixed builds (``native``, ``pgo-native``,
 ``native-unroll``, ``pgo``, ``clang-native``, ``unroll``, ``clang``, ``O2``) answer
 with those builds unmeasured, in order, one per sample (the evaluator picks).
-
-Without a problem (the C taken from the prompt) or without visible tests there is
-nothing to measure on: the search's first builds are returned unmeasured.
 """
 
 from __future__ import annotations
 
 import sys
-from collections import OrderedDict
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from supercoder.build.baseline import baseline_asm, compile_baseline
 from supercoder.build.flagspace import LEGACY, Build, find_tools, retarget, search_space
 from supercoder.build.isa import Target, parse_target
 from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.build.toolchain import normalize_asm
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
-from supercoder.models.search import search
-from supercoder.models.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS, SearchConfig
+
+DEFAULT_BUDGET = 60.0  # CPU seconds of build search per problem
+DEFAULT_MAX_BUILDS = 64
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -106,7 +105,13 @@ class CompilerModel:
         if self.legacy is not None:
             self.legacy = tuple(retarget(b, self.target) for b in self.legacy)
         self.name = "compiler" if not target else f"compiler:{target}"
-        self._memo: OrderedDict[tuple, list[Completion]] = OrderedDict()
+        self.max_builds = DEFAULT_MAX_BUILDS
+
+    @property
+    def searches_builds(self) -> bool:
+        """Its builds are searched by the runs layer (``runs/buildsearch.py``) under
+        best-of-n; ``legacy`` builds are answered as they are."""
+        return self.legacy is None
 
     @classmethod
     def from_spec(cls, target: str, settings: ProviderConfig) -> CompilerModel:
@@ -119,63 +124,19 @@ class CompilerModel:
         sampling: Sampling = DEFAULT_SAMPLING,
         context: Problem | None = None,
     ) -> list[Completion]:
+        """``sampling.n`` distinct builds from the ``sampling.seed``-th on, unmeasured:
+        the legacy ones, else the search space in order."""
         n, seed = sampling.n, sampling.seed
         source = context.source if context is not None else source_from_messages(messages)
         cflags = context.compile_flags if context is not None else ()
         flags = (cflags, context.link_flags if context is not None else ())
         baseline = baseline_asm(context) if context is not None else compile_baseline(source)
+        inputs = training_inputs(context)
         if self.legacy is not None:
-            inputs = training_inputs(context)
             return fixed_builds(self.legacy, source, baseline, inputs, n, seed, flags)
         _warn_skipped()
-        if context is None or not context.visible_tests:
-            space = tuple(search_space(find_tools(), self.target))
-            return fixed_builds(space, source, baseline, [], n, seed, flags)
-        key = (
-            context.source_hash(),
-            tuple(t.name for t in context.visible_tests),
-            self.budget,
-            self.target,
-        )
-        if key not in self._memo:
-            self._memo[key] = self._search(context, baseline, n, seed)
-            while len(self._memo) > 32:
-                self._memo.popitem(last=False)
-        return self._memo[key][: max(n, 0)]
-
-    def _search(self, problem: Problem, baseline: str, n: int, seed: int) -> list[Completion]:
-        config = SearchConfig(
-            budget=self.budget, max_builds=max(n, 1), seed=seed, target=self.target
-        )
-        try:
-            result = search(problem, baseline, config)
-        except InfraError as e:  # no sandbox here: nothing can be measured
-            _warn(f"compiler: cannot measure builds ({e}); answering with unmeasured builds")
-            space = tuple(search_space(find_tools(), self.target))
-            flags = (problem.compile_flags, problem.link_flags)
-            return fixed_builds(space, problem.source, baseline, [], n, seed, flags)
-        meta: dict[str, Any] = {"search": result.to_json()}
-        chosen = result.chosen
-        base = _fenced(baseline, "gcc -O3, the baseline: no build was significantly faster")
-        if chosen is None or not chosen.asm:
-            meta.update(build="gcc -O3", family="baseline")
-            return [Completion(base, "compiler:gcc -O3 (baseline)", meta=meta)]
-        sp = chosen.fresh
-        why = f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}] on the visible tests" if sp else ""
-        meta.update(
-            build=chosen.build.label, family=chosen.build.family, flags=list(chosen.build.flags)
-        )
-        best = Completion(
-            _fenced(chosen.asm, f"{chosen.build.label} ({why})"),
-            f"compiler:{chosen.build.label}",
-            meta=meta,
-        )
-        fallback = Completion(
-            base.replace("no build was significantly faster", "a fallback"),
-            "compiler:gcc -O3 (baseline)",
-            meta={"build": "gcc -O3", "family": "baseline"},
-        )
-        return [best, fallback]
+        space = tuple(search_space(find_tools(), self.target))
+        return fixed_builds(space, source, baseline, inputs, n, seed, flags)
 
 
 def _fenced(asm: str, label: str) -> str:

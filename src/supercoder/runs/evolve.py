@@ -282,16 +282,18 @@ class _Search:
         return db
 
     def _compiler_seed(self, db: ProgramDB) -> Program | None:
-        """The ``compiler`` model's best build (its own search), verified like any answer."""
+        """The ``compiler`` model's best build (its build search through the verification
+        service, or its first legacy build), verified like any answer."""
         from supercoder.build.toolchain import asm_digest
         from supercoder.models import load_model
         from supercoder.prompting.answers import resolve_answer
 
         model = load_model(self.cfg.compiler)
-        out = model.complete([], Sampling(n=1, seed=self.settings.sampling.seed), self.problem)
-        if not out:
+        proposed = self._compiler_answer(model)
+        if proposed is None:
             return None
-        asm = resolve_answer(out[0].text, self.base).asm
+        text, name = proposed
+        asm = resolve_answer(text, self.base).asm
         if not asm or db.known(asm_digest(asm)) is not None:
             return None
         verdict, _, _ = self._measure(db.next_id, COMPILER_SEED, asm)
@@ -306,11 +308,26 @@ class _Search:
             -1,
             0,
             "compiler",
-            out[0].model,
+            name,
             verdict,
             features(asm),
-            edit=out[0].text.splitlines()[0] if out[0].text else None,
+            edit=text.splitlines()[0] if text else None,
         )
+
+    def _compiler_answer(self, model: Any) -> tuple[str, str] | None:
+        """(answer text, model name) of the compiler seed: the build search's chosen
+        build (None when it chose the baseline), or a legacy model's first build."""
+        from supercoder.runs.buildsearch import build_search, searches_builds
+
+        sampling = Sampling(n=1, seed=self.settings.sampling.seed)
+        if not searches_builds(model):
+            out = model.complete([], sampling, self.problem)
+            return (out[0].text, out[0].model) if out else None
+        wide = StrategyConfig(replace(sampling, n=model.max_builds))
+        best = build_search(self.problem, model, wide, verify=self.verify).best
+        if best is None or not best.verdict.correct or best.verdict.identical_to_baseline:
+            return None
+        return best.completion or "", str(best.origin.get("model", "compiler"))
 
     def _remeasure(self, db: ProgramDB, g: int) -> ProgramDB:
         """Elites about to parent more children than ``remeasure_after`` are measured again."""

@@ -185,7 +185,18 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         checks=int(v.context.get("checks") or 1) if sp else 0,
         baseline_copy=bool(v.correct and v.identical_to_baseline),
         wall_seconds=_wall(outcome),
+        search_note=search_note(outcome),
     )
+
+
+def search_note(outcome: Outcome) -> str:
+    """What a build search left undone for lack of budget ('' when nothing, or when no
+    build search produced the answers)."""
+    for a in outcome.attempts:
+        found = a.origin.get("search")
+        if isinstance(found, dict):
+            return str(found.get("budget_note") or "")
+    return ""
 
 
 def _wall(outcome: Outcome) -> float | None:

@@ -8,6 +8,10 @@ number of model answers per problem for every strategy, so they compare at equal
 - ``refine``: one chain of n answers, each told what was wrong with the last;
 - ``evolve``: the evolutionary search (``runs/evolve.py``), n answers in generations,
   over one or several models (a bandit shares the calls among them).
+
+A build proposer (the ``compiler`` model) under ``best-of-n`` has its builds searched
+(``runs/buildsearch.py``: n builds at most, each verified by the service); ``refine``
+and ``evolve`` need a model that reads feedback, and refuse it in one line.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from supercoder.errors import UserError
+from supercoder.runs.buildsearch import build_search, searches_builds
 from supercoder.runs.evolve import Archive, Progress, evolve
 from supercoder.runs.strategies import (
     Journal,
@@ -51,6 +57,7 @@ def search(
 ) -> Outcome:
     """Run ``settings.strategy`` on one problem (see module docstring)."""
     several = list(models) if isinstance(models, list | tuple) else [models]
+    check_strategy(several, settings)
     if settings.strategy is Strategy.EVOLVE:
         return evolve(
             problem,
@@ -63,4 +70,24 @@ def search(
         )
     if len(several) != 1:
         raise ValueError("several models need the evolve strategy")
+    if searches_builds(several[0]) and settings.rounds == 1:
+        return build_search(problem, several[0], settings, verify=verify, journal=journal)
     return solve(problem, several[0], for_strategy(settings), verify=verify, journal=journal, **kw)
+
+
+def check_strategy(models: Sequence[Any], settings: StrategyConfig) -> None:
+    """A build proposer cannot improve a program it is shown: ``refine``, ``evolve``
+    and ``--rounds`` need a model that reads its feedback (one line saying which)."""
+    if settings.strategy is Strategy.BEST_OF_N and settings.rounds == 1:
+        return
+    proposer = next((m for m in models if searches_builds(m)), None)
+    if proposer is None:
+        return
+    what = (
+        "--rounds" if settings.strategy is Strategy.BEST_OF_N else f"--strategy {settings.strategy}"
+    )
+    raise UserError(
+        f"{what} needs a model that reads feedback (--model openai:M, anthropic:M or "
+        f"hf:PATH); {proposer.name} proposes builds: use --strategy best-of-n, or "
+        "--start-from compiler to seed an LLM's evolve with its best build"
+    )

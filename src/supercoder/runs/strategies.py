@@ -28,7 +28,7 @@ from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.prompts import Variant
 from supercoder.types import Candidate, Problem, Status, Verdict
-from supercoder.verify.service import Checked, VerifyConfig, verify_stream
+from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stream
 
 if TYPE_CHECKING:
     from supercoder.models import Completion, Model
@@ -150,22 +150,41 @@ def stop_when_correct(verdict: Verdict) -> bool:
 # --- verification -------------------------------------------------------------------
 
 
-def make_verifier(config: Any = None, executor: Any = None) -> Verifier:
-    """A ``Verifier`` over the verification service (``verify.verify_stream``): ``config``
-    an ``EvalConfig`` (one infra retry) or a ``VerifyConfig``; candidates run in-process
-    unless an ``Executor`` is given."""
-    from supercoder.verify.executors import InlineExecutor
+@dataclass(frozen=True)
+class ServiceVerifier:
+    """A ``Verifier`` over the verification service (``verify.verify_stream``) whose
+    configuration a strategy may read (``timed``) and bound (``staged``: the build
+    search's screen and halving rungs); candidates run in-process unless an
+    ``Executor`` is given."""
 
+    config: VerifyConfig = field(default_factory=VerifyConfig)
+    executor: Any = None
+
+    def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
+        from supercoder.verify.executors import InlineExecutor
+
+        return verify_stream(problem, candidates, self.config, self.executor or InlineExecutor())
+
+    @property
+    def timed(self) -> bool:
+        """Does it time correct candidates (``--no-time``: no)?"""
+        return self.config.eval.time
+
+    def staged(
+        self, rounds: int | None = None, max_cpu_seconds: float | None = None
+    ) -> ServiceVerifier:
+        """The same verification with its timing bounded (``verify.service.staged``)."""
+        return replace(self, config=staged(self.config, rounds, max_cpu_seconds))
+
+
+def make_verifier(config: Any = None, executor: Any = None) -> ServiceVerifier:
+    """A ``ServiceVerifier``: ``config`` an ``EvalConfig`` (one infra retry) or a
+    ``VerifyConfig``."""
     if isinstance(config, VerifyConfig):
         cfg = config
     else:
         cfg = VerifyConfig() if config is None else VerifyConfig(config)
-    where = executor or InlineExecutor()
-
-    def verify(problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
-        return verify_stream(problem, candidates, cfg, where)
-
-    return verify
+    return ServiceVerifier(cfg, executor)
 
 
 def _verify_all(

@@ -115,6 +115,9 @@ class ProblemRecord:
         baseline_copy: the chosen answer is the gcc -O3 baseline itself.
         wall_seconds: wall-clock seconds from the problem's start to its end (None when
             not recorded).
+        search_note: what the ``compiler`` model's build search left undone when its
+            budget ran out (``budget spent: 18 unscreened, 42 unbuilt; rerun with
+            --budget N``), '' when nothing was.
     """
 
     status: str
@@ -133,6 +136,7 @@ class ProblemRecord:
     checks: int = 1
     baseline_copy: bool = False
     wall_seconds: float | None = None
+    search_note: str = ""
 
     @property
     def correct(self) -> bool:

@@ -45,7 +45,7 @@ import os
 import threading
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -81,6 +81,21 @@ class VerifyConfig:
             raise ValueError(f"infra_retries must be >= 0 (got {self.infra_retries})")
         if self.group_size < 1:
             raise ValueError(f"group_size must be >= 1 (got {self.group_size})")
+
+
+def staged(
+    config: VerifyConfig, rounds: int | None = None, max_cpu_seconds: float | None = None
+) -> VerifyConfig:
+    """``config`` with its timing bounded for a search that measures candidates again
+    later (the build search's screen and halving rungs): exactly ``rounds`` rounds of
+    the same protocol on the same timed inputs, and at most ``max_cpu_seconds`` of
+    timing per candidate; correctness is checked in full, and ``time`` is kept."""
+    meter = config.eval.meter
+    if rounds is not None:
+        meter = replace(meter, min_pairs=rounds, max_pairs=rounds)
+    if max_cpu_seconds is not None:
+        meter = replace(meter, max_cpu_seconds=min(meter.max_cpu_seconds, max_cpu_seconds))
+    return replace(config, eval=replace(config.eval, meter=meter))
 
 
 class Checked(NamedTuple):

@@ -1,39 +1,37 @@
-"""The records of the ``compiler`` model's search: its configuration, one ``Trial`` per
-build (how far it got and what it measured), the ``SearchResult`` kept with the answer,
-and the CPU ``Budget``."""
+"""The records of the build search (``runs/buildsearch.py``): its configuration, one
+``Trial`` per build (how far it got and what the verification service measured), the
+``SearchResult`` kept with the answer (what was left undone when the budget ran out
+included), and the CPU ``Budget``."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from supercoder.build.flagspace import Build
 from supercoder.build.isa import Target
-from supercoder.sandbox.box import Limits
-from supercoder.types import Speedup
+from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
+from supercoder.types import Speedup, Verdict
 
-DEFAULT_BUDGET = 60.0
-DEFAULT_MAX_BUILDS = 64
 SCREEN_SHARE = 0.5
 HALVING_SHARE = 0.8
 MIN_FINAL_SECONDS = 3.0
-MIN_TEST_SECONDS = 0.005
 
 
 @dataclass(frozen=True)
 class SearchConfig:
-    """How the ``compiler`` model searches builds (``--budget``, ``--samples``).
+    """How the build search spends its budget (``--budget``, ``--samples``); how each
+    build is checked and timed is the verification service's (``VerifyConfig``).
 
     Fields:
-        budget: CPU seconds per problem.
+        budget: CPU seconds per problem (compiles, checks and timing).
         max_builds: builds tried at most.
         keep: survivors of the screen entering successive halving.
         finalists: re-measured fresh before one is chosen.
         combos: crosses of the best screened builds.
-        isolation: build and run in the sandbox (False only with ``--unsafe-no-sandbox``).
-        seed: seeds the run order of every measurement.
-        limits: the sandbox limits of every run.
-        target: the ISA target builds are made for and checked against (``build/isa.py``).
+        screen_group: builds screened per call of the service (one timing session).
+        target: the ISA target builds are made for (``build/isa.py``); the service checks
+            candidates against its own (``EvalConfig.target``).
     """
 
     budget: float = DEFAULT_BUDGET
@@ -41,9 +39,7 @@ class SearchConfig:
     keep: int = 8
     finalists: int = 2
     combos: int = 6
-    isolation: bool = True
-    seed: int = 0
-    limits: Limits = field(default_factory=Limits)
+    screen_group: int = 8
     target: Target = Target.NATIVE
 
 
@@ -59,11 +55,18 @@ class Trial:
     asm: str | None = field(default=None, repr=False)
     detail: str = ""
     screen: float | None = None  # cheap baseline/candidate CPU ratio
-    estimate: float | None = None  # successive-halving estimate
+    estimate: float | None = None  # successive-halving estimate (rungs pooled by pairs)
     pairs: int = 0
     fresh: Speedup | None = None
-    binary: Path | None = field(default=None, repr=False)
-    timings: dict[str, list[float]] = field(default_factory=dict, repr=False)
+    verdict: Verdict | None = field(default=None, repr=False)  # the service's latest
+    logs: float = field(default=0.0, repr=False)  # sum of pairs x log speedup over rungs
+
+    def pool(self, speedup: float, pairs: int) -> None:
+        """One rung's figure joins the earlier rungs', weighted by its pairs."""
+        pairs = max(pairs, 1)
+        self.logs += pairs * math.log(max(speedup, 1e-9))
+        self.pairs += pairs
+        self.estimate = math.exp(self.logs / self.pairs)
 
     def to_json(self) -> dict[str, object]:
         fresh = self.fresh
@@ -88,6 +91,7 @@ FAILED = {
     "output_limit",
     "memory_limit",
     "compile_error",
+    "no_answer",
 }
 
 
@@ -102,11 +106,41 @@ class SearchResult:
     skipped: tuple[str, ...]  # families skipped for a missing tool
     cpu_seconds: float
     note: str = ""
+    budget: float = DEFAULT_BUDGET
+
+    @property
+    def unfinished(self) -> dict[str, int]:
+        """Builds the budget left undone: ``unscreened`` (built, never checked or
+        timed) and ``unbuilt``, with their counts (none: every build was screened)."""
+        return {
+            s: n
+            for s in ("unscreened", "unbuilt")
+            if (n := sum(1 for t in self.trials if t.status == s))
+        }
+
+    @property
+    def budget_note(self) -> str:
+        """``budget spent: 18 unscreened, 42 unbuilt; rerun with --budget N`` when the
+        budget ended the search early ('' when every build was built and screened); N
+        scales the budget by the share of builds it reached."""
+        left = self.unfinished
+        if not left:
+            return ""
+        total = len(self.trials)
+        done = max(total - sum(left.values()), 1)
+        more = self.budget * total / done
+        advice = 10 * math.ceil(max(more, self.budget + 10) / 10)
+        parts = ", ".join(f"{n} {what}" for what, n in left.items())
+        return f"budget spent: {parts}; rerun with --budget {advice:g}"
 
     def to_json(self) -> dict[str, object]:
         return {
             "chosen": self.chosen.build.label if self.chosen else "baseline (gcc -O3)",
             "cpu_seconds": round(self.cpu_seconds, 2),
+            "budget": self.budget,
+            "budget_spent": bool(self.unfinished),
+            "unfinished": self.unfinished,
+            "budget_note": self.budget_note,
             "skipped_families": list(self.skipped),
             "note": self.note,
             "builds": [t.to_json() for t in self.trials],
