@@ -207,7 +207,7 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     # judged like every candidate: on the tests the model never saw, then re-checked
     v = first.verdict
     assert v.significantly_faster and v.context.get("checks") == 2
-    assert v.timed_tests and "t1" not in v.timed_tests and "t2" not in v.timed_tests
+    assert v.unseen and v.unseen.timed and not v.timed_tests  # never a visible test
     assert fallback.verdict.correct and fallback.verdict.identical_to_baseline
 
 
@@ -250,7 +250,7 @@ def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
     assert 1 <= len(outcome.attempts) <= 2  # the first correct pair ends it
     assert outcome.best is not None and outcome.best.verdict.correct
     for a in outcome.attempts:
-        assert a.verdict.speedup is None and not a.verdict.timed_tests
+        assert a.verdict.speedup is None and not (a.verdict.unseen and a.verdict.unseen.timed)
         assert "search" not in a.origin and "(not timed)" in (a.completion or "")
 
 

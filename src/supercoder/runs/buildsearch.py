@@ -266,7 +266,8 @@ def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
 
 
 def _pairs(verdict: Verdict) -> int:
-    return sum(r.pairs for r in verdict.tests if r.timed)
+    """Timed pairs behind the verdict's speedup (the evaluator's ``context.pairs``)."""
+    return int(verdict.context.get("pairs") or 1)
 
 
 def _final(job: _Job, finalists: list[Trial]) -> Trial | None:
