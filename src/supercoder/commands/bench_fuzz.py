@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Annotated
 
 import typer
@@ -14,7 +15,13 @@ def fuzz(
         str, typer.Argument(help="A problem folder, a benchmark folder, train/val/all.")
     ],
     count: Annotated[int, typer.Option(help="Fuzzed inputs to try per problem.")] = 10,
-    seed: Annotated[int, typer.Option(help="Seed of the mutations.")] = 0,
+    seed: Annotated[
+        int | None,
+        typer.Option(
+            help="Seed of the mutations; default: a new secret one, so nobody can make the "
+            "same tests from the visible inputs (a known seed makes them predictable)."
+        ),
+    ] = None,
     timeout: Annotated[
         float, typer.Option(help="CPU seconds per reference run (slower: dropped).")
     ] = 2.0,
@@ -25,6 +32,14 @@ def fuzz(
 
     if count < 1:
         raise UserError("--count must be at least 1")
+    if seed is None:
+        seed = secrets.randbits(63)
+    else:
+        typer.echo(
+            f"warning: --seed {seed} makes the fuzzed tests predictable from the visible "
+            "inputs; they judge correctness only (timed inputs are drawn afresh every check)",
+            err=True,
+        )
     problems = load_benchmark(target)
     reports = []
     with progress_bar("fuzzing", len(problems)) as advance:

@@ -130,6 +130,8 @@ def problem_init(
         typer.echo(f"copied into the problem: {line}")
     if report.headers:
         typer.echo(f"files copied into the problem: {', '.join(report.headers)}")
+    if report.timed:
+        typer.echo(report.timed)
     tests = (
         "no inputs: one test, run on empty stdin"
         if inputs is None

@@ -75,6 +75,7 @@ class InitReport:
     warnings: tuple[str, ...] = ()  # what the user should know (empty outputs, ...)
     sizes: str = ""  # how the program's size is set when it reads no input (-D macros)
     moved: tuple[str, ...] = ()  # include folders and source files placed in the problem
+    timed: str = ""  # where the timed inputs will be drawn from
 
 
 def init_problem(
@@ -115,6 +116,7 @@ def create_problem(
     staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.init-", dir=out_dir.parent))
     try:
         filled = _fill(staging, build, tests, opts, given_inputs=inputs_dir is not None)
+        timed = _timed_source(staging, tests, opts) if filled.reads_input else ""
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -137,6 +139,7 @@ def create_problem(
         tuple(filled.warnings),
         "" if filled.reads_input else size_macros([build.main, *build.files.values()]),
         build.moved,
+        timed,
     )
 
 
@@ -247,7 +250,7 @@ def _fill(
                 f"({_first_difference(run.output, t.answer.read_bytes())})"
             )
     if opts.generator is not None:
-        _copy_generator(opts.generator, folder)
+        _copy_generator(opts.generator, folder, opts.timeout)
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
@@ -368,10 +371,28 @@ def size_macros(paths: Sequence[Path]) -> str:
     return "no compile-time size macro found (-D): the program has one size, its tests one run"
 
 
-def _copy_generator(path: Path, folder: Path) -> None:
+def _timed_source(folder: Path, tests: Sequence[TestFile], opts: InitConfig) -> str:
+    """Where checks will draw their timed inputs from, said at init: the generator, else
+    an input model inferred from every input and stored as ``input_model.json``."""
+    from supercoder.problems.inputmodel import FILE, infer
+
+    if opts.generator is not None:
+        return "timed inputs: drawn from the generator (gen.py) for every check"
+    try:
+        model = infer([t.input.read_bytes() for t in tests])
+    except UserError as e:
+        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed"
+    model.save(folder)
+    return (
+        f"timed inputs: drawn for every check from the input model inferred from the "
+        f"inputs ({FILE}: edit it to widen a range or fix the structure)"
+    )
+
+
+def _copy_generator(path: Path, folder: Path, seconds: float) -> None:
     """Copy the user's generator in as ``gen.py``, once it has made an input in the
-    sandbox (a broken generator is refused at init, not at the first check)."""
-    from supercoder.problems.generator import generator_sizes, run_generator
+    sandbox within ``seconds`` (a broken generator is refused at init, not at a check)."""
+    from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
 
     if not path.is_file():
         raise UserError(f"--generator {path}: no such file")
@@ -379,8 +400,9 @@ def _copy_generator(path: Path, folder: Path) -> None:
         source = path.read_text()
     except UnicodeDecodeError as e:
         raise UserError(f"--generator {path}: not UTF-8 text") from e
-    sizes = generator_sizes(source)
-    run_generator(source, [(1, min(sizes) if sizes else 1)], label=str(path))
+    config = GeneratorConfig(seconds=seconds)
+    sizes = generator_sizes(source, config)
+    run_generator(source, [(1, min(sizes) if sizes else 1)], config, label=str(path))
     (folder / "gen.py").write_text(source)
 
 

@@ -5,7 +5,8 @@ aggregate is the mean over tests of each test's median log-ratio (exp of it: the
 geometric mean of the per-test speedups). ``round_bootstrap`` resamples whole rounds
 (every test of a round together; a test may have several pairs a round), scaled for the
 few rounds seen; ``widen`` adds the machine's between-check noise floor;
-``bootstrap_aggregate`` is the legacy interval (pairs resampled within each test).
+``bootstrap_aggregate`` is the legacy interval (pairs resampled within each test);
+``input_spread`` is what drawn tests add (the spread of the speedup between inputs).
 """
 
 from __future__ import annotations
@@ -101,6 +102,20 @@ _T95 = (
 def t95(df: int) -> float:
     """Two-sided 95% quantile of Student's t with ``df`` degrees of freedom."""
     return _T95[df - 1] if df <= len(_T95) else Z95 + 2.4 / df
+
+
+def input_spread(ratios: list[np.ndarray]) -> float:
+    """The log-space sd that drawing the tests adds to the aggregate, when the timed tests
+    are inputs drawn at random from the problem's distribution (a new draw every check):
+    the standard error of the mean over tests of each test's median log-ratio, scaled by
+    t(k-1)/z for the k tests seen; 0 with fewer than 2 tests. ``widen`` takes it in
+    quadrature with the noise floor, so the interval is one of the speedup over the
+    input distribution, not over this check's draw."""
+    k = len(ratios)
+    if k < 2:
+        return 0.0
+    medians = np.asarray([np.median(r) for r in ratios])
+    return float(np.std(medians, ddof=1) / math.sqrt(k) * t95(k - 1) / Z95)
 
 
 def widen(est: float, lo: float, hi: float, floor: float) -> tuple[float, float]:

@@ -24,6 +24,10 @@ Protocol (``Meter.compare``):
    (sqrt(r/(r-1)) * t(r-1)/1.96), widened by the between-check noise floor of this
    machine (``calibration``: what two checks of the same program differ by beyond
    sampling): half-width = sqrt(sampling half-width^2 + (1.96 * floor)^2). No clamping.
+   Where the timed tests are inputs drawn afresh for the check (``drawn_inputs``), the
+   spread of the per-test speedups between them joins the floor
+   (``intervals.input_spread``): the interval is one of the speedup over the problem's
+   input distribution, so two checks with two draws give overlapping intervals.
 5. Adaptive: after ``min_pairs`` rounds (4: two or three rounds that happen to agree
    say little about the spread, and a longer check averages over slow machine states),
    stop once the interval it would report (the scaled sampling half-width widened by
@@ -66,7 +70,13 @@ from supercoder.errors import InfraError
 from supercoder.problems.outputs import outputs_match
 from supercoder.sandbox.box import RunResult, Sandbox
 from supercoder.timing.calibration import cached_timed_set, load_calibration, tests_key
-from supercoder.timing.intervals import Z95, bootstrap_aggregate, round_bootstrap, widen
+from supercoder.timing.intervals import (
+    Z95,
+    bootstrap_aggregate,
+    input_spread,
+    round_bootstrap,
+    widen,
+)
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
 
 METHOD = Speedup.__dataclass_fields__["method"].default
@@ -89,7 +99,11 @@ LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests,
 #            +-2.2% with the 0.5% floor), decided on the very bootstrap it reports (400
 #            resamples decided, 2000 reported: a stop could report +-2.3%); the warm-up
 #            runs use the smallest input; ``stop_when_not_faster``.
-PROTOCOL = "meter-6"
+#   meter-7: with ``drawn_inputs`` (timed inputs drawn afresh every check) the interval
+#            is one of the speedup over the input distribution: the spread between the
+#            drawn tests joins the noise floor (``intervals.input_spread``), in the stop
+#            rule too.
+PROTOCOL = "meter-7"
 LEGACY_PROTOCOL = "meter-1"
 
 Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
@@ -113,6 +127,10 @@ class MeterConfig:
         margin: the practical band's half-width; None: this machine's calibration.
         placements: copies of each binary in the sandbox.
         max_repeats: pairs per round of the shortest timed test (1: one pair each).
+        drawn_inputs: the timed tests are inputs drawn afresh for this check from the
+            problem's input distribution (``verify.unseen``): the interval is one of the
+            speedup over that distribution, widened by the spread between the tests
+            (``intervals.input_spread``) as by the noise floor.
         stop_when_not_faster: also stop (after ``min_pairs`` rounds) once the interval
             it would report lies wholly below ``1 + margin``: the candidate can no longer
             be significantly faster, so a caller that pays only a proven gain (the
@@ -133,6 +151,7 @@ class MeterConfig:
     placements: int = 4  # copies of each binary in the sandbox
     max_repeats: int = 8  # pairs per round of the shortest timed test (1: one pair each)
     stop_when_not_faster: bool = False  # also stop once it cannot be significantly faster
+    drawn_inputs: bool = False  # the timed tests are a random draw of inputs
 
 
 @dataclass(frozen=True)
@@ -252,6 +271,8 @@ class Meter:
         }
         if self.config.stop_when_not_faster:
             out["stop"] = "precise, or not significantly faster"
+        if self.config.drawn_inputs:
+            out["interval"] = "over the input distribution (drawn inputs, rounds, floor)"
         return out
 
     def binaries(self, baseline: Path, candidate: Path) -> dict[str, Path]:
@@ -520,13 +541,14 @@ class Meter:
         # the very computation ``_summarize`` reports (same resamples, same generator):
         # a check that stops as precise reports an interval within the target
         est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
-        if precise_enough(est, lo, hi, self.noise_floor, self.config.target_halfwidth):
+        floor = self._floor(ratios)
+        if precise_enough(est, lo, hi, floor, self.config.target_halfwidth):
             return True
         if not self.config.stop_when_not_faster:
             return False
         # the interval it would report lies wholly below the practical band's top: more
         # rounds cannot make it significantly faster (unless this interval is wrong)
-        _, high = widen(est, lo, hi, self.noise_floor)
+        _, high = widen(est, lo, hi, floor)
         return high < 1.0 + self.margin
 
     def _interval(
@@ -537,7 +559,13 @@ class Meter:
             return bootstrap_aggregate(ratios, self.config.bootstrap, rng)
         rounds = [np.asarray(t.rounds) for t in timings]
         est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
-        return (math.exp(est), *widen(est, lo, hi, self.noise_floor))
+        return (math.exp(est), *widen(est, lo, hi, self._floor(ratios)))
+
+    def _floor(self, ratios: list[np.ndarray]) -> float:
+        """The noise floor, and with drawn inputs the spread between them, in quadrature."""
+        if not self.config.drawn_inputs:
+            return self.noise_floor
+        return math.hypot(self.noise_floor, input_spread(ratios))
 
     def _summarize(self, samples: _Samples, tests: Tests, timed: list) -> Comparison:
         timed_names = {t[0] for t in timed}

@@ -13,8 +13,10 @@ evaluator: a verdict reports the visible tests one by one (they may be quoted) a
 tests the model never saw (hidden and generated) together (``UnseenResult``): how many
 and one status, never which of them failed, their input, expected output, what the
 candidate printed (stdout, stderr, exit code, signal) or how long it took on one of them
-(a per-test status of a secret input is an oracle the candidate can encode bits in). Speedups are measured only on tests the model never saw (``verify/unseen.py``:
-hidden tests, topped up with generated ones). A broken machine (no sandbox,
+(a per-test status of a secret input is an oracle the candidate can encode bits in).
+Speedups are measured only on inputs nobody saw or can predict (``verify/unseen.py``:
+drawn afresh for every timing session with a new secret seed, judged by the meter's
+output check on every timed run). A broken machine (no sandbox,
 supervisor lost while running the baseline) gives ``Status.INFRA_ERROR``, which
 callers retry or drop and never score as wrong. A broken *problem* (C that does not
 compile, baseline that fails its own tests) raises ``UserError``.
@@ -190,14 +192,14 @@ def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
 
 
 def _hidden(problem: Problem, unseen: Unseen) -> frozenset[str]:
-    """The tests whose data a verdict never quotes: hidden and generated ones."""
-    return frozenset(t.name for t in problem.tests if t.hidden) | unseen.names
+    """The tests whose data a verdict never quotes: hidden and drawn ones."""
+    return frozenset(t.name for t in problem.tests if t.hidden) | unseen.secret_names
 
 
 def _check(
     problem: Problem, cand_bin: Path, identical: bool, config: EvalConfig, context: dict
 ) -> Verdict:
-    unseen = unseen_tests(problem, generate=config.time)  # generated ones only to time
+    unseen = unseen_tests(problem, generate=False)  # timed inputs are drawn when timing
     hidden = _hidden(problem, unseen)
     with Sandbox(
         {"candidate": cand_bin},
@@ -289,7 +291,7 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
             paths[f"candidate{k}" if len(todo) > 1 else "candidate"] = path
         inputs = _inputs(problem, unseen)
         timed_inputs = [x for x in inputs if x[0] in unseen.names]
-        meter = Meter(config.meter)
+        meter = Meter(replace(config.meter, drawn_inputs=bool(unseen.generated_tests)))
         binaries = meter.group_binaries(base_bin, paths)
         try:
             with (
@@ -302,7 +304,10 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
                     cpus=slot.cpus,
                 ) as box,
             ):
-                comparisons = meter.compare_group(box, timed_inputs, list(paths), base_bin.name)
+                # drawn inputs are new every check: their timed set is decided here,
+                # not cached beside the baseline
+                digest = None if unseen.generated_tests else base_bin.name
+                comparisons = meter.compare_group(box, timed_inputs, list(paths), digest)
                 slept = {name: box.slept(name) for name in paths}
         except InfraError as e:  # SandboxLost too; the candidates have run in this sandbox
             if len(todo) > 1:
@@ -323,9 +328,17 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
                 hidden,
             )
             return out
+    drawn = len(unseen.generated_tests)
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
-        context = {**v.context, "timing": unseen.why}
+        context = {**v.context, "timing": unseen.why, "timed_inputs": unseen.source}
+        together = v.unseen  # the hidden tests, and now the drawn ones too
+        if drawn:
+            together = (
+                UnseenResult(drawn, Status.OK)
+                if together is None
+                else replace(together, count=together.count + drawn)
+            )
         if cmp.mismatch and slept[name]:  # stopped for sleeping while it was timed
             out[i] = replace(
                 v,
@@ -342,9 +355,9 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
             cmp,
             v.identical_to_baseline,
             context,
-            v.cpu_seconds_spent,
+            v.cpu_seconds_spent + unseen.cpu_seconds / len(todo),
             hidden,
-            v.unseen,
+            together,
             config.meter.min_test_seconds,
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
