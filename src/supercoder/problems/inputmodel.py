@@ -334,7 +334,8 @@ class _Draw:
         """A size in [lo, hi] (one value seen: from half of it), favouring the top."""
         if lo == hi:
             lo = hi // 2 if hi > 1 else lo
-        u = min(1.0, max(0.0, self.u + self.rng.uniform(-0.1, 0.1)))
+        u = abs(self.u + self.rng.uniform(-0.1, 0.1))  # reflected into [0, 1]: no
+        u = 2.0 - u if u > 1.0 else u  # endpoint (a value seen) gets a share of its own
         return int(round(lo + (hi - lo) * math.sqrt(u)))
 
     def fields(self, fields: list[dict], env: dict[str, int]) -> list[str]:
