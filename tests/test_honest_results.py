@@ -122,7 +122,7 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     }
     assert "ok" in lines["fast"] and "improved" in lines["fast"] and "[" in lines["fast"]
     assert re.search(r"\d+\.\ds wall  \[\d/2, \d+s elapsed", lines["fast"]), lines["fast"]
-    assert "untimed" in lines["tiny"]
+    assert "not timed: every test's baseline ran under 5 ms" in lines["tiny"]
     s = json.loads(out.read_text())
     fast, tiny_row = s["per_problem"]["fast"], s["per_problem"]["tiny"]
     assert fast["timed"] is True and fast["improved"] is True and len(fast["speedup_ci"]) == 2
@@ -142,6 +142,9 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
         round(stored.verdict.speedup.high, 4),
     ]
     assert tiny_row["timed"] is False and tiny_row["improved"] is False
+    # no figure beside timed: false (the one it measured is in the reason, not counted)
+    assert tiny_row["speedup"] is None and tiny_row["speedup_ci"] is None
+    assert "under 5 ms" in tiny_row["timed_reason"] and "not counted" in tiny_row["timed_reason"]
     assert s["problems_untimed"] == 1 and s["fast_1.1"] == 50.0  # 1 of the 2 problems
     assert s["timed_share"] == 50.0 and s["complete"] is True
     assert s["significant_speedups"] == 1 and abs(s["max_speedup"] - fast["speedup"]) < 1e-3
@@ -175,6 +178,7 @@ def test_summary_keeps_untimed_problems_out_of_speedup_figures():
     )
     assert s["avg_speedup"] == 1.5  # the untimed 1.14x is not a speedup
     short = s["per_problem"]["short"]
-    assert (short["timed"], short["improved"], short["speedup_ci"]) == (False, False, [1.06, 1.22])
+    assert (short["timed"], short["improved"], short["speedup_ci"]) == (False, False, None)
+    assert short["speedup"] is None and "measured 1.140x, not counted" in short["timed_reason"]
     assert s["per_problem"]["long"]["origin"] == "gcc -O3 -march=native"
     assert abs(s["paper"]["avg_speedup"] - 1.32) < 1e-9  # the paper's rule counts it

@@ -161,7 +161,7 @@ def test_polybench_inits_as_documented_include_folders_and_a_second_source(tmp_p
     assert expected.startswith("==BEGIN DUMP_ARRAYS==") and len(expected.split()) > 120
     # the repository is gone: the problem holds what every build needs
     shutil.rmtree(work)
-    _baseline_checks_ok(tmp_path, folder)
+    assert _baseline_checks_ok(tmp_path, folder)["memorizable"] is True
 
 
 def _baseline_checks_ok(tmp_path: Path, folder: Path) -> dict:
@@ -226,3 +226,115 @@ def test_a_problem_file_naming_a_folder_outside_it_is_still_refused(tmp_path):
     (tmp_path / "p" / "problem.json").write_text(json.dumps(meta))
     with pytest.raises(UserError, match="the folder must be inside the problem"):
         load_problem(tmp_path / "p")
+
+
+# --- memorizable and unmeasured problems in the figures ------------------------------
+
+
+def _outcome(name: str, speed: float | None, memorizable: bool = False, correct: bool = True):
+    from supercoder.runs.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Speedup, Status, TestResult, Verdict
+
+    tests = (TestResult("t", Status.OK, baseline_seconds=0.2, timed=speed is not None),)
+    sp = Speedup(speed, speed - 0.05, speed + 0.05, 10, 1) if speed is not None else None
+    v = Verdict(
+        name,
+        Status.OK if correct else Status.WRONG_OUTPUT,
+        tests,
+        sp if correct else None,
+        paper_speedup=speed,
+        memorizable=memorizable,
+    )
+    return Outcome(name, (Attempt(0, 0, Candidate("x", {"model": "compiler:gcc -O3"}), v),))
+
+
+def test_memorizable_and_unmeasured_problems_stay_out_of_the_headline_figures():
+    from supercoder.runs.metrics import summarize
+    from supercoder.runs.summary import RunSummary
+
+    s = summarize(
+        [
+            _outcome("reads", 1.5),
+            _outcome("kernel", 2.0, memorizable=True),  # could print its output
+            _outcome("unmeasured", None),  # correct, never timed: no figure, not 1.0x
+            _outcome("wrong", None, correct=False),  # the baseline stands: 1.0x
+        ]
+    ).to_json()
+    assert s["geomean_speedup"] == round((1.5 * 1.0) ** 0.5, 4)  # reads and wrong only
+    assert s["max_speedup"] == 1.5 and s["improved"] == 1 and s["significant_speedups"] == 1
+    assert s["problems_memorizable"] == 1 and s["memorizable_improved"] == 1
+    assert s["memorizable_geomean_speedup"] == 2.0
+    assert s["timed_share"] == 25.0 and s["problems_untimed"] == 1
+    rows = s["per_problem"]
+    assert all(isinstance(r["timed"], bool) for r in rows.values())
+    assert rows["kernel"]["memorizable"] is True and rows["kernel"]["improved"] is False
+    assert rows["unmeasured"]["speedup"] is None and rows["unmeasured"]["timed"] is False
+    assert rows["unmeasured"]["timed_reason"] == "not timed (--no-time)"
+    assert rows["wrong"]["speedup"] == 1.0 and "no correct answer" in rows["wrong"]["timed_reason"]
+    assert RunSummary.from_json(s).to_json() == s  # the new keys read back
+    # an older summary's null "timed" reads as false with a reason
+    old = {**s, "format_version": 3, "per_problem": {"x": {**rows["reads"], "timed": None}}}
+    back = RunSummary.from_json(old).per_problem["x"]
+    assert back.timed is False and back.timed_reason
+
+
+def test_the_default_reward_pays_nothing_on_a_memorizable_problem_the_paper_reward_does():
+    from supercoder.verify.reward import RewardConfig, RewardKind, default_reward, score_verdict
+
+    fast = _outcome("reads", 1.5).attempts[0].verdict
+    kernel = _outcome("kernel", 2.0, memorizable=True).attempts[0].verdict
+    wrong = _outcome("kernel", None, memorizable=True, correct=False).attempts[0].verdict
+    assert default_reward(fast) == 1.5 and default_reward(kernel) == 0.0
+    assert score_verdict(wrong, RewardConfig(failure=-1.0)) == -1.0  # a wrong one still fails
+    assert score_verdict(kernel, RewardConfig(kind=RewardKind.PAPER)) == 2.0
+    assert kernel.to_json()["memorizable"] is True
+    from supercoder.types import Verdict
+
+    assert Verdict.from_json(kernel.to_json()).memorizable is True
+
+
+def test_eval_counts_a_memorizable_problem_apart_end_to_end(tmp_path):
+    sandbox_or_skip()
+    bench = tmp_path / "bench"
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(bench / "noinput"))
+    assert proc.returncode == 0, proc.stderr
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("3\n1 2 3\n")
+    two = REAL / "twofile"
+    proc = run_cli(
+        "problem",
+        "init",
+        str(two / "main.c"),
+        str(two / "stats.c"),
+        "--inputs",
+        str(inputs),
+        "-o",
+        str(bench / "twofile"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "s.json"
+    proc = run_cli(
+        "eval",
+        "--benchmark",
+        str(bench),
+        "--model",
+        "compiler",
+        "--no-time",
+        "--samples",
+        "2",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--json",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(out.read_text())
+    kernel, reads = s["per_problem"]["noinput"], s["per_problem"]["twofile"]
+    assert kernel["memorizable"] is True and reads["memorizable"] is False
+    assert s["problems_memorizable"] == 1 and s["accuracy"] == 100.0
+    for row in (kernel, reads):
+        assert row["timed"] is False and row["speedup"] is None and row["timed_reason"]
+    assert s["geomean_speedup"] is None  # nothing measured: no figure, never 1.0x
+    assert "memorizable" in proc.stderr  # the progress line says so
+    assert "memorizable (apart)" in proc.stdout

@@ -387,6 +387,7 @@ class Verdict:
     cpu_seconds_spent: float = 0.0
     unseen: UnseenResult | None = None
     isa: IsaUse | None = None
+    memorizable: bool = False  # the problem reads no input (``Problem.memorizable``)
 
     @property
     def correct(self) -> bool:
@@ -452,6 +453,7 @@ class Verdict:
             "cpu_seconds_spent": round(self.cpu_seconds_spent, 4),
             "context": self.context,
             "isa": self.isa.to_json() if self.isa else None,
+            "memorizable": self.memorizable,
             "tests": [t.to_json() for t in self.tests],
             "unseen": self.unseen.to_json() if self.unseen else None,
         }
@@ -475,6 +477,7 @@ class Verdict:
             cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
             unseen=UnseenResult.from_json(unseen) if isinstance(unseen, dict) else None,
             isa=IsaUse.from_json(d.get("isa")),
+            memorizable=bool(d.get("memorizable")),
         )
 
 

@@ -62,6 +62,12 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             )
     if verdict.identical_to_baseline:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
+    if verdict.memorizable:
+        console.print(
+            "[yellow]memorizable: the program reads no input, so an answer may print its "
+            "output without computing it; timed on its visible tests, counted apart by "
+            "eval, the default reward pays 0[/]"
+        )
     console.print(
         f"reward {default_reward(verdict) or 0.0:.3f} (gated: the default; "
         f"the paper's: {paper_reward(verdict) or 0.0:.3f})"

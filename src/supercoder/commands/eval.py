@@ -234,7 +234,7 @@ class _Tally:
     def __init__(self, concurrency: int = 1) -> None:
         import time
 
-        self.correct = self.unfinished = self.done = self.todo = 0
+        self.correct = self.unfinished = self.done = self.todo = self.memorizable = 0
         self.speedups: list[float] = []
         self.concurrency = max(1, concurrency)
         self.began = time.monotonic()
@@ -263,16 +263,19 @@ class _Tally:
         r = problem_record(outcome)
         assert r is not None  # outcome.best is set
         self.correct += r.correct
-        if r.timed is not False and r.speedup:
+        # only measured figures: an unmeasured problem is never a 1.000x in the geomean
+        if r.speedup is not None and not r.memorizable and (r.timed or not r.correct):
             self.speedups.append(r.speedup)
-        ci, timed = r.speedup_ci, r.timed
-        if timed is None:
-            speed = "not timed"
-        elif timed is False:
-            speed = "untimed (every test under 5 ms)"
-        else:
+        self.memorizable += r.memorizable
+        ci = r.speedup_ci
+        if r.timed and r.speedup is not None:
             speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+        elif r.correct:
+            speed = f"not timed: {r.timed_reason}"
+        else:
+            speed = "1.0x (no correct answer)"
         speed += " improved" if r.improved else ""
+        speed += " memorizable (reads no input; counted apart)" if r.memorizable else ""
         speed += " (baseline)" if r.baseline_copy else ""
         wall = f"{r.wall_seconds:.1f}s wall" if r.wall_seconds is not None else f"{r.seconds:.1f}s"
         at_once = f", {self.concurrency} at once" if self.concurrency > 1 else ""
@@ -284,6 +287,7 @@ class _Tally:
 
         geo = geomean(self.speedups)
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
+        text += f", {self.memorizable} memorizable" if self.memorizable else ""
         return text + (f", {self.unfinished} unfinished" if self.unfinished else "")
 
 
@@ -317,6 +321,13 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         "problems_dropped",
     ):
         table.add_row(key, str(getattr(s, key)), "")
+    if s.problems_memorizable:
+        geo = fmt_figure("geomean_speedup", s.memorizable_geomean_speedup)
+        table.add_row(
+            "memorizable (apart)",
+            f"{s.problems_memorizable}: geomean {geo}, {s.memorizable_improved} improved",
+            "",
+        )
     tokens = s.prompt_tokens + s.completion_tokens
     table.add_row("tokens / cost", f"{tokens} / ${s.cost_usd:.4f}", "")
     console.print(table)

@@ -102,7 +102,9 @@ def leaderboard_html(rows: list[dict[str, Any]]) -> str:
         s = r["summary"]
         cells = (r["name"], r["model"], *_board_cells(s))
         body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
-        speeds = [p.speedup for p in s.per_problem.values() if p.timed is not False]
+        speeds = [
+            p.speedup for p in s.per_problem.values() if p.speedup is not None and not p.memorizable
+        ]
         plots.append(f"<h2>{html.escape(r['name'])}</h2>{speedup_plot(speeds)}")
     style = "body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
     return (

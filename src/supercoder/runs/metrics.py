@@ -12,29 +12,41 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
 - ``accuracy``: % problems whose chosen attempt passes every test (a copy of the
   baseline counts, as in the paper; ``accuracy_excluding_copies`` does not count it;
   ``baseline_copies`` is the % of problems whose chosen attempt is such a copy);
-- per-problem speedup: the chosen attempt's measured speedup if it is correct (1.0 for
-  a copy), else 1.0, as the paper does. Over problems: ``avg_speedup``,
+- per-problem speedup: the chosen attempt's measured speedup if it is correct and
+  timed, 1.0 when no attempt is correct (the baseline stands, as the paper counts it),
+  and **none** when the answer is correct but its speedup was not measured (``--no-time``,
+  nothing to time it on, every test too short): an unmeasured problem is never counted
+  as 1.0x. Over the problems with a figure that are not memorizable: ``avg_speedup``,
   ``median_speedup``, ``p25_speedup``, ``p75_speedup``, ``max_speedup``,
   ``std_speedup`` (population std), ``geomean_speedup``. None when nothing was timed
   (``--no-time``). Ours is the paired CPU-time estimate, *not* clamped: a slower
   correct answer reads below 1;
+- memorizable problems (``Problem.memorizable``: the program reads no input, so an
+  answer may print its output without computing it; timed on their visible tests) are
+  counted apart: ``problems_memorizable``, ``memorizable_improved`` and
+  ``memorizable_geomean_speedup``; their speedups are in none of the figures above,
+  nor in ``fast_1.1``, ``timed_share``, ``improved`` or the significance counts (they
+  count for ``compilation_rate`` and ``accuracy``);
 - ``fast_1.1``: % of the benchmark's problems whose chosen attempt is timed, correct,
   not a copy, has a speedup >= 1.1 **and** is significantly faster (so noise cannot
   count); every rate divides by the benchmark, this one too (an untimed problem is
-  not fast); ``timed_share`` beside it: % of the benchmark's problems that were timed;
+  not fast); ``timed_share`` beside it: % of the benchmark's problems that were timed
+  (and are not memorizable);
 - a rate is None (no figure, never 0) when no problem was scored at all;
 - ``significant_speedups`` / ``significant_slowdowns``: number of timed problems whose
   chosen correct non-copy attempt is significantly faster / slower;
-- ``problems_untimed``: problems none of whose tests runs long enough to time (every
-  baseline run under the meter's ``min_test_seconds``, 5 ms): their figures would
-  measure process start-up, so they are ``timed: false`` and stay out of the speedup
-  figures, ``fast_1.1`` and the significance counts (they still count for
-  ``compilation_rate`` and ``accuracy``, and in the paper-protocol column, which
-  reproduces the paper's rule);
+- ``problems_untimed``: problems with a correct answer whose speedup was not measured
+  (``--no-time``; nothing the model never saw to time it on; or none of the tests runs
+  long enough to time, every baseline run under the meter's ``min_test_seconds``, 5 ms,
+  so the figure would measure process start-up): they are ``timed: false`` with a
+  ``timed_reason``, have no speedup, and stay out of the speedup figures, ``fast_1.1``
+  and the significance counts (they still count for ``compilation_rate`` and
+  ``accuracy``, and in the paper-protocol column, which reproduces the paper's rule);
 - ``per_problem``: per problem (``summary.ProblemRecord`` documents every field)
-  its ``status``, ``speedup`` and ``speedup_ci`` (the chosen attempt's; for a copy of
-  the baseline too, ``baseline_copy`` true), ``paper_speedup``, ``timed`` (None when no
-  attempt was timed), ``improved`` (significantly faster, and timed), ``checks`` (how
+  its ``status``, ``speedup`` and ``speedup_ci`` (the chosen attempt's, when timed; for
+  a copy of the baseline too, ``baseline_copy`` true), ``paper_speedup``, ``timed``
+  (true or false) with ``timed_reason`` (why not, in words), ``memorizable``,
+  ``improved`` (significantly faster, timed, not memorizable), ``checks`` (how
   many independent checks the figure rests on: 2 when the chosen answer was re-checked
   afresh, see ``strategies.confirm_best``; 1 a single check; 0 no figure), ``origin``
   (what produced the chosen answer: the build for the ``compiler`` model, e.g. ``gcc
@@ -107,6 +119,10 @@ def distribution(values: Sequence[float]) -> Distribution:
     return Distribution(*(round(float(v), 4) for v in stats))
 
 
+def _round(value: float | None) -> float | None:
+    return round(value, 4) if value is not None else None
+
+
 def _pct(count: int, total: int) -> float:
     return round(100.0 * count / total, 2) if total else 0.0
 
@@ -153,6 +169,30 @@ def problem_timed(outcome: Outcome) -> bool | None:
     return any(long_enough(v) for v in timed) if timed else None
 
 
+SHORT_REASON = "every test's baseline ran under 5 ms: the figure would measure process start-up"
+NOT_CORRECT_REASON = "no correct answer: counts 1.0x (the baseline stands), as in the paper"
+
+
+def timing_of(verdict: Verdict) -> tuple[bool, str]:
+    """Was this chosen verdict's speedup measured, and if not, why (one phrase)."""
+    if not verdict.correct:
+        return False, NOT_CORRECT_REASON
+    sp = verdict.speedup
+    if sp is None:
+        why = str(verdict.context.get("timing") or "") or "not timed (--no-time)"
+        return False, why
+    if not long_enough(verdict):
+        return False, f"{SHORT_REASON} (measured {sp.value:.3f}x, not counted)"
+    return True, ""
+
+
+def is_memorizable(outcome: Outcome) -> bool:
+    """The problem reads no input (its verdicts say so, or the run recorded it)."""
+    return bool(outcome.meta.get("memorizable")) or any(
+        a.verdict.memorizable for a in outcome.attempts
+    )
+
+
 def answer_origin(attempt: Attempt) -> str:
     """What produced an answer: the build for the compiler model, else model and sample."""
     model = str(attempt.origin.get("model") or "")
@@ -166,15 +206,20 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
     best = outcome.best
     if best is None:
         return None
-    v, timed = best.verdict, problem_timed(outcome)
-    sp = v.speedup if v.correct else None  # a copy's CI too: what its check measured
+    v = best.verdict
+    timed, why = timing_of(v)
+    memorizable = is_memorizable(outcome)
+    sp = v.speedup if timed else None  # a copy's CI too: what its check measured
+    speedup = effective_speedup(v) if timed else (None if v.correct else 1.0)
     return ProblemRecord(
         status=v.status.value,
-        speedup=effective_speedup(v) if v.correct else 1.0,
+        speedup=speedup,
         speedup_ci=(round(sp.low, 4), round(sp.high, 4)) if sp else None,
         paper_speedup=paper_problem_speedup(outcome),
         timed=timed,
-        improved=bool(timed is not False and v.significantly_faster),
+        timed_reason=why,
+        memorizable=memorizable,
+        improved=bool(timed and not memorizable and v.significantly_faster),
         origin=answer_origin(best),
         sample=best.sample,
         round=best.round,
@@ -217,9 +262,13 @@ def summarize(
     timed = any(a.verdict.speedup for o in counted for a in o.attempts)
     unscored = [1.0] * (n - scored)
     records = [r for o in counted if (r := problem_record(o)) is not None]
-    kept = [r.timed is not False for r in records]  # untimed problems stay out of speedups
-    ours = [r.speedup for r, k in zip(records, kept, strict=True) if k] + unscored
-    timed_chosen = [v for v, k in zip(chosen, kept, strict=True) if k]
+    # unmeasured and memorizable problems stay out of the speedup figures
+    kept = [r.speedup is not None and not r.memorizable for r in records]
+    ours = [r.speedup for r, k in zip(records, kept, strict=True) if k and r.speedup] + unscored
+    timed_chosen = [
+        v for v, r in zip(chosen, records, strict=True) if r.timed and not r.memorizable
+    ]
+    memorizable = [r for r in records if r.memorizable]
     paper = [paper_problem_speedup(o) for o in counted] + unscored
     paper_timed = any(a.verdict.paper_speedup for o in counted for a in o.attempts)
     compiled = _rate(sum(1 for o in counted if any(a.assembled for a in o.attempts)), n, scored)
@@ -239,11 +288,18 @@ def summarize(
         baseline_copies=_rate(copies, n, scored),
         speedups=distribution(ours if timed else []),
         fast_1_1=_rate(sum(1 for v in timed_chosen if _is_fast(v)), n, scored),
-        timed_share=_rate(sum(1 for r in records if r.timed), n, scored),
+        timed_share=_rate(sum(1 for r in records if r.timed and not r.memorizable), n, scored),
         significant_speedups=sum(1 for v in timed_chosen if v.significantly_faster),
         significant_slowdowns=sum(1 for v in timed_chosen if v.significantly_slower),
-        problems_untimed=kept.count(False),
+        problems_untimed=sum(1 for r in records if r.correct and not r.timed),
         improved=sum(1 for r in records if r.improved),
+        problems_memorizable=len(memorizable),
+        memorizable_improved=sum(
+            1
+            for r, v in zip(records, chosen, strict=True)
+            if r.memorizable and r.timed and v.significantly_faster
+        ),
+        memorizable_geomean_speedup=_round(geomean(r.speedup for r in memorizable)),
         paper=PaperFigures(
             compiled,
             _rate(correct, n, scored),

@@ -25,7 +25,13 @@ from supercoder.types import Status, check_format_version
 #   3: ``fast_1.1`` over the whole benchmark (was: over the timed problems), every rate
 #      null when no problem was scored; ``timed_share``, ``complete``; per problem
 #      ``checks``, ``baseline_copy``, ``wall_seconds`` (a copy's ``speedup_ci`` is set).
-SUMMARY_FORMAT_VERSION = 3
+#   4: per problem ``timed`` is true/false (was: null when nothing was timed) with
+#      ``timed_reason``, and ``memorizable``; ``speedup``/``speedup_ci`` are null when the
+#      answer is correct but its speedup was not measured (was: 1.0 beside ``timed``
+#      false); ``problems_memorizable``, ``memorizable_improved``,
+#      ``memorizable_geomean_speedup`` (memorizable problems are out of the headline
+#      speedups); ``problems_untimed`` counts every correct unmeasured problem.
+SUMMARY_FORMAT_VERSION = 4
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
 # figures that are percentages of the benchmark's problems (the rest: speedups or counts)
@@ -50,6 +56,8 @@ COUNT_KEYS = frozenset(
         "improved",
         "significant_speedups",
         "significant_slowdowns",
+        "problems_memorizable",
+        "memorizable_improved",
     }
 )
 
@@ -96,13 +104,15 @@ class ProblemRecord:
 
     Fields:
         status: the chosen attempt's status (``ok``, ``wrong_output``, ...).
-        speedup: its speedup over gcc -O3 (1.0 when not correct; 1.0 for a copy).
-        speedup_ci: the measured 95% CI [low, high] of a correct answer (a copy's too),
-            None when not timed or not correct.
+        speedup: its measured speedup over gcc -O3 (1.0 for a copy; 1.0 when no answer
+            is correct: the baseline stands); None when correct but not measured.
+        speedup_ci: the measured 95% CI [low, high] of a timed correct answer (a copy's
+            too), None otherwise.
         paper_speedup: the paper protocol's per-problem figure.
-        timed: True when some test was long enough to time, False when none was, None
-            when nothing was timed (wrong answers, --no-time).
-        improved: significantly faster (CI above the practical band) and timed.
+        timed: whether the chosen answer's speedup was measured on tests long enough
+            to time (always true or false).
+        improved: significantly faster (CI above the practical band), timed, and not
+            memorizable.
         origin: what produced the chosen answer (a build, or model sample/round).
         sample, round: which attempt was chosen.
         tests_passed, tests_total: of the chosen attempt.
@@ -118,13 +128,16 @@ class ProblemRecord:
         search_note: what the ``compiler`` model's build search left undone when its
             budget ran out (``budget spent: 18 unscreened, 42 unbuilt; rerun with
             --budget N``), '' when nothing was.
+        timed_reason: why it is not timed, in words ("" when timed).
+        memorizable: the program reads no input (an answer may print its output without
+            computing it); its speedup is counted apart from the headline figures.
     """
 
     status: str
-    speedup: float
+    speedup: float | None
     speedup_ci: tuple[float, float] | None
     paper_speedup: float
-    timed: bool | None
+    timed: bool
     improved: bool
     origin: str
     sample: int
@@ -137,6 +150,8 @@ class ProblemRecord:
     baseline_copy: bool = False
     wall_seconds: float | None = None
     search_note: str = ""
+    timed_reason: str = ""
+    memorizable: bool = False
 
     @property
     def correct(self) -> bool:
@@ -152,7 +167,17 @@ class ProblemRecord:
         ci = d.get("speedup_ci")
         known = {f.name: d[f.name] for f in fields(cls) if f.name in d}
         required = {f.name: None for f in fields(cls) if f.default is MISSING}
-        return cls(**{**required, **known, "speedup_ci": (ci[0], ci[1]) if ci else None})
+        timed = d.get("timed")
+        if not isinstance(timed, bool):  # format < 4: null when nothing was timed
+            known["timed_reason"] = known.get("timed_reason") or "not timed"
+        return cls(
+            **{
+                **required,
+                **known,
+                "timed": timed is True,
+                "speedup_ci": (ci[0], ci[1]) if ci else None,
+            }
+        )
 
 
 @dataclass(frozen=True)
@@ -210,6 +235,9 @@ class RunSummary:
     context: Mapping[str, Any] = field(default_factory=dict)
     unscored_problems: tuple[str, ...] | None = None
     timed_share: float | None = None
+    problems_memorizable: int = 0
+    memorizable_improved: int = 0
+    memorizable_geomean_speedup: float | None = None
 
     @property
     def complete(self) -> bool:
@@ -232,6 +260,8 @@ class RunSummary:
         "significant_slowdowns",
         "problems_untimed",
         "improved",
+        "problems_memorizable",
+        "memorizable_improved",
     )
 
     def with_unscored(self, names: Iterable[str]) -> RunSummary:
@@ -245,6 +275,7 @@ class RunSummary:
         d["fast_1.1"] = self.fast_1_1
         d["timed_share"] = self.timed_share
         d.update({k: getattr(self, k) for k in self._SIGNIFICANCE})
+        d["memorizable_geomean_speedup"] = self.memorizable_geomean_speedup
         d["paper"] = self.paper.to_json()
         d.update(
             prompt_tokens=self.prompt_tokens,
@@ -278,6 +309,7 @@ class RunSummary:
             speedups=Distribution.from_json(d),
             fast_1_1=d.get("fast_1.1", 0.0),
             timed_share=d.get("timed_share"),
+            memorizable_geomean_speedup=d.get("memorizable_geomean_speedup"),
             paper=PaperFigures.from_json(d.get("paper") or {}),
             per_problem={
                 p: ProblemRecord.from_json(r) for p, r in (d.get("per_problem") or {}).items()
@@ -303,6 +335,8 @@ class RunSummary:
             "significant_speedups": self.significant_speedups,
             "significant_slowdowns": self.significant_slowdowns,
             "problems_untimed": self.problems_untimed,
+            "problems_memorizable": self.problems_memorizable,
+            "memorizable_geomean_speedup": self.memorizable_geomean_speedup,
             "paper.avg_speedup": p.avg,
             "paper.geomean_speedup": p.geomean,
         }

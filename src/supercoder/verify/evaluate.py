@@ -107,7 +107,21 @@ def check_candidate(
     problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
 ) -> Untimed:
     """The cascade's first stages: refuse (no answer), build, correctness on every test
-    (hidden ones too), in a sandbox of its own and holding no timing slot."""
+    (hidden ones too), in a sandbox of its own and holding no timing slot. The verdict
+    says whether the problem is ``memorizable`` (it reads no input)."""
+    checked = _check_candidate(problem, candidate, config)
+    return replace(checked, verdict=_marked(problem, checked.verdict))
+
+
+def _marked(problem: Problem, verdict: Verdict) -> Verdict:
+    if verdict.memorizable == problem.memorizable:
+        return verdict
+    return replace(verdict, memorizable=problem.memorizable)
+
+
+def _check_candidate(
+    problem: Problem, candidate: Candidate | str | None, config: EvalConfig
+) -> Untimed:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
     context = _context(config)
     if not asm or not asm.strip():
@@ -262,6 +276,10 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
     verdict each, in order. A candidate that is not correct keeps its verdict. Should
     the baseline fail in the shared sandbox, each candidate is timed again alone, so
     the blame falls on the one that broke its sandbox (``_blame``)."""
+    return [_marked(problem, v) for v in _time_group(problem, checked, config)]
+
+
+def _time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig) -> list[Verdict]:
     todo = [i for i, c in enumerate(checked) if c.binary is not None and c.verdict.correct]
     out = [c.verdict for c in checked]
     if not todo:

@@ -17,6 +17,12 @@ Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure
 - ``log``    ln(speedup) for a correct program (0 = as fast as gcc -O3, symmetric for
   faster/slower), ``failure`` otherwise.
 
+Memorizable problems (``Problem.memorizable``: the program reads no input, so an answer
+may print the expected output without computing it) pay nothing under ``gated``, the
+default: a correct answer there earns 0 however fast it reads (a wrong one still earns
+``failure``), so a policy cannot learn to precompute outputs. ``paper`` and ``log``,
+asked for by name, pay them as usual.
+
 In every kind a program that is textually the baseline (``identical_to_baseline``)
 gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
 one gets ``failure`` (0 by default, the paper's value).
@@ -108,6 +114,8 @@ def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> fl
         return None
     if not verdict.correct:
         return config.failure
+    if config.kind == RewardKind.GATED and verdict.memorizable:
+        return 0.0  # it reads no input: a precomputed output would pass (module docstring)
     if verdict.identical_to_baseline:
         return config.baseline_copy
     sp = verdict.speedup
