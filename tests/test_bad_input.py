@@ -6,6 +6,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
+import time
 
 import pytest
 from typer.testing import CliRunner
@@ -537,3 +540,69 @@ def test_machine_trouble_is_worded_as_the_machines_not_the_users():
     assert machine_trouble("undefined reference to `gmp_printf'") is None
     e = machine_error("the baseline could not be built", log)
     assert isinstance(e, InfraError) and "ldflags" not in str(e) and "machine trouble" in str(e)
+
+
+def _check_cli(*args: str) -> subprocess.CompletedProcess:
+    """``supercoder check`` in a subprocess; a hang fails the test (TimeoutExpired)."""
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", "check", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def _one_line_refusal(proc: subprocess.CompletedProcess, *words: str) -> None:
+    lines = proc.stderr.strip().splitlines()
+    assert proc.returncode == 2, (proc.returncode, proc.stderr)
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert all(w in lines[0] for w in words), lines[0]
+
+
+@pytest.mark.parametrize("where", ["tests/t0.in", "tests/t0.out", "hidden/t0.in"])
+def test_a_fifo_test_file_is_refused_at_once_never_read(tmp_path, where):
+    """Before: a FIFO as a test input hung ``check`` forever, before any sandbox."""
+    folder = make_sum_problem(tmp_path / "sum")
+    (folder / where).unlink()
+    os.mkfifo(folder / where)
+    with pytest.raises(UserError, match="is a FIFO"):
+        load_problem(folder)
+    cand = tmp_path / "c.s"
+    cand.write_text("garbage\n")
+    start = time.monotonic()
+    proc = _check_cli(str(folder), str(cand))
+    _one_line_refusal(proc, where.split("/")[-1], "FIFO")
+    assert time.monotonic() - start < 30
+
+
+@pytest.mark.parametrize(
+    ("make", "kind"),
+    [
+        (lambda p: os.mkfifo(p), "FIFO"),
+        (lambda p: p.mkdir(), "folder"),
+        (lambda p: p.symlink_to("/dev/zero"), "character device"),
+    ],
+)
+def test_a_candidate_that_is_not_a_regular_file_is_named_for_what_it_is(tmp_path, make, kind):
+    """Before: a folder or FIFO candidate was reported as ``no such file``; a FIFO could
+    hang, a device like /dev/zero would be read without end."""
+    folder = make_sum_problem(tmp_path / "sum")
+    cand = tmp_path / "mine.s"
+    make(cand)
+    proc = _check_cli(str(folder), str(cand))
+    _one_line_refusal(proc, "mine.s", kind)
+
+
+def test_files_over_the_cap_are_refused_before_they_are_read(tmp_path, monkeypatch):
+    from supercoder.errors import read_regular
+
+    big = tmp_path / "big.in"
+    big.write_bytes(b"1\n" * 600)
+    with pytest.raises(UserError, match="1200 bytes, over the 1024 bytes cap"):
+        read_regular(big, 1024, "test input")
+    assert read_regular(big, 1200) == b"1\n" * 600
+    folder = make_sum_problem(tmp_path / "sum")
+    monkeypatch.setattr("supercoder.problems.loading.MAX_FILE_BYTES", 8)
+    with pytest.raises(UserError, match="over the 8 bytes cap"):
+        load_problem(folder)

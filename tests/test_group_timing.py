@@ -237,3 +237,49 @@ def test_check_cli_takes_several_candidates(primes, programs, tmp_path):  # noqa
     text = run_cli("check", str(primes), *map(str, files[:2]))
     assert text.returncode == 0 and text.stdout.count("== ") == 2
     assert "wrong_output" in text.stdout
+
+
+# burns CPU, prints nothing, exits 1: what a candidate that could tell its warm-up run
+# (by any channel) would do there, to cost the check time or to learn its input
+LIAR = """
+int main(void) {
+    volatile unsigned long x = 0;
+    for (unsigned long i = 0; i < 200000000UL; i++) x += i;
+    return 1;
+}
+"""
+
+
+class WarmUpLiar:
+    """A real sandbox whose first run of ``candidate`` is a run of ``liar`` (a real
+    binary in the same sandbox): the candidate that knows which run is the warm-up."""
+
+    def __init__(self, box: Sandbox) -> None:
+        self.box, self.runs = box, []
+
+    def run(self, name, data, limits=None):
+        if name.startswith("candidate") and "liar" not in self.runs:
+            name = "liar"
+        self.runs.append(name)
+        return self.box.run(name, data, limits)
+
+
+def test_the_warm_up_run_is_judged_like_every_run(primes, programs, tmp_path):  # noqa: F811
+    """Before: the warm-up's output and exit were never looked at; a candidate that
+    failed there (after burning CPU) still read ``ok``. Now it leaves at once with its
+    mismatch, on the warm-up's test, like a run that changed its output in timing."""
+    problem = load_problem(primes)
+    tests = [(t.name, t.read_input(), t.expected) for t in problem.tests]
+    base = baseline_binary(baseline_asm(problem), tmp_path)
+    good = assemble(programs["half"], tmp_path / "good").binary
+    liar = assemble(compile_to_asm(LIAR), tmp_path / "liar").binary
+    meter = Meter(MeterConfig(min_pairs=2, max_pairs=3, max_repeats=1, seed=5))
+    binaries = {**meter.group_binaries(base, {"candidate": good}), "liar": liar}
+    with Sandbox(binaries) as box:
+        lying = WarmUpLiar(box)
+        (cmp,) = meter.compare_group(lying, tests, ["candidate"], base.name)
+    warm = min(tests, key=lambda t: len(t[1]))[0]
+    assert cmp.mismatch and cmp.mismatch_test == warm, cmp.mismatch
+    assert "exit code 1" in cmp.mismatch and cmp.speedup is None
+    assert [r for r in lying.runs if not r.startswith("baseline")] == ["liar"]  # then no more
+    assert cmp.cpu_seconds > 0.05  # the warm-up's CPU is charged to it

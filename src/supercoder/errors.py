@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -159,3 +161,69 @@ def check_writable(path: Path, what: str = "output", keep_out: Iterable[Path] = 
             path.unlink()
     except OSError as e:
         raise UserError(f"{what} {path}: cannot be written ({e.strerror or e})") from e
+
+
+_KINDS = (
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What a ``st_mode`` names, in words ("a regular file", "a FIFO (named pipe)", ...)."""
+    return next((what for test, what in _KINDS if test(mode)), "a regular file")
+
+
+def read_regular(path: Path, max_bytes: int, what: str = "") -> bytes:
+    """The bytes of ``path`` (symbolic links followed), which must be a regular file of
+    at most ``max_bytes``: a folder, FIFO, device or socket is refused (UserError, one
+    line naming what it is) before anything is read, and opening never blocks (a FIFO
+    with no writer, a terminal). ``what`` starts the message ("candidate")."""
+    path = Path(path)
+    name = f"{what} {path}" if what else str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
+    except FileNotFoundError as e:
+        raise UserError(f"{name}: no such file") from e
+    except IsADirectoryError as e:
+        raise UserError(f"{name}: is a folder, not a file") from e
+    except OSError as e:
+        kind = _kind_of(path)
+        if kind is not None:
+            raise UserError(f"{name}: is {kind}, not a regular file") from e
+        raise UserError(f"{name}: cannot be read ({e.strerror or e})") from e
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise UserError(f"{name}: is {file_kind(st.st_mode)}, not a regular file")
+        if st.st_size > max_bytes:
+            raise UserError(f"{name}: {st.st_size} bytes, over the {_size(max_bytes)} cap")
+        chunks, total = [], 0
+        while True:  # read to the end, never past the cap (the file may grow meanwhile)
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > max_bytes:
+                raise UserError(f"{name}: over the {_size(max_bytes)} cap")
+        return b"".join(chunks)
+    except OSError as e:
+        raise UserError(f"{name}: cannot be read ({e.strerror or e})") from e
+    finally:
+        os.close(fd)
+
+
+def _kind_of(path: Path) -> str | None:
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else file_kind(mode)
+
+
+def _size(n: int) -> str:
+    return f"{n >> 20} MiB" if n >= 1 << 20 else f"{n} bytes"

@@ -36,6 +36,7 @@ BUILD_LIMITS = Limits(
     cpu_seconds=10.0, wall_seconds=30.0, memory_mb=1024, output_bytes=256 << 10, processes=8
 )
 MAX_BINARY_BYTES = 64 << 20
+MAX_ASM_BYTES = 64 << 20  # a candidate's assembly file, as read from disk
 
 
 @dataclass(frozen=True)

@@ -12,11 +12,10 @@ from supercoder.commands.options import DB_HELP
 
 
 def _read(path: Path) -> str:
-    from supercoder.errors import UserError
+    from supercoder.build.toolchain import MAX_ASM_BYTES
+    from supercoder.errors import read_regular
 
-    if not path.is_file():
-        raise UserError(f"no such file: {path}")
-    return path.read_text(errors="replace")
+    return read_regular(path, MAX_ASM_BYTES).decode(errors="replace")
 
 
 def analyze(

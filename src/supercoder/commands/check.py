@@ -74,9 +74,10 @@ def check(
 
     if not candidates:
         raise UserError("give at least one candidate .s file")
-    for candidate in candidates:
-        if not candidate.is_file():
-            raise UserError(f"{candidate}: no such file")
+    from supercoder.build.toolchain import MAX_ASM_BYTES
+    from supercoder.errors import read_regular
+
+    raw = [read_regular(c, MAX_ASM_BYTES, "candidate") for c in candidates]
     problem = load_problem(problem_dir)
     limits = replace(
         Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
@@ -84,7 +85,7 @@ def check(
     config = EvalConfig(
         sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits, target=isa_target
     )
-    texts = [c.read_text(errors="replace") for c in candidates]
+    texts = [r.decode(errors="replace") for r in raw]
     workers = max(1, min(len(texts), os.cpu_count() or 1))
     verification = VerifyConfig(config, group_size=len(texts))  # one timing session
     verdicts = verify_candidates(problem, texts, verification, ThreadExecutor(workers))

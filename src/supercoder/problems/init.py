@@ -23,8 +23,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.build.reference import RefResult, reference_runs, run_reference
-from supercoder.errors import UserError
+from supercoder.errors import UserError, read_regular
 from supercoder.problems.layouts import Layout, TestFile, discover
+from supercoder.problems.loading import MAX_FILE_BYTES
 from supercoder.problems.outputs import outputs_match, parse_mode
 from supercoder.problems.sources import BuildFiles, gather
 from supercoder.types import split_flags
@@ -100,8 +101,7 @@ def create_problem(
 ) -> InitReport:
     """Like ``init_problem``, with the report of what was found (see the module docstring).
     ``inputs_dir`` None: the program reads no input; its one test runs it on empty stdin."""
-    if not source_path.is_file():
-        raise UserError(f"{source_path}: no such C file")
+    read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
     build = gather((source_path, *opts.sources), opts.cflags)
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
@@ -222,7 +222,7 @@ def _fill(
         shutil.copyfile(path, folder / rel)
     if headers:  # every build copies the files problem.json lists
         (folder / "problem.json").write_text(json.dumps({"headers": list(headers)}) + "\n")
-    datas = [t.input.read_bytes() for t in tests]
+    datas = [read_regular(t.input, MAX_FILE_BYTES, "test input") for t in tests]
     include = ("-iquote", str(folder.resolve())) if headers else ()
     runs = reference_runs(
         source,

@@ -21,7 +21,8 @@ A problem folder holds:
 
 Every file is read as a regular file inside the folder: a symbolic link (or a path that
 resolves outside the folder) is refused, so a problem folder cannot make supercoder
-read, store or show a host file. A folder's generator (``gen.py``, or the file
+read, store or show a host file; a FIFO, device, socket or folder where a file belongs
+is refused before any read, and no file may exceed ``MAX_FILE_BYTES`` (256 MiB). A folder's generator (``gen.py``, or the file
 ``problem.json`` names in ``generator``) is untrusted like the rest: it runs in the
 build sandbox under a time and output limit (``problems.generator``), never on the host.
 """
@@ -36,7 +37,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from supercoder.build.flags import check_flags
-from supercoder.errors import UserError, inside, parse_json, printable
+from supercoder.errors import UserError, inside, parse_json, printable, read_regular
 from supercoder.paths import cache_dir, sibling_temp
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, split_flags
@@ -45,6 +46,7 @@ log = logging.getLogger("supercoder")
 
 BUNDLED_ROOT = Path(__file__).resolve().parents[1] / "data" / "bench"
 SPLITS = ("train", "val")
+MAX_FILE_BYTES = 256 << 20  # any one file of a problem folder (a test input, its output)
 
 
 # A problem folder being written holds this file until its last file is in place
@@ -145,7 +147,9 @@ def own_file(folder: Path, path: Path) -> Path:
 
 
 def read_bytes(folder: Path, path: Path) -> bytes:
-    return own_file(folder, path).read_bytes()
+    """A problem file's bytes: a regular file of the folder, at most ``MAX_FILE_BYTES``
+    (a FIFO, device or folder in its place is refused before any read: never a hang)."""
+    return read_regular(own_file(folder, path), MAX_FILE_BYTES)
 
 
 def read_text(folder: Path, path: Path) -> str:
@@ -205,7 +209,7 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
 
 def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
     try:
-        spec = parse_json(spec_path.read_text(), spec_path)
+        spec = parse_json(read_text(folder, spec_path), spec_path)
         seed, size, digest = int(spec["seed"]), int(spec["size"]), str(spec["sha256"])
     except (UserError, KeyError, ValueError, TypeError) as e:
         raise UserError(f"{spec_path}: expected JSON with seed, size, sha256 ({e})") from e

@@ -303,7 +303,8 @@ class Meter:
         self._pairs_done: dict[str, int] = {}
         samples = _Samples([t[0] for t in tests])
         try:
-            samples.cpu += box.run("baseline", tests[0][1]).cpu_seconds  # warm its pages once
+            name, data, expected = tests[0]  # warm its pages once (checked, as every run)
+            samples.cpu += self._run(box, "baseline", data, expected, name, copy=0).cpu_seconds
             for name, data, expected in tests:
                 samples.add(name, *self._pair(box, data, expected, rng, name))
             first = {t[0]: samples.data[t[0]][0][0] for t in tests}
@@ -367,11 +368,21 @@ class Meter:
 
         # warm every binary's pages once (the candidates were checked in another sandbox:
         # none of them starts warmer than the baseline), on the smallest input: a run
-        # that is not measured should cost little
-        warm = min((t[1] for t in tests), key=len)
-        charge(box.run("baseline", warm).cpu_seconds)
+        # that is not measured should cost little. It is judged like every other run: a
+        # candidate that fails or prints something else here leaves with its mismatch
+        warm_name, warm, warm_expected = min(tests, key=lambda t: len(t[1]))
+        charge(self._run(box, "baseline", warm, warm_expected, warm_name, copy=0).cpu_seconds)
         for c in candidates:
-            group[c].cpu += box.run(c, warm).cpu_seconds
+            try:
+                group[c].cpu += self._run(
+                    box, c, warm, warm_expected, warm_name, copy=0
+                ).cpu_seconds
+            except OutputChanged as e:
+                failed[c] = e
+                group[c].cpu += e.cpu
+        active[:] = [c for c in active if c not in failed]
+        if not active:
+            return self._results(candidates, group, failed, tests, list(tests))
         first: dict[str, float] = {}
         for name, data, expected in tests:
             base = self._step(box, name, data, expected, rng, active, group, failed, 0)
@@ -505,9 +516,18 @@ class Meter:
         cap = max(1, self.config.max_repeats)
         return {n: min(cap, max(1, int(math.sqrt(longest / c)))) for n, c in times.items()}
 
-    def _run(self, box: Sandbox, who: str, data: bytes, expected: bytes, name: str) -> RunResult:
-        """One run of ``who`` (one of its copies, at random), its output checked."""
-        k = random.randrange(self._copies)
+    def _run(
+        self,
+        box: Sandbox,
+        who: str,
+        data: bytes,
+        expected: bytes,
+        name: str,
+        copy: int | None = None,
+    ) -> RunResult:
+        """One run of ``who`` (copy ``copy``; None: one of its copies, at random), its
+        output checked."""
+        k = random.randrange(self._copies) if copy is None else copy
         run = box.run(who if k == 0 else f"{who}_{k}", data)
         if run.clean_exit and outputs_match(run.stdout, expected):
             return run
