@@ -338,3 +338,19 @@ def test_eval_counts_a_memorizable_problem_apart_end_to_end(tmp_path):
     assert s["geomean_speedup"] is None  # nothing measured: no figure, never 1.0x
     assert "memorizable" in proc.stderr  # the progress line says so
     assert "memorizable (apart)" in proc.stdout
+
+
+def test_the_eta_comes_from_the_work_done_and_counts_running_problems():
+    from supercoder.commands.eval import _Tally
+
+    tally = _Tally(concurrency=2)
+    tally.start(6)
+    assert tally.eta_seconds() is None and tally.eta_text() == "ETA after the first problem"
+    tally.running = {"a": 100.0, "b": 130.0}  # started at these (monotonic) times
+    tally.done, tally.walls = 2, [40.0, 40.0]  # two finished, 40 s each
+    # at 150: a has 0 s left (age 50), b 20 s; 2 not started cost 80 s; 2 at once
+    assert tally.eta_seconds(now=150.0) == (0 + 20 + 80) / 2
+    # the ETA falls as the running problems age, without another finishing
+    assert tally.eta_seconds(now=160.0) < tally.eta_seconds(now=150.0)
+    tally.done, tally.running = 6, {}
+    assert tally.eta_seconds() == 0.0 and tally.eta_text() == ""

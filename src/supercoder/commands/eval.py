@@ -177,20 +177,26 @@ def _run_with_progress(problems, llm, run_config, store):
         BarColumn,
         MofNCompleteColumn,
         Progress,
+        ProgressColumn,
         TimeElapsedColumn,
-        TimeRemainingColumn,
     )
 
     from supercoder.runs.eval_run import run_eval
 
     tally = _Tally(run_config.concurrency)
+
+    class EtaColumn(ProgressColumn):
+        """The tally's ETA (from the work done), redrawn as the bar refreshes."""
+
+        def render(self, task) -> Text:
+            return Text(tally.eta_text(), style="progress.remaining")
+
     columns = (
         "{task.description}",
         BarColumn(),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
-        "ETA",
-        TimeRemainingColumn(),
+        EtaColumn(),
     )
     with Progress(*columns, console=err, disable=not err.is_terminal) as progress:
         task = progress.add_task(run_config.run_name, total=len(problems))
@@ -199,9 +205,7 @@ def _run_with_progress(problems, llm, run_config, store):
             tally.start(todo)
             if skipped:
                 err.print(f"resuming {run_config.run_name}: {skipped} problem(s) already done")
-            # the bar counts this invocation's problems only: rich's ETA comes from their
-            # rate (problems finished per second of wall time, with concurrency in it),
-            # not from a jump at the start for the ones done before
+            # the bar counts this invocation's problems only (the ETA is the tally's)
             progress.update(task, total=todo, completed=0)
 
         def on_problem(name: str, outcome) -> None:
@@ -220,6 +224,7 @@ def _run_with_progress(problems, llm, run_config, store):
             run_config,
             store,
             on_start=on_start,
+            on_begin=tally.begin,
             on_problem=on_problem,
             on_progress=on_generation,
         )
@@ -228,8 +233,7 @@ def _run_with_progress(problems, llm, run_config, store):
 class _Tally:
     """Running figures of an eval for its progress display: per problem its wall time
     from start to end (``concurrency`` problems run at once, so these overlap), and the
-    run's elapsed time with an ETA from the problems finished so far in this invocation
-    (elapsed / done x left: concurrency is in the elapsed time already)."""
+    run's elapsed time with an ETA from the work done (``eta_seconds``)."""
 
     def __init__(self, concurrency: int = 1) -> None:
         import time
@@ -238,6 +242,36 @@ class _Tally:
         self.speedups: list[float] = []
         self.concurrency = max(1, concurrency)
         self.began = time.monotonic()
+        self.running: dict[str, float] = {}  # problem -> when it started (monotonic)
+        self.walls: list[float] = []  # wall seconds of the problems finished
+
+    def begin(self, name: str) -> None:
+        import time
+
+        self.running[name] = time.monotonic()
+
+    def eta_seconds(self, now: float | None = None) -> float | None:
+        """Seconds left, from the work done: the mean wall time of the problems finished
+        so far in this invocation is what each problem costs; the problems running have
+        done part of theirs (their age), those not started all of it; the work left is
+        shared by the problems that run at once. None before a problem has finished."""
+        import time
+
+        if not self.walls:
+            return None
+        now = time.monotonic() if now is None else now
+        cost = sum(self.walls) / len(self.walls)
+        left = max(0, self.todo - self.done)
+        running = [now - t for t in self.running.values()][:left]
+        work = sum(max(cost - age, 0.0) for age in running)
+        work += max(0, left - len(running)) * cost
+        return work / max(1, min(self.concurrency, left)) if left else 0.0
+
+    def eta_text(self) -> str:
+        eta = self.eta_seconds()
+        if self.todo and self.done >= self.todo:
+            return ""
+        return "ETA after the first problem" if eta is None else f"ETA {_clock(eta)}"
 
     def start(self, todo: int) -> None:
         import time
@@ -250,13 +284,19 @@ class _Tally:
 
         elapsed = time.monotonic() - self.began
         left = max(0, self.todo - self.done)
-        eta = f", ETA {_clock(elapsed / self.done * left)}" if self.done and left else ""
+        seconds = self.eta_seconds()
+        eta = f", ETA {_clock(seconds)}" if seconds is not None and left else ""
         return f"[{self.done}/{self.todo}, {_clock(elapsed)} elapsed{eta}]"
 
     def add(self, name: str, outcome) -> str:
+        import time
+
         from supercoder.runs.metrics import problem_record
 
         self.done += 1
+        started = self.running.pop(name, None)
+        if started is not None:
+            self.walls.append(time.monotonic() - started)
         if outcome is None or outcome.best is None:
             self.unfinished += 1
             return f"{name}  unfinished  {self.progress()}"

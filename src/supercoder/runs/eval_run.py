@@ -71,11 +71,14 @@ def run_eval(
     store: Store,
     *,
     on_start: Callable[[int, int], None] | None = None,
+    on_begin: Callable[[str], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Any = None,
     on_progress: Callable[[Any], None] | None = None,
 ) -> EvalRunResult:
-    """Evaluate every problem (resuming a run of the same name); see module docstring."""
+    """Evaluate every problem (resuming a run of the same name); see module docstring.
+    ``on_start(todo, skipped)`` once, ``on_begin(problem)`` when a problem starts,
+    ``on_problem(problem, outcome or None)`` when it ends."""
     from supercoder.build.isa import Target
     from supercoder.runs.strategies import make_verifier
     from supercoder.verify.evaluate import EvalConfig
@@ -113,7 +116,7 @@ def run_eval(
     try:
         _drive(
             todo,
-            lambda p: _solve_one(p, model, run_config, verify, journal, on_progress),
+            lambda p: _solve_one(p, model, run_config, verify, journal, on_progress, on_begin),
             run_config.concurrency,
             on_done,
         )
@@ -121,8 +124,12 @@ def run_eval(
         if executor is not None:
             executor.close()
     names = {p.name for p in problems}
+    memorizable = {p.name: p.memorizable for p in problems}  # resumed attempts too
     outcomes = tuple(
-        replace(o, meta={**o.meta, **walls.get(o.problem, {})})
+        replace(
+            o,
+            meta={**o.meta, **walls.get(o.problem, {}), "memorizable": memorizable[o.problem]},
+        )
         for o in store.outcomes(name)
         if o.problem in names
     )
@@ -152,11 +159,19 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
 
 
 def _solve_one(
-    problem, model, run_config: RunConfig, verify, journal: RunJournal, on_progress=None
+    problem,
+    model,
+    run_config: RunConfig,
+    verify,
+    journal: RunJournal,
+    on_progress=None,
+    on_begin=None,
 ) -> Outcome:
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
 
+    if on_begin is not None:
+        on_begin(problem.name)
     started = time.time()
     journal.baseline(problem.name, baseline_asm(problem))
     models = list(model) if isinstance(model, list | tuple) else [model]
@@ -172,7 +187,8 @@ def _solve_one(
         archive=archive,
         on_progress=on_progress,
     )
-    return replace(outcome, meta={**outcome.meta, "started": started, "ended": time.time()})
+    meta = {**outcome.meta, "started": started, "ended": time.time()}
+    return replace(outcome, meta={**meta, "memorizable": problem.memorizable})
 
 
 def dropped_reason(outcome: Outcome) -> str:
