@@ -233,3 +233,44 @@ def test_the_cli_refuses_avx2_under_x86_64_and_reports_the_level(tmp_path):
     d = json.loads(ok.output)
     assert d["status"] == "ok" and d["isa"]["level"] == "x86-64-v3"
     assert d["isa"]["target"] == "native"
+
+
+def test_eval_and_optimize_under_x86_64_answer_portably_and_say_so(tmp_path):
+    """The held-out check: ``--target x86-64`` answers with a portable build, and the
+    eval JSON, the stored run and the optimize JSON state the extensions and level."""
+    sandbox_or_skip()
+    from supercoder.problems.loading import write_problem
+
+    write_problem(_problem(), tmp_path / "bench" / "popcount_isa")
+    out, db = tmp_path / "s.json", tmp_path / "r.sqlite"
+    args = ["eval", "--benchmark", str(tmp_path / "bench"), "--db", str(db), "--no-time"]
+    result = CliRunner().invoke(
+        app, [*args, "--budget", "4", "--target", "x86-64", "--json", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    s = json.loads(out.read_text())
+    record = s["per_problem"]["popcount_isa"]
+    assert record["status"] == "ok" and record["isa_level"] == "x86-64"
+    assert "POPCNT" not in record["extensions"]
+    assert s["context"]["target"] == "x86-64" and s["isa_levels"] == {"x86-64": 1}
+    assert s["context"]["model"] == "compiler:budget=4,target=x86-64"
+    assert "lowest x86-64 level they run on: x86-64: 1" in result.output
+    opt = CliRunner().invoke(
+        app,
+        [
+            "optimize",
+            str(tmp_path / "bench" / "popcount_isa"),
+            "--budget",
+            "4",
+            "--no-time",
+            "--target",
+            "x86-64",
+            "-o",
+            str(tmp_path / "a.s"),
+            "--json",
+        ],
+    )
+    assert opt.exit_code == 0, opt.output
+    d = json.loads(opt.output)
+    assert d["isa"]["level"] == "x86-64" and d["isa"]["target"] == "x86-64"
+    assert all(a["verdict"]["isa"]["level"] == "x86-64" for a in d["attempts"])

@@ -288,6 +288,18 @@ def _scan(obj: Path, target: Target) -> IsaUse:
         return IsaUse(("UNKNOWN",), None, target.value)
 
 
+def program_isa(asm: str, target: Target = Target.NATIVE, *, isolation: bool = True) -> IsaUse:
+    """What a program's code needs (``gcc -c`` in the build sandbox, then the scan);
+    ``UNKNOWN`` when it does not assemble."""
+    built = object_code(asm, isolation=isolation)
+    if not built.ok or built.binary is None:
+        return IsaUse(("UNKNOWN",), None, target.value)
+    try:
+        return _scan(built.binary, target)
+    finally:
+        shutil.rmtree(built.binary.parent, ignore_errors=True)
+
+
 _NOT_SUPPORTED = re.compile(r"^program\.s:(\d+): Error: `([^']+)' is not supported on `generic64")
 
 

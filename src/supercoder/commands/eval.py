@@ -390,8 +390,15 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         console.print(Text(printable(f"{problem}: the build search's {note}")))
     if len(short) > 20:
         console.print(f"and {len(short) - 20} more problem(s) whose build search ran out")
+    levels = summary.isa_levels()
+    if levels:
+        runs_on = ", ".join(f"{level}: {n}" for level, n in levels.items())
+        console.print(
+            Text(printable(f"correct answers by the lowest x86-64 level they run on: {runs_on}"))
+        )
     console.print(
-        f"strategy={ctx.get('strategy', 'best-of-n')} samples={ctx.get('samples')} "
+        f"strategy={ctx.get('strategy', 'best-of-n')} target={ctx.get('target', 'native')} "
+        f"samples={ctx.get('samples')} "
         f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
         f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
         highlight=False,

@@ -158,15 +158,18 @@ def optimize(
 
     note = search_note(outcome)
     written = chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")
+    isa = _written_isa(chosen, written or "", isa_target, not unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
         written = f"# supercoder compiler: {note}\n{written or ''}"
     atomic_write_text(path, written or "")
     if as_json:
-        typer.echo(json.dumps(_outcome_json(outcome, path, chosen, note), indent=2))
+        data = {**_outcome_json(outcome, path, chosen, note), "isa": isa.to_json()}
+        typer.echo(json.dumps(data, indent=2))
     else:
         _print_outcome(outcome, path, chosen, no_time)
         if note:
             typer.echo(printable(f"the build search's {note}"))
+        typer.echo(printable(f"{path}: {isa.summary()} (--target {isa.target})"))
     if best is None and outcome.attempts:  # every answer lost to machine trouble
         from supercoder.runs.eval_run import dropped_reason
 
@@ -229,6 +232,15 @@ def _faster_answer(outcome, no_time: bool):
     return best if best.verdict.significantly_faster else None
 
 
+def _written_isa(chosen, written: str, target, sandbox: bool):
+    """What the written program needs: its verdict's scan, or (the baseline) a scan of it."""
+    if chosen is not None and chosen.verdict.isa is not None:
+        return chosen.verdict.isa
+    from supercoder.build.toolchain import program_isa
+
+    return program_isa(written, target, isolation=sandbox)
+
+
 def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
     from supercoder.problems.loading import is_problem_dir, load_problem
 
@@ -275,7 +287,17 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
 
     title = printable(f"{outcome.problem}: {len(outcome.attempts)} answer(s) verified")
     table = Table(title=Text(title))
-    for col in ("sample", "round", "answer", "status", "tests", "speedup (95% CI)", "copy"):
+    columns = (
+        "sample",
+        "round",
+        "answer",
+        "status",
+        "tests",
+        "speedup (95% CI)",
+        "copy",
+        "runs on",
+    )
+    for col in columns:
         table.add_column(col, overflow="fold")
     for a in outcome.attempts:
         v = a.verdict
@@ -287,6 +309,7 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
             f"{v.tests_passed}/{v.tests_total}",
             _speedup_text(v),
             "yes" if v.identical_to_baseline else "",
+            _level(v),
         )
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
@@ -344,6 +367,13 @@ def _builds_table(outcome, limit: int = 200) -> Table | None:
     if len(builds) > limit:
         table.caption = f"and {len(builds) - limit} more (--json lists them all)"
     return table
+
+
+def _level(v) -> str:
+    """The lowest x86-64 level the answer runs on (``-``: not built)."""
+    if v.isa is None:
+        return "-"
+    return v.isa.level or "no level: " + ",".join(v.isa.extensions)
 
 
 def _speedup_text(v) -> str:

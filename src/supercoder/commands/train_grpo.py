@@ -8,7 +8,8 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import AnswerOpt, ContextOpt, reward_config
+from supercoder.build.isa import DEFAULT_TARGET
+from supercoder.commands.options import AnswerOpt, ContextOpt, TargetOpt, reward_config
 from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
 
 
@@ -62,6 +63,7 @@ def grpo(
             "instead of the benchmark's -O3 prompts.",
         ),
     ] = None,
+    isa_target: TargetOpt = DEFAULT_TARGET,
 ) -> None:
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
     from supercoder.prompting.answers import check_modes
@@ -79,7 +81,7 @@ def grpo(
         max_completion_length=max_completion_length,
         lr=lr,
         temperature=temperature,
-        reward=reward_config(reward, baseline_copy, not unsafe_no_sandbox),
+        reward=reward_config(reward, baseline_copy, not unsafe_no_sandbox, isa_target),
         executor=executor,
         workers=workers,
         eval_split=None if eval_split == "none" else eval_split,

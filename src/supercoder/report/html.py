@@ -210,6 +210,8 @@ def _row(record: Any, analysis: Analysis | None) -> str:
             f"{side_by_side(record.baseline_asm, record.asm, analysis)}</details>"
         )
     msg = f"<div class='evidence'>{escape(record.message[:300])}</div>" if record.message else ""
+    runs_on = getattr(record, "runs_on", "")
+    msg += f"<div class='evidence isa'>{escape(runs_on)}</div>" if runs_on else ""
     return (
         f'<tr data-correct="{int(bool(record.correct))}" data-speedup="{speed:.6g}">'
         f"<td>{escape(record.problem)}</td><td class='{verdict}'>{escape(record.status)}"

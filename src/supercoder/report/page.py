@@ -26,6 +26,7 @@ from supercoder.runs.summary import RunSummary
 from supercoder.types import (
     MIN_PRACTICAL_MARGIN,
     Candidate,
+    IsaUse,
     Speedup,
     Status,
     TestResult,
@@ -51,6 +52,7 @@ class CandidateRecord:
     best: bool = True
     significantly_faster: bool = False  # types.practical_significance, as the verdict said
     baseline_copy: bool = False  # the answer is the gcc -O3 baseline itself
+    runs_on: str = ""  # the verdict's IsaUse: extensions needed, lowest x86-64 level
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,16 @@ def _record(d: Any, model: str) -> CandidateRecord:
         best=d.get("best", True) is not False,
         significantly_faster=faster,
         baseline_copy=d.get("identical_to_baseline") is True,
+        runs_on=_runs_on(d.get("isa")),
     )
+
+
+def _runs_on(isa: Any) -> str:
+    """The verdict's ISA record in words ("" for records stored before targets)."""
+    if not isinstance(isa, dict):
+        return ""
+    use = IsaUse.from_json(isa)
+    return f"{use.summary()} (--target {use.target})" if use else ""
 
 
 def _runs_from_json(path: Path) -> list[RunData]:

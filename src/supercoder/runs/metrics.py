@@ -231,6 +231,8 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         baseline_copy=bool(v.correct and v.identical_to_baseline),
         wall_seconds=_wall(outcome),
         search_note=search_note(outcome),
+        isa_level=v.isa.level if v.isa else None,
+        extensions=v.isa.extensions if v.isa else (),
     )
 
 

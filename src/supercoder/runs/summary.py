@@ -131,6 +131,9 @@ class ProblemRecord:
         timed_reason: why it is not timed, in words ("" when timed).
         memorizable: the program reads no input (an answer may print its output without
             computing it); its speedup is counted apart from the headline figures.
+        isa_level: the lowest x86-64 level the chosen answer runs on (None: not built,
+            stored before targets, or in no level: see ``extensions``).
+        extensions: the ISA extensions the chosen answer needs (``build/isa.py``).
     """
 
     status: str
@@ -152,6 +155,8 @@ class ProblemRecord:
     search_note: str = ""
     timed_reason: str = ""
     memorizable: bool = False
+    isa_level: str | None = None
+    extensions: tuple[str, ...] = ()
 
     @property
     def correct(self) -> bool:
@@ -160,6 +165,7 @@ class ProblemRecord:
     def to_json(self) -> dict[str, Any]:
         d = {f.name: getattr(self, f.name) for f in fields(self)}
         d["speedup_ci"] = list(self.speedup_ci) if self.speedup_ci else None
+        d["extensions"] = list(self.extensions)
         return d
 
     @classmethod
@@ -176,6 +182,7 @@ class ProblemRecord:
                 **known,
                 "timed": timed is True,
                 "speedup_ci": (ci[0], ci[1]) if ci else None,
+                "extensions": tuple(d.get("extensions") or ()),
             }
         )
 
@@ -264,6 +271,17 @@ class RunSummary:
         "memorizable_improved",
     )
 
+    def isa_levels(self) -> dict[str, int]:
+        """Correct chosen answers by the lowest x86-64 level they run on, lowest level
+        first (``none``: in no level; answers stored before targets are not counted)."""
+        order = ("x86-64", "x86-64-v2", "x86-64-v3", "x86-64-v4", "none")
+        found = [
+            r.isa_level or "none"
+            for r in self.per_problem.values()
+            if r.correct and (r.isa_level or r.extensions)
+        ]
+        return {level: found.count(level) for level in order if level in found}
+
     def with_unscored(self, names: Iterable[str]) -> RunSummary:
         return replace(self, unscored_problems=tuple(names))
 
@@ -283,6 +301,7 @@ class RunSummary:
             cost_usd=self.cost_usd,
         )
         d["per_problem"] = {p: r.to_json() for p, r in self.per_problem.items()}
+        d["isa_levels"] = self.isa_levels()
         d["context"] = dict(self.context)
         if self.unscored_problems is not None:
             d["unscored_problems"] = list(self.unscored_problems)

@@ -46,7 +46,8 @@ reward.reward_manager.name = naive).
 compute_score returns a dict, never None: "score" (the reward) plus metrics verl logs.
 Env: SUPERCODER_REWARD=gated|paper|log (default gated), SUPERCODER_INFRA_RETRIES (default 2),
 SUPERCODER_INFRA_SCORE (default 0.0: the score of a machine failure that persists,
-flagged infra_failure=1).
+flagged infra_failure=1), SUPERCODER_TARGET=native|x86-64|x86-64-v2|x86-64-v3|x86-64-v4
+(default native: the CPUs answers must run on; the assembler refuses anything beyond).
 """
 
 from supercoder.training.verl_reward import compute_score
@@ -248,7 +249,8 @@ def _readme(n_train: int, n_val: int, algos: Sequence[str], settings: VerlRunCon
     NNODES=2 N_GPUS=8 bash run_ppo.sh
 
 Any `key=value` argument is passed on to verl, e.g. `trainer.total_epochs=2`.
-Rewards: `SUPERCODER_REWARD=gated|paper|log (default gated)`. A machine failure (sandbox could not
+Rewards: `SUPERCODER_REWARD=gated|paper|log (default gated)`; `SUPERCODER_TARGET=x86-64-v3`
+(or another x86-64 level; default native) makes the reward refuse answers beyond that level. A machine failure (sandbox could not
 start, runner lost) is retried `SUPERCODER_INFRA_RETRIES` times (default 2); if it
 persists the response gets `SUPERCODER_INFRA_SCORE` (default 0.0) and `infra_failure: 1`,
 which verl logs as a reward metric (verl cannot skip a response, and a None reward

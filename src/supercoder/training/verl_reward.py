@@ -16,7 +16,8 @@ per process.
 
 Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
 reward): 0 for a wrong or missing program, about the speedup for a correct one
-(``SUPERCODER_REWARD=gated|paper|log``, default ``gated``). verl cannot skip a response and a ``None``
+(``SUPERCODER_REWARD=gated|paper|log``, default ``gated``) for the ISA target
+``SUPERCODER_TARGET`` (``native`` by default, or an x86-64 level: ``build/isa.py``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
 ``SUPERCODER_INFRA_RETRIES`` times (default 2, the verification service's
@@ -93,9 +94,17 @@ def _infra_score() -> float:
 
 
 def _config_from_env() -> RewardConfig:
+    from supercoder.build.isa import parse_target
+    from supercoder.verify.evaluate import EvalConfig
+
+    try:
+        target = parse_target(os.environ.get("SUPERCODER_TARGET", "native"))
+    except ValueError as e:
+        raise UserError(f"SUPERCODER_TARGET: {e}") from None
     return RewardConfig(
         kind=os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
         baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")),
+        eval_config=EvalConfig(target=target),
     )
 
 
