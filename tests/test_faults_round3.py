@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from supercoder.cli import app
 from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem, write_problem
 from tests.conftest import SUM_SOURCE, make_sum_problem
@@ -304,3 +305,223 @@ def test_a_deeply_nested_problem_json_is_one_line_exit_2(tmp_path):
     (tmp_path / "a.s").write_text("main:\n ret\n")
     line = one_line_error(cli("check", str(folder), str(tmp_path / "a.s"), "--no-time"), 2)
     assert "nested too deeply" in line
+
+
+# --- 4. NaN options are refused; a run resumes ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["eval", "--benchmark", "val", "--no-time", "--temperature", "nan", "--run", "nan"],
+        ["eval", "--benchmark", "val", "--no-time", "--deadline", "inf"],
+        ["optimize", "dp_lcs", "--temperature", "nan"],
+        ["check", "dp_lcs", "x.s", "--cpu-limit", "nan"],
+    ],
+)
+def test_a_nan_or_infinite_option_is_refused(args, tmp_path):
+    result = runner.invoke(
+        app, [*args, "--db", str(tmp_path / "r.sqlite")] if args[0] == "eval" else args
+    )
+    assert result.exit_code == 2, result.output
+    assert "is not a number" in result.output or "Invalid value" in result.output
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+def test_a_stored_nan_setting_compares_equal_so_the_run_resumes(tmp_path):
+    from supercoder.models.base import Sampling
+    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.strategies import StrategyConfig
+
+    store = Store(tmp_path / "r.sqlite")
+    odd = RunConfig("m", "val", StrategyConfig(Sampling(temperature=float("nan"))), name="nan")
+    assert store.open_run(odd, {}) is False
+    assert store.open_run(odd, {}) is True  # resumes: nan is the stored nan
+
+
+# --- 7. exit codes and advice -----------------------------------------------------------
+
+
+def test_a_run_name_with_a_newline_is_refused_and_never_forges_a_row(tmp_path):
+    from supercoder.runs.store import RunConfig, Store
+
+    store = Store(tmp_path / "r.sqlite")
+    for bad in ("a\nfake-row  compiler  100%", "esc\x1b[31m", "  "):
+        with pytest.raises(UserError, match="pick another --run"):
+            store.open_run(RunConfig("compiler", "val", name=bad), {})
+    # a name stored by an older version is shown escaped, on one line
+    store._write(
+        "INSERT INTO runs (name, model, benchmark, options, started, context) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        ("old\nforged", "m\x1b[2J", "val", "{}", 0.0, "{}"),
+    )
+    store.close()
+    board = cli("leaderboard", "--db", str(tmp_path / "r.sqlite"))
+    assert board.returncode == 0, board.stderr
+    assert "old\\x0aforged" in board.stdout and "\x1b" not in board.stdout
+    assert not any(line.strip().startswith("forged") for line in board.stdout.splitlines())
+
+
+def test_a_locked_store_is_machine_trouble_exit_3(tmp_path):
+    db = tmp_path / "r.sqlite"
+    _stored_run(db)
+    con = sqlite3.connect(db, isolation_level=None)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.execute("BEGIN EXCLUSIVE")
+    try:
+        start = time.monotonic()
+        line = one_line_error(cli("leaderboard", "--db", str(db)), 3)
+        assert "locked by another process" in line and "pass another --db" not in line
+        assert time.monotonic() - start < 25
+    finally:
+        con.execute("ROLLBACK")
+        con.close()
+
+
+def test_a_store_on_a_full_disk_is_machine_trouble_exit_3(tmp_path):
+    bench = make_sum_problem(tmp_path / "bench" / "sum").parent
+    with small_fs() as fs:
+        fill(fs)
+        args = ["eval", "--benchmark", str(bench), "--no-time", "--db", str(fs / "r.sqlite")]
+        line = one_line_error(cli(*args), 3)
+        assert "No space left" in line and "pass another --db" not in line
+
+
+# --- 5. nothing left outside the named folders after a signal --------------------------
+
+
+def _tree(root: int) -> set[int]:
+    """``root`` and its descendants now (from /proc)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError, ValueError):
+                parents[int(entry.name)] = int(
+                    (entry / "stat").read_text().rsplit(")", 1)[1].split()[1]
+                )
+    tree, grew = {root}, True
+    while grew:
+        more = {pid for pid, ppid in parents.items() if ppid in tree} - tree
+        grew, tree = bool(more), tree | more
+    return tree
+
+
+def _ours(roots: list[Path], pids: set[int]) -> list[Path]:
+    from supercoder.sandbox.tempclean import OURS_PID
+
+    found = []
+    for root in roots:
+        for entry in root.iterdir():
+            m = OURS_PID.fullmatch(entry.name)
+            if m and int(m.group(1)) in pids:
+                found.append(entry)
+    return found
+
+
+@pytest.fixture
+def own_tmpdir():
+    """A TMPDIR of the test's own that the sandbox user can enter (as /tmp)."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="sc-test-tmpdir-", dir="/tmp"))
+    folder.chmod(0o755)
+    yield folder
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_mid_eval_leaves_no_temp_folder(tmp_path, own_tmpdir, sig):
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    bench = make_sum_problem(tmp_path / "bench" / "sum").parent
+    tmpdir = own_tmpdir
+    roots = [tmpdir, Path("/dev/shm")] if Path("/dev/shm").is_dir() else [tmpdir]
+    args = ["eval", "--benchmark", str(bench), "--db", str(tmp_path / "r.sqlite")]
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TMPDIR": str(tmpdir)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seen: set[int] = set()
+    deadline = time.monotonic() + 120
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            seen |= _tree(proc.pid)
+            if _ours(roots, seen):
+                time.sleep(0.3)
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "eval ended before a temp folder was seen"
+        start = time.monotonic()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=30)
+        took = time.monotonic() - start
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
+    assert took < 10 and "Traceback" not in err
+    end = time.monotonic() + 15  # pool workers notice their parent is gone
+    while _ours(roots, seen) and time.monotonic() < end:
+        time.sleep(0.2)
+    assert _ours(roots, seen) == []
+
+
+def test_the_next_command_removes_dead_processes_folders_whatever_their_age(tmp_path):
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    live = os.getpid()
+    shm = Path("/dev/shm")
+    made = []
+    for root in [tmpdir, *([shm] if shm.is_dir() else [])]:
+        for pid in (dead.pid, live):
+            folder = root / f"sc-box-{pid}-abcd1234"
+            folder.mkdir()
+            (folder / "f").write_text("x")
+            made.append(folder)
+    try:
+        done = cli("version", env={"TMPDIR": str(tmpdir)})
+        assert done.returncode == 0, done.stderr
+        for folder in made:
+            assert folder.exists() == (f"-{live}-" in folder.name), folder
+    finally:
+        import shutil
+
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def test_ctrl_c_stops_calibrate_within_seconds_without_promising_a_resume(own_tmpdir):
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    tmp_path = own_tmpdir
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TMPDIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "supercoder.cli", "calibrate", "bit_sos_naive", "--checks", "8"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        time.sleep(6)  # the checks are running
+        assert proc.poll() is None
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    assert took < 5, took
+    assert "resume" not in err and "interrupted" in err
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith("sc-")]

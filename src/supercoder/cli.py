@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import functools
 import inspect
+import math
 import os
 import re
+import signal
 import sqlite3
 import sys
 import threading
@@ -48,7 +51,7 @@ from supercoder.commands import (
     train_verl,
     version,
 )
-from supercoder.errors import SupercoderError, printable
+from supercoder.errors import SupercoderError, UserError, printable
 
 EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
 # OSErrors that mean "the path you named is wrong" rather than "the machine is in trouble"
@@ -69,12 +72,24 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
     """(exit code, one-line message) for an exception escaping a command."""
     if isinstance(exc, SupercoderError):
         return exc.exit_code, str(exc)
+    if isinstance(exc, Terminated):
+        return EXIT_TERMINATED, f"stopped by {exc.args[0]}{_resume_hint(sys.argv[1:])}"
     if isinstance(exc, KeyboardInterrupt):
-        return EXIT_INTERRUPTED, "interrupted (what was finished is stored; rerun to resume)"
+        return EXIT_INTERRUPTED, f"interrupted{_resume_hint(sys.argv[1:])}"
     if isinstance(exc, sqlite3.DatabaseError):
-        full = "full" in str(exc) or "disk I/O" in str(exc)
+        text = str(exc)
+        if "locked" in text or "busy" in text:
+            return EXIT_MACHINE, (
+                f"the run store is locked by another process ({text}): wait for it to "
+                "finish and rerun (finished work is kept)"
+            )
+        if "full" in text or "disk I/O" in text:
+            return EXIT_MACHINE, (
+                f"the run store cannot be written ({text}): machine trouble; free some "
+                "space and rerun (finished work is kept)"
+            )
         return (
-            EXIT_MACHINE if full else EXIT_BAD_INPUT,
+            EXIT_BAD_INPUT,
             f"the SQLite store is not usable: {exc} (is --db a supercoder run store?)",
         )
     if isinstance(exc, OSError):
@@ -94,6 +109,27 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
     if isinstance(exc, UnicodeError):
         return EXIT_BAD_INPUT, f"text that is not valid UTF-8 (or not encodable): {exc}"
     return 1, f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM or SIGHUP: stop like Ctrl-C (every cleanup runs), exit 128 + signal."""
+
+
+EXIT_TERMINATED = 143
+
+# Commands that keep what they finished and continue where they stopped when rerun.
+_RESUMABLE = {("eval",), ("optimize",), ("dataset", "build")}
+
+
+def _resume_hint(argv: list[str]) -> str:
+    words = tuple(a for a in argv if not a.startswith("-"))[:2]
+    if words[:1] in _RESUMABLE or words in _RESUMABLE:
+        if words[:1] == ("optimize",) and "--db" not in argv:
+            return " (nothing was kept: optimize continues only with --db FILE)"
+        return " (what was finished is stored; rerun the same command to resume)"
+    if words[:1] == ("calibrate",):
+        return " (nothing was stored; the previous calibration is kept)"
+    return ""
 
 
 # the optional extra each command needs (the first words of its command line)
@@ -190,9 +226,19 @@ def reflow(doc: str | None) -> str | None:
 
 
 def add(where: typer.Typer, name: str, command, help: str | None = None) -> None:
-    """Register ``command`` as ``name`` under ``where``, its help paragraphs reflowed."""
+    """Register ``command`` as ``name`` under ``where``, its help paragraphs reflowed;
+    its number options refused when not finite (``nan``, ``inf``: no option means them)."""
     command.__doc__ = reflow(command.__doc__)
-    where.command(name, help=help)(command)
+
+    @functools.wraps(command)
+    def checked(*args, **kwargs):
+        for key, value in kwargs.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                option = "--" + key.replace("_", "-")
+                raise UserError(f"{option}: {value} is not a number this option can take")
+        return command(*args, **kwargs)
+
+    where.command(name, help=help)(checked)
 
 
 def group(name: str, help: str) -> typer.Typer:
@@ -267,8 +313,15 @@ add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
 
 
+def _terminate(signum: int, _frame) -> None:
+    raise Terminated(signal.Signals(signum).name)
+
+
 def main() -> None:
     code: int = 0
+    for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as Ctrl-C does: cleanups run
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, _terminate)
     try:
         app()
     except SystemExit as e:
@@ -282,7 +335,12 @@ def main() -> None:
 
 def leave(code: int) -> None:
     """Exit now. Threads still waiting on a hung model server would keep the interpreter
-    alive at exit (it joins them): when any is left, skip that wait (stores are committed)."""
+    alive at exit (it joins them): when any is left, skip that wait (stores are committed).
+    This process's temp folders go first (threads stopped midway may hold some)."""
+    from supercoder.sandbox.tempclean import clean_own_temp
+
+    with contextlib.suppress(Exception):
+        clean_own_temp()
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()]
     if any(not t.daemon for t in others):
         sys.stdout.flush()

@@ -160,6 +160,8 @@ def check_writable(path: Path, what: str = "output", keep_out: Iterable[Path] = 
         if not existed:
             path.unlink()
     except OSError as e:
+        if e.errno in _MACHINE_ERRNOS and e.errno != 30:  # a full disk, an I/O error
+            raise machine_error(f"{what} {path}", e) from e
         raise UserError(f"{what} {path}: cannot be written ({e.strerror or e})") from e
 
 

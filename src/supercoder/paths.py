@@ -38,6 +38,24 @@ def pid_alive(pid: int) -> bool:
     return True
 
 
+_EXITING = threading.Event()
+
+
+def temp_prefix(what: str) -> str:
+    """The name prefix of a temp folder of ours: ``sc-WHAT-PID-`` (``tempfile`` adds 8
+    characters). The pid says whose it is: a folder whose process is gone is removed by
+    the next command (``sandbox.tempclean``), whatever its age. Once the process is
+    exiting (``refuse_new_temp``), threads still running make no new one."""
+    if _EXITING.is_set():
+        raise KeyboardInterrupt("exiting: no new temp folder")
+    return f"sc-{what}-{os.getpid()}-"
+
+
+def refuse_new_temp() -> None:
+    """From now on ``temp_prefix`` refuses (the process is exiting and sweeps its own)."""
+    _EXITING.set()
+
+
 def sibling_temp(path: Path) -> Path:
     """A temporary name beside ``path``, its own to this process and thread (two threads
     writing one cache entry at once must not share a temp file)."""

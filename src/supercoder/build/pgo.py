@@ -25,6 +25,7 @@ from supercoder.build.toolchain import (
     copy_headers,
 )
 from supercoder.errors import InfraError, UserError
+from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits
 
 PROFILE_RUN_LIMITS = Limits(
@@ -65,7 +66,7 @@ def build_asm(
     try:
         if not build.pgo:
             return compile_to_asm(source, flags, cc=cc, isolation=isolation)
-        with tempfile.TemporaryDirectory(prefix="sc-pgo-") as tmp:
+        with tempfile.TemporaryDirectory(prefix=temp_prefix("pgo")) as tmp:
             d, link = Path(tmp), (*LINK_FLAGS, *link_flags)
             if build.cc == "gcc":
                 return _gcc_pgo(cc, flags, source, inputs, d, isolation, link)

@@ -25,6 +25,7 @@ from pathlib import Path
 from supercoder.build.flags import check_build_flags, check_flags
 from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
 from supercoder.errors import UserError, machine_error, machine_trouble
+from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
@@ -112,7 +113,7 @@ def run_reference(
     runs = dict(runs or {"O3": 2})
     names = list(names or [f"input #{i}" for i in range(len(inputs))])
     results: list[RefResult] = []
-    with tempfile.TemporaryDirectory(prefix="sc-ref-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("ref")) as tmp:
         binaries = build_reference(source, Path(tmp), tuple(runs), cflags, ldflags, label)
         # the user's own program: trusted to sleep if it must (no sleeping allowance)
         limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout, idle_seconds=None)

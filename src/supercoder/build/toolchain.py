@@ -21,7 +21,7 @@ from supercoder.build.asmtext import collapse_space, statements
 from supercoder.build.flags import include_folders
 from supercoder.build.isa import Target, beyond, gas_flags, lowest_level, scan_object
 from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
-from supercoder.paths import package_version
+from supercoder.paths import package_version, temp_prefix
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
 from supercoder.types import IsaUse
@@ -126,7 +126,7 @@ def compile_in_sandbox(
     """``cc *args`` in a fresh folder holding ``source.c`` (and ``files``), in a one-shot
     build sandbox that sees that folder and the toolchain only. Returns the run and the
     folder (the caller reads what it needs and removes it)."""
-    work = Path(tempfile.mkdtemp(prefix="sc-cc-"))
+    work = Path(tempfile.mkdtemp(prefix=temp_prefix("cc")))
     try:
         (work / "source.c").write_text(source)
         for name, data in (files or {}).items():
@@ -348,7 +348,7 @@ def build_in_sandbox(
         return BuildResult(False, None, refused)
     cc = _require_cc()
     readonly = () if cc.startswith(("/usr/", "/bin/")) else (Path(cc).resolve().parent.parent,)
-    work = Path(tempfile.mkdtemp(prefix="sc-build-"))
+    work = Path(tempfile.mkdtemp(prefix=temp_prefix("build")))
     try:
         try:
             (work / "program.s").write_text(asm)

@@ -55,11 +55,13 @@ def _print_labels(result, title: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=title, show_lines=True)
+    from supercoder.errors import printable
+
+    table = Table(title=printable(title, newlines=False), show_lines=True)
     table.add_column("kind", style="bold cyan")
     table.add_column("evidence")
     for label in result.labels:
-        table.add_row(label.kind, "\n".join(label.evidence))
+        table.add_row(label.kind, printable("\n".join(label.evidence)))
     if not result.labels:
         table.add_row("-", "no transformation found")
     Console(markup=False).print(table)
@@ -108,7 +110,11 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
         )
         return
     console = Console(markup=False)
-    table = Table(title=f"run {data.name}: {len(analyzed)} verified candidates analysed")
+    from supercoder.errors import printable
+
+    table = Table(
+        title=printable(f"run {data.name}: {len(analyzed)} verified candidates analysed", False)
+    )
     for col in ("kind", "candidates", "geomean speedup"):
         table.add_column(col, justify="left" if col == "kind" else "right")
     for s in stats:

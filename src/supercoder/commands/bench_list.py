@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from supercoder.errors import UserError
-from supercoder.paths import atomic_write_text
+from supercoder.paths import atomic_write_text, temp_prefix
 from supercoder.types import Problem
 
 
@@ -47,7 +47,7 @@ def _measure(problem: Problem) -> tuple[str, float]:
     from supercoder.build.baseline import baseline_asm, baseline_binary
     from supercoder.sandbox.box import Limits, open_sandbox
 
-    with tempfile.TemporaryDirectory(prefix="sc-list-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("list")) as tmp:
         try:
             binary = baseline_binary(baseline_asm(problem), Path(tmp), problem.link_flags)
         except UserError as e:

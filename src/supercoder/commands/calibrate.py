@@ -76,8 +76,14 @@ def identical_checks(
         )
         return problem.name, sp.value, (math.log(sp.high) - math.log(sp.low)) / (2 * Z95)
 
-    with ThreadPoolExecutor(slot_count()) as pool:
-        return list(pool.map(one, jobs))
+    pool = ThreadPoolExecutor(slot_count())
+    try:
+        results = list(pool.map(one, jobs))
+    except BaseException:  # Ctrl-C: stop now, not after the running checks end
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results
 
 
 def calibrate(

@@ -61,8 +61,8 @@ def leaderboard(
     for r in rows:
         s = r["summary"]
         table.add_row(
-            printable(r["name"]),
-            printable(r["model"]),
+            printable(r["name"], newlines=False),
+            printable(r["model"], newlines=False),
             *_board_cells(s),
             fmt_figure("x", s.paper.speedups.avg),
             f"${s.cost_usd:.2f}",

@@ -41,6 +41,7 @@ from supercoder.commands.options import (
     with_target,
 )
 from supercoder.errors import InfraError, UserError, printable
+from supercoder.paths import temp_prefix
 
 
 def optimize(
@@ -128,7 +129,7 @@ def optimize(
         generation=generation,
         islands=islands,
     )
-    with tempfile.TemporaryDirectory(prefix="sc-opt-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("opt")) as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o", kept_paths(problem))

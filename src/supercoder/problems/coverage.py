@@ -23,6 +23,7 @@ from pathlib import Path
 from supercoder.build.flags import check_flags
 from supercoder.build.toolchain import c_messages, copy_headers
 from supercoder.errors import InfraError, UserError
+from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
 from supercoder.types import Problem
@@ -71,7 +72,7 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     check_flags(problem.cflags, "cflags")
     compile_flags = problem.compile_flags
     link = check_flags(problem.link_flags, "cflags/ldflags")
-    work = Path(tempfile.mkdtemp(prefix="sc-cov-"))
+    work = Path(tempfile.mkdtemp(prefix=temp_prefix("cov")))
     try:
         (work / "source.c").write_text(problem.source)
         _gcc(["-O0", *compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work)

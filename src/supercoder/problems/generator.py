@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 
 from supercoder.errors import UserError, printable
+from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
 
@@ -128,7 +129,7 @@ def _run(
     source: str, args: list[str], stdin: bytes, config: GeneratorConfig, label: str
 ) -> list[bytes]:
     python, readonly = _python()
-    work = Path(tempfile.mkdtemp(prefix="sc-gen-"))
+    work = Path(tempfile.mkdtemp(prefix=temp_prefix("gen")))
     try:
         (work / "gen.py").write_text(source)
         (work / "driver.py").write_text(_DRIVER)

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import InfraError
-from supercoder.paths import atomic_write_text, cache_dir
+from supercoder.paths import atomic_write_text, cache_dir, temp_prefix
 from supercoder.types import Problem, TestCase
 
 SOURCE_NAME = "baseline.s"
@@ -169,7 +169,7 @@ def run_profile(
     """Build ``asm`` with line info and run the tests in order under cachegrind."""
     run = _run_isolated()
     start = time.monotonic()
-    with tempfile.TemporaryDirectory(prefix="sc-prof-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("prof")) as tmp:
         work = Path(tmp)
         (work / SOURCE_NAME).write_text(asm)
         _build(run, work, isolation, link_flags)

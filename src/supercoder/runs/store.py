@@ -310,6 +310,11 @@ class Store:
     def open_run(self, run_config: RunConfig, context: dict[str, Any]) -> bool:
         """Create the run, or check that it may be resumed; True when resuming."""
         name, identity = run_config.run_name, run_config.identity()
+        if printable(name, newlines=False) != name or not name.strip():
+            raise UserError(
+                f"run name {printable(name, newlines=False)!r}: control characters (a newline, "
+                "ESC, ...) or an empty name cannot name a run; pick another --run"
+            )
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         if not rows:  # another eval may create it at the same moment: then resume it
             created = self._insert(
@@ -332,7 +337,7 @@ class Store:
         diff = [
             f"{k}: stored {stored.get(k)!r}, now {wanted[k]!r}"
             for k in wanted
-            if stored.get(k) != wanted[k]
+            if _same(stored.get(k)) != _same(wanted[k])  # nan is nan here
         ]
         if diff:
             raise UserError(
@@ -657,6 +662,11 @@ class RunArchive:
 
     def add_measure(self, problem: str, program: int, generation: int, verdict: Verdict) -> None:
         self.store.add_measure(self.run, problem, program, generation, verdict)
+
+
+def _same(value: Any) -> str:
+    """A stored option as comparable text (JSON: ``NaN`` equals ``NaN``)."""
+    return json.dumps(value, sort_keys=True, default=str)
 
 
 def _int(value: Any) -> int | None:

@@ -39,6 +39,7 @@ from functools import cache
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
+from supercoder.paths import temp_prefix
 from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to start bubblewrap)
     SANDBOX_UID,
     SANDBOX_USER,
@@ -216,7 +217,7 @@ class Sandbox:
         self.isolation = isolation
         self.exit_code = exit_code  # what a run that succeeds exits with
         self.cpus = cpus
-        self._host = Path(tempfile.mkdtemp(prefix="sc-box-", dir=memory_folder()))
+        self._host = Path(tempfile.mkdtemp(prefix=temp_prefix("box"), dir=memory_folder()))
         self._inputs: dict[str, str] = {}
         self._names = set(binaries)
         self._blocked: dict[str, float] = {}  # blocked seconds per binary (copies together)

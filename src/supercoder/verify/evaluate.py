@@ -33,6 +33,7 @@ from supercoder.build.baseline import baseline_asm, baseline_binary
 from supercoder.build.isa import DEFAULT_TARGET, Target, sigill_note
 from supercoder.build.toolchain import assemble, machine_context, same_program
 from supercoder.errors import InfraError
+from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
@@ -135,7 +136,7 @@ def _check_candidate(
     isolated, why = isolation_status()
     if config.sandbox and not isolated:
         return Untimed(Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context))
-    with tempfile.TemporaryDirectory(prefix="sc-eval-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("eval")) as tmp:
         workdir = Path(tmp)
         # a problem whose baseline does not build is broken: UserError, before any check
         baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
@@ -296,7 +297,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig
             )
         return out
     hidden = _hidden(problem, unseen)
-    with tempfile.TemporaryDirectory(prefix="sc-time-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("time")) as tmp:
         workdir = Path(tmp)
         base_bin = baseline_binary(
             baseline_asm(problem), workdir, problem.link_flags, config.sandbox

@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
-from supercoder.paths import cache_dir, sibling_temp
+from supercoder.paths import cache_dir, sibling_temp, temp_prefix
 from supercoder.problems.outputs import expected_output
 from supercoder.types import Problem
 
@@ -283,7 +283,7 @@ def reference_outputs(
     ``DRAW_SECONDS``), run once each in a fresh sandbox, and the CPU seconds spent."""
     from supercoder.sandbox.box import Limits, open_sandbox
 
-    with tempfile.TemporaryDirectory(prefix="sc-draw-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("draw")) as tmp:
         binary = _reference_binary(problem, Path(tmp))
         limits = Limits(cpu_seconds=DRAW_SECONDS, wall_seconds=4 * DRAW_SECONDS, idle_seconds=None)
         out: list[bytes | None] = []
@@ -387,7 +387,7 @@ def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | 
 
     if not inputs:
         return []
-    work = Path(tempfile.mkdtemp(prefix="sc-san-"))
+    work = Path(tempfile.mkdtemp(prefix=temp_prefix("san")))
     try:
         os.chmod(work, 0o755)
         build = compile_c(
