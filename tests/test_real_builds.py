@@ -354,3 +354,50 @@ def test_the_eta_comes_from_the_work_done_and_counts_running_problems():
     assert tally.eta_seconds(now=160.0) < tally.eta_seconds(now=150.0)
     tally.done, tally.running = 6, {}
     assert tally.eta_seconds() == 0.0 and tally.eta_text() == ""
+
+
+def test_the_report_marks_memorizable_problems_and_compares_only_the_same_benchmark(tmp_path):
+    from supercoder.report.page import write_report
+
+    def record(problem: str, speedup: float, memorizable: bool = False) -> dict:
+        return {
+            "problem": problem,
+            "status": "ok",
+            "correct": True,
+            "speedup": speedup,
+            "speedup_ci": [speedup - 0.05, speedup + 0.05],
+            "memorizable": memorizable,
+            "asm": "",
+            "baseline_asm": "",
+        }
+
+    records = [record("kernel", 2.0, memorizable=True), record("reads", 1.3)]
+    runs = {
+        "runs": [
+            {"name": "llm@poly", "model": "m", "records": records, "benchmark": "poly"},
+            {"name": "cc@embench", "model": "compiler", "records": records, "benchmark": "emb"},
+        ]
+    }
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(runs))
+    html = write_report(path, "llm@poly", tmp_path / "r.html").read_text()
+    assert "memorizable</span>" in html and 'data-figure="problems_memorizable"' in html
+    assert "cc@embench" not in html and "same benchmark" not in html
+    # the headline is the reading program's alone; the kernel is counted apart
+    assert 'data-figure="geomean_speedup" data-value="1.3"' in html
+    assert 'data-figure="memorizable_geomean_speedup" data-value="2.0"' in html
+
+
+def test_layouts_are_named_for_what_they_are(tmp_path):
+    from supercoder.problems.layouts import discover
+
+    (tmp_path / "hr" / "input").mkdir(parents=True)
+    (tmp_path / "hr" / "input" / "input00.txt").write_text("1\n")
+    (tmp_path / "hr" / "input" / "input01.txt").write_text("2\n")
+    assert discover(tmp_path / "hr" / "input").kind == "hackerrank"  # not "codenet"
+    (tmp_path / "cn").mkdir()
+    (tmp_path / "cn" / "input_1.txt").write_text("1\n")
+    assert discover(tmp_path / "cn").kind == "codenet"
+    (tmp_path / "io").mkdir()
+    (tmp_path / "io" / "in1.txt").write_text("1\n")
+    assert discover(tmp_path / "io").kind == "in/out names"

@@ -65,8 +65,19 @@ def store(tmp_path_factory):
         json.dumps(
             {
                 "runs": [
-                    {"name": "llm@val", "model": "m", "records": llm},
-                    {"name": "compiler@val", "model": "compiler", "records": compiler},
+                    {"name": "llm@val", "model": "m", "records": llm, "benchmark": "val"},
+                    {
+                        "name": "compiler@val",
+                        "model": "compiler",
+                        "records": compiler,
+                        "benchmark": "val",
+                    },
+                    {
+                        "name": "compiler@other",
+                        "model": "compiler",
+                        "records": compiler,
+                        "benchmark": "other",
+                    },
                 ]
             }
         )
@@ -101,7 +112,8 @@ def test_report_is_self_contained_and_escaped(store, tmp_path):
         "http://" not in html and "https://" not in html and "src=" not in html.replace("src=x", "")
     )
     assert HOSTILE not in html and "&lt;script&gt;window.pwned" in html
-    assert "compiler baseline" in html and "<svg" in html
+    assert "compiler model (compiler@val, same benchmark)" in html and "<svg" in html
+    assert "compiler@other" not in html  # another benchmark's run is never the comparison
 
 
 @pytest.mark.skipif(

@@ -3,8 +3,9 @@
 - **Kattis / ICPC package**: ``data/sample/NAME.in`` (+ ``NAME.ans``) are visible tests,
   ``data/secret/**/NAME.in`` (+ ``.ans``) hidden ones. ``--inputs`` may name the package
   root (holding ``data/``) or ``data/`` itself.
-- **CodeNet**: ``input_N.txt`` with ``output_N.txt`` (also ``input.N.txt``, ``input.txt``,
-  ``inN.txt``/``outN.txt``, and HackerRank's ``input/input00.txt`` + ``output/output00.txt``).
+- **CodeNet**: ``input_N.txt`` with ``output_N.txt`` (also ``input.N.txt``, ``input.txt``);
+  ``inN.txt``/``outN.txt`` are ``in/out names``, and HackerRank's ``input/input00.txt``
+  (+ ``output/output00.txt``) is the ``hackerrank`` layout.
 - **Flat folder** (and its subfolders): every file is one test's input, named after the
   file without its extension; ``NAME.ans`` / ``NAME.out`` / ``NAME.expected`` /
   ``NAME.answer`` / ``NAME.a`` next to it (or in a sibling ``out/``/``output/`` folder of
@@ -72,8 +73,9 @@ class TestFile:
 
 @dataclass(frozen=True)
 class Layout:
-    """What ``discover`` found: the layout's name (``kattis``, ``codenet``, ``input/output
-    folders``, ``in/out names``, ``flat``), the tests, and the files that are neither."""
+    """What ``discover`` found: the layout's name (``kattis``, ``codenet``, ``hackerrank``,
+    ``input/output folders``, ``in/out names``, ``flat``), the tests, and the files that
+    are neither."""
 
     kind: str
     tests: tuple[TestFile, ...]
@@ -154,9 +156,9 @@ def _flat(folder: Path, hidden: bool) -> Layout:
             answer, name, how = paired[f]
             inputs.append((name, f))
             answers[name] = answer
-            kinds.add("codenet" if how == "in/out names" and m else how)
+            kinds.add(_numbered_kind(f, m) if how == "in/out names" and m else how)
         elif m:
-            kinds.add("codenet")
+            kinds.add(_numbered_kind(f, m))
             kind, key = (m["kind"] or m["short"]).lower(), m["key"] or m["num"] or ""
             key = test_name(*parts, key or ("" if parts else "input"))
             if kind.startswith("out"):
@@ -179,7 +181,19 @@ def _flat(folder: Path, hidden: bool) -> Layout:
 _IN_WORD = re.compile(r"(?<![A-Za-z])(?:inputs|input|in)(?![A-Za-z])", re.IGNORECASE)
 _ANSWER_WORDS = ("out", "output", "ans", "answer", "expected", "outputs")
 _SIDE_SWAP = {"in": ("out", "ans"), "input": ("output",), "inputs": ("outputs",)}
-_KIND_ORDER = ("input/output folders", "codenet", "in/out names")
+_KIND_ORDER = ("input/output folders", "hackerrank", "codenet", "in/out names")
+_HACKERRANK = re.compile(r"^(?:input|output)\d+\.txt$", re.IGNORECASE)
+
+
+def _numbered_kind(f: Path, m: re.Match) -> str:
+    """The layout a numbered input/output file name belongs to, named for what it is:
+    HackerRank's ``input/input00.txt``, CodeNet's ``input_1.txt`` / ``input.txt``, or
+    plain ``in1.txt`` names."""
+    if m["short"]:
+        return "in/out names"
+    if f.parent.name.lower() in ("input", "output") and _HACKERRANK.match(f.name):
+        return "hackerrank"
+    return "codenet"
 
 
 def _pair(f: Path, root: Path, lookup: dict[str, Path]) -> tuple[Path, str, str] | None:

@@ -33,10 +33,11 @@ def _fmt(value: Any) -> str:
     return escape(str(value))
 
 
-def _summary_cards(summary: Any, compiler: Any | None) -> str:
+def _summary_cards(summary: Any, compiler: Any | None, compiler_name: str = "") -> str:
     """One card per ``RunSummary.headline()`` figure; ``data-value`` is the figure exactly
     as ``eval --json`` writes it (JSON), the card shows it with its unit
-    (``summary.figure_text``: ``48.0%``, ``1.204x``, ``13``)."""
+    (``summary.figure_text``: ``48.0%``, ``1.204x``, ``13``), and beside it the figure of
+    the ``compiler`` model's run on the same benchmark, named."""
     from supercoder.runs.summary import figure_text
 
     cards = []
@@ -45,7 +46,8 @@ def _summary_cards(summary: Any, compiler: Any | None) -> str:
         beside = ""
         if theirs is not None:
             beside = (
-                f"<br><small>compiler baseline: {escape(figure_text(key, theirs.get(key)))}</small>"
+                f"<br><small>compiler model ({escape(compiler_name or 'run')}, same "
+                f"benchmark): {escape(figure_text(key, theirs.get(key)))}</small>"
             )
         label = escape(key.replace("_", " "))
         cards.append(
@@ -196,11 +198,17 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     ci = f"[{float(record.ci[0]):.3f}, {float(record.ci[1]):.3f}]" if record.ci else "-"
     speed = float(record.speedup) if isinstance(record.speedup, int | float) else 0.0
     diff = ""
+    name = escape(record.problem) + (
+        " <span class='copy' title='the program reads no input: an answer may print its "
+        "output without computing it; counted apart'>memorizable</span>"
+        if getattr(record, "memorizable", False)
+        else ""
+    )
     if record.baseline_copy:
         note = "<span class='copy'>the answer is the gcc -O3 baseline itself</span>"
         return (
             f'<tr data-correct="{int(bool(record.correct))}" data-speedup="{speed:.6g}" '
-            f'data-baseline="1"><td>{escape(record.problem)}</td><td class="{verdict}">'
+            f'data-baseline="1"><td>{name}</td><td class="{verdict}">'
             f"{escape(record.status)} (baseline)</td><td class='num'>{_fmt(record.speedup)}</td>"
             f"<td class='num'>{ci}</td><td>{note}</td></tr>"
         )
@@ -214,7 +222,7 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     msg += f"<div class='evidence isa'>{escape(runs_on)}</div>" if runs_on else ""
     return (
         f'<tr data-correct="{int(bool(record.correct))}" data-speedup="{speed:.6g}">'
-        f"<td>{escape(record.problem)}</td><td class='{verdict}'>{escape(record.status)}"
+        f"<td>{name}</td><td class='{verdict}'>{escape(record.status)}"
         f"{msg}</td><td class='num'>{_fmt(record.speedup)}</td><td class='num'>{ci}</td>"
         f"<td>{_labels_cell(analysis)}{diff}</td></tr>"
     )
@@ -261,7 +269,7 @@ def render(page: Any) -> str:
         title=escape(run.name),
         model=escape(run.model),
         count=len(records),
-        summary=_summary_cards(page.summary, page.compiler_summary),
+        summary=_summary_cards(page.summary, page.compiler_summary, page.compiler_name),
         plot=speedup_plot(speedups),
         kinds=_kinds_table(page.kinds, len(analyzed)),
         rows="\n".join(_row(r, by_record.get(id(r))) for r in records),

@@ -53,6 +53,7 @@ class CandidateRecord:
     significantly_faster: bool = False  # types.practical_significance, as the verdict said
     baseline_copy: bool = False  # the answer is the gcc -O3 baseline itself
     runs_on: str = ""  # the verdict's IsaUse: extensions needed, lowest x86-64 level
+    memorizable: bool = False  # the problem reads no input (Verdict.memorizable)
 
 
 @dataclass(frozen=True)
@@ -77,6 +78,11 @@ class RunData:
     records: tuple[CandidateRecord, ...]
     summary: RunSummary
     lineages: tuple[tuple[str, tuple[LineageStep, ...]], ...] = ()  # evolve runs: per problem
+    benchmark: str | None = None  # the benchmark it ran on, when known
+
+    @property
+    def problems(self) -> frozenset[str]:
+        return frozenset(r.problem for r in self.records)
 
 
 @dataclass(frozen=True)
@@ -129,6 +135,7 @@ def _record(d: Any, model: str) -> CandidateRecord:
         significantly_faster=faster,
         baseline_copy=d.get("identical_to_baseline") is True,
         runs_on=_runs_on(d.get("isa")),
+        memorizable=d.get("memorizable") is True,
     )
 
 
@@ -163,8 +170,10 @@ def _runs_from_json(path: Path) -> list[RunData]:
         except UserError as e:
             raise UserError(f"{path}: run #{i}: {e}") from e
         name = _text(run.get("name"), path.stem)
-        summary = summarize(_outcomes(records), {"model": model})
-        out.append(RunData(name, model or (recs[0].model if recs else ""), recs, summary))
+        benchmark = _text(run.get("benchmark")) or None
+        summary = summarize(_outcomes(records), {"model": model, "benchmark": benchmark})
+        model = model or (recs[0].model if recs else "")
+        out.append(RunData(name, model, recs, summary, benchmark=benchmark))
     return out
 
 
@@ -205,6 +214,7 @@ def _verdict(d: dict[str, Any]) -> Verdict:
         paper_speedup=_number(d.get("paper_speedup")),
         identical_to_baseline=d.get("identical_to_baseline") is True,
         unseen=_unseen(d.get("unseen")),
+        memorizable=d.get("memorizable") is True,
     )
 
 
@@ -267,7 +277,14 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
     lineages = tuple(
         (o.problem, steps) for o in outcomes if (steps := _lineage(store, run["name"], o))
     )
-    return RunData(run["name"], run["model"], records, store.summary(run, outcomes), lineages)
+    return RunData(
+        run["name"],
+        run["model"],
+        records,
+        store.summary(run, outcomes),
+        lineages,
+        run.get("benchmark") or None,
+    )
 
 
 def _lineage(store: Any, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
@@ -324,10 +341,23 @@ def load_run(source: str | Path | None, name: str | None = None) -> RunData:
     raise UserError(f"no run named {name!r} in {source} (runs: {names})")
 
 
-def compiler_run(source: str | Path | None, exclude: str) -> RunData | None:
-    return next(
-        (r for r in list_runs(source) if r.model == COMPILER_MODEL and r.name != exclude), None
-    )
+def compiler_run(source: str | Path | None, run: RunData) -> RunData | None:
+    """The latest other run of the ``compiler`` model on the same benchmark as ``run``:
+    the same benchmark name where both runs record one (and problems in common), else
+    exactly the same problems; None when there is none (a run of another benchmark is
+    never the comparison)."""
+    same = [
+        r
+        for r in list_runs(source)
+        if r.model == COMPILER_MODEL and r.name != run.name and same_benchmark(r, run)
+    ]
+    return same[-1] if same else None
+
+
+def same_benchmark(a: RunData, b: RunData) -> bool:
+    if a.benchmark and b.benchmark:
+        return a.benchmark == b.benchmark and bool(a.problems & b.problems)
+    return bool(a.problems) and a.problems == b.problems
 
 
 def best_records(run: RunData) -> list[CandidateRecord]:
@@ -371,12 +401,13 @@ class Page:
     summary: RunSummary
     compiler_summary: RunSummary | None
     kinds: list[KindStat]
+    compiler_name: str = ""  # the compared run's name (same benchmark)
 
 
 def build_page(source: str | Path | None, name: str) -> Page:
     run = load_run(source, name)
     analyzed = analyze_run(run, best_only=True)
-    compiler = compiler_run(source, run.name)
+    compiler = compiler_run(source, run)
     return Page(
         run,
         best_records(run),
@@ -384,6 +415,7 @@ def build_page(source: str | Path | None, name: str) -> Page:
         run.summary,
         compiler.summary if compiler else None,
         kind_table(analyzed),
+        compiler.name if compiler else "",
     )
 
 
