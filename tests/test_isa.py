@@ -274,3 +274,43 @@ def test_eval_and_optimize_under_x86_64_answer_portably_and_say_so(tmp_path):
     d = json.loads(opt.output)
     assert d["isa"]["level"] == "x86-64" and d["isa"]["target"] == "x86-64"
     assert all(a["verdict"]["isa"]["level"] == "x86-64" for a in d["attempts"])
+
+
+def _timed_problem(tmp_path) -> Problem:
+    """The popcount program with inputs long enough to time on this machine."""
+    import subprocess
+
+    from supercoder.build.toolchain import assemble, compile_to_asm
+    from tests.fakes.sizing import sized
+
+    n = sized(SOURCE, start=100_000)
+    binary = tmp_path / "ref"
+    assert assemble(compile_to_asm(SOURCE), binary).ok
+    tests = []
+    for name, size, hidden in (("small", 5, False), ("big", n, False), ("h", n * 5 // 4, True)):
+        data = f"{size}\n".encode()
+        out = subprocess.run([binary], input=data, capture_output=True, check=True).stdout
+        tests.append(TestCase(name, out, data, hidden=hidden))
+    return Problem("popcount_timed", SOURCE, tuple(tests))
+
+
+def test_the_compiler_answer_header_names_the_level_it_runs_on(tmp_path):
+    sandbox_or_skip()
+    from supercoder.runs.search import search
+    from supercoder.runs.strategies import StrategyConfig, make_verifier
+    from supercoder.verify.service import VerifyConfig
+
+    problem = _timed_problem(tmp_path)
+    verify = make_verifier(VerifyConfig(EvalConfig(target=Target.V2)))
+    outcome = search(
+        problem,
+        [CompilerModel("target=x86-64-v2,budget=4")],
+        StrategyConfig(Sampling(n=8)),
+        verify=verify,
+    )
+    first = outcome.attempts[0]
+    header = (first.candidate.asm or "").splitlines()[0]
+    assert header.startswith("# supercoder compiler:"), header
+    assert "-march=x86-64-v2" in header and "runs on x86-64-v2" in header, header
+    assert "POPCNT" in header and "-march=native" not in header
+    assert first.verdict.isa is not None and first.verdict.isa.level == "x86-64-v2"

@@ -307,6 +307,8 @@ def _answers(
         return _verified(problem, base, [completion], verify, record)
     sp = chosen.fresh
     why = f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}] in the search's re-measure" if sp else ""
+    if chosen.verdict.isa is not None:  # which CPUs the answer runs on
+        why = "; ".join(filter(None, (why, chosen.verdict.isa.summary())))
     b = chosen.build
     meta.update(build=b.label, family=b.family, flags=list(b.flags))
     best = _completion(chosen.asm, f"{b.label} ({why})", note, f"compiler:{b.label}", meta)
