@@ -51,6 +51,7 @@ from supercoder.commands import (
     train_verl,
     version,
 )
+from supercoder.commands.optionset import show_every_default
 from supercoder.errors import SupercoderError, UserError, printable
 
 EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
@@ -229,6 +230,7 @@ def add(where: typer.Typer, name: str, command, help: str | None = None) -> None
     """Register ``command`` as ``name`` under ``where``, its help paragraphs reflowed;
     its number options refused when not finite (``nan``, ``inf``: no option means them)."""
     command.__doc__ = reflow(command.__doc__)
+    show_every_default(command)
 
     @functools.wraps(command)
     def checked(*args, **kwargs):

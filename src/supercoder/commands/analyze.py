@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DB_HELP
+from supercoder.commands.options import DB_HELP, STORE_DEFAULT
 
 
 def _read(path: Path) -> str:
@@ -24,7 +24,9 @@ def analyze(
     run: Annotated[
         str | None, typer.Option("--run", help="every verified candidate of RUN")
     ] = None,
-    db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help=DB_HELP, show_default=STORE_DEFAULT)
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
     check_binary: Annotated[
         bool,

@@ -11,49 +11,22 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.build.isa import DEFAULT_TARGET
-from supercoder.commands.options import (
-    AnswerOpt,
-    BaseUrlOpt,
-    BudgetOpt,
-    ContextOpt,
-    DbOpt,
-    DeadlineOpt,
-    GenerationOpt,
-    IslandsOpt,
-    MaxCostOpt,
-    MaxTokensOpt,
-    ModelsOpt,
-    NoTimeOpt,
-    RoundsOpt,
-    SamplesOpt,
-    StartFromOpt,
-    StrategyOpt,
-    TargetOpt,
-    TempOpt,
-    TimeoutOpt,
-    UnsafeOpt,
-    err,
-    model_specs,
-    strategy_config,
-    with_target,
-)
+from supercoder.commands.options import DbOpt, ModelRunConfig, err
+from supercoder.commands.optionset import with_config
 from supercoder.errors import printable
 
 if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
 
 
+@with_config(ModelRunConfig, "opts")
 def eval_cmd(
-    model: ModelsOpt = None,
     benchmark: Annotated[
         str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
     ] = "val",
-    samples: SamplesOpt = None,
-    rounds: RoundsOpt = 1,
-    temperature: TempOpt = 0.7,
     run: Annotated[
-        str | None, typer.Option("--run", help="Run name (default MODEL@BENCH).")
+        str | None,
+        typer.Option("--run", help="Run name.", show_default="MODEL@BENCHMARK"),
     ] = None,
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
@@ -63,24 +36,12 @@ def eval_cmd(
         int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
     ] = 4,
     json_out: Annotated[
-        Path | None, typer.Option("--json", help="Write the summary as JSON here.")
+        Path | None,
+        typer.Option("--json", help="Write the summary as JSON here.", show_default="none"),
     ] = None,
     db: DbOpt = None,
-    no_time: NoTimeOpt = False,
-    unsafe_no_sandbox: UnsafeOpt = False,
-    base_url: BaseUrlOpt = None,
-    timeout: TimeoutOpt = 300.0,
-    deadline: DeadlineOpt = 1800.0,
-    context: ContextOpt = "full",
-    answer: AnswerOpt = "whole",
-    budget: BudgetOpt = None,
-    strategy: StrategyOpt = "best-of-n",
-    start_from: StartFromOpt = "baseline",
-    max_cost: MaxCostOpt = None,
-    max_tokens: MaxTokensOpt = None,
-    generation: GenerationOpt = 2,
-    islands: IslandsOpt = 2,
-    isa_target: TargetOpt = DEFAULT_TARGET,
+    *,
+    opts: ModelRunConfig,
 ) -> None:
     """Optimize and verify every problem of a benchmark; print the paper's metrics.
 
@@ -100,27 +61,12 @@ def eval_cmd(
     from supercoder.errors import check_writable
     from supercoder.models import load_model
     from supercoder.problems.loading import kept_paths
-    from supercoder.prompting.answers import check_modes
     from supercoder.runs.store import RunConfig, Store
 
     if json_out:
         check_writable(json_out, "--json")
-    check_modes(context, answer)
-    specs = [with_target(m, isa_target) for m in model_specs(model, strategy, budget)]
-    settings = strategy_config(
-        specs,
-        strategy=strategy,
-        samples=samples,
-        rounds=rounds,
-        temperature=temperature,
-        context=context,
-        answer=answer,
-        start_from=start_from,
-        max_cost=max_cost,
-        max_tokens=max_tokens,
-        generation=generation,
-        islands=islands,
-    )
+    specs = opts.specs()
+    settings = opts.strategy_config(specs)
     problems = load_benchmark(benchmark)
     for out, what in ((json_out, "--json"), (db, "--db")):
         if out is not None:
@@ -129,17 +75,18 @@ def eval_cmd(
         model="+".join(specs),
         benchmark=benchmark,
         strategy=settings,
-        time=not no_time,
-        sandbox=not unsafe_no_sandbox,
+        time=not opts.no_time,
+        sandbox=not opts.unsafe_no_sandbox,
         name=run,
         workers=workers,
         executor=executor,
         concurrency=concurrency,
-        deadline=deadline,
-        target=isa_target.value,
+        deadline=opts.deadline,
+        target=opts.isa_target.value,
     )
     llms = [
-        load_model(m, base_url=base_url, concurrency=concurrency, timeout=timeout) for m in specs
+        load_model(m, base_url=opts.base_url, concurrency=concurrency, timeout=opts.timeout)
+        for m in specs
     ]
     llm = llms if len(llms) > 1 else llms[0]
     store = Store(db)

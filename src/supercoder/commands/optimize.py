@@ -14,77 +14,44 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.build.isa import DEFAULT_TARGET
-from supercoder.commands.options import (
-    AnswerOpt,
-    BaseUrlOpt,
-    BudgetOpt,
-    ContextOpt,
-    DeadlineOpt,
-    GenerationOpt,
-    IslandsOpt,
-    MaxCostOpt,
-    MaxTokensOpt,
-    ModelsOpt,
-    NoTimeOpt,
-    RoundsOpt,
-    SamplesOpt,
-    StartFromOpt,
-    StrategyOpt,
-    TargetOpt,
-    TempOpt,
-    TimeoutOpt,
-    UnsafeOpt,
-    err,
-    model_specs,
-    strategy_config,
-    with_target,
-)
+from supercoder.commands.options import ModelRunConfig, err
+from supercoder.commands.optionset import with_config
 from supercoder.errors import InfraError, UserError, printable
 from supercoder.paths import temp_prefix
 
 
+@with_config(ModelRunConfig, "opts")
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
-    model: ModelsOpt = None,
-    samples: SamplesOpt = None,
-    rounds: RoundsOpt = 1,
-    temperature: TempOpt = 0.7,
     output: Annotated[
-        Path | None, typer.Option("-o", "--output", help="Where to write the best .s.")
+        Path | None,
+        typer.Option(
+            "-o", "--output", help="Where to write the best .s.", show_default="NAME.opt.s"
+        ),
     ] = None,
     inputs: Annotated[
-        Path | None, typer.Option("--inputs", help="Input files for a bare .c.")
+        Path | None,
+        typer.Option("--inputs", help="Input files for a bare .c.", show_default="none"),
     ] = None,
     cflags: Annotated[
         str, typer.Option("--cflags", help="Extra gcc flags for a bare .c (e.g. -fopenmp).")
     ] = "",
     ldflags: Annotated[str, typer.Option("--ldflags", help="Extra link flags for a bare .c.")] = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    no_time: NoTimeOpt = False,
-    unsafe_no_sandbox: UnsafeOpt = False,
-    base_url: BaseUrlOpt = None,
-    timeout: TimeoutOpt = 300.0,
-    deadline: DeadlineOpt = 1800.0,
-    context: ContextOpt = "full",
-    answer: AnswerOpt = "whole",
-    budget: BudgetOpt = None,
     db: Annotated[
         Path | None,
         typer.Option(
-            "--db", help="Keep the answers in this run store: a killed optimize continues."
+            "--db",
+            help="Keep the answers in this run store: a killed optimize continues.",
+            show_default="none: nothing kept",
         ),
     ] = None,
     run: Annotated[
-        str | None, typer.Option("--run", help="Run name in --db [default: optimize:NAME@MODEL].")
+        str | None,
+        typer.Option("--run", help="Run name in --db.", show_default="optimize:NAME@MODEL"),
     ] = None,
-    strategy: StrategyOpt = "best-of-n",
-    start_from: StartFromOpt = "baseline",
-    max_cost: MaxCostOpt = None,
-    max_tokens: MaxTokensOpt = None,
-    generation: GenerationOpt = 2,
-    islands: IslandsOpt = 2,
-    isa_target: TargetOpt = DEFAULT_TARGET,
+    *,
+    opts: ModelRunConfig,
 ) -> None:
     """Ask MODEL for faster assembly for one problem; write it only if it is faster.
 
@@ -107,38 +74,21 @@ def optimize(
     from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
     from supercoder.problems.loading import kept_paths
-    from supercoder.prompting.answers import check_modes
     from supercoder.runs.search import search
     from supercoder.runs.strategies import make_verifier
-    from supercoder.verify.evaluate import EvalConfig
-    from supercoder.verify.service import VerifyConfig
 
-    check_modes(context, answer)
-    specs = [with_target(m, isa_target) for m in model_specs(model, strategy, budget)]
-    settings = strategy_config(
-        specs,
-        strategy=strategy,
-        samples=samples,
-        rounds=rounds,
-        temperature=temperature,
-        context=context,
-        answer=answer,
-        start_from=start_from,
-        max_cost=max_cost,
-        max_tokens=max_tokens,
-        generation=generation,
-        islands=islands,
-    )
+    specs = opts.specs()
+    settings = opts.strategy_config(specs)
+    no_time = opts.no_time
     with tempfile.TemporaryDirectory(prefix=temp_prefix("opt")) as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o", kept_paths(problem))
         llms = [
-            Deadline(load_model(m, base_url=base_url, timeout=timeout), deadline) for m in specs
+            Deadline(load_model(m, base_url=opts.base_url, timeout=opts.timeout), opts.deadline)
+            for m in specs
         ]
-        config = VerifyConfig(
-            EvalConfig(sandbox=not unsafe_no_sandbox, time=not no_time, target=isa_target)
-        )
+        config = opts.verify_config()
         if db is not None:
             outcome = _stored_search(
                 problem, target, specs, llms, settings, db, run, not no_time, config, _progress
@@ -151,15 +101,14 @@ def optimize(
             from supercoder.build.baseline import baseline_asm
 
             outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
+    from supercoder.paths import atomic_write_text
     from supercoder.runs.metrics import search_note
 
     best = outcome.best
     chosen = _faster_answer(outcome, no_time)
-    from supercoder.paths import atomic_write_text
-
     note = search_note(outcome)
     written = chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")
-    isa = _written_isa(chosen, written or "", isa_target, not unsafe_no_sandbox)
+    isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
         written = f"# supercoder compiler: {note}\n{written or ''}"
     atomic_write_text(path, written or "")

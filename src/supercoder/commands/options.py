@@ -1,60 +1,37 @@
-"""What the model commands share: their typer options, the stderr console, and the
-compiler model's budget and sample defaults."""
+"""What the model commands share: ``ModelRunConfig`` (the one option set of ``eval`` and
+``optimize``, made into typer options by ``optionset.with_config``), the options other
+commands share, the stderr console, and the compiler model's budget and sample
+defaults."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from supercoder.build.isa import Target
+from supercoder.build.isa import DEFAULT_TARGET, Target
+from supercoder.commands.optionset import flags
 from supercoder.errors import UserError
+from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.verify.reward import REWARD_KINDS, RewardConfig
+
+if TYPE_CHECKING:
+    from supercoder.runs.strategies import StrategyConfig
+    from supercoder.verify.service import VerifyConfig
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
 ModelOpt = Annotated[
     str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
 ]
-BaseUrlOpt = Annotated[
-    str | None, typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL.")
-]
-SamplesOpt = Annotated[
-    int | None,
-    typer.Option(
-        "--samples",
-        "-n",
-        min=1,
-        help="Samples per problem [default: 1; compiler: at most 64 builds tried].",
-    ),
-]
-RoundsOpt = Annotated[
-    int, typer.Option("--rounds", "-k", min=1, help="Answers per sample chain (1: no refinement).")
-]
-TempOpt = Annotated[float, typer.Option("--temperature", "-t", help="Sampling temperature.")]
-NoTimeOpt = Annotated[bool, typer.Option("--no-time", help="Check correctness only; no timing.")]
-UnsafeOpt = Annotated[
-    bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation (dangerous).")
-]
-STORE_HELP = "[default: $SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite]"
-DbOpt = Annotated[Path | None, typer.Option("--db", help=f"SQLite file of eval runs {STORE_HELP}.")]
-TimeoutOpt = Annotated[
-    float,
-    typer.Option(
-        "--timeout",
-        min=0.1,
-        help="Seconds to wait for the model server per request (a request that times out "
-        "twice is given up: the problem stays unfinished, a rerun retries it).",
-    ),
-]
-DeadlineOpt = Annotated[
-    float,
-    typer.Option(
-        "--deadline", min=1.0, help="Seconds of model time per problem at most (all requests)."
-    ),
+STORE_DEFAULT = "$SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite"
+DbOpt = Annotated[
+    Path | None,
+    typer.Option("--db", help="SQLite file of eval runs.", show_default=STORE_DEFAULT),
 ]
 ContextOpt = Annotated[
     str,
@@ -72,16 +49,6 @@ AnswerOpt = Annotated[
         "edit blocks against the shown assembly.",
     ),
 ]
-BudgetOpt = Annotated[
-    float | None,
-    typer.Option(
-        "--budget",
-        min=0.1,
-        help="compiler model: CPU seconds of build search per problem [default: 60].",
-    ),
-]
-
-
 TargetOpt = Annotated[
     Target,
     typer.Option(
@@ -90,6 +57,109 @@ TargetOpt = Annotated[
         "assembler refuses instructions beyond it and the compiler model builds for it.",
     ),
 ]
+
+
+@dataclass(frozen=True)
+class ModelRunConfig:
+    """The options of ``eval`` and ``optimize``: who answers, how often, how it is asked,
+    how it is checked (each field is one option; ``optionset`` makes them).
+
+    Fields:
+        model: compiler | openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve
+            for several models (a bandit gives calls to the one that improves most per
+            cost).
+        samples: answers per problem (the compiler model: builds tried at most).
+        rounds: answers per sample chain (1: no refinement).
+        temperature: sampling temperature.
+        no_time: check correctness only; time nothing (no speedup, no CI).
+        unsafe_no_sandbox: run candidates WITHOUT isolation (dangerous).
+        base_url: OpenAI/Anthropic-compatible server URL.
+        timeout: seconds to wait for the model server per request (a request that times
+            out twice is given up: the problem stays unfinished, a rerun retries it).
+        deadline: seconds of model time per problem at most (all requests).
+        context: full: the -O3 assembly (the paper's prompt); hot: profile-annotated
+            (# NN.N% per hot line), cold functions elided.
+        answer: whole: the model writes the whole program; diff: SEARCH/REPLACE edit
+            blocks against the shown assembly.
+        budget: compiler model: CPU seconds of build search per problem.
+        strategy: best-of-n: independent answers to the -O3 prompt; refine: one chain of
+            --samples answers, each told what was wrong; evolve: generations of answers
+            improving the best verified programs (--samples answers in all).
+        start_from: evolve: baseline (gcc -O3), or compiler (also the compiler model's
+            best build); speedups stay relative to gcc -O3.
+        max_cost: evolve: stop asking once a problem cost this USD.
+        max_tokens: evolve: token cap per problem.
+        generation: evolve: answers per generation.
+        islands: evolve: populations.
+        isa_target: CPUs the answer must run on: native (this CPU) or an x86-64 level;
+            the assembler refuses instructions beyond it and the compiler model builds
+            for it.
+    """
+
+    model: list[str] | None = field(default=None, metadata=flags("--model", "-m", shown="compiler"))
+    samples: int | None = field(
+        default=None,
+        metadata=flags(
+            "--samples", "-n", min=1, shown=f"1; compiler: {DEFAULT_MAX_BUILDS} builds at most"
+        ),
+    )
+    rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
+    temperature: float = field(default=0.7, metadata=flags("--temperature", "-t"))
+    no_time: bool = False
+    unsafe_no_sandbox: bool = False
+    base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
+    timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
+    deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
+    context: str = "full"
+    answer: str = "whole"
+    budget: float | None = field(
+        default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
+    )
+    strategy: str = "best-of-n"
+    start_from: str = "baseline"
+    max_cost: float | None = field(
+        default=None, metadata=flags("--max-cost", min=0.0, shown="no cap")
+    )
+    max_tokens: int | None = field(
+        default=None, metadata=flags("--max-tokens-per-problem", min=1, shown="no cap")
+    )
+    generation: int = field(default=2, metadata=flags("--generation", min=1))
+    islands: int = field(default=2, metadata=flags("--islands", min=1))
+    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+
+    def specs(self) -> list[str]:
+        """The model specs, ``--budget`` and ``--target`` folded in (bad ones: one line)."""
+        from supercoder.prompting.answers import check_modes
+
+        check_modes(self.context, self.answer)
+        found = model_specs(self.model, self.strategy, self.budget)
+        return [with_target(m, self.isa_target) for m in found]
+
+    def strategy_config(self, specs: list[str]) -> StrategyConfig:
+        return strategy_config(
+            specs,
+            strategy=self.strategy,
+            samples=self.samples,
+            rounds=self.rounds,
+            temperature=self.temperature,
+            context=self.context,
+            answer=self.answer,
+            start_from=self.start_from,
+            max_cost=self.max_cost,
+            max_tokens=self.max_tokens,
+            generation=self.generation,
+            islands=self.islands,
+        )
+
+    def verify_config(self) -> VerifyConfig:
+        """How every answer is checked: the sandbox, timing or not, the target."""
+        from supercoder.verify.evaluate import EvalConfig
+        from supercoder.verify.service import VerifyConfig
+
+        config = EvalConfig(
+            sandbox=not self.unsafe_no_sandbox, time=not self.no_time, target=self.isa_target
+        )
+        return VerifyConfig(config)
 
 
 def with_target(model: str, target: Target) -> str:
@@ -122,7 +192,7 @@ def default_samples(model: str, samples: int | None) -> int:
     return 1
 
 
-DB_HELP = f"run store: the eval SQLite file, or a JSON file of verdict records {STORE_HELP}"
+DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 
 
@@ -135,47 +205,6 @@ def reward_config(
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
     config = EvalConfig(sandbox=sandbox, target=target)
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=config)
-
-
-ModelsOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--model",
-        "-m",
-        help="compiler | openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve "
-        "for several models (a bandit gives calls to the one that improves most per cost) "
-        "[default: compiler].",
-    ),
-]
-StrategyOpt = Annotated[
-    str,
-    typer.Option(
-        "--strategy",
-        help="best-of-n: independent answers to the -O3 prompt; refine: one chain of "
-        "--samples answers, each told what was wrong; evolve: generations of answers "
-        "improving the best verified programs (--samples answers in all).",
-    ),
-]
-StartFromOpt = Annotated[
-    str,
-    typer.Option(
-        "--start-from",
-        help="evolve: baseline (gcc -O3), or compiler (also the compiler model's best "
-        "build); speedups stay relative to gcc -O3.",
-    ),
-]
-MaxCostOpt = Annotated[
-    float | None,
-    typer.Option("--max-cost", min=0.0, help="evolve: stop asking once a problem cost this USD."),
-]
-MaxTokensOpt = Annotated[
-    int | None,
-    typer.Option("--max-tokens-per-problem", min=1, help="evolve: token cap per problem."),
-]
-GenerationOpt = Annotated[
-    int, typer.Option("--generation", min=1, help="evolve: answers per generation.")
-]
-IslandsOpt = Annotated[int, typer.Option("--islands", min=1, help="evolve: populations.")]
 
 
 def model_specs(models: list[str] | None, strategy: str, budget: float | None) -> list[str]:

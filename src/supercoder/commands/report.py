@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DB_HELP
+from supercoder.commands.options import DB_HELP, STORE_DEFAULT
 
 
 def report(
@@ -15,7 +15,9 @@ def report(
     out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
         "report.html"
     ),
-    db: Annotated[Path | None, typer.Option("--db", help=DB_HELP)] = None,
+    db: Annotated[
+        Path | None, typer.Option("--db", help=DB_HELP, show_default=STORE_DEFAULT)
+    ] = None,
 ) -> None:
     from supercoder.report.page import write_report
 
