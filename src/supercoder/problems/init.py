@@ -145,7 +145,10 @@ def create_problem(
 
 def _no_inputs() -> Layout:
     """The layout of a program given no inputs: one test on empty stdin."""
-    return Layout("no inputs", (TestFile(NO_INPUT_TEST, Path(os.devnull), None, False),))
+    return Layout("no inputs", (TestFile(NO_INPUT_TEST, _EMPTY_STDIN, None, False),))
+
+
+_EMPTY_STDIN = Path(os.devnull)  # the no-input test's "file": never read, its input is b''
 
 
 def _check_options(opts: InitConfig) -> None:
@@ -222,7 +225,10 @@ def _fill(
         shutil.copyfile(path, folder / rel)
     if headers:  # every build copies the files problem.json lists
         (folder / "problem.json").write_text(json.dumps({"headers": list(headers)}) + "\n")
-    datas = [read_regular(t.input, MAX_FILE_BYTES, "test input") for t in tests]
+    datas = [
+        b"" if t.input is _EMPTY_STDIN else read_regular(t.input, MAX_FILE_BYTES, "test input")
+        for t in tests
+    ]
     include = ("-iquote", str(folder.resolve())) if headers else ()
     runs = reference_runs(
         source,
