@@ -401,3 +401,28 @@ def test_layouts_are_named_for_what_they_are(tmp_path):
     (tmp_path / "io").mkdir()
     (tmp_path / "io" / "in1.txt").write_text("1\n")
     assert discover(tmp_path / "io").kind == "in/out names"
+
+
+def test_gather_rewrites_include_folders_absolute_or_relative_and_leaves_the_toolchains(
+    tmp_path, monkeypatch
+):
+    from supercoder.problems.sources import gather
+
+    src = tmp_path / "repo" / "app"
+    inc = tmp_path / "repo" / "include"
+    src.mkdir(parents=True)
+    inc.mkdir()
+    (src / "lib" / "include").mkdir(parents=True)  # the program's own: never mixed in
+    (inc / "util.h").write_text('#include "deep.h"\n')
+    (inc / "deep.h").write_text("#define DEEP 1\n")
+    (inc / "unused.h").write_text("#define UNUSED 1\n")
+    (src / "prog.c").write_text("#include <util.h>\n#include <stdio.h>\nint main(void){}\n")
+    monkeypatch.chdir(tmp_path / "repo")
+    for flag in (f"-I{inc}", "-I include", "-isystem include"):
+        build = gather([src / "prog.c"], f"{flag} -I/usr/include -I/nonexistent -DX=1")
+        flags = build.cflags.split()
+        assert "-I/usr/include" in flags and "-I/nonexistent" in flags and "-DX=1" in flags
+        assert set(build.files) == {"lib/include2/util.h", "lib/include2/deep.h"}
+        assert not any(p.name == "unused.h" for p in build.files.values())  # only what it uses
+    build = gather([src / "prog.c"], "-I include")
+    assert build.cflags == "-Ilib/include2" and build.moved == (f"{inc} -> lib/include2/",)

@@ -333,4 +333,5 @@ def _speedup_text(v) -> str:
         return "not timed"
     sp = v.speedup
     mark = " *" if v.significantly_faster else ""
-    return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}"
+    memo = " (memorizable: reads no input, timed on its visible tests)" if v.memorizable else ""
+    return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}{memo}"

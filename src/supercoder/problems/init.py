@@ -137,7 +137,7 @@ def create_problem(
         tuple(build.files),
         filled.reads_input,
         tuple(filled.warnings),
-        "" if filled.reads_input else size_macros([build.main, *build.files.values()]),
+        "" if filled.reads_input else size_macros([build.main, *build.files.values()], opts.cflags),
         build.moved,
         timed,
     )
@@ -349,7 +349,7 @@ _SIZE_DEFAULT = re.compile(
 )
 
 
-def size_macros(paths: Sequence[Path]) -> str:
+def size_macros(paths: Sequence[Path], cflags: str = "") -> str:
     """How a program that reads no input is sized, from its files: the dataset macros
     (``#ifdef LARGE_DATASET``, PolyBench) or ``#ifndef N / #define N 1000`` defaults it
     tests; one line saying what was found, or that nothing was."""
@@ -360,19 +360,22 @@ def size_macros(paths: Sequence[Path]) -> str:
             text = path.read_bytes()
             datasets.update((m.decode(), None) for m in _DATASET.findall(text))
             defaults.update((m.decode(), None) for m in _SIZE_DEFAULT.findall(text))
+    given = [f for f in split_flags(cflags) if f.startswith("-D")]
     if datasets:
         names = " ".join(f"-D{d}" for d in datasets)
+        this = next((f for f in given if f[2:] in datasets), "")
         return (
-            f"its size is set at compile time by one of {names}: each size is a problem "
-            f"of its own (init it again with --cflags -D{next(iter(datasets))} -o NAME-size); "
-            "inputs cannot vary it"
+            f"its size is set at compile time by one of {names} (this problem: "
+            f"{this or 'the default'}): each size is a problem of its own (init it again "
+            f"with -D{next(iter(datasets))} -o NAME-size); inputs cannot vary it"
         )
     if defaults:
         names = ", ".join(defaults)
+        this = [f for f in given if f[2:].split("=")[0] in defaults]
         return (
-            f"its size is set at compile time by {names} (#ifndef defaults): each value is a "
-            f"problem of its own (--cflags -D{next(iter(defaults))}=VALUE -o NAME-VALUE); "
-            "inputs cannot vary it"
+            f"its size is set at compile time by {names} (#ifndef defaults; this problem: "
+            f"{' '.join(this) or 'the defaults'}): each value is a problem of its own "
+            f"(-D{next(iter(defaults))}=VALUE -o NAME-VALUE); inputs cannot vary it"
         )
     return "no compile-time size macro found (-D): the program has one size, its tests one run"
 
