@@ -153,7 +153,7 @@ def _sentence(text: str) -> str:
     (typer renders help as rich markup, which would eat ``[...]``)."""
     from rich.markup import escape
 
-    text = text.strip()
+    text = text.strip().replace("``", "")
     if not text:
         return ""
     first, _, _ = text.partition(" ")

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import AnswerOpt, ContextOpt
+from supercoder.commands.optionset import with_config
+from supercoder.training.sft import SftConfig
 
 
+@with_config(SftConfig, "opts", skip=("run",))
 def sft(
-    model: Annotated[str, typer.Option(help="Hugging Face model id or local path.")],
     from_run: Annotated[
         str | None, typer.Option("--from-run", help="The eval run to learn from.")
     ] = None,
@@ -22,49 +24,18 @@ def sft(
             "--examples", help="JSONL prompt/completion rows (dataset export-trace's sft.jsonl)."
         ),
     ] = None,
-    lora: Annotated[
-        bool, typer.Option("--lora/--full", help="LoRA adapters (default) or full.")
-    ] = True,
-    db: Annotated[
-        Path | None, typer.Option(help="Run store (default runs/supercoder.sqlite).")
-    ] = None,
-    benchmark: Annotated[str, typer.Option(help="Problems whose answers are used.")] = "train",
-    min_speedup: Annotated[
-        float, typer.Option(help="Keep answers at least this fast (or CI > 1).")
-    ] = 1.1,
-    steps: Annotated[int, typer.Option(help="Optimizer steps (-1: --epochs passes).")] = -1,
-    epochs: Annotated[float, typer.Option()] = 3.0,
-    lr: Annotated[float, typer.Option()] = 1e-4,
-    max_length: Annotated[int, typer.Option(help="Tokens per example (prompt + answer).")] = 4096,
-    output: Annotated[Path, typer.Option()] = Path("runs/sft"),
-    context: ContextOpt = "full",
-    answer: AnswerOpt = "whole",
+    *,
+    opts: SftConfig,
 ) -> None:
     """Supervised fine-tuning on a run's best verified, faster answers (--answer diff:
     the targets are SEARCH/REPLACE edits from the baseline to the answer), or on the
     rows of --examples (an evolve run's parent -> improved-child steps)."""
     from supercoder.errors import UserError
-    from supercoder.prompting.answers import check_modes
-    from supercoder.training.sft import SftConfig, train_sft
+    from supercoder.training.sft import train_sft
     from supercoder.training.trace import read_rows
 
-    check_modes(context, answer)
     if (from_run is None) == (examples is None):
         raise UserError("give one of --from-run RUN or --examples FILE.jsonl")
     rows = read_rows(examples, "SFT examples") if examples is not None else None
-    opts = SftConfig(
-        model=model,
-        run=from_run or str(examples),
-        db=db,
-        benchmark=benchmark,
-        output=output,
-        lora=lora,
-        steps=steps,
-        epochs=epochs,
-        lr=lr,
-        max_length=max_length,
-        min_speedup=min_speedup,
-        context=context,
-        answer=answer,
-    )
+    opts = replace(opts, run=from_run or str(examples))
     typer.echo(json.dumps(train_sft(opts, rows), indent=2, default=str))

@@ -44,7 +44,8 @@ class GrpoConfig:
         workers: parallel verifications.
         context: the prompt's context (``full`` | ``hot``, see prompting/prompts.py).
         answer: the answer form the prompt asks for (``whole`` | ``diff``).
-        eval_split: evaluated after training like ``supercoder eval`` (None: not at all).
+        eval_split: evaluated after training like ``supercoder eval`` (None, or ``none``
+            on the command line: not at all).
         db: the run store of that evaluation (None: the default store).
         prompts: a JSONL file of prompt rows with a ``problem`` column, e.g. from
             ``dataset export-trace`` (None: prompts from the benchmark's baselines).

@@ -14,7 +14,7 @@ prompt the model will see), completion = the assembly in an ```assembly fence, o
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +52,7 @@ class SftConfig:
     db: Path | None = None
     benchmark: str = "train"
     output: Path = Path("runs/sft")
-    lora: bool = True
+    lora: bool = field(default=True, metadata={"flags": ("--lora/--full",)})
     steps: int = -1
     epochs: float = 3.0
     lr: float = 1e-4
