@@ -69,13 +69,18 @@ def test_inputs_the_program_ignores_are_found_out_by_an_empty_stdin_probe(tmp_pa
     assert "reads no input" not in proc.stdout
     assert "reads_input" not in json.loads((read / "problem.json").read_text())
     assert not load_problem(read).memorizable
-    # one input whose output equals the empty-input output: the probe says memorizable
+    # one input whose output equals the empty-input output: the second probe (the input
+    # with its digits changed) shows the program reads it
     one = tmp_path / "one"
     one.mkdir()
     (one / "x.txt").write_text("0\n")
     proc = run_cli("problem", "init", str(echo), "--inputs", str(one), "-o", str(tmp_path / "z"))
     assert proc.returncode == 0, proc.stderr
-    assert load_problem(tmp_path / "z").memorizable  # 0 and no input print the same
+    assert not load_problem(tmp_path / "z").memorizable  # "0" and no input print the same
+    # given no --inputs, a program that reads its input is refused, not made memorizable
+    proc = run_cli("problem", "init", str(echo), "-o", str(tmp_path / "none"))
+    assert proc.returncode == 2 and "reads its input" in proc.stderr and "--inputs" in proc.stderr
+    assert not (tmp_path / "none").exists()
 
 
 def test_a_program_printing_only_on_stderr_is_refused_naming_stderr_and_the_fix(tmp_path):

@@ -240,7 +240,12 @@ def _fill(
         names=[str(t.input) for t in tests],
         exit_code=opts.exit_code,
     )
-    reads_input = given_inputs and _reads_input(source, datas, runs, opts, include, source_path)
+    reads_input = _reads_input(source, datas, runs, opts, include, source_path)
+    if reads_input and not given_inputs:
+        raise UserError(
+            f"{source_path} reads its input (its output changed when it was given some): "
+            "give its tests with --inputs DIR"
+        )
     warnings = _empty_outputs(source_path, [t.name for t in tests], runs, build.files.values())
     disagreements = []
     for t, data, run in zip(tests, datas, runs, strict=True):
@@ -275,17 +280,19 @@ def _reads_input(
     source_path: Path,
 ) -> bool:
     """Does the program's output depend on its input? Not when every input gave the same
-    output and a run on empty stdin prints that output too (the probe runs only then:
-    a program whose outputs differ reads its input). A probe that fails (a crash or a
-    timeout on empty input) means the program needs its input."""
+    output and two probes print that output too: empty stdin, and an input it was not
+    given (the first input with its digits changed; probes run only when the outputs
+    agree: a program whose outputs differ reads its input). A probe that fails (a crash
+    or a timeout) means the program needs its input."""
     if any(r.output != runs[0].output for r in runs[1:]):
         return True
-    if all(not d for d in datas):
-        return False  # every test already runs on empty stdin
-    probe = run_reference(
+    probes = [p for p in dict.fromkeys((b"", _other_input(datas))) if p not in datas]
+    if not probes:
+        return False
+    results = run_reference(
         source,
-        [b""],
-        names=["an empty input"],
+        probes,
+        names=[f"probe input #{i}" for i in range(len(probes))],
         runs={"O3": 1},
         cflags=(*split_flags(opts.cflags), *include),
         ldflags=split_flags(opts.ldflags),
@@ -293,7 +300,23 @@ def _reads_input(
         label=str(source_path),
         exit_code=opts.exit_code,
     )
-    return not (probe and probe[0].ok and probe[0].output == runs[0].output)
+    same = [r.ok and r.output == runs[0].output for r in results]
+    return not (len(same) == len(probes) and all(same))
+
+
+_PROBE = b"3\n1 2 3\nhello world 42\n"
+
+
+def _other_input(datas: Sequence[bytes]) -> bytes:
+    """An input the program was not given: the first non-empty one with each digit
+    changed (else reversed), or a small mixed text when every input is empty."""
+    first = next((d for d in datas if d), b"")
+    if not first:
+        return _PROBE
+    shifted = bytes((c - 47) % 10 + 48 if 48 <= c <= 57 else c for c in first)
+    if shifted != first:
+        return shifted
+    return first[::-1] if first[::-1] != first else first + b"\n" + _PROBE
 
 
 def _empty_outputs(
