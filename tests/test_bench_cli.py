@@ -47,7 +47,7 @@ def run(*args: str):
 
 
 def test_bench_list_shows_counts_and_baseline_time(bench):
-    out = run("bench", "list", str(bench))
+    out = run("bench", "list", str(bench), "--time")
     row = next(line for line in out.splitlines() if "double" in line)
     cells = [c.strip() for c in row.split("│") if c.strip()]
     assert cells[:5] == ["double", "train", "io", "3", "1"]

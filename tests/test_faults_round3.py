@@ -525,3 +525,192 @@ def test_ctrl_c_stops_calibrate_within_seconds_without_promising_a_resume(own_tm
     assert took < 5, took
     assert "resume" not in err and "interrupted" in err
     assert not [p for p in tmp_path.iterdir() if p.name.startswith("sc-")]
+
+
+# --- 8. the newcomer's hour --------------------------------------------------------------
+
+
+def test_problem_baseline_writes_the_o3_assembly_of_a_bundled_problem(tmp_path, monkeypatch):
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.problems.loading import BUNDLED_ROOT
+
+    monkeypatch.chdir(tmp_path)
+    want = baseline_asm(load_problem(BUNDLED_ROOT / "dp_lcs"))
+    done = runner.invoke(app, ["problem", "baseline", "dp_lcs", "-o", "mine.s"])
+    assert done.exit_code == 0, done.output
+    assert (tmp_path / "mine.s").read_text() == want
+    assert "using the bundled problem dp_lcs" in done.output
+    printed = runner.invoke(app, ["problem", "baseline", "dp_lcs"])
+    assert printed.exit_code == 0 and want.strip() in printed.stdout
+    missing = runner.invoke(app, ["problem", "baseline", "no_such_problem"])
+    assert missing.exit_code == 2 and "no bundled problem of that name" in missing.output
+
+
+def test_check_and_analyze_take_a_bundled_name_and_a_local_folder_wins(tmp_path, monkeypatch):
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    monkeypatch.chdir(tmp_path)
+    assert runner.invoke(app, ["problem", "baseline", "dp_lcs", "-o", "mine.s"]).exit_code == 0
+    bundled = runner.invoke(app, ["check", "dp_lcs", "mine.s", "--no-time"])
+    assert bundled.exit_code == 0, bundled.output
+    assert "using the bundled problem dp_lcs" in bundled.output and ": ok" in bundled.output
+    kinds = runner.invoke(app, ["analyze", "dp_lcs", "mine.s"])
+    assert kinds.exit_code == 0 and "no transformation found" in kinds.output, kinds.output
+    make_sum_problem(tmp_path / "dp_lcs")  # a folder of the same name here wins
+    local = runner.invoke(app, ["check", "dp_lcs", "mine.s", "--no-time"])
+    assert "using the folder ./dp_lcs" in local.output
+    assert ": wrong_output" in local.output or ": runtime_error" in local.output, local.output
+
+
+def test_one_paper_figure_per_verdict_and_no_reward_for_what_was_not_measured(tmp_path):
+    from supercoder.commands.display import print_verdict, reward_line
+    from supercoder.types import Speedup, Status, Verdict
+
+    sp = Speedup(0.876, 0.85, 0.9, samples=40, tests_timed=3)
+    timed = Verdict("p", Status.OK, speedup=sp, paper_speedup=1.08)
+    from rich.console import Console
+
+    console = Console(record=True, width=200)
+    print_verdict(timed, console)
+    text = console.export_text()
+    paper_lines = [ln for ln in text.splitlines() if "paper" in ln and "x" in ln]
+    figures = {
+        tok for ln in paper_lines for tok in ln.split() if tok.endswith("x") and tok[0].isdigit()
+    }
+    assert figures <= {"1.08x", "0.88x"} and "paper_speedup 1.08x" in text
+    assert "the paper's:" not in text
+    untimed = Verdict("p", Status.OK)
+    assert "none" in reward_line(untimed) and "1.000" not in reward_line(untimed)
+
+
+def test_a_no_time_summary_reports_no_timing_figure(tmp_path):
+    from rich.console import Console
+
+    from supercoder.commands.eval import print_summary
+    from supercoder.runs.metrics import summarize
+    from supercoder.runs.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Status, Verdict
+
+    v = Verdict("p", Status.OK)
+    outcome = Outcome("p", (Attempt(0, 0, Candidate("main:\n ret\n"), v),))
+    summary = summarize([outcome], {"timed": False, "model": "m"}, total=1)
+    console = Console(record=True, width=200)
+    print_summary("quick", summary, console)
+    text = console.export_text()
+    rows = {
+        ln.split("│")[1].strip(): ln.split("│")[2].strip()
+        for ln in text.splitlines()
+        if ln.count("│") >= 3
+    }
+    for key in ("fast_1.1", "timed_share", "improved", "significant_speedups"):
+        assert rows[key] == "not measured", (key, rows[key])
+    assert rows["accuracy"] == "100.0%"
+    assert "no speedup was measured (--no-time)" in text
+
+
+def test_bench_list_does_not_time_by_default(tmp_path):
+    start = time.monotonic()
+    quick = runner.invoke(app, ["bench", "list", "--benchmark", "val"])
+    assert quick.exit_code == 0, quick.output
+    assert time.monotonic() - start < 20 and "baseline ms (--time)" in quick.output
+    assert runner.invoke(app, ["bench", "list", "val"]).output == quick.output  # the alias
+
+
+def test_one_convention_for_naming_a_benchmark(tmp_path, monkeypatch):
+    out = tmp_path / "v.jsonl"
+    for args in (["--benchmark", "val"], ["val"], ["-b", "val"]):
+        done = runner.invoke(app, ["dataset", "export", *args, "--out", str(out)])
+        assert done.exit_code == 0, done.output
+    both = runner.invoke(
+        app, ["dataset", "export", "train", "--benchmark", "val", "--out", str(out)]
+    )
+    assert both.exit_code == 2 and "give one" in both.output
+    no_out = runner.invoke(app, ["dataset", "export", "--benchmark", "val"])
+    assert no_out.exit_code == 2 and "--out" in no_out.output and "Missing" not in no_out.output
+    # a local ./val wins over the bundled split, and says so
+    monkeypatch.chdir(tmp_path)
+    make_sum_problem(tmp_path / "val" / "mine")
+    local = cli("bench", "list", "--benchmark", "val", cwd=tmp_path)
+    assert local.returncode == 0 and "using the folder ./val" in local.stderr
+    assert "mine" in local.stdout and "dp_lcs" not in local.stdout
+
+
+def test_the_run_store_is_the_same_from_any_folder(tmp_path):
+    data = tmp_path / "data"
+    env = {"XDG_DATA_HOME": str(data), "SUPERCODER_DB": ""}
+    bench = make_sum_problem(tmp_path / "a" / "bench" / "sum").parent
+    ran = cli(
+        "eval", "--benchmark", str(bench), "--no-time", "--run", "r1", env=env, cwd=tmp_path / "a"
+    )
+    assert ran.returncode == 0, ran.stderr
+    (tmp_path / "b").mkdir()
+    board = cli("leaderboard", env=env, cwd=tmp_path / "b")
+    assert board.returncode == 0 and "r1" in board.stdout, board.stderr
+    assert (data / "supercoder" / "runs.sqlite").is_file()
+    assert not (tmp_path / "a" / "runs").exists()
+
+
+def test_analyze_and_report_count_the_same_answers(tmp_path):
+    from supercoder.report.page import analyze_run, build_page, load_run
+
+    db = tmp_path / "r.sqlite"
+    _stored_two_attempts(db)
+    page = build_page(db, "two")
+    shown = runner.invoke(app, ["analyze", "--run", "two", "--db", str(db)])
+    assert shown.exit_code == 0, shown.output
+    assert f"{len(page.analyzed)} chosen answers" in shown.output
+    every = runner.invoke(app, ["analyze", "--run", "two", "--db", str(db), "--all-candidates"])
+    assert f"{len(analyze_run(load_run(db, 'two')))} verified candidates" in every.output
+
+
+def _stored_two_attempts(db: Path) -> None:
+    from supercoder.build.baseline import baseline_asm
+    from supercoder.problems.loading import BUNDLED_ROOT
+    from supercoder.runs.metrics import summarize
+    from supercoder.runs.store import RunConfig, RunJournal, Store
+    from supercoder.runs.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Status, Verdict
+
+    asm = baseline_asm(load_problem(BUNDLED_ROOT / "dp_lcs"))
+    store = Store(db)
+    store.open_run(RunConfig(model="m", benchmark="val", time=False, name="two"), {})
+    journal = RunJournal(store, "two")
+    journal.baseline("dp_lcs", asm)
+    attempts = tuple(
+        Attempt(i, 0, Candidate(asm + f"# {i}\n"), Verdict("dp_lcs", Status.OK)) for i in range(2)
+    )
+    for a in attempts:
+        journal.record("dp_lcs", a)
+    outcome = Outcome("dp_lcs", attempts, chosen=(0, 0))
+    store.finish_problem("two", outcome)
+    store.finish_run("two", summarize([outcome], {}, total=1))
+    store.close()
+
+
+def test_a_compile_error_names_the_users_file_and_wrong_output_shows_text(tmp_path):
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    folder = make_sum_problem(tmp_path / "p")
+    bad = tmp_path / "my answer.s"
+    bad.write_text("main:\n  movq %rax, %zz\n")
+    wrong = tmp_path / "wrong.s"
+    wrong.write_text(
+        '\t.globl main\nmain:\n  leaq msg(%rip), %rdi\n  subq $8, %rsp\n  call puts@PLT\n  xorl %eax, %eax\n  addq $8, %rsp\n  ret\n  .section .rodata\nmsg: .string "2"\n'
+    )
+    done = runner.invoke(app, ["check", str(folder), str(bad), str(wrong), "--no-time", "--json"])
+    assert done.exit_code == 0, done.output
+    first, second = json.loads(done.stdout)
+    assert first["status"] == "compile_error" and f"{bad}:2:" in first["message"]
+    assert "program.s" not in first["message"]
+    details = " ".join(t["detail"] for t in second["tests"])
+    assert "expected '5', got '2'" in details and "b'" not in details
+
+
+def test_dataset_import_uses_every_core_by_default():
+    from supercoder.commands.options import ALL_CORES
+
+    assert len(os.sched_getaffinity(0)) == ALL_CORES
+    shown = runner.invoke(app, ["dataset", "import", "--help"], terminal_width=200)
+    assert f"default: {ALL_CORES}" in shown.output or "every core" in shown.output

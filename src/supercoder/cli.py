@@ -43,6 +43,7 @@ from supercoder.commands import (
     eval,
     leaderboard,
     optimize,
+    problem_baseline,
     problem_init,
     problem_profile,
     report,
@@ -268,6 +269,7 @@ add(app, "version", version.version, "Print the supercoder version and toolchain
 problem = group("problem", "Create and inspect problem folders.")
 add(problem, "init", problem_init.problem_init)
 add(problem, "profile", problem_profile.profile_cmd)
+add(problem, "baseline", problem_baseline.baseline_cmd)
 
 bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
 add(bench, "list", bench_list.list_, "Problems with split, tags, test counts, size, baseline time.")

@@ -18,8 +18,29 @@ def _read(path: Path) -> str:
     return read_regular(path, MAX_ASM_BYTES).decode(errors="replace")
 
 
+def _baseline_text(spec: Path) -> str:
+    """The baseline listing: a .s file, or a problem's -O3 baseline (folder or bundled)."""
+    from supercoder.problems.loading import resolve_problem
+
+    if spec.is_file():
+        return _read(spec)
+    path, _ = resolve_problem(spec)
+    if path.is_dir():
+        from supercoder.build.baseline import baseline_asm
+        from supercoder.commands.options import note
+        from supercoder.problems.loading import load_problem_arg
+
+        return baseline_asm(load_problem_arg(spec, note))
+    return _read(spec)
+
+
 def analyze(
-    baseline: Annotated[Path | None, typer.Argument(help="baseline assembly (.s)")] = None,
+    baseline: Annotated[
+        Path | None,
+        typer.Argument(
+            help="baseline assembly (.s), or a problem (folder or bundled name): its -O3 baseline"
+        ),
+    ] = None,
     candidate: Annotated[Path | None, typer.Argument(help="candidate assembly (.s)")] = None,
     run: Annotated[
         str | None, typer.Option("--run", help="every verified candidate of RUN")
@@ -28,6 +49,14 @@ def analyze(
         Path | None, typer.Option("--db", help=DB_HELP, show_default=STORE_DEFAULT)
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    every: Annotated[
+        bool,
+        typer.Option(
+            "--all-candidates",
+            help="with --run: every verified candidate, not only each problem's chosen "
+            "answer (what the report analyses)",
+        ),
+    ] = False,
     check_binary: Annotated[
         bool,
         typer.Option(
@@ -38,12 +67,12 @@ def analyze(
     from supercoder.errors import UserError
 
     if run is not None:
-        return _analyze_run(run, db, as_json)
+        return _analyze_run(run, db, as_json, every)
     if baseline is None or candidate is None:
         raise UserError("give BASELINE.s and CANDIDATE.s, or --run RUN")
     from supercoder.analysis import analyze as run_analysis
 
-    base_text, cand_text = _read(baseline), _read(candidate)
+    base_text, cand_text = _baseline_text(baseline), _read(candidate)
     result = run_analysis(base_text, cand_text)
     if as_json:
         typer.echo(json.dumps(result.to_json(), indent=2))
@@ -84,20 +113,22 @@ def _check_binary(texts: dict[str, str]) -> None:
         typer.echo(f"{name}: parser {status}")
 
 
-def _analyze_run(name: str, db: Path, as_json: bool) -> None:
+def _analyze_run(name: str, db: Path | None, as_json: bool, every: bool = False) -> None:
     from rich.console import Console
     from rich.table import Table
 
     from supercoder.report.page import analyze_run, kind_table, load_run
 
     data = load_run(db, name)
-    analyzed = analyze_run(data)
+    analyzed = analyze_run(data, best_only=not every)
+    what = "verified candidates" if every else "chosen answers (one per problem, as the report)"
     stats = kind_table(analyzed)
     if as_json:
         typer.echo(
             json.dumps(
                 {
                     "run": data.name,
+                    "analysed": "every verified candidate" if every else "chosen answers",
                     "kinds": [
                         {"kind": s.kind, "count": s.count, "geomean_speedup": s.mean_speedup}
                         for s in stats
@@ -114,10 +145,8 @@ def _analyze_run(name: str, db: Path, as_json: bool) -> None:
     console = Console(markup=False)
     from supercoder.errors import printable
 
-    table = Table(
-        title=printable(f"run {data.name}: {len(analyzed)} verified candidates analysed", False)
-    )
-    for col in ("kind", "candidates", "geomean speedup"):
+    table = Table(title=printable(f"run {data.name}: {len(analyzed)} {what} analysed", False))
+    for col in ("kind", "candidates" if every else "chosen answers", "geomean speedup"):
         table.add_column(col, justify="left" if col == "kind" else "right")
     for s in stats:
         table.add_row(s.kind, str(s.count), f"{s.mean_speedup:.3f}" if s.mean_speedup else "-")

@@ -8,13 +8,12 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import WORKERS
+from supercoder.commands.options import WORKERS, BenchmarkArg, BenchmarkOpt, pick_benchmark
 
 
 def coverage(
-    bench: Annotated[
-        str, typer.Argument(help="train, val, all, a benchmark folder or a record file.")
-    ] = "all",
+    bench: BenchmarkArg = None,
+    benchmark: BenchmarkOpt = None,
     workers: Annotated[int, typer.Option(help="Parallel processes.")] = WORKERS,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON.")
@@ -27,7 +26,7 @@ def coverage(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.problems.coverage import coverage_many, means
 
-    problems = load_benchmark(bench)
+    problems = load_benchmark(pick_benchmark(benchmark, bench))
     with progress_bar("coverage", len(problems)) as advance:
         results = coverage_many(problems, workers, advance)
     table = Table("problem", "tests", "lines", "line %", "branches", "branch %")

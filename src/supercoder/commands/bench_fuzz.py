@@ -7,13 +7,18 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import BenchmarkOpt, pick_benchmark
 from supercoder.errors import UserError
 
 
 def fuzz(
     target: Annotated[
-        str, typer.Argument(help="A problem folder, a benchmark folder, train/val/all.")
-    ],
+        str | None,
+        typer.Argument(
+            help="A problem folder, or the benchmark (as --benchmark).", show_default=False
+        ),
+    ] = None,
+    benchmark: BenchmarkOpt = None,
     count: Annotated[int, typer.Option(help="Fuzzed inputs to try per problem.")] = 10,
     seed: Annotated[
         int | None,
@@ -40,7 +45,7 @@ def fuzz(
             "inputs; they judge correctness only (timed inputs are drawn afresh every check)",
             err=True,
         )
-    problems = load_benchmark(target)
+    problems = load_benchmark(pick_benchmark(benchmark, target, None))
     reports = []
     with progress_bar("fuzzing", len(problems)) as advance:
         for p in problems:

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import BenchmarkArg, BenchmarkOpt, pick_benchmark
 from supercoder.errors import UserError
 from supercoder.paths import atomic_write_text, temp_prefix
 from supercoder.types import Problem
@@ -72,21 +73,34 @@ def _baseline_ms(problem: Problem) -> str:
 
 
 def list_(
-    bench: Annotated[
-        str, typer.Argument(help="train, val, all, a benchmark folder or a record file.")
-    ] = "all",
+    bench: BenchmarkArg = None,
+    benchmark: BenchmarkOpt = None,
     split: Annotated[str | None, typer.Option(help="Only this split.")] = None,
-    no_time: Annotated[
-        bool, typer.Option("--no-time", help="Skip measuring the baseline time.")
+    timed: Annotated[
+        bool,
+        typer.Option(
+            "--time/--no-time",
+            help="Also measure each -O3 baseline's CPU time on its slowest test (runs every "
+            "test: about 4 s a problem, a minute for the bundled set; cached).",
+        ),
     ] = False,
 ) -> None:
-    """ "baseline ms" is the -O3 baseline's CPU time on the problem's slowest test."""
+    """The problems of a benchmark: split, tags, test counts, largest input; with --time
+    also "baseline ms", the -O3 baseline's CPU time on the problem's slowest test.
+
+    Example: supercoder bench list --benchmark val --time
+    """
     from rich.console import Console
     from rich.table import Table
 
     from supercoder.dataset.benchmarks import load_benchmark
 
+    bench = pick_benchmark(benchmark, bench)
     problems = _in_split(load_benchmark(bench), bench, split)
+    if timed:
+        from supercoder.commands.options import note
+
+        note(f"timing the -O3 baseline of {len(problems)} problem(s): about 4 s each (cached)")
     table = Table(
         "problem",
         "split",
@@ -94,7 +108,7 @@ def list_(
         "visible",
         "hidden",
         "largest input",
-        "baseline ms (slowest test)",
+        "baseline ms (slowest test)" if timed else "baseline ms (--time)",
     )
     for p in problems:
         largest = max(len(t.read_input()) for t in p.tests)
@@ -107,7 +121,7 @@ def list_(
             str(len(p.visible_tests)),
             str(hidden),
             _human(largest),
-            "-" if no_time else _baseline_ms(p),
+            _baseline_ms(p) if timed else "-",
         )
     Console(width=max(110, Console().width), markup=False).print(table)
     splits = {

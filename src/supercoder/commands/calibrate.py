@@ -139,6 +139,11 @@ def calibrate(
     echo = (lambda _: None) if as_json else typer.echo
     from supercoder.timing.slots import slot_count
 
+    if not as_json:
+        typer.echo(
+            f"{len(config.problems) * checks} identical-program checks, {slot_count()} at a "
+            "time: about a minute on an idle machine (Ctrl-C stops; nothing is stored then)"
+        )
     checks = identical_checks(config, echo)
     cal = estimate_calibration(checks, machine_context(), slots=slot_count())
     path = save_calibration(cal)

@@ -15,7 +15,11 @@ from supercoder.errors import UserError
 
 def check(
     problem_dir: Annotated[
-        Path, typer.Argument(help="Problem folder (source.c, tests/NAME.in + NAME.out).")
+        Path,
+        typer.Argument(
+            help="Problem folder (source.c, tests/NAME.in + NAME.out), or a bundled "
+            "problem's name (dp_lcs; a folder of that name here wins)."
+        ),
     ],
     candidates: Annotated[
         list[Path],
@@ -61,12 +65,15 @@ def check(
 
     Exit code 0 whenever the checks ran, whatever the verdicts; 3 if one could not run.
 
-    Example: supercoder check src/supercoder/data/bench/dp_lcs my.s other.s --json
+    Start from the -O3 baseline: supercoder problem baseline dp_lcs -o my.s
+
+    Example: supercoder check dp_lcs my.s other.s --json
     """
     import os
     from dataclasses import replace
 
-    from supercoder.problems.loading import load_problem
+    from supercoder.commands.options import note
+    from supercoder.problems.loading import load_problem_arg
     from supercoder.sandbox.box import Limits
     from supercoder.verify.evaluate import EvalConfig
     from supercoder.verify.executors import ThreadExecutor
@@ -78,7 +85,7 @@ def check(
     from supercoder.errors import read_regular
 
     raw = [read_regular(c, MAX_ASM_BYTES, "candidate") for c in candidates]
-    problem = load_problem(problem_dir)
+    problem = load_problem_arg(problem_dir, note)
     limits = replace(
         Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
     )
@@ -89,6 +96,7 @@ def check(
     workers = max(1, min(len(texts), os.cpu_count() or 1))
     verification = VerifyConfig(config, group_size=len(texts))  # one timing session
     verdicts = verify_candidates(problem, texts, verification, ThreadExecutor(workers))
+    verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
     broken = any(v.is_infra_failure for v in verdicts)
     if as_json:
         data = [_check_json(v) for v in verdicts]
@@ -105,6 +113,17 @@ def check(
                 print_verdict(verdict)
     if broken:
         raise typer.Exit(3)
+
+
+def _named(verdict, candidate: Path):
+    """The verdict's build messages name the user's file, not the build's ``program.s``."""
+    import re
+    from dataclasses import replace
+
+    if "program.s" not in verdict.message:
+        return verdict
+    named = re.sub(r"\bprogram\.s\b", lambda _: str(candidate), verdict.message)
+    return replace(verdict, message=named)
 
 
 def _check_json(verdict) -> dict:

@@ -1,4 +1,4 @@
-"""`supercoder dataset export BENCH`: a benchmark as SuperCoder-schema Parquet or JSONL."""
+"""`supercoder dataset export --benchmark BENCH --out FILE`: a benchmark as SuperCoder-schema Parquet or JSONL."""
 
 from __future__ import annotations
 
@@ -7,18 +7,27 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import BenchmarkArg, BenchmarkOpt, pick_benchmark
 from supercoder.errors import UserError
 
 
 def export(
-    bench: Annotated[
-        str, typer.Argument(help="train, val, all, a benchmark folder or a record file.")
-    ],
-    out: Annotated[Path, typer.Option("--out", help="FILE.parquet or FILE.jsonl")],
+    bench: BenchmarkArg = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", "-o", help="FILE.parquet or FILE.jsonl (required).")
+    ] = None,
+    benchmark: BenchmarkOpt = None,
 ) -> None:
+    """Write a benchmark as SuperCoder-schema records.
+
+    Example: supercoder dataset export --benchmark val --out val.jsonl
+    """
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.dataset.records import write_records
 
+    bench = pick_benchmark(benchmark, bench, None)
+    if out is None:
+        raise UserError("give --out FILE.parquet or --out FILE.jsonl (where to write the records)")
     if out.suffix not in (".parquet", ".jsonl"):
         raise UserError(f"{out}: --out must end in .parquet or .jsonl")
     problems = load_benchmark(bench)

@@ -40,7 +40,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             (printable(verdict.problem, newlines=False), "bold"),
             ": ",
             (str(verdict.status), style),
-            f"  ({verdict.tests_passed}/{verdict.tests_total} tests passed)",
+            f"  ({verdict.tests_passed}/{verdict.tests_total} tests passed{_split(verdict)})",
         )
     )
     if verdict.speedup:
@@ -58,7 +58,8 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         )
         if verdict.paper_speedup is not None:
             console.print(
-                f"paper protocol (mean wall ratio, clamped >= 1): {verdict.paper_speedup:.2f}x"
+                f"paper_speedup {verdict.paper_speedup:.2f}x (the paper's protocol: mean "
+                "wall-time ratio, clamped >= 1; to compare with the paper only)"
             )
     if verdict.identical_to_baseline:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
@@ -68,10 +69,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             "output without computing it; timed on its visible tests, counted apart by "
             "eval, the default reward pays 0[/]"
         )
-    console.print(
-        f"reward {default_reward(verdict) or 0.0:.3f} (gated: the default; "
-        f"the paper's: {paper_reward(verdict) or 0.0:.3f})"
-    )
+    console.print(reward_line(verdict))
     if verdict.isa is not None:
         console.print(
             printable(f"{verdict.isa.summary()} (--target {verdict.isa.target})"),
@@ -106,6 +104,27 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print(
             f"[dim]{ctx.get('gcc', '')} | {ctx.get('cpu', '')} | sandbox: {ctx.get('sandbox', '')}[/]"
         )
+
+
+def _split(verdict: Verdict) -> str:
+    """How the one test count divides: the tests listed below and the unseen ones."""
+    if not verdict.unseen:
+        return ""
+    return f": {len(verdict.tests)} listed below, {verdict.unseen.count} the model never saw"
+
+
+def reward_line(verdict: Verdict) -> str:
+    """The verdict's reward, on one line; none where no speedup was measured (a correct
+    candidate checked with --no-time: nothing says what it would earn)."""
+    if not verdict.correct:
+        return "reward 0.000 (not correct: every reward kind pays 0)"
+    if verdict.speedup is None:
+        return "reward: none (the speedup was not measured: --no-time)"
+    other = paper_reward(verdict) or 0.0
+    return (
+        f"reward {default_reward(verdict) or 0.0:.3f} (gated, the default; "
+        f"--reward paper would pay {other:.3f}: the speedup above, unclamped)"
+    )
 
 
 def unseen_line(unseen: UnseenResult) -> str:

@@ -90,6 +90,15 @@ def eval_cmd(
     ]
     llm = llms if len(llms) > 1 else llms[0]
     store = Store(db)
+    err.print(
+        f"{len(problems)} problem(s): "
+        + (
+            "correctness only (--no-time), about seconds a problem"
+            if no_time
+            else "the model's answers built, checked and timed: this takes minutes "
+            "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"
+        )
+    )
     try:
         result = _run_with_progress(problems, llm, run_config, store)
     finally:
@@ -258,7 +267,8 @@ class _Tally:
         if r.timed and r.speedup is not None:
             speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
         elif r.correct:
-            speed = f"not timed: {r.timed_reason}"
+            why = r.timed_reason.removeprefix("not timed").strip(" :")
+            speed = f"not timed: {why}" if why else "not timed"
         else:
             speed = "1.0x (no correct answer)"
         speed += " improved" if r.improved else ""
@@ -295,10 +305,17 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
     rows += [
         (f"{k}_speedup", getattr(s.speedups, k), getattr(paper.speedups, k)) for k in STAT_KEYS
     ]
+    # nothing timed (--no-time, or every test too short): no figure of what was not measured
+    unmeasured = not s.timed_share
+    none = "not measured" if unmeasured else ""
     for key, ours, theirs in (*rows, ("fast_1.1", s.fast_1_1, paper.fast_1_1)):
-        table.add_row(key, fmt_figure(key, ours), fmt_figure(key, theirs))
+        if key == "fast_1.1" and unmeasured:
+            table.add_row(key, none, none)
+        else:
+            table.add_row(key, fmt_figure(key, ours), fmt_figure(key, theirs))
     for key in ("accuracy_excluding_copies", "baseline_copies", "timed_share"):
-        table.add_row(key, fmt_figure(key, getattr(s, key)), "")
+        shown = none if key == "timed_share" and unmeasured else fmt_figure(key, getattr(s, key))
+        table.add_row(key, shown, "")
     for key in (
         "improved",
         "significant_speedups",
@@ -307,7 +324,8 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         "infra_dropped",
         "problems_dropped",
     ):
-        table.add_row(key, str(getattr(s, key)), "")
+        timing = key in ("improved", "significant_speedups", "significant_slowdowns")
+        table.add_row(key, none if timing and unmeasured else str(getattr(s, key)), "")
     if s.problems_memorizable:
         geo = fmt_figure("geomean_speedup", s.memorizable_geomean_speedup)
         table.add_row(
@@ -318,6 +336,12 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
     tokens = s.prompt_tokens + s.completion_tokens
     table.add_row("tokens / cost", f"{tokens} / ${s.cost_usd:.4f}", "")
     console.print(table)
+    if unmeasured and s.problems_scored:
+        why = "--no-time" if ctx.get("timed") is False else "no test long enough to time"
+        console.print(
+            f"no speedup was measured ({why}): the speedup figures, fast_1.1 and the "
+            "significance counts are not measured, not zero"
+        )
     unscored = summary.unscored_problems or []
     if unscored:
         names = ", ".join(unscored[:20]) + (

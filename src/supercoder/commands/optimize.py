@@ -192,10 +192,11 @@ def _written_isa(chosen, written: str, target, sandbox: bool):
 
 
 def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
-    from supercoder.problems.loading import is_problem_dir, load_problem
+    from supercoder.commands.options import note
+    from supercoder.problems.loading import is_problem_dir, load_problem, load_problem_arg
 
-    if target.is_dir():
-        return load_problem(target)
+    if target.is_dir() or (not target.exists() and target.suffix != ".c"):
+        return load_problem_arg(target, note)  # a folder, or a bundled problem's name
     if target.suffix != ".c" or not target.is_file():
         raise UserError(f"{target}: expected a problem folder or a .c file")
     if inputs is None:

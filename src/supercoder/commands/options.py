@@ -25,6 +25,42 @@ if TYPE_CHECKING:
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
+
+# A benchmark is named with --benchmark (-b) by every command; the commands that took
+# it as their first argument before (bench list / coverage / fuzz, dataset export) keep
+# that working as an alias.
+BENCHMARK_HELP = "train | val | all | a benchmark folder | a .jsonl/.parquet record file"
+BenchmarkOpt = Annotated[
+    str | None, typer.Option("--benchmark", "-b", help=f"{BENCHMARK_HELP} [default: all].")
+]
+BenchmarkArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="The benchmark, as --benchmark (the older way to name it; still works).",
+        show_default=False,
+    ),
+]
+
+
+def pick_benchmark(option: str | None, positional: str | None, default: str | None = "all") -> str:
+    """The benchmark a command names, with --benchmark or (the alias) its first argument."""
+    if option is not None and positional is not None and option != positional:
+        raise UserError(
+            f"two benchmarks named: {positional!r} and --benchmark {option!r}; give one"
+        )
+    chosen = option if option is not None else positional if positional is not None else default
+    if chosen is None:
+        raise UserError("name the benchmark: --benchmark train | val | all | FOLDER | FILE")
+    return chosen
+
+
+def note(line: str) -> None:
+    """One line of information on stderr (which problem folder was used, ...)."""
+    from supercoder.errors import printable
+
+    err.print(printable(line, newlines=False))
+
+
 ModelOpt = Annotated[
     str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
 ]
@@ -194,6 +230,9 @@ def default_samples(model: str, samples: int | None) -> int:
 
 DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
+ALL_CORES = (
+    len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+)
 
 
 def reward_config(

@@ -12,7 +12,9 @@ from supercoder.errors import UserError
 
 
 def profile_cmd(
-    problem_dir: Annotated[Path, typer.Argument(help="Problem folder.")],
+    problem_dir: Annotated[
+        Path, typer.Argument(help="Problem folder, or a bundled problem's name (dp_lcs).")
+    ],
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     budget: Annotated[
         float, typer.Option("--budget", min=1.0, help="Seconds to spend profiling at most.")
@@ -29,14 +31,15 @@ def profile_cmd(
     the sandbox, on the VISIBLE tests only, smallest input first, until --budget
     seconds are spent (tests not reached are listed). Cached per baseline and tests.
 
-    Example: supercoder problem profile src/supercoder/data/bench/dp_lcs
+    Example: supercoder problem profile dp_lcs
     """
     from supercoder.build.baseline import baseline_asm
-    from supercoder.problems.loading import load_problem
+    from supercoder.commands.options import note
+    from supercoder.problems.loading import load_problem_arg
     from supercoder.prompting.hotspots import find_hotspots, to_json
     from supercoder.prompting.profiling import profile_problem
 
-    problem = load_problem(problem_dir)
+    problem = load_problem_arg(problem_dir, note)
     if not problem.visible_tests:
         raise UserError(f"{problem_dir}: no visible tests to profile on")
     asm = baseline_asm(problem)

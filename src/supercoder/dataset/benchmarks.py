@@ -3,6 +3,7 @@ SuperCoder-schema JSONL/Parquet file), loaded as a list of problems with unique 
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
 from supercoder.dataset.records import load_records
@@ -13,9 +14,19 @@ from supercoder.types import Problem
 
 def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
     """``train``/``val``/``all`` (bundled), a benchmark folder, a problem folder, or a
-    JSONL/Parquet file of SuperCoder-schema records."""
+    JSONL/Parquet file of SuperCoder-schema records. A folder named ``val`` (or another
+    bundled name) in the working folder wins over the bundled split, with a warning."""
     spec = str(name_or_dir)
-    if spec in ("all", "bundled", "default") or spec in SPLITS:
+    bundled_name = spec in ("all", "bundled", "default") or spec in SPLITS
+    if bundled_name and Path(spec).is_dir():  # a folder of that name here wins, and says so
+        logging.getLogger("supercoder").warning(
+            "using the folder ./%s (not the bundled benchmark %r: pass ./%s explicitly to "
+            "silence this, or run elsewhere for the bundled one)",
+            spec,
+            spec,
+            spec,
+        )
+    elif bundled_name:
         problems = unique_names(
             [load_problem(p) for p in sorted(BUNDLED_ROOT.iterdir()) if is_problem_dir(p)]
         )

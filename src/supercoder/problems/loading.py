@@ -61,6 +61,41 @@ def is_problem_dir(path: Path) -> bool:
     return (path / "source.c").is_file() and not path.name.startswith(".")
 
 
+def resolve_problem(spec: str | Path) -> tuple[Path, str]:
+    """The folder a command's PROBLEM argument names, and a note saying which was used:
+    a folder of that path wins; else a bundled problem of that name (``dp_lcs``). The
+    note is empty when the folder is the only candidate."""
+    path = Path(spec)
+    bundled = BUNDLED_ROOT / str(spec)
+    is_bundled = (
+        str(spec) == path.name and is_problem_dir(bundled) and bundled.parent == BUNDLED_ROOT
+    )
+    if path.exists() or path.is_symlink():
+        if is_bundled and path.resolve() != bundled.resolve():
+            return path, (
+                f"using the folder ./{path} (a bundled problem is also named {path.name}; "
+                f"it is {bundled})"
+            )
+        return path, ""
+    if is_bundled:
+        return bundled, f"using the bundled problem {path.name} ({bundled})"
+    return path, ""
+
+
+def load_problem_arg(spec: str | Path, note: Callable[[str], None] | None = None) -> Problem:
+    """``load_problem`` of a command's PROBLEM argument: a folder, or a bundled problem's
+    name (``resolve_problem``); ``note`` gets the line saying which was used."""
+    path, why = resolve_problem(spec)
+    if not path.exists() and not path.is_symlink():
+        raise UserError(
+            f"{printable(spec, newlines=False)}: no such problem folder, and no bundled "
+            "problem of that name (see: supercoder bench list)"
+        )
+    if why and note:
+        note(why)
+    return load_problem(path)
+
+
 def load_problem(path: str | Path) -> Problem:
     """Load one problem folder; raises UserError with a clear message if malformed."""
     folder = Path(path)

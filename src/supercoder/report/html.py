@@ -101,7 +101,8 @@ def _kinds_table(stats: list[Any], total: int) -> str:
         for s in stats
     )
     return (
-        f"<table><tr><th>kind</th><th>candidates (of {total} analysed)</th>"
+        f"<table><tr><th>kind</th><th>chosen answers (of {total} analysed, one per "
+        "problem)</th>"
         f"<th>geomean speedup</th></tr>{rows}</table>"
     )
 

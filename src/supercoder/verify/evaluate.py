@@ -533,17 +533,30 @@ def _hidden_safe(message: str, hidden: frozenset[str]) -> str:
     return f"{message[: min(spots)]}on one of {UNSEEN_NAME} ({HIDDEN_DETAIL})"
 
 
+def _text(data: bytes) -> str:
+    """Output bytes as the text they are (``1``, not ``b'1'``): newlines, tabs and
+    control characters as escapes, bytes that are not UTF-8 as ``\\xNN``."""
+    from supercoder.errors import printable
+
+    text = data.decode("utf-8", "backslashreplace")
+    text = text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
+    return printable(text, newlines=False)
+
+
 def _diff_hint(actual: bytes, expected: bytes) -> str:
     """What differs, in words: line endings, the final newline, or the first line."""
     if actual.replace(b"\r\n", b"\n") == expected.replace(b"\r\n", b"\n"):
         got, want = ("CRLF (\\r\\n)" if b"\r\n" in x else "LF (\\n)" for x in (actual, expected))
         return f"line endings differ: expected {want} line endings, got {got}"
     if actual.rstrip(b"\n") == expected.rstrip(b"\n"):
-        return f"final newlines differ: expected {expected[-3:]!r} at the end, got {actual[-3:]!r}"
+        return (
+            f"final newlines differ: expected '{_text(expected[-3:])}' at the end, "
+            f"got '{_text(actual[-3:])}'"
+        )
     a, e = actual.split(b"\n"), expected.split(b"\n")
     for i, (x, y) in enumerate(zip(a, e, strict=False)):
         if x != y:
-            return f"line {i + 1}: expected {y[:80]!r}, got {x[:80]!r}"
+            return f"line {i + 1}: expected '{_text(y[:80])}', got '{_text(x[:80])}'"
     more = "more" if len(a) > len(e) else "fewer"
     return f"expected {len(e)} lines, got {len(a)} ({more} lines than expected)"
 
