@@ -94,7 +94,7 @@ def eval_cmd(
         f"{len(problems)} problem(s): "
         + (
             "correctness only (--no-time), about seconds a problem"
-            if no_time
+            if opts.no_time
             else "the model's answers built, checked and timed: this takes minutes "
             "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"
         )
