@@ -714,3 +714,44 @@ def test_dataset_import_uses_every_core_by_default():
     assert len(os.sched_getaffinity(0)) == ALL_CORES
     shown = runner.invoke(app, ["dataset", "import", "--help"], terminal_width=200)
     assert f"default: {ALL_CORES}" in shown.output or "every core" in shown.output
+
+
+def test_ctrl_c_stops_a_parallel_import_within_seconds(tmp_path):
+    src = tmp_path / "records.jsonl"
+    src.write_text("".join(json.dumps(record(f"p{i:02d}")) + "\n" for i in range(60)))
+    out = tmp_path / "out"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    args = [
+        "dataset",
+        "import",
+        str(src),
+        "--out",
+        str(out),
+        "--no-check-outputs",
+        "--workers",
+        "2",
+    ]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(out.glob("train/p*")):
+            time.sleep(0.05)
+        assert proc.poll() is None, "the import ended before it could be interrupted"
+        start = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=60)
+        took = time.monotonic() - start
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130 and took < 5, (took, err)
+    assert "Traceback" not in err and "resume" not in err
+    for folder in (out / "train").iterdir():  # what was written is whole
+        if not folder.name.startswith("."):
+            assert len(load_problem(folder).tests) == 4

@@ -129,9 +129,13 @@ def _named(verdict, candidate: Path):
 def _check_json(verdict) -> dict:
     """The verdict plus its reward: ``reward`` the default training reward (``gated``:
     no reward for an unproven gain), ``paper_reward`` the paper's (None for an
-    infrastructure failure)."""
+    infrastructure failure, and both None for a correct candidate checked with
+    --no-time: what was not measured has no figure)."""
     from supercoder.verify.reward import default_reward, paper_reward
 
+    if verdict.correct and verdict.speedup is None and not verdict.identical_to_baseline:
+        # --no-time: the speedup was not measured, so neither reward is known
+        return {**verdict.to_json(), "reward": None, "paper_reward": None}
     return {
         **verdict.to_json(),
         "reward": default_reward(verdict),

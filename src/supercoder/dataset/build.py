@@ -114,13 +114,18 @@ def run_jobs(
         return results
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
         results: list[dict] = [{}] * len(jobs)
         for fut in as_completed(futures):
             results[futures[fut]] = fut.result()
             if progress:
                 progress()
+    except BaseException:  # Ctrl-C: stop now, not after every queued job
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
     return results
 
 

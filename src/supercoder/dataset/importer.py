@@ -312,10 +312,15 @@ def _map(fn: Callable, items: list, workers: int, progress: Callable[[], None] |
         return results
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         results = []
         for r in pool.map(fn, items, chunksize=4):
             results.append(r)
             if progress:
                 progress()
-        return results
+    except BaseException:  # Ctrl-C or a signal: stop now, not after every queued record
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return results

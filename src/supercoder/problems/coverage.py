@@ -121,14 +121,19 @@ def coverage_many(
         return out
     from concurrent.futures import ProcessPoolExecutor
 
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    pool = ProcessPoolExecutor(max_workers=workers)
+    try:
         futures = [pool.submit(_coverage_job, _portable(p), timeout) for p in problems]
         out = []
         for fut in futures:
             out.append(fut.result())
             if progress:
                 progress()
-        return out
+    except BaseException:  # Ctrl-C: stop now, not after every queued problem
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+    return out
 
 
 def _portable(problem: Problem) -> Problem | str:

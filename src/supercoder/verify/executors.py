@@ -56,10 +56,15 @@ class ThreadExecutor:
         self.workers = workers
 
     def map_unordered(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[tuple[int, R]]:
-        with cf.ThreadPoolExecutor(self.workers) as pool:
+        pool = cf.ThreadPoolExecutor(self.workers)
+        try:
             futures = {pool.submit(fn, item): i for i, item in enumerate(items)}
             for future in cf.as_completed(futures):
                 yield futures[future], future.result()
+        except BaseException:  # Ctrl-C: stop now, not after the running jobs end
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
 
     def close(self) -> None:
         return None
