@@ -20,6 +20,7 @@ import sqlite3
 import sys
 import threading
 import traceback
+from typing import Any
 
 import click
 import typer
@@ -53,9 +54,18 @@ from supercoder.commands import (
     version,
 )
 from supercoder.commands.optionset import show_every_default
-from supercoder.errors import SupercoderError, UserError, printable
+from supercoder.errors import (
+    EXIT_BAD_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_MACHINE,
+    EXIT_NOTHING_CORRECT,
+    EXIT_TERMINATED,
+    SupercoderError,
+    UserError,
+    exit_codes_text,
+    printable,
+)
 
-EXIT_BAD_INPUT, EXIT_MACHINE, EXIT_INTERRUPTED = 2, 3, 130
 # OSErrors that mean "the path you named is wrong" rather than "the machine is in trouble"
 _USER_ERRNOS = {
     errno.ENOENT,
@@ -110,14 +120,15 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         )
     if isinstance(exc, UnicodeError):
         return EXIT_BAD_INPUT, f"text that is not valid UTF-8 (or not encodable): {exc}"
-    return 1, f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)"
+    return (
+        EXIT_NOTHING_CORRECT,
+        f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)",
+    )
 
 
 class Terminated(KeyboardInterrupt):
     """SIGTERM or SIGHUP: stop like Ctrl-C (every cleanup runs), exit 128 + signal."""
 
-
-EXIT_TERMINATED = 143
 
 # Commands that keep what they finished and continue where they stopped when rerun.
 _RESUMABLE = {("eval",), ("optimize",), ("dataset", "build")}
@@ -197,8 +208,7 @@ app = typer.Typer(
         "Assembly superoptimization with LLMs, verified in a sandbox.\n\n"
         "Start with: supercoder check PROBLEM_DIR CANDIDATE.s  (is it correct? how much faster?)\n"
         "or: supercoder eval --benchmark val  (optimize every bundled val problem).\n\n"
-        "Exit codes: 0 done, 1 done but nothing correct / unfinished work, 2 bad input, "
-        "3 machine trouble, 130 interrupted."
+        + exit_codes_text()
     ),
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -355,3 +365,61 @@ def leave(code: int) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def reference_markdown() -> str:
+    """``docs/cli.md``: every command, argument and option with its default and help,
+    from the app itself (``tests/test_cli_reference.py`` fails when the file is stale).
+    Regenerate: ``python -c "from supercoder.cli import reference_markdown as r;
+    print(r(), end='')" > docs/cli.md``."""
+    root = typer.main.get_command(app)
+    lines = [
+        "# Command-line reference",
+        "",
+        "Generated from the code (`supercoder.cli.reference_markdown`; a test fails when "
+        "this file is stale). Every command, its arguments and options, each with its "
+        "default.",
+        "",
+        exit_codes_text(),
+        "",
+    ]
+
+    def walk(command: Any, path: list[str]) -> None:
+        if hasattr(command, "commands"):  # a group (typer's own click: duck-typed)
+            for name in sorted(command.commands):
+                walk(command.commands[name], [*path, name])
+            return
+        lines.extend(_command_reference(command, path))
+
+    walk(root, ["supercoder"])
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _command_reference(command: Any, path: list[str]) -> list[str]:
+    args = [p for p in command.params if p.param_type_name == "argument"]
+    usage = " ".join([*path, "[OPTIONS]", *(p.name.upper() for p in args if p.name)])
+    summary = (command.help or "").strip().split("\n\n")[0].replace("\n", " ")
+    out = [f"## `{' '.join(path)}`", "", summary, "", f"`{usage}`", ""]
+    out += ["| argument or option | default | what |", "| --- | --- | --- |"]
+    for p in command.params:
+        if p.name == "help":
+            continue
+        names = " / ".join(f"`{n}`" for n in (*p.opts, *p.secondary_opts))
+        if p.param_type_name == "argument":
+            names = f"`{(p.name or '').upper()}`"
+        default = "required" if p.required else _default_text(p)
+        what = " ".join(str(getattr(p, "help", "") or "").split()).replace("|", "\\|")
+        out.append(f"| {names} | {default.replace('|', chr(92) + '|')} | {what} |")
+    return [*out, ""]
+
+
+def _default_text(p: Any) -> str:
+    shown = getattr(p, "show_default", None)
+    if isinstance(shown, str):
+        return shown
+    value = p.default
+    if value is None or isinstance(value, bool):
+        return {None: "none", True: "on", False: "off"}[value]
+    if isinstance(value, list | tuple):
+        value = ", ".join(str(getattr(v, "value", v)) for v in value)
+    return str(getattr(value, "value", value))

@@ -9,11 +9,32 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+# What every command's exit code means: the top-level help lists this, and commands
+# exit with these names, never with bare numbers.
+EXIT_NOTHING_CORRECT = 1  # optimize: no answer was correct (also: an unexpected bug)
+EXIT_BAD_INPUT = 2  # UserError
+EXIT_MACHINE = 3  # InfraError; eval and optimize: unfinished work, rerun to retry
+EXIT_INTERRUPTED = 130  # Ctrl-C
+EXIT_TERMINATED = 143  # SIGTERM or SIGHUP
+EXIT_CODES = {
+    0: "done",
+    EXIT_NOTHING_CORRECT: "done but no answer correct (optimize), or a bug",
+    EXIT_BAD_INPUT: "bad input",
+    EXIT_MACHINE: "machine trouble, or unfinished work (eval: rerun to retry)",
+    EXIT_INTERRUPTED: "interrupted",
+    EXIT_TERMINATED: "terminated",
+}
+
+
+def exit_codes_text() -> str:
+    """``Exit codes: 0 done, 1 ..., ...`` for the top-level help."""
+    return "Exit codes: " + "; ".join(f"{code} {what}" for code, what in EXIT_CODES.items()) + "."
+
 
 class SupercoderError(Exception):
     """Base class for errors the CLI reports without a traceback."""
 
-    exit_code = 2
+    exit_code = EXIT_BAD_INPUT
 
 
 class UserError(SupercoderError):
@@ -26,7 +47,7 @@ class InfraError(SupercoderError):
     Never scored as a wrong candidate: retried or dropped. Exit code 3.
     """
 
-    exit_code = 3
+    exit_code = EXIT_MACHINE
 
 
 # What a tool says when the machine, not the input, failed it (errno texts).

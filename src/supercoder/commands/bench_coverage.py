@@ -8,13 +8,21 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import WORKERS, BenchmarkArg, BenchmarkOpt, pick_benchmark
+from supercoder.commands.options import (
+    WORKERS,
+    WORKERS_SHOWN,
+    BenchmarkArg,
+    BenchmarkOpt,
+    pick_benchmark,
+)
 
 
 def coverage(
     bench: BenchmarkArg = None,
     benchmark: BenchmarkOpt = None,
-    workers: Annotated[int, typer.Option(help="Parallel processes.")] = WORKERS,
+    workers: Annotated[
+        int, typer.Option(help="Parallel processes.", show_default=WORKERS_SHOWN)
+    ] = WORKERS,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON.")
     ] = None,

@@ -19,8 +19,8 @@ def tokens(
         str | None,
         typer.Option(
             "--tokenizer",
-            help="qwen2.5 (offline files), a tokenizer.json path, or a HF name "
-            "[default: the --model's, else qwen2.5].",
+            help="qwen2.5 (offline files), a tokenizer.json path, or a HF name.",
+            show_default="the --model's, else qwen2.5",
         ),
     ] = None,
     model: Annotated[

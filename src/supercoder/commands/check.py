@@ -10,7 +10,7 @@ import typer
 
 from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import TargetOpt
-from supercoder.errors import UserError
+from supercoder.errors import EXIT_MACHINE, UserError
 
 
 def check(
@@ -112,7 +112,7 @@ def check(
             else:
                 print_verdict(verdict)
     if broken:
-        raise typer.Exit(3)
+        raise typer.Exit(EXIT_MACHINE)
 
 
 def _named(verdict, candidate: Path):

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.display import progress_bar
-from supercoder.commands.options import WORKERS
+from supercoder.commands.options import WORKERS, WORKERS_SHOWN
 from supercoder.errors import UserError
 
 
@@ -29,7 +29,9 @@ def build(
         float, typer.Option(help="Fraction of problems in the val split.")
     ] = 0.025,
     seed: Annotated[int, typer.Option(help="Seed of the train/val split.")] = 0,
-    workers: Annotated[int, typer.Option(help="Parallel processes.")] = WORKERS,
+    workers: Annotated[
+        int, typer.Option(help="Parallel processes.", show_default=WORKERS_SHOWN)
+    ] = WORKERS,
     limit: Annotated[int | None, typer.Option(help="Only the first N problems (by id).")] = None,
     timeout: Annotated[float, typer.Option(help="CPU seconds per run.")] = 10.0,
     dedup: Annotated[

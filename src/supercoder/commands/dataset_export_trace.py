@@ -16,7 +16,12 @@ def export_trace(
     db: DbOpt = None,
     benchmark: Annotated[
         str | None,
-        typer.Option("--benchmark", "-b", help="Where the run's problems are [default: its own]."),
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="Where the run's problems are.",
+            show_default="its own",
+        ),
     ] = None,
 ) -> None:
     """Parent -> improved-child pairs of an evolve run (the child significantly faster

@@ -17,7 +17,7 @@ def import_(
     source: Annotated[str, typer.Argument(help="A .parquet/.jsonl file or a hub name.")],
     out: Annotated[Path, typer.Option("--out", help="Output folder (one folder per split).")],
     workers: Annotated[
-        int, typer.Option(min=1, help="Parallel processes [default: every core].")
+        int, typer.Option(min=1, help="Parallel processes.", show_default="every core")
     ] = ALL_CORES,
     check_outputs: Annotated[
         bool,

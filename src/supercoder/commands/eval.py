@@ -13,7 +13,7 @@ from rich.text import Text
 
 from supercoder.commands.options import DbOpt, ModelRunConfig, err
 from supercoder.commands.optionset import with_config
-from supercoder.errors import printable
+from supercoder.errors import EXIT_MACHINE, printable
 
 if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
@@ -122,7 +122,7 @@ def eval_cmd(
                 )
             )
         )
-        raise typer.Exit(3)
+        raise typer.Exit(EXIT_MACHINE)
 
 
 def _run_with_progress(problems, llm, run_config, store):

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from supercoder.commands.options import ModelRunConfig, err
 from supercoder.commands.optionset import with_config
-from supercoder.errors import InfraError, UserError, printable
+from supercoder.errors import EXIT_MACHINE, EXIT_NOTHING_CORRECT, InfraError, UserError, printable
 from supercoder.paths import temp_prefix
 
 
@@ -124,9 +124,9 @@ def optimize(
         from supercoder.runs.eval_run import dropped_reason
 
         err.print(Text(printable(f"not verified: {dropped_reason(outcome)}")))
-        raise typer.Exit(3)
+        raise typer.Exit(EXIT_MACHINE)
     if not (best and best.verdict.correct):
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_NOTHING_CORRECT)
 
 
 def _progress(step) -> None:

@@ -31,7 +31,8 @@ err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 # that working as an alias.
 BENCHMARK_HELP = "train | val | all | a benchmark folder | a .jsonl/.parquet record file"
 BenchmarkOpt = Annotated[
-    str | None, typer.Option("--benchmark", "-b", help=f"{BENCHMARK_HELP} [default: all].")
+    str | None,
+    typer.Option("--benchmark", "-b", help=f"{BENCHMARK_HELP}.", show_default="all"),
 ]
 BenchmarkArg = Annotated[
     str | None,
@@ -233,6 +234,7 @@ WORKERS = max(1, (os.cpu_count() or 2) - 1)
 ALL_CORES = (
     len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 )
+WORKERS_SHOWN = "cores - 1, at least 1"
 
 
 def reward_config(

@@ -18,7 +18,7 @@ def baseline_cmd(
     ],
     out: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write the assembly here [default: print it]."),
+        typer.Option("--out", "-o", help="Write the assembly here.", show_default="print it"),
     ] = None,
 ) -> None:
     """The problem's gcc -O3 baseline assembly: the program every candidate is compared
