@@ -126,6 +126,19 @@ def test_an_avx2_candidate_is_refused_below_v3_with_the_instruction_named():
         assert v.isa.target == target.value and v.context["target"] == target.value
 
 
+def test_avx512_is_refused_under_v3_though_the_assembler_calls_it_a_bad_register():
+    sandbox_or_skip()
+    problem = _problem()
+    asm = _with(baseline_asm(problem), "\tvpaddd %zmm0,%zmm1,%zmm2\n\tvzeroupper\n")
+    v = _check(problem, asm, Target.V3)
+    assert v.status is Status.COMPILE_ERROR
+    assert "`vpaddd %zmm0,%zmm1,%zmm2` is outside --target x86-64-v3" in v.message, v.message
+    assert "AVX512F (x86-64-v4)" in v.message and len(v.message.splitlines()) == 1
+    broken = _with(baseline_asm(problem), "\tvpaddd %ymm0,%ymm1\n")  # a real error
+    v = _check(problem, broken, Target.V3)
+    assert v.status is Status.COMPILE_ERROR and "outside --target" not in v.message
+
+
 def test_bytes_and_arch_directives_do_not_get_past_the_scan():
     """The assembler's level check reads the text; ``.byte`` encodings and ``.arch``
     switch it off, and the scan of the object's code still refuses them."""

@@ -262,8 +262,12 @@ def assemble(
     args = ["-save-temps", *gas_flags(target), "-o", "program", *LINK_FLAGS, *link_flags]
     built = build_in_sandbox(asm, args, isolation, limits)
     if not built.ok or built.binary is None:
-        if target is not Target.NATIVE and "is not supported on `generic64" in built.log:
-            return BuildResult(False, None, _refusal(asm, built.log, target, isolation))
+        if target is not Target.NATIVE and _GAS_ERROR.search(built.log):
+            plain = object_code(asm, isolation=isolation, limits=limits)
+            if plain.binary is not None:
+                shutil.rmtree(plain.binary.parent, ignore_errors=True)
+            if plain.ok:  # it assembles for this CPU: the target refused it
+                return BuildResult(False, None, _refusal(asm, built.log, target, isolation))
         return built
     try:
         use = _scan(built.binary.parent / "program.o", target)
@@ -300,7 +304,9 @@ def program_isa(asm: str, target: Target = Target.NATIVE, *, isolation: bool = T
         shutil.rmtree(built.binary.parent, ignore_errors=True)
 
 
-_NOT_SUPPORTED = re.compile(r"^program\.s:(\d+): Error: `([^']+)' is not supported on `generic64")
+# what GNU as says of an instruction beyond -march: "`vpaddd' is not supported on
+# `generic64...'", "bad register name `%zmm0'", "unsupported instruction `vpaddd'", ...
+_GAS_ERROR = re.compile(r"^program\.s:(\d+): Error: (.*)$", re.M)
 
 
 def _refusal(asm: str, log: str, target: Target, isolation: bool) -> str:
@@ -308,11 +314,9 @@ def _refusal(asm: str, log: str, target: Target, isolation: bool) -> str:
     the extension it needs and that extension's level (the statement assembled alone,
     without a target, and decoded), and how many more lines were refused."""
     lines = dict(statements(asm))
-    refused = [
-        (int(m.group(1)), m.group(2)) for m in map(_NOT_SUPPORTED.match, log.splitlines()) if m
-    ]
-    number, mnemonic = refused[0]
-    text = collapse_space(lines.get(number, mnemonic))
+    refused = [(int(m.group(1)), m.group(2)) for m in _GAS_ERROR.finditer(log)]
+    number, error = refused[0]
+    text = collapse_space(lines.get(number, error))
     needs = ""
     alone = object_code(f"\t.text\n\t{text}\n", isolation=isolation)
     if alone.ok and alone.binary is not None:
