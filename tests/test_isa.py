@@ -327,3 +327,24 @@ def test_the_compiler_answer_header_names_the_level_it_runs_on(tmp_path):
     assert "-march=x86-64-v2" in header and "runs on x86-64-v2" in header, header
     assert "POPCNT" in header and "-march=native" not in header
     assert first.verdict.isa is not None and first.verdict.isa.level == "x86-64-v2"
+
+
+def test_the_report_says_which_cpus_each_answer_runs_on(tmp_path):
+    from supercoder.report.page import write_report
+
+    isa = IsaUse(("AVX2",), "x86-64-v3", "native", (("AVX2", "vpaddd %ymm0, %ymm1, %ymm2"),))
+    record = {
+        "problem": "p",
+        "status": "ok",
+        "correct": True,
+        "speedup": 1.5,
+        "speedup_ci": [1.4, 1.6],
+        "asm": "main:\n\tret\n",
+        "baseline_asm": "main:\n\tnop\n\tret\n",
+        "model": "m",
+        "isa": isa.to_json(),
+    }
+    runs = tmp_path / "runs.json"
+    runs.write_text(json.dumps({"runs": [{"name": "r", "model": "m", "records": [record]}]}))
+    html = write_report(runs, "r", tmp_path / "r.html").read_text()
+    assert "needs AVX2: runs on x86-64-v3 (--target native)" in html
