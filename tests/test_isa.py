@@ -348,3 +348,16 @@ def test_the_report_says_which_cpus_each_answer_runs_on(tmp_path):
     runs.write_text(json.dumps({"runs": [{"name": "r", "model": "m", "records": [record]}]}))
     html = write_report(runs, "r", tmp_path / "r.html").read_text()
     assert "needs AVX2: runs on x86-64-v3 (--target native)" in html
+
+
+def test_the_training_rewards_take_the_target(monkeypatch):
+    from supercoder.commands.options import reward_config
+    from supercoder.errors import UserError
+    from supercoder.training.verl_reward import _config_from_env
+
+    assert reward_config("gated", 0.0, True, Target.V3).evaluation().target is Target.V3
+    monkeypatch.setenv("SUPERCODER_TARGET", "x86-64-v2")
+    assert _config_from_env().evaluation().target is Target.V2
+    monkeypatch.setenv("SUPERCODER_TARGET", "pentium")
+    with pytest.raises(UserError, match="SUPERCODER_TARGET"):
+        _config_from_env()
