@@ -9,9 +9,11 @@ loader and libraries (``sandbox.elf``: resolved from the binaries, copied into t
 sandbox's memory), so that no file a run can touch has pages that are cached for one
 run and not for another (a page-cache store between runs),
 uid 65534 with no capabilities, a private pid namespace whose init is the runner
-(signals from inside cannot kill it, its /proc entries are hidden), per-run
-CPU/wall/memory/output/file limits, a seccomp filter (no ptrace, sockets, process
-creation, exec, SysV IPC or mqueues; calls that take a pid act only on the caller),
+(signals from inside cannot kill it, its /proc entries are hidden; every run gets the
+same pid and a root without /proc), per-run CPU/wall/memory/output/file limits, a
+seccomp filter (no ptrace, sockets, process creation, exec, SysV IPC, mqueues, pipes,
+memfd, shared anonymous mappings or CPU moves: no kernel counter a later run reads;
+calls that take a pid act only on the caller),
 execute-only binaries, and after each run a sweep that kills any descendant left and
 a check that the supervisor's own limits, priority and affinity are unchanged.
 

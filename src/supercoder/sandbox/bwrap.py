@@ -98,9 +98,19 @@ def isolation_status() -> tuple[bool, str]:
     return True, "bubblewrap" + (" (as an unprivileged user)" if sandbox_host_ids() else "")
 
 
-def _namespaces() -> list[str]:
+RUNTIME_DEVICES = ("/dev/null", "/dev/full", "/dev/random", "/dev/urandom")
+
+
+def _namespaces(devices: tuple[str, ...] | None = None) -> list[str]:
     """What every sandbox starts from: every namespace unshared, uid/gid 65534, no
-    capabilities, a private /proc (its /proc/sys read-only), a minimal /dev."""
+    capabilities, a private /proc (its /proc/sys read-only), a minimal /dev (bubblewrap's
+    ``--dev``; with ``devices``: a tmpfs holding only those host device nodes)."""
+    dev = ["--dev", "/dev"]
+    if devices is not None:
+        dev = ["--tmpfs", "/dev"]
+        for node in devices:
+            if os.path.exists(node):
+                dev += ["--dev-bind", node, node]
     return [
         "--unshare-all",
         "--die-with-parent",
@@ -119,8 +129,7 @@ def _namespaces() -> list[str]:
         "--ro-bind-try",
         "/proc/sysrq-trigger",
         "/proc/sysrq-trigger",
-        "--dev",
-        "/dev",
+        *dev,
     ]
 
 
@@ -130,8 +139,13 @@ def runtime_argv_base(paths: list[str]) -> tuple[list[str], list[int]]:
     ``/etc/ld.so.cache``, each *copied* into the sandbox's own memory (``--file``:
     a tmpfs file, always resident, gone with the sandbox), with the links that lead to
     them. No run can change what another run finds cached, and no file of the host is a
-    store. Returns (argv, the file descriptors to pass: close them once it started)."""
-    args, fds, done = [shutil.which("bwrap") or "bwrap", *_namespaces()], [], set()
+    store. Its /dev holds ``RUNTIME_DEVICES`` only, bound from the host: bubblewrap's own
+    ``--dev`` (devpts) would put the sandbox in a second user namespace, and the
+    supervisor could then not choose its runs' pids (``runner.c`` ``spawn``).
+    Returns (argv, the file descriptors to pass: close them once it started)."""
+    args = [shutil.which("bwrap") or "bwrap", *_namespaces(RUNTIME_DEVICES)]
+    fds: list[int] = []
+    done: set[str] = set()
     extra = ["/etc/ld.so.cache"] if Path("/etc/ld.so.cache").is_file() else []
     for path in [*paths, *extra]:
         for kind, source, where in path_chain(path):

@@ -14,8 +14,8 @@
  * outcome: exited | signaled | timeout | idle | output_limit | spawn_error | tampered.
  * With --fresh-root (inside bubblewrap), each run gets a root of its own: a new mount
  * namespace whose / is a fresh read-only tmpfs holding only the sandbox's own files
- * (the loader and libraries), the one binary it runs, a few device nodes and /proc, each
- * bound file by file. Whatever a run leaves in the kernel's caches for the paths it
+ * (the loader and libraries), the one binary it runs and a few device nodes, each bound
+ * file by file (no /proc), and the same pid as every other run. Whatever a run leaves in the kernel's caches for the paths it
  * looks up (negative dentries of names it tried, for one) lives in that tmpfs and is
  * gone with it: nothing a run does to its filesystem is seen by the next. Its input is
  * the open file on stdin, reachable by no path. CPU time spent before exec (this set-up,
@@ -221,8 +221,10 @@ static const int denied[] = {
     SYS_setuid, SYS_setgid, SYS_setreuid, SYS_setregid, SYS_setresuid, SYS_setresgid,
     SYS_setfsuid, SYS_setfsgid, SYS_setgroups, SYS_keyctl, SYS_add_key, SYS_request_key,
     SYS_mknod, SYS_mknodat,
-    /* state that would outlive the run: SysV IPC and POSIX message queues */
-    SYS_shmget, SYS_shmat, SYS_shmctl, SYS_shmdt, SYS_semget, SYS_semop, SYS_semtimedop,
+    /* state that would outlive the run: SysV IPC and POSIX message queues; memfd (each
+       one takes an inode number from a per-CPU counter of the kernel's internal shmem
+       mount: a run moves it, a later run reads it) */
+    SYS_memfd_create, SYS_shmget, SYS_shmat, SYS_shmctl, SYS_shmdt, SYS_semget, SYS_semop, SYS_semtimedop,
     SYS_semctl, SYS_msgget, SYS_msgsnd, SYS_msgrcv, SYS_msgctl, SYS_mq_open, SYS_mq_unlink,
     SYS_mq_timedsend, SYS_mq_timedreceive, SYS_mq_notify, SYS_mq_getsetattr,
 };
@@ -234,7 +236,7 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
     exec_once(exec_path);
     /* calls that could reach the supervisor (pid 1): only on ourselves */
     static const int by_pid[] = {
-        SYS_prlimit64, SYS_sched_setaffinity, SYS_sched_setscheduler, SYS_sched_setparam,
+        SYS_prlimit64, SYS_sched_setscheduler, SYS_sched_setparam,
         SYS_sched_setattr, SYS_migrate_pages, SYS_move_pages, SYS_rt_sigqueueinfo,
         SYS_rt_tgsigqueueinfo, SYS_tgkill,
     };
@@ -256,8 +258,26 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
     /* pipes keep their default size (64 KiB): F_SETPIPE_SZ would hold up to
        pipe-max-size (1 MiB, more for root-set limits) per pipe, outside RLIMIT_AS */
     deny_arg(SYS_fcntl, 1, 1031 /* F_SETPIPE_SZ */, 0);
+    /* a run stays on the CPUs it was given (its slot's): no moving, not even within them */
+    deny(SYS_sched_setaffinity, EPERM);
+    {
+        /* no shared anonymous mapping (MAP_SHARED or MAP_SHARED_VALIDATE with
+           MAP_ANONYMOUS): each is an inode of the internal shmem mount, numbered from
+           the counter memfd moves; private mappings (malloc's) are untouched */
+        struct rule *r = rule(SYS_mmap);
+        put(r, LOAD_ARG(3));
+        put(r, INSN(BPF_ALU | BPF_AND | BPF_K, 0x21 /* MAP_SHARED | MAP_ANONYMOUS */));
+        put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0x21, 0, 1));
+        put(r, RET_ERRNO(EPERM));
+        put(r, RET_ALLOW);
+    }
     deny(SYS_clone3, ENOSYS);
     if (!allow_procs) {
+        /* a pipe is only of use to talk to a child; each one takes an inode number from
+           the kernel's per-CPU get_next_ino() counter, which a later run reads (the
+           inode of its own stdout pipe) */
+        deny(SYS_pipe, EPERM);
+        deny(SYS_pipe2, EPERM);
         deny(SYS_fork, EPERM);
         deny(SYS_vfork, EPERM);
         deny(SYS_clone, EPERM);
@@ -317,7 +337,9 @@ static char *random_copy(const char *path) {
 struct entry { char path[512]; char target[512]; int kind; }; /* 0 dir, 1 file, 2 link */
 static struct entry entries[MAX_ENTRIES];
 static int nentries, fresh_root;
-static const char *const devices[] = {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"};
+/* no /dev/zero: a shared mapping of it is an inode of the internal shmem mount (see
+ * seccomp), and seccomp cannot tell which file an mmap maps */
+static const char *const devices[] = {"/dev/null", "/dev/full", "/dev/random", "/dev/urandom"};
 #define ROOT "/sc/root"
 
 /* The sandbox's own files (everything outside /proc, /dev, /sc): replicated per run. */
@@ -403,7 +425,9 @@ static int enter_fresh_root(const char *bin) {
     if (make_dirs("/dev")) return -1;
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
         if (access(devices[k], F_OK) == 0 && bind_file(devices[k], devices[k])) return -1;
-    if (make_dirs("/proc") || mount("/proc", ROOT "/proc", NULL, MS_BIND | MS_REC, NULL)) return -1;
+    /* no /proc: every entry looked up there takes an inode number from get_next_ino()
+       (a counter later runs read), and its files show machine-wide counters (forks,
+       context switches, last pid, inode and file counts) a run could move and read */
     if (mount(NULL, ROOT, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=64k,nr_inodes=512,mode=0755")) return -1;
     if (chdir(ROOT) || chroot(".") || chdir("/")) return -1;
     for (int c = 0; c <= 63; c++) prctl(PR_CAPBSET_DROP, c, 0, 0, 0);
@@ -534,6 +558,31 @@ static void ipc_leftovers(struct buf *msg) {
 
 /* ---- supervisor -------------------------------------------------------- */
 
+#define RUN_PID 2 /* every run's pid in the sandbox's pid namespace (we are 1) */
+struct clone_args_v2 { /* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_VER1) */
+    uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size;
+};
+
+/* fork(), but in the sandbox every run gets the same pid (RUN_PID, through clone3's
+ * set_tid: we hold CAP_SYS_ADMIN over the pid namespace): pids would otherwise count the
+ * runs, and a run that knows its index can tell its warm-up or timing runs from others.
+ * Elsewhere (no namespace of ours), or should the kernel refuse it, plain fork(). */
+static pid_t spawn(void) {
+    static int fixed = 1;
+    if (fresh_root && fixed) {
+        pid_t want = RUN_PID;
+        struct clone_args_v2 a;
+        memset(&a, 0, sizeof a);
+        a.exit_signal = SIGCHLD;
+        a.set_tid = (uint64_t)(uintptr_t)&want;
+        a.set_tid_size = 1;
+        long r = syscall(SYS_clone3, &a, sizeof a);
+        if (r >= 0) return (pid_t)r;
+        if (errno != EEXIST) fixed = 0; /* not allowed here: never again */
+    }
+    return fork();
+}
+
 /* /proc/<pid>/<name> read into text (NUL-terminated); 0 when it cannot be read. */
 static int read_proc(pid_t pid, const char *name, char *text, size_t size) {
     char path[64];
@@ -643,7 +692,7 @@ static void run_job(const struct job *j) {
         return;
     }
     long start = now_us();
-    pid_t pid = fork();
+    pid_t pid = spawn();
     if (pid == 0) child(j, in_fd, pout[1], perr[1], pst[1]);
     close(in_fd); close(pout[1]); close(perr[1]); close(pst[1]);
     /* the child writes its CPU time before exec (a long >= 0), or -1 then an errno when
