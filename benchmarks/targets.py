@@ -1,9 +1,10 @@
 """What a portable answer costs: the `compiler` model under each ``--target``, side by side.
 
 For each problem (default: the bundled ``val`` split) and each target (default
-``native`` and ``x86-64``), the compiler model searches builds for that target
-(``compiler:budget=B,target=T``), and its answer is re-checked fresh under the same
-target (``evaluate`` with ``EvalConfig(target=T)``: the assembler refuses anything the
+``native`` and ``x86-64``), the compiler model searches builds for that target the way
+``eval`` runs it (``compiler:budget=B,target=T``, every build judged by the verification
+service under ``EvalConfig(target=T)``), and its chosen answer is re-checked fresh under
+the same target (``evaluate`` with ``EvalConfig(target=T)``: the assembler refuses anything the
 target does not allow). Printed per problem: the fresh speedup [95% CI] and the lowest
 x86-64 level the answer runs on, per target; then the geometric mean of each target's
 speedups (a wrong answer would count as 0: none was) and the ratio to the first target.
@@ -21,8 +22,10 @@ from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.base import Sampling
 from supercoder.models.compiler import CompilerModel
-from supercoder.prompting.prompts import extract_assembly
+from supercoder.runs.search import search
+from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.service import VerifyConfig
 
 
 def main() -> None:
@@ -46,8 +49,12 @@ def main() -> None:
         cells = []
         for target in targets:
             model = CompilerModel(f"budget={args.budget:g},target={target.value}")
-            answer = model.complete([], Sampling(n=8), context=problem)[0]
-            v = evaluate(problem, extract_assembly(answer.text), EvalConfig(target=target))
+            config = EvalConfig(target=target)
+            verify = make_verifier(VerifyConfig(config))
+            outcome = search(problem, [model], StrategyConfig(Sampling(n=64)), verify=verify)
+            best = outcome.best
+            asm = best.candidate.asm if best else None
+            v = evaluate(problem, asm, config)
             sp = v.speedup
             value = sp.value if v.correct and sp else (1.0 if v.correct else 0.0)
             logs[target.value].append(math.log(max(value, 1e-9)))
