@@ -755,3 +755,24 @@ def test_ctrl_c_stops_a_parallel_import_within_seconds(tmp_path):
     for folder in (out / "train").iterdir():  # what was written is whole
         if not folder.name.startswith("."):
             assert len(load_problem(folder).tests) == 4
+
+
+def test_optimize_on_a_full_disk_keeps_the_old_answer_and_exits_3(tmp_path):
+    from tests.conftest import sandbox_or_skip
+    from tests.fakes.servers import openai_server
+    from tests.test_faults import sum_answer
+
+    sandbox_or_skip()
+    problem = make_sum_problem(tmp_path / "sum")
+    answer = sum_answer()
+    with small_fs() as fs:
+        best = fs / "best.s"
+        best.write_text("# the old answer\n")
+        fill(fs)
+        with openai_server(lambda m, r: answer) as url:
+            args = ["optimize", str(problem), "-m", "openai:m", "--base-url", url]
+            done = cli(*args, "--no-time", "-o", str(best))
+        line = one_line_error(done, 3)
+        assert "No space left" in line
+        assert best.read_text() == "# the old answer\n"
+        assert sorted(p.name for p in fs.iterdir()) == ["best.s", "filler"]

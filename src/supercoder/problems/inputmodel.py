@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.paths import cache_dir, sibling_temp
+from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.types import Problem
 
 FORMAT = "supercoder-input-model/1"
@@ -419,8 +419,5 @@ def model_for(problem: Problem) -> InputModel | None:
         model = infer(inputs)
     except UserError:
         return None
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = sibling_temp(path)
-    tmp.write_text(json.dumps(model.spec))
-    tmp.replace(path)
+    atomic_write_text(path, json.dumps(model.spec))
     return model

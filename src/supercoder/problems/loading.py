@@ -38,7 +38,7 @@ from pathlib import Path
 
 from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, inside, parse_json, printable, read_regular
-from supercoder.paths import cache_dir, sibling_temp
+from supercoder.paths import atomic_write_bytes, cache_dir
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, split_flags
 
@@ -274,10 +274,7 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
             f"{folder}/gen.py(seed={seed}, size={size}) produced different input than recorded"
         )
     if cached:
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = sibling_temp(cached)
-        tmp.write_bytes(data_bytes)
-        tmp.replace(cached)
+        atomic_write_bytes(cached, data_bytes)
     return data_bytes
 
 

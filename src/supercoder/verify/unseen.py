@@ -49,7 +49,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
-from supercoder.paths import cache_dir, sibling_temp, temp_prefix
+from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
 from supercoder.problems.outputs import expected_output
 from supercoder.types import Problem
 
@@ -439,10 +439,7 @@ def _source_digest(problem: Problem, name: str) -> str:
 
 
 def _write_json(path: Path, value: object) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = sibling_temp(path)
-    tmp.write_text(json.dumps(value))
-    tmp.replace(path)
+    atomic_write_text(path, json.dumps(value))
 
 
 # ---------------------------------------------------------------- the fuzzer
