@@ -776,3 +776,17 @@ def test_optimize_on_a_full_disk_keeps_the_old_answer_and_exits_3(tmp_path):
         assert "No space left" in line
         assert best.read_text() == "# the old answer\n"
         assert sorted(p.name for p in fs.iterdir()) == ["best.s", "filler"]
+
+
+def test_a_dead_staging_folder_beside_an_output_is_removed_by_the_next_init(tmp_path):
+    from supercoder.paths import staging_prefix
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    stale = tmp_path / f".prog.init-{dead.pid}-abcd1234"
+    live = tmp_path / f".prog.init-{os.getpid()}-abcd1234"
+    other = tmp_path / f".prog.init-{dead.pid}-abcd1234.keep"
+    for folder in (stale, live, other):
+        folder.mkdir()
+    assert staging_prefix(tmp_path, ".prog.init") == f".prog.init-{os.getpid()}-"
+    assert not stale.exists() and live.exists() and other.exists()

@@ -51,6 +51,25 @@ def temp_prefix(what: str) -> str:
     return f"sc-{what}-{os.getpid()}-"
 
 
+def staging_prefix(parent: Path, prefix: str) -> str:
+    """``PREFIX-PID-`` for a staging folder made beside its target in ``parent`` (a
+    problem being initialized, a cache entry being filled); first removes the ones in
+    ``parent`` whose process is gone (a kill leaves them behind)."""
+    import re
+    import shutil
+
+    pattern = re.compile(re.escape(prefix) + r"-(\d+)-[A-Za-z0-9_]{8}")
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        entries = []
+    for entry in entries:
+        m = pattern.fullmatch(entry.name)
+        if m and entry.is_dir(follow_symlinks=False) and not pid_alive(int(m.group(1))):
+            shutil.rmtree(entry.path, ignore_errors=True)
+    return f"{prefix}-{os.getpid()}-"
+
+
 def refuse_new_temp() -> None:
     """From now on ``temp_prefix`` refuses (the process is exiting and sweeps its own)."""
     _EXITING.set()

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from supercoder.build.reference import RefResult, reference_runs, run_reference
 from supercoder.errors import UserError, read_regular
+from supercoder.paths import staging_prefix
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES
 from supercoder.problems.outputs import outputs_match, parse_mode
@@ -113,7 +114,8 @@ def create_problem(
     _check_target(out_dir, opts.force)
     created = _missing_parents(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{out_dir.name}.init-", dir=out_dir.parent))
+    prefix = staging_prefix(out_dir.parent, f".{out_dir.name}.init")  # dead ones go first
+    staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
         filled = _fill(staging, build, tests, opts, given_inputs=inputs_dir is not None)
         timed = _timed_source(staging, tests, opts) if filled.reads_input else ""

@@ -49,7 +49,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
-from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
+from supercoder.paths import (
+    atomic_write_text,
+    cache_dir,
+    sibling_temp,
+    staging_prefix,
+    temp_prefix,
+)
 from supercoder.problems.outputs import expected_output
 from supercoder.types import Problem
 
@@ -522,7 +528,7 @@ def _cached_unseen(problem: Problem, hidden: list[Test]) -> Unseen:
 
 def _store(folder: Path, pairs: list[tuple[bytes, bytes]]) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=folder.parent))
+    tmp = Path(tempfile.mkdtemp(prefix=staging_prefix(folder.parent, ".tmp"), dir=folder.parent))
     names = []
     for i, (data, out) in enumerate(pairs, 1):
         (tmp / f"g{i:02d}.in").write_bytes(data)
