@@ -10,6 +10,8 @@
  *   5  CPU affinity: MODE 1 moves to every CPU outside its mask; prints how many it could
  *   6  pid numbers: prints getpid() (a run index where runs share a pid namespace)
  *   7  timer slack: MODE 1 sets it, MODE 2 prints it (a per-process value: never crosses)
+ *   8  unique mount ids (a machine-wide counter every mount moves): prints its root's
+ *      minus its input's, which grows with the runs the sandbox made (a run index)
  * Per-CPU counters are handed out in batches of 1024, so "ino mod 1024" moves by one per
  * allocation on that CPU (runs share their sandbox's CPUs). Bounded: at most 2048
  * allocations per run, each freed at once. Prints "mark <MARK>" or "read <value>" or
@@ -26,6 +28,9 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#ifndef STATX_MNT_ID_UNIQUE
+#define STATX_MNT_ID_UNIQUE 0x4000U
+#endif
 #ifndef KIND
 #define KIND 0
 #endif
@@ -104,6 +109,16 @@ int main(void) {
     }
     if (KIND == 6) {
         printf("read %d\n", (int)getpid());
+        return 0;
+    }
+    if (KIND == 8) {
+        struct statx root, in;
+        if (statx(AT_FDCWD, "/", 0, STATX_MNT_ID_UNIQUE, &root) || statx(0, "", AT_EMPTY_PATH, STATX_MNT_ID_UNIQUE, &in) ||
+            !(root.stx_mask & STATX_MNT_ID_UNIQUE)) {
+            printf("refused statx\n");
+            return 0;
+        }
+        printf("read %lld\n", (long long)(root.stx_mnt_id - in.stx_mnt_id));
         return 0;
     }
     if (KIND == 7) {

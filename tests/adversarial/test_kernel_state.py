@@ -14,10 +14,12 @@ or of another sandbox open beside it, reads it (MODE 2). What it read before the
   pipe inode by 61 more than a run that looked nothing up (75 against 7, 3 of 3);
 - CPU affinity: a run bound to one CPU moved itself to the other CPU of the machine;
 - pid numbers: the runs of one sandbox read 39, 40 (another: 10), a run index with
-  which a program tells its warm-up run from the others.
+  which a program tells its warm-up run from the others;
+- unique mount ids (``statx`` ``STATX_MNT_ID_UNIQUE``): its root's less its input's
+  read 124, 175, 197 in three runs of one sandbox (another run index).
 
 Now ``pipe``/``pipe2`` (for programs that may not fork), ``memfd_create``, shared
-anonymous mappings and ``sched_setaffinity`` are refused by seccomp, a run's root has
+anonymous mappings, ``sched_setaffinity`` and unique mount ids are refused by seccomp, a run's root has
 neither ``/dev/zero`` nor ``/proc``, and every run gets the same pid (``runner.c``
 ``spawn``): no mark is written, and what a run can still read (its stdout pipe's
 inode) moves by the supervisor's own fixed steps only. Timer slack is a per-process
@@ -61,6 +63,7 @@ def binaries() -> dict[str, Path]:
         "r6": dict(KIND=6, MODE=2),
         "w7": dict(KIND=7, MODE=1, MARK=5),
         "r7": dict(KIND=7, MODE=2),
+        "r8": dict(KIND=8, MODE=2),
     }
     out = {}
     for name, defines in wanted.items():
@@ -126,6 +129,13 @@ def test_a_run_cannot_leave_its_cpus(binaries):
 def test_every_run_has_the_same_pid(boxes):
     pids = {said(box, "r6") for box in boxes for _ in range(3)}
     assert len(pids) == 1, pids
+
+
+def test_no_run_reads_a_unique_mount_id(boxes):
+    """Its root's unique mount id (a counter every mount on the machine moves: the
+    supervisor mounts each run's root) less its input's grew with every run."""
+    seen = [said(box, "r8") for box in (*boxes, boxes[0])]
+    assert all(line == "refused statx" for line in seen), seen
 
 
 def test_timer_slack_never_crossed(boxes):

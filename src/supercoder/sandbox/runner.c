@@ -258,6 +258,9 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
     /* pipes keep their default size (64 KiB): F_SETPIPE_SZ would hold up to
        pipe-max-size (1 MiB, more for root-set limits) per pipe, outside RLIMIT_AS */
     deny_arg(SYS_fcntl, 1, 1031 /* F_SETPIPE_SZ */, 0);
+    /* no unique mount ids (STATX_MNT_ID_UNIQUE): a machine-wide counter that the
+       supervisor's mounts of each run's root move, i.e. a run index */
+    deny_arg(SYS_statx, 3, 0, 0x4000);
     /* a run stays on the CPUs it was given (its slot's): no moving, not even within them */
     deny(SYS_sched_setaffinity, EPERM);
     {
