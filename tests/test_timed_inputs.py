@@ -224,3 +224,22 @@ def make_sum_source() -> str:
     from tests.conftest import SUM_SOURCE
 
     return SUM_SOURCE
+
+
+def test_the_interval_includes_the_spread_between_drawn_inputs() -> None:
+    """Drawn inputs make the interval one of the speedup over the input distribution:
+    where the speedup differs between inputs, the spread between them widens it; where
+    every input gives the same speedup (sampling noise only), it adds nothing."""
+    import numpy as np
+
+    from supercoder.timing.intervals import input_spread
+
+    rng = np.random.default_rng(1)
+    rounds = [np.arange(8)] * 3
+    same = [rng.normal(0.0, 0.03, 8) for _ in range(3)]
+    assert input_spread(same, np.random.default_rng(0), rounds) < 0.01
+    varying = [rng.normal(m, 0.01, 8) for m in (0.1, 0.3, 0.5)]
+    spread = input_spread(varying, np.random.default_rng(0), rounds)
+    # sd of the medians 0.2, over sqrt(3) tests, times t(2)/z = 2.2: about 0.25
+    assert 0.15 < spread < 0.35
+    assert input_spread(varying[:1], np.random.default_rng(0), rounds[:1]) == 0.0

@@ -104,18 +104,35 @@ def t95(df: int) -> float:
     return _T95[df - 1] if df <= len(_T95) else Z95 + 2.4 / df
 
 
-def input_spread(ratios: list[np.ndarray]) -> float:
+def input_spread(
+    ratios: list[np.ndarray],
+    rng: np.random.Generator,
+    rounds: list[np.ndarray] | None = None,
+    n: int = 400,
+) -> float:
     """The log-space sd that drawing the tests adds to the aggregate, when the timed tests
-    are inputs drawn at random from the problem's distribution (a new draw every check):
-    the standard error of the mean over tests of each test's median log-ratio, scaled by
-    t(k-1)/z for the k tests seen; 0 with fewer than 2 tests. ``widen`` takes it in
-    quadrature with the noise floor, so the interval is one of the speedup over the
-    input distribution, not over this check's draw."""
+    are inputs drawn at random from the problem's distribution (a new draw every check).
+
+    A random-effects estimate: the spread of the per-test medians (variance ``s^2``) is
+    the spread between inputs plus each median's own sampling noise (its variance,
+    ``w_i``, from a round bootstrap of that test alone); the between-input part
+    ``max(0, s^2 - mean(w_i))`` over ``k`` tests is the variance the draw adds to their
+    mean, scaled by t(k-1)/z for the ``k`` tests seen. 0 with fewer than 2 tests, and
+    about 0 where every input gives the same speedup (an identical program: the medians
+    differ by sampling noise only, which the round bootstrap already counts). ``widen``
+    takes it in quadrature with the noise floor, so the interval is one of the speedup
+    over the input distribution, not over this check's draw."""
     k = len(ratios)
     if k < 2:
         return 0.0
     medians = np.asarray([np.median(r) for r in ratios])
-    return float(np.std(medians, ddof=1) / math.sqrt(k) * t95(k - 1) / Z95)
+    within = []
+    for i, r in enumerate(ratios):
+        g = [rounds[i]] if rounds is not None else None
+        _, lo, hi = round_bootstrap([r], n, rng, rounds=g)
+        within.append(((hi - lo) / (2 * Z95)) ** 2)
+    between = max(0.0, float(np.var(medians, ddof=1)) - float(np.mean(within)))
+    return math.sqrt(between / k) * t95(k - 1) / Z95
 
 
 def widen(est: float, lo: float, hi: float, floor: float) -> tuple[float, float]:

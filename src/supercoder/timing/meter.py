@@ -561,7 +561,7 @@ class Meter:
         # the very computation ``_summarize`` reports (same resamples, same generator):
         # a check that stops as precise reports an interval within the target
         est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
-        floor = self._floor(ratios)
+        floor = self._floor(ratios, rounds)
         if precise_enough(est, lo, hi, floor, self.config.target_halfwidth):
             return True
         if not self.config.stop_when_not_faster:
@@ -579,13 +579,15 @@ class Meter:
             return bootstrap_aggregate(ratios, self.config.bootstrap, rng)
         rounds = [np.asarray(t.rounds) for t in timings]
         est, lo, hi = round_bootstrap(ratios, self.config.bootstrap, rng, rounds=rounds)
-        return (math.exp(est), *widen(est, lo, hi, self._floor(ratios)))
+        return (math.exp(est), *widen(est, lo, hi, self._floor(ratios, rounds)))
 
-    def _floor(self, ratios: list[np.ndarray]) -> float:
-        """The noise floor, and with drawn inputs the spread between them, in quadrature."""
+    def _floor(self, ratios: list[np.ndarray], rounds: list[np.ndarray]) -> float:
+        """The noise floor, and with drawn inputs the spread between them, in quadrature
+        (from a generator of its own: the interval's resamples stay as they were)."""
         if not self.config.drawn_inputs:
             return self.noise_floor
-        return math.hypot(self.noise_floor, input_spread(ratios))
+        rng = np.random.default_rng(self.config.seed or 0)
+        return math.hypot(self.noise_floor, input_spread(ratios, rng, rounds))
 
     def _summarize(self, samples: _Samples, tests: Tests, timed: list) -> Comparison:
         timed_names = {t[0] for t in timed}
