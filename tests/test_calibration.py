@@ -137,6 +137,13 @@ def primes(tmp_path) -> Path:
 
 
 def test_timed_set_is_decided_once_and_cached(primes, own_cache):
+    """Where the timed tests are fixed (here: a program marked as reading no input, timed
+    on its visible tests), which of them are timed is decided once and cached; inputs
+    drawn afresh every check are decided in the check and never stored."""
+    drawn = evaluate(load_problem(primes), baseline_asm(load_problem(primes)), EvalConfig())
+    assert drawn.correct and drawn.unseen is not None and drawn.unseen.timed >= 1
+    assert not list((cache_dir() / "bin").glob("*.timed.json"))
+    (primes / "problem.json").write_text(json.dumps({"reads_input": False}))
     problem = load_problem(primes)
     asm = baseline_asm(problem)
     config = EvalConfig(meter=MeterConfig(max_pairs=3))
@@ -147,7 +154,7 @@ def test_timed_set_is_decided_once_and_cached(primes, own_cache):
     assert evaluate(problem, asm, config).timed_tests == first.timed_tests
     # the stored decision is what later checks use (not a fresh per-check choice)
     sets = json.loads(stored[0].read_text())
-    one = first.timed_tests[0]  # timed tests are ones the model never saw (generated here)
+    one = first.timed_tests[0]
     stored[0].write_text(json.dumps({k: [one] for k in sets}))
     again = evaluate(problem, asm, config)
     assert again.timed_tests == (one,) and again.speedup.tests_timed == 1
@@ -194,13 +201,16 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     ratio), each pair tagged with its round; the interval resamples whole rounds."""
     sandbox_or_skip()
     folder = tmp_path / "two"
-    (folder / "hidden").mkdir(parents=True)  # timed tests are ones the model never saw
+    (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text(SLOW)
+    # fixed timed tests, shown one by one: a program marked as reading no input is timed
+    # on its visible tests (others are timed on inputs drawn afresh, reported together)
+    (folder / "problem.json").write_text(json.dumps({"reads_input": False}))
     small = sized(SLOW, start=5000, limit=2_000_000)  # timed here; the other 16x longer
-    names = (f"hidden/n{small}", f"hidden/n{4 * small}")  # SLOW takes ~n^2 time
-    for n in (10, small, 4 * small):  # n10: too short to time (3 hidden: none generated)
-        (folder / "hidden" / f"n{n}.in").write_text(f"{n}\n")
-        (folder / "hidden" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
+    names = (f"n{small}", f"n{4 * small}")  # SLOW takes ~n^2 time
+    for n in (10, small, 4 * small):  # n10: too short to time
+        (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
+        (folder / "tests" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
     problem = load_problem(folder)
     config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
     verdict = evaluate(problem, baseline_asm(problem), config)
