@@ -12,6 +12,10 @@
  *   7  timer slack: MODE 1 sets it, MODE 2 prints it (a per-process value: never crosses)
  *   8  unique mount ids (a machine-wide counter every mount moves): prints its root's
  *      minus its input's, which grows with the runs the sandbox made (a run index)
+ *   9  machine-wide counters and ids in /proc (forks, last pid, inode and file counts,
+ *      locks, namespace ids): prints how many of them it could read
+ *  10  key serials and namespace ids made by the run (add_key, keyctl, unshare): prints
+ *      how many of those calls worked
  * Per-CPU counters are handed out in batches of 1024, so "ino mod 1024" moves by one per
  * allocation on that CPU (runs share their sandbox's CPUs). Bounded: at most 2048
  * allocations per run, each freed at once. Prints "mark <MARK>" or "read <value>" or
@@ -119,6 +123,28 @@ int main(void) {
             return 0;
         }
         printf("read %lld\n", (long long)(root.stx_mnt_id - in.stx_mnt_id));
+        return 0;
+    }
+    if (KIND == 9) {
+        static const char *files[] = {"/proc/stat", "/proc/loadavg", "/proc/sys/kernel/ns_last_pid",
+                                      "/proc/sys/fs/inode-nr", "/proc/sys/fs/file-nr", "/proc/locks",
+                                      "/proc/self/ns/mnt"};
+        int n = 0;
+        for (int k = 0; k < 7; k++) {
+            int fd = open(files[k], O_RDONLY);
+            char buf[256];
+            if (fd >= 0 && read(fd, buf, sizeof buf) > 0) n++;
+            if (fd >= 0) close(fd);
+        }
+        printf("read %d\n", n);
+        return 0;
+    }
+    if (KIND == 10) {
+        int n = 0;
+        n += syscall(SYS_add_key, "user", "sc", "x", 1, -2 /* KEY_SPEC_PROCESS_KEYRING */) > 0;
+        n += syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3 /* session */, 1) > 0;
+        n += unshare(CLONE_NEWUTS) == 0;
+        printf("read %d\n", n);
         return 0;
     }
     if (KIND == 7) {

@@ -16,14 +16,17 @@ or of another sandbox open beside it, reads it (MODE 2). What it read before the
 - pid numbers: the runs of one sandbox read 39, 40 (another: 10), a run index with
   which a program tells its warm-up run from the others;
 - unique mount ids (``statx`` ``STATX_MNT_ID_UNIQUE``): its root's less its input's
-  read 124, 175, 197 in three runs of one sandbox (another run index).
+  read 124, 175, 197 in three runs of one sandbox (another run index);
+- machine-wide counters and ids under ``/proc`` (forks and context switches, last
+  pid, inode and file counts, locks, namespace ids): 5 of the 7 tried readable.
 
 Now ``pipe``/``pipe2`` (for programs that may not fork), ``memfd_create``, shared
 anonymous mappings, ``sched_setaffinity`` and unique mount ids are refused by seccomp, a run's root has
 neither ``/dev/zero`` nor ``/proc``, and every run gets the same pid (``runner.c``
 ``spawn``): no mark is written, and what a run can still read (its stdout pipe's
 inode) moves by the supervisor's own fixed steps only. Timer slack is a per-process
-value and never crossed (the control).
+value and never crossed (the control); keyrings and new namespaces were refused
+before this change and still are (a guard).
 """
 
 from __future__ import annotations
@@ -64,6 +67,8 @@ def binaries() -> dict[str, Path]:
         "w7": dict(KIND=7, MODE=1, MARK=5),
         "r7": dict(KIND=7, MODE=2),
         "r8": dict(KIND=8, MODE=2),
+        "r9": dict(KIND=9, MODE=2),
+        "r10": dict(KIND=10, MODE=2),
     }
     out = {}
     for name, defines in wanted.items():
@@ -136,6 +141,17 @@ def test_no_run_reads_a_unique_mount_id(boxes):
     supervisor mounts each run's root) less its input's grew with every run."""
     seen = [said(box, "r8") for box in (*boxes, boxes[0])]
     assert all(line == "refused statx" for line in seen), seen
+
+
+def test_no_machine_wide_counter_in_proc_is_shown(boxes):
+    """/proc/stat (forks, context switches), /proc/loadavg (last pid), ns_last_pid,
+    inode-nr, file-nr, /proc/locks, namespace ids: 5 of these 7 read before; none now."""
+    assert said(boxes[0], "r9") == "read 0"
+
+
+def test_no_key_or_namespace_is_made(boxes):
+    """Key serials and namespace ids (refused before this change too: a guard)."""
+    assert said(boxes[0], "r10") == "read 0"
 
 
 def test_timer_slack_never_crossed(boxes):
