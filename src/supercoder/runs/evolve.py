@@ -64,6 +64,7 @@ from supercoder.runs.strategies import (
     make_verifier,
 )
 from supercoder.types import Candidate, Problem, Speedup, Status, Verdict
+from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
 
 if TYPE_CHECKING:
@@ -572,7 +573,7 @@ class _Search:
             if not db.programs[pid].correct:
                 continue
             verdict, secs, tries = self._measure(pid, FINAL, db.programs[pid].asm)
-            sp = _value(verdict)
+            sp = effective_speedup(verdict)
             if verdict.correct and sp >= 1.0 and (best is None or sp > best[0]):
                 best = (sp, pid, verdict, secs, tries)
         if best is None:
@@ -611,14 +612,6 @@ def _attempt(s: Slot, cand: Candidate, verdict: Verdict, text, seconds: float) -
 def _checked(items) -> Any:
     for item in items:
         yield Checked(*item)
-
-
-def _value(verdict: Verdict) -> float:
-    if not verdict.correct:
-        return 0.0
-    if verdict.identical_to_baseline or verdict.speedup is None:
-        return 1.0
-    return verdict.speedup.value
 
 
 def _note(attempt: Attempt) -> str:

@@ -26,8 +26,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Status, Verdict, practical_significance
+from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup
 
-BASELINE = Speedup(1.0, 1.0, 1.0, 0, 0, method="the gcc -O3 baseline itself")
+BASELINE = BASELINE_SPEEDUP
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,7 @@ class ProgramDB:
         estimates = dict(self.estimates)
         best, cells = dict(self.best), dict(self.cells)
         if program.correct:
-            sp = BASELINE if program.kind == "baseline" else _speedup_of(program.verdict)
+            sp = credited_speedup(program.verdict) or BASELINE
             estimates[pid] = sp
             seed = program.generation < 0  # seeds start every island
             for isl in range(self.islands) if seed else (program.island,):
@@ -203,7 +204,7 @@ class ProgramDB:
         estimates = dict(self.estimates)
         done = self.remeasured | {pid}
         if verdict.correct:
-            estimates[pid] = _speedup_of(verdict)
+            estimates[pid] = credited_speedup(verdict) or BASELINE
             return replace(self, estimates=estimates, remeasured=done)
         estimates.pop(pid, None)
         best = {k: v for k, v in self.best.items() if v != pid}
@@ -235,13 +236,6 @@ class ProgramDB:
         while self.programs[chain[-1]].parents:
             chain.append(self.programs[chain[-1]].parents[0])
         return chain[::-1]
-
-
-def _speedup_of(verdict: Verdict) -> Speedup:
-    """A correct program's speedup; a copy of the baseline or an untimed one counts 1.0."""
-    if verdict.identical_to_baseline or verdict.speedup is None:
-        return BASELINE
-    return verdict.speedup
 
 
 def baseline_program(problem: str, asm: str) -> Program:

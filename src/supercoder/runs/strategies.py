@@ -28,6 +28,7 @@ from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.prompts import Variant
 from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stream
 
 if TYPE_CHECKING:
@@ -105,15 +106,6 @@ class Journal(Protocol):
     def stored(self, problem: str) -> dict[tuple[int, int], Attempt]: ...
 
     def record(self, problem: str, attempt: Attempt) -> None: ...
-
-
-def effective_speedup(verdict: Verdict) -> float:
-    """The speedup a correct answer earns: 1.0 for a baseline copy or when untimed."""
-    if not verdict.correct:
-        return 0.0
-    if verdict.identical_to_baseline or verdict.speedup is None:
-        return 1.0
-    return verdict.speedup.value
 
 
 def rank(attempt: Attempt) -> tuple:

@@ -67,9 +67,10 @@ class SftConfig:
 def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:
     """Correct, not the baseline, and faster: significantly faster (its CI lies above the
     practical band) or a point estimate >= min_speedup."""
-    if not verdict.correct or verdict.identical_to_baseline or verdict.speedup is None:
-        return False
-    return verdict.significantly_faster or verdict.speedup.value >= min_speedup
+    from supercoder.verify.reward import measured_speedup
+
+    sp = measured_speedup(verdict)
+    return sp is not None and (verdict.significantly_faster or sp.value >= min_speedup)
 
 
 def sft_examples(

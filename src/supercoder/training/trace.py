@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, parse_json
-from supercoder.runs.programs import BASELINE, Program, faster_than
+from supercoder.runs.programs import Program, faster_than
 from supercoder.types import Problem, Speedup
+from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup
 
 
 @dataclass(frozen=True)
@@ -44,10 +45,8 @@ class TracePair:
 
 
 def _speedup(p: Program) -> Speedup:
-    v = p.verdict
-    if p.kind == "baseline" or v.identical_to_baseline or v.speedup is None:
-        return BASELINE
-    return v.speedup
+    """What the program is credited with (``verify.reward.credited_speedup``)."""
+    return credited_speedup(p.verdict) or BASELINE_SPEEDUP
 
 
 def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:

@@ -47,8 +47,35 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
-from supercoder.types import Problem, Verdict
+from supercoder.types import Problem, Speedup, Verdict
 from supercoder.verify.service import INFRA_RETRIES, VerifyConfig, verify_answers
+
+# --- what a verdict is worth: the one definition every strategy, database and trainer uses
+
+BASELINE_SPEEDUP = Speedup(1.0, 1.0, 1.0, 0, 0, method="the gcc -O3 baseline itself")
+
+
+def measured_speedup(verdict: Verdict) -> Speedup | None:
+    """The speedup a verdict proves by itself: a correct program's, timed and not a copy
+    of the baseline; None otherwise (wrong, a copy, untimed)."""
+    if not verdict.correct or verdict.identical_to_baseline or verdict.speedup is None:
+        return None
+    return verdict.speedup
+
+
+def credited_speedup(verdict: Verdict) -> Speedup | None:
+    """What a correct program is credited with: its measured speedup, else (a copy of
+    the baseline, or untimed) the baseline's 1.0x; None when it is not correct."""
+    if not verdict.correct:
+        return None
+    return measured_speedup(verdict) or BASELINE_SPEEDUP
+
+
+def effective_speedup(verdict: Verdict) -> float:
+    """The speedup a verdict earns as a number: 0.0 when not correct, 1.0 for a copy of
+    the baseline or when untimed, else its measured value."""
+    credited = credited_speedup(verdict)
+    return 0.0 if credited is None else credited.value
 
 
 class RewardKind(StrEnum):
