@@ -15,7 +15,7 @@ the ``-O3`` baseline when none is significantly faster) answered with the search
 attached.
 
 Spec options (``compiler:OPT,OPT``): ``budget=SECONDS`` (CPU seconds of search per
-problem, default 60); ``target=LEVEL`` (``--target``: build for an x86-64 level instead
+problem, default 120); ``target=LEVEL`` (``--target``: build for an x86-64 level instead
 of this CPU, ``flagspace.retarget``); ``n`` (``--samples``) bounds the builds tried. ``legacy`` or
 ids of the first model's eight fixed builds (``native``, ``pgo-native``,
 ``native-unroll``, ``pgo``, ``clang-native``, ``unroll``, ``clang``, ``O2``) answer
@@ -35,7 +35,7 @@ from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 
-DEFAULT_BUDGET = 60.0  # CPU seconds of build search per problem
+DEFAULT_BUDGET = 120.0  # CPU seconds of build search per problem (benchmarks/compiler_search.py)
 DEFAULT_MAX_BUILDS = 64
 
 if TYPE_CHECKING:

@@ -228,7 +228,7 @@ def _screen(job: _Job, trials: list[Trial]) -> None:
     call of the service (one timing session), while the screening share lasts."""
     todo = [t for t in trials if t.status == "built"]
     size = max(job.config.screen_group, 1)
-    cheap = job.verify.staged(rounds=1)
+    cheap = job.verify.staged(rounds=1, group_size=size)
     for k in range(0, len(todo), size):
         group = todo[k : k + size]
         if not job.budget.within(SCREEN_SHARE):

@@ -163,10 +163,13 @@ class ServiceVerifier:
         return self.config.eval.time
 
     def staged(
-        self, rounds: int | None = None, max_cpu_seconds: float | None = None
+        self,
+        rounds: int | None = None,
+        max_cpu_seconds: float | None = None,
+        group_size: int | None = None,
     ) -> ServiceVerifier:
         """The same verification with its timing bounded (``verify.service.staged``)."""
-        return replace(self, config=staged(self.config, rounds, max_cpu_seconds))
+        return replace(self, config=staged(self.config, rounds, max_cpu_seconds, group_size))
 
 
 def make_verifier(config: Any = None, executor: Any = None) -> ServiceVerifier:

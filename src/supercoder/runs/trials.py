@@ -39,7 +39,7 @@ class SearchConfig:
     keep: int = 8
     finalists: int = 2
     combos: int = 6
-    screen_group: int = 8
+    screen_group: int = 16
     target: Target = Target.NATIVE
 
 

@@ -84,12 +84,18 @@ class VerifyConfig:
 
 
 def staged(
-    config: VerifyConfig, rounds: int | None = None, max_cpu_seconds: float | None = None
+    config: VerifyConfig,
+    rounds: int | None = None,
+    max_cpu_seconds: float | None = None,
+    group_size: int | None = None,
 ) -> VerifyConfig:
     """``config`` with its timing bounded for a search that measures candidates again
     later (the build search's screen and halving rungs): exactly ``rounds`` rounds of
-    the same protocol on the same timed inputs, and at most ``max_cpu_seconds`` of
-    timing per candidate; correctness is checked in full, and ``time`` is kept."""
+    the same protocol on the same kind of timed inputs, at most ``max_cpu_seconds`` of
+    timing per candidate, up to ``group_size`` candidates per session (one baseline
+    stream, one draw of inputs); correctness is checked in full, and ``time`` is kept."""
+    if group_size is not None:
+        config = replace(config, group_size=group_size)
     meter = config.eval.meter
     if rounds is not None:
         meter = replace(meter, min_pairs=rounds, max_pairs=rounds)
