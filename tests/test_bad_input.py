@@ -606,3 +606,23 @@ def test_files_over_the_cap_are_refused_before_they_are_read(tmp_path, monkeypat
     monkeypatch.setattr("supercoder.problems.loading.MAX_FILE_BYTES", 8)
     with pytest.raises(UserError, match="over the 8 bytes cap"):
         load_problem(folder)
+
+
+def test_problem_init_refuses_a_fifo_among_the_inputs(tmp_path):
+    """Before: skipped in silence (a FIFO is not ``is_file()``); now named, at once."""
+    source = tmp_path / "sum.c"
+    source.write_text(SUM_SOURCE)
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    (inputs / "a.in").write_text("1\n5\n")
+    os.mkfifo(inputs / "b.in")
+    proc = subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", "problem", "init", str(source)]
+        + ["--inputs", str(inputs), "-o", str(tmp_path / "p")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    _one_line_refusal(proc, "b.in", "FIFO")
+    assert not (tmp_path / "p").exists()

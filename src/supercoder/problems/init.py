@@ -255,12 +255,11 @@ def _fill(
         sub.mkdir(exist_ok=True)
         (sub / f"{t.name}.in").write_bytes(data)
         (sub / f"{t.name}.out").write_bytes(run.output)
-        if t.answer is not None and not outputs_match(
-            run.output, t.answer.read_bytes(), opts.compare
-        ):
+        answer = None if t.answer is None else read_regular(t.answer, MAX_FILE_BYTES, "answer")
+        if answer is not None and not outputs_match(run.output, answer, opts.compare):
             disagreements.append(
                 f"{t.name}: the reference output differs from {t.answer} "
-                f"({_first_difference(run.output, t.answer.read_bytes())})"
+                f"({_first_difference(run.output, answer)})"
             )
     if opts.generator is not None:
         _copy_generator(opts.generator, folder, opts.timeout)

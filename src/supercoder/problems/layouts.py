@@ -24,10 +24,11 @@ that would become the same test name (``a.in`` and ``a.txt``) are an error namin
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from supercoder.errors import UserError, printable
+from supercoder.errors import UserError, file_kind, printable
 
 ANSWER_SUFFIXES = frozenset({".ans", ".out", ".output", ".expected", ".answer", ".a"})
 SKIPPED_SUFFIXES = frozenset(
@@ -105,6 +106,7 @@ def discover(folder: Path, hidden: bool = False) -> Layout:
     """The tests in ``folder`` (all hidden when ``hidden``); raises UserError when none."""
     if not folder.is_dir():
         raise UserError(f"{folder}: not a folder of input files")
+    _refuse_special(folder)
     data = folder / "data" if (folder / "data").is_dir() else folder
     if (data / "sample").is_dir() or (data / "secret").is_dir():
         tests = [*_kattis(data / "sample", hidden), *_kattis(data / "secret", True)]
@@ -117,6 +119,20 @@ def discover(folder: Path, hidden: bool = False) -> Layout:
     for group in (True, False):
         _check_unique([t for t in layout.tests if t.hidden is group])
     return layout
+
+
+def _refuse_special(folder: Path) -> None:
+    """A FIFO, device or socket among the inputs (a test file, were it regular) is
+    refused now, naming what it is: never skipped in silence, never opened."""
+    for p in sorted(folder.rglob("*")):
+        if _dotted(p, folder):
+            continue
+        try:
+            mode = p.stat().st_mode
+        except OSError:
+            continue  # a dangling link: not a file, as before
+        if not stat.S_ISREG(mode) and not stat.S_ISDIR(mode):
+            raise UserError(f"{p}: is {file_kind(mode)}, not a regular file")
 
 
 def _kattis(folder: Path, hidden: bool) -> list[TestFile]:
