@@ -68,7 +68,7 @@ def optimize(
     can be shown faster: the best correct answer is written, marked as not timed.
     Exit code 1 when no answer was correct.
 
-    Example: supercoder optimize src/supercoder/data/bench/dp_lcs --samples 4 -o lcs.s
+    Example: supercoder optimize dp_lcs --samples 4 -o lcs.s
     """
     from supercoder.errors import check_writable, safe_slug
     from supercoder.models import load_model
@@ -89,6 +89,19 @@ def optimize(
             for m in specs
         ]
         config = opts.verify_config()
+        if not as_json:
+            err.print(
+                printable(
+                    f"optimizing {problem.name} with {'+'.join(specs)}: "
+                    + (
+                        "correctness only (--no-time)"
+                        if no_time
+                        else "answers built, checked and timed: this takes minutes (about 2-3 "
+                        "with the compiler model; --no-time is faster); Ctrl-C stops"
+                    ),
+                    newlines=False,
+                )
+            )
         if db is not None:
             outcome = _stored_search(
                 problem, target, specs, llms, settings, db, run, not no_time, config, _progress
