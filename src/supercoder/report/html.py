@@ -33,6 +33,12 @@ def _fmt(value: Any) -> str:
     return escape(str(value))
 
 
+# figures that only a timed run measures (shown "not measured" when nothing was timed)
+_TIMING_FIGURES = frozenset(
+    {"fast_1.1", "timed_share", "significant_speedups", "significant_slowdowns"}
+)
+
+
 def _summary_cards(summary: Any, compiler: Any | None, compiler_name: str = "") -> str:
     """One card per ``RunSummary.headline()`` figure; ``data-value`` is the figure exactly
     as ``eval --json`` writes it (JSON), the card shows it with its unit
@@ -42,7 +48,9 @@ def _summary_cards(summary: Any, compiler: Any | None, compiler_name: str = "") 
 
     cards = []
     theirs = compiler.headline() if compiler is not None else None
+    unmeasured = not summary.timed_share  # nothing timed: no timing figure is shown
     for key, value in summary.headline().items():
+        shown = "not measured" if unmeasured and key in _TIMING_FIGURES else figure_text(key, value)
         beside = ""
         if theirs is not None:
             beside = (
@@ -52,7 +60,7 @@ def _summary_cards(summary: Any, compiler: Any | None, compiler_name: str = "") 
         label = escape(key.replace("_", " "))
         cards.append(
             f'<div class="card" data-figure="{escape(key)}" '
-            f'data-value="{escape(json.dumps(value))}"><b>{escape(figure_text(key, value))}</b>'
+            f'data-value="{escape(json.dumps(value))}"><b>{escape(shown)}</b>'
             f"<br>{label}{beside}</div>"
         )
     return "".join(cards)
