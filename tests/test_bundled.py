@@ -30,7 +30,7 @@ def _check(folder: str) -> tuple[str, str, int]:
     except SupercoderError as e:
         return "error", str(e), 0
     failing = [f"{t.name}: {t.status} {t.detail[:200]}" for t in verdict.tests if t.status != "ok"]
-    return str(verdict.status), verdict.message + "; ".join(failing), len(verdict.tests)
+    return str(verdict.status), verdict.message + "; ".join(failing), verdict.tests_total
 
 
 @cache

@@ -73,4 +73,4 @@ def test_check_json_reports_the_default_reward_and_the_papers(problem, tmp_path)
     if not data["significantly_faster"]:
         assert data["reward"] == 0.0  # what a copy earns
     assert data["paper_reward"] > 0.5  # the paper's pays the padding
-    assert "never saw" in data["context"]["timing"]
+    assert "drawn for this check" in data["context"]["timing"]  # inputs nobody saw
