@@ -63,7 +63,7 @@ def real_problems(names: list[str]) -> list[Problem]:
         (work / "prog.c").write_text(source)
         for i, text in enumerate(inputs):
             (work / "in" / f"{i}.in").write_text(text)
-        report = create_problem(work / "prog.c", work / "in", work / "p", InitConfig())
+        report = create_problem(work / "prog.c", work / "in", root / "p" / name, InitConfig())
         out.append(load_problem(report.folder))
     return out
 
