@@ -228,8 +228,9 @@ def _stored_run(db: Path) -> None:
 # --- 3. read-only commands never alter a file ------------------------------------------
 
 
-def _foreign(path: Path) -> bytes:
+def _foreign(path: Path, journal: str = "delete") -> bytes:
     db = sqlite3.connect(path)
+    db.execute(f"PRAGMA journal_mode={journal}")
     db.executescript(
         "CREATE TABLE customers (id INTEGER, name TEXT); INSERT INTO customers VALUES (1, 'x');"
     )
@@ -247,9 +248,10 @@ def _foreign(path: Path) -> bytes:
         ["eval", "--benchmark", "val", "--no-time", "--model", "compiler"],
     ],
 )
-def test_a_foreign_sqlite_file_is_refused_and_left_byte_identical(tmp_path, command):
+@pytest.mark.parametrize("journal", ["delete", "wal"])
+def test_a_foreign_sqlite_file_is_refused_and_left_byte_identical(tmp_path, command, journal):
     path = tmp_path / "foreign.sqlite"
-    before = _foreign(path)
+    before = _foreign(path, journal)
     args = [a.replace("{tmp}", str(tmp_path)) for a in command]
     line = one_line_error(cli(*args, "--db", str(path)), 2)
     assert "not a supercoder run store" in line

@@ -221,6 +221,8 @@ class Store:
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "is a folder, expected an SQLite file")
+            if self.path.is_file() and self.path.stat().st_size:
+                self._identify()  # a foreign file is refused before SQLite touches it
             if read_only:
                 self._db = _connect_read_only(self.path)
                 self._version()
@@ -229,7 +231,7 @@ class Store:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=OPEN_WAIT)
                 self._version()
-                self._check_ours()  # a foreign file is refused before it is written to
+                self._check_ours()
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._migrate()
                 self._db.execute(f"PRAGMA busy_timeout = {int(BUSY_WAIT * 1000)}")
@@ -239,6 +241,17 @@ class Store:
             with contextlib.suppress(Exception):
                 self._db.close()
             raise store_error(self.path, e) from e
+
+    def _identify(self) -> None:
+        """Read the file as it is (immutable: no lock, no ``-wal``/``-shm`` made beside
+        it) and refuse it if it is not a run store or is newer than this supercoder."""
+        uri = f"{self.path.resolve().as_uri()}?mode=ro&immutable=1"
+        self._db = sqlite3.connect(uri, uri=True, check_same_thread=False)
+        try:
+            self._version()
+            self._check_ours()
+        finally:
+            self._db.close()
 
     def _check_ours(self) -> None:
         """Refuse a file that holds tables but not ours (an unrelated SQLite file)."""
