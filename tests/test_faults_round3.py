@@ -794,3 +794,19 @@ def test_a_dead_staging_folder_beside_an_output_is_removed_by_the_next_init(tmp_
         folder.mkdir()
     assert staging_prefix(tmp_path, ".prog.init") == f".prog.init-{os.getpid()}-"
     assert not stale.exists() and live.exists() and other.exists()
+
+
+def test_control_characters_in_a_candidate_name_reach_the_terminal_escaped(tmp_path):
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+    folder = make_sum_problem(tmp_path / "p")
+    hostile = tmp_path / "a\x1b[2J\nforged: ok.s"
+    hostile.write_text("main:\n  movq %rax, %zz\n")
+    plain = tmp_path / "b.s"
+    plain.write_text("main:\n ret\n")
+    done = cli("check", str(folder), str(hostile), str(plain), "--no-time")
+    assert done.returncode == 0, done.stderr
+    assert "\x1b" not in done.stdout + done.stderr
+    assert not any(line.startswith("forged") for line in done.stdout.splitlines())
+    assert "\\x1b[2J\\x0aforged" in done.stdout

@@ -110,7 +110,9 @@ def _check_binary(texts: dict[str, str]) -> None:
                 f"{m.function}:{m.mnemonic} parsed {m.parsed} decoded {m.decoded}" for m in bad
             )
         )
-        typer.echo(f"{name}: parser {status}")
+        from supercoder.errors import printable
+
+        typer.echo(printable(f"{name}: parser {status}"))
 
 
 def _analyze_run(name: str, db: Path | None, as_json: bool, every: bool = False) -> None:

@@ -10,7 +10,7 @@ import typer
 
 from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import TargetOpt
-from supercoder.errors import EXIT_MACHINE, UserError
+from supercoder.errors import EXIT_MACHINE, UserError, printable
 
 
 def check(
@@ -106,9 +106,9 @@ def check(
 
         for candidate, verdict in zip(candidates, verdicts, strict=True):
             if len(verdicts) > 1:
-                typer.echo(f"== {candidate}")
+                typer.echo(printable(f"== {candidate}", newlines=False))
             if verdict.is_infra_failure:  # the check itself could not run
-                typer.echo(f"check could not run: {verdict.message}")
+                typer.echo(printable(f"check could not run: {verdict.message}"))
             else:
                 print_verdict(verdict)
     if broken:
@@ -122,7 +122,8 @@ def _named(verdict, candidate: Path):
 
     if "program.s" not in verdict.message:
         return verdict
-    named = re.sub(r"\bprogram\.s\b", lambda _: str(candidate), verdict.message)
+    shown = printable(str(candidate), newlines=False)  # one line, whatever the name holds
+    named = re.sub(r"\bprogram\.s\b", lambda _: shown, verdict.message)
     return replace(verdict, message=named)
 
 

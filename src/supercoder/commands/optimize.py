@@ -300,7 +300,11 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
         return
     why = best.verdict.message.splitlines()[0] if best and best.verdict.message else ""
     why = printable(why[:300])
-    typer.echo(f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}")
+    typer.echo(
+        printable(
+            f"no correct answer ({best.verdict.status.value if best else 'all dropped'}) {why}"
+        )
+    )
     typer.echo(printable(f"no faster program was found; wrote the gcc -O3 baseline to {path}"))
 
 

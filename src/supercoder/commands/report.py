@@ -22,4 +22,6 @@ def report(
     from supercoder.report.page import write_report
 
     path = write_report(db, run, out)
-    typer.echo(f"wrote {path} ({path.stat().st_size // 1024} KiB)")
+    from supercoder.errors import printable
+
+    typer.echo(printable(f"wrote {path} ({path.stat().st_size // 1024} KiB)", newlines=False))
