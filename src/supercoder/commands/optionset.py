@@ -92,6 +92,13 @@ def with_config(
             p for p in inspect.signature(fn, eval_str=True).parameters.values() if p.name != name
         ]
         made = config_params(cls, skip)
+        required = [
+            f.name
+            for f in dataclasses.fields(cls)
+            if f.name in skip and _default(f) is dataclasses.MISSING
+        ]
+        if required:
+            raise TypeError(f"{fn.__name__}: skipped fields need a default: {required}")
         taken = {p.name for p in own} & {p.name for p in made}
         if taken:
             raise TypeError(f"{fn.__name__}: options declared twice: {sorted(taken)}")

@@ -421,98 +421,99 @@ class _Search:
         )
 
     def _generation(self, db: ProgramDB, bandit: Bandit, slots: list[Slot]):
-        from supercoder.build.toolchain import asm_digest
-        from supercoder.prompting.answers import resolve_answer
+        """One generation: its answers resolved and deduplicated (replayed ones kept),
+        the new programs verified together, then the database and the bandit updated
+        in slot order."""
+        batch = self._resolve(db, slots, self._ask(db, slots))
+        self._verify_fresh(batch)
+        return self._account(db, bandit, slots, batch)
 
-        answers = self._ask(db, slots)
-        done: dict[int, Attempt] = {}
-        new: dict[int, Program] = {}
-        fresh: list[tuple[Slot, Attempt]] = []
-        seen: dict[str, int] = {}
-        twins: list[tuple[Slot, Attempt, int]] = []
-        next_id = db.next_id
+    def _resolve(self, db: ProgramDB, slots: list[Slot], answers: dict) -> _Batch:
+        """Each slot's answer: replayed from before an interruption, a failure to extract a
+        program, a twin of a known program (never run twice), or a new program to verify."""
+        batch = _Batch(next_id=db.next_id)
         for s in slots:
             kept = self._kept_at(s)
             stored = self.stored.get((s.slot, s.generation))
             if kept is not None:  # replayed: verified before the interruption
-                new[s.slot] = kept
-                done[s.slot] = stored or self._attempt(s, kept.edit, kept.asm, kept, kept.verdict)
-                next_id = max(next_id, kept.id + 1)
-                seen[kept.digest] = kept.id
-                continue
-            if stored is not None:  # a stored answer that made no new program
-                done[s.slot] = stored
-                continue
-            completion, seconds = answers[s.slot]
-            text = completion.text if completion is not None else None
-            parent = db.programs[s.parents[0]]
-            resolved = resolve_answer(text, parent.asm)
-            origin = self._origin(s, completion)
-            if resolved.error or not resolved.asm:
-                status = Status.COMPILE_ERROR if resolved.error else Status.NO_ANSWER
-                message = resolved.error or "no assembly program in the answer"
-                verdict = Verdict(self.problem.name, status, message=message)
-                done[s.slot] = _attempt(s, Candidate(resolved.asm, origin), verdict, text, seconds)
-                continue
-            digest = asm_digest(resolved.asm)
-            twin = db.known(digest)
-            if twin is None and digest in seen:
-                twin = seen[digest]
-            if twin is not None:  # novelty check: never run twice
-                cand = Candidate(resolved.asm, {**origin, "duplicate_of": twin})
-                known = db.programs.get(twin) or next(
-                    (p for p in new.values() if p.id == twin), None
+                batch.new[s.slot] = kept
+                batch.done[s.slot] = stored or self._attempt(
+                    s, kept.edit, kept.asm, kept, kept.verdict
                 )
-                if known is not None:
-                    done[s.slot] = _attempt(s, cand, known.verdict, text, seconds)
-                else:  # a twin in this generation: its verdict once it is verified
-                    twins.append((s, _attempt(s, cand, _UNVERIFIED, text, seconds), twin))
-                continue
-            origin = {**origin, "program": next_id}
-            seen[digest] = next_id
-            next_id += 1
-            pending = _attempt(s, Candidate(resolved.asm, origin), _UNVERIFIED, text, seconds)
-            fresh.append((s, pending))
-        if fresh:
-            batch = [a.candidate for _, a in fresh]
-            for j, verdict, secs, tries in _checked(self.verify(self.problem, batch)):
-                s, a = fresh[j]
-                done[s.slot] = replace(a, verdict=verdict, tries=tries, verify_seconds=secs)
-                if verdict.is_infra_failure:
-                    continue  # dropped: a rerun asks again
-                o = a.origin
-                asm = a.candidate.asm or ""
-                new[s.slot] = Program(
-                    o["program"],
-                    asm,
-                    asm_digest(asm),
-                    s.parents,
-                    s.island,
-                    s.generation,
-                    s.slot,
-                    s.kind,
-                    o.get("model"),
-                    verdict,
-                    features(asm),
-                    int(o.get("prompt_tokens") or 0),
-                    int(o.get("completion_tokens") or 0),
-                    float(o.get("cost_usd") or 0.0),
-                    a.completion,
-                )
-        verdicts = {a.origin["program"]: done[s.slot].verdict for s, a in fresh if s.slot in done}
-        for s, a, twin in twins:
-            done[s.slot] = replace(a, verdict=verdicts.get(twin, _UNVERIFIED))
-        # the database changes in slot order: the same order on every replay
+                batch.next_id = max(batch.next_id, kept.id + 1)
+                batch.seen[kept.digest] = kept.id
+            elif stored is not None:  # a stored answer that made no new program
+                batch.done[s.slot] = stored
+            else:
+                self._resolve_answer(db, s, *answers[s.slot], batch)
+        return batch
+
+    def _resolve_answer(
+        self, db: ProgramDB, s: Slot, completion: Any, seconds: float, batch: _Batch
+    ) -> None:
+        from supercoder.build.toolchain import asm_digest
+        from supercoder.prompting.answers import resolve_answer
+
+        text = completion.text if completion is not None else None
+        resolved = resolve_answer(text, db.programs[s.parents[0]].asm)
+        origin = self._origin(s, completion)
+        if resolved.error or not resolved.asm:
+            status = Status.COMPILE_ERROR if resolved.error else Status.NO_ANSWER
+            message = resolved.error or "no assembly program in the answer"
+            verdict = Verdict(self.problem.name, status, message=message)
+            batch.done[s.slot] = _attempt(
+                s, Candidate(resolved.asm, origin), verdict, text, seconds
+            )
+            return
+        digest = asm_digest(resolved.asm)
+        twin = db.known(digest)
+        if twin is None:
+            twin = batch.seen.get(digest)
+        if twin is not None:  # novelty check: never run twice
+            cand = Candidate(resolved.asm, {**origin, "duplicate_of": twin})
+            known = db.programs.get(twin) or next(
+                (p for p in batch.new.values() if p.id == twin), None
+            )
+            if known is not None:
+                batch.done[s.slot] = _attempt(s, cand, known.verdict, text, seconds)
+            else:  # a twin in this generation: its verdict once it is verified
+                batch.twins.append((s, _attempt(s, cand, _UNVERIFIED, text, seconds), twin))
+            return
+        origin = {**origin, "program": batch.next_id}
+        batch.seen[digest] = batch.next_id
+        batch.next_id += 1
+        pending = _attempt(s, Candidate(resolved.asm, origin), _UNVERIFIED, text, seconds)
+        batch.fresh.append((s, pending))
+
+    def _verify_fresh(self, batch: _Batch) -> None:
+        """The generation's new programs through the verification service, together; a
+        twin gets its program's verdict."""
+        if batch.fresh:
+            candidates = [a.candidate for _, a in batch.fresh]
+            for j, verdict, secs, tries in _checked(self.verify(self.problem, candidates)):
+                s, a = batch.fresh[j]
+                batch.done[s.slot] = replace(a, verdict=verdict, tries=tries, verify_seconds=secs)
+                if not verdict.is_infra_failure:  # dropped: a rerun asks again
+                    batch.new[s.slot] = _program(s, a, verdict)
+        verdicts = {
+            a.origin["program"]: batch.done[s.slot].verdict
+            for s, a in batch.fresh
+            if s.slot in batch.done
+        }
+        for s, a, twin in batch.twins:
+            batch.done[s.slot] = replace(a, verdict=verdicts.get(twin, _UNVERIFIED))
+
+    def _account(self, db: ProgramDB, bandit: Bandit, slots: list[Slot], batch: _Batch):
+        """The database and the bandit, in slot order (the same order on every replay)."""
         for s in slots:
-            attempt = done[s.slot]
-            program = new.get(s.slot)
+            attempt = batch.done[s.slot]
+            program = batch.new.get(s.slot)
             parent = s.parents[0]
             if program is not None:
                 self._keep(program)
                 db = db.add(program)
             gain = 0.0
-            verdict = attempt.verdict
-            if program is not None and verdict.correct:
+            if program is not None and attempt.verdict.correct:
                 child, mother = db.speedup(program.id), db.speedup(parent)
                 if child is not None and mother is not None and faster_than(child, mother):
                     gain = math.log(max(child.value, 1e-9) / max(mother.value, 1e-9))
@@ -612,6 +613,42 @@ def _attempt(s: Slot, cand: Candidate, verdict: Verdict, text, seconds: float) -
 def _checked(items) -> Any:
     for item in items:
         yield Checked(*item)
+
+
+@dataclass
+class _Batch:
+    """One generation's answers as they are resolved and verified, by slot."""
+
+    next_id: int
+    done: dict[int, Attempt] = field(default_factory=dict)
+    new: dict[int, Program] = field(default_factory=dict)
+    fresh: list[tuple[Slot, Attempt]] = field(default_factory=list)
+    seen: dict[str, int] = field(default_factory=dict)
+    twins: list[tuple[Slot, Attempt, int]] = field(default_factory=list)
+
+
+def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
+    """The program a verified answer made (its id was given when it was resolved)."""
+    from supercoder.build.toolchain import asm_digest
+
+    o, asm = a.origin, a.candidate.asm or ""
+    return Program(
+        id=o["program"],
+        asm=asm,
+        digest=asm_digest(asm),
+        parents=s.parents,
+        island=s.island,
+        generation=s.generation,
+        slot=s.slot,
+        kind=s.kind,
+        model=o.get("model"),
+        verdict=verdict,
+        features=features(asm),
+        prompt_tokens=int(o.get("prompt_tokens") or 0),
+        completion_tokens=int(o.get("completion_tokens") or 0),
+        cost_usd=float(o.get("cost_usd") or 0.0),
+        edit=a.completion,
+    )
 
 
 def _note(attempt: Attempt) -> str:

@@ -30,7 +30,8 @@ class SftConfig:
 
     Fields:
         model: the model to fine-tune, a Hugging Face repo or local path.
-        run: the stored eval run whose best answers are the examples.
+        run: the stored eval run whose best answers are the examples (the command sets
+            it from --from-run, or names the --examples file).
         db: the run store holding it (None: the default store).
         benchmark: the problems whose answers are taken.
         output: where checkpoints and ``final`` go.
@@ -48,7 +49,7 @@ class SftConfig:
     """
 
     model: str
-    run: str
+    run: str = ""
     db: Path | None = None
     benchmark: str = "train"
     output: Path = Path("runs/sft")
