@@ -35,6 +35,13 @@ def coverage(
     from supercoder.problems.coverage import coverage_many, means
 
     problems = load_benchmark(pick_benchmark(benchmark, bench))
+    if len(problems) > 8:
+        from supercoder.commands.options import note
+
+        note(
+            f"measuring the coverage of {len(problems)} problems' tests on {workers} "
+            "process(es): a few seconds each"
+        )
     with progress_bar("coverage", len(problems)) as advance:
         results = coverage_many(problems, workers, advance)
     table = Table("problem", "tests", "lines", "line %", "branches", "branch %")

@@ -56,6 +56,11 @@ def build(
     )
     codenet, out = codenet.expanduser(), out.expanduser()
     jobs, pre = plan(codenet, out, opts)
+    typer.echo(
+        f"{len(jobs)} submission(s) to build, run and time on {workers} process(es): about a "
+        "second each, so this can take hours; Ctrl-C stops, a rerun continues",
+        err=True,
+    )
     with progress_bar("submissions", len(jobs)) as advance:
         results = run_jobs(jobs, workers, advance)
     summary = finish(out, jobs, results, pre, opts)

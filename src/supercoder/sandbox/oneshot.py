@@ -101,8 +101,12 @@ def run_isolated(
             raise InfraError(f"could not start bubblewrap: {e}") from e
         return RunResult("spawn_error", e.errno or 0, 0, b"", b"", 0.0, 0.0, 0, 0)
     deadline = start + limits.wall_seconds
-    stdout, stderr, why = _communicate(proc, stdin, deadline, limits.output_bytes)
-    status, usage, late = _wait(proc, deadline if not why else 0.0)
+    try:
+        stdout, stderr, why = _communicate(proc, stdin, deadline, limits.output_bytes)
+        status, usage, late = _wait(proc, deadline if not why else 0.0)
+    except BaseException:  # Ctrl-C or a signal: the tool stops with us, at once
+        _kill(proc)
+        raise
     why = why or late
     wall = time.monotonic() - start
     return _result(status, usage, stdout, stderr, wall, why, limits, isolation)
