@@ -55,6 +55,8 @@ SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
+_PAIR = re.compile(r"\[\s*(-?[\d.eE+-]+),\s*(-?[\d.eE+-]+)\s*\]")
+_FIELD = re.compile(r"\{[^{}\[\]]*(?:\[[^\[\]]*\][^{}\[\]]*)*\}")
 
 
 Env = dict[str, int]
@@ -299,7 +301,12 @@ class InputModel:
 
     def save(self, folder: Path) -> Path:
         path = folder / FILE
-        path.write_text(json.dumps(self.spec, indent=1) + "\n")
+        text = json.dumps(self.spec, indent=1)
+        text = _PAIR.sub(lambda m: f"[{m[1]}, {m[2]}]", text)  # ranges on one line
+        text = _FIELD.sub(lambda m: " ".join(m[0].split()), text)  # fields on one line
+        if json.loads(text) != self.spec:  # a string the layout must not touch
+            text = json.dumps(self.spec, indent=1)
+        path.write_text(text + "\n")
         return path
 
 
