@@ -52,7 +52,8 @@ DEFAULT_SAMPLING = Sampling()
 
 @runtime_checkable
 class Model(Protocol):
-    """Anything that samples chat completions. ``name`` is the spec string."""
+    """Anything that samples chat completions. ``name`` is the spec string. What
+    ``load_model`` builds one with is its class's ``Provider.from_spec``."""
 
     name: str
 
@@ -66,6 +67,18 @@ class Model(Protocol):
         ``sampling.seed + i`` where the backend allows). ``context``: the problem, for
         models that use more than the messages. Raises InfraError when the service keeps
         failing."""
+        ...
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """What ``load_model`` needs of a class named in the ``supercoder.providers``
+    entry-point group (built-in or plugin): ``from_spec``, making a ``Model`` (a
+    ``name`` and ``complete``). A class that lacks it is refused in one line."""
+
+    @classmethod
+    def from_spec(cls, target: str, config: ProviderConfig) -> Model:
+        """The model for ``--model NAME:TARGET`` (``config``: how to reach it)."""
         ...
 
 

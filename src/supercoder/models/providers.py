@@ -10,7 +10,14 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from supercoder.errors import UserError
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderConfig, Sampling
+from supercoder.models.base import (
+    DEFAULT_SAMPLING,
+    Completion,
+    Model,
+    Provider,
+    ProviderConfig,
+    Sampling,
+)
 
 DEFAULT_MODEL = "compiler"
 ENTRY_POINT_GROUP = "supercoder.providers"
@@ -63,7 +70,20 @@ def load_model(
         listed = ", ".join(f"{p}:MODEL" if p != "compiler" else p for p in known)
         raise UserError(f"unknown model spec {spec!r}: use one of {listed}")
     settings = ProviderConfig(base_url, api_key, concurrency, timeout)
-    model = _provider_class(name, target).from_spec(target, settings)
+    cls = _provider_class(name, target)
+    ref = known[name]
+    if not isinstance(cls, Provider):
+        raise UserError(
+            f"model provider {name!r} ({ref}) has no from_spec(target, config) class "
+            "method: a provider needs from_spec, name and complete (see docs/models.md)"
+        )
+    model = cls.from_spec(target, settings)
+    missing = [a for a in ("name", "complete") if not hasattr(model, a)]  # the Model protocol
+    if missing:
+        raise UserError(
+            f"model provider {name!r} ({ref}) made a model without {' and '.join(missing)}: "
+            "a provider needs from_spec, name and complete (see docs/models.md)"
+        )
     if not cache or name == "compiler":
         return model
     from supercoder.models.cache import CachedModel
