@@ -227,6 +227,12 @@ class Store:
                 self._db = _connect_read_only(self.path)
                 self._version()
                 self._check_ours()
+                if not self._db.execute("SELECT 1 FROM sqlite_master LIMIT 1").fetchall():
+                    self._db.close()
+                    raise UserError(
+                        f"{printable(self.path, newlines=False)}: no eval runs yet (an empty "
+                        "file; run supercoder eval first, or pass another --db)"
+                    )
             else:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=OPEN_WAIT)
