@@ -266,6 +266,10 @@ def test_eval_and_optimize_under_x86_64_answer_portably_and_say_so(tmp_path):
     assert record["status"] == "ok" and record["isa_level"] == "x86-64"
     assert "POPCNT" not in record["extensions"]
     assert s["context"]["target"] == "x86-64" and s["isa_levels"] == {"x86-64": 1}
+    assert s["level_needed"] == "x86-64"
+    board = CliRunner().invoke(app, ["leaderboard", "--db", str(db)])
+    assert board.exit_code == 0 and "runs on" in board.output, board.output
+    assert "x86-64" in board.output.split("runs on", 1)[1]
     assert s["context"]["model"] == "compiler:budget=4,target=x86-64"
     assert "lowest x86-64 level they run on: x86-64: 1" in result.output
     opt = CliRunner().invoke(

@@ -34,6 +34,7 @@ COLUMNS = (
     "median",
     "geomean",
     "fast_1.1",
+    "runs on",
 )
 
 
@@ -80,7 +81,8 @@ def leaderboard(
 
 
 def _board_cells(s: RunSummary) -> tuple[str, ...]:
-    """A run's problems, compile, accuracy, avg, median, geomean and fast_1.1 cells."""
+    """A run's problems, compile, accuracy, avg, median, geomean and fast_1.1 cells,
+    and the lowest x86-64 level every correct answer of the run runs on."""
     return (
         str(s.problems),
         fmt_figure("compilation_rate", s.compilation_rate),
@@ -89,6 +91,7 @@ def _board_cells(s: RunSummary) -> tuple[str, ...]:
         fmt_figure("x", s.speedups.median),
         fmt_figure("x", s.speedups.geomean),
         fmt_figure("fast_1.1", s.fast_1_1) if s.timed_share else "not measured",
+        s.level_needed() or "-",
     )
 
 

@@ -282,6 +282,12 @@ class RunSummary:
         ]
         return {level: found.count(level) for level in order if level in found}
 
+    def level_needed(self) -> str | None:
+        """The lowest x86-64 level every correct chosen answer runs on (``none``: some
+        answer is in no level; None: nothing known, e.g. runs stored before targets)."""
+        levels = list(self.isa_levels())
+        return levels[-1] if levels else None
+
     def with_unscored(self, names: Iterable[str]) -> RunSummary:
         return replace(self, unscored_problems=tuple(names))
 
@@ -302,6 +308,7 @@ class RunSummary:
         )
         d["per_problem"] = {p: r.to_json() for p, r in self.per_problem.items()}
         d["isa_levels"] = self.isa_levels()
+        d["level_needed"] = self.level_needed()
         d["context"] = dict(self.context)
         if self.unscored_problems is not None:
             d["unscored_problems"] = list(self.unscored_problems)
