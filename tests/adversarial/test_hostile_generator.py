@@ -82,3 +82,26 @@ def test_gen_spec_of_a_folder_runs_its_generator_in_the_sandbox(tmp_path: Path) 
     (folder / "tests" / "g.gen").write_text('{"seed": 2, "size": 4, "sha256": "00"}')
     with pytest.raises(UserError, match="gen.py failed"):
         next(t for t in load_problem(folder).tests if t.name == "g").read_input()
+
+
+def test_a_stored_input_model_cannot_make_a_draw_run_away() -> None:
+    """``input_model.json`` is the problem folder's, untrusted: counts, lengths and
+    repeats past any sense are cut at the draw's budget, quickly."""
+    import random
+
+    from supercoder.problems.inputmodel import BUDGET, InputModel
+
+    huge = 10**12
+    spec = {
+        "format": "supercoder-input-model/1",
+        "longest": huge,
+        "body": [
+            {"repeat": {"range": [huge, huge]}, "body": []},
+            {"line": [{"word": {"chars": "ab", "len": {"range": [huge, huge]}}}]},
+            {"line": [{"run": {"count": {"range": [huge, huge]}, "of": {"int": [0, huge]}}}]},
+            {"line": [{"float": [0, 1], "decimals": huge}]},
+        ],
+    }
+    start = time.monotonic()
+    (text,) = InputModel(spec).draw(random.Random(1), 1)
+    assert len(text) <= 2 * BUDGET and time.monotonic() - start < 60

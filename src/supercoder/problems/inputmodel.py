@@ -55,6 +55,8 @@ SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
+BUDGET = 1 << 25  # characters one draw may make at most (a repeat costs REPEAT_COST)
+REPEAT_COST = 16
 _PAIR = re.compile(r"\[\s*(-?[\d.eE+-]+),\s*(-?[\d.eE+-]+)\s*\]")
 _FIELD = re.compile(r"\{[^{}\[\]]*(?:\[[^\[\]]*\][^{}\[\]]*)*\}")
 
@@ -286,7 +288,14 @@ class InputModel:
         return hashlib.sha256(json.dumps(self.spec, sort_keys=True).encode()).hexdigest()
 
     def draw(self, rng: random.Random, k: int) -> list[str]:
-        """``k`` inputs, stratified over the size range (draw i from its own k-th)."""
+        """``k`` inputs, stratified over the size range (draw i from its own k-th);
+        UserError where a (stored, edited) model cannot be drawn from."""
+        try:
+            return self._draw(rng, k)
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise UserError(f"input model: cannot draw ({type(e).__name__}: {e})") from e
+
+    def _draw(self, rng: random.Random, k: int) -> list[str]:
         out = []
         cap = 4 * max(1, int(self.spec.get("longest", 1 << 16)))
         for i in range(k):
@@ -313,7 +322,9 @@ class InputModel:
 class _Draw:
     def __init__(self, rng: random.Random, u: float):
         self.rng, self.u = rng, u
-        self.budget = 1 << 24  # tokens at most, whatever the model says
+        # characters at most, whatever the model says (a stored model is the problem
+        # folder's, untrusted: no count or length in it can make a draw run away)
+        self.budget = BUDGET
 
     def body(self, nodes: list[dict], env: dict[str, int]) -> str:
         lines: list[str] = []
@@ -327,6 +338,7 @@ class _Draw:
             else:
                 n = self.count(node["repeat"], env)
                 for _ in range(n):
+                    self.budget -= REPEAT_COST  # an empty body costs too
                     if self.budget <= 0:
                         break
                     self.nodes(node["body"], dict(env), lines)
@@ -349,15 +361,20 @@ class _Draw:
         out = []
         for f in fields:
             if "run" in f:
-                n = self.count(f["run"]["count"], env)
-                n = min(n, max(0, self.budget))
-                out += [self.value(f["run"]["of"], env) for _ in range(n)]
+                for _ in range(self.count(f["run"]["count"], env)):
+                    if self.budget <= 0:
+                        break
+                    out.append(self.value(f["run"]["of"], env))
             else:
                 out.append(self.value(f, env))
-        self.budget -= len(out)
         return out
 
     def value(self, f: dict, env: dict[str, int]) -> str:
+        text = self._value(f, env)
+        self.budget -= len(text) + 1
+        return text
+
+    def _value(self, f: dict, env: dict[str, int]) -> str:
         rng = self.rng
         if "int" in f:
             lo, hi = (int(x) for x in f["int"])
@@ -373,20 +390,29 @@ class _Draw:
             return str(v)
         if "float" in f:
             lo, hi = (float(x) for x in f["float"])
-            d = int(f.get("decimals", 0))
+            d = max(0, min(30, int(f.get("decimals", 0))))
             return f"{rng.uniform(lo, hi):.{d}f}"
         if "word" in f:
             w = f["word"]
             n = self.count(w["len"], env) if "var" in w["len"] else rng.randint(*w["len"]["range"])
+            n = max(1, min(n, self.budget))
+            self.budget -= n
             chars = w["chars"] or "a"
-            return "".join(rng.choice(chars) for _ in range(max(1, n)))
+            return "".join(rng.choices(chars, k=n))
         raise UserError(f"input model: unknown field {sorted(f)}")
+
+
+_CHECKED: dict[str, InputModel] = {}  # stored models checked in this process, by digest
 
 
 def load_model(path: Path) -> InputModel:
     """A stored model; UserError (naming the file) if it is not one."""
     try:
-        spec = json.loads(path.read_text())
+        raw = path.read_bytes()
+        key = hashlib.sha256(raw).hexdigest()
+        if key in _CHECKED:
+            return _CHECKED[key]
+        spec = json.loads(raw)
     except (OSError, ValueError) as e:
         raise UserError(f"{path}: not an input model ({e})") from e
     if (
@@ -399,9 +425,10 @@ def load_model(path: Path) -> InputModel:
         )
     try:  # a model that cannot draw is refused here, not at a check
         InputModel(spec).draw(random.Random(0), 1)
-    except (KeyError, TypeError, ValueError) as e:
+    except (KeyError, TypeError, ValueError, AttributeError, UserError) as e:
         raise UserError(f"{path}: a malformed input model ({type(e).__name__}: {e})") from e
-    return InputModel(spec)
+    _CHECKED[key] = InputModel(spec)
+    return _CHECKED[key]
 
 
 def model_for(problem: Problem) -> InputModel | None:
