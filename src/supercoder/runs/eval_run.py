@@ -27,7 +27,7 @@ from typing import Any
 from supercoder.runs.metrics import summarize
 from supercoder.runs.search import search
 from supercoder.runs.store import RunArchive, RunConfig, RunJournal, Store
-from supercoder.runs.strategies import Outcome
+from supercoder.runs.strategies import Outcome, Verifier
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Problem
 
@@ -73,7 +73,7 @@ def run_eval(
     on_start: Callable[[int, int], None] | None = None,
     on_begin: Callable[[str], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
-    verify: Any = None,
+    verify: Verifier | None = None,
     on_progress: Callable[[Any], None] | None = None,
 ) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring.

@@ -33,10 +33,18 @@ from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stre
 
 if TYPE_CHECKING:
     from supercoder.models import Completion, Model
+    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.executors import Executor
 
-Verifier = Callable[[Problem, Sequence[Candidate]], Iterator[tuple]]
-"""``verify(problem, candidates)`` yields ``verify.Checked`` ``(index, verdict, seconds,
-tries)`` as each is final (a plain ``(index, verdict, seconds)`` counts as one try)."""
+
+class Verifier(Protocol):
+    """``verify(problem, candidates)`` yields ``verify.Checked`` ``(index, verdict,
+    seconds, tries)`` as each is final (a plain ``(index, verdict, seconds)`` counts as one
+    try); ``ServiceVerifier`` is the one over the verification service."""
+
+    def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[tuple]: ...
+
+
 StopRule = Callable[[Verdict], bool]
 
 
@@ -150,7 +158,7 @@ class ServiceVerifier:
     ``Executor`` is given."""
 
     config: VerifyConfig = field(default_factory=VerifyConfig)
-    executor: Any = None
+    executor: Executor | None = None
 
     def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
         from supercoder.verify.executors import InlineExecutor
@@ -172,7 +180,9 @@ class ServiceVerifier:
         return replace(self, config=staged(self.config, rounds, max_cpu_seconds, group_size))
 
 
-def make_verifier(config: Any = None, executor: Any = None) -> ServiceVerifier:
+def make_verifier(
+    config: EvalConfig | VerifyConfig | None = None, executor: Executor | None = None
+) -> ServiceVerifier:
     """A ``ServiceVerifier``: ``config`` an ``EvalConfig`` (one infra retry) or a
     ``VerifyConfig``."""
     if isinstance(config, VerifyConfig):

@@ -47,11 +47,14 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from supercoder.errors import UserError
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.evaluate import EvalConfig, Untimed
+
+if TYPE_CHECKING:
+    from supercoder.verify.executors import Executor
 
 INFRA_RETRIES = 1
 GROUP_SIZE = 8
@@ -121,7 +124,7 @@ class Job:
     problem: Problem | None
     path: str | None
     asm: str | None
-    config: Any
+    config: EvalConfig
 
 
 @dataclass(frozen=True)
@@ -131,8 +134,8 @@ class GroupJob:
     name: str
     problem: Problem | None
     path: str | None
-    checked: tuple[Any, ...]
-    config: Any
+    checked: tuple[Untimed, ...]
+    config: EvalConfig
 
 
 @dataclass(frozen=True)
@@ -206,7 +209,7 @@ def verify_stream(
     problems: Problem | Sequence[Problem],
     candidates: Sequence[Candidate | str | None],
     config: VerifyConfig = VerifyConfig(),
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> Iterator[Checked]:
     """``Checked`` for ``candidates[i]`` on ``problems[i]`` (or on the one ``problems``),
     in completion order, each once it is final (see module docstring)."""
@@ -227,7 +230,7 @@ def verify_stream(
     jobs = [_job(targets[g[0]], asms[g[0]], config.eval, remote) for g in groups]
     spent = [0.0] * len(jobs)
     tries = [1] * len(jobs)
-    to_time: list[tuple[int, Any]] = []  # (job, Untimed) correct and worth a timing
+    to_time: list[tuple[int, Untimed]] = []  # correct and worth a timing
     for j, result in _with_retries(where, run_job, jobs, config.infra_retries, spent, tries):
         verdict = result.verdict
         worth = config.time_copies or not verdict.identical_to_baseline
@@ -261,7 +264,7 @@ class _Member(NamedTuple):
     first) whose program normalizes to the same one."""
 
     job: int
-    untimed: Any
+    untimed: Untimed
     jobs: list[int]
 
 
@@ -291,7 +294,7 @@ def _with_retries(
 
 
 def _sessions(
-    to_time: list[tuple[int, Any]],
+    to_time: list[tuple[int, Untimed]],
     targets: list[Problem],
     asms: list[str | None],
     groups: list[list[int]],
@@ -329,7 +332,7 @@ def _sessions(
     return sorted(out, key=lambda m: -sum(x.untimed.verdict.cpu_seconds_spent for x in m))
 
 
-def _free_slots(executor: Any) -> int:
+def _free_slots(executor: Executor | None) -> int:
     """Timing sessions that may start at once here: this machine's timing slots that no
     process holds now (``timing.slots.free_slot_count``: another eval's timing keeps
     its own), at most the local executor's workers (the default pool: one per core); 1
@@ -349,7 +352,7 @@ def verify_candidates(
     problems: Problem | Sequence[Problem],
     candidates: Sequence[Candidate | str | None],
     config: VerifyConfig = VerifyConfig(),
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> list[Verdict]:
     """The verdicts of ``verify_stream``, in the candidates' order."""
     verdicts: list[Verdict | None] = [None] * len(candidates)
@@ -362,7 +365,7 @@ def verify_answers(
     problems: Sequence[Problem],
     answers: Sequence[str],
     config: VerifyConfig = VerifyConfig(),
-    executor: Any = None,
+    executor: Executor | None = None,
 ) -> list[Verdict]:
     """Verdicts for the model reply ``answers[i]`` on ``problems[i]``: the program is
     extracted first (a whole program, or SEARCH/REPLACE diffs against the baseline);
@@ -386,7 +389,7 @@ def verify_answers(
     return [v for v in verdicts if v is not None]
 
 
-def _job(problem: Problem, asm: str | None, config: Any, remote: bool) -> Job:
+def _job(problem: Problem, asm: str | None, config: EvalConfig, remote: bool) -> Job:
     """Problems loaded from a folder go to other processes as their path."""
     path = problem.meta.get("path") if remote else None
     if path and Path(path).is_dir():
@@ -394,22 +397,24 @@ def _job(problem: Problem, asm: str | None, config: Any, remote: bool) -> Job:
     return Job(problem.name, problem, None, asm, config)
 
 
-def _group_job(problem: Problem, checked: list[Any], config: Any, remote: bool) -> GroupJob:
+def _group_job(
+    problem: Problem, checked: list[Untimed], config: EvalConfig, remote: bool
+) -> GroupJob:
     job = _job(problem, None, config, remote)
     return GroupJob(job.name, job.problem, job.path, tuple(checked), config)
 
 
-def _inline() -> Any:
+def _inline() -> Executor:
     from supercoder.verify.executors import InlineExecutor
 
     return InlineExecutor()
 
 
-_POOL: list[Any] = []
+_POOL: list[Executor] = []
 _POOL_LOCK = threading.Lock()
 
 
-def shared_pool() -> Any:
+def shared_pool() -> Executor:
     """One local process pool per process (one worker per core), started on first use."""
     with _POOL_LOCK:
         if not _POOL:
