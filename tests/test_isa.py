@@ -365,3 +365,25 @@ def test_the_training_rewards_take_the_target(monkeypatch):
     monkeypatch.setenv("SUPERCODER_TARGET", "pentium")
     with pytest.raises(UserError, match="SUPERCODER_TARGET"):
         _config_from_env()
+
+
+def test_a_model_is_told_the_target_and_the_refusal_is_fed_back():
+    sandbox_or_skip()
+    from supercoder.models.scripted import ScriptedModel
+    from supercoder.runs.search import search
+    from supercoder.runs.strategies import StrategyConfig, make_verifier
+
+    problem = _problem()
+    avx2 = _with(baseline_asm(problem), AVX2)
+    seen: list[str] = []
+
+    def respond(messages, sample):
+        seen.append(messages[-1]["content"])
+        return f"```assembly\n{avx2}\n```"
+
+    settings = StrategyConfig(Sampling(n=1), rounds=2, target="x86-64")
+    verify = make_verifier(EvalConfig(time=False, target=Target.X86_64))
+    outcome = search(problem, ScriptedModel(respond), settings, verify=verify)
+    assert "It must run on every x86-64 CPU" in seen[0] and "SSE2" in seen[0]
+    assert len(seen) == 2 and "vpaddd %ymm0,%ymm1,%ymm2" in seen[1]  # the refusal, fed back
+    assert all(a.verdict.status is Status.COMPILE_ERROR for a in outcome.attempts)

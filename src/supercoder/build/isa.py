@@ -141,6 +141,17 @@ def cc_flags(target: Target) -> tuple[str, ...]:
     return (f"-march={target.value}", "-mtune=native", "-ffp-contract=off")
 
 
+def describe(target: Target) -> str:
+    """What a prompt says of a level: the newest extensions it allows."""
+    newest = {
+        Target.X86_64: "SSE2 (no SSE3, SSE4, POPCNT, AVX or later)",
+        Target.V2: "SSE4.2 and POPCNT (no AVX, AVX2, BMI, FMA or later)",
+        Target.V3: "AVX2, BMI1/BMI2, FMA, F16C, LZCNT and MOVBE (no AVX-512)",
+        Target.V4: "AVX-512 F/BW/CD/DQ/VL (no other AVX-512 extension)",
+    }
+    return newest.get(target, "whatever this CPU runs")
+
+
 def lowest_level(extensions: frozenset[str] | set[str]) -> Target | None:
     """The lowest x86-64 level with every one of ``extensions`` (None: no level has them)."""
     for level, exts in LEVELS.items():

@@ -186,6 +186,7 @@ class ModelRunConfig:
             max_tokens=self.max_tokens,
             generation=self.generation,
             islands=self.islands,
+            target=self.isa_target.value,
         )
 
     def verify_config(self) -> VerifyConfig:
@@ -272,6 +273,7 @@ def strategy_config(
     max_tokens: int | None = None,
     generation: int = 2,
     islands: int = 2,
+    target: str = "native",
 ):
     """The ``StrategyConfig`` of the model commands' options (bad choices: one line)."""
     from supercoder.models.base import Sampling
@@ -304,6 +306,7 @@ def strategy_config(
         answer=answer,
         strategy=Strategy(strategy),
         evolve=evolve,
+        target=target,
     )
     _check_proposers(specs, settings)
     return settings

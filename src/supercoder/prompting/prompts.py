@@ -57,8 +57,10 @@ def build_messages(
     show_inputs: int = 0,
     context: str = "full",
     answer: str = "whole",
+    target: str = "native",
 ) -> list[dict[str, str]]:
-    """Chat messages asking for faster assembly for ``problem``.
+    """Chat messages asking for faster assembly for ``problem``; a ``target`` level
+    (``--target``) is said in the request.
 
     ``baseline_asm`` defaults to ``problem.baseline_asm`` (built with gcc -O3 if absent).
     Each few-shot pair is (problem, its optimized assembly).
@@ -76,6 +78,7 @@ def build_messages(
         show_inputs=show_inputs,
         context=context,
         answer=answer,
+        target=target,
     )
     messages.append({"role": "user", "content": text})
     return messages
@@ -89,6 +92,7 @@ def question(
     show_inputs: int = 0,
     context: str = "full",
     answer: str = "whole",
+    target: str = "native",
 ) -> str:
     """The user turn for one problem."""
     parts = [
@@ -114,6 +118,13 @@ def question(
     if inputs:
         parts.append("Example inputs (the program reads them from standard input):")
         parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
+    if target != "native":
+        from supercoder.build.isa import describe, parse_target
+
+        parts.append(
+            f"It must run on every {target} CPU: use no instruction beyond "
+            f"{describe(parse_target(target))}; the assembler refuses any other."
+        )
     if answer == "diff" and variant == "asm":
         parts.append(_with_link(problem, DIFF_INSTRUCTIONS))
     else:

@@ -325,6 +325,8 @@ class StrategyConfig:
         strategy: ``best-of-n``, ``refine`` or ``evolve`` (``sampling.n`` is then the
             total number of answers per problem; see ``runs/search.py``).
         evolve: the evolutionary search's knobs (``EvolveConfig``).
+        target: the ISA target the first prompt names (``--target``; the run's
+            identity keeps it in ``RunConfig.target``, so ``flat`` leaves it out).
     """
 
     sampling: Sampling = Sampling()
@@ -335,6 +337,7 @@ class StrategyConfig:
     answer: AnswerForm = AnswerForm.WHOLE
     strategy: Strategy = Strategy.BEST_OF_N
     evolve: EvolveConfig = EvolveConfig()
+    target: str = "native"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "strategy", Strategy(self.strategy))
@@ -394,6 +397,7 @@ def solve(
         show_inputs=settings.show_inputs,
         context=settings.context,
         answer=settings.answer,
+        target=settings.target,
     )
     chains: dict[int, list[dict[str, str]]] = dict.fromkeys(range(settings.samples), first)
     attempts: list[Attempt] = []
