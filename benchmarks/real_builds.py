@@ -88,8 +88,8 @@ def _large_inputs(repo: Path) -> None:
     numbers = " ".join(str(rng.randint(-1000, 1000)) for _ in range(n))
     (repo / "twofile" / "tests" / "large.txt").write_text(f"{n}\n{numbers}\n")
     lines = (
-        "".join(rng.choice("abcdefghij ") for _ in range(rng.randint(1, 200)))
-        for _ in range(40_000)
+        "".join(rng.choice("abcdefghij") for _ in range(rng.randint(20, 200)))
+        for _ in range(20_000)
     )
     (repo / "unity" / "tests" / "large.txt").write_text("\n".join(lines) + "\n")
 
