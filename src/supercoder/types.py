@@ -150,8 +150,62 @@ def split_flags(value: Any) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
+class Origin:
+    """Where a candidate came from, as typed fields: ``Origin.of`` is the one place the
+    stored origin's keys are read (the stored dict keeps every key a source adds, so
+    runs stored before this read as they did).
+
+    Fields:
+        model: the model, or the build, that wrote it (None: unknown).
+        sample: which chain of answers (None: not from a chain).
+        round: which answer of its chain.
+        prompt_tokens: its prompt's tokens.
+        completion_tokens: its answer's tokens.
+        cost_usd: what its answer cost.
+        program: its id in an evolve run's program database (None elsewhere).
+        duplicate_of: the program it repeats (evolve's novelty check; None: new).
+        build: the ``compiler`` model's build label (None for other models).
+    """
+
+    model: str | None = None
+    sample: int | None = None
+    round: int | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
+    program: int | None = None
+    duplicate_of: int | None = None
+    build: str | None = None
+
+    @classmethod
+    def of(cls, origin: Mapping[str, Any] | None) -> Origin:
+        o = origin or {}
+
+        def number(key: str) -> int | None:
+            value = o.get(key)
+            return None if value is None else int(value)
+
+        return cls(
+            model=o.get("model"),
+            sample=number("sample"),
+            round=number("round"),
+            prompt_tokens=int(o.get("prompt_tokens") or 0),
+            completion_tokens=int(o.get("completion_tokens") or 0),
+            cost_usd=float(o.get("cost_usd") or 0.0),
+            program=number("program"),
+            duplicate_of=number("duplicate_of"),
+            build=o.get("build"),
+        )
+
+    @property
+    def tokens(self) -> int:
+        return self.prompt_tokens + self.completion_tokens
+
+
+@dataclass(frozen=True)
 class Candidate:
-    """A proposed assembly program and where it came from."""
+    """A proposed assembly program and where it came from (``origin``: the stored
+    record; ``source``: the same as an ``Origin``)."""
 
     asm: str | None
     origin: dict[str, Any] = field(default_factory=dict, compare=False)
@@ -159,6 +213,10 @@ class Candidate:
     @property
     def has_answer(self) -> bool:
         return bool(self.asm and self.asm.strip())
+
+    @property
+    def source(self) -> Origin:
+        return Origin.of(self.origin)
 
 
 MIN_PRACTICAL_MARGIN = 0.01  # a speedup inside [0.99, 1.01] is never called significant

@@ -248,12 +248,13 @@ class _Search:
                 )
             g += 1
         final = self._final(db, self.budget)
-        lineage = db.lineage(final.origin["program"]) if "program" in final.origin else [0]
+        program = final.candidate.source.program
+        lineage = db.lineage(program) if program is not None else [0]
         meta = {
             "baseline_asm": self.base,
             "strategy": "evolve",
             "programs": len(db.programs),
-            "answer_program": final.origin.get("program"),
+            "answer_program": program,
             "lineage": lineage,
             "tokens": self.tokens,
             "cost_usd": self.usd,
@@ -496,7 +497,7 @@ class _Search:
                 if not verdict.is_infra_failure:  # dropped: a rerun asks again
                     batch.new[s.slot] = _program(s, a, verdict)
         verdicts = {
-            a.origin["program"]: batch.done[s.slot].verdict
+            a.candidate.source.program: batch.done[s.slot].verdict
             for s, a in batch.fresh
             if s.slot in batch.done
         }
@@ -518,12 +519,11 @@ class _Search:
                 if child is not None and mother is not None and faster_than(child, mother):
                     gain = math.log(max(child.value, 1e-9) / max(mother.value, 1e-9))
             db = db.note_child(parent, _note(attempt))
-            o = attempt.origin
-            tokens = int(o.get("prompt_tokens") or 0) + int(o.get("completion_tokens") or 0)
-            usd = o.get("cost_usd")
-            bandit = bandit.pull(s.model, gain, tokens, usd)
-            self.tokens += tokens
-            self.usd += float(usd or 0.0)
+            source = attempt.candidate.source
+            usd = attempt.origin.get("cost_usd")  # None: the model has no price
+            bandit = bandit.pull(s.model, gain, source.tokens, usd)
+            self.tokens += source.tokens
+            self.usd += source.cost_usd
             if (s.slot, s.generation) not in self.stored:
                 self._record(attempt)
             self.attempts.append(attempt)
@@ -631,9 +631,10 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
     """The program a verified answer made (its id was given when it was resolved)."""
     from supercoder.build.toolchain import asm_digest
 
-    o, asm = a.origin, a.candidate.asm or ""
+    o, asm = a.candidate.source, a.candidate.asm or ""
+    assert o.program is not None  # given when it was resolved
     return Program(
-        id=o["program"],
+        id=o.program,
         asm=asm,
         digest=asm_digest(asm),
         parents=s.parents,
@@ -641,21 +642,21 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
         generation=s.generation,
         slot=s.slot,
         kind=s.kind,
-        model=o.get("model"),
+        model=o.model,
         verdict=verdict,
         features=features(asm),
-        prompt_tokens=int(o.get("prompt_tokens") or 0),
-        completion_tokens=int(o.get("completion_tokens") or 0),
-        cost_usd=float(o.get("cost_usd") or 0.0),
+        prompt_tokens=o.prompt_tokens,
+        completion_tokens=o.completion_tokens,
+        cost_usd=o.cost_usd,
         edit=a.completion,
     )
 
 
 def _note(attempt: Attempt) -> str:
     """What one child did, for the next prompts about its parent."""
-    v, o = attempt.verdict, attempt.origin
-    if "duplicate_of" in o:
-        return f"an answer repeated program #{o['duplicate_of']}"
+    v, twin = attempt.verdict, attempt.candidate.source.duplicate_of
+    if twin is not None:
+        return f"an answer repeated program #{twin}"
     if not v.correct:
         if v.status is Status.COMPILE_ERROR:
             return "an answer did not assemble (or its edits did not apply)"

@@ -91,7 +91,7 @@ from supercoder.runs.summary import (
     RunSummary,
 )
 from supercoder.timing.meter import MeterConfig
-from supercoder.types import Status, Verdict
+from supercoder.types import Origin, Status, Verdict
 
 FAST = 1.1  # the fast_1.1 threshold
 
@@ -308,9 +308,9 @@ def summarize(
             distribution(paper if paper_timed else []),
             _rate(sum(1 for s in paper if s >= FAST), n, scored) if paper_timed else 0.0,
         ),
-        prompt_tokens=sum(int(o.get("prompt_tokens") or 0) for o in origins),
-        completion_tokens=sum(int(o.get("completion_tokens") or 0) for o in origins),
-        cost_usd=round(sum(float(o.get("cost_usd") or 0.0) for o in origins), 6),
+        prompt_tokens=sum(Origin.of(o).prompt_tokens for o in origins),
+        completion_tokens=sum(Origin.of(o).completion_tokens for o in origins),
+        cost_usd=round(sum(Origin.of(o).cost_usd for o in origins), 6),
         per_problem={o.problem: r for o, r in zip(counted, records, strict=True)},
         context=dict(context or {}),
     )

@@ -98,14 +98,11 @@ class Outcome:
 
     @property
     def tokens(self) -> int:
-        return sum(
-            int(a.origin.get("prompt_tokens") or 0) + int(a.origin.get("completion_tokens") or 0)
-            for a in self.attempts
-        )
+        return sum(a.candidate.source.tokens for a in self.attempts)
 
     @property
     def cost_usd(self) -> float:
-        return sum(float(a.origin.get("cost_usd") or 0.0) for a in self.attempts)
+        return sum(a.candidate.source.cost_usd for a in self.attempts)
 
 
 class Journal(Protocol):
