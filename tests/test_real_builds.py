@@ -431,3 +431,16 @@ def test_gather_rewrites_include_folders_absolute_or_relative_and_leaves_the_too
         assert not any(p.name == "unused.h" for p in build.files.values())  # only what it uses
     build = gather([src / "prog.c"], "-I include")
     assert build.cflags == "-Ilib/include2" and build.moved == (f"{inc} -> lib/include2/",)
+
+
+def test_optimize_says_an_answer_of_a_memorizable_problem_is_timed_on_its_visible_tests(tmp_path):
+    sandbox_or_skip()
+    folder = tmp_path / "noinput"
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(folder))
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "answer.s"
+    proc = run_cli("optimize", str(folder), "--no-time", "--budget", "4", "-o", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["memorizable"] is True
+    first = out.read_text().splitlines()[0]
+    assert first.startswith("# supercoder: memorizable") and "visible tests" in first

@@ -124,9 +124,12 @@ def optimize(
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
         written = f"# supercoder compiler: {note}\n{written or ''}"
+    if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
+        written = f"# supercoder: {MEMORIZABLE_NOTE}\n{written or ''}"
     atomic_write_text(path, written or "")
     if as_json:
         data = {**_outcome_json(outcome, path, chosen, note), "isa": isa.to_json()}
+        data["memorizable"] = problem.memorizable
         typer.echo(json.dumps(data, indent=2))
     else:
         _print_outcome(outcome, path, chosen, no_time)
@@ -342,6 +345,12 @@ def _level(v) -> str:
     if v.isa is None:
         return "-"
     return v.isa.level or "no level: " + ",".join(v.isa.extensions)
+
+
+MEMORIZABLE_NOTE = (
+    "memorizable: the program reads no input, so its speedup is measured on its visible "
+    "tests (a program printing the expected output would pass them)"
+)
 
 
 def _speedup_text(v) -> str:
