@@ -173,21 +173,30 @@ class ModelRunConfig:
         return [with_target(m, self.isa_target) for m in found]
 
     def strategy_config(self, specs: list[str]) -> StrategyConfig:
-        return strategy_config(
-            specs,
-            strategy=self.strategy,
-            samples=self.samples,
-            rounds=self.rounds,
-            temperature=self.temperature,
-            context=self.context,
-            answer=self.answer,
-            start_from=self.start_from,
-            max_cost=self.max_cost,
-            max_tokens=self.max_tokens,
+        """The ``StrategyConfig`` of these options (bad choices: one line)."""
+        from supercoder.models.base import Sampling
+        from supercoder.runs.strategies import EvolveConfig, StartFrom, Strategy, StrategyConfig
+
+        _check_choices(self)
+        n = default_samples(specs[0], self.samples) if len(specs) == 1 else (self.samples or 1)
+        evolve = EvolveConfig(
             generation=self.generation,
             islands=self.islands,
+            start_from=StartFrom(self.start_from),
+            max_cost_usd=self.max_cost,
+            max_tokens=self.max_tokens,
+        )
+        settings = StrategyConfig(
+            Sampling(n, self.temperature),
+            self.rounds,
+            context=self.context,
+            answer=self.answer,
+            strategy=Strategy(self.strategy),
+            evolve=evolve,
             target=self.isa_target.value,
         )
+        _check_proposers(specs, settings)
+        return settings
 
     def verify_config(self) -> VerifyConfig:
         """How every answer is checked: the sandbox, timing or not, the target."""
@@ -259,57 +268,24 @@ def model_specs(models: list[str] | None, strategy: str, budget: float | None) -
     return specs
 
 
-def strategy_config(
-    specs: list[str],
-    *,
-    strategy: str,
-    samples: int | None,
-    rounds: int,
-    temperature: float,
-    context: str,
-    answer: str,
-    start_from: str = "baseline",
-    max_cost: float | None = None,
-    max_tokens: int | None = None,
-    generation: int = 2,
-    islands: int = 2,
-    target: str = "native",
-):
-    """The ``StrategyConfig`` of the model commands' options (bad choices: one line)."""
-    from supercoder.models.base import Sampling
-    from supercoder.runs.strategies import EvolveConfig, StartFrom, Strategy, StrategyConfig
+def _check_choices(o: ModelRunConfig) -> None:
+    """The strategy options that do not fit together, each refused in one line."""
+    from supercoder.runs.strategies import StartFrom, Strategy
 
     choices = {s.value for s in Strategy}
-    if strategy not in choices:
-        raise UserError(f"unknown --strategy {strategy!r}: use one of {', '.join(sorted(choices))}")
+    if o.strategy not in choices:
+        raise UserError(
+            f"unknown --strategy {o.strategy!r}: use one of {', '.join(sorted(choices))}"
+        )
     starts = {s.value for s in StartFrom}
-    if start_from not in starts:
-        raise UserError(f"unknown --start-from {start_from!r}: use one of {', '.join(starts)}")
-    if strategy != "evolve" and (start_from != "baseline" or max_cost or max_tokens):
+    if o.start_from not in starts:
+        raise UserError(f"unknown --start-from {o.start_from!r}: use one of {', '.join(starts)}")
+    if o.strategy != "evolve" and (o.start_from != "baseline" or o.max_cost or o.max_tokens):
         raise UserError(
             "--start-from, --max-cost and --max-tokens-per-problem need --strategy evolve"
         )
-    if strategy != "best-of-n" and rounds != 1:
+    if o.strategy != "best-of-n" and o.rounds != 1:
         raise UserError("--rounds applies to --strategy best-of-n (refine: --samples answers)")
-    n = default_samples(specs[0], samples) if len(specs) == 1 else (samples or 1)
-    evolve = EvolveConfig(
-        generation=generation,
-        islands=islands,
-        start_from=StartFrom(start_from),
-        max_cost_usd=max_cost,
-        max_tokens=max_tokens,
-    )
-    settings = StrategyConfig(
-        Sampling(n, temperature),
-        rounds,
-        context=context,
-        answer=answer,
-        strategy=Strategy(strategy),
-        evolve=evolve,
-        target=target,
-    )
-    _check_proposers(specs, settings)
-    return settings
 
 
 def _check_proposers(specs: list[str], settings) -> None:
