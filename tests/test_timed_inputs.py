@@ -243,3 +243,50 @@ def test_the_interval_includes_the_spread_between_drawn_inputs() -> None:
     # sd of the medians 0.2, over sqrt(3) tests: about 0.115
     assert 0.08 < spread < 0.16
     assert input_spread(varying[:1], np.random.default_rng(0), rounds[:1]) == 0.0
+
+
+SPIN = r"""
+#include <stdio.h>
+int main(void) {
+    long long n = 0;
+    if (scanf("%lld", &n) != 1) return 1;
+    unsigned long long x = 1;
+    for (long long i = 0; i < n * 2000; i++) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    printf("%llu\n", x);
+    return 0;
+}
+"""
+
+
+def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
+    """A generator's draws at the top of its range that take the reference well over
+    ``TARGET_SECONDS`` are drawn again at a smaller size: a check's three timed inputs
+    cost about what timing one largest test did, and still run long enough to time."""
+    sandbox_or_skip()
+    from supercoder.verify.unseen import TARGET_SECONDS, reference_runs
+
+    folder = tmp_path / "spin"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text(SPIN)
+    (folder / "problem.json").write_text(json.dumps({"name": "spin"}))
+    (folder / "gen.py").write_text(
+        "SIZES = [1, 100000]\ndef generate(seed, size):\n    return f'{size}\\n'\n"
+    )
+    for n in (1, 2, 3):
+        x = 1
+        for _ in range(n * 2000):
+            x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        (folder / "tests" / f"t{n}.in").write_text(f"{n}\n")
+        (folder / "tests" / f"t{n}.out").write_text(f"{x}\n")
+    problem = load_problem(folder)
+    top, _ = reference_runs(problem, [b"100000\n"])
+    if top[0] is None:
+        pytest.skip("the machine could not run the reference")
+    _, (top_cpu,) = reference_runs(problem, [b"100000\n"])
+    if top_cpu < 4 * TARGET_SECONDS:
+        pytest.skip(f"this machine spins too fast to test the resize ({top_cpu:.3f}s)")
+    unseen = unseen_tests(problem)
+    assert unseen.source == "generator" and len(unseen.tests) == 3
+    sizes = sorted(int(data) for _, data, _ in unseen.tests)
+    assert sizes[0] < 50000  # below the upper half: drawn again, smaller
+    assert sizes[0] * 2000 > 1_000_000  # still a real workload, not a trivial input

@@ -64,6 +64,10 @@ log = logging.getLogger("supercoder")
 DRAWS = 3  # inputs drawn for every check
 MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
 DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
+# what one drawn input's reference run is aimed at: a generator's draw that runs longer
+# than twice this is drawn again once, smaller (4x the meter's 5 ms floor: long enough
+# to time; three of them cost about what timing the largest hidden test did)
+TARGET_SECONDS = 0.02
 VALIDATE = 4  # draws a source is validated on (once per problem and source)
 GENERATED_PREFIX = "unseen/"
 VERSION = 3
@@ -175,14 +179,20 @@ def draw_tests(
         try:
             if not _validate(problem, name, draw):
                 continue
-            inputs = _fresh(draw(rng, count), own)
+            drawn = draw(rng, count)
+            inputs = _fresh(drawn, own)
         except (UserError, InfraError) as e:
             log.warning("warning: %s: no timed inputs from the %s (%s)", problem.name, name, e)
             continue
         if not inputs:
             continue
         try:
-            outputs, cpu = reference_outputs(problem, inputs)
+            outputs, took = reference_runs(problem, inputs)
+            cpu = sum(took)
+            if isinstance(drawn, _Sized):
+                size_of = dict(zip(drawn, drawn.sizes, strict=True))
+                inputs, outputs, again = _to_target(problem, rng, inputs, outputs, took, size_of)
+                cpu += again
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
             log.warning("warning: %s: no timed inputs (%s)", problem.name, e)
             return [], "", 0.0
@@ -241,9 +251,54 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
 
         sizes = generator_size_range(problem, source)
         requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
-        return run_generator(source, requests, label=f"{problem.name}: gen.py")
+        out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
+        out.sizes = [n for _, n in requests]
+        return out
 
     return draw
+
+
+def _to_target(
+    problem: Problem,
+    rng: random.Random,
+    inputs: list[bytes],
+    outputs: list[bytes | None],
+    cpu: list[float],
+    size_of: dict[bytes, int],
+) -> tuple[list[bytes], list[bytes | None], float]:
+    """Draws whose reference run took over twice ``TARGET_SECONDS`` drawn once more, at
+    their size scaled by the square root of target/took (a linear cost lands at about
+    1.4x the target, a quadratic one at it), kept when clean; the rest as drawn. Also the
+    CPU seconds of the reference's runs on the new draws."""
+    from supercoder.problems.generator import run_generator
+    from supercoder.problems.loading import generator_source
+
+    over = [
+        i
+        for i, t in enumerate(cpu)
+        if t > 2 * TARGET_SECONDS and outputs[i] is not None and inputs[i] in size_of
+    ]
+    if not over:
+        return inputs, outputs, 0.0
+    source = generator_source(problem.meta)
+    if source is None:
+        return inputs, outputs, 0.0
+    low = generator_size_range(problem, source)[0]
+    scaled = [max(low, int(size_of[inputs[i]] * math.sqrt(TARGET_SECONDS / cpu[i]))) for i in over]
+    requests = [(rng.getrandbits(62), n) for n in scaled]
+    again = run_generator(source, requests, label=f"{problem.name}: gen.py")
+    new_out, new_cpu = reference_runs(problem, again)
+    inputs, outputs = list(inputs), list(outputs)
+    for i, data, out in zip(over, again, new_out, strict=True):
+        if out is not None and data not in size_of and data not in inputs:
+            inputs[i], outputs[i] = data, out
+    return inputs, outputs, float(sum(new_cpu))
+
+
+class _Sized(list):
+    """A generator's draws, with the size each was drawn at (``sizes``)."""
+
+    sizes: list[int]
 
 
 def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
@@ -286,25 +341,33 @@ def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
 # ---------------------------------------------------------------- the reference
 
 
-def reference_outputs(
+def reference_runs(
     problem: Problem, inputs: Sequence[bytes]
-) -> tuple[list[bytes | None], float]:
+) -> tuple[list[bytes | None], list[float]]:
     """The reference's output on each input (None: it did not run cleanly within
-    ``DRAW_SECONDS``), run once each in a fresh sandbox, and the CPU seconds spent."""
+    ``DRAW_SECONDS``), run once each in a fresh sandbox, and the CPU seconds of each."""
     from supercoder.sandbox.box import Limits, open_sandbox
 
     with tempfile.TemporaryDirectory(prefix=temp_prefix("draw")) as tmp:
         binary = _reference_binary(problem, Path(tmp))
         limits = Limits(cpu_seconds=DRAW_SECONDS, wall_seconds=4 * DRAW_SECONDS, idle_seconds=None)
         out: list[bytes | None] = []
-        cpu = 0.0
+        cpu: list[float] = []
         with open_sandbox({"reference": binary}, limits=limits, exit_code=problem.exit_code) as box:
             for data in inputs:
                 run = box.run("reference", data)
-                cpu += run.cpu_seconds
+                cpu.append(run.cpu_seconds)
                 ok = run.clean_exit and not run.leftover
                 out.append(run.stdout if ok else None)
     return out, cpu
+
+
+def reference_outputs(
+    problem: Problem, inputs: Sequence[bytes]
+) -> tuple[list[bytes | None], float]:
+    """``reference_runs``, with the CPU seconds of all the runs together."""
+    outputs, cpu = reference_runs(problem, inputs)
+    return outputs, float(sum(cpu))
 
 
 def _reference_binary(problem: Problem, workdir: Path) -> Path:
