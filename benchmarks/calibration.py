@@ -37,7 +37,7 @@ from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.timing.calibration import load_calibration
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 
 DEFAULT = [
     "bit_sos_naive",
@@ -96,7 +96,7 @@ def run_problem(name: str, checks: int, totals: dict[str, Tally], spreads: dict)
     for i in range(checks):
         order = list(METERS)[i % len(METERS) :] + list(METERS)[: i % len(METERS)]
         for meter in order:
-            v = evaluate(problem, asm, EvalConfig(meter=METERS[meter]))
+            v = evaluate(problem, asm, CheckConfig(meter=METERS[meter]))
             tally[meter].add(v)
             totals[meter].add(v)
             est[meter].append(v.speedup.value)

@@ -44,7 +44,7 @@ from supercoder.timing.calibration import load_calibration
 from supercoder.timing.meter import MeterConfig
 from supercoder.timing.slots import slot_cpus
 from supercoder.types import Problem, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 
 DEFAULT = [
     "dp_lcs",
@@ -171,7 +171,7 @@ def main() -> None:
         for i in range(args.checks):
             order = list(METERS)[i % len(METERS) :] + list(METERS)[: i % len(METERS)]
             for meter in order:
-                v = evaluate(problem, asm, EvalConfig(meter=METERS[meter]))
+                v = evaluate(problem, asm, CheckConfig(meter=METERS[meter]))
                 mine[meter].add(v, base)
                 totals[meter].add(v, base)
         print(f"{name}: {len(problem.tests)} tests, one run {base:.3f} CPU-s", flush=True)

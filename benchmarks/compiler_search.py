@@ -1,7 +1,7 @@
 """The first `compiler` model (8 fixed builds) vs the budgeted search, side by side, in one run.
 
 For each problem (default: the bundled ``val`` split), both models run the way ``eval``
-runs them (``runs.search.search``: every answer verified by the verification service):
+runs them (``runs.dispatch.search``: every answer verified by the verification service):
 
 - today: ``compiler:legacy``, the eight fixed builds, all verified and timed, the
   evaluator's best measurement wins;
@@ -29,11 +29,11 @@ from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.base import Sampling
 from supercoder.models.compiler import DEFAULT_BUDGET, CompilerModel, default_samples
-from supercoder.runs.search import search as run_search
+from supercoder.runs.dispatch import search as run_search
 from supercoder.runs.strategies import StrategyConfig, effective_speedup, make_verifier
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Candidate
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 
 
 def run_model(problem, spec: str) -> tuple[str, str, float, str]:
@@ -43,7 +43,7 @@ def run_model(problem, spec: str) -> tuple[str, str, float, str]:
     samples = default_samples(spec)
     start = time.process_time()
     outcome = run_search(
-        problem, model, StrategyConfig(Sampling(n=samples)), verify=make_verifier(EvalConfig())
+        problem, model, StrategyConfig(Sampling(n=samples)), verify=make_verifier(CheckConfig())
     )
     cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
     gen = sum(a.gen_seconds for a in outcome.attempts)
@@ -64,7 +64,7 @@ def fresh(problem, asm: str, times: int) -> float:
         return 0.0
     logs = []
     for i in range(times):
-        verdict = evaluate(problem, Candidate(asm), EvalConfig(meter=MeterConfig(seed=1000 + i)))
+        verdict = evaluate(problem, Candidate(asm), CheckConfig(meter=MeterConfig(seed=1000 + i)))
         value = effective_speedup(verdict)
         if value <= 0:
             return 0.0

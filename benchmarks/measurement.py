@@ -34,7 +34,7 @@ from supercoder.build.baseline import baseline_asm, baseline_binary
 from supercoder.build.toolchain import assemble, cpu_model, gcc_version
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.sandbox.box import Sandbox
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 
 DEFAULT = ["dp_lcs", "num_sieve_primes", "mat_multiply_mod", "graph_dijkstra"]
 
@@ -65,7 +65,7 @@ def paper_protocol(problem, binary: Path, warmup: int = 3, runs: int = 10) -> tu
 
 def ours(problem) -> tuple[float, float, float, int]:
     """(speedup, CI width, cpu seconds spent, pairs) under our meter, self vs self."""
-    verdict = evaluate(problem, baseline_asm(problem), EvalConfig())
+    verdict = evaluate(problem, baseline_asm(problem), CheckConfig())
     assert verdict.correct, verdict.message
     s = verdict.speedup
     return s.value, s.high - s.low, verdict.cpu_seconds_spent, s.samples

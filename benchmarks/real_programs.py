@@ -24,7 +24,7 @@ from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.loading import load_problem
 from supercoder.runs.metrics import answer_origin, long_enough, problem_timed
 from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 
@@ -125,7 +125,7 @@ def run_one(
         problem,
         CompilerModel(builds),
         StrategyConfig(Sampling(n=len(builds.split(",")))),
-        verify=make_verifier(EvalConfig()),
+        verify=make_verifier(CheckConfig()),
     )
     best = outcome.best
     v = best.verdict if best else None

@@ -46,7 +46,7 @@ from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.timing.intervals import Z95
 from supercoder.timing.slots import physical_cores, slot_count
 from supercoder.types import Problem, Verdict
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import LocalExecutor
 from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
 from supercoder.verify.service import VerifyConfig, verify_candidates
@@ -89,7 +89,7 @@ class Pass:
 
 def today(problems: list[Problem], asms: list[str], pool: LocalExecutor) -> Pass:
     """Every distinct completion checked and timed alone, copies too, one slot."""
-    config = VerifyConfig(EvalConfig(), group_size=1)  # a session per program
+    config = VerifyConfig(CheckConfig(), group_size=1)  # a session per program
     start = time.perf_counter()
     verdicts = verify_candidates(problems, asms, config, pool)
     wall = time.perf_counter() - start
@@ -177,7 +177,7 @@ def flips(passes: list[Pass], labels: list[str]) -> str:
 
 def coverage(problems: list[Problem], repeats: int, pool: LocalExecutor) -> None:
     """Identical programs, every slot busy: the baseline checked against itself."""
-    config = VerifyConfig(EvalConfig(), group_size=1)
+    config = VerifyConfig(CheckConfig(), group_size=1)
     estimates: dict[str, list[float]] = {p.name: [] for p in problems}
     halfwidths, excluded, n = [], 0, 0
     start = time.perf_counter()

@@ -30,7 +30,7 @@ def main() -> None:
     from supercoder.models.base import Sampling
     from supercoder.models.providers import load_model
     from supercoder.problems.loading import load_problem
-    from supercoder.runs.search import search
+    from supercoder.runs.dispatch import search
     from supercoder.runs.strategies import Strategy, StrategyConfig
     from tests.fakes.chain import chain_problem, chain_responder
     from tests.fakes.servers import openai_server

@@ -3,8 +3,8 @@
 For each problem (default: the bundled ``val`` split) and each target (default
 ``native`` and ``x86-64``), the compiler model searches builds for that target the way
 ``eval`` runs it (``compiler:budget=B,target=T``, every build judged by the verification
-service under ``EvalConfig(target=T)``), and its chosen answer is re-checked fresh under
-the same target (``evaluate`` with ``EvalConfig(target=T)``: the assembler refuses anything the
+service under ``CheckConfig(target=T)``), and its chosen answer is re-checked fresh under
+the same target (``evaluate`` with ``CheckConfig(target=T)``: the assembler refuses anything the
 target does not allow). Printed per problem: the fresh speedup [95% CI] and the lowest
 x86-64 level the answer runs on, per target; then the geometric mean of each target's
 speedups (a wrong answer would count as 0: none was) and the ratio to the first target.
@@ -22,9 +22,9 @@ from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.base import Sampling
 from supercoder.models.compiler import CompilerModel
-from supercoder.runs.search import search
+from supercoder.runs.dispatch import search
 from supercoder.runs.strategies import StrategyConfig, make_verifier
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.service import VerifyConfig
 
 
@@ -49,7 +49,7 @@ def main() -> None:
         cells = []
         for target in targets:
             model = CompilerModel(f"budget={args.budget:g},target={target.value}")
-            config = EvalConfig(target=target)
+            config = CheckConfig(target=target)
             verify = make_verifier(VerifyConfig(config))
             outcome = search(problem, [model], StrategyConfig(Sampling(n=64)), verify=verify)
             best = outcome.best

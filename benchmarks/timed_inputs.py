@@ -29,7 +29,7 @@ from supercoder.build.baseline import baseline_asm
 from supercoder.build.toolchain import cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.types import Problem, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 
 DEFAULT = ["dp_lcs", "num_sieve_primes", "graph_dijkstra", "str_zfunc", "num_modpow"]
 REAL = ["pair_lcg", "graph_floyd", "array_inversions", "string_pal"]
@@ -40,7 +40,7 @@ def check(problem: Problem, scheme: str) -> Verdict:
     if scheme == "cached":
         os.environ["SUPERCODER_UNSEEN"] = "cached"
     try:
-        return evaluate(problem, baseline_asm(problem), EvalConfig())
+        return evaluate(problem, baseline_asm(problem), CheckConfig())
     finally:
         os.environ.pop("SUPERCODER_UNSEEN", None)
 

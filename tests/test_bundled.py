@@ -22,11 +22,11 @@ def _check(folder: str) -> tuple[str, str, int]:
     """(status, message, tests run) of the problem's baseline evaluated as a candidate."""
     from supercoder.build.baseline import baseline_asm
     from supercoder.errors import SupercoderError
-    from supercoder.verify.evaluate import EvalConfig, evaluate
+    from supercoder.verify.evaluate import CheckConfig, evaluate
 
     try:
         problem = load_problem(folder)
-        verdict = evaluate(problem, baseline_asm(problem), EvalConfig(time=False))
+        verdict = evaluate(problem, baseline_asm(problem), CheckConfig(time=False))
     except SupercoderError as e:
         return "error", str(e), 0
     failing = [f"{t.name}: {t.status} {t.detail[:200]}" for t in verdict.tests if t.status != "ok"]

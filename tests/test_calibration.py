@@ -25,7 +25,7 @@ from supercoder.timing.calibration import (
 )
 from supercoder.timing.intervals import round_bootstrap, widen
 from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, precise_enough
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
 from tests.test_evaluate import SLOW, prime_count, primes_tests
@@ -140,13 +140,13 @@ def test_timed_set_is_decided_once_and_cached(primes, own_cache):
     """Where the timed tests are fixed (here: a program marked as reading no input, timed
     on its visible tests), which of them are timed is decided once and cached; inputs
     drawn afresh every check are decided in the check and never stored."""
-    drawn = evaluate(load_problem(primes), baseline_asm(load_problem(primes)), EvalConfig())
+    drawn = evaluate(load_problem(primes), baseline_asm(load_problem(primes)), CheckConfig())
     assert drawn.correct and drawn.unseen is not None and drawn.unseen.timed >= 1
     assert not list((cache_dir() / "bin").glob("*.timed.json"))
     (primes / "problem.json").write_text(json.dumps({"reads_input": False}))
     problem = load_problem(primes)
     asm = baseline_asm(problem)
-    config = EvalConfig(meter=MeterConfig(max_pairs=3))
+    config = CheckConfig(meter=MeterConfig(max_pairs=3))
     first = evaluate(problem, asm, config)
     assert first.correct and first.timed_tests and "n1" not in first.timed_tests
     stored = list((cache_dir() / "bin").glob("*.timed.json"))
@@ -165,7 +165,7 @@ def test_timed_set_is_decided_once_and_cached(primes, own_cache):
 
 def test_legacy_meter_is_still_callable(primes, own_cache):
     problem = load_problem(primes)
-    v = evaluate(problem, baseline_asm(problem), EvalConfig(meter=MeterConfig(legacy=True)))
+    v = evaluate(problem, baseline_asm(problem), CheckConfig(meter=MeterConfig(legacy=True)))
     assert v.correct and v.speedup.method == LEGACY_METHOD
     assert not list((cache_dir() / "bin").glob("*.timed.json"))  # chosen per check
     assert set(Meter(MeterConfig(legacy=True)).binaries(Path("b"), Path("c"))) == {
@@ -212,7 +212,7 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
         (folder / "tests" / f"n{n}.in").write_text(f"{n}\n")
         (folder / "tests" / f"n{n}.out").write_text(f"{prime_count(n)}\n")
     problem = load_problem(folder)
-    config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
+    config = CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=3))
     verdict = evaluate(problem, baseline_asm(problem), config)
     assert verdict.correct and set(verdict.timed_tests) == set(names)
     short, long_ = (next(t for t in verdict.tests if t.name == n) for n in names)
@@ -223,7 +223,7 @@ def test_short_tests_get_more_pairs_per_round(tmp_path, own_cache):
     legacy_like = evaluate(
         problem,
         baseline_asm(problem),
-        EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=3, max_repeats=1)),
+        CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=3, max_repeats=1)),
     )
     assert [t.pairs for t in legacy_like.tests if t.timed] == [3, 3]
 

@@ -25,11 +25,11 @@ from supercoder.errors import UserError
 from supercoder.models import Sampling, load_model
 from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
 from supercoder.prompting.prompts import build_messages, extract_assembly
-from supercoder.runs.buildsearch import build_search, search
+from supercoder.runs.buildsearch import build_search, search_builds
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.runs.trials import SearchConfig
 from supercoder.types import Problem, TestCase
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
 
@@ -218,7 +218,7 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
         + '\nint main(void) { int a, b; if (scanf("%d %d", &a, &b) != 2) return 1; printf("%d\\n", a + b); return 0; }\n'
     )
     problem = problem_with([b"1 2\n", b"40 2\n"], tmp_path, source=source)
-    result = search(problem, compile_to_asm(source), SearchConfig(budget=6, max_builds=5))
+    result = search_builds(problem, compile_to_asm(source), SearchConfig(budget=6, max_builds=5))
     statuses = {t.status for t in result.trials}
     assert result.chosen is None or result.chosen.fresh.low > 1.01
     assert statuses <= {
@@ -245,7 +245,7 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
 def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
     sandbox_or_skip()
     problem = problem_with([MULTIPLES, OTHERS], tmp_path, hidden=OTHERS)
-    untimed = make_verifier(EvalConfig(time=False))
+    untimed = make_verifier(CheckConfig(time=False))
     outcome = build_search(problem, CompilerModel(), StrategyConfig(Sampling(n=64)), verify=untimed)
     assert 1 <= len(outcome.attempts) <= 2  # the first correct pair ends it
     assert outcome.best is not None and outcome.best.verdict.correct
@@ -257,7 +257,7 @@ def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
 def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):
     sandbox_or_skip()
     problem = problem_with([MULTIPLES, OTHERS], tmp_path, hidden=OTHERS)
-    result = search(problem, compile_to_asm(SOURCE), SearchConfig(budget=0.5, max_builds=12))
+    result = search_builds(problem, compile_to_asm(SOURCE), SearchConfig(budget=0.5, max_builds=12))
     left = result.unfinished
     assert left and sum(left.values()) <= len(result.trials)
     note = result.budget_note
@@ -265,7 +265,7 @@ def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):
     assert float(note.rsplit(" ", 1)[1]) > 0.5
     record = result.to_json()
     assert record["budget_spent"] and record["budget_note"] == note
-    roomy = search(problem, compile_to_asm(SOURCE), SearchConfig(budget=60, max_builds=3))
+    roomy = search_builds(problem, compile_to_asm(SOURCE), SearchConfig(budget=60, max_builds=3))
     assert roomy.unfinished == {} and roomy.budget_note == ""
 
 
@@ -278,7 +278,9 @@ def test_a_faster_wrong_build_is_never_chosen(tmp_path):
     problem = problem_with([b"5\n", b"500000\n"], tmp_path, source=source)
     wrong = Build("shortcut", "gcc", ("-O3", "-march=native", "-DSHORTCUT"))
     right = make("gcc", "-O2")
-    result = search(problem, compile_to_asm(source), SearchConfig(budget=10), builds=[wrong, right])
+    result = search_builds(
+        problem, compile_to_asm(source), SearchConfig(budget=10), builds=[wrong, right]
+    )
     by_id = {t.build.id: t for t in result.trials}
     assert by_id["shortcut"].status == "wrong_output" and "test t" in by_id["shortcut"].detail
     assert by_id["shortcut"].to_json()["correct"] is False

@@ -225,13 +225,13 @@ def test_rewards_score_diff_answers(tmp_path):
     from supercoder.build.baseline import baseline_asm
     from supercoder.problems.loading import load_problem
     from supercoder.prompting.prompts import build_messages
-    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.reward import RewardConfig, verify_batch
 
     problem = load_problem(make_problem(tmp_path, "pairs"))
     messages = build_messages(problem, baseline_asm=baseline_asm(problem), answer="diff")
     answer = diff_model(messages, {})
-    config = RewardConfig(eval_config=EvalConfig(time=False))
+    config = RewardConfig(eval_config=CheckConfig(time=False))
     broken = answer.replace("<<<<<<< SEARCH\n", "<<<<<<< SEARCH\n\tud2\n")
     good, bad = verify_batch([problem, problem], [answer, broken], config)
     assert good.correct and bad.status.value == "compile_error" and "block 1" in bad.message

@@ -17,7 +17,7 @@ from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Status, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import paper_reward
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
@@ -82,7 +82,7 @@ def primes_tests() -> dict[int, int]:
     return {n: prime_count(n) for n in (1, 10, 100, *timed_sizes())}
 
 
-CONFIG = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
+CONFIG = CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
 
 
 @pytest.fixture(scope="module")
@@ -270,7 +270,7 @@ def test_a_damaged_cache_is_rebuilt_never_used(primes):
     from supercoder.paths import cache_dir
 
     problem = load_problem(primes)
-    config = EvalConfig(time=False)
+    config = CheckConfig(time=False)
     assert evaluate(problem, compile_to_asm(FAST), config).status is Status.OK
     base = baseline_asm(problem)
     binaries = [

@@ -25,10 +25,10 @@ from supercoder.build.toolchain import asm_digest
 from supercoder.models.base import Sampling
 from supercoder.models.providers import load_model
 from supercoder.problems.loading import load_problem
+from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
 from supercoder.runs.evolve import MemoryArchive, evolve
 from supercoder.runs.programs import ProgramDB, baseline_program, faster_than
-from supercoder.runs.search import search
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import EvolveConfig, Strategy, StrategyConfig, make_verifier
 from supercoder.types import Speedup, Status, Verdict
@@ -321,7 +321,7 @@ def test_start_from_compiler_seeds_the_database_with_its_build(chains):
 
 
 def test_crossover_and_hot_prompts_show_their_parents(chains):
-    from supercoder.prompting.evolve import Parent, evolve_messages
+    from supercoder.prompting.parent_prompts import Parent, evolve_messages
 
     chain = chains["cb"]
     problem = load_problem(chain.path)

@@ -26,7 +26,7 @@ from supercoder.runs.eval_run import run_eval
 from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import make_verifier
 from supercoder.types import Status, Verdict
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import Reply, anthropic_server, openai_server
 from tests.test_strategies import fast_answer, primes_dir
@@ -43,7 +43,7 @@ def sum_answer() -> str:
 
 def broken_machine_for(name: str, message: str):
     """A real verifier, except that the machine fails for problem ``name``."""
-    real = make_verifier(EvalConfig(time=False))
+    real = make_verifier(CheckConfig(time=False))
 
     def verify(problem, candidates):
         if problem.name != name:
@@ -76,7 +76,7 @@ def test_machine_trouble_is_never_final(tmp_path):
     shown = load_run(tmp_path / "r.sqlite").summary  # the HTML report's headline numbers
     assert (shown.problems, shown.problems_scored, shown.accuracy) == (2, 1, 50.0)
 
-    second = run_eval(problems, model, spec, store, verify=make_verifier(EvalConfig(time=False)))
+    second = run_eval(problems, model, spec, store, verify=make_verifier(CheckConfig(time=False)))
     assert second.skipped == 1 and not second.failed  # b retried, a kept
     assert second.summary.accuracy == 100.0 and second.summary.problems_scored == 2
 

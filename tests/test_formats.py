@@ -27,7 +27,7 @@ from supercoder.types import (
     TestCase,
     Verdict,
 )
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 
 PROBLEM = Problem("echo", "int main(void) { return 0; }", (TestCase("t", b""),))
 
@@ -99,11 +99,11 @@ def test_the_context_names_version_meter_floor_and_date():
     ctx = machine_context()
     assert ctx["supercoder"] == package_version()  # from the package metadata
     assert abs((datetime.now(UTC) - datetime.fromisoformat(ctx["date"])).total_seconds()) < 60
-    config = EvalConfig(meter=MeterConfig(noise_floor=0.0123, margin=0.02))
+    config = CheckConfig(meter=MeterConfig(noise_floor=0.0123, margin=0.02))
     verdict = evaluate(PROBLEM, None, config)  # no answer: nothing runs
     assert verdict.status is Status.NO_ANSWER
     ctx = verdict.to_json()["context"]
     assert ctx["meter"] == PROTOCOL and ctx["noise_floor"] == 0.0123 and ctx["margin"] == 0.02
     assert ctx["supercoder"] == package_version() and ctx["date"]
-    legacy = evaluate(PROBLEM, None, EvalConfig(meter=MeterConfig(legacy=True)))
+    legacy = evaluate(PROBLEM, None, CheckConfig(meter=MeterConfig(legacy=True)))
     assert legacy.context["meter"] == LEGACY_PROTOCOL and legacy.context["noise_floor"] == 0.0

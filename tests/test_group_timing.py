@@ -22,7 +22,7 @@ from supercoder.sandbox.box import Sandbox
 from supercoder.timing.meter import Meter, MeterConfig
 from supercoder.timing.slots import Slot, physical_cores, slot_count, slot_cpus, timing_slot
 from supercoder.types import Status
-from supercoder.verify.evaluate import EvalConfig, check_candidate, evaluate, time_group
+from supercoder.verify.evaluate import CheckConfig, check_candidate, evaluate, time_group
 from tests.test_evaluate import SLOW, SLOWER, primes  # noqa: F401  (fixture)
 
 # trial division by 2, then by odd divisors only: about half the work of SLOW
@@ -31,7 +31,7 @@ HALF = SLOW.replace(
     "if (i > 2 && i % 2 == 0) p = 0;\n"
     "        for (int d = 3; p && d < i; d += 2) if (i % d == 0) { p = 0; break; }",
 )
-CONFIG = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
+CONFIG = CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=6))
 
 
 class CountingBox:

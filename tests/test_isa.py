@@ -28,7 +28,7 @@ from supercoder.cli import app
 from supercoder.models import Sampling
 from supercoder.models.compiler import CompilerModel
 from supercoder.types import IsaUse, Problem, Status, TestCase, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 
 SOURCE = r"""#include <stdio.h>
@@ -71,7 +71,7 @@ def _with(asm: str, extra: str) -> str:
 
 
 def _check(problem: Problem, asm: str, target: Target) -> Verdict:
-    return evaluate(problem, asm, EvalConfig(time=False, target=target))
+    return evaluate(problem, asm, CheckConfig(time=False, target=target))
 
 
 def _needs_cpu(*flags: str) -> None:
@@ -214,7 +214,7 @@ def test_the_compiler_model_answers_with_a_portable_build_under_x86_64():
     from supercoder.runs.strategies import StrategyConfig, make_verifier
 
     model = CompilerModel("target=x86-64,budget=6")
-    verify = make_verifier(EvalConfig(target=Target.X86_64))
+    verify = make_verifier(CheckConfig(target=Target.X86_64))
     answers = build_search(problem, model, StrategyConfig(Sampling(n=8)), verify=verify).attempts
     assert answers
     labels = [b["label"] for b in answers[0].origin.get("search", {}).get("builds", [])]
@@ -313,12 +313,12 @@ def _timed_problem(tmp_path) -> Problem:
 
 def test_the_compiler_answer_header_names_the_level_it_runs_on(tmp_path):
     sandbox_or_skip()
-    from supercoder.runs.search import search
+    from supercoder.runs.dispatch import search
     from supercoder.runs.strategies import StrategyConfig, make_verifier
     from supercoder.verify.service import VerifyConfig
 
     problem = _timed_problem(tmp_path)
-    verify = make_verifier(VerifyConfig(EvalConfig(target=Target.V2)))
+    verify = make_verifier(VerifyConfig(CheckConfig(target=Target.V2)))
     outcome = search(
         problem,
         [CompilerModel("target=x86-64-v2,budget=4")],
@@ -370,7 +370,7 @@ def test_the_training_rewards_take_the_target(monkeypatch):
 def test_a_model_is_told_the_target_and_the_refusal_is_fed_back():
     sandbox_or_skip()
     from supercoder.models.scripted import ScriptedModel
-    from supercoder.runs.search import search
+    from supercoder.runs.dispatch import search
     from supercoder.runs.strategies import StrategyConfig, make_verifier
 
     problem = _problem()
@@ -382,7 +382,7 @@ def test_a_model_is_told_the_target_and_the_refusal_is_fed_back():
         return f"```assembly\n{avx2}\n```"
 
     settings = StrategyConfig(Sampling(n=1), rounds=2, target="x86-64")
-    verify = make_verifier(EvalConfig(time=False, target=Target.X86_64))
+    verify = make_verifier(CheckConfig(time=False, target=Target.X86_64))
     outcome = search(problem, ScriptedModel(respond), settings, verify=verify)
     assert "It must run on every x86-64 CPU" in seen[0] and "SSE2" in seen[0]
     assert len(seen) == 2 and "vpaddd %ymm0,%ymm1,%ymm2" in seen[1]  # the refusal, fed back

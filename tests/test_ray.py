@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import InlineExecutor, LocalExecutor, make_executor
 from supercoder.verify.reward import RewardConfig, verify_batch
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
@@ -24,7 +24,7 @@ def test_ray_matches_local_pool(tmp_path, monkeypatch):
         "```assembly\nmain:\n\tthis is not an instruction\n```",
     ]
     pairs = [(p, a) for p in problems for a in answers]
-    config = RewardConfig(eval_config=EvalConfig(time=False))
+    config = RewardConfig(eval_config=CheckConfig(time=False))
     targets, texts = [p for p, _ in pairs], [a for _, a in pairs]
 
     def statuses(executor):
@@ -157,7 +157,7 @@ def test_a_node_lost_mid_batch_loses_no_verdict(tmp_path, monkeypatch):
     asms.append(wrong_asm())
     pairs = [(p, a) for p in problems for a in asms]
     config = VerifyConfig(
-        EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)), group_size=1
+        CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)), group_size=1
     )
     try:
         run = {"capture_output": True, "text": True, "timeout": 180}

@@ -10,7 +10,7 @@ from supercoder.build.baseline import baseline_asm
 from supercoder.errors import InfraError
 from supercoder.runs.metrics import batch_stats
 from supercoder.types import Speedup, Status, Verdict
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import InlineExecutor
 from supercoder.verify.reward import (
     DEFAULT_REWARD,
@@ -107,7 +107,7 @@ def test_identical_completions_are_verified_once(problem, monkeypatch):
         return real(p, candidate, config)
 
     monkeypatch.setattr(ev, "check_candidate", counting)
-    config = RewardConfig(eval_config=EvalConfig(time=False))
+    config = RewardConfig(eval_config=CheckConfig(time=False))
     text = fenced(wrong_asm())
     rewards = score_batch([problem] * 3, [text, text, text], config, InlineExecutor())
     assert rewards == [0.0, 0.0, 0.0]
@@ -132,7 +132,7 @@ def test_only_the_gated_reward_stops_timing_what_it_will_not_pay_for(problem):
     timing stops once it cannot be proven faster; ``paper`` pays the figure itself."""
     assert reward_evaluation(RewardConfig()).meter.stop_when_not_faster
     assert not reward_evaluation(RewardConfig(kind="paper")).meter.stop_when_not_faster
-    untimed = reward_evaluation(RewardConfig(eval_config=EvalConfig(time=False)))
+    untimed = reward_evaluation(RewardConfig(eval_config=CheckConfig(time=False)))
     assert not untimed.meter.stop_when_not_faster
     verdicts = verify_batch([problem], [fenced(faster_asm())], RewardConfig())
     assert verdicts[0].context["stop"] == "precise, or not significantly faster"

@@ -15,7 +15,7 @@ from supercoder.runs.metrics import summarize
 from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig, make_verifier
 from supercoder.types import Candidate, Speedup, Status, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.test_strategies import (
     BROKEN,
@@ -51,7 +51,7 @@ def per_problem(answers: dict[str, str]):
 
 
 def counting_verifier():
-    real, seen = make_verifier(EvalConfig(time=False)), []
+    real, seen = make_verifier(CheckConfig(time=False)), []
 
     def verify(problem, candidates):
         seen.extend(problem.name for _ in candidates)
@@ -165,7 +165,7 @@ def test_the_store_keeps_a_large_answer_whole_and_it_re_checks_as_reported(tmp_p
     (stored,) = store.attempts(result.name, "big")
     assert stored.candidate.asm == big  # whole, not cut at the cap
     assert "[supercoder: cut" in stored.completion  # the reply text is what gets capped
-    again = evaluate(load_benchmark(root)[0], stored.candidate.asm, EvalConfig(time=False))
+    again = evaluate(load_benchmark(root)[0], stored.candidate.asm, CheckConfig(time=False))
     assert again.status is Status.OK
 
 
@@ -185,7 +185,7 @@ def test_resuming_with_other_options_is_refused(tmp_path):
 def test_a_timed_verdict_survives_the_store_unchanged(tmp_path):
     sandbox_or_skip()
     problem = primes_problem(tmp_path, sizes=timed_sizes()[:1])
-    verdict = evaluate(problem, extract_assembly(fast_answer()), EvalConfig())
+    verdict = evaluate(problem, extract_assembly(fast_answer()), CheckConfig())
     assert verdict.speedup is not None
     again = Verdict.from_json(verdict.to_json())
     assert again.to_json() == verdict.to_json() and again.speedup == verdict.speedup

@@ -29,7 +29,7 @@ from supercoder.runs.strategies import (
 )
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import LocalExecutor, make_executor
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
@@ -115,8 +115,8 @@ def primes_dir(root: Path, name: str, sizes=None) -> Path:
     return write_problem(primes_problem(root, name, sizes), root / name)
 
 
-def untimed() -> EvalConfig:
-    return EvalConfig(time=False)
+def untimed() -> CheckConfig:
+    return CheckConfig(time=False)
 
 
 def by_sample(*answers: str):
@@ -135,7 +135,7 @@ def test_best_of_n_picks_the_fast_correct_answer_over_broken_copy_and_wrong(prim
     sandbox_or_skip()
     copy = fence(baseline_asm(primes))
     model = ScriptedModel(by_sample(BROKEN, copy, fast_answer(), wrong_answer(), NO_ANSWER))
-    out = best_of_n(primes, model, n=5, verify=make_verifier(EvalConfig()))
+    out = best_of_n(primes, model, n=5, verify=make_verifier(CheckConfig()))
     statuses = [a.verdict.status for a in sorted(out.attempts, key=lambda a: a.sample)]
     assert statuses == [
         Status.COMPILE_ERROR,
@@ -288,7 +288,7 @@ def test_the_chosen_faster_answer_is_re_checked_afresh_before_it_is_reported(pri
     significantly faster answer is verified and timed again, and the fresh verdict is
     what the outcome reports (checks: 2; the first check kept beside it)."""
     sandbox_or_skip()
-    real, seen = make_verifier(EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=4))), []
+    real, seen = make_verifier(CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=4))), []
 
     def counting(problem, candidates):
         seen.extend(c.asm for c in candidates)

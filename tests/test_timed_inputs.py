@@ -22,7 +22,7 @@ from supercoder.problems.inputmodel import FILE, infer, model_for
 from supercoder.problems.loading import load_problem
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Status
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.unseen import sanitizer_clean, unseen_tests
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
@@ -143,7 +143,7 @@ def test_a_visible_header_answer_gains_nothing() -> None:
         "static unsigned long long work(long long n) {",
         "static unsigned long long work(long long n) {\n" + "\n".join(rows),
     )
-    config = EvalConfig(meter=MeterConfig(min_pairs=3, max_pairs=5))
+    config = CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=5))
     verdict = evaluate(problem, compile_to_asm(hostile), config)
     if verdict.status is Status.OK:
         assert verdict.speedup is not None and verdict.speedup.value < 1.3, verdict.speedup

@@ -8,7 +8,7 @@ from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.training.sft import SftConfig, sft_examples, train_sft, worth_learning
 from supercoder.types import Candidate, Speedup, Status, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 
@@ -34,7 +34,7 @@ def stored_run(tmp_path_factory):
     spec = RunConfig(model="scripted", benchmark=str(root), name="best8")
     store.open_run(spec, {})
     for problem, asm in zip(problems, (faster_asm(), wrong_asm()), strict=True):
-        verdict = evaluate(problem, Candidate(asm), EvalConfig())
+        verdict = evaluate(problem, Candidate(asm), CheckConfig())
         attempt = Attempt(0, 0, Candidate(asm), verdict, completion=asm)
         store.record("best8", problem.name, attempt, "")
         store.finish_problem("best8", Outcome(problem.name, (attempt,)))

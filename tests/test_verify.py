@@ -16,7 +16,7 @@ from supercoder.build.toolchain import compile_to_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.types import Candidate, Status
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.evaluate import check_candidate as REAL_CHECK
 from supercoder.verify.executors import InlineExecutor, LocalExecutor
 from supercoder.verify.reward import score_verdict
@@ -30,7 +30,7 @@ from supercoder.verify.service import (
 )
 from tests.conftest import sandbox_or_skip
 
-UNTIMED = VerifyConfig(EvalConfig(time=False))
+UNTIMED = VerifyConfig(CheckConfig(time=False))
 WRONG_C = '#include <stdio.h>\nint main(void) { puts("0 0 0"); return 0; }\n'
 
 
@@ -166,7 +166,7 @@ def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, prog
 def test_the_job_never_raises(problem):
     from supercoder.verify.service import Job
 
-    missing = run_job(Job("gone", None, "/nonexistent/problem", "main:\n", EvalConfig()))
+    missing = run_job(Job("gone", None, "/nonexistent/problem", "main:\n", CheckConfig()))
     assert missing.problem_error and "not a folder" in missing.problem_error
     bug = run_job(Job(problem.name, problem, None, "main:\n", "not a config"))
     assert bug.verdict.status is Status.INFRA_ERROR and bug.problem_error is None
@@ -235,7 +235,7 @@ def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(
         (other, compile_to_asm(other.source, ("-O1",))),
         (other, baseline_asm(other)),
     ]
-    fast = EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1))
+    fast = CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1))
     config = RewardConfig(eval_config=fast)
     texts = [f"```assembly\n{asm}```" for _, asm in batch]
     verdicts = verify_batch([p for p, _ in batch], texts, config, InlineExecutor())
@@ -254,7 +254,7 @@ def test_a_caller_that_reports_copies_still_times_them(problem, programs, monkey
     from supercoder.timing.meter import MeterConfig
 
     sessions = counting_timing(monkeypatch)
-    fast = VerifyConfig(EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
+    fast = VerifyConfig(CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
     got = verify_candidates(problem, [programs["copy"], programs["good"]], fast, InlineExecutor())
     assert sessions == [[problem.name] * 2]
     assert all(v.speedup is not None for v in got) and got[0].identical_to_baseline
@@ -273,7 +273,7 @@ def test_a_lone_problem_s_programs_fill_the_idle_timing_slots(problem, programs,
     sessions = counting_timing(monkeypatch)
     asms = [programs["good"]] + [compile_to_asm(problem.source, (f,)) for f in ("-Os", "-O2")]
     asms.append(compile_to_asm(problem.source, ("-O3", "-funroll-loops")))
-    fast = VerifyConfig(EvalConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
+    fast = VerifyConfig(CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
     got = verify_candidates(problem, asms, fast, ThreadExecutor(2))
     assert sorted(len(s) for s in sessions) == [2, 2]
     assert all(v.correct and v.speedup is not None for v in got)

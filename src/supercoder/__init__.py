@@ -4,7 +4,7 @@ The nouns (``Problem``, ``Candidate``, ``Verdict``, ``Status``, ``Speedup``) and
 
     problem = load_problem("path/to/problem")      # or load_benchmark("val")
     verdict = evaluate(problem, Candidate(asm))     # sandboxed, every test, timed
-    verdict.status, verdict.speedup, reward(verdict)
+    verdict.status, verdict.speedup, score_verdict(verdict)
 
     model = load_model("openai:gpt-4o")             # any provider spec
     outcome = solve(problem, model, StrategyConfig(Sampling(n=8)))
@@ -17,8 +17,8 @@ from supercoder.models.base import Model, Sampling
 from supercoder.models.providers import load_model
 from supercoder.paths import package_version
 from supercoder.problems.loading import load_problem
+from supercoder.runs.dispatch import search
 from supercoder.runs.evolve import evolve
-from supercoder.runs.search import search
 from supercoder.runs.strategies import (
     EvolveConfig,
     Strategy,
@@ -28,16 +28,15 @@ from supercoder.runs.strategies import (
     solve,
 )
 from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, TestResult, Verdict
-from supercoder.verify.evaluate import EvalConfig, evaluate
-from supercoder.verify.reward import RewardConfig, score_batch
-from supercoder.verify.reward import score_verdict as reward
+from supercoder.verify.evaluate import CheckConfig, evaluate
+from supercoder.verify.reward import RewardConfig, score_batch, score_verdict
 from supercoder.verify.service import VerifyConfig, verify_candidates
 
 __version__ = package_version()
 
 __all__ = [
     "Candidate",
-    "EvalConfig",
+    "CheckConfig",
     "EvolveConfig",
     "InfraError",
     "Model",
@@ -62,7 +61,7 @@ __all__ = [
     "load_model",
     "load_problem",
     "refine",
-    "reward",
+    "score_verdict",
     "score_batch",
     "search",
     "solve",

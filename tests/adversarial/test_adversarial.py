@@ -23,13 +23,13 @@ from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.types import Status
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import paper_reward
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
 HERE = Path(__file__).parent
 LIMITS = Limits(cpu_seconds=2.0, wall_seconds=4.0, memory_mb=512, output_bytes=1 << 20)
-CONFIG = EvalConfig(time=False, limits=LIMITS)
+CONFIG = CheckConfig(time=False, limits=LIMITS)
 
 
 def fixture_asm(name: str, *defines: str) -> str:

@@ -18,7 +18,7 @@ import pytest
 
 from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.types import Status
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.adversarial.test_adversarial import CONFIG, LIMITS, fixture_asm, problem, refused
 
 __all__ = ["problem"]  # the module-scoped fixture, shared
@@ -35,7 +35,7 @@ def test_kernel_memory_outside_the_limit_is_refused(problem, kind):
 
 
 def test_a_candidate_that_sleeps_is_a_timeout_not_a_slot_holder(problem):
-    config = EvalConfig(limits=LIMITS)
+    config = CheckConfig(limits=LIMITS)
     start = time.monotonic()
     verdict = evaluate(problem, fixture_asm("sleep_in_slot", "NAP_MS=200"), config)
     took = time.monotonic() - start

@@ -17,7 +17,7 @@ import pytest
 from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.types import Status
-from supercoder.verify.evaluate import NOT_TIMED, EvalConfig, evaluate
+from supercoder.verify.evaluate import NOT_TIMED, CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 
 MAIN = r"""
@@ -63,7 +63,7 @@ def dp_lcs():
 
 
 def test_a_table_of_the_visible_answers_reads_no_faster(dp_lcs):
-    config = EvalConfig(meter=replace(EvalConfig().meter, max_pairs=5))
+    config = CheckConfig(meter=replace(CheckConfig().meter, max_pairs=5))
     verdict = evaluate(dp_lcs, memorizing_candidate(dp_lcs), config)
     assert verdict.status is Status.OK, verdict.message
     assert verdict.speedup is not None and verdict.speedup.value < 1.5, verdict.speedup

@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from supercoder.build.baseline import baseline_asm
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import RewardConfig, default_reward, paper_reward, score_verdict
 from tests.conftest import sandbox_or_skip
 from tests.fakes.tiny_model import tiny_problem
@@ -37,7 +37,7 @@ def test_a_padded_copy_of_the_baseline_earns_what_a_copy_earns(problem):
     base = baseline_asm(problem)
     pad = padded(base)
     assert pad != base
-    config = EvalConfig(meter=replace(EvalConfig().meter, max_pairs=6))
+    config = CheckConfig(meter=replace(CheckConfig().meter, max_pairs=6))
     copy_verdict = evaluate(problem, base, config)
     pad_verdict = evaluate(problem, pad, config)
     assert copy_verdict.correct and copy_verdict.identical_to_baseline

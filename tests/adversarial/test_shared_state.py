@@ -22,7 +22,7 @@ import pytest
 
 from supercoder.problems.loading import load_problem
 from supercoder.types import Status
-from supercoder.verify.evaluate import EvalConfig, evaluate
+from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.adversarial.test_adversarial import CONFIG, fixture_asm, problem, refused
 from tests.fakes.tiny_model import SLOW_SOURCE, expected_output
 
@@ -76,7 +76,7 @@ def test_an_answer_cache_in_the_page_cache_earns_nothing(slow_problem):
         os.close(fd)
     asm = fixture_asm("page_cache_channel", f'FILE_PATH="{path}"')
     verdict = evaluate(
-        slow_problem, asm, EvalConfig(meter=replace(EvalConfig().meter, max_pairs=6))
+        slow_problem, asm, CheckConfig(meter=replace(CheckConfig().meter, max_pairs=6))
     )
     assert verdict.status is Status.OK, verdict.message  # the fallback is honest
     assert verdict.speedup is not None and verdict.speedup.value < 1.5, verdict.speedup

@@ -53,9 +53,9 @@ def identical_checks(
     from supercoder.timing.intervals import Z95
     from supercoder.timing.meter import MeterConfig
     from supercoder.timing.slots import slot_count
-    from supercoder.verify.evaluate import EvalConfig, evaluate
+    from supercoder.verify.evaluate import CheckConfig, evaluate
 
-    config_eval = EvalConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
+    config_eval = CheckConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
     jobs = []
     for name in config.problems:
         if not (BUNDLED_ROOT / name).is_dir():

@@ -75,7 +75,7 @@ def check(
     from supercoder.commands.options import note
     from supercoder.problems.loading import load_problem_arg
     from supercoder.sandbox.box import Limits
-    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.executors import ThreadExecutor
     from supercoder.verify.service import VerifyConfig, verify_candidates
 
@@ -89,7 +89,7 @@ def check(
     limits = replace(
         Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
     )
-    config = EvalConfig(
+    config = CheckConfig(
         sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits, target=isa_target
     )
     texts = [r.decode(errors="replace") for r in raw]

@@ -74,7 +74,7 @@ def optimize(
     from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
     from supercoder.problems.loading import kept_paths
-    from supercoder.runs.search import search
+    from supercoder.runs.dispatch import search
     from supercoder.runs.strategies import make_verifier
 
     specs = opts.specs()

@@ -200,10 +200,10 @@ class ModelRunConfig:
 
     def verify_config(self) -> VerifyConfig:
         """How every answer is checked: the sandbox, timing or not, the target."""
-        from supercoder.verify.evaluate import EvalConfig
+        from supercoder.verify.evaluate import CheckConfig
         from supercoder.verify.service import VerifyConfig
 
-        config = EvalConfig(
+        config = CheckConfig(
             sandbox=not self.unsafe_no_sandbox, time=not self.no_time, target=self.isa_target
         )
         return VerifyConfig(config)
@@ -250,11 +250,11 @@ WORKERS_SHOWN = "cores - 1, at least 1"
 def reward_config(
     kind: str, baseline_copy: float, sandbox: bool, target: Target = Target.NATIVE
 ) -> RewardConfig:
-    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.evaluate import CheckConfig
 
     if kind not in REWARD_KINDS:
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
-    config = EvalConfig(sandbox=sandbox, target=target)
+    config = CheckConfig(sandbox=sandbox, target=target)
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=config)
 
 
@@ -290,9 +290,9 @@ def _check_choices(o: ModelRunConfig) -> None:
 
 def _check_proposers(specs: list[str], settings) -> None:
     """Refuse ``--strategy evolve``/``refine`` with the ``compiler`` model before any
-    work starts (``runs.search.check_strategy``: one line naming the model to use)."""
+    work starts (``runs.dispatch.check_strategy``: one line naming the model to use)."""
     from supercoder.models.compiler import CompilerModel
-    from supercoder.runs.search import check_strategy
+    from supercoder.runs.dispatch import check_strategy
 
     proposers = [
         CompilerModel(s.partition(":")[2] or None)

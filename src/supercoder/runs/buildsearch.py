@@ -114,13 +114,13 @@ def build_search(
     if not service.timed:
         attempts = _first_correct(problem, base, config, service, record)
         return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
-    result = search(problem, base, config, service)
+    result = search_builds(problem, base, config, service)
     attempts = _answers(problem, base, result, service, record)
     attempts = confirm_best(problem, attempts, service, record)
     return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
 
 
-def search(
+def search_builds(
     problem: Problem,
     baseline: str,
     config: SearchConfig | None = None,
@@ -379,4 +379,11 @@ def _first_correct(
     return attempts
 
 
-__all__ = ["SearchConfig", "SearchResult", "Trial", "build_search", "search", "searches_builds"]
+__all__ = [
+    "SearchConfig",
+    "SearchResult",
+    "Trial",
+    "build_search",
+    "search_builds",
+    "searches_builds",
+]

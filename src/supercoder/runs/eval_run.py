@@ -24,8 +24,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import Any
 
+from supercoder.runs.dispatch import search
 from supercoder.runs.metrics import summarize
-from supercoder.runs.search import search
 from supercoder.runs.store import RunArchive, RunConfig, RunJournal, Store
 from supercoder.runs.strategies import Outcome, Verifier
 from supercoder.runs.summary import RunSummary
@@ -81,7 +81,7 @@ def run_eval(
     ``on_problem(problem, outcome or None)`` when it ends."""
     from supercoder.build.isa import Target
     from supercoder.runs.strategies import make_verifier
-    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.executors import make_executor
     from supercoder.verify.service import VerifyConfig
 
@@ -94,7 +94,7 @@ def run_eval(
     journal = RunJournal(store, name)
     executor = make_executor(run_config.executor, run_config.workers) if verify is None else None
     checks = VerifyConfig(
-        EvalConfig(
+        CheckConfig(
             sandbox=run_config.sandbox, time=run_config.time, target=Target(run_config.target)
         )
     )  # one infra retry

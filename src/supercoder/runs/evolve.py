@@ -13,7 +13,7 @@ single answer while the best keeps improving, a full generation after a stall):
 3. **Prompt**: the parent's program (``--context hot``: its profile's hot lines), its
    speedup, what its earlier children did; SEARCH/REPLACE edits are applied to the
    parent (``--answer diff``) or a whole program is asked for
-   (``prompting/evolve.py``). Calls go to the model the UCB bandit picks
+   (``prompting/parent_prompts.py``). Calls go to the model the UCB bandit picks
    (``runs/bandit.py``: improvement per token or USD).
 4. **Novelty first**: an answer whose normalized program (``asm_digest``) is already in
    the database is not run: it gets that program's verdict and counts as tried.
@@ -373,7 +373,7 @@ class _Search:
         return slots
 
     def _messages(self, db: ProgramDB, slot: Slot) -> list[dict[str, str]]:
-        from supercoder.prompting.evolve import Parent, evolve_messages
+        from supercoder.prompting.parent_prompts import Parent, evolve_messages
 
         parents = []
         for pid in slot.parents:

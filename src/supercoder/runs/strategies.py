@@ -33,7 +33,7 @@ from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stre
 
 if TYPE_CHECKING:
     from supercoder.models import Completion, Model
-    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.executors import Executor
 
 
@@ -178,9 +178,9 @@ class ServiceVerifier:
 
 
 def make_verifier(
-    config: EvalConfig | VerifyConfig | None = None, executor: Executor | None = None
+    config: CheckConfig | VerifyConfig | None = None, executor: Executor | None = None
 ) -> ServiceVerifier:
-    """A ``ServiceVerifier``: ``config`` an ``EvalConfig`` (one infra retry) or a
+    """A ``ServiceVerifier``: ``config`` an ``CheckConfig`` (one infra retry) or a
     ``VerifyConfig``."""
     if isinstance(config, VerifyConfig):
         cfg = config
@@ -320,7 +320,7 @@ class StrategyConfig:
         context: ``full`` listing or ``hot`` (profile-annotated, cold functions elided).
         answer: ``whole`` program or ``diff`` (SEARCH/REPLACE blocks against the baseline).
         strategy: ``best-of-n``, ``refine`` or ``evolve`` (``sampling.n`` is then the
-            total number of answers per problem; see ``runs/search.py``).
+            total number of answers per problem; see ``runs/dispatch.py``).
         evolve: the evolutionary search's knobs (``EvolveConfig``).
         target: the ISA target the first prompt names (``--target``; the run's
             identity keeps it in ``RunConfig.target``, so ``flat`` leaves it out).

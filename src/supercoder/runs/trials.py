@@ -31,7 +31,7 @@ class SearchConfig:
         combos: crosses of the best screened builds.
         screen_group: builds screened per call of the service (one timing session).
         target: the ISA target builds are made for (``build/isa.py``); the service checks
-            candidates against its own (``EvalConfig.target``).
+            candidates against its own (``CheckConfig.target``).
     """
 
     budget: float = DEFAULT_BUDGET

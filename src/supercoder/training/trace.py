@@ -5,7 +5,7 @@ keeps every child that is correct and *significantly* faster than its (first) pa
 (``programs.faster_than``: the ratio's CI above the practical band), with the parent.
 
 - ``sft_records``: conversational prompt/completion rows, the prompt being the one the
-  search showed (``prompting/evolve.evolve_messages``: the parent and its speedup), the
+  search showed (``prompting/parent_prompts.evolve_messages``: the parent and its speedup), the
   completion the model's answer (its SEARCH/REPLACE blocks, or the program in an
   ```assembly fence); ``train sft --examples FILE`` trains on them.
 - ``grpo_prompts``: one row per parent that was improved, with its ``problem`` column
@@ -83,7 +83,7 @@ def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
 
 
 def _prompt(problem: Problem, pair: TracePair, answer: str) -> list[dict[str, str]]:
-    from supercoder.prompting.evolve import Parent, evolve_messages
+    from supercoder.prompting.parent_prompts import Parent, evolve_messages
 
     sp = pair.parent_speedup
     shown = Parent(pair.parent.asm, f"{sp.value:.2f}x" if sp.samples else None)

@@ -95,7 +95,7 @@ def _infra_score() -> float:
 
 def _config_from_env() -> RewardConfig:
     from supercoder.build.isa import parse_target
-    from supercoder.verify.evaluate import EvalConfig
+    from supercoder.verify.evaluate import CheckConfig
 
     try:
         target = parse_target(os.environ.get("SUPERCODER_TARGET", "native"))
@@ -104,7 +104,7 @@ def _config_from_env() -> RewardConfig:
     return RewardConfig(
         kind=os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
         baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")),
-        eval_config=EvalConfig(target=target),
+        eval_config=CheckConfig(target=target),
     )
 
 

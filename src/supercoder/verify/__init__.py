@@ -2,7 +2,7 @@
 the reward, and the executors that run verification jobs. (The evaluator itself is
 ``supercoder.verify.evaluate.evaluate``; ``supercoder.evaluate`` re-exports it.)"""
 
-from supercoder.verify.evaluate import EvalConfig
+from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.reward import (
     RewardConfig,
     default_reward,
@@ -20,7 +20,7 @@ from supercoder.verify.service import (
 
 __all__ = [
     "Checked",
-    "EvalConfig",
+    "CheckConfig",
     "RewardConfig",
     "VerifyConfig",
     "default_reward",

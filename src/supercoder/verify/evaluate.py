@@ -43,7 +43,7 @@ from supercoder.verify.unseen import Unseen, unseen_tests
 
 
 @dataclass(frozen=True)
-class EvalConfig:
+class CheckConfig:
     """How ``evaluate`` checks a candidate.
 
     Fields:
@@ -86,7 +86,7 @@ _SEVERITY = [
 
 
 def evaluate(
-    problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
+    problem: Problem, candidate: Candidate | str | None, config: CheckConfig = CheckConfig()
 ) -> Verdict:
     """Check the candidate on every test, then (``config.time``) time it alone."""
     checked = check_candidate(problem, candidate, config)
@@ -105,7 +105,7 @@ class Untimed:
 
 
 def check_candidate(
-    problem: Problem, candidate: Candidate | str | None, config: EvalConfig = EvalConfig()
+    problem: Problem, candidate: Candidate | str | None, config: CheckConfig = CheckConfig()
 ) -> Untimed:
     """The cascade's first stages: refuse (no answer), build, correctness on every test
     (hidden ones too), in a sandbox of its own and holding no timing slot. The verdict
@@ -121,7 +121,7 @@ def _marked(problem: Problem, verdict: Verdict) -> Verdict:
 
 
 def _check_candidate(
-    problem: Problem, candidate: Candidate | str | None, config: EvalConfig
+    problem: Problem, candidate: Candidate | str | None, config: CheckConfig
 ) -> Untimed:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
     context = _context(config)
@@ -187,7 +187,7 @@ def _sigill(verdict: Verdict, build) -> str:
     return f"{verdict.message}; SIGILL: {sigill_note(build.isa)}"
 
 
-def _context(config: EvalConfig) -> dict:
+def _context(config: CheckConfig) -> dict:
     return {
         **machine_context(),
         **Meter(config.meter).context(),
@@ -212,7 +212,7 @@ def _hidden(problem: Problem, unseen: Unseen) -> frozenset[str]:
 
 
 def _check(
-    problem: Problem, cand_bin: Path, identical: bool, config: EvalConfig, context: dict
+    problem: Problem, cand_bin: Path, identical: bool, config: CheckConfig, context: dict
 ) -> Verdict:
     unseen = unseen_tests(problem, generate=False)  # timed inputs are drawn when timing
     hidden = _hidden(problem, unseen)
@@ -271,7 +271,7 @@ def _failure_message(failed: list[TestResult], visible: int, unseen: UnseenResul
     return "; ".join(parts)
 
 
-def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig) -> list[Verdict]:
+def time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfig) -> list[Verdict]:
     """Time correct candidates of one problem together (``Meter.compare_group``: one
     sandbox, one stream of baseline runs, in one timing slot pinned to its core); one
     verdict each, in order. A candidate that is not correct keeps its verdict. Should
@@ -280,7 +280,7 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig)
     return [_marked(problem, v) for v in _time_group(problem, checked, config)]
 
 
-def _time_group(problem: Problem, checked: Sequence[Untimed], config: EvalConfig) -> list[Verdict]:
+def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfig) -> list[Verdict]:
     todo = [i for i, c in enumerate(checked) if c.binary is not None and c.verdict.correct]
     out = [c.verdict for c in checked]
     if not todo:
@@ -388,7 +388,7 @@ def _blame(
     problem: Problem,
     base_bin: Path,
     inputs,
-    config: EvalConfig,
+    config: CheckConfig,
     error: InfraError,
     identical: bool,
     context: dict,
@@ -425,7 +425,7 @@ def _blame(
 def baseline_fails_alone(
     base_bin: Path,
     inputs,
-    config: EvalConfig,
+    config: CheckConfig,
     rounds: int = 2,
     exit_code: int = 0,
     hidden: frozenset[str] = frozenset(),
@@ -453,7 +453,7 @@ def baseline_fails_alone(
 
 
 def _check_all(
-    box: Sandbox, inputs, config: EvalConfig, hidden: frozenset[str] = frozenset()
+    box: Sandbox, inputs, config: CheckConfig, hidden: frozenset[str] = frozenset()
 ) -> tuple[list[TestResult], float]:
     """Run the candidate on every test. After ``max_timeouts`` timeouts, or once the
     candidate has brought its supervisor down, the remaining tests are not run. A

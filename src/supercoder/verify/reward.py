@@ -115,7 +115,7 @@ class RewardConfig:
         failure: the reward of a wrong answer or no answer.
         baseline_copy: the reward of a copy of the baseline (and, under ``gated``, of
             any correct program not proven faster).
-        eval_config: how candidates are verified (an ``EvalConfig``; None: the default).
+        eval_config: how candidates are verified (an ``CheckConfig``; None: the default).
     """
 
     kind: RewardKind = DEFAULT_REWARD
@@ -130,9 +130,9 @@ class RewardConfig:
     def evaluation(self) -> Any:
         if self.eval_config is not None:
             return self.eval_config
-        from supercoder.verify.evaluate import EvalConfig
+        from supercoder.verify.evaluate import CheckConfig
 
-        return EvalConfig()
+        return CheckConfig()
 
 
 def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> float | None:

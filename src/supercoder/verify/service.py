@@ -51,7 +51,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from supercoder.errors import UserError
 from supercoder.types import Candidate, Problem, Status, Verdict
-from supercoder.verify.evaluate import EvalConfig, Untimed
+from supercoder.verify.evaluate import CheckConfig, Untimed
 
 if TYPE_CHECKING:
     from supercoder.verify.executors import Executor
@@ -65,7 +65,7 @@ class VerifyConfig:
     """How candidates are verified, and how often an infrastructure failure is retried.
 
     Fields:
-        eval: the evaluator's configuration (``EvalConfig``: sandbox, limits, meter,
+        eval: the evaluator's configuration (``CheckConfig``: sandbox, limits, meter,
             whether to time at all).
         infra_retries: evaluations repeated after an infrastructure failure before it is
             given up, per stage (the one retry policy of every caller).
@@ -74,7 +74,7 @@ class VerifyConfig:
         group_size: at most this many candidates of one problem timed in one session.
     """
 
-    eval: EvalConfig = field(default_factory=EvalConfig)
+    eval: CheckConfig = field(default_factory=CheckConfig)
     infra_retries: int = INFRA_RETRIES
     time_copies: bool = True
     group_size: int = GROUP_SIZE
@@ -124,7 +124,7 @@ class Job:
     problem: Problem | None
     path: str | None
     asm: str | None
-    config: EvalConfig
+    config: CheckConfig
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class GroupJob:
     problem: Problem | None
     path: str | None
     checked: tuple[Untimed, ...]
-    config: EvalConfig
+    config: CheckConfig
 
 
 @dataclass(frozen=True)
@@ -389,7 +389,7 @@ def verify_answers(
     return [v for v in verdicts if v is not None]
 
 
-def _job(problem: Problem, asm: str | None, config: EvalConfig, remote: bool) -> Job:
+def _job(problem: Problem, asm: str | None, config: CheckConfig, remote: bool) -> Job:
     """Problems loaded from a folder go to other processes as their path."""
     path = problem.meta.get("path") if remote else None
     if path and Path(path).is_dir():
@@ -398,7 +398,7 @@ def _job(problem: Problem, asm: str | None, config: EvalConfig, remote: bool) ->
 
 
 def _group_job(
-    problem: Problem, checked: list[Untimed], config: EvalConfig, remote: bool
+    problem: Problem, checked: list[Untimed], config: CheckConfig, remote: bool
 ) -> GroupJob:
     job = _job(problem, None, config, remote)
     return GroupJob(job.name, job.problem, job.path, tuple(checked), config)
