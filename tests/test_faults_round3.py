@@ -507,14 +507,14 @@ def test_ctrl_c_stops_calibrate_within_seconds_without_promising_a_resume(own_tm
     tmp_path = own_tmpdir
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "TMPDIR": str(tmp_path)}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "supercoder.cli", "calibrate", "bit_sos_naive", "--checks", "8"],
+        [sys.executable, "-m", "supercoder.cli", "calibrate", "bit_sos_naive", "--checks", "60"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
     try:
-        time.sleep(6)  # the checks are running
+        time.sleep(6)  # the checks are running (60 of them take half a minute or more)
         assert proc.poll() is None
         start = time.monotonic()
         proc.send_signal(signal.SIGINT)
