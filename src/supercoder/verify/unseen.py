@@ -107,14 +107,6 @@ class Unseen:
         return frozenset(name for name, _, _ in self.drawn)
 
 
-def reads_input(problem: Problem) -> bool:
-    """False for a program that reads no input (problem.json ``reads_input``)."""
-    flag = getattr(problem, "reads_input", None)
-    if isinstance(flag, bool):
-        return flag
-    return problem.meta.get("reads_input") is not False
-
-
 def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = None) -> Unseen:
     """What one check times: ``DRAWS`` inputs drawn afresh (``seed``: None, a new secret
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
@@ -126,7 +118,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     ]
     if not generate:
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
-    if not reads_input(problem):
+    if problem.memorizable:
         visible = tuple(
             (t.name, t.read_input(), expected_output(t.expected, problem.compare))
             for t in problem.tests
