@@ -30,19 +30,8 @@ from supercoder.models.compiler import CompilerModel
 from supercoder.types import IsaUse, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
+from tests.test_compiler_model import POPCOUNT as SOURCE  # popcount: a gross -march gain
 
-SOURCE = r"""#include <stdio.h>
-int main(void) {
-    unsigned long n, x = 88172645463325252UL, total = 0;
-    if (scanf("%lu", &n) != 1) return 1;
-    for (unsigned long i = 0; i < n; i++) {
-        x ^= x << 13; x ^= x >> 7; x ^= x << 17;
-        total += __builtin_popcountl(x) + __builtin_popcountl(x >> 3);
-    }
-    printf("%lu\n", total);
-    return 0;
-}
-"""
 AVX2 = "\tvpaddd %ymm0,%ymm1,%ymm2\n\tvzeroupper\n"
 
 
