@@ -810,3 +810,29 @@ def test_control_characters_in_a_candidate_name_reach_the_terminal_escaped(tmp_p
     assert "\x1b" not in done.stdout + done.stderr
     assert not any(line.startswith("forged") for line in done.stdout.splitlines())
     assert "\\x1b[2J\\x0aforged" in done.stdout
+
+
+def test_a_ctrl_c_during_the_exit_cleanup_waits_for_it_and_leaves_no_traceback(tmp_path):
+    # a Ctrl-C that lands while a finished command removes its temp folders (CI saw one
+    # interrupt the cleanup's sleep: a traceback and exit -2) lets the cleanup end
+    script = (
+        "import os, signal, time\n"
+        "import supercoder.sandbox.tempclean as tc\n"
+        "from supercoder import cli\n"
+        "real = tc.clean_own_temp\n"
+        "def slow():\n"
+        "    os.kill(os.getpid(), signal.SIGINT)\n"
+        "    time.sleep(0.2)\n"
+        "    open(os.environ['MARK'], 'w').write('cleaned')\n"
+        "    return real()\n"
+        "tc.clean_own_temp = slow\n"
+        "cli.leave(0)\n"
+    )
+    mark = tmp_path / "mark"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src"), "MARK": str(mark)}
+    proc = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 130, proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert mark.read_text() == "cleaned"

@@ -350,15 +350,27 @@ def main() -> None:
 def leave(code: int) -> None:
     """Exit now. Threads still waiting on a hung model server would keep the interpreter
     alive at exit (it joins them): when any is left, skip that wait (stores are committed).
-    This process's temp folders go first (threads stopped midway may hold some)."""
+    This process's temp folders go first (threads stopped midway may hold some). A Ctrl-C
+    or SIGTERM that lands during this cleanup waits for it, then sets the exit code (130,
+    143) of a command that had ended well; it never leaves a traceback."""
     from supercoder.sandbox.tempclean import clean_own_temp
 
-    with contextlib.suppress(Exception):
+    caught: list[int] = []
+    stops = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    for sig in stops:
+        with contextlib.suppress(ValueError, OSError):  # only the main thread may
+            signal.signal(sig, lambda signum, _frame: caught.append(signum))
+    with contextlib.suppress(Exception, KeyboardInterrupt):
         clean_own_temp()
+    for sig in stops:  # from here a signal ends the process at once, quietly
+        with contextlib.suppress(ValueError, OSError):
+            signal.signal(sig, signal.SIG_DFL)
+    if caught and code == 0:
+        code = EXIT_INTERRUPTED if caught[0] == signal.SIGINT else EXIT_TERMINATED
+    sys.stdout.flush()
+    sys.stderr.flush()
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()]
     if any(not t.daemon for t in others):
-        sys.stdout.flush()
-        sys.stderr.flush()
         os._exit(code)
     sys.exit(code)
 
