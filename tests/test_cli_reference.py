@@ -54,6 +54,47 @@ def test_every_option_of_the_model_commands_shows_its_default():
         assert not re.search(r"\w \.\s", shown), shown
 
 
+def _option_rows(help_text: str) -> dict[str, str]:
+    """``{--option: its row}`` of a rendered ``--help``: an option's row runs on over the
+    continuation lines below it (blank name column)."""
+    rows: dict[str, str] = {}
+    current = None
+    for line in help_text.splitlines():
+        cells = line.strip("│ ").split()
+        if not line.startswith("│") or not cells:
+            current = None
+            continue
+        if re.match(r"│ [ *]? {0,3}--", line):  # an option's name, not a continuation
+            current = cells[0]
+            rows[current] = ""
+        if current is not None:
+            rows[current] += " " + " ".join(cells)
+    return rows
+
+
+def test_every_option_line_shows_its_default_plainly():
+    """Each option of eval, optimize, check and train grpo says ``[default: ...]`` (or
+    ``[required]``) in
+    ``--help``, written as it is: typer prints a worded default (``none``, ``off``,
+    ``120``) in parentheses unless ``optionset.plain_defaults`` is applied."""
+    runner = CliRunner()
+    for command in ("eval", "optimize", "check", "train grpo"):
+        shown = runner.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "300"})
+        assert shown.exit_code == 0, shown.output
+        rows = _option_rows(shown.output)
+        assert {"--no-time", "--unsafe-no-sandbox"} <= rows.keys() or command == "train grpo"
+        assert len(rows) > 3, (command, shown.output)
+        for option, row in rows.items():
+            if option == "--help":
+                continue
+            assert "[default: " in row or "[required]" in row, (command, option, row)
+            assert "[default: (" not in row, (command, option, row)
+    optimize = _option_rows(runner.invoke(app, ["optimize", "--help"]).output)  # 80 columns
+    assert "[default: 120]" in optimize["--budget"]  # the compiler model's budget, not "none"
+    assert "[default: compiler]" in optimize["--model"]
+    assert "[default: off]" in optimize["--json"]
+
+
 def test_the_exit_codes_in_the_help_are_the_ones_commands_use():
     top = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "400"}).output
     flat = " ".join(top.replace("│", " ").split())

@@ -53,7 +53,7 @@ from supercoder.commands import (
     train_verl,
     version,
 )
-from supercoder.commands.optionset import show_every_default
+from supercoder.commands.optionset import plain_defaults, show_every_default
 from supercoder.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -178,7 +178,12 @@ def report_error(exc: BaseException) -> int:
 
 
 class GuardedGroup(TyperGroup):
-    """The root command group: turns every escaping error into a clean exit."""
+    """The root command group: turns every escaping error into a clean exit; every
+    option under it prints its default plainly (``optionset.plain_defaults``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        plain_defaults(self)
 
     def invoke(self, ctx: click.Context):
         from supercoder.sandbox.tempclean import clean_stale_temp

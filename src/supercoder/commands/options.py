@@ -133,7 +133,7 @@ class ModelRunConfig:
             for it.
     """
 
-    model: list[str] | None = field(default=None, metadata=flags("--model", "-m", shown="compiler"))
+    model: list[str] = field(default_factory=lambda: ["compiler"], metadata=flags("--model", "-m"))
     samples: int | None = field(
         default=None,
         metadata=flags(

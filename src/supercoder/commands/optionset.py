@@ -11,6 +11,9 @@ the command receives the ``Cls`` built from them. Each option's
 - default: the field's own default, shown by typer from the value itself; a field whose
   default is None says what None means (``flags(..., shown="1; compiler: 64 builds")``)
   or reads ``none``, an unset flag reads ``off``.
+
+``plain_defaults`` makes every option of a command tree print such a worded default as
+it is (``[default: 120]``), where typer would wrap it in parentheses.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ import typing
 from collections.abc import Callable
 from typing import Annotated, Any
 
+import click
 import typer
+from typer.core import TyperArgument, TyperOption
 
 
 def flags(*names: str, shown: str | None = None, **option: Any) -> dict[str, Any]:
@@ -126,6 +131,46 @@ def show_every_default(command: Callable[..., Any]) -> None:
             if isinstance(info, typer.models.OptionInfo) and info.show_default is True:
                 info.show_default = _shown(p.default, None) or True
     command.__signature__ = sig  # type: ignore[attr-defined]
+
+
+def _plain_default(param: Any, typer_default: Callable[..., str], *args: Any, **kw: Any) -> str:
+    """A worded default (``show_default="120"``) as it is; typer (0.29) would print it
+    in parentheses, ``[default: (120)]``."""
+    if isinstance(param.show_default, str):
+        return param.show_default
+    return typer_default(*args, **kw)
+
+
+class PlainDefaultOption(TyperOption):
+    """A typer option that prints its worded default without parentheses."""
+
+    def _get_default_string(self, *args: Any, **kwargs: Any) -> str:
+        return _plain_default(self, super()._get_default_string, *args, **kwargs)
+
+
+class PlainDefaultArgument(TyperArgument):
+    """A typer argument that prints its worded default without parentheses."""
+
+    def _get_default_string(self, *args: Any, **kwargs: Any) -> str:
+        return _plain_default(self, super()._get_default_string, *args, **kwargs)
+
+
+_PLAIN = {TyperOption: PlainDefaultOption, TyperArgument: PlainDefaultArgument}
+
+
+def plain_defaults(command: click.Command) -> None:
+    """Every typer option and argument of ``command`` and its subcommands prints its
+    worded default plainly (``[default: off]``, not ``[default: (off)]``). A typer
+    without the hook this overrides (``_get_default_string``) is left as it is: its
+    own parentheses, nothing broken."""
+    if not all(hasattr(base, "_get_default_string") for base in _PLAIN):
+        return
+    for sub in getattr(command, "commands", {}).values():
+        plain_defaults(sub)
+    for param in command.params:
+        plain = _PLAIN.get(type(param))
+        if plain is not None:
+            param.__class__ = plain
 
 
 def _default(f: dataclasses.Field) -> Any:
