@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from supercoder.problems.init import InitReport
 
 
 def problem_init(
@@ -93,27 +96,27 @@ def problem_init(
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
-    import shlex
+    from supercoder.problems.init import InitConfig, create_from_sources
+    from supercoder.problems.sources import with_build_flags
 
-    from supercoder.problems.init import InitConfig, create_problem
-    from supercoder.problems.sources import main_file
-
-    extra = [f"-I{d}" for d in include or ()] + [f"-D{d}" for d in define or ()]
-    cflags = " ".join([*map(shlex.quote, extra), cflags]).strip()
-    source = main_file(sources)
     opts = InitConfig(
-        hidden,
-        cflags,
-        ldflags,
-        compare,
-        split,
-        force,
-        timeout,
-        exit_code,
-        generator,
-        sources=tuple(p for p in sources if p != source),
+        hidden_dir=hidden,
+        cflags=with_build_flags(cflags, include or (), define or ()),
+        ldflags=ldflags,
+        compare=compare,
+        split=split,
+        force=force,
+        timeout=timeout,
+        exit_code=exit_code,
+        generator=generator,
     )
-    report = create_problem(source, inputs, out or Path(source.stem), opts)
+    _print_report(create_from_sources(sources, inputs, out, opts), given_inputs=inputs is not None)
+
+
+def _print_report(report: InitReport, given_inputs: bool) -> None:
+    """What init found and made: warnings on stderr, then the inputs found, the files
+    copied in, where the timed inputs come from, the folder made, and (a program that
+    reads no input) why it is memorizable."""
     for line in report.disagreements:
         typer.echo(f"warning: {line}", err=True)
     if report.disagreements:
@@ -133,15 +136,15 @@ def problem_init(
     if report.timed:
         typer.echo(report.timed)
     tests = (
-        "no inputs: one test, run on empty stdin"
-        if inputs is None
-        else f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"
+        f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"
+        if given_inputs
+        else "no inputs: one test, run on empty stdin"
     )
     typer.echo(f"created {report.folder} ({tests})")
     if not report.reads_input:
         typer.echo(
             "note: the program reads no input (it printed the same output "
-            + ("with empty stdin as on every input" if inputs is not None else "on empty stdin")
+            + ("with empty stdin as on every input" if given_inputs else "on empty stdin")
             + '; problem.json "reads_input": false): the problem is memorizable, a candidate '
             "could print the expected output without computing it. It is timed on its visible "
             "tests, verdicts, eval and reports mark it memorizable and count it apart, the "

@@ -94,6 +94,19 @@ def init_problem(
     return create_problem(source_path, inputs_dir, out_dir, opts).folder
 
 
+def create_from_sources(
+    sources: Sequence[Path], inputs_dir: Path | None, out_dir: Path | None, opts: InitConfig
+) -> InitReport:
+    """``create_problem`` for a program given as its C files: the one that defines
+    ``main`` is the source, the others are joined to it (``opts.sources``); ``out_dir``
+    None is a folder named for that source in the current folder."""
+    from supercoder.problems.sources import main_file
+
+    source = main_file(sources)
+    opts = replace(opts, sources=tuple(p for p in sources if p != source))
+    return create_problem(source, inputs_dir, out_dir or Path(source.stem), opts)
+
+
 NO_INPUT_TEST = "run"  # the one test of a program given no inputs (its stdin is empty)
 
 

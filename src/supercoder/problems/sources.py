@@ -30,6 +30,7 @@ is still refused (``build/flags.py``).
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -69,6 +70,13 @@ def main_file(sources: Sequence[Path]) -> Path:
     """The one file of ``sources`` that defines ``main``; else the first."""
     with_main = [p for p in sources if p.is_file() and _MAIN.search(p.read_bytes())]
     return with_main[0] if len(with_main) == 1 else sources[0]
+
+
+def with_build_flags(cflags: str, include: Sequence[Path] = (), define: Sequence[str] = ()) -> str:
+    """``cflags`` with include folders (``-I DIR``) and defines (``-D NAME[=VALUE]``)
+    given apart, as one shell-quoted flag string (``gather`` places what they name)."""
+    extra = [f"-I{d}" for d in include] + [f"-D{d}" for d in define]
+    return " ".join([*map(shlex.quote, extra), cflags]).strip()
 
 
 def gather(sources: Sequence[Path], cflags: str) -> BuildFiles:
