@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import TargetOpt
 from supercoder.errors import EXIT_MACHINE, UserError, printable
+
+if TYPE_CHECKING:
+    from supercoder.types import Verdict
 
 
 def check(
@@ -69,50 +72,54 @@ def check(
 
     Example: supercoder check dp_lcs my.s other.s --json
     """
-    import os
-    from dataclasses import replace
-
     from supercoder.commands.options import note
     from supercoder.problems.loading import load_problem_arg
     from supercoder.sandbox.box import Limits
     from supercoder.verify.evaluate import CheckConfig
-    from supercoder.verify.executors import ThreadExecutor
-    from supercoder.verify.service import VerifyConfig, verify_candidates
+    from supercoder.verify.service import verify_together
 
-    if not candidates:
-        raise UserError("give at least one candidate .s file")
-    from supercoder.build.toolchain import MAX_ASM_BYTES
-    from supercoder.errors import read_regular
-
-    raw = [read_regular(c, MAX_ASM_BYTES, "candidate") for c in candidates]
+    programs = _read_candidates(candidates)
     problem = load_problem_arg(problem_dir, note)
-    limits = replace(
-        Limits(), cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb
-    )
+    limits = Limits(cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb)
     config = CheckConfig(
         sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits, target=isa_target
     )
-    texts = [r.decode(errors="replace") for r in raw]
-    workers = max(1, min(len(texts), os.cpu_count() or 1))
-    verification = VerifyConfig(config, group_size=len(texts))  # one timing session
-    verdicts = verify_candidates(problem, texts, verification, ThreadExecutor(workers))
+    verdicts = verify_together(problem, programs, config)
     verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
-    broken = any(v.is_infra_failure for v in verdicts)
+    _show(candidates, verdicts, as_json)
+    if any(v.is_infra_failure for v in verdicts):
+        raise typer.Exit(EXIT_MACHINE)
+
+
+def _read_candidates(candidates: list[Path]) -> list[str]:
+    """The candidates' assembly text (each a regular file of bounded size, bytes that are
+    not UTF-8 replaced: the assembler refuses them with a line number)."""
+    from supercoder.build.toolchain import MAX_ASM_BYTES
+    from supercoder.errors import read_regular
+
+    if not candidates:
+        raise UserError("give at least one candidate .s file")
+    raw = [read_regular(c, MAX_ASM_BYTES, "candidate") for c in candidates]
+    return [r.decode(errors="replace") for r in raw]
+
+
+def _show(candidates: list[Path], verdicts: list[Verdict], as_json: bool) -> None:
+    """The verdicts as JSON (one object, or a list in argument order; on one line when a
+    check could not run) or as text, one block per candidate."""
     if as_json:
         data = [_check_json(v) for v in verdicts]
+        broken = any(v.is_infra_failure for v in verdicts)
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=None if broken else 2))
-    else:
-        from supercoder.commands.display import print_verdict
+        return
+    from supercoder.commands.display import print_verdict
 
-        for candidate, verdict in zip(candidates, verdicts, strict=True):
-            if len(verdicts) > 1:
-                typer.echo(printable(f"== {candidate}", newlines=False))
-            if verdict.is_infra_failure:  # the check itself could not run
-                typer.echo(printable(f"check could not run: {verdict.message}"))
-            else:
-                print_verdict(verdict)
-    if broken:
-        raise typer.Exit(EXIT_MACHINE)
+    for candidate, verdict in zip(candidates, verdicts, strict=True):
+        if len(verdicts) > 1:
+            typer.echo(printable(f"== {candidate}", newlines=False))
+        if verdict.is_infra_failure:  # the check itself could not run
+            typer.echo(printable(f"check could not run: {verdict.message}"))
+        else:
+            print_verdict(verdict)
 
 
 def _named(verdict, candidate: Path):

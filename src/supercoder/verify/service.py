@@ -361,6 +361,19 @@ def verify_candidates(
     return [v for v in verdicts if v is not None]
 
 
+def verify_together(
+    problem: Problem, programs: Sequence[str], config: CheckConfig
+) -> list[Verdict]:
+    """Several programs of one problem, as ``supercoder check`` takes them: checked in
+    parallel (a thread each, as many as there are cores) and the correct ones timed
+    together in one session against one stream of baseline runs; verdicts in order."""
+    from supercoder.verify.executors import ThreadExecutor
+
+    workers = max(1, min(len(programs), os.cpu_count() or 1))
+    together = VerifyConfig(config, group_size=len(programs))  # one timing session
+    return verify_candidates(problem, programs, together, ThreadExecutor(workers))
+
+
 def verify_answers(
     problems: Sequence[Problem],
     answers: Sequence[str],
