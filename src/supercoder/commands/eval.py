@@ -17,6 +17,7 @@ from supercoder.errors import EXIT_MACHINE, printable
 
 if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
+    from supercoder.types import Problem
 
 
 @with_config(ModelRunConfig, "opts")
@@ -57,72 +58,72 @@ def eval_cmd(
 
     Example: supercoder eval --benchmark val --json summary.json
     """
-    from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.errors import check_writable
-    from supercoder.models import load_model
-    from supercoder.problems.loading import kept_paths
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.store import Store
 
     if json_out:
         check_writable(json_out, "--json")
     specs = opts.specs()
     settings = opts.strategy_config(specs)
-    problems = load_benchmark(benchmark)
-    for out, what in ((json_out, "--json"), (db, "--db")):
-        if out is not None:
-            check_writable(out, what, kept_paths(problems))
-    run_config = RunConfig(
-        model="+".join(specs),
-        benchmark=benchmark,
-        strategy=settings,
-        time=not opts.no_time,
-        sandbox=not opts.unsafe_no_sandbox,
-        name=run,
-        workers=workers,
-        executor=executor,
-        concurrency=concurrency,
-        deadline=opts.deadline,
-        target=opts.isa_target.value,
-    )
-    llms = [
-        load_model(m, base_url=opts.base_url, concurrency=concurrency, timeout=opts.timeout)
-        for m in specs
-    ]
-    llm = llms if len(llms) > 1 else llms[0]
+    problems = _load_problems(benchmark, json_out, db)
+    run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, concurrency)
+    llms = opts.load_models(specs, concurrency)
     store = Store(db)
-    err.print(
-        f"{len(problems)} problem(s): "
-        + (
-            "correctness only (--no-time), about seconds a problem"
-            if opts.no_time
-            else "the model's answers built, checked and timed: this takes minutes "
-            "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"
-        )
-    )
+    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time)}")
     try:
-        result = _run_with_progress(problems, llm, run_config, store)
+        result = _run_with_progress(problems, llms if len(llms) > 1 else llms[0], run_config, store)
     finally:
         store.close()
     print_summary(result.name, result.summary)
     if json_out:
-        from supercoder.paths import atomic_write_text
-
-        atomic_write_text(
-            json_out, json.dumps(result.summary.to_json(), indent=2, default=str) + "\n"
-        )
-        err.print(f"summary written to {json_out}")
+        _write_summary(json_out, result.summary)
     if result.failed:
-        for name, why in sorted(result.failed.items()):
-            err.print(Text.assemble(("unfinished ", "yellow"), printable(f"{name}: {why}")))
-        err.print(
-            Text(
-                printable(
-                    f"{len(result.failed)} problem(s) unfinished, not scored: "
-                    f"rerun with --run {result.name} to retry them"
-                )
+        _report_unfinished(result.name, result.failed)
+        raise typer.Exit(EXIT_MACHINE)
+
+
+def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> list[Problem]:
+    """The benchmark's problems; --json and --db may not name one of their files."""
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.errors import check_writable
+    from supercoder.problems.loading import kept_paths
+
+    problems = load_benchmark(benchmark)
+    for out, what in ((json_out, "--json"), (db, "--db")):
+        if out is not None:
+            check_writable(out, what, kept_paths(problems))
+    return problems
+
+
+def _what_it_costs(no_time: bool) -> str:
+    if no_time:
+        return "correctness only (--no-time), about seconds a problem"
+    return (
+        "the model's answers built, checked and timed: this takes minutes "
+        "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"
+    )
+
+
+def _write_summary(path: Path, summary: RunSummary) -> None:
+    """``--json``: the run's summary (``RunSummary.to_json``), written atomically."""
+    from supercoder.paths import atomic_write_text
+
+    atomic_write_text(path, json.dumps(summary.to_json(), indent=2, default=str) + "\n")
+    err.print(f"summary written to {path}")
+
+
+def _report_unfinished(name: str, failed: dict[str, str]) -> None:
+    """The problems left unfinished, each with why, and how to retry them."""
+    for problem, why in sorted(failed.items()):
+        err.print(Text.assemble(("unfinished ", "yellow"), printable(f"{problem}: {why}")))
+    err.print(
+        Text(
+            printable(
+                f"{len(failed)} problem(s) unfinished, not scored: "
+                f"rerun with --run {name} to retry them"
             )
         )
-        raise typer.Exit(EXIT_MACHINE)
+    )
 
 
 def _run_with_progress(problems, llm, run_config, store):

@@ -20,6 +20,8 @@ from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
 if TYPE_CHECKING:
+    from supercoder.models.base import Model
+    from supercoder.runs.store import RunConfig
     from supercoder.runs.strategies import StrategyConfig
     from supercoder.verify.service import VerifyConfig
 
@@ -197,6 +199,44 @@ class ModelRunConfig:
         )
         _check_proposers(specs, settings)
         return settings
+
+    def load_models(self, specs: list[str], concurrency: int = 4) -> list[Model]:
+        """The models of ``specs``, asked through ``--base-url`` within ``--timeout``
+        per request, ``concurrency`` requests in flight."""
+        from supercoder.models import load_model
+
+        return [
+            load_model(m, base_url=self.base_url, concurrency=concurrency, timeout=self.timeout)
+            for m in specs
+        ]
+
+    def run_config(
+        self,
+        specs: list[str],
+        settings: StrategyConfig,
+        benchmark: str,
+        name: str | None = None,
+        workers: int = 1,
+        executor: str = "local",
+        concurrency: int = 4,
+    ) -> RunConfig:
+        """The eval run these options make on ``benchmark`` (its identity in the store:
+        models, strategy, timing, sandbox, deadline, target), run as the rest says."""
+        from supercoder.runs.store import RunConfig
+
+        return RunConfig(
+            model="+".join(specs),
+            benchmark=benchmark,
+            strategy=settings,
+            time=not self.no_time,
+            sandbox=not self.unsafe_no_sandbox,
+            name=name,
+            workers=workers,
+            executor=executor,
+            concurrency=concurrency,
+            deadline=self.deadline,
+            target=self.isa_target.value,
+        )
 
     def verify_config(self) -> VerifyConfig:
         """How every answer is checked: the sandbox, timing or not, the target."""
