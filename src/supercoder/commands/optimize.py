@@ -71,55 +71,76 @@ def optimize(
     Example: supercoder optimize dp_lcs --samples 4 -o lcs.s
     """
     from supercoder.errors import check_writable, safe_slug
-    from supercoder.models import load_model
     from supercoder.models.deadline import Deadline
     from supercoder.problems.loading import kept_paths
-    from supercoder.runs.dispatch import search
-    from supercoder.runs.strategies import make_verifier
+    from supercoder.runs.metrics import search_note
 
     specs = opts.specs()
     settings = opts.strategy_config(specs)
-    no_time = opts.no_time
     with tempfile.TemporaryDirectory(prefix=temp_prefix("opt")) as tmp:
         problem = _load_target(target, inputs, Path(tmp), cflags, ldflags)
         path = output or Path(f"{safe_slug(problem.name)}.opt.s")
         check_writable(path, "-o", kept_paths(problem))
-        llms = [
-            Deadline(load_model(m, base_url=opts.base_url, timeout=opts.timeout), opts.deadline)
-            for m in specs
-        ]
-        config = opts.verify_config()
+        llms = [Deadline(m, opts.deadline) for m in opts.load_models(specs)]
         if not as_json:
-            err.print(
-                printable(
-                    f"optimizing {problem.name} with {'+'.join(specs)}: "
-                    + (
-                        "correctness only (--no-time)"
-                        if no_time
-                        else "answers built, checked and timed: this takes minutes (about 2-3 "
-                        "with the compiler model; --no-time is faster); Ctrl-C stops"
-                    ),
-                    newlines=False,
-                )
-            )
-        if db is not None:
-            outcome = _stored_search(
-                problem, target, specs, llms, settings, db, run, not no_time, config, _progress
-            )
-        else:
-            outcome = search(
-                problem, llms, settings, verify=make_verifier(config), on_progress=_progress
-            )
-        if "baseline_asm" not in outcome.meta:
-            from supercoder.build.baseline import baseline_asm
-
-            outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
-    from supercoder.paths import atomic_write_text
-    from supercoder.runs.metrics import search_note
-
-    best = outcome.best
-    chosen = _faster_answer(outcome, no_time)
+            err.print(printable(_starting(problem.name, specs, opts.no_time), newlines=False))
+        outcome = _search(problem, target, specs, llms, settings, opts, db, run)
+    chosen = _faster_answer(outcome, opts.no_time)
     note = search_note(outcome)
+    isa = _write_answer(path, problem, outcome, chosen, note, opts)
+    if as_json:
+        data = {**_outcome_json(outcome, path, chosen, note), "isa": isa.to_json()}
+        data["memorizable"] = problem.memorizable
+        typer.echo(json.dumps(data, indent=2))
+    else:
+        _print_outcome(outcome, path, chosen, opts.no_time)
+        if note:
+            typer.echo(printable(f"the build search's {note}"))
+        typer.echo(printable(f"{path}: {isa.summary()} (--target {isa.target})"))
+    _exit_for(outcome)
+
+
+def _starting(name: str, specs: list[str], no_time: bool) -> str:
+    """The line that says what optimize is about to do and how long it takes."""
+    how = (
+        "correctness only (--no-time)"
+        if no_time
+        else "answers built, checked and timed: this takes minutes (about 2-3 "
+        "with the compiler model; --no-time is faster); Ctrl-C stops"
+    )
+    return f"optimizing {name} with {'+'.join(specs)}: {how}"
+
+
+def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, run):
+    """Every answer of the strategy, verified (journaled in the run store ``db`` when one
+    is given), with the problem's -O3 baseline kept beside them (written when no answer
+    is faster)."""
+    from supercoder.runs.dispatch import search
+    from supercoder.runs.strategies import make_verifier
+
+    config = opts.verify_config()
+    if db is not None:
+        timed = not opts.no_time
+        outcome = _stored_search(
+            problem, target, specs, llms, settings, db, run, timed, config, _progress
+        )
+    else:
+        outcome = search(
+            problem, llms, settings, verify=make_verifier(config), on_progress=_progress
+        )
+    if "baseline_asm" not in outcome.meta:
+        from supercoder.build.baseline import baseline_asm
+
+        outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
+    return outcome
+
+
+def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRunConfig):
+    """Write the chosen answer to ``path``, else the -O3 baseline with a comment saying
+    why (the build search's note), a memorizable problem's answer with one saying its
+    speedup is on the visible tests; what the written program needs of the CPU."""
+    from supercoder.paths import atomic_write_text
+
     written = chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
@@ -127,15 +148,13 @@ def optimize(
     if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
         written = f"# supercoder: {MEMORIZABLE_NOTE}\n{written or ''}"
     atomic_write_text(path, written or "")
-    if as_json:
-        data = {**_outcome_json(outcome, path, chosen, note), "isa": isa.to_json()}
-        data["memorizable"] = problem.memorizable
-        typer.echo(json.dumps(data, indent=2))
-    else:
-        _print_outcome(outcome, path, chosen, no_time)
-        if note:
-            typer.echo(printable(f"the build search's {note}"))
-        typer.echo(printable(f"{path}: {isa.summary()} (--target {isa.target})"))
+    return isa
+
+
+def _exit_for(outcome) -> None:
+    """Exit 3 when every answer was lost to machine trouble (saying why), 1 when no
+    answer was correct; return otherwise."""
+    best = outcome.best
     if best is None and outcome.attempts:  # every answer lost to machine trouble
         from supercoder.runs.eval_run import dropped_reason
 
