@@ -61,7 +61,7 @@ def main() -> None:
                 # each verification once (copies share their verdict), re-measurements too
                 checked = {id(a.verdict): a.verdict for a in outcome.attempts}
                 cpu = sum(v.cpu_seconds_spent for v in checked.values())
-                cpu += outcome.meta.get("remeasure_cpu_seconds", 0.0)
+                cpu += outcome.meta.remeasure_cpu_seconds
                 row = (strategy.value, name, version, sp, len(url.requests) - before, cpu, wall)
                 rows.append(row)
                 totals.setdefault(strategy.value, []).append(row)

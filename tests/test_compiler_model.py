@@ -190,13 +190,13 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     problem = problem_with(inputs, tmp_path, hidden=f"{n * 5 // 4}\n".encode(), source=POPCOUNT)
     outcome = build_search(problem, CompilerModel("budget=25"), StrategyConfig(Sampling(n=6)))
     first, fallback = outcome.attempts
-    assert first.origin["model"].startswith("compiler:gcc -O3 -march=native") or (
+    assert first.origin.model.startswith("compiler:gcc -O3 -march=native") or (
         "popcnt" in (first.candidate.asm or "")
     )
     assert "popcnt" in (first.candidate.asm or "")
     assert same_program(fallback.candidate.asm or "", compile_to_asm(POPCOUNT))
-    found = first.origin["search"]
-    assert found["chosen"] == first.origin["build"] and first.origin["family"]
+    found = first.origin.search
+    assert found["chosen"] == first.origin.build and first.origin.family
     builds = {b["label"]: b for b in found["builds"]}
     assert len(builds) <= 6 + 6  # n bounds the builds tried (+ crosses of the best)
     chosen = builds[found["chosen"]]
@@ -237,9 +237,9 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
     outcome = build_search(problem, CompilerModel("budget=4"), StrategyConfig(Sampling(n=3)))
     best = outcome.best
     assert best is not None and best.verdict.correct
-    if best.origin["family"] == "baseline":
+    if best.origin.family == "baseline":
         assert same_program(best.candidate.asm or "", compile_to_asm(source))
-        assert [a.origin["family"] for a in outcome.attempts] == ["baseline"]
+        assert [a.origin.family for a in outcome.attempts] == ["baseline"]
 
 
 def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
@@ -251,7 +251,7 @@ def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
     assert outcome.best is not None and outcome.best.verdict.correct
     for a in outcome.attempts:
         assert a.verdict.speedup is None and not (a.verdict.unseen and a.verdict.unseen.timed)
-        assert "search" not in a.origin and "(not timed)" in (a.completion or "")
+        assert a.origin.search is None and "(not timed)" in (a.completion or "")
 
 
 def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):

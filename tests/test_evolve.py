@@ -54,7 +54,7 @@ def _counting(verify):
     seen: list[str | None] = []
 
     def wrapped(problem, candidates):
-        seen.extend(asm_digest(c.asm) if "program" in c.origin else None for c in candidates)
+        seen.extend(asm_digest(c.asm) if c.origin.program is not None else None for c in candidates)
         return verify(problem, candidates)
 
     return wrapped, seen
@@ -72,19 +72,19 @@ def test_evolve_climbs_the_chain_where_best_of_n_reaches_version_one(chains):
             assert chain.version_of(best.candidate.asm) == chain.last, chain.name
             assert chain.version_of(flat.candidate.asm) == 1, chain.name
             # the same answer budget: 12 model answers each (+ evolve's fresh re-check)
-            answers = [a for a in evolved.attempts if not a.origin.get("final")]
+            answers = [a for a in evolved.attempts if not a.origin.final]
             assert len(answers) == len(plain.attempts) == 12
             # the answer is re-checked fresh, correct and significantly faster
-            assert best.origin["final"] and best.verdict.correct
+            assert best.origin.final and best.verdict.correct
             assert best.verdict.significantly_faster and best.verdict.speedup.value > 3
             # no program was run twice (duplicates are dropped before running)
             written = [d for d in ran if d is not None]
             assert len(written) == len(set(written))
-            assert any("duplicate_of" in a.origin for a in answers)
+            assert any(a.origin.duplicate_of is not None for a in answers)
             # elites were measured again (parents of many children, the final re-check)
             assert ran.count(None) >= 2
             # the lineage climbs one version per step
-            lineage = evolved.meta["lineage"]
+            lineage = evolved.best.origin.lineage
             assert len(lineage) == chain.last + 1
 
 
@@ -102,7 +102,7 @@ def test_wrong_answers_are_never_returned_and_slower_ones_lose_to_the_baseline(c
         outcome = evolve(problem, model, settings)
     best = outcome.best
     assert best.verdict.correct and best.verdict.identical_to_baseline
-    assert best.origin["program"] == 0
+    assert best.origin.program == 0
     assert {a.verdict.status for a in outcome.attempts[:-1]} <= {Status.OK, Status.WRONG_OUTPUT}
 
 
@@ -114,8 +114,8 @@ def test_diff_answers_apply_to_the_parent(chains):
         settings = StrategyConfig(Sampling(n=10), answer="diff", strategy=Strategy.EVOLVE)
         outcome = evolve(problem, model, settings)
     assert chain.version_of(outcome.best.candidate.asm) == chain.last
-    kinds = {a.origin.get("answer") for a in outcome.attempts}
-    assert {a.origin.get("prompt_kind") for a in outcome.attempts[:-1]} <= {"diff", "crossover"}
+    kinds = {a.origin.answer for a in outcome.attempts}
+    assert {a.origin.prompt_kind for a in outcome.attempts[:-1]} <= {"diff", "crossover"}
     assert kinds  # every answer went through the diff path
 
 
@@ -151,7 +151,7 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     assert row[1] <= row[0] <= row[2] and row[3] > 0
     # the stored summary's answer is the fresh re-check
     (outcome,) = store.outcomes("evo")
-    assert outcome.best.origin.get("final") and chain.version_of(outcome.best.candidate.asm) == 3
+    assert outcome.best.origin.final and chain.version_of(outcome.best.candidate.asm) == 3
     assert result.summary.per_problem[problem.name].speedup > 3
     # the report shows the lineage of the best program: each step's edit and speedup
     from supercoder.report.page import write_report
@@ -376,7 +376,7 @@ def test_usd_cap_stops_the_search(chains):
         settings = StrategyConfig(Sampling(n=12), strategy=Strategy.EVOLVE, evolve=capped)
         outcome = evolve(problem, model, settings)
         assert 3 <= len(url.requests) <= 4  # stopped once 2.5 cents were spent
-    assert outcome.meta["cost_usd"] >= 0.025 and outcome.best.verdict.correct
+    assert outcome.cost_usd >= 0.025 and outcome.best.verdict.correct
 
 
 def test_eval_with_two_models_through_the_cli(chains, tmp_path):

@@ -21,6 +21,7 @@ from supercoder.timing.meter import LEGACY_METHOD, LEGACY_PROTOCOL, METHOD, PROT
 from supercoder.types import (
     VERDICT_FORMAT_VERSION,
     Candidate,
+    Origin,
     Problem,
     Speedup,
     Status,
@@ -93,6 +94,80 @@ def test_run_store_json_carries_its_format_version_and_old_rows_read(tmp_path):
     assert "format_version" not in rows["new"]["options"]  # not part of the identity
     assert store.open_run(RunConfig("compiler", "val", name="other"), {})  # an old run resumes
     store.close()
+
+
+# an evolve answer's origin as the store kept it before ``Origin`` was typed (JSON format
+# 2: every key its source set, nulls and falses too), with a key a plugin model added
+OLD_ORIGIN = {
+    "strategy": "evolve",
+    "generation": 3,
+    "sample": 1,
+    "round": 3,
+    "parents": [4, 2],
+    "prompt_kind": "crossover",
+    "island": 0,
+    "model": "openai:m",
+    "prompt_tokens": 812,
+    "completion_tokens": 301,
+    "cost_usd": None,
+    "cached": False,
+    "finish_reason": "stop",
+    "answer": "diff",
+    "program": 9,
+    "vendor_trace": {"id": "abc", "steps": [1, 2]},
+}
+
+
+def test_an_origin_stored_before_it_was_typed_reads_back_and_keeps_every_key(tmp_path):
+    db = tmp_path / "runs.sqlite"
+    store = Store(db)
+    store.open_run(RunConfig("compiler", "val", name="old"), {})
+    store.record("old", "p", Attempt(1, 3, Candidate("x"), _verdict()), "digest")
+    store.close()
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE attempts SET origin = ?", (json.dumps(OLD_ORIGIN),))
+    raw.commit()
+    raw.close()
+    store = Store(db)
+    [attempt] = store.attempts("old", "p")
+    o = attempt.origin
+    assert (o.strategy, o.generation, o.parents, o.prompt_kind, o.island, o.program) == (
+        "evolve",
+        3,
+        (4, 2),
+        "crossover",
+        0,
+        9,
+    )
+    assert (o.model, o.tokens, o.cost_usd, o.usd, o.answer) == ("openai:m", 1113, None, 0.0, "diff")
+    assert o.duplicate_of is None and not o.final and o.search is None
+    assert dict(o.extra) == {"vendor_trace": {"id": "abc", "steps": [1, 2]}}
+    with pytest.raises(TypeError):
+        o.extra["vendor_trace"] = None  # type: ignore[index]  # a value is never changed
+    store.record("old", "p", attempt, "digest")  # written again: no key is lost
+    store.close()
+    raw = sqlite3.connect(db)
+    (again,) = raw.execute("SELECT origin FROM attempts").fetchone()
+    raw.close()
+    # the nulls and falses (a field's default) are left out and read back as themselves
+    kept = {k: v for k, v in OLD_ORIGIN.items() if v is not None and v is not False}
+    assert json.loads(again) == kept
+    assert Origin.from_json(json.loads(again)) == o
+
+
+def test_an_origin_is_built_with_keywords_only():
+    with pytest.raises(TypeError):
+        Origin("openai:m")  # type: ignore[misc]
+    o = Origin(model="compiler:gcc -O2", build="gcc -O2", flags=("-O2",), search={"builds": []})
+    assert Origin.from_json(json.loads(json.dumps(o.to_json()))) == o
+    assert o.to_json() == {
+        "model": "compiler:gcc -O2",
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "build": "gcc -O2",
+        "flags": ["-O2"],
+        "search": {"builds": []},
+    }
 
 
 def test_the_context_names_version_meter_floor_and_date():

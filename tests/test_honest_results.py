@@ -154,7 +154,7 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
 def test_summary_keeps_untimed_problems_out_of_speedup_figures():
     from supercoder.runs.metrics import summarize
     from supercoder.runs.strategies import Attempt, Outcome
-    from supercoder.types import Candidate, Speedup, Status, TestResult, Verdict
+    from supercoder.types import Candidate, Origin, Speedup, Status, TestResult, Verdict
 
     def outcome(name: str, speed: float, base_seconds: float) -> Outcome:
         tests = (TestResult("t", Status.OK, baseline_seconds=base_seconds, timed=True),)
@@ -165,7 +165,7 @@ def test_summary_keeps_untimed_problems_out_of_speedup_figures():
             Speedup(speed, speed - 0.08, speed + 0.08, 10, 1),
             paper_speedup=speed,
         )
-        origin = {"model": "compiler:gcc -O3 -march=native"}
+        origin = Origin(model="compiler:gcc -O3 -march=native")
         return Outcome(name, (Attempt(0, 0, Candidate("x", origin), v),))
 
     s = summarize([outcome("long", 1.5, 0.2), outcome("short", 1.14, 0.001)]).to_json()

@@ -7,6 +7,7 @@ import json
 import sqlite3
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
@@ -200,6 +201,36 @@ def test_cache_keys_are_those_of_caches_written_before_sampling_settings(tmp_pat
     out = model.complete(messages, Sampling(n=2, temperature=0.5, max_tokens=100, seed=7))
     assert [(c.text, c.cached) for c in out] == [("fresh 7", False), ("old answer", True)]
     assert out[1].prompt_tokens == 3 and len(inner.calls) == 1
+
+
+def test_a_cached_answer_keeps_its_origin_and_old_records_with_meta_read(tmp_path):
+    """The cache keeps what a model said of its answer (``Completion.origin``); a record
+    kept before the origin was typed carries it as ``meta`` and reads the same."""
+    path, sampling = tmp_path / "r.sqlite", Sampling(n=1, seed=0)
+    old = {
+        "text": "old build",
+        "model": "compiler:gcc -O2",
+        "prompt_tokens": 0,
+        "completion_tokens": 0,
+        "cost_usd": None,
+        "cached": False,
+        "finish_reason": None,
+        "meta": {"build": "gcc -O2", "family": "gcc", "flags": ["-O2"], "note": "kept"},
+    }
+    ResponseCache(path)
+    key = cache_key("compiler:gcc -O2", MESSAGES, sampling, 0)
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO responses VALUES (?, ?, ?, ?)", (key, "m", json.dumps(old), 0.0))
+    inner = ScriptedModel(lambda m, i: "never", name="compiler:gcc -O2")
+    inner.cache_identity = "compiler:gcc -O2"
+    [got] = CachedModel(inner, ResponseCache(path)).complete(MESSAGES, sampling)
+    assert got.cached and got.text == "old build"
+    assert (got.origin.build, got.origin.family, got.origin.flags) == ("gcc -O2", "gcc", ("-O2",))
+    assert dict(got.origin.extra) == {"note": "kept"}
+    cache = ResponseCache(path)
+    cache.put("new", replace(got, cached=False, text="again"))
+    again = cache.get("new")
+    assert again is not None and again.origin == got.origin and again.text == "again"
 
 
 def test_cache_is_safe_across_threads(tmp_path):

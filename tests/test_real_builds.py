@@ -238,7 +238,7 @@ def test_a_problem_file_naming_a_folder_outside_it_is_still_refused(tmp_path):
 
 def _outcome(name: str, speed: float | None, memorizable: bool = False, correct: bool = True):
     from supercoder.runs.strategies import Attempt, Outcome
-    from supercoder.types import Candidate, Speedup, Status, TestResult, Verdict
+    from supercoder.types import Candidate, Origin, Speedup, Status, TestResult, Verdict
 
     tests = (TestResult("t", Status.OK, baseline_seconds=0.2, timed=speed is not None),)
     sp = Speedup(speed, speed - 0.05, speed + 0.05, 10, 1) if speed is not None else None
@@ -250,7 +250,7 @@ def _outcome(name: str, speed: float | None, memorizable: bool = False, correct:
         paper_speedup=speed,
         memorizable=memorizable,
     )
-    return Outcome(name, (Attempt(0, 0, Candidate("x", {"model": "compiler:gcc -O3"}), v),))
+    return Outcome(name, (Attempt(0, 0, Candidate("x", Origin(model="compiler:gcc -O3")), v),))
 
 
 def test_memorizable_and_unmeasured_problems_stay_out_of_the_headline_figures():

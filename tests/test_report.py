@@ -175,7 +175,7 @@ def test_loads_a_run_from_the_sqlite_store(tmp_path):
     store.open_run(spec, {})
     cand = compile_to_asm(DIV.replace("DIVISOR", "10"), ("-O3",))
     verdict = Verdict("div_sum", Status.OK, speedup=Speedup(1.5, 1.4, 1.6, 10, 1))
-    attempt = Attempt(0, 0, Candidate(cand, {}), verdict)
+    attempt = Attempt(0, 0, Candidate(cand), verdict)
     store.record("r", "div_sum", attempt, "")
     store.finish_problem("r", Outcome("div_sum", (attempt,)))
     store.close()

@@ -147,7 +147,7 @@ def test_best_of_n_picks_the_fast_correct_answer_over_broken_copy_and_wrong(prim
     assert out.best is not None and out.best.sample == 2
     assert out.best.verdict.speedup.value > 1.5 and out.best.verdict.speedup.low > 1.0
     assert out.attempts[1].verdict.identical_to_baseline
-    assert out.best.origin["model"] == "scripted" and out.best.origin["completion_tokens"] > 0
+    assert out.best.origin.model == "scripted" and out.best.origin.completion_tokens > 0
     assert len(model.calls) == 1  # one request for all N samples
 
 

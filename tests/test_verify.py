@@ -15,7 +15,7 @@ from supercoder.build.baseline import baseline_asm
 from supercoder.build.toolchain import compile_to_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
-from supercoder.types import Candidate, Status
+from supercoder.types import Candidate, Origin, Status
 from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.evaluate import check_candidate as REAL_CHECK
 from supercoder.verify.executors import InlineExecutor, LocalExecutor
@@ -85,7 +85,7 @@ def test_duplicates_are_verified_once_and_every_copy_gets_the_verdict(
     sandbox_or_skip()
     calls = counting_evaluate(monkeypatch)
     asms = [programs[k] for k in ("good", "wrong", "good", "copy", "wrong")]
-    candidates = [Candidate(a, {"sample": i}) for i, a in enumerate(asms)]
+    candidates = [Candidate(a, Origin(sample=i)) for i, a in enumerate(asms)]
     got = list(verify_stream(problem, candidates, UNTIMED, InlineExecutor()))
     assert len(calls) == 3 and sorted(c.index for c in got) == [0, 1, 2, 3, 4]
     by_index = {c.index: c for c in got}

@@ -27,7 +27,16 @@ from supercoder.runs.strategies import (
     refine,
     solve,
 )
-from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, TestResult, Verdict
+from supercoder.types import (
+    Candidate,
+    Origin,
+    Problem,
+    Speedup,
+    Status,
+    TestCase,
+    TestResult,
+    Verdict,
+)
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import RewardConfig, score_batch, score_verdict
 from supercoder.verify.service import VerifyConfig, verify_candidates
@@ -40,6 +49,7 @@ __all__ = [
     "EvolveConfig",
     "InfraError",
     "Model",
+    "Origin",
     "Problem",
     "RewardConfig",
     "Sampling",

@@ -5,7 +5,8 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
+from types import MappingProxyType
 from typing import Any
 
 from supercoder.errors import UserError
@@ -149,22 +150,50 @@ def split_flags(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
-@dataclass(frozen=True)
+_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
+
+
+def _count(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def _ids(value: Any) -> tuple[int, ...]:
+    return tuple(int(x) for x in value or ())
+
+
+@dataclass(frozen=True, kw_only=True)
 class Origin:
-    """Where a candidate came from, as typed fields: ``Origin.of`` is the one place the
-    stored origin's keys are read (the stored dict keeps every key a source adds, so
-    runs stored before this read as they did).
+    """Where a candidate came from, as typed fields (keywords only). ``from_json`` and
+    ``to_json`` are the one place its stored keys are read and written: an attempt's
+    ``origin`` in the run store, ``optimize --json``; records stored before read as they
+    did, and a key no field knows (a plugin's own) is kept in ``extra``.
 
     Fields:
         model: the model, or the build, that wrote it (None: unknown).
         sample: which chain of answers (None: not from a chain).
-        round: which answer of its chain.
+        round: which answer of its chain (evolve: its generation).
         prompt_tokens: its prompt's tokens.
         completion_tokens: its answer's tokens.
-        cost_usd: what its answer cost.
+        cost_usd: what its answer cost (None: the model has no price; ``usd`` reads 0).
+        cached: the answer came from the response cache (it cost nothing this time).
+        finish_reason: why the model stopped (its API's word; None: not said).
+        answer: the answer's form once resolved (``whole``, ``diff``, ``none``).
+        answer_error: why its edits could not be applied (None: they were, or none).
+        strategy: the strategy that asked for it (``evolve``; None: solve/refine).
+        generation: evolve: the generation that asked for it.
+        parents: evolve: the programs its prompt showed (ids, first the parent).
+        prompt_kind: evolve: the prompt (``diff``, ``full``, ``crossover``, ``recheck``).
+        island: evolve: the island of its parent.
         program: its id in an evolve run's program database (None elsewhere).
         duplicate_of: the program it repeats (evolve's novelty check; None: new).
+        final: evolve: the answer's fresh re-check.
+        lineage: evolve's answer: its ancestry in program ids, seed first.
         build: the ``compiler`` model's build label (None for other models).
+        family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
+        flags: the build's compiler flags.
+        search: the ``compiler`` model's build search, as ``SearchResult.to_json()``
+            wrote it (``runs/trials.py``; on the answer it chose).
+        extra: keys a source added that no field names, kept as stored (read-only).
     """
 
     model: str | None = None
@@ -172,51 +201,113 @@ class Origin:
     round: int | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
-    cost_usd: float = 0.0
+    cost_usd: float | None = None
+    cached: bool = False
+    finish_reason: str | None = None
+    answer: str | None = None
+    answer_error: str | None = None
+    strategy: str | None = None
+    generation: int | None = None
+    parents: tuple[int, ...] = ()
+    prompt_kind: str | None = None
+    island: int | None = None
     program: int | None = None
     duplicate_of: int | None = None
+    final: bool = False
+    lineage: tuple[int, ...] = ()
     build: str | None = None
+    family: str | None = None
+    flags: tuple[str, ...] = ()
+    search: Mapping[str, Any] | None = field(default=None, hash=False)
+    extra: Mapping[str, Any] = field(default_factory=lambda: _NO_EXTRA, hash=False)
 
-    @classmethod
-    def of(cls, origin: Mapping[str, Any] | None) -> Origin:
-        o = origin or {}
-
-        def number(key: str) -> int | None:
-            value = o.get(key)
-            return None if value is None else int(value)
-
-        return cls(
-            model=o.get("model"),
-            sample=number("sample"),
-            round=number("round"),
-            prompt_tokens=int(o.get("prompt_tokens") or 0),
-            completion_tokens=int(o.get("completion_tokens") or 0),
-            cost_usd=float(o.get("cost_usd") or 0.0),
-            program=number("program"),
-            duplicate_of=number("duplicate_of"),
-            build=o.get("build"),
-        )
+    def __post_init__(self) -> None:
+        for name in ("search", "extra"):  # read-only views: a value is never changed
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, MappingProxyType):
+                object.__setattr__(self, name, MappingProxyType(dict(value)))
 
     @property
     def tokens(self) -> int:
         return self.prompt_tokens + self.completion_tokens
 
+    @property
+    def usd(self) -> float:
+        """What it cost in USD, 0 when the model has no price."""
+        return self.cost_usd or 0.0
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any] | None) -> Origin:
+        """An origin as stored (every version: a key missing reads as its default)."""
+        d = dict(data or {})
+        known = {f.name for f in fields(cls)} - {"extra"}
+        search = d.get("search")
+        return cls(
+            model=_text(d.get("model")),
+            sample=_count(d.get("sample")),
+            round=_count(d.get("round")),
+            prompt_tokens=int(d.get("prompt_tokens") or 0),
+            completion_tokens=int(d.get("completion_tokens") or 0),
+            cost_usd=None if d.get("cost_usd") is None else float(d["cost_usd"]),
+            cached=bool(d.get("cached")),
+            finish_reason=_text(d.get("finish_reason")),
+            answer=_text(d.get("answer")),
+            answer_error=_text(d.get("answer_error")),
+            strategy=_text(d.get("strategy")),
+            generation=_count(d.get("generation")),
+            parents=_ids(d.get("parents")),
+            prompt_kind=_text(d.get("prompt_kind")),
+            island=_count(d.get("island")),
+            program=_count(d.get("program")),
+            duplicate_of=_count(d.get("duplicate_of")),
+            final=bool(d.get("final")),
+            lineage=_ids(d.get("lineage")),
+            build=_text(d.get("build")),
+            family=_text(d.get("family")),
+            flags=tuple(str(x) for x in d.get("flags") or ()),
+            search=search if isinstance(search, Mapping) else None,
+            extra={k: v for k, v in d.items() if k not in known},
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored keys: every field that says something (a default is left out and
+        reads back as itself), then ``extra``'s keys as they came."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "extra" or value is None or value is False or value == ():
+                continue
+            if isinstance(value, tuple):
+                value = list(value)
+            elif isinstance(value, Mapping):
+                value = _plain(value)
+            out[f.name] = value
+        return {**out, **_plain(self.extra)}
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def _plain(value: Any) -> Any:
+    """A read-only view back into plain JSON values (dicts and lists)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
+
 
 @dataclass(frozen=True)
 class Candidate:
-    """A proposed assembly program and where it came from (``origin``: the stored
-    record; ``source``: the same as an ``Origin``)."""
+    """A proposed assembly program and where it came from (``origin``)."""
 
     asm: str | None
-    origin: dict[str, Any] = field(default_factory=dict, compare=False)
+    origin: Origin = field(default_factory=Origin, compare=False)
 
     @property
     def has_answer(self) -> bool:
         return bool(self.asm and self.asm.strip())
-
-    @property
-    def source(self) -> Origin:
-        return Origin.of(self.origin)
 
 
 MIN_PRACTICAL_MARGIN = 0.01  # a speedup inside [0.99, 1.01] is never called significant

@@ -128,10 +128,10 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
         outcome = search(
             problem, llms, settings, verify=make_verifier(config), on_progress=_progress
         )
-    if "baseline_asm" not in outcome.meta:
+    if outcome.meta.baseline_asm is None:
         from supercoder.build.baseline import baseline_asm
 
-        outcome = replace(outcome, meta={**outcome.meta, "baseline_asm": baseline_asm(problem)})
+        outcome = replace(outcome, meta=replace(outcome.meta, baseline_asm=baseline_asm(problem)))
     return outcome
 
 
@@ -141,7 +141,7 @@ def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRu
     speedup is on the visible tests; what the written program needs of the CPU."""
     from supercoder.paths import atomic_write_text
 
-    written = chosen.candidate.asm if chosen else outcome.meta.get("baseline_asm")
+    written = chosen.candidate.asm if chosen else outcome.meta.baseline_asm
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
         written = f"# supercoder compiler: {note}\n{written or ''}"
@@ -263,7 +263,7 @@ def _attempt_json(a) -> dict[str, Any]:
         "sample": a.sample,
         "round": a.round,
         "tries": a.tries,
-        "origin": a.origin,
+        "origin": a.origin.to_json(),
         "verdict": a.verdict.to_json(),
     }
 
@@ -333,8 +333,8 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
 def _builds_table(outcome, limit: int = 200) -> Table | None:
     """The builds the compiler model searched (its answers carry the search): each
     build's label, how far it got, its speedup; None for other models."""
-    search = next((a.origin["search"] for a in outcome.attempts if a.origin.get("search")), None)
-    if not isinstance(search, dict) or not search.get("builds"):
+    search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
+    if search is None or not search.get("builds"):
         return None
     builds = search["builds"]
     title = f"{len(builds)} builds searched ({search.get('cpu_seconds', 0)} CPU s); "

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from supercoder.types import Origin
+
 if TYPE_CHECKING:
     from supercoder.types import Problem
 
@@ -19,8 +21,9 @@ class Completion:
     Token counts of a request that returned several choices are split so that they
     add up over the choices (prompt tokens are counted on the first one). A
     ``cached`` completion carries the counts and cost of the request that first
-    produced it; it cost nothing this time. ``meta`` (e.g. the compiler model's search:
-    each build's flags, correctness, speedup) is stored with the attempt's origin.
+    produced it; it cost nothing this time. ``origin`` is what the model says of the
+    answer beyond these (the ``compiler`` model's build, family and flags, its search; a
+    plugin's own keys in ``Origin.extra``): the attempt's ``Origin`` starts from it.
     """
 
     text: str
@@ -30,7 +33,35 @@ class Completion:
     cost_usd: float | None = None
     cached: bool = False
     finish_reason: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)  # kept in the origin
+    origin: Origin = field(default_factory=Origin, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        """The response cache's record (``origin`` as ``Origin.to_json``)."""
+        return {
+            "text": self.text,
+            "model": self.model,
+            "prompt_tokens": self.prompt_tokens,
+            "completion_tokens": self.completion_tokens,
+            "cost_usd": self.cost_usd,
+            "cached": self.cached,
+            "finish_reason": self.finish_reason,
+            "origin": self.origin.to_json(),
+        }
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Completion:
+        """A cached record, today's or one kept before ``origin`` was typed (its
+        ``meta`` dict)."""
+        return cls(
+            text=str(d["text"]),
+            model=str(d["model"]),
+            prompt_tokens=int(d.get("prompt_tokens") or 0),
+            completion_tokens=int(d.get("completion_tokens") or 0),
+            cost_usd=None if d.get("cost_usd") is None else float(d["cost_usd"]),
+            cached=bool(d.get("cached")),
+            finish_reason=d.get("finish_reason"),
+            origin=Origin.from_json(d.get("origin") or d.get("meta")),
+        )
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import hashlib
 import json
 import sqlite3
 import time
-from dataclasses import asdict, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -48,10 +48,12 @@ class ResponseCache:
             row = db.execute("SELECT completion FROM responses WHERE key = ?", (key,)).fetchone()
         finally:
             db.close()
-        return None if row is None else replace(Completion(**json.loads(row[0])), cached=True)
+        return (
+            None if row is None else replace(Completion.from_json(json.loads(row[0])), cached=True)
+        )
 
     def put(self, key: str, completion: Completion) -> None:
-        data = json.dumps(asdict(replace(completion, cached=False)))
+        data = json.dumps(replace(completion, cached=False).to_json())
         db = self._connect()
         try:
             with db:

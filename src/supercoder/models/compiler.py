@@ -34,6 +34,7 @@ from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
+from supercoder.types import Origin
 
 DEFAULT_BUDGET = 120.0  # CPU seconds of build search per problem (benchmarks/compiler_search.py)
 DEFAULT_MAX_BUILDS = 64
@@ -168,8 +169,8 @@ def fixed_builds(
         seen.add(normalize_asm(asm))
         built = " ".join((build.label, *cflags))  # the problem's cflags go into every build
         label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
-        meta = {"build": built, "family": build.family, "flags": [*build.flags, *cflags]}
-        found.append(Completion(_fenced(asm, label), f"compiler:{built}", meta=meta))
+        origin = Origin(build=built, family=build.family, flags=(*build.flags, *cflags))
+        found.append(Completion(_fenced(asm, label), f"compiler:{built}", origin=origin))
     return found[max(seed, 0) : want]
 
 

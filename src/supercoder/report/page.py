@@ -21,12 +21,14 @@ from typing import Any
 from supercoder.errors import SupercoderError, UserError, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
+from supercoder.runs.store import Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import (
     MIN_PRACTICAL_MARGIN,
     Candidate,
     IsaUse,
+    Origin,
     Speedup,
     Status,
     TestResult,
@@ -237,7 +239,7 @@ def _outcomes(records: list[dict[str, Any]]) -> list[Outcome]:
     for d in records:
         v = _verdict(d)
         attempts = by_problem.setdefault(v.problem, [])
-        candidate = Candidate(_text(d.get("asm")), {"model": _text(d.get("model"))})
+        candidate = Candidate(_text(d.get("asm")), Origin(model=_text(d.get("model"))))
         attempts.append(Attempt(len(attempts), 0, candidate, v))
     return [Outcome(p, tuple(a)) for p, a in by_problem.items()]
 
@@ -254,7 +256,7 @@ def _rebuilt_baselines(benchmark: str) -> dict[str, str]:
         return {}
 
 
-def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
+def _stored_run(store: Store, run: dict[str, Any]) -> RunData:
     """One stored run: its finished problems' attempts, and ``Store.summary``."""
     outcomes = store.outcomes(run["name"])
     base = store.baselines(run["name"])
@@ -287,11 +289,11 @@ def _stored_run(store: Any, run: dict[str, Any]) -> RunData:
     )
 
 
-def _lineage(store: Any, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
+def _lineage(store: Store, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
     """The evolve answer's ancestry, seed first (empty for other strategies)."""
     best = outcome.best
-    chain = best.origin.get("lineage") if best is not None else None
-    if not isinstance(chain, list) or not chain:
+    chain = best.origin.lineage if best is not None else ()
+    if not chain:
         return ()
     programs = {p.id: p for p in store.programs(run, outcome.problem)}
     steps = []
@@ -308,8 +310,6 @@ def _lineage(store: Any, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
 
 
 def _runs_from_sqlite(path: Path) -> list[RunData]:
-    from supercoder.runs.store import Store
-
     store = Store(path, read_only=True)
     try:
         return [_stored_run(store, run) for run in store.runs()]

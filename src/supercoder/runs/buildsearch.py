@@ -35,9 +35,9 @@ first correct answer.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from supercoder.build.baseline import baseline_asm
 from supercoder.build.flagspace import Build, Tools, combine, find_tools, search_space
@@ -47,6 +47,7 @@ from supercoder.runs.strategies import (
     Attempt,
     Journal,
     Outcome,
+    OutcomeMeta,
     ServiceVerifier,
     StrategyConfig,
     Verifier,
@@ -65,13 +66,17 @@ from supercoder.runs.trials import (
     SearchResult,
     Trial,
 )
-from supercoder.types import Candidate, Problem, Verdict
+from supercoder.types import Candidate, Origin, Problem, Verdict
 
 if TYPE_CHECKING:
     from supercoder.models.base import Completion
+    from supercoder.models.compiler import CompilerModel
+
+Record = Callable[[Attempt], None]
+"""Where each finished attempt goes (the run's journal, or nowhere)."""
 
 
-def searches_builds(model: Any) -> bool:
+def searches_builds(model: object) -> bool:
     """Is ``model`` a build proposer whose answers this search chooses (the ``compiler``
     model, not in its ``legacy`` mode)?"""
     return bool(getattr(model, "searches_builds", False))
@@ -93,7 +98,7 @@ class _Job:
 
 def build_search(
     problem: Problem,
-    model: Any,
+    model: CompilerModel,
     settings: StrategyConfig,
     *,
     verify: Verifier | None = None,
@@ -104,8 +109,8 @@ def build_search(
     base = baseline_asm(problem)
     stored = journal.stored(problem.name) if journal else {}
     if stored:  # a resumed run: the search ended, its answers were kept
-        return Outcome(problem.name, tuple(stored.values()), {"baseline_asm": base})
-    record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
+        return Outcome(problem.name, tuple(stored.values()), OutcomeMeta(baseline_asm=base))
+    record: Record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
     config = SearchConfig(
         budget=model.budget,
         max_builds=max(settings.samples, 1),
@@ -113,11 +118,11 @@ def build_search(
     )
     if not service.timed:
         attempts = _first_correct(problem, base, config, service, record)
-        return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
+        return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
     result = search_builds(problem, base, config, service)
     attempts = _answers(problem, base, result, service, record)
     attempts = confirm_best(problem, attempts, service, record)
-    return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
+    return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
 
 
 def search_builds(
@@ -293,25 +298,25 @@ def _final(job: _Job, finalists: list[Trial]) -> Trial | None:
 
 
 def _answers(
-    problem: Problem, base: str, result: SearchResult, verify: ServiceVerifier, record: Any
+    problem: Problem, base: str, result: SearchResult, verify: ServiceVerifier, record: Record
 ) -> list[Attempt]:
     """The chosen build (its verdict the re-measure's) and the baseline as a fallback,
     or the baseline alone; the search's record rides on the first."""
     note = result.budget_note
-    meta: dict[str, Any] = {"search": result.to_json()}
+    search = result.to_json()
     chosen = result.chosen
     if chosen is None or chosen.asm is None or chosen.verdict is None:
         why = "gcc -O3, the baseline: no build was significantly faster"
-        meta.update(build="gcc -O3", family="baseline")
-        completion = _completion(base, why, note, "compiler:gcc -O3 (baseline)", meta)
+        origin = Origin(build="gcc -O3", family="baseline", search=search)
+        completion = _completion(base, why, note, "compiler:gcc -O3 (baseline)", origin)
         return _verified(problem, base, [completion], verify, record)
     sp = chosen.fresh
     why = f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}] in the search's re-measure" if sp else ""
     if chosen.verdict.isa is not None:  # which CPUs the answer runs on
         why = "; ".join(filter(None, (why, chosen.verdict.isa.summary())))
     b = chosen.build
-    meta.update(build=b.label, family=b.family, flags=list(b.flags))
-    best = _completion(chosen.asm, f"{b.label} ({why})", note, f"compiler:{b.label}", meta)
+    origin = Origin(build=b.label, family=b.family, flags=b.flags, search=search)
+    best = _completion(chosen.asm, f"{b.label} ({why})", note, f"compiler:{b.label}", origin)
     answer = _finish(_attempt(0, 0, best, 0.0, base), chosen.verdict, 1, 0.0)
     record(answer)
     fallback = _completion(
@@ -319,18 +324,18 @@ def _answers(
         "gcc -O3, the baseline: a fallback",
         "",
         "compiler:gcc -O3 (baseline)",
-        {"build": "gcc -O3", "family": "baseline"},
+        Origin(build="gcc -O3", family="baseline"),
     )
     return [answer, *_verified(problem, base, [fallback], verify, record, first=1)]
 
 
-def _completion(asm: str, label: str, note: str, model: str, meta: dict) -> Completion:
+def _completion(asm: str, label: str, note: str, model: str, origin: Origin) -> Completion:
     from supercoder.models.base import Completion
 
     head = f"# supercoder compiler: {label}\n" + (
         f"# supercoder compiler: {note}\n" if note else ""
     )
-    return Completion(f"```assembly\n{head}{asm.rstrip()}\n```", model, meta=meta)
+    return Completion(f"```assembly\n{head}{asm.rstrip()}\n```", model, origin=origin)
 
 
 def _verified(
@@ -338,7 +343,7 @@ def _verified(
     base: str,
     completions: list[Completion],
     verify: Verifier,
-    record: Any,
+    record: Record,
     first: int = 0,
 ) -> list[Attempt]:
     """Attempts ``first``, ``first + 1``... for ``completions``, each through ``verify``."""
@@ -349,7 +354,7 @@ def _verified(
 
 
 def _first_correct(
-    problem: Problem, base: str, config: SearchConfig, verify: ServiceVerifier, record: Any
+    problem: Problem, base: str, config: SearchConfig, verify: ServiceVerifier, record: Record
 ) -> list[Attempt]:
     """Untimed: the builds in order, two per call of the service, until one is correct
     (at most ``max_builds``); nothing is timed, so nothing is screened or chosen by speed."""
@@ -367,8 +372,9 @@ def _first_correct(
         if asm is None or asm_digest(asm) in job.seen:
             continue
         job.seen[asm_digest(asm)] = b.label
-        meta = {"build": b.label, "family": b.family, "flags": list(b.flags)}
-        pending.append(_completion(asm, f"{b.label} (not timed)", "", f"compiler:{b.label}", meta))
+        origin = Origin(build=b.label, family=b.family, flags=b.flags)
+        label = f"{b.label} (not timed)"
+        pending.append(_completion(asm, label, "", f"compiler:{b.label}", origin))
         if len(pending) == 2:
             attempts += _verified(problem, base, pending, verify, record, len(attempts))
             pending = []

@@ -75,7 +75,7 @@ def search(
     return solve(problem, several[0], for_strategy(settings), verify=verify, journal=journal, **kw)
 
 
-def check_strategy(models: Sequence[Any], settings: StrategyConfig) -> None:
+def check_strategy(models: Sequence[Model], settings: StrategyConfig) -> None:
     """A build proposer cannot improve a program it is shown: ``refine``, ``evolve``
     and ``--rounds`` need a model that reads its feedback (one line saying which)."""
     if settings.strategy is Strategy.BEST_OF_N and settings.rounds == 1:

@@ -22,14 +22,18 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from supercoder.runs.dispatch import search
 from supercoder.runs.metrics import summarize
 from supercoder.runs.store import RunArchive, RunConfig, RunJournal, Store
-from supercoder.runs.strategies import Outcome, Verifier
+from supercoder.runs.strategies import Outcome, OutcomeMeta, Verifier
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Problem
+
+if TYPE_CHECKING:
+    from supercoder.models.base import Model
+    from supercoder.runs.evolve import Progress
 
 
 @dataclass(frozen=True)
@@ -66,7 +70,7 @@ def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str,
 
 def run_eval(
     problems: Sequence[Problem],
-    model: Any,
+    model: Model | Sequence[Model],
     run_config: RunConfig,
     store: Store,
     *,
@@ -74,7 +78,7 @@ def run_eval(
     on_begin: Callable[[str], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Verifier | None = None,
-    on_progress: Callable[[Any], None] | None = None,
+    on_progress: Callable[[Progress], None] | None = None,
 ) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring.
     ``on_start(todo, skipped)`` once, ``on_begin(problem)`` when a problem starts,
@@ -100,7 +104,7 @@ def run_eval(
     )  # one infra retry
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}
-    walls: dict[str, dict[str, float]] = {}  # this invocation's wall times per problem
+    walls: dict[str, OutcomeMeta] = {}  # this invocation's wall times per problem
 
     def on_done(problem: Problem, future) -> None:
         outcome = _collect(future, problem, failed)
@@ -109,7 +113,7 @@ def run_eval(
             outcome = None
         if outcome is not None:
             store.finish_problem(name, outcome)
-            walls[problem.name] = {k: outcome.meta[k] for k in ("started", "ended")}
+            walls[problem.name] = outcome.meta
         if on_problem:
             on_problem(problem.name, outcome)
 
@@ -126,10 +130,7 @@ def run_eval(
     names = {p.name for p in problems}
     memorizable = {p.name: p.memorizable for p in problems}  # resumed attempts too
     outcomes = tuple(
-        replace(
-            o,
-            meta={**o.meta, **walls.get(o.problem, {}), "memorizable": memorizable[o.problem]},
-        )
+        replace(o, meta=_timed(o.meta, walls.get(o.problem), memorizable[o.problem]))
         for o in store.outcomes(name)
         if o.problem in names
     )
@@ -159,13 +160,13 @@ def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: C
 
 
 def _solve_one(
-    problem,
-    model,
+    problem: Problem,
+    model: Model | Sequence[Model],
     run_config: RunConfig,
-    verify,
+    verify: Verifier,
     journal: RunJournal,
-    on_progress=None,
-    on_begin=None,
+    on_progress: Callable[[Progress], None] | None = None,
+    on_begin: Callable[[str], None] | None = None,
 ) -> Outcome:
     from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
@@ -187,8 +188,16 @@ def _solve_one(
         archive=archive,
         on_progress=on_progress,
     )
-    meta = {**outcome.meta, "started": started, "ended": time.time()}
-    return replace(outcome, meta={**meta, "memorizable": problem.memorizable})
+    meta = replace(outcome.meta, started=started, ended=time.time())
+    return replace(outcome, meta=replace(meta, memorizable=problem.memorizable))
+
+
+def _timed(meta: OutcomeMeta, wall: OutcomeMeta | None, memorizable: bool) -> OutcomeMeta:
+    """A stored outcome's record with this invocation's wall times (when it ran the
+    problem) and whether the problem is memorizable."""
+    if wall is not None:
+        meta = replace(meta, started=wall.started, ended=wall.ended)
+    return replace(meta, memorizable=memorizable)
 
 
 def dropped_reason(outcome: Outcome) -> str:

@@ -38,10 +38,10 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from supercoder.models.base import Sampling
 from supercoder.runs.bandit import Bandit
@@ -57,18 +57,19 @@ from supercoder.runs.strategies import (
     Attempt,
     Journal,
     Outcome,
+    OutcomeMeta,
     StartFrom,
     Strategy,
     StrategyConfig,
     Verifier,
     make_verifier,
 )
-from supercoder.types import Candidate, Problem, Speedup, Status, Verdict
+from supercoder.types import Candidate, Origin, Problem, Speedup, Status, Verdict
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
 
 if TYPE_CHECKING:
-    from supercoder.models.base import Model
+    from supercoder.models.base import Completion, Model
 
 FINAL = -2  # the measurement key of the final re-check
 COMPILER_SEED = -3  # the measurement key of the compiler seed's verification
@@ -248,18 +249,12 @@ class _Search:
                 )
             g += 1
         final = self._final(db, self.budget)
-        program = final.candidate.source.program
-        lineage = db.lineage(program) if program is not None else [0]
-        meta = {
-            "baseline_asm": self.base,
-            "strategy": "evolve",
-            "programs": len(db.programs),
-            "answer_program": program,
-            "lineage": lineage,
-            "tokens": self.tokens,
-            "cost_usd": self.usd,
-            "remeasure_cpu_seconds": round(self.remeasure_cpu, 3),
-        }
+        meta = OutcomeMeta(
+            baseline_asm=self.base,
+            strategy="evolve",
+            programs=len(db.programs),
+            remeasure_cpu_seconds=round(self.remeasure_cpu, 3),
+        )
         attempts = (*self.attempts, final)
         return Outcome(self.problem.name, attempts, meta, (final.sample, final.round))
 
@@ -316,7 +311,7 @@ class _Search:
             edit=text.splitlines()[0] if text else None,
         )
 
-    def _compiler_answer(self, model: Any) -> tuple[str, str] | None:
+    def _compiler_answer(self, model: Model) -> tuple[str, str] | None:
         """(answer text, model name) of the compiler seed: the build search's chosen
         build (None when it chose the baseline), or a legacy model's first build."""
         from supercoder.runs.buildsearch import build_search, searches_builds
@@ -325,11 +320,11 @@ class _Search:
         if not searches_builds(model):
             out = model.complete([], sampling, self.problem)
             return (out[0].text, out[0].model) if out else None
-        wide = StrategyConfig(replace(sampling, n=model.max_builds))
+        wide = StrategyConfig(replace(sampling, n=model.max_builds))  # type: ignore[attr-defined]
         best = build_search(self.problem, model, wide, verify=self.verify).best
         if best is None or not best.verdict.correct or best.verdict.identical_to_baseline:
             return None
-        return best.completion or "", str(best.origin.get("model", "compiler"))
+        return best.completion or "", best.origin.model or "compiler"
 
     def _remeasure(self, db: ProgramDB, g: int) -> ProgramDB:
         """Elites about to parent more children than ``remeasure_after`` are measured again."""
@@ -389,16 +384,16 @@ class _Search:
             show_inputs=self.settings.show_inputs,
         )
 
-    def _ask(self, db: ProgramDB, slots: list[Slot]) -> dict[int, tuple[Any, float]]:
+    def _ask(self, db: ProgramDB, slots: list[Slot]) -> dict[int, tuple[Completion | None, float]]:
         """Model answers for the slots not answered before (in parallel)."""
         todo = [s for s in slots if (s.slot, s.generation) not in self.stored]
         todo = [s for s in todo if self._kept_at(s) is None]
-        out: dict[int, tuple[Any, float]] = {}
+        out: dict[int, tuple[Completion | None, float]] = {}
         if not todo:
             return out
         seed0 = self.settings.sampling.seed
 
-        def call(s: Slot):
+        def call(s: Slot) -> tuple[Completion | None, float]:
             start = time.perf_counter()
             seed = seed0 + s.answer
             sampling = replace(self.settings.sampling, n=1, seed=seed)
@@ -450,7 +445,7 @@ class _Search:
         return batch
 
     def _resolve_answer(
-        self, db: ProgramDB, s: Slot, completion: Any, seconds: float, batch: _Batch
+        self, db: ProgramDB, s: Slot, completion: Completion | None, seconds: float, batch: _Batch
     ) -> None:
         from supercoder.build.toolchain import asm_digest
         from supercoder.prompting.answers import resolve_answer
@@ -471,7 +466,7 @@ class _Search:
         if twin is None:
             twin = batch.seen.get(digest)
         if twin is not None:  # novelty check: never run twice
-            cand = Candidate(resolved.asm, {**origin, "duplicate_of": twin})
+            cand = Candidate(resolved.asm, replace(origin, duplicate_of=twin))
             known = db.programs.get(twin) or next(
                 (p for p in batch.new.values() if p.id == twin), None
             )
@@ -480,7 +475,7 @@ class _Search:
             else:  # a twin in this generation: its verdict once it is verified
                 batch.twins.append((s, _attempt(s, cand, _UNVERIFIED, text, seconds), twin))
             return
-        origin = {**origin, "program": batch.next_id}
+        origin = replace(origin, program=batch.next_id)
         batch.seen[digest] = batch.next_id
         batch.next_id += 1
         pending = _attempt(s, Candidate(resolved.asm, origin), _UNVERIFIED, text, seconds)
@@ -497,7 +492,7 @@ class _Search:
                 if not verdict.is_infra_failure:  # dropped: a rerun asks again
                     batch.new[s.slot] = _program(s, a, verdict)
         verdicts = {
-            a.candidate.source.program: batch.done[s.slot].verdict
+            a.origin.program: batch.done[s.slot].verdict
             for s, a in batch.fresh
             if s.slot in batch.done
         }
@@ -519,48 +514,50 @@ class _Search:
                 if child is not None and mother is not None and faster_than(child, mother):
                     gain = math.log(max(child.value, 1e-9) / max(mother.value, 1e-9))
             db = db.note_child(parent, _note(attempt))
-            source = attempt.candidate.source
-            usd = attempt.origin.get("cost_usd")  # None: the model has no price
-            bandit = bandit.pull(s.model, gain, source.tokens, usd)
+            source = attempt.origin
+            bandit = bandit.pull(s.model, gain, source.tokens, source.cost_usd)  # None: no price
             self.tokens += source.tokens
-            self.usd += source.cost_usd
+            self.usd += source.usd
             if (s.slot, s.generation) not in self.stored:
                 self._record(attempt)
             self.attempts.append(attempt)
         return db, bandit
 
     def _attempt(self, s: Slot, text, asm, program: Program, verdict: Verdict) -> Attempt:
-        origin = {
-            **self._origin(s, None),
-            "model": program.model,
-            "prompt_tokens": program.prompt_tokens,
-            "completion_tokens": program.completion_tokens,
-            "cost_usd": program.cost_usd,
-            "program": program.id,
-        }
+        origin = replace(
+            self._origin(s, None),
+            model=program.model,
+            prompt_tokens=program.prompt_tokens,
+            completion_tokens=program.completion_tokens,
+            cost_usd=program.cost_usd,
+            program=program.id,
+        )
         return _attempt(s, Candidate(asm, origin), verdict, text, 0.0)
 
-    def _origin(self, s: Slot, completion: Any) -> dict[str, Any]:
-        origin: dict[str, Any] = {
-            "strategy": "evolve",
-            "generation": s.generation,
-            "sample": s.slot,
-            "round": s.generation,
-            "parents": list(s.parents),
-            "prompt_kind": s.kind,
-            "island": s.island,
-            "model": s.model,
-        }
-        if completion is not None:
-            origin.update(
-                model=completion.model,
-                prompt_tokens=completion.prompt_tokens,
-                completion_tokens=completion.completion_tokens,
-                cost_usd=completion.cost_usd,
-                cached=completion.cached,
-                finish_reason=completion.finish_reason,
-            )
-        return origin
+    def _origin(self, s: Slot, completion: Completion | None) -> Origin:
+        """A slot's answer's origin: the slot (its generation, parents, prompt, island)
+        and, when the model answered, what the answer cost."""
+        origin = Origin(
+            strategy="evolve",
+            generation=s.generation,
+            sample=s.slot,
+            round=s.generation,
+            parents=s.parents,
+            prompt_kind=s.kind,
+            island=s.island,
+            model=s.model,
+        )
+        if completion is None:
+            return origin
+        return replace(
+            origin,
+            model=completion.model,
+            prompt_tokens=completion.prompt_tokens,
+            completion_tokens=completion.completion_tokens,
+            cost_usd=completion.cost_usd,
+            cached=completion.cached,
+            finish_reason=completion.finish_reason,
+        )
 
     def _final(self, db: ProgramDB, rnd: int) -> Attempt:
         """The answer: finalists re-checked fresh; the fastest correct one that is not
@@ -587,16 +584,14 @@ class _Search:
             verdict = replace(
                 verdict, context={**verdict.context, "checks": 2, "first_check": first.to_json()}
             )
-        origin = {
-            "strategy": "evolve",
-            "final": True,
-            "program": pid,
-            "model": program.model or "gcc -O3",
-            "prompt_kind": "recheck",
-            "lineage": db.lineage(pid),
-            "prompt_tokens": 0,
-            "completion_tokens": 0,
-        }
+        origin = Origin(
+            strategy="evolve",
+            final=True,
+            program=pid,
+            model=program.model or "gcc -O3",
+            prompt_kind="recheck",
+            lineage=tuple(db.lineage(pid)),
+        )
         attempt = Attempt(0, rnd, Candidate(program.asm, origin), verdict, None, tries, 0.0, secs)
         if not verdict.is_infra_failure:
             self._record(attempt)
@@ -610,7 +605,7 @@ def _attempt(s: Slot, cand: Candidate, verdict: Verdict, text, seconds: float) -
     return Attempt(s.slot, s.generation, cand, verdict, text, 1, seconds, 0.0)
 
 
-def _checked(items) -> Any:
+def _checked(items: Iterable[tuple]) -> Iterator[Checked]:
     for item in items:
         yield Checked(*item)
 
@@ -631,7 +626,7 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
     """The program a verified answer made (its id was given when it was resolved)."""
     from supercoder.build.toolchain import asm_digest
 
-    o, asm = a.candidate.source, a.candidate.asm or ""
+    o, asm = a.origin, a.candidate.asm or ""
     assert o.program is not None  # given when it was resolved
     return Program(
         id=o.program,
@@ -647,14 +642,14 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
         features=features(asm),
         prompt_tokens=o.prompt_tokens,
         completion_tokens=o.completion_tokens,
-        cost_usd=o.cost_usd,
+        cost_usd=o.usd,
         edit=a.completion,
     )
 
 
 def _note(attempt: Attempt) -> str:
     """What one child did, for the next prompts about its parent."""
-    v, twin = attempt.verdict, attempt.candidate.source.duplicate_of
+    v, twin = attempt.verdict, attempt.origin.duplicate_of
     if twin is not None:
         return f"an answer repeated program #{twin}"
     if not v.correct:

@@ -91,7 +91,7 @@ from supercoder.runs.summary import (
     RunSummary,
 )
 from supercoder.timing.meter import MeterConfig
-from supercoder.types import Origin, Status, Verdict
+from supercoder.types import Status, Verdict
 
 FAST = 1.1  # the fast_1.1 threshold
 
@@ -188,14 +188,12 @@ def timing_of(verdict: Verdict) -> tuple[bool, str]:
 
 def is_memorizable(outcome: Outcome) -> bool:
     """The problem reads no input (its verdicts say so, or the run recorded it)."""
-    return bool(outcome.meta.get("memorizable")) or any(
-        a.verdict.memorizable for a in outcome.attempts
-    )
+    return outcome.meta.memorizable or any(a.verdict.memorizable for a in outcome.attempts)
 
 
 def answer_origin(attempt: Attempt) -> str:
     """What produced an answer: the build for the compiler model, else model and sample."""
-    model = str(attempt.origin.get("model") or "")
+    model = attempt.origin.model or ""
     if model.startswith("compiler:"):
         return model.split(":", 1)[1]
     return f"{model or 'model'} sample {attempt.sample} round {attempt.round}"
@@ -240,8 +238,8 @@ def search_note(outcome: Outcome) -> str:
     """What a build search left undone for lack of budget ('' when nothing, or when no
     build search produced the answers)."""
     for a in outcome.attempts:
-        found = a.origin.get("search")
-        if isinstance(found, dict):
+        found = a.origin.search
+        if found is not None:
             return str(found.get("budget_note") or "")
     return ""
 
@@ -249,8 +247,8 @@ def search_note(outcome: Outcome) -> str:
 def _wall(outcome: Outcome) -> float | None:
     """Wall-clock seconds from the problem's start to its end in this process (None when
     the outcome does not say: stored before the runs recorded it)."""
-    start, end = outcome.meta.get("started"), outcome.meta.get("ended")
-    return round(float(end) - float(start), 3) if start is not None and end is not None else None
+    start, end = outcome.meta.started, outcome.meta.ended
+    return round(end - start, 3) if start is not None and end is not None else None
 
 
 def summarize(
@@ -308,9 +306,9 @@ def summarize(
             distribution(paper if paper_timed else []),
             _rate(sum(1 for s in paper if s >= FAST), n, scored) if paper_timed else 0.0,
         ),
-        prompt_tokens=sum(Origin.of(o).prompt_tokens for o in origins),
-        completion_tokens=sum(Origin.of(o).completion_tokens for o in origins),
-        cost_usd=round(sum(Origin.of(o).cost_usd for o in origins), 6),
+        prompt_tokens=sum(o.prompt_tokens for o in origins),
+        completion_tokens=sum(o.completion_tokens for o in origins),
+        cost_usd=round(sum(o.usd for o in origins), 6),
         per_problem={o.problem: r for o, r in zip(counted, records, strict=True)},
         context=dict(context or {}),
     )

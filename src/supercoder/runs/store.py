@@ -29,7 +29,7 @@ from supercoder.runs.metrics import summarize
 from supercoder.runs.programs import Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunSummary
-from supercoder.types import Candidate, Status, Verdict, check_format_version
+from supercoder.types import Candidate, Origin, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
 # Seconds to wait for another process's lock on the store: when opening (creating or
@@ -97,6 +97,9 @@ CREATE TABLE IF NOT EXISTS program_measures (
 #   1: before versioning (no ``format_version``); read as 1.
 #   2: ``format_version``; the context names the supercoder version, the date and (per
 #      verdict) the meter protocol and noise floor.
+# An attempt's ``origin`` is ``Origin.to_json()`` and is read by ``Origin.from_json`` (the
+# same keys as every version wrote: a field at its default is left out and reads back as
+# itself; a key no field names is kept in ``Origin.extra``).
 JSON_FORMAT_VERSION = 2
 
 
@@ -382,11 +385,11 @@ class Store:
                 json.dumps(v.to_json(), default=str),
                 attempt.candidate.asm,  # the answer itself, whole: it must re-check as reported
                 _capped(attempt.completion),
-                json.dumps(o, default=str),
+                json.dumps(o.to_json(), default=str),
                 baseline_digest,
-                attempt.candidate.source.prompt_tokens,
-                attempt.candidate.source.completion_tokens,
-                attempt.candidate.source.cost_usd,
+                o.prompt_tokens,
+                o.completion_tokens,
+                o.usd,
                 attempt.tries,
                 attempt.gen_seconds,
                 attempt.verify_seconds,
@@ -627,11 +630,10 @@ def _capped(text: str | None) -> str | None:
 
 
 def _attempt_from_row(r: sqlite3.Row) -> Attempt:
-    origin = json.loads(r["origin"])
     return Attempt(
         sample=r["sample"],
         round=r["round"],
-        candidate=Candidate(r["asm"], origin),
+        candidate=Candidate(r["asm"], Origin.from_json(json.loads(r["origin"]))),
         verdict=Verdict.from_json(json.loads(r["verdict"])),
         completion=r["completion"],
         tries=r["tries"],

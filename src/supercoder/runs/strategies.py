@@ -27,7 +27,7 @@ from supercoder.models.base import Sampling
 from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.prompts import Variant
-from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.types import Candidate, Origin, Problem, Status, Verdict
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stream
 
@@ -70,8 +70,33 @@ class Attempt:
         return self.verdict.assembled
 
     @property
-    def origin(self) -> dict[str, Any]:
+    def origin(self) -> Origin:
         return self.candidate.origin
+
+
+@dataclass(frozen=True, kw_only=True)
+class OutcomeMeta:
+    """What a strategy and the run say of a problem beyond its attempts (in memory only:
+    the store rebuilds an outcome from its attempts, whose ``Origin`` carries the rest).
+
+    Fields:
+        baseline_asm: the problem's gcc -O3 assembly (``optimize`` writes it when no
+            answer is faster; None: not built here).
+        started: when the run began the problem (``time.time()``; None: not recorded).
+        ended: when it finished it.
+        memorizable: the problem reads no input (the run recorded it).
+        strategy: ``evolve`` for the evolutionary search (None: the others).
+        programs: the evolutionary search: how many programs its database held.
+        remeasure_cpu_seconds: the evolutionary search: CPU seconds of re-measurements.
+    """
+
+    baseline_asm: str | None = None
+    started: float | None = None
+    ended: float | None = None
+    memorizable: bool = False
+    strategy: str | None = None
+    programs: int = 0
+    remeasure_cpu_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -81,7 +106,7 @@ class Outcome:
 
     problem: str
     attempts: tuple[Attempt, ...] = ()
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    meta: OutcomeMeta = field(default_factory=OutcomeMeta, compare=False)
     chosen: tuple[int, int] | None = None
 
     @property
@@ -98,11 +123,11 @@ class Outcome:
 
     @property
     def tokens(self) -> int:
-        return sum(a.candidate.source.tokens for a in self.attempts)
+        return sum(a.origin.tokens for a in self.attempts)
 
     @property
     def cost_usd(self) -> float:
-        return sum(a.candidate.source.cost_usd for a in self.attempts)
+        return sum(a.origin.usd for a in self.attempts)
 
 
 class Journal(Protocol):
@@ -197,8 +222,8 @@ def _verify_all(
     done: list[Attempt] = [None] * len(pending)  # type: ignore[list-item]
     todo = []
     for k, a in enumerate(pending):
-        if a.origin.get("answer_error"):  # a diff that could not be applied: no build
-            verdict = Verdict(problem.name, Status.COMPILE_ERROR, message=a.origin["answer_error"])
+        if a.origin.answer_error:  # a diff that could not be applied: no build
+            verdict = Verdict(problem.name, Status.COMPILE_ERROR, message=a.origin.answer_error)
             done[k] = _finish(a, verdict, 1, 0.0)
             record(done[k])
         else:
@@ -408,7 +433,7 @@ def solve(
         verified = iter(_verify_all(problem, fresh, verify, record))
         attempts += [a if (a.sample, a.round) in stored else next(verified) for a in pending]
     attempts = confirm_best(problem, attempts, verify, record)
-    return Outcome(problem.name, tuple(attempts), {"baseline_asm": base})
+    return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
 
 
 def needs_confirmation(verdict: Verdict) -> bool:
@@ -514,21 +539,20 @@ def _attempt(
     from supercoder.prompting.answers import resolve_answer
 
     text = completion.text
-    origin: dict[str, Any] = {
-        "sample": sample,
-        "round": rnd,
-        "model": completion.model,
-        "prompt_tokens": completion.prompt_tokens,
-        "completion_tokens": completion.completion_tokens,
-        "cost_usd": completion.cost_usd,
-        "cached": completion.cached,
-        "finish_reason": completion.finish_reason,
-        **completion.meta,
-    }
     resolved = resolve_answer(text, base, elided)
-    origin["answer"] = resolved.kind
-    if resolved.error:
-        origin["answer_error"] = resolved.error
+    origin = replace(
+        completion.origin,  # what the model said of it (the compiler model's build)
+        sample=sample,
+        round=rnd,
+        model=completion.model,
+        prompt_tokens=completion.prompt_tokens,
+        completion_tokens=completion.completion_tokens,
+        cost_usd=completion.cost_usd,
+        cached=completion.cached,
+        finish_reason=completion.finish_reason,
+        answer=resolved.kind,
+        answer_error=resolved.error,
+    )
     candidate = Candidate(resolved.asm, origin)
     placeholder = Verdict("", Status.INFRA_ERROR, message="not verified yet")
     return Attempt(sample, rnd, candidate, placeholder, text, 0, seconds, 0.0)
