@@ -290,11 +290,31 @@ class _Tally:
 
 
 def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:
+    """The run's figures (ours beside the paper protocol's), then what they leave out:
+    nothing measured, problems not scored, build searches cut short, the x86-64 levels
+    of the correct answers, and how the run was made."""
+    console = console or Console(markup=False, highlight=False)
+    console.print(_figures_table(name, summary))
+    for line in _summary_notes(summary):
+        console.print(Text(printable(line)))
+    ctx = summary.context
+    console.print(
+        f"strategy={ctx.get('strategy', 'best-of-n')} target={ctx.get('target', 'native')} "
+        f"samples={ctx.get('samples')} "
+        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
+        f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
+def _figures_table(name: str, summary: RunSummary) -> Table:
+    """Every figure of the run, ours and the paper protocol's; a figure of what was not
+    measured (nothing timed: --no-time, or every test too short) reads so, never 0."""
     from supercoder.runs.summary import STAT_KEYS
 
-    console = console or Console(markup=False, highlight=False)
-    s, paper, ctx = summary, summary.paper, summary.context
-    title = f"{name}: {s.problems} problems, {ctx.get('model')}"
+    s, paper = summary, summary.paper
+    title = f"{name}: {s.problems} problems, {s.context.get('model')}"
     table = Table(title=Text(printable(title, newlines=False)))
     table.add_column("metric")
     table.add_column("ours", justify="right")
@@ -336,46 +356,38 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         )
     tokens = s.prompt_tokens + s.completion_tokens
     table.add_row("tokens / cost", f"{tokens} / ${s.cost_usd:.4f}", "")
-    console.print(table)
-    if unmeasured and s.problems_scored:
-        why = "--no-time" if ctx.get("timed") is False else "no test long enough to time"
-        console.print(
+    return table
+
+
+def _summary_notes(summary: RunSummary) -> list[str]:
+    """The lines under the figures: nothing measured, problems not scored, build searches
+    that ran out, the lowest x86-64 level of the correct answers."""
+    s, lines = summary, []
+    if not s.timed_share and s.problems_scored:
+        timed = s.context.get("timed")
+        why = "--no-time" if timed is False else "no test long enough to time"
+        lines.append(
             f"no speedup was measured ({why}): the speedup figures, fast_1.1 and the "
             "significance counts are not measured, not zero"
         )
-    unscored = summary.unscored_problems or []
+    unscored = s.unscored_problems or []
     if unscored:
-        names = ", ".join(unscored[:20]) + (
-            f" and {len(unscored) - 20} more" if len(unscored) > 20 else ""
+        more = f" and {len(unscored) - 20} more" if len(unscored) > 20 else ""
+        lines.append(
+            f"INCOMPLETE: {len(unscored)} of {s.problems} problem(s) not scored "
+            f"(machine trouble, no answer or interrupted): {', '.join(unscored[:20])}{more}; "
+            "the rates divide by the whole benchmark, so they count as not done until a "
+            "rerun scores them"
         )
-        console.print(
-            Text(
-                printable(
-                    f"INCOMPLETE: {len(unscored)} of {s.problems} problem(s) not scored "
-                    f"(machine trouble, no answer or interrupted): {names}; the rates divide by "
-                    "the whole benchmark, so they count as not done until a rerun scores them"
-                )
-            )
-        )
-    short = {p: r.search_note for p, r in summary.per_problem.items() if r.search_note}
-    for problem, note in list(short.items())[:20]:
-        console.print(Text(printable(f"{problem}: the build search's {note}")))
+    short = {p: r.search_note for p, r in s.per_problem.items() if r.search_note}
+    lines += [f"{problem}: the build search's {note}" for problem, note in list(short.items())[:20]]
     if len(short) > 20:
-        console.print(f"and {len(short) - 20} more problem(s) whose build search ran out")
-    levels = summary.isa_levels()
+        lines.append(f"and {len(short) - 20} more problem(s) whose build search ran out")
+    levels = s.isa_levels()
     if levels:
         runs_on = ", ".join(f"{level}: {n}" for level, n in levels.items())
-        console.print(
-            Text(printable(f"correct answers by the lowest x86-64 level they run on: {runs_on}"))
-        )
-    console.print(
-        f"strategy={ctx.get('strategy', 'best-of-n')} target={ctx.get('target', 'native')} "
-        f"samples={ctx.get('samples')} "
-        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
-        f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
-        highlight=False,
-        soft_wrap=True,
-    )
+        lines.append(f"correct answers by the lowest x86-64 level they run on: {runs_on}")
+    return lines
 
 
 def _clock(seconds: float) -> str:
