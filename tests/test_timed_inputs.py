@@ -23,7 +23,7 @@ from supercoder.problems.loading import load_problem
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig, evaluate
-from supercoder.verify.unseen import sanitizer_clean, unseen_tests
+from supercoder.verify.unseen import DRAWS, sanitizer_clean, unseen_tests
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
 # a lone-number problem: n then a seed; work grows with n
@@ -77,10 +77,10 @@ def test_every_check_draws_new_inputs(tmp_path: Path) -> None:
     first, second = unseen_tests(problem), unseen_tests(problem)
     assert first.source == second.source == "model"
     a, b = {x[1] for x in first.tests}, {x[1] for x in second.tests}
-    assert len(a) == len(b) == 3 and not a & b  # nothing reused between checks
+    assert len(a) == len(b) == DRAWS and not a & b  # nothing reused between checks
     own = {t.read_input() for t in problem.tests}
     assert not (a | b) & own
-    assert first.names == {f"unseen/u{i}" for i in (1, 2, 3)}
+    assert first.names == {f"unseen/u{i}" for i in range(1, DRAWS + 1)}
     assert "drawn for this check" in first.why
 
 
@@ -91,7 +91,8 @@ def test_a_line_of_numbers_and_a_lone_number_vary_across_the_range() -> None:
     drawn = [x[1] for _ in range(3) for x in unseen_tests(problem).tests]
     firsts = [int(d.split()[0]) for d in drawn]
     seconds = [int(d.split()[1]) for d in drawn]
-    assert len(set(firsts)) == len(firsts) == 9 and len(set(seconds)) >= 8
+    assert len(set(firsts)) == len(firsts) == 3 * DRAWS
+    assert len(set(seconds)) >= 3 * DRAWS - 1
     assert all(1000003 <= n <= 3000001 for n in firsts)
     assert max(firsts) - min(firsts) > 0.3 * (3000001 - 1000003)  # across the range
     assert not {3000001, 1000003} & set(firsts)
@@ -240,8 +241,12 @@ def test_the_interval_includes_the_spread_between_drawn_inputs() -> None:
     assert input_spread(same, np.random.default_rng(0), rounds) < 0.01
     varying = [rng.normal(m, 0.01, 8) for m in (0.1, 0.3, 0.5)]
     spread = input_spread(varying, np.random.default_rng(0), rounds)
-    # sd of the medians 0.2, over sqrt(3) tests: about 0.115
-    assert 0.08 < spread < 0.16
+    # sd of the medians 0.2, over sqrt(3) tests: about 0.115; times t(2)/z = 2.2 for a
+    # spread seen in only three inputs: about 0.25
+    assert 0.18 < spread < 0.33
+    five = [rng.normal(m, 0.01, 8) for m in (0.1, 0.2, 0.3, 0.4, 0.5)]
+    # sd 0.158 over sqrt(5): 0.071, times t(4)/z = 1.42: about 0.10
+    assert 0.07 < input_spread(five, np.random.default_rng(0), [np.arange(8)] * 5) < 0.14
     assert input_spread(varying[:1], np.random.default_rng(0), rounds[:1]) == 0.0
 
 
@@ -260,7 +265,7 @@ int main(void) {
 
 def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
     """A generator's draws at the top of its range that take the reference well over
-    ``TARGET_SECONDS`` are drawn again at a smaller size: a check's three timed inputs
+    ``TARGET_SECONDS`` are drawn again at a smaller size: a check's few timed inputs
     cost about what timing one largest test did, and still run long enough to time."""
     sandbox_or_skip()
     from supercoder.verify.unseen import TARGET_SECONDS, reference_runs
@@ -286,7 +291,7 @@ def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
     if top_cpu < 4 * TARGET_SECONDS:
         pytest.skip(f"this machine spins too fast to test the resize ({top_cpu:.3f}s)")
     unseen = unseen_tests(problem)
-    assert unseen.source == "generator" and len(unseen.tests) == 3
+    assert unseen.source == "generator" and len(unseen.tests) == DRAWS
     sizes = sorted(int(data) for _, data, _ in unseen.tests)
     assert sizes[0] < 50000  # below the upper half: drawn again, smaller
     assert sizes[0] * 2000 > 1_000_000  # still a real workload, not a trivial input

@@ -117,15 +117,15 @@ def input_spread(
     the spread between inputs plus each median's own sampling noise (its variance,
     ``w_i``, from a round bootstrap of that test alone); the between-input part
     ``max(0, s^2 - mean(w_i))`` over ``k`` tests is the variance the draw adds to their
-    mean (its square root, the standard error, is returned as it is: with 2 or 3 tests a
-    Student's t would multiply it by 6.5 or 2.2 and leave a 20x faster program, whose
-    speedup grows with the input, an interval down to 0.1x; the tests are drawn
-    stratified over the size range, which makes their mean steadier than a simple random
-    sample's). 0 with fewer than 2 tests, and
-    about 0 where every input gives the same speedup (an identical program: the medians
-    differ by sampling noise only, which the round bootstrap already counts). ``widen``
-    takes it in quadrature with the noise floor, so the interval is one of the speedup
-    over the input distribution, not over this check's draw."""
+    mean. Its square root, the standard error, is scaled by ``t95(k - 1) / Z95`` (1.42
+    for 5 tests): ``s^2`` is itself seen in only ``k`` inputs, and a check whose few
+    draws happen to agree must not report an interval the next check's draw misses
+    (measured: without it a check's CI missed another check's estimate 36 times in 100,
+    ``benchmarks/check_repeat.py``). 0 with fewer than 2 tests, and about 0 where every
+    input gives the same speedup (an identical program: the medians differ by sampling
+    noise only, which the round bootstrap already counts). ``widen`` takes it in
+    quadrature with the noise floor, so the interval is one of the speedup over the
+    input distribution, not over this check's draw."""
     k = len(ratios)
     if k < 2:
         return 0.0
@@ -136,7 +136,7 @@ def input_spread(
         _, lo, hi = round_bootstrap([r], n, rng, rounds=g)
         within.append(((hi - lo) / (2 * Z95)) ** 2)
     between = max(0.0, float(np.var(medians, ddof=1)) - float(np.mean(within)))
-    return math.sqrt(between / k)
+    return math.sqrt(between / k) * t95(k - 1) / Z95
 
 
 def widen(est: float, lo: float, hi: float, floor: float) -> tuple[float, float]:

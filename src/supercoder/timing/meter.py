@@ -103,7 +103,9 @@ LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests,
 #            is one of the speedup over the input distribution: the spread between the
 #            drawn tests joins the noise floor (``intervals.input_spread``), in the stop
 #            rule too.
-PROTOCOL = "meter-7"
+#   meter-8: five drawn inputs, not three, each aimed at 12 ms of reference CPU (not 20),
+#            their spread's standard error times t(k-1)/z (a spread seen in few inputs).
+PROTOCOL = "meter-8"
 LEGACY_PROTOCOL = "meter-1"
 
 Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
