@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import InfraError
-from supercoder.models.base import DEFAULT_SAMPLING, Completion, Sampling
+from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, Sampling
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 class Deadline:
     """``model`` with at most ``seconds`` in total for all its calls (from construction)."""
 
-    def __init__(self, model: Any, seconds: float | None) -> None:
+    def __init__(self, model: Model, seconds: float | None) -> None:
         self.model = model
         self.name = model.name
         self.seconds = seconds

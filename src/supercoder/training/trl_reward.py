@@ -19,12 +19,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError
 from supercoder.runs.metrics import batch_stats
 from supercoder.types import Problem
-from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
+from supercoder.verify.reward import Reply, RewardConfig, score_verdict, verify_batch
+
+if TYPE_CHECKING:
+    from supercoder.verify.executors import Executor
 
 log = logging.getLogger(__name__)
 
@@ -32,7 +35,7 @@ log = logging.getLogger(__name__)
 def make_trl_reward(
     problems: Iterable[Problem] = (),
     config: RewardConfig | None = None,
-    executor: Any = None,
+    executor: Executor | None = None,
     name: str = "speedup",
 ) -> Callable[..., list[float | None]]:
     """A TRL reward function over ``problems`` (looked up by the ``problem`` column)."""
@@ -41,7 +44,7 @@ def make_trl_reward(
 
     def reward(
         prompts: Sequence[Any] | None = None,
-        completions: Sequence[Any] = (),
+        completions: Sequence[Reply] = (),
         problem: Sequence[str] | None = None,
         extra_info: Sequence[Any] | None = None,
         log_metric: Callable[[str, float], None] | None = None,

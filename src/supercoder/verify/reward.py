@@ -42,13 +42,21 @@ failure is retried ``infra_retries`` times (default 1), then gets None.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from supercoder.types import Problem, Speedup, Verdict
 from supercoder.verify.service import INFRA_RETRIES, VerifyConfig, verify_answers
+
+if TYPE_CHECKING:
+    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.executors import Executor
+
+Reply = str | Mapping[str, Any] | Sequence[Mapping[str, Any]]
+"""A model's reply as trainers hand it over: the text, a chat message
+(``{"role": ..., "content": ...}``) or a conversation (its last message counts)."""
 
 # --- what a verdict is worth: the one definition every strategy, database and trainer uses
 
@@ -121,13 +129,13 @@ class RewardConfig:
     kind: RewardKind = DEFAULT_REWARD
     failure: float = 0.0
     baseline_copy: float = 0.0
-    eval_config: Any = field(default=None, compare=False)
+    eval_config: CheckConfig | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in REWARD_KINDS:
             raise ValueError(f"unknown reward kind {self.kind!r}: use one of {REWARD_KINDS}")
 
-    def evaluation(self) -> Any:
+    def evaluation(self) -> CheckConfig:
         if self.eval_config is not None:
             return self.eval_config
         from supercoder.verify.evaluate import CheckConfig
@@ -159,7 +167,7 @@ def default_reward(verdict: Verdict) -> float | None:
     return score_verdict(verdict, RewardConfig())
 
 
-def completion_text(completion: Any) -> str:
+def completion_text(completion: Reply) -> str:
     """Text of a completion: a plain string or a chat list (the last message's content)."""
     if isinstance(completion, str):
         return completion
@@ -170,7 +178,7 @@ def completion_text(completion: Any) -> str:
     return ""
 
 
-def reward_evaluation(config: RewardConfig) -> Any:
+def reward_evaluation(config: RewardConfig) -> CheckConfig:
     """How a reward-only caller verifies: ``config.evaluation()``, and under ``gated``
     (it pays a correct program only when significantly faster) the meter stops timing
     a program once it cannot be (``MeterConfig.stop_when_not_faster``): its reward is
@@ -183,9 +191,9 @@ def reward_evaluation(config: RewardConfig) -> Any:
 
 def verify_batch(
     problems: Sequence[Problem],
-    completions: Sequence[Any],
+    completions: Sequence[Reply],
     config: RewardConfig = RewardConfig(),
-    executor: Any = None,
+    executor: Executor | None = None,
     infra_retries: int = INFRA_RETRIES,
 ) -> list[Verdict]:
     """Verdicts for ``completions[i]`` on ``problems[i]`` (``verify.verify_answers``:
@@ -199,9 +207,9 @@ def verify_batch(
 
 def score_batch(
     problems: Sequence[Problem],
-    completions: Sequence[Any],
+    completions: Sequence[Reply],
     config: RewardConfig = RewardConfig(),
-    executor: Any = None,
+    executor: Executor | None = None,
     infra_retries: int = INFRA_RETRIES,
 ) -> list[float | None]:
     """Rewards for many completions at once (None = infrastructure failure, skip it)."""

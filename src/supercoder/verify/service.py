@@ -44,10 +44,10 @@ from __future__ import annotations
 import os
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from supercoder.errors import UserError
 from supercoder.types import Candidate, Problem, Status, Verdict
@@ -268,9 +268,18 @@ class _Member(NamedTuple):
     jobs: list[int]
 
 
+_Work = TypeVar("_Work", Job, GroupJob)
+_Result = TypeVar("_Result", JobResult, GroupResult)
+
+
 def _with_retries(
-    where: Any, fn: Any, jobs: list, retries: int, spent: list[float], tries: list[int]
-) -> Iterator[tuple[int, Any]]:
+    where: Executor,
+    fn: Callable[[_Work], _Result],
+    jobs: list[_Work],
+    retries: int,
+    spent: list[float],
+    tries: list[int],
+) -> Iterator[tuple[int, _Result]]:
     """``(job index, result)`` of ``fn`` over ``jobs`` through ``where``, each final
     result once: an infrastructure failure (any verdict of a group) is run again up to
     ``retries`` times; a broken problem raises its ``UserError``."""
@@ -283,7 +292,7 @@ def _with_retries(
                 raise UserError(result.problem_error)
             spent[j] += result.seconds
             tries[j] = attempt
-            verdicts = getattr(result, "verdicts", None) or (result.verdict,)
+            verdicts = result.verdicts if isinstance(result, GroupResult) else (result.verdict,)
             if any(v.is_infra_failure for v in verdicts) and attempt <= retries:
                 again.append(j)
                 continue
