@@ -227,3 +227,24 @@ def test_a_killed_eval_resumes_where_it_stopped(tmp_path):
     after = con.execute("SELECT problem, created FROM attempts ORDER BY problem").fetchall()
     assert after[:2] == before and [p for p, _ in after] == ["k1", "k2", "k3"]
     assert "resuming r: 2 problem(s) already done" in result.output
+
+
+def test_optimize_with_a_store_records_its_target(tmp_path):
+    """``optimize --db`` stores the run as it ran: a run for x86-64 is not recorded as a
+    native one (its identity in the store says which CPUs its answers are for)."""
+    sandbox_or_skip()
+    from supercoder.runs.store import Store
+
+    problem = make_sum_problem(tmp_path / "sum")
+    db = tmp_path / "runs.sqlite"
+    args = ["optimize", str(problem), "--no-time", "--samples", "1", "--budget", "3"]
+    result = runner.invoke(
+        app, [*args, "--db", str(db), "--target", "x86-64", "-o", str(tmp_path / "a.s")]
+    )
+    assert result.exit_code == 0, result.output
+    store = Store(db)
+    try:
+        (run,) = store.runs()
+    finally:
+        store.close()
+    assert run["options"]["target"] == "x86-64"

@@ -120,10 +120,9 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
 
     config = opts.verify_config()
     if db is not None:
-        timed = not opts.no_time
-        outcome = _stored_search(
-            problem, target, specs, llms, settings, db, run, timed, config, _progress
-        )
+        name = run or f"optimize:{problem.name}@{'+'.join(specs)}"
+        run_config = opts.run_config(specs, settings, str(Path(target).resolve()), name=name)
+        outcome = _stored_search(problem, llms, run_config, db, config, _progress)
     else:
         outcome = search(
             problem, llms, settings, verify=make_verifier(config), on_progress=_progress
@@ -169,22 +168,13 @@ def _progress(step) -> None:
     err.print(Text(printable(step.line())), soft_wrap=True)
 
 
-def _stored_search(problem, target, specs, llms, settings, db, run, timed, config, progress):
-    """The search journaled in the run store ``db`` (run ``run``, default
-    ``optimize:PROBLEM@MODEL``): a killed ``optimize`` continues when run again."""
+def _stored_search(problem, llms, run_config, db, config, progress):
+    """The search journaled in the run store ``db`` (``run_config``: the run's identity,
+    its target and deadline among it): a killed ``optimize`` continues when run again."""
     from supercoder.runs.eval_run import run_eval
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.store import Store
     from supercoder.runs.strategies import make_verifier
 
-    name = run or f"optimize:{problem.name}@{'+'.join(specs)}"
-    run_config = RunConfig(
-        model="+".join(specs),
-        benchmark=str(Path(target).resolve()),
-        strategy=settings,
-        time=timed,
-        sandbox=config.eval.sandbox,
-        name=name,
-    )
     store = Store(db)
     try:
         result = run_eval(
