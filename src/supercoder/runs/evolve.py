@@ -297,17 +297,17 @@ class _Search:
         if not verdict.correct:
             return None
         return Program(
-            db.next_id,
-            asm,
-            asm_digest(asm),
-            (0,),
-            0,
-            -1,
-            0,
-            "compiler",
-            name,
-            verdict,
-            features(asm),
+            id=db.next_id,
+            asm=asm,
+            digest=asm_digest(asm),
+            parents=(0,),
+            island=0,
+            generation=-1,
+            slot=0,
+            kind="compiler",
+            model=name,
+            verdict=verdict,
+            features=features(asm),
             edit=text.splitlines()[0] if text else None,
         )
 
@@ -592,7 +592,8 @@ class _Search:
             prompt_kind="recheck",
             lineage=tuple(db.lineage(pid)),
         )
-        attempt = Attempt(0, rnd, Candidate(program.asm, origin), verdict, None, tries, 0.0, secs)
+        candidate = Candidate(program.asm, origin)
+        attempt = Attempt(0, rnd, candidate, verdict, tries=tries, verify_seconds=secs)
         if not verdict.is_infra_failure:
             self._record(attempt)
         return attempt
@@ -602,7 +603,7 @@ _UNVERIFIED = Verdict("", Status.INFRA_ERROR, message="not verified yet")
 
 
 def _attempt(s: Slot, cand: Candidate, verdict: Verdict, text, seconds: float) -> Attempt:
-    return Attempt(s.slot, s.generation, cand, verdict, text, 1, seconds, 0.0)
+    return Attempt(s.slot, s.generation, cand, verdict, completion=text, gen_seconds=seconds)
 
 
 def _checked(items: Iterable[tuple]) -> Iterator[Checked]:

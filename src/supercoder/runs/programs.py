@@ -243,7 +243,19 @@ def baseline_program(problem: str, asm: str) -> Program:
     from supercoder.build.toolchain import asm_digest
 
     verdict = Verdict(problem, Status.OK, identical_to_baseline=True, message="the -O3 baseline")
-    return Program(0, asm, asm_digest(asm), (), 0, -1, 0, "baseline", None, verdict, features(asm))
+    return Program(
+        id=0,
+        asm=asm,
+        digest=asm_digest(asm),
+        parents=(),
+        island=0,
+        generation=-1,
+        slot=0,
+        kind="baseline",
+        model=None,
+        verdict=verdict,
+        features=features(asm),
+    )
 
 
 def rebuild(islands: int, programs: Iterable[Program]) -> ProgramDB:

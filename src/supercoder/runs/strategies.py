@@ -237,15 +237,8 @@ def _verify_all(
 
 
 def _finish(attempt: Attempt, verdict: Verdict, tries: int, seconds: float) -> Attempt:
-    return Attempt(
-        attempt.sample,
-        attempt.round,
-        attempt.candidate,
-        verdict,
-        attempt.completion,
-        tries,
-        attempt.gen_seconds,
-        attempt.verify_seconds + seconds,
+    return replace(
+        attempt, verdict=verdict, tries=tries, verify_seconds=attempt.verify_seconds + seconds
     )
 
 
@@ -555,7 +548,9 @@ def _attempt(
     )
     candidate = Candidate(resolved.asm, origin)
     placeholder = Verdict("", Status.INFRA_ERROR, message="not verified yet")
-    return Attempt(sample, rnd, candidate, placeholder, text, 0, seconds, 0.0)
+    return Attempt(
+        sample, rnd, candidate, placeholder, completion=text, tries=0, gen_seconds=seconds
+    )
 
 
 def best_of_n(problem: Problem, model: Model, n: int, temperature: float = 0.7, **kw) -> Outcome:
