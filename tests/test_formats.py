@@ -158,6 +158,8 @@ def test_an_origin_stored_before_it_was_typed_reads_back_and_keeps_every_key(tmp
 def test_an_origin_is_built_with_keywords_only():
     with pytest.raises(TypeError):
         Origin("openai:m")  # type: ignore[misc]
+    with pytest.raises(ValueError, match="names a field: model"):
+        Origin(extra={"model": "m"})  # a field is set by its keyword, never through extra
     o = Origin(model="compiler:gcc -O2", build="gcc -O2", flags=("-O2",), search={"builds": []})
     assert Origin.from_json(json.loads(json.dumps(o.to_json()))) == o
     assert o.to_json() == {

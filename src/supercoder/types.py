@@ -226,6 +226,9 @@ class Origin:
             value = getattr(self, name)
             if value is not None and not isinstance(value, MappingProxyType):
                 object.__setattr__(self, name, MappingProxyType(dict(value)))
+        named = sorted(self.extra.keys() & {f.name for f in fields(self)})
+        if named:  # it would be stored twice, and read back as the field
+            raise ValueError(f"Origin.extra names a field: {', '.join(named)}")
 
     @property
     def tokens(self) -> int:
