@@ -48,8 +48,8 @@ def run_model(problem, spec: str) -> tuple[str, str, float, str]:
     cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
     gen = sum(a.gen_seconds for a in outcome.attempts)
     search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
-    spent = cpu + (search["cpu_seconds"] if search else gen) + (time.process_time() - start)
-    left = search.get("unfinished", {}) if search else {}
+    spent = cpu + (search.cpu_seconds if search else gen) + (time.process_time() - start)
+    left = dict(search.unfinished) if search else {}
     left_text = f"{left.get('unscreened', 0)}/{left.get('unbuilt', 0)}" if left else "-"
     best = outcome.best
     if best is None or not best.verdict.correct:

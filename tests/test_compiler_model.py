@@ -28,7 +28,7 @@ from supercoder.prompting.prompts import build_messages, extract_assembly
 from supercoder.runs.buildsearch import build_search, search_builds
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.runs.trials import SearchConfig
-from supercoder.types import Problem, TestCase
+from supercoder.types import Problem, SearchRecord, TestCase
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
@@ -196,14 +196,14 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     assert "popcnt" in (first.candidate.asm or "")
     assert same_program(fallback.candidate.asm or "", compile_to_asm(POPCOUNT))
     found = first.origin.search
-    assert found["chosen"] == first.origin.build and first.origin.family
-    builds = {b["label"]: b for b in found["builds"]}
+    assert found is not None and found.chosen == first.origin.build and first.origin.family
+    builds = {b.label: b for b in found.builds}
     assert len(builds) <= 6 + 6  # n bounds the builds tried (+ crosses of the best)
-    chosen = builds[found["chosen"]]
-    assert chosen["status"] == "chosen" and chosen["correct"] and chosen["speedup"] > 1.1
-    low, high = chosen["speedup_ci"]
-    assert 1.01 < low <= chosen["speedup"] <= high
-    assert found["cpu_seconds"] < 25 * 1.5 + 10
+    chosen = builds[found.chosen]
+    assert chosen.status == "chosen" and chosen.correct and chosen.speedup > 1.1
+    low, high = chosen.speedup_ci
+    assert 1.01 < low <= chosen.speedup <= high
+    assert found.cpu_seconds < 25 * 1.5 + 10
     # judged like every candidate: on the tests the model never saw, then re-checked
     v = first.verdict
     assert v.significantly_faster and v.context.get("checks") == 2
@@ -263,8 +263,9 @@ def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):
     note = result.budget_note
     assert note.startswith("budget spent: ") and "rerun with --budget " in note
     assert float(note.rsplit(" ", 1)[1]) > 0.5
-    record = result.to_json()
-    assert record["budget_spent"] and record["budget_note"] == note
+    record = result.record()
+    assert record.budget_spent and record.budget_note == note
+    assert SearchRecord.from_json(record.to_json()) == record  # stored with the answer
     roomy = search_builds(problem, compile_to_asm(SOURCE), SearchConfig(budget=60, max_builds=3))
     assert roomy.unfinished == {} and roomy.budget_note == ""
 
@@ -283,7 +284,7 @@ def test_a_faster_wrong_build_is_never_chosen(tmp_path):
     )
     by_id = {t.build.id: t for t in result.trials}
     assert by_id["shortcut"].status == "wrong_output" and "test t" in by_id["shortcut"].detail
-    assert by_id["shortcut"].to_json()["correct"] is False
+    assert by_id["shortcut"].record().correct is False
     assert result.chosen is None or result.chosen.build == right
 
 

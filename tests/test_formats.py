@@ -160,7 +160,7 @@ def test_an_origin_is_built_with_keywords_only():
         Origin("openai:m")  # type: ignore[misc]
     with pytest.raises(ValueError, match="names a field: model"):
         Origin(extra={"model": "m"})  # a field is set by its keyword, never through extra
-    o = Origin(model="compiler:gcc -O2", build="gcc -O2", flags=("-O2",), search={"builds": []})
+    o = Origin(model="compiler:gcc -O2", build="gcc -O2", flags=("-O2",))
     assert Origin.from_json(json.loads(json.dumps(o.to_json()))) == o
     assert o.to_json() == {
         "model": "compiler:gcc -O2",
@@ -168,8 +168,64 @@ def test_an_origin_is_built_with_keywords_only():
         "completion_tokens": 0,
         "build": "gcc -O2",
         "flags": ["-O2"],
-        "search": {"builds": []},
     }
+
+
+# the compiler model's search as an earlier version kept it with its answer (before
+# ``budget_note`` and ``unfinished``), one build screened and one chosen
+OLD_SEARCH = {
+    "chosen": "gcc -O2 -march=native",
+    "cpu_seconds": 12.5,
+    "budget": 120.0,
+    "skipped_families": ["clang-pgo"],
+    "note": "",
+    "builds": [
+        {
+            "id": "o2n",
+            "cc": "gcc",
+            "flags": ["-O2", "-march=native"],
+            "pgo": False,
+            "family": "gcc-O2-native",
+            "label": "gcc -O2 -march=native",
+            "status": "chosen",
+            "detail": "",
+            "correct": True,
+            "screen_speedup": 1.31,
+            "halving_speedup": 1.28,
+            "pairs": 24,
+            "speedup": 1.27,
+            "speedup_ci": [1.2, 1.33],
+        },
+        {"id": "o1", "label": "gcc -O1", "status": "wrong_output", "correct": False},
+    ],
+}
+
+
+def test_a_stored_build_search_reads_as_typed_records():
+    o = Origin.from_json({"model": "compiler:gcc -O2 -march=native", "search": OLD_SEARCH})
+    s = o.search
+    assert s is not None and (s.chosen, s.cpu_seconds, s.skipped_families) == (
+        "gcc -O2 -march=native",
+        12.5,
+        ("clang-pgo",),
+    )
+    assert s.budget_note == "" and s.unfinished == () and not s.budget_spent  # not kept then
+    chosen, wrong = s.builds
+    assert (chosen.label, chosen.correct, chosen.speedup_ci) == (
+        "gcc -O2 -march=native",
+        True,
+        (1.2, 1.33),
+    )
+    assert chosen.flags == ("-O2", "-march=native") and chosen.pairs == 24
+    assert (wrong.status, wrong.correct, wrong.speedup, wrong.speedup_ci) == (
+        "wrong_output",
+        False,
+        None,
+        None,
+    )
+    again = Origin.from_json(json.loads(json.dumps(o.to_json())))
+    assert again == o and again.search is not None
+    assert again.search.to_json()["builds"][0] == OLD_SEARCH["builds"][0]
 
 
 def test_the_context_names_version_meter_floor_and_date():

@@ -27,7 +27,7 @@ from supercoder.build.toolchain import object_code
 from supercoder.cli import app
 from supercoder.models import Sampling
 from supercoder.models.compiler import CompilerModel
-from supercoder.types import IsaUse, Problem, Status, TestCase, Verdict
+from supercoder.types import IsaUse, Problem, SearchRecord, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.test_compiler_model import POPCOUNT as SOURCE  # popcount: a gross -march gain
@@ -206,7 +206,7 @@ def test_the_compiler_model_answers_with_a_portable_build_under_x86_64():
     verify = make_verifier(CheckConfig(target=Target.X86_64))
     answers = build_search(problem, model, StrategyConfig(Sampling(n=8)), verify=verify).attempts
     assert answers
-    labels = [b["label"] for b in (answers[0].origin.search or {}).get("builds", [])]
+    labels = [b.label for b in (answers[0].origin.search or SearchRecord()).builds]
     assert labels and not any("-march=native" in label for label in labels)
     for answer in answers:
         v = _check(problem, answer.candidate.asm or "", Target.X86_64)

@@ -161,6 +161,133 @@ def _ids(value: Any) -> tuple[int, ...]:
     return tuple(int(x) for x in value or ())
 
 
+def _number(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuildRecord:
+    """One build the ``compiler`` model's search tried, as kept with its answer
+    (``runs/trials.py`` ``Trial.record``).
+
+    Fields:
+        id: the build's id (``compiler:ID`` specs).
+        cc: its compiler.
+        flags: its flags.
+        pgo: profile-guided.
+        family: a coarse name (compiler, PGO, level, target, modifiers).
+        label: the build as a command line.
+        status: how far it got (``built``, ``failed``, ``duplicate``, ``screened``,
+            ``measured``, ``faster``, ``chosen``, ``unbuilt``, a test status...).
+        detail: why it stopped there ('' when it did not).
+        correct: it passed every test (None: never run).
+        screen_speedup: the screen's cheap CPU ratio (None: not screened).
+        halving_speedup: successive halving's estimate (None: not reached).
+        pairs: timed pairs over its rungs.
+        speedup: its best figure: the re-measure's, else halving's, else the screen's.
+        speedup_ci: the re-measure's 95% CI (None: not re-measured).
+    """
+
+    id: str = ""
+    cc: str = ""
+    flags: tuple[str, ...] = ()
+    pgo: bool = False
+    family: str = ""
+    label: str = ""
+    status: str = ""
+    detail: str = ""
+    correct: bool | None = None
+    screen_speedup: float | None = None
+    halving_speedup: float | None = None
+    pairs: int = 0
+    speedup: float | None = None
+    speedup_ci: tuple[float | None, float | None] | None = None
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> BuildRecord:
+        ci = d.get("speedup_ci")
+        correct = d.get("correct")
+        return cls(
+            id=str(d.get("id") or ""),
+            cc=str(d.get("cc") or ""),
+            flags=tuple(str(x) for x in d.get("flags") or ()),
+            pgo=bool(d.get("pgo")),
+            family=str(d.get("family") or ""),
+            label=str(d.get("label") or ""),
+            status=str(d.get("status") or ""),
+            detail=str(d.get("detail") or ""),
+            correct=None if correct is None else bool(correct),
+            screen_speedup=_number(d.get("screen_speedup")),
+            halving_speedup=_number(d.get("halving_speedup")),
+            pairs=int(d.get("pairs") or 0),
+            speedup=_number(d.get("speedup")),
+            speedup_ci=(_number(ci[0]), _number(ci[1])) if ci else None,
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **asdict(self),
+            "flags": list(self.flags),
+            "speedup_ci": list(self.speedup_ci) if self.speedup_ci else None,
+        }
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchRecord:
+    """The ``compiler`` model's build search, as kept with the answer it chose
+    (``runs/trials.py`` ``SearchResult.record``; ``Origin.search``).
+
+    Fields:
+        chosen: the chosen build's label (``baseline (gcc -O3)``: none was faster).
+        cpu_seconds: CPU seconds the search spent.
+        budget: its budget in CPU seconds.
+        budget_spent: the budget ended it before every build was built and screened.
+        unfinished: what it left undone (``unscreened``, ``unbuilt``) and how many.
+        budget_note: ``budget spent: ...; rerun with --budget N`` ('' when nothing).
+        skipped_families: build families skipped for a missing tool.
+        note: anything else it says.
+        builds: every build it tried, in order.
+    """
+
+    chosen: str = ""
+    cpu_seconds: float = 0.0
+    budget: float = 0.0
+    budget_spent: bool = False
+    unfinished: tuple[tuple[str, int], ...] = ()
+    budget_note: str = ""
+    skipped_families: tuple[str, ...] = ()
+    note: str = ""
+    builds: tuple[BuildRecord, ...] = ()
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any]) -> SearchRecord:
+        """A stored search (every version: a key missing reads as its default)."""
+        return cls(
+            chosen=str(d.get("chosen") or ""),
+            cpu_seconds=float(d.get("cpu_seconds") or 0.0),
+            budget=float(d.get("budget") or 0.0),
+            budget_spent=bool(d.get("budget_spent")),
+            unfinished=tuple((str(k), int(v)) for k, v in (d.get("unfinished") or {}).items()),
+            budget_note=str(d.get("budget_note") or ""),
+            skipped_families=tuple(str(x) for x in d.get("skipped_families") or ()),
+            note=str(d.get("note") or ""),
+            builds=tuple(BuildRecord.from_json(b) for b in d.get("builds") or ()),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "chosen": self.chosen,
+            "cpu_seconds": self.cpu_seconds,
+            "budget": self.budget,
+            "budget_spent": self.budget_spent,
+            "unfinished": dict(self.unfinished),
+            "budget_note": self.budget_note,
+            "skipped_families": list(self.skipped_families),
+            "note": self.note,
+            "builds": [b.to_json() for b in self.builds],
+        }
+
+
 @dataclass(frozen=True, kw_only=True)
 class Origin:
     """Where a candidate came from, as typed fields (keywords only). ``from_json`` and
@@ -191,8 +318,7 @@ class Origin:
         build: the ``compiler`` model's build label (None for other models).
         family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
         flags: the build's compiler flags.
-        search: the ``compiler`` model's build search, as ``SearchResult.to_json()``
-            wrote it (``runs/trials.py``; on the answer it chose).
+        search: the ``compiler`` model's build search (on the answer it chose).
         extra: keys a source added that no field names, kept as stored (read-only).
     """
 
@@ -218,14 +344,12 @@ class Origin:
     build: str | None = None
     family: str | None = None
     flags: tuple[str, ...] = ()
-    search: Mapping[str, Any] | None = field(default=None, hash=False)
+    search: SearchRecord | None = None
     extra: Mapping[str, Any] = field(default_factory=lambda: _NO_EXTRA, hash=False)
 
     def __post_init__(self) -> None:
-        for name in ("search", "extra"):  # read-only views: a value is never changed
-            value = getattr(self, name)
-            if value is not None and not isinstance(value, MappingProxyType):
-                object.__setattr__(self, name, MappingProxyType(dict(value)))
+        if not isinstance(self.extra, MappingProxyType):  # a read-only view: never changed
+            object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
         named = sorted(self.extra.keys() & {f.name for f in fields(self)})
         if named:  # it would be stored twice, and read back as the field
             raise ValueError(f"Origin.extra names a field: {', '.join(named)}")
@@ -268,7 +392,7 @@ class Origin:
             build=_text(d.get("build")),
             family=_text(d.get("family")),
             flags=tuple(str(x) for x in d.get("flags") or ()),
-            search=search if isinstance(search, Mapping) else None,
+            search=SearchRecord.from_json(search) if isinstance(search, Mapping) else None,
             extra={k: v for k, v in d.items() if k not in known},
         )
 
@@ -282,8 +406,8 @@ class Origin:
                 continue
             if isinstance(value, tuple):
                 value = list(value)
-            elif isinstance(value, Mapping):
-                value = _plain(value)
+            elif isinstance(value, SearchRecord):
+                value = value.to_json()
             out[f.name] = value
         return {**out, **_plain(self.extra)}
 

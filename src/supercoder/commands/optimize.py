@@ -324,26 +324,23 @@ def _builds_table(outcome, limit: int = 200) -> Table | None:
     """The builds the compiler model searched (its answers carry the search): each
     build's label, how far it got, its speedup; None for other models."""
     search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
-    if search is None or not search.get("builds"):
+    if search is None or not search.builds:
         return None
-    builds = search["builds"]
-    title = f"{len(builds)} builds searched ({search.get('cpu_seconds', 0)} CPU s); "
-    title += f"chosen: {search.get('chosen')}"
+    builds = search.builds
+    title = f"{len(builds)} builds searched ({search.cpu_seconds} CPU s); "
+    title += f"chosen: {search.chosen}"
     table = Table(title=Text(printable(title)))
     table.add_column("build", no_wrap=True, overflow="ellipsis", max_width=72)
     table.add_column("status", no_wrap=True, min_width=15)
     table.add_column("speedup (95% CI)", no_wrap=True, min_width=22)
     table.add_column("detail", no_wrap=True, overflow="ellipsis", max_width=30)
     for b in builds[:limit]:
-        ci = b.get("speedup_ci")
-        speed = b.get("speedup")
+        ci, speed = b.speedup_ci, b.speedup
         text = "-" if speed is None else f"{speed:.3f}x"
-        if ci and None not in ci:
+        if ci and ci[0] is not None and ci[1] is not None:
             text += f" [{ci[0]:.3f}, {ci[1]:.3f}]"
-        detail = str(b.get("detail") or "").splitlines()[0][:80] if b.get("detail") else ""
-        table.add_row(
-            printable(str(b.get("label"))), printable(str(b.get("status"))), text, printable(detail)
-        )
+        detail = b.detail.splitlines()[0][:80] if b.detail else ""
+        table.add_row(printable(b.label), printable(b.status), text, printable(detail))
     if len(builds) > limit:
         table.caption = f"and {len(builds) - limit} more (--json lists them all)"
     return table

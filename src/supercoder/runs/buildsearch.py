@@ -303,7 +303,7 @@ def _answers(
     """The chosen build (its verdict the re-measure's) and the baseline as a fallback,
     or the baseline alone; the search's record rides on the first."""
     note = result.budget_note
-    search = result.to_json()
+    search = result.record()
     chosen = result.chosen
     if chosen is None or chosen.asm is None or chosen.verdict is None:
         why = "gcc -O3, the baseline: no build was significantly faster"

@@ -238,9 +238,8 @@ def search_note(outcome: Outcome) -> str:
     """What a build search left undone for lack of budget ('' when nothing, or when no
     build search produced the answers)."""
     for a in outcome.attempts:
-        found = a.origin.search
-        if found is not None:
-            return str(found.get("budget_note") or "")
+        if a.origin.search is not None:
+            return a.origin.search.budget_note
     return ""
 
 

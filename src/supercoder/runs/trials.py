@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from supercoder.build.flagspace import Build
 from supercoder.build.isa import Target
 from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
-from supercoder.types import Speedup, Verdict
+from supercoder.types import BuildRecord, SearchRecord, Speedup, Verdict
 
 SCREEN_SHARE = 0.5
 HALVING_SHARE = 0.8
@@ -68,19 +68,25 @@ class Trial:
         self.pairs += pairs
         self.estimate = math.exp(self.logs / self.pairs)
 
-    def to_json(self) -> dict[str, object]:
-        fresh = self.fresh
-        return {
-            **self.build.to_json(),
-            "status": self.status,
-            "detail": self.detail,
-            "correct": None if self.status in NOT_RUN else self.status not in FAILED,
-            "screen_speedup": _round(self.screen),
-            "halving_speedup": _round(self.estimate),
-            "pairs": self.pairs,
-            "speedup": _round(fresh.value if fresh else self.estimate or self.screen),
-            "speedup_ci": [_round(fresh.low), _round(fresh.high)] if fresh else None,
-        }
+    def record(self) -> BuildRecord:
+        """What is kept of it with the answer."""
+        fresh, b = self.fresh, self.build
+        return BuildRecord(
+            id=b.id,
+            cc=b.cc,
+            flags=b.flags,
+            pgo=b.pgo,
+            family=b.family,
+            label=b.label,
+            status=self.status,
+            detail=self.detail,
+            correct=None if self.status in NOT_RUN else self.status not in FAILED,
+            screen_speedup=_round(self.screen),
+            halving_speedup=_round(self.estimate),
+            pairs=self.pairs,
+            speedup=_round(fresh.value if fresh else self.estimate or self.screen),
+            speedup_ci=(_round(fresh.low), _round(fresh.high)) if fresh else None,
+        )
 
 
 NOT_RUN = {"pending", "built", "failed", "duplicate", "baseline", "unscreened"}
@@ -133,18 +139,19 @@ class SearchResult:
         parts = ", ".join(f"{n} {what}" for what, n in left.items())
         return f"budget spent: {parts}; rerun with --budget {advice:g}"
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "chosen": self.chosen.build.label if self.chosen else "baseline (gcc -O3)",
-            "cpu_seconds": round(self.cpu_seconds, 2),
-            "budget": self.budget,
-            "budget_spent": bool(self.unfinished),
-            "unfinished": self.unfinished,
-            "budget_note": self.budget_note,
-            "skipped_families": list(self.skipped),
-            "note": self.note,
-            "builds": [t.to_json() for t in self.trials],
-        }
+    def record(self) -> SearchRecord:
+        """What is kept of it with the answer (``Origin.search``)."""
+        return SearchRecord(
+            chosen=self.chosen.build.label if self.chosen else "baseline (gcc -O3)",
+            cpu_seconds=round(self.cpu_seconds, 2),
+            budget=self.budget,
+            budget_spent=bool(self.unfinished),
+            unfinished=tuple(self.unfinished.items()),
+            budget_note=self.budget_note,
+            skipped_families=self.skipped,
+            note=self.note,
+            builds=tuple(t.record() for t in self.trials),
+        )
 
 
 class Budget:
