@@ -1,6 +1,7 @@
 """Strategies side by side at equal cost: best-of-N, refine and evolve on chain problems.
 
     python benchmarks/strategies.py [--problems 5] [--samples 12] [--last 3]
+                                    [--tests 2] [--strategy evolve ...]
 
 Each problem is a *chain* (tests/fakes/chain.py): versions 0..LAST of a program, each
 doing 4x less redundant work than the one before; the scripted chain model, served by a
@@ -10,7 +11,9 @@ number of model answers per problem (--samples). One row per strategy x problem:
 version its answer reached, its speedup vs gcc -O3 with the CI, model calls, and the
 CPU seconds spent verifying and timing (each distinct check once, evolve's
 re-measurements included); then per strategy the problems that reached the
-last version and the geometric-mean speedup.
+last version and the geometric-mean speedup. ``--tests 1`` gives each problem its one
+visible test and no hidden one (as a user's problem made by ``problem init`` has): its
+speedups come from the inputs drawn for each check.
 """
 
 from __future__ import annotations
@@ -39,14 +42,20 @@ def main() -> None:
     ap.add_argument("--problems", type=int, default=5)
     ap.add_argument("--samples", type=int, default=12)
     ap.add_argument("--last", type=int, default=3)
+    ap.add_argument("--tests", type=int, default=2, help="tests per problem (1: none hidden)")
+    ap.add_argument("--strategy", nargs="+", choices=[s.value for s in Strategy])
     args = ap.parse_args()
+    strategies = [s for s in Strategy if not args.strategy or s.value in args.strategy]
     root = Path(tempfile.mkdtemp(prefix="sc-strategies-"))
     mods = [13, 11, 7, 5, 17, 19, 23, 29][: args.problems]
-    chains = {f"chain{m}": chain_problem(root, f"chain{m}", last=args.last, mod=m) for m in mods}
+    chains = {
+        f"chain{m}": chain_problem(root, f"chain{m}", last=args.last, mod=m, tests=args.tests)
+        for m in mods
+    }
     rows, totals = [], {}
     with openai_server(chain_responder(chains)) as url:
         model = load_model("openai:chain", base_url=url, cache=False)
-        for strategy in Strategy:
+        for strategy in strategies:
             settings = StrategyConfig(Sampling(n=args.samples, temperature=0.8), strategy=strategy)
             for name, chain in chains.items():
                 problem = load_problem(chain.path)
