@@ -35,6 +35,19 @@ class Completion:
     finish_reason: str | None = None
     origin: Origin = field(default_factory=Origin, compare=False)
 
+    def stamp(self, origin: Origin) -> Origin:
+        """``origin`` with who answered and what the answer cost (model, tokens, cost,
+        cached, finish reason) taken from this completion."""
+        return replace(
+            origin,
+            model=self.model,
+            prompt_tokens=self.prompt_tokens,
+            completion_tokens=self.completion_tokens,
+            cost_usd=self.cost_usd,
+            cached=self.cached,
+            finish_reason=self.finish_reason,
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The response cache's record (``origin`` as ``Origin.to_json``)."""
         return {

@@ -547,17 +547,7 @@ class _Search:
             island=s.island,
             model=s.model,
         )
-        if completion is None:
-            return origin
-        return replace(
-            origin,
-            model=completion.model,
-            prompt_tokens=completion.prompt_tokens,
-            completion_tokens=completion.completion_tokens,
-            cost_usd=completion.cost_usd,
-            cached=completion.cached,
-            finish_reason=completion.finish_reason,
-        )
+        return origin if completion is None else completion.stamp(origin)
 
     def _final(self, db: ProgramDB, rnd: int) -> Attempt:
         """The answer: finalists re-checked fresh; the fastest correct one that is not

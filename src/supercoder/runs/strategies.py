@@ -534,15 +534,9 @@ def _attempt(
     text = completion.text
     resolved = resolve_answer(text, base, elided)
     origin = replace(
-        completion.origin,  # what the model said of it (the compiler model's build)
+        completion.stamp(completion.origin),  # and what it said of it (a build)
         sample=sample,
         round=rnd,
-        model=completion.model,
-        prompt_tokens=completion.prompt_tokens,
-        completion_tokens=completion.completion_tokens,
-        cost_usd=completion.cost_usd,
-        cached=completion.cached,
-        finish_reason=completion.finish_reason,
         answer=resolved.kind,
         answer_error=resolved.error,
     )
