@@ -722,7 +722,12 @@ def test_dataset_import_uses_every_core_by_default():
 
 def test_ctrl_c_stops_a_parallel_import_within_seconds(tmp_path):
     src = tmp_path / "records.jsonl"
-    src.write_text("".join(json.dumps(record(f"p{i:02d}")) + "\n" for i in range(60)))
+    # enough distinct programs that the import is still busy when Ctrl-C comes (60 alike
+    # took 1.7 s in all: a Ctrl-C could land after the work, as the process exits)
+    records = [record(f"p{i:03d}") for i in range(300)]
+    for i, r in enumerate(records):
+        r["extra_info"]["c_code"] += f"/* program {i} */\n"
+    src.write_text("".join(json.dumps(r) + "\n" for r in records))
     out = tmp_path / "out"
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
     args = [
