@@ -333,6 +333,11 @@ def test_crossover_and_hot_prompts_show_their_parents(chains):
     assert shown_version(chain, text) == 2  # the better parent first, both in full
     (hot,) = evolve_messages(problem, [Parent(chain.versions[0])], context="hot")
     assert "%" in hot["content"] and "gcc -O3" in hot["content"]
+    assert "must run on every" not in text  # native: nothing to say
+    (level,) = evolve_messages(problem, pair, target="x86-64-v2")
+    # an evolve prompt names the target as the first prompt does (the assembler refuses
+    # more, so an answer that does not know it is wasted)
+    assert "It must run on every x86-64-v2 CPU" in level["content"]
 
 
 def test_the_feature_grid_tells_kinds_of_programs_apart(chains):

@@ -19,6 +19,7 @@ from supercoder.prompting.prompts import (
     _with_link,
     fence,
     hot_parts,
+    requirements,
 )
 from supercoder.types import Problem
 
@@ -39,8 +40,10 @@ def evolve_messages(
     context: str = "full",
     answer: str = "whole",
     show_inputs: int = 0,
+    target: str = "native",
 ) -> list[dict[str, str]]:
-    """One user turn (see module docstring)."""
+    """One user turn (see module docstring); ``target`` and the problem's exit status
+    are said as in the first prompt (``prompts.requirements``)."""
     parts = [
         "Here is a C program that reads standard input and writes standard output:",
         fence(problem.source, "c"),
@@ -70,6 +73,7 @@ def evolve_messages(
     if inputs:
         parts.append("Example inputs (the program reads them from standard input):")
         parts += [fence(t.read_input()[:300].decode("utf-8", errors="replace"), "") for t in inputs]
+    parts += requirements(problem, target)
     if cross:
         parts.append("Combine the best ideas of both programs into one program faster than either.")
     if answer == "diff":

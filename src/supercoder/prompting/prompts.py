@@ -84,6 +84,25 @@ def build_messages(
     return messages
 
 
+def requirements(problem: Problem, target: str = "native") -> list[str]:
+    """What every answer must also do, said in each prompt that asks for one: exit with
+    the problem's exit status; run on every CPU of a ``target`` level (``--target``)."""
+    out = []
+    if problem.exit_code:
+        out.append(
+            f"The program ends with exit status {problem.exit_code} by design: every run of "
+            "yours must exit with that status too."
+        )
+    if target != "native":
+        from supercoder.build.isa import describe, parse_target
+
+        out.append(
+            f"It must run on every {target} CPU: use no instruction beyond "
+            f"{describe(parse_target(target))}; the assembler refuses any other."
+        )
+    return out
+
+
 def question(
     problem: Problem,
     *,
@@ -109,22 +128,11 @@ def question(
                 f"This is the assembly that `{build}` generates for it:",
                 fence(asm, "assembly"),
             ]
-    if problem.exit_code:
-        parts.append(
-            f"The program ends with exit status {problem.exit_code} by design: every run of "
-            "yours must exit with that status too."
-        )
     inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
     if inputs:
         parts.append("Example inputs (the program reads them from standard input):")
         parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
-    if target != "native":
-        from supercoder.build.isa import describe, parse_target
-
-        parts.append(
-            f"It must run on every {target} CPU: use no instruction beyond "
-            f"{describe(parse_target(target))}; the assembler refuses any other."
-        )
+    parts += requirements(problem, target)
     if answer == "diff" and variant == "asm":
         parts.append(_with_link(problem, DIFF_INSTRUCTIONS))
     else:

@@ -382,6 +382,7 @@ class _Search:
             context=str(self.settings.context),
             answer="diff" if slot.kind == "diff" else "whole",
             show_inputs=self.settings.show_inputs,
+            target=self.settings.target,
         )
 
     def _ask(self, db: ProgramDB, slots: list[Slot]) -> dict[int, tuple[Completion | None, float]]:

@@ -340,7 +340,7 @@ class StrategyConfig:
         strategy: ``best-of-n``, ``refine`` or ``evolve`` (``sampling.n`` is then the
             total number of answers per problem; see ``runs/dispatch.py``).
         evolve: the evolutionary search's knobs (``EvolveConfig``).
-        target: the ISA target the first prompt names (``--target``; the run's
+        target: the ISA target every prompt names (``--target``; the run's
             identity keeps it in ``RunConfig.target``, so ``flat`` leaves it out).
     """
 
