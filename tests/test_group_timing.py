@@ -283,3 +283,29 @@ def test_the_warm_up_run_is_judged_like_every_run(primes, programs, tmp_path):  
     assert "exit code 1" in cmp.mismatch and cmp.speedup is None
     assert [r for r in lying.runs if not r.startswith("baseline")] == ["liar"]  # then no more
     assert cmp.cpu_seconds > 0.05  # the warm-up's CPU is charged to it
+
+
+def test_a_session_spreads_its_runs_over_sandbox_instances(tmp_path):
+    """What one sandbox instance fixes (where its binaries landed) varies within a check:
+    runs go to either instance at random, and sleeping is counted once over both."""
+    import shutil
+
+    from supercoder.sandbox.box import Limits, Sandboxes
+    from tests.conftest import sandbox_or_skip
+
+    sandbox_or_skip()
+
+    binary = tmp_path / "true"
+    binary.write_bytes(Path(shutil.which("true") or "/bin/true").read_bytes())
+    binary.chmod(0o755)
+    limits = Limits(idle_total_seconds=1.0)
+    with Sandboxes(lambda: Sandbox({"candidate": binary}, limits), 2) as boxes:
+        runs = [boxes.run("candidate", f"{i}\n".encode()) for i in range(24)]
+        assert all(r.outcome == "exited" for r in runs)
+        used = [len(box._inputs) for box in boxes.boxes]  # inputs each instance was given
+        assert sum(used) == 24 and min(used) >= 1, used
+        first, second = boxes.boxes
+        first._blocked["candidate"] = 0.6  # asleep in one instance, then in the other
+        second._blocked["candidate"] = second._blocked["candidate"] + 0.6
+        assert boxes.slept("candidate") and second.slept("candidate")
+    assert all(box._proc.poll() is not None for box in boxes.boxes)  # both closed

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import random
 import selectors
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -421,6 +422,12 @@ class Sandbox:
         total = lim.idle_total_seconds + 2 * self._blocked.get("baseline", 0.0)
         return min(per_run, total - self._blocked.get(role, 0.0))
 
+    def share_idle(self, other: Sandbox) -> None:
+        """Count sleeping against ``other``'s allowance: several instances together
+        allow what one would (``Sandboxes``)."""
+        self._blocked = other._blocked
+        self._most = other._most
+
     def slept(self, name: str) -> bool:
         """Has binary ``name`` (with its copies) spent its sleeping allowance here?"""
         left = self._allowance(_role(name), self.limits)
@@ -487,6 +494,45 @@ def _classify_memory(r: RunResult, lim: Limits) -> RunResult:
     ):
         return replace(r, outcome="memory_limit")
     return r
+
+
+class Sandboxes:
+    """Several instances of one sandbox (made by ``make``: the same binaries, limits and
+    CPUs), each run going to one of them at random. What is fixed for the life of an
+    instance (where its copies of the binaries and its supervisor landed in memory)
+    then varies within a timing session, so it widens the interval instead of shifting
+    one check against the next. Sleeping is counted once over all of them."""
+
+    def __init__(self, make: Callable[[], Sandbox], count: int = 2):
+        self.boxes: list[Sandbox] = []
+        try:
+            for _ in range(max(1, count)):
+                box = make()
+                if self.boxes:
+                    box.share_idle(self.boxes[0])
+                self.boxes.append(box)
+        except BaseException:
+            self.close()
+            raise
+        self._rng = random.Random()
+
+    def run(self, name: str, stdin: bytes, limits: Limits | None = None) -> RunResult:
+        """``Sandbox.run`` in one of the instances, picked at random."""
+        return self._rng.choice(self.boxes).run(name, stdin, limits)
+
+    def slept(self, name: str) -> bool:
+        """``Sandbox.slept`` over all the instances (their allowance is shared)."""
+        return self.boxes[0].slept(name)
+
+    def close(self) -> None:
+        for box in self.boxes:
+            box.close()
+
+    def __enter__(self) -> Sandboxes:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def open_sandbox(

@@ -9,7 +9,10 @@ Protocol (``Meter.compare``):
    little CPU); within a test, the pairs alternate which binary runs first (ABBA,
    from a random start). Each run uses
    one of ``placements`` copies of its binary, picked at random (other file pages, so
-   the binary's placement in memory varies within a check as it does between checks).
+   the binary's placement in memory varies within a check as it does between checks);
+   a check's group session also spreads its runs over two sandbox instances at random
+   (``sandbox.box.Sandboxes``, from ``verify.evaluate``), so what one instance fixes
+   varies within the check too.
    CPU time (user+sys of the process, from wait4) is the measure; wall time is recorded.
    Every run's output is checked again.
 2. Per test, the speedup is exp(median of the paired log-ratios log(t_base/t_cand)).
@@ -68,7 +71,7 @@ import numpy as np
 
 from supercoder.errors import InfraError
 from supercoder.problems.outputs import outputs_match
-from supercoder.sandbox.box import RunResult, Sandbox
+from supercoder.sandbox.box import RunResult, Sandbox, Sandboxes
 from supercoder.timing.calibration import cached_timed_set, load_calibration, tests_key
 from supercoder.timing.intervals import (
     Z95,
@@ -104,11 +107,13 @@ LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests,
 #            drawn tests joins the noise floor (``intervals.input_spread``), in the stop
 #            rule too.
 #   meter-8: five drawn inputs, not three, each aimed at 12 ms of reference CPU (not 20),
-#            their spread's standard error times t(k-1)/z (a spread seen in few inputs).
+#            their spread's standard error times t(k-1)/z (a spread seen in few inputs);
+#            a group's runs spread over two sandbox instances at random (``Sandboxes``).
 PROTOCOL = "meter-8"
 LEGACY_PROTOCOL = "meter-1"
 
 Tests = Sequence[tuple[str, bytes, bytes]]  # (name, input, expected output)
+Box = Sandbox | Sandboxes  # where the runs go: one instance, or several at random
 
 
 @dataclass(frozen=True)
@@ -295,7 +300,7 @@ class Meter:
             random.Random(self.config.seed).shuffle(names)
         return dict(names)
 
-    def compare(self, box: Sandbox, tests: Tests, baseline_digest: str | None = None) -> Comparison:
+    def compare(self, box: Box, tests: Tests, baseline_digest: str | None = None) -> Comparison:
         """``tests``: (name, input, expected output). Candidate must already be correct.
         With ``baseline_digest`` the timed-test set is cached under it (not in legacy)."""
         if not self.config.legacy:
@@ -330,7 +335,7 @@ class Meter:
 
     def compare_group(
         self,
-        box: Sandbox,
+        box: Box,
         tests: Tests,
         candidates: Sequence[str],
         baseline_digest: str | None = None,
@@ -414,7 +419,7 @@ class Meter:
 
     def _step(
         self,
-        box: Sandbox,
+        box: Box,
         name: str,
         data: bytes,
         expected: bytes,
@@ -470,7 +475,7 @@ class Meter:
 
     def _timed(
         self,
-        box: Sandbox,
+        box: Box,
         tests: Tests,
         first: dict[str, float],
         samples: _Samples | None,
@@ -520,7 +525,7 @@ class Meter:
 
     def _run(
         self,
-        box: Sandbox,
+        box: Box,
         who: str,
         data: bytes,
         expected: bytes,
@@ -545,7 +550,7 @@ class Meter:
             run.cpu_seconds,
         )
 
-    def _pair(self, box: Sandbox, data: bytes, expected: bytes, rng: random.Random, name: str):
+    def _pair(self, box: Box, data: bytes, expected: bytes, rng: random.Random, name: str):
         # counterbalanced (ABBA): a test's pairs alternate which binary runs first,
         # from a random start, so position effects cancel instead of becoming bias
         k = self._pairs_done.get(name, rng.randrange(2))

@@ -35,7 +35,14 @@ from supercoder.build.toolchain import assemble, machine_context, same_program
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
-from supercoder.sandbox.box import Limits, RunResult, Sandbox, SandboxLost, isolation_status
+from supercoder.sandbox.box import (
+    Limits,
+    RunResult,
+    Sandbox,
+    Sandboxes,
+    SandboxLost,
+    isolation_status,
+)
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
 from supercoder.types import Candidate, Problem, Status, TestResult, UnseenResult, Verdict
@@ -252,6 +259,9 @@ def unseen_result(statuses: Sequence[Status]) -> UnseenResult | None:
 
 
 UNSEEN_NAME = "the tests the model never saw"
+# sandbox instances a timing session spreads its runs over (``Sandboxes``): what one
+# instance fixes varies within the check, as it would between checks
+INSTANCES = 2
 
 
 def _failure_message(failed: list[TestResult], visible: int, unseen: UnseenResult | None) -> str:
@@ -315,12 +325,15 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
         try:
             with (
                 timing_slot() as slot,
-                Sandbox(
-                    binaries,
-                    config.limits,
-                    isolation=config.sandbox,
-                    exit_code=problem.exit_code,
-                    cpus=slot.cpus,
+                Sandboxes(
+                    lambda: Sandbox(
+                        binaries,
+                        config.limits,
+                        isolation=config.sandbox,
+                        exit_code=problem.exit_code,
+                        cpus=slot.cpus,
+                    ),
+                    INSTANCES,
                 ) as box,
             ):
                 # drawn inputs are new every check: their timed set is decided here,
