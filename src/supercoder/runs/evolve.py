@@ -51,7 +51,6 @@ from supercoder.runs.programs import (
     ProgramDB,
     baseline_program,
     faster_than,
-    features,
 )
 from supercoder.runs.strategies import (
     Attempt,
@@ -296,10 +295,9 @@ class _Search:
         verdict, _, _ = self._measure(db.next_id, COMPILER_SEED, asm)
         if not verdict.correct:
             return None
-        return Program(
+        return Program.made(
+            asm,
             id=db.next_id,
-            asm=asm,
-            digest=asm_digest(asm),
             parents=(0,),
             island=0,
             generation=-1,
@@ -307,7 +305,6 @@ class _Search:
             kind="compiler",
             model=name,
             verdict=verdict,
-            features=features(asm),
             edit=text.splitlines()[0] if text else None,
         )
 
@@ -616,14 +613,11 @@ class _Batch:
 
 def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
     """The program a verified answer made (its id was given when it was resolved)."""
-    from supercoder.build.toolchain import asm_digest
-
-    o, asm = a.origin, a.candidate.asm or ""
+    o = a.origin
     assert o.program is not None  # given when it was resolved
-    return Program(
+    return Program.made(
+        a.candidate.asm or "",
         id=o.program,
-        asm=asm,
-        digest=asm_digest(asm),
         parents=s.parents,
         island=s.island,
         generation=s.generation,
@@ -631,7 +625,6 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
         kind=s.kind,
         model=o.model,
         verdict=verdict,
-        features=features(asm),
         prompt_tokens=o.prompt_tokens,
         completion_tokens=o.completion_tokens,
         cost_usd=o.usd,

@@ -68,6 +68,14 @@ class Program:
     cost_usd: float = 0.0
     edit: str | None = None
 
+    @classmethod
+    def made(cls, asm: str, **fields: Any) -> Program:
+        """A program made now, its ``digest`` and ``features`` computed from ``asm``
+        (a stored one is read back with the ones it was stored with)."""
+        from supercoder.build.toolchain import asm_digest
+
+        return cls(asm=asm, digest=asm_digest(asm), features=features(asm), **fields)
+
     @property
     def correct(self) -> bool:
         return self.verdict.correct
@@ -240,13 +248,10 @@ class ProgramDB:
 
 def baseline_program(problem: str, asm: str) -> Program:
     """Program 0: the -O3 baseline, 1.0x by definition."""
-    from supercoder.build.toolchain import asm_digest
-
     verdict = Verdict(problem, Status.OK, identical_to_baseline=True, message="the -O3 baseline")
-    return Program(
+    return Program.made(
+        asm,
         id=0,
-        asm=asm,
-        digest=asm_digest(asm),
         parents=(),
         island=0,
         generation=-1,
@@ -254,7 +259,6 @@ def baseline_program(problem: str, asm: str) -> Program:
         kind="baseline",
         model=None,
         verdict=verdict,
-        features=features(asm),
     )
 
 
