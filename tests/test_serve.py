@@ -290,6 +290,22 @@ def test_the_rewards_through_the_server_equal_the_in_process_ones(server, progra
     assert [r["correct"] for r in remote] == [1.0, 0.0, 0.0]
 
 
+def test_a_problem_the_server_lacks_travels_as_a_record(server, programs, tmp_path):
+    from supercoder.verify.client import ServiceClient
+    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.reward import RewardConfig
+
+    elsewhere = load_problem(make_sum_problem(tmp_path / "elsewhere"))  # not under its root
+    config = RewardConfig(kind="paper", eval_config=CheckConfig(time=False))
+    with ServiceClient(server.url, TOKEN) as client:
+        answers = [f"```assembly\n{programs[k]}\n```" for k in ("nop", "wrong")]
+        verdicts = client.score([elsewhere] * 2, answers, config)
+        assert [v.status.value for v in verdicts] == ["ok", "wrong_output"]
+        assert [v.status.value for v in client.check(elsewhere, [programs["nop"]], time=False)] == [
+            "ok"
+        ]
+
+
 def test_check_and_eval_take_a_server(server, programs, tmp_path):
     from tests.fakes.servers import openai_server
 
