@@ -5,11 +5,11 @@ bounded loopback load test.
    and its duplicate, -O2, -Os, a copy of the baseline, the copy plus a nop, -O0, a
    broken program) is scored by ``reward.score_batch`` in this process and by one local
    server (``POST /v1/score`` through ``ServiceClient``, the path the TRL and verl
-   rewards take with ``SUPERCODER_SERVER``), alternating in-process and server
+   rewards take with ``SUPERCODER_SERVER``), one after the other in ABBA order
    ``--repeats`` times after one warm-up of each (baselines built, pools started).
    Printed: wall seconds per batch on each path (median), completions per minute, the
-   server's throughput as a share of in-process, and whether every completion got the
-   same status on both paths.
+   server's throughput as a share of in-process (total over the rounds, and per
+   round), and whether every completion got the same status on both paths.
 2. Load. The server runs with ``--workers 1 --queue Q``; 10 x Q check requests (cheap:
    ``time: false``) are sent at once, three rounds. Printed per round: how many got 200,
    429 and anything else, whether every 429 retried under its id got its verdict with
@@ -85,24 +85,42 @@ def throughput(url: str, problems: list[Problem], texts: list[str], repeats: int
     config = RewardConfig(eval_config=CheckConfig(time=timed))
     client = ServiceClient(url)
     here_s, there_s, same = [], [], True
-    for k in range(repeats + 1):  # the first round warms both paths up
+
+    def here() -> tuple[float, list]:
         began = time.perf_counter()
-        local = verify_batch(problems, texts, config)
-        t_here = time.perf_counter() - began
+        verdicts = verify_batch(problems, texts, config)
+        return time.perf_counter() - began, verdicts
+
+    def there() -> tuple[float, list]:
         began = time.perf_counter()
-        remote = client.score(problems, texts, config)
-        t_there = time.perf_counter() - began
+        verdicts = client.score(problems, texts, config)
+        return time.perf_counter() - began, verdicts
+
+    for k in range(repeats + 1):  # the first round warms both paths up; then ABBA order
+        if k % 2 == 0:
+            (t_here, local), (t_there, remote) = here(), there()
+        else:
+            (t_there, remote), (t_here, local) = there(), here()
         same &= [v.status for v in local] == [v.status for v in remote]
         label = "warm-up" if k == 0 else f"round {k}"
-        print(f"  {label}: in-process {t_here:.1f} s, server {t_there:.1f} s", flush=True)
+        print(
+            f"  {label}: in-process {t_here:.1f} s, server {t_there:.1f} s "
+            f"(load {os.getloadavg()[0]:.1f})",
+            flush=True,
+        )
         if k:
             here_s.append(t_here)
             there_s.append(t_there)
     n = len(texts)
-    here, there = statistics.median(here_s), statistics.median(there_s)
-    print(f"in-process score_batch: {here:.1f} s / batch of {n} ({60 * n / here:.1f} / min)")
-    print(f"one local server:       {there:.1f} s / batch of {n} ({60 * n / there:.1f} / min)")
-    print(f"server throughput / in-process: {here / there:.2f}x (median of {repeats})")
+    ratios = [h / t for h, t in zip(here_s, there_s, strict=True)]
+    h, t = statistics.median(here_s), statistics.median(there_s)
+    print(f"in-process score_batch: {h:.1f} s / batch of {n} ({60 * n / h:.1f} / min, median)")
+    print(f"one local server:       {t:.1f} s / batch of {n} ({60 * n / t:.1f} / min, median)")
+    print(
+        f"server throughput / in-process: {sum(here_s) / sum(there_s):.2f}x over {repeats} "
+        f"rounds (per round: {', '.join(f'{r:.2f}' for r in ratios)}; median "
+        f"{statistics.median(ratios):.2f}x)"
+    )
     print(f"every completion the same status on both paths: {same}")
 
 
