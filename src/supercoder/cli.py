@@ -48,6 +48,7 @@ from supercoder.commands import (
     problem_init,
     problem_profile,
     report,
+    env_openenv,
     train_grpo,
     train_sft,
     train_verl,
@@ -146,7 +147,12 @@ def _resume_hint(argv: list[str]) -> str:
 
 
 # the optional extra each command needs (the first words of its command line)
-_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+_EXTRAS = {
+    ("train", "verl"): "verl",
+    ("train", "grpo"): "train",
+    ("train", "sft"): "train",
+    ("env", "openenv"): "openenv",
+}
 
 
 def _extra_for(argv: list[str]) -> str:
@@ -330,6 +336,9 @@ train = group(
 add(train, "grpo", train_grpo.grpo)
 add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
+
+env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
+add(env, "openenv", env_openenv.openenv)
 
 
 def _terminate(signum: int, _frame) -> None:
