@@ -22,7 +22,9 @@ def openenv(
         str, typer.Option(help=f"Reward: {', '.join(REWARD_KINDS)}.")
     ] = DEFAULT_REWARD.value,
     baseline_copy: Annotated[float, typer.Option(help="Reward for a copy of the baseline.")] = 0.0,
-    answer: Annotated[str, typer.Option(help="The answer form asked for: whole or diff.")] = "whole",
+    answer: Annotated[
+        str, typer.Option(help="The answer form asked for: whole or diff.")
+    ] = "whole",
     host: Annotated[str, typer.Option(help="Address to bind (loopback unless --public).")] = (
         "127.0.0.1"
     ),

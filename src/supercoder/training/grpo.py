@@ -211,10 +211,9 @@ def train_grpo(
     trl = require("trl", "train")
     datasets = require("datasets", "train")
     from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.training.episode import check_turns
     from supercoder.training.trl_reward import make_trl_reward
     from supercoder.verify.executors import make_executor
-
-    from supercoder.training.episode import check_turns
 
     check_turns(opts.turns)
     problems = list(problems) if problems is not None else load_benchmark(opts.benchmark)

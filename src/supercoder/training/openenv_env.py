@@ -21,6 +21,7 @@ rollout, for ``train grpo --env-url URL`` (TRL's ``rollout_func``,
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -57,12 +58,11 @@ class EnvSettings:
 def classes() -> Any:
     """The OpenEnv types (built on first use: ``openenv`` is an optional extra)."""
     require("openenv", "openenv")
-    from pydantic import Field
-
     from openenv.core import EnvClient
     from openenv.core.client_types import StepResult
     from openenv.core.env_server.interfaces import Environment
     from openenv.core.env_server.types import Action, Observation, State
+    from pydantic import Field
 
     class CodeAction(Action):
         """The model's answer: its reply text (an ```assembly block, or edit blocks)."""
@@ -240,7 +240,9 @@ class OpenEnvEpisodes:
             s.connect()
         with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
             results = list(
-                pool.map(lambda sn: sn[0].reset(problem=sn[1]), zip(self._sessions, names))
+                pool.map(
+                    lambda sn: sn[0].reset(problem=sn[1]), zip(self._sessions, names, strict=True)
+                )
             )
         return [list(r.observation.prompt) for r in results]
 
@@ -261,10 +263,8 @@ class OpenEnvEpisodes:
 
     def close(self) -> None:
         for s in self._sessions:
-            try:
+            with contextlib.suppress(Exception):  # a session already gone is closed
                 s.close()
-            except Exception:  # noqa: BLE001 (a session already gone is closed)
-                pass
         self._sessions = []
 
 

@@ -120,8 +120,9 @@ class SupercoderTaskset(vf.Taskset[SupercoderTask, SupercoderConfig]):
 class SupercoderEnvConfig(vf.EnvConfig):
     """The multi-turn environment's config: one ``agent`` seat."""
 
-    agent: vf.AgentConfig = vf.AgentConfig()
-    """The policy under evaluation or training."""
+    agent: vf.AgentConfig = vf.AgentConfig(runtime=vf.SubprocessConfig())
+    """The policy under evaluation or training (its chat program runs here: the
+    harness executes no code, the answers run in supercoder's sandbox)."""
 
 
 class SupercoderEnv(vf.Env[SupercoderEnvConfig]):
@@ -249,10 +250,9 @@ def load_environment(
         "answer": answer,
         "time": time,
     }
+    env.setdefault("agent", {"runtime": {"type": "subprocess"}})
     if turns == 1:
-        config: vf.EnvConfig = SingleAgentEnvConfig(
-            id="single-agent", taskset=taskset, **env
-        )
+        config: vf.EnvConfig = SingleAgentEnvConfig(id="single-agent", taskset=taskset, **env)
     else:
         config = SupercoderEnvConfig(taskset=taskset, **env)
     return vf.load_environment(config)
