@@ -43,6 +43,7 @@ from supercoder.commands import (
     dataset_import,
     eval,
     leaderboard,
+    mcp,
     optimize,
     problem_baseline,
     problem_init,
@@ -279,6 +280,7 @@ add(
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)
+add(app, "mcp", mcp.mcp)
 add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
 problem = group("problem", "Create and inspect problem folders.")
