@@ -49,6 +49,7 @@ from supercoder.commands import (
     problem_init,
     problem_profile,
     report,
+    serve,
     train_grpo,
     train_sft,
     train_verl,
@@ -280,6 +281,7 @@ add(
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)
+add(app, "serve", serve.serve)
 add(app, "mcp", mcp.mcp)
 add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
