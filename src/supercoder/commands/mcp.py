@@ -416,9 +416,9 @@ class Toolbox:
 
     def check_candidate(self, problem: str, assembly: str, time: bool = True) -> Answer:
         from supercoder.build.isa import DEFAULT_TARGET
-        from supercoder.commands.check import _check_json
         from supercoder.sandbox.box import Limits
         from supercoder.verify.evaluate import CheckConfig
+        from supercoder.verify.reward import verdict_json
         from supercoder.verify.service import verify_together
 
         p = self.problem(problem)
@@ -433,7 +433,7 @@ class Toolbox:
             raise InfraError(
                 f"the check could not run (not your answer's fault): {verdict.message}"
             )
-        return Answer(_verdict_text(verdict), _check_json(verdict))
+        return Answer(_verdict_text(verdict), verdict_json(verdict))
 
     def analyze_answer(self, problem: str, assembly: str) -> Answer:
         from supercoder.analysis import analyze
