@@ -78,6 +78,15 @@ def problem_init(
             "sandbox). Without one, init infers an input model from the inputs.",
         ),
     ] = None,
+    validator: Annotated[
+        Path | None,
+        typer.Option(
+            "--validator",
+            help="A Python input validator (reads one input on stdin, exits 0 when it is "
+            "valid, as contest judges' validators do), copied in as validate.py: every "
+            "input given must pass it, and a drawn input it rejects is never timed.",
+        ),
+    ] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -111,6 +120,7 @@ def problem_init(
         timeout=timeout,
         exit_code=exit_code,
         generator=generator,
+        validator=validator,
     )
     _print_report(create_from_sources(sources, inputs, out, opts), given_inputs=inputs is not None)
 

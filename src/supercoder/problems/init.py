@@ -50,6 +50,9 @@ class InitConfig:
         generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
             the first source of the timed inputs; checked by a run in the sandbox.
         sources: further C files of the program (``problems/sources.py``: joined to it).
+        validator: an input validator to copy in as ``validate.py``
+            (``problems/validator.py``: reads one input, exits 0 when it is valid): every
+            input given must pass it, and a drawn input it rejects is never timed.
     """
 
     hidden_dir: Path | None = None
@@ -62,6 +65,7 @@ class InitConfig:
     exit_code: int = 0
     generator: Path | None = None
     sources: tuple[Path, ...] = ()
+    validator: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -276,6 +280,10 @@ def _fill(
             )
     if opts.generator is not None:
         _copy_generator(opts.generator, folder, opts.timeout)
+    if opts.validator is not None:
+        _copy_validator(
+            opts.validator, folder, [(str(t.input), d) for t, d in zip(tests, datas, strict=True)]
+        )
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
@@ -422,8 +430,9 @@ def _timed_source(folder: Path, tests: Sequence[TestFile], opts: InitConfig) -> 
     an input model inferred from every input and stored as ``input_model.json``."""
     from supercoder.problems.inputmodel import FILE, infer
 
+    checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     if opts.generator is not None:
-        return "timed inputs: drawn from the generator (gen.py) for every check"
+        return f"timed inputs: drawn from the generator (gen.py) for every check{checked}"
     try:
         model = infer([t.input.read_bytes() for t in tests])
     except UserError as e:
@@ -431,8 +440,23 @@ def _timed_source(folder: Path, tests: Sequence[TestFile], opts: InitConfig) -> 
     model.save(folder)
     return (
         f"timed inputs: drawn for every check from the input model inferred from the "
-        f"inputs ({FILE}: edit it to widen a range or fix the structure)"
+        f"inputs ({FILE}: edit it to widen a range or fix the structure){checked}"
     )
+
+
+def _copy_validator(path: Path, folder: Path, inputs: list[tuple[str, bytes]]) -> None:
+    """Copy the user's validator in as ``validate.py`` once every input given passes it
+    (run in the sandbox; a one-line error names the first input it rejects)."""
+    from supercoder.problems.validator import DEFAULT_FILE, check_inputs
+
+    if not path.is_file():
+        raise UserError(f"--validator {path}: no such file")
+    try:
+        source = path.read_text()
+    except UnicodeDecodeError as e:
+        raise UserError(f"--validator {path}: not UTF-8 text") from e
+    check_inputs(source, inputs, label=f"--validator {path}")
+    (folder / DEFAULT_FILE).write_text(source)
 
 
 def _copy_generator(path: Path, folder: Path, seconds: float) -> None:
