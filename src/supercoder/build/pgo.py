@@ -39,7 +39,7 @@ def training_inputs(problem) -> list[bytes]:
     """The inputs a profile trains on: the problem's visible tests (at most 10)."""
     if problem is None:
         return []
-    return [t.read_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
+    return [t.run_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
 
 
 def build_asm(

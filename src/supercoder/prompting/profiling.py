@@ -120,7 +120,7 @@ def profile_key(asm: str, tests: tuple[TestCase, ...]) -> str:
 
     h = hashlib.sha256(asm_digest(asm).encode())
     for t in tests:
-        h.update(t.name.encode() + b"\0" + hashlib.sha256(t.read_input()).digest())
+        h.update(t.name.encode() + b"\0" + hashlib.sha256(t.run_input()).digest())
     return f"v{PROFILE_VERSION}-{h.hexdigest()[:24]}"
 
 
@@ -230,7 +230,7 @@ def _profile_test(
 ) -> tuple[tuple[dict[int, int], int] | None, str | None]:
     out = f"cg.{k}.out"
     argv = [*VALGRIND, f"--cachegrind-out-file={out}", f"./{BINARY_NAME}"]
-    result = run(argv, work, limits=_limits(seconds), stdin=test.read_input(), isolation=isolation)
+    result = run(argv, work, limits=_limits(seconds), stdin=test.run_input(), isolation=isolation)
     path = work / out
     if result.outcome == "timeout":
         return None, f"test {test.name} did not finish under valgrind in the time left"
