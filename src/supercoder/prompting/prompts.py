@@ -130,6 +130,12 @@ def question(
                 fence(asm, "assembly"),
             ]
     inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
+    shown = next((t for t in problem.visible_tests if t.args), None)
+    if shown is not None and not inputs:
+        parts.append(
+            "Each test runs the program with command-line arguments of its own (argv[0] is "
+            f"always `./program`); for example: {_args_line(shown).strip()}"
+        )
     if inputs:
         if any(t.args for t in problem.tests):
             parts.append(
