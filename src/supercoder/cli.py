@@ -48,6 +48,7 @@ from supercoder.commands import (
     problem_init,
     problem_profile,
     report,
+    serve,
     train_grpo,
     train_sft,
     train_verl,
@@ -279,6 +280,7 @@ add(
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)
+add(app, "serve", serve.serve)
 add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
 problem = group("problem", "Create and inspect problem folders.")

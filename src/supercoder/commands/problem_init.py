@@ -96,6 +96,15 @@ def problem_init(
             "sandbox). Without one, init infers an input model from the inputs.",
         ),
     ] = None,
+    validator: Annotated[
+        Path | None,
+        typer.Option(
+            "--validator",
+            help="A Python input validator (reads one input on stdin, exits 0 when it is "
+            "valid, as contest judges' validators do), copied in as validate.py: every "
+            "input given must pass it, and a drawn input it rejects is never timed.",
+        ),
+    ] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -133,6 +142,7 @@ def problem_init(
         generator=generator,
         args=tuple(args or ()),
         join=join,
+        validator=validator,
     )
     report = create_from_sources(sources, inputs, out, opts)
     _print_report(report, given_inputs=inputs is not None or bool(args))

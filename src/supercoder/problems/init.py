@@ -57,6 +57,9 @@ class InitConfig:
             test's too. Stored as ``tests/NAME.args``.
         join: build the further C files as one translation unit with the program
             (``#include``d at the end of ``source.c``) instead of apart.
+        validator: an input validator to copy in as ``validate.py``
+            (``problems/validator.py``: reads one input, exits 0 when it is valid): every
+            input given must pass it, and a drawn input it rejects is never timed.
     """
 
     hidden_dir: Path | None = None
@@ -71,6 +74,7 @@ class InitConfig:
     sources: tuple[Path, ...] = ()
     args: tuple[str, ...] = ()
     join: bool = False
+    validator: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -373,6 +377,10 @@ def _fill(
             )
     if opts.generator is not None:
         _copy_generator(opts.generator, folder, opts.timeout)
+    if opts.validator is not None:
+        _copy_validator(
+            opts.validator, folder, [(str(t.input), d) for t, d in zip(tests, datas, strict=True)]
+        )
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
@@ -546,8 +554,9 @@ def _timed_source(
     an input model inferred from every input and stored as ``input_model.json``."""
     from supercoder.problems.inputmodel import FILE, infer
 
+    checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     if opts.generator is not None:
-        return "timed inputs: drawn from the generator (gen.py) for every check"
+        return f"timed inputs: drawn from the generator (gen.py) for every check{checked}"
     try:
         model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
     except UserError as e:
@@ -555,12 +564,27 @@ def _timed_source(
     model.save(folder)
     return (
         f"timed inputs: drawn for every check from the input model inferred from the "
-        f"inputs ({FILE}: edit it to widen a range or fix the structure)"
+        f"inputs ({FILE}: edit it to widen a range or fix the structure){checked}"
     )
 
 
 def _stdin_of(t: TestFile) -> bytes:
     return b"" if t.input is _EMPTY_STDIN else t.input.read_bytes()
+
+
+def _copy_validator(path: Path, folder: Path, inputs: list[tuple[str, bytes]]) -> None:
+    """Copy the user's validator in as ``validate.py`` once every input given passes it
+    (run in the sandbox; a one-line error names the first input it rejects)."""
+    from supercoder.problems.validator import DEFAULT_FILE, check_inputs
+
+    if not path.is_file():
+        raise UserError(f"--validator {path}: no such file")
+    try:
+        source = path.read_text()
+    except UnicodeDecodeError as e:
+        raise UserError(f"--validator {path}: not UTF-8 text") from e
+    check_inputs(source, inputs, label=f"--validator {path}")
+    (folder / DEFAULT_FILE).write_text(source)
 
 
 def _copy_generator(path: Path, folder: Path, seconds: float) -> None:
