@@ -652,6 +652,59 @@ class IsaUse:
         )
 
 
+@dataclass(frozen=True)
+class DataSize:
+    """The data a candidate's program holds against the baseline's (``build/sections.py``:
+    ``.rodata``, ``.data``, ``.bss`` and their kin, in the linked binaries).
+
+    Fields:
+        baseline: the baseline program's data bytes.
+        candidate: the candidate program's data bytes.
+        threshold: added bytes above which the verdict flags the growth (``grew``).
+    """
+
+    baseline: int
+    candidate: int
+    threshold: int = 512
+
+    @property
+    def added(self) -> int:
+        return self.candidate - self.baseline
+
+    @property
+    def grew(self) -> bool:
+        """The candidate adds more data than ``threshold``: a table or a memo."""
+        return self.added > self.threshold
+
+    def summary(self) -> str:
+        """One line for a reviewer: how much data the answer adds, and what it may mean."""
+        return (
+            f"data: the answer adds {self.added:,} bytes of data (.rodata/.data/.bss: "
+            f"{self.candidate:,} against the baseline's {self.baseline:,}): a table or "
+            "memo, which pays only where it covers the whole input domain; see "
+            "`supercoder analyze` for where it is read"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "baseline_bytes": self.baseline,
+            "candidate_bytes": self.candidate,
+            "added_bytes": self.added,
+            "threshold_bytes": self.threshold,
+            "grew": self.grew,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any] | None) -> DataSize | None:
+        if not d:
+            return None
+        return cls(
+            int(d.get("baseline_bytes") or 0),
+            int(d.get("candidate_bytes") or 0),
+            int(d.get("threshold_bytes") or 512),
+        )
+
+
 # The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
 # keys bumps it and adds a line here; ``from_json`` reads every earlier version.
 #   1: before versioning (no ``format_version`` key); read as 1.
@@ -662,7 +715,9 @@ class IsaUse:
 #      ``tests_total`` counts both.
 #   4: ``isa`` (``IsaUse.to_json``: the extensions the candidate needs, its lowest
 #      x86-64 level, the target it was checked for; null when it was not built).
-VERDICT_FORMAT_VERSION = 4
+#   5: ``data`` (``DataSize.to_json``: the candidate's data bytes against the baseline's,
+#      and whether it grew past the threshold; null when it was not built).
+VERDICT_FORMAT_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -726,6 +781,7 @@ class Verdict:
     unseen: UnseenResult | None = None
     isa: IsaUse | None = None
     memorizable: bool = False  # the problem reads no input (``Problem.memorizable``)
+    data: DataSize | None = None  # the candidate's data against the baseline's
 
     @property
     def correct(self) -> bool:
@@ -792,6 +848,7 @@ class Verdict:
             "context": self.context,
             "isa": self.isa.to_json() if self.isa else None,
             "memorizable": self.memorizable,
+            "data": self.data.to_json() if self.data else None,
             "tests": [t.to_json() for t in self.tests],
             "unseen": self.unseen.to_json() if self.unseen else None,
         }
@@ -816,6 +873,7 @@ class Verdict:
             unseen=UnseenResult.from_json(unseen) if isinstance(unseen, dict) else None,
             isa=IsaUse.from_json(d.get("isa")),
             memorizable=bool(d.get("memorizable")),
+            data=DataSize.from_json(d.get("data")),
         )
 
 

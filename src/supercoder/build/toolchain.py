@@ -37,6 +37,37 @@ BUILD_LIMITS = Limits(
 )
 MAX_BINARY_BYTES = 64 << 20
 MAX_ASM_BYTES = 64 << 20  # a candidate's assembly file, as read from disk
+# What a candidate's text may cost the host before the sandbox takes over (the directive
+# check, the comparison with the baseline, the digests): linear in its size, so its size
+# is capped, checked first and in O(1): at most ``CANDIDATE_ASM_FACTOR`` times the
+# problem's -O3 listing, and never less than ``CANDIDATE_ASM_FLOOR`` (a program that
+# big is a table, not code). docs/sandbox.md lists every cap.
+CANDIDATE_ASM_FLOOR = 8 << 20
+CANDIDATE_ASM_FACTOR = 2
+
+
+def candidate_cap(baseline: str) -> int:
+    """The most bytes of assembly a candidate of this problem may have."""
+    return max(CANDIDATE_ASM_FLOOR, CANDIDATE_ASM_FACTOR * _size(baseline))
+
+
+def _size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+
+
+def oversized(asm: str, baseline: str) -> str | None:
+    """Why the candidate is too large to build (None: it is not); see ``candidate_cap``."""
+    cap = candidate_cap(baseline)
+    if len(asm) <= cap // 4:  # a UTF-8 character is at most 4 bytes: no need to count
+        return None
+    size = _size(asm)
+    if size <= cap:
+        return None
+    return (
+        f"the program is {size / 1e6:.1f} MB of assembly, over this problem's cap of "
+        f"{cap / (1 << 20):.1f} MiB ({CANDIDATE_ASM_FACTOR}x its -O3 listing, at least "
+        f"{CANDIDATE_ASM_FLOOR >> 20} MiB): not assembled"
+    )
 
 
 @dataclass(frozen=True)

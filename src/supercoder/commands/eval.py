@@ -79,7 +79,13 @@ def eval_cmd(
     llms = opts.load_models(specs, concurrency)
     verify = _remote_verifier(server, run_config) if server else None
     store = Store(db)
-    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time)}")
+    try:
+        store.check_run_name(run_config.run_name)
+    except BaseException:
+        store.close()
+        raise
+    # every option is valid now: say what the run costs, then start it
+    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, specs)}")
     try:
         model = llms if len(llms) > 1 else llms[0]
         result = _run_with_progress(problems, model, run_config, store, verify)
@@ -124,9 +130,17 @@ def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> li
     return problems
 
 
-def _what_it_costs(no_time: bool) -> str:
+# Seconds a problem takes with --no-time and the compiler model (its first builds
+# checked on every test until one is correct), measured on a busy 2-core machine.
+NO_TIME_SECONDS = (2, 5)
+
+
+def _what_it_costs(no_time: bool, specs: list[str] | None = None) -> str:
     if no_time:
-        return "correctness only (--no-time), about seconds a problem"
+        low, high = NO_TIME_SECONDS
+        llm = any(s.partition(":")[0] != "compiler" for s in specs or [])
+        wait = ", plus the model's time to answer" if llm else ""
+        return f"correctness only (--no-time), about {low}-{high} seconds a problem{wait}"
     return (
         "the model's answers built, checked and timed: this takes minutes "
         "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"

@@ -59,11 +59,13 @@ def problem_init(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing problem folder.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="CPU seconds per reference run.")] = 20.0,
+    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per reference run.")] = 20.0,
     exit_code: Annotated[
         int,
         typer.Option(
             "--exit-code",
+            min=0,
+            max=255,
             help="The exit status the program's runs end with by design (part of the "
             "answer: every candidate must exit with it too); 0 by default.",
         ),

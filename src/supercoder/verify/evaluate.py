@@ -31,7 +31,8 @@ from pathlib import Path
 
 from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
 from supercoder.build.isa import DEFAULT_TARGET, Target, sigill_note
-from supercoder.build.toolchain import assemble, machine_context, same_program
+from supercoder.build.sections import DATA_GROWTH_BYTES, data_bytes
+from supercoder.build.toolchain import assemble, machine_context, oversized, same_program
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
@@ -45,7 +46,15 @@ from supercoder.sandbox.box import (
 )
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
-from supercoder.types import Candidate, Problem, Status, TestResult, UnseenResult, Verdict
+from supercoder.types import (
+    Candidate,
+    DataSize,
+    Problem,
+    Status,
+    TestResult,
+    UnseenResult,
+    Verdict,
+)
 from supercoder.verify.unseen import Unseen, unseen_tests
 
 
@@ -132,13 +141,18 @@ def _check_candidate(
 ) -> Untimed:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
     context = _context(config)
-    if not asm or not asm.strip():
+    if not asm or asm.isspace():  # (no copy of a huge text)
         return Untimed(
             Verdict(
                 problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
             )
         )
     base_asm = baseline_asm(problem)
+    too_big = oversized(asm, base_asm)  # before any work on its text: O(1)
+    if too_big:
+        return Untimed(
+            Verdict(problem.name, Status.COMPILE_ERROR, message=too_big, context=context)
+        )
     identical = same_program(asm, base_asm)
     isolated, why = isolation_status()
     if config.sandbox and not isolated:
@@ -147,7 +161,7 @@ def _check_candidate(
         workdir = Path(tmp)
         # a problem whose baseline does not build is broken: UserError, before any check
         units = unit_asms(problem)  # the program's other translation units, linked beside
-        baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox, units)
+        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox, units)
         build = assemble(
             asm,
             workdir / "candidate",
@@ -185,7 +199,12 @@ def _check_candidate(
             )
         try:
             verdict = _check(problem, build.binary, identical, config, context)
-            verdict = replace(verdict, isa=build.isa, message=_sigill(verdict, build))
+            verdict = replace(
+                verdict,
+                isa=build.isa,
+                message=_sigill(verdict, build),
+                data=DataSize(data_bytes(base_bin), data_bytes(build.binary), DATA_GROWTH_BYTES),
+            )
         except InfraError as e:
             return Untimed(
                 Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
@@ -413,7 +432,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             config.meter.min_test_seconds,
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
-        out[i] = replace(out[i], isa=checked[i].verdict.isa)
+        out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
     return out
 
 
