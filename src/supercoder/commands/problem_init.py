@@ -16,7 +16,8 @@ def problem_init(
         list[Path],
         typer.Argument(
             help="The C program (reads stdin, writes stdout), then any further .c files "
-            "its build compiles (joined to it: one translation unit).",
+            "its build compiles (each its own translation unit, linked together; --join "
+            "makes them one).",
             metavar="SOURCE [MORE.c]...",
         ),
     ],
@@ -58,15 +59,36 @@ def problem_init(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing problem folder.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="CPU seconds per reference run.")] = 20.0,
+    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per reference run.")] = 20.0,
     exit_code: Annotated[
         int,
         typer.Option(
             "--exit-code",
+            min=0,
+            max=255,
             help="The exit status the program's runs end with by design (part of the "
             "answer: every candidate must exit with it too); 0 by default.",
         ),
     ] = 0,
+    join: Annotated[
+        bool,
+        typer.Option(
+            "--join",
+            help="Build the further .c files as one translation unit with SOURCE "
+            "(#included at its end) instead of apart: the answer then covers all of them.",
+        ),
+    ] = False,
+    args: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--args",
+            help="Command-line arguments of every run, one shell-quoted line: --args '5 -q' "
+            "for every input, --args NAME='5 -q' for test NAME only (repeatable; without "
+            "--inputs each NAME= makes a test NAME on empty stdin). Stored as "
+            "tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the "
+            "same fixed name (./program) in every run.",
+        ),
+    ] = None,
     generator: Annotated[
         Path | None,
         typer.Option(
@@ -74,6 +96,15 @@ def problem_init(
             help="A Python input generator (generate(seed, size) -> str, optional SIZES "
             "list), copied in as gen.py: the timed inputs are drawn from it (run in the "
             "sandbox). Without one, init infers an input model from the inputs.",
+        ),
+    ] = None,
+    validator: Annotated[
+        Path | None,
+        typer.Option(
+            "--validator",
+            help="A Python input validator (reads one input on stdin, exits 0 when it is "
+            "valid, as contest judges' validators do), copied in as validate.py: every "
+            "input given must pass it, and a drawn input it rejects is never timed.",
         ),
     ] = None,
 ) -> None:
@@ -85,7 +116,8 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     The build may be given as the program's repository documents it: further .c files
-    (joined to SOURCE as one translation unit), include folders (-I DIR, or -I in
+    (compiled apart and linked, as the repository does; the answer is SOURCE's
+    assembly, the others linked as gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
     --cflags), quoted includes of .h or .c files: what it includes is copied into the
     problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
@@ -93,6 +125,7 @@ def problem_init(
     memorizable (problem.json "reads_input": false).
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
+    Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
@@ -109,8 +142,12 @@ def problem_init(
         timeout=timeout,
         exit_code=exit_code,
         generator=generator,
+        args=tuple(args or ()),
+        join=join,
+        validator=validator,
     )
-    _print_report(create_from_sources(sources, inputs, out, opts), given_inputs=inputs is not None)
+    report = create_from_sources(sources, inputs, out, opts)
+    _print_report(report, given_inputs=inputs is not None or bool(args))
 
 
 def _print_report(report: InitReport, given_inputs: bool) -> None:
