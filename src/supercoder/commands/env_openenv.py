@@ -16,12 +16,14 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def openenv(
     benchmark: Annotated[str, typer.Option(help="The problems episodes reset to.")] = "train",
     turns: Annotated[
-        int, typer.Option(min=1, help="Answers per episode (feedback between them).")
+        int, typer.Option(min=1, max=16, help="Answers per episode (feedback between them).")
     ] = 1,
     reward: Annotated[
         str, typer.Option(help=f"Reward: {', '.join(REWARD_KINDS)}.")
     ] = DEFAULT_REWARD.value,
-    baseline_copy: Annotated[float, typer.Option(help="Reward for a copy of the baseline.")] = 0.0,
+    baseline_copy: Annotated[
+        float, typer.Option(min=0.0, help="Reward for a copy of the baseline.")
+    ] = 0.0,
     answer: Annotated[
         str, typer.Option(help="The answer form asked for: whole or diff.")
     ] = "whole",
@@ -29,7 +31,9 @@ def openenv(
         "127.0.0.1"
     ),
     port: Annotated[int, typer.Option(min=1, max=65535, help="Port to bind.")] = 8000,
-    sessions: Annotated[int, typer.Option(min=1, help="Concurrent WebSocket sessions.")] = 8,
+    sessions: Annotated[
+        int, typer.Option(min=1, max=256, help="Concurrent WebSocket sessions.")
+    ] = 8,
     public: Annotated[
         bool,
         typer.Option(

@@ -77,7 +77,7 @@ class GrpoConfig:
     eval_split: str | None = "val"
     db: Path | None = None
     prompts: Path | None = None
-    turns: int = 1
+    turns: int = field(default=1, metadata={"option": {"min": 1, "max": 16}})
     env_url: str | None = None
 
 
