@@ -54,13 +54,67 @@ class TestCase:
     input_bytes: bytes | None = None
     input_factory: Callable[[], bytes] | None = field(default=None, compare=False, repr=False)
     hidden: bool = False
+    args: tuple[str, ...] = ()  # command-line arguments (``tests/NAME.args``); argv[0] is fixed
 
     def read_input(self) -> bytes:
+        """The test's stdin."""
         if self.input_bytes is not None:
             return self.input_bytes
         if self.input_factory is None:
             raise ValueError(f"test {self.name} has no input")
         return self.input_factory()
+
+    def run_input(self) -> bytes:
+        """What a run of this test is given: its stdin, led by its arguments when it has
+        any (``with_args``); every path that runs a test passes this to the sandbox."""
+        return with_args(self.args, self.read_input())
+
+
+# A run's input as one byte string: the arguments (one shell-quoted line after this mark)
+# then stdin. Inputs travel through timing, drawn inputs, digests and caches as bytes;
+# the sandbox splits them (``split_args``) into argv and stdin, so arguments are part of
+# every input's identity and drawn like the rest of it (the input model sees the
+# arguments as a first line).
+ARGS_MARK = b"\0supercoder-args\0"
+
+
+def with_args(args: tuple[str, ...] | list[str], stdin: bytes) -> bytes:
+    """``stdin`` led by ``args`` (unchanged when there are none)."""
+    if not args:
+        return stdin
+    import shlex
+
+    return ARGS_MARK + shlex.join(args).encode() + b"\n" + stdin
+
+
+def parse_args(text: str) -> tuple[str, ...]:
+    """A test's arguments from their one shell-quoted line (``tests/NAME.args``,
+    ``problem init --args``); ValueError for more than one line, NUL, or bad quoting."""
+    import shlex
+
+    line = text.removesuffix("\n")
+    if "\n" in line or "\0" in line:
+        raise ValueError("arguments are one shell-quoted line (no newline or NUL inside)")
+    try:
+        return tuple(shlex.split(line))
+    except ValueError as e:
+        raise ValueError(f"not a shell-quoted line: {e}") from e
+
+
+def split_args(data: bytes) -> tuple[tuple[str, ...], bytes]:
+    """(arguments, stdin) of a run's input made by ``with_args``; a line that does not
+    parse as shell words is taken as whitespace-separated words."""
+    if not data.startswith(ARGS_MARK):
+        return (), data
+    import shlex
+
+    line, _, stdin = data[len(ARGS_MARK) :].partition(b"\n")
+    text = line.decode(errors="replace")
+    try:
+        args = tuple(shlex.split(text))
+    except ValueError:
+        args = tuple(text.split())
+    return args, stdin
 
 
 @dataclass(frozen=True)
@@ -94,6 +148,14 @@ class Problem:
         include path when it holds headers (``#include "sha.h"`` beside source.c)."""
         folder = self.meta.get("path")
         return (*self.cflags, *(("-iquote", str(folder)) if self.headers and folder else ()))
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The program's other translation units (``problem.json`` ``units``: ``.c``
+        files in the problem, compiled apart at ``-O3`` and linked with every build of
+        ``source.c``, as the program's repository builds them); the answer is
+        ``source.c``'s assembly."""
+        return tuple(str(u) for u in self.meta.get("units") or ())
 
     @property
     def cflags(self) -> tuple[str, ...]:

@@ -16,7 +16,8 @@ def problem_init(
         list[Path],
         typer.Argument(
             help="The C program (reads stdin, writes stdout), then any further .c files "
-            "its build compiles (joined to it: one translation unit).",
+            "its build compiles (each its own translation unit, linked together; --join "
+            "makes them one).",
             metavar="SOURCE [MORE.c]...",
         ),
     ],
@@ -69,6 +70,25 @@ def problem_init(
             "answer: every candidate must exit with it too); 0 by default.",
         ),
     ] = 0,
+    join: Annotated[
+        bool,
+        typer.Option(
+            "--join",
+            help="Build the further .c files as one translation unit with SOURCE "
+            "(#included at its end) instead of apart: the answer then covers all of them.",
+        ),
+    ] = False,
+    args: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--args",
+            help="Command-line arguments of every run, one shell-quoted line: --args '5 -q' "
+            "for every input, --args NAME='5 -q' for test NAME only (repeatable; without "
+            "--inputs each NAME= makes a test NAME on empty stdin). Stored as "
+            "tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the "
+            "same fixed name (./program) in every run.",
+        ),
+    ] = None,
     generator: Annotated[
         Path | None,
         typer.Option(
@@ -118,7 +138,8 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     The build may be given as the program's repository documents it: further .c files
-    (joined to SOURCE as one translation unit), include folders (-I DIR, or -I in
+    (compiled apart and linked, as the repository does; the answer is SOURCE's
+    assembly, the others linked as gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
     --cflags), quoted includes of .h or .c files: what it includes is copied into the
     problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
@@ -126,6 +147,7 @@ def problem_init(
     memorizable (problem.json "reads_input": false).
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
+    Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
@@ -144,6 +166,8 @@ def problem_init(
         timeout=timeout,
         exit_code=exit_code,
         generator=generator,
+        args=tuple(args or ()),
+        join=join,
         validator=validator,
     )
     report = create_from_sources(sources, inputs, out, opts)
@@ -153,7 +177,7 @@ def problem_init(
 
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
-    _print_report(report, given_inputs=inputs is not None, pair=pair)
+    _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
 
 
 def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
