@@ -60,6 +60,8 @@ from supercoder.problems.inputmodel import (
     InputModel,
     constraint_lines,
     resolve_constraints,
+    size_caps,
+    top_sizes,
 )
 from supercoder.types import Problem
 
@@ -237,24 +239,30 @@ class Judge:
             run = self._run_sanitizer(san, data)
             sigs |= signatures(run.stderr)
             clean = clean and run.clean_exit
-        o3 = self._runs("O3", inputs)
-        o0 = self._runs("O0", inputs)
+        o3, o0 = self._runs(["O3", "O0"], inputs)
         agrees = all(a.stdout == b.stdout for a, b in zip(o3, o0, strict=True))
         return Behaviour(frozenset(sigs), clean, agrees, san is not None)
 
-    def _runs(self, level: str, inputs: Sequence[bytes], seconds: float = DRAW_SECONDS):
+    def _runs(
+        self, levels: Sequence[str], inputs: Sequence[bytes], seconds: float = DRAW_SECONDS
+    ) -> list[list]:
+        """Each level's runs on every input (a level named twice runs twice), in one
+        sandbox."""
         from supercoder.sandbox.box import Limits, open_sandbox
 
         with tempfile.TemporaryDirectory(prefix=temp_prefix("judge")) as tmp:
-            binary = (
-                reference_binary(self.problem, Path(tmp))
-                if level == "O3"
-                else _cached_build(self.problem, level, (f"-{level}",))
-            )
+            binaries = {
+                level: (
+                    reference_binary(self.problem, Path(tmp))
+                    if level == "O3"
+                    else _cached_build(self.problem, level, (f"-{level}",))
+                )
+                for level in dict.fromkeys(levels)
+            }
             limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
             exit_code = self.problem.exit_code
-            with open_sandbox({"ref": binary}, limits=limits, exit_code=exit_code) as box:
-                return [box.run("ref", data) for data in inputs]
+            with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
+                return [[box.run(level, data) for data in inputs] for level in levels]
 
     def _run_sanitizer(self, binary: Path, data: bytes):
         from supercoder.sandbox.box import Limits
@@ -284,9 +292,12 @@ class Judge:
         the visible inputs do not."""
         if not inputs:
             return []
-        runs = self._runs("O3", inputs, seconds)
-        again = self._runs("O3", inputs, seconds) if full else runs
-        o0 = self._runs("O0", inputs, seconds) if full and self.visible().o0_agrees else None
+        levels = ["O3", "O3"] if full else ["O3"]
+        if full and self.visible().o0_agrees:
+            levels.append("O0")
+        found = self._runs(levels, inputs, seconds)
+        runs, again = found[0], found[1] if full else found[0]
+        o0 = found[2] if len(levels) > 2 else None
         out = []
         san = self._sanitizer() if full else None
         for i, (data, run) in enumerate(zip(inputs, runs, strict=True)):
@@ -445,6 +456,7 @@ class _Calibration:
 
     def grow(self, domain: dict) -> dict:
         ok_g, ok_t, bad_g = 1.0, None, math.inf
+        most = min(GROW_MAX, size_caps(self.model.spec))  # the declared constraints' end
         clean, n, top, why = self.batch(domain, (0.95, 1.0), False)
         if n and clean == n:
             ok_t = top
@@ -454,12 +466,12 @@ class _Calibration:
                 g = g / 4
                 if g < 1 / 256:
                     break
-            elif ok_t >= TOP_SECONDS / 2 or ok_g >= GROW_MAX:
+            elif ok_t >= TOP_SECONDS / 2 or ok_g >= most:
                 break
             else:
                 step = min(16.0, max(2.0, TOP_SECONDS / max(ok_t, 1e-4)))
                 g = min(
-                    GROW_MAX, ok_g * step, math.sqrt(ok_g * bad_g) if bad_g < math.inf else math.inf
+                    most, ok_g * step, math.sqrt(ok_g * bad_g) if bad_g < math.inf else math.inf
                 )
                 if g <= ok_g * 1.2:
                     break
@@ -549,8 +561,13 @@ def describe(model: InputModel) -> str:
         return f"{head}: refused by the reference ({d['refused']})"
     parts = []
     grow, widen = float(d.get("grow", 1) or 1), float(d.get("widen", 1) or 1)
+    tops = ", ".join(top_sizes(model.spec)[:3])
     if grow > 1:
-        parts.append(f"sizes grown to {_x(grow)} the largest seen")
+        parts.append(
+            f"sizes grown to {_x(grow)} the largest seen ({tops})"
+            if tops
+            else f"sizes grown to {_x(grow)} the largest seen"
+        )
     elif grow < 1:
         parts.append(f"sizes shrunk to {_x(grow)} the largest seen (the time budget)")
     if widen > 1:

@@ -553,7 +553,9 @@ class _Draw:
         """The range an integer field is drawn from here (its domain)."""
         lo, hi = (int(x) for x in f["int"])
         dec = self.declared.get(id(f), {})
-        bound = dec.get("max") or f.get("max") or (self.bounded and f.get("within"))
+        # a declared bound replaces the one inferred (a value seen within n may not be)
+        inferred = None if "hi" in dec else f.get("max") or (self.bounded and f.get("within"))
+        bound = dec.get("max") or inferred
         if bound in env:  # up to the variable it is bounded by
             hi = env[bound]
             lo = min(dec.get("lo", lo), hi)
@@ -688,6 +690,37 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
     return [(name, kind, lo, hi) for name, kind in found]
 
 
+def size_caps(spec: dict) -> float:
+    """How many times the largest seen the declared constraints let the sizes grow (the
+    most any declared size may; infinite where a size is not declared)."""
+    declared = resolve_constraints(spec)
+    most = 0.0
+    for f, _, _ in _fields(spec.get("body") or []):
+        if "int" in f and f.get("size"):
+            hi = declared.get(id(f), {}).get("hi")
+            if hi is None:
+                return math.inf
+            most = max(most, hi / max(1, int(f["int"][1])))
+    if '"range"' in json.dumps(spec.get("body")):
+        return math.inf
+    return most or math.inf
+
+
+def top_sizes(spec: dict) -> list[str]:
+    """The sizes at the top of the domain, ``v0<=123456`` (numbers outside repeats)."""
+    declared = resolve_constraints(spec)
+    d = spec.get("domain") or {}
+    grow = float(d.get("grow", 1) or 1)
+    out = []
+    for f, _, rep in _fields(spec.get("body") or []):
+        if "int" in f and f.get("size") and not rep and not f.get("max"):
+            hi = _grown(int(f["int"][1]), grow)
+            if "hi" in declared.get(id(f), {}):
+                hi = min(hi, declared[id(f)]["hi"])
+            out.append(f"{f.get('name', '?')}<={hi}")
+    return out
+
+
 def _fields(
     body: list[dict], inside: bool = False, where: str = ""
 ) -> list[tuple[dict, str, bool]]:
@@ -768,7 +801,8 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
             if kind == "length" and "word" in f:
                 entry["word"] = True
             span = f"[{entry.get('lo', '..')}, {entry.get('max') or entry.get('hi', '..')}]"
-            lines.append(f"{name} -> {f.get('name') or 'word'} ({where}) {span}")
+            label = f.get("name") or ("the words" if "word" in f else "the values")
+            lines.append(f"{name} -> {label} ({where}) {span}")
     return out, lines
 
 

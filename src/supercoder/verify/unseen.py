@@ -44,7 +44,7 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -269,6 +269,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
         try:
             outputs, took = reference_runs(problem, inputs)
             cpu = sum(took)
+            size_of: dict[bytes, int] = {}
             if isinstance(drawn, _Sized):
                 size_of = dict(zip(drawn, drawn.sizes, strict=True))
                 inputs, outputs, took, again = _to_target(
@@ -287,21 +288,21 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
         if tests:
             found.tests, found.source, found.cpu = tests, src.name, cpu
             found.domain = src.domain
-            found.sizes = _sizes_line(drawn, [(d, t) for d, _, t in kept])
+            sizes = size_of if isinstance(drawn, _Sized) else None
+            found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
 
 
-def _sizes_line(drawn: list[bytes], kept: list[tuple[bytes, float]]) -> str:
+def _sizes_line(size_of: dict[bytes, int] | None, kept: list[tuple[bytes, float]]) -> str:
     """Which sizes were drawn, in words: the generator's sizes, else the inputs' lengths,
     with the reference's CPU on them (the meter times those of 5 ms and more)."""
     if not kept:
         return ""
     ms = sorted(1000 * t for _, t in kept)
     timed = sum(m >= 1000 * FLOOR_SECONDS for m in ms)
-    if isinstance(drawn, _Sized):
-        size_of = dict(zip(drawn, drawn.sizes, strict=True))
+    if size_of:
         sizes = sorted(size_of.get(d, 0) for d, _ in kept)
         what = f"generator sizes {sizes[0]}-{sizes[-1]}"
     else:
@@ -321,43 +322,51 @@ def _fresh(inputs: list[bytes], own: set[bytes]) -> list[bytes]:
     return out
 
 
-def sources(problem: Problem) -> list[Source]:
-    """The problem's sources of timed inputs, in order (module docstring); one that
+def sources(problem: Problem) -> Iterator[Source]:
+    """The problem's sources of timed inputs, in order (module docstring), each made when
+    it is reached (a later one is not looked at when an earlier one is used); one that
     cannot be used says why in ``dropped``."""
+    makers: list[tuple[str, Callable[[Problem], Source | None]]] = [
+        ("generator", _generator_source),
+        ("model", _model_source),
+        ("fuzzer", _fuzzer_source),
+    ]
+    for before, factory in SOURCE_FACTORIES:
+        at = next((i for i, (name, _) in enumerate(makers) if name == before), len(makers))
+        makers.insert(at, (before, factory))
+    for _, make in makers:
+        made = make(problem)
+        if made is not None:
+            yield made
+
+
+def _generator_source(problem: Problem) -> Source | None:
     from supercoder.problems.loading import generator_source
 
-    out: list[Source] = []
     try:
         source = generator_source(problem.meta)
     except UserError as e:
-        source = None
-        out.append(Source("generator", _nothing, dropped=str(e)))
-    if source is not None:
-        out.append(
-            Source("generator", _generator_draw(problem, source), _gen_domain(problem, source))
-        )
-    model, why = _model(problem)
-    if model is not None:
-        from supercoder.problems.domain import describe
+        return Source("generator", _nothing, dropped=str(e))
+    if source is None:
+        return None
+    return Source("generator", _generator_draw(problem, source), _gen_domain(problem, source))
 
-        draw = _model_draw(model)
-        refused = model.domain.get("refused", "")
-        out.append(Source("model", draw, describe(model), validate=False, dropped=refused))
-    elif why:
-        out.append(Source("model", _nothing, dropped=why))
-    out.append(
-        Source(
-            "fuzzer",
-            lambda rng, k: _variants(problem, k, 2 * k, rng),
-            "mutations of the visible inputs",
-        )
-    )
-    for before, factory in SOURCE_FACTORIES:
-        made = factory(problem)
-        if made is not None:
-            at = next((i for i, s in enumerate(out) if s.name == before), len(out))
-            out.insert(at, made)
-    return out
+
+def _model_source(problem: Problem) -> Source | None:
+    from supercoder.problems.domain import describe
+
+    model, why = _model(problem)
+    if model is None:
+        return Source("model", _nothing, dropped=why) if why else None
+    refused = model.domain.get("refused", "")
+    return Source("model", _model_draw(model), describe(model), validate=False, dropped=refused)
+
+
+def _fuzzer_source(problem: Problem) -> Source:
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        return _variants(problem, k, 2 * k, rng)
+
+    return Source("fuzzer", draw, "mutations of the visible inputs")
 
 
 def _nothing(rng: random.Random, k: int) -> list[bytes]:
@@ -442,36 +451,45 @@ def _to_target(
     cpu: list[float],
     size_of: dict[bytes, int],
 ) -> tuple[list[bytes], list[bytes | None], list[float], float]:
-    """Draws whose reference run took over twice ``TARGET_SECONDS`` drawn once more, at
-    their size scaled by the square root of target/took (a linear cost lands at about
-    1.4x the target, a quadratic one at it), kept when clean and still long enough to
-    time (``FLOOR_SECONDS`` with a margin: a size whose cost falls off a cliff below it,
-    as graph_dijkstra's sources do, keeps its long draw); the rest as drawn. Also the CPU
-    seconds of the reference's runs on the new draws."""
+    """Draws fitted to what a check can time, in one more generator run: a draw whose
+    reference run took over twice ``TARGET_SECONDS`` drawn again at its size scaled by
+    the square root of target/took (a linear cost lands at about 1.4x the target, a
+    quadratic one at it), kept when clean and still long enough to time (1.5x the meter's
+    floor: a size whose cost falls off a cliff below it keeps its long draw); a draw
+    under 1.2x the floor drawn again larger (up to 4x, within the generator's sizes),
+    kept when clean and longer. The rest as drawn; also the CPU seconds of the
+    reference's runs on the new draws."""
     from supercoder.problems.generator import run_generator
     from supercoder.problems.loading import generator_source
 
     cpu = list(cpu)
-    over = [
-        i
-        for i, t in enumerate(cpu)
-        if t > 2 * TARGET_SECONDS and outputs[i] is not None and inputs[i] in size_of
-    ]
-    if not over:
-        return inputs, outputs, cpu, 0.0
     source = generator_source(problem.meta)
     if source is None:
         return inputs, outputs, cpu, 0.0
-    low = generator_size_range(problem, source)[0]
-    scaled = [max(low, int(size_of[inputs[i]] * math.sqrt(TARGET_SECONDS / cpu[i]))) for i in over]
-    requests = [(rng.getrandbits(62), n) for n in scaled]
+    low, high = generator_size_range(problem, source)
+    todo: list[tuple[int, int]] = []  # (draw, new size)
+    for i, t in enumerate(cpu):
+        if outputs[i] is None or inputs[i] not in size_of:
+            continue
+        size = size_of[inputs[i]]
+        if t > 2 * TARGET_SECONDS:
+            todo.append((i, max(low, int(size * math.sqrt(TARGET_SECONDS / t)))))
+        elif t < 1.2 * FLOOR_SECONDS and size < high:
+            factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
+            todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    if not todo:
+        return inputs, outputs, cpu, 0.0
+    requests = [(rng.getrandbits(62), n) for _, n in todo]
     again = run_generator(source, requests, label=f"{problem.name}: gen.py")
     new_out, new_cpu = reference_runs(problem, again)
     inputs, outputs = list(inputs), list(outputs)
-    for i, data, out, t in zip(over, again, new_out, new_cpu, strict=True):
-        long_enough = t >= 1.5 * FLOOR_SECONDS
-        if out is not None and long_enough and data not in size_of and data not in inputs:
+    for (i, n), data, out, t in zip(todo, again, new_out, new_cpu, strict=True):
+        if out is None or data in size_of or data in inputs:
+            continue
+        shorter = cpu[i] > 2 * TARGET_SECONDS
+        if (shorter and t >= 1.5 * FLOOR_SECONDS) or (not shorter and t > cpu[i]):
             inputs[i], outputs[i], cpu[i] = data, out, t
+            size_of[data] = n  # the caller's record of sizes: the new draw's
     return inputs, outputs, cpu, float(sum(new_cpu))
 
 
@@ -567,6 +585,12 @@ def _timed_range(
     if not within:
         n, t = points[0]
         return n, n, t, t
+    if not any(t >= 1.5 * FLOOR_SECONDS for _, t in within) and len(within) < len(points):
+        # no size runs between the floor and the budget (a cost that jumps, as
+        # graph_dijkstra's 60 sources at 5000 nodes): from the last short size to the
+        # first long one; a check draws again larger what falls short
+        (n1, t1), (n2, t2) = within[-1], points[len(within)]
+        return n1, n2, t1, t2
     top, t_top = within[-1]
     above = [(n, t) for n, t in points if n > top]
     if above:  # between the last within budget and the first over it
