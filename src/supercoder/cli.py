@@ -43,18 +43,20 @@ from supercoder.commands import (
     dataset_import,
     eval,
     leaderboard,
+    mcp,
     optimize,
     problem_baseline,
     problem_init,
     problem_profile,
     problem_show,
     report,
+    serve,
     train_grpo,
     train_sft,
     train_verl,
     version,
 )
-from supercoder.commands.optionset import plain_defaults, show_every_default
+from supercoder.commands.optionset import plain_defaults, show_every_default, unbounded_numbers
 from supercoder.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -245,9 +247,14 @@ def reflow(doc: str | None) -> str | None:
 
 def add(where: typer.Typer, name: str, command, help: str | None = None) -> None:
     """Register ``command`` as ``name`` under ``where``, its help paragraphs reflowed;
-    its number options refused when not finite (``nan``, ``inf``: no option means them)."""
+    every number option must declare its range (``unbounded_numbers``: a number outside
+    it is refused at parse time, exit 2) and is refused when not finite (``nan``,
+    ``inf``: no option means them)."""
     command.__doc__ = reflow(command.__doc__)
     show_every_default(command)
+    unbounded = unbounded_numbers(command)
+    if unbounded:  # the one rule: every number option says which numbers can work
+        raise TypeError(f"{name}: number options without a range (min=/max=): {unbounded}")
 
     @functools.wraps(command)
     def checked(*args, **kwargs):
@@ -280,6 +287,8 @@ add(
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)
+add(app, "serve", serve.serve)
+add(app, "mcp", mcp.mcp)
 add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
 problem = group("problem", "Create and inspect problem folders.")
@@ -338,8 +347,21 @@ def _terminate(signum: int, _frame) -> None:
     raise Terminated(signal.Signals(signum).name)
 
 
+def _utf8_streams() -> None:
+    """Under an ASCII locale (``LC_ALL=C``, no UTF-8 mode) a name typed as UTF-8 (a run
+    ``rün``) would stop any line that shows it: stdout and stderr write UTF-8 instead,
+    the bytes the terminal sent (what came in as undecodable bytes goes out as them)."""
+    import codecs
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, LookupError, ValueError, TypeError):
+            if codecs.lookup(stream.encoding or "utf-8").name == "ascii":
+                stream.reconfigure(encoding="utf-8", errors="surrogateescape")
+
+
 def main() -> None:
     code: int = 0
+    _utf8_streams()
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as Ctrl-C does: cleanups run
         with contextlib.suppress(ValueError, OSError):
             signal.signal(sig, _terminate)

@@ -58,11 +58,13 @@ def problem_init(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing problem folder.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="CPU seconds per reference run.")] = 20.0,
+    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per reference run.")] = 20.0,
     exit_code: Annotated[
         int,
         typer.Option(
             "--exit-code",
+            min=0,
+            max=255,
             help="The exit status the program's runs end with by design (part of the "
             "answer: every candidate must exit with it too); 0 by default.",
         ),
@@ -85,6 +87,15 @@ def problem_init(
             help="A Python input generator (generate(seed, size) -> str, optional SIZES "
             "list), copied in as gen.py: the timed inputs are drawn from it (run in the "
             "sandbox). Without one, init infers an input model from the inputs.",
+        ),
+    ] = None,
+    validator: Annotated[
+        Path | None,
+        typer.Option(
+            "--validator",
+            help="A Python input validator (reads one input on stdin, exits 0 when it is "
+            "valid, as contest judges' validators do), copied in as validate.py: every "
+            "input given must pass it, and a drawn input it rejects is never timed.",
         ),
     ] = None,
 ) -> None:
@@ -121,6 +132,7 @@ def problem_init(
         exit_code=exit_code,
         generator=generator,
         constraints=tuple(constraint or ()),
+        validator=validator,
     )
     _print_report(create_from_sources(sources, inputs, out, opts), given_inputs=inputs is not None)
 

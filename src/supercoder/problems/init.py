@@ -56,6 +56,9 @@ class InitConfig:
             the visible inputs while the reference handles it; stored with the model);
             None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
             it, cached; the test suite's setting).
+        validator: an input validator to copy in as ``validate.py``
+            (``problems/validator.py``: reads one input, exits 0 when it is valid): every
+            input given must pass it, and a drawn input it rejects is never timed.
     """
 
     hidden_dir: Path | None = None
@@ -70,6 +73,7 @@ class InitConfig:
     sources: tuple[Path, ...] = ()
     constraints: tuple[str, ...] = ()
     calibrate: bool | None = None
+    validator: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -299,6 +303,10 @@ def _fill(
             )
     if opts.generator is not None:
         _copy_generator(opts.generator, folder, opts.timeout)
+    if opts.validator is not None:
+        _copy_validator(
+            opts.validator, folder, [(str(t.input), d) for t, d in zip(tests, datas, strict=True)]
+        )
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
@@ -452,9 +460,10 @@ def _timed_source(
     from supercoder.problems.inputmodel import FILE, constraint_lines, infer
     from supercoder.problems.loading import load_problem
 
+    checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     if opts.generator is not None:
         return (
-            "timed inputs: drawn from the generator (gen.py) for every check",
+            f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
             "generator: the problem's generator (gen.py), at the sizes it lists",
             False,
         )
@@ -479,7 +488,7 @@ def _timed_source(
     timed = (
         f"timed inputs: drawn for every check from the input model inferred from the "
         f"inputs ({FILE}: edit it to widen a range, fix the structure or declare "
-        f"constraints){said}"
+        f"constraints){checked}{said}"
     )
     line = (
         describe(model)
@@ -487,6 +496,21 @@ def _timed_source(
         else "the input model (its domain is found at the first check)"
     )
     return timed, f"model: {line}", small
+
+
+def _copy_validator(path: Path, folder: Path, inputs: list[tuple[str, bytes]]) -> None:
+    """Copy the user's validator in as ``validate.py`` once every input given passes it
+    (run in the sandbox; a one-line error names the first input it rejects)."""
+    from supercoder.problems.validator import DEFAULT_FILE, check_inputs
+
+    if not path.is_file():
+        raise UserError(f"--validator {path}: no such file")
+    try:
+        source = path.read_text()
+    except UnicodeDecodeError as e:
+        raise UserError(f"--validator {path}: not UTF-8 text") from e
+    check_inputs(source, inputs, label=f"--validator {path}")
+    (folder / DEFAULT_FILE).write_text(source)
 
 
 def _copy_generator(path: Path, folder: Path, seconds: float) -> None:

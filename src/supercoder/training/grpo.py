@@ -55,17 +55,17 @@ class GrpoConfig:
     benchmark: str = "train"
     output: Path = Path("runs/grpo")
     lora: bool = False
-    steps: int = 100
-    num_generations: int = 8
-    prompts_per_step: int = 1
-    max_completion_length: int | None = None
-    lr: float = 1e-6
-    temperature: float = 0.5
-    save_steps: int = 50
-    seed: int = 0
+    steps: int = field(default=100, metadata={"option": {"min": 1}})
+    num_generations: int = field(default=8, metadata={"option": {"min": 2}})
+    prompts_per_step: int = field(default=1, metadata={"option": {"min": 1}})
+    max_completion_length: int | None = field(default=None, metadata={"option": {"min": 1}})
+    lr: float = field(default=1e-06, metadata={"option": {"min": 1e-12}})
+    temperature: float = field(default=0.5, metadata={"option": {"min": 0.0}})
+    save_steps: int = field(default=50, metadata={"option": {"min": 1}})
+    seed: int = field(default=0, metadata={"option": {"min": 0}})
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: str = "local"
-    workers: int = 2
+    workers: int = field(default=2, metadata={"option": {"min": 1}})
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"

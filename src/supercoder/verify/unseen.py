@@ -17,6 +17,11 @@ checks. The inputs come from the first source of these that the problem has:
    written by ``problem init``; else inferred from all its tests, cached by content);
 3. ``fuzzer``: mutations of its inputs (``problems.fuzz``).
 
+``llm-generator``, the generator a model wrote for the problem (``llm_gen.py``,
+``prompting/inputgen.py``), comes right after the problem's own. An input that a
+validator of the problem (``validate.py``, ``llm_validate.py``: ``problems/validator.py``)
+rejects is dropped, whatever its source.
+
 An input equal to one of the problem's own is dropped. A source is *validated* once per
 problem and source (cached, ``_validate``): a batch of its draws runs through the
 reference at -O3 twice, at -O0 and in a sanitizer build (``-fsanitize=address,undefined``);
@@ -63,6 +68,11 @@ from supercoder.problems.domain import (
     tests_digest,
 )
 from supercoder.problems.outputs import expected_output
+from supercoder.problems.validator import (
+    llm_generator_source,
+    valid_inputs,
+    validators_digest,
+)
 from supercoder.types import Problem
 
 __all__ = ["DRAW_SECONDS", "SANITIZE", "reference_runs", "sanitizer_clean", "unseen_tests"]
@@ -154,6 +164,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     if found.tests:
         what = {
             "generator": "the problem's generator",
+            "llm-generator": "the generator a model wrote for the problem",
             "model": "the problem's input model",
             "fuzzer": "mutations of the problem's inputs",
         }.get(found.source, f"the {found.source}")
@@ -258,7 +269,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
                     found.dropped.append(f"{src.name}: {why}")
                     continue
             drawn = src.draw(rng, count)
-            inputs = _fresh(drawn, own)
+            inputs = valid_inputs(problem, _fresh(drawn, own))
         except (UserError, InfraError) as e:
             log.warning("warning: %s: no timed inputs from the %s (%s)", problem.name, src.name, e)
             found.dropped.append(f"{src.name}: {e}")
@@ -273,7 +284,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             if isinstance(drawn, _Sized):
                 size_of = dict(zip(drawn, drawn.sizes, strict=True))
                 inputs, outputs, took, again = _to_target(
-                    problem, rng, inputs, outputs, took, size_of
+                    problem, rng, inputs, outputs, took, size_of, drawn.source
                 )
                 cpu += again
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
@@ -328,6 +339,7 @@ def sources(problem: Problem) -> Iterator[Source]:
     cannot be used says why in ``dropped``."""
     makers: list[tuple[str, Callable[[Problem], Source | None]]] = [
         ("generator", _generator_source),
+        ("llm-generator", _llm_generator_source),
         ("model", _model_source),
         ("fuzzer", _fuzzer_source),
     ]
@@ -350,6 +362,14 @@ def _generator_source(problem: Problem) -> Source | None:
     if source is None:
         return None
     return Source("generator", _generator_draw(problem, source), _gen_domain(problem, source))
+
+
+def _llm_generator_source(problem: Problem) -> Source | None:
+    written = llm_generator_source(problem)
+    if written is None:
+        return None
+    draw = _generator_draw(problem, written)
+    return Source("llm-generator", draw, _gen_domain(problem, written, "llm_gen.py"))
 
 
 def _model_source(problem: Problem) -> Source | None:
@@ -423,21 +443,22 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
         requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
+        out.source = source
         return out
 
     return draw
 
 
-def _gen_domain(problem: Problem, source: str) -> str:
+def _gen_domain(problem: Problem, source: str, file: str = "gen.py") -> str:
     """The generator's domain in one line (its sizes, and the ones timed)."""
     try:
         low, high = generator_size_range(problem, source)
         bottom, top, t_low, t_top = generator_timed_range(problem, source)
     except (UserError, InfraError) as e:
-        return f"the problem's generator (gen.py; its sizes could not be probed: {e})"
+        return f"the problem's generator ({file}; its sizes could not be probed: {e})"
     small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
     return (
-        f"the problem's generator (gen.py), sizes {low}-{high}; drawn at {bottom}-{top} "
+        f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
         f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
         f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
     )
@@ -450,6 +471,7 @@ def _to_target(
     outputs: list[bytes | None],
     cpu: list[float],
     size_of: dict[bytes, int],
+    source: str | None = None,
 ) -> tuple[list[bytes], list[bytes | None], list[float], float]:
     """Draws fitted to what a check can time, in one more generator run: a draw whose
     reference run took over twice ``TARGET_SECONDS`` drawn again at its size scaled by
@@ -463,7 +485,7 @@ def _to_target(
     from supercoder.problems.loading import generator_source
 
     cpu = list(cpu)
-    source = generator_source(problem.meta)
+    source = source or generator_source(problem.meta)
     if source is None:
         return inputs, outputs, cpu, 0.0
     low, high = generator_size_range(problem, source)
@@ -480,7 +502,9 @@ def _to_target(
     if not todo:
         return inputs, outputs, cpu, 0.0
     requests = [(rng.getrandbits(62), n) for _, n in todo]
-    again = run_generator(source, requests, label=f"{problem.name}: gen.py")
+    again = valid_inputs(problem, run_generator(source, requests, label=f"{problem.name}: gen.py"))
+    if len(again) != len(todo):  # a redraw the validator rejects: keep the first draws
+        return inputs, outputs, cpu, 0.0
     new_out, new_cpu = reference_runs(problem, again)
     inputs, outputs = list(inputs), list(outputs)
     for (i, n), data, out, t in zip(todo, again, new_out, new_cpu, strict=True):
@@ -494,9 +518,11 @@ def _to_target(
 
 
 class _Sized(list):
-    """A generator's draws, with the size each was drawn at (``sizes``)."""
+    """A generator's draws, with the size each was drawn at (``sizes``) and the
+    generator's text (``source``)."""
 
     sizes: list[int]
+    source: str
 
 
 def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
@@ -634,7 +660,8 @@ def _validate(problem: Problem, name: str, draw: Draw) -> tuple[bool, str]:
     held against a draw only where the visible inputs do not show it too; at least half
     must pass), and why not; decided once per problem and source, cached."""
     key = hashlib.sha256(
-        f"v{VERSION}\n{name}\n{_tests_digest(problem)}\n{_source_digest(problem, name)}".encode()
+        f"v{VERSION}\n{name}\n{_tests_digest(problem)}\n{_source_digest(problem, name)}"
+        f"\n{validators_digest(problem)}".encode()
     ).hexdigest()[:32]
     path = cache_dir() / "unseen" / "valid" / f"{key}.json"
     try:
@@ -654,9 +681,12 @@ def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
 
     own = {t.read_input() for t in problem.tests}
     try:
-        inputs = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
+        drawn = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
+        inputs = valid_inputs(problem, drawn)
     except (UserError, InfraError) as e:
         return False, str(e)
+    if drawn and not inputs:
+        return False, f"the validator rejected all {len(drawn)} drawn inputs"
     if not inputs:
         return False, "it drew no new input"
     try:
@@ -682,6 +712,8 @@ def _source_digest(problem: Problem, name: str) -> str:
 
     if name == "generator":
         return hashlib.sha256((generator_source(problem.meta) or "").encode()).hexdigest()
+    if name == "llm-generator":
+        return hashlib.sha256((llm_generator_source(problem) or "").encode()).hexdigest()
     if name == "model":
         model = _model(problem)[0]
         return model.digest() if model is not None else ""
