@@ -408,7 +408,11 @@ class _Calibration:
         inputs = [d.encode() for d in dict.fromkeys(drawn) if d.encode() not in self.own]
         if not inputs:
             return 0, 0, 0.0, "it drew no new input"
-        outcomes = self.judge.judge(inputs, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
+        from supercoder.problems.validator import valid_inputs
+
+        valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
+        outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
+        outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
         why = ", ".join(sorted({o.why for o in outcomes if not o.ok}))
         top = max((o.cpu for o in outcomes), default=0.0)
@@ -534,7 +538,12 @@ def calibrated(problem: Problem, model: InputModel) -> InputModel:
     version, else ``calibrate`` once per problem and model (cached by content)."""
     if model.domain.get("version") == VERSION:
         return model
-    key = hashlib.sha256(f"domain{VERSION}\n{tests_digest(problem)}\n{model.digest()}".encode())
+    from supercoder.problems.validator import validators_digest
+
+    key = hashlib.sha256(
+        f"domain{VERSION}\n{tests_digest(problem)}\n{model.digest()}\n"
+        f"{validators_digest(problem)}".encode()
+    )
     path = cache_dir() / "unseen" / "domain" / f"{key.hexdigest()[:32]}.json"
     try:
         return model.with_domain(json.loads(path.read_text()))
