@@ -181,6 +181,12 @@ def test_hostile_arguments_are_refused_in_one_line(root):
 
     run(hostile, session(root, "--max-candidate-kb", "64"))
 
+    async def impatient(s: ClientSession):  # a timed check takes far more than a second
+        result = await _call(s, "check_candidate", problem=str(root / "primes"), assembly=fast)
+        assert result.is_error and "no answer within 1 s" in text_of(result), text_of(result)
+
+    run(impatient, session(root, "--tool-seconds", "1"))
+
 
 def test_http_needs_the_token_and_refuses_to_start_without_one(tmp_path):
     import httpx

@@ -282,8 +282,10 @@ add(
     app,
     "analyze",
     analyze.analyze,
-    "Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
-    "with evidence; or for every verified candidate of an eval run (--run).",
+    "Name the transformation kinds (the paper's nine, and lookup_table: a data table "
+    "the answer adds, its size, and whether its index derives from the input) a "
+    "candidate applies to its baseline, with evidence; or for every verified candidate "
+    "of an eval run (--run).",
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)

@@ -722,6 +722,7 @@ def _serve_http(server: Any, config: McpConfig) -> None:
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((config.host, config.port))
+        sock.listen(128)  # connections wait in the backlog until uvicorn accepts them
     except OSError as e:
         sock.close()
         raise UserError(f"cannot listen on {config.host}:{config.port}: {e.strerror}") from e

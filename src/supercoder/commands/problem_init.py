@@ -16,7 +16,8 @@ def problem_init(
         list[Path],
         typer.Argument(
             help="The C program (reads stdin, writes stdout), then any further .c files "
-            "its build compiles (joined to it: one translation unit).",
+            "its build compiles (each its own translation unit, linked together; --join "
+            "makes them one).",
             metavar="SOURCE [MORE.c]...",
         ),
     ],
@@ -78,6 +79,23 @@ def problem_init(
             "inferred model's numbers in reading order (plain names: numbers outside "
             "repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn "
             "inputs never pass them.",
+    join: Annotated[
+        bool,
+        typer.Option(
+            "--join",
+            help="Build the further .c files as one translation unit with SOURCE "
+            "(#included at its end) instead of apart: the answer then covers all of them.",
+        ),
+    ] = False,
+    args: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--args",
+            help="Command-line arguments of every run, one shell-quoted line: --args '5 -q' "
+            "for every input, --args NAME='5 -q' for test NAME only (repeatable; without "
+            "--inputs each NAME= makes a test NAME on empty stdin). Stored as "
+            "tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the "
+            "same fixed name (./program) in every run.",
         ),
     ] = None,
     generator: Annotated[
@@ -107,7 +125,8 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     The build may be given as the program's repository documents it: further .c files
-    (joined to SOURCE as one translation unit), include folders (-I DIR, or -I in
+    (compiled apart and linked, as the repository does; the answer is SOURCE's
+    assembly, the others linked as gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
     --cflags), quoted includes of .h or .c files: what it includes is copied into the
     problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
@@ -115,6 +134,7 @@ def problem_init(
     memorizable (problem.json "reads_input": false).
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum --constraint 'N<=200000'
+    Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
@@ -132,9 +152,12 @@ def problem_init(
         exit_code=exit_code,
         generator=generator,
         constraints=tuple(constraint or ()),
+        args=tuple(args or ()),
+        join=join,
         validator=validator,
     )
-    _print_report(create_from_sources(sources, inputs, out, opts), given_inputs=inputs is not None)
+    report = create_from_sources(sources, inputs, out, opts)
+    _print_report(report, given_inputs=inputs is not None or bool(args))
 
 
 def _print_report(report: InitReport, given_inputs: bool) -> None:

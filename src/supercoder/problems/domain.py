@@ -107,10 +107,11 @@ def reference_runs(
 def reference_binary(problem: Problem, workdir: Path) -> Path:
     """The -O3 build of the problem's source: its baseline binary when the baseline is
     that build (no ``baseline.s``), else built and cached here."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
 
     if not problem.baseline_asm:
-        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags)
+        units = unit_asms(problem)
+        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
     return _cached_build(problem, "O3", ("-O3",))
 
 
@@ -120,7 +121,7 @@ def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
 
     key = hashlib.sha256(
         (
-            f"{tag}\n{' '.join(flags)}\n"
+            f"{tag}\n{' '.join(flags)}\n{' '.join(problem.units)}\n"
             + problem.source_hash()
             + " ".join((*problem.compile_flags, "|", *problem.ldflags))
         ).encode()
@@ -133,7 +134,9 @@ def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
         link = (*problem.compile_flags, *problem.ldflags)
         if tag == "san":
             link = (SANITIZE[2], *link)
-        build = compile_c(problem.source, out, (*flags, *problem.compile_flags), link)
+        build = compile_c(
+            problem.source, out, (*flags, *problem.compile_flags), link, units=problem.units
+        )
         if not build.ok or build.binary is None:
             raise UserError(f"{problem.name}: the reference does not build with {' '.join(flags)}")
         cached.parent.mkdir(parents=True, exist_ok=True)
@@ -231,7 +234,7 @@ class Judge:
         return self._visible
 
     def _measure_visible(self) -> Behaviour:
-        inputs = sorted({t.read_input() for t in self.problem.tests}, key=len)[:VISIBLE_LIMIT]
+        inputs = sorted({t.run_input() for t in self.problem.tests}, key=len)[:VISIBLE_LIMIT]
         sigs: set[str] = set()
         clean = True
         san = self._sanitizer()
@@ -349,7 +352,7 @@ def tests_digest(problem: Problem) -> str:
     h.update(problem.source.encode())
     h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
     for t in problem.tests:
-        h.update(hashlib.sha256(t.read_input()).digest())
+        h.update(hashlib.sha256(t.run_input()).digest())
     return h.hexdigest()[:32]
 
 
@@ -388,7 +391,7 @@ class _Calibration:
     def __init__(self, problem: Problem, model: InputModel, rng: random.Random):
         self.problem, self.model, self.rng = problem, model, rng
         self.judge = Judge(problem)
-        self.own = {t.read_input() for t in problem.tests}
+        self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
 

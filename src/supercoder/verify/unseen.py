@@ -134,7 +134,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
     correctness pass."""
     hidden = [
-        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+        (t.name, t.run_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests
         if t.hidden
     ]
@@ -142,7 +142,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
     if problem.memorizable:
         visible = tuple(
-            (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+            (t.name, t.run_input(), expected_output(t.expected, problem.compare))
             for t in problem.tests
             if not t.hidden
         )
@@ -257,7 +257,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
     if count <= 0 or not problem.tests:
         return found
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
-    own = {t.read_input() for t in problem.tests}
+    own = {t.run_input() for t in problem.tests}
     for src in sources(problem):
         if src.dropped:
             found.dropped.append(f"{src.name}: {src.dropped}")
@@ -549,7 +549,7 @@ def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
     if listed:
         found = (min(listed), max(listed))
     else:  # grow the size until the input is as long as the longest of the problem's
-        longest = max(len(t.read_input()) for t in problem.tests)
+        longest = max(len(t.run_input()) for t in problem.tests)
         size, seed = 1, 12345
         while size < 1 << 30:
             (data,) = run_generator(source, [(seed, size)], label=f"{problem.name}: gen.py")
@@ -679,7 +679,7 @@ def _validate(problem: Problem, name: str, draw: Draw) -> tuple[bool, str]:
 def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
     from supercoder.problems.domain import Judge
 
-    own = {t.read_input() for t in problem.tests}
+    own = {t.run_input() for t in problem.tests}
     try:
         drawn = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
         inputs = valid_inputs(problem, drawn)
@@ -736,7 +736,7 @@ def _variants(problem: Problem, sources_used: int, count: int, rng: random.Rando
         hint = hint_of(problem)
     except UserError:
         return []
-    sources = sorted({t.read_input() for t in problem.tests}, key=len, reverse=True)
+    sources = sorted({t.run_input() for t in problem.tests}, key=len, reverse=True)
     texts = []
     for data in sources:
         if len(data) <= SOURCE_LIMIT:
