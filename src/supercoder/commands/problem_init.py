@@ -79,6 +79,8 @@ def problem_init(
             "inferred model's numbers in reading order (plain names: numbers outside "
             "repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn "
             "inputs never pass them.",
+        ),
+    ] = None,
     join: Annotated[
         bool,
         typer.Option(
