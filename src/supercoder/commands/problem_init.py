@@ -107,6 +107,28 @@ def problem_init(
             "input given must pass it, and a drawn input it rejects is never timed.",
         ),
     ] = None,
+    llm_generator: Annotated[
+        bool,
+        typer.Option(
+            "--llm-generator",
+            help="Ask the LLM --model names to write a generator and a validator from the "
+            "C source and the inputs; kept (llm_gen.py, llm_validate.py) only if every "
+            "input passes the validator and the reference runs cleanly on the "
+            "generator's draws, else init says why they were dropped.",
+        ),
+    ] = False,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="The LLM for --llm-generator (openai:MODEL, anthropic:MODEL, hf:PATH; "
+            "not the offline compiler model, which writes no code).",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL for --model."),
+    ] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -132,6 +154,8 @@ def problem_init(
     from supercoder.problems.init import InitConfig, create_from_sources
     from supercoder.problems.sources import with_build_flags
 
+    ask = _llm_model(llm_generator, model, base_url, generator)
+
     opts = InitConfig(
         hidden_dir=hidden,
         cflags=with_build_flags(cflags, include or (), define or ()),
@@ -147,10 +171,52 @@ def problem_init(
         validator=validator,
     )
     report = create_from_sources(sources, inputs, out, opts)
-    _print_report(report, given_inputs=inputs is not None or bool(args))
+    pair = None
+    if ask is not None and report.reads_input:
+        from supercoder.prompting.inputgen import write_pair
+
+        typer.echo(f"asking {model} for a generator and a validator...", err=True)
+        pair = write_pair(report.folder, ask, str(model))
+    _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
 
 
-def _print_report(report: InitReport, given_inputs: bool) -> None:
+def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
+    """The model --llm-generator asks (messages -> reply text), or None; refused up front
+    (before any build) when it cannot be asked."""
+    from supercoder.errors import UserError
+
+    if not wanted:
+        if spec is not None:
+            raise UserError("--model is used with --llm-generator only")
+        return None
+    if spec is None:
+        raise UserError(
+            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
+        )
+    if spec.split(":", 1)[0] in ("", "compiler"):
+        raise UserError(
+            "--llm-generator needs an LLM: the compiler model writes no code "
+            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
+        )
+    if generator is not None:
+        raise UserError(
+            "--llm-generator with --generator: the problem's own generator comes first; "
+            "give one of them"
+        )
+    from supercoder.models.base import Sampling
+    from supercoder.models.providers import load_model
+
+    client = load_model(spec, base_url=base_url, cache=False)
+    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
+
+    def ask(messages: list[dict[str, str]]) -> str:
+        replies = client.complete(messages, sampling)
+        return replies[0].text if replies else ""
+
+    return ask
+
+
+def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
     """What init found and made: warnings on stderr, then the inputs found, the files
     copied in, where the timed inputs come from, the folder made, and (a program that
     reads no input) why it is memorizable."""
@@ -170,7 +236,14 @@ def _print_report(report: InitReport, given_inputs: bool) -> None:
         typer.echo(f"copied into the problem: {line}")
     if report.headers:
         typer.echo(f"files copied into the problem: {', '.join(report.headers)}")
-    if report.timed:
+    if pair is not None:
+        typer.echo(pair.line())
+    if pair is not None and pair.kept:
+        typer.echo(
+            "timed inputs: drawn for every check from the generator the model wrote "
+            "(llm_gen.py), each passing its validator (llm_validate.py)"
+        )
+    elif report.timed:
         typer.echo(report.timed)
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"
