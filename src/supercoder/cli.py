@@ -41,8 +41,10 @@ from supercoder.commands import (
     dataset_export,
     dataset_export_trace,
     dataset_import,
+    env_openenv,
     eval,
     leaderboard,
+    mcp,
     optimize,
     problem_baseline,
     problem_init,
@@ -147,7 +149,12 @@ def _resume_hint(argv: list[str]) -> str:
 
 
 # the optional extra each command needs (the first words of its command line)
-_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+_EXTRAS = {
+    ("train", "verl"): "verl",
+    ("train", "grpo"): "train",
+    ("train", "sft"): "train",
+    ("env", "openenv"): "openenv",
+}
 
 
 def _extra_for(argv: list[str]) -> str:
@@ -280,12 +287,15 @@ add(
     app,
     "analyze",
     analyze.analyze,
-    "Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
-    "with evidence; or for every verified candidate of an eval run (--run).",
+    "Name the transformation kinds (the paper's nine, and lookup_table: a data table "
+    "the answer adds, its size, and whether its index derives from the input) a "
+    "candidate applies to its baseline, with evidence; or for every verified candidate "
+    "of an eval run (--run).",
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)
 add(app, "serve", serve.serve)
+add(app, "mcp", mcp.mcp)
 add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
 problem = group("problem", "Create and inspect problem folders.")
@@ -337,6 +347,9 @@ train = group(
 add(train, "grpo", train_grpo.grpo)
 add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
+
+env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
+add(env, "openenv", env_openenv.openenv)
 
 
 def _terminate(signum: int, _frame) -> None:

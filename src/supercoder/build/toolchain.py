@@ -10,7 +10,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -37,6 +37,37 @@ BUILD_LIMITS = Limits(
 )
 MAX_BINARY_BYTES = 64 << 20
 MAX_ASM_BYTES = 64 << 20  # a candidate's assembly file, as read from disk
+# What a candidate's text may cost the host before the sandbox takes over (the directive
+# check, the comparison with the baseline, the digests): linear in its size, so its size
+# is capped, checked first and in O(1): at most ``CANDIDATE_ASM_FACTOR`` times the
+# problem's -O3 listing, and never less than ``CANDIDATE_ASM_FLOOR`` (a program that
+# big is a table, not code). docs/sandbox.md lists every cap.
+CANDIDATE_ASM_FLOOR = 8 << 20
+CANDIDATE_ASM_FACTOR = 2
+
+
+def candidate_cap(baseline: str) -> int:
+    """The most bytes of assembly a candidate of this problem may have."""
+    return max(CANDIDATE_ASM_FLOOR, CANDIDATE_ASM_FACTOR * _size(baseline))
+
+
+def _size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+
+
+def oversized(asm: str, baseline: str) -> str | None:
+    """Why the candidate is too large to build (None: it is not); see ``candidate_cap``."""
+    cap = candidate_cap(baseline)
+    if len(asm) <= cap // 4:  # a UTF-8 character is at most 4 bytes: no need to count
+        return None
+    size = _size(asm)
+    if size <= cap:
+        return None
+    return (
+        f"the program is {size / 1e6:.1f} MB of assembly, over this problem's cap of "
+        f"{cap / (1 << 20):.1f} MiB ({CANDIDATE_ASM_FACTOR}x its -O3 listing, at least "
+        f"{CANDIDATE_ASM_FLOOR >> 20} MiB): not assembled"
+    )
 
 
 @dataclass(frozen=True)
@@ -136,13 +167,14 @@ def compile_to_asm(
     cc: str | None = None,
     *,
     isolation: bool = True,
+    unit: str = "source.c",
 ) -> str:
     """C source -> assembly text (gcc -S), in the build sandbox (``compile_in_sandbox``).
-    Raises UserError if the C does not compile; the message quotes ``source.c`` only."""
+    Raises UserError if the C does not compile; the message quotes the problem's files
+    only. ``unit``: another translation unit of the problem to compile (a path in the
+    problem, copied into the build folder with its files: ``Problem.units``)."""
     compiler = cc or _require_cc()
-    run, work = compile_in_sandbox(
-        source, [*flags, "-S", "source.c", "-o", "out.s"], compiler, isolation
-    )
+    run, work = compile_in_sandbox(source, [*flags, "-S", unit, "-o", "out.s"], compiler, isolation)
     try:
         log = (run.stderr + run.stdout).decode(errors="replace")
         if not run.clean_exit and machine_trouble(log):
@@ -164,10 +196,12 @@ def compile_c(
     link_flags: Sequence[str] = (),
     *,
     isolation: bool = True,
+    units: Sequence[str] = (),
 ) -> BuildResult:
     """C source -> linked binary at ``out`` (``link_flags`` after ``-lm``), built in the
-    build sandbox; the log quotes ``source.c`` only."""
-    args = [*flags, "source.c", "-o", "program", *LINK_FLAGS, *link_flags]
+    build sandbox; the log quotes the problem's files only. ``units``: the problem's
+    other translation units (``Problem.units``), compiled and linked with it."""
+    args = [*flags, "source.c", *units, "-o", "program", *LINK_FLAGS, *link_flags]
     run, work = compile_in_sandbox(source, args, _require_cc(), isolation)
     try:
         log = c_messages(run, work)
@@ -287,9 +321,11 @@ _FOREIGN_NOTE = "(a message about another file, not shown)"
 
 
 def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
-    """gcc's messages about ``name`` only: the folder's path removed, and every
-    diagnostic about another file (``FILE:LINE: ...``, with the lines of that file it
-    quotes) replaced by a notice, so no message shows a file outside the problem."""
+    """gcc's messages about the problem's own files (``name`` and every file of the
+    build folder: its headers and other units, as the user wrote them): the folder's
+    path removed, and every diagnostic about a file outside it (``/usr/include/...``,
+    with the lines of that file it quotes) replaced by a notice, so no message shows a
+    file outside the problem."""
     text = (run.stderr + run.stdout).decode(errors="replace")
     text = text.replace(f"{work}/", "").replace(str(work), ".")
     kept: list[str] = []
@@ -297,7 +333,7 @@ def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
     for line in text.splitlines():
         m = _DIAGNOSTIC.match(line)
         if m:
-            foreign = m.group(1) != name
+            foreign = m.group(1) != name and not _own_file(m.group(1), work)
             if foreign:
                 if not kept or kept[-1] != _FOREIGN_NOTE:
                     kept.append(_FOREIGN_NOTE)
@@ -311,6 +347,13 @@ def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
     return _trim(text)
 
 
+def _own_file(path: str, work: Path) -> bool:
+    """A path gcc names that is one of the build folder's files (relative, inside it)."""
+    if path.startswith("/") or ".." in Path(path).parts:
+        return False
+    return (work / path).is_file()
+
+
 def assemble(
     asm: str,
     out: Path,
@@ -319,16 +362,29 @@ def assemble(
     isolation: bool = True,
     limits: Limits = BUILD_LIMITS,
     target: Target = Target.NATIVE,
+    units: Mapping[str, str] | None = None,
 ) -> BuildResult:
     """Assemble and link like the paper, ``gcc program.s -o program -lm [link_flags]``,
+    with the problem's other translation units (``units``: their ``-O3`` assembly by
+    name, ``baseline.unit_asms``) assembled and linked beside it,
     in a fresh sandbox that sees only the program text and the toolchain (see
     ``build_in_sandbox``): libraries named by ``link_flags`` (problem.json ``ldflags``)
     must be installed under ``/usr``. The binary lands at ``out``; ``isa`` says what
     its code needs. Under a ``target`` level the assembler refuses any instruction
     beyond it, and so does the scan of the object's bytes (``build/isa.py``); either
     refusal is one line naming the instruction and the level it needs."""
-    args = ["-save-temps", *gas_flags(target), "-o", "program", *LINK_FLAGS, *link_flags]
-    built = build_in_sandbox(asm, args, isolation, limits)
+    names = [f"unit{k}.s" for k in range(len(units or {}))]
+    args = [
+        "-save-temps",
+        *gas_flags(target),
+        *names,
+        "-o",
+        "program",
+        *LINK_FLAGS,
+        *link_flags,
+    ]
+    extra = dict(zip(names, (units or {}).values(), strict=True))
+    built = build_in_sandbox(asm, args, isolation, limits, extra)
     if not built.ok or built.binary is None:
         if target is not Target.NATIVE and _GAS_ERROR.search(built.log):
             plain = object_code(asm, isolation=isolation, limits=limits)
@@ -338,7 +394,10 @@ def assemble(
                 return BuildResult(False, None, _refusal(asm, built.log, target, isolation))
         return built
     try:
-        use = _scan(built.binary.parent / "program.o", target)
+        # -save-temps names the object program.o, or program-program.o beside other units
+        folder = built.binary.parent
+        obj = folder / ("program-program.o" if units else "program.o")
+        use = _scan(obj if obj.is_file() else folder / "program.o", target)
         over = beyond(use, target)
         if over:
             return BuildResult(False, None, f"program.s: {over}", use)
@@ -407,7 +466,11 @@ def object_code(asm: str, *, isolation: bool = True, limits: Limits = BUILD_LIMI
 
 
 def build_in_sandbox(
-    asm: str, args: Sequence[str], isolation: bool = True, limits: Limits = BUILD_LIMITS
+    asm: str,
+    args: Sequence[str],
+    isolation: bool = True,
+    limits: Limits = BUILD_LIMITS,
+    extra: Mapping[str, str] | None = None,
 ) -> BuildResult:
     """``gcc program.s *args`` on untrusted assembly text: refused up front if it uses a
     file-reading directive (``asmcheck``); else run in a one-shot sandbox holding only
@@ -423,6 +486,8 @@ def build_in_sandbox(
     try:
         try:
             (work / "program.s").write_text(asm)
+            for name, text in (extra or {}).items():  # the problem's other units (trusted)
+                (work / name).write_text(text)
         except OSError as e:  # the machine's disk, not the candidate
             raise InfraError(f"cannot prepare a build folder: {e}") from e
         run = run_isolated(

@@ -315,7 +315,8 @@ class _Tally:
             why = r.timed_reason.removeprefix("not timed").strip(" :")
             speed = f"not timed: {why}" if why else "not timed"
         else:
-            speed = "1.0x (no correct answer)"
+            late = _timeout_note(outcome.best.verdict) if r.status == "timeout" else ""
+            speed = f"1.0x (no correct answer{late})"
         speed += " improved" if r.improved else ""
         speed += " memorizable (reads no input; counted apart)" if r.memorizable else ""
         speed += " (baseline)" if r.baseline_copy else ""
@@ -331,6 +332,22 @@ class _Tally:
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
         text += f", {self.memorizable} memorizable" if self.memorizable else ""
         return text + (f", {self.unfinished} unfinished" if self.unfinished else "")
+
+
+def _timeout_note(verdict) -> str:
+    """Where the best answer that timed out ran past its limit: the visible test and how
+    long it ran against the limit, or that it was a hidden test or a drawn input (never
+    which, nor its data)."""
+    first = next((t for t in verdict.tests if t.status.value == "timeout"), None)
+    if first is not None:
+        return f": test {first.name}: {first.detail}" if first.detail else f": test {first.name}"
+    message = verdict.message or ""
+    if "drawn input" in message:
+        return ": it ran past its time limit on a drawn input (its data is never shown)"
+    if "ran past" in message:
+        limit = message.split("ran past the ", 1)[1].split(" limit", 1)[0]
+        return f": one of the tests the model never saw ran past the {limit} limit"
+    return ""
 
 
 def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:

@@ -196,7 +196,14 @@ def _compile(job: _Job, build: Build) -> str | None:
     start = time.perf_counter()
     p = job.problem
     asm = build_asm(
-        build, p.source, job.inputs, job.tools, job.isolation, p.compile_flags, p.link_flags
+        build,
+        p.source,
+        job.inputs,
+        job.tools,
+        job.isolation,
+        p.compile_flags,
+        p.link_flags,
+        p.units,
     )
     job.budget.charge(time.perf_counter() - start)
     return asm

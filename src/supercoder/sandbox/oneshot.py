@@ -50,6 +50,7 @@ from supercoder.sandbox.box import (
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
+from supercoder.types import split_args
 
 FILE_BYTES = 256 << 20  # default cap on any one file the tool writes
 OPEN_FILES = 256
@@ -74,6 +75,8 @@ def run_isolated(
     Never raises for anything the command does (its failures are outcomes); raises
     ``InfraError`` only when no sandbox can be started at all.
     """
+    args, stdin = split_args(stdin)  # a test's arguments lead its input (types.with_args)
+    argv = [*argv, *args]
     workdir = Path(workdir).resolve()
     environment = {**_BASE_ENV, "HOME": str(workdir), "TMPDIR": str(workdir), **(env or {})}
     rlimits = _rlimits(limits, file_bytes, open_files)

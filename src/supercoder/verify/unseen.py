@@ -121,7 +121,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
     correctness pass."""
     hidden = [
-        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+        (t.name, t.run_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests
         if t.hidden
     ]
@@ -129,7 +129,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
     if problem.memorizable:
         visible = tuple(
-            (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+            (t.name, t.run_input(), expected_output(t.expected, problem.compare))
             for t in problem.tests
             if not t.hidden
         )
@@ -176,7 +176,7 @@ def draw_tests(
     if count <= 0 or not problem.tests:
         return [], "", 0.0
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
-    own = {t.read_input() for t in problem.tests}
+    own = {t.run_input() for t in problem.tests}
     for name, draw in _sources(problem):
         try:
             if not _validate(problem, name, draw):
@@ -339,7 +339,7 @@ def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
     if listed:
         found = (min(listed), max(listed))
     else:  # grow the size until the input is as long as the longest of the problem's
-        longest = max(len(t.read_input()) for t in problem.tests)
+        longest = max(len(t.run_input()) for t in problem.tests)
         size, seed = 1, 12345
         while size < 1 << 30:
             (data,) = run_generator(source, [(seed, size)], label=f"{problem.name}: gen.py")
@@ -386,10 +386,11 @@ def reference_outputs(
 def _reference_binary(problem: Problem, workdir: Path) -> Path:
     """The -O3 build of the problem's source: its baseline binary when the baseline is
     that build (no ``baseline.s``), else built and cached here."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
 
     if not problem.baseline_asm:
-        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags)
+        units = unit_asms(problem)
+        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
     from supercoder.build.reference import build_reference
 
     key = hashlib.sha256(
@@ -398,7 +399,12 @@ def _reference_binary(problem: Problem, workdir: Path) -> Path:
     cached = cache_dir() / "unseen" / "reference" / key
     if not cached.is_file():
         built = build_reference(
-            problem.source, workdir, ("O3",), problem.compile_flags, problem.ldflags
+            problem.source,
+            workdir,
+            ("O3",),
+            problem.compile_flags,
+            problem.ldflags,
+            units=problem.units,
         )["O3"]
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = sibling_temp(cached)
@@ -431,7 +437,7 @@ def _validate(problem: Problem, name: str, draw: Draw) -> bool:
 def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
     from supercoder.build.reference import ReferenceBuildError, run_reference
 
-    own = {t.read_input() for t in problem.tests}
+    own = {t.run_input() for t in problem.tests}
     try:
         drawn = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
         inputs = valid_inputs(problem, drawn)
@@ -448,6 +454,7 @@ def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
             runs={"O3": 2, "O0": 1},
             cflags=problem.compile_flags,
             ldflags=problem.ldflags,
+            units=problem.units,
             timeout=DRAW_SECONDS,
             stop_at_failure=False,
             exit_code=problem.exit_code,
@@ -488,6 +495,7 @@ def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | 
             work / "san",
             (*SANITIZE, *problem.compile_flags),
             (*SANITIZE[2:3], *problem.compile_flags, *problem.ldflags),
+            units=problem.units,
         )
         if not build.ok or build.binary is None:
             return None
@@ -516,7 +524,7 @@ def _tests_digest(problem: Problem) -> str:
     h.update(problem.source.encode())
     h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
     for t in problem.tests:
-        h.update(hashlib.sha256(t.read_input()).digest())
+        h.update(hashlib.sha256(t.run_input()).digest())
     return h.hexdigest()[:32]
 
 
@@ -549,7 +557,7 @@ def _variants(problem: Problem, sources_used: int, count: int, rng: random.Rando
         hint = hint_of(problem)
     except UserError:
         return []
-    sources = sorted({t.read_input() for t in problem.tests}, key=len, reverse=True)
+    sources = sorted({t.run_input() for t in problem.tests}, key=len, reverse=True)
     texts = []
     for data in sources:
         if len(data) <= SOURCE_LIMIT:
