@@ -41,6 +41,7 @@ from supercoder.commands import (
     dataset_export,
     dataset_export_trace,
     dataset_import,
+    env_openenv,
     eval,
     leaderboard,
     mcp,
@@ -149,7 +150,12 @@ def _resume_hint(argv: list[str]) -> str:
 
 
 # the optional extra each command needs (the first words of its command line)
-_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+_EXTRAS = {
+    ("train", "verl"): "verl",
+    ("train", "grpo"): "train",
+    ("train", "sft"): "train",
+    ("env", "openenv"): "openenv",
+}
 
 
 def _extra_for(argv: list[str]) -> str:
@@ -343,6 +349,9 @@ train = group(
 add(train, "grpo", train_grpo.grpo)
 add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
+
+env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
+add(env, "openenv", env_openenv.openenv)
 
 
 def _terminate(signum: int, _frame) -> None:
