@@ -79,7 +79,13 @@ def eval_cmd(
     llms = opts.load_models(specs, concurrency)
     verify = _remote_verifier(server, run_config) if server else None
     store = Store(db)
-    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time)}")
+    try:
+        store.check_run_name(run_config.run_name)
+    except BaseException:
+        store.close()
+        raise
+    # every option is valid now: say what the run costs, then start it
+    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, specs)}")
     try:
         model = llms if len(llms) > 1 else llms[0]
         result = _run_with_progress(problems, model, run_config, store, verify)
@@ -124,9 +130,17 @@ def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> li
     return problems
 
 
-def _what_it_costs(no_time: bool) -> str:
+# Seconds a problem takes with --no-time and the compiler model (its first builds
+# checked on every test until one is correct), measured on a busy 2-core machine.
+NO_TIME_SECONDS = (2, 5)
+
+
+def _what_it_costs(no_time: bool, specs: list[str] | None = None) -> str:
     if no_time:
-        return "correctness only (--no-time), about seconds a problem"
+        low, high = NO_TIME_SECONDS
+        llm = any(s.partition(":")[0] != "compiler" for s in specs or [])
+        wait = ", plus the model's time to answer" if llm else ""
+        return f"correctness only (--no-time), about {low}-{high} seconds a problem{wait}"
     return (
         "the model's answers built, checked and timed: this takes minutes "
         "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"
@@ -301,7 +315,8 @@ class _Tally:
             why = r.timed_reason.removeprefix("not timed").strip(" :")
             speed = f"not timed: {why}" if why else "not timed"
         else:
-            speed = "1.0x (no correct answer)"
+            late = _timeout_note(outcome.best.verdict) if r.status == "timeout" else ""
+            speed = f"1.0x (no correct answer{late})"
         speed += " improved" if r.improved else ""
         speed += " memorizable (reads no input; counted apart)" if r.memorizable else ""
         speed += " (baseline)" if r.baseline_copy else ""
@@ -317,6 +332,22 @@ class _Tally:
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
         text += f", {self.memorizable} memorizable" if self.memorizable else ""
         return text + (f", {self.unfinished} unfinished" if self.unfinished else "")
+
+
+def _timeout_note(verdict) -> str:
+    """Where the best answer that timed out ran past its limit: the visible test and how
+    long it ran against the limit, or that it was a hidden test or a drawn input (never
+    which, nor its data)."""
+    first = next((t for t in verdict.tests if t.status.value == "timeout"), None)
+    if first is not None:
+        return f": test {first.name}: {first.detail}" if first.detail else f": test {first.name}"
+    message = verdict.message or ""
+    if "drawn input" in message:
+        return ": it ran past its time limit on a drawn input (its data is never shown)"
+    if "ran past" in message:
+        limit = message.split("ran past the ", 1)[1].split(" limit", 1)[0]
+        return f": one of the tests the model never saw ran past the {limit} limit"
+    return ""
 
 
 def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:
