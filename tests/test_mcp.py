@@ -133,6 +133,14 @@ def test_an_agent_reads_a_problem_submits_a_faster_answer_and_gets_a_verified_sp
             assert "901233" not in dumped
         assert checked.structured_content["status"] == "ok"
 
+        # an answer as SEARCH/REPLACE edits of the baseline: applied, then checked
+        edits = "<<<<<<< SEARCH\nmain:\n=======\nmain:\n\tnop\n>>>>>>> REPLACE\n"
+        edited = await _call(
+            s, "check_candidate", problem=str(root / "sum"), edits=edits, time=False
+        )
+        assert edited.structured_content["status"] == "ok", text_of(edited)
+        assert not edited.structured_content["identical_to_baseline"]
+
     run(agent, session(root))
 
 
@@ -154,6 +162,16 @@ def test_hostile_arguments_are_refused_in_one_line(root):
             ("check_candidate", {"problem": "dp_lcs", "assembly": "x" * (80 << 10)}),
             ("check_candidate", {"problem": "dp_lcs", "assembly": "   "}),
             ("check_candidate", {"problem": "no_such_problem", "assembly": fast}),
+            ("check_candidate", {"problem": "dp_lcs"}),  # neither assembly nor edits
+            ("check_candidate", {"problem": "dp_lcs", "assembly": fast, "edits": "x"}),
+            ("check_candidate", {"problem": "dp_lcs", "edits": "no blocks here"}),
+            (
+                "analyze_answer",
+                {
+                    "problem": "dp_lcs",
+                    "edits": "<<<<<<< SEARCH\nnot there\n=======\n>>>>>>> REPLACE",
+                },
+            ),
             ("list_problems", {"match": "y" * (5 << 20)}),  # over the arguments' cap
             ("profile_baseline", {"problem": "dp_lcs", "top": 10**9}),
             ("no_such_tool", {}),
@@ -180,6 +198,12 @@ def test_hostile_arguments_are_refused_in_one_line(root):
         assert len(profile.structured_content["lines"]) <= 3
 
     run(hostile, session(root, "--max-candidate-kb", "64"))
+
+    async def impatient(s: ClientSession):  # a timed check takes far more than a second
+        result = await _call(s, "check_candidate", problem=str(root / "primes"), assembly=fast)
+        assert result.is_error and "no answer within 1 s" in text_of(result), text_of(result)
+
+    run(impatient, session(root, "--tool-seconds", "1"))
 
 
 def test_http_needs_the_token_and_refuses_to_start_without_one(tmp_path):

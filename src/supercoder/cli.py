@@ -41,6 +41,7 @@ from supercoder.commands import (
     dataset_export,
     dataset_export_trace,
     dataset_import,
+    env_openenv,
     eval,
     leaderboard,
     mcp,
@@ -48,6 +49,7 @@ from supercoder.commands import (
     problem_baseline,
     problem_init,
     problem_profile,
+    problem_show,
     report,
     serve,
     train_grpo,
@@ -148,7 +150,12 @@ def _resume_hint(argv: list[str]) -> str:
 
 
 # the optional extra each command needs (the first words of its command line)
-_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+_EXTRAS = {
+    ("train", "verl"): "verl",
+    ("train", "grpo"): "train",
+    ("train", "sft"): "train",
+    ("env", "openenv"): "openenv",
+}
 
 
 def _extra_for(argv: list[str]) -> str:
@@ -296,6 +303,7 @@ problem = group("problem", "Create and inspect problem folders.")
 add(problem, "init", problem_init.problem_init)
 add(problem, "profile", problem_profile.profile_cmd)
 add(problem, "baseline", problem_baseline.baseline_cmd)
+add(problem, "show", problem_show.show_cmd)
 
 bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
 add(bench, "list", bench_list.list_, "Problems with split, tags, test counts, size, baseline time.")
@@ -341,6 +349,9 @@ train = group(
 add(train, "grpo", train_grpo.grpo)
 add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
+
+env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
+add(env, "openenv", env_openenv.openenv)
 
 
 def _terminate(signum: int, _frame) -> None:

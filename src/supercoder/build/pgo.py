@@ -23,6 +23,8 @@ from supercoder.build.toolchain import (
     c_messages,
     compile_to_asm,
     copy_headers,
+    sandbox_tool,
+    tool_error,
 )
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import temp_prefix
@@ -130,8 +132,13 @@ def _check(cmd: list[str], cwd: Path, isolation: bool) -> None:
     tool = cmd[0]
     if "-iquote" in cmd:  # the problem's headers, copied into the build folder
         cmd = [tool, *copy_headers(cmd[1:], cwd)]
-    readonly = () if tool.startswith(("/usr/", "/bin/")) else (Path(tool).resolve().parent.parent,)
-    run = run_isolated(cmd, cwd, limits=COMPILE_LIMITS, readonly=readonly, isolation=isolation)
+    tool, readonly = sandbox_tool(tool)
+    run = run_isolated(
+        [tool, *cmd[1:]], cwd, limits=COMPILE_LIMITS, readonly=readonly, isolation=isolation
+    )
+    trouble = tool_error(tool, run)
+    if trouble is not None:
+        raise trouble
     if not run.clean_exit:
         raise UserError(f"{Path(tool).name} failed: {c_messages(run, cwd)}")
 

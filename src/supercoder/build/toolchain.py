@@ -85,6 +85,71 @@ def _require_cc() -> str:
     return path
 
 
+SYSTEM_DIRS = ("/usr/", "/bin/")  # what every one-shot sandbox shows (oneshot.py)
+
+
+def sandbox_tool(tool: str) -> tuple[str, tuple[Path, ...]]:
+    """How the build sandbox runs ``tool`` (a path, as found on PATH): the path to run
+    and the folders to show it read-only. Under ``/usr`` it runs as it is. Elsewhere
+    (``~/bin/gcc``, ``/opt/gcc-14/bin/gcc``) its own folder and its installation prefix
+    (the folder above the resolved binary's) are shown; a link into ``/usr`` in a folder
+    the sandbox user cannot enter runs as the program it points to."""
+    if tool.startswith(SYSTEM_DIRS):
+        return tool, ()
+    path = Path(tool).absolute()
+    real = path.resolve()
+    if str(real).startswith(SYSTEM_DIRS) and not _world_reachable(path.parent):
+        return str(real), ()
+    mounts = (path.parent,) if path.parent != real.parent else ()
+    if not str(real).startswith(SYSTEM_DIRS):
+        mounts = (*mounts, real.parent.parent)
+    return str(path), mounts
+
+
+def _world_reachable(folder: Path) -> bool:
+    return all(f.stat().st_mode & 0o001 for f in [folder, *folder.parents] if f != Path("/"))
+
+
+# What a toolchain prints when the machine, not the C, stopped it (never a diagnostic
+# about the program: a C source cannot make gcc unable to start or read its own input).
+_TOOL_TROUBLE = re.compile(
+    r"(prlimit: failed to [^\n]*|bwrap: [^\n]*|cannot execute [^\n]*|execvp: [^\n]*"
+    r"|[^\n]*: Permission denied|[^\n]*out of memory allocating[^\n]*"
+    r"|[^\n]*virtual memory exhausted[^\n]*|[^\n]*Too many open files[^\n]*"
+    r"|[^\n]*Cannot allocate memory[^\n]*)"
+)
+
+
+def toolchain_trouble(run: RunResult) -> str | None:
+    """Why a tool's run failed because of the machine (it could not start, read its own
+    files, allocate memory or open files; or it exited with an error status and printed
+    nothing at all), or None when it ran (its failure, if any, is about its input)."""
+    if run.outcome == "spawn_error":
+        return f"it could not be started ({os.strerror(run.exit_code) if run.exit_code else 'no reason given'})"
+    text = (run.stderr + run.stdout).decode(errors="replace")
+    m = _TOOL_TROUBLE.search(text)
+    if m and not run.clean_exit:
+        return m.group(0).strip()[:300]
+    phrase = machine_trouble(text)
+    if phrase and not run.clean_exit:
+        return phrase
+    if run.outcome == "exited" and run.exit_code != 0 and not text.strip():
+        return f"it exited with status {run.exit_code} and printed nothing"
+    return None
+
+
+def tool_error(tool: str, run: RunResult) -> InfraError | None:
+    """``InfraError("gcc could not run: ...")`` when ``toolchain_trouble`` finds one."""
+    why = toolchain_trouble(run)
+    if why is None:
+        return None
+    return InfraError(
+        f"{Path(tool).name} could not run: {why} — machine trouble, not a problem with the "
+        "program (check the toolchain, free memory or file descriptors: ulimit -v / -n, "
+        "umask, a failing gcc wrapper on PATH; SUPERCODER_CC names another compiler)"
+    )
+
+
 # Compiling a problem's C (untrusted too: problems come from other people): gcc -S or a
 # whole build, in the build sandbox, seeing only a fresh folder with source.c.
 COMPILE_LIMITS = Limits(
@@ -168,7 +233,7 @@ def compile_in_sandbox(
     except OSError as e:  # the machine's disk, not the problem
         shutil.rmtree(work, ignore_errors=True)
         raise InfraError(f"cannot prepare a build folder: {e}") from e
-    readonly = [] if cc.startswith(("/usr/", "/bin/")) else [Path(cc).resolve().parent.parent]
+    cc, readonly = sandbox_tool(cc)
     try:
         args = copy_headers(args, work)  # the problem's own headers, into the build folder
     except OSError as e:
@@ -183,6 +248,9 @@ def compile_in_sandbox(
             isolation=isolation,
             file_bytes=MAX_BINARY_BYTES,
         )
+        trouble = tool_error(cc, run)
+        if trouble is not None:
+            raise trouble
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -413,8 +481,7 @@ def build_in_sandbox(
     refused = forbidden_directive(asm)
     if refused:
         return BuildResult(False, None, refused)
-    cc = _require_cc()
-    readonly = () if cc.startswith(("/usr/", "/bin/")) else (Path(cc).resolve().parent.parent,)
+    cc, readonly = sandbox_tool(_require_cc())
     work = Path(tempfile.mkdtemp(prefix=temp_prefix("build")))
     try:
         try:
@@ -431,6 +498,9 @@ def build_in_sandbox(
             isolation=isolation,
             file_bytes=MAX_BINARY_BYTES,
         )
+        trouble = tool_error(cc, run)
+        if trouble is not None:  # the machine's, never the candidate's failure
+            raise trouble
         failure = _build_failure(run, work, limits)
         if failure:
             shutil.rmtree(work, ignore_errors=True)

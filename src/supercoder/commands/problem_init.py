@@ -70,6 +70,17 @@ def problem_init(
             "answer: every candidate must exit with it too); 0 by default.",
         ),
     ] = 0,
+    constraint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--constraint",
+            help="A constraint of the input, as a statement gives it (repeatable): "
+            "'1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5'. Names map onto the "
+            "inferred model's numbers in reading order (plain names: numbers outside "
+            "repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn "
+            "inputs never pass them.",
+        ),
+    ] = None,
     join: Annotated[
         bool,
         typer.Option(
@@ -107,6 +118,28 @@ def problem_init(
             "input given must pass it, and a drawn input it rejects is never timed.",
         ),
     ] = None,
+    llm_generator: Annotated[
+        bool,
+        typer.Option(
+            "--llm-generator",
+            help="Ask the LLM --model names to write a generator and a validator from the "
+            "C source and the inputs; kept (llm_gen.py, llm_validate.py) only if every "
+            "input passes the validator and the reference runs cleanly on the "
+            "generator's draws, else init says why they were dropped.",
+        ),
+    ] = False,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="The LLM for --llm-generator (openai:MODEL, anthropic:MODEL, hf:PATH; "
+            "not the offline compiler model, which writes no code).",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL for --model."),
+    ] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -124,13 +157,15 @@ def problem_init(
     output does not depend on its input (or given no --inputs) is marked
     memorizable (problem.json "reads_input": false).
 
-    Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
+    Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum --constraint 'N<=200000'
     Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
     from supercoder.problems.init import InitConfig, create_from_sources
     from supercoder.problems.sources import with_build_flags
+
+    ask = _llm_model(llm_generator, model, base_url, generator)
 
     opts = InitConfig(
         hidden_dir=hidden,
@@ -142,15 +177,58 @@ def problem_init(
         timeout=timeout,
         exit_code=exit_code,
         generator=generator,
+        constraints=tuple(constraint or ()),
         args=tuple(args or ()),
         join=join,
         validator=validator,
     )
     report = create_from_sources(sources, inputs, out, opts)
-    _print_report(report, given_inputs=inputs is not None or bool(args))
+    pair = None
+    if ask is not None and report.reads_input:
+        from supercoder.prompting.inputgen import write_pair
+
+        typer.echo(f"asking {model} for a generator and a validator...", err=True)
+        pair = write_pair(report.folder, ask, str(model))
+    _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
 
 
-def _print_report(report: InitReport, given_inputs: bool) -> None:
+def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
+    """The model --llm-generator asks (messages -> reply text), or None; refused up front
+    (before any build) when it cannot be asked."""
+    from supercoder.errors import UserError
+
+    if not wanted:
+        if spec is not None:
+            raise UserError("--model is used with --llm-generator only")
+        return None
+    if spec is None:
+        raise UserError(
+            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
+        )
+    if spec.split(":", 1)[0] in ("", "compiler"):
+        raise UserError(
+            "--llm-generator needs an LLM: the compiler model writes no code "
+            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
+        )
+    if generator is not None:
+        raise UserError(
+            "--llm-generator with --generator: the problem's own generator comes first; "
+            "give one of them"
+        )
+    from supercoder.models.base import Sampling
+    from supercoder.models.providers import load_model
+
+    client = load_model(spec, base_url=base_url, cache=False)
+    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
+
+    def ask(messages: list[dict[str, str]]) -> str:
+        replies = client.complete(messages, sampling)
+        return replies[0].text if replies else ""
+
+    return ask
+
+
+def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
     """What init found and made: warnings on stderr, then the inputs found, the files
     copied in, where the timed inputs come from, the folder made, and (a program that
     reads no input) why it is memorizable."""
@@ -170,8 +248,23 @@ def _print_report(report: InitReport, given_inputs: bool) -> None:
         typer.echo(f"copied into the problem: {line}")
     if report.headers:
         typer.echo(f"files copied into the problem: {', '.join(report.headers)}")
-    if report.timed:
+    if pair is not None:
+        typer.echo(pair.line())
+    if pair is not None and pair.kept:
+        typer.echo(
+            "timed inputs: drawn for every check from the generator the model wrote "
+            "(llm_gen.py), each passing its validator (llm_validate.py)"
+        )
+    elif report.timed:
         typer.echo(report.timed)
+    if report.domain:
+        typer.echo(f"domain: {report.domain}")
+    if report.too_small:
+        typer.echo(
+            "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
+            '"too_small": true): no speedup can be timed on it; declare larger constraints '
+            "(--constraint) or give larger inputs"
+        )
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"
         if given_inputs

@@ -22,6 +22,8 @@ checked elsewhere); unknown fields are kept as they are.
                           (the reference's and every candidate's), 0 by default
 ``reads_input``           true/false: false when the program's output does not depend
                           on its input (``problem init`` found it; ``Problem.memorizable``)
+``llm_generator``         a string: the model that wrote ``llm_gen.py`` and
+                          ``llm_validate.py`` (``prompting/inputgen.py``)
 ========================  ==========================================================
 """
 
@@ -163,4 +165,5 @@ _CHECKS = {
     "exit_code": _exit_code,
     "generator": _generator,
     "reads_input": _boolean,
+    "llm_generator": _text,
 }

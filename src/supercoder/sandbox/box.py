@@ -326,6 +326,7 @@ class Sandbox:
                     cwd="/",
                     start_new_session=True,
                     pass_fds=fds,
+                    umask=0o022,  # bubblewrap's folders (/sc/root...) whatever the user's umask
                     **drop,
                 )
         except OSError as e:
