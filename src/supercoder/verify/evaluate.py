@@ -31,7 +31,7 @@ from pathlib import Path
 
 from supercoder.build.baseline import baseline_asm, baseline_binary
 from supercoder.build.isa import DEFAULT_TARGET, Target, sigill_note
-from supercoder.build.toolchain import assemble, machine_context, same_program
+from supercoder.build.toolchain import assemble, machine_context
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
@@ -139,14 +139,13 @@ def _check_candidate(
             )
         )
     base_asm = baseline_asm(problem)
-    identical = same_program(asm, base_asm)
     isolated, why = isolation_status()
     if config.sandbox and not isolated:
         return Untimed(Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context))
     with tempfile.TemporaryDirectory(prefix=temp_prefix("eval")) as tmp:
         workdir = Path(tmp)
         # a problem whose baseline does not build is broken: UserError, before any check
-        baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
+        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
         build = assemble(
             asm,
             workdir / "candidate",
@@ -170,11 +169,13 @@ def _check_candidate(
                     problem.name,
                     Status.COMPILE_ERROR,
                     message=build.log,
-                    identical_to_baseline=identical,
                     context=context,
                     isa=build.isa,
                 )
             )
+        # a copy of the baseline is the baseline's executable, byte for byte (comments
+        # and layout change no byte; a normalized text could conflate two programs)
+        identical = build.binary.read_bytes() == base_bin.read_bytes()
         try:
             verdict = _check(problem, build.binary, identical, config, context)
             verdict = replace(verdict, isa=build.isa, message=_sigill(verdict, build))
