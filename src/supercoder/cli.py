@@ -41,19 +41,22 @@ from supercoder.commands import (
     dataset_export,
     dataset_export_trace,
     dataset_import,
+    env_openenv,
     eval,
     leaderboard,
+    mcp,
     optimize,
     problem_baseline,
     problem_init,
     problem_profile,
     report,
+    serve,
     train_grpo,
     train_sft,
     train_verl,
     version,
 )
-from supercoder.commands.optionset import plain_defaults, show_every_default
+from supercoder.commands.optionset import plain_defaults, show_every_default, unbounded_numbers
 from supercoder.errors import (
     EXIT_BAD_INPUT,
     EXIT_INTERRUPTED,
@@ -146,7 +149,12 @@ def _resume_hint(argv: list[str]) -> str:
 
 
 # the optional extra each command needs (the first words of its command line)
-_EXTRAS = {("train", "verl"): "verl", ("train", "grpo"): "train", ("train", "sft"): "train"}
+_EXTRAS = {
+    ("train", "verl"): "verl",
+    ("train", "grpo"): "train",
+    ("train", "sft"): "train",
+    ("env", "openenv"): "openenv",
+}
 
 
 def _extra_for(argv: list[str]) -> str:
@@ -244,9 +252,14 @@ def reflow(doc: str | None) -> str | None:
 
 def add(where: typer.Typer, name: str, command, help: str | None = None) -> None:
     """Register ``command`` as ``name`` under ``where``, its help paragraphs reflowed;
-    its number options refused when not finite (``nan``, ``inf``: no option means them)."""
+    every number option must declare its range (``unbounded_numbers``: a number outside
+    it is refused at parse time, exit 2) and is refused when not finite (``nan``,
+    ``inf``: no option means them)."""
     command.__doc__ = reflow(command.__doc__)
     show_every_default(command)
+    unbounded = unbounded_numbers(command)
+    if unbounded:  # the one rule: every number option says which numbers can work
+        raise TypeError(f"{name}: number options without a range (min=/max=): {unbounded}")
 
     @functools.wraps(command)
     def checked(*args, **kwargs):
@@ -274,11 +287,15 @@ add(
     app,
     "analyze",
     analyze.analyze,
-    "Name the transformation kinds (paper's nine) a candidate applies to its baseline, "
-    "with evidence; or for every verified candidate of an eval run (--run).",
+    "Name the transformation kinds (the paper's nine, and lookup_table: a data table "
+    "the answer adds, its size, and whether its index derives from the input) a "
+    "candidate applies to its baseline, with evidence; or for every verified candidate "
+    "of an eval run (--run).",
 )
 add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
 add(app, "calibrate", calibrate.calibrate)
+add(app, "serve", serve.serve)
+add(app, "mcp", mcp.mcp)
 add(app, "version", version.version, "Print the supercoder version and toolchain context.")
 
 problem = group("problem", "Create and inspect problem folders.")
@@ -331,13 +348,29 @@ add(train, "grpo", train_grpo.grpo)
 add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
 
+env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
+add(env, "openenv", env_openenv.openenv)
+
 
 def _terminate(signum: int, _frame) -> None:
     raise Terminated(signal.Signals(signum).name)
 
 
+def _utf8_streams() -> None:
+    """Under an ASCII locale (``LC_ALL=C``, no UTF-8 mode) a name typed as UTF-8 (a run
+    ``rün``) would stop any line that shows it: stdout and stderr write UTF-8 instead,
+    the bytes the terminal sent (what came in as undecodable bytes goes out as them)."""
+    import codecs
+
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, LookupError, ValueError, TypeError):
+            if codecs.lookup(stream.encoding or "utf-8").name == "ascii":
+                stream.reconfigure(encoding="utf-8", errors="surrogateescape")
+
+
 def main() -> None:
     code: int = 0
+    _utf8_streams()
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as Ctrl-C does: cleanups run
         with contextlib.suppress(ValueError, OSError):
             signal.signal(sig, _terminate)

@@ -122,6 +122,22 @@ def printable(text: object, newlines: bool = True) -> str:
     return (_CONTROL if newlines else _CONTROL_NL).sub(_escape, str(text))
 
 
+def argv_text(text: str) -> str:
+    """A command-line word as the user typed it: under an ASCII locale Python reads the
+    bytes of ``rün`` as lone surrogates (``r\\udcc3\\udcbcn``); where those bytes are
+    UTF-8, the text they spell (``rün``). For names (a run), never for paths (a path
+    keeps its bytes)."""
+    if not _SURROGATE.search(text):
+        return text
+    try:
+        return os.fsencode(text).decode("utf-8")
+    except (UnicodeError, ValueError):
+        return text
+
+
+_SURROGATE = re.compile(r"[\udc80-\udcff]")
+
+
 def parse_json(text: str | bytes, where: object) -> Any:
     """JSON from outside (a record, a problem.json, a file of runs): a value, or a one-line
     UserError naming ``where`` for text that is not JSON or is nested too deeply to

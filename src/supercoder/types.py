@@ -54,13 +54,67 @@ class TestCase:
     input_bytes: bytes | None = None
     input_factory: Callable[[], bytes] | None = field(default=None, compare=False, repr=False)
     hidden: bool = False
+    args: tuple[str, ...] = ()  # command-line arguments (``tests/NAME.args``); argv[0] is fixed
 
     def read_input(self) -> bytes:
+        """The test's stdin."""
         if self.input_bytes is not None:
             return self.input_bytes
         if self.input_factory is None:
             raise ValueError(f"test {self.name} has no input")
         return self.input_factory()
+
+    def run_input(self) -> bytes:
+        """What a run of this test is given: its stdin, led by its arguments when it has
+        any (``with_args``); every path that runs a test passes this to the sandbox."""
+        return with_args(self.args, self.read_input())
+
+
+# A run's input as one byte string: the arguments (one shell-quoted line after this mark)
+# then stdin. Inputs travel through timing, drawn inputs, digests and caches as bytes;
+# the sandbox splits them (``split_args``) into argv and stdin, so arguments are part of
+# every input's identity and drawn like the rest of it (the input model sees the
+# arguments as a first line).
+ARGS_MARK = b"\0supercoder-args\0"
+
+
+def with_args(args: tuple[str, ...] | list[str], stdin: bytes) -> bytes:
+    """``stdin`` led by ``args`` (unchanged when there are none)."""
+    if not args:
+        return stdin
+    import shlex
+
+    return ARGS_MARK + shlex.join(args).encode() + b"\n" + stdin
+
+
+def parse_args(text: str) -> tuple[str, ...]:
+    """A test's arguments from their one shell-quoted line (``tests/NAME.args``,
+    ``problem init --args``); ValueError for more than one line, NUL, or bad quoting."""
+    import shlex
+
+    line = text.removesuffix("\n")
+    if "\n" in line or "\0" in line:
+        raise ValueError("arguments are one shell-quoted line (no newline or NUL inside)")
+    try:
+        return tuple(shlex.split(line))
+    except ValueError as e:
+        raise ValueError(f"not a shell-quoted line: {e}") from e
+
+
+def split_args(data: bytes) -> tuple[tuple[str, ...], bytes]:
+    """(arguments, stdin) of a run's input made by ``with_args``; a line that does not
+    parse as shell words is taken as whitespace-separated words."""
+    if not data.startswith(ARGS_MARK):
+        return (), data
+    import shlex
+
+    line, _, stdin = data[len(ARGS_MARK) :].partition(b"\n")
+    text = line.decode(errors="replace")
+    try:
+        args = tuple(shlex.split(text))
+    except ValueError:
+        args = tuple(text.split())
+    return args, stdin
 
 
 @dataclass(frozen=True)
@@ -94,6 +148,14 @@ class Problem:
         include path when it holds headers (``#include "sha.h"`` beside source.c)."""
         folder = self.meta.get("path")
         return (*self.cflags, *(("-iquote", str(folder)) if self.headers and folder else ()))
+
+    @property
+    def units(self) -> tuple[str, ...]:
+        """The program's other translation units (``problem.json`` ``units``: ``.c``
+        files in the problem, compiled apart at ``-O3`` and linked with every build of
+        ``source.c``, as the program's repository builds them); the answer is
+        ``source.c``'s assembly."""
+        return tuple(str(u) for u in self.meta.get("units") or ())
 
     @property
     def cflags(self) -> tuple[str, ...]:
@@ -590,6 +652,59 @@ class IsaUse:
         )
 
 
+@dataclass(frozen=True)
+class DataSize:
+    """The data a candidate's program holds against the baseline's (``build/sections.py``:
+    ``.rodata``, ``.data``, ``.bss`` and their kin, in the linked binaries).
+
+    Fields:
+        baseline: the baseline program's data bytes.
+        candidate: the candidate program's data bytes.
+        threshold: added bytes above which the verdict flags the growth (``grew``).
+    """
+
+    baseline: int
+    candidate: int
+    threshold: int = 512
+
+    @property
+    def added(self) -> int:
+        return self.candidate - self.baseline
+
+    @property
+    def grew(self) -> bool:
+        """The candidate adds more data than ``threshold``: a table or a memo."""
+        return self.added > self.threshold
+
+    def summary(self) -> str:
+        """One line for a reviewer: how much data the answer adds, and what it may mean."""
+        return (
+            f"data: the answer adds {self.added:,} bytes of data (.rodata/.data/.bss: "
+            f"{self.candidate:,} against the baseline's {self.baseline:,}): a table or "
+            "memo, which pays only where it covers the whole input domain; see "
+            "`supercoder analyze` for where it is read"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "baseline_bytes": self.baseline,
+            "candidate_bytes": self.candidate,
+            "added_bytes": self.added,
+            "threshold_bytes": self.threshold,
+            "grew": self.grew,
+        }
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Any] | None) -> DataSize | None:
+        if not d:
+            return None
+        return cls(
+            int(d.get("baseline_bytes") or 0),
+            int(d.get("candidate_bytes") or 0),
+            int(d.get("threshold_bytes") or 512),
+        )
+
+
 # The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
 # keys bumps it and adds a line here; ``from_json`` reads every earlier version.
 #   1: before versioning (no ``format_version`` key); read as 1.
@@ -600,7 +715,9 @@ class IsaUse:
 #      ``tests_total`` counts both.
 #   4: ``isa`` (``IsaUse.to_json``: the extensions the candidate needs, its lowest
 #      x86-64 level, the target it was checked for; null when it was not built).
-VERDICT_FORMAT_VERSION = 4
+#   5: ``data`` (``DataSize.to_json``: the candidate's data bytes against the baseline's,
+#      and whether it grew past the threshold; null when it was not built).
+VERDICT_FORMAT_VERSION = 5
 
 
 @dataclass(frozen=True)
@@ -664,6 +781,7 @@ class Verdict:
     unseen: UnseenResult | None = None
     isa: IsaUse | None = None
     memorizable: bool = False  # the problem reads no input (``Problem.memorizable``)
+    data: DataSize | None = None  # the candidate's data against the baseline's
 
     @property
     def correct(self) -> bool:
@@ -730,6 +848,7 @@ class Verdict:
             "context": self.context,
             "isa": self.isa.to_json() if self.isa else None,
             "memorizable": self.memorizable,
+            "data": self.data.to_json() if self.data else None,
             "tests": [t.to_json() for t in self.tests],
             "unseen": self.unseen.to_json() if self.unseen else None,
         }
@@ -754,6 +873,7 @@ class Verdict:
             unseen=UnseenResult.from_json(unseen) if isinstance(unseen, dict) else None,
             isa=IsaUse.from_json(d.get("isa")),
             memorizable=bool(d.get("memorizable")),
+            data=DataSize.from_json(d.get("data")),
         )
 
 

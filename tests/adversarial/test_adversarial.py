@@ -48,11 +48,13 @@ def problem(tmp_path_factory):
 
 
 def no_stray_processes(name: str) -> bool:
-    """No process on the host is still running the sandboxed binary ``name``."""
-    marker = f"/sc/bin/{name}".encode()
+    """No process on the host is still running the sandboxed binary ``name`` (its
+    executable: every run's argv[0] is the same ``./program``, so the command line
+    cannot tell)."""
+    marker = f"/sc/bin/{name}"
     for proc in Path("/proc").iterdir():
         try:
-            if proc.name.isdigit() and marker in (proc / "cmdline").read_bytes():
+            if proc.name.isdigit() and os.readlink(proc / "exe").endswith(marker):
                 return False
         except OSError:
             continue

@@ -14,7 +14,9 @@ The context manager yields a :class:`BaseURL`: a ``str`` (the base URL) that als
 ``(messages, request_json)`` and returns the reply text, or a :class:`Reply` to send an
 error (status, headers). For ``n`` > 1 the OpenAI server calls the responder once per
 choice unless built with ``supports_n=False`` (then it answers with one choice, like
-llama.cpp). Token usage is counted in whitespace-separated words.
+llama.cpp). Token usage is counted in whitespace-separated words. A request with
+``"stream": true`` gets the reply as server-sent events (``chat.completion.chunk``
+events, then ``data: [DONE]``), as OpenAI streams it.
 """
 
 from __future__ import annotations
@@ -67,6 +69,19 @@ def _openai_reply(request: dict[str, Any], texts: list[str]) -> dict[str, Any]:
     }
 
 
+def _openai_events(reply: dict[str, Any]) -> list[dict[str, Any]]:
+    """A chat completion as OpenAI's stream of chunks: the content, the finish, the usage."""
+    head = {k: reply[k] for k in ("id", "model")} | {"object": "chat.completion.chunk"}
+    events = []
+    for choice in reply["choices"]:
+        delta = {"role": "assistant", "content": choice["message"]["content"]}
+        events.append(head | {"choices": [{"index": choice["index"], "delta": delta}]})
+        done = {"index": choice["index"], "delta": {}, "finish_reason": choice["finish_reason"]}
+        events.append(head | {"choices": [done]})
+    events.append(head | {"choices": [], "usage": reply["usage"]})
+    return events
+
+
 def _anthropic_reply(request: dict[str, Any], texts: list[str]) -> dict[str, Any]:
     prompt = sum(words(m["content"]) for m in request["messages"]) + words(
         request.get("system", "")
@@ -110,7 +125,18 @@ def _serve(responder: Responder, path: str, kind: str, supports_n: bool) -> Iter
                     return self._send(out)
                 texts.append(out)
             build = _openai_reply if kind == "openai" else _anthropic_reply
+            if kind == "openai" and body.get("stream"):
+                return self._stream(_openai_events(build(body, texts)))
             self._send(Reply(200, body=build(body, texts)))
+
+        def _stream(self, events: list[dict[str, Any]]) -> None:
+            data = b"".join(f"data: {json.dumps(e)}\n\n".encode() for e in events)
+            data += b"data: [DONE]\n\n"
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
 
         def _send(self, reply: Reply) -> None:
             data = json.dumps(reply.body).encode()

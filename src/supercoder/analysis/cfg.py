@@ -148,6 +148,12 @@ def build_blocks(body: list[Item]) -> tuple[Block, ...]:
     return tuple(blocks)
 
 
+# A function with more blocks than this is not searched for loops: dominator sets grow
+# with the square of the blocks (a candidate's 100,000-case compare chain would take the
+# host minutes and gigabytes); gcc -O3 functions stay far below it.
+MAX_LOOP_BLOCKS = 2000
+
+
 def dominators(blocks: tuple[Block, ...]) -> dict[int, frozenset[int]]:
     """Iterative dominator sets over the blocks reachable from block 0."""
     if not blocks:
@@ -164,7 +170,8 @@ def dominators(blocks: tuple[Block, ...]) -> dict[int, frozenset[int]]:
             if s not in seen:
                 seen.add(s)
                 stack.append(s)
-    dom = {n: frozenset(order) for n in order}
+    every = frozenset(order)
+    dom = {n: every for n in order}
     dom[0] = frozenset({0})
     changed = True
     while changed:
@@ -178,7 +185,10 @@ def dominators(blocks: tuple[Block, ...]) -> dict[int, frozenset[int]]:
 
 
 def find_loops(blocks: tuple[Block, ...]) -> tuple[Loop, ...]:
-    """Natural loops from back edges (u -> h where h dominates u); same header merged."""
+    """Natural loops from back edges (u -> h where h dominates u); same header merged.
+    None in a function of more than ``MAX_LOOP_BLOCKS`` blocks (see there)."""
+    if len(blocks) > MAX_LOOP_BLOCKS:
+        return ()
     dom = dominators(blocks)
     preds: dict[int, list[int]] = {b.index: [] for b in blocks}
     for b in blocks:
@@ -204,4 +214,9 @@ def find_loops(blocks: tuple[Block, ...]) -> tuple[Loop, ...]:
 
 
 def build_program(text: str) -> Program:
-    return Program(tuple(Function(n, build_blocks(b)) for n, b in split_functions(parse(text))))
+    return program_of(parse(text))
+
+
+def program_of(items: tuple[Item, ...]) -> Program:
+    """The functions of parsed assembly (``asm.parse``)."""
+    return Program(tuple(Function(n, build_blocks(b)) for n, b in split_functions(items)))

@@ -1,14 +1,21 @@
-"""``analyze(baseline_asm, candidate_asm) -> Analysis``: labels, evidence and mix deltas."""
+"""``analyze(baseline_asm, candidate_asm) -> Analysis``: labels, evidence and mix deltas.
+
+Analysis runs on the host, in Python, so what it may cost is bounded: a listing over
+``MAX_ANALYSIS_BYTES`` is not analysed (the ``Analysis`` says so in ``note``), and a
+function of more than ``cfg.MAX_LOOP_BLOCKS`` blocks is not searched for loops.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
 
-from supercoder.analysis.cfg import Program, build_program
+from supercoder.analysis.asm import parse
+from supercoder.analysis.cfg import Program, program_of
 from supercoder.analysis.kinds import DETECTORS, TRANSFORMATION_KINDS, Finding
 from supercoder.analysis.match import FunctionPair, match_functions
 from supercoder.analysis.mix import CLASSES, class_mix
+from supercoder.analysis.tables import TABLE_MIN_BYTES, data_objects, indexed_reads
 
 
 @dataclass(frozen=True)
@@ -42,6 +49,40 @@ class MixDelta:
         }
 
 
+MAX_ANALYSIS_BYTES = 2 << 20  # about 2-3 s of host CPU and 150 MB to parse
+
+
+@dataclass(frozen=True)
+class Table:
+    """A lookup table the candidate adds: a data object it indexes at a register."""
+
+    name: str
+    section: str  # .rodata, .data, .bss
+    size: int  # bytes
+    function: str  # where it is read
+    index: str  # the index register (its 64-bit family)
+    line: int  # the candidate's line that reads it
+    from_input: bool  # the index derives from the input
+
+    def evidence(self) -> str:
+        how = "an index derived from the input" if self.from_input else "a computed index"
+        return (
+            f"table {self.name} ({self.size:,} bytes in {self.section}) added; read in "
+            f"{self.function} at {how} (%{self.index}, line {self.line})"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "section": self.section,
+            "bytes": self.size,
+            "function": self.function,
+            "index": self.index,
+            "line": self.line,
+            "from_input": self.from_input,
+        }
+
+
 @dataclass(frozen=True)
 class Analysis:
     labels: tuple[Label, ...]
@@ -49,6 +90,9 @@ class Analysis:
     loops: tuple[MixDelta, ...]
     base_loops: tuple[tuple[str, str, int, int], ...]  # (function, header, first, last line)
     cand_loops: tuple[tuple[str, str, int, int], ...]
+    tables: tuple[Table, ...] = ()  # lookup tables the candidate adds
+    data_bytes: tuple[int, int] = (0, 0)  # data objects' bytes: baseline, candidate
+    note: str = ""  # why it was not analysed (too large), else empty
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -58,12 +102,17 @@ class Analysis:
         return next((lb.evidence for lb in self.labels if lb.kind == kind), ())
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        out = {
             "kinds": list(self.kinds),
             "labels": [lb.to_json() for lb in self.labels],
             "functions": [d.to_json() for d in self.functions],
             "loops": [d.to_json() for d in self.loops],
+            "tables": [t.to_json() for t in self.tables],
+            "data_bytes": {"baseline": self.data_bytes[0], "candidate": self.data_bytes[1]},
         }
+        if self.note:
+            out["note"] = self.note
+        return out
 
 
 def _delta(function: str, loop: str | None, depth: int, base, cand) -> MixDelta:
@@ -118,14 +167,73 @@ def findings(base: Program, cand: Program) -> list[Finding]:
     return out
 
 
+def too_large(*listings: str) -> str:
+    """Why listings this large are not analysed ("" when they are not too large)."""
+    big = max(len(text) for text in listings)
+    if big <= MAX_ANALYSIS_BYTES:
+        return ""
+    return (
+        f"not analysed: a listing of {big / 1e6:.1f} MB is over the analysis cap of "
+        f"{MAX_ANALYSIS_BYTES >> 20} MiB (its parse would cost the host too much)"
+    )
+
+
+def added_tables(base_items, cand_items, cand: Program) -> tuple[tuple[Table, ...], int, int]:
+    """The lookup tables the candidate adds (data objects of at least ``TABLE_MIN_BYTES``
+    the baseline lacks, or larger than the baseline's of that name, that some instruction
+    indexes), and the data bytes of each listing."""
+    base_objs = data_objects(base_items)
+    cand_objs = data_objects(cand_items)
+    known = {o.name: o.size for o in base_objs}
+    added = {
+        o.name: o for o in cand_objs if o.size >= TABLE_MIN_BYTES and o.size > known.get(o.name, 0)
+    }
+    reads = indexed_reads(cand, added) if added else []
+    tables = []
+    for name, obj in added.items():
+        mine = [r for r in reads if r.symbol == name]
+        if not mine:
+            continue
+        first = next((r for r in mine if r.from_input), mine[0])
+        tables.append(
+            Table(
+                name,
+                obj.section,
+                obj.size,
+                first.function,
+                first.index,
+                first.line,
+                first.from_input,
+            )
+        )
+    total = (sum(o.size for o in base_objs), sum(o.size for o in cand_objs))
+    return tuple(tables), total[0], total[1]
+
+
 def analyze(baseline_asm: str, candidate_asm: str) -> Analysis:
-    """Which of the paper's nine transformation kinds turn the baseline into the candidate."""
-    base, cand = build_program(baseline_asm), build_program(candidate_asm)
-    found = findings(base, cand)
+    """Which transformation kinds (the paper's nine and ``lookup_table``) turn the
+    baseline into the candidate; listings over ``MAX_ANALYSIS_BYTES`` are not analysed."""
+    note = too_large(baseline_asm, candidate_asm)
+    if note:
+        return Analysis((), (), (), (), (), note=note)
+    base_items, cand_items = parse(baseline_asm), parse(candidate_asm)
+    base, cand = program_of(base_items), program_of(cand_items)
+    tables, base_data, cand_data = added_tables(base_items, cand_items, cand)
+    found = findings(base, cand) + [
+        Finding("lookup_table", t.evidence(), t.function) for t in tables
+    ]
     labels = tuple(
         Label(kind, tuple(dict.fromkeys(f.evidence for f in found if f.kind == kind)))
         for kind in TRANSFORMATION_KINDS
         if any(f.kind == kind for f in found)
     )
     funcs, loops = mix_deltas(match_functions(base, cand))
-    return Analysis(labels, funcs, loops, loop_lines(base), loop_lines(cand))
+    return Analysis(
+        labels,
+        funcs,
+        loops,
+        loop_lines(base),
+        loop_lines(cand),
+        tables,
+        (base_data, cand_data),
+    )

@@ -1,4 +1,7 @@
-"""The paper's nine transformation kinds, each a detector over a matched function pair.
+"""The paper's nine transformation kinds, each a detector over a matched function pair,
+and a tenth, ``lookup_table``: a data table the answer adds and indexes (found over the
+whole program by ``analysis/tables.py``, not per function pair; the paper has no such
+kind, but an answer specialised to the inputs it was shown keeps what it knows there).
 
 A detector returns ``Finding``s: the kind plus one sentence of evidence a person can
 check in the two listings (function, loop label, instruction names, counts).
@@ -33,6 +36,7 @@ TRANSFORMATION_KINDS = (
     "address_computation",
     "function_call_optimization",
     "arithmetic_simplification",
+    "lookup_table",
 )
 SPECIAL = ("bitcount", "bmi", "cmov", "set", "simd")
 CANARY_CALL = "__stack_chk_fail"

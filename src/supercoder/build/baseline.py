@@ -57,17 +57,45 @@ def baseline_asm(problem: Problem) -> str:
     return asm
 
 
+def unit_asms(problem: Problem) -> dict[str, str]:
+    """The ``-O3`` assembly of each of the problem's other translation units
+    (``Problem.units``: the program's further ``.c`` files, built apart as its
+    repository builds them), by unit path, cached like the baseline; every link of the
+    problem (baseline and candidates) assembles and links them beside ``program.s``.
+    Empty for a one-unit program."""
+    out: dict[str, str] = {}
+    flags = (*BASELINE_FLAGS, *problem.cflags)
+    for unit in problem.units:
+        key = asm_digest(f"{problem.source_hash()} {unit} {' '.join(flags)}")[:32]
+        path = cache_dir() / "baselines" / f"unit-{key}.s"
+        cached = read_checked(path)
+        if cached is not None:
+            out[unit] = cached.decode()
+            continue
+        cflags = check_build_flags(problem.compile_flags, "cflags")
+        asm = compile_to_asm(problem.source, (*BASELINE_FLAGS, *cflags), unit=unit)
+        write_checked(path, asm.encode())
+        out[unit] = asm
+    return out
+
+
 def baseline_binary(
-    asm: str, workdir: Path, link_flags: tuple[str, ...] = (), isolation: bool = True
+    asm: str,
+    workdir: Path,
+    link_flags: tuple[str, ...] = (),
+    isolation: bool = True,
+    units: dict[str, str] | None = None,
 ) -> Path:
     """The baseline's binary, cached by its digest and link flags; built like every
-    candidate (in the build sandbox, under ``workdir``). The name is the assembly's
-    digest, plus one of the link flags when there are any."""
+    candidate (in the build sandbox, under ``workdir``, with the problem's other units:
+    ``unit_asms``). The name is the assembly's digest, plus one of the link flags and
+    units when there are any."""
     link_flags = check_flags(link_flags, "cflags/ldflags")
-    link = "-" + asm_digest(" ".join(link_flags))[:12] if link_flags else ""
+    others = "".join(asm_digest(u) for u in (units or {}).values())
+    link = "-" + asm_digest(" ".join(link_flags) + others)[:12] if link_flags or units else ""
     cached = cache_dir() / "bin" / (asm_digest(asm) + link)
     if read_checked(cached) is None:  # missing, or damaged (cut short, changed): rebuilt
-        build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation)
+        build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation, units=units)
         if not build.ok or build.binary is None:
             if machine_trouble(build.log):
                 raise machine_error("the baseline could not be built", build.log)

@@ -23,6 +23,8 @@ from supercoder.build.toolchain import (
     c_messages,
     compile_to_asm,
     copy_headers,
+    sandbox_tool,
+    tool_error,
 )
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import temp_prefix
@@ -39,7 +41,7 @@ def training_inputs(problem) -> list[bytes]:
     """The inputs a profile trains on: the problem's visible tests (at most 10)."""
     if problem is None:
         return []
-    return [t.read_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
+    return [t.run_input() for t in problem.visible_tests[:PROFILE_MAX_INPUTS]]
 
 
 def build_asm(
@@ -50,9 +52,11 @@ def build_asm(
     isolation: bool = True,
     cflags: tuple[str, ...] = (),
     link_flags: tuple[str, ...] = (),
+    units: tuple[str, ...] = (),
 ) -> str | None:
     """The build's assembly (with the problem's ``cflags``; ``link_flags`` link the
-    instrumented program), or None when the compiler is missing or the build fails.
+    instrumented program, with the problem's other translation units ``units``,
+    ``Problem.units``), or None when the compiler is missing or the build fails.
     clang's OpenMP needs its own runtime: clang builds are skipped with -fopenmp."""
     tools = tools or find_tools()
     cc = tools.path(build.cc)
@@ -67,7 +71,7 @@ def build_asm(
         if not build.pgo:
             return compile_to_asm(source, flags, cc=cc, isolation=isolation)
         with tempfile.TemporaryDirectory(prefix=temp_prefix("pgo")) as tmp:
-            d, link = Path(tmp), (*LINK_FLAGS, *link_flags)
+            d, link = Path(tmp), (*units, *LINK_FLAGS, *link_flags)
             if build.cc == "gcc":
                 return _gcc_pgo(cc, flags, source, inputs, d, isolation, link)
             return _clang_pgo(cc, tools.profdata or "", flags, source, inputs, d, isolation, link)
@@ -128,8 +132,13 @@ def _check(cmd: list[str], cwd: Path, isolation: bool) -> None:
     tool = cmd[0]
     if "-iquote" in cmd:  # the problem's headers, copied into the build folder
         cmd = [tool, *copy_headers(cmd[1:], cwd)]
-    readonly = () if tool.startswith(("/usr/", "/bin/")) else (Path(tool).resolve().parent.parent,)
-    run = run_isolated(cmd, cwd, limits=COMPILE_LIMITS, readonly=readonly, isolation=isolation)
+    tool, readonly = sandbox_tool(tool)
+    run = run_isolated(
+        [tool, *cmd[1:]], cwd, limits=COMPILE_LIMITS, readonly=readonly, isolation=isolation
+    )
+    trouble = tool_error(tool, run)
+    if trouble is not None:
+        raise trouble
     if not run.clean_exit:
         raise UserError(f"{Path(tool).name} failed: {c_messages(run, cwd)}")
 

@@ -76,6 +76,7 @@ def build_reference(
     cflags: Sequence[str] = (),
     ldflags: Sequence[str] = (),
     label: str = DEFAULT_LABEL,
+    units: Sequence[str] = (),
 ) -> dict[str, Path]:
     """One binary per level (``gcc -LEVEL cflags ... -lm cflags ldflags``) in ``folder``;
     ReferenceBuildError (naming ``label``, with a hint for link failures) if one fails."""
@@ -83,7 +84,7 @@ def build_reference(
     binaries = {}
     for level in levels:
         flags = (f"-{level}", *cflags)
-        build = compile_c(source, folder / level, flags, (*cflags, *ldflags))
+        build = compile_c(source, folder / level, flags, (*cflags, *ldflags), units=units)
         if not build.ok or build.binary is None:
             if machine_trouble(build.log):
                 raise machine_error(f"{label} could not be built at -{level}", build.log)
@@ -106,6 +107,7 @@ def run_reference(
     label: str = DEFAULT_LABEL,
     stop_at_failure: bool = True,
     exit_code: int = 0,
+    units: Sequence[str] = (),
 ) -> list[RefResult]:
     """Build the reference at each level of ``runs`` (default ``{"O3": 2}``; the first
     level's output is the one kept) and run it on every input; with ``stop_at_failure``
@@ -114,7 +116,9 @@ def run_reference(
     names = list(names or [f"input #{i}" for i in range(len(inputs))])
     results: list[RefResult] = []
     with tempfile.TemporaryDirectory(prefix=temp_prefix("ref")) as tmp:
-        binaries = build_reference(source, Path(tmp), tuple(runs), cflags, ldflags, label)
+        binaries = build_reference(
+            source, Path(tmp), tuple(runs), cflags, ldflags, label, units=units
+        )
         # the user's own program: trusted to sleep if it must (no sleeping allowance)
         limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout, idle_seconds=None)
         with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
@@ -136,6 +140,7 @@ def reference_runs(
     names: Sequence[str] | None = None,
     repeat: int = 2,
     exit_code: int = 0,
+    units: Sequence[str] = (),
 ) -> list[RefResult]:
     """``run_reference`` at -O3, ``repeat`` runs per input, raising UserError (naming
     ``source_path`` and the input) if it does not build, fails, times out, or prints
@@ -148,6 +153,7 @@ def reference_runs(
         runs={"O3": repeat},
         cflags=cflags,
         ldflags=ldflags,
+        units=units,
         timeout=timeout,
         label=label,
         exit_code=exit_code,

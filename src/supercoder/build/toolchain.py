@@ -10,7 +10,7 @@ import re
 import shutil
 import subprocess
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -37,6 +37,37 @@ BUILD_LIMITS = Limits(
 )
 MAX_BINARY_BYTES = 64 << 20
 MAX_ASM_BYTES = 64 << 20  # a candidate's assembly file, as read from disk
+# What a candidate's text may cost the host before the sandbox takes over (the directive
+# check, the comparison with the baseline, the digests): linear in its size, so its size
+# is capped, checked first and in O(1): at most ``CANDIDATE_ASM_FACTOR`` times the
+# problem's -O3 listing, and never less than ``CANDIDATE_ASM_FLOOR`` (a program that
+# big is a table, not code). docs/sandbox.md lists every cap.
+CANDIDATE_ASM_FLOOR = 8 << 20
+CANDIDATE_ASM_FACTOR = 2
+
+
+def candidate_cap(baseline: str) -> int:
+    """The most bytes of assembly a candidate of this problem may have."""
+    return max(CANDIDATE_ASM_FLOOR, CANDIDATE_ASM_FACTOR * _size(baseline))
+
+
+def _size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+
+
+def oversized(asm: str, baseline: str) -> str | None:
+    """Why the candidate is too large to build (None: it is not); see ``candidate_cap``."""
+    cap = candidate_cap(baseline)
+    if len(asm) <= cap // 4:  # a UTF-8 character is at most 4 bytes: no need to count
+        return None
+    size = _size(asm)
+    if size <= cap:
+        return None
+    return (
+        f"the program is {size / 1e6:.1f} MB of assembly, over this problem's cap of "
+        f"{cap / (1 << 20):.1f} MiB ({CANDIDATE_ASM_FACTOR}x its -O3 listing, at least "
+        f"{CANDIDATE_ASM_FLOOR >> 20} MiB): not assembled"
+    )
 
 
 @dataclass(frozen=True)
@@ -52,6 +83,71 @@ def _require_cc() -> str:
     if not path:
         raise InfraError(f"{CC} not found: install it (apt-get install gcc)")
     return path
+
+
+SYSTEM_DIRS = ("/usr/", "/bin/")  # what every one-shot sandbox shows (oneshot.py)
+
+
+def sandbox_tool(tool: str) -> tuple[str, tuple[Path, ...]]:
+    """How the build sandbox runs ``tool`` (a path, as found on PATH): the path to run
+    and the folders to show it read-only. Under ``/usr`` it runs as it is. Elsewhere
+    (``~/bin/gcc``, ``/opt/gcc-14/bin/gcc``) its own folder and its installation prefix
+    (the folder above the resolved binary's) are shown; a link into ``/usr`` in a folder
+    the sandbox user cannot enter runs as the program it points to."""
+    if tool.startswith(SYSTEM_DIRS):
+        return tool, ()
+    path = Path(tool).absolute()
+    real = path.resolve()
+    if str(real).startswith(SYSTEM_DIRS) and not _world_reachable(path.parent):
+        return str(real), ()
+    mounts = (path.parent,) if path.parent != real.parent else ()
+    if not str(real).startswith(SYSTEM_DIRS):
+        mounts = (*mounts, real.parent.parent)
+    return str(path), mounts
+
+
+def _world_reachable(folder: Path) -> bool:
+    return all(f.stat().st_mode & 0o001 for f in [folder, *folder.parents] if f != Path("/"))
+
+
+# What a toolchain prints when the machine, not the C, stopped it (never a diagnostic
+# about the program: a C source cannot make gcc unable to start or read its own input).
+_TOOL_TROUBLE = re.compile(
+    r"(prlimit: failed to [^\n]*|bwrap: [^\n]*|cannot execute [^\n]*|execvp: [^\n]*"
+    r"|[^\n]*: Permission denied|[^\n]*out of memory allocating[^\n]*"
+    r"|[^\n]*virtual memory exhausted[^\n]*|[^\n]*Too many open files[^\n]*"
+    r"|[^\n]*Cannot allocate memory[^\n]*)"
+)
+
+
+def toolchain_trouble(run: RunResult) -> str | None:
+    """Why a tool's run failed because of the machine (it could not start, read its own
+    files, allocate memory or open files; or it exited with an error status and printed
+    nothing at all), or None when it ran (its failure, if any, is about its input)."""
+    if run.outcome == "spawn_error":
+        return f"it could not be started ({os.strerror(run.exit_code) if run.exit_code else 'no reason given'})"
+    text = (run.stderr + run.stdout).decode(errors="replace")
+    m = _TOOL_TROUBLE.search(text)
+    if m and not run.clean_exit:
+        return m.group(0).strip()[:300]
+    phrase = machine_trouble(text)
+    if phrase and not run.clean_exit:
+        return phrase
+    if run.outcome == "exited" and run.exit_code != 0 and not text.strip():
+        return f"it exited with status {run.exit_code} and printed nothing"
+    return None
+
+
+def tool_error(tool: str, run: RunResult) -> InfraError | None:
+    """``InfraError("gcc could not run: ...")`` when ``toolchain_trouble`` finds one."""
+    why = toolchain_trouble(run)
+    if why is None:
+        return None
+    return InfraError(
+        f"{Path(tool).name} could not run: {why} — machine trouble, not a problem with the "
+        "program (check the toolchain, free memory or file descriptors: ulimit -v / -n, "
+        "umask, a failing gcc wrapper on PATH; SUPERCODER_CC names another compiler)"
+    )
 
 
 # Compiling a problem's C (untrusted too: problems come from other people): gcc -S or a
@@ -71,13 +167,14 @@ def compile_to_asm(
     cc: str | None = None,
     *,
     isolation: bool = True,
+    unit: str = "source.c",
 ) -> str:
     """C source -> assembly text (gcc -S), in the build sandbox (``compile_in_sandbox``).
-    Raises UserError if the C does not compile; the message quotes ``source.c`` only."""
+    Raises UserError if the C does not compile; the message quotes the problem's files
+    only. ``unit``: another translation unit of the problem to compile (a path in the
+    problem, copied into the build folder with its files: ``Problem.units``)."""
     compiler = cc or _require_cc()
-    run, work = compile_in_sandbox(
-        source, [*flags, "-S", "source.c", "-o", "out.s"], compiler, isolation
-    )
+    run, work = compile_in_sandbox(source, [*flags, "-S", unit, "-o", "out.s"], compiler, isolation)
     try:
         log = (run.stderr + run.stdout).decode(errors="replace")
         if not run.clean_exit and machine_trouble(log):
@@ -99,10 +196,12 @@ def compile_c(
     link_flags: Sequence[str] = (),
     *,
     isolation: bool = True,
+    units: Sequence[str] = (),
 ) -> BuildResult:
     """C source -> linked binary at ``out`` (``link_flags`` after ``-lm``), built in the
-    build sandbox; the log quotes ``source.c`` only."""
-    args = [*flags, "source.c", "-o", "program", *LINK_FLAGS, *link_flags]
+    build sandbox; the log quotes the problem's files only. ``units``: the problem's
+    other translation units (``Problem.units``), compiled and linked with it."""
+    args = [*flags, "source.c", *units, "-o", "program", *LINK_FLAGS, *link_flags]
     run, work = compile_in_sandbox(source, args, _require_cc(), isolation)
     try:
         log = c_messages(run, work)
@@ -134,7 +233,7 @@ def compile_in_sandbox(
     except OSError as e:  # the machine's disk, not the problem
         shutil.rmtree(work, ignore_errors=True)
         raise InfraError(f"cannot prepare a build folder: {e}") from e
-    readonly = [] if cc.startswith(("/usr/", "/bin/")) else [Path(cc).resolve().parent.parent]
+    cc, readonly = sandbox_tool(cc)
     try:
         args = copy_headers(args, work)  # the problem's own headers, into the build folder
     except OSError as e:
@@ -149,6 +248,9 @@ def compile_in_sandbox(
             isolation=isolation,
             file_bytes=MAX_BINARY_BYTES,
         )
+        trouble = tool_error(cc, run)
+        if trouble is not None:
+            raise trouble
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -219,9 +321,11 @@ _FOREIGN_NOTE = "(a message about another file, not shown)"
 
 
 def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
-    """gcc's messages about ``name`` only: the folder's path removed, and every
-    diagnostic about another file (``FILE:LINE: ...``, with the lines of that file it
-    quotes) replaced by a notice, so no message shows a file outside the problem."""
+    """gcc's messages about the problem's own files (``name`` and every file of the
+    build folder: its headers and other units, as the user wrote them): the folder's
+    path removed, and every diagnostic about a file outside it (``/usr/include/...``,
+    with the lines of that file it quotes) replaced by a notice, so no message shows a
+    file outside the problem."""
     text = (run.stderr + run.stdout).decode(errors="replace")
     text = text.replace(f"{work}/", "").replace(str(work), ".")
     kept: list[str] = []
@@ -229,7 +333,7 @@ def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
     for line in text.splitlines():
         m = _DIAGNOSTIC.match(line)
         if m:
-            foreign = m.group(1) != name
+            foreign = m.group(1) != name and not _own_file(m.group(1), work)
             if foreign:
                 if not kept or kept[-1] != _FOREIGN_NOTE:
                     kept.append(_FOREIGN_NOTE)
@@ -243,6 +347,13 @@ def c_messages(run: RunResult, work: Path, name: str = "source.c") -> str:
     return _trim(text)
 
 
+def _own_file(path: str, work: Path) -> bool:
+    """A path gcc names that is one of the build folder's files (relative, inside it)."""
+    if path.startswith("/") or ".." in Path(path).parts:
+        return False
+    return (work / path).is_file()
+
+
 def assemble(
     asm: str,
     out: Path,
@@ -251,16 +362,29 @@ def assemble(
     isolation: bool = True,
     limits: Limits = BUILD_LIMITS,
     target: Target = Target.NATIVE,
+    units: Mapping[str, str] | None = None,
 ) -> BuildResult:
     """Assemble and link like the paper, ``gcc program.s -o program -lm [link_flags]``,
+    with the problem's other translation units (``units``: their ``-O3`` assembly by
+    name, ``baseline.unit_asms``) assembled and linked beside it,
     in a fresh sandbox that sees only the program text and the toolchain (see
     ``build_in_sandbox``): libraries named by ``link_flags`` (problem.json ``ldflags``)
     must be installed under ``/usr``. The binary lands at ``out``; ``isa`` says what
     its code needs. Under a ``target`` level the assembler refuses any instruction
     beyond it, and so does the scan of the object's bytes (``build/isa.py``); either
     refusal is one line naming the instruction and the level it needs."""
-    args = ["-save-temps", *gas_flags(target), "-o", "program", *LINK_FLAGS, *link_flags]
-    built = build_in_sandbox(asm, args, isolation, limits)
+    names = [f"unit{k}.s" for k in range(len(units or {}))]
+    args = [
+        "-save-temps",
+        *gas_flags(target),
+        *names,
+        "-o",
+        "program",
+        *LINK_FLAGS,
+        *link_flags,
+    ]
+    extra = dict(zip(names, (units or {}).values(), strict=True))
+    built = build_in_sandbox(asm, args, isolation, limits, extra)
     if not built.ok or built.binary is None:
         if target is not Target.NATIVE and _GAS_ERROR.search(built.log):
             plain = object_code(asm, isolation=isolation, limits=limits)
@@ -270,7 +394,10 @@ def assemble(
                 return BuildResult(False, None, _refusal(asm, built.log, target, isolation))
         return built
     try:
-        use = _scan(built.binary.parent / "program.o", target)
+        # -save-temps names the object program.o, or program-program.o beside other units
+        folder = built.binary.parent
+        obj = folder / ("program-program.o" if units else "program.o")
+        use = _scan(obj if obj.is_file() else folder / "program.o", target)
         over = beyond(use, target)
         if over:
             return BuildResult(False, None, f"program.s: {over}", use)
@@ -339,7 +466,11 @@ def object_code(asm: str, *, isolation: bool = True, limits: Limits = BUILD_LIMI
 
 
 def build_in_sandbox(
-    asm: str, args: Sequence[str], isolation: bool = True, limits: Limits = BUILD_LIMITS
+    asm: str,
+    args: Sequence[str],
+    isolation: bool = True,
+    limits: Limits = BUILD_LIMITS,
+    extra: Mapping[str, str] | None = None,
 ) -> BuildResult:
     """``gcc program.s *args`` on untrusted assembly text: refused up front if it uses a
     file-reading directive (``asmcheck``); else run in a one-shot sandbox holding only
@@ -350,12 +481,13 @@ def build_in_sandbox(
     refused = forbidden_directive(asm)
     if refused:
         return BuildResult(False, None, refused)
-    cc = _require_cc()
-    readonly = () if cc.startswith(("/usr/", "/bin/")) else (Path(cc).resolve().parent.parent,)
+    cc, readonly = sandbox_tool(_require_cc())
     work = Path(tempfile.mkdtemp(prefix=temp_prefix("build")))
     try:
         try:
             (work / "program.s").write_text(asm)
+            for name, text in (extra or {}).items():  # the problem's other units (trusted)
+                (work / name).write_text(text)
         except OSError as e:  # the machine's disk, not the candidate
             raise InfraError(f"cannot prepare a build folder: {e}") from e
         run = run_isolated(
@@ -366,6 +498,9 @@ def build_in_sandbox(
             isolation=isolation,
             file_bytes=MAX_BINARY_BYTES,
         )
+        trouble = tool_error(cc, run)
+        if trouble is not None:  # the machine's, never the candidate's failure
+            raise trouble
         failure = _build_failure(run, work, limits)
         if failure:
             shutil.rmtree(work, ignore_errors=True)

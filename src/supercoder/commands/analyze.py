@@ -1,4 +1,5 @@
-"""`supercoder analyze`: name the transformation kinds (the paper's nine) a candidate applies."""
+"""`supercoder analyze`: name the transformation kinds (the paper's nine, and
+``lookup_table``) a candidate applies."""
 
 from __future__ import annotations
 
@@ -94,7 +95,7 @@ def _print_labels(result, title: str) -> None:
     for label in result.labels:
         table.add_row(label.kind, printable("\n".join(label.evidence)))
     if not result.labels:
-        table.add_row("-", "no transformation found")
+        table.add_row("-", result.note or "no transformation found")
     Console(markup=False).print(table)
 
 

@@ -21,7 +21,7 @@ def coverage(
     bench: BenchmarkArg = None,
     benchmark: BenchmarkOpt = None,
     workers: Annotated[
-        int, typer.Option(help="Parallel processes.", show_default=WORKERS_SHOWN)
+        int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
     ] = WORKERS,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON.")

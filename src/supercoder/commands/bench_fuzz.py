@@ -8,7 +8,6 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import BenchmarkOpt, pick_benchmark
-from supercoder.errors import UserError
 
 
 def fuzz(
@@ -19,24 +18,23 @@ def fuzz(
         ),
     ] = None,
     benchmark: BenchmarkOpt = None,
-    count: Annotated[int, typer.Option(help="Fuzzed inputs to try per problem.")] = 10,
+    count: Annotated[int, typer.Option(min=1, help="Fuzzed inputs to try per problem.")] = 10,
     seed: Annotated[
         int | None,
         typer.Option(
+            min=0,
             help="Seed of the mutations; default: a new secret one, so nobody can make the "
-            "same tests from the visible inputs (a known seed makes them predictable)."
+            "same tests from the visible inputs (a known seed makes them predictable).",
         ),
     ] = None,
     timeout: Annotated[
-        float, typer.Option(help="CPU seconds per reference run (slower: dropped).")
+        float, typer.Option(min=0.1, help="CPU seconds per reference run (slower: dropped).")
     ] = 2.0,
 ) -> None:
     from supercoder.commands.display import progress_bar
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.problems.fuzz import fuzz_problem
 
-    if count < 1:
-        raise UserError("--count must be at least 1")
     if seed is None:
         seed = secrets.randbits(63)
     else:

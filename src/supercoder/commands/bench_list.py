@@ -31,7 +31,7 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 
     digest = hashlib.sha256(" ".join(problem.link_flags).encode())
     for t in problem.tests:
-        digest.update(hashlib.sha256(t.read_input()).digest())
+        digest.update(hashlib.sha256(t.run_input()).digest())
     key = f"{problem.source_hash()}-{digest.hexdigest()[:16]}"
     path = cache_dir() / "baseline_times" / f"slowest-{key}.json"
     with contextlib.suppress(OSError, ValueError, KeyError, TypeError):
@@ -45,22 +45,24 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 def _measure(problem: Problem) -> tuple[str, float]:
     import tempfile
 
-    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
     from supercoder.sandbox.box import Limits, open_sandbox
 
     with tempfile.TemporaryDirectory(prefix=temp_prefix("list")) as tmp:
         try:
-            binary = baseline_binary(baseline_asm(problem), Path(tmp), problem.link_flags)
+            binary = baseline_binary(
+                baseline_asm(problem), Path(tmp), problem.link_flags, True, unit_asms(problem)
+            )
         except UserError as e:
             raise UserError(f"{problem.name}: the baseline does not build:\n{e}") from e
         limits = Limits(cpu_seconds=30, wall_seconds=60)
         with open_sandbox({"base": binary}, limits, exit_code=problem.exit_code) as box:
-            first = {t.name: box.run("base", t.read_input()) for t in problem.tests}
+            first = {t.name: box.run("base", t.run_input()) for t in problem.tests}
             failed = [n for n, r in first.items() if not r.clean_exit]
             if failed:
                 raise UserError(f"{problem.name}: the baseline fails on test {failed[0]}")
             slowest = max(problem.tests, key=lambda t: first[t.name].cpu_seconds)
-            runs = [first[slowest.name], *(box.run("base", slowest.read_input()) for _ in range(2))]
+            runs = [first[slowest.name], *(box.run("base", slowest.run_input()) for _ in range(2))]
     return slowest.name, min(r.cpu_seconds for r in runs)
 
 
@@ -111,7 +113,7 @@ def list_(
         "baseline ms (slowest test)" if timed else "baseline ms (--time)",
     )
     for p in problems:
-        largest = max(len(t.read_input()) for t in p.tests)
+        largest = max(len(t.run_input()) for t in p.tests)
         tags = ",".join(map(str, p.meta.get("tags", [])))
         hidden = len(p.tests) - len(p.visible_tests)
         table.add_row(

@@ -55,6 +55,16 @@ def check(
         int, typer.Option(min=16, max=1 << 20, help="Memory limit per test run (MiB).")
     ] = 2048,
     isa_target: TargetOpt = DEFAULT_TARGET,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            help="Verify on this `supercoder serve` (URL; token: $SUPERCODER_TOKEN) instead "
+            "of here: a folder goes by its path (under the server's --allow-root), "
+            "anything else as a served problem's name.",
+            show_default="here",
+        ),
+    ] = None,
 ) -> None:
     """Is each CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
 
@@ -79,6 +89,22 @@ def check(
     from supercoder.verify.service import verify_together
 
     programs = _read_candidates(candidates)
+    if server is not None:
+        verdicts = _check_remote(
+            server,
+            problem_dir,
+            programs,
+            not no_time,
+            unsafe_no_sandbox,
+            cpu_limit,
+            memory_mb,
+            str(isa_target),
+        )
+        verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
+        _show(candidates, verdicts, as_json)
+        if any(v.is_infra_failure for v in verdicts):
+            raise typer.Exit(EXIT_MACHINE)
+        return
     problem = load_problem_arg(problem_dir, note)
     limits = Limits(cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb)
     config = CheckConfig(
@@ -89,6 +115,32 @@ def check(
     _show(candidates, verdicts, as_json)
     if any(v.is_infra_failure for v in verdicts):
         raise typer.Exit(EXIT_MACHINE)
+
+
+def _check_remote(
+    server: str,
+    problem_dir: Path,
+    programs: list[str],
+    timed: bool,
+    unsafe_no_sandbox: bool,
+    cpu_limit: float,
+    memory_mb: int,
+    target: str,
+) -> list[Verdict]:
+    """``--server``: the verdicts of a verification server (``verify/client.py``)."""
+    import os
+
+    from supercoder.verify.client import TOKEN_ENV, ServiceClient
+
+    if unsafe_no_sandbox:
+        raise UserError("--unsafe-no-sandbox: a verification server always uses its sandbox")
+    ref = (
+        {"path": str(problem_dir.resolve())} if problem_dir.is_dir() else {"name": str(problem_dir)}
+    )
+    with ServiceClient(server, os.environ.get(TOKEN_ENV) or None) as client:
+        return client.check(
+            ref, programs, time=timed, target=target, cpu_limit=cpu_limit, memory_mb=memory_mb
+        )
 
 
 def _read_candidates(candidates: list[Path]) -> list[str]:
@@ -107,7 +159,9 @@ def _show(candidates: list[Path], verdicts: list[Verdict], as_json: bool) -> Non
     """The verdicts as JSON (one object, or a list in argument order; on one line when a
     check could not run) or as text, one block per candidate."""
     if as_json:
-        data = [_check_json(v) for v in verdicts]
+        from supercoder.verify.reward import verdict_json
+
+        data = [verdict_json(v) for v in verdicts]
         broken = any(v.is_infra_failure for v in verdicts)
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=None if broken else 2))
         return
@@ -132,20 +186,3 @@ def _named(verdict, candidate: Path):
     shown = printable(str(candidate), newlines=False)  # one line, whatever the name holds
     named = re.sub(r"\bprogram\.s\b", lambda _: shown, verdict.message)
     return replace(verdict, message=named)
-
-
-def _check_json(verdict) -> dict:
-    """The verdict plus its reward: ``reward`` the default training reward (``gated``:
-    no reward for an unproven gain), ``paper_reward`` the paper's (None for an
-    infrastructure failure, and both None for a correct candidate checked with
-    --no-time: what was not measured has no figure)."""
-    from supercoder.verify.reward import default_reward, paper_reward
-
-    if verdict.correct and verdict.speedup is None and not verdict.identical_to_baseline:
-        # --no-time: the speedup was not measured, so neither reward is known
-        return {**verdict.to_json(), "reward": None, "paper_reward": None}
-    return {
-        **verdict.to_json(),
-        "reward": default_reward(verdict),
-        "paper_reward": paper_reward(verdict),
-    }

@@ -9,7 +9,6 @@ import typer
 
 from supercoder.commands.display import progress_bar
 from supercoder.commands.options import WORKERS, WORKERS_SHOWN
-from supercoder.errors import UserError
 
 
 def build(
@@ -17,31 +16,36 @@ def build(
         Path, typer.Option("--codenet", help="Project CodeNet folder (metadata/, data/).")
     ],
     out: Annotated[Path, typer.Option("--out", help="Output folder.")],
-    threshold: Annotated[float, typer.Option(help="Minimum -O0 -> -O3 speedup to keep.")] = 3.0,
+    threshold: Annotated[
+        float, typer.Option(min=1.0, help="Minimum -O0 -> -O3 speedup to keep.")
+    ] = 3.0,
     per_problem: Annotated[
-        int, typer.Option(help="At most this many submissions per problem.")
+        int, typer.Option(min=1, help="At most this many submissions per problem.")
     ] = 10,
     max_tokens: Annotated[
-        int, typer.Option(help="Cap on prompt + answer tokens (approximate).")
+        int, typer.Option(min=1, help="Cap on prompt + answer tokens (approximate).")
     ] = 4000,
-    max_tests: Annotated[int, typer.Option(help="At most this many inputs per problem.")] = 10,
+    max_tests: Annotated[
+        int, typer.Option(min=1, help="At most this many inputs per problem.")
+    ] = 10,
     val_fraction: Annotated[
-        float, typer.Option(help="Fraction of problems in the val split.")
+        float, typer.Option(min=0.0, max=1.0, help="Fraction of problems in the val split.")
     ] = 0.025,
-    seed: Annotated[int, typer.Option(help="Seed of the train/val split.")] = 0,
+    seed: Annotated[int, typer.Option(min=0, help="Seed of the train/val split.")] = 0,
     workers: Annotated[
-        int, typer.Option(help="Parallel processes.", show_default=WORKERS_SHOWN)
+        int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
     ] = WORKERS,
-    limit: Annotated[int | None, typer.Option(help="Only the first N problems (by id).")] = None,
-    timeout: Annotated[float, typer.Option(help="CPU seconds per run.")] = 10.0,
+    limit: Annotated[
+        int | None, typer.Option(min=1, help="Only the first N problems (by id).")
+    ] = None,
+    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per run.")] = 10.0,
     dedup: Annotated[
-        float, typer.Option(help="Near-duplicate similarity (token 4-gram Jaccard).")
+        float,
+        typer.Option(min=0.0, max=1.0, help="Near-duplicate similarity (token 4-gram Jaccard)."),
     ] = 0.9,
 ) -> None:
     from supercoder.dataset.build import DatasetBuildConfig, finish, plan, run_jobs
 
-    if not 0 <= val_fraction <= 1:
-        raise UserError("--val-fraction must be between 0 and 1")
     opts = DatasetBuildConfig(
         threshold,
         per_problem,

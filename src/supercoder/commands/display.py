@@ -76,6 +76,8 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             markup=False,
             highlight=False,
         )
+    if verdict.data is not None and verdict.data.grew:
+        console.print(printable(verdict.data.summary()), markup=False, highlight=False)
     if verdict.context.get("timing"):
         console.print(printable(verdict.context["timing"]), markup=False, highlight=False)
     if verdict.message:

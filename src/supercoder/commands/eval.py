@@ -41,6 +41,15 @@ def eval_cmd(
         typer.Option("--json", help="Write the summary as JSON here.", show_default="none"),
     ] = None,
     db: DbOpt = None,
+    server: Annotated[
+        str | None,
+        typer.Option(
+            "--server",
+            help="Verify the answers on this `supercoder serve` (URL; token: "
+            "$SUPERCODER_TOKEN) instead of here.",
+            show_default="here",
+        ),
+    ] = None,
     *,
     opts: ModelRunConfig,
 ) -> None:
@@ -68,10 +77,18 @@ def eval_cmd(
     problems = _load_problems(benchmark, json_out, db)
     run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, concurrency)
     llms = opts.load_models(specs, concurrency)
+    verify = _remote_verifier(server, run_config) if server else None
     store = Store(db)
-    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time)}")
     try:
-        result = _run_with_progress(problems, llms if len(llms) > 1 else llms[0], run_config, store)
+        store.check_run_name(run_config.run_name)
+    except BaseException:
+        store.close()
+        raise
+    # every option is valid now: say what the run costs, then start it
+    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, specs)}")
+    try:
+        model = llms if len(llms) > 1 else llms[0]
+        result = _run_with_progress(problems, model, run_config, store, verify)
     finally:
         store.close()
     print_summary(result.name, result.summary)
@@ -80,6 +97,24 @@ def eval_cmd(
     if result.failed:
         _report_unfinished(result.name, result.failed)
         raise typer.Exit(EXIT_MACHINE)
+
+
+def _remote_verifier(server: str, run_config):
+    """``--server``: the run's verification (its timing, target) on a verification server."""
+    import os
+
+    from supercoder.build.isa import Target
+    from supercoder.errors import UserError
+    from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
+    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.service import VerifyConfig
+
+    if not run_config.sandbox:
+        raise UserError("--unsafe-no-sandbox: a verification server always uses its sandbox")
+    client = ServiceClient(server, os.environ.get(TOKEN_ENV) or None)
+    client.health()  # unreachable: exit 3 now, not after the model's first answers
+    config = CheckConfig(time=run_config.time, target=Target(run_config.target))
+    return RemoteVerifier(client, VerifyConfig(config))
 
 
 def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> list[Problem]:
@@ -95,9 +130,17 @@ def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> li
     return problems
 
 
-def _what_it_costs(no_time: bool) -> str:
+# Seconds a problem takes with --no-time and the compiler model (its first builds
+# checked on every test until one is correct), measured on a busy 2-core machine.
+NO_TIME_SECONDS = (2, 5)
+
+
+def _what_it_costs(no_time: bool, specs: list[str] | None = None) -> str:
     if no_time:
-        return "correctness only (--no-time), about seconds a problem"
+        low, high = NO_TIME_SECONDS
+        llm = any(s.partition(":")[0] != "compiler" for s in specs or [])
+        wait = ", plus the model's time to answer" if llm else ""
+        return f"correctness only (--no-time), about {low}-{high} seconds a problem{wait}"
     return (
         "the model's answers built, checked and timed: this takes minutes "
         "(--no-time checks correctness only, much faster); Ctrl-C stops, a rerun resumes"
@@ -126,7 +169,7 @@ def _report_unfinished(name: str, failed: dict[str, str]) -> None:
     )
 
 
-def _run_with_progress(problems, llm, run_config, store):
+def _run_with_progress(problems, llm, run_config, store, verify=None):
     """On a terminal, a live bar (done/total, elapsed, ETA, running geomean); otherwise
     one line per finished problem on stderr: name, status, speedup [CI], seconds."""
     from rich.markup import escape
@@ -184,6 +227,7 @@ def _run_with_progress(problems, llm, run_config, store):
             on_begin=tally.begin,
             on_problem=on_problem,
             on_progress=on_generation,
+            verify=verify,
         )
 
 
@@ -271,7 +315,8 @@ class _Tally:
             why = r.timed_reason.removeprefix("not timed").strip(" :")
             speed = f"not timed: {why}" if why else "not timed"
         else:
-            speed = "1.0x (no correct answer)"
+            late = _timeout_note(outcome.best.verdict) if r.status == "timeout" else ""
+            speed = f"1.0x (no correct answer{late})"
         speed += " improved" if r.improved else ""
         speed += " memorizable (reads no input; counted apart)" if r.memorizable else ""
         speed += " (baseline)" if r.baseline_copy else ""
@@ -287,6 +332,22 @@ class _Tally:
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
         text += f", {self.memorizable} memorizable" if self.memorizable else ""
         return text + (f", {self.unfinished} unfinished" if self.unfinished else "")
+
+
+def _timeout_note(verdict) -> str:
+    """Where the best answer that timed out ran past its limit: the visible test and how
+    long it ran against the limit, or that it was a hidden test or a drawn input (never
+    which, nor its data)."""
+    first = next((t for t in verdict.tests if t.status.value == "timeout"), None)
+    if first is not None:
+        return f": test {first.name}: {first.detail}" if first.detail else f": test {first.name}"
+    message = verdict.message or ""
+    if "drawn input" in message:
+        return ": it ran past its time limit on a drawn input (its data is never shown)"
+    if "ran past" in message:
+        limit = message.split("ran past the ", 1)[1].split(" limit", 1)[0]
+        return f": one of the tests the model never saw ran past the {limit} limit"
+    return ""
 
 
 def print_summary(name: str, summary: RunSummary, console: Console | None = None) -> None:

@@ -143,7 +143,7 @@ class ModelRunConfig:
         ),
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
-    temperature: float = field(default=0.7, metadata=flags("--temperature", "-t"))
+    temperature: float = field(default=0.7, metadata=flags("--temperature", "-t", min=0.0))
     no_time: bool = False
     unsafe_no_sandbox: bool = False
     base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))

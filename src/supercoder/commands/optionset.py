@@ -213,3 +213,21 @@ def _sentence(text: str) -> str:
         text = text[0].upper() + text[1:]
     text = text if text.endswith((".", "?", "!", ")")) else text + "."
     return escape(text)
+
+
+def unbounded_numbers(command: Callable[..., Any]) -> list[str]:
+    """The number options (int or float, optional or not) of ``command`` that declare no
+    range (``min=``/``max=`` on their ``typer.Option``). Every number option must: a
+    number that cannot work (``--timeout 0``, ``--batch-size 0``) is then refused while
+    the command line is parsed, before anything runs, by one rule for every command
+    (``cli.add`` refuses to register a command that breaks it)."""
+    out = []
+    for p in inspect.signature(command, eval_str=True).parameters.values():
+        base, *meta = typing.get_args(p.annotation) or (p.annotation,)
+        kinds = set(typing.get_args(base) or (base,)) - {type(None)}
+        if not kinds or not kinds <= {int, float}:
+            continue
+        infos = [m for m in meta if isinstance(m, typer.models.ParameterInfo)]
+        if not any(i.min is not None or i.max is not None for i in infos):
+            out.append(p.name)
+    return out

@@ -16,7 +16,8 @@ def problem_init(
         list[Path],
         typer.Argument(
             help="The C program (reads stdin, writes stdout), then any further .c files "
-            "its build compiles (joined to it: one translation unit).",
+            "its build compiles (each its own translation unit, linked together; --join "
+            "makes them one).",
             metavar="SOURCE [MORE.c]...",
         ),
     ],
@@ -58,15 +59,36 @@ def problem_init(
     force: Annotated[
         bool, typer.Option("--force", help="Replace an existing problem folder.")
     ] = False,
-    timeout: Annotated[float, typer.Option(help="CPU seconds per reference run.")] = 20.0,
+    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per reference run.")] = 20.0,
     exit_code: Annotated[
         int,
         typer.Option(
             "--exit-code",
+            min=0,
+            max=255,
             help="The exit status the program's runs end with by design (part of the "
             "answer: every candidate must exit with it too); 0 by default.",
         ),
     ] = 0,
+    join: Annotated[
+        bool,
+        typer.Option(
+            "--join",
+            help="Build the further .c files as one translation unit with SOURCE "
+            "(#included at its end) instead of apart: the answer then covers all of them.",
+        ),
+    ] = False,
+    args: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--args",
+            help="Command-line arguments of every run, one shell-quoted line: --args '5 -q' "
+            "for every input, --args NAME='5 -q' for test NAME only (repeatable; without "
+            "--inputs each NAME= makes a test NAME on empty stdin). Stored as "
+            "tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the "
+            "same fixed name (./program) in every run.",
+        ),
+    ] = None,
     generator: Annotated[
         Path | None,
         typer.Option(
@@ -75,6 +97,37 @@ def problem_init(
             "list), copied in as gen.py: the timed inputs are drawn from it (run in the "
             "sandbox). Without one, init infers an input model from the inputs.",
         ),
+    ] = None,
+    validator: Annotated[
+        Path | None,
+        typer.Option(
+            "--validator",
+            help="A Python input validator (reads one input on stdin, exits 0 when it is "
+            "valid, as contest judges' validators do), copied in as validate.py: every "
+            "input given must pass it, and a drawn input it rejects is never timed.",
+        ),
+    ] = None,
+    llm_generator: Annotated[
+        bool,
+        typer.Option(
+            "--llm-generator",
+            help="Ask the LLM --model names to write a generator and a validator from the "
+            "C source and the inputs; kept (llm_gen.py, llm_validate.py) only if every "
+            "input passes the validator and the reference runs cleanly on the "
+            "generator's draws, else init says why they were dropped.",
+        ),
+    ] = False,
+    model: Annotated[
+        str | None,
+        typer.Option(
+            "--model",
+            help="The LLM for --llm-generator (openai:MODEL, anthropic:MODEL, hf:PATH; "
+            "not the offline compiler model, which writes no code).",
+        ),
+    ] = None,
+    base_url: Annotated[
+        str | None,
+        typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL for --model."),
     ] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
@@ -85,7 +138,8 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     The build may be given as the program's repository documents it: further .c files
-    (joined to SOURCE as one translation unit), include folders (-I DIR, or -I in
+    (compiled apart and linked, as the repository does; the answer is SOURCE's
+    assembly, the others linked as gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
     --cflags), quoted includes of .h or .c files: what it includes is copied into the
     problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
@@ -93,11 +147,14 @@ def problem_init(
     memorizable (problem.json "reads_input": false).
 
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
+    Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
     from supercoder.problems.init import InitConfig, create_from_sources
     from supercoder.problems.sources import with_build_flags
+
+    ask = _llm_model(llm_generator, model, base_url, generator)
 
     opts = InitConfig(
         hidden_dir=hidden,
@@ -109,11 +166,57 @@ def problem_init(
         timeout=timeout,
         exit_code=exit_code,
         generator=generator,
+        args=tuple(args or ()),
+        join=join,
+        validator=validator,
     )
-    _print_report(create_from_sources(sources, inputs, out, opts), given_inputs=inputs is not None)
+    report = create_from_sources(sources, inputs, out, opts)
+    pair = None
+    if ask is not None and report.reads_input:
+        from supercoder.prompting.inputgen import write_pair
+
+        typer.echo(f"asking {model} for a generator and a validator...", err=True)
+        pair = write_pair(report.folder, ask, str(model))
+    _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
 
 
-def _print_report(report: InitReport, given_inputs: bool) -> None:
+def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
+    """The model --llm-generator asks (messages -> reply text), or None; refused up front
+    (before any build) when it cannot be asked."""
+    from supercoder.errors import UserError
+
+    if not wanted:
+        if spec is not None:
+            raise UserError("--model is used with --llm-generator only")
+        return None
+    if spec is None:
+        raise UserError(
+            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
+        )
+    if spec.split(":", 1)[0] in ("", "compiler"):
+        raise UserError(
+            "--llm-generator needs an LLM: the compiler model writes no code "
+            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
+        )
+    if generator is not None:
+        raise UserError(
+            "--llm-generator with --generator: the problem's own generator comes first; "
+            "give one of them"
+        )
+    from supercoder.models.base import Sampling
+    from supercoder.models.providers import load_model
+
+    client = load_model(spec, base_url=base_url, cache=False)
+    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
+
+    def ask(messages: list[dict[str, str]]) -> str:
+        replies = client.complete(messages, sampling)
+        return replies[0].text if replies else ""
+
+    return ask
+
+
+def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
     """What init found and made: warnings on stderr, then the inputs found, the files
     copied in, where the timed inputs come from, the folder made, and (a program that
     reads no input) why it is memorizable."""
@@ -133,7 +236,14 @@ def _print_report(report: InitReport, given_inputs: bool) -> None:
         typer.echo(f"copied into the problem: {line}")
     if report.headers:
         typer.echo(f"files copied into the problem: {', '.join(report.headers)}")
-    if report.timed:
+    if pair is not None:
+        typer.echo(pair.line())
+    if pair is not None and pair.kept:
+        typer.echo(
+            "timed inputs: drawn for every check from the generator the model wrote "
+            "(llm_gen.py), each passing its validator (llm_validate.py)"
+        )
+    elif report.timed:
         typer.echo(report.timed)
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"

@@ -25,7 +25,9 @@ def grpo(
             "with a nop reads ~1.0x: the paper's reward, 'paper', pays it ~1.0)."
         ),
     ] = DEFAULT_REWARD.value,
-    baseline_copy: Annotated[float, typer.Option(help="Reward for a copy of the baseline.")] = 0.0,
+    baseline_copy: Annotated[
+        float, typer.Option(min=0.0, help="Reward for a copy of the baseline.")
+    ] = 0.0,
     unsafe_no_sandbox: Annotated[
         bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation.")
     ] = False,

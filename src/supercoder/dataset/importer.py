@@ -159,10 +159,11 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
         try:
             runs = reference_runs(
                 problem.source,
-                [t.read_input() for t in problem.tests],
+                [t.run_input() for t in problem.tests],
                 timeout=10.0,
                 cflags=problem.compile_flags,
                 ldflags=problem.ldflags,
+                units=problem.units,
                 repeat=1,
                 exit_code=problem.exit_code,
             )

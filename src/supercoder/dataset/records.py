@@ -15,12 +15,14 @@ Fields of ours, added to ``extra_info`` (readers that do not know them ignore th
 - ``hidden_inputs`` / ``hidden_outputs``: hidden tests (used to judge, never shown);
 - ``test_names`` / ``hidden_test_names``: test names, so a round trip keeps them;
 - ``tags``: the problem's tags;
+- ``test_args`` / ``hidden_test_args``: each test's command-line arguments, one
+  shell-quoted line each (``""``: none); written only where a test has some;
 - ``problem_files``: the problem whole, as JSON text ``{"format": "supercoder-problem/1",
   "files": [{"path": P, "text": T} | {"path": P, "base64": B}, ...]}``: every file of its
   folder besides ``source.c`` and the tests' data (``problem.json`` with its marks such
   as ``reads_input``, compare mode, exit code and flags; ``baseline.s``; ``gen.py``,
   ``validate.py``, ``input_model.json`` however the user edited it; headers and further
-  sources; per-test files such as ``tests/NAME.args``): ``problems.loading.own_files``.
+  sources; anything else the folder holds): ``problems.loading.own_files``.
 
 Reading a record with ``problem_files`` restores the problem folder itself (under the
 cache, by content: the files, ``c_code`` and the tests) and loads it, so every path
@@ -30,8 +32,8 @@ without it (the published dataset, or one written before) is read as before.
 Writing refuses (UserError) a problem that cannot travel whole (``own_files``), and a
 Parquet file refuses a field its schema would drop.
 
-Reading without ``problem_files``: every ``inputs``/``outputs`` pair is a visible test; the baseline is left
-``None`` so the evaluator rebuilds it with ``gcc -O3 -S`` from ``c_code`` (the shipped
+Reading without ``problem_files``: every ``inputs``/``outputs`` pair is a visible test;
+the baseline is left ``None`` so the evaluator rebuilds it with ``gcc -O3 -S`` from ``c_code`` (the shipped
 ``reward_model.ground_truth`` may be ``-O0`` output; it is kept in ``meta`` for
 comparison). Writing: ``unoptimized_assembly`` holds the ``-O3`` baseline, deliberately:
 the released SuperCoder scripts build the *timed* baseline from that field, so writing
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -50,7 +53,7 @@ from typing import Any
 from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, printable
 from supercoder.problems.schema import check_fields
-from supercoder.types import Problem, TestCase, split_flags
+from supercoder.types import Problem, TestCase, parse_args, split_flags
 
 DATA_SOURCE = "supercoder"
 FORMATS = (".jsonl", ".json", ".parquet")
@@ -138,8 +141,15 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     if not isinstance(code, str) or not code.strip():
         raise UserError(f"{where}: field extra_info.c_code is missing or empty")
     _encodable(code, where, "extra_info.c_code")
-    tests = _tests(info, "inputs", "outputs", "test_names", "t", False, where)
-    tests += _tests(info, "hidden_inputs", "hidden_outputs", "hidden_test_names", "h", True, where)
+    tests = _with_args(
+        _tests(info, "inputs", "outputs", "test_names", "t", False, where), info, "test_args", where
+    )
+    tests += _with_args(
+        _tests(info, "hidden_inputs", "hidden_outputs", "hidden_test_names", "h", True, where),
+        info,
+        "hidden_test_args",
+        where,
+    )
     if not any(not t.hidden for t in tests):
         raise UserError(f"{where}: field extra_info.inputs is empty (a problem needs tests)")
     split = info.get("split")
@@ -343,6 +353,8 @@ def _write_folder(
             (folder / sub).mkdir(exist_ok=True)
             (folder / sub / f"{stem}.in").write_bytes(t.read_input())
             (folder / sub / f"{stem}.out").write_bytes(t.expected)
+            if t.args:
+                (folder / sub / f"{stem}.args").write_text(shlex.join(t.args) + "\n")
         try:
             work.rename(home)
         except OSError:  # another process restored the same record first
@@ -410,6 +422,34 @@ def _tests(
     ]
 
 
+def _with_args(tests: list[TestCase], info: dict, key: str, where: str) -> list[TestCase]:
+    """``tests`` with their arguments from ``extra_info[key]`` (one shell-quoted line
+    per test); a malformed field is refused, naming it."""
+    lines = info.get(key)
+    if lines is None:
+        return tests
+    if not isinstance(lines, list | tuple) or not all(isinstance(v, str) for v in lines):
+        raise UserError(f"{where}: field extra_info.{key} must be a list of strings")
+    if len(lines) != len(tests):
+        raise UserError(
+            f"{where}: extra_info.{key} has {len(lines)} entries for {len(tests)} tests"
+        )
+    out = []
+    for i, (t, line) in enumerate(zip(tests, lines, strict=True)):
+        try:
+            out.append(replace(t, args=parse_args(line)))
+        except ValueError as e:
+            raise UserError(f"{where}: field extra_info.{key}[{i}]: {e}") from e
+    return out
+
+
+def _args_field(tests: Sequence[TestCase], key: str) -> dict[str, list[str]]:
+    """``{key: one shell-quoted line per test}`` where a test has arguments, else {}."""
+    if not any(t.args for t in tests):
+        return {}
+    return {key: [shlex.join(t.args) for t in tests]}
+
+
 def _encodable(text: str, where: str, field: str) -> None:
     try:
         text.encode("utf-8")
@@ -455,6 +495,8 @@ def problem_to_record(
             "test_names": [t.name for t in visible],
             "hidden_test_names": [t.name for t in hidden],
             "tags": [str(t) for t in problem.meta.get("tags", [])],
+            **_args_field(visible, "test_args"),
+            **_args_field(hidden, "hidden_test_args"),
             **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
             BUNDLE: problem_bundle(problem),
         },
@@ -569,6 +611,8 @@ def arrow_schema():
                         ("test_names", strings),
                         ("hidden_test_names", strings),
                         ("tags", strings),
+                        ("test_args", strings),
+                        ("hidden_test_args", strings),
                         (BUNDLE, pa.string()),
                     ]
                 ),

@@ -76,9 +76,10 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     try:
         (work / "source.c").write_text(problem.source)
         _gcc(["-O0", *compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
-        _gcc(["--coverage", "source.o", "-o", "prog", "-lm", *link], work)
+        units = (*problem.units, *compile_flags) if problem.units else ()  # linked beside
+        _gcc(["--coverage", "source.o", *units, "-o", "prog", "-lm", *link], work)
         for test in problem.tests:
-            run = run_isolated(["./prog"], work, limits=_limits(timeout), stdin=test.read_input())
+            run = run_isolated(["./prog"], work, limits=_limits(timeout), stdin=test.run_input())
             if run.outcome == "timeout":
                 raise UserError(f"{problem.name}: test {test.name} timed out under coverage")
         lines, hit, branches, taken = _gcov(work)

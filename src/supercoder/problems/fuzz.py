@@ -179,7 +179,7 @@ def _numbers(lines: list[str], hint: FuzzHint, rng: random.Random, op: str) -> l
 def fuzz_inputs(problem: Problem, count: int, seed: int) -> list[bytes]:
     """Up to ``count`` distinct mutated inputs, none equal to an existing input."""
     hint = hint_of(problem)
-    sources = [t.read_input() for t in problem.tests]
+    sources = [t.run_input() for t in problem.tests]
     small = [s for s in sources if len(s) <= SOURCE_LIMIT] or [min(sources, key=len)]
     texts = [s.decode("utf-8", errors="strict") for s in small if _is_text(s)]
     if not texts:

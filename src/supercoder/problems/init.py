@@ -16,6 +16,7 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import shutil
 import tempfile
 from collections.abc import Iterable, Sequence
@@ -29,7 +30,7 @@ from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES
 from supercoder.problems.outputs import outputs_match, parse_mode
 from supercoder.problems.sources import BuildFiles, gather
-from supercoder.types import split_flags
+from supercoder.types import parse_args, split_flags, with_args
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
 
@@ -49,7 +50,16 @@ class InitConfig:
         exit_code: the exit status the program's official runs end with (0 by default).
         generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
             the first source of the timed inputs; checked by a run in the sandbox.
-        sources: further C files of the program (``problems/sources.py``: joined to it).
+        sources: further C files of the program (``problems/sources.py``).
+        args: command-line arguments, each ``'ARGS'`` (one shell-quoted line) for every
+            input, or ``NAME=ARGS`` for test ``NAME`` only (without inputs: a test
+            ``NAME`` on empty stdin); a ``NAME.args`` file beside an input is that
+            test's too. Stored as ``tests/NAME.args``.
+        join: build the further C files as one translation unit with the program
+            (``#include``d at the end of ``source.c``) instead of apart.
+        validator: an input validator to copy in as ``validate.py``
+            (``problems/validator.py``: reads one input, exits 0 when it is valid): every
+            input given must pass it, and a drawn input it rejects is never timed.
     """
 
     hidden_dir: Path | None = None
@@ -62,6 +72,9 @@ class InitConfig:
     exit_code: int = 0
     generator: Path | None = None
     sources: tuple[Path, ...] = ()
+    args: tuple[str, ...] = ()
+    join: bool = False
+    validator: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -117,21 +130,24 @@ def create_problem(
     ``inputs_dir`` None: the program reads no input; its one test runs it on empty stdin."""
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
-    build = gather((source_path, *opts.sources), opts.cflags)
+    build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
-    layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs()
+    per_test, every = _arg_specs(opts.args, inputs_dir is None)
+    layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs(per_test)
     tests = list(layout.tests)
     if opts.hidden_dir is not None:
         hidden_layout = discover(opts.hidden_dir, hidden=True)
         tests += hidden_layout.tests
+    args = _test_args(tests, per_test, every)
     _check_target(out_dir, opts.force)
     created = _missing_parents(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
     prefix = staging_prefix(out_dir.parent, f".{out_dir.name}.init")  # dead ones go first
     staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
-        filled = _fill(staging, build, tests, opts, given_inputs=inputs_dir is not None)
-        timed = _timed_source(staging, tests, opts) if filled.reads_input else ""
+        given = inputs_dir is not None or any(args.values())
+        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
+        timed = _timed_source(staging, tests, opts, args) if filled.reads_input else ""
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -158,9 +174,80 @@ def create_problem(
     )
 
 
-def _no_inputs() -> Layout:
-    """The layout of a program given no inputs: one test on empty stdin."""
-    return Layout("no inputs", (TestFile(NO_INPUT_TEST, _EMPTY_STDIN, None, False),))
+def _label(t: TestFile, args: dict[str, tuple[str, ...]]) -> str:
+    """A test as an error names it: its input file, and its arguments where it has any."""
+    where = t.name if t.input is _EMPTY_STDIN else str(t.input)
+    return f"{where} (arguments: {shlex.join(args[t.name])})" if args.get(t.name) else where
+
+
+def _no_inputs(per_test: dict[str, tuple[str, ...]] | None = None) -> Layout:
+    """The layout of a program given no inputs: one test on empty stdin (one per test
+    named in ``--args NAME=ARGS``)."""
+    names = list(per_test or ()) or [NO_INPUT_TEST]
+    return Layout("no inputs", tuple(TestFile(n, _EMPTY_STDIN, None, False) for n in names))
+
+
+_ARG_SPEC = re.compile(r"^([A-Za-z0-9_.-]{1,100})=(.*)$", re.S)
+
+
+def _arg_specs(
+    specs: Sequence[str], no_inputs: bool
+) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...] | None]:
+    """``--args`` values: per test (``NAME=ARGS``) and for every input (the rest; at
+    most one). A ``NAME=`` prefix names a test where such a test exists (checked with
+    the tests: ``_test_args``); without inputs every ``NAME=ARGS`` makes test NAME."""
+    per_test: dict[str, tuple[str, ...]] = {}
+    every: tuple[str, ...] | None = None
+    for spec in specs:
+        m = _ARG_SPEC.match(spec)
+        try:
+            if m and not m[1].startswith("-"):
+                per_test[m[1]] = parse_args(m[2])
+                continue
+            if every is not None:
+                raise UserError(
+                    f"--args {spec!r}: arguments for every input were given twice; name "
+                    "a test's own as --args NAME='...'"
+                )
+            every = parse_args(spec)
+        except ValueError as e:
+            raise UserError(f"--args {spec!r}: {e}") from e
+    if no_inputs and per_test and every is not None:
+        raise UserError(
+            "--args: without --inputs give either one argument line (one test) or "
+            "NAME='...' lines (one test each), not both"
+        )
+    return per_test, every
+
+
+def _test_args(
+    tests: Sequence[TestFile],
+    per_test: dict[str, tuple[str, ...]],
+    every: tuple[str, ...] | None,
+) -> dict[str, tuple[str, ...]]:
+    """Each test's arguments: ``--args NAME=``, else its ``NAME.args`` file, else the
+    ``--args`` for every input, else none. A ``NAME=`` naming no test is an error
+    (quote the whole line, ``--args "'x=1'"``, to pass ``x=1`` to every input)."""
+    names = {t.name for t in tests}
+    unknown = [n for n in per_test if n not in names]
+    if unknown:
+        raise UserError(
+            f"--args {unknown[0]}=...: no test named {unknown[0]!r} (tests: "
+            f"{', '.join(sorted(names)[:8])}); to pass {unknown[0]}=... to every input, "
+            f"quote it: --args \"'{unknown[0]}=...'\""
+        )
+    out: dict[str, tuple[str, ...]] = {}
+    for t in tests:
+        if t.name in per_test:
+            out[t.name] = per_test[t.name]
+        elif t.args is not None:
+            try:
+                out[t.name] = parse_args(read_regular(t.args, 1 << 17, "arguments").decode())
+            except (ValueError, UnicodeDecodeError) as e:
+                raise UserError(f"{t.args}: {e}") from e
+        else:
+            out[t.name] = every or ()
+    return out
 
 
 _EMPTY_STDIN = Path(os.devnull)  # the no-input test's "file": never read, its input is b''
@@ -231,19 +318,24 @@ def _fill(
     tests: Sequence[TestFile],
     opts: InitConfig,
     given_inputs: bool = True,
+    args: dict[str, tuple[str, ...]] | None = None,
 ) -> _Filled:
     source_path, source = build.main, build.source
+    args = args or {}
     (folder / "source.c").write_text(source)
     headers = tuple(build.files)
     for rel, path in build.files.items():
         (folder / rel).parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(path, folder / rel)
+    for rel, text in build.texts.items():  # includes above the folder name their copies
+        (folder / rel).write_text(text)
     if headers:  # every build copies the files problem.json lists
         (folder / "problem.json").write_text(json.dumps({"headers": list(headers)}) + "\n")
-    datas = [
+    stdins = [
         b"" if t.input is _EMPTY_STDIN else read_regular(t.input, MAX_FILE_BYTES, "test input")
         for t in tests
     ]
+    datas = [with_args(args.get(t.name, ()), d) for t, d in zip(tests, stdins, strict=True)]
     include = ("-iquote", str(folder.resolve())) if headers else ()
     runs = reference_runs(
         source,
@@ -252,22 +344,31 @@ def _fill(
         cflags=(*split_flags(opts.cflags), *include),
         ldflags=split_flags(opts.ldflags),
         source_path=source_path,
-        names=[str(t.input) for t in tests],
+        names=[_label(t, args) for t in tests],
         exit_code=opts.exit_code,
+        units=build.units,
     )
-    reads_input = _reads_input(source, datas, runs, opts, include, source_path)
+    reads_input = _reads_input(source, datas, runs, opts, include, source_path, build.units)
     if reads_input and not given_inputs:
         raise UserError(
             f"{source_path} reads its input (its output changed when it was given some): "
             "give its tests with --inputs DIR"
         )
     warnings = _empty_outputs(source_path, [t.name for t in tests], runs, build.files.values())
+    if not any(args.values()) and reads_argv([build.main, *build.files.values()]):
+        warnings.append(
+            f"{source_path} reads its command line (argc/argv) but no test has arguments: "
+            "every run gets none (argv[0] only); give them with --args '...' (every input) "
+            "or --args NAME='...' (one test), or a NAME.args file beside an input"
+        )
     disagreements = []
-    for t, data, run in zip(tests, datas, runs, strict=True):
+    for t, data, run in zip(tests, stdins, runs, strict=True):
         sub = folder / ("hidden" if t.hidden else "tests")
         sub.mkdir(exist_ok=True)
         (sub / f"{t.name}.in").write_bytes(data)
         (sub / f"{t.name}.out").write_bytes(run.output)
+        if args.get(t.name):
+            (sub / f"{t.name}.args").write_text(shlex.join(args[t.name]) + "\n")
         answer = None if t.answer is None else read_regular(t.answer, MAX_FILE_BYTES, "answer")
         if answer is not None and not outputs_match(run.output, answer, opts.compare):
             disagreements.append(
@@ -276,9 +377,15 @@ def _fill(
             )
     if opts.generator is not None:
         _copy_generator(opts.generator, folder, opts.timeout)
+    if opts.validator is not None:
+        _copy_validator(
+            opts.validator, folder, [(str(t.input), d) for t, d in zip(tests, datas, strict=True)]
+        )
     meta = _meta(folder, source_path, opts)
     if headers:
         meta["headers"] = list(headers)
+    if build.units:
+        meta["units"] = list(build.units)
     if not reads_input:
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -292,6 +399,7 @@ def _reads_input(
     opts: InitConfig,
     include: tuple[str, ...],
     source_path: Path,
+    units: Sequence[str] = (),
 ) -> bool:
     """Does the program's output depend on its input? Not when every input gave the same
     output and two probes print that output too: empty stdin, and an input it was not
@@ -313,6 +421,7 @@ def _reads_input(
         timeout=min(opts.timeout, 5.0),
         label=str(source_path),
         exit_code=opts.exit_code,
+        units=units,
     )
     same = [r.ok and r.output == runs[0].output for r in results]
     return not (len(same) == len(probes) and all(same))
@@ -417,22 +526,65 @@ def size_macros(paths: Sequence[Path], cflags: str = "") -> str:
     return "no compile-time size macro found (-D): the program has one size, its tests one run"
 
 
-def _timed_source(folder: Path, tests: Sequence[TestFile], opts: InitConfig) -> str:
+_MAIN_PARAMS = re.compile(
+    rb"\bmain[ \t]*\([ \t\n]*int[ \t\n]+(\w+)[ \t\n]*,[^)]*?(\w+)[ \t\n]*(?:\[[ \t]*\])?[ \t\n]*\)"
+)
+
+
+def reads_argv(paths: Sequence[Path]) -> bool:
+    """Does the program's ``main`` use its ``argc``/``argv`` (named in its parameter
+    list and used again after it)? Read from the file that defines ``main``."""
+    for path in paths:
+        with contextlib.suppress(OSError):
+            text = path.read_bytes()
+            m = _MAIN_PARAMS.search(text)
+            if m:
+                rest = text[m.end() :]
+                return any(re.search(rb"\b" + name + rb"\b", rest) for name in m.groups())
+    return False
+
+
+def _timed_source(
+    folder: Path,
+    tests: Sequence[TestFile],
+    opts: InitConfig,
+    args: dict[str, tuple[str, ...]] | None = None,
+) -> str:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input and stored as ``input_model.json``."""
     from supercoder.problems.inputmodel import FILE, infer
 
+    checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     if opts.generator is not None:
-        return "timed inputs: drawn from the generator (gen.py) for every check"
+        return f"timed inputs: drawn from the generator (gen.py) for every check{checked}"
     try:
-        model = infer([t.input.read_bytes() for t in tests])
+        model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
     except UserError as e:
         return f"timed inputs: none can be drawn ({e}); the hidden tests are timed"
     model.save(folder)
     return (
         f"timed inputs: drawn for every check from the input model inferred from the "
-        f"inputs ({FILE}: edit it to widen a range or fix the structure)"
+        f"inputs ({FILE}: edit it to widen a range or fix the structure){checked}"
     )
+
+
+def _stdin_of(t: TestFile) -> bytes:
+    return b"" if t.input is _EMPTY_STDIN else t.input.read_bytes()
+
+
+def _copy_validator(path: Path, folder: Path, inputs: list[tuple[str, bytes]]) -> None:
+    """Copy the user's validator in as ``validate.py`` once every input given passes it
+    (run in the sandbox; a one-line error names the first input it rejects)."""
+    from supercoder.problems.validator import DEFAULT_FILE, check_inputs
+
+    if not path.is_file():
+        raise UserError(f"--validator {path}: no such file")
+    try:
+        source = path.read_text()
+    except UnicodeDecodeError as e:
+        raise UserError(f"--validator {path}: not UTF-8 text") from e
+    check_inputs(source, inputs, label=f"--validator {path}")
+    (folder / DEFAULT_FILE).write_text(source)
 
 
 def _copy_generator(path: Path, folder: Path, seconds: float) -> None:

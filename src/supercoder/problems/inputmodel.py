@@ -29,7 +29,8 @@ structure; docs/problems.md describes the format)::
 
 ``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
 refer to (``max``: the value is at most that variable's); ``size``: drawn favouring the
-large end. Problems without a stored model get one inferred on the fly, cached by the
+large end. ``"args": true``: the first line drawn is the run's command-line arguments
+(a program whose tests have ``tests/NAME.args``). Problems without a stored model get one inferred on the fly, cached by the
 content of their inputs.
 """
 
@@ -47,7 +48,7 @@ from typing import Any
 
 from supercoder.errors import UserError
 from supercoder.paths import atomic_write_text, cache_dir
-from supercoder.types import Problem
+from supercoder.types import ARGS_MARK, Problem
 
 FORMAT = "supercoder-input-model/1"
 FILE = "input_model.json"
@@ -260,7 +261,12 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool) -> None:
 
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
-    text."""
+    text. Inputs led by command-line arguments (``types.with_args``) are modelled with
+    their arguments as a first line (``"args": true``): a size set on the command line
+    is drawn like any other number."""
+    args = any(d.startswith(ARGS_MARK) for d in inputs)
+    if args:  # the arguments' line first ("" where an input has none)
+        inputs = [d[len(ARGS_MARK) :] if d.startswith(ARGS_MARK) else b"\n" + d for d in inputs]
     texts = []
     for data in inputs:
         if len(data) > SOURCE_LIMIT:
@@ -275,7 +281,8 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     body = inf.seq([(_lines(t), {}) for t in texts])
     _mark_sizes(body, inf.sizes, True)
     longest = max(len(t.encode()) for t in texts)
-    return InputModel({"format": FORMAT, "body": body, "longest": longest})
+    spec = {"format": FORMAT, "body": body, "longest": longest}
+    return InputModel({**spec, "args": True} if args else spec)
 
 
 @dataclass(frozen=True)
@@ -305,7 +312,7 @@ class InputModel:
                 if len(text) <= cap:
                     break
                 u *= 0.6
-            out.append(text)
+            out.append(ARGS_MARK.decode() + text if self.spec.get("args") else text)
         return out
 
     def save(self, folder: Path) -> Path:
@@ -439,7 +446,7 @@ def model_for(problem: Problem) -> InputModel | None:
     folder = problem.meta.get("path")
     if folder and (Path(folder) / FILE).exists():
         return load_model(own_file(Path(folder), Path(folder) / FILE))
-    inputs = [t.read_input() for t in problem.tests]
+    inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:
         h.update(hashlib.sha256(data).digest())

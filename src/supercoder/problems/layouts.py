@@ -30,6 +30,7 @@ from pathlib import Path
 
 from supercoder.errors import UserError, file_kind, printable
 
+ARGS_SUFFIX = ".args"  # NAME.args: the test's command-line arguments (one shell-quoted line)
 ANSWER_SUFFIXES = frozenset({".ans", ".out", ".output", ".expected", ".answer", ".a"})
 SKIPPED_SUFFIXES = frozenset(
     {
@@ -70,6 +71,7 @@ class TestFile:
     input: Path
     answer: Path | None
     hidden: bool
+    args: Path | None = None  # NAME.args beside the input: its command-line arguments
 
 
 @dataclass(frozen=True)
@@ -155,6 +157,8 @@ def _flat(folder: Path, hidden: bool) -> Layout:
     for f in files:
         if f.suffix.lower() in SKIPPED_SUFFIXES or f.name.upper().startswith("README"):
             continue
+        if f.suffix.lower() == ARGS_SUFFIX:
+            continue
         found = _pair(f, folder, lookup)
         if found is not None and found[0] not in paired:
             paired[f] = found
@@ -163,10 +167,14 @@ def _flat(folder: Path, hidden: bool) -> Layout:
     answers: dict[str, Path] = {}
     skipped: list[Path] = []
     kinds: set[str] = set()
+    arg_files: dict[str, Path] = {}
     for f in files:
         parts = _parts(f, folder)
         m = _CODENET.match(f.name)
         if f in paired_answers:
+            continue
+        if f.suffix.lower() == ARGS_SUFFIX:
+            arg_files[test_name(*parts, f.stem)] = f
             continue
         if f in paired:
             answer, name, how = paired[f]
@@ -187,9 +195,13 @@ def _flat(folder: Path, hidden: bool) -> Layout:
             skipped.append(f)
         else:
             inputs.append((test_name(*parts, f.stem), f))
-    tests = tuple(TestFile(name, path, answers.get(name), hidden) for name, path in inputs)
-    used = {t.answer for t in tests}
+    tests = tuple(
+        TestFile(name, path, answers.get(name), hidden, arg_files.get(name))
+        for name, path in inputs
+    )
+    used = {t.answer for t in tests} | {t.args for t in tests}
     skipped += [p for p in answers.values() if p not in used]
+    skipped += [p for p in arg_files.values() if p not in used]
     kind = next((k for k in _KIND_ORDER if k in kinds), "flat")
     return Layout(kind, tests, tuple(skipped))
 

@@ -14,6 +14,9 @@ A problem folder holds:
 - ``input_model.json``    optional input model (``problems.inputmodel``), written by
   ``problem init`` where there is no generator, the second source of timed inputs;
 - ``tests/NAME.in``       a visible test's input, with ``tests/NAME.out`` its expected output;
+- ``tests/NAME.args``     optional: the test's command-line arguments, one shell-quoted
+  line (``5 --quiet``); every run of the test (reference and candidates) gets them, with
+  the same fixed ``argv[0]``;
 - ``tests/NAME.gen``      instead of ``NAME.in`` for large inputs: JSON
   ``{"seed": S, "size": N, "sha256": H}``; the input is ``gen.py``'s output, checked
   against ``sha256`` and cached;
@@ -33,6 +36,7 @@ import hashlib
 import json
 import logging
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -40,7 +44,7 @@ from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, inside, parse_json, printable, read_regular
 from supercoder.paths import atomic_write_bytes, cache_dir
 from supercoder.problems.schema import check_fields
-from supercoder.types import Problem, TestCase, split_flags
+from supercoder.types import Problem, TestCase, parse_args, split_flags
 
 log = logging.getLogger("supercoder")
 
@@ -150,6 +154,9 @@ PROBLEM_FILES = (
     "baseline.s",
     "problem.json",
     "gen.py",
+    "validate.py",
+    "llm_gen.py",
+    "llm_validate.py",
     "input_model.json",
     "tests",
     "hidden",
@@ -158,15 +165,15 @@ PROBLEM_FILES = (
 
 
 TEST_FOLDERS = ("tests", "hidden", "fuzz")
-TEST_DATA = (".in", ".out", ".gen")
+TEST_DATA = (".in", ".out", ".gen", ".args")  # what a test carries itself
 MAX_OWN_BYTES = 64 << 20  # a problem's own files (all but its source and tests), together
 
 
 def own_files(folder: str | Path) -> dict[str, bytes]:
     """The files that define a problem besides its source and its tests' data, by their
     path in the folder: ``problem.json``, ``baseline.s``, ``gen.py``, ``validate.py``,
-    ``input_model.json``, headers and further sources, per-test files beside the tests
-    (``tests/NAME.args``), anything else the folder holds. What travels with a problem
+    ``input_model.json``, headers and further sources, anything else the folder holds
+    (a test's ``.in``/``.out``/``.gen``/``.args`` travel as the test itself). What travels with a problem
     wherever it goes (a record's ``problem_files``, ``write_problem``), so that it is
     the same problem there. Hidden entries (``.NAME``) and ``__pycache__`` are not the
     problem's; a symbolic link, an unreadable file or more than ``MAX_OWN_BYTES`` in
@@ -248,6 +255,12 @@ def _read_meta(folder: Path) -> dict:
     for name in meta.get("headers") or ():
         if not (folder / name).is_file():
             raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")
+    for name in meta.get("units") or ():
+        if name not in (meta.get("headers") or ()):
+            raise UserError(
+                f"{path}: field 'units' names {printable(name)!r}, which 'headers' does not list "
+                "(every build copies the files 'headers' lists)"
+            )
     return meta
 
 
@@ -266,13 +279,13 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
         name = stem if sub == "tests" else f"{sub}/{stem}"  # unique across folders
         inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
         expected = read_bytes(folder, out)
+        args = _test_args(folder, tdir / f"{stem}.args")
         if inp.exists() or inp.is_symlink():
-            tests.append(
-                TestCase(name, expected, input_bytes=read_bytes(folder, inp), hidden=hidden)
-            )
+            data = read_bytes(folder, inp)
+            tests.append(TestCase(name, expected, input_bytes=data, hidden=hidden, args=args))
         elif gen.is_file():
             factory = _generated_input(folder, own_file(folder, gen))
-            tests.append(TestCase(name, expected, input_factory=factory, hidden=hidden))
+            tests.append(TestCase(name, expected, input_factory=factory, hidden=hidden, args=args))
         else:
             raise UserError(f"{out}: no matching {stem}.in or {stem}.gen")
     for orphan in sorted(tdir.glob("*.in")):
@@ -281,6 +294,16 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
                 "warning: %s has no matching %s.out: not a test (skipped)", orphan, orphan.stem
             )
     return tests
+
+
+def _test_args(folder: Path, path: Path) -> tuple[str, ...]:
+    """A test's arguments (``NAME.args``: one shell-quoted line); () without the file."""
+    if not (path.exists() or path.is_symlink()):
+        return ()
+    try:
+        return parse_args(read_text(folder, path))
+    except ValueError as e:
+        raise UserError(f"{printable(str(path))}: {e}") from e
 
 
 def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
@@ -373,6 +396,8 @@ def write_problem(problem: Problem, folder: Path) -> Path:
             stem = t.name.removeprefix("hidden/").replace("/", "_")
             (sub / f"{stem}.in").write_bytes(t.read_input())
             (sub / f"{stem}.out").write_bytes(t.expected)
+            if t.args:
+                (sub / f"{stem}.args").write_text(shlex.join(t.args) + "\n")
         (work / INCOMPLETE).unlink()
         if folder.exists() or folder.is_symlink():
             old = folder.with_name(f".{folder.name}.old{PARTIAL}{os.getpid()}")

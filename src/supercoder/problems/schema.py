@@ -15,11 +15,15 @@ checked elsewhere); unknown fields are kept as they are.
 ``fuzz``                  an object: ``shuffle_lines_after`` (integer >= 0 or null),
                           ``frozen_lines`` (integer >= 0), ``numbers`` (true/false)
 ``headers``               a list of relative paths (files the source includes)
+``units``                 a list of relative ``.c`` paths, each also in ``headers``:
+                          the program's other translation units, compiled apart
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
 ``reads_input``           true/false: false when the program's output does not depend
                           on its input (``problem init`` found it; ``Problem.memorizable``)
+``llm_generator``         a string: the model that wrote ``llm_gen.py`` and
+                          ``llm_validate.py`` (``prompting/inputgen.py``)
 ========================  ==========================================================
 """
 
@@ -123,6 +127,14 @@ def _headers(value: Any) -> str | None:
     return None
 
 
+def _units(value: Any) -> str | None:
+    bad = _headers(value)
+    if bad:
+        return bad
+    odd = [u for u in value if not u.endswith(".c") or u.startswith("-")]
+    return f"must hold .c files of the problem, got {printable(odd[0])!r}" if odd else None
+
+
 def _generator(value: Any) -> str | None:
     if not isinstance(value, str):
         return f"must be a path inside the problem folder, got {_kind(value)}"
@@ -149,7 +161,9 @@ _CHECKS = {
     "compare": _compare,
     "fuzz": _fuzz,
     "headers": _headers,
+    "units": _units,
     "exit_code": _exit_code,
     "generator": _generator,
     "reads_input": _boolean,
+    "llm_generator": _text,
 }

@@ -13,14 +13,19 @@ what such a build reads and says where each file goes inside the problem folder:
   ``lib/<its name>/`` in the problem and the flag is rewritten to point there
   (``-Ilib/utilities``); one inside it becomes its path there (``-I.``); folders under
   ``/usr`` (the toolchain's) are left alone;
-- every **further source file** is copied like an include and joined to the program:
-  ``source.c`` is the main file's text followed by ``#include "lib/utilities/polybench.c"``
-  (one translation unit: supercoder optimizes one assembly file, so the program's
-  files are built as one; their static names must not clash);
+- every **further source file** is copied like an include and is a translation unit
+  of its own (``units``), compiled apart and linked with ``source.c`` as the
+  repository builds it (``static`` names may repeat across files); with ``join``
+  (``problem init --join``) it is joined instead: ``source.c`` is the main file's text
+  followed by ``#include "lib/utilities/polybench.c"``, one translation unit;
 - the files these include (``#include "x.h"``, ``#include "x.c"``, and ``<x.h>`` found
-  in an include folder), transitively, are copied where the rewritten flags find them.
+  in an include folder), transitively, are copied where the rewritten flags find them;
+  a quoted include is resolved as the compiler resolves it, beside its includer first:
+  ``#include "../jsmn.h"`` above the main file's folder is copied too, its folder
+  placed under ``lib/`` (the layout below it kept) and the directive naming the copy.
 
-Only files inside the main file's folder or an include folder are copied; an include
+Only files inside the main file's folder, an include folder, or reached by such a
+relative include (never system folders) are copied; an include
 that resolves nowhere is left to the compiler (a system header, or an error naming
 it). The problem folder's ``problem.json`` lists the copied files (``headers``) and
 stores the rewritten flags; a problem file from elsewhere naming a folder outside it
@@ -32,7 +37,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.errors import UserError, printable
@@ -57,6 +62,11 @@ class BuildFiles:
         files: problem-relative path -> the user's file to copy there.
         cflags: the flags, include folders rewritten to point inside the problem.
         moved: one line per include folder or source file placed in the problem.
+        texts: problem path -> the text to write there instead of a plain copy (a file
+            whose quoted include reaches above the program's folder, ``"../x.h"``: the
+            directive names the copy's place in the problem, ``_rewrite_includes``).
+        units: the further source files, by problem path: translation units of their
+            own, compiled apart and linked with ``source.c`` (empty with ``join``).
     """
 
     main: Path
@@ -64,6 +74,8 @@ class BuildFiles:
     files: dict[str, Path]
     cflags: str
     moved: tuple[str, ...] = ()
+    texts: dict[str, str] = field(default_factory=dict)
+    units: tuple[str, ...] = ()
 
 
 def main_file(sources: Sequence[Path]) -> Path:
@@ -79,9 +91,11 @@ def with_build_flags(cflags: str, include: Sequence[Path] = (), define: Sequence
     return " ".join([*map(shlex.quote, extra), cflags]).strip()
 
 
-def gather(sources: Sequence[Path], cflags: str) -> BuildFiles:
+def gather(sources: Sequence[Path], cflags: str, join: bool = False) -> BuildFiles:
     """The files a build of ``sources`` with ``cflags`` reads, placed in a problem folder
-    (see the module docstring); UserError for a missing file or too many files."""
+    (see the module docstring); UserError for a missing file or too many files. The
+    further source files are translation units of their own (``units``), or, with
+    ``join``, included at the end of ``source.c`` (one unit)."""
     for path in sources:
         if not path.is_file():
             raise UserError(f"{path}: no such C file")
@@ -122,8 +136,14 @@ def gather(sources: Sequence[Path], cflags: str) -> BuildFiles:
         if where is None:
             where = f"{place(path.resolve().parent)}/{path.name}"
         extra.append((where, path.resolve()))
+    links: list[tuple[Path, bytes, Path]] = []  # (includer, as written, the file it names)
     included = _closure(
-        [main.resolve(), *(p for _, p in extra)], quote_dirs, search_dirs, problem_path
+        [main.resolve(), *(p for _, p in extra)],
+        quote_dirs,
+        search_dirs,
+        problem_path,
+        lambda folder: place(folder),
+        links,
     )
     files.update(included)
     joined = [where for where, _ in extra if where not in included]
@@ -134,14 +154,26 @@ def gather(sources: Sequence[Path], cflags: str) -> BuildFiles:
             "(the problem's own source.c is the program); rename it"
         )
     _check_size(files)
-    text = main.read_text(errors="replace")
-    if joined:
+    where_of = {path: where for where, path in files.items()} | {main.resolve(): "source.c"}
+    rewritten = _rewrite_includes(links, where_of)
+    text = rewritten.pop("source.c", None) or main.read_text(errors="replace")
+    if joined and join:
         text += (
-            "\n/* the program's other source files (problem init: one translation unit) */\n"
-            + "".join(f'#include "{where}"\n' for where in joined)
+            "\n/* the program's other source files (problem init --join: one translation "
+            "unit) */\n" + "".join(f'#include "{where}"\n' for where in joined)
         )
-    moved += [f"{path} -> {where} (joined to source.c)" for where, path in extra]
-    return BuildFiles(main, text, files, " ".join(flags), tuple(dict.fromkeys(moved)))
+    how = "joined to source.c" if join else "compiled apart, linked with source.c"
+    moved += [f"{path} -> {where} ({how})" for where, path in extra]
+    moved += [f"{where}: an include above its folder now names its copy" for where in rewritten]
+    return BuildFiles(
+        main,
+        text,
+        files,
+        " ".join(flags),
+        tuple(dict.fromkeys(moved)),
+        texts=rewritten,
+        units=() if join else tuple(joined),
+    )
 
 
 def _rewrite(flags: tuple[str, ...], place) -> tuple[list[str], list[Path], list[Path]]:
@@ -171,9 +203,19 @@ def _rewrite(flags: tuple[str, ...], place) -> tuple[list[str], list[Path], list
     return out, quote, search
 
 
-def _closure(starts: list[Path], quote_dirs: list[Path], search_dirs: list[Path], problem_path):
+def _closure(
+    starts: list[Path],
+    quote_dirs: list[Path],
+    search_dirs: list[Path],
+    problem_path,
+    place=None,
+    links: list | None = None,
+):
     """Every file the ``starts`` include, transitively, that lies where the problem can
-    hold it: problem path -> the user's file."""
+    hold it: problem path -> the user's file. A quoted include resolved beside its
+    includer as the compiler resolves it, ``"../x.h"`` included, is copied even above the
+    program's folder (its folder placed under ``lib/`` by ``place``, keeping the layout
+    below it); ``links`` gets (includer, name as written, file) for those."""
     found: dict[str, Path] = {}
     todo = list(starts)
     seen = set(todo)
@@ -187,6 +229,12 @@ def _closure(starts: list[Path], quote_dirs: list[Path], search_dirs: list[Path]
                 if not candidate.is_file():
                     continue
                 where = problem_path(candidate)
+                beside = kind == b'"' and base == current.parent and not Path(rel).is_absolute()
+                if where is None and beside and place is not None and _placeable(candidate):
+                    place(candidate.parent)
+                    where = problem_path(candidate)
+                if beside and links is not None and ".." in Path(rel).parts:
+                    links.append((current, name, candidate))
                 if where is not None and candidate not in seen:
                     seen.add(candidate)
                     found[where] = candidate
@@ -198,6 +246,41 @@ def _closure(starts: list[Path], quote_dirs: list[Path], search_dirs: list[Path]
                         )
                 break
     return found
+
+
+_SYSTEM = ("/usr/", "/etc/", "/proc/", "/sys/", "/dev/", "/run/", "/var/", "/boot/")
+
+
+def _placeable(path: Path) -> bool:
+    """A file above the program's folder that a problem may hold (not the system's)."""
+    return not str(path).startswith(_SYSTEM)
+
+
+def _rewrite_includes(
+    links: list[tuple[Path, bytes, Path]], where_of: dict[Path, str]
+) -> dict[str, str]:
+    """The copies whose ``#include "../x.h"`` no longer reaches its file from the
+    copy's place: that directive names the file's copy, relative to the includer's copy
+    (one line for one: line numbers are kept). Problem path -> the new text."""
+    import os
+
+    out: dict[str, str] = {}
+    for includer, name, target in links:
+        at, there = where_of.get(includer), where_of.get(target)
+        if at is None or there is None:
+            continue
+        folder = os.path.dirname(at) or "."
+        as_written = os.path.normpath(os.path.join(folder, name.decode(errors="replace")))
+        if as_written == there:
+            continue
+        text = out.get(at) or includer.read_text(errors="replace")
+        new = os.path.relpath(there, folder)
+        pattern = re.compile(
+            r'^([ \t]*#[ \t]*include[ \t]*)"' + re.escape(name.decode(errors="replace")) + '"',
+            re.MULTILINE,
+        )
+        out[at] = pattern.sub(lambda m, new=new: f'{m[1]}"{new}"', text)
+    return out
 
 
 def _check_size(files: dict[str, Path]) -> None:

@@ -18,7 +18,7 @@ import hashlib
 import json
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -120,7 +120,7 @@ def profile_key(asm: str, tests: tuple[TestCase, ...]) -> str:
 
     h = hashlib.sha256(asm_digest(asm).encode())
     for t in tests:
-        h.update(t.name.encode() + b"\0" + hashlib.sha256(t.read_input()).digest())
+        h.update(t.name.encode() + b"\0" + hashlib.sha256(t.run_input()).digest())
     return f"v{PROFILE_VERSION}-{h.hexdigest()[:24]}"
 
 
@@ -134,7 +134,7 @@ def profile_problem(
 ) -> Profile:
     """The profile of ``asm`` (default: the problem's baseline) on the visible tests
     (cached; see the module docstring)."""
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.build.baseline import baseline_asm, unit_asms
 
     asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
@@ -151,6 +151,7 @@ def profile_problem(
         budget_seconds=budget_seconds,
         isolation=isolation,
         link_flags=problem.link_flags,
+        units=unit_asms(problem) if problem.units else None,
     )
     if use_cache:
         atomic_write_text(path, json.dumps(result.to_json()))
@@ -165,14 +166,19 @@ def run_profile(
     budget_seconds: float = 120.0,
     isolation: bool = True,
     link_flags: tuple[str, ...] = (),
+    units: dict[str, str] | None = None,
 ) -> Profile:
-    """Build ``asm`` with line info and run the tests in order under cachegrind."""
+    """Build ``asm`` with line info (linked with the problem's other translation units,
+    ``units``) and run the tests in order under cachegrind."""
     run = _run_isolated()
     start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=temp_prefix("prof")) as tmp:
         work = Path(tmp)
         (work / SOURCE_NAME).write_text(asm)
-        _build(run, work, isolation, link_flags)
+        others = [f"unit{k}.s" for k in range(len(units or {}))]
+        for name, text in zip(others, (units or {}).values(), strict=True):
+            (work / name).write_text(text)
+        _build(run, work, isolation, link_flags, others)
         lines: dict[int, int] = {}
         outside, done, gave_up = 0, [], None
         for k, test in enumerate(tests):
@@ -213,12 +219,18 @@ def _limits(seconds: float):
     )
 
 
-def _build(run: Runner, work: Path, isolation: bool, link_flags: tuple[str, ...]) -> None:
+def _build(
+    run: Runner,
+    work: Path,
+    isolation: bool,
+    link_flags: tuple[str, ...],
+    others: Sequence[str] = (),
+) -> None:
     from supercoder.build.flags import check_flags
     from supercoder.build.toolchain import CC, LINK_FLAGS
 
     link = check_flags(link_flags, "cflags/ldflags")
-    argv = [CC, "-g", SOURCE_NAME, "-o", BINARY_NAME, *LINK_FLAGS, *link]
+    argv = [CC, "-g", SOURCE_NAME, *others, "-o", BINARY_NAME, *LINK_FLAGS, *link]
     result = run(argv, work, limits=_limits(60.0), isolation=isolation)
     if not result.clean_exit or not (work / BINARY_NAME).is_file():
         log = result.stderr.decode(errors="replace")[-2000:]
@@ -230,7 +242,7 @@ def _profile_test(
 ) -> tuple[tuple[dict[int, int], int] | None, str | None]:
     out = f"cg.{k}.out"
     argv = [*VALGRIND, f"--cachegrind-out-file={out}", f"./{BINARY_NAME}"]
-    result = run(argv, work, limits=_limits(seconds), stdin=test.read_input(), isolation=isolation)
+    result = run(argv, work, limits=_limits(seconds), stdin=test.run_input(), isolation=isolation)
     path = work / out
     if result.outcome == "timeout":
         return None, f"test {test.name} did not finish under valgrind in the time left"

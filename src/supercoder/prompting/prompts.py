@@ -21,9 +21,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from pathlib import Path
 
 from supercoder.prompting.diffedit import ERROR_PREFIX
-from supercoder.types import Problem, Status, TestResult, Verdict
+from supercoder.types import Problem, Status, TestCase, TestResult, Verdict
 
 
 class Variant(StrEnum):
@@ -129,9 +130,24 @@ def question(
                 fence(asm, "assembly"),
             ]
     inputs = [t for t in problem.visible_tests if not t.hidden][: max(show_inputs, 0)]
+    shown = next((t for t in problem.visible_tests if t.args), None)
+    if shown is not None and not inputs:
+        parts.append(
+            "Each test runs the program with command-line arguments of its own (argv[0] is "
+            f"always `./program`); for example: {_args_line(shown).strip()}"
+        )
     if inputs:
-        parts.append("Example inputs (the program reads them from standard input):")
-        parts += [fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "") for t in inputs]
+        if any(t.args for t in problem.tests):
+            parts.append(
+                "Example runs (each test runs `./program ARGUMENTS` with its own arguments, "
+                "argv[0] always `./program`, then reads the input from standard input):"
+            )
+        else:
+            parts.append("Example inputs (the program reads them from standard input):")
+        parts += [
+            _args_line(t) + fence(_trim(_decode(t.read_input()), INPUT_PREVIEW_CHARS), "")
+            for t in inputs
+        ]
     parts += requirements(problem, target)
     if answer == "diff" and variant == "asm":
         parts.append(_with_link(problem, DIFF_INSTRUCTIONS))
@@ -143,11 +159,20 @@ def question(
 
 
 def _with_link(problem: Problem, text: str) -> str:
-    """The task; the link command names the problem's flags (e.g. -fopenmp) when it has any."""
-    if not problem.link_flags:
+    """The task; the link command names the problem's flags (e.g. -fopenmp) and its other
+    translation units (linked as gcc -O3 builds them) when it has any."""
+    if not problem.link_flags and not problem.units:
         return text
-    link = " ".join(("gcc program.s -o program -lm", *problem.link_flags))
-    return text.replace("`gcc program.s -o program -lm`", f"`{link}`")
+    others = [f"{Path(u).with_suffix('.s').name}" for u in problem.units]
+    link = " ".join(("gcc program.s", *others, "-o program -lm", *problem.link_flags))
+    text = text.replace("`gcc program.s -o program -lm`", f"`{link}`")
+    if problem.units:
+        text += (
+            f" The program's other source files ({', '.join(problem.units)}) are translation "
+            "units of their own, built by `gcc -O3` and linked beside yours unchanged: "
+            "your answer is the assembly of the source shown above only."
+        )
+    return text
 
 
 DIFF_INSTRUCTIONS = (
@@ -323,11 +348,22 @@ def _test_feedback(verdict: Verdict, problem: Problem | None) -> str:
     return "\n\n".join(lines)
 
 
+def _args_line(test: TestCase) -> str:
+    """``Command line: ./program ARGS`` for a test with arguments ('' without)."""
+    import shlex
+
+    return f"Command line: `{shlex.join(('./program', *test.args))}`\n" if test.args else ""
+
+
 def _test_data(result: TestResult, problem: Problem | None) -> list[str]:
     out = []
     case = _case(result.name, problem)
     if case is not None:
-        out.append("Input:\n" + fence(_trim(_decode(case.read_input()), DETAIL_CHARS), ""))
+        out.append(
+            _args_line(case)
+            + "Input:\n"
+            + fence(_trim(_decode(case.read_input()), DETAIL_CHARS), "")
+        )
         out.append("Expected output:\n" + fence(_trim(_decode(case.expected), DETAIL_CHARS), ""))
     if result.detail:  # the evaluator's comparison: where the output differed
         out.append("Details: " + _trim(result.detail, DETAIL_CHARS))

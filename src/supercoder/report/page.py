@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import SupercoderError, UserError, parse_json
+from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
 from supercoder.runs.store import Store
@@ -332,6 +332,7 @@ def list_runs(source: str | Path | None) -> list[RunData]:
 def load_run(source: str | Path | None, name: str | None = None) -> RunData:
     """One run by name (the only one if ``name`` is None)."""
     runs = list_runs(source)
+    name = argv_text(name) if name is not None else None
     if name is None and len(runs) == 1:
         return runs[0]
     for run in runs:

@@ -108,8 +108,6 @@ def build_search(
     service = verify if isinstance(verify, ServiceVerifier) else make_verifier()
     base = baseline_asm(problem)
     stored = journal.stored(problem.name) if journal else {}
-    if stored:  # a resumed run: the search ended, its answers were kept
-        return Outcome(problem.name, tuple(stored.values()), OutcomeMeta(baseline_asm=base))
     record: Record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
     config = SearchConfig(
         budget=model.budget,
@@ -117,10 +115,13 @@ def build_search(
         target=getattr(model, "target", SearchConfig.target),
     )
     if not service.timed:
-        attempts = _first_correct(problem, base, config, service, record)
+        attempts = _first_correct(problem, base, config, service, record, stored)
         return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
-    result = search_builds(problem, base, config, service)
-    attempts = _answers(problem, base, result, service, record)
+    if (0, 0) in stored:  # a resumed run: the search ended and chose; finish what it left
+        attempts = _resume_answers(problem, base, stored, service, record)
+    else:
+        result = search_builds(problem, base, config, service)
+        attempts = _answers(problem, base, result, service, record)
     attempts = confirm_best(problem, attempts, service, record)
     return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
 
@@ -195,7 +196,14 @@ def _compile(job: _Job, build: Build) -> str | None:
     start = time.perf_counter()
     p = job.problem
     asm = build_asm(
-        build, p.source, job.inputs, job.tools, job.isolation, p.compile_flags, p.link_flags
+        build,
+        p.source,
+        job.inputs,
+        job.tools,
+        job.isolation,
+        p.compile_flags,
+        p.link_flags,
+        p.units,
     )
     job.budget.charge(time.perf_counter() - start)
     return asm
@@ -319,14 +327,37 @@ def _answers(
     best = _completion(chosen.asm, f"{b.label} ({why})", note, f"compiler:{b.label}", origin)
     answer = _finish(_attempt(0, 0, best, 0.0, base), chosen.verdict, 1, 0.0)
     record(answer)
-    fallback = _completion(
+    return [answer, *_verified(problem, base, [_fallback(base)], verify, record, first=1)]
+
+
+def _resume_answers(
+    problem: Problem,
+    base: str,
+    stored: dict[tuple[int, int], Attempt],
+    verify: ServiceVerifier,
+    record: Record,
+) -> list[Attempt]:
+    """The answers of a search that a kill stopped after it chose (its answer, attempt
+    0, is stored): the stored ones, and the baseline fallback verified now when the
+    answer is a build and the fallback was never stored. ``confirm_best`` then re-checks
+    an answer the kill left unconfirmed, so the run ends as an uninterrupted one."""
+    answer = stored[(0, 0)]
+    if answer.origin.family == "baseline":
+        return [answer]
+    if (1, 0) in stored:
+        return [answer, stored[(1, 0)]]
+    return [answer, *_verified(problem, base, [_fallback(base)], verify, record, first=1)]
+
+
+def _fallback(base: str) -> Completion:
+    """The -O3 baseline as the answer's fallback (attempt 1)."""
+    return _completion(
         base,
         "gcc -O3, the baseline: a fallback",
         "",
         "compiler:gcc -O3 (baseline)",
         Origin(build="gcc -O3", family="baseline"),
     )
-    return [answer, *_verified(problem, base, [fallback], verify, record, first=1)]
 
 
 def _completion(asm: str, label: str, note: str, model: str, origin: Origin) -> Completion:
@@ -354,35 +385,68 @@ def _verified(
 
 
 def _first_correct(
-    problem: Problem, base: str, config: SearchConfig, verify: ServiceVerifier, record: Record
+    problem: Problem,
+    base: str,
+    config: SearchConfig,
+    verify: ServiceVerifier,
+    record: Record,
+    stored: dict[tuple[int, int], Attempt] | None = None,
 ) -> list[Attempt]:
     """Untimed: the builds in order, two per call of the service, until one is correct
-    (at most ``max_builds``); nothing is timed, so nothing is screened or chosen by speed."""
+    (at most ``max_builds``); nothing is timed, so nothing is screened or chosen by speed.
+    A resumed run (``stored``: the attempts a kill left) takes each stored attempt in
+    its place, neither built nor verified again, and goes on from there: it ends with
+    the attempts an uninterrupted search has."""
+    stored = stored or {}
     tools = find_tools()
     job = _Job(problem, config, tools, Budget(config.budget), verify, training_inputs(problem), {})
     job.seen[asm_digest(base)] = "baseline"
     attempts: list[Attempt] = []
-    pending: list[Completion] = []
+    pending: list[Attempt] = []
     space = iter(search_space(tools, config.target))
     while len(attempts) + len(pending) < config.max_builds:
         b = next(space, None)
         if b is None:
             break
-        asm = _compile(job, b)
+        index = len(attempts) + len(pending)
+        kept = stored.get((index, 0))
+        if kept is not None and kept.origin.build == b.label:
+            asm: str | None = kept.candidate.asm
+        else:
+            kept, asm = None, _compile(job, b)
         if asm is None or asm_digest(asm) in job.seen:
             continue
         job.seen[asm_digest(asm)] = b.label
-        origin = Origin(build=b.label, family=b.family, flags=b.flags)
-        label = f"{b.label} (not timed)"
-        pending.append(_completion(asm, label, "", f"compiler:{b.label}", origin))
+        if kept is None:
+            origin = Origin(build=b.label, family=b.family, flags=b.flags)
+            label = f"{b.label} (not timed)"
+            made = _completion(asm, label, "", f"compiler:{b.label}", origin)
+            kept = _attempt(index, 0, made, 0.0, base)
+        pending.append(kept)
         if len(pending) == 2:
-            attempts += _verified(problem, base, pending, verify, record, len(attempts))
+            attempts += _check_pending(problem, pending, stored, verify, record)
             pending = []
             if any(a.verdict.correct for a in attempts):
                 return attempts
     if pending:
-        attempts += _verified(problem, base, pending, verify, record, len(attempts))
+        attempts += _check_pending(problem, pending, stored, verify, record)
     return attempts
+
+
+def _check_pending(
+    problem: Problem,
+    pending: list[Attempt],
+    stored: dict[tuple[int, int], Attempt],
+    verify: Verifier,
+    record: Record,
+) -> list[Attempt]:
+    """``pending`` verified, each stored one as it was (only the others are checked)."""
+    from supercoder.runs.strategies import _verify_all
+
+    kept = [stored.get((a.sample, a.round)) is a for a in pending]
+    fresh = [a for a, old in zip(pending, kept, strict=True) if not old]
+    verified = iter(_verify_all(problem, fresh, verify, record))
+    return [a if old else next(verified) for a, old in zip(pending, kept, strict=True)]
 
 
 __all__ = [

@@ -30,8 +30,9 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
 - ``fast_1.1``: % of the benchmark's problems whose chosen attempt is timed, correct,
   not a copy, has a speedup >= 1.1 **and** is significantly faster (so noise cannot
   count); every rate divides by the benchmark, this one too (an untimed problem is
-  not fast); ``timed_share`` beside it: % of the benchmark's problems that were timed
-  (and are not memorizable);
+  not fast); None (ours and the paper protocol's) when no problem was timed at all
+  (``--no-time``): nothing was measured, which is not 0%; ``timed_share`` beside it:
+  % of the benchmark's problems that were timed (and are not memorizable);
 - a rate is None (no figure, never 0) when no problem was scored at all;
 - ``significant_speedups`` / ``significant_slowdowns``: number of timed problems whose
   chosen correct non-copy attempt is significantly faster / slower;
@@ -286,7 +287,10 @@ def summarize(
         accuracy_excluding_copies=_rate(correct - copies, n, scored),
         baseline_copies=_rate(copies, n, scored),
         speedups=distribution(ours if timed else []),
-        fast_1_1=_rate(sum(1 for v in timed_chosen if _is_fast(v)), n, scored),
+        # nothing measured (--no-time, every test too short): no figure, never a 0
+        fast_1_1=_rate(sum(1 for v in timed_chosen if _is_fast(v)), n, scored)
+        if timed_chosen
+        else None,
         timed_share=_rate(sum(1 for r in records if r.timed and not r.memorizable), n, scored),
         significant_speedups=sum(1 for v in timed_chosen if v.significantly_faster),
         significant_slowdowns=sum(1 for v in timed_chosen if v.significantly_slower),
@@ -303,7 +307,7 @@ def summarize(
             compiled,
             _rate(correct, n, scored),
             distribution(paper if paper_timed else []),
-            _rate(sum(1 for s in paper if s >= FAST), n, scored) if paper_timed else 0.0,
+            _rate(sum(1 for s in paper if s >= FAST), n, scored) if paper_timed else None,
         ),
         prompt_tokens=sum(o.prompt_tokens for o in origins),
         completion_tokens=sum(o.completion_tokens for o in origins),

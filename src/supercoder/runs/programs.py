@@ -90,8 +90,11 @@ def features(asm: str) -> dict[str, Any]:
     """Assembly properties the feature grid is laid over: instructions, the share of
     packed vector instructions, and loops (natural loops of the CFG)."""
     from supercoder.analysis.cfg import build_program
+    from supercoder.analysis.core import too_large
     from supercoder.analysis.mix import is_simd
 
+    if too_large(asm):  # bounded host work: the largest cell, without parsing it
+        return {"instructions": asm.count("\n"), "vector_share": 0.0, "loops": 0}
     try:
         program = build_program(asm)
     except Exception:  # an unparsable listing still has a place: the empty cell

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from supercoder.errors import InfraError, UserError, printable
+from supercoder.errors import InfraError, UserError, argv_text, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
 from supercoder.runs.programs import Program
@@ -135,7 +135,8 @@ class RunConfig:
 
     @property
     def run_name(self) -> str:
-        return self.name or default_run_name(self.model, self.benchmark)
+        """``--run`` as typed (UTF-8 text also under an ASCII locale), else the default."""
+        return argv_text(self.name) if self.name else default_run_name(self.model, self.benchmark)
 
     def identity(self) -> dict[str, Any]:
         """Options that must match to resume (not workers/executor/concurrency/deadline)."""
@@ -329,14 +330,24 @@ class Store:
         with self._lock:
             return self._db.execute(sql, args).fetchall()
 
+    def check_run_name(self, name: str) -> None:
+        """Refuse a name that cannot name a run (UserError, one line saying why)."""
+        if printable(name, newlines=False) == name and name.strip():
+            return
+        what = (
+            "bytes that are not UTF-8 text"
+            if re.search(r"[\ud800-\udfff]", name)
+            else "control characters (a newline, ESC, ...) or an empty name"
+        )
+        raise UserError(
+            f"run name {printable(name, newlines=False)!r}: {what} cannot name a run; "
+            "pick another --run"
+        )
+
     def open_run(self, run_config: RunConfig, context: dict[str, Any]) -> bool:
         """Create the run, or check that it may be resumed; True when resuming."""
         name, identity = run_config.run_name, run_config.identity()
-        if printable(name, newlines=False) != name or not name.strip():
-            raise UserError(
-                f"run name {printable(name, newlines=False)!r}: control characters (a newline, "
-                "ESC, ...) or an empty name cannot name a run; pick another --run"
-            )
+        self.check_run_name(name)
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         if not rows:  # another eval may create it at the same moment: then resume it
             created = self._insert(

@@ -56,8 +56,11 @@ from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to
 )
 from supercoder.sandbox.cgroup import enter_command, make_memory_cgroup, remove_cgroup
 from supercoder.sandbox.elf import runtime_files
+from supercoder.types import split_args
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
+PROGRAM_NAME = "./program"  # every run's argv[0] (runner.c), baseline and candidate alike
+MAX_ARG_BYTES = (128 << 10) - 1  # a run's arguments in all (runner.c MAX_ARG_BYTES)
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,8 @@ class RunResult:
     leftover: int  # descendants still alive when the program exited (killed)
     expected_exit: int = 0  # the exit status the problem's runs end with (problem.json)
     blocked_seconds: float = 0.0  # asleep or blocked (not running, not runnable); -1: unknown
+    cpu_limit: float = 0.0  # the run's CPU and wall limits (0: not known)
+    wall_limit: float = 0.0
 
     @property
     def exited_as_expected(self) -> bool:
@@ -126,8 +131,14 @@ class RunResult:
             )
             return f"killed by signal {name}" + _stderr_tail(self.stderr)
         if self.outcome == "timeout":
+            limit = (
+                f" against limits of {self.cpu_limit:g}s cpu, {self.wall_limit:g}s wall"
+                if self.cpu_limit
+                else ""
+            )
             return (
-                f"time limit exceeded (cpu {self.cpu_seconds:.2f}s, wall {self.wall_seconds:.2f}s)"
+                f"time limit exceeded (ran cpu {self.cpu_seconds:.2f}s, wall "
+                f"{self.wall_seconds:.2f}s{limit})"
             )
         if self.outcome == "idle":
             return (
@@ -315,6 +326,7 @@ class Sandbox:
                     cwd="/",
                     start_new_session=True,
                     pass_fds=fds,
+                    umask=0o022,  # bubblewrap's folders (/sc/root...) whatever the user's umask
                     **drop,
                 )
         except OSError as e:
@@ -360,8 +372,20 @@ class Sandbox:
             self._inputs[key] = f"/sc/in/{key}" if self.isolation else str(path)
         return self._inputs[key]
 
+    def _args_path(self, args: tuple[str, ...]) -> str:
+        """The file holding ``args`` for the supervisor (NUL-ended strings); ``-``: none."""
+        if not args:
+            return "-"
+        data = b"".join(a.encode(errors="surrogateescape") + b"\0" for a in args)
+        if len(data) > MAX_ARG_BYTES or any("\0" in a for a in args):
+            raise UserError(f"a test's arguments are over {MAX_ARG_BYTES >> 10} KiB or hold NUL")
+        return self._input_path(data)
+
     def run(self, name: str, stdin: bytes, limits: Limits | None = None) -> RunResult:
-        """Run binary ``name`` on ``stdin``. Raises SandboxLost if the supervisor died."""
+        """Run binary ``name`` on ``stdin`` (a test's ``run_input``: arguments, if any,
+        lead it, ``types.with_args``; argv[0] is the same fixed name for every binary).
+        Raises SandboxLost if the supervisor died."""
+        args, stdin = split_args(stdin)
         if name not in self._names:
             raise UserError(f"no binary named {name!r} in this sandbox")
         lim = limits or self.limits
@@ -376,7 +400,7 @@ class Sandbox:
         command = (
             f"RUN {binary} {self._input_path(stdin)} {int(lim.cpu_seconds * 1000)} "
             f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes} "
-            f"{idle_ms}\n"
+            f"{idle_ms} {self._args_path(args)}\n"
         )
         try:
             self._proc.stdin.write(command.encode())
@@ -406,6 +430,8 @@ class Sandbox:
             alive,
             self.exit_code,
             blocked_s,
+            lim.cpu_seconds,
+            lim.wall_seconds,
         )
         return _classify_memory(result, lim)
 

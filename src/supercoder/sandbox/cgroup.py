@@ -49,10 +49,11 @@ def make_memory_cgroup(memory_mb: int, owner: tuple[int, int] | None) -> Path | 
     folder = base / f"supercoder-{os.getpid()}-{next(_counter)}"
     limit = str((memory_mb + MARGIN_MB) << 20)
     try:
-        folder.mkdir()
+        folder.mkdir(mode=0o755)
     except OSError:
         return None
     try:
+        folder.chmod(0o755)  # the sandbox user enters it under any umask (077 too)
         (folder / "memory.limit_in_bytes").write_text(limit)
         swap = folder / "memory.memsw.limit_in_bytes"
         if swap.is_file():

@@ -50,6 +50,7 @@ from supercoder.sandbox.box import (
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
+from supercoder.types import split_args
 
 FILE_BYTES = 256 << 20  # default cap on any one file the tool writes
 OPEN_FILES = 256
@@ -74,11 +75,14 @@ def run_isolated(
     Never raises for anything the command does (its failures are outcomes); raises
     ``InfraError`` only when no sandbox can be started at all.
     """
+    args, stdin = split_args(stdin)  # a test's arguments lead its input (types.with_args)
+    argv = [*argv, *args]
     workdir = Path(workdir).resolve()
     environment = {**_BASE_ENV, "HOME": str(workdir), "TMPDIR": str(workdir), **(env or {})}
     rlimits = _rlimits(limits, file_bytes, open_files)
     if isolation:
-        rlimits[resource.RLIMIT_NPROC] = limits.processes + 1  # + the command (pid 1)
+        # + the command (pid 1)
+        rlimits[resource.RLIMIT_NPROC] = min(limits.processes + 1, _hard(resource.RLIMIT_NPROC))
         cmd, preexec = _bwrap_command(argv, workdir, readonly, hide, rlimits), None
         drop = unprivileged_popen_kwargs()
     else:
@@ -94,6 +98,7 @@ def run_isolated(
             env=environment,
             start_new_session=True,
             preexec_fn=preexec,
+            umask=0o022,  # what the tool and bubblewrap make is readable whatever the umask
             **drop,
         )
     except OSError as e:
@@ -113,14 +118,27 @@ def run_isolated(
 
 
 def _rlimits(limits: Limits, file_bytes: int, open_files: int) -> dict[int, int]:
+    """The limits of the command, each at most what this process may still set (its own
+    hard limit: under ``ulimit -n 64`` or ``ulimit -v 1G`` the tool gets those, where
+    asking for more would stop it from starting at all)."""
     cpu = max(1, int(limits.cpu_seconds + 0.999))
-    return {
+    wanted = {
         resource.RLIMIT_CPU: cpu,
         resource.RLIMIT_AS: limits.memory_mb << 20,
         resource.RLIMIT_FSIZE: file_bytes,
         resource.RLIMIT_NOFILE: open_files,
         resource.RLIMIT_CORE: 0,
     }
+    return {res: min(value, _hard(res)) for res, value in wanted.items()}
+
+
+def _hard(res: int) -> int:
+    """This process's hard limit of ``res`` (a very large number when unlimited)."""
+    try:
+        hard = resource.getrlimit(res)[1]
+    except (OSError, ValueError):
+        return 1 << 62
+    return 1 << 62 if hard == resource.RLIM_INFINITY else hard
 
 
 _PRLIMIT_NAMES = {
@@ -157,6 +175,7 @@ def _bwrap_command(
     binds += ["--bind", str(workdir), str(workdir)]
     for path in readonly:
         p = str(Path(path).resolve())
+        _reachable(Path(p))
         binds += ["--ro-bind", p, p]
     limit_args = [f"--{_PRLIMIT_NAMES[r]}={_soft_hard(r, v)}" for r, v in rlimits.items()]
     return [
@@ -195,7 +214,8 @@ def private_folder_message(workdir: Path, folder: Path) -> str:
 
 def _open_to_sandbox(workdir: Path) -> None:
     """Started as root, bubblewrap runs as an unprivileged host user: ``workdir`` must be
-    reachable by it (every folder above it world-searchable) and becomes its own."""
+    reachable by it (every folder above it world-searchable) and becomes its own, with
+    every file in it (written under any umask: 077 would leave them root's alone)."""
     ids = sandbox_host_ids()
     if ids is None:
         return
@@ -204,8 +224,29 @@ def _open_to_sandbox(workdir: Path) -> None:
             raise InfraError(private_folder_message(workdir, folder))
     try:
         os.chown(workdir, *ids)
+        for root, dirs, files in os.walk(workdir):
+            for name in (*dirs, *files):
+                os.chown(os.path.join(root, name), *ids, follow_symlinks=False)
     except OSError as e:
         raise InfraError(f"cannot hand {workdir} to the sandbox user: {e}") from e
+
+
+def _reachable(path: Path) -> None:
+    """A read-only path the sandbox user must reach (the toolchain's folder): every folder
+    above it world-searchable, else InfraError naming the private one."""
+    if sandbox_host_ids() is None:
+        return
+    for folder in [path, *path.parents][::-1]:
+        try:
+            mode = folder.stat().st_mode
+        except OSError:
+            return
+        if folder != path and not mode & 0o001:
+            raise InfraError(
+                f"{path} cannot be shown to the sandbox, which runs as another user: "
+                f"{folder} is private (mode {mode & 0o777:o}); move it to a folder every "
+                f"user can enter, or 'chmod o+x {folder}'"
+            )
 
 
 def _preexec(rlimits: dict[int, int], processes: int):
@@ -213,7 +254,8 @@ def _preexec(rlimits: dict[int, int], processes: int):
 
     def apply() -> None:
         for res, value in rlimits.items():
-            resource.setrlimit(res, (value, value + 1 if res == resource.RLIMIT_CPU else value))
+            hard = min(value + 1, _hard(res)) if res == resource.RLIMIT_CPU else value
+            resource.setrlimit(res, (value, hard))
         if nproc is not None:
             resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
@@ -232,8 +274,11 @@ def _host_processes() -> int:
 
 
 def _soft_hard(res: int, value: int) -> str:
-    """CPU: SIGXCPU at the limit, SIGKILL a second later; others: one hard value."""
-    return f"{value}:{value + 1}" if res == resource.RLIMIT_CPU else str(value)
+    """CPU: SIGXCPU at the limit, SIGKILL a second later; others: one hard value (never
+    above this process's own hard limit)."""
+    if res == resource.RLIMIT_CPU:
+        return f"{value}:{min(value + 1, _hard(res))}"
+    return str(value)
 
 
 def _communicate(

@@ -49,28 +49,36 @@ class GrpoConfig:
         db: the run store of that evaluation (None: the default store).
         prompts: a JSONL file of prompt rows with a ``problem`` column, e.g. from
             ``dataset export-trace`` (None: prompts from the benchmark's baselines).
+        turns: answers per episode: 1 is single-turn GRPO; N > 1 trains on refinement
+            episodes (the verifier's feedback between answers, the final answer's
+            reward; ``training/multiturn.py``).
+        env_url: an OpenEnv server of supercoder's environment (``supercoder env
+            openenv``) whose sessions step the episodes instead of this process
+            (None: verify here).
     """
 
     model: str
     benchmark: str = "train"
     output: Path = Path("runs/grpo")
     lora: bool = False
-    steps: int = 100
-    num_generations: int = 8
-    prompts_per_step: int = 1
-    max_completion_length: int | None = None
-    lr: float = 1e-6
-    temperature: float = 0.5
-    save_steps: int = 50
-    seed: int = 0
+    steps: int = field(default=100, metadata={"option": {"min": 1}})
+    num_generations: int = field(default=8, metadata={"option": {"min": 2}})
+    prompts_per_step: int = field(default=1, metadata={"option": {"min": 1}})
+    max_completion_length: int | None = field(default=None, metadata={"option": {"min": 1}})
+    lr: float = field(default=1e-06, metadata={"option": {"min": 1e-12}})
+    temperature: float = field(default=0.5, metadata={"option": {"min": 0.0}})
+    save_steps: int = field(default=50, metadata={"option": {"min": 1}})
+    seed: int = field(default=0, metadata={"option": {"min": 0}})
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: str = "local"
-    workers: int = 2
+    workers: int = field(default=2, metadata={"option": {"min": 1}})
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
     db: Path | None = None
     prompts: Path | None = None
+    turns: int = field(default=1, metadata={"option": {"min": 1, "max": 16}})
+    env_url: str | None = None
 
 
 def prompt_rows(
@@ -160,6 +168,27 @@ def grpo_config(opts: GrpoConfig) -> Any:
     )
 
 
+def _episodes(
+    opts: GrpoConfig, problems: Sequence[Problem], rows: Sequence[dict[str, Any]], executor: Any
+) -> Any:
+    """Where multi-turn episodes are stepped: here, or on the OpenEnv server ``env_url``."""
+    from supercoder.training import multiturn
+
+    by_prompt = {multiturn.prompt_key(r["prompt"]): str(r["problem"]) for r in rows}
+    if opts.env_url:
+        from supercoder.training.openenv_env import OpenEnvEpisodes
+
+        return OpenEnvEpisodes(opts.env_url, by_prompt, opts.answer)
+    return multiturn.LocalEpisodes(
+        {p.name: p for p in problems},
+        by_prompt,
+        opts.turns,
+        opts.reward,
+        executor,
+        str(opts.answer),
+    )
+
+
 def _cuda() -> bool:
     torch = require("torch", "train")
     return bool(torch.cuda.is_available())
@@ -182,29 +211,45 @@ def train_grpo(
     trl = require("trl", "train")
     datasets = require("datasets", "train")
     from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.training.episode import check_turns
     from supercoder.training.trl_reward import make_trl_reward
     from supercoder.verify.executors import make_executor
 
+    check_turns(opts.turns)
     problems = list(problems) if problems is not None else load_benchmark(opts.benchmark)
     if not problems:
         raise UserError(f"benchmark {opts.benchmark!r} has no problems to train on")
     executor = make_executor(opts.executor, opts.workers)
+    episodes = None
     try:
         tokenizer = common.load_tokenizer(opts.model)
         limit = completion_limit(problems, tokenizer, opts.max_completion_length, echo)
         opts = replace(opts, max_completion_length=limit)
+        rows = train_rows(opts, problems)
+        rollout: dict[str, Any] = {}
+        if opts.turns > 1 or opts.env_url:
+            from supercoder.training import multiturn
+
+            episodes = _episodes(opts, problems, rows, executor)
+            rollout = {"rollout_func": multiturn.make_rollout(episodes, opts.turns)}
+            rewards = [multiturn.episode_reward]
+        else:
+            rewards = [make_trl_reward(problems, opts.reward, executor)]
         trainer = trl.GRPOTrainer(
             model=opts.model,
-            reward_funcs=[make_trl_reward(problems, opts.reward, executor)],
+            reward_funcs=rewards,
             args=grpo_config(opts),
-            train_dataset=datasets.Dataset.from_list(train_rows(opts, problems)),
+            train_dataset=datasets.Dataset.from_list(rows),
             processing_class=tokenizer,
             peft_config=common.lora_config() if opts.lora else None,
             callbacks=[common.metrics_callback(opts.output / "metrics.jsonl", echo)],
+            **rollout,
         )
         trainer.train()
         final = common.save_final(trainer, tokenizer, opts.output / "final", opts.lora)
     finally:
+        if episodes is not None:
+            episodes.close()
         executor.close()
     summary: dict[str, Any] = {"final": str(final), "steps": trainer.state.global_step}
     if opts.eval_split:

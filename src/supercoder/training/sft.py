@@ -54,13 +54,13 @@ class SftConfig:
     benchmark: str = "train"
     output: Path = Path("runs/sft")
     lora: bool = field(default=True, metadata={"flags": ("--lora/--full",)})
-    steps: int = -1
-    epochs: float = 3.0
-    lr: float = 1e-4
-    batch_size: int = 1
-    max_length: int = 4096
-    min_speedup: float = 1.1
-    seed: int = 0
+    steps: int = field(default=-1, metadata={"option": {"min": -1}})
+    epochs: float = field(default=3.0, metadata={"option": {"min": 0.01}})
+    lr: float = field(default=0.0001, metadata={"option": {"min": 1e-12}})
+    batch_size: int = field(default=1, metadata={"option": {"min": 1}})
+    max_length: int = field(default=4096, metadata={"option": {"min": 1}})
+    min_speedup: float = field(default=1.1, metadata={"option": {"min": 0.0}})
+    seed: int = field(default=0, metadata={"option": {"min": 0}})
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
 

@@ -13,7 +13,9 @@ Infrastructure failures, after the verification service's retry (``verify.py``, 
 by default), return ``None``: TRL (>= 1.0) treats a completion for which
 every reward function returned None as unscorable (excluded from the group baseline,
 advantage 0). They are also counted in the ``supercoder/infra_failures`` metric and
-logged as a warning. Per batch it logs ``supercoder/correct_rate``, ``compile_rate``,
+logged as a warning. With ``SUPERCODER_SERVER=URL`` (and ``SUPERCODER_TOKEN``) the
+completions are verified by that ``supercoder serve`` (``verify/client.py``): the same
+verdicts and rewards, and the training machine needs no sandbox, gcc or root. Per batch it logs ``supercoder/correct_rate``, ``compile_rate``,
 ``answer_rate`` and ``mean_speedup`` (of the correct ones) through ``log_metric``.
 """
 
@@ -41,8 +43,11 @@ def make_trl_reward(
     name: str = "speedup",
 ) -> Callable[..., list[float | None]]:
     """A TRL reward function over ``problems`` (looked up by the ``problem`` column)."""
+    from supercoder.verify.client import ServiceClient
+
     by_name = {p.name: p for p in problems}
     config = config or RewardConfig()
+    remote = ServiceClient.from_env() if executor is None else None  # SUPERCODER_SERVER
 
     def reward(
         prompts: Sequence[Any] | None = None,
@@ -53,7 +58,10 @@ def make_trl_reward(
         **_columns: Any,
     ) -> list[float | None]:
         targets = _targets(len(completions), problem, extra_info, by_name)
-        verdicts = verify_batch(targets, list(completions), config, executor)
+        if remote is not None:
+            verdicts = remote.score(targets, list(completions), config)
+        else:
+            verdicts = verify_batch(targets, list(completions), config, executor)
         stats = batch_stats(verdicts)
         if stats.infra_failures:
             log.warning(

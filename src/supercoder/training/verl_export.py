@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,9 +77,9 @@ class VerlExportConfig:
     algos: tuple[str, ...] = ALGOS
     model: str = DEFAULT_MODEL
     tokenizer: str | None = None
-    max_prompt_length: int | None = None
-    max_response_length: int | None = None
-    train_batch_size: int = 16
+    max_prompt_length: int | None = field(default=None, metadata={"option": {"min": 1}})
+    max_response_length: int | None = field(default=None, metadata={"option": {"min": 1}})
+    train_batch_size: int = field(default=16, metadata={"option": {"min": 1}})
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
 

@@ -25,6 +25,11 @@ a runner was lost; never the candidate's own failure) is retried
 ``SUPERCODER_INFRA_RETRIES`` times (default 2, the verification service's
 ``VerifyConfig.infra_retries``) and then gets the neutral score
 ``SUPERCODER_INFRA_SCORE`` (default 0.0) with ``infra_failure: 1`` in its dict.
+
+With ``SUPERCODER_SERVER=URL`` (and ``SUPERCODER_TOKEN``) the records and responses go
+to that ``supercoder serve`` (``verify/client.py``), which verifies them as this module
+would: a GPU node then needs no sandbox, gcc or root; a server that cannot answer is an
+infrastructure failure (the neutral score), never a wrong answer.
 """
 
 from __future__ import annotations
@@ -60,9 +65,14 @@ def score_responses(solution_strs: Sequence[str], extra_infos: Sequence[Any]) ->
     """Scores for many responses at once (correctness checks in parallel), with the
     infrastructure-failure retries; each a dict as ``compute_score`` returns."""
     config = _config_from_env()
-    problems = [record_problem(info) for info in extra_infos]
     retries = _env_int("SUPERCODER_INFRA_RETRIES", INFRA_RETRIES)
-    verdicts = verify_batch(problems, list(solution_strs), config, infra_retries=retries)
+    remote = _remote()
+    if remote is not None:  # SUPERCODER_SERVER: the records go as they are
+        records = [{"extra_info": _record_info(info)} for info in extra_infos]
+        verdicts = remote.score(records, list(solution_strs), config, infra_retries=retries)
+    else:
+        problems = [record_problem(info) for info in extra_infos]
+        verdicts = verify_batch(problems, list(solution_strs), config, infra_retries=retries)
     neutral = _infra_score()
     return [_result(v, config, neutral) for v in verdicts]
 
@@ -118,13 +128,32 @@ def _env_int(name: str, default: int) -> int:
         raise UserError(f"{name} must be a whole number, got {text!r}") from None
 
 
-def record_problem(extra_info: Any) -> Problem:
-    """The problem described by a record's ``extra_info`` (cached by content)."""
+def _remote():
+    """The verification server of ``SUPERCODER_SERVER`` (one client per process), or None."""
+    url = os.environ.get("SUPERCODER_SERVER", "").strip()
+    return _client(url, os.environ.get("SUPERCODER_TOKEN") or None) if url else None
+
+
+@lru_cache(maxsize=4)
+def _client(url: str, token: str | None):
+    from supercoder.verify.client import ServiceClient
+
+    return ServiceClient(url, token)
+
+
+def _record_info(extra_info: Any) -> Any:
+    """A record's ``extra_info`` as plain JSON values, without what verl adds to it."""
     info = _plain(extra_info)
     if isinstance(info, str):
         info = json.loads(info)
     if isinstance(info, dict):
         info = {k: v for k, v in info.items() if k not in _CONTEXT_KEYS}
+    return info
+
+
+def record_problem(extra_info: Any) -> Problem:
+    """The problem described by a record's ``extra_info`` (cached by content)."""
+    info = _record_info(extra_info)
     key = json.dumps(info, sort_keys=True, default=str)
     return _problem_for(hashlib.sha256(key.encode()).hexdigest(), key)
 

@@ -29,9 +29,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.build.baseline import baseline_asm, baseline_binary
+from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
 from supercoder.build.isa import DEFAULT_TARGET, Target, sigill_note
-from supercoder.build.toolchain import assemble, machine_context
+from supercoder.build.sections import DATA_GROWTH_BYTES, data_bytes
+from supercoder.build.toolchain import assemble, machine_context, oversized
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
@@ -45,7 +46,15 @@ from supercoder.sandbox.box import (
 )
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
-from supercoder.types import Candidate, Problem, Status, TestResult, UnseenResult, Verdict
+from supercoder.types import (
+    Candidate,
+    DataSize,
+    Problem,
+    Status,
+    TestResult,
+    UnseenResult,
+    Verdict,
+)
 from supercoder.verify.unseen import Unseen, unseen_tests
 
 
@@ -132,29 +141,42 @@ def _check_candidate(
 ) -> Untimed:
     asm = candidate.asm if isinstance(candidate, Candidate) else candidate
     context = _context(config)
-    if not asm or not asm.strip():
+    if not asm or asm.isspace():  # (no copy of a huge text)
         return Untimed(
             Verdict(
                 problem.name, Status.NO_ANSWER, message="no assembly in the answer", context=context
             )
         )
     base_asm = baseline_asm(problem)
+    too_big = oversized(asm, base_asm)  # before any work on its text: O(1)
+    if too_big:
+        return Untimed(
+            Verdict(problem.name, Status.COMPILE_ERROR, message=too_big, context=context)
+        )
     isolated, why = isolation_status()
     if config.sandbox and not isolated:
         return Untimed(Verdict(problem.name, Status.INFRA_ERROR, message=why, context=context))
     with tempfile.TemporaryDirectory(prefix=temp_prefix("eval")) as tmp:
         workdir = Path(tmp)
         # a problem whose baseline does not build is broken: UserError, before any check
-        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox)
+        units = unit_asms(problem)  # the program's other translation units, linked beside
+        base_bin = baseline_binary(base_asm, workdir, problem.link_flags, config.sandbox, units)
         build = assemble(
             asm,
             workdir / "candidate",
             problem.link_flags,
             isolation=config.sandbox,
             target=config.target,
+            units=units,
         )
         if not build.ok or build.binary is None:
-            control = assemble(base_asm, workdir / "control", isolation=config.sandbox)
+            control = assemble(
+                base_asm,
+                workdir / "control",
+                problem.link_flags,
+                isolation=config.sandbox,
+                units=units,
+            )
             if not control.ok:  # the baseline fails too (disk full, ...): not the candidate's
                 return Untimed(
                     Verdict(
@@ -178,7 +200,12 @@ def _check_candidate(
         identical = build.binary.read_bytes() == base_bin.read_bytes()
         try:
             verdict = _check(problem, build.binary, identical, config, context)
-            verdict = replace(verdict, isa=build.isa, message=_sigill(verdict, build))
+            verdict = replace(
+                verdict,
+                isa=build.isa,
+                message=_sigill(verdict, build),
+                data=DataSize(data_bytes(base_bin), data_bytes(build.binary), DATA_GROWTH_BYTES),
+            )
         except InfraError as e:
             return Untimed(
                 Verdict(problem.name, Status.INFRA_ERROR, message=str(e), context=context)
@@ -210,7 +237,7 @@ def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
     visible test is never "not run" because a test the model never saw failed first)."""
     tests = sorted(problem.tests, key=lambda t: t.hidden)
     return [
-        (t.name, t.read_input(), expected_output(t.expected, problem.compare)) for t in tests
+        (t.name, t.run_input(), expected_output(t.expected, problem.compare)) for t in tests
     ] + list(unseen.generated_tests)
 
 
@@ -242,7 +269,7 @@ def _check(
         min(statuses, key=_SEVERITY.index) if statuses else Status.OK,
         visible,
         identical_to_baseline=identical,
-        message=_failure_message(failed, len(visible), together),
+        message=_failure_message(failed, len(visible), together, config.limits),
         context=context,
         cpu_seconds_spent=cpu,
         unseen=together,
@@ -260,14 +287,21 @@ def unseen_result(statuses: Sequence[Status]) -> UnseenResult | None:
 
 
 UNSEEN_NAME = "the tests the model never saw"
+TIME_LIMIT = "time limit exceeded"  # how RunResult.describe begins for a timeout
 # sandbox instances a timing session spreads its runs over (``Sandboxes``): what one
 # instance fixes varies within the check, as it would between checks
 INSTANCES = 2
 
 
-def _failure_message(failed: list[TestResult], visible: int, unseen: UnseenResult | None) -> str:
-    """Which visible tests failed (the first one named); of the unseen ones only that they
-    failed together, and how."""
+def _failure_message(
+    failed: list[TestResult],
+    visible: int,
+    unseen: UnseenResult | None,
+    limits: Limits | None = None,
+) -> str:
+    """Which visible tests failed (the first one named, with how long it ran against its
+    limit when it timed out); of the unseen ones only that they failed together, and
+    how (a timeout: that one ran past the limit, never which or for how long)."""
     parts = []
     if failed:
         first = failed[0]
@@ -275,8 +309,13 @@ def _failure_message(failed: list[TestResult], visible: int, unseen: UnseenResul
             f"{len(failed)}/{visible} visible tests failed; first: {first.name}: {first.detail}"
         )
     if unseen is not None and not unseen.passed:
+        past = (
+            f"; one ran past the {limits.cpu_seconds:g}s cpu / {limits.wall_seconds:g}s wall limit"
+            if unseen.status is Status.TIMEOUT and limits is not None
+            else ""
+        )
         parts.append(
-            f"{UNSEEN_NAME} ({unseen.count}, together): {unseen.status} "
+            f"{UNSEEN_NAME} ({unseen.count}, together): {unseen.status}{past} "
             "(which of them, and their data, are never shown)"
         )
     return "; ".join(parts)
@@ -311,7 +350,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
     with tempfile.TemporaryDirectory(prefix=temp_prefix("time")) as tmp:
         workdir = Path(tmp)
         base_bin = baseline_binary(
-            baseline_asm(problem), workdir, problem.link_flags, config.sandbox
+            baseline_asm(problem), workdir, problem.link_flags, config.sandbox, unit_asms(problem)
         )
         paths = {}
         for k, i in enumerate(todo):
@@ -394,7 +433,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             config.meter.min_test_seconds,
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
-        out[i] = replace(out[i], isa=checked[i].verdict.isa)
+        out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
     return out
 
 
@@ -592,20 +631,30 @@ def _timed_verdict(
     cpu_total = cpu + cmp.cpu_seconds
     if cmp.mismatch:
         secret = cmp.mismatch_test in hidden
-        mismatch = (
-            f"candidate output changed during timing on one of {UNSEEN_NAME} ({HIDDEN_DETAIL})"
-            if secret
-            else cmp.mismatch
-        )
+        # the meter's words for a run stopped at its limit (RunResult.describe): a
+        # timeout, not a wrong output; on a drawn input only that it ran past the limit
+        late = f"during timing: {TIME_LIMIT}" in cmp.mismatch
+        status = Status.TIMEOUT if late else Status.WRONG_OUTPUT
+        if secret and late:
+            mismatch = (
+                f"the candidate ran past its time limit during timing on a drawn input "
+                f"(one of {UNSEEN_NAME}; {HIDDEN_DETAIL})"
+            )
+        elif secret:
+            mismatch = (
+                f"candidate output changed during timing on one of {UNSEEN_NAME} ({HIDDEN_DETAIL})"
+            )
+        else:
+            mismatch = cmp.mismatch
         failed = [
-            TestResult(r.name, Status.WRONG_OUTPUT, mismatch) if r.name == cmp.mismatch_test else r
+            TestResult(r.name, status, mismatch) if r.name == cmp.mismatch_test else r
             for r in results
         ]
         if secret and unseen is not None:
-            unseen = replace(unseen, status=Status.WRONG_OUTPUT)
+            unseen = replace(unseen, status=status)
         return Verdict(
             problem.name,
-            Status.WRONG_OUTPUT,
+            status,
             tuple(failed),
             identical_to_baseline=identical,
             message=mismatch,

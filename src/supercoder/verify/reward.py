@@ -167,6 +167,20 @@ def default_reward(verdict: Verdict) -> float | None:
     return score_verdict(verdict, RewardConfig())
 
 
+def verdict_json(verdict: Verdict) -> dict[str, Any]:
+    """The verdict's JSON (``Verdict.to_json``) plus its rewards, as ``check --json`` and
+    the verification server show it: ``reward`` the default training reward (``gated``),
+    ``paper_reward`` the paper's (None for an infrastructure failure, and both None for
+    a correct candidate checked without timing: what was not measured has no figure)."""
+    if verdict.correct and verdict.speedup is None and not verdict.identical_to_baseline:
+        return {**verdict.to_json(), "reward": None, "paper_reward": None}
+    return {
+        **verdict.to_json(),
+        "reward": default_reward(verdict),
+        "paper_reward": paper_reward(verdict),
+    }
+
+
 def completion_text(completion: Reply) -> str:
     """Text of a completion: a plain string or a chat list (the last message's content)."""
     if isinstance(completion, str):

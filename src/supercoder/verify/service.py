@@ -444,3 +444,13 @@ def shared_pool() -> Executor:
 
             _POOL.append(LocalExecutor(max(2, os.cpu_count() or 2)))
         return _POOL[0]
+
+
+def discard_shared_pool() -> None:
+    """Close and drop the shared pool (one of its workers died: ``BrokenProcessPool``;
+    or the process is stopping); the next ``shared_pool()`` starts a fresh one."""
+    with _POOL_LOCK:
+        pools = list(_POOL)
+        _POOL.clear()
+    for pool in pools:
+        pool.close()

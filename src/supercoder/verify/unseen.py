@@ -17,7 +17,11 @@ checks. The inputs come from the first source of these that the problem has:
    written by ``problem init``; else inferred from all its tests, cached by content);
 3. ``fuzzer``: mutations of its inputs (``problems.fuzz``).
 
-An input equal to one of the problem's own is dropped. A source is *validated* once per
+``llm-generator``, the generator a model wrote for the problem (``llm_gen.py``,
+``prompting/inputgen.py``), comes right after the problem's own. An input equal to one
+of the problem's own is dropped, and so is one that a validator of the problem
+(``validate.py``, ``llm_validate.py``: ``problems/validator.py``) rejects, whatever its
+source. A source is *validated* once per
 problem and source (cached, ``_validate``): a batch of its draws runs through the
 reference at -O3 twice, at -O0 and in a sanitizer build (``-fsanitize=address,undefined``);
 a source whose draws make the reference misbehave (a crash, undefined behaviour or an
@@ -57,6 +61,11 @@ from supercoder.paths import (
     temp_prefix,
 )
 from supercoder.problems.outputs import expected_output
+from supercoder.problems.validator import (
+    llm_generator_source,
+    valid_inputs,
+    validators_digest,
+)
 from supercoder.types import Problem
 
 log = logging.getLogger("supercoder")
@@ -112,7 +121,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
     correctness pass."""
     hidden = [
-        (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+        (t.name, t.run_input(), expected_output(t.expected, problem.compare))
         for t in problem.tests
         if t.hidden
     ]
@@ -120,7 +129,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
     if problem.memorizable:
         visible = tuple(
-            (t.name, t.read_input(), expected_output(t.expected, problem.compare))
+            (t.name, t.run_input(), expected_output(t.expected, problem.compare))
             for t in problem.tests
             if not t.hidden
         )
@@ -135,6 +144,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     if drawn:
         what = {
             "generator": "the problem's generator",
+            "llm-generator": "the generator a model wrote for the problem",
             "model": "the problem's input model",
             "fuzzer": "mutations of the problem's inputs",
         }[source]
@@ -166,13 +176,13 @@ def draw_tests(
     if count <= 0 or not problem.tests:
         return [], "", 0.0
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
-    own = {t.read_input() for t in problem.tests}
+    own = {t.run_input() for t in problem.tests}
     for name, draw in _sources(problem):
         try:
             if not _validate(problem, name, draw):
                 continue
             drawn = draw(rng, count)
-            inputs = _fresh(drawn, own)
+            inputs = valid_inputs(problem, _fresh(drawn, own))
         except (UserError, InfraError) as e:
             log.warning("warning: %s: no timed inputs from the %s (%s)", problem.name, name, e)
             continue
@@ -183,7 +193,9 @@ def draw_tests(
             cpu = sum(took)
             if isinstance(drawn, _Sized):
                 size_of = dict(zip(drawn, drawn.sizes, strict=True))
-                inputs, outputs, again = _to_target(problem, rng, inputs, outputs, took, size_of)
+                inputs, outputs, again = _to_target(
+                    problem, rng, inputs, outputs, took, size_of, drawn.source
+                )
                 cpu += again
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
             log.warning("warning: %s: no timed inputs (%s)", problem.name, e)
@@ -217,6 +229,9 @@ def _sources(problem: Problem) -> list[tuple[str, Draw]]:
         source = None
     if source is not None:
         out.append(("generator", _generator_draw(problem, source)))
+    written = llm_generator_source(problem)
+    if written is not None:
+        out.append(("llm-generator", _generator_draw(problem, written)))
     model = _model(problem)
     if model is not None:
         out.append(("model", lambda rng, k: [m.encode() for m in model.draw(rng, k)]))
@@ -245,6 +260,7 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
         requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
+        out.source = source
         return out
 
     return draw
@@ -257,6 +273,7 @@ def _to_target(
     outputs: list[bytes | None],
     cpu: list[float],
     size_of: dict[bytes, int],
+    source: str | None = None,
 ) -> tuple[list[bytes], list[bytes | None], float]:
     """Draws whose reference run took over twice ``TARGET_SECONDS`` drawn once more, at
     their size scaled by the square root of target/took (a linear cost lands at about
@@ -272,13 +289,15 @@ def _to_target(
     ]
     if not over:
         return inputs, outputs, 0.0
-    source = generator_source(problem.meta)
+    source = source or generator_source(problem.meta)
     if source is None:
         return inputs, outputs, 0.0
     low = generator_size_range(problem, source)[0]
     scaled = [max(low, int(size_of[inputs[i]] * math.sqrt(TARGET_SECONDS / cpu[i]))) for i in over]
     requests = [(rng.getrandbits(62), n) for n in scaled]
-    again = run_generator(source, requests, label=f"{problem.name}: gen.py")
+    again = valid_inputs(problem, run_generator(source, requests, label=f"{problem.name}: gen.py"))
+    if len(again) != len(over):  # a redraw the validator rejects: keep the first draws
+        return inputs, outputs, 0.0
     new_out, new_cpu = reference_runs(problem, again)
     inputs, outputs = list(inputs), list(outputs)
     for i, data, out in zip(over, again, new_out, strict=True):
@@ -288,9 +307,11 @@ def _to_target(
 
 
 class _Sized(list):
-    """A generator's draws, with the size each was drawn at (``sizes``)."""
+    """A generator's draws, with the size each was drawn at (``sizes``) and the
+    generator's text (``source``)."""
 
     sizes: list[int]
+    source: str
 
 
 def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
@@ -318,7 +339,7 @@ def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
     if listed:
         found = (min(listed), max(listed))
     else:  # grow the size until the input is as long as the longest of the problem's
-        longest = max(len(t.read_input()) for t in problem.tests)
+        longest = max(len(t.run_input()) for t in problem.tests)
         size, seed = 1, 12345
         while size < 1 << 30:
             (data,) = run_generator(source, [(seed, size)], label=f"{problem.name}: gen.py")
@@ -365,10 +386,11 @@ def reference_outputs(
 def _reference_binary(problem: Problem, workdir: Path) -> Path:
     """The -O3 build of the problem's source: its baseline binary when the baseline is
     that build (no ``baseline.s``), else built and cached here."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
 
     if not problem.baseline_asm:
-        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags)
+        units = unit_asms(problem)
+        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
     from supercoder.build.reference import build_reference
 
     key = hashlib.sha256(
@@ -377,7 +399,12 @@ def _reference_binary(problem: Problem, workdir: Path) -> Path:
     cached = cache_dir() / "unseen" / "reference" / key
     if not cached.is_file():
         built = build_reference(
-            problem.source, workdir, ("O3",), problem.compile_flags, problem.ldflags
+            problem.source,
+            workdir,
+            ("O3",),
+            problem.compile_flags,
+            problem.ldflags,
+            units=problem.units,
         )["O3"]
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp = sibling_temp(cached)
@@ -392,7 +419,8 @@ def _validate(problem: Problem, name: str, draw: Draw) -> bool:
     per problem and source on ``VALIDATE`` draws (-O3 twice, -O0, a sanitizer build;
     at least half must pass all), cached."""
     key = hashlib.sha256(
-        f"v{VERSION}\n{name}\n{_tests_digest(problem)}\n{_source_digest(problem, name)}".encode()
+        f"v{VERSION}\n{name}\n{_tests_digest(problem)}\n{_source_digest(problem, name)}"
+        f"\n{validators_digest(problem)}".encode()
     ).hexdigest()[:32]
     path = cache_dir() / "unseen" / "valid" / f"{key}.json"
     try:
@@ -409,11 +437,14 @@ def _validate(problem: Problem, name: str, draw: Draw) -> bool:
 def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
     from supercoder.build.reference import ReferenceBuildError, run_reference
 
-    own = {t.read_input() for t in problem.tests}
+    own = {t.run_input() for t in problem.tests}
     try:
-        inputs = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
+        drawn = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
+        inputs = valid_inputs(problem, drawn)
     except (UserError, InfraError) as e:
         return False, str(e)
+    if drawn and not inputs:
+        return False, f"the validator rejected all {len(drawn)} drawn inputs"
     if not inputs:
         return False, "it drew no new input"
     try:
@@ -423,6 +454,7 @@ def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
             runs={"O3": 2, "O0": 1},
             cflags=problem.compile_flags,
             ldflags=problem.ldflags,
+            units=problem.units,
             timeout=DRAW_SECONDS,
             stop_at_failure=False,
             exit_code=problem.exit_code,
@@ -463,6 +495,7 @@ def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | 
             work / "san",
             (*SANITIZE, *problem.compile_flags),
             (*SANITIZE[2:3], *problem.compile_flags, *problem.ldflags),
+            units=problem.units,
         )
         if not build.ok or build.binary is None:
             return None
@@ -491,7 +524,7 @@ def _tests_digest(problem: Problem) -> str:
     h.update(problem.source.encode())
     h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
     for t in problem.tests:
-        h.update(hashlib.sha256(t.read_input()).digest())
+        h.update(hashlib.sha256(t.run_input()).digest())
     return h.hexdigest()[:32]
 
 
@@ -500,6 +533,8 @@ def _source_digest(problem: Problem, name: str) -> str:
 
     if name == "generator":
         return hashlib.sha256((generator_source(problem.meta) or "").encode()).hexdigest()
+    if name == "llm-generator":
+        return hashlib.sha256((llm_generator_source(problem) or "").encode()).hexdigest()
     if name == "model":
         model = _model(problem)
         return model.digest() if model is not None else ""
@@ -522,7 +557,7 @@ def _variants(problem: Problem, sources_used: int, count: int, rng: random.Rando
         hint = hint_of(problem)
     except UserError:
         return []
-    sources = sorted({t.read_input() for t in problem.tests}, key=len, reverse=True)
+    sources = sorted({t.run_input() for t in problem.tests}, key=len, reverse=True)
     texts = []
     for data in sources:
         if len(data) <= SOURCE_LIMIT:

@@ -1,0 +1,119 @@
+"""`supercoder serve`: the verification service over HTTP (``verify/server.py``)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from supercoder.errors import UserError
+
+
+def serve(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[
+        int, typer.Option(min=0, max=65535, help="Port (0: any free one, printed).")
+    ] = 8765,
+    token_file: Annotated[
+        Path | None,
+        typer.Option(
+            "--token-file",
+            help="A file holding the bearer token (else $SUPERCODER_TOKEN).",
+            show_default="$SUPERCODER_TOKEN",
+        ),
+    ] = None,
+    insecure_loopback: Annotated[
+        bool,
+        typer.Option(
+            "--insecure-loopback",
+            help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
+        ),
+    ] = False,
+    benchmark: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--benchmark",
+            "-b",
+            help="Problems served by name: train | val | all | a folder | a .jsonl (repeatable).",
+            show_default="all",
+        ),
+    ] = None,
+    allow_root: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--allow-root",
+            help="A folder whose problem folders requests may name by path (repeatable).",
+            show_default="none",
+        ),
+    ] = None,
+    workers: Annotated[int, typer.Option(min=1, max=256, help="Requests verified at once.")] = 2,
+    queue: Annotated[
+        int, typer.Option(min=0, max=100000, help="Requests that may wait; one more gets 429.")
+    ] = 16,
+    max_body_mb: Annotated[
+        float, typer.Option(min=0.001, max=4096, help="Largest request body (MiB).")
+    ] = 64.0,
+    max_deadline: Annotated[
+        float,
+        typer.Option(min=1, max=86400, help="Longest deadline a request may ask (seconds)."),
+    ] = 3600.0,
+    drain_seconds: Annotated[
+        float, typer.Option(min=0, max=86400, help="How long SIGTERM waits for work in flight.")
+    ] = 600.0,
+) -> None:
+    """Serve the verifier over HTTP: checks, batch rewards, problems, health, metrics.
+
+    The same verification as check and the TRL/verl rewards (one service), behind a
+    bearer token (SUPERCODER_TOKEN or --token-file; without one it refuses to start
+    unless bound to loopback with --insecure-loopback), with request size caps, a
+    bounded queue (429 + Retry-After when full), per-request deadlines and idempotent
+    request ids. SIGTERM drains: every accepted request is answered, then it exits 0.
+
+    Clients: supercoder check --server URL, supercoder eval --server URL, and the
+    TRL/verl rewards with SUPERCODER_SERVER=URL (SUPERCODER_TOKEN=...): the training
+    machine then needs no sandbox, gcc or root. See docs/training.md, "A verification
+    service".
+
+    Example: SUPERCODER_TOKEN=$(openssl rand -hex 16) supercoder serve --host 0.0.0.0
+    """
+    from supercoder.commands.options import err
+    from supercoder.verify.server import ServeConfig
+    from supercoder.verify.server import serve as run_server
+
+    token = _token(token_file)
+    config = ServeConfig(
+        host=host,
+        port=port,
+        token=token,
+        insecure_loopback=insecure_loopback,
+        benchmarks=tuple(benchmark or ("all",)),
+        allow_roots=tuple(allow_root or ()),
+        workers=workers,
+        queue=queue,
+        max_body_bytes=int(max_body_mb * (1 << 20)),
+        max_deadline_seconds=max_deadline,
+        drain_seconds=drain_seconds,
+    )
+    config.check()
+    for root in config.allow_roots:
+        if not root.is_dir():
+            raise UserError(f"--allow-root {root}: not a folder")
+
+    def ready(url: str) -> None:
+        auth = "bearer token required" if token else "NO TOKEN (loopback only)"
+        err.print(f"serving on {url} ({auth}; {workers} worker(s), queue {queue})", soft_wrap=True)
+
+    run_server(config, ready)
+
+
+def _token(token_file: Path | None) -> str | None:
+    if token_file is not None:
+        from supercoder.errors import read_regular
+
+        text = read_regular(token_file, 4096, "token file").decode(errors="replace").strip()
+        if not text:
+            raise UserError(f"{token_file}: the token file is empty")
+        return text
+    return os.environ.get("SUPERCODER_TOKEN") or None

@@ -1,0 +1,376 @@
+"""A client of ``supercoder serve`` (httpx): verdicts and rewards from a verification
+server, so a machine that trains or evaluates needs no sandbox, gcc or root.
+
+``ServiceClient(url, token)`` (or ``ServiceClient.from_env()``: ``SUPERCODER_SERVER``,
+``SUPERCODER_TOKEN``) has one method per endpoint: ``health``, ``problems``,
+``metrics``, ``check(problem, programs)`` -> verdicts, ``score(problems, completions,
+config)`` -> verdicts (the rewards: ``reward.score_verdict`` on them, exactly as
+in-process). Every request carries an id: a retry (429 with ``Retry-After``, 503, a
+lost connection, a deadline passed while the work ran) sends the same id, so the
+server never runs it twice. After ``retries`` tries, or ``timeout`` seconds in all, a
+check raises ``InfraError`` and a score returns infrastructure-failure verdicts (no
+reward, never scored as wrong); a refusal (a wrong token, a request too large, an
+unknown problem) raises ``UserError`` at once.
+
+``problem_ref(problem)`` is how a local ``Problem`` travels: a served problem by name
+(with its source's digest, so the server refuses another problem of that name), a
+problem from a record (verl rows) as that record. ``RemoteVerifier`` is a ``Verifier``
+(what the strategies and ``run_eval`` call) over a server.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+import uuid
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from supercoder.errors import InfraError, UserError, printable
+from supercoder.types import Candidate, Problem, Status, Verdict
+
+if TYPE_CHECKING:
+    from supercoder.verify.reward import Reply, RewardConfig
+    from supercoder.verify.service import Checked, VerifyConfig
+
+SERVER_ENV = "SUPERCODER_SERVER"
+TOKEN_ENV = "SUPERCODER_TOKEN"
+RETRIES = 8
+
+
+class ServiceClient:
+    """One verification server (see module docstring); thread-safe (httpx.Client)."""
+
+    def __init__(
+        self,
+        url: str,
+        token: str | None = None,
+        *,
+        timeout: float = 3600.0,
+        retries: int = RETRIES,
+        transport: Any = None,
+    ) -> None:
+        import httpx
+
+        if not url.startswith(("http://", "https://")):
+            raise UserError(f"the server's URL must start with http:// or https:// (got {url!r})")
+        self.url = url.rstrip("/")
+        self.timeout = timeout
+        self.retries = max(0, retries)
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self._http = httpx.Client(
+            base_url=self.url,
+            headers=headers,
+            timeout=httpx.Timeout(timeout, connect=10.0),
+            transport=transport,
+        )
+
+    @classmethod
+    def from_env(cls) -> ServiceClient | None:
+        """The server in ``SUPERCODER_SERVER`` (token: ``SUPERCODER_TOKEN``), else None."""
+        url = os.environ.get(SERVER_ENV, "").strip()
+        if not url:
+            return None
+        return cls(url, os.environ.get(TOKEN_ENV) or None)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> ServiceClient:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- endpoints
+    def health(self) -> dict[str, Any]:
+        return self._get("/health").json()
+
+    def metrics(self) -> str:
+        return self._get("/metrics").text
+
+    def problems(self) -> list[dict[str, Any]]:
+        return self._get("/v1/problems").json()["problems"]
+
+    def check(
+        self,
+        problem: Problem | Mapping[str, Any] | str,
+        programs: Sequence[str],
+        *,
+        time: bool = True,
+        target: str = "native",
+        cpu_limit: float | None = None,
+        memory_mb: int | None = None,
+        infra_retries: int | None = None,
+        rounds: int | None = None,
+        max_cpu_seconds: float | None = None,
+        group_size: int | None = None,
+        deadline: float | None = None,
+        request_id: str | None = None,
+    ) -> list[Verdict]:
+        """Verdicts for ``programs`` on ``problem`` (a ``Problem``, a reference, or a
+        served problem's name), as ``supercoder check`` gives them; ``InfraError`` when
+        the server cannot answer."""
+        body: dict[str, Any] = {
+            "problem": problem_ref(problem) if isinstance(problem, Problem) else _ref(problem),
+            "programs": list(programs),
+            "time": time,
+            "target": str(target),
+        }
+        optional = {
+            "cpu_limit": cpu_limit,
+            "memory_mb": memory_mb,
+            "infra_retries": infra_retries,
+            "rounds": rounds,
+            "max_cpu_seconds": max_cpu_seconds,
+            "group_size": group_size,
+            "deadline_s": deadline,
+        }
+        body.update({k: v for k, v in optional.items() if v is not None})
+        answer = self.post("/v1/check", body, request_id)
+        return [Verdict.from_json(v) for v in answer["verdicts"]]
+
+    def score(
+        self,
+        problems: Sequence[Problem | Mapping[str, Any]],
+        completions: Sequence[Reply],
+        config: RewardConfig | None = None,
+        *,
+        infra_retries: int | None = None,
+        request_id: str | None = None,
+    ) -> list[Verdict]:
+        """Verdicts for ``completions[i]`` on ``problems[i]`` as ``reward.verify_batch``
+        gives them in-process (the reward: ``score_verdict(v, config)``). A server that
+        cannot answer gives infrastructure-failure verdicts: no reward, never wrong."""
+        from supercoder.verify.reward import RewardConfig, completion_text
+
+        config = config or RewardConfig()
+        if len(problems) != len(completions):
+            raise ValueError(f"{len(problems)} problems but {len(completions)} completions")
+        if not completions:
+            return []
+        refs: list[dict[str, Any]] = []
+        index: dict[str, int] = {}
+        items = []
+        for p, c in zip(problems, completions, strict=True):
+            ref = problem_ref(p) if isinstance(p, Problem) else _ref(p)
+            key = _key(ref)
+            if key not in index:
+                index[key] = len(refs)
+                refs.append(ref)
+            items.append({"problem": index[key], "completion": completion_text(c)})
+        evaluation = config.evaluation()
+        body: dict[str, Any] = {
+            "problems": refs,
+            "items": items,
+            "reward": {
+                "kind": str(config.kind),
+                "failure": config.failure,
+                "baseline_copy": config.baseline_copy,
+            },
+            "time": evaluation.time,
+            "target": str(evaluation.target),
+            "cpu_limit": evaluation.limits.cpu_seconds,
+            "memory_mb": evaluation.limits.memory_mb,
+        }
+        if infra_retries is not None:
+            body["infra_retries"] = min(infra_retries, 5)
+        names = [p.name if isinstance(p, Problem) else "record" for p in problems]
+        try:
+            answer = self.post("/v1/score", body, request_id)
+        except InfraError as e:
+            return [Verdict(n, Status.INFRA_ERROR, message=str(e)) for n in names]
+        return [Verdict.from_json(v) for v in answer["verdicts"]]
+
+    # --- plumbing
+    def _get(self, path: str) -> Any:
+        import httpx
+
+        try:
+            response = self._http.get(path, timeout=30.0)
+        except httpx.HTTPError as e:
+            raise InfraError(f"the verification server {self.url} cannot be reached: {e}") from e
+        _raise_for(response, self.url)
+        return response
+
+    def post(self, path: str, body: dict[str, Any], request_id: str | None = None) -> dict:
+        """POST ``body`` under one request id, retried as the module docstring says."""
+        import httpx
+
+        rid = request_id or uuid.uuid4().hex
+        payload = {**body, "id": rid}
+        give_up = time.monotonic() + self.timeout
+        why = ""
+        for attempt in range(self.retries + 1):
+            wait = min(30.0, 0.5 * 2**attempt) * (0.5 + random.random())
+            try:
+                response = self._http.post(path, json=payload)
+            except httpx.TransportError as e:  # refused, reset, timed out: retry, same id
+                why = f"{type(e).__name__}: {e}"
+            else:
+                if response.status_code == 200:
+                    return response.json()
+                if response.status_code not in (429, 502, 503, 504):
+                    _raise_for(response, self.url)
+                why = f"{response.status_code}: {_error_text(response)}"
+                after = response.headers.get("retry-after")
+                if after and after.isdigit():
+                    wait = float(after)
+            if attempt == self.retries or time.monotonic() + wait > give_up:
+                break
+            time.sleep(wait)
+        raise InfraError(f"the verification server {self.url} did not answer ({why})")
+
+
+def _error_text(response: Any) -> str:
+    try:
+        return printable(str(response.json().get("error")), newlines=False)
+    except Exception:
+        return printable(response.text[:200], newlines=False)
+
+
+def _raise_for(response: Any, url: str) -> None:
+    code = response.status_code
+    if code < 400:
+        return
+    text = _error_text(response)
+    if code == 401:
+        raise UserError(
+            f"the verification server {url} refused the token ({text}): set {TOKEN_ENV}"
+        )
+    if code >= 500:
+        raise InfraError(f"the verification server {url} failed ({code}: {text})")
+    raise UserError(f"the verification server refused the request ({code}: {text})")
+
+
+def _ref(ref: Mapping[str, Any] | str) -> dict[str, Any]:
+    if isinstance(ref, str):
+        return {"name": ref}
+    if "name" in ref or "path" in ref or "record" in ref:
+        return dict(ref)
+    return {"record": dict(ref)}  # a record (or its extra_info), as verl hands it over
+
+
+def _key(ref: dict[str, Any]) -> str:
+    import json
+
+    return json.dumps(ref, sort_keys=True, default=str)
+
+
+def problem_ref(problem: Problem) -> dict[str, Any]:
+    """How a local problem travels to the server: a problem from a record as a record
+    of it (the tests in it: the server needs no copy), a problem from a folder outside
+    the bundled set by its path (the server must be allowed to read it), a bundled one
+    by name with its source's digest."""
+    from supercoder.problems.loading import BUNDLED_ROOT
+
+    path = problem.meta.get("path")
+    if "record" in problem.meta or not path:
+        return {"record": {"extra_info": problem_record(problem)}}
+    folder = Path(str(path)).resolve()
+    if folder == BUNDLED_ROOT or BUNDLED_ROOT in folder.parents:
+        return {"name": problem.name, "source_sha": problem.source_hash()}
+    return {"path": str(folder)}
+
+
+def problem_record(problem: Problem) -> dict[str, Any]:
+    """A problem's ``extra_info`` in the SuperCoder schema (its tests, hidden ones too:
+    the server judges with them; no prompt, so no baseline is built here)."""
+    from supercoder.dataset.records import PROBLEM_SETTINGS
+
+    visible = [t for t in problem.tests if not t.hidden]
+    hidden = [t for t in problem.tests if t.hidden]
+
+    def text(data: bytes, test: str) -> str:
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise UserError(
+                f"{problem.name}: test {test} is not UTF-8 text, so it cannot travel in a "
+                "record: give the server the problem folder (--allow-root) instead"
+            ) from None
+
+    info: dict[str, Any] = {
+        "name": problem.name,
+        "split": problem.split,
+        "c_code": problem.source,
+        "inputs": [text(t.read_input(), t.name) for t in visible],
+        "outputs": [text(t.expected, t.name) for t in visible],
+        "hidden_inputs": [text(t.read_input(), t.name) for t in hidden],
+        "hidden_outputs": [text(t.expected, t.name) for t in hidden],
+        "test_names": [t.name for t in visible],
+        "hidden_test_names": [t.name for t in hidden],
+        **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+    }
+    record = problem.meta.get("record")
+    if isinstance(record, dict) and record.get("index") is not None:
+        info["index"] = record["index"]
+    return info
+
+
+@dataclass(frozen=True)
+class RemoteVerifier:
+    """A ``Verifier`` over a verification server: what ``ServiceVerifier`` does
+    in-process (``verify_stream``), with the same configuration, verified there."""
+
+    client: ServiceClient
+    config: VerifyConfig = field(default_factory=lambda: _default_verify())
+    rounds: int | None = None
+    max_cpu_seconds: float | None = None
+    group_size: int | None = None
+
+    def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
+        from supercoder.verify.service import Checked
+
+        if not candidates:
+            return
+        evaluation = self.config.eval
+        if not evaluation.sandbox:
+            raise UserError(
+                "a verification server always uses its sandbox: drop --unsafe-no-sandbox"
+            )
+        began = time.monotonic()
+        verdicts = self.client.check(
+            problem,
+            [c.asm if isinstance(c, Candidate) else c for c in candidates],
+            time=evaluation.time,
+            target=str(evaluation.target),
+            cpu_limit=evaluation.limits.cpu_seconds,
+            memory_mb=evaluation.limits.memory_mb,
+            infra_retries=min(self.config.infra_retries, 5),
+            rounds=self.rounds,
+            max_cpu_seconds=self.max_cpu_seconds,
+            group_size=self.group_size or min(len(candidates), self.config.group_size),
+        )
+        share = (time.monotonic() - began) / len(candidates)
+        for i, verdict in enumerate(verdicts):
+            yield Checked(i, verdict, share, 1)
+
+    @property
+    def timed(self) -> bool:
+        return self.config.eval.time
+
+    def staged(
+        self,
+        rounds: int | None = None,
+        max_cpu_seconds: float | None = None,
+        group_size: int | None = None,
+    ) -> RemoteVerifier:
+        """The same verification with its timing bounded (``verify.service.staged``)."""
+        return replace(
+            self,
+            rounds=rounds if rounds is not None else self.rounds,
+            max_cpu_seconds=max_cpu_seconds
+            if max_cpu_seconds is not None
+            else self.max_cpu_seconds,
+            group_size=group_size if group_size is not None else self.group_size,
+        )
+
+
+def _default_verify() -> VerifyConfig:
+    from supercoder.verify.service import VerifyConfig
+
+    return VerifyConfig()

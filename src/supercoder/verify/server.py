@@ -1,0 +1,829 @@
+"""``supercoder serve``: the one verification service behind HTTP (FastAPI + uvicorn).
+
+The endpoints call exactly what ``check`` and the rewards call in-process
+(``verify_together`` for a check of a problem's programs, ``reward.verify_batch`` for a
+batch of completions), so a verdict or reward from the server is the one the same
+machine gives in-process. Requests and responses are JSON; a verdict is its
+``Verdict.to_json`` form (visible tests one by one, the unseen ones as one count and
+one status: no hidden input, output or name is ever in a response).
+
+- ``GET /health``: ``{"status": "ok" | "draining", "version", "queue", "running"}``, no
+  token needed (liveness probes).
+- ``GET /metrics``: Prometheus text format (queue depth, requests by endpoint and code,
+  checks, checks/s and CPU-s per check over the last minute, infrastructure failures,
+  resident memory).
+- ``GET /v1/problems``: the problems served by name (name, split, tags, visible tests).
+- ``POST /v1/check``: ``{"problem": REF, "programs": [asm, ...], "time", "target",
+  "cpu_limit", "memory_mb", "rounds", "max_cpu_seconds", "group_size", "infra_retries",
+  "id", "deadline_s"}`` -> ``{"id", "problem", "verdicts": [verdict + reward +
+  paper_reward]}``.
+- ``POST /v1/score``: ``{"problems": [REF, ...], "items": [{"problem": INDEX,
+  "completion": TEXT}], "reward": {"kind", "failure", "baseline_copy"}, "time",
+  "target", "infra_retries", "id", "deadline_s"}`` -> ``{"id", "rewards", "verdicts"}``.
+
+A problem ``REF`` is ``{"name": N}`` (a problem the server serves: ``--benchmark``; with
+``"source_sha"`` the server refuses a problem of that name whose source differs),
+``{"path": DIR}`` (a problem folder under an ``--allow-root``) or ``{"record": R}`` (a
+SuperCoder-schema record, ``extra_info`` with the C code and the tests: what verl rows
+carry).
+
+The rules a client can rely on:
+
+- Every endpoint but ``/health`` needs ``Authorization: Bearer TOKEN`` (401 otherwise).
+- A body over ``max_body_bytes`` gets 413, malformed JSON 400, a well-formed request
+  that asks for something impossible 422 (unknown problem: 404; a path outside the
+  allowed roots: 403), each with ``{"error": one line}``.
+- At most ``workers`` requests run at once and ``queue`` wait; one more gets 429 with
+  ``Retry-After`` (seconds, from the recent time per request).
+- A request id (``"id"`` in the body, or the ``Idempotency-Key`` header) runs once: the
+  same id again, while it runs or after, gets the same answer (the same id with another
+  body: 409). A request that ended in an infrastructure failure (503) is forgotten, so
+  its retry runs. The last ``remember`` answers are kept.
+- ``deadline_s`` (capped by ``max_deadline_seconds``): a request not answered by then
+  gets 504; work not started yet is dropped, work running finishes and its answer is
+  kept under its id.
+- A client that goes away loses nothing else: its work runs on and is kept by id.
+- A verification worker that dies (a process pool child killed) is an infrastructure
+  failure: the work is run again on a fresh pool, and after that a 503, never a verdict
+  of "wrong". A candidate's own infrastructure failures (a lost sandbox) are verdicts
+  with status ``infra_error``: the rewards pay them nothing (None), never 0 as wrong.
+- SIGTERM drains: no new connection is accepted, every request accepted is answered
+  (new requests on open connections get 503), then the server exits 0.
+"""
+
+# no "from __future__ import annotations": FastAPI reads the handlers' annotations
+
+import asyncio
+import collections
+import contextlib
+import hashlib
+import hmac
+import ipaddress
+import json
+import os
+import threading
+import time
+import uuid
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from supercoder.errors import InfraError, UserError, printable, require
+from supercoder.types import Problem
+
+MAX_BODY_BYTES = 64 << 20
+MAX_PROGRAMS = 64
+MAX_ITEMS = 4096
+MAX_INFRA_RETRIES = 5
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+@dataclass(frozen=True)
+class ServeConfig:
+    """How ``supercoder serve`` listens and what it accepts.
+
+    Fields:
+        host: the address to listen on (loopback by default).
+        port: the port (0: any free one; the one taken is printed).
+        token: the bearer token every request but ``/health`` must carry (None: only with
+            ``insecure_loopback`` on a loopback host).
+        insecure_loopback: serve without a token; refused unless ``host`` is loopback.
+        benchmarks: the problem sets served by name (``train``, ``val``, ``all``, a folder,
+            a records file).
+        allow_roots: folders whose problem folders a request may name by path.
+        workers: requests verified at once (each fans out over every core itself).
+        queue: requests that may wait for a worker; one more gets 429.
+        max_body_bytes: the largest request body (413 above it).
+        max_programs: programs in one check request.
+        max_items: completions in one score request.
+        max_deadline_seconds: the longest deadline a request may ask for (and the default).
+        remember: finished answers kept by request id (idempotent retries).
+        drain_seconds: how long SIGTERM waits for work in flight before giving up on it.
+    """
+
+    host: str = "127.0.0.1"
+    port: int = 8765
+    token: str | None = None
+    insecure_loopback: bool = False
+    benchmarks: tuple[str, ...] = ("all",)
+    allow_roots: tuple[Path, ...] = ()
+    workers: int = 2
+    queue: int = 16
+    max_body_bytes: int = MAX_BODY_BYTES
+    max_programs: int = MAX_PROGRAMS
+    max_items: int = MAX_ITEMS
+    max_deadline_seconds: float = 3600.0
+    remember: int = 4096
+    drain_seconds: float = 600.0
+
+    def check(self) -> None:
+        """Refuse a configuration that would serve without authentication off loopback."""
+        if self.workers < 1 or self.queue < 0:
+            raise UserError("--workers must be at least 1 and --queue at least 0")
+        if self.token is not None and not self.token.strip():
+            raise UserError(
+                "the token is empty: give a real one (SUPERCODER_TOKEN or --token-file)"
+            )
+        if self.token is None and not self.insecure_loopback:
+            raise UserError(
+                "no token: set SUPERCODER_TOKEN (or --token-file FILE); to serve without "
+                "one on this machine only, bind to 127.0.0.1 and pass --insecure-loopback"
+            )
+        if self.insecure_loopback and self.token is None and not is_loopback(self.host):
+            raise UserError(
+                f"--insecure-loopback serves only on a loopback address, not {self.host!r}: "
+                "set a token to serve on the network"
+            )
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class RequestError(Exception):
+    """A request the server refuses: an HTTP status and a one-line reason."""
+
+    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
+        super().__init__(message)
+        self.status = status
+        self.headers = headers or {}
+
+
+# --- the problems a request may name ----------------------------------------------------
+
+
+class Problems:
+    """The problems a request may name: served ones by name, folders under the allowed
+    roots by path, records by content (each loaded once, the last 256 kept)."""
+
+    def __init__(self, served: list[Problem], roots: tuple[Path, ...]) -> None:
+        self.by_name = {p.name: p for p in served}
+        self.roots = tuple(Path(r).resolve() for r in roots)
+        self._loaded: collections.OrderedDict[str, Problem] = collections.OrderedDict()
+        self._lock = threading.Lock()
+
+    def listing(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": p.name,
+                "split": p.split,
+                "tags": [str(t) for t in p.meta.get("tags", [])],
+                "tests": len(p.visible_tests),
+                "memorizable": p.memorizable,
+            }
+            for p in self.by_name.values()
+        ]
+
+    def resolve(self, ref: Any, where: str = "problem") -> Problem:
+        if isinstance(ref, str):
+            ref = {"name": ref}
+        if not isinstance(ref, dict):
+            raise RequestError(
+                422, f"{where}: give {{'name': N}}, {{'path': DIR}} or {{'record': R}}"
+            )
+        if "record" in ref:
+            return self._record(ref["record"], where)
+        if "path" in ref:
+            return self._folder(ref["path"], where)
+        name = ref.get("name")
+        if not isinstance(name, str):
+            raise RequestError(422, f"{where}: 'name' must be a string")
+        problem = self.by_name.get(name)
+        if problem is None:
+            raise RequestError(
+                404, f"{where}: no problem named {printable(name, newlines=False)!r} here"
+            )
+        sha = ref.get("source_sha")
+        if sha is not None and sha != problem.source_hash():
+            raise RequestError(
+                409,
+                f"{where}: this server's problem {name!r} is not yours (its source differs): "
+                "send it as a record or a path",
+            )
+        return problem
+
+    def _folder(self, path: Any, where: str) -> Problem:
+        from supercoder.problems.loading import load_problem
+
+        if not isinstance(path, str) or not path:
+            raise RequestError(422, f"{where}: 'path' must be a folder's path")
+        if not self.roots:
+            raise RequestError(403, f"{where}: this server reads no folders (no --allow-root)")
+        real = Path(path).resolve()
+        if not any(real == r or r in real.parents for r in self.roots):
+            raise RequestError(403, f"{where}: {printable(path)!r} is not under an allowed root")
+        key = f"path:{real}"
+        with self._lock:
+            if key in self._loaded:
+                return self._loaded[key]
+        try:
+            problem = load_problem(real)
+        except UserError as e:
+            raise RequestError(422, f"{where}: {e}") from None
+        return self._keep(key, problem)
+
+    def _record(self, record: Any, where: str) -> Problem:
+        from supercoder.dataset.records import problem_from_record
+
+        if isinstance(record, dict) and "extra_info" not in record:
+            record = {"extra_info": record}
+        key = (
+            "record:"
+            + hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).hexdigest()
+        )
+        with self._lock:
+            if key in self._loaded:
+                self._loaded.move_to_end(key)
+                return self._loaded[key]
+        try:
+            problem = problem_from_record(record, where=where)
+        except UserError as e:
+            raise RequestError(422, str(e)) from None
+        return self._keep(key, problem)
+
+    def _keep(self, key: str, problem: Problem) -> Problem:
+        with self._lock:
+            self._loaded[key] = problem
+            while len(self._loaded) > 256:
+                self._loaded.popitem(last=False)
+        return problem
+
+
+# --- what a request asks for ----------------------------------------------------------
+
+
+def _number(body: dict, key: str, default: float, low: float, high: float) -> float:
+    value = body.get(key, default)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
+        raise RequestError(422, f"'{key}' must be a number from {low:g} to {high:g}")
+    return float(value)
+
+
+def _flag(body: dict, key: str, default: bool) -> bool:
+    value = body.get(key, default)
+    if not isinstance(value, bool):
+        raise RequestError(422, f"'{key}' must be true or false")
+    return value
+
+
+def _target(body: dict):
+    from supercoder.build.isa import parse_target
+
+    try:
+        return parse_target(str(body.get("target") or "native"))
+    except ValueError as e:
+        raise RequestError(422, f"'target': {e}") from None
+
+
+def _check_config(body: dict):
+    from dataclasses import replace
+
+    from supercoder.sandbox.box import Limits
+    from supercoder.verify.evaluate import CheckConfig
+
+    cpu = _number(body, "cpu_limit", 10.0, 0.01, 60.0)
+    memory = int(_number(body, "memory_mb", 2048, 16, 16384))
+    limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=memory)
+    config = CheckConfig(sandbox=True, time=_flag(body, "time", True), limits=limits)
+    return replace(config, target=_target(body))
+
+
+def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
+    """A check request -> the work that answers it (validated now, run later)."""
+    from supercoder.build.toolchain import MAX_ASM_BYTES
+    from supercoder.verify.reward import verdict_json
+    from supercoder.verify.service import VerifyConfig, staged, verify_candidates
+
+    problem = problems.resolve(body.get("problem"))
+    programs = body.get("programs")
+    if not isinstance(programs, list) or not programs:
+        raise RequestError(422, "'programs' must be a non-empty list of assembly texts")
+    if len(programs) > limits.max_programs:
+        raise RequestError(413, f"at most {limits.max_programs} programs per check")
+    for i, p in enumerate(programs):
+        if not isinstance(p, str):
+            raise RequestError(422, f"programs[{i}] must be a string (assembly text)")
+        if len(p.encode(errors="replace")) > MAX_ASM_BYTES:
+            raise RequestError(413, f"programs[{i}] is over {MAX_ASM_BYTES} bytes")
+    config = _check_config(body)
+    retries = int(_number(body, "infra_retries", 1, 0, MAX_INFRA_RETRIES))
+    group = int(_number(body, "group_size", len(programs), 1, limits.max_programs))
+    rounds = body.get("rounds")
+    cpu = body.get("max_cpu_seconds")
+    together = staged(
+        VerifyConfig(config, infra_retries=retries, group_size=group),
+        rounds=None if rounds is None else int(_number(body, "rounds", 4, 1, 1000)),
+        max_cpu_seconds=None if cpu is None else _number(body, "max_cpu_seconds", 1, 0.01, 3600),
+    )
+
+    def work() -> dict:
+        from supercoder.verify.executors import ThreadExecutor
+
+        workers = max(1, min(len(programs), os.cpu_count() or 1))
+        verdicts = verify_candidates(problem, programs, together, ThreadExecutor(workers))
+        return {"problem": problem.name, "verdicts": [verdict_json(v) for v in verdicts]}
+
+    return work
+
+
+def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
+    """A score request -> the work that answers it: ``reward.verify_batch``, as the
+    TRL and verl rewards run it in-process."""
+    from supercoder.verify.reward import REWARD_KINDS, RewardConfig, score_verdict, verify_batch
+
+    refs = body.get("problems")
+    items = body.get("items")
+    if not isinstance(refs, list) or not refs:
+        raise RequestError(422, "'problems' must be a non-empty list of problem references")
+    if not isinstance(items, list):
+        raise RequestError(422, "'items' must be a list of {problem, completion}")
+    if len(items) > limits.max_items or len(refs) > limits.max_items:
+        raise RequestError(413, f"at most {limits.max_items} items per score request")
+    resolved = [problems.resolve(r, f"problems[{i}]") for i, r in enumerate(refs)]
+    targets, texts = [], []
+    for i, item in enumerate(items):
+        if not isinstance(item, dict):
+            raise RequestError(422, f"items[{i}] must be an object {{problem, completion}}")
+        k, text = item.get("problem"), item.get("completion")
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(resolved):
+            raise RequestError(422, f"items[{i}].problem must index 'problems'")
+        if not isinstance(text, str):
+            raise RequestError(422, f"items[{i}].completion must be a string")
+        targets.append(resolved[k])
+        texts.append(text)
+    reward = body.get("reward") or {}
+    if not isinstance(reward, dict):
+        raise RequestError(422, "'reward' must be an object {kind, failure, baseline_copy}")
+    kind = reward.get("kind", "gated")
+    if kind not in REWARD_KINDS:
+        raise RequestError(422, f"reward.kind must be one of {', '.join(REWARD_KINDS)}")
+    config = RewardConfig(
+        kind=kind,
+        failure=_number(reward, "failure", 0.0, -1e6, 1e6),
+        baseline_copy=_number(reward, "baseline_copy", 0.0, -1e6, 1e6),
+        eval_config=_check_config(body),
+    )
+    retries = int(_number(body, "infra_retries", 1, 0, MAX_INFRA_RETRIES))
+
+    def work() -> dict:
+        verdicts = verify_batch(targets, texts, config, infra_retries=retries)
+        return {
+            "rewards": [score_verdict(v, config) for v in verdicts],
+            "verdicts": [v.to_json() for v in verdicts],
+        }
+
+    return work
+
+
+# --- the queue, the request ids, the figures ------------------------------------------
+
+
+@dataclass(eq=False)
+class _Entry:
+    """One accepted request: its body's digest, its work, and its answer once done."""
+
+    id: str
+    digest: str
+    endpoint: str
+    work: Callable[[], dict]
+    done: asyncio.Future
+    started: bool = False
+
+
+@dataclass
+class Figures:
+    """What ``/metrics`` shows (every counter since start; rates over the last minute)."""
+
+    requests: collections.Counter = field(default_factory=collections.Counter)
+    rejected: collections.Counter = field(default_factory=collections.Counter)
+    checks: int = 0
+    check_cpu_seconds: float = 0.0
+    infra_failures: int = 0
+    work_seconds: float = 0.0
+    works: int = 0
+    recent: collections.deque = field(default_factory=lambda: collections.deque(maxlen=100_000))
+
+    def add_verdicts(self, verdicts: list[dict]) -> None:
+        now = time.monotonic()
+        for v in verdicts:
+            self.checks += 1
+            cpu = float(v.get("cpu_seconds_spent") or 0.0)
+            self.check_cpu_seconds += cpu
+            self.infra_failures += v.get("status") == "infra_error"
+            self.recent.append((now, cpu))
+
+    def last_minute(self) -> tuple[float, float]:
+        """(checks per second, CPU seconds per check) over the last 60 s."""
+        now = time.monotonic()
+        while self.recent and self.recent[0][0] < now - 60:
+            self.recent.popleft()
+        n = len(self.recent)
+        return n / 60.0, (sum(c for _, c in self.recent) / n if n else 0.0)
+
+
+def resident_bytes() -> int:
+    """This process's resident memory (VmRSS), 0 where /proc cannot tell."""
+    with contextlib.suppress(OSError, ValueError):
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return 0
+
+
+class Service:
+    """The server's state: the problems, the queue, the answers by id, the figures."""
+
+    def __init__(self, config: ServeConfig, problems: Problems) -> None:
+        self.config = config
+        self.problems = problems
+        self.pending: collections.deque[_Entry] = collections.deque()
+        self.running = 0
+        self.by_id: collections.OrderedDict[str, _Entry] = collections.OrderedDict()
+        self.figures = Figures()
+        self.draining = False
+        self.pool = ThreadPoolExecutor(config.workers, thread_name_prefix="sc-serve")
+        self._wake: asyncio.Condition | None = None
+        self._workers: list[asyncio.Task] = []
+        self._idle: asyncio.Event | None = None
+
+    # lifecycle
+    async def start(self) -> None:
+        self._wake = asyncio.Condition()
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._workers = [asyncio.create_task(self._worker()) for _ in range(self.config.workers)]
+
+    async def stop(self) -> None:
+        """Drain: every accepted request's work runs to its end (bounded by
+        ``drain_seconds``), then the workers and pools stop."""
+        self.draining = True
+        assert self._idle is not None
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self._idle.wait(), self.config.drain_seconds)
+        for task in self._workers:
+            task.cancel()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+        from supercoder.verify.service import discard_shared_pool
+
+        discard_shared_pool()
+
+    def _busy(self) -> None:
+        assert self._idle is not None
+        if self.pending or self.running:
+            self._idle.clear()
+        else:
+            self._idle.set()
+
+    # admission
+    def retry_after(self) -> int:
+        """Seconds until a slot is likely free: the mean time of a request so far, times
+        the requests ahead per worker; 1 to 300."""
+        f = self.figures
+        each = f.work_seconds / f.works if f.works else 5.0
+        ahead = (len(self.pending) + self.running) / self.config.workers
+        return int(min(300, max(1, round(each * max(ahead, 1)))))
+
+    async def submit(self, endpoint: str, rid: str | None, body: dict, deadline: float) -> tuple:
+        """The answer to a request: ``(status, body, headers)``."""
+        digest = hashlib.sha256(
+            json.dumps([endpoint, body], sort_keys=True, default=str).encode()
+        ).hexdigest()
+        entry = self.by_id.get(rid) if rid else None
+        if entry is not None:
+            if entry.digest != digest:
+                raise RequestError(409, f"request id {rid!r} was used for another request")
+            self.by_id.move_to_end(rid)  # type: ignore[arg-type]
+        else:
+            if self.draining:
+                raise RequestError(
+                    503, "the server is draining (SIGTERM): retry elsewhere", {"Retry-After": "5"}
+                )
+            work = (check_work if endpoint == "check" else score_work)(
+                self.problems, body, self.config
+            )
+            if len(self.pending) + self.running >= self.config.queue + self.config.workers:
+                self.figures.rejected["queue_full"] += 1
+                raise RequestError(
+                    429,
+                    f"the queue is full ({self.config.queue} waiting): retry later",
+                    {"Retry-After": str(self.retry_after())},
+                )
+            loop = asyncio.get_running_loop()
+            entry = _Entry(rid or uuid.uuid4().hex, digest, endpoint, work, loop.create_future())
+            self.by_id[entry.id] = entry
+            self._forget_old()
+            self.pending.append(entry)
+            self._busy()
+            assert self._wake is not None
+            async with self._wake:
+                self._wake.notify()
+        try:
+            status, answer = await asyncio.wait_for(asyncio.shield(entry.done), deadline)
+        except TimeoutError:
+            self.figures.rejected["deadline"] += 1
+            if not entry.started and entry in self.pending:
+                self.pending.remove(entry)
+                self.by_id.pop(entry.id, None)
+                self._busy()
+                raise RequestError(504, "the deadline passed before the work started") from None
+            raise RequestError(
+                504,
+                "the deadline passed while the work ran: it goes on; ask again with the "
+                f"same id ({entry.id}) for its answer",
+                {"Retry-After": str(self.retry_after())},
+            ) from None
+        return status, {"id": entry.id, **answer}
+
+    def _forget_old(self) -> None:
+        finished = [k for k, e in self.by_id.items() if e.done.done()]
+        for k in finished[: max(0, len(self.by_id) - self.config.remember)]:
+            del self.by_id[k]
+
+    # the workers
+    async def _worker(self) -> None:
+        assert self._wake is not None
+        loop = asyncio.get_running_loop()
+        while True:
+            async with self._wake:
+                await self._wake.wait_for(lambda: bool(self.pending))
+                entry = self.pending.popleft()
+            entry.started = True
+            self.running += 1
+            began = time.monotonic()
+            try:
+                status, answer = await loop.run_in_executor(self.pool, self._run, entry)
+            except Exception as e:  # never: _run catches everything
+                status, answer = 500, {"error": f"{type(e).__name__}: {e}"}
+            finally:
+                self.running -= 1
+            self.figures.works += 1
+            self.figures.work_seconds += time.monotonic() - began
+            if status == 200:
+                self.figures.add_verdicts(answer.get("verdicts", []))
+            elif status >= 500:
+                self.figures.infra_failures += 1
+                self.by_id.pop(entry.id, None)  # a retry with this id runs again
+            if not entry.done.done():
+                entry.done.set_result((status, answer))
+            self._busy()
+
+    @staticmethod
+    def _run(entry: _Entry) -> tuple[int, dict]:
+        """Run a request's work in a worker thread: a dead process pool is replaced and
+        the work run again (twice at most), then it is a 503; a broken problem is a 422."""
+        from supercoder.verify.service import discard_shared_pool
+
+        for attempt in range(3):
+            try:
+                return 200, entry.work()
+            except BrokenProcessPool as e:
+                discard_shared_pool()
+                why = f"a verification worker died ({e})"
+                if attempt == 2:
+                    return 503, {"error": f"infrastructure failure: {why}"}
+            except UserError as e:
+                return 422, {"error": str(e)}
+            except InfraError as e:
+                return 503, {"error": f"infrastructure failure: {e}"}
+            except Exception as e:
+                return 503, {"error": f"infrastructure failure: {type(e).__name__}: {e}"}
+        return 503, {"error": "infrastructure failure"}
+
+    # /metrics
+    def metrics_text(self) -> str:
+        f = self.figures
+        rate, cpu_each = f.last_minute()
+        lines: list[str] = []
+
+        def metric(name: str, kind: str, help_: str, samples: list[tuple[str, float]]) -> None:
+            lines.append(f"# HELP supercoder_{name} {help_}")
+            lines.append(f"# TYPE supercoder_{name} {kind}")
+            for labels, value in samples:
+                lines.append(f"supercoder_{name}{labels} {value:g}")
+
+        metric("queue_depth", "gauge", "Requests waiting for a worker.", [("", len(self.pending))])
+        metric("queue_capacity", "gauge", "Requests that may wait.", [("", self.config.queue)])
+        metric("requests_running", "gauge", "Requests being verified.", [("", self.running)])
+        metric("workers", "gauge", "Requests verified at once.", [("", self.config.workers)])
+        metric(
+            "requests_total",
+            "counter",
+            "HTTP requests answered, by endpoint and status code.",
+            [(f'{{endpoint="{e}",code="{c}"}}', n) for (e, c), n in sorted(f.requests.items())],
+        )
+        metric(
+            "rejected_total",
+            "counter",
+            "Requests refused or cut short, by reason.",
+            [(f'{{reason="{r}"}}', n) for r, n in sorted(f.rejected.items())],
+        )
+        metric("checks_total", "counter", "Candidates verified.", [("", f.checks)])
+        metric(
+            "check_cpu_seconds_total",
+            "counter",
+            "CPU seconds the verdicts report (runs of candidate and baseline).",
+            [("", round(f.check_cpu_seconds, 4))],
+        )
+        metric("checks_per_second", "gauge", "Checks per second, last minute.", [("", rate)])
+        metric(
+            "cpu_seconds_per_check",
+            "gauge",
+            "CPU seconds per check, last minute.",
+            [("", round(cpu_each, 4))],
+        )
+        metric(
+            "infra_failures_total",
+            "counter",
+            "Infrastructure failures: verdicts with status infra_error, and requests that "
+            "failed with 5xx.",
+            [("", f.infra_failures)],
+        )
+        metric(
+            "resident_bytes", "gauge", "Resident memory of the server.", [("", resident_bytes())]
+        )
+        metric("draining", "gauge", "1 after SIGTERM.", [("", int(self.draining))])
+        return "\n".join(lines) + "\n"
+
+
+# --- the ASGI app ---------------------------------------------------------------------
+
+
+def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
+    """The FastAPI app over a ``Service`` (the problems: ``config.benchmarks``)."""
+    fastapi = require("fastapi", "serve")
+    from fastapi import Request
+    from fastapi.responses import JSONResponse, PlainTextResponse
+
+    from supercoder.paths import package_version
+
+    if problems is None:
+        problems = Problems(load_served(config.benchmarks), config.allow_roots)
+    service = Service(config, problems)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app):
+        await service.start()
+        yield
+        await service.stop()
+
+    app = fastapi.FastAPI(title="supercoder", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app.state.service = service
+    expected = (config.token or "").encode()
+
+    def answer(endpoint: str, status: int, body: dict, headers: dict | None = None):
+        service.figures.requests[(endpoint, str(status))] += 1
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    def authorized(request: Request) -> bool:
+        if config.token is None:
+            return True
+        given = request.headers.get("authorization", "")
+        scheme, _, token = given.partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), expected)
+
+    def refused(endpoint: str):
+        service.figures.rejected["auth"] += 1
+        return answer(
+            endpoint,
+            401,
+            {"error": "missing or wrong bearer token (Authorization: Bearer TOKEN)"},
+            {"WWW-Authenticate": "Bearer"},
+        )
+
+    async def read_json(request: Request) -> dict:
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > config.max_body_bytes):
+            raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
+        chunks, total = [], 0
+        async for chunk in request.stream():
+            total += len(chunk)
+            if total > config.max_body_bytes:
+                raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
+            chunks.append(chunk)
+        try:
+            body = json.loads(b"".join(chunks))
+        except (ValueError, UnicodeDecodeError) as e:
+            raise RequestError(400, f"the body is not JSON: {e}") from None
+        if not isinstance(body, dict):
+            raise RequestError(400, "the body must be a JSON object")
+        return body
+
+    async def handle(endpoint: str, request: Request):
+        if not authorized(request):
+            return refused(endpoint)
+        try:
+            body = await read_json(request)
+            rid = body.pop("id", None) or request.headers.get("idempotency-key")
+            if rid is not None and (not isinstance(rid, str) or not 0 < len(rid) <= 200):
+                raise RequestError(422, "'id' must be a string of 1 to 200 characters")
+            deadline = _number(
+                body, "deadline_s", config.max_deadline_seconds, 0.001, config.max_deadline_seconds
+            )
+            body.pop("deadline_s", None)
+            status, out = await service.submit(endpoint, rid, body, deadline)
+            return answer(endpoint, status, out)
+        except RequestError as e:
+            if e.status == 413:
+                service.figures.rejected["too_large"] += 1
+            elif e.status in (400, 422):
+                service.figures.rejected["malformed"] += 1
+            return answer(endpoint, e.status, {"error": printable(str(e))}, e.headers)
+
+    @app.get("/health")
+    async def health():
+        return {
+            "status": "draining" if service.draining else "ok",
+            "version": package_version(),
+            "queue": len(service.pending),
+            "running": service.running,
+        }
+
+    @app.get("/metrics")
+    async def metrics(request: Request):
+        if not authorized(request):
+            return refused("metrics")
+        return PlainTextResponse(service.metrics_text(), media_type="text/plain; version=0.0.4")
+
+    @app.get("/v1/problems")
+    async def list_problems(request: Request):
+        if not authorized(request):
+            return refused("problems")
+        return answer("problems", 200, {"problems": service.problems.listing()})
+
+    @app.post("/v1/check")
+    async def check(request: Request):
+        return await handle("check", request)
+
+    @app.post("/v1/score")
+    async def score(request: Request):
+        return await handle("score", request)
+
+    return app
+
+
+def load_served(benchmarks: tuple[str, ...]) -> list[Problem]:
+    """The problems of every served benchmark, by name (two of one name: refused)."""
+    from supercoder.dataset.benchmarks import load_benchmark
+
+    seen: dict[str, Problem] = {}
+    for spec in benchmarks:
+        for problem in load_benchmark(spec):
+            other = seen.get(problem.name)
+            if other is not None and other.source_hash() != problem.source_hash():
+                raise UserError(
+                    f"two served problems are named {problem.name!r} ({spec} and another "
+                    "benchmark): serve one of them"
+                )
+            seen[problem.name] = problem
+    return list(seen.values())
+
+
+def serve(config: ServeConfig, on_ready: Callable[[str], None] | None = None) -> None:
+    """Serve until SIGTERM/SIGINT, then drain (see module docstring)."""
+    import signal
+    import socket
+
+    config.check()
+    uvicorn = require("uvicorn", "serve")
+    app = make_app(config)
+    family = socket.AF_INET6 if ":" in config.host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((config.host, config.port))
+    except OSError as e:
+        sock.close()
+        raise UserError(f"cannot listen on {config.host}:{config.port}: {e.strerror or e}") from e
+    sock.listen(2048)
+    port = sock.getsockname()[1]
+    host = f"[{config.host}]" if ":" in config.host else config.host
+    url = f"http://{host}:{port}"
+
+    class _Server(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:  # SIGTERM: refuse new work, drain the rest
+            app.state.service.draining = True
+            super().handle_exit(sig, frame)
+            if sig == signal.SIGTERM:  # drained: exit 0, not re-raised after the drain
+                self._captured_signals = [s for s in self._captured_signals if s != sig]
+
+    uv_config = uvicorn.Config(
+        app,
+        log_level="warning",
+        timeout_graceful_shutdown=int(config.drain_seconds),
+        access_log=False,
+        lifespan="on",
+    )
+    server = _Server(uv_config)
+    if on_ready is not None:
+        on_ready(url)
+    server.run(sockets=[sock])

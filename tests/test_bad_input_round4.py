@@ -1,0 +1,130 @@
+"""Bad input of issue 36: impossible numbers refused at parse time by one rule for every
+command, a UTF-8 run name under an ASCII locale, figures of what was not measured."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from typing import Annotated
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from supercoder.cli import add, app
+from tests.conftest import make_sum_problem, sandbox_or_skip
+
+runner = CliRunner()
+
+
+def _numeric_options():
+    """(command words, option) for every int/float option of the whole app."""
+    root = typer.main.get_command(app)
+    out = []
+
+    def walk(command, path):
+        if hasattr(command, "commands"):
+            for name, sub in sorted(command.commands.items()):
+                walk(sub, [*path, name])
+            return
+        for p in command.params:
+            kinds = {int, float}
+            ann = p.type_descriptor.annotation
+            args = set(getattr(ann, "__args__", ())) - {type(None)}
+            if ann in kinds or (args and args <= kinds):
+                out.append((" ".join(path), p.opts[0], p))
+
+    walk(root, [])
+    return out
+
+
+def test_every_number_option_of_every_command_declares_the_numbers_that_can_work():
+    found = _numeric_options()
+    assert len(found) > 40  # every command's, not a few
+    unbounded = [(cmd, opt) for cmd, opt, p in found if p.min is None and p.max is None]
+    assert unbounded == []
+
+
+def test_a_command_with_a_number_option_without_a_range_cannot_be_registered():
+    def bad(count: Annotated[int, typer.Option(help="How many.")] = 1) -> None:
+        """A command."""
+
+    with pytest.raises(TypeError, match=r"number options without a range.*count"):
+        add(typer.Typer(), "bad", bad)
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["problem", "init", "x.c", "--timeout", "0"],
+        ["problem", "init", "x.c", "--timeout", "-3"],
+        ["problem", "init", "x.c", "--exit-code", "300"],
+        ["train", "sft", "--batch-size", "0"],
+        ["train", "grpo", "--steps", "0"],
+        ["eval", "--samples", "0"],
+        ["eval", "--timeout", "0"],
+        ["optimize", "dp_lcs", "--temperature", "-1"],
+        ["bench", "fuzz", "--count", "0"],
+        ["dataset", "build", "--codenet", ".", "--out", "o", "--workers", "0"],
+        ["dataset", "build", "--codenet", ".", "--out", "o", "--val-fraction", "2"],
+        ["check", "dp_lcs", "x.s", "--memory-mb", "0"],
+    ],
+)
+def test_an_impossible_number_is_refused_before_anything_runs(argv, tmp_path):
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2, result.output
+    option = next(a for a in argv if a.startswith("--") and a != "--codenet" and a != "--out")
+    text = " ".join(result.output.replace("│", " ").split())  # the box's wrapped lines
+    assert f"Invalid value for '{option}'" in text
+    assert "greater than or equal" in text or "less than or equal" in text
+
+
+def test_a_utf8_run_name_under_an_ascii_locale_runs_and_nothing_measured_reads_null(tmp_path):
+    """``--run rün`` under ``LC_ALL=C`` (Python reads it as undecodable bytes) names the
+    run ``rün``, not "control characters"; ``--no-time --json`` reports ``fast_1.1`` as
+    null (nothing was measured), ours and the paper protocol's; the cost line names a
+    number of seconds."""
+    sandbox_or_skip()
+    make_sum_problem(tmp_path / "bench" / "s1", hidden=False)
+    db, out = tmp_path / "runs.sqlite", tmp_path / "summary.json"
+    env = {**os.environ, "PYTHONUTF8": "0", "LC_ALL": "C", "LANG": "C"}
+    env.pop("PYTHONIOENCODING", None)
+    args = ["eval", "--benchmark", str(tmp_path / "bench"), "--no-time", "--db", str(db)]
+    done = subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args, "--run", "rün", "--json", str(out)],
+        capture_output=True,
+        env=env,
+        timeout=300,
+    )
+    err = done.stderr.decode("utf-8", "replace")
+    assert done.returncode == 0, err
+    assert "control characters" not in err
+    assert "about 2-5 seconds a problem" in err
+    con = sqlite3.connect(db)
+    assert [r[0] for r in con.execute("SELECT name FROM runs")] == ["rün"]
+    con.close()
+    summary = json.loads(out.read_text())
+    assert summary["accuracy"] == 100.0
+    assert summary["fast_1.1"] is None and summary["paper"]["fast_1.1"] is None
+
+
+def test_eval_says_what_it_costs_only_once_its_options_are_valid(tmp_path):
+    make_sum_problem(tmp_path / "bench" / "s1", hidden=False)
+    result = runner.invoke(
+        app,
+        [
+            "eval",
+            "--benchmark",
+            str(tmp_path / "bench"),
+            "--no-time",
+            "--db",
+            str(tmp_path / "runs.sqlite"),
+            "--run",
+            "a\x1bb",
+        ],
+    )
+    assert result.exit_code == 2 and "control characters" in result.output
+    assert "problem(s):" not in result.output and "seconds a problem" not in result.output

@@ -1,0 +1,126 @@
+"""supercoder as an OpenEnv environment: the real openenv server and client on loopback,
+and TRL's GRPOTrainer stepping its episodes (rollout_func) on the tiny local model.
+
+Needs the ``openenv`` extra, which cannot share an environment with ``verifiers``
+(docs/training.md, "Environments"): skipped where it is not installed."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+
+import pytest
+
+from supercoder.prompting.prompts import feedback_for
+from supercoder.training import episode
+from supercoder.verify.evaluate import CheckConfig
+from supercoder.verify.reward import RewardConfig
+from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
+
+pytest.importorskip("openenv")
+
+UNTIMED = RewardConfig("paper", eval_config=CheckConfig(time=False))  # correct: 1.0, else 0
+
+
+@pytest.fixture(scope="module")
+def problem(tmp_path_factory):
+    return tiny_problem(tmp_path_factory.mktemp("openenv") / "tiny_sum", big=2000)
+
+
+@pytest.fixture(scope="module")
+def server(problem):
+    """The OpenEnv app (episodes of 2 turns) served by uvicorn on 127.0.0.1."""
+    import uvicorn
+
+    from supercoder.training.openenv_env import EnvSettings, make_app
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = make_app(EnvSettings(problems=(problem,), turns=2, reward=UNTIMED), max_sessions=4)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not srv.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=30)
+
+
+def fenced(asm: str) -> str:
+    return f"```assembly\n{asm}```"
+
+
+def test_reset_gives_the_prompt_and_step_the_verdict(server, problem):
+    from supercoder.training.openenv_env import classes, client
+
+    action = classes().CodeAction
+    with client(server) as env:
+        first = env.reset(problem=problem.name)
+        assert first.observation.prompt == episode.first_messages(problem)
+        assert first.done is False and first.observation.turns == 2
+
+        wrong = env.step(action(answer=fenced(wrong_asm())))
+        assert (wrong.reward, wrong.done) == (0.0, False)
+        obs = wrong.observation
+        assert obs.verdict["status"] == "wrong_output" and obs.turn == 1
+        (local,) = episode.judge([problem], [fenced(wrong_asm())], [1], 2, UNTIMED)
+        assert obs.feedback == feedback_for(local.verdict, problem)  # --rounds' text
+
+        right = env.step(action(answer=fenced(faster_asm())))
+        assert (right.reward, right.done) == (1.0, True)
+        assert right.observation.verdict["correct"] is True
+        with pytest.raises(Exception, match="reset first"):
+            env.step(action(answer="again"))
+
+        again = env.reset(seed=5)  # a seed picks a problem (here the only one)
+        assert again.observation.problem == problem.name
+        last = env.step(action(answer="no program"))
+        assert last.done is False and "did not contain an assembly" in last.observation.feedback
+        with pytest.raises(Exception, match="unknown problem"):
+            env.reset(problem="nope")
+
+
+@pytest.mark.train
+def test_grpo_steps_episodes_on_the_openenv_server(server, problem, tmp_path, monkeypatch):
+    pytest.importorskip("trl")
+    from supercoder.training import multiturn
+    from supercoder.training.grpo import GrpoConfig, train_grpo
+    from tests.fakes.tiny_model import build_tiny_model
+
+    rollouts = []
+    real = multiturn.run_episodes
+
+    def spy(prompts, trainer, episodes, turns):
+        out = real(prompts, trainer, episodes, turns)
+        rollouts.append((type(episodes).__name__, out))
+        return out
+
+    monkeypatch.setattr(multiturn, "run_episodes", spy)
+    opts = GrpoConfig(
+        model=str(build_tiny_model(tmp_path / "model")),
+        output=tmp_path / "out",
+        steps=2,
+        num_generations=2,
+        max_completion_length=8,
+        lr=1e-3,
+        save_steps=2,
+        eval_split=None,
+        workers=1,
+        turns=2,
+        env_url=server,
+    )
+    summary = train_grpo(opts, [problem], echo=None)
+    assert summary["steps"] == 2 and len(rollouts) == 2
+    for kind, out in rollouts:
+        assert kind == "OpenEnvEpisodes"
+        assert out["turn_rewards"] == [[0.0, 0.0], [0.0, 0.0]]  # the server's verdicts
+    rows = [json.loads(line) for line in (tmp_path / "out" / "metrics.jsonl").open()]
+    steps = [r for r in rows if "reward" in r]
+    assert [r["step"] for r in steps] == [1, 2]
+    assert all(r["supercoder/turns"] == 2.0 for r in steps)
