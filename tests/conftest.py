@@ -25,6 +25,9 @@ def _isolated_cache(tmp_path_factory):
     """Tests never touch the user's ~/.cache/supercoder nor their run store."""
     if "SUPERCODER_CACHE" not in os.environ:
         os.environ["SUPERCODER_CACHE"] = str(tmp_path_factory.mktemp("sc-cache"))
+    # problem init finds a problem's input domain at the first check instead (cached):
+    # tests that make problems by the dozen do not each pay for it
+    os.environ.setdefault("SUPERCODER_DOMAIN_AT_INIT", "0")
     if "SUPERCODER_DB" not in os.environ:  # nor the user's run store
         os.environ["SUPERCODER_DB"] = str(tmp_path_factory.mktemp("sc-db") / "runs.sqlite")
     yield

@@ -133,6 +133,14 @@ def test_an_agent_reads_a_problem_submits_a_faster_answer_and_gets_a_verified_sp
             assert "901233" not in dumped
         assert checked.structured_content["status"] == "ok"
 
+        # an answer as SEARCH/REPLACE edits of the baseline: applied, then checked
+        edits = "<<<<<<< SEARCH\nmain:\n=======\nmain:\n\tnop\n>>>>>>> REPLACE\n"
+        edited = await _call(
+            s, "check_candidate", problem=str(root / "sum"), edits=edits, time=False
+        )
+        assert edited.structured_content["status"] == "ok", text_of(edited)
+        assert not edited.structured_content["identical_to_baseline"]
+
     run(agent, session(root))
 
 
@@ -154,6 +162,16 @@ def test_hostile_arguments_are_refused_in_one_line(root):
             ("check_candidate", {"problem": "dp_lcs", "assembly": "x" * (80 << 10)}),
             ("check_candidate", {"problem": "dp_lcs", "assembly": "   "}),
             ("check_candidate", {"problem": "no_such_problem", "assembly": fast}),
+            ("check_candidate", {"problem": "dp_lcs"}),  # neither assembly nor edits
+            ("check_candidate", {"problem": "dp_lcs", "assembly": fast, "edits": "x"}),
+            ("check_candidate", {"problem": "dp_lcs", "edits": "no blocks here"}),
+            (
+                "analyze_answer",
+                {
+                    "problem": "dp_lcs",
+                    "edits": "<<<<<<< SEARCH\nnot there\n=======\n>>>>>>> REPLACE",
+                },
+            ),
             ("list_problems", {"match": "y" * (5 << 20)}),  # over the arguments' cap
             ("profile_baseline", {"problem": "dp_lcs", "top": 10**9}),
             ("no_such_tool", {}),
@@ -199,6 +217,15 @@ def test_http_needs_the_token_and_refuses_to_start_without_one(tmp_path):
         )
         assert done.returncode == 2, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and "token" in done.stderr
+    done = subprocess.run(  # a bad problem set stops it before it serves
+        [*cli[:4], "-b", "no_such_set"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "no such benchmark" in done.stderr, done.stderr
 
     token = "t0k3n-for-this-test"
     server = subprocess.Popen(

@@ -88,13 +88,19 @@ def test_a_line_of_numbers_and_a_lone_number_vary_across_the_range() -> None:
     sandbox_or_skip()
     folder = _problem(Path(tempfile.mkdtemp()) / "pair", PAIR, ["3000001 12345\n", "1000003 7\n"])
     problem = load_problem(folder)
-    drawn = [x[1] for _ in range(3) for x in unseen_tests(problem).tests]
+    checks = [unseen_tests(problem) for _ in range(3)]
+    drawn = [x[1] for u in checks for x in u.tests]
     firsts = [int(d.split()[0]) for d in drawn]
     seconds = [int(d.split()[1]) for d in drawn]
     assert len(set(firsts)) == len(firsts) == 3 * DRAWS
     assert len(set(seconds)) >= 3 * DRAWS - 1
-    assert all(1000003 <= n <= 3000001 for n in firsts)
-    assert max(firsts) - min(firsts) > 0.3 * (3000001 - 1000003)  # across the range
+    # the domain reaches past the visible span (grown while the reference runs within
+    # its budget; on a machine too slow for that, shrunk to it): never the span alone
+    domain = checks[0].domain
+    assert "grown" in domain or "shrunk" in domain, domain
+    if "grown" in domain:
+        assert max(firsts) > 3000001
+    assert max(firsts) - min(firsts) > 0.3 * max(firsts)  # across the range
     assert not {3000001, 1000003} & set(firsts)
     # a lone number seen with one value: drawn from half of it up to it, never itself
     model = infer([b"5000000\n"])

@@ -49,6 +49,7 @@ from supercoder.commands import (
     problem_baseline,
     problem_init,
     problem_profile,
+    problem_show,
     report,
     serve,
     train_grpo,
@@ -302,6 +303,7 @@ problem = group("problem", "Create and inspect problem folders.")
 add(problem, "init", problem_init.problem_init)
 add(problem, "profile", problem_profile.profile_cmd)
 add(problem, "baseline", problem_baseline.baseline_cmd)
+add(problem, "show", problem_show.show_cmd)
 
 bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
 add(bench, "list", bench_list.list_, "Problems with split, tags, test counts, size, baseline time.")

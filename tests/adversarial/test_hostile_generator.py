@@ -86,10 +86,11 @@ def test_gen_spec_of_a_folder_runs_its_generator_in_the_sandbox(tmp_path: Path) 
 
 def test_a_stored_input_model_cannot_make_a_draw_run_away() -> None:
     """``input_model.json`` is the problem folder's, untrusted: counts, lengths and
-    repeats past any sense are cut at the draw's budget, quickly."""
+    repeats past any sense are refused at the draw's budget (``DRAW_CHARS`` per input,
+    ``DRAW_SECONDS`` of host CPU for a check's draws), quickly, with the reason."""
     import random
 
-    from supercoder.problems.inputmodel import BUDGET, InputModel
+    from supercoder.problems.inputmodel import DRAW_SECONDS, DrawRefused, InputModel
 
     huge = 10**12
     spec = {
@@ -102,6 +103,62 @@ def test_a_stored_input_model_cannot_make_a_draw_run_away() -> None:
             {"line": [{"float": [0, 1], "decimals": huge}]},
         ],
     }
-    start = time.monotonic()
-    (text,) = InputModel(spec).draw(random.Random(1), 1)
-    assert len(text) <= 2 * BUDGET and time.monotonic() - start < 60
+    start = time.process_time()
+    with pytest.raises(DrawRefused, match="within budget"):
+        InputModel(spec).draw(random.Random(1), 5)
+    assert time.process_time() - start < 3 * DRAW_SECONDS
+
+
+def test_a_wrongly_inferred_tree_is_drawn_within_a_second() -> None:
+    """The issue's tree problem (``n m``, a line of ``n`` bits, then ``n - 1`` edges) was
+    inferred as ``n`` lines of 2 to 100,000 numbers each, and one check spent over 8
+    minutes of host CPU drawing from it (each draw up to 32 million characters, retried
+    six times). Its structure is now inferred right, and the same wrong structure,
+    stored, costs at most about a second a check, drawn or refused."""
+    import random
+
+    from supercoder.problems.inputmodel import DRAW_SECONDS, DrawRefused, InputModel, infer
+
+    rng = random.Random(4)
+    inputs = []
+    for n in (5, 9, 40, 100000):
+        bits = " ".join(str(rng.randint(0, 1)) for _ in range(n))
+        edges = "".join(f"{rng.randint(1, i)} {i + 1}\n" for i in range(1, n))
+        inputs.append(f"{n} {rng.randint(1, n)}\n{bits}\n{edges}".encode())
+    body = infer(inputs).spec["body"]
+    assert body[1]["line"][0]["run"]["count"] == {"var": "v0"}  # n bits on one line
+    assert body[2]["repeat"] == {"var": "v0", "add": -1}  # then n - 1 edges
+    wrong = {
+        "format": "supercoder-input-model/1",
+        "longest": 1400000,
+        "body": [
+            {
+                "line": [
+                    {"int": [5, 100000], "name": "v0", "size": True},
+                    {"int": [1, 100000], "name": "v1", "size": True},
+                ]
+            },
+            {
+                "repeat": {"var": "v0"},
+                "body": [
+                    {
+                        "line": [
+                            {
+                                "run": {
+                                    "count": {"range": [2, 100000]},
+                                    "of": {"int": [0, 100000], "max": "v0"},
+                                }
+                            }
+                        ]
+                    }
+                ],
+            },
+        ],
+    }
+    start = time.process_time()
+    try:
+        drawn = InputModel(wrong).draw(random.Random(2), 5)
+        assert all(len(x) <= 1 << 22 for x in drawn)
+    except DrawRefused as e:
+        assert "within budget" in str(e)
+    assert time.process_time() - start < 2 * DRAW_SECONDS + 1

@@ -76,6 +76,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             markup=False,
             highlight=False,
         )
+    if verdict.context.get("domain"):
+        line = f"domain: {verdict.context['domain']}"
+        console.print(printable(line), markup=False, highlight=False)
     if verdict.data is not None and verdict.data.grew:
         console.print(printable(verdict.data.summary()), markup=False, highlight=False)
     if verdict.context.get("timing"):

@@ -414,7 +414,9 @@ class Toolbox:
             )
         return Answer("\n".join(_line(x) for x in lines), data)
 
-    def check_candidate(self, problem: str, assembly: str, time: bool = True) -> Answer:
+    def check_candidate(
+        self, problem: str, assembly: str = "", time: bool = True, edits: str = ""
+    ) -> Answer:
         from supercoder.build.isa import DEFAULT_TARGET
         from supercoder.sandbox.box import Limits
         from supercoder.verify.evaluate import CheckConfig
@@ -422,7 +424,7 @@ class Toolbox:
         from supercoder.verify.service import verify_together
 
         p = self.problem(problem)
-        asm = self._assembly(assembly)
+        asm = self._program(p, assembly, edits)
         if not isinstance(time, bool):
             raise UserError("time: give true or false")
         cpu = self.config.cpu_limit
@@ -435,12 +437,12 @@ class Toolbox:
             )
         return Answer(_verdict_text(verdict), verdict_json(verdict))
 
-    def analyze_answer(self, problem: str, assembly: str) -> Answer:
+    def analyze_answer(self, problem: str, assembly: str = "", edits: str = "") -> Answer:
         from supercoder.analysis import analyze
         from supercoder.build.baseline import baseline_asm
 
         p = self.problem(problem)
-        asm = self._assembly(assembly)
+        asm = self._program(p, assembly, edits)
         result = analyze(baseline_asm(p), asm)
         lines = [f"{p.name}: the -O3 baseline -> this answer"]
         for label in result.labels:
@@ -450,17 +452,37 @@ class Toolbox:
             lines.append("no transformation kind found")
         return Answer("\n".join(_line(x) for x in lines), {"problem": p.name, **result.to_json()})
 
-    def _assembly(self, assembly: Any) -> str:
-        if not isinstance(assembly, str):
-            raise UserError("assembly: give the whole program's x86-64 assembly as text")
-        size = len(assembly.encode(errors="replace"))
+    def _program(self, problem: "Problem", assembly: Any, edits: Any) -> str:
+        """The answer's whole program: ``assembly`` as given, or the SEARCH/REPLACE
+        ``edits`` applied to the -O3 baseline (one of the two, each within the cap)."""
+        from supercoder.build.baseline import baseline_asm
+        from supercoder.prompting.diffedit import DiffError, apply_diff, has_edit_blocks
+
+        assembly, edits = self._sized(assembly, "assembly"), self._sized(edits, "edits")
+        if bool(assembly.strip()) == bool(edits.strip()):
+            raise UserError(
+                "give the whole program as assembly, or SEARCH/REPLACE blocks against the "
+                "baseline as edits (one of the two)"
+            )
+        if assembly.strip():
+            return assembly
+        if not has_edit_blocks(edits):
+            raise UserError("edits: no <<<<<<< SEARCH / ======= / >>>>>>> REPLACE block")
+        try:
+            program = apply_diff(baseline_asm(problem), edits)
+        except DiffError as e:
+            raise UserError(f"edits: {e}") from e
+        return self._sized(program, "the edited program")
+
+    def _sized(self, text: Any, what: str) -> str:
+        if not isinstance(text, str):
+            raise UserError(f"{what}: give text")
+        size = len(text.encode(errors="replace"))
         if size > self.config.max_candidate_bytes:
             raise UserError(
-                f"assembly: {size:,} bytes, over the cap of {self.config.max_candidate_bytes:,}"
+                f"{what}: {size:,} bytes, over the cap of {self.config.max_candidate_bytes:,}"
             )
-        if not assembly.strip():
-            raise UserError("assembly: empty; give the whole program (start from show_problem's)")
-        return assembly
+        return text
 
 
 def _children(folder: Path) -> list[Path]:
@@ -547,7 +569,8 @@ TOOLS = {
         "Check a whole x86-64 AT&T assembly program for a problem, as `supercoder check`: "
         "built, run on every test (hidden ones too) in the sandbox, outputs compared, and "
         "if correct timed against gcc -O3 on inputs drawn afresh (speedup with a 95% CI). "
-        "`time: false` checks correctness only (seconds, not minutes)."
+        "`time: false` checks correctness only (seconds, not minutes). Send the whole "
+        "program as `assembly`, or SEARCH/REPLACE blocks against the baseline as `edits`."
     ),
     "analyze_answer": (
         "Name the transformation kinds (vectorization, loop unrolling, ...) an answer's "
@@ -556,8 +579,9 @@ TOOLS = {
 }
 
 
-def build_server(config: McpConfig) -> Any:
-    """The ``MCPServer`` with the five tools, each bounded (see the module docstring)."""
+def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
+    """The ``MCPServer`` with the five tools over ``box`` (default: a new ``Toolbox`` of
+    ``config``), each bounded (see the module docstring)."""
     import anyio
 
     from supercoder.errors import require
@@ -569,7 +593,7 @@ def build_server(config: McpConfig) -> Any:
 
     from supercoder.paths import package_version
 
-    box = Toolbox(config)
+    box = box or Toolbox(config)
     limiter = anyio.CapacityLimiter(config.workers)
 
     async def bounded(work: Callable[[], Answer]) -> CallToolResult:
@@ -594,7 +618,15 @@ def build_server(config: McpConfig) -> Any:
 
     Ref = Annotated[str, Field(description="A problem's name (list_problems), or a folder's path.")]
     Asm = Annotated[
-        str, Field(description="The whole program: x86-64 AT&T assembly, as gcc -S emits.")
+        str,
+        Field(description="The whole program: x86-64 AT&T assembly, as gcc -S emits it."),
+    ]
+    Edits = Annotated[
+        str,
+        Field(
+            description="Instead of assembly: SEARCH/REPLACE blocks applied to the -O3 "
+            "baseline (<<<<<<< SEARCH, lines, =======, new lines, >>>>>>> REPLACE)."
+        ),
     ]
 
     async def list_problems(
@@ -616,15 +648,16 @@ def build_server(config: McpConfig) -> Any:
 
     async def check_candidate(
         problem: Ref,
-        assembly: Asm,
+        assembly: Asm = "",
         time: Annotated[
             bool, Field(description="Measure the speedup (false: correctness only).")
         ] = True,
+        edits: Edits = "",
     ) -> CallToolResult:
-        return await bounded(lambda: box.check_candidate(problem, assembly, time))
+        return await bounded(lambda: box.check_candidate(problem, assembly, time, edits))
 
-    async def analyze_answer(problem: Ref, assembly: Asm) -> CallToolResult:
-        return await bounded(lambda: box.analyze_answer(problem, assembly))
+    async def analyze_answer(problem: Ref, assembly: Asm = "", edits: Edits = "") -> CallToolResult:
+        return await bounded(lambda: box.analyze_answer(problem, assembly, edits))
 
     server = MCPServer(
         "supercoder",
@@ -639,13 +672,16 @@ def build_server(config: McpConfig) -> Any:
     )
     functions = (list_problems, show_problem, profile_baseline, check_candidate, analyze_answer)
     for fn in functions:
-        writes = fn is check_candidate  # runs code in the sandbox
+        runs_code = fn is check_candidate  # the candidate runs, in the sandbox
         server.add_tool(
             fn,
             name=fn.__name__,
             description=TOOLS[fn.__name__],
             annotations=ToolAnnotations(
-                read_only_hint=not writes, idempotent_hint=not writes, open_world_hint=False
+                read_only_hint=not runs_code,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
             ),
         )
     return server
@@ -695,8 +731,11 @@ def _json_size(value: Any, limit: int) -> int:
 
 
 def serve(config: McpConfig) -> None:
-    """Run the server on its transport until the client goes (stdio) or SIGTERM (HTTP)."""
-    server = build_server(config)
+    """Run the server on its transport until the client goes (stdio) or SIGTERM (HTTP).
+    The served problem sets are loaded first: a bad ``--benchmark`` stops it here."""
+    box = Toolbox(config)
+    box.served()
+    server = build_server(config, box)
     if config.transport is Transport.STDIO:
         server.run("stdio")
         return

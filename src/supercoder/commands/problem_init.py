@@ -70,6 +70,17 @@ def problem_init(
             "answer: every candidate must exit with it too); 0 by default.",
         ),
     ] = 0,
+    constraint: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--constraint",
+            help="A constraint of the input, as a statement gives it (repeatable): "
+            "'1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5'. Names map onto the "
+            "inferred model's numbers in reading order (plain names: numbers outside "
+            "repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn "
+            "inputs never pass them.",
+        ),
+    ] = None,
     join: Annotated[
         bool,
         typer.Option(
@@ -146,7 +157,7 @@ def problem_init(
     output does not depend on its input (or given no --inputs) is marked
     memorizable (problem.json "reads_input": false).
 
-    Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum
+    Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum --constraint 'N<=200000'
     Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
@@ -166,6 +177,7 @@ def problem_init(
         timeout=timeout,
         exit_code=exit_code,
         generator=generator,
+        constraints=tuple(constraint or ()),
         args=tuple(args or ()),
         join=join,
         validator=validator,
@@ -245,6 +257,14 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         )
     elif report.timed:
         typer.echo(report.timed)
+    if report.domain:
+        typer.echo(f"domain: {report.domain}")
+    if report.too_small:
+        typer.echo(
+            "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
+            '"too_small": true): no speedup can be timed on it; declare larger constraints '
+            "(--constraint) or give larger inputs"
+        )
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"
         if given_inputs

@@ -57,6 +57,12 @@ class InitConfig:
             test's too. Stored as ``tests/NAME.args``.
         join: build the further C files as one translation unit with the program
             (``#include``d at the end of ``source.c``) instead of apart.
+        constraints: declared constraints on the input (``N<=200000``, ``1<=A_i<=10^9``):
+            stored in ``input_model.json`` ``constraints``; the domain never passes them.
+        calibrate: find the input domain at init (``problems.domain``: extrapolated from
+            the visible inputs while the reference handles it; stored with the model);
+            None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
+            it, cached; the test suite's setting).
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
@@ -72,6 +78,8 @@ class InitConfig:
     exit_code: int = 0
     generator: Path | None = None
     sources: tuple[Path, ...] = ()
+    constraints: tuple[str, ...] = ()
+    calibrate: bool | None = None
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
@@ -91,6 +99,8 @@ class InitReport:
     sizes: str = ""  # how the program's size is set when it reads no input (-D macros)
     moved: tuple[str, ...] = ()  # include folders and source files placed in the problem
     timed: str = ""  # where the timed inputs will be drawn from
+    domain: str = ""  # the input domain and its source, in one line
+    too_small: bool = False  # the whole domain runs under the meter's floor
 
 
 def init_problem(
@@ -147,7 +157,9 @@ def create_problem(
     try:
         given = inputs_dir is not None or any(args.values())
         filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
-        timed = _timed_source(staging, tests, opts, args) if filled.reads_input else ""
+        timed, domain, small = (
+            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False)
+        )
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -171,6 +183,8 @@ def create_problem(
         "" if filled.reads_input else size_macros([build.main, *build.files.values()], opts.cflags),
         build.moved,
         timed,
+        domain,
+        small,
     )
 
 
@@ -265,6 +279,15 @@ def _check_options(opts: InitConfig) -> None:
         raise UserError(f"--compare: {e}") from e
     if not 0 <= opts.exit_code <= 255:
         raise UserError(f"--exit-code {opts.exit_code}: an exit status is 0-255")
+    if opts.constraints and opts.generator is not None:
+        raise UserError(
+            "--constraint bounds the input model init infers; a --generator draws its own "
+            "domain (give one or the other)"
+        )
+    from supercoder.problems.inputmodel import parse_constraint
+
+    for text in opts.constraints:
+        parse_constraint(text)  # a constraint that does not parse stops init before work
 
 
 def _check_target(out_dir: Path, force: bool) -> None:
@@ -549,23 +572,52 @@ def _timed_source(
     tests: Sequence[TestFile],
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
-) -> str:
+) -> tuple[str, str, bool]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
-    an input model inferred from every input and stored as ``input_model.json``."""
-    from supercoder.problems.inputmodel import FILE, infer
+    an input model inferred from every input (with the declared constraints), its domain
+    calibrated against the reference (``problems.domain``) and stored as
+    ``input_model.json``; also the domain in one line and whether it is too small to time
+    (then ``problem.json`` says ``"too_small": true``)."""
+    from supercoder.problems.domain import calibrate, describe, too_small
+    from supercoder.problems.inputmodel import FILE, constraint_lines, infer
+    from supercoder.problems.loading import load_problem
 
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     if opts.generator is not None:
-        return f"timed inputs: drawn from the generator (gen.py) for every check{checked}"
+        return (
+            f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
+            "generator: the problem's generator (gen.py), at the sizes it lists",
+            False,
+        )
     try:
         model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
     except UserError as e:
-        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed"
+        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed", "", False
+    if opts.constraints:
+        model = model.with_constraints(opts.constraints)
     model.save(folder)
-    return (
+    said = "".join(f"\n  constraint {line}" for line in constraint_lines(model.spec))
+    small = False
+    at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
+    if opts.calibrate or (opts.calibrate is None and at_init):
+        model = calibrate(load_problem(folder), model)
+        model.save(folder)
+        small = too_small(model)
+        if small:
+            meta = json.loads((folder / "problem.json").read_text())
+            meta["too_small"] = True
+            (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+    timed = (
         f"timed inputs: drawn for every check from the input model inferred from the "
-        f"inputs ({FILE}: edit it to widen a range or fix the structure){checked}"
+        f"inputs ({FILE}: edit it to widen a range, fix the structure or declare "
+        f"constraints){checked}{said}"
     )
+    line = (
+        describe(model)
+        if model.domain
+        else "the input model (its domain is found at the first check)"
+    )
+    return timed, f"model: {line}", small
 
 
 def _stdin_of(t: TestFile) -> bytes:

@@ -41,6 +41,7 @@ import json
 import math
 import random
 import re
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,9 @@ SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
-BUDGET = 1 << 25  # characters one draw may make at most (a repeat costs REPEAT_COST)
+DRAW_CHARS = 1 << 22  # characters one draw may make at most (a repeat costs REPEAT_COST)
+BUDGET = DRAW_CHARS  # the earlier name
+DRAW_SECONDS = 1.0  # host CPU all of a check's draws may take, whatever the model says
 REPEAT_COST = 16
 _PAIR = re.compile(r"\[\s*(-?[\d.eE+-]+),\s*(-?[\d.eE+-]+)\s*\]")
 _FIELD = re.compile(r"\{[^{}\[\]]*(?:\[[^\[\]]*\][^{}\[\]]*)*\}")
@@ -96,10 +99,16 @@ class _Infer:
             if min(counts) < 0 or max(counts) > 10**7:
                 continue
             sizes = [len(lines) for lines, _ in exs]
-            if sizes == counts and any(counts):
+            if sizes == counts and any(counts) and not _run_first(exs, counts):
                 body, _ = self.line([(ln, env) for lines, env in exs for ln in lines])
                 self.sizes.add(v)
                 return [{"repeat": {"var": v}, "body": [body]}]
+            for add in (-1, 1):  # n then n-1 edges of a tree, n+1 lines
+                alike = len({len(ln) for lines, _ in exs for ln in lines}) == 1
+                if sizes == [c + add for c in counts] and any(sizes) and alike:
+                    body, _ = self.line([(ln, env) for lines, env in exs for ln in lines])
+                    self.sizes.add(v)
+                    return [{"repeat": {"var": v, "add": add}, "body": [body]}]
             for k in range(2, 7):
                 if any(counts) and sizes == [k * c for c in counts]:
                     blocks = [
@@ -189,9 +198,10 @@ class _Infer:
             self.sizes.add(count_var)
         if not tokens:
             return {"line": []}, [dict(env) for _, env in items]
-        return {"line": [{"run": {"count": count, "of": self.field(tokens)}}]}, [
-            dict(env) for _, env in items
-        ]
+        run: dict[str, Any] = {"count": count, "of": self.field(tokens)}
+        if _sorted_runs([toks for toks, _ in items]):
+            run["sorted"] = True
+        return {"line": [{"run": run}]}, [dict(env) for _, env in items]
 
     def count_var(self, items: list[Item], widths: list[int]) -> str | None:
         names = list(items[0][1])
@@ -209,6 +219,10 @@ class _Infer:
             if bound:
                 out["max"] = bound
                 self.sizes.add(bound)
+            else:
+                within = self.bound(column, values, reached=False)
+                if within:
+                    out["within"] = within  # at most it where seen (``refine``: bounded)
             return out
         if all(_INT.match(t) or _FLOAT.match(t) for t in toks):
             values = [float(t) for t in toks]
@@ -227,19 +241,46 @@ class _Infer:
                 break
         return {"word": {"chars": chars, "len": length}}
 
-    def bound(self, column: list[tuple[str, Env]], values: list[int]) -> str | None:
-        """A variable every value stays within (at most it), that the values reach."""
+    def bound(
+        self, column: list[tuple[str, Env]], values: list[int], reached: bool = True
+    ) -> str | None:
+        """A variable every value stays within (at most it), that the values reach
+        (``reached`` False: the tightest one they stay within, reached or not)."""
         best, widest = None, -1
         for v in column[0][1]:
             tops = [env.get(v, 0) for _, env in column]
             if min(tops) <= 0 or any(x > t for x, t in zip(values, tops, strict=True)):
                 continue
-            reached = 2 * max(values) >= max(tops) and (
-                len(set(tops)) > 1 or max(values) == max(tops)
-            )
-            if reached and sum(tops) > widest:  # the least restrictive bound
+            if not reached:
+                if best is None or sum(tops) < widest:
+                    best, widest = v, sum(tops)
+                continue
+            ok = 2 * max(values) >= max(tops) and (len(set(tops)) > 1 or max(values) == max(tops))
+            if ok and sum(tops) > widest:  # the least restrictive bound
                 best, widest = v, sum(tops)
         return best
+
+
+def _run_first(exs: list[Example], counts: list[int]) -> bool:
+    """The first of the lines is a line of ``count`` values and the others are all one
+    other width (``n``, a line of ``n`` bits, then ``n - 1`` edges): not ``n`` lines of
+    one body (a run of 2 to ``n`` tokens, drawn as ``n`` lines of up to ``n`` values)."""
+    rest = {len(ln) for lines, _ in exs for ln in lines[1:]}
+    firsts = all(len(lines[0]) == c for (lines, _), c in zip(exs, counts, strict=True))
+    return firsts and len(rest) == 1 and not rest & set(counts)
+
+
+def _sorted_runs(runs: list[list[str]]) -> bool:
+    """Every run of numbers seen is in non-decreasing order (one at least 3 long)."""
+    if not any(len(r) >= 3 for r in runs):
+        return False
+    for r in runs:
+        if not all(_INT.match(t) for t in r):
+            return False
+        values = [int(t) for t in r]
+        if any(a > b for a, b in zip(values, values[1:], strict=False)):
+            return False
+    return True
 
 
 def _lines(text: str) -> list[list[str]]:
@@ -285,6 +326,11 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     return InputModel({**spec, "args": True} if args else spec)
 
 
+class DrawRefused(UserError):
+    """No input can be drawn from the model within the host's budget (``DRAW_SECONDS``
+    of CPU for a check's draws, ``DRAW_CHARS`` per input): its structure says why."""
+
+
 @dataclass(frozen=True)
 class InputModel:
     """An input model (the module docstring); ``spec`` is its JSON."""
@@ -294,25 +340,77 @@ class InputModel:
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.spec, sort_keys=True).encode()).hexdigest()
 
-    def draw(self, rng: random.Random, k: int) -> list[str]:
-        """``k`` inputs, stratified over the size range (draw i from its own k-th);
-        UserError where a (stored, edited) model cannot be drawn from."""
+    @property
+    def domain(self) -> dict:
+        """The extrapolation ``problems.domain`` found (``grow``, ``widen``, ``letters``,
+        ``refine``, ...; empty: the visible span)."""
+        d = self.spec.get("domain")
+        return d if isinstance(d, dict) else {}
+
+    @property
+    def constraints(self) -> list[str]:
+        """The declared constraints (``constraints``), as written."""
+        c = self.spec.get("constraints") or []
+        return [str(x) for x in c] if isinstance(c, list) else []
+
+    def with_domain(self, domain: dict) -> InputModel:
+        """This model with its ``domain`` section replaced."""
+        return InputModel({**self.spec, "domain": domain})
+
+    def with_constraints(self, constraints: Sequence[str]) -> InputModel:
+        """This model with declared ``constraints`` (checked: UserError naming one that
+        does not parse or maps onto no field)."""
+        model = InputModel({**self.spec, "constraints": list(constraints)})
+        resolve_constraints(model.spec)
+        return model
+
+    def draw(
+        self,
+        rng: random.Random,
+        k: int,
+        strata: Sequence[float] | None = None,
+        seconds: float = DRAW_SECONDS,
+    ) -> list[str]:
+        """Up to ``k`` inputs, stratified over the size range (draw i from its own k-th;
+        ``strata``: the positions 0-1 to draw at), within ``seconds`` of host CPU for all
+        of them: a draw over budget is tried smaller, then left out (``DrawRefused``
+        when none is left); UserError where a (stored, edited) model cannot be drawn from."""
         try:
-            return self._draw(rng, k)
+            return self._draw(rng, k, strata, seconds)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise UserError(f"input model: cannot draw ({type(e).__name__}: {e})") from e
 
-    def _draw(self, rng: random.Random, k: int) -> list[str]:
-        out = []
-        cap = 4 * max(1, int(self.spec.get("longest", 1 << 16)))
+    def _draw(
+        self, rng: random.Random, k: int, strata: Sequence[float] | None, seconds: float
+    ) -> list[str]:
+        declared = resolve_constraints(self.spec)
+        domain = self.domain
+        cap = 0 if domain else 4 * max(1, int(self.spec.get("longest", 1 << 16)))
+        deadline = time.process_time() + seconds
+        out: list[str] = []
+        why = ""
         for i in range(k):
-            u = (i + rng.random()) / max(1, k)
-            for _ in range(6):
-                text = _Draw(rng, u).body(self.spec["body"], {})
-                if len(text) <= cap:
+            u = strata[i] if strata is not None else (i + rng.random()) / max(1, k)
+            low = float(domain.get("low", 0) or 0) if strata is None else 0.0
+            u = low + (1 - low) * u  # from the sizes worth timing (``domain.low``) up
+            for attempt in range(4):
+                left = deadline - time.process_time()
+                if left <= 0:
+                    why = why or f"drawing took over {seconds:g} s of host CPU"
                     break
-                u *= 0.6
-            out.append(ARGS_MARK.decode() + text if self.spec.get("args") else text)
+                share = time.process_time() + left / (k - i)
+                try:
+                    text = _Draw(rng, u, domain, declared, share).body(self.spec["body"], {})
+                except _Over as e:
+                    why, u = str(e), u * 0.5
+                    continue
+                if cap and len(text) > cap and attempt < 3:
+                    u *= 0.6  # far longer than any input seen: smaller
+                    continue
+                out.append(ARGS_MARK.decode() + text if self.spec.get("args") else text)
+                break
+        if not out and k > 0:
+            raise DrawRefused(f"input model: no input can be drawn within budget ({why})")
         return out
 
     def save(self, folder: Path) -> Path:
@@ -326,12 +424,73 @@ class InputModel:
         return path
 
 
+class _Over(Exception):
+    """A draw went over its budget (characters or host CPU)."""
+
+
+INT32, INT64 = (1 << 31) - 1, (1 << 63) - 1
+WIDEN_MIN = 8  # a value field spanning fewer values (an op code 1-3) is never widened
+
+
+def _grown(hi: int, grow: float) -> int:
+    return max(0, int(round(hi * grow))) if grow != 1 else hi
+
+
+def _widened(lo: int, hi: int, widen: float) -> tuple[int, int]:
+    """[lo, hi] widened ``widen`` times beyond zero, within the integer type the values
+    seen fit (32 or 64 bits): a value beyond the range seen, never an overflow."""
+    if widen <= 1 or hi - lo < WIDEN_MIN:
+        return lo, hi
+    top = INT32 if max(abs(lo), abs(hi)) <= INT32 else INT64
+    if hi > 0:
+        hi = min(top, int(hi * widen))
+    if lo < 0:
+        lo = max(-top - 1, int(lo * widen))
+    return lo, hi
+
+
+_CLASSES = ("abcdefghijklmnopqrstuvwxyz", "ABCDEFGHIJKLMNOPQRSTUVWXYZ", "0123456789")
+
+
+def _letters(chars: str) -> str:
+    """The seen alphabet with every class it touches whole (``ab`` -> a-z)."""
+    out = set(chars)
+    for cls in _CLASSES:
+        if out & set(cls):
+            out |= set(cls)
+    return "".join(sorted(out))
+
+
 class _Draw:
-    def __init__(self, rng: random.Random, u: float):
+    def __init__(
+        self,
+        rng: random.Random,
+        u: float,
+        domain: dict | None = None,
+        declared: dict[int, dict] | None = None,
+        deadline: float = math.inf,
+    ):
         self.rng, self.u = rng, u
         # characters at most, whatever the model says (a stored model is the problem
         # folder's, untrusted: no count or length in it can make a draw run away)
-        self.budget = BUDGET
+        self.budget = DRAW_CHARS
+        domain = domain or {}
+        self.grow = float(domain.get("grow", 1) or 1)
+        self.widen = float(domain.get("widen", 1) or 1)
+        self.letters = bool(domain.get("letters"))
+        refine = set(domain.get("refine") or ())
+        self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
+        self.declared = declared or {}
+        self.deadline = deadline
+        self.ticks = 0
+
+    def spend(self, chars: int) -> None:
+        self.budget -= chars
+        if self.budget < 0:
+            raise _Over(f"an input over {DRAW_CHARS} characters")
+        self.ticks += 1
+        if not self.ticks & 1023 and time.process_time() > self.deadline:
+            raise _Over("an input that takes too long to draw")
 
     def body(self, nodes: list[dict], env: dict[str, int]) -> str:
         lines: list[str] = []
@@ -343,23 +502,24 @@ class _Draw:
             if "line" in node:
                 lines.append(" ".join(self.fields(node["line"], env)))
             else:
-                n = self.count(node["repeat"], env)
-                for _ in range(n):
-                    self.budget -= REPEAT_COST  # an empty body costs too
-                    if self.budget <= 0:
-                        break
+                for _ in range(self.count(node["repeat"], env)):
+                    self.spend(REPEAT_COST)  # an empty body costs too
                     self.nodes(node["body"], dict(env), lines)
 
     def count(self, spec: dict, env: dict[str, int]) -> int:
         if "var" in spec:
-            return max(0, int(env.get(spec["var"], 0)))
+            return max(0, int(env.get(spec["var"], 0)) + int(spec.get("add", 0)))
         lo, hi = (int(x) for x in spec["range"])
-        return self.sized(lo, hi)
+        if self.nonempty:
+            lo, hi = max(lo, 1), max(hi, 1)
+        return self.sized(lo, _grown(hi, self.grow))
 
     def sized(self, lo: int, hi: int) -> int:
         """A size in [lo, hi] (one value seen: from half of it), favouring the top."""
         if lo == hi:
             lo = hi // 2 if hi > 1 else lo
+        if hi < lo:
+            lo = hi
         u = abs(self.u + self.rng.uniform(-0.1, 0.1))  # reflected into [0, 1]: no
         u = 2.0 - u if u > 1.0 else u  # endpoint (a value seen) gets a share of its own
         return int(round(lo + (hi - lo) * math.sqrt(u)))
@@ -368,26 +528,68 @@ class _Draw:
         out = []
         for f in fields:
             if "run" in f:
-                for _ in range(self.count(f["run"]["count"], env)):
-                    if self.budget <= 0:
-                        break
-                    out.append(self.value(f["run"]["of"], env))
+                run = f["run"]
+                n = self.count(run["count"], env)
+                values = self.plain_run(run["of"], n, env)
+                if values is None:
+                    values = [self.value(run["of"], env) for _ in range(n)]
+                if run.get("sorted") and all(_INT.match(v) for v in values):
+                    values.sort(key=int)
+                out += values
             else:
                 out.append(self.value(f, env))
         return out
 
+    def plain_run(self, f: dict, n: int, env: dict[str, int]) -> list[str] | None:
+        """``n`` values of a plain integer field (no name, no bound that varies within the
+        run), drawn at once (a long line is most of a large input); None: not plain."""
+        if "int" not in f or f.get("name") or f.get("size") or n < 64:
+            return None
+        lo, hi = self._range(f, env)
+        span, rnd, out = hi - lo + 1, self.rng.random, []
+        if span > 1 << 52:  # beyond a float's precision
+            return None
+        step = 4096
+        for start in range(0, n, step):
+            chunk = [str(lo + int(rnd() * span)) for _ in range(min(step, n - start))]
+            self.spend(sum(map(len, chunk)) + len(chunk))
+            out += chunk
+        return out
+
+    def _range(self, f: dict, env: dict[str, int]) -> tuple[int, int]:
+        """The range an integer field is drawn from here (its domain)."""
+        lo, hi = (int(x) for x in f["int"])
+        dec = self.declared.get(id(f), {})
+        # a declared bound replaces the one inferred (a value seen within n may not be)
+        inferred = None if "hi" in dec else f.get("max") or (self.bounded and f.get("within"))
+        bound = dec.get("max") or inferred
+        if bound in env:  # up to the variable it is bounded by
+            hi = env[bound]
+            lo = min(dec.get("lo", lo), hi)
+        elif f.get("size"):
+            hi = _grown(hi, self.grow)
+            if "lo" in dec:
+                lo = dec["lo"]
+            if "hi" in dec:
+                hi = min(hi, dec["hi"])
+            lo = min(lo, hi)
+        elif dec:
+            lo, hi = dec.get("lo", lo), dec.get("hi", hi)
+        else:
+            lo, hi = _widened(lo, hi, self.widen)
+        if self.nonempty and f.get("size") and hi >= 1:
+            lo = max(lo, 1)
+        return lo, max(lo, hi)
+
     def value(self, f: dict, env: dict[str, int]) -> str:
         text = self._value(f, env)
-        self.budget -= len(text) + 1
+        self.spend(len(text) + 1)
         return text
 
     def _value(self, f: dict, env: dict[str, int]) -> str:
         rng = self.rng
         if "int" in f:
-            lo, hi = (int(x) for x in f["int"])
-            if f.get("max") in env:  # up to the variable it is bounded by
-                hi = env[f["max"]]
-                lo = min(lo, hi)
+            lo, hi = self._range(f, env)
             if f.get("size"):
                 v = self.sized(lo, hi) if hi >= 0 and lo >= 0 else rng.randint(lo, hi)
             else:
@@ -401,12 +603,214 @@ class _Draw:
             return f"{rng.uniform(lo, hi):.{d}f}"
         if "word" in f:
             w = f["word"]
-            n = self.count(w["len"], env) if "var" in w["len"] else rng.randint(*w["len"]["range"])
-            n = max(1, min(n, self.budget))
-            self.budget -= n
+            if "var" in w["len"]:
+                n = self.count(w["len"], env)
+            else:
+                lo, hi = (int(x) for x in w["len"]["range"])
+                n = rng.randint(lo, max(lo, _grown(hi, self.grow)))
+            n = max(1, n)
+            self.spend(n)
             chars = w["chars"] or "a"
+            if self.letters:
+                chars = _letters(chars)
             return "".join(rng.choices(chars, k=n))
         raise UserError(f"input model: unknown field {sorted(f)}")
+
+
+# ---------------------------------------------------------------- declared constraints
+
+_REL = re.compile(r"(<=|>=|≤|≥|<|>|=)")
+_NUMBER = re.compile(
+    r"^([+-]?)\s*(?:(\d+(?:\.\d+)?)\s*(?:[*x×·]\s*)?)?(?:10\s*\^\s*\{?(\d+)\}?|[eE](\d+))?$"
+)
+_NAME = re.compile(r"^(\|?)([A-Za-z][A-Za-z0-9]*)(?:_\{?[a-z]+\}?|\[[a-z]+\])?\|?$")
+
+
+def _number(text: str) -> int | None:
+    t = text.strip().replace(" ", "")
+    m = _NUMBER.match(t)
+    if not t or not m or not (m[2] or m[3]):
+        return None
+    base = float(m[2]) if m[2] else 1.0
+    exp = int(m[3] or m[4] or 0)
+    value = int(round(base * 10**exp))
+    return -value if m[1] == "-" else value
+
+
+def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | str | None]]:
+    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``:
+    (name, kind, lo, hi) per name (kind ``int``, ``element`` for a subscripted name,
+    ``length`` for ``|S|``; a bound is a number, another name, or None); UserError for
+    anything else."""
+    parts = [p.strip() for p in _REL.split(text.strip())]
+    terms, ops = parts[0::2], parts[1::2]
+    bad = UserError(
+        f"constraint {text!r}: write it as LO<=NAME<=HI, NAME<=HI or NAME>=LO (NAME like N, "
+        "A_i, |S|; numbers like 200000, 2*10^5, 10^9, 1e9; a bound may name another field)"
+    )
+    if not ops or len(ops) > 2 or not all(terms):
+        raise bad
+    up = {"<=", "<", "≤"}
+    if all(o in up for o in ops):
+        pass
+    elif all(o in {">=", ">", "≥"} for o in ops):
+        terms, ops = terms[::-1], ["<" if o == ">" else "<=" for o in ops[::-1]]
+    elif ops == ["="]:  # N=5 (or 5=N): that value only
+        name, value = terms if _number(terms[1]) is not None else terms[::-1]
+        terms, ops = [value, name, value], ["<=", "<="]
+    else:
+        raise bad
+
+    def bound(term: str, strict: int) -> int | str | None:
+        value = _number(term)
+        if value is not None:
+            return value + strict
+        m = _NAME.match(term)
+        if m and not m[1] and strict == 0:
+            return m[2]
+        raise bad
+
+    def names(term: str) -> list[tuple[str, str]]:
+        out = []
+        for piece in term.split(","):
+            m = _NAME.match(piece.strip())
+            if not m:
+                return []
+            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
+            out.append((m[2] if kind == "int" else piece.strip(), kind))
+        return out
+
+    if len(terms) == 3:
+        lo_t, mid, hi_t = terms
+        lo_s, hi_s = (1 if ops[0] == "<" else 0), (-1 if ops[1] == "<" else 0)
+    elif names(terms[0]) and (_number(terms[1]) is not None or _NAME.match(terms[1])):
+        lo_t, mid, hi_t = "", terms[0], terms[1]
+        lo_s, hi_s = 0, (-1 if ops[0] == "<" else 0)
+    else:
+        lo_t, mid, hi_t = terms[0], terms[1], ""
+        lo_s, hi_s = (1 if ops[0] == "<" else 0), 0
+    found = names(mid)
+    if not found:
+        raise bad
+    lo = bound(lo_t, lo_s) if lo_t else None
+    hi = bound(hi_t, hi_s) if hi_t else None
+    return [(name, kind, lo, hi) for name, kind in found]
+
+
+def size_caps(spec: dict) -> float:
+    """How many times the largest seen the declared constraints let the sizes grow (the
+    most any declared size may; infinite where a size is not declared)."""
+    declared = resolve_constraints(spec)
+    most = 0.0
+    for f, _, _ in _fields(spec.get("body") or []):
+        if "int" in f and f.get("size"):
+            hi = declared.get(id(f), {}).get("hi")
+            if hi is None:
+                return math.inf
+            most = max(most, hi / max(1, int(f["int"][1])))
+    if '"range"' in json.dumps(spec.get("body")):
+        return math.inf
+    return most or math.inf
+
+
+def top_sizes(spec: dict) -> list[str]:
+    """The sizes at the top of the domain, ``v0<=123456`` (numbers outside repeats)."""
+    declared = resolve_constraints(spec)
+    d = spec.get("domain") or {}
+    grow = float(d.get("grow", 1) or 1)
+    out = []
+    for f, _, rep in _fields(spec.get("body") or []):
+        if "int" in f and f.get("size") and not rep and not f.get("max"):
+            hi = _grown(int(f["int"][1]), grow)
+            if "hi" in declared.get(id(f), {}):
+                hi = min(hi, declared[id(f)]["hi"])
+            out.append(f"{f.get('name', '?')}<={hi}")
+    return out
+
+
+def _fields(
+    body: list[dict], inside: bool = False, where: str = ""
+) -> list[tuple[dict, str, bool]]:
+    """Every integer and word field in reading order: (field, where, repeated)."""
+    out: list[tuple[dict, str, bool]] = []
+    for i, node in enumerate(body):
+        at = f"{where}{'.' if where else ''}{i + 1}"
+        if "line" in node:
+            for j, f in enumerate(node["line"]):
+                if "run" in f:
+                    out.append((f["run"]["of"], f"line {at}, each value", True))
+                else:
+                    out.append((f, f"line {at}, value {j + 1}", inside))
+        else:
+            out += _fields(node.get("body") or [], True, f"{at} (repeated), line ")
+    return out
+
+
+def resolve_constraints(spec: dict) -> dict[int, dict]:
+    """The declared constraints of ``spec`` mapped onto its fields: id(field) ->
+    ``{"lo", "hi", "max"}`` (see ``constraint_lines`` for the rule)."""
+    return _resolve(spec)[0]
+
+
+def constraint_lines(spec: dict) -> list[str]:
+    """How each declared constraint maps onto the model, one line each."""
+    return _resolve(spec)[1]
+
+
+def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
+    constraints = spec.get("constraints") or []
+    if not constraints:
+        return {}, []
+    if not isinstance(constraints, list):
+        raise UserError('input model: "constraints" must be a list of strings like "N<=200000"')
+    fields = _fields(spec["body"])
+    by_name = {f.get("name"): (f, w) for f, w, _ in fields if f.get("name")}
+    pools = {
+        "int": [(f, w) for f, w, rep in fields if "int" in f and not rep],
+        "element": [(f, w) for f, w, rep in fields if "int" in f and rep],
+        "length": [(f, w) for f, w, _ in fields if "word" in f],
+    }
+    taken: dict[str, tuple[dict, str]] = {}
+    out: dict[int, dict] = {}
+    lines: list[str] = []
+    for text in constraints:
+        for name, kind, lo, hi in parse_constraint(str(text)):
+            if name in by_name and kind == "int":
+                taken.setdefault(name, by_name[name])
+            if name not in taken:
+                used = {id(f) for f, _ in taken.values()}
+                free = [(f, w) for f, w in pools[kind] if id(f) not in used]
+                if not free:
+                    what = {
+                        "int": "number outside repeats",
+                        "element": "repeated number",
+                        "length": "word",
+                    }[kind]
+                    raise UserError(
+                        f"constraint {text!r}: no {what} left in the input model for {name} "
+                        f"(its fields: {', '.join(w for _, w, _ in fields) or 'none'}); "
+                        "bind it by the model's own name (v0, v1, ...) instead"
+                    )
+                taken[name] = free[0]
+            f, where = taken[name]
+            entry = out.setdefault(id(f), {})
+            for key_, value in (("lo", lo), ("hi", hi)):
+                if isinstance(value, int):
+                    entry[key_] = value
+                elif isinstance(value, str):
+                    target = taken.get(value) or by_name.get(value)
+                    if target is None or not target[0].get("name"):
+                        raise UserError(
+                            f"constraint {text!r}: {value} names no number declared before it"
+                        )
+                    if key_ == "hi":
+                        entry["max"] = target[0]["name"]
+            if kind == "length" and "word" in f:
+                entry["word"] = True
+            span = f"[{entry.get('lo', '..')}, {entry.get('max') or entry.get('hi', '..')}]"
+            label = f.get("name") or ("the words" if "word" in f else "the values")
+            lines.append(f"{name} -> {label} ({where}) {span}")
+    return out, lines
 
 
 _CHECKED: dict[str, InputModel] = {}  # stored models checked in this process, by digest

@@ -47,7 +47,7 @@ def make_trl_reward(
 
     by_name = {p.name: p for p in problems}
     config = config or RewardConfig()
-    remote = ServiceClient.from_env() if executor is None else None  # SUPERCODER_SERVER
+    remote = ServiceClient.from_env()  # SUPERCODER_SERVER: it verifies, not the executor
 
     def reward(
         prompts: Sequence[Any] | None = None,

@@ -343,7 +343,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
                 v,
                 tests=tuple(_not_timed(r) for r in v.tests),
                 message=unseen.why,
-                context={**v.context, "timing": unseen.why},
+                context={**v.context, "timing": unseen.why, **_domain(unseen)},
             )
         return out
     hidden = _hidden(problem, unseen)
@@ -403,7 +403,12 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
     drawn = len(unseen.generated_tests)
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
-        context = {**v.context, "timing": unseen.why, "timed_inputs": unseen.source}
+        context = {
+            **v.context,
+            "timing": unseen.why,
+            "timed_inputs": unseen.source,
+            **_domain(unseen),
+        }
         together = v.unseen  # the hidden tests, and now the drawn ones too
         if drawn:
             together = (
@@ -434,6 +439,19 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
         out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
+    return out
+
+
+def _domain(unseen: Unseen) -> dict:
+    """The verdict context's domain keys: the domain and source in one line, the sizes
+    drawn, each source dropped with why."""
+    out: dict = {}
+    if unseen.domain:
+        out["domain"] = f"{unseen.source}: {unseen.domain}"
+    if unseen.sizes:
+        out["timed_sizes"] = unseen.sizes
+    if unseen.dropped:
+        out["dropped_sources"] = list(unseen.dropped)
     return out
 
 

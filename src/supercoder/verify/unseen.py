@@ -18,10 +18,11 @@ checks. The inputs come from the first source of these that the problem has:
 3. ``fuzzer``: mutations of its inputs (``problems.fuzz``).
 
 ``llm-generator``, the generator a model wrote for the problem (``llm_gen.py``,
-``prompting/inputgen.py``), comes right after the problem's own. An input equal to one
-of the problem's own is dropped, and so is one that a validator of the problem
-(``validate.py``, ``llm_validate.py``: ``problems/validator.py``) rejects, whatever its
-source. A source is *validated* once per
+``prompting/inputgen.py``), comes right after the problem's own. An input that a
+validator of the problem (``validate.py``, ``llm_validate.py``: ``problems/validator.py``)
+rejects is dropped, whatever its source.
+
+An input equal to one of the problem's own is dropped. A source is *validated* once per
 problem and source (cached, ``_validate``): a batch of its draws runs through the
 reference at -O3 twice, at -O0 and in a sanitizer build (``-fsanitize=address,undefined``);
 a source whose draws make the reference misbehave (a crash, undefined behaviour or an
@@ -48,17 +49,23 @@ import re
 import secrets
 import shutil
 import tempfile
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import (
     atomic_write_text,
     cache_dir,
-    sibling_temp,
     staging_prefix,
-    temp_prefix,
+)
+from supercoder.problems.domain import (
+    DRAW_SECONDS,
+    FLOOR_SECONDS,
+    SANITIZE,
+    reference_runs,
+    sanitizer_clean,
+    tests_digest,
 )
 from supercoder.problems.outputs import expected_output
 from supercoder.problems.validator import (
@@ -68,19 +75,22 @@ from supercoder.problems.validator import (
 )
 from supercoder.types import Problem
 
+__all__ = ["DRAW_SECONDS", "SANITIZE", "reference_runs", "sanitizer_clean", "unseen_tests"]
+
 log = logging.getLogger("supercoder")
 
 DRAWS = 5  # inputs drawn for every check (their spread enters the CI: more than 3)
 MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
-DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
 # what one drawn input's reference run is aimed at: a generator's draw that runs longer
 # than twice this is drawn again once, smaller (2.4x the meter's 5 ms floor: long enough
 # to time; five of them cost about what timing the largest hidden test did)
 TARGET_SECONDS = 0.012
+# the top stratum of a generator's draws: the largest size whose input the reference runs
+# within this (probed once per problem; a check's five draws stratified below it)
+TOP_GEN_SECONDS = 2 * TARGET_SECONDS
 VALIDATE = 4  # draws a source is validated on (once per problem and source)
 GENERATED_PREFIX = "unseen/"
-VERSION = 3
-SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fno-sanitize-recover=all")
+VERSION = 4
 _LONE_INT = re.compile(r"(?<![\w.+-])(\d{2,18})(?![\w.])")
 
 Test = tuple[str, bytes, bytes]  # (name, input, expected output as compared)
@@ -99,6 +109,9 @@ class Unseen:
     source: str = "hidden"
     drawn: tuple[Test, ...] = ()
     cpu_seconds: float = 0.0  # the reference's runs on the drawn inputs
+    domain: str = ""  # the input domain the source draws from, in one line
+    dropped: tuple[str, ...] = ()  # each source not used before it, with why
+    sizes: str = ""  # which sizes were drawn (and the reference's CPU on them)
 
     @property
     def names(self) -> frozenset[str]:
@@ -137,35 +150,96 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             "memorizable: the program reads no input, so it is timed on its visible tests "
             "(a candidate may precompute its output)"
         )
-        return Unseen(visible, 0, 0, why, "memorizable")
+        return Unseen(visible, 0, 0, why, "memorizable", domain="none: the program reads no input")
     if os.environ.get("SUPERCODER_UNSEEN") == "cached":
         return _cached_unseen(problem, hidden)
-    drawn, source, cpu = draw_tests(problem, DRAWS, seed)
-    if drawn:
+    found = draw_from_sources(problem, DRAWS, seed)
+    dropped = tuple(found.dropped)
+    said = f"; dropped: {'; '.join(dropped)}" if dropped else ""
+    small = (
+        "; too small to time: the whole domain runs under 5 ms (marked at problem init)"
+        if problem.meta.get("too_small")
+        else ""
+    )
+    if found.tests:
         what = {
             "generator": "the problem's generator",
             "llm-generator": "the generator a model wrote for the problem",
             "model": "the problem's input model",
             "fuzzer": "mutations of the problem's inputs",
-        }[source]
+        }.get(found.source, f"the {found.source}")
         why = (
-            f"timed on {len(drawn)} input(s) drawn for this check from {what} (a new secret "
-            "seed every check; expected outputs from the reference build), never shown: "
-            "the speedup over the problem's input distribution; visible and hidden tests "
-            "decide correctness only"
+            f"timed on {len(found.tests)} input(s) drawn for this check from {what} (a new "
+            "secret seed every check; expected outputs from the reference build), never "
+            "shown: the speedup over the problem's input domain; visible and hidden tests "
+            f"decide correctness only; {found.sizes}{small}{said}"
         )
-        return Unseen(tuple(drawn), 0, len(drawn), why, source, tuple(drawn), cpu)
+        tests = tuple(found.tests)
+        return Unseen(
+            tests,
+            0,
+            len(tests),
+            why,
+            found.source,
+            tests,
+            found.cpu,
+            found.domain,
+            dropped,
+            found.sizes,
+        )
     if hidden:
         why = (
             f"timed on {len(hidden)} hidden test(s) (no input could be drawn for this "
-            "problem): inputs the model never saw; visible tests decide correctness only"
+            f"problem{said}): inputs the model never saw; visible tests decide correctness only"
         )
-        return Unseen(tuple(hidden), len(hidden), 0, why, "hidden")
+        return Unseen(
+            tuple(hidden),
+            len(hidden),
+            0,
+            why,
+            "hidden",
+            domain="the hidden tests only",
+            dropped=dropped,
+        )
     why = (
-        "no test the model never saw (no hidden test, no input could be drawn: no "
-        "generator, input model or fuzzable input): no speedup is measured"
+        "no test the model never saw (no hidden test, no input could be drawn"
+        f"{said or ': no generator, input model or fuzzable input'}): no speedup is measured"
     )
-    return Unseen((), 0, 0, why, "none")
+    return Unseen((), 0, 0, why, "none", domain="none: no source could draw", dropped=dropped)
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source of timed inputs: its ``name``, how it draws (``draw(rng, k)``), its
+    ``domain`` in one line (``""``: said once it has drawn), whether its draws are
+    judged once per problem before use (``validate``), and ``dropped``: why it cannot
+    be used at all (``""``: it can)."""
+
+    name: str
+    draw: Draw
+    domain: str = ""
+    validate: bool = True
+    dropped: str = ""
+
+
+# Further sources, each (the name of the source it goes before, factory(problem) ->
+# Source or None): the seam for sources made elsewhere (a generator+validator pair, a
+# model-written generator); every one lands in the ordered list ``sources`` returns.
+SOURCE_FACTORIES: list[tuple[str, Callable[[Problem], Source | None]]] = []
+
+
+@dataclass
+class Drawn:
+    """What ``draw_from_sources`` found: the tests, the source they came from, its
+    domain, the sizes timed, the reference's CPU seconds, and each source dropped
+    before it with its reason."""
+
+    tests: list[Test] = field(default_factory=list)
+    source: str = ""
+    domain: str = ""
+    sizes: str = ""
+    cpu: float = 0.0
+    dropped: list[str] = field(default_factory=list)
 
 
 def draw_tests(
@@ -173,42 +247,84 @@ def draw_tests(
 ) -> tuple[list[Test], str, float]:
     """Up to ``count`` drawn tests from the problem's first usable source, its name (""
     when none gave any) and the CPU seconds of the reference's runs on them."""
+    found = draw_from_sources(problem, count, seed)
+    return found.tests, found.source, found.cpu
+
+
+def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> Drawn:
+    """``Drawn`` from the first source of ``sources(problem)`` that gives tests."""
+    found = Drawn()
     if count <= 0 or not problem.tests:
-        return [], "", 0.0
+        return found
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
     own = {t.run_input() for t in problem.tests}
-    for name, draw in _sources(problem):
+    for src in sources(problem):
+        if src.dropped:
+            found.dropped.append(f"{src.name}: {src.dropped}")
+            continue
         try:
-            if not _validate(problem, name, draw):
-                continue
-            drawn = draw(rng, count)
-            inputs = valid_inputs(problem, _fresh(drawn, own))
+            if src.validate:
+                ok, why = _validate(problem, src.name, src.draw)
+                if not ok:
+                    found.dropped.append(f"{src.name}: {why}")
+                    continue
+            drawn = src.draw(rng, count)
+            fresh = _fresh(drawn, own)
+            inputs = valid_inputs(problem, fresh)
         except (UserError, InfraError) as e:
-            log.warning("warning: %s: no timed inputs from the %s (%s)", problem.name, name, e)
+            log.warning("warning: %s: no timed inputs from the %s (%s)", problem.name, src.name, e)
+            found.dropped.append(f"{src.name}: {e}")
             continue
         if not inputs:
+            why = f"the validator rejected all {len(fresh)} drawn inputs" if fresh else ""
+            found.dropped.append(f"{src.name}: {why or 'it drew no new input'}")
             continue
         try:
             outputs, took = reference_runs(problem, inputs)
             cpu = sum(took)
+            size_of: dict[bytes, int] = {}
             if isinstance(drawn, _Sized):
                 size_of = dict(zip(drawn, drawn.sizes, strict=True))
-                inputs, outputs, again = _to_target(
+                inputs, outputs, took, again = _to_target(
                     problem, rng, inputs, outputs, took, size_of, drawn.source
                 )
                 cpu += again
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
             log.warning("warning: %s: no timed inputs (%s)", problem.name, e)
-            return [], "", 0.0
+            found.dropped.append(f"{src.name}: {e}")
+            return found
+        kept = [(d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None]
         tests = [
             (f"{GENERATED_PREFIX}u{i + 1}", data, expected_output(out, problem.compare))
-            for i, (data, out) in enumerate(
-                (d, o) for d, o in zip(inputs, outputs, strict=True) if o is not None
-            )
+            for i, (data, out, _) in enumerate(kept)
         ]
         if tests:
-            return tests, name, cpu
-    return [], "", 0.0
+            found.tests, found.source, found.cpu = tests, src.name, cpu
+            found.domain = src.domain
+            sizes = size_of if isinstance(drawn, _Sized) else None
+            found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
+            return found
+        found.dropped.append(f"{src.name}: the reference failed on every draw")
+    return found
+
+
+def _sizes_line(size_of: dict[bytes, int] | None, kept: list[tuple[bytes, float]]) -> str:
+    """Which sizes were drawn, in words: the generator's sizes, else the inputs' lengths,
+    with the reference's CPU on them (the meter times those of 5 ms and more)."""
+    if not kept:
+        return ""
+    ms = sorted(1000 * t for _, t in kept)
+    timed = sum(m >= 1000 * FLOOR_SECONDS for m in ms)
+    if size_of:
+        sizes = sorted(size_of.get(d, 0) for d, _ in kept)
+        what = f"generator sizes {sizes[0]}-{sizes[-1]}"
+    else:
+        lengths = sorted(len(d) for d, _ in kept)
+        what = f"inputs of {lengths[0]}-{lengths[-1]} bytes"
+    return (
+        f"drawn: {what}, the reference's CPU {ms[0]:.1f}-{ms[-1]:.1f} ms "
+        f"({timed} of {len(ms)} at 5 ms or more: those are timed)"
+    )
 
 
 def _fresh(inputs: list[bytes], own: set[bytes]) -> list[bytes]:
@@ -219,34 +335,103 @@ def _fresh(inputs: list[bytes], own: set[bytes]) -> list[bytes]:
     return out
 
 
-def _sources(problem: Problem) -> list[tuple[str, Draw]]:
+def sources(problem: Problem) -> Iterator[Source]:
+    """The problem's sources of timed inputs, in order (module docstring), each made when
+    it is reached (a later one is not looked at when an earlier one is used); one that
+    cannot be used says why in ``dropped``."""
+    makers: list[tuple[str, Callable[[Problem], Source | None]]] = [
+        ("generator", _generator_source),
+        ("llm-generator", _llm_generator_source),
+        ("model", _model_source),
+        ("fuzzer", _fuzzer_source),
+    ]
+    for before, factory in SOURCE_FACTORIES:
+        at = next((i for i, (name, _) in enumerate(makers) if name == before), len(makers))
+        makers.insert(at, (before, factory))
+    for _, make in makers:
+        made = make(problem)
+        if made is not None:
+            yield made
+
+
+def _generator_source(problem: Problem) -> Source | None:
     from supercoder.problems.loading import generator_source
 
-    out: list[tuple[str, Draw]] = []
     try:
         source = generator_source(problem.meta)
-    except UserError:
-        source = None
-    if source is not None:
-        out.append(("generator", _generator_draw(problem, source)))
+    except UserError as e:
+        return Source("generator", _nothing, dropped=str(e))
+    if source is None:
+        return None
+    return Source("generator", _generator_draw(problem, source), _gen_domain(problem, source))
+
+
+def _llm_generator_source(problem: Problem) -> Source | None:
     written = llm_generator_source(problem)
-    if written is not None:
-        out.append(("llm-generator", _generator_draw(problem, written)))
-    model = _model(problem)
-    if model is not None:
-        out.append(("model", lambda rng, k: [m.encode() for m in model.draw(rng, k)]))
-    out.append(("fuzzer", lambda rng, k: _variants(problem, k, 2 * k, rng)))
-    return out
+    if written is None:
+        return None
+    draw = _generator_draw(problem, written)
+    return Source("llm-generator", draw, _gen_domain(problem, written, "llm_gen.py"))
+
+
+def _model_source(problem: Problem) -> Source | None:
+    from supercoder.problems.domain import describe
+
+    model, why = _model(problem)
+    if model is None:
+        return Source("model", _nothing, dropped=why) if why else None
+    refused = model.domain.get("refused", "")
+    return Source("model", _model_draw(model), describe(model), validate=False, dropped=refused)
+
+
+def _fuzzer_source(problem: Problem) -> Source:
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        return _variants(problem, k, 2 * k, rng)
+
+    return Source("fuzzer", draw, "mutations of the visible inputs")
+
+
+def _nothing(rng: random.Random, k: int) -> list[bytes]:
+    return []
+
+
+def _model_draw(model) -> Draw:
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        return [m.encode() for m in model.draw(rng, k)]
+
+    return draw
 
 
 def _model(problem: Problem):
+    """The problem's input model, calibrated (``problems.domain``), and why not."""
+    from supercoder.problems.domain import calibrated
     from supercoder.problems.inputmodel import model_for
 
     try:
-        return model_for(problem)
+        model = model_for(problem)
     except UserError as e:
         log.warning("warning: %s: %s", problem.name, e)
-        return None
+        return None, str(e)
+    if model is None:
+        return None, "the inputs are not text"
+    try:
+        return calibrated(problem, model), ""
+    except (UserError, InfraError) as e:
+        log.warning("warning: %s: the input model's domain: %s", problem.name, e)
+        return model, ""
+
+
+def domain_line(problem: Problem) -> str:
+    """The problem's input domain and its source, in one line (``check``, ``problem
+    init``, ``problem show``): from the first source that can be used."""
+    if problem.memorizable:
+        return "none: the program reads no input (memorizable)"
+    for src in sources(problem):
+        if not src.dropped:
+            return f"{src.name}: {src.domain}" if src.domain else src.name
+    if any(t.hidden for t in problem.tests):
+        return "the hidden tests only (no source can draw)"
+    return "none (no source can draw)"
 
 
 # ---------------------------------------------------------------- the generator
@@ -256,7 +441,7 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
     def draw(rng: random.Random, k: int) -> list[bytes]:
         from supercoder.problems.generator import run_generator
 
-        sizes = generator_size_range(problem, source)
+        sizes = generator_timed_range(problem, source)[:2]
         requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
@@ -264,6 +449,21 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
         return out
 
     return draw
+
+
+def _gen_domain(problem: Problem, source: str, file: str = "gen.py") -> str:
+    """The generator's domain in one line (its sizes, and the ones timed)."""
+    try:
+        low, high = generator_size_range(problem, source)
+        bottom, top, t_low, t_top = generator_timed_range(problem, source)
+    except (UserError, InfraError) as e:
+        return f"the problem's generator ({file}; its sizes could not be probed: {e})"
+    small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
+    return (
+        f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
+        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
+        f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
+    )
 
 
 def _to_target(
@@ -274,36 +474,49 @@ def _to_target(
     cpu: list[float],
     size_of: dict[bytes, int],
     source: str | None = None,
-) -> tuple[list[bytes], list[bytes | None], float]:
-    """Draws whose reference run took over twice ``TARGET_SECONDS`` drawn once more, at
-    their size scaled by the square root of target/took (a linear cost lands at about
-    1.4x the target, a quadratic one at it), kept when clean; the rest as drawn. Also the
-    CPU seconds of the reference's runs on the new draws."""
+) -> tuple[list[bytes], list[bytes | None], list[float], float]:
+    """Draws fitted to what a check can time, in one more generator run: a draw whose
+    reference run took over twice ``TARGET_SECONDS`` drawn again at its size scaled by
+    the square root of target/took (a linear cost lands at about 1.4x the target, a
+    quadratic one at it), kept when clean and still long enough to time (1.5x the meter's
+    floor: a size whose cost falls off a cliff below it keeps its long draw); a draw
+    under 1.2x the floor drawn again larger (up to 4x, within the generator's sizes),
+    kept when clean and longer. The rest as drawn; also the CPU seconds of the
+    reference's runs on the new draws."""
     from supercoder.problems.generator import run_generator
     from supercoder.problems.loading import generator_source
 
-    over = [
-        i
-        for i, t in enumerate(cpu)
-        if t > 2 * TARGET_SECONDS and outputs[i] is not None and inputs[i] in size_of
-    ]
-    if not over:
-        return inputs, outputs, 0.0
+    cpu = list(cpu)
     source = source or generator_source(problem.meta)
     if source is None:
-        return inputs, outputs, 0.0
-    low = generator_size_range(problem, source)[0]
-    scaled = [max(low, int(size_of[inputs[i]] * math.sqrt(TARGET_SECONDS / cpu[i]))) for i in over]
-    requests = [(rng.getrandbits(62), n) for n in scaled]
+        return inputs, outputs, cpu, 0.0
+    low, high = generator_size_range(problem, source)
+    todo: list[tuple[int, int]] = []  # (draw, new size)
+    for i, t in enumerate(cpu):
+        if outputs[i] is None or inputs[i] not in size_of:
+            continue
+        size = size_of[inputs[i]]
+        if t > 2 * TARGET_SECONDS:
+            todo.append((i, max(low, int(size * math.sqrt(TARGET_SECONDS / t)))))
+        elif t < 1.2 * FLOOR_SECONDS and size < high:
+            factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
+            todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    if not todo:
+        return inputs, outputs, cpu, 0.0
+    requests = [(rng.getrandbits(62), n) for _, n in todo]
     again = valid_inputs(problem, run_generator(source, requests, label=f"{problem.name}: gen.py"))
-    if len(again) != len(over):  # a redraw the validator rejects: keep the first draws
-        return inputs, outputs, 0.0
+    if len(again) != len(todo):  # a redraw the validator rejects: keep the first draws
+        return inputs, outputs, cpu, 0.0
     new_out, new_cpu = reference_runs(problem, again)
     inputs, outputs = list(inputs), list(outputs)
-    for i, data, out in zip(over, again, new_out, strict=True):
-        if out is not None and data not in size_of and data not in inputs:
-            inputs[i], outputs[i] = data, out
-    return inputs, outputs, float(sum(new_cpu))
+    for (i, n), data, out, t in zip(todo, again, new_out, new_cpu, strict=True):
+        if out is None or data in size_of or data in inputs:
+            continue
+        shorter = cpu[i] > 2 * TARGET_SECONDS
+        if (shorter and t >= 1.5 * FLOOR_SECONDS) or (not shorter and t > cpu[i]):
+            inputs[i], outputs[i], cpu[i] = data, out, t
+            size_of[data] = n  # the caller's record of sizes: the new draw's
+    return inputs, outputs, cpu, float(sum(new_cpu))
 
 
 class _Sized(list):
@@ -315,12 +528,11 @@ class _Sized(list):
 
 
 def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
-    """A size in ``sizes`` (low, high) for draw ``i`` of ``k``: the upper half of the
-    range, stratified (draw i in its own k-th of it) and favouring the top."""
+    """A size in ``sizes`` (low, high: the timed range) for draw ``i`` of ``k``:
+    stratified over the whole range (draw i in its own k-th of it), favouring the top."""
     low, high = sizes
-    base = max(low, high // 2)
     u = (i + rng.random()) / max(1, k)
-    return int(round(base + (high - base) * math.sqrt(u)))
+    return int(round(low + (high - low) * math.sqrt(u)))
 
 
 def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
@@ -351,28 +563,89 @@ def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
     return found
 
 
+PROBES = 7  # sizes the timed range is probed at (the top, then halving)
+
+
+def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, float, float]:
+    """(bottom, top, the reference's CPU at each): the generator's sizes a check draws
+    from. ``top``: the largest size whose input the reference runs within
+    ``TOP_GEN_SECONDS`` (the top stratum); ``bottom``: the smallest that still runs
+    1.5x the meter's floor, so every stratum is timed (where no size does: the upper
+    half below ``top``). Probed once per problem at the top size and halvings of it
+    (one generator run, one reference sandbox), interpolated on a log-log scale; cached."""
+    from supercoder.problems.generator import run_generator
+
+    key = hashlib.sha256(
+        f"timed{VERSION}\n{TOP_GEN_SECONDS}\n".encode()
+        + source.encode()
+        + _tests_digest(problem).encode()
+    ).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"t{key}.json"
+    try:
+        b, t, tb, tt = json.loads(path.read_text())
+        return int(b), int(t), float(tb), float(tt)
+    except (OSError, ValueError, TypeError):
+        pass
+    low, high = generator_size_range(problem, source)
+    sizes = []
+    n = high
+    while n >= max(1, low) and len(sizes) < PROBES:
+        sizes.append(n)
+        n //= 2
+    rng = random.Random(int(key[:12], 16))
+    data = run_generator(
+        source, [(rng.getrandbits(62), n) for n in sizes], label=f"{problem.name}: gen.py"
+    )
+    outputs, cpu = reference_runs(problem, data)
+    points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
+    found = _timed_range(points, low, high)
+    _write_json(path, list(found))
+    return found
+
+
+def _timed_range(
+    points: list[tuple[int, float]], low: int, high: int
+) -> tuple[int, int, float, float]:
+    """``generator_timed_range`` from probed (size, CPU seconds), ascending."""
+    if not points:
+        return max(low, high // 2), high, 0.0, 0.0
+    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
+    if not within:
+        n, t = points[0]
+        return n, n, t, t
+    if not any(t >= 1.5 * FLOOR_SECONDS for _, t in within) and len(within) < len(points):
+        # no size runs between the floor and the budget (a cost that jumps, as
+        # graph_dijkstra's 60 sources at 5000 nodes): from the last short size to the
+        # first long one; a check draws again larger what falls short
+        (n1, t1), (n2, t2) = within[-1], points[len(within)]
+        return n1, n2, t1, t2
+    top, t_top = within[-1]
+    above = [(n, t) for n, t in points if n > top]
+    if above:  # between the last within budget and the first over it
+        n2, t2 = above[0]
+        top = _between(top, t_top, n2, t2, TOP_GEN_SECONDS)
+        t_top = TOP_GEN_SECONDS
+    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top]
+    if not long:
+        return max(low, top // 2), top, t_top / 2, t_top
+    bottom, t_bottom = long[0]
+    below = [(n, t) for n, t in points if n < bottom]
+    if below:
+        n1, t1 = below[-1]
+        bottom = _between(n1, t1, bottom, t_bottom, 1.5 * FLOOR_SECONDS)
+        t_bottom = 1.5 * FLOOR_SECONDS
+    return min(bottom, top), top, min(t_bottom, t_top), t_top
+
+
+def _between(n1: int, t1: float, n2: int, t2: float, target: float) -> int:
+    """The size between n1 and n2 whose CPU is ``target`` (log-log interpolation)."""
+    if t1 <= 0 or t2 <= t1 or n1 <= 0:
+        return n1
+    f = math.log(target / t1) / math.log(t2 / t1)
+    return int(round(n1 * (n2 / n1) ** max(0.0, min(1.0, f))))
+
+
 # ---------------------------------------------------------------- the reference
-
-
-def reference_runs(
-    problem: Problem, inputs: Sequence[bytes]
-) -> tuple[list[bytes | None], list[float]]:
-    """The reference's output on each input (None: it did not run cleanly within
-    ``DRAW_SECONDS``), run once each in a fresh sandbox, and the CPU seconds of each."""
-    from supercoder.sandbox.box import Limits, open_sandbox
-
-    with tempfile.TemporaryDirectory(prefix=temp_prefix("draw")) as tmp:
-        binary = _reference_binary(problem, Path(tmp))
-        limits = Limits(cpu_seconds=DRAW_SECONDS, wall_seconds=4 * DRAW_SECONDS, idle_seconds=None)
-        out: list[bytes | None] = []
-        cpu: list[float] = []
-        with open_sandbox({"reference": binary}, limits=limits, exit_code=problem.exit_code) as box:
-            for data in inputs:
-                run = box.run("reference", data)
-                cpu.append(run.cpu_seconds)
-                ok = run.clean_exit and not run.leftover
-                out.append(run.stdout if ok else None)
-    return out, cpu
 
 
 def reference_outputs(
@@ -383,59 +656,30 @@ def reference_outputs(
     return outputs, float(sum(cpu))
 
 
-def _reference_binary(problem: Problem, workdir: Path) -> Path:
-    """The -O3 build of the problem's source: its baseline binary when the baseline is
-    that build (no ``baseline.s``), else built and cached here."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
-
-    if not problem.baseline_asm:
-        units = unit_asms(problem)
-        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
-    from supercoder.build.reference import build_reference
-
-    key = hashlib.sha256(
-        (problem.source_hash() + " ".join((*problem.compile_flags, "|", *problem.ldflags))).encode()
-    ).hexdigest()[:24]
-    cached = cache_dir() / "unseen" / "reference" / key
-    if not cached.is_file():
-        built = build_reference(
-            problem.source,
-            workdir,
-            ("O3",),
-            problem.compile_flags,
-            problem.ldflags,
-            units=problem.units,
-        )["O3"]
-        cached.parent.mkdir(parents=True, exist_ok=True)
-        tmp = sibling_temp(cached)
-        shutil.copyfile(built, tmp)
-        tmp.chmod(0o755)
-        tmp.replace(cached)
-    return cached
-
-
-def _validate(problem: Problem, name: str, draw: Draw) -> bool:
-    """Whether a source's draws are inputs the reference handles soundly: decided once
-    per problem and source on ``VALIDATE`` draws (-O3 twice, -O0, a sanitizer build;
-    at least half must pass all), cached."""
+def _validate(problem: Problem, name: str, draw: Draw) -> tuple[bool, str]:
+    """Whether a source's draws are inputs the reference handles as it handles the
+    visible ones (``problems.domain.Judge``: -O3 twice, -O0, a sanitizer build, each
+    held against a draw only where the visible inputs do not show it too; at least half
+    must pass), and why not; decided once per problem and source, cached."""
     key = hashlib.sha256(
         f"v{VERSION}\n{name}\n{_tests_digest(problem)}\n{_source_digest(problem, name)}"
         f"\n{validators_digest(problem)}".encode()
     ).hexdigest()[:32]
     path = cache_dir() / "unseen" / "valid" / f"{key}.json"
     try:
-        return bool(json.loads(path.read_text())["ok"])
+        d = json.loads(path.read_text())
+        return bool(d["ok"]), str(d.get("why", ""))
     except (OSError, ValueError, KeyError, TypeError):
         pass
     ok, why = _check_source(problem, draw)
     if not ok:
         log.warning("warning: %s: the %s's inputs are not used (%s)", problem.name, name, why)
     _write_json(path, {"ok": ok, "why": why})
-    return ok
+    return ok, why
 
 
 def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
-    from supercoder.build.reference import ReferenceBuildError, run_reference
+    from supercoder.problems.domain import Judge
 
     own = {t.run_input() for t in problem.tests}
     try:
@@ -448,84 +692,21 @@ def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
     if not inputs:
         return False, "it drew no new input"
     try:
-        results = run_reference(
-            problem.source,
-            inputs,
-            runs={"O3": 2, "O0": 1},
-            cflags=problem.compile_flags,
-            ldflags=problem.ldflags,
-            units=problem.units,
-            timeout=DRAW_SECONDS,
-            stop_at_failure=False,
-            exit_code=problem.exit_code,
-        )
-    except (ReferenceBuildError, UserError, InfraError) as e:
+        outcomes = Judge(problem).judge(inputs)
+    except (UserError, InfraError) as e:
         return False, f"the reference could not be run: {e}"
-    clean = [data for data, r in zip(inputs, results, strict=True) if r.ok]
-    try:
-        sane = sanitizer_clean(problem, clean)
-    except InfraError:
-        sane = None
-    if sane is None:  # no sanitizer build here: the builds' agreement decides
-        sane = clean
-    if 2 * len(sane) < len(inputs):
-        failures = sorted({r.failure for r in results if not r.ok})
+    clean = sum(o.ok for o in outcomes)
+    if 2 * clean < len(inputs):
+        failures = sorted({o.why for o in outcomes if not o.ok})
         return False, (
-            f"{len(inputs) - len(sane)} of {len(inputs)} drawn inputs made the reference "
-            f"misbehave ({', '.join(failures) or 'sanitizer report'})"
+            f"{len(inputs) - clean} of {len(inputs)} drawn inputs made the reference "
+            f"misbehave ({', '.join(failures)})"
         )
-    return True, f"{len(sane)} of {len(inputs)} drawn inputs clean"
-
-
-def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | None:
-    """The inputs on which the reference built with ``SANITIZE`` reports nothing (None:
-    no sanitizer build on this machine). Run in the one-shot sandbox (its address space
-    is left wide for the sanitizer's shadow memory; its RSS is capped by the sanitizer)."""
-    from supercoder.build.toolchain import compile_c
-    from supercoder.sandbox.box import Limits
-    from supercoder.sandbox.oneshot import run_isolated
-
-    if not inputs:
-        return []
-    work = Path(tempfile.mkdtemp(prefix=temp_prefix("san")))
-    try:
-        os.chmod(work, 0o755)
-        build = compile_c(
-            problem.source,
-            work / "san",
-            (*SANITIZE, *problem.compile_flags),
-            (*SANITIZE[2:3], *problem.compile_flags, *problem.ldflags),
-            units=problem.units,
-        )
-        if not build.ok or build.binary is None:
-            return None
-        limits = Limits(
-            cpu_seconds=4 * DRAW_SECONDS,
-            wall_seconds=8 * DRAW_SECONDS,
-            memory_mb=1 << 25,  # the shadow's reservation; RSS: hard_rss_limit_mb below
-            idle_seconds=None,
-        )
-        env = {
-            "ASAN_OPTIONS": "hard_rss_limit_mb=2048:detect_leaks=0:abort_on_error=0",
-            "UBSAN_OPTIONS": "halt_on_error=1",
-        }
-        out = []
-        for data in inputs:
-            run = run_isolated(["./san"], work, limits=limits, stdin=data, env=env)
-            if run.clean_exit and b"Sanitizer" not in run.stderr:
-                out.append(data)
-        return out
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+    return True, f"{clean} of {len(inputs)} drawn inputs clean"
 
 
 def _tests_digest(problem: Problem) -> str:
-    h = hashlib.sha256(f"{problem.compare}\n{problem.exit_code}\n".encode())
-    h.update(problem.source.encode())
-    h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
-    for t in problem.tests:
-        h.update(hashlib.sha256(t.run_input()).digest())
-    return h.hexdigest()[:32]
+    return tests_digest(problem)
 
 
 def _source_digest(problem: Problem, name: str) -> str:
@@ -536,7 +717,7 @@ def _source_digest(problem: Problem, name: str) -> str:
     if name == "llm-generator":
         return hashlib.sha256((llm_generator_source(problem) or "").encode()).hexdigest()
     if name == "model":
-        model = _model(problem)
+        model = _model(problem)[0]
         return model.digest() if model is not None else ""
     return ""
 

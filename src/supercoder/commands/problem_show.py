@@ -1,0 +1,57 @@
+"""`supercoder problem show PROBLEM`: what defines a problem, its input domain first."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+
+def show_cmd(
+    problem_dir: Annotated[
+        Path,
+        typer.Argument(
+            help="Problem folder, or a bundled problem's name (dp_lcs; a folder of that "
+            "name here wins)."
+        ),
+    ],
+) -> None:
+    """Show a problem: its tests, how outputs are compared, its build flags, its marks
+    (memorizable, too small to time), and its input domain with the source the timed
+    inputs are drawn from, in one line (the first usable of: its generator, its input
+    model with any declared constraints, extrapolated beyond the visible span, and the
+    fuzzer), then each source that cannot be used, with why.
+
+    Finding an input model's domain runs the reference on a few draws the first time
+    (cached; problem init stores it in input_model.json).
+
+    Example: supercoder problem show problems/prog
+    """
+    from supercoder.commands.options import note
+    from supercoder.problems.inputmodel import constraint_lines, model_for
+    from supercoder.problems.loading import load_problem_arg
+    from supercoder.verify.unseen import domain_line, sources
+
+    problem = load_problem_arg(problem_dir, note)
+    hidden = sum(t.hidden for t in problem.tests)
+    typer.echo(
+        f"problem {problem.name}: {len(problem.tests) - hidden} visible, {hidden} hidden tests"
+    )
+    typer.echo(f"compare: {problem.compare}; exit code {problem.exit_code}")
+    if problem.cflags or problem.ldflags:
+        typer.echo(f"flags: {' '.join(problem.cflags)} | {' '.join(problem.ldflags)}")
+    if problem.memorizable:
+        typer.echo("memorizable: the program reads no input (timed on its visible tests)")
+    if problem.meta.get("too_small"):
+        typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")
+    typer.echo(f"domain: {domain_line(problem)}")
+    if problem.memorizable:
+        return
+    model = model_for(problem)
+    for line in constraint_lines(model.spec) if model is not None else []:
+        typer.echo(f"  constraint {line}")
+    for src in sources(problem):  # those before the one used
+        if not src.dropped:
+            break
+        typer.echo(f"  not used: {src.name}: {src.dropped}")

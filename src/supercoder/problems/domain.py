@@ -1,0 +1,605 @@
+"""A problem's input domain: how far its drawn inputs reach, judged by the reference.
+
+The inputs a check times are drawn from a *source* (``verify/unseen.py``: a generator,
+the input model, the fuzzer). What the visible inputs show is only a corner of what the
+program takes; a candidate that keys a table on that corner must gain nothing, so the
+inferred input model is **extrapolated** (``calibrate``), once per problem (at ``problem
+init``, stored in ``input_model.json`` ``domain``; else cached by content):
+
+1. **base**: draws over the visible span must be inputs the reference handles as it
+   handles the visible ones (``Judge``); where they are not, the model is **refined**
+   instead of dropped: the first of ``REFINEMENTS`` that makes them so is kept
+   (``bounded``: a number stays within the earlier number it stayed within on every
+   visible input, e.g. an index within a length; ``nonempty``: counts and sizes at least
+   1); runs seen sorted are drawn sorted (inferred);
+2. **values**: numbers that are not sizes (and span at least ``WIDEN_MIN`` values: an op
+   code 1-3 is not widened) are drawn beyond the range seen, up to the integer type the
+   values fit (``widen``: first to that type's top, else 64x, else 4x the range), and
+   words from whole letter classes (``letters``: ``ab`` -> a-z), kept only where the
+   reference stays clean on every draw;
+3. **sizes**: sizes (header numbers, counts, lengths) are grown upward (``grow``) while
+   the reference runs the largest draws cleanly within ``TOP_SECONDS`` of CPU and the
+   draw within the host's budget (``inputmodel.DRAW_CHARS``); a model whose visible
+   inputs already run longer is shrunk to it. The top stratum of every check's draws is
+   that size;
+4. a final batch over the whole domain runs the full judge; a refusal there narrows the
+   values first, then the sizes (halved), never the source.
+
+Declared constraints (``input_model.json`` ``constraints``, ``problem init
+--constraint``) bound every field they name: growth and widening never pass them.
+
+``Judge`` runs the reference on draws (the ``-O3`` build in the sandbox, within
+``DRAW_SECONDS``; for a full judgement also ``-O0`` and a sanitizer build) and holds
+against a draw only what the visible inputs do not show: a sanitizer report the visible
+inputs also trigger (same kind, same place) is the program's, not the draw's; a
+difference between ``-O0`` and ``-O3`` that a visible input shows too is the program's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import random
+import re
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from supercoder.errors import InfraError, UserError
+from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
+from supercoder.problems.inputmodel import (
+    INT32,
+    WIDEN_MIN,
+    DrawRefused,
+    InputModel,
+    constraint_lines,
+    resolve_constraints,
+    size_caps,
+    top_sizes,
+)
+from supercoder.types import Problem
+
+DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
+TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
+FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
+GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
+HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
+VERSION = 1
+SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
+SANITIZE_ENV = {
+    "ASAN_OPTIONS": "hard_rss_limit_mb=2048:detect_leaks=0:abort_on_error=0:halt_on_error=0",
+    "UBSAN_OPTIONS": "halt_on_error=0:print_stacktrace=0",
+}
+REFINEMENTS = (("bounded",), ("nonempty",), ("bounded", "nonempty"))
+VISIBLE_LIMIT = 8  # visible inputs the judge's baseline runs (the smallest, up to this)
+
+
+# ---------------------------------------------------------------- the reference
+
+
+def reference_runs(
+    problem: Problem, inputs: Sequence[bytes], seconds: float = DRAW_SECONDS
+) -> tuple[list[bytes | None], list[float]]:
+    """The reference's output on each input (None: it did not run cleanly within
+    ``seconds``), run once each in a fresh sandbox, and the CPU seconds of each."""
+    from supercoder.sandbox.box import Limits, open_sandbox
+
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("draw")) as tmp:
+        binary = reference_binary(problem, Path(tmp))
+        limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
+        out: list[bytes | None] = []
+        cpu: list[float] = []
+        with open_sandbox({"reference": binary}, limits=limits, exit_code=problem.exit_code) as box:
+            for data in inputs:
+                run = box.run("reference", data)
+                cpu.append(run.cpu_seconds)
+                ok = run.clean_exit and not run.leftover
+                out.append(run.stdout if ok else None)
+    return out, cpu
+
+
+def reference_binary(problem: Problem, workdir: Path) -> Path:
+    """The -O3 build of the problem's source: its baseline binary when the baseline is
+    that build (no ``baseline.s``), else built and cached here."""
+    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
+
+    if not problem.baseline_asm:
+        units = unit_asms(problem)
+        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
+    return _cached_build(problem, "O3", ("-O3",))
+
+
+def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
+    """The problem's source built with ``flags`` (then its cflags), cached by content."""
+    from supercoder.build.toolchain import compile_c
+
+    key = hashlib.sha256(
+        (
+            f"{tag}\n{' '.join(flags)}\n{' '.join(problem.units)}\n"
+            + problem.source_hash()
+            + " ".join((*problem.compile_flags, "|", *problem.ldflags))
+        ).encode()
+    ).hexdigest()[:24]
+    cached = cache_dir() / "unseen" / "reference" / key
+    if cached.is_file():
+        return cached
+    with tempfile.TemporaryDirectory(prefix=temp_prefix("ref")) as tmp:
+        out = Path(tmp) / "program"
+        link = (*problem.compile_flags, *problem.ldflags)
+        if tag == "san":
+            link = (SANITIZE[2], *link)
+        build = compile_c(
+            problem.source, out, (*flags, *problem.compile_flags), link, units=problem.units
+        )
+        if not build.ok or build.binary is None:
+            raise UserError(f"{problem.name}: the reference does not build with {' '.join(flags)}")
+        cached.parent.mkdir(parents=True, exist_ok=True)
+        tmp_file = sibling_temp(cached)
+        shutil.copyfile(build.binary, tmp_file)
+        tmp_file.chmod(0o755)
+        tmp_file.replace(cached)
+    return cached
+
+
+_UBSAN = re.compile(rb"^(?:[^\n:]*/)?([^/\n:]+):(\d+):\d+: runtime error: ([a-z -]+)", re.M)
+_ASAN = re.compile(rb"ERROR: AddressSanitizer: ([\w-]+)")
+_FRAME = re.compile(rb"#\d+ 0x[0-9a-f]+ in (\w+) (?:[^\n:]*/)?([^/\n:]+:\d+)")
+
+
+def signatures(stderr: bytes) -> set[str]:
+    """The sanitizer reports in ``stderr``, each as its kind and place (no values)."""
+    out = {
+        f"{f.decode()}:{ln.decode()}: {what.decode().strip()}"
+        for f, ln, what in _UBSAN.findall(stderr)
+    }
+    for m in _ASAN.finditer(stderr):
+        frame = _FRAME.search(stderr, m.end())
+        where = f" in {frame[1].decode()} {frame[2].decode()}" if frame else ""
+        out.add(f"AddressSanitizer {m[1].decode()}{where}")
+    return out
+
+
+@dataclass(frozen=True)
+class Behaviour:
+    """How the reference behaves on the visible inputs: the sanitizer reports they
+    trigger, whether the sanitizer build exits cleanly on them, and whether -O0 prints
+    what -O3 does on every one."""
+
+    signatures: frozenset[str]
+    sanitizer_exits_cleanly: bool
+    o0_agrees: bool
+    sanitizer: bool  # a sanitizer build exists here
+
+    def to_json(self) -> dict:
+        return {
+            "signatures": sorted(self.signatures),
+            "san_clean": self.sanitizer_exits_cleanly,
+            "o0_agrees": self.o0_agrees,
+            "sanitizer": self.sanitizer,
+        }
+
+    @classmethod
+    def from_json(cls, d: dict) -> Behaviour:
+        return cls(
+            frozenset(d["signatures"]),
+            bool(d["san_clean"]),
+            bool(d["o0_agrees"]),
+            bool(d["sanitizer"]),
+        )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The reference on one draw: ``ok`` (handled as the visible inputs are), its -O3
+    ``output`` and ``cpu`` seconds, and ``why`` not."""
+
+    ok: bool
+    cpu: float
+    why: str = ""
+    output: bytes | None = None
+
+
+class Judge:
+    """Runs the reference on draws and judges each against its behaviour on the visible
+    inputs (module docstring)."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        self._visible: Behaviour | None = None
+        self._san: Path | None | bool = False
+
+    def _sanitizer(self) -> Path | None:
+        if self._san is False:
+            try:
+                self._san = _cached_build(self.problem, "san", SANITIZE)
+            except (UserError, InfraError):
+                self._san = None  # no sanitizer build on this machine
+        return self._san if isinstance(self._san, Path) else None
+
+    def visible(self) -> Behaviour:
+        if self._visible is None:
+            key = hashlib.sha256(f"visible{VERSION}\n{tests_digest(self.problem)}".encode())
+            path = cache_dir() / "unseen" / "visible" / f"{key.hexdigest()[:32]}.json"
+            try:
+                self._visible = Behaviour.from_json(json.loads(path.read_text()))
+            except (OSError, ValueError, KeyError, TypeError):
+                self._visible = self._measure_visible()
+                atomic_write_text(path, json.dumps(self._visible.to_json()))
+        return self._visible
+
+    def _measure_visible(self) -> Behaviour:
+        inputs = sorted({t.run_input() for t in self.problem.tests}, key=len)[:VISIBLE_LIMIT]
+        sigs: set[str] = set()
+        clean = True
+        san = self._sanitizer()
+        for data in inputs if san else ():
+            run = self._run_sanitizer(san, data)
+            sigs |= signatures(run.stderr)
+            clean = clean and run.clean_exit
+        o3, o0 = self._runs(["O3", "O0"], inputs)
+        agrees = all(a.stdout == b.stdout for a, b in zip(o3, o0, strict=True))
+        return Behaviour(frozenset(sigs), clean, agrees, san is not None)
+
+    def _runs(
+        self, levels: Sequence[str], inputs: Sequence[bytes], seconds: float = DRAW_SECONDS
+    ) -> list[list]:
+        """Each level's runs on every input (a level named twice runs twice), in one
+        sandbox."""
+        from supercoder.sandbox.box import Limits, open_sandbox
+
+        with tempfile.TemporaryDirectory(prefix=temp_prefix("judge")) as tmp:
+            binaries = {
+                level: (
+                    reference_binary(self.problem, Path(tmp))
+                    if level == "O3"
+                    else _cached_build(self.problem, level, (f"-{level}",))
+                )
+                for level in dict.fromkeys(levels)
+            }
+            limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
+            exit_code = self.problem.exit_code
+            with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
+                return [[box.run(level, data) for data in inputs] for level in levels]
+
+    def _run_sanitizer(self, binary: Path, data: bytes):
+        from supercoder.sandbox.box import Limits
+        from supercoder.sandbox.oneshot import run_isolated
+
+        work = Path(tempfile.mkdtemp(prefix=temp_prefix("san")))
+        try:
+            os.chmod(work, 0o755)
+            shutil.copyfile(binary, work / "san")
+            (work / "san").chmod(0o755)
+            limits = Limits(
+                cpu_seconds=4 * DRAW_SECONDS,
+                wall_seconds=8 * DRAW_SECONDS,
+                memory_mb=1 << 25,  # the shadow's reservation; RSS: hard_rss_limit_mb
+                idle_seconds=None,
+            )
+            return run_isolated(["./san"], work, limits=limits, stdin=data, env=SANITIZE_ENV)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+
+    def judge(
+        self, inputs: Sequence[bytes], full: bool = True, seconds: float = DRAW_SECONDS
+    ) -> list[Outcome]:
+        """Each input judged: the -O3 reference runs cleanly within ``seconds`` (twice,
+        printing the same, when ``full``), and with ``full`` also -O0 prints the same
+        (where it does on the visible inputs) and the sanitizer build reports nothing
+        the visible inputs do not."""
+        if not inputs:
+            return []
+        levels = ["O3", "O3"] if full else ["O3"]
+        if full and self.visible().o0_agrees:
+            levels.append("O0")
+        found = self._runs(levels, inputs, seconds)
+        runs, again = found[0], found[1] if full else found[0]
+        o0 = found[2] if len(levels) > 2 else None
+        out = []
+        san = self._sanitizer() if full else None
+        for i, (data, run) in enumerate(zip(inputs, runs, strict=True)):
+            if not run.clean_exit:
+                kind = "timeout" if run.outcome == "timeout" else "runtime_error"
+                out.append(Outcome(False, run.cpu_seconds, kind))
+                continue
+            if again[i].stdout != run.stdout:
+                out.append(Outcome(False, run.cpu_seconds, "nondeterministic"))
+                continue
+            if o0 is not None and (not o0[i].clean_exit or o0[i].stdout != run.stdout):
+                out.append(Outcome(False, run.cpu_seconds, "-O0 prints something else"))
+                continue
+            if san is not None:
+                seen = self.visible()
+                srun = self._run_sanitizer(san, data)
+                new = signatures(srun.stderr) - seen.signatures
+                if new:
+                    what = sorted(new)[0]
+                    out.append(Outcome(False, run.cpu_seconds, f"sanitizer report ({what})"))
+                    continue
+                if seen.sanitizer_exits_cleanly and not srun.clean_exit:
+                    out.append(Outcome(False, run.cpu_seconds, "sanitizer build failed"))
+                    continue
+            out.append(Outcome(True, run.cpu_seconds, "", run.stdout))
+        return out
+
+
+def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | None:
+    """The inputs on which the reference's sanitizer build reports nothing the visible
+    inputs do not (None: no sanitizer build on this machine)."""
+    judge = Judge(problem)
+    san = judge._sanitizer()
+    if san is None:
+        return None
+    seen = judge.visible()
+    out = []
+    for data in inputs:
+        run = judge._run_sanitizer(san, data)
+        if signatures(run.stderr) <= seen.signatures and (
+            run.clean_exit or not seen.sanitizer_exits_cleanly
+        ):
+            out.append(data)
+    return out
+
+
+def tests_digest(problem: Problem) -> str:
+    h = hashlib.sha256(f"{problem.compare}\n{problem.exit_code}\n".encode())
+    h.update(problem.source.encode())
+    h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
+    for t in problem.tests:
+        h.update(hashlib.sha256(t.run_input()).digest())
+    return h.hexdigest()[:32]
+
+
+# ---------------------------------------------------------------- calibration
+
+
+def _sizes(model: InputModel) -> bool:
+    text = json.dumps(model.spec.get("body"))
+    return '"size": true' in text or '"range"' in text
+
+
+def _widenable(model: InputModel) -> bool:
+    declared = resolve_constraints(model.spec)
+
+    def walk(nodes: list) -> bool:
+        for node in nodes:
+            if "line" in node:
+                for f in node["line"]:
+                    f = f["run"]["of"] if "run" in f else f
+                    if "int" in f and not f.get("size") and not f.get("max"):
+                        lo, hi = f["int"]
+                        if hi - lo >= WIDEN_MIN and id(f) not in declared:
+                            return True
+            elif walk(node.get("body") or []):
+                return True
+        return False
+
+    return walk(model.spec.get("body") or [])
+
+
+def _words(model: InputModel) -> bool:
+    return '"word"' in json.dumps(model.spec.get("body"))
+
+
+class _Calibration:
+    def __init__(self, problem: Problem, model: InputModel, rng: random.Random):
+        self.problem, self.model, self.rng = problem, model, rng
+        self.judge = Judge(problem)
+        self.own = {t.run_input() for t in problem.tests}
+        self.notes: list[str] = []
+        self.host = 0.0  # host CPU seconds per input of the last batch
+
+    def batch(
+        self, domain: dict, strata: Sequence[float], full: bool
+    ) -> tuple[int, int, float, str]:
+        """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
+        model = self.model.with_domain(domain)
+        start = time.process_time()
+        try:
+            drawn = model.draw(self.rng, len(strata), strata=strata)
+        except DrawRefused as e:
+            return 0, 0, 0.0, str(e)
+        self.host = (time.process_time() - start) / max(1, len(drawn))
+        if len(drawn) < len(strata):
+            return 0, 0, 0.0, "the draws exceed the host's budget"
+        inputs = [d.encode() for d in dict.fromkeys(drawn) if d.encode() not in self.own]
+        if not inputs:
+            return 0, 0, 0.0, "it drew no new input"
+        from supercoder.problems.validator import valid_inputs
+
+        valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
+        outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
+        outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
+        clean = [o for o in outcomes if o.ok]
+        why = ", ".join(sorted({o.why for o in outcomes if not o.ok}))
+        top = max((o.cpu for o in outcomes), default=0.0)
+        return len(clean), len(inputs), top, why
+
+    def run(self) -> dict:
+        domain: dict = {}
+        clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
+        if 2 * clean < max(n, 1):
+            first = why or "no input drawn"
+            for refine in REFINEMENTS:
+                trial = {"refine": list(refine)}
+                clean, n, top, why = self.batch(trial, (0.3, 0.6, 0.9), True)
+                if n and 2 * clean >= n:
+                    domain = trial
+                    self.notes.append(f"refined ({', '.join(refine)}) after {first}")
+                    break
+            else:
+                return {
+                    "refused": f"{n - clean} of {n} drawn inputs made the reference "
+                    f"misbehave ({first})"
+                    if n
+                    else first
+                }
+        if _widenable(self.model):
+            for widen in (float(INT32), 64.0, 4.0):
+                trial = {**domain, "widen": widen}
+                clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
+                if n and clean == n:
+                    domain = trial
+                    break
+            else:
+                self.notes.append(f"values beyond the seen refused ({why})")
+        if _words(self.model):
+            trial = {**domain, "letters": True}
+            clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
+            if n and clean == n:
+                domain = trial
+        if _sizes(self.model):
+            domain = self.grow(domain)
+        else:
+            _, _, top, _ = self.batch(domain, (0.9, 1.0), False)
+            domain["top_seconds"] = round(top, 4)
+        return self.final(domain)
+
+    def grow(self, domain: dict) -> dict:
+        ok_g, ok_t, bad_g = 1.0, None, math.inf
+        most = min(GROW_MAX, size_caps(self.model.spec))  # the declared constraints' end
+        clean, n, top, why = self.batch(domain, (0.95, 1.0), False)
+        if n and clean == n:
+            ok_t = top
+        g = 1.0
+        for _ in range(8):
+            if ok_t is None:  # the visible span itself runs long or fails: smaller
+                g = g / 4
+                if g < 1 / 256:
+                    break
+            elif ok_t >= TOP_SECONDS / 2 or ok_g >= most:
+                break
+            else:
+                step = min(16.0, max(2.0, TOP_SECONDS / max(ok_t, 1e-4)))
+                g = min(
+                    most, ok_g * step, math.sqrt(ok_g * bad_g) if bad_g < math.inf else math.inf
+                )
+                if g <= ok_g * 1.2:
+                    break
+            clean, n, top, why = self.batch({**domain, "grow": g}, (0.95, 1.0), False)
+            if self.host > HOST_SHARE:  # drawing it costs the host too much: no larger
+                why, clean = "the host's drawing budget", 0
+            if n and clean == n and top <= TOP_SECONDS:
+                ok_g, ok_t = g, top
+                if g < 1:  # shrunk to the budget: done
+                    break
+            else:
+                if ok_t is not None:
+                    bad_g = g
+                    if n and clean == n:
+                        pass  # over budget only
+                    else:
+                        self.notes.append(f"growth stopped at {_x(ok_g)} ({why or 'budget'})")
+                elif g < 1 and n and clean == n:  # still over budget: keep shrinking
+                    continue
+        if ok_t is None:
+            return {**domain, "grow": 1.0, "top_seconds": round(top, 4)}
+        # the strata start where the reference runs 1.5x the floor (a size's cost taken as
+        # linear in it; sizes are drawn at the square root of the position)
+        low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
+        return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
+
+    def final(self, domain: dict) -> dict:
+        for _ in range(4):
+            clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
+            if n and 2 * clean >= n and (clean == n or "widen" not in domain):
+                break
+            if "widen" in domain:
+                domain = {k: v for k, v in domain.items() if k != "widen"}
+                self.notes.append(f"values beyond the seen refused ({why})")
+            elif "letters" in domain:
+                domain = {k: v for k, v in domain.items() if k != "letters"}
+            elif domain.get("grow", 1.0) > 1:
+                domain = {**domain, "grow": max(1.0, domain["grow"] / 2)}
+                self.notes.append(f"sizes narrowed ({why})")
+            else:
+                break
+        if self.notes:
+            domain["notes"] = self.notes[-3:]
+        return domain
+
+
+def _x(g: float) -> str:
+    return f"{g:.3g}x"
+
+
+def calibrate(problem: Problem, model: InputModel, seed: int | None = None) -> InputModel:
+    """``model`` with its ``domain`` section found (module docstring); a model whose
+    draws the reference refuses even refined has ``domain.refused`` saying why."""
+    rng = random.Random(seed if seed is not None else secrets.randbits(64))
+    return model.with_domain({"version": VERSION, **_Calibration(problem, model, rng).run()})
+
+
+def calibrated(problem: Problem, model: InputModel) -> InputModel:
+    """``model`` as calibrated: its own ``domain`` section where it has one of this
+    version, else ``calibrate`` once per problem and model (cached by content)."""
+    if model.domain.get("version") == VERSION:
+        return model
+    from supercoder.problems.validator import validators_digest
+
+    key = hashlib.sha256(
+        f"domain{VERSION}\n{tests_digest(problem)}\n{model.digest()}\n"
+        f"{validators_digest(problem)}".encode()
+    )
+    path = cache_dir() / "unseen" / "domain" / f"{key.hexdigest()[:32]}.json"
+    try:
+        return model.with_domain(json.loads(path.read_text()))
+    except (OSError, ValueError):
+        pass
+    found = calibrate(problem, model)
+    atomic_write_text(path, json.dumps(found.domain))
+    return found
+
+
+# ---------------------------------------------------------------- saying it
+
+
+def describe(model: InputModel) -> str:
+    """The domain a model draws from, in one line: its source and how far it reaches."""
+    d = model.domain
+    declared = constraint_lines(model.spec)
+    head = (
+        f"declared constraints ({'; '.join(model.constraints)}) on the inferred structure"
+        if declared
+        else "the input model inferred from the visible inputs"
+    )
+    if d.get("refused"):
+        return f"{head}: refused by the reference ({d['refused']})"
+    parts = []
+    grow, widen = float(d.get("grow", 1) or 1), float(d.get("widen", 1) or 1)
+    tops = ", ".join(top_sizes(model.spec)[:3])
+    if grow > 1:
+        parts.append(
+            f"sizes grown to {_x(grow)} the largest seen ({tops})"
+            if tops
+            else f"sizes grown to {_x(grow)} the largest seen"
+        )
+    elif grow < 1:
+        parts.append(f"sizes shrunk to {_x(grow)} the largest seen (the time budget)")
+    if widen > 1:
+        parts.append("values beyond the range seen (to the integer type)")
+    if d.get("letters"):
+        parts.append("whole letter classes")
+    if d.get("refine"):
+        parts.append(f"refined from the reference's refusals ({', '.join(d['refine'])})")
+    if "top_seconds" in d:
+        parts.append(f"top stratum {1000 * float(d['top_seconds']):.1f} ms of reference CPU")
+    if d.get("too_small"):
+        parts.append("too small to time: the whole domain runs under 5 ms")
+    if not d:
+        return f"{head}: the visible span only (not extrapolated yet)"
+    if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
+        return f"{head}: the visible span only (extrapolation refused); " + ", ".join(parts)
+    return f"{head}, extrapolated: " + ", ".join(parts)
+
+
+def too_small(model: InputModel) -> bool:
+    """Whether the whole domain runs under the meter's floor (the top stratum does)."""
+    top = model.domain.get("top_seconds")
+    return top is not None and float(top) < FLOOR_SECONDS and not model.domain.get("refused")
