@@ -42,6 +42,38 @@ def test_judge_gives_real_verdicts_and_the_refinement_feedback(problem):
     assert wrong.to_json()["status"] == "wrong_output" and right.to_json()["correct"]
 
 
+def hidden_problem(folder):
+    """Visible tests n = 0 and 1 (which ``wrong_asm`` passes), one hidden test it fails."""
+    import shutil
+
+    from supercoder.problems.loading import load_problem
+    from tests.fakes.tiny_model import expected_output
+
+    tiny_problem(folder, name="tiny_hidden", big=2000)
+    for stale in ("t2", "t3", "t4"):
+        for ext in (".in", ".out"):
+            (folder / "tests" / f"{stale}{ext}").unlink()
+    (folder / "hidden").mkdir()
+    (folder / "hidden" / "h0.in").write_text(f"{SECRET}\n")
+    (folder / "hidden" / "h0.out").write_text(expected_output(SECRET))
+    shutil.rmtree(folder / ".supercoder", ignore_errors=True)
+    return load_problem(folder)
+
+
+SECRET = 987653
+
+
+def test_a_hidden_test_never_reaches_the_model(tmp_path):
+    from tests.fakes.tiny_model import expected_output
+
+    secret = hidden_problem(tmp_path / "tiny_hidden")
+    (turn,) = episode.judge([secret], [fenced(wrong_asm())], [1], 2, UNTIMED)
+    assert not turn.verdict.correct and turn.reward == 0.0
+    shown = str(turn.to_json())
+    assert "cannot be shown" in turn.feedback
+    assert str(SECRET) not in shown and expected_output(SECRET).strip() not in shown
+
+
 def test_the_last_turn_ends_the_episode_and_turns_are_bounded(problem):
     (last,) = episode.judge([problem], [fenced(wrong_asm())], [2], 2, UNTIMED)
     assert last.done and last.reward == 0.0
@@ -98,3 +130,27 @@ def test_a_scripted_policy_plays_refinement_episodes(problem, tmp_path, monkeypa
     )
     rendered = tokenizer.decode(out["prompt_ids"][0] + ids)
     assert rendered.startswith(tokenizer.apply_chat_template(prompt, tokenize=False))
+
+
+def run_cli(*args: str):
+    import subprocess
+    import sys
+
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_the_openenv_server_stays_on_loopback_unless_told():
+    out = run_cli("env", "openenv", "--host", "0.0.0.0")
+    assert out.returncode == 2 and "add --public" in out.stderr
+
+
+def test_the_openenv_server_names_its_extra():
+    import importlib.util
+
+    if importlib.util.find_spec("openenv") is not None:
+        pytest.skip("openenv is installed here")
+    out = run_cli("env", "openenv", "--benchmark", "val", "--port", "1")
+    assert out.returncode != 0 and "pip install 'supercoder[openenv]'" in out.stderr
+    assert "Traceback" not in out.stderr and "OpenEnv environment:" not in out.stderr

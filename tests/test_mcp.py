@@ -217,6 +217,15 @@ def test_http_needs_the_token_and_refuses_to_start_without_one(tmp_path):
         )
         assert done.returncode == 2, done.stderr
         assert len(done.stderr.strip().splitlines()) == 1 and "token" in done.stderr
+    done = subprocess.run(  # a bad problem set stops it before it serves
+        [*cli[:4], "-b", "no_such_set"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "no such benchmark" in done.stderr, done.stderr
 
     token = "t0k3n-for-this-test"
     server = subprocess.Popen(

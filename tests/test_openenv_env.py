@@ -30,7 +30,14 @@ def problem(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def server(problem):
+def secret(tmp_path_factory):
+    from tests.test_episodes import hidden_problem
+
+    return hidden_problem(tmp_path_factory.mktemp("openenv") / "tiny_hidden")
+
+
+@pytest.fixture(scope="module")
+def server(problem, secret):
     """The OpenEnv app (episodes of 2 turns) served by uvicorn on 127.0.0.1."""
     import uvicorn
 
@@ -39,7 +46,7 @@ def server(problem):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    app = make_app(EnvSettings(problems=(problem,), turns=2, reward=UNTIMED), max_sessions=4)
+    app = make_app(EnvSettings(problems=(problem, secret), turns=2, reward=UNTIMED), max_sessions=4)
     srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
@@ -78,12 +85,25 @@ def test_reset_gives_the_prompt_and_step_the_verdict(server, problem):
         with pytest.raises(Exception, match="reset first"):
             env.step(action(answer="again"))
 
-        again = env.reset(seed=5)  # a seed picks a problem (here the only one)
+        again = env.reset(seed=4)  # a seed picks a problem (the 5th of 2: the first)
         assert again.observation.problem == problem.name
         last = env.step(action(answer="no program"))
         assert last.done is False and "did not contain an assembly" in last.observation.feedback
         with pytest.raises(Exception, match="unknown problem"):
             env.reset(problem="nope")
+
+
+def test_no_hidden_test_data_in_an_observation(server, secret):
+    from supercoder.training.openenv_env import classes, client
+    from tests.fakes.tiny_model import expected_output
+    from tests.test_episodes import SECRET
+
+    with client(server) as env:
+        env.reset(problem=secret.name)
+        result = env.step(classes().CodeAction(answer=fenced(wrong_asm())))
+    shown = result.observation.model_dump_json()
+    assert result.reward == 0.0 and "cannot be shown" in result.observation.feedback
+    assert str(SECRET) not in shown and expected_output(SECRET).strip() not in shown
 
 
 @pytest.mark.train

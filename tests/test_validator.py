@@ -115,7 +115,7 @@ def test_a_drawn_input_the_validator_rejects_is_never_timed() -> None:
     every timed input passes the validator, from whichever source it came."""
     sandbox_or_skip()
     from supercoder.problems.init import InitConfig, create_problem
-    from supercoder.verify.unseen import draw_tests
+    from supercoder.verify.unseen import draw_from_sources, draw_tests
 
     base = _inputs(Path(tempfile.mkdtemp()))
     gen = base / "gen.py"
@@ -131,8 +131,12 @@ def test_a_drawn_input_the_validator_rejects_is_never_timed() -> None:
     raw = [f"{n}\n".encode() + b"1 " * n for n in (10, 60, 300)]
     assert valid_inputs(problem, raw) == raw[:1]
     tests, source, _ = draw_tests(problem, 5, seed=3)
-    # the generator's draws lie in 200-400 (the upper half): every one rejected, so the
-    # next source (the fuzzer of the visible inputs) gave the timed inputs
+    # the generator's draws lie well above 50: every one rejected, so a later source
+    # (the input model, the fuzzer) gave the timed inputs, and the generator's drop says why
     assert source != "generator"
+    found = draw_from_sources(problem, 5, seed=3)
+    assert any(d.startswith("generator: ") and "validator rejected" in d for d in found.dropped), (
+        found.dropped
+    )
     assert tests and all(1 <= int(data.split()[0]) <= 50 for _, data, _ in tests)
     assert all(j.valid for j in run_validator(VALIDATOR, [d for _, d, _ in tests], FAST))

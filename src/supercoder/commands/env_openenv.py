@@ -62,9 +62,4 @@ def openenv(
         reward=reward_config(reward, baseline_copy, True, isa_target),
         answer=answer,
     )
-    typer.echo(
-        f"OpenEnv environment: {len(settings.problems)} problems, {turns} turn(s) per episode, "
-        f"on http://{host}:{port} (ws /ws)",
-        err=True,
-    )
-    serve(settings, host, port, sessions)
+    serve(settings, host, port, sessions, echo=lambda line: typer.echo(line, err=True))

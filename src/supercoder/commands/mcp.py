@@ -579,8 +579,9 @@ TOOLS = {
 }
 
 
-def build_server(config: McpConfig) -> Any:
-    """The ``MCPServer`` with the five tools, each bounded (see the module docstring)."""
+def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
+    """The ``MCPServer`` with the five tools over ``box`` (default: a new ``Toolbox`` of
+    ``config``), each bounded (see the module docstring)."""
     import anyio
 
     from supercoder.errors import require
@@ -592,7 +593,7 @@ def build_server(config: McpConfig) -> Any:
 
     from supercoder.paths import package_version
 
-    box = Toolbox(config)
+    box = box or Toolbox(config)
     limiter = anyio.CapacityLimiter(config.workers)
 
     async def bounded(work: Callable[[], Answer]) -> CallToolResult:
@@ -730,8 +731,11 @@ def _json_size(value: Any, limit: int) -> int:
 
 
 def serve(config: McpConfig) -> None:
-    """Run the server on its transport until the client goes (stdio) or SIGTERM (HTTP)."""
-    server = build_server(config)
+    """Run the server on its transport until the client goes (stdio) or SIGTERM (HTTP).
+    The served problem sets are loaded first: a bad ``--benchmark`` stops it here."""
+    box = Toolbox(config)
+    box.served()
+    server = build_server(config, box)
     if config.transport is Transport.STDIO:
         server.run("stdio")
         return

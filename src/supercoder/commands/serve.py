@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -109,11 +108,6 @@ def serve(
 
 
 def _token(token_file: Path | None) -> str | None:
-    if token_file is not None:
-        from supercoder.errors import read_regular
+    from supercoder.verify.access import read_token  # the rule every server shares
 
-        text = read_regular(token_file, 4096, "token file").decode(errors="replace").strip()
-        if not text:
-            raise UserError(f"{token_file}: the token file is empty")
-        return text
-    return os.environ.get("SUPERCODER_TOKEN") or None
+    return read_token(token_file)

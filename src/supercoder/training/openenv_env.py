@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -268,7 +268,19 @@ class OpenEnvEpisodes:
         self._sessions = []
 
 
-def serve(settings: EnvSettings, host: str, port: int, max_sessions: int = 8) -> None:
-    """Run the server until interrupted (uvicorn)."""
+def serve(
+    settings: EnvSettings,
+    host: str,
+    port: int,
+    max_sessions: int = 8,
+    echo: Callable[[str], None] | None = None,
+) -> None:
+    """Run the server until interrupted (uvicorn); ``echo`` says where it listens."""
+    app = make_app(settings, max_sessions)
     uvicorn = require("uvicorn", "openenv")
-    uvicorn.run(make_app(settings, max_sessions), host=host, port=port, log_level="warning")
+    if echo is not None:
+        echo(
+            f"OpenEnv environment: {len(settings.problems)} problems, {settings.turns} "
+            f"turn(s) per episode, on http://{host}:{port} (WebSocket /ws)"
+        )
+    uvicorn.run(app, host=host, port=port, log_level="warning")

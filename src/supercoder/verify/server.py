@@ -57,8 +57,6 @@ import asyncio
 import collections
 import contextlib
 import hashlib
-import hmac
-import ipaddress
 import json
 import os
 import threading
@@ -73,6 +71,7 @@ from typing import Any
 
 from supercoder.errors import InfraError, UserError, printable, require
 from supercoder.types import Problem
+from supercoder.verify.access import bearer_ok, check_access
 
 MAX_BODY_BYTES = 64 << 20
 MAX_PROGRAMS = 64
@@ -123,29 +122,7 @@ class ServeConfig:
         """Refuse a configuration that would serve without authentication off loopback."""
         if self.workers < 1 or self.queue < 0:
             raise UserError("--workers must be at least 1 and --queue at least 0")
-        if self.token is not None and not self.token.strip():
-            raise UserError(
-                "the token is empty: give a real one (SUPERCODER_TOKEN or --token-file)"
-            )
-        if self.token is None and not self.insecure_loopback:
-            raise UserError(
-                "no token: set SUPERCODER_TOKEN (or --token-file FILE); to serve without "
-                "one on this machine only, bind to 127.0.0.1 and pass --insecure-loopback"
-            )
-        if self.insecure_loopback and self.token is None and not is_loopback(self.host):
-            raise UserError(
-                f"--insecure-loopback serves only on a loopback address, not {self.host!r}: "
-                "set a token to serve on the network"
-            )
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+        check_access(self.host, self.token, self.insecure_loopback)  # the one rule
 
 
 class RequestError(Exception):
@@ -678,18 +655,13 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
 
     app = fastapi.FastAPI(title="supercoder", lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.service = service
-    expected = (config.token or "").encode()
 
     def answer(endpoint: str, status: int, body: dict, headers: dict | None = None):
         service.figures.requests[(endpoint, str(status))] += 1
         return JSONResponse(body, status_code=status, headers=headers)
 
     def authorized(request: Request) -> bool:
-        if config.token is None:
-            return True
-        given = request.headers.get("authorization", "")
-        scheme, _, token = given.partition(" ")
-        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), expected)
+        return bearer_ok(request.headers.get("authorization"), config.token)
 
     def refused(endpoint: str):
         service.figures.rejected["auth"] += 1

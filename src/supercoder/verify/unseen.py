@@ -269,13 +269,15 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
                     found.dropped.append(f"{src.name}: {why}")
                     continue
             drawn = src.draw(rng, count)
-            inputs = valid_inputs(problem, _fresh(drawn, own))
+            fresh = _fresh(drawn, own)
+            inputs = valid_inputs(problem, fresh)
         except (UserError, InfraError) as e:
             log.warning("warning: %s: no timed inputs from the %s (%s)", problem.name, src.name, e)
             found.dropped.append(f"{src.name}: {e}")
             continue
         if not inputs:
-            found.dropped.append(f"{src.name}: it drew no new input")
+            why = f"the validator rejected all {len(fresh)} drawn inputs" if fresh else ""
+            found.dropped.append(f"{src.name}: {why or 'it drew no new input'}")
             continue
         try:
             outputs, took = reference_runs(problem, inputs)
