@@ -295,3 +295,13 @@ def test_a_timeout_while_timing_a_drawn_input_is_a_timeout_that_shows_nothing_of
         problem, [TestResult("a", Status.OK)], wrong, False, {}, 0.0, frozenset({"drawn-3"})
     )
     assert other.status is Status.WRONG_OUTPUT
+
+
+def test_a_generator_draws_a_program_s_arguments(tmp_path):
+    sandbox_or_skip()
+    from supercoder.problems.generator import run_generator
+
+    source = "def generate(seed, size):\n    return [str(size), 'x y'], str(seed) + '\\n'\n"
+    first, plain = run_generator(source, [(7, 4), (1, 0)])
+    assert split_args(first) == (("4", "x y"), b"7\n") and first.startswith(ARGS_MARK)
+    assert split_args(plain) == (("0", "x y"), b"1\n")
