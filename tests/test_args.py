@@ -258,3 +258,50 @@ def test_a_timeout_says_which_test_or_that_it_was_unseen_and_how_long(tmp_path):
     note = _timeout_note(hidden)
     assert "never saw ran past the 0.3s cpu / 1s wall limit" in note, note
     assert "secret" not in note and "7" not in note.replace("0.3", "")
+
+
+def test_a_timeout_while_timing_a_drawn_input_is_a_timeout_that_shows_nothing_of_it():
+    from supercoder.commands.eval import _timeout_note
+    from supercoder.sandbox.box import RunResult
+    from supercoder.timing.meter import Comparison
+    from supercoder.types import Problem, TestCase, TestResult, UnseenResult
+    from supercoder.verify.evaluate import _timed_verdict
+
+    late = RunResult("timeout", -1, 9, b"", b"", 10.02, 10.5, 1, 0, cpu_limit=10, wall_limit=20)
+    assert late.describe().startswith("time limit exceeded (ran cpu 10.02s, wall 10.50s")
+    assert "against limits of 10s cpu, 20s wall" in late.describe()
+    # the meter's message for a candidate run that failed while it was timed
+    said = f"candidate output changed on test drawn-3 during timing: {late.describe()}"
+    problem = Problem("p", "int main(void){return 0;}", (TestCase("a", b"1\n", b"1\n"),))
+    cmp = Comparison((), None, None, mismatch=said, mismatch_test="drawn-3")
+    verdict = _timed_verdict(
+        problem,
+        [TestResult("a", Status.OK)],
+        cmp,
+        False,
+        {},
+        0.0,
+        frozenset({"drawn-3"}),
+        UnseenResult(3, Status.OK),
+    )
+    assert verdict.status is Status.TIMEOUT and verdict.unseen.status is Status.TIMEOUT
+    assert "drawn-3" not in verdict.message and "10.02" not in verdict.message
+    assert _timeout_note(verdict) == (
+        ": it ran past its time limit on a drawn input (its data is never shown)"
+    )
+    # a wrong output while timing stays a wrong output
+    wrong = replace(cmp, mismatch=said.replace(late.describe(), "it printed a different output"))
+    other = _timed_verdict(
+        problem, [TestResult("a", Status.OK)], wrong, False, {}, 0.0, frozenset({"drawn-3"})
+    )
+    assert other.status is Status.WRONG_OUTPUT
+
+
+def test_a_generator_draws_a_program_s_arguments(tmp_path):
+    sandbox_or_skip()
+    from supercoder.problems.generator import run_generator
+
+    source = "def generate(seed, size):\n    return [str(size), 'x y'], str(seed) + '\\n'\n"
+    first, plain = run_generator(source, [(7, 4), (1, 0)])
+    assert split_args(first) == (("4", "x y"), b"7\n") and first.startswith(ARGS_MARK)
+    assert split_args(plain) == (("0", "x y"), b"1\n")

@@ -1,0 +1,155 @@
+"""A problem's input domain: declared, extrapolated, judged against the visible inputs.
+
+Before: the inferred model drew within the span the visible inputs show and nothing
+else; a program with undefined behaviour the sanitizer reports on every input (the
+visible ones too) had its model dropped without a word ("no test the model never
+saw"); a jump in cost (graph_dijkstra: 60 sources from 5000 nodes) left it untimed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.problems.inputmodel import InputModel, constraint_lines, infer
+from supercoder.problems.loading import load_problem
+from supercoder.verify.unseen import _timed_range, unseen_tests
+from tests.conftest import sandbox_or_skip
+
+LINE = [b"3\n1 2 3\n", b"5\n10 20 30 40 50\n", b"4\n7 7 7 9\n"]
+
+
+def test_declared_constraints_bound_the_draws_by_name_or_position() -> None:
+    model = infer(LINE).with_constraints(["1<=N<=50", "A_i<=10^9"])
+    lines = constraint_lines(model.spec)
+    assert lines[0].startswith("N -> v0 (line 1, value 1) [1, 50]")
+    assert lines[1].startswith("A_i -> the values (line 2, each value)")
+    grown = model.with_domain({"version": 1, "grow": 1000.0})
+    drawn = grown.draw(random.Random(1), 20)
+    sizes = [int(x.split()[0]) for x in drawn]
+    values = [int(v) for x in drawn for v in x.split()[1:]]
+    assert max(sizes) <= 50 and max(sizes) > 5  # grown, never past the declaration
+    assert max(values) <= 10**9 and max(values) > 10**6  # the declared range, not 1-50
+    bounded = infer(LINE).with_constraints(["N<=20", "1<=A_i<=N"])
+    for text in bounded.with_domain({"version": 1, "grow": 100.0}).draw(random.Random(2), 10):
+        n, *xs = (int(v) for v in text.split())
+        assert all(1 <= x <= n for x in xs)
+    # a model's own names bind too; nonsense is refused with the form to use
+    assert "v0" in constraint_lines(infer(LINE).with_constraints(["v0<=9"]).spec)[0]
+    with pytest.raises(UserError, match="LO<=NAME<=HI"):
+        infer(LINE).with_constraints(["N is small"])
+    with pytest.raises(UserError, match="no number outside repeats left"):
+        infer(LINE).with_constraints(["N<=5", "M<=5"])
+
+
+def test_refinements_and_letters_change_what_is_drawn() -> None:
+    spec = {
+        "format": "supercoder-input-model/1",
+        "body": [
+            {"line": [{"int": [0, 40], "name": "v0", "size": True}]},
+            {"line": [{"run": {"count": {"var": "v0"}, "of": {"int": [0, 9], "within": "v0"}}}]},
+            {"line": [{"word": {"chars": "ab", "len": {"range": [12, 12]}}}]},
+        ],
+    }
+    plain = InputModel(spec).draw(random.Random(3), 30)
+    refined = InputModel({**spec, "domain": {"refine": ["bounded", "nonempty"], "letters": True}})
+    drawn = refined.draw(random.Random(3), 30)
+    assert any(int(x.split()[0]) < 9 for x in plain)  # an index past a small n, before
+    for text in drawn:
+        lines = text.split("\n")
+        n = int(lines[0])
+        assert n >= 1 and all(int(v) <= n for v in lines[1].split())
+    letters = set("".join(x.split("\n")[2] for x in drawn))
+    assert len(letters) > 10 and letters <= set("abcdefghijklmnopqrstuvwxyz")
+
+
+def test_a_jump_in_cost_keeps_the_long_sizes() -> None:
+    """graph_dijkstra: 4.9 ms at 4900 nodes, 52 ms at 5000 (60 sources from there): no
+    size in between, so the timed range spans the jump and short draws are drawn again
+    larger; a smooth cost gives the sizes from 1.5x the floor up to the budget."""
+    jump = [(1000, 0.001), (2000, 0.002), (4000, 0.004), (8000, 0.060)]
+    assert _timed_range(jump, 1, 8000)[:2] == (4000, 8000)
+    smooth = [(1000, 0.003), (2000, 0.006), (4000, 0.012), (8000, 0.024)]
+    bottom, top, t_low, t_top = _timed_range(smooth, 1, 8000)
+    assert top == 8000 and 1000 < bottom < 4000 and t_low >= 0.0075
+    fast = [(100, 0.0001), (400, 0.0004)]
+    assert _timed_range(fast, 1, 400)[:2] == (200, 400)  # all under the floor: the top half
+
+
+UB = r"""
+#include <stdio.h>
+int main(void) {
+    int n, x; long long s = 0; int h = 2147483000;
+    if (scanf("%d", &n) != 1) return 1;
+    h += 1000;  /* signed overflow on every input: the program's, not a draw's */
+    for (int i = 0; i < n && scanf("%d", &x) == 1; i++) s += (long long)x * (i % 7) + (h & 1);
+    printf("%lld\n", s);
+    return 0;
+}
+"""
+
+
+def test_undefined_behaviour_on_every_input_is_the_programs_not_the_draws() -> None:
+    """The sanitizer reports the same signed overflow on the visible inputs: a draw is not
+    held to it, and the model's draws are timed (before: every source dropped)."""
+    sandbox_or_skip()
+    from supercoder.build.reference import reference_runs
+
+    folder = Path(tempfile.mkdtemp()) / "ub"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text(UB)
+    inputs = [b"3\n1 2 3\n", b"6\n5 1 4 1 5 9\n", b"8\n2 7 1 8 2 8 1 8\n"]
+    for i, (data, run) in enumerate(zip(inputs, reference_runs(UB, inputs), strict=True)):
+        (folder / "tests" / f"t{i}.in").write_bytes(data)
+        (folder / "tests" / f"t{i}.out").write_bytes(run.output)
+    problem = load_problem(folder)
+    from supercoder.problems.domain import Judge
+
+    if not Judge(problem).visible().sanitizer:
+        pytest.skip("no sanitizer build on this machine")
+    assert Judge(problem).visible().signatures  # the visible inputs trigger it
+    unseen = unseen_tests(problem)
+    assert unseen.source == "model" and len(unseen.tests) >= 3, unseen.why
+    assert not unseen.dropped
+
+
+def test_init_says_the_domain_and_marks_one_too_small_to_time(tmp_path: Path) -> None:
+    """``problem init --constraint`` maps the constraint, says the domain in one line
+    and, where the whole domain runs under the meter's floor, marks the problem
+    ``too_small``; ``problem show`` says the same."""
+    sandbox_or_skip()
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.in").write_text("3\n1 2 3\n")
+    (tmp_path / "in" / "b.in").write_text("5\n5 4 3 2 1\n")
+    from tests.conftest import SUM_SOURCE
+
+    (tmp_path / "sum.c").write_text(SUM_SOURCE)
+    env = {**os.environ, "SUPERCODER_DOMAIN_AT_INIT": "1"}
+    cli = [sys.executable, "-m", "supercoder.cli"]
+    init = subprocess.run(
+        [*cli, "problem", "init", str(tmp_path / "sum.c"), "--inputs", str(tmp_path / "in")]
+        + ["-o", str(tmp_path / "p"), "--constraint", "1<=N<=20", "--constraint", "A_i<=99"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+    )
+    assert init.returncode == 0, init.stderr
+    assert "constraint N -> v0 (line 1, value 1) [1, 20]" in init.stdout
+    domain = [ln for ln in init.stdout.splitlines() if ln.startswith("domain: ")]
+    assert len(domain) == 1 and "declared constraints (1<=N<=20; A_i<=99)" in domain[0]
+    assert "too_small" in init.stdout
+    assert json.loads((tmp_path / "p" / "problem.json").read_text())["too_small"] is True
+    show = subprocess.run(
+        [*cli, "problem", "show", str(tmp_path / "p")], capture_output=True, text=True, timeout=300
+    )
+    assert show.returncode == 0, show.stderr
+    assert domain[0] in show.stdout and "too small to time" in show.stdout
