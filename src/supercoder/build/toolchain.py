@@ -622,11 +622,23 @@ def normalize_asm(asm: str) -> str:
 
 
 def same_program(a: str, b: str) -> bool:
+    """Do two listings normalize alike? For *reporting* near-duplicates only: a
+    normalization may conflate two programs, so no decision (grouping, caching, a copy
+    of the baseline) rests on it; decisions use ``asm_digest`` or the executable."""
     return normalize_asm(a) == normalize_asm(b)
 
 
 def asm_digest(asm: str) -> str:
-    return hashlib.sha256(normalize_asm(asm).encode()).hexdigest()
+    """The digest of the exact text: what identifies a program for every cache,
+    grouping and novelty decision (never a normalized form, which may conflate two
+    programs that run differently)."""
+    return hashlib.sha256(asm.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def near_digest(asm: str) -> str:
+    """The digest of ``normalize_asm(asm)``: equal for listings that differ only in
+    comments and layout (and possibly in more). For reporting near-duplicates only."""
+    return hashlib.sha256(normalize_asm(asm).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @cache
