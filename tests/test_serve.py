@@ -364,6 +364,11 @@ def test_check_and_eval_take_a_server(server, programs, tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "s.json").read_text())["accuracy"] == 100.0
     assert server.metric("checks_total") > before  # verified there, not here
+    with server.client() as c:  # and the prompt's -O3 assembly came from there
+        text = c.get("/metrics").text
+        assert 'supercoder_requests_total{endpoint="baseline",code="200"}' in text
+        r = c.post("/v1/baseline", json={"problem": {"name": "sum"}})
+        assert r.status_code == 200 and r.json()["asm"] == programs["copy"]
 
 
 def test_a_killed_worker_is_retried_never_scored_wrong(server, programs):

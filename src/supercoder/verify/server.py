@@ -17,6 +17,8 @@ one status: no hidden input, output or name is ever in a response).
   "cpu_limit", "memory_mb", "rounds", "max_cpu_seconds", "group_size", "infra_retries",
   "id", "deadline_s"}`` -> ``{"id", "problem", "verdicts": [verdict + reward +
   paper_reward]}``.
+- ``POST /v1/baseline``: ``{"problem": REF}`` -> ``{"id", "problem", "asm"}``: the
+  problem's ``gcc -O3`` assembly as this server builds it (a prompt's baseline).
 - ``POST /v1/score``: ``{"problems": [REF, ...], "items": [{"problem": INDEX,
   "completion": TEXT}], "reward": {"kind", "failure", "baseline_copy"}, "time",
   "target", "infra_retries", "id", "deadline_s"}`` -> ``{"id", "rewards", "verdicts"}``.
@@ -363,6 +365,19 @@ def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
     return work
 
 
+def baseline_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
+    """A baseline request -> the problem's ``gcc -O3`` assembly as this server builds it
+    (what its verdicts compare against, and what a prompt shows): a client that builds
+    prompts needs no gcc of its own. The source is visible to a model, so is this."""
+    from supercoder.build.baseline import baseline_asm
+
+    problem = problems.resolve(body.get("problem"))
+    return lambda: {"problem": problem.name, "asm": baseline_asm(problem)}
+
+
+WORK = {"check": check_work, "score": score_work, "baseline": baseline_work}
+
+
 # --- the queue, the request ids, the figures ------------------------------------------
 
 
@@ -486,9 +501,7 @@ class Service:
                 raise RequestError(
                     503, "the server is draining (SIGTERM): retry elsewhere", {"Retry-After": "5"}
                 )
-            work = (check_work if endpoint == "check" else score_work)(
-                self.problems, body, self.config
-            )
+            work = WORK[endpoint](self.problems, body, self.config)
             if len(self.pending) + self.running >= self.config.queue + self.config.workers:
                 self.figures.rejected["queue_full"] += 1
                 raise RequestError(
@@ -748,6 +761,10 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
     @app.post("/v1/score")
     async def score(request: Request):
         return await handle("score", request)
+
+    @app.post("/v1/baseline")
+    async def baseline(request: Request):
+        return await handle("baseline", request)
 
     return app
 
