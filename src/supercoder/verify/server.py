@@ -642,6 +642,12 @@ class Service:
         metric(
             "resident_bytes", "gauge", "Resident memory of the server.", [("", resident_bytes())]
         )
+        metric(
+            "remembered_answers",
+            "gauge",
+            "Answers kept by request id (at most --remember).",
+            [("", len(self.by_id))],
+        )
         metric("draining", "gauge", "1 after SIGTERM.", [("", int(self.draining))])
         return "\n".join(lines) + "\n"
 
