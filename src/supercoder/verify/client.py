@@ -298,8 +298,7 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
     the bundled set by its path (the server must be allowed to read it), a bundled one
     by name with its source's digest. A server that has no such problem (403, 404, 409)
     is sent the problem as a record instead (``problem_record``: its C code and tests,
-    hidden ones too; a folder's generator does not travel, so that server draws its
-    unseen inputs from the other sources)."""
+    hidden ones too, and its folder's own files: the server judges the same problem)."""
     from supercoder.problems.loading import BUNDLED_ROOT
 
     path = problem.meta.get("path")
@@ -313,8 +312,9 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
 
 def problem_record(problem: Problem) -> dict[str, Any]:
     """A problem's ``extra_info`` in the SuperCoder schema (its tests, hidden ones too:
-    the server judges with them; no prompt, so no baseline is built here)."""
-    from supercoder.dataset.records import PROBLEM_SETTINGS
+    the server judges with them; the problem whole in ``problem_files``, so the server
+    restores the same problem; no prompt, so no baseline is built here)."""
+    from supercoder.dataset.records import PROBLEM_SETTINGS, args_fields, problem_bundle
 
     visible = [t for t in problem.tests if not t.hidden]
     hidden = [t for t in problem.tests if t.hidden]
@@ -339,6 +339,8 @@ def problem_record(problem: Problem) -> dict[str, Any]:
         "test_names": [t.name for t in visible],
         "hidden_test_names": [t.name for t in hidden],
         **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+        **args_fields(problem),
+        "problem_files": problem_bundle(problem),
     }
     record = problem.meta.get("record")
     if isinstance(record, dict) and record.get("index") is not None:
