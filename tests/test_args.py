@@ -173,6 +173,10 @@ def test_arguments_travel_through_folders_and_supercoder_records(tmp_path):
     loaded = load_problem(write_problem(back, tmp_path / "p"))
     assert (tmp_path / "p" / "tests" / "a.args").read_text() == "7 'two words'\n"
     assert [t.args for t in loaded.tests] == [("7", "two words"), (), ("--deep",)]
+    from supercoder.verify.client import problem_record  # what a verification server gets
+
+    served = problem_from_record({"extra_info": json.loads(json.dumps(problem_record(problem)))})
+    assert [t.run_input() for t in served.tests] == [t.run_input() for t in problem.tests]
     plain = problem_to_record(replace(problem, tests=problem.tests[1:2]), "val", 0, "x")
     assert "test_args" not in plain["extra_info"]  # written only where a test has some
     assert split_args(with_args(("a b", "c"), b"in")) == (("a b", "c"), b"in")

@@ -128,3 +128,54 @@ def test_eval_says_what_it_costs_only_once_its_options_are_valid(tmp_path):
     )
     assert result.exit_code == 2 and "control characters" in result.output
     assert "problem(s):" not in result.output and "seconds a problem" not in result.output
+
+
+_DOUBLE = 'int main(void){int n; if(scanf("%d",&n)!=1) return 1; printf("%d\\n", 2*n); return 3;}\n'
+_INLINE = "inline int sq(int x) { return x * x; }\n"
+_USES = 'int main(void){int n; if(scanf("%d",&n)!=1) return 1; printf("%d\\n", sq(n)); return 0;}\n'
+
+
+@pytest.mark.parametrize(
+    "source, fix, hint",
+    [
+        ("#include <stdio.h>\n" + _DOUBLE, ["--exit-code", "3"], "pass --exit-code 3"),
+        (
+            "#include <stdio.h>\nint a[N];\n" + _DOUBLE.replace("return 3", "return 0"),
+            ["--cflags", "-DN=1"],
+            "pass -D N=VALUE",
+        ),
+    ],
+    ids=["exit-status", "macro"],
+)
+def test_a_refusal_names_the_flag_that_fixes_it_and_that_flag_does(source, fix, hint, tmp_path):
+    """A program that exits 3 on success names --exit-code (not a crash); an undeclared
+    macro names -D. Given, each flag makes the problem."""
+    sandbox_or_skip()
+    (tmp_path / "p.c").write_text(source)
+    (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a.in").write_text("5\n")
+    (tmp_path / "in" / "b.in").write_text("7\n")
+    args = ["problem", "init", str(tmp_path / "p.c"), "--inputs", str(tmp_path / "in")]
+    refused = runner.invoke(app, [*args, "-o", str(tmp_path / "p1")])
+    assert refused.exit_code == 2, refused.output
+    assert hint in " ".join(refused.output.split()), refused.output
+    assert "-lgmp" not in refused.output
+    made = runner.invoke(app, [*args, "-o", str(tmp_path / "p2"), *fix])
+    assert made.exit_code == 0, made.output
+
+
+def test_a_c99_inline_link_failure_names_gnu89_inline_not_a_library(tmp_path):
+    """``inline`` without ``static`` links at -O0 (nothing inlined) only with gnu89
+    semantics: the refusal says so, and the flag it names builds it."""
+    sandbox_or_skip()
+    from supercoder.build.reference import ReferenceBuildError, build_reference
+
+    source = _INLINE + "#include <stdio.h>\n" + _USES
+    with pytest.raises(ReferenceBuildError) as e:
+        build_reference(source, tmp_path, ("O0",), label="p.c")
+    text = " ".join(str(e.value).split())
+    assert "sq is defined 'inline' without 'static'" in text
+    assert "pass --cflags -fgnu89-inline (or --cflags -std=gnu89)" in text
+    assert "-lgmp" not in text
+    built = build_reference(source, tmp_path, ("O0",), cflags=("-fgnu89-inline",), label="p.c")
+    assert built["O0"].is_file()

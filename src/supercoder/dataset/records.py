@@ -447,14 +447,7 @@ def _with_args(tests: list[TestCase], info: dict, key: str, where: str) -> list[
     return out
 
 
-def args_fields(problem: Problem) -> dict[str, list[str]]:
-    """``test_args`` and ``hidden_test_args`` of a problem's record, where it has some."""
-    visible = [t for t in problem.tests if not t.hidden]
-    hidden = [t for t in problem.tests if t.hidden]
-    return {**_args_field(visible, "test_args"), **_args_field(hidden, "hidden_test_args")}
-
-
-def _args_field(tests: Sequence[TestCase], key: str) -> dict[str, list[str]]:
+def args_field(tests: Sequence[TestCase], key: str) -> dict[str, list[str]]:
     """``{key: one shell-quoted line per test}`` where a test has arguments, else {}."""
     if not any(t.args for t in tests):
         return {}
@@ -506,7 +499,8 @@ def problem_to_record(
             "test_names": [t.name for t in visible],
             "hidden_test_names": [t.name for t in hidden],
             "tags": [str(t) for t in problem.meta.get("tags", [])],
-            **args_fields(problem),
+            **args_field(visible, "test_args"),
+            **args_field(hidden, "hidden_test_args"),
             **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
             BUNDLE: problem_bundle(problem),
         },

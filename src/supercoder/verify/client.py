@@ -314,7 +314,7 @@ def problem_record(problem: Problem) -> dict[str, Any]:
     """A problem's ``extra_info`` in the SuperCoder schema (its tests, hidden ones too:
     the server judges with them; the problem whole in ``problem_files``, so the server
     restores the same problem; no prompt, so no baseline is built here)."""
-    from supercoder.dataset.records import PROBLEM_SETTINGS, args_fields, problem_bundle
+    from supercoder.dataset.records import PROBLEM_SETTINGS, args_field, problem_bundle
 
     visible = [t for t in problem.tests if not t.hidden]
     hidden = [t for t in problem.tests if t.hidden]
@@ -338,8 +338,9 @@ def problem_record(problem: Problem) -> dict[str, Any]:
         "hidden_outputs": [text(t.expected, t.name) for t in hidden],
         "test_names": [t.name for t in visible],
         "hidden_test_names": [t.name for t in hidden],
+        **args_field(visible, "test_args"),  # each test's arguments, where any has some
+        **args_field(hidden, "hidden_test_args"),
         **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
-        **args_fields(problem),
         "problem_files": problem_bundle(problem),
     }
     record = problem.meta.get("record")
