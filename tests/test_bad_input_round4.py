@@ -210,3 +210,33 @@ def test_a_codenet_metadata_row_with_an_invalid_byte_is_skipped_named_and_counte
     assert notes == [f"{csv_path}:3: not UTF-8 (byte 0xff at column 12): row skipped"]
     counts = build_counts(jobs, [], [], dropped)
     assert counts["submissions_considered"] == 3  # the skipped row is counted, not lost
+
+
+def test_a_malformed_record_field_is_reported_and_the_import_says_how_to_evaluate(tmp_path):
+    """A record whose ``test_names`` is a number is skipped with the field named (never
+    imported as if it were fine); the import says which command evaluates what it
+    wrote, and ``eval --benchmark`` on the import's own folder points at its splits."""
+    sandbox_or_skip()
+    for name in ("s1", "s2"):
+        make_sum_problem(tmp_path / "bench" / name, hidden=False)
+    exported = tmp_path / "two.jsonl"
+    bench = str(tmp_path / "bench")
+    done = runner.invoke(app, ["dataset", "export", "--benchmark", bench, "--out", str(exported)])
+    assert done.exit_code == 0, done.output
+    first, second = (json.loads(x) for x in exported.read_text().splitlines()[:2])
+    second["extra_info"]["test_names"] = 5
+    records = tmp_path / "two.jsonl"
+    records.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    out = tmp_path / "imported"
+    done = runner.invoke(app, ["dataset", "import", str(records), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    assert "1 problems written" in text and "1 skipped" in text
+    assert "record #1: not a valid record: field extra_info.test_names must be a list" in text
+    (split,) = [d.name for d in out.iterdir() if d.is_dir()]
+    assert f"evaluate them: supercoder eval --benchmark {out / split} --no-time" in text
+    refused = runner.invoke(app, ["eval", "--benchmark", str(out), "--no-time"])
+    assert refused.exit_code == 2
+    said = " ".join(refused.output.split())
+    assert f"its folders {split}/ hold problems" in said
+    assert f"use --benchmark {out / split}" in said
