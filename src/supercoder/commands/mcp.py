@@ -256,6 +256,7 @@ class Toolbox:
             for _ in range(3):
                 found += [p for p in level if is_problem_dir(p)]
                 level = [c for p in level if not is_problem_dir(p) for c in _children(p)]
+                level = level[: 4 * MAX_LISTED]  # a huge tree costs a bounded walk
         return found[: MAX_LISTED + 1]
 
     def problem(self, ref: Any) -> "Problem":
@@ -373,7 +374,8 @@ class Toolbox:
         parts += [
             f"## gcc -O3 baseline ({data['baseline_lines']} lines)"
             + (" (cut: get it whole with supercoder problem baseline)" if baseline_cut else ""),
-            "Answer with a whole x86-64 AT&T program in this form to check_candidate.",
+            "Answer check_candidate with a whole x86-64 AT&T program in this form "
+            "(assembly), or with SEARCH/REPLACE blocks against it (edits).",
             "```asm",
             baseline,
             "```",
