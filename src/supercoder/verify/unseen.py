@@ -491,16 +491,20 @@ def _to_target(
     if source is None:
         return inputs, outputs, cpu, 0.0
     low, high = generator_size_range(problem, source)
+    bottom, top = generator_timed_range(problem, source)[:2]
     todo: list[tuple[int, int]] = []  # (draw, new size)
     for i, t in enumerate(cpu):
         if outputs[i] is None or inputs[i] not in size_of:
             continue
         size = size_of[inputs[i]]
-        if t > 2 * TARGET_SECONDS:
-            todo.append((i, max(low, int(size * math.sqrt(TARGET_SECONDS / t)))))
+        if t > 2 * TARGET_SECONDS:  # smaller, not below the timed range (a cost
+            # exponential in the size, bit_sos_naive's, would fall under the floor)
+            smaller = int(size * math.sqrt(TARGET_SECONDS / t))
+            todo.append((i, max(low, min(size - 1, max(bottom, smaller)))))
         elif t < 1.2 * FLOOR_SECONDS and size < high:
             factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
             todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    todo = [(i, n) for i, n in todo if n != size_of[inputs[i]]]
     if not todo:
         return inputs, outputs, cpu, 0.0
     requests = [(rng.getrandbits(62), n) for _, n in todo]
