@@ -9,18 +9,34 @@ cd "$(dirname "$0")/.."
 lean=0
 [ "${1:-}" = "--lean" ] && lean=1
 
+# Each step says what it does when it starts and how long it took when it ends (pip
+# and apt are quiet: their own output would bury the errors that matter).
+started=$SECONDS
+step_start=$SECONDS
+step() {
+  step_start=$SECONDS
+  echo "[setup] $*..." >&2
+}
+done_step() {
+  echo "[setup]   done in $((SECONDS - step_start)) s" >&2
+}
+
 apt_packages="gcc libc6-dev bubblewrap clang valgrind chromium"
 if command -v apt-get >/dev/null 2>&1; then
   sudo=""
   [ "$(id -u)" = 0 ] || sudo="sudo"
+  step "system packages (apt-get): $apt_packages (1-5 minutes on a fresh machine)"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $apt_packages >/dev/null
+  done_step
   # clang PGO (the compiler model): compiler-rt's profile runtime and llvm-profdata of clang's version
   v=$(clang --version 2>/dev/null | sed -n 's/.*clang version \([0-9]*\).*/\1/p' | head -n 1 || true)
   if [ -n "$v" ]; then
+    step "clang $v PGO runtime (libclang-rt-$v-dev, llvm-$v)"
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
       "libclang-rt-$v-dev" "llvm-$v" >/dev/null ||
       echo "libclang-rt-$v-dev / llvm-$v not installed: the compiler model skips clang PGO" >&2
+    done_step
   fi
 else
   echo "no apt-get: install these yourself: $apt_packages" >&2
@@ -35,17 +51,26 @@ if ! id supercoder-sandbox >/dev/null 2>&1 && command -v useradd >/dev/null 2>&1
   fi
 fi
 
+step "virtual environment .venv (python3 -m venv, pip upgraded)"
 python3 -m venv .venv
 pip=".venv/bin/pip"
 $pip install -q --disable-pip-version-check --upgrade pip >/dev/null 2>&1 || true
+done_step
 if [ "$lean" = 1 ]; then
+  step "supercoder and its lean extras into .venv (pip, 1-2 minutes)"
   $pip install -q -e '.[analysis,dev]'
+  done_step
 else
   # torch 2.13.0: a CPU wheel is preinstalled on our CI machines (pip's find-links);
   # elsewhere pip takes it from PyPI.
   # [all] includes the verl extra: verl[verl-core]>=0.9.1,<0.10 (CPU is enough for its
   # config, reward loading and dataset tests); naming torch again keeps the pin.
+  step "torch 2.13.0 into .venv (pip: a large download where no wheel is cached, 1-5 minutes)"
   $pip install -q 'torch==2.13.0'
+  done_step
+  step "supercoder with every extra (TRL, verl, Ray, ...) into .venv (pip, 1-5 minutes)"
   $pip install -q -e '.[all,dev]' 'torch==2.13.0'
+  done_step
 fi
 .venv/bin/supercoder version
+echo "[setup] ready in $((SECONDS - started)) s: run 'source .venv/bin/activate' to put supercoder on your PATH" >&2

@@ -173,6 +173,10 @@ def test_arguments_travel_through_folders_and_supercoder_records(tmp_path):
     loaded = load_problem(write_problem(back, tmp_path / "p"))
     assert (tmp_path / "p" / "tests" / "a.args").read_text() == "7 'two words'\n"
     assert [t.args for t in loaded.tests] == [("7", "two words"), (), ("--deep",)]
+    from supercoder.verify.client import problem_record  # what a verification server gets
+
+    served = problem_from_record({"extra_info": json.loads(json.dumps(problem_record(problem)))})
+    assert [t.run_input() for t in served.tests] == [t.run_input() for t in problem.tests]
     plain = problem_to_record(replace(problem, tests=problem.tests[1:2]), "val", 0, "x")
     assert "test_args" not in plain["extra_info"]  # written only where a test has some
     assert split_args(with_args(("a b", "c"), b"in")) == (("a b", "c"), b"in")
@@ -295,3 +299,13 @@ def test_a_timeout_while_timing_a_drawn_input_is_a_timeout_that_shows_nothing_of
         problem, [TestResult("a", Status.OK)], wrong, False, {}, 0.0, frozenset({"drawn-3"})
     )
     assert other.status is Status.WRONG_OUTPUT
+
+
+def test_a_generator_draws_a_program_s_arguments(tmp_path):
+    sandbox_or_skip()
+    from supercoder.problems.generator import run_generator
+
+    source = "def generate(seed, size):\n    return [str(size), 'x y'], str(seed) + '\\n'\n"
+    first, plain = run_generator(source, [(7, 4), (1, 0)])
+    assert split_args(first) == (("4", "x y"), b"7\n") and first.startswith(ARGS_MARK)
+    assert split_args(plain) == (("0", "x y"), b"1\n")

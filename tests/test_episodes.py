@@ -81,6 +81,13 @@ def test_the_last_turn_ends_the_episode_and_turns_are_bounded(problem):
         episode.check_turns(0)
 
 
+def test_a_prompt_is_found_whatever_columns_the_dataset_added():
+    a = [{"role": "user", "content": "x"}]
+    b = [{"role": "user", "content": "x", "name": None}]
+    assert multiturn.prompt_key(a) == multiturn.prompt_key(b)
+    assert multiturn.prompt_key(a) != multiturn.prompt_key([{"role": "user", "content": "y"}])
+
+
 def test_turn_metrics_average_the_turns_that_were_played():
     metrics = multiturn.turn_metrics([[0.0, 1.0], [0.5], [None, 0.0]], [[False, True], [True], []])
     assert metrics["supercoder/turn_1_reward"] == 0.25  # None (infra) is no reward

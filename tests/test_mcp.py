@@ -104,7 +104,15 @@ def test_an_agent_reads_a_problem_submits_a_faster_answer_and_gets_a_verified_sp
         assert bad.structured_content["status"] == "wrong_output", text_of(bad)
 
         # one timed check: the sieve against trial division is many times faster
-        timed = await _call(s, "check_candidate", problem=primes, assembly=fast)
+        heard: list[str] = []
+
+        async def progress(done: float, total: float | None, message: str | None) -> None:
+            heard.append(message or "")
+
+        timed = await s.call_tool(
+            "check_candidate", {"problem": primes, "assembly": fast}, progress_callback=progress
+        )
+        assert heard and heard[0].startswith("checking and timing: "), heard
         verdict = timed.structured_content
         assert verdict["status"] == "ok", text_of(timed)
         assert verdict["speedup"] > 1.5 and verdict["speedup_ci"][0] > 1.0

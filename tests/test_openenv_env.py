@@ -106,6 +106,23 @@ def test_no_hidden_test_data_in_an_observation(server, secret):
     assert str(SECRET) not in shown and expected_output(SECRET).strip() not in shown
 
 
+def test_plain_http_steps_name_their_problem(server, problem):
+    import httpx
+
+    reset = httpx.post(f"{server}/reset", json={"problem": problem.name}, timeout=60)
+    assert reset.status_code == 200
+    assert reset.json()["observation"]["prompt"] == episode.first_messages(problem)
+    action = {"answer": fenced(wrong_asm()), "problem": problem.name}
+    step = httpx.post(f"{server}/step", json={"action": action}, timeout=120)
+    assert step.status_code == 200, step.text
+    body = step.json()
+    assert body["reward"] == 0.0 and body["observation"]["verdict"]["status"] == "wrong_output"
+    orphan = httpx.post(f"{server}/step", json={"action": {"answer": "x"}}, timeout=60)
+    assert orphan.status_code >= 400  # no session, no problem: refused
+    unknown = httpx.post(f"{server}/step", json={"action": {"answer": "x", "bad": 1}}, timeout=60)
+    assert unknown.status_code == 422
+
+
 @pytest.mark.train
 def test_grpo_steps_episodes_on_the_openenv_server(server, problem, tmp_path, monkeypatch):
     pytest.importorskip("trl")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pyarrow.parquet as pq
 import pytest
@@ -32,9 +33,11 @@ def test_round_trip_keeps_tests_hidden_flags_and_names(tmp_path, ext):
     assert [p.name for p in back] == ["add", "add2"]
     p = back[0]
     assert p.source == SOURCE and p.split == "val" and p.baseline_asm is None
-    assert [(t.name, t.read_input(), t.expected, t.hidden) for t in p.tests] == [
-        (t.name, t.read_input(), t.expected, t.hidden) for t in problem().tests
-    ]
+    # restored as a problem folder: its tests as a folder names them (hidden/NAME)
+    assert sorted((t.name, t.read_input(), t.expected, t.hidden) for t in p.tests) == sorted(
+        (("hidden/" if t.hidden else "") + t.name, t.read_input(), t.expected, t.hidden)
+        for t in problem().tests
+    )
     assert p.meta["tags"] == ["math"]
     assert normalize_asm(p.meta["record_ground_truth"]) == normalize_asm(compile_to_asm(SOURCE))
 
@@ -123,3 +126,53 @@ def test_unreadable_files_are_user_errors(tmp_path):
     ):
         with pytest.raises(UserError, match=message):
             load_records(tmp_path / name)
+
+
+def test_a_record_carries_its_problem_folder_whole(tmp_path):
+    """Every file that defines the problem (marks, generator, edited input model,
+    per-test files, binary ones too) travels and is restored as a folder; an old record
+    without problem_files still loads."""
+    from supercoder.problems.loading import load_problem, write_problem
+
+    folder = write_problem(problem(), tmp_path / "add")
+    meta = json.loads((folder / "problem.json").read_text())
+    (folder / "problem.json").write_text(json.dumps({**meta, "reads_input": False}))
+    (folder / "gen.py").write_text("def generate(seed, size):\n    return '1 2\\n'\n")
+    (folder / "input_model.json").write_text('{"widened": [0, 1000000000]}\n')
+    (folder / "tests" / "small.args").write_text("--fast\n")
+    (folder / "table.bin").write_bytes(b"\xff\x00\xfe")
+    for ext in (".jsonl", ".parquet"):
+        (back,) = load_records(write_records([load_problem(folder)], tmp_path / f"r{ext}"))
+        where = back.meta["path"]
+        assert where != str(folder) and back.memorizable and back.name == "add"
+        for name in ("gen.py", "input_model.json", "tests/small.args", "table.bin"):
+            assert (folder / name).read_bytes() == (Path(where) / name).read_bytes()
+    old = problem_to_record(problem(), "val", 0, compile_to_asm(SOURCE))
+    del old["extra_info"]["problem_files"]
+    (tmp_path / "old.jsonl").write_text(json.dumps(old) + "\n")
+    (legacy,) = load_records(tmp_path / "old.jsonl")
+    assert "path" not in legacy.meta and len(legacy.tests) == 3
+
+
+def test_a_problem_that_cannot_travel_whole_is_refused_and_a_bad_bundle_named(tmp_path):
+    from supercoder.problems.loading import load_problem, write_problem
+
+    folder = write_problem(problem(), tmp_path / "add")
+    loaded = load_problem(folder)
+    (folder / "gen.py").symlink_to("/etc/hostname")
+    with pytest.raises(UserError, match="symbolic link.*cannot travel"):
+        write_records([loaded], tmp_path / "r.jsonl")
+    rec = problem_to_record(problem(), "val", 0, compile_to_asm(SOURCE))
+    for bad, why in (
+        ('{"format": "supercoder-problem/9", "files": []}', "not a supercoder-problem/1"),
+        ('{"format": "supercoder-problem/1", "files": [{"path": "../x", "text": ""}]}', "'../x'"),
+        ('{"format": "supercoder-problem/1", "files": [{"path": "tests/a.in", "text": ""}]}', ""),
+    ):
+        rec["extra_info"]["problem_files"] = bad
+        with pytest.raises(UserError, match=f"record #0: .*{why}"):
+            load_records_from(tmp_path, rec)
+
+
+def load_records_from(tmp_path, rec):
+    (tmp_path / "one.jsonl").write_text(json.dumps(rec) + "\n")
+    return load_records(tmp_path / "one.jsonl")

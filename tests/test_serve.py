@@ -1,6 +1,6 @@
 """`supercoder serve` end to end: a real server process on loopback, a real HTTP client
 (httpx), real checks in the sandbox on a cheap problem (``time: false`` where the point
-is correctness). Slow work is a program that spins until its CPU limit (1 s a test)."""
+is correctness). Slow work is a program that spins until its CPU limit (0.5 s a test, two tests)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def root(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def server(root):
     sandbox_or_skip()
-    s = start(root, "--workers", "1", "--queue", "2", "--max-body-mb", "0.25")
+    s = start(root, "--workers", "1", "--queue", "1", "--max-body-mb", "0.25")
     yield s
     assert s.stop() == 0
 
@@ -123,7 +123,7 @@ def slow(server: Server, rid: str) -> cf.Future:
     sent from a thread; returns once the server says it runs."""
     pool = cf.ThreadPoolExecutor(1)
     before = server.metric("requests_running")
-    body = check_body(SPIN, cpu_limit=1.0, id=rid)
+    body = check_body(SPIN, cpu_limit=0.5, id=rid)
     future = pool.submit(lambda: server.client().post("/v1/check", json=body))
     server.wait_for(lambda: server.metric("requests_running") > before or future.done())
     pool.shutdown(wait=False)
@@ -189,9 +189,14 @@ def test_verdicts_are_the_in_process_ones_and_hide_the_hidden_tests(server, prog
             },
         )
     assert r.status_code == 200
-    text = r.text
+    with server.client() as c:
+        wrong = {"problem": 0, "completion": f"```assembly\n{programs['wrong']}\n```"}
+        scored = c.post(
+            "/v1/score", json={"problems": [{"name": "sum"}], "items": [wrong], "time": False}
+        )
+    assert scored.json()["verdicts"][0]["status"] == "wrong_output"
     for secret in (SECRET_NAME, SECRET_IN, SECRET_OUT):
-        assert secret not in text
+        assert secret not in r.text and secret not in scored.text
     remote = r.json()["verdicts"]
     local = verify_together(problem, [programs[k] for k in order], CheckConfig(time=False))
     assert [v["status"] for v in remote] == [v.status.value for v in local]
@@ -214,19 +219,19 @@ def test_a_request_id_runs_once(server, programs):
 
 
 def test_a_full_queue_answers_429_and_loses_nothing(server, programs):
-    """workers 1, queue 2: with the worker busy, 10x the queue at once gets only 200s
+    """workers 1, queue 1: with the worker busy, 10x the queue at once gets only 200s
     and 429s; each 429 retried with its id gets its verdict."""
     blocker = slow(server, "block-429")
-    bodies = [check_body(programs["wrong" if i % 2 else "nop"], id=f"load-{i}") for i in range(20)]
+    bodies = [check_body(programs["wrong" if i % 2 else "nop"], id=f"load-{i}") for i in range(10)]
 
     def send(body):
         with server.client() as c:
             return c.post("/v1/check", json=body)
 
-    with cf.ThreadPoolExecutor(20) as pool:
+    with cf.ThreadPoolExecutor(10) as pool:
         first = list(pool.map(send, bodies))
     codes = [r.status_code for r in first]
-    assert set(codes) <= {200, 429} and codes.count(429) >= 10, codes
+    assert set(codes) <= {200, 429} and codes.count(429) >= 5, codes
     assert all(int(r.headers["retry-after"]) >= 1 for r in first if r.status_code == 429)
     assert blocker.result().status_code == 200
     answers = {}
@@ -246,7 +251,7 @@ def test_deadlines(server, programs):
         assert r.status_code == 504 and "before the work started" in r.json()["error"]
     assert blocker.result().status_code == 200
     with server.client() as c:
-        body = check_body(SPIN, cpu_limit=1.0, id="late")
+        body = check_body(SPIN, cpu_limit=0.5, id="late")
         r = c.post("/v1/check", json={**body, "deadline_s": 0.5})
         assert r.status_code == 504 and "same id" in r.json()["error"]
         r = c.post("/v1/check", json={**body, "deadline_s": 300})
@@ -254,7 +259,7 @@ def test_deadlines(server, programs):
 
 
 def test_a_client_that_goes_away_loses_nothing(server, programs):
-    body = check_body(SPIN, cpu_limit=1.0, id="gone")
+    body = check_body(SPIN, cpu_limit=0.5, id="gone")
     with server.client(timeout=0.5) as c, pytest.raises(httpx.ReadTimeout):
         c.post("/v1/check", json=body)  # hangs up while the work runs
     with server.client() as c:
@@ -288,6 +293,22 @@ def test_the_rewards_through_the_server_equal_the_in_process_ones(server, progra
     local = score_responses(answers, [info] * 3)
     assert remote == local
     assert [r["correct"] for r in remote] == [1.0, 0.0, 0.0]
+
+
+def test_a_problem_the_server_lacks_travels_as_a_record(server, programs, tmp_path):
+    from supercoder.verify.client import ServiceClient
+    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.reward import RewardConfig
+
+    elsewhere = load_problem(make_sum_problem(tmp_path / "elsewhere"))  # not under its root
+    config = RewardConfig(kind="paper", eval_config=CheckConfig(time=False))
+    with ServiceClient(server.url, TOKEN) as client:
+        answers = [f"```assembly\n{programs[k]}\n```" for k in ("nop", "wrong")]
+        verdicts = client.score([elsewhere] * 2, answers, config)
+        assert [v.status.value for v in verdicts] == ["ok", "wrong_output"]
+        assert [v.status.value for v in client.check(elsewhere, [programs["nop"]], time=False)] == [
+            "ok"
+        ]
 
 
 def test_check_and_eval_take_a_server(server, programs, tmp_path):
@@ -356,7 +377,7 @@ def test_a_killed_worker_is_retried_never_scored_wrong(server, programs):
         ],
         "reward": {"kind": "paper"},
         "time": False,
-        "cpu_limit": 1.0,
+        "cpu_limit": 0.5,
     }
     with server.client() as c:  # the pool's workers start
         assert c.post("/v1/score", json={**body, "items": body["items"][:2]}).status_code == 200
@@ -382,20 +403,20 @@ def test_a_killed_worker_is_retried_never_scored_wrong(server, programs):
     assert r.json()["rewards"] == [1.0, 0.0, 0.0]
 
 
-def test_sigterm_drains_work_in_flight(tmp_path):
+def test_sigterm_drains_work_in_flight(tmp_path, programs):
     sandbox_or_skip()
     s = start(make_root(tmp_path), "--workers", "1", "--queue", "4")
     try:
         running = slow(s, "drain-1")
         pool = cf.ThreadPoolExecutor(1)
         queued = pool.submit(
-            lambda: s.client().post("/v1/check", json=check_body(SPIN, cpu_limit=0.5, id="q"))
+            lambda: s.client().post("/v1/check", json=check_body(programs["wrong"], id="q"))
         )
         s.wait_for(lambda: s.metric("queue_depth") == 1)
         s.proc.send_signal(signal.SIGTERM)
         assert running.result().status_code == 200
         assert queued.result().status_code == 200
-        assert queued.result().json()["verdicts"][0]["status"] == "timeout"
+        assert queued.result().json()["verdicts"][0]["status"] == "wrong_output"
         assert s.proc.wait(120) == 0
         with pytest.raises(httpx.ConnectError):
             s.client().get("/health")

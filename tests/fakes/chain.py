@@ -60,13 +60,13 @@ class Chain:
         return len(self.versions) - 1
 
     def version_of(self, asm: str | None) -> int | None:
-        from supercoder.build.toolchain import asm_digest
+        from supercoder.build.toolchain import normalize_asm
 
         if not asm:
             return None
-        digest = asm_digest(asm)
+        flat = normalize_asm(asm)  # which version it shows, whatever the layout
         for k, v in enumerate(self.versions):
-            if asm_digest(v) == digest:
+            if normalize_asm(v) == flat:
                 return k
         return None
 

@@ -20,6 +20,7 @@ inputs drawn for timing are never shown: only their count and one status, as ``c
 
 # no "from __future__ import annotations": the SDK reads the tools' annotations
 
+import contextlib
 import io
 import re
 import threading
@@ -44,6 +45,7 @@ MAX_SHOWN_TESTS = 20
 MAX_LISTED = 1000
 MAX_REF_CHARS = 1024  # a problem's name or path
 MAX_ERROR_CHARS = 600  # a refusal's one line
+PROGRESS_SECONDS = 5.0  # a long call's progress notifications
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,127}")
 
 
@@ -254,6 +256,7 @@ class Toolbox:
             for _ in range(3):
                 found += [p for p in level if is_problem_dir(p)]
                 level = [c for p in level if not is_problem_dir(p) for c in _children(p)]
+                level = level[: 4 * MAX_LISTED]  # a huge tree costs a bounded walk
         return found[: MAX_LISTED + 1]
 
     def problem(self, ref: Any) -> "Problem":
@@ -371,7 +374,8 @@ class Toolbox:
         parts += [
             f"## gcc -O3 baseline ({data['baseline_lines']} lines)"
             + (" (cut: get it whole with supercoder problem baseline)" if baseline_cut else ""),
-            "Answer with a whole x86-64 AT&T program in this form to check_candidate.",
+            "Answer check_candidate with a whole x86-64 AT&T program in this form "
+            "(assembly), or with SEARCH/REPLACE blocks against it (edits).",
             "```asm",
             baseline,
             "```",
@@ -587,7 +591,7 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     from supercoder.errors import require
 
     require("mcp", "mcp")
-    from mcp.server.mcpserver import MCPServer
+    from mcp.server.mcpserver import Context, MCPServer
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
     from pydantic import Field
 
@@ -596,22 +600,45 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     box = box or Toolbox(config)
     limiter = anyio.CapacityLimiter(config.workers)
 
-    async def bounded(work: Callable[[], Answer]) -> CallToolResult:
+    async def bounded(work: Callable[[], Answer], ctx: Context, what: str) -> CallToolResult:
+        """``work`` in a worker thread, answered within ``tool_seconds``; while it runs,
+        a progress notification every ``PROGRESS_SECONDS`` (when the client asked for
+        them: a client that resets its timeout on progress waits as long as it takes)."""
+
+        def caught() -> tuple[Answer | None, Exception | None]:
+            try:
+                return work(), None
+            except Exception as e:  # answered as one line below, never a traceback
+                return None, e
+
+        async def heartbeat() -> None:
+            start = anyio.current_time()
+            while True:
+                spent = anyio.current_time() - start
+                with contextlib.suppress(Exception):
+                    await ctx.report_progress(spent, None, f"{what}: {spent:.0f} s")
+                await anyio.sleep(PROGRESS_SECONDS)
+
         try:
             with anyio.fail_after(config.tool_seconds):
-                answer = await anyio.to_thread.run_sync(
-                    work, abandon_on_cancel=True, limiter=limiter
-                )
+                async with anyio.create_task_group() as group:
+                    group.start_soon(heartbeat)
+                    answer, error = await anyio.to_thread.run_sync(
+                        caught, abandon_on_cancel=True, limiter=limiter
+                    )
+                    group.cancel_scope.cancel()
         except TimeoutError:
-            text = _clip(
-                f"no answer within {config.tool_seconds:g} s (--tool-seconds); the work it "
-                "started stops by its own limits"
+            answer, error = None, None
+        if answer is None:
+            text = (
+                one_line(error)
+                if error
+                else _clip(
+                    f"no answer within {config.tool_seconds:g} s (--tool-seconds); the work it "
+                    "started stops by its own limits"
+                )
             )
             return CallToolResult(content=[TextContent(type="text", text=text)], is_error=True)
-        except Exception as e:
-            return CallToolResult(
-                content=[TextContent(type="text", text=one_line(e))], is_error=True
-            )
         return CallToolResult(
             content=[TextContent(type="text", text=answer.text)], structured_content=answer.data
         )
@@ -630,23 +657,27 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     ]
 
     async def list_problems(
+        ctx: Context,
         match: Annotated[str, Field(description="Only names containing this.")] = "",
     ) -> CallToolResult:
-        return await bounded(lambda: box.list_problems(match))
+        return await bounded(lambda: box.list_problems(match), ctx, "listing")
 
     async def show_problem(
+        ctx: Context,
         problem: Ref,
         tests: Annotated[int, Field(description="Visible tests to show (0-20).")] = 3,
     ) -> CallToolResult:
-        return await bounded(lambda: box.show_problem(problem, tests))
+        return await bounded(lambda: box.show_problem(problem, tests), ctx, "building")
 
     async def profile_baseline(
+        ctx: Context,
         problem: Ref,
         top: Annotated[int, Field(description="Hottest lines to list (1-200).")] = 15,
     ) -> CallToolResult:
-        return await bounded(lambda: box.profile_baseline(problem, top))
+        return await bounded(lambda: box.profile_baseline(problem, top), ctx, "profiling")
 
     async def check_candidate(
+        ctx: Context,
         problem: Ref,
         assembly: Asm = "",
         time: Annotated[
@@ -654,10 +685,13 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
         ] = True,
         edits: Edits = "",
     ) -> CallToolResult:
-        return await bounded(lambda: box.check_candidate(problem, assembly, time, edits))
+        what = "checking and timing" if time else "checking"
+        return await bounded(lambda: box.check_candidate(problem, assembly, time, edits), ctx, what)
 
-    async def analyze_answer(problem: Ref, assembly: Asm = "", edits: Edits = "") -> CallToolResult:
-        return await bounded(lambda: box.analyze_answer(problem, assembly, edits))
+    async def analyze_answer(
+        ctx: Context, problem: Ref, assembly: Asm = "", edits: Edits = ""
+    ) -> CallToolResult:
+        return await bounded(lambda: box.analyze_answer(problem, assembly, edits), ctx, "analysing")
 
     server = MCPServer(
         "supercoder",

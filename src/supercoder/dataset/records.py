@@ -16,10 +16,24 @@ Fields of ours, added to ``extra_info`` (readers that do not know them ignore th
 - ``test_names`` / ``hidden_test_names``: test names, so a round trip keeps them;
 - ``tags``: the problem's tags;
 - ``test_args`` / ``hidden_test_args``: each test's command-line arguments, one
-  shell-quoted line each (``""``: none); written only where a test has some.
+  shell-quoted line each (``""``: none); written only where a test has some;
+- ``problem_files``: the problem whole, as JSON text ``{"format": "supercoder-problem/1",
+  "files": [{"path": P, "text": T} | {"path": P, "base64": B}, ...]}``: every file of its
+  folder besides ``source.c`` and the tests' data (``problem.json`` with its marks such
+  as ``reads_input``, compare mode, exit code and flags; ``baseline.s``; ``gen.py``,
+  ``validate.py``, ``input_model.json`` however the user edited it; headers and further
+  sources; anything else the folder holds): ``problems.loading.own_files``.
 
-Reading: every ``inputs``/``outputs`` pair is a visible test; the baseline is left
-``None`` so the evaluator rebuilds it with ``gcc -O3 -S`` from ``c_code`` (the shipped
+Reading a record with ``problem_files`` restores the problem folder itself (under the
+cache, by content: the files, ``c_code`` and the tests) and loads it, so every path
+(``check``, ``eval``, ``score_batch``, the TRL and verl rewards) judges the same problem:
+the same input domain and its source, marks, compare mode, exit code, flags. A record
+without it (the published dataset, or one written before) is read as before.
+Writing refuses (UserError) a problem that cannot travel whole (``own_files``), and a
+Parquet file refuses a field its schema would drop.
+
+Reading without ``problem_files``: every ``inputs``/``outputs`` pair is a visible test;
+the baseline is left ``None`` so the evaluator rebuilds it with ``gcc -O3 -S`` from ``c_code`` (the shipped
 ``reward_model.ground_truth`` may be ``-O0`` output; it is kept in ``meta`` for
 comparison). Writing: ``unoptimized_assembly`` holds the ``-O3`` baseline, deliberately:
 the released SuperCoder scripts build the *timed* baseline from that field, so writing
@@ -28,6 +42,7 @@ the released SuperCoder scripts build the *timed* baseline from that field, so w
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shlex
 from collections.abc import Iterable, Sequence
@@ -36,7 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.build.flags import check_flags
-from supercoder.errors import UserError
+from supercoder.errors import UserError, printable
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
@@ -163,7 +178,220 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
         check_flags(split_flags(settings.get(key)), f"{where}: record extra_info.{key}")
     meta.update(settings)
-    return Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
+    problem = Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
+    bundle = info.get(BUNDLE)
+    if bundle is None:
+        return problem
+    return restore_problem(problem, bundle, where)
+
+
+BUNDLE = "problem_files"
+BUNDLE_FORMAT = "supercoder-problem/1"
+_RECORD_KEYS = ("record", "record_ground_truth", "record_unoptimized_assembly", "record_where")
+
+
+def problem_bundle(problem: Problem) -> str:
+    """The problem's ``problem_files`` (module docstring): the files of the folder it was
+    loaded from (``own_files``), or for a problem made in memory its ``problem.json``
+    (its settings and marks) and ``baseline.s``; UserError when it cannot travel whole."""
+    import base64
+
+    from supercoder.problems.loading import own_files
+
+    folder = problem.meta.get("path")
+    if folder and Path(folder).is_dir():
+        files = own_files(folder)
+    else:
+        meta = {
+            k: v for k, v in problem.meta.items() if k not in ("path", "headers_sha", *_RECORD_KEYS)
+        }
+        try:
+            files = {"problem.json": json.dumps(meta, indent=2).encode() + b"\n"}
+        except (TypeError, ValueError) as e:
+            raise UserError(
+                f"{problem.name}: its settings cannot be written as problem.json ({e}); "
+                "the record could not carry the problem whole"
+            ) from e
+        if problem.baseline_asm:
+            files["baseline.s"] = problem.baseline_asm.encode()
+    entries = []
+    for rel, data in files.items():
+        try:
+            entries.append({"path": rel, "text": data.decode("utf-8")})
+        except UnicodeDecodeError:
+            entries.append({"path": rel, "base64": base64.b64encode(data).decode()})
+    return json.dumps({"format": BUNDLE_FORMAT, "files": entries}, ensure_ascii=False)
+
+
+def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Problem:
+    """``problem`` (source and tests, as the record gives them) restored whole from its
+    ``problem_files``: written as a problem folder under the cache (once per content)
+    and loaded from there, like any folder; UserError naming the record if malformed."""
+    from supercoder.paths import cache_dir
+
+    files = _bundle_files(bundle, where)
+    folder_name = _safe_component(problem.name) or "problem"
+    h = hashlib.sha256(f"{BUNDLE_FORMAT}\n{problem.name}\n{problem.split}\n".encode())
+    h.update(hashlib.sha256(problem.source.encode()).digest())
+    for rel, data in sorted(files.items()):
+        h.update(f"{rel}\0{len(data)}\0".encode() + hashlib.sha256(data).digest())
+    for t in problem.tests:
+        h.update(f"{t.name}\0{t.hidden}\0".encode())
+        h.update(hashlib.sha256(t.read_input()).digest() + hashlib.sha256(t.expected).digest())
+    home = cache_dir() / "records" / h.hexdigest()[:32]
+    target = home / folder_name
+    if not (target / "source.c").is_file():
+        _write_folder(problem, files, home, folder_name, where)
+    from supercoder.problems.loading import load_problem
+
+    try:
+        loaded = load_problem(target)
+    except UserError as e:
+        raise UserError(f"{where}: its problem_files do not make a problem folder: {e}") from e
+    if len(loaded.tests) != len(problem.tests):
+        raise UserError(
+            f"{where}: its problem_files hold test files that clash with its tests "
+            f"({len(loaded.tests)} tests loaded, {len(problem.tests)} in the record)"
+        )
+    meta = {**loaded.meta, **{k: problem.meta[k] for k in _RECORD_KEYS if k in problem.meta}}
+    if problem.meta.get("tags") and "tags" not in meta:
+        meta["tags"] = problem.meta["tags"]
+    return replace(loaded, name=problem.name, split=problem.split, meta=meta)
+
+
+def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
+    import base64
+    import binascii
+
+    if isinstance(bundle, str):
+        bundle = _json(bundle, f"{where} field extra_info.{BUNDLE}")
+    if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE_FORMAT:
+        found = bundle.get("format") if isinstance(bundle, dict) else type(bundle).__name__
+        raise UserError(
+            f"{where}: field extra_info.{BUNDLE} is not a {BUNDLE_FORMAT} bundle "
+            f"(format {printable(str(found))!r}); a newer supercoder may read it"
+        )
+    entries = bundle.get("files")
+    if not isinstance(entries, list):
+        raise UserError(f"{where}: field extra_info.{BUNDLE}.files must be a list")
+    files: dict[str, bytes] = {}
+    for i, entry in enumerate(entries):
+        field = f"extra_info.{BUNDLE}.files[{i}]"
+        if not isinstance(entry, dict) or not isinstance(entry.get("path"), str):
+            raise UserError(f"{where}: field {field} must be an object with a path")
+        rel = _bundle_path(entry["path"], where, field)
+        if isinstance(entry.get("text"), str):
+            _encodable(entry["text"], where, f"{field}.text")
+            files[rel] = entry["text"].encode()
+        elif isinstance(entry.get("base64"), str):
+            try:
+                files[rel] = base64.b64decode(entry["base64"], validate=True)
+            except (binascii.Error, ValueError) as e:
+                raise UserError(f"{where}: field {field}.base64 is not base64 ({e})") from e
+        else:
+            raise UserError(f"{where}: field {field} needs a text or base64 string")
+    return files
+
+
+def _bundle_path(rel: str, where: str, field: str) -> str:
+    """A relative path inside the problem folder that is none of the record's own (the
+    source, a test's data); UserError otherwise."""
+    from pathlib import PurePosixPath
+
+    from supercoder.problems.loading import TEST_DATA, TEST_FOLDERS
+
+    parts = PurePosixPath(rel).parts
+    ok = (
+        0 < len(parts) <= 16
+        and not rel.startswith("/")
+        and all(_safe_component(p) == p for p in parts)
+        and rel not in ("source.c",)
+        and not (len(parts) == 2 and parts[0] in TEST_FOLDERS and Path(rel).suffix in TEST_DATA)
+    )
+    if not ok:
+        raise UserError(
+            f"{where}: field {field}.path {printable(rel)!r} is not a file a problem folder "
+            "may hold beside its source and tests (a relative path, no '..' or hidden part)"
+        )
+    return "/".join(parts)
+
+
+def _safe_component(name: str) -> str | None:
+    """``name`` when it is usable as one path component of a problem folder (printable,
+    no separator, not hidden, at most 200 characters), else None."""
+    ok = (
+        isinstance(name, str)
+        and 0 < len(name) <= 200
+        and name.isprintable()
+        and "/" not in name
+        and "\\" not in name
+        and not name.startswith(".")
+    )
+    return name if ok else None
+
+
+def _write_folder(
+    problem: Problem, files: dict[str, bytes], home: Path, name: str, where: str
+) -> None:
+    """The folder ``home/name`` with ``files``, the source and the tests, whole or not at
+    all (written beside, then renamed; another process's identical one is kept)."""
+    import os
+    import shutil
+
+    work = home.with_name(f".{home.name}.partial-{os.getpid()}")
+    shutil.rmtree(work, ignore_errors=True)
+    folder = work / name
+    try:
+        folder.mkdir(parents=True)
+        for rel, data in files.items():
+            (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+            (folder / rel).write_bytes(data)
+        _identity(folder, problem)
+        (folder / "source.c").write_text(problem.source)
+        for t in problem.tests:
+            sub, stem = _test_place(t.name, t.hidden, where)
+            (folder / sub).mkdir(exist_ok=True)
+            (folder / sub / f"{stem}.in").write_bytes(t.read_input())
+            (folder / sub / f"{stem}.out").write_bytes(t.expected)
+            if t.args:
+                (folder / sub / f"{stem}.args").write_text(shlex.join(t.args) + "\n")
+        try:
+            work.rename(home)
+        except OSError:  # another process restored the same record first
+            if not (home / name / "source.c").is_file():
+                raise
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _identity(folder: Path, problem: Problem) -> None:
+    """``problem.json`` names the problem and its split as the record does (a worker
+    that loads the folder by its path sees the same problem)."""
+    path = folder / "problem.json"
+    try:
+        meta = json.loads(path.read_bytes()) if path.is_file() else {}
+    except ValueError:
+        return  # load_problem refuses it, naming the file
+    if not isinstance(meta, dict):
+        return  # load_problem refuses it, naming the field
+    want = {"name": problem.name, **({"split": problem.split} if problem.split else {})}
+    if any(meta.get(k) != v for k, v in want.items()):
+        path.write_text(json.dumps({**meta, **want}, indent=2) + "\n")
+
+
+def _test_place(name: str, hidden: bool, where: str) -> tuple[str, str]:
+    """Where a test of the record goes in its folder: ``tests/NAME``, ``hidden/NAME``
+    or ``fuzz/NAME`` (names as ``load_problem`` gives them)."""
+    sub, _, stem = name.rpartition("/") if "/" in name else ("", "", name)
+    if not hidden:
+        place = ("tests", stem) if not sub else ("", "")
+    elif sub in ("hidden", "fuzz"):
+        place = (sub, stem)
+    else:
+        place = ("hidden", stem) if not sub else ("", "")
+    if not place[0] or _safe_component(place[1]) is None:
+        raise UserError(f"{where}: test name {printable(name)!r} cannot be a file name")
+    return place
 
 
 def _tests(
@@ -181,13 +409,24 @@ def _tests(
     for key, value in ((ikey, inputs), (okey, outputs)):
         for i, v in enumerate(value):
             _encodable(v, where, f"extra_info.{key}[{i}]")
-    names = info.get(nkey) or []
-    if not isinstance(names, list | tuple) or not all(
+    names = info.get(nkey)
+    if names is None or (isinstance(names, list | tuple) and not names):
+        names = [f"{prefix}{i:02d}" for i in range(len(inputs))]  # none given: t00, t01...
+    elif not isinstance(names, list | tuple) or not all(
         isinstance(n, str) and n and n.isprintable() for n in names
     ):
-        names = []
-    if len(names) != len(inputs) or len(set(names)) != len(names):
-        names = [f"{prefix}{i:02d}" for i in range(len(inputs))]
+        got = type(names).__name__ if not isinstance(names, list | tuple) else "other values"
+        raise UserError(
+            f"{where}: field extra_info.{nkey} must be a list of test names (non-empty "
+            f"printable strings), got {got}: fix the record or drop the field"
+        )
+    elif len(names) != len(inputs) or len(set(names)) != len(names):
+        why = (
+            f"{len(names)} names for {len(inputs)} tests"
+            if len(names) != len(inputs)
+            else "a name repeats"
+        )
+        raise UserError(f"{where}: field extra_info.{nkey}: {why}")
     return [
         TestCase(str(n), o.encode(), input_bytes=i.encode(), hidden=hidden)
         for n, i, o in zip(names, inputs, outputs, strict=True)
@@ -215,7 +454,7 @@ def _with_args(tests: list[TestCase], info: dict, key: str, where: str) -> list[
     return out
 
 
-def _args_field(tests: Sequence[TestCase], key: str) -> dict[str, list[str]]:
+def args_field(tests: Sequence[TestCase], key: str) -> dict[str, list[str]]:
     """``{key: one shell-quoted line per test}`` where a test has arguments, else {}."""
     if not any(t.args for t in tests):
         return {}
@@ -267,9 +506,10 @@ def problem_to_record(
             "test_names": [t.name for t in visible],
             "hidden_test_names": [t.name for t in hidden],
             "tags": [str(t) for t in problem.meta.get("tags", [])],
-            **_args_field(visible, "test_args"),
-            **_args_field(hidden, "hidden_test_args"),
+            **args_field(visible, "test_args"),
+            **args_field(hidden, "hidden_test_args"),
             **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+            BUNDLE: problem_bundle(problem),
         },
     }
 
@@ -323,11 +563,33 @@ def write_raw(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
             import pyarrow as pa
             import pyarrow.parquet as pq
 
-            pq.write_table(pa.Table.from_pylist(list(records), schema=arrow_schema()), tmp)
+            schema = arrow_schema()
+            _fits(records, schema)
+            pq.write_table(pa.Table.from_pylist(list(records), schema=schema), tmp)
         tmp.replace(p)
     finally:
         tmp.unlink(missing_ok=True)
     return p
+
+
+def _fits(records: Sequence[dict[str, Any]], schema) -> None:
+    """Refuse (UserError) a record whose ``extra_info`` holds a field the Parquet schema
+    would silently drop; the problem settings may go where ``problem_files`` carries
+    them (its ``problem.json``)."""
+    known = {f.name for f in schema.field("extra_info").type}
+    for i, r in enumerate(records):
+        info = r.get("extra_info") or {}
+        lost = sorted(
+            k
+            for k in info
+            if k not in known and not (k in PROBLEM_SETTINGS and info.get(BUNDLE) is not None)
+        )
+        if lost:
+            name = info.get("name", f"record #{i}")
+            raise UserError(
+                f"{name}: extra_info field(s) {', '.join(lost)} would be lost in Parquet; "
+                "write .jsonl, or records with problem_files (which carry them)"
+            )
 
 
 def arrow_schema():
@@ -362,6 +624,7 @@ def arrow_schema():
                         ("tags", strings),
                         ("test_args", strings),
                         ("hidden_test_args", strings),
+                        (BUNDLE, pa.string()),
                     ]
                 ),
             ),

@@ -31,7 +31,6 @@ from supercoder.build.baseline import baseline_asm, compile_baseline
 from supercoder.build.flagspace import LEGACY, Build, find_tools, retarget, search_space
 from supercoder.build.isa import Target, parse_target
 from supercoder.build.pgo import build_asm, training_inputs
-from supercoder.build.toolchain import normalize_asm
 from supercoder.errors import UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 from supercoder.types import Origin
@@ -157,16 +156,16 @@ def fixed_builds(
     that compiles and differs from the baseline and the earlier ones. ``flags``: the
     problem's (cflags, link flags), in every build."""
     cflags, link = flags
-    seen = {normalize_asm(baseline)}
+    seen = {baseline}  # exact texts: a normalization could conflate two programs
     found: list[Completion] = []
     want = max(seed, 0) + max(n, 0)
     for build in builds:
         if len(found) >= want:
             break
         asm = build_asm(build, source, inputs, cflags=cflags, link_flags=link)
-        if asm is None or normalize_asm(asm) in seen:
+        if asm is None or asm in seen:
             continue
-        seen.add(normalize_asm(asm))
+        seen.add(asm)
         built = " ".join((build.label, *cflags))  # the problem's cflags go into every build
         label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
         origin = Origin(build=built, family=build.family, flags=(*build.flags, *cflags))

@@ -138,7 +138,11 @@ def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
             problem.source, out, (*flags, *problem.compile_flags), link, units=problem.units
         )
         if not build.ok or build.binary is None:
-            raise UserError(f"{problem.name}: the reference does not build with {' '.join(flags)}")
+            from supercoder.build.reference import build_failure
+
+            full = (*flags, *problem.compile_flags)
+            label = f"{problem.name}: the reference"
+            raise UserError(build_failure(build.log, full, problem.ldflags, label, problem.source))
         cached.parent.mkdir(parents=True, exist_ok=True)
         tmp_file = sibling_temp(cached)
         shutil.copyfile(build.binary, tmp_file)

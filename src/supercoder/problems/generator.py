@@ -1,7 +1,8 @@
 """A problem's input generator, run in the build sandbox, never on the host.
 
 A generator is a Python file defining ``generate(seed: int, size: int) -> str`` (one
-input), optionally with size lists: ``SIZES``, or ``CASES``/``HIDDEN`` lists of
+input; for a program that takes arguments, ``(args, stdin)``: a list of arguments and
+the input, ``types.with_args``), optionally with size lists: ``SIZES``, or ``CASES``/``HIDDEN`` lists of
 ``(seed, size)`` pairs (the bundled problems' form). It is the folder's ``gen.py``, or
 the file that ``problem.json`` names in ``generator`` (``problem init --generator FILE``
 copies one in). A problem folder is untrusted, so its generator is too: every call runs
@@ -77,7 +78,14 @@ else:
         sys.exit(3)
     for seed, size in json.loads(sys.stdin.read()):
         text = mod.generate(seed, size)
+        args = None
+        if isinstance(text, tuple) and len(text) == 2:  # (arguments, stdin): types.with_args
+            args, text = text
         data = text.encode() if isinstance(text, str) else bytes(text)
+        if args:
+            import shlex
+            line = shlex.join([str(a) for a in args]).encode()
+            data = b"\0supercoder-args\0" + line + b"\n" + data
         out.write(struct.pack("<Q", len(data)) + data)
         out.flush()
 """

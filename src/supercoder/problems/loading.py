@@ -164,6 +164,47 @@ PROBLEM_FILES = (
 )
 
 
+TEST_FOLDERS = ("tests", "hidden", "fuzz")
+TEST_DATA = (".in", ".out", ".gen", ".args")  # what a test carries itself
+MAX_OWN_BYTES = 64 << 20  # a problem's own files (all but its source and tests), together
+
+
+def own_files(folder: str | Path) -> dict[str, bytes]:
+    """The files that define a problem besides its source and its tests' data, by their
+    path in the folder: ``problem.json``, ``baseline.s``, ``gen.py``, ``validate.py``,
+    ``input_model.json``, headers and further sources, anything else the folder holds
+    (a test's ``.in``/``.out``/``.gen``/``.args`` travel as the test itself). What travels with a problem
+    wherever it goes (a record's ``problem_files``, ``write_problem``), so that it is
+    the same problem there. Hidden entries (``.NAME``) and ``__pycache__`` are not the
+    problem's; a symbolic link, an unreadable file or more than ``MAX_OWN_BYTES`` in
+    all cannot travel: UserError naming it."""
+    root = Path(folder)
+    out: dict[str, bytes] = {}
+    total = 0
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if any(part.startswith(".") or part == "__pycache__" for part in rel.parts):
+            continue
+        if path.is_symlink():
+            raise UserError(
+                f"{path}: a symbolic link in the problem folder cannot travel with the "
+                "problem (copy the file instead of linking it)"
+            )
+        if path.is_dir() or rel.as_posix() in ("source.c", INCOMPLETE):
+            continue
+        if rel.parts[0] in TEST_FOLDERS and len(rel.parts) == 2 and path.suffix in TEST_DATA:
+            continue  # a test's data: carried as the test itself
+        data = read_bytes(root, path)
+        total += len(data)
+        if total > MAX_OWN_BYTES:
+            raise UserError(
+                f"{root}: the problem's own files (besides source.c and the tests) exceed "
+                f"{MAX_OWN_BYTES >> 20} MiB together; they cannot travel with it"
+            )
+        out[rel.as_posix()] = data
+    return out
+
+
 def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[Path]:
     """What no output may land in or replace: each problem folder's test folders and
     own files (``errors.check_writable(..., keep_out=...)``)."""
@@ -316,8 +357,10 @@ def generator_source(problem_meta: dict) -> str | None:
 
 
 def write_problem(problem: Problem, folder: Path) -> Path:
-    """Write a problem in the folder format (inputs written out in full), whole or not
-    at all: into ``.NAME.partial-PID`` beside ``folder``, marked ``INCOMPLETE`` until its
+    """Write a problem in the folder format (inputs written out in full), with the files
+    of the folder it was loaded from that define it besides its source, tests and
+    ``problem.json`` (``own_files``: its generator, input model, headers, ...), whole or
+    not at all: into ``.NAME.partial-PID`` beside ``folder``, marked ``INCOMPLETE`` until its
     last file is in place, then renamed to ``folder`` (an older folder there is replaced
     only then). A write killed midway leaves no folder that loads (``load_problem``
     refuses a marked one); the next import removes the dead partial folder
@@ -325,6 +368,8 @@ def write_problem(problem: Problem, folder: Path) -> Path:
     import shutil
 
     folder = Path(folder)
+    origin = problem.meta.get("path")
+    own = own_files(origin) if origin and Path(origin).is_dir() else {}
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = folder.with_name(f".{folder.name}{PARTIAL}{os.getpid()}")
     shutil.rmtree(work, ignore_errors=True)
@@ -333,6 +378,10 @@ def write_problem(problem: Problem, folder: Path) -> Path:
         (work / INCOMPLETE).write_text(
             "supercoder is writing this problem; it is not usable until this file is gone\n"
         )
+        for rel, data in own.items():  # problem.json and baseline.s: from the problem below
+            if rel not in ("problem.json", "baseline.s"):
+                (work / rel).parent.mkdir(parents=True, exist_ok=True)
+                (work / rel).write_bytes(data)
         (work / "source.c").write_text(problem.source)
         if problem.baseline_asm:
             (work / "baseline.s").write_text(problem.baseline_asm)

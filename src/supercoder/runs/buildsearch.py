@@ -4,7 +4,7 @@ verification service (``verify/service.py``), like every other candidate.
 ``build_search(problem, model, settings, verify=...)``:
 
 1. **Build** the builds of ``flagspace.search_space`` in order (at most ``--samples``),
-   deduplicated by assembly digest (``toolchain.asm_digest``); a build identical to the
+   deduplicated by the exact assembly text (``toolchain.asm_digest``); a build identical to the
    ``-O3`` baseline is dropped.
 2. **Screen** the distinct builds through the service, ``screen_group`` per call:
    every test (correctness, hidden tests too) and one round of timing on the timed

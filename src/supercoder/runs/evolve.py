@@ -15,7 +15,7 @@ single answer while the best keeps improving, a full generation after a stall):
    parent (``--answer diff``) or a whole program is asked for
    (``prompting/parent_prompts.py``). Calls go to the model the UCB bandit picks
    (``runs/bandit.py``: improvement per token or USD).
-4. **Novelty first**: an answer whose normalized program (``asm_digest``) is already in
+4. **Novelty first**: an answer whose exact program text (``asm_digest``) is already in
    the database is not run: it gets that program's verdict and counts as tried.
 5. **Cascade**: the generation's new programs go to the verification service together
    (``verify_stream``: build, visible tests, every test, timing).

@@ -1,6 +1,6 @@
 """The evolutionary search's program database: programs, their features, elites.
 
-A ``Program`` is one verified, distinct (by ``toolchain.asm_digest``) assembly program of
+A ``Program`` is one verified, distinct (by ``toolchain.asm_digest``: its exact text) assembly program of
 a problem: a seed (the -O3 baseline, the ``compiler`` model's best build) or a model's
 answer to a prompt showing its parent(s). Its speedup is always relative to gcc -O3.
 
@@ -38,7 +38,8 @@ class Program:
     Fields:
         id: its number in the problem's database (0 = the -O3 baseline).
         asm: the full program.
-        digest: ``toolchain.asm_digest`` of it (normalized: comments, spacing ignored).
+        digest: ``toolchain.asm_digest`` of it (the exact text: no normalization, which
+            could conflate two programs that run differently).
         parents: ids of the program(s) its prompt showed (empty for seeds).
         island: the population it lives in.
         generation: the generation that made it (-1 for seeds).

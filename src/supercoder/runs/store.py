@@ -480,7 +480,7 @@ class Store:
         )
 
     def save_baseline(self, digest: str, asm: str) -> None:
-        """Keep a baseline listing (by ``toolchain.asm_digest``), once."""
+        """Keep a baseline listing (by ``toolchain.asm_digest``, its exact text), once."""
         self._write("INSERT OR IGNORE INTO baselines VALUES (?, ?)", (digest, asm))
 
     def baselines(self, run: str) -> dict[str, str]:
@@ -607,10 +607,13 @@ class Store:
 
 
 def _program_from_row(r: sqlite3.Row) -> Program:
+    from supercoder.build.toolchain import asm_digest
+
     return Program(
         id=r["id"],
         asm=r["asm"],
-        digest=r["digest"],
+        # the exact text's digest, whatever a store from before computed (a normalized one)
+        digest=asm_digest(r["asm"]),
         parents=tuple(json.loads(r["parents"])),
         island=r["island"],
         generation=r["generation"],

@@ -67,7 +67,14 @@ class Episodes(Protocol):
 
 
 def prompt_key(prompt: Any) -> str:
-    """A dataset prompt as a dictionary key (TRL passes rollout functions only prompts)."""
+    """A dataset prompt as a dictionary key (TRL passes rollout functions only prompts);
+    a message's None fields are dropped (a ``datasets`` column gives every message the
+    keys any message has)."""
+    if isinstance(prompt, list):
+        prompt = [
+            {k: v for k, v in m.items() if v is not None} if isinstance(m, dict) else m
+            for m in prompt
+        ]
     return json.dumps(prompt, sort_keys=True, default=str)
 
 

@@ -13,6 +13,9 @@ Ours steps refinement episodes (``training/episode.py``):
   a hidden test's data), its ``reward`` (the reward of ``--reward``), the ``feedback``
   ``--rounds`` refinement would give (``prompts.feedback_for``) and ``done`` (the last
   turn, or correct and significantly faster). A step after ``done`` is refused.
+  OpenEnv's plain HTTP ``/reset`` and ``/step`` keep no session (a fresh environment per
+  request): there ``CodeAction(answer=TEXT, problem=NAME)`` is the first answer of an
+  episode on that problem.
 
 ``OpenEnvEpisodes`` steps a batch of episodes through a server, one session per
 rollout, for ``train grpo --env-url URL`` (TRL's ``rollout_func``,
@@ -68,6 +71,12 @@ def classes() -> Any:
         """The model's answer: its reply text (an ```assembly block, or edit blocks)."""
 
         answer: str = Field(..., max_length=1_000_000, description="the model's reply")
+        problem: str | None = Field(
+            default=None,
+            max_length=1000,
+            description="the problem, for a step outside a session (HTTP /step): the "
+            "first answer of an episode on it; in a session, the open episode's or none",
+        )
 
     class CodeObservation(Observation):
         """A problem's prompt (reset) or the verdict on the last answer (step)."""
@@ -128,6 +137,10 @@ def classes() -> Any:
         ) -> CodeObservation:
             from supercoder.training.episode import judge
 
+            if action.problem is not None and self._problem is None:
+                self.reset(problem=action.problem)  # a stateless step: its own episode
+            elif action.problem is not None and action.problem != self._state.problem:
+                raise ValueError(f"the open episode is on {self._state.problem!r}")
             if self._problem is None or self._state.done:
                 raise ValueError("no open episode: reset first")
             self._state.step_count += 1
@@ -160,7 +173,10 @@ def classes() -> Any:
         ``step(CodeAction(answer=...))``."""
 
         def _step_payload(self, action: CodeAction) -> dict[str, Any]:
-            return {"answer": action.answer}
+            payload = {"answer": action.answer}
+            if action.problem is not None:
+                payload["problem"] = action.problem
+            return payload
 
         def _parse_result(self, payload: dict[str, Any]) -> Any:
             obs = dict(payload.get("observation") or {})

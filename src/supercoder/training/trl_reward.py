@@ -5,7 +5,9 @@ TRL's GRPOTrainer calls each reward function as
 the dataset's other columns (one value per completion) plus ``trainer_state``,
 ``log_extra`` and ``log_metric``. The problem is found by the ``problem`` column (a
 problem name, for datasets built by ``supercoder train grpo``) or else rebuilt from a
-SuperCoder-schema ``extra_info`` column (any dataset in that schema).
+SuperCoder-schema ``extra_info`` column (any dataset in that schema, as a dict or JSON
+text; a record supercoder wrote carries the problem whole in ``problem_files``, so
+either column judges the problem ``check`` judges).
 
 Infrastructure failures, after the verification service's retry (``verify.py``, one
 by default), return ``None``: TRL (>= 1.0) treats a completion for which
@@ -45,7 +47,7 @@ def make_trl_reward(
 
     by_name = {p.name: p for p in problems}
     config = config or RewardConfig()
-    remote = ServiceClient.from_env() if executor is None else None  # SUPERCODER_SERVER
+    remote = ServiceClient.from_env()  # SUPERCODER_SERVER: it verifies, not the executor
 
     def reward(
         prompts: Sequence[Any] | None = None,

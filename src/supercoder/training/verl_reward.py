@@ -9,8 +9,10 @@ thread of each reward-loop worker::
 
 The problem is rebuilt from the record itself (SuperCoder schema, see ``records.py``):
 ``extra_info`` carries ``c_code`` and the tests (``inputs``/``outputs``, plus our
-``hidden_inputs``/``hidden_outputs``), so any Ray worker can score it without the
-problem folders. The baseline is rebuilt from ``c_code`` with ``gcc -O3 -S`` (the
+``hidden_inputs``/``hidden_outputs``) and, in records supercoder wrote, the problem
+whole (``problem_files``: restored as its folder under the cache, so the worker judges
+the problem ``check`` judges: its generator, input model, marks, settings), so any Ray
+worker can score it without the problem folders. The baseline is rebuilt from ``c_code`` with ``gcc -O3 -S`` (the
 record's ``ground_truth`` may be ``-O0`` in the published dataset); problems are cached
 per process.
 

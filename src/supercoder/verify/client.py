@@ -41,6 +41,18 @@ TOKEN_ENV = "SUPERCODER_TOKEN"
 RETRIES = 8
 
 
+class Refused(UserError):
+    """The server refused a request (a 4xx): its status code and one-line reason."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+# refusals that mean "the server does not have this problem": send it as a record instead
+_NOT_THERE = (403, 404, 409)
+
+
 class ServiceClient:
     """One verification server (see module docstring); thread-safe (httpx.Client)."""
 
@@ -130,7 +142,13 @@ class ServiceClient:
             "deadline_s": deadline,
         }
         body.update({k: v for k, v in optional.items() if v is not None})
-        answer = self.post("/v1/check", body, request_id)
+        try:
+            answer = self.post("/v1/check", body, request_id)
+        except Refused as e:
+            if not isinstance(problem, Problem) or e.status not in _NOT_THERE:
+                raise
+            body["problem"] = {"record": {"extra_info": problem_record(problem)}}
+            answer = self.post("/v1/check", body)  # the server lacks it: send it whole
         return [Verdict.from_json(v) for v in answer["verdicts"]]
 
     def score(
@@ -155,9 +173,11 @@ class ServiceClient:
         refs: list[dict[str, Any]] = []
         index: dict[str, int] = {}
         items = []
+        keys = []
         for p, c in zip(problems, completions, strict=True):
             ref = problem_ref(p) if isinstance(p, Problem) else _ref(p)
             key = _key(ref)
+            keys.append(key)
             if key not in index:
                 index[key] = len(refs)
                 refs.append(ref)
@@ -180,7 +200,19 @@ class ServiceClient:
             body["infra_retries"] = min(infra_retries, 5)
         names = [p.name if isinstance(p, Problem) else "record" for p in problems]
         try:
-            answer = self.post("/v1/score", body, request_id)
+            try:
+                answer = self.post("/v1/score", body, request_id)
+            except Refused as e:
+                if e.status not in _NOT_THERE:
+                    raise
+                firsts = {index[k]: p for p, k in zip(problems, keys, strict=True)}
+                body["problems"] = [
+                    {"record": {"extra_info": problem_record(firsts[i])}}
+                    if isinstance(firsts[i], Problem)
+                    else refs[i]
+                    for i in range(len(refs))
+                ]
+                answer = self.post("/v1/score", body)  # the server lacks some: send them whole
         except InfraError as e:
             return [Verdict(n, Status.INFRA_ERROR, message=str(e)) for n in names]
         return [Verdict.from_json(v) for v in answer["verdicts"]]
@@ -243,7 +275,7 @@ def _raise_for(response: Any, url: str) -> None:
         )
     if code >= 500:
         raise InfraError(f"the verification server {url} failed ({code}: {text})")
-    raise UserError(f"the verification server refused the request ({code}: {text})")
+    raise Refused(code, f"the verification server refused the request ({code}: {text})")
 
 
 def _ref(ref: Mapping[str, Any] | str) -> dict[str, Any]:
@@ -264,7 +296,9 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
     """How a local problem travels to the server: a problem from a record as a record
     of it (the tests in it: the server needs no copy), a problem from a folder outside
     the bundled set by its path (the server must be allowed to read it), a bundled one
-    by name with its source's digest."""
+    by name with its source's digest. A server that has no such problem (403, 404, 409)
+    is sent the problem as a record instead (``problem_record``: its C code, its tests,
+    hidden ones too, and its folder's other files: ``dataset.records.problem_bundle``)."""
     from supercoder.problems.loading import BUNDLED_ROOT
 
     path = problem.meta.get("path")
@@ -277,9 +311,10 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
 
 
 def problem_record(problem: Problem) -> dict[str, Any]:
-    """A problem's ``extra_info`` in the SuperCoder schema (its tests, hidden ones too:
-    the server judges with them; no prompt, so no baseline is built here)."""
-    from supercoder.dataset.records import PROBLEM_SETTINGS
+    """A problem's ``extra_info`` in the SuperCoder schema, the problem whole (its tests,
+    hidden ones too: the server judges with them; ``problem_files``: its marks,
+    generator, input model...); no prompt, so no baseline is built here."""
+    from supercoder.dataset.records import BUNDLE, PROBLEM_SETTINGS, args_field, problem_bundle
 
     visible = [t for t in problem.tests if not t.hidden]
     hidden = [t for t in problem.tests if t.hidden]
@@ -303,7 +338,11 @@ def problem_record(problem: Problem) -> dict[str, Any]:
         "hidden_outputs": [text(t.expected, t.name) for t in hidden],
         "test_names": [t.name for t in visible],
         "hidden_test_names": [t.name for t in hidden],
+        **args_field(visible, "test_args"),  # each test's arguments, where any has some
+        **args_field(hidden, "hidden_test_args"),
+        "tags": [str(t) for t in problem.meta.get("tags", [])],
         **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+        BUNDLE: problem_bundle(problem),  # the rest of the problem: marks, gen.py, models
     }
     record = problem.meta.get("record")
     if isinstance(record, dict) and record.get("index") is not None:

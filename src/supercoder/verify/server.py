@@ -77,6 +77,7 @@ MAX_BODY_BYTES = 64 << 20
 MAX_PROGRAMS = 64
 MAX_ITEMS = 4096
 MAX_INFRA_RETRIES = 5
+BODY_SECONDS = 60.0  # a body not received by then gets 408 (a client that trickles it)
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
@@ -676,12 +677,20 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > config.max_body_bytes):
             raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
-        chunks, total = [], 0
-        async for chunk in request.stream():
-            total += len(chunk)
-            if total > config.max_body_bytes:
-                raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
-            chunks.append(chunk)
+        chunks: list[bytes] = []
+
+        async def receive() -> None:
+            total = 0
+            async for chunk in request.stream():
+                total += len(chunk)
+                if total > config.max_body_bytes:
+                    raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
+                chunks.append(chunk)
+
+        try:
+            await asyncio.wait_for(receive(), BODY_SECONDS)
+        except TimeoutError:
+            raise RequestError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
         try:
             body = json.loads(b"".join(chunks))
         except (ValueError, UnicodeDecodeError) as e:

@@ -14,8 +14,9 @@ The cascade (cheapest stage first; each stage only sees what passed the last one
    every worker, holding no timing slot (``evaluate.check_candidate``). A failure is
    final here and yielded at once.
 2. timing, only for correct programs that are worth a figure: distinct programs
-   (one timing per normalized program: copies that differ in comments or layout share
-   it) and, unless ``VerifyConfig.time_copies``, not a copy of the baseline (the reward
+   (one timing per exact program: the executable's bytes, so copies whose text differs
+   only in comments share it, and nothing a normalization of the text might conflate
+   does) and, unless ``VerifyConfig.time_copies``, not a copy of the baseline (the reward
    pays a copy ``baseline_copy`` whatever it measures). The candidates of one problem
    are timed together (``evaluate.time_group``: one sandbox, one baseline stream, one
    pinned timing slot), in groups of at most ``VerifyConfig.group_size``; the groups of
@@ -41,6 +42,7 @@ The cascade (cheapest stage first; each stage only sees what passed the last one
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 import time
@@ -241,7 +243,7 @@ def verify_stream(
             yield Checked(i, verdict, spent[j], tries[j])
     if not to_time:
         return
-    sessions = _sessions(to_time, targets, asms, groups, config.group_size, _free_slots(executor))
+    sessions = _sessions(to_time, targets, groups, config.group_size, _free_slots(executor))
     group_jobs = [
         _group_job(targets[groups[m[0].job][0]], [x.untimed for x in m], config.eval, remote)
         for m in sessions
@@ -261,7 +263,7 @@ def verify_stream(
 
 class _Member(NamedTuple):
     """One program in a timing session: its job, its check, and every job (itself
-    first) whose program normalizes to the same one."""
+    first) whose executable is the same, byte for byte."""
 
     job: int
     untimed: Untimed
@@ -305,22 +307,20 @@ def _with_retries(
 def _sessions(
     to_time: list[tuple[int, Untimed]],
     targets: list[Problem],
-    asms: list[str | None],
     groups: list[list[int]],
     size: int,
     slots: int = 1,
 ) -> list[list[_Member]]:
-    """The timing sessions: per problem, one member per distinct normalized program,
+    """The timing sessions: per problem, one member per distinct executable (its exact
+    bytes: never a normalized text, which may conflate two programs),
     at most ``size`` members a session; while there are fewer sessions than ``slots``
     (timing slots that would stand idle), the largest session of 4 or more is halved
     (each half keeps a group's saving, on a core of its own); the costliest first."""
-    from supercoder.build.toolchain import asm_digest
-
     by_problem: dict[int, dict[str, _Member]] = {}
     for j, untimed in to_time:
         first = groups[j][0]
         distinct = by_problem.setdefault(id(targets[first]), {})
-        key = asm_digest(asms[first] or "")
+        key = hashlib.sha256(untimed.binary or b"").hexdigest()
         if key in distinct:
             distinct[key].jobs.append(j)
         else:
