@@ -123,3 +123,44 @@ def test_the_host_s_own_usage_is_what_is_measured() -> None:
     subprocess.run([sys.executable, "-c", "sum(range(10**7))"], check=True)
     assert time.process_time() - cpu < 0.5
     assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime > before
+
+
+def test_megabytes_of_code_from_one_line_are_refused_before_the_scan(problem) -> None:
+    """``.fill`` in ``.text`` makes 10 MB of instructions from 20 bytes of text: the host
+    would decode every one (minutes); the code cap refuses it as the candidate's failure."""
+    answer = baseline_asm(problem) + "\t.text\npadding:\n\t.fill 10000000, 1, 0x90\n"
+    cpu = time.process_time()
+    verdict = check_candidate(problem, answer, CheckConfig(time=False)).verdict
+    assert time.process_time() - cpu < 2.0
+    assert verdict.status is Status.COMPILE_ERROR
+    assert "its code is 10.0 MB, over the 4 MiB cap" in verdict.message
+
+
+MIXED = (
+    "\t.text\n\t.globl main\nmain:\n\t.byte 0x0f,0x0b,0xff,0xff,0xc4\n"
+    "\tvpaddd %ymm0,%ymm1,%ymm2\n\tpopcntq %rax,%rbx\n\tlock addl $1,(%rax)\n"
+    "\txacquire lock incl (%rax)\n\tandn %rax,%rbx,%rcx\n\tpshufb %xmm0,%xmm1\n"
+    "\tcrc32q %rax,%rbx\n\tmovq $0x62c4c58f, %rax\n\tvfmadd231ps %zmm1,%zmm2,%zmm3\n\tret\n"
+)
+
+
+def test_the_fast_scan_finds_what_the_full_decode_finds() -> None:
+    """The scan decodes in full only what may need an extension: on code mixing every
+    case (unknown bytes, VEX, EVEX, prefixes, legacy SSE4, BMI, an immediate holding
+    VEX/EVEX/XOP bytes) it reports exactly what decoding every instruction does."""
+    sandbox_or_skip()
+    from supercoder.build.isa import decode, executable_sections, needs
+    from supercoder.build.toolchain import object_code
+
+    built = object_code(MIXED)
+    assert built.ok and built.binary is not None
+    try:
+        (code,) = executable_sections(built.binary.read_bytes())
+    finally:
+        import shutil
+
+        shutil.rmtree(built.binary.parent, ignore_errors=True)
+    full = [(text, exts) for text, exts in decode(code) if exts]
+    assert list(needs(code)) == full
+    found = {e for _, exts in full for e in exts}
+    assert {"UNKNOWN", "AVX2", "BMI1", "SSSE3", "SSE4.2", "AVX512F"} <= found

@@ -22,7 +22,9 @@ level. ``missing_here`` compares what a program uses with this CPU's
 from __future__ import annotations
 
 import enum
+import re
 import struct
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
@@ -341,28 +343,132 @@ def executable_sections(data: bytes) -> list[bytes]:
     return out
 
 
-def decode(code: bytes) -> list[tuple[str, set[str]]]:
-    """Each instruction of ``code`` (AT&T text) with the extensions it needs; bytes
-    capstone cannot decode as ``(".byte 0x..", {"UNKNOWN"})``."""
+def decode(code: bytes, address: int = 0) -> list[tuple[str, set[str]]]:
+    """Each instruction of ``code`` (AT&T text; ``address``: where it starts) with the
+    extensions it needs; bytes capstone cannot decode as ``(".byte 0x..", {"UNKNOWN"})``."""
     import capstone
 
     md = capstone.Cs(capstone.CS_ARCH_X86, capstone.CS_MODE_64)
     md.syntax = capstone.CS_OPT_SYNTAX_ATT
     md.detail = True
     out: list[tuple[str, set[str]]] = []
-    at = 0
-    while at < len(code):
-        for insn in md.disasm(code[at:], at):
+    at, end = address, address + len(code)
+    while at < end:
+        for insn in md.disasm(code[at - address :], at):
             groups = [insn.group_name(g) for g in insn.groups]
             text = f"{insn.mnemonic} {insn.op_str}".strip()
             out.append((text, instruction_extensions(insn.mnemonic, groups, insn.bytes, text)))
             at = insn.address + insn.size
-        if at < len(code):  # capstone stopped: an instruction it does not know
-            out.append((f".byte {code[at]:#04x}", {"UNKNOWN"}))
+        if at < end:  # capstone stopped: an instruction it does not know
+            out.append((f".byte {code[at - address]:#04x}", {"UNKNOWN"}))
             at += 1
-            while at < len(code) and not next(md.disasm_lite(code[at:], at, 1), None):
+            while at < end and not next(md.disasm_lite(code[at - address :], at, 1), None):
                 at += 1
     return out
+
+
+# Instructions of x86-64's baseline in every encoding (AT&T, as capstone prints them,
+# with or without a size suffix): the scan needs no detail of them. Anything else, any
+# instruction with a prefix or a byte that may start a VEX/EVEX/XOP encoding, is
+# decoded in full. A candidate of 400,000 compares took the full decode 8 s of host CPU.
+_PLAIN = frozenset(
+    [
+        "mov",
+        "movabs",
+        "lea",
+        "add",
+        "sub",
+        "cmp",
+        "test",
+        "and",
+        "or",
+        "xor",
+        "not",
+        "neg",
+        "inc",
+        "dec",
+        "shl",
+        "shr",
+        "sar",
+        "sal",
+        "rol",
+        "ror",
+        "imul",
+        "mul",
+        "div",
+        "idiv",
+        "push",
+        "pop",
+        "call",
+        "ret",
+        "jmp",
+        "nop",
+        "cqto",
+        "cltq",
+        "cltd",
+        "cwtl",
+        "cqo",
+        "cdq",
+        "cdqe",
+        "cwde",
+        "leave",
+        "xchg",
+        "adc",
+        "sbb",
+        "movzbl",
+        "movzbw",
+        "movzwl",
+        "movzbq",
+        "movzwq",
+        "movsbl",
+        "movsbw",
+        "movswl",
+        "movslq",
+        "movsbq",
+        "movswq",
+        "ud2",
+        "hlt",
+        "int3",
+    ]
+)
+_SIZE = ("b", "w", "l", "q")
+# a byte that may start a VEX (c4, c5), EVEX (62) or XOP (8f) encoding, or is an operand
+# byte that happens to look like one (then the instruction is decoded in full)
+
+
+_ENCODED = re.compile(rb"[\xc4\xc5\x62\x8f]")
+
+
+def _plain(mnemonic: str, raw: bytes) -> bool:
+    if _ENCODED.search(raw):
+        return False
+    if mnemonic in _PLAIN or (mnemonic[-1:] in _SIZE and mnemonic[:-1] in _PLAIN):
+        return True
+    if mnemonic.startswith(("cmov", "set")) or (mnemonic[:1] == "j" and mnemonic[1:].isalpha()):
+        return " " not in mnemonic
+    return False
+
+
+def needs(code: bytes) -> Iterator[tuple[str, set[str]]]:
+    """The instructions of ``code`` that need an extension, with the extensions: what
+    ``decode`` finds, with only the instructions that may need one decoded in full."""
+    import capstone
+
+    lite = capstone.Cs(capstone.CS_ARCH_X86, capstone.CS_MODE_64)
+    lite.syntax = capstone.CS_OPT_SYNTAX_ATT
+    at = 0
+    while at < len(code):
+        for address, size, mnemonic, _ops in lite.disasm_lite(code[at:], at):
+            at = address + size
+            if not _plain(mnemonic, code[address:at]):
+                for text, exts in decode(code[address:at], address):
+                    if exts:
+                        yield text, exts
+        if at < len(code):  # capstone stopped: an instruction it does not know
+            yield f".byte {code[at]:#04x}", {"UNKNOWN"}
+            at += 1
+            while at < len(code) and not next(lite.disasm_lite(code[at:], at, 1), None):
+                at += 1
 
 
 def scan_object(data: bytes, target: Target = DEFAULT_TARGET) -> IsaUse:
@@ -370,7 +476,7 @@ def scan_object(data: bytes, target: Target = DEFAULT_TARGET) -> IsaUse:
     each extension the first instruction that needs it."""
     first: dict[str, str] = {}
     for code in executable_sections(data):
-        for text, exts in decode(code):
+        for text, exts in needs(code):
             for ext in sorted(exts):
                 first.setdefault(ext, text)
     used = frozenset(first)

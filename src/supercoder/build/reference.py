@@ -89,7 +89,9 @@ def build_reference(
             if machine_trouble(build.log):
                 raise machine_error(f"{label} could not be built at -{level}", build.log)
             raise ReferenceBuildError(
-                _build_error(build.log, folder / level, flags, ldflags, label), level, build.log
+                _build_error(build.log, folder / level, flags, ldflags, label, source),
+                level,
+                build.log,
             )
         binaries[level] = build.binary
     return binaries
@@ -173,7 +175,13 @@ def _run_input(box, data: bytes, name: str, runs: Mapping[str, int]) -> RefResul
         failed = _failed(done)
         if failed is not None:
             kind = TIMEOUT if failed.outcome == "timeout" else RUNTIME_ERROR
-            return RefResult(name, failure=kind, level=level, detail=failed.describe())
+            detail = failed.describe()
+            if failed.outcome == "exited" and failed.stdout:  # it ran, and said so
+                detail += (
+                    f" (if the program ends with status {failed.exit_code} by design, pass "
+                    f"--exit-code {failed.exit_code})"
+                )
+            return RefResult(name, failure=kind, level=level, detail=detail)
         if any(r.stdout != done[0].stdout for r in done[1:]):
             return RefResult(name, failure=NONDETERMINISTIC, level=level)
         outputs[level], seconds[level] = done[0].stdout, min(r.cpu_seconds for r in done)
@@ -191,20 +199,69 @@ def _failed(done: list[RunResult]) -> RunResult | None:
 
 
 def _build_error(
-    log: str, stem: Path, flags: tuple[str, ...], ldflags: Sequence[str], label: str
+    log: str,
+    stem: Path,
+    flags: tuple[str, ...],
+    ldflags: Sequence[str],
+    label: str,
+    source: str = "",
 ) -> str:
     log = re.sub(r"^source\.c(?=:)", lambda _: label, log, flags=re.M)
     log = log.replace(str(stem.with_suffix(".c")), label).replace(str(stem), "a.out")
     log = _TMP_OBJECT.sub(Path(label).name, log).strip()
     if is_link_failure(log):
-        return _link_error(label, log, flags[1:], tuple(ldflags))
-    return f"{label} does not compile with gcc {' '.join(flags)}:\n{_tail(log)}"
+        return _link_error(label, log, flags[1:], tuple(ldflags), source)
+    macros = list(dict.fromkeys(_UNDECLARED_MACRO.findall(log)))
+    hint = (
+        f" ({', '.join(macros[:3])} undeclared: if the build defines it, pass "
+        f"-D {macros[0]}=VALUE, e.g. --cflags '-D{macros[0]}=1')"
+        if macros
+        else ""
+    )
+    return f"{label} does not compile with gcc {' '.join(flags)}{hint}:\n{_tail(log)}"
 
 
-def _link_error(label: str, log: str, cflags: tuple[str, ...], ldflags: tuple[str, ...]) -> str:
+def build_failure(
+    log: str, flags: Sequence[str], ldflags: Sequence[str], label: str, source: str = ""
+) -> str:
+    """What a user is told when ``label`` does not build with ``flags``: gcc's messages
+    and the flag that fixes the usual causes (``-fgnu89-inline``, ``-D``, a library)."""
+    return _build_error(log, Path("a.out"), tuple(flags), ldflags, label, source)
+
+
+# an undeclared all-capitals name: a macro the repository's build defines (-DN=100)
+_UNDECLARED_MACRO = re.compile(r"'([A-Z][A-Z0-9_]*)' undeclared")
+
+
+def _c99_inline(source: str, symbols: Sequence[str]) -> list[str]:
+    """The missing symbols ``source`` defines ``inline`` without ``static`` or ``extern``
+    (C99: such a definition provides no symbol to link against; gnu89 and C++ differ)."""
+    found = []
+    for name in symbols:
+        head = re.compile(rf"^[^;{{}}#]*\binline\b[^;{{}}]*\b{re.escape(name)}\s*\(", re.M)
+        m = head.search(source)
+        if m and not re.search(r"\b(static|extern)\b", m.group(0)):
+            found.append(name)
+    return found
+
+
+def _link_error(
+    label: str,
+    log: str,
+    cflags: tuple[str, ...],
+    ldflags: tuple[str, ...],
+    source: str = "",
+) -> str:
     symbols = missing_symbols(log)
     what = f"undefined reference to {', '.join(symbols[:5])}" if symbols else "the linker failed"
-    if any(s.startswith(("omp_", "GOMP_")) for s in symbols):
+    inline = _c99_inline(source, symbols)
+    if inline:
+        hint = (
+            f"{', '.join(inline[:3])} is defined 'inline' without 'static' (C99: that makes "
+            "no symbol to link); pass --cflags -fgnu89-inline (or --cflags -std=gnu89), or "
+            "make it 'static inline'"
+        )
+    elif any(s.startswith(("omp_", "GOMP_")) for s in symbols):
         hint = "it uses OpenMP: pass --cflags -fopenmp"
     elif "main" in symbols:
         hint = "a problem is a whole program: it needs a main function"

@@ -44,6 +44,10 @@ MAX_ASM_BYTES = 64 << 20  # a candidate's assembly file, as read from disk
 # big is a table, not code). docs/sandbox.md lists every cap.
 CANDIDATE_ASM_FLOOR = 8 << 20
 CANDIDATE_ASM_FACTOR = 2
+# Its code, once assembled: the host decodes every instruction (``build/isa.py``: what
+# the program needs of the CPU), about 0.3 s a megabyte; gcc -O3 of a large program
+# (sqlite) has about 1.5 MB of it.
+MAX_CODE_BYTES = 4 << 20
 
 
 def candidate_cap(baseline: str) -> int:
@@ -397,7 +401,11 @@ def assemble(
         # -save-temps names the object program.o, or program-program.o beside other units
         folder = built.binary.parent
         obj = folder / ("program-program.o" if units else "program.o")
-        use = _scan(obj if obj.is_file() else folder / "program.o", target)
+        obj = obj if obj.is_file() else folder / "program.o"
+        too_much = _code_over_cap(obj)
+        if too_much:
+            return BuildResult(False, None, f"program.s: {too_much}")
+        use = _scan(obj, target)
         over = beyond(use, target)
         if over:
             return BuildResult(False, None, f"program.s: {over}", use)
@@ -406,6 +414,24 @@ def assemble(
         return BuildResult(True, out, built.log, use)
     finally:
         shutil.rmtree(built.binary.parent, ignore_errors=True)
+
+
+def _code_over_cap(obj: Path) -> str | None:
+    """Why the object's code is too large for the host's instruction scan (None: it is
+    not): ``MAX_CODE_BYTES`` of executable sections (``.fill`` or ``.rept`` in ``.text``
+    make megabytes of code from a line of text)."""
+    from supercoder.build.isa import executable_sections
+
+    try:
+        size = sum(len(code) for code in executable_sections(obj.read_bytes()))
+    except (OSError, ValueError):
+        return None  # the scan says what it can of it
+    if size <= MAX_CODE_BYTES:
+        return None
+    return (
+        f"its code is {size / 1e6:.1f} MB, over the {MAX_CODE_BYTES >> 20} MiB cap on a "
+        "program's instructions (the host decodes every one of them)"
+    )
 
 
 def _scan(obj: Path, target: Target) -> IsaUse:

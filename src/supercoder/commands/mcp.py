@@ -22,8 +22,10 @@ inputs drawn for timing are never shown: only their count and one status, as ``c
 
 import contextlib
 import io
+import os
 import re
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from supercoder.errors import InfraError, UserError, printable
+from supercoder.errors import InfraError, SupercoderError, UserError, printable
 
 if TYPE_CHECKING:
     from supercoder.types import Problem, Verdict
@@ -256,6 +258,7 @@ class Toolbox:
             for _ in range(3):
                 found += [p for p in level if is_problem_dir(p)]
                 level = [c for p in level if not is_problem_dir(p) for c in _children(p)]
+                level = level[: 4 * MAX_LISTED]  # a huge tree costs a bounded walk
         return found[: MAX_LISTED + 1]
 
     def problem(self, ref: Any) -> "Problem":
@@ -373,7 +376,8 @@ class Toolbox:
         parts += [
             f"## gcc -O3 baseline ({data['baseline_lines']} lines)"
             + (" (cut: get it whole with supercoder problem baseline)" if baseline_cut else ""),
-            "Answer with a whole x86-64 AT&T program in this form to check_candidate.",
+            "Answer check_candidate with a whole x86-64 AT&T program in this form "
+            "(assembly), or with SEARCH/REPLACE blocks against it (edits).",
             "```asm",
             baseline,
             "```",
@@ -607,6 +611,8 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
             try:
                 return work(), None
             except Exception as e:  # answered as one line below, never a traceback
+                if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
+                    traceback.print_exc()  # on stderr, for whoever debugs the server
                 return None, e
 
         async def heartbeat() -> None:
