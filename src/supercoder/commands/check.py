@@ -137,7 +137,7 @@ def _check_remote(
     ref = (
         {"path": str(problem_dir.resolve())} if problem_dir.is_dir() else {"name": str(problem_dir)}
     )
-    with ServiceClient(server, os.environ.get(TOKEN_ENV) or None) as client:
+    with ServiceClient(server, os.environ.get(TOKEN_ENV) or None, retries=3) as client:
         return client.check(
             ref, programs, time=timed, target=target, cpu_limit=cpu_limit, memory_mb=memory_mb
         )

@@ -22,8 +22,10 @@ inputs drawn for timing are never shown: only their count and one status, as ``c
 
 import contextlib
 import io
+import os
 import re
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -32,7 +34,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from supercoder.errors import InfraError, UserError, printable
+from supercoder.errors import InfraError, SupercoderError, UserError, printable
 
 if TYPE_CHECKING:
     from supercoder.types import Problem, Verdict
@@ -609,6 +611,8 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
             try:
                 return work(), None
             except Exception as e:  # answered as one line below, never a traceback
+                if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
+                    traceback.print_exc()  # on stderr, for whoever debugs the server
                 return None, e
 
         async def heartbeat() -> None:

@@ -409,13 +409,24 @@ def _tests(
     for key, value in ((ikey, inputs), (okey, outputs)):
         for i, v in enumerate(value):
             _encodable(v, where, f"extra_info.{key}[{i}]")
-    names = info.get(nkey) or []
-    if not isinstance(names, list | tuple) or not all(
+    names = info.get(nkey)
+    if names is None or (isinstance(names, list | tuple) and not names):
+        names = [f"{prefix}{i:02d}" for i in range(len(inputs))]  # none given: t00, t01...
+    elif not isinstance(names, list | tuple) or not all(
         isinstance(n, str) and n and n.isprintable() for n in names
     ):
-        names = []
-    if len(names) != len(inputs) or len(set(names)) != len(names):
-        names = [f"{prefix}{i:02d}" for i in range(len(inputs))]
+        got = type(names).__name__ if not isinstance(names, list | tuple) else "other values"
+        raise UserError(
+            f"{where}: field extra_info.{nkey} must be a list of test names (non-empty "
+            f"printable strings), got {got}: fix the record or drop the field"
+        )
+    elif len(names) != len(inputs) or len(set(names)) != len(names):
+        why = (
+            f"{len(names)} names for {len(inputs)} tests"
+            if len(names) != len(inputs)
+            else "a name repeats"
+        )
+        raise UserError(f"{where}: field extra_info.{nkey}: {why}")
     return [
         TestCase(str(n), o.encode(), input_bytes=i.encode(), hidden=hidden)
         for n, i, o in zip(names, inputs, outputs, strict=True)

@@ -297,9 +297,8 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
     of it (the tests in it: the server needs no copy), a problem from a folder outside
     the bundled set by its path (the server must be allowed to read it), a bundled one
     by name with its source's digest. A server that has no such problem (403, 404, 409)
-    is sent the problem as a record instead (``problem_record``: its C code and tests,
-    hidden ones too; a folder's generator does not travel, so that server draws its
-    unseen inputs from the other sources)."""
+    is sent the problem as a record instead (``problem_record``: its C code, its tests,
+    hidden ones too, and its folder's other files: ``dataset.records.problem_bundle``)."""
     from supercoder.problems.loading import BUNDLED_ROOT
 
     path = problem.meta.get("path")
@@ -312,9 +311,10 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
 
 
 def problem_record(problem: Problem) -> dict[str, Any]:
-    """A problem's ``extra_info`` in the SuperCoder schema (its tests, hidden ones too:
-    the server judges with them; no prompt, so no baseline is built here)."""
-    from supercoder.dataset.records import PROBLEM_SETTINGS, args_field
+    """A problem's ``extra_info`` in the SuperCoder schema, the problem whole (its tests,
+    hidden ones too: the server judges with them; ``problem_files``: its marks,
+    generator, input model...); no prompt, so no baseline is built here."""
+    from supercoder.dataset.records import BUNDLE, PROBLEM_SETTINGS, args_field, problem_bundle
 
     visible = [t for t in problem.tests if not t.hidden]
     hidden = [t for t in problem.tests if t.hidden]
@@ -340,7 +340,9 @@ def problem_record(problem: Problem) -> dict[str, Any]:
         "hidden_test_names": [t.name for t in hidden],
         **args_field(visible, "test_args"),  # each test's arguments, where any has some
         **args_field(hidden, "hidden_test_args"),
+        "tags": [str(t) for t in problem.meta.get("tags", [])],
         **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+        BUNDLE: problem_bundle(problem),  # the rest of the problem: marks, gen.py, models
     }
     record = problem.meta.get("record")
     if isinstance(record, dict) and record.get("index") is not None:
