@@ -181,6 +181,25 @@ def test_arguments_travel_through_folders_and_supercoder_records(tmp_path):
     assert "test_args" not in plain["extra_info"]  # written only where a test has some
     assert split_args(with_args(("a b", "c"), b"in")) == (("a b", "c"), b"in")
     assert with_args((), b"in") == b"in"
+    # a drawn or mutated input whose argument line no run can take is all stdin
+    odd = ARGS_MARK + b"a\0b\nrest"
+    assert split_args(odd) == ((), odd)
+
+
+def test_a_kattis_package_s_args_files_are_arguments_not_inputs(tmp_path):
+    from supercoder.problems.layouts import discover
+
+    sample = tmp_path / "pkg" / "data" / "sample"
+    sample.mkdir(parents=True)
+    (sample / "1.in").write_text("3\n")
+    (sample / "1.ans").write_text("x\n")
+    (sample / "1.args").write_text("-v 2\n")
+    (sample / "2.in").write_text("4\n")
+    (tests,) = [discover(tmp_path / "pkg").tests]
+    assert [(t.name, t.args.name if t.args else None) for t in tests] == [
+        ("1", "1.args"),
+        ("2", None),
+    ]
 
 
 def test_a_three_file_program_with_same_named_statics_builds_as_its_repository(tmp_path):

@@ -168,6 +168,10 @@ def create_problem(
         raise
     hidden = sum(t.hidden for t in tests)
     found = layout.describe(inputs_dir) if inputs_dir is not None else []
+    with_args_ = [f"{n}: {shlex.join(a)}" for n, a in args.items() if a]
+    if with_args_:
+        more = f" (and {len(with_args_) - 6} more)" if len(with_args_) > 6 else ""
+        found.append(f"arguments (tests/NAME.args): {'; '.join(with_args_[:6])}{more}")
     if opts.hidden_dir is not None:
         found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
     return InitReport(
