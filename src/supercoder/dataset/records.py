@@ -52,6 +52,7 @@ from typing import Any
 
 from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, printable
+from supercoder.problems.loading import TRAVEL_KEY
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
@@ -185,7 +186,7 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     return restore_problem(problem, bundle, where)
 
 
-BUNDLE = "problem_files"
+BUNDLE = TRAVEL_KEY
 BUNDLE_FORMAT = "supercoder-problem/1"
 _RECORD_KEYS = ("record", "record_ground_truth", "record_unoptimized_assembly", "record_where")
 
@@ -203,7 +204,9 @@ def problem_bundle(problem: Problem) -> str:
         files = own_files(folder)
     else:
         meta = {
-            k: v for k, v in problem.meta.items() if k not in ("path", "headers_sha", *_RECORD_KEYS)
+            k: v
+            for k, v in problem.meta.items()
+            if k not in ("path", "headers_sha", BUNDLE, *_RECORD_KEYS)
         }
         try:
             files = {"problem.json": json.dumps(meta, indent=2).encode() + b"\n"}
@@ -254,6 +257,7 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
             f"({len(loaded.tests)} tests loaded, {len(problem.tests)} in the record)"
         )
     meta = {**loaded.meta, **{k: problem.meta[k] for k in _RECORD_KEYS if k in problem.meta}}
+    meta[BUNDLE] = bundle if isinstance(bundle, str) else json.dumps(bundle)  # service._here
     if problem.meta.get("tags") and "tags" not in meta:
         meta["tags"] = problem.meta["tags"]
     return replace(loaded, name=problem.name, split=problem.split, meta=meta)
@@ -335,10 +339,11 @@ def _write_folder(
 ) -> None:
     """The folder ``home/name`` with ``files``, the source and the tests, whole or not at
     all (written beside, then renamed; another process's identical one is kept)."""
-    import os
     import shutil
 
-    work = home.with_name(f".{home.name}.partial-{os.getpid()}")
+    from supercoder.paths import sibling_temp
+
+    work = sibling_temp(home)  # this process's and thread's own (verl scores in threads)
     shutil.rmtree(work, ignore_errors=True)
     folder = work / name
     try:

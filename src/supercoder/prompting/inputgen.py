@@ -16,7 +16,8 @@ is asked once (``messages``: the prompt below, in our words) for two Python file
 folder, ``problem.json`` ``"llm_generator": SPEC``) only when all of these hold, each
 run in the build sandbox like a folder's own files: every input of the problem passes
 the validator; the generator runs and draws ``PROBE_DRAWS`` inputs over its sizes
-(smallest to largest); every draw passes the validator; the reference (the problem's
+(smallest to largest); every draw passes the validator, and the problem's own
+(``validate.py``) where it has one; the reference (the problem's
 ``-O3`` build) runs cleanly on every draw within ``DRAW_SECONDS`` each. Otherwise they
 are dropped and ``PairReport.why`` says which test failed. Checks draw from a kept
 pair right after the problem's own generator (``verify/unseen.py``), and the kept
@@ -209,6 +210,14 @@ def _judge(problem, gen: str, val: str, named: list[tuple[str, bytes]]) -> str |
         return (
             f"its validator rejects {len(bad)} of {len(draws)} of its generator's draws "
             f"(size {bad[0][0]}: {bad[0][1].why})"
+        )
+    from supercoder.problems.validator import valid_inputs
+
+    kept = valid_inputs(problem, draws)  # the problem's own validator (validate.py), if any
+    if len(kept) < len(draws):
+        return (
+            f"the problem's validator (validate.py) rejects {len(draws) - len(kept)} of "
+            f"{len(draws)} of its generator's draws"
         )
     try:
         results = run_reference(

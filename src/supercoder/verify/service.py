@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from supercoder.errors import UserError
+from supercoder.problems.loading import TRAVEL_KEY
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.evaluate import CheckConfig, Untimed
 
@@ -163,7 +164,7 @@ def run_job(job: Job) -> JobResult:
     broken: str | None = None
     binary = None
     try:
-        problem = job.problem or load_cached(str(job.path))
+        problem = _here(job.problem) if job.problem else load_cached(str(job.path))
         checked = ev.check_candidate(problem, Candidate(job.asm), job.config)
         verdict, binary = checked.verdict, checked.binary
     except UserError as e:  # the problem's fault, not the candidate's nor the machine's
@@ -179,7 +180,7 @@ def run_group_job(job: GroupJob) -> GroupResult:
 
     start = time.perf_counter()
     try:
-        problem = job.problem or load_cached(str(job.path))
+        problem = _here(job.problem) if job.problem else load_cached(str(job.path))
         verdicts = tuple(ev.time_group(problem, list(job.checked), job.config))
         return GroupResult(verdicts, time.perf_counter() - start)
     except UserError as e:
@@ -412,11 +413,24 @@ def verify_answers(
 
 
 def _job(problem: Problem, asm: str | None, config: CheckConfig, remote: bool) -> Job:
-    """Problems loaded from a folder go to other processes as their path."""
+    """Problems loaded from a folder go to other processes as their path; a problem
+    restored from a record (its folder in this machine's cache) goes whole, and a worker
+    on another machine restores its folder there (``_here``)."""
     path = problem.meta.get("path") if remote else None
-    if path and Path(path).is_dir():
+    if path and Path(path).is_dir() and not problem.meta.get(TRAVEL_KEY):
         return Job(problem.name, None, str(path), asm, config)
     return Job(problem.name, problem, None, asm, config)
+
+
+def _here(problem: Problem) -> Problem:
+    """``problem`` on this machine: one restored from a record whose folder is not here
+    (a worker on another node) is restored again from the files it carries."""
+    path, files = problem.meta.get("path"), problem.meta.get(TRAVEL_KEY)
+    if not files or not path or Path(path).is_dir():
+        return problem
+    from supercoder.dataset.records import restore_problem
+
+    return restore_problem(problem, files, f"{problem.name} (restored on this machine)")
 
 
 def _group_job(
