@@ -179,6 +179,11 @@ def test_arguments_travel_through_folders_and_supercoder_records(tmp_path):
     assert [t.run_input() for t in served.tests] == [t.run_input() for t in problem.tests]
     plain = problem_to_record(replace(problem, tests=problem.tests[1:2]), "val", 0, "x")
     assert "test_args" not in plain["extra_info"]  # written only where a test has some
+    from supercoder.dataset.records import read_raw, write_raw
+
+    write_raw([record, plain], tmp_path / "both.parquet")  # one schema, with and without
+    again = [problem_from_record(r) for r in read_raw(tmp_path / "both.parquet")]
+    assert [[t.args for t in p.tests] for p in again] == [[t.args for t in back.tests], [()]]
     assert split_args(with_args(("a b", "c"), b"in")) == (("a b", "c"), b"in")
     assert with_args((), b"in") == b"in"
     # a drawn or mutated input whose argument line no run can take is all stdin

@@ -176,3 +176,18 @@ def test_a_problem_that_cannot_travel_whole_is_refused_and_a_bad_bundle_named(tm
 def load_records_from(tmp_path, rec):
     (tmp_path / "one.jsonl").write_text(json.dumps(rec) + "\n")
     return load_records(tmp_path / "one.jsonl")
+
+
+def test_threads_restoring_one_record_at_once_all_get_its_folder(tmp_path):
+    """verl scores responses in threads: each may restore the same record first."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from supercoder.dataset.records import problem_from_record, restore_problem
+
+    rec = problem_to_record(problem(), "val", 0, compile_to_asm(SOURCE))
+    thin = problem_from_record({"extra_info": {**rec["extra_info"], "problem_files": None}})
+    bundle = rec["extra_info"]["problem_files"]
+    with ThreadPoolExecutor(8) as pool:
+        restored = list(pool.map(lambda _: restore_problem(thin, bundle), range(16)))
+    assert len({p.meta["path"] for p in restored}) == 1
+    assert all(len(p.tests) == 3 for p in restored)

@@ -658,12 +658,6 @@ def asm_digest(asm: str) -> str:
     return hashlib.sha256(asm.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def near_digest(asm: str) -> str:
-    """The digest of ``normalize_asm(asm)``: equal for listings that differ only in
-    comments and layout (and possibly in more). For reporting near-duplicates only."""
-    return hashlib.sha256(normalize_asm(asm).encode("utf-8", "surrogatepass")).hexdigest()
-
-
 @cache
 def gcc_version() -> str:
     try:

@@ -339,10 +339,11 @@ def _write_folder(
 ) -> None:
     """The folder ``home/name`` with ``files``, the source and the tests, whole or not at
     all (written beside, then renamed; another process's identical one is kept)."""
-    import os
     import shutil
 
-    work = home.with_name(f".{home.name}.partial-{os.getpid()}")
+    from supercoder.paths import sibling_temp
+
+    work = sibling_temp(home)  # this process's and thread's own (verl scores in threads)
     shutil.rmtree(work, ignore_errors=True)
     folder = work / name
     try:
