@@ -424,11 +424,13 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     ``TOP_GEN_SECONDS`` (the top stratum); ``bottom``: the smallest that still runs
     1.5x the meter's floor, so every stratum is timed (where no size does: the upper
     half below ``top``). Probed once per problem at the top size and halvings of it
-    (one generator run, one reference sandbox), interpolated on a log-log scale; cached."""
+    (one generator run, one reference sandbox), then, where no probed size runs between
+    the floor and the budget, bisected up to ``BISECT`` times; interpolated on a log-log
+    scale; cached."""
     from supercoder.problems.generator import run_generator
 
     key = hashlib.sha256(
-        f"timed{VERSION}g\n{TOP_GEN_SECONDS}\n".encode()
+        f"timed{VERSION}b\n{TOP_GEN_SECONDS}\n".encode()
         + source.encode()
         + tests_digest(problem).encode()
     ).hexdigest()[:24]
@@ -450,9 +452,41 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     )
     outputs, cpu = reference_runs(problem, data)
     points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
+    for _ in range(BISECT):  # no size between the floor and the budget yet: bisect the
+        # bracket (a cost exponential in the size jumps 16x between halvings)
+        mid = _bisect(points)
+        if mid is None:
+            break
+        (one,) = run_generator(
+            source, [(rng.getrandbits(62), mid)], label=f"{problem.name}: gen.py"
+        )
+        (out,), (took,) = reference_runs(problem, [one])
+        if out is None:
+            break
+        points = sorted([*points, (mid, took)])
     found = _timed_range(points, low, high)
     _write_json(path, list(found))
     return found
+
+
+BISECT = 4  # probes more at most, between the last size within budget and the first over
+
+
+def _bisect(points: list[tuple[int, float]]) -> int | None:
+    """The size to probe next: between the largest within ``TOP_GEN_SECONDS`` and the
+    smallest over it, while no probed size runs between 1.5x the floor and the budget
+    (geometric middle of a wide bracket, else the arithmetic one); None: done."""
+    if any(1.5 * FLOOR_SECONDS <= t <= TOP_GEN_SECONDS for _, t in points):
+        return None
+    within = [n for n, t in points if t <= TOP_GEN_SECONDS]
+    over = [n for n, t in points if t > TOP_GEN_SECONDS and (not within or n > within[-1])]
+    if not within or not over:
+        return None
+    n1, n2 = within[-1], over[0]
+    if n2 - n1 <= 1:
+        return None
+    mid = int(round(math.sqrt(n1 * n2))) if n1 > 0 and n2 > 4 * n1 else (n1 + n2) // 2
+    return mid if n1 < mid < n2 else (n1 + n2) // 2
 
 
 def _timed_range(

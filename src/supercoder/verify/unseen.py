@@ -357,6 +357,7 @@ def sources(problem: Problem) -> Iterator[Source]:
         ("generator", _generator_source),
         ("llm-generator", _llm_generator_source),
         ("model", _model_source),
+        ("tiled", _tiled_source),
         ("fuzzer", _fuzzer_source),
     ]
     for before, factory in SOURCE_FACTORIES:
@@ -396,6 +397,112 @@ def _model_source(problem: Problem) -> Source | None:
         return Source("model", _nothing, dropped=why) if why else None
     refused = model.domain.get("refused", "")
     return Source("model", _model_draw(model), describe(model), validate=False, dropped=refused)
+
+
+def _tiled_source(problem: Problem) -> Source | None:
+    """Where the model cannot draw valid inputs (operations valid only in order: a pop
+    on a non-empty stack): a visible input whose first line counts the lines after it,
+    those lines repeated (``tile``), each copy's numbers after a line's first drawn anew
+    within the ranges seen at that place; a sequence valid from an empty state stays
+    valid repeated. The repeat count reaches the largest the reference runs within the
+    model's budget (probed once, cached)."""
+    template = _tile_template(problem)
+    if template is None:
+        return None
+    factor = _tile_factor(problem, template)
+    if factor < 2:
+        return Source("tiled", _nothing, dropped="no repeat of the visible input runs cleanly")
+
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        out = []
+        for i in range(k):
+            u = (i + rng.random()) / max(1, k)
+            out.append(_tile(template, max(2, round(factor * math.sqrt(u))), rng).encode())
+        return out
+
+    what = (
+        f"the visible input's counted lines repeated up to {factor}x, their numbers drawn "
+        "anew within the ranges seen (the model's draws were refused)"
+    )
+    return Source("tiled", draw, what)
+
+
+def _tile_template(problem: Problem) -> tuple[list[str], list[list[str]]] | None:
+    """(the header line's tokens, the lines it counts) of the largest visible text input
+    whose first line is one number counting the lines after it (at least two)."""
+    best = None
+    for t in problem.tests:
+        data = t.run_input()
+        if data.startswith(b"\0") or len(data) > 1 << 20:
+            continue
+        try:
+            lines = [ln.split() for ln in data.decode().split("\n") if ln.strip()]
+        except UnicodeDecodeError:
+            continue
+        if len(lines) < 3 or len(lines[0]) != 1 or not lines[0][0].isdigit():
+            continue
+        if int(lines[0][0]) != len(lines) - 1:
+            continue
+        if best is None or len(lines) > len(best[1]) + 1:
+            best = (lines[0], lines[1:])
+    return best
+
+
+WIDEN_FIRST = 8  # a line's first number with more values seen than this is not a code
+
+
+def _tile(template: tuple[list[str], list[list[str]]], times: int, rng: random.Random) -> str:
+    _, body = template
+    ranges: dict[tuple[int, int], tuple[int, int]] = {}
+    firsts: dict[int, set[str]] = {}
+    for ln in body:
+        firsts.setdefault(len(ln), set()).add(ln[0])
+        for j, tok in enumerate(ln):
+            if tok.lstrip("-").isdigit():
+                lo, hi = ranges.get((len(ln), j), (int(tok), int(tok)))
+                ranges[(len(ln), j)] = (min(lo, int(tok)), max(hi, int(tok)))
+    # a line's first number is kept (an operation's code) unless it takes many values
+    for width, seen in firsts.items():
+        if len(seen) <= WIDEN_FIRST:
+            ranges.pop((width, 0), None)
+    out = [str(len(body) * times)]
+    for _ in range(times):
+        for ln in body:
+            toks = list(ln)
+            for j in range(len(toks)):
+                if (len(ln), j) in ranges:
+                    toks[j] = str(rng.randint(*ranges[(len(ln), j)]))
+            out.append(" ".join(toks))
+    return "\n".join(out) + "\n"
+
+
+def _tile_factor(problem: Problem, template: tuple[list[str], list[list[str]]]) -> int:
+    """The largest repeat count (4^k) whose tiled input the reference runs cleanly within
+    the model's top-stratum budget, without drawing more than the host's budget."""
+    from supercoder.problems.domain import TOP_SECONDS
+    from supercoder.problems.inputmodel import DRAW_CHARS
+
+    key = hashlib.sha256(f"tile1\n{_tests_digest(problem)}".encode()).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "tiles" / f"{key}.json"
+    try:
+        return int(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        pass
+    rng = random.Random(int(key[:12], 16))
+    size = sum(len(" ".join(ln)) + 1 for ln in template[1])
+    factors = [f for f in (4, 16, 64, 256, 1024, 4096, 16384) if f * size < DRAW_CHARS // 4]
+    inputs = [_tile(template, f, rng).encode() for f in factors]
+    best = 1
+    try:
+        outputs, cpu = reference_runs(problem, inputs) if inputs else ([], [])
+    except (UserError, InfraError):
+        outputs, cpu = [], []
+    for f, o, t in zip(factors, outputs, cpu, strict=True):
+        if o is None or t > TOP_SECONDS:
+            break
+        best = f
+    _write_json(path, best)
+    return best
 
 
 def _fuzzer_source(problem: Problem) -> Source:
