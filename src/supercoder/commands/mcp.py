@@ -24,6 +24,7 @@ import contextlib
 import io
 import os
 import re
+import shlex
 import threading
 import traceback
 from collections.abc import Callable
@@ -339,7 +340,13 @@ class Toolbox:
             given, given_cut = _cut(t.read_input().decode(errors="replace"), self.config.test_chars)
             want, want_cut = _cut(t.expected.decode(errors="replace"), self.config.test_chars)
             shown.append(
-                {"name": t.name, "input": given, "expected": want, "cut": given_cut or want_cut}
+                {
+                    "name": t.name,
+                    "args": list(t.args),  # its command line's arguments (tests/NAME.args)
+                    "input": given,
+                    "expected": want,
+                    "cut": given_cut or want_cut,
+                }
             )
         hidden = len(p.tests) - len(visible)
         data = {
@@ -371,7 +378,10 @@ class Toolbox:
         ]
         for t in shown:
             cut = " (cut)" if t["cut"] else ""
-            parts += [f"## test {t['name']}{cut}", "input:", "```", t["input"], "```"]
+            parts.append(f"## test {t['name']}{cut}")
+            if t["args"]:
+                parts.append(f"command line: `{shlex.join(['./program', *t['args']])}`")
+            parts += ["input:", "```", t["input"], "```"]
             parts += ["expected output:", "```", t["expected"], "```"]
         parts += [
             f"## gcc -O3 baseline ({data['baseline_lines']} lines)"

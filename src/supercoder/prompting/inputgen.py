@@ -12,6 +12,10 @@ is asked once (``messages``: the prompt below, in our words) for two Python file
   contract, ``problems/validator.py``), checking every bound and structural promise the
   program relies on.
 
+For a program whose tests take command-line arguments, each input is shown as its
+command line apart from its stdin (never the internal form they travel in), and the
+prompt asks for ``(args, stdin)`` pairs and a validator that reads ``sys.argv[1:]``.
+
 ``write_pair`` keeps them (as ``llm_gen.py`` and ``llm_validate.py`` in the problem
 folder, ``problem.json`` ``"llm_generator": SPEC``) only when all of these hold, each
 run in the build sandbox like a folder's own files: every input of the problem passes
@@ -108,14 +112,37 @@ class PairReport:
         return f"the generator and validator {self.model} wrote were dropped: {self.why}"
 
 
+ARGS_NOTE = """
+This program also takes command-line arguments: each input below shows its command
+line (`./program ARGUMENTS`; argv[0] is always `./program`) apart from what it reads on
+stdin. So gen.py's `generate` returns a pair `(args, stdin)`: a list of argument
+strings (without argv[0]) and the stdin text; and validate.py gets the arguments as
+its own, `sys.argv[1:]`, with the stdin text alone on its stdin: check them there.
+"""
+
+
 def messages(source: str, inputs: list[bytes]) -> list[dict[str, str]]:
-    """The chat messages asking for the pair (``PROMPT``)."""
-    shown = []
-    for i, data in enumerate(inputs[:SHOWN_INPUTS], 1):
+    """The chat messages asking for the pair (``PROMPT``). ``inputs`` are run inputs
+    (``TestCase.run_input``): a test's arguments are shown as its command line, apart
+    from its stdin (``types.split_args``), and the prompt then asks for them."""
+    import shlex
+
+    from supercoder.types import split_args
+
+    shown, any_args = [], False
+    for i, run_input in enumerate(inputs[:SHOWN_INPUTS], 1):
+        args, data = split_args(run_input)
         text = data[:SHOWN_BYTES].decode("utf-8", "replace")
         more = f"\n... ({len(data) - SHOWN_BYTES} more bytes)" if len(data) > SHOWN_BYTES else ""
-        shown.append(f"Input {i}:\n```\n{text}{more}\n```")
+        line = ""
+        if args:
+            any_args = True
+            line = f"Command line: `{shlex.join(('./program', *args))}`\nStdin:\n"
+        shown.append(f"Input {i}:\n{line}```\n{text}{more}\n```")
+    any_args = any_args or any(split_args(d)[0] for d in inputs)
     body = PROMPT.replace("{source}", source.strip()).replace("{inputs}", "\n\n".join(shown))
+    if any_args:
+        body += ARGS_NOTE
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": body}]
 
 
@@ -148,8 +175,8 @@ def write_pair(
     problem = load_problem(folder)
     if generator_source(problem.meta) is not None:
         return PairReport(False, "the problem has its own generator (gen.py)", model)
-    inputs = [t.read_input() for t in problem.tests]
-    visible = [t.read_input() for t in problem.tests if not t.hidden]
+    inputs = [t.run_input() for t in problem.tests]  # arguments included (split_args)
+    visible = [t.run_input() for t in problem.tests if not t.hidden]
     try:
         reply = complete(messages(problem.source, visible or inputs))
     except (UserError, InfraError) as e:
@@ -160,7 +187,7 @@ def write_pair(
             False, "the reply holds no generator and validator (two ```python blocks)", model
         )
     gen, val = pair
-    why = _judge(problem, gen, val, [(t.name, t.read_input()) for t in problem.tests])
+    why = _judge(problem, gen, val, [(t.name, t.run_input()) for t in problem.tests])
     if why is not None:
         return PairReport(False, why, model)
     from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR

@@ -36,6 +36,7 @@ from supercoder.build.toolchain import assemble, machine_context, oversized
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
+from supercoder.sandbox.elf import same_run_image
 from supercoder.sandbox.box import (
     Limits,
     RunResult,
@@ -195,9 +196,10 @@ def _check_candidate(
                     isa=build.isa,
                 )
             )
-        # a copy of the baseline is the baseline's executable, byte for byte (comments
-        # and layout change no byte; a normalized text could conflate two programs)
-        identical = build.binary.read_bytes() == base_bin.read_bytes()
+        # a copy of the baseline is the baseline's executable in every byte it loads and
+        # runs (``sandbox.elf.run_image_digest``): a changed ``.ident`` or an added
+        # ``.comment`` loads nothing; a normalized text could conflate two programs
+        identical = same_run_image(build.binary.read_bytes(), base_bin.read_bytes())
         try:
             verdict = _check(problem, build.binary, identical, config, context)
             verdict = replace(

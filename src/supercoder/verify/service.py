@@ -42,7 +42,6 @@ The cascade (cheapest stage first; each stage only sees what passed the last one
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -53,6 +52,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from supercoder.errors import UserError
 from supercoder.problems.loading import TRAVEL_KEY
+from supercoder.sandbox.elf import run_image_digest
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.evaluate import CheckConfig, Untimed
 
@@ -312,8 +312,9 @@ def _sessions(
     size: int,
     slots: int = 1,
 ) -> list[list[_Member]]:
-    """The timing sessions: per problem, one member per distinct executable (its exact
-    bytes: never a normalized text, which may conflate two programs),
+    """The timing sessions: per problem, one member per distinct executable (every
+    byte it loads and runs, ``sandbox.elf.run_image_digest``: never a normalized text,
+    which may conflate two programs),
     at most ``size`` members a session; while there are fewer sessions than ``slots``
     (timing slots that would stand idle), the largest session of 4 or more is halved
     (each half keeps a group's saving, on a core of its own); the costliest first."""
@@ -321,7 +322,7 @@ def _sessions(
     for j, untimed in to_time:
         first = groups[j][0]
         distinct = by_problem.setdefault(id(targets[first]), {})
-        key = hashlib.sha256(untimed.binary or b"").hexdigest()
+        key = run_image_digest(untimed.binary or b"")  # every byte it loads counts
         if key in distinct:
             distinct[key].jobs.append(j)
         else:
