@@ -27,9 +27,7 @@ assert data == "go\\n", f"stdin is {data!r}"
 
 
 def _problem(tmp_path: Path) -> Problem:
-    tests = tuple(
-        TestCase(f"d{d}", b"x\n", input_bytes=b"go\n", args=(str(d),)) for d in (1, 2, 3)
-    )
+    tests = tuple(TestCase(f"d{d}", b"x\n", input_bytes=b"go\n", args=(str(d),)) for d in (1, 2, 3))
     folder = write_problem(Problem("perft", PERFT.read_text(), tests), tmp_path / "perft")
     (folder / "validate.py").write_text(VALIDATOR)
     return load_problem(folder)

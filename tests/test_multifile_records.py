@@ -75,9 +75,9 @@ def test_a_three_unit_problem_and_a_lib_header_survive_records_and_the_server(tm
             assert restored.units == problem.units
             assert restored.meta.get("headers") == problem.meta.get("headers")
             for rel in (*problem.units, *(problem.meta.get("headers") or ())):
-                assert (folder / rel).read_bytes() == (Path(problem.meta["path"]) / rel).read_bytes()
-            assert [t.run_input() for t in restored.tests] == [
-                t.run_input() for t in problem.tests
-            ]
+                assert (folder / rel).read_bytes() == (
+                    Path(problem.meta["path"]) / rel
+                ).read_bytes()
+            assert [t.run_input() for t in restored.tests] == [t.run_input() for t in problem.tests]
             assert baseline_asm(restored) == base
             assert [s for s, _ in _statuses(restored, [base, WRONG])] == [s for s, _ in here]

@@ -36,7 +36,6 @@ from supercoder.build.toolchain import assemble, machine_context, oversized
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
-from supercoder.sandbox.elf import same_run_image
 from supercoder.sandbox.box import (
     Limits,
     RunResult,
@@ -45,6 +44,7 @@ from supercoder.sandbox.box import (
     SandboxLost,
     isolation_status,
 )
+from supercoder.sandbox.elf import same_run_image
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
 from supercoder.types import (
