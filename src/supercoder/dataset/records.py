@@ -203,6 +203,13 @@ def problem_bundle(problem: Problem) -> str:
     if folder and Path(folder).is_dir():
         files = own_files(folder)
     else:
+        files_named = [*problem.units, *(problem.meta.get("headers") or ())]
+        if files_named:
+            raise UserError(
+                f"{problem.name}: its other files ({', '.join(map(str, files_named[:4]))}: "
+                "problem.json units/headers) are not at hand (no problem folder), so a record "
+                "could not carry the problem whole; export it from its problem folder"
+            )
         meta = {
             k: v
             for k, v in problem.meta.items()
