@@ -362,7 +362,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             paths[f"candidate{k}" if len(todo) > 1 else "candidate"] = path
         inputs = _inputs(problem, unseen)
         timed_inputs = [x for x in inputs if x[0] in unseen.names]
-        meter = Meter(replace(config.meter, drawn_inputs=bool(unseen.generated_tests)))
+        meter = Meter(_meter_config(config.meter, unseen))
         binaries = meter.group_binaries(base_bin, paths)
         try:
             with (
@@ -441,6 +441,24 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
         out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
+    return out
+
+
+# CPU seconds the pairs of a check's drawn inputs may take (baseline and candidate, every
+# round): large inputs get fewer rounds (at least ``min_pairs``), not smaller draws
+ROUND_BUDGET = 3.0
+
+
+def _meter_config(meter: MeterConfig, unseen: Unseen) -> MeterConfig:
+    """The meter for these timed tests: drawn inputs say so; their rounds are held to
+    ``ROUND_BUDGET`` by the reference's CPU on them (a round runs each once per side)."""
+    if not unseen.generated_tests:
+        return meter
+    out = replace(meter, drawn_inputs=True)
+    if unseen.round_seconds > 0 and not meter.legacy:
+        least = meter.min_pairs or 4
+        rounds = int(ROUND_BUDGET / (2 * unseen.round_seconds))
+        out = replace(out, max_pairs=max(least, min(meter.max_pairs, rounds)))
     return out
 
 

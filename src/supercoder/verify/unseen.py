@@ -126,6 +126,7 @@ class Unseen:
     domain: str = ""  # the input domain the source draws from, in one line
     dropped: tuple[str, ...] = ()  # each source not used before it, with why
     sizes: str = ""  # which sizes were drawn (and the reference's CPU on them)
+    round_seconds: float = 0.0  # the reference's CPU on the drawn tests, all together
 
     @property
     def names(self) -> frozenset[str]:
@@ -200,6 +201,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             found.domain,
             dropped,
             found.sizes,
+            found.round_seconds,
         )
     if hidden:
         why = (
@@ -254,6 +256,7 @@ class Drawn:
     sizes: str = ""
     cpu: float = 0.0
     dropped: list[str] = field(default_factory=list)
+    round_seconds: float = 0.0  # the reference's CPU on the tests kept, together
 
 
 def draw_tests(
@@ -317,6 +320,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             found.domain = src.domain
             sizes = size_of if isinstance(drawn, _Sized) else None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
+            found.round_seconds = float(sum(t for _, _, t in kept))
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
