@@ -4,10 +4,18 @@
 # test, valgrind), then a virtual environment in .venv with all extras.
 #   bash scripts/setup.sh          # everything (torch CPU build where the machine offers it)
 #   bash scripts/setup.sh --lean   # no ML extras (no torch/trl/ray): evaluator, models, analysis
+#   bash scripts/setup.sh --no-openenv   # everything but the OpenEnv venv (.venv-openenv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 lean=0
-[ "${1:-}" = "--lean" ] && lean=1
+openenv=1
+for arg in "$@"; do
+  case "$arg" in
+    --lean) lean=1 ;;
+    --no-openenv) openenv=0 ;;
+    *) echo "setup.sh: unknown option $arg (--lean, --no-openenv)" >&2; exit 2 ;;
+  esac
+done
 
 # Each step says what it does when it starts and how long it took when it ends (pip
 # and apt are quiet: their own output would bury the errors that matter).
@@ -71,6 +79,16 @@ else
   step "supercoder with every extra (TRL, verl, Ray, ...) into .venv (pip, 1-5 minutes)"
   $pip install -q -e '.[all,dev]' 'torch==2.13.0'
   done_step
+  # openenv 0.10 cannot share an environment with verifiers 0.4 or the mcp extra (their
+  # mcp pins): its environment and tests get a venv of their own, which the test suite
+  # drives (tests/test_openenv_venv.py). --no-openenv skips it.
+  if [ "$openenv" = 1 ]; then
+    step "the OpenEnv environment's own venv .venv-openenv (pip, 1-3 minutes)"
+    [ -x .venv-openenv/bin/python ] || python3 -m venv .venv-openenv
+    .venv-openenv/bin/pip install -q --disable-pip-version-check -e '.[train,dev,openenv]' 'torch==2.13.0'
+    .venv-openenv/bin/pip check >/dev/null
+    done_step
+  fi
 fi
 .venv/bin/supercoder version
 echo "[setup] ready in $((SECONDS - started)) s: run 'source .venv/bin/activate' to put supercoder on your PATH" >&2

@@ -121,34 +121,35 @@ def test_a_program_printing_argv0_passes_its_own_baseline_check(tmp_path):
 
 
 def test_bad_arguments_are_one_line_errors(tmp_path):
+    import pytest
+
+    from supercoder.errors import UserError
+    from supercoder.problems.init import InitConfig, create_from_sources
+
     inputs = tmp_path / "in"
     inputs.mkdir()
     (inputs / "a.txt").write_text("1\n")
     for bad, says in (
-        (["--args", "nosuch=3"], "no test named 'nosuch'"),
-        (["--args", "'open"], "not a shell-quoted line"),
-        (["--args", "1", "--args", "2"], "given twice"),
+        (("nosuch=3",), "no test named 'nosuch'"),
+        (("'open",), "not a shell-quoted line"),
+        (("1", "2"), "given twice"),
     ):
-        proc = run_cli(
-            "problem",
-            "init",
-            str(ARGS / "argv0.c"),
-            "--inputs",
-            str(inputs),
-            "-o",
-            str(tmp_path / "x"),
-            *bad,
-        )
-        assert proc.returncode == 2 and says in proc.stderr, (bad, proc.stderr)
-        assert "Traceback" not in proc.stderr and not (tmp_path / "x").exists()
-    folder = tmp_path / "p"
+        with pytest.raises(UserError, match=re.escape(says)):
+            create_from_sources([ARGS / "argv0.c"], inputs, tmp_path / "x", InitConfig(args=bad))
+        assert not (tmp_path / "x").exists()
+    proc = run_cli(  # the CLI: one line, exit 2, no traceback
+        "problem", "init", str(ARGS / "argv0.c"), "--inputs", str(inputs), "--args", "'open"
+    )
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert '--args "\'open": not a shell-quoted line' in proc.stderr, proc.stderr
+    folder = tmp_path / "b" / "p"
     (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text("int main(void){return 0;}\n")
     (folder / "tests" / "t.in").write_text("")
     (folder / "tests" / "t.out").write_text("")
     (folder / "tests" / "t.args").write_text("a\nb\n")
-    proc = run_cli("bench", "list", "--benchmark", str(tmp_path))
-    assert proc.returncode == 2 and "t.args: arguments are one shell-quoted line" in proc.stderr
+    with pytest.raises(UserError, match="t.args: arguments are one shell-quoted line"):
+        load_problem(folder)
 
 
 def test_arguments_travel_through_folders_and_supercoder_records(tmp_path):
@@ -179,8 +180,32 @@ def test_arguments_travel_through_folders_and_supercoder_records(tmp_path):
     assert [t.run_input() for t in served.tests] == [t.run_input() for t in problem.tests]
     plain = problem_to_record(replace(problem, tests=problem.tests[1:2]), "val", 0, "x")
     assert "test_args" not in plain["extra_info"]  # written only where a test has some
+    from supercoder.dataset.records import read_raw, write_raw
+
+    write_raw([record, plain], tmp_path / "both.parquet")  # one schema, with and without
+    again = [problem_from_record(r) for r in read_raw(tmp_path / "both.parquet")]
+    assert [[t.args for t in p.tests] for p in again] == [[t.args for t in back.tests], [()]]
     assert split_args(with_args(("a b", "c"), b"in")) == (("a b", "c"), b"in")
     assert with_args((), b"in") == b"in"
+    # a drawn or mutated input whose argument line no run can take is all stdin
+    odd = ARGS_MARK + b"a\0b\nrest"
+    assert split_args(odd) == ((), odd)
+
+
+def test_a_kattis_package_s_args_files_are_arguments_not_inputs(tmp_path):
+    from supercoder.problems.layouts import discover
+
+    sample = tmp_path / "pkg" / "data" / "sample"
+    sample.mkdir(parents=True)
+    (sample / "1.in").write_text("3\n")
+    (sample / "1.ans").write_text("x\n")
+    (sample / "1.args").write_text("-v 2\n")
+    (sample / "2.in").write_text("4\n")
+    (tests,) = [discover(tmp_path / "pkg").tests]
+    assert [(t.name, t.args.name if t.args else None) for t in tests] == [
+        ("1", "1.args"),
+        ("2", None),
+    ]
 
 
 def test_a_three_file_program_with_same_named_statics_builds_as_its_repository(tmp_path):

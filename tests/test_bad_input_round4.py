@@ -179,3 +179,64 @@ def test_a_c99_inline_link_failure_names_gnu89_inline_not_a_library(tmp_path):
     assert "-lgmp" not in text
     built = build_reference(source, tmp_path, ("O0",), cflags=("-fgnu89-inline",), label="p.c")
     assert built["O0"].is_file()
+
+
+def test_a_codenet_metadata_row_with_an_invalid_byte_is_skipped_named_and_counted(tmp_path):
+    """One bad byte in a CodeNet metadata CSV no longer stops the whole build with a
+    message naming no file: that row is left out, named by file and line, and counted;
+    the other rows of the file (and the other files) are built."""
+    from supercoder.dataset.build import DatasetBuildConfig, build_counts, plan
+
+    header = "submission_id,problem_id,user_id,date,language,original_language,"
+    header += "filename_ext,status,cpu_time,memory,code_size,accuracy\n"
+    rows = {
+        "s1": b"s1,p00001,u1,1,C,C,c,Accepted,10,1000,300,1/1\n",
+        "s2": b"s2,p00001,u\xff2,1,C,C,c,Accepted,10,1000,300,1/1\n",  # not UTF-8
+        "s3": b"s3,p00001,u3,1,C,C,c,Accepted,10,1000,300,1/1\n",
+    }
+    (tmp_path / "metadata").mkdir()
+    csv_path = tmp_path / "metadata" / "p00001.csv"
+    csv_path.write_bytes(header.encode() + b"".join(rows.values()))
+    (tmp_path / "data" / "p00001" / "C").mkdir(parents=True)
+    for sid in rows:
+        (tmp_path / "data" / "p00001" / "C" / f"{sid}.c").write_text("int main(void){}\n")
+    inputs = tmp_path / "derived" / "input_output" / "data" / "p00001"
+    inputs.mkdir(parents=True)
+    (inputs / "input.txt").write_text("1\n")
+    notes: list[str] = []
+    jobs, dropped = plan(tmp_path, tmp_path / "out", DatasetBuildConfig(), notes)
+    assert [j.submission_id for j in jobs] == ["s1", "s3"]
+    assert dropped["unreadable_metadata_row"] == 1
+    assert notes == [f"{csv_path}:3: not UTF-8 (byte 0xff at column 12): row skipped"]
+    counts = build_counts(jobs, [], [], dropped)
+    assert counts["submissions_considered"] == 3  # the skipped row is counted, not lost
+
+
+def test_a_malformed_record_field_is_reported_and_the_import_says_how_to_evaluate(tmp_path):
+    """A record whose ``test_names`` is a number is skipped with the field named (never
+    imported as if it were fine); the import says which command evaluates what it
+    wrote, and ``eval --benchmark`` on the import's own folder points at its splits."""
+    sandbox_or_skip()
+    for name in ("s1", "s2"):
+        make_sum_problem(tmp_path / "bench" / name, hidden=False)
+    exported = tmp_path / "two.jsonl"
+    bench = str(tmp_path / "bench")
+    done = runner.invoke(app, ["dataset", "export", "--benchmark", bench, "--out", str(exported)])
+    assert done.exit_code == 0, done.output
+    first, second = (json.loads(x) for x in exported.read_text().splitlines()[:2])
+    second["extra_info"]["test_names"] = 5
+    records = tmp_path / "two.jsonl"
+    records.write_text(json.dumps(first) + "\n" + json.dumps(second) + "\n")
+    out = tmp_path / "imported"
+    done = runner.invoke(app, ["dataset", "import", str(records), "--out", str(out)])
+    assert done.exit_code == 0, done.output
+    text = " ".join(done.output.split())
+    assert "1 problems written" in text and "1 skipped" in text
+    assert "record #1: not a valid record: field extra_info.test_names must be a list" in text
+    (split,) = [d.name for d in out.iterdir() if d.is_dir()]
+    assert f"evaluate them: supercoder eval --benchmark {out / split} --no-time" in text
+    refused = runner.invoke(app, ["eval", "--benchmark", str(out), "--no-time"])
+    assert refused.exit_code == 2
+    said = " ".join(refused.output.split())
+    assert f"its folders {split}/ hold problems" in said
+    assert f"use --benchmark {out / split}" in said

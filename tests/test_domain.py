@@ -153,3 +153,18 @@ def test_init_says_the_domain_and_marks_one_too_small_to_time(tmp_path: Path) ->
     )
     assert show.returncode == 0, show.stderr
     assert domain[0] in show.stdout and "too small to time" in show.stdout
+
+
+def test_a_counted_sequence_is_tiled_with_its_codes_kept() -> None:
+    """Operations valid only in order (a pop needs a non-empty stack): the model's random
+    lines are refused, so the visible sequence is repeated, its codes kept and its
+    values drawn anew: valid from an empty stack, repeated is valid too."""
+    from supercoder.verify.unseen import _tile
+
+    body = [["1", "5"], ["1", "900"], ["2"], ["1", "42"], ["2"], ["2"]]
+    text = _tile((["6"], body), 3, random.Random(1))
+    lines = [ln.split() for ln in text.strip().split("\n")]
+    assert lines[0] == ["18"] and len(lines) == 19
+    assert [ln[0] for ln in lines[1:]] == [ln[0] for ln in body] * 3  # the codes, in order
+    values = [int(ln[1]) for ln in lines[1:] if len(ln) == 2]
+    assert all(5 <= v <= 900 for v in values) and len(set(values)) > 3  # drawn anew

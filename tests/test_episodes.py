@@ -89,11 +89,15 @@ def test_a_prompt_is_found_whatever_columns_the_dataset_added():
 
 
 def test_turn_metrics_average_the_turns_that_were_played():
-    metrics = multiturn.turn_metrics([[0.0, 1.0], [0.5], [None, 0.0]], [[False, True], [True], []])
+    metrics = multiturn.turn_metrics(
+        [[0.0, 1.0], [0.5], [None, 0.0], [None]], [[False, True], [True], [], []], [1.5, 2.5, None]
+    )
     assert metrics["supercoder/turn_1_reward"] == 0.25  # None (infra) is no reward
     assert metrics["supercoder/turn_2_reward"] == 0.5
-    assert metrics["supercoder/turns"] == 5 / 3
+    assert metrics["supercoder/turns"] == 6 / 4
     assert metrics["supercoder/correct_rate"] == 1.0
+    assert metrics["supercoder/mean_speedup"] == 2.0
+    assert metrics["supercoder/infra_failures"] == 1.0  # the episode whose last turn failed
 
 
 @pytest.mark.train

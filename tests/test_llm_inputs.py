@@ -143,3 +143,44 @@ def test_replies_without_a_pair_and_models_that_write_no_code() -> None:
         )
         assert run.returncode == 2 and says in run.stderr, run.stderr
         assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_draws_the_problem_s_own_validator_rejects_drop_the_pair() -> None:
+    """The user's validate.py (n <= 50) outranks the model's: a generator drawing up to
+    1000 numbers is dropped, naming the problem's validator."""
+    sandbox_or_skip()
+    base = _inputs(Path(tempfile.mkdtemp()))
+    own = base / "v.py"
+    own.write_text(VALIDATE.replace("1 <= n <= 1000", "1 <= n <= 50"))
+    from supercoder.problems.init import InitConfig, create_problem
+
+    create_problem(base / "sum.c", base / "in", base / "p", InitConfig(validator=own))
+    with openai_server(lambda messages, request: reply(GEN, VALIDATE)) as url:
+        client = load_model("openai:writer", base_url=url, cache=False)
+        report = write_pair(base / "p", lambda m: client.complete(m)[0].text, "openai:writer")
+    assert not report.kept
+    assert "the problem's validator (validate.py) rejects 2 of 4" in report.why
+
+
+def test_an_existing_problem_gets_a_pair_with_problem_llm_generator() -> None:
+    sandbox_or_skip()
+    base = _inputs(Path(tempfile.mkdtemp()))
+    from supercoder.problems.init import InitConfig, create_problem
+
+    create_problem(base / "sum.c", base / "in", base / "p", InitConfig())
+
+    def cli(*extra: str) -> subprocess.CompletedProcess:
+        return subprocess.run(
+            [sys.executable, "-m", "supercoder.cli", "problem", "llm-generator", str(base / "p")]
+            + ["--model", "openai:writer", "--base-url", url, *extra],
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+
+    with openai_server(lambda messages, request: reply(GEN, VALIDATE)) as url:
+        first = cli()
+        again = cli()
+    assert first.returncode == 0 and "are kept" in first.stdout, first.stderr
+    assert (base / "p" / "llm_gen.py").is_file()
+    assert again.returncode == 2 and "--force replaces it" in again.stderr

@@ -176,3 +176,33 @@ def test_a_problem_that_cannot_travel_whole_is_refused_and_a_bad_bundle_named(tm
 def load_records_from(tmp_path, rec):
     (tmp_path / "one.jsonl").write_text(json.dumps(rec) + "\n")
     return load_records(tmp_path / "one.jsonl")
+
+
+def test_threads_restoring_one_record_at_once_all_get_its_folder(tmp_path):
+    """verl scores responses in threads: each may restore the same record first."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from supercoder.dataset.records import problem_from_record, restore_problem
+
+    rec = problem_to_record(problem(), "val", 0, compile_to_asm(SOURCE))
+    thin = problem_from_record({"extra_info": {**rec["extra_info"], "problem_files": None}})
+    bundle = rec["extra_info"]["problem_files"]
+    with ThreadPoolExecutor(8) as pool:
+        restored = list(pool.map(lambda _: restore_problem(thin, bundle), range(16)))
+    assert len({p.meta["path"] for p in restored}) == 1
+    assert all(len(p.tests) == 3 for p in restored)
+
+
+def test_writing_a_loaded_problem_elsewhere_keeps_its_own_files(tmp_path):
+    """dataset import / build write problems they loaded (a restored record's too):
+    the generator, input model and other files go with them."""
+    from supercoder.problems.loading import load_problem, write_problem
+
+    folder = write_problem(problem(), tmp_path / "a")
+    (folder / "gen.py").write_text("def generate(seed, size):\n    return '1 2\\n'\n")
+    (folder / "inc").mkdir()
+    (folder / "inc" / "x.h").write_text("#define X 1\n")
+    copy = write_problem(load_problem(folder), tmp_path / "b")
+    assert (copy / "gen.py").read_text() == (folder / "gen.py").read_text()
+    assert (copy / "inc" / "x.h").read_text() == "#define X 1\n"
+    assert "path" not in json.loads((copy / "problem.json").read_text())

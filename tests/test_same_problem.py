@@ -191,3 +191,23 @@ def test_one_answer_earns_one_reward_on_every_path(cases, tmp_path):
             assert status == eval_status == Status.OK
         else:  # wrong beyond the visible span, on the domain the user gave
             assert status == eval_status == Status.WRONG_OUTPUT
+
+
+def test_a_worker_on_another_machine_restores_the_problem_it_is_sent(cases, tmp_path):
+    """A restored problem goes to a worker whole (its folder lives in this machine's
+    cache); a worker that lacks the folder restores it from the files the problem
+    carries, so it judges the same problem (here: still memorizable), never a thinner."""
+    import shutil
+
+    from supercoder.dataset.records import problem_from_record, records_for
+    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.service import _job, run_job
+
+    problem, asm = cases[0]
+    restored = problem_from_record(records_for([problem])[0])
+    job = _job(restored, asm, CheckConfig(time=False), remote=True)
+    assert job.problem is not None and job.path is None  # sent whole, not as a path
+    shutil.rmtree(restored.meta["path"])  # the other machine has no such folder
+    result = run_job(job)
+    assert result.verdict.status is Status.OK and result.verdict.memorizable
+    assert Path(restored.meta["path"]).is_dir()  # restored there, from what it carries

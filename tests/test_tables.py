@@ -160,3 +160,16 @@ def test_data_sections_read_from_the_elf(tmp_path: Path) -> None:
     sections = data_sections(built.binary)
     assert sections.get(".bss", 0) >= 4 << 16
     assert data_sections(tmp_path) == {} and data_sections(Path(__file__)) == {}
+
+
+def test_the_report_shows_an_answer_whose_data_grew() -> None:
+    from supercoder.report.html import _row
+    from supercoder.report.page import _record
+
+    verdict = {"problem": "p", "status": "ok", "correct": True, "speedup": 9.8}
+    grew = {"baseline_bytes": 16, "candidate_bytes": 4112, "threshold_bytes": 512}
+    flagged = _record({**verdict, "data": grew}, "m")
+    assert "adds 4,096 bytes of data" in flagged.data_grew
+    assert "adds 4,096 bytes of data" in _row(flagged, None)
+    small = _record({**verdict, "data": {**grew, "candidate_bytes": 272}}, "m")
+    assert small.data_grew == "" and _record(verdict, "m").data_grew == ""

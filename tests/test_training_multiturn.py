@@ -72,4 +72,5 @@ def test_grpo_two_turns_on_tiny_model(problem, tmp_path, monkeypatch):
     for r in steps:
         assert r["supercoder/turn_1_reward"] == 0.0 and r["supercoder/turn_2_reward"] == 0.0
         assert r["supercoder/turns"] == 2.0 and r["supercoder/correct_rate"] == 0.0
+        assert r["supercoder/infra_failures"] == 0.0
     assert (tmp_path / "out" / "final" / "config.json").is_file()

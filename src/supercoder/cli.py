@@ -48,6 +48,7 @@ from supercoder.commands import (
     optimize,
     problem_baseline,
     problem_init,
+    problem_llm_generator,
     problem_profile,
     problem_show,
     report,
@@ -304,6 +305,7 @@ add(problem, "init", problem_init.problem_init)
 add(problem, "profile", problem_profile.profile_cmd)
 add(problem, "baseline", problem_baseline.baseline_cmd)
 add(problem, "show", problem_show.show_cmd)
+add(problem, "llm-generator", problem_llm_generator.llm_generator_cmd)
 
 bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
 add(bench, "list", bench_list.list_, "Problems with split, tags, test counts, size, baseline time.")

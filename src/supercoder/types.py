@@ -76,6 +76,7 @@ class TestCase:
 # every input's identity and drawn like the rest of it (the input model sees the
 # arguments as a first line).
 ARGS_MARK = b"\0supercoder-args\0"
+MAX_ARGS_LINE = 64 << 10  # bytes of one test's argument line (the sandbox takes 128 KiB)
 
 
 def with_args(args: tuple[str, ...] | list[str], stdin: bytes) -> bytes:
@@ -95,6 +96,8 @@ def parse_args(text: str) -> tuple[str, ...]:
     line = text.removesuffix("\n")
     if "\n" in line or "\0" in line:
         raise ValueError("arguments are one shell-quoted line (no newline or NUL inside)")
+    if len(line.encode(errors="replace")) > MAX_ARGS_LINE:
+        raise ValueError(f"arguments are at most {MAX_ARGS_LINE >> 10} KiB")
     try:
         return tuple(shlex.split(line))
     except ValueError as e:
@@ -109,6 +112,8 @@ def split_args(data: bytes) -> tuple[tuple[str, ...], bytes]:
     import shlex
 
     line, _, stdin = data[len(ARGS_MARK) :].partition(b"\n")
+    if b"\0" in line or len(line) > MAX_ARGS_LINE:  # not arguments a run can take: all stdin
+        return (), data
     text = line.decode(errors="replace")
     try:
         args = tuple(shlex.split(text))

@@ -164,3 +164,12 @@ def test_the_fast_scan_finds_what_the_full_decode_finds() -> None:
     assert list(needs(code)) == full
     found = {e for _, exts in full for e in exts}
     assert {"UNKNOWN", "AVX2", "BMI1", "SSSE3", "SSE4.2", "AVX512F"} <= found
+
+
+def test_an_assembler_asked_for_gigabytes_is_the_candidate_s_failure(problem) -> None:
+    """``.rept`` of 200 million makes gas ask for 4 GB at once, past the build's 1 GiB
+    limit: the candidate's failure (compile_error), not the machine's (infra_error)."""
+    answer = baseline_asm(problem) + "\t.text\n\t.rept 200000000\n\tnop\n\t.endr\n"
+    verdict = check_candidate(problem, answer, CheckConfig(time=False)).verdict
+    assert verdict.status is Status.COMPILE_ERROR, verdict.message
+    assert "ran out" in verdict.message or "stopped" in verdict.message

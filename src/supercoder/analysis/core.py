@@ -49,7 +49,7 @@ class MixDelta:
         }
 
 
-MAX_ANALYSIS_BYTES = 2 << 20  # about 2-3 s of host CPU and 150 MB to parse
+MAX_ANALYSIS_BYTES = 2 << 20  # about 2-5 s of host CPU and 150 MB to parse
 
 
 @dataclass(frozen=True)

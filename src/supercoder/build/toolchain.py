@@ -524,6 +524,10 @@ def build_in_sandbox(
             isolation=isolation,
             file_bytes=MAX_BINARY_BYTES,
         )
+        over = _over_memory_cap(run, limits)
+        if over:  # the program asked the assembler for more than its cap: its failure
+            shutil.rmtree(work, ignore_errors=True)
+            return BuildResult(False, None, over)
         trouble = tool_error(cc, run)
         if trouble is not None:  # the machine's, never the candidate's failure
             raise trouble
@@ -535,6 +539,25 @@ def build_in_sandbox(
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
+
+
+_ALLOCATING = re.compile(r"out of memory allocating (\d+) bytes")
+
+
+def _over_memory_cap(run: RunResult, limits: Limits) -> str | None:
+    """Why the build failed for asking more memory than the build's cap allows, when the
+    assembler says it asked for a quarter of the cap or more at once (``.rept`` of
+    millions, a huge ``.fill``): the program's demand, not the machine's shortage (a
+    small allocation failing is machine trouble: ``tool_error``)."""
+    if run.clean_exit:
+        return None
+    m = _ALLOCATING.search((run.stderr + run.stdout).decode(errors="replace"))
+    if not m or int(m.group(1)) < (limits.memory_mb << 20) // 4:
+        return None
+    return (
+        f"the assembler ran out of memory: the program asked it for {int(m.group(1)) / 1e9:.1f} "
+        f"GB at once, over the build's {limits.memory_mb} MiB limit"
+    )
 
 
 def _build_failure(run: RunResult, work: Path, limits: Limits) -> str | None:
@@ -633,12 +656,6 @@ def asm_digest(asm: str) -> str:
     grouping and novelty decision (never a normalized form, which may conflate two
     programs that run differently)."""
     return hashlib.sha256(asm.encode("utf-8", "surrogatepass")).hexdigest()
-
-
-def near_digest(asm: str) -> str:
-    """The digest of ``normalize_asm(asm)``: equal for listings that differ only in
-    comments and layout (and possibly in more). For reporting near-duplicates only."""
-    return hashlib.sha256(normalize_asm(asm).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @cache

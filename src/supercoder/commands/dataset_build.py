@@ -9,6 +9,7 @@ import typer
 
 from supercoder.commands.display import progress_bar
 from supercoder.commands.options import WORKERS, WORKERS_SHOWN
+from supercoder.errors import printable
 
 
 def build(
@@ -59,7 +60,12 @@ def build(
         dedup,
     )
     codenet, out = codenet.expanduser(), out.expanduser()
-    jobs, pre = plan(codenet, out, opts)
+    notes: list[str] = []
+    jobs, pre = plan(codenet, out, opts, notes)
+    for line in notes[:10]:  # each names its file and line; the build goes on without it
+        typer.echo(f"skipped {printable(line, newlines=False)}", err=True)
+    if len(notes) > 10:
+        typer.echo(f"... and {len(notes) - 10} more unreadable metadata rows skipped", err=True)
     typer.echo(
         f"{len(jobs)} submission(s) to build, run and time on {workers} process(es): about a "
         "second each, so this can take hours; Ctrl-C stops, a rerun continues",

@@ -56,6 +56,11 @@ def import_(
         )
     for line in report.lines():
         typer.echo(line)
+    written = sorted(
+        d for d in out.iterdir() if d.is_dir() and not d.name.startswith(".") and any(d.iterdir())
+    )
+    for split in written:  # what to run next
+        typer.echo(f"evaluate them: supercoder eval --benchmark {split} --no-time")
     from supercoder.paths import atomic_write_text
 
     atomic_write_text(out / "import_report.json", json.dumps(report.__dict__, indent=2) + "\n")

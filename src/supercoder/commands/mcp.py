@@ -22,8 +22,11 @@ inputs drawn for timing are never shown: only their count and one status, as ``c
 
 import contextlib
 import io
+import os
 import re
+import shlex
 import threading
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -32,7 +35,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from supercoder.errors import InfraError, UserError, printable
+from supercoder.errors import InfraError, SupercoderError, UserError, printable
 
 if TYPE_CHECKING:
     from supercoder.types import Problem, Verdict
@@ -337,7 +340,13 @@ class Toolbox:
             given, given_cut = _cut(t.read_input().decode(errors="replace"), self.config.test_chars)
             want, want_cut = _cut(t.expected.decode(errors="replace"), self.config.test_chars)
             shown.append(
-                {"name": t.name, "input": given, "expected": want, "cut": given_cut or want_cut}
+                {
+                    "name": t.name,
+                    "args": list(t.args),  # its command line's arguments (tests/NAME.args)
+                    "input": given,
+                    "expected": want,
+                    "cut": given_cut or want_cut,
+                }
             )
         hidden = len(p.tests) - len(visible)
         data = {
@@ -369,7 +378,10 @@ class Toolbox:
         ]
         for t in shown:
             cut = " (cut)" if t["cut"] else ""
-            parts += [f"## test {t['name']}{cut}", "input:", "```", t["input"], "```"]
+            parts.append(f"## test {t['name']}{cut}")
+            if t["args"]:
+                parts.append(f"command line: `{shlex.join(['./program', *t['args']])}`")
+            parts += ["input:", "```", t["input"], "```"]
             parts += ["expected output:", "```", t["expected"], "```"]
         parts += [
             f"## gcc -O3 baseline ({data['baseline_lines']} lines)"
@@ -609,6 +621,8 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
             try:
                 return work(), None
             except Exception as e:  # answered as one line below, never a traceback
+                if os.environ.get("SUPERCODER_DEBUG") and not isinstance(e, SupercoderError):
+                    traceback.print_exc()  # on stderr, for whoever debugs the server
                 return None, e
 
         async def heartbeat() -> None:

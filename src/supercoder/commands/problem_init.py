@@ -262,8 +262,8 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
     if report.too_small:
         typer.echo(
             "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
-            '"too_small": true): no speedup can be timed on it; declare larger constraints '
-            "(--constraint) or give larger inputs"
+            '"too_small": true): no speedup can be timed on it; give larger inputs, declare '
+            "larger constraints (--constraint) or a generator with larger SIZES"
         )
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"

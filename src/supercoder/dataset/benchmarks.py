@@ -46,8 +46,28 @@ def load_benchmark(name_or_dir: str | Path) -> list[Problem]:
         return [load_problem(path)]
     problems = [load_problem(p) for p in sorted(path.iterdir()) if is_problem_dir(p)]
     if not problems:
-        raise UserError(f"{path}: no problem folders inside (each needs source.c and tests/)")
+        raise UserError(no_problems_message(path))
     return unique_names(problems)
+
+
+def no_problems_message(path: Path) -> str:
+    """Why a folder is no benchmark, and where its problems are when it holds folders of
+    problem folders (``dataset import`` writes OUT/train and OUT/val)."""
+    splits = [
+        d
+        for d in sorted(path.iterdir())
+        if d.is_dir()
+        and not d.name.startswith(".")
+        and not is_problem_dir(d)
+        and any(is_problem_dir(p) for p in d.iterdir())
+    ]
+    if not splits:
+        return f"{path}: no problem folders inside (each needs source.c and tests/)"
+    names = ", ".join(f"{d.name}/" for d in splits)
+    return (
+        f"{path}: no problem folders directly inside; its folders {names} hold problems "
+        f"(as dataset import writes them): use --benchmark {splits[0]}"
+    )
 
 
 def unique_names(problems: list[Problem]) -> list[Problem]:

@@ -68,13 +68,22 @@ class DatasetBuildConfig:
     dedup: float = 0.9
 
 
-def plan(root: Path, out: Path, opts: DatasetBuildConfig) -> tuple[list[Job], Counter]:
-    """The jobs to run and the counts of submissions excluded before running."""
+def plan(
+    root: Path, out: Path, opts: DatasetBuildConfig, notes: list[str] | None = None
+) -> tuple[list[Job], Counter]:
+    """The jobs to run and the counts of submissions excluded before running; a metadata
+    row that cannot be read is counted (``unreadable_metadata_row``) and named in
+    ``notes`` (``FILE:LINE: why``): the build goes on without it."""
     dropped: Counter = Counter()
     jobs = []
     pids = codenet.problem_ids(root)
     for pid in pids[: opts.limit] if opts.limit else pids:
-        subs = codenet.read_submissions(root, pid)
+        skipped: list[str] = []
+        subs = codenet.read_submissions(root, pid, skipped)
+        if skipped:
+            dropped["unreadable_metadata_row"] += len(skipped)
+        if notes is not None:
+            notes.extend(skipped)
         accepted = [s for s in subs if codenet.is_accepted_c(s)]
         dropped["not_accepted_c"] += len(subs) - len(accepted)
         inputs = codenet.input_files(root, pid)[: opts.max_tests]
@@ -222,7 +231,7 @@ def build_counts(
     }
 
 
-PRE_RUN = ("not_accepted_c", "no_inputs", "missing_source")
+PRE_RUN = ("not_accepted_c", "no_inputs", "missing_source", "unreadable_metadata_row")
 
 
 def finish(

@@ -58,19 +58,37 @@ def problem_ids(root: Path) -> list[str]:
     return sorted(p.stem for p in (root / "metadata").glob("p*.csv"))
 
 
-def read_submissions(root: Path, problem_id: str) -> list[Submission]:
-    """All rows of a problem's metadata (any status, any language)."""
+def read_submissions(
+    root: Path, problem_id: str, skipped: list[str] | None = None
+) -> list[Submission]:
+    """All rows of a problem's metadata (any status, any language). A row that cannot be
+    read (a byte that is not UTF-8, a malformed CSV line) is left out and said in
+    ``skipped`` as ``FILE:LINE: why``; a file whose header cannot be read is refused."""
     path = root / "metadata" / f"{problem_id}.csv"
     try:
-        with path.open(newline="") as f:
-            rows = list(csv.DictReader(f))
-    except (OSError, csv.Error) as e:
-        raise UserError(f"{path}: cannot read ({e})") from e
-    missing = {"submission_id", "status", "language"} - set(rows[0] if rows else {})
-    if rows and missing:
-        raise UserError(f"{path}: missing columns {sorted(missing)}")
+        raw = path.read_bytes()
+    except OSError as e:
+        raise UserError(f"{path}: cannot read ({e.strerror or e})") from e
+    rows: list[tuple[int, dict[str, str]]] = []
+    header: list[str] | None = None
+    for number, line in enumerate(raw.splitlines(), 1):
+        fields, why = _csv_line(line)
+        if header is None:
+            if fields is None:
+                raise UserError(f"{path}:{number}: cannot read the header ({why})")
+            header = [h.strip() for h in fields]
+            missing = {"submission_id", "status", "language"} - set(header)
+            if missing:
+                raise UserError(f"{path}: missing columns {sorted(missing)}")
+            continue
+        if fields is None or len(fields) != len(header):
+            why = why or f"{len(fields or ())} fields where the header has {len(header)}"
+            if skipped is not None:
+                skipped.append(f"{path}:{number}: {why}: row skipped")
+            continue
+        rows.append((number, dict(zip(header, fields, strict=True))))
     out = []
-    for row in rows:
+    for _, row in rows:
         sid = (row["submission_id"] or "").strip()
         ext = (row.get("filename_ext") or "c").strip()
         if not (is_safe_name(sid) and ext.isalnum()):  # names become paths: never ../x
@@ -86,6 +104,18 @@ def read_submissions(root: Path, problem_id: str) -> list[Submission]:
             )
         )
     return out
+
+
+def _csv_line(line: bytes) -> tuple[list[str] | None, str]:
+    """One metadata line's fields, or (None, why it cannot be read)."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return None, f"not UTF-8 (byte 0x{line[e.start]:02x} at column {e.start + 1})"
+    try:
+        return next(csv.reader([text]), []), ""
+    except csv.Error as e:
+        return None, f"not a CSV line ({e})"
 
 
 def is_accepted_c(sub: Submission) -> bool:

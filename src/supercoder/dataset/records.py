@@ -52,6 +52,7 @@ from typing import Any
 
 from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, printable
+from supercoder.problems.loading import TRAVEL_KEY
 from supercoder.problems.schema import check_fields
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
@@ -185,7 +186,7 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     return restore_problem(problem, bundle, where)
 
 
-BUNDLE = "problem_files"
+BUNDLE = TRAVEL_KEY
 BUNDLE_FORMAT = "supercoder-problem/1"
 _RECORD_KEYS = ("record", "record_ground_truth", "record_unoptimized_assembly", "record_where")
 
@@ -202,8 +203,17 @@ def problem_bundle(problem: Problem) -> str:
     if folder and Path(folder).is_dir():
         files = own_files(folder)
     else:
+        files_named = [*problem.units, *(problem.meta.get("headers") or ())]
+        if files_named:
+            raise UserError(
+                f"{problem.name}: its other files ({', '.join(map(str, files_named[:4]))}: "
+                "problem.json units/headers) are not at hand (no problem folder), so a record "
+                "could not carry the problem whole; export it from its problem folder"
+            )
         meta = {
-            k: v for k, v in problem.meta.items() if k not in ("path", "headers_sha", *_RECORD_KEYS)
+            k: v
+            for k, v in problem.meta.items()
+            if k not in ("path", "headers_sha", BUNDLE, *_RECORD_KEYS)
         }
         try:
             files = {"problem.json": json.dumps(meta, indent=2).encode() + b"\n"}
@@ -254,6 +264,7 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
             f"({len(loaded.tests)} tests loaded, {len(problem.tests)} in the record)"
         )
     meta = {**loaded.meta, **{k: problem.meta[k] for k in _RECORD_KEYS if k in problem.meta}}
+    meta[BUNDLE] = bundle if isinstance(bundle, str) else json.dumps(bundle)  # service._here
     if problem.meta.get("tags") and "tags" not in meta:
         meta["tags"] = problem.meta["tags"]
     return replace(loaded, name=problem.name, split=problem.split, meta=meta)
@@ -335,10 +346,11 @@ def _write_folder(
 ) -> None:
     """The folder ``home/name`` with ``files``, the source and the tests, whole or not at
     all (written beside, then renamed; another process's identical one is kept)."""
-    import os
     import shutil
 
-    work = home.with_name(f".{home.name}.partial-{os.getpid()}")
+    from supercoder.paths import sibling_temp
+
+    work = sibling_temp(home)  # this process's and thread's own (verl scores in threads)
     shutil.rmtree(work, ignore_errors=True)
     folder = work / name
     try:
@@ -409,13 +421,24 @@ def _tests(
     for key, value in ((ikey, inputs), (okey, outputs)):
         for i, v in enumerate(value):
             _encodable(v, where, f"extra_info.{key}[{i}]")
-    names = info.get(nkey) or []
-    if not isinstance(names, list | tuple) or not all(
+    names = info.get(nkey)
+    if names is None or (isinstance(names, list | tuple) and not names):
+        names = [f"{prefix}{i:02d}" for i in range(len(inputs))]  # none given: t00, t01...
+    elif not isinstance(names, list | tuple) or not all(
         isinstance(n, str) and n and n.isprintable() for n in names
     ):
-        names = []
-    if len(names) != len(inputs) or len(set(names)) != len(names):
-        names = [f"{prefix}{i:02d}" for i in range(len(inputs))]
+        got = type(names).__name__ if not isinstance(names, list | tuple) else "other values"
+        raise UserError(
+            f"{where}: field extra_info.{nkey} must be a list of test names (non-empty "
+            f"printable strings), got {got}: fix the record or drop the field"
+        )
+    elif len(names) != len(inputs) or len(set(names)) != len(names):
+        why = (
+            f"{len(names)} names for {len(inputs)} tests"
+            if len(names) != len(inputs)
+            else "a name repeats"
+        )
+        raise UserError(f"{where}: field extra_info.{nkey}: {why}")
     return [
         TestCase(str(n), o.encode(), input_bytes=i.encode(), hidden=hidden)
         for n, i, o in zip(names, inputs, outputs, strict=True)

@@ -360,6 +360,177 @@ def tests_digest(problem: Problem) -> str:
     return h.hexdigest()[:32]
 
 
+# ---------------------------------------------------------------- a generator's sizes
+
+# the top stratum of a generator's draws: the largest size whose input the reference runs
+# within this (probed once per problem; a check's five draws stratified below it)
+TOP_GEN_SECONDS = 0.024
+
+
+def _write_json(path: Path, value: object) -> None:
+    atomic_write_text(path, json.dumps(value))
+
+
+def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str:
+    """The generator's domain in one line: its sizes, the ones a check draws and the
+    reference's CPU on them, and where every size runs under the meter's floor, that."""
+    try:
+        low, high = generator_size_range(problem, source)
+        bottom, top, t_low, t_top = generator_timed_range(problem, source)
+    except (UserError, InfraError) as e:
+        return f"the problem's generator ({file}; its sizes could not be probed: {e})"
+    small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
+    return (
+        f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
+        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
+        f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
+    )
+
+
+def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
+    """(low, high): the sizes the generator lists, else the sizes whose inputs are about
+    as long as the problem's (probed once, cached)."""
+    from supercoder.problems.generator import generator_sizes, run_generator
+
+    key = hashlib.sha256(source.encode() + tests_digest(problem).encode()).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"{key}.json"
+    try:
+        low, high = json.loads(path.read_text())
+        return int(low), int(high)
+    except (OSError, ValueError, TypeError):
+        pass
+    listed = generator_sizes(source)
+    if listed:
+        found = (min(listed), max(listed))
+    else:  # grow the size until the input is as long as the longest of the problem's
+        longest = max(len(t.run_input()) for t in problem.tests)
+        size, seed = 1, 12345
+        while size < 1 << 30:
+            (data,) = run_generator(source, [(seed, size)], label=f"{problem.name}: gen.py")
+            if len(data) >= longest:
+                break
+            size *= 2
+        found = (1, size)
+    _write_json(path, list(found))
+    return found
+
+
+PROBES = 7  # sizes the timed range is probed at (the top, then halving)
+
+
+def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, float, float]:
+    """(bottom, top, the reference's CPU at each): the generator's sizes a check draws
+    from. ``top``: the largest size whose input the reference runs within
+    ``TOP_GEN_SECONDS`` (the top stratum); ``bottom``: the smallest that still runs
+    1.5x the meter's floor, so every stratum is timed (where no size does: the upper
+    half below ``top``). Probed once per problem at the top size and halvings of it
+    (one generator run, one reference sandbox), then, where no probed size runs between
+    the floor and the budget, bisected up to ``BISECT`` times; interpolated on a log-log
+    scale; cached."""
+    from supercoder.problems.generator import run_generator
+
+    key = hashlib.sha256(
+        f"timed{VERSION}b\n{TOP_GEN_SECONDS}\n".encode()
+        + source.encode()
+        + tests_digest(problem).encode()
+    ).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"t{key}.json"
+    try:
+        b, t, tb, tt = json.loads(path.read_text())
+        return int(b), int(t), float(tb), float(tt)
+    except (OSError, ValueError, TypeError):
+        pass
+    low, high = generator_size_range(problem, source)
+    sizes = []
+    n = high
+    while n >= max(1, low) and len(sizes) < PROBES:
+        sizes.append(n)
+        n //= 2
+    rng = random.Random(int(key[:12], 16))
+    data = run_generator(
+        source, [(rng.getrandbits(62), n) for n in sizes], label=f"{problem.name}: gen.py"
+    )
+    outputs, cpu = reference_runs(problem, data)
+    points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
+    for _ in range(BISECT):  # no size between the floor and the budget yet: bisect the
+        # bracket (a cost exponential in the size jumps 16x between halvings)
+        mid = _bisect(points)
+        if mid is None:
+            break
+        (one,) = run_generator(
+            source, [(rng.getrandbits(62), mid)], label=f"{problem.name}: gen.py"
+        )
+        (out,), (took,) = reference_runs(problem, [one])
+        if out is None:
+            break
+        points = sorted([*points, (mid, took)])
+    found = _timed_range(points, low, high)
+    _write_json(path, list(found))
+    return found
+
+
+BISECT = 4  # probes more at most, between the last size within budget and the first over
+
+
+def _bisect(points: list[tuple[int, float]]) -> int | None:
+    """The size to probe next: between the largest within ``TOP_GEN_SECONDS`` and the
+    smallest over it, while no probed size runs between 1.5x the floor and the budget
+    (geometric middle of a wide bracket, else the arithmetic one); None: done."""
+    if any(1.5 * FLOOR_SECONDS <= t <= TOP_GEN_SECONDS for _, t in points):
+        return None
+    within = [n for n, t in points if t <= TOP_GEN_SECONDS]
+    over = [n for n, t in points if t > TOP_GEN_SECONDS and (not within or n > within[-1])]
+    if not within or not over:
+        return None
+    n1, n2 = within[-1], over[0]
+    if n2 - n1 <= 1:
+        return None
+    mid = int(round(math.sqrt(n1 * n2))) if n1 > 0 and n2 > 4 * n1 else (n1 + n2) // 2
+    return mid if n1 < mid < n2 else (n1 + n2) // 2
+
+
+def _timed_range(
+    points: list[tuple[int, float]], low: int, high: int
+) -> tuple[int, int, float, float]:
+    """``generator_timed_range`` from probed (size, CPU seconds), ascending."""
+    if not points:
+        return max(low, high // 2), high, 0.0, 0.0
+    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
+    if not within:
+        n, t = points[0]
+        return n, n, t, t
+    if not any(t >= 1.5 * FLOOR_SECONDS for _, t in within) and len(within) < len(points):
+        # no size runs between the floor and the budget (a cost that jumps, as
+        # graph_dijkstra's 60 sources at 5000 nodes): from the last short size to the
+        # first long one; a check draws again larger what falls short
+        (n1, t1), (n2, t2) = within[-1], points[len(within)]
+        return n1, n2, t1, t2
+    top, t_top = within[-1]
+    above = [(n, t) for n, t in points if n > top]
+    if above:  # between the last within budget and the first over it
+        n2, t2 = above[0]
+        top = _between(top, t_top, n2, t2, TOP_GEN_SECONDS)
+        t_top = TOP_GEN_SECONDS
+    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top]
+    if not long:
+        return max(low, top // 2), top, t_top / 2, t_top
+    bottom, t_bottom = long[0]
+    below = [(n, t) for n, t in points if n < bottom]
+    if below:
+        n1, t1 = below[-1]
+        bottom = _between(n1, t1, bottom, t_bottom, 1.5 * FLOOR_SECONDS)
+        t_bottom = 1.5 * FLOOR_SECONDS
+    return min(bottom, top), top, min(t_bottom, t_top), t_top
+
+
+def _between(n1: int, t1: float, n2: int, t2: float, target: float) -> int:
+    """The size between n1 and n2 whose CPU is ``target`` (log-log interpolation)."""
+    if t1 <= 0 or t2 <= t1 or n1 <= 0:
+        return n1
+    f = math.log(target / t1) / math.log(t2 / t1)
+    return int(round(n1 * (n2 / n1) ** max(0.0, min(1.0, f))))
+
+
 # ---------------------------------------------------------------- calibration
 
 
@@ -459,7 +630,15 @@ class _Calibration:
             if n and clean == n:
                 domain = trial
         if _sizes(self.model):
-            domain = self.grow(domain)
+            grown = self.grow(domain)
+            if grown.get("letters") and float(grown.get("top_seconds", 0)) < 1.5 * FLOOR_SECONDS:
+                # whole letter classes made the work vanish (palindromes, runs of one
+                # letter): the seen alphabet, where it reaches a timeable size
+                plain = self.grow({k: v for k, v in domain.items() if k != "letters"})
+                if float(plain.get("top_seconds", 0)) > float(grown.get("top_seconds", 0)):
+                    grown = plain
+                    self.notes.append("whole letter classes ran under the floor")
+            domain = grown
         else:
             _, _, top, _ = self.batch(domain, (0.9, 1.0), False)
             domain["top_seconds"] = round(top, 4)

@@ -40,7 +40,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.errors import UserError
-from supercoder.types import Problem
+from supercoder.types import ARGS_MARK, Problem
 
 SOURCE_LIMIT = 64 * 1024
 _INT = re.compile(r"^[+-]?\d{1,18}$")  # longer digit strings are words (big numbers)
@@ -129,7 +129,13 @@ def _new_value(tok: str, lo: float, hi: float, rng: random.Random, scale: float 
 
 
 def mutate(text: str, rng: random.Random, hint: FuzzHint) -> str:
-    """One fuzzed variant of ``text`` (may equal ``text`` when nothing is mutable)."""
+    """One fuzzed variant of ``text`` (may equal ``text`` when nothing is mutable). A run
+    input led by a test's arguments (``types.with_args``) keeps them as they are: only
+    its stdin is mutated (the line numbers of ``hint`` count stdin's lines)."""
+    mark = ARGS_MARK.decode()
+    if text.startswith(mark):
+        head, newline, rest = text.partition("\n")
+        return head + newline + mutate(rest, rng, hint) if newline else text
     lines = text.split("\n")
     ops = ["perturb", "scale"] if hint.numbers else []
     if hint.shuffle_lines_after is not None:

@@ -168,6 +168,10 @@ def create_problem(
         raise
     hidden = sum(t.hidden for t in tests)
     found = layout.describe(inputs_dir) if inputs_dir is not None else []
+    with_args_ = [f"{n}: {shlex.join(a)}" for n, a in args.items() if a]
+    if with_args_:
+        more = f" (and {len(with_args_) - 6} more)" if len(with_args_) > 6 else ""
+        found.append(f"arguments (tests/NAME.args): {'; '.join(with_args_[:6])}{more}")
     if opts.hidden_dir is not None:
         found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
     return InitReport(
@@ -583,11 +587,16 @@ def _timed_source(
     from supercoder.problems.loading import load_problem
 
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
+    at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
+    calibrating = opts.calibrate or (opts.calibrate is None and at_init)
     if opts.generator is not None:
+        line, small = "the problem's generator (gen.py), at the sizes it lists", False
+        if calibrating:
+            line, small = _generator_domain(folder)
         return (
             f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
-            "generator: the problem's generator (gen.py), at the sizes it lists",
-            False,
+            f"generator: {line}",
+            small,
         )
     try:
         model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
@@ -598,15 +607,12 @@ def _timed_source(
     model.save(folder)
     said = "".join(f"\n  constraint {line}" for line in constraint_lines(model.spec))
     small = False
-    at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
-    if opts.calibrate or (opts.calibrate is None and at_init):
+    if calibrating:
         model = calibrate(load_problem(folder), model)
         model.save(folder)
         small = too_small(model)
         if small:
-            meta = json.loads((folder / "problem.json").read_text())
-            meta["too_small"] = True
-            (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+            _mark_too_small(folder)
     timed = (
         f"timed inputs: drawn for every check from the input model inferred from the "
         f"inputs ({FILE}: edit it to widen a range, fix the structure or declare "
@@ -618,6 +624,34 @@ def _timed_source(
         else "the input model (its domain is found at the first check)"
     )
     return timed, f"model: {line}", small
+
+
+def _generator_domain(folder: Path) -> tuple[str, bool]:
+    """The generator's domain in one line (its sizes, probed: the ones a check draws and
+    the reference's CPU on them) and whether every size runs under the meter's floor
+    (then marked ``too_small``)."""
+    from supercoder.problems.domain import (
+        FLOOR_SECONDS,
+        generator_domain,
+        generator_timed_range,
+    )
+    from supercoder.problems.loading import generator_source, load_problem
+
+    problem = load_problem(folder)
+    source = generator_source(problem.meta)
+    if source is None:
+        return "the problem's generator", False
+    line = generator_domain(problem, source)
+    small = generator_timed_range(problem, source)[3] < FLOOR_SECONDS
+    if small:
+        _mark_too_small(folder)
+    return line, small
+
+
+def _mark_too_small(folder: Path) -> None:
+    meta = json.loads((folder / "problem.json").read_text())
+    meta["too_small"] = True
+    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
 
 
 def _stdin_of(t: TestFile) -> bytes:

@@ -377,7 +377,7 @@ class InputModel:
         when none is left); UserError where a (stored, edited) model cannot be drawn from."""
         try:
             return self._draw(rng, k, strata, seconds)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
             raise UserError(f"input model: cannot draw ({type(e).__name__}: {e})") from e
 
     def _draw(
@@ -391,7 +391,7 @@ class InputModel:
         why = ""
         for i in range(k):
             u = strata[i] if strata is not None else (i + rng.random()) / max(1, k)
-            low = float(domain.get("low", 0) or 0) if strata is None else 0.0
+            low = min(0.9, max(0.0, float(domain.get("low", 0) or 0))) if strata is None else 0.0
             u = low + (1 - low) * u  # from the sizes worth timing (``domain.low``) up
             for attempt in range(4):
                 left = deadline - time.process_time()
@@ -475,8 +475,10 @@ class _Draw:
         # folder's, untrusted: no count or length in it can make a draw run away)
         self.budget = DRAW_CHARS
         domain = domain or {}
-        self.grow = float(domain.get("grow", 1) or 1)
-        self.widen = float(domain.get("widen", 1) or 1)
+        # a stored model is untrusted: factors within sense (a size at most 2^40 times
+        # the largest seen, values within 64 bits)
+        self.grow = min(float(1 << 40), max(1e-6, float(domain.get("grow", 1) or 1)))
+        self.widen = min(float(1 << 64), max(1.0, float(domain.get("widen", 1) or 1)))
         self.letters = bool(domain.get("letters"))
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine

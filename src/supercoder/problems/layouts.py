@@ -16,6 +16,9 @@
   the sibling ``out/`` / ``output/`` folder (where a file of the same name pairs too); the
   test is named without the word (``in1`` -> ``1``). Extensionless names pair like others.
 
+In a flat folder or a Kattis package, ``NAME.args`` beside an input holds that test's
+command-line arguments (one shell-quoted line); it is never an input.
+
 Answer files are never inputs: a pair's answer is never a test. Files that are clearly not inputs (``README``, ``.md``,
 source code, images, Kattis ``.desc``/``.hint``) and hidden files are skipped. Two inputs
 that would become the same test name (``a.in`` and ``a.txt``) are an error naming both.
@@ -146,7 +149,10 @@ def _kattis(folder: Path, hidden: bool) -> list[TestFile]:
             (inp.with_suffix(s) for s in (".ans", ".out") if inp.with_suffix(s).is_file()), None
         )
         rel = inp.relative_to(folder).with_suffix("")
-        tests.append(TestFile(test_name(*rel.parts), inp, answer, hidden))
+        args = inp.with_suffix(ARGS_SUFFIX)
+        tests.append(
+            TestFile(test_name(*rel.parts), inp, answer, hidden, args if args.is_file() else None)
+        )
     return tests
 
 

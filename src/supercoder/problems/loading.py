@@ -165,6 +165,7 @@ PROBLEM_FILES = (
 
 
 TEST_FOLDERS = ("tests", "hidden", "fuzz")
+TRAVEL_KEY = "problem_files"  # a problem restored from a record keeps its files here
 TEST_DATA = (".in", ".out", ".gen", ".args")  # what a test carries itself
 MAX_OWN_BYTES = 64 << 20  # a problem's own files (all but its source and tests), together
 
@@ -385,7 +386,7 @@ def write_problem(problem: Problem, folder: Path) -> Path:
         (work / "source.c").write_text(problem.source)
         if problem.baseline_asm:
             (work / "baseline.s").write_text(problem.baseline_asm)
-        meta = {k: v for k, v in problem.meta.items() if k != "path"}
+        meta = {k: v for k, v in problem.meta.items() if k not in ("path", TRAVEL_KEY)}
         if problem.split:
             meta["split"] = problem.split
         meta.setdefault("name", problem.name)

@@ -2,7 +2,9 @@
 
 The contract is the one contest judges use for their validators (testlib's
 ``validator``): a Python file that reads **one input** on stdin and exits with status 0
-when it is valid; any other ending (a non-zero exit, ``sys.exit("why")``, an exception
+when it is valid. A test's command-line arguments (``tests/NAME.args``) are the
+validator's own (``sys.argv[1:]``; ``sys.argv[0]`` is ``validate.py``) and stdin holds
+the test's standard input alone; any other ending (a non-zero exit, ``sys.exit("why")``, an exception
 such as a failed ``assert``) says it is not, and the last line it wrote on stderr (or the
 exception) says why. It should check everything the statement promises and the program
 relies on: the format (tokens, line breaks), every bound (``1 <= n <= 200000``), and
@@ -49,7 +51,7 @@ from supercoder.paths import temp_prefix
 from supercoder.problems.generator import _python
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
-from supercoder.types import Problem
+from supercoder.types import Problem, split_args
 
 log = logging.getLogger("supercoder")
 
@@ -95,6 +97,8 @@ for i in range(count):
     pid = os.fork()
     if pid == 0:
         try:
+            with open(f"in/{i}.args") as f:
+                sys.argv = ["validate.py", *json.load(f)]
             fd = os.open(f"in/{i}", os.O_RDONLY)
             os.dup2(fd, 0)
             err = os.open(f"err/{i}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -152,7 +156,9 @@ def run_validator(
         (work / "driver.py").write_text(_DRIVER)
         (work / "in").mkdir()
         for i, data in enumerate(inputs):
-            (work / "in" / str(i)).write_bytes(data)
+            args, stdin = split_args(data)  # the test's arguments are the validator's argv
+            (work / "in" / str(i)).write_bytes(stdin)
+            (work / "in" / f"{i}.args").write_text(json.dumps(list(args)))
         limits = Limits(
             cpu_seconds=config.seconds,
             wall_seconds=2 * config.seconds * len(inputs) + 10,

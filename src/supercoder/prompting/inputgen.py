@@ -12,11 +12,16 @@ is asked once (``messages``: the prompt below, in our words) for two Python file
   contract, ``problems/validator.py``), checking every bound and structural promise the
   program relies on.
 
+For a program whose tests take command-line arguments, each input is shown as its
+command line apart from its stdin (never the internal form they travel in), and the
+prompt asks for ``(args, stdin)`` pairs and a validator that reads ``sys.argv[1:]``.
+
 ``write_pair`` keeps them (as ``llm_gen.py`` and ``llm_validate.py`` in the problem
 folder, ``problem.json`` ``"llm_generator": SPEC``) only when all of these hold, each
 run in the build sandbox like a folder's own files: every input of the problem passes
 the validator; the generator runs and draws ``PROBE_DRAWS`` inputs over its sizes
-(smallest to largest); every draw passes the validator; the reference (the problem's
+(smallest to largest); every draw passes the validator, and the problem's own
+(``validate.py``) where it has one; the reference (the problem's
 ``-O3`` build) runs cleanly on every draw within ``DRAW_SECONDS`` each. Otherwise they
 are dropped and ``PairReport.why`` says which test failed. Checks draw from a kept
 pair right after the problem's own generator (``verify/unseen.py``), and the kept
@@ -107,14 +112,37 @@ class PairReport:
         return f"the generator and validator {self.model} wrote were dropped: {self.why}"
 
 
+ARGS_NOTE = """
+This program also takes command-line arguments: each input below shows its command
+line (`./program ARGUMENTS`; argv[0] is always `./program`) apart from what it reads on
+stdin. So gen.py's `generate` returns a pair `(args, stdin)`: a list of argument
+strings (without argv[0]) and the stdin text; and validate.py gets the arguments as
+its own, `sys.argv[1:]`, with the stdin text alone on its stdin: check them there.
+"""
+
+
 def messages(source: str, inputs: list[bytes]) -> list[dict[str, str]]:
-    """The chat messages asking for the pair (``PROMPT``)."""
-    shown = []
-    for i, data in enumerate(inputs[:SHOWN_INPUTS], 1):
+    """The chat messages asking for the pair (``PROMPT``). ``inputs`` are run inputs
+    (``TestCase.run_input``): a test's arguments are shown as its command line, apart
+    from its stdin (``types.split_args``), and the prompt then asks for them."""
+    import shlex
+
+    from supercoder.types import split_args
+
+    shown, any_args = [], False
+    for i, run_input in enumerate(inputs[:SHOWN_INPUTS], 1):
+        args, data = split_args(run_input)
         text = data[:SHOWN_BYTES].decode("utf-8", "replace")
         more = f"\n... ({len(data) - SHOWN_BYTES} more bytes)" if len(data) > SHOWN_BYTES else ""
-        shown.append(f"Input {i}:\n```\n{text}{more}\n```")
+        line = ""
+        if args:
+            any_args = True
+            line = f"Command line: `{shlex.join(('./program', *args))}`\nStdin:\n"
+        shown.append(f"Input {i}:\n{line}```\n{text}{more}\n```")
+    any_args = any_args or any(split_args(d)[0] for d in inputs)
     body = PROMPT.replace("{source}", source.strip()).replace("{inputs}", "\n\n".join(shown))
+    if any_args:
+        body += ARGS_NOTE
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": body}]
 
 
@@ -147,8 +175,8 @@ def write_pair(
     problem = load_problem(folder)
     if generator_source(problem.meta) is not None:
         return PairReport(False, "the problem has its own generator (gen.py)", model)
-    inputs = [t.read_input() for t in problem.tests]
-    visible = [t.read_input() for t in problem.tests if not t.hidden]
+    inputs = [t.run_input() for t in problem.tests]  # arguments included (split_args)
+    visible = [t.run_input() for t in problem.tests if not t.hidden]
     try:
         reply = complete(messages(problem.source, visible or inputs))
     except (UserError, InfraError) as e:
@@ -159,7 +187,7 @@ def write_pair(
             False, "the reply holds no generator and validator (two ```python blocks)", model
         )
     gen, val = pair
-    why = _judge(problem, gen, val, [(t.name, t.read_input()) for t in problem.tests])
+    why = _judge(problem, gen, val, [(t.name, t.run_input()) for t in problem.tests])
     if why is not None:
         return PairReport(False, why, model)
     from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR
@@ -209,6 +237,14 @@ def _judge(problem, gen: str, val: str, named: list[tuple[str, bytes]]) -> str |
         return (
             f"its validator rejects {len(bad)} of {len(draws)} of its generator's draws "
             f"(size {bad[0][0]}: {bad[0][1].why})"
+        )
+    from supercoder.problems.validator import valid_inputs
+
+    kept = valid_inputs(problem, draws)  # the problem's own validator (validate.py), if any
+    if len(kept) < len(draws):
+        return (
+            f"the problem's validator (validate.py) rejects {len(draws) - len(kept)} of "
+            f"{len(draws)} of its generator's draws"
         )
     try:
         results = run_reference(

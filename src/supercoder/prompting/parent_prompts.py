@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from supercoder.prompting.prompts import (
     _INSTRUCTIONS,
     DIFF_INSTRUCTIONS,
+    _args_line,
     _with_link,
     fence,
     hot_parts,
@@ -72,7 +73,10 @@ def evolve_messages(
     inputs = list(problem.visible_tests)[: max(show_inputs, 0)]
     if inputs:
         parts.append("Example inputs (the program reads them from standard input):")
-        parts += [fence(t.read_input()[:300].decode("utf-8", errors="replace"), "") for t in inputs]
+        parts += [
+            _args_line(t) + fence(t.read_input()[:300].decode("utf-8", errors="replace"), "")
+            for t in inputs
+        ]
     parts += requirements(problem, target)
     if cross:
         parts.append("Combine the best ideas of both programs into one program faster than either.")

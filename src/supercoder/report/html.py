@@ -229,6 +229,8 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     msg = f"<div class='evidence'>{escape(record.message[:300])}</div>" if record.message else ""
     runs_on = getattr(record, "runs_on", "")
     msg += f"<div class='evidence isa'>{escape(runs_on)}</div>" if runs_on else ""
+    grew = getattr(record, "data_grew", "")
+    msg += f"<div class='evidence data'>{escape(grew)}</div>" if grew else ""
     return (
         f'<tr data-correct="{int(bool(record.correct))}" data-speedup="{speed:.6g}">'
         f"<td>{name}</td><td class='{verdict}'>{escape(record.status)}"

@@ -27,6 +27,7 @@ from supercoder.runs.summary import RunSummary
 from supercoder.types import (
     MIN_PRACTICAL_MARGIN,
     Candidate,
+    DataSize,
     IsaUse,
     Origin,
     Speedup,
@@ -56,6 +57,7 @@ class CandidateRecord:
     baseline_copy: bool = False  # the answer is the gcc -O3 baseline itself
     runs_on: str = ""  # the verdict's IsaUse: extensions needed, lowest x86-64 level
     memorizable: bool = False  # the problem reads no input (Verdict.memorizable)
+    data_grew: str = ""  # the verdict's DataSize in words, when the answer's data grew
 
 
 @dataclass(frozen=True)
@@ -138,7 +140,15 @@ def _record(d: Any, model: str) -> CandidateRecord:
         baseline_copy=d.get("identical_to_baseline") is True,
         runs_on=_runs_on(d.get("isa")),
         memorizable=d.get("memorizable") is True,
+        data_grew=_data_grew(d.get("data")),
     )
+
+
+def _data_grew(data: Any) -> str:
+    """The verdict's data record in words when the answer's data grew ("" otherwise, and
+    for records stored before verdicts carried it)."""
+    size = DataSize.from_json(data) if isinstance(data, dict) else None
+    return size.summary() if size is not None and size.grew else ""
 
 
 def _runs_on(isa: Any) -> str:

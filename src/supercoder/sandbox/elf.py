@@ -149,3 +149,90 @@ def path_chain(path: str) -> list[tuple[str, str]]:
             out.append(("file", p, p))
             return out
     return out
+
+
+# ---------------------------------------------------------------- what runs
+
+_PT_NOTE = 4
+_NT_GNU_BUILD_ID = 3
+_MAX_PHNUM = 256
+
+
+def run_image_digest(data: bytes, *, as_copy: bool = False) -> str:
+    """A digest of what the loader maps and runs from an executable: its entry point,
+    type and machine, every program header (type, flags, address, sizes, alignment)
+    and the file bytes of every ``PT_LOAD`` segment. Bytes no segment loads (the
+    ``.comment`` section ``.ident`` writes, symbols, section headers, debug info) do not
+    count, so two programs that differ in any loaded byte differ here, and two that
+    differ only outside what is loaded do not. Anything that is not a 64-bit
+    little-endian ELF (or does not parse) is digested whole.
+
+    ``as_copy``: also leave out the loaded bytes that only mirror the bytes that are not
+    loaded: the GNU build ID (the linker's hash of the whole file) and the ELF header's
+    section-header fields (``e_shoff``, ``e_shentsize``, ``e_shnum``, ``e_shstrndx``).
+    This is the digest for "a copy of the baseline": the baseline's code never reads
+    them, so a program equal to it in every other loaded byte runs as it does. It is not
+    for telling candidates apart (timing groups, caches): a candidate's own code could
+    read its build ID and branch on it, so there every loaded byte counts."""
+    import hashlib
+
+    try:
+        image = _run_image(data, as_copy)
+    except (struct.error, IndexError, ValueError):
+        image = None
+    h = hashlib.sha256()
+    if image is None:
+        h.update(b"whole\0" + data)
+    else:
+        h.update(b"elf-image\0")
+        for part in image:
+            h.update(len(part).to_bytes(8, "little") + part)
+    return h.hexdigest()
+
+
+def _run_image(data: bytes, as_copy: bool) -> list[bytes] | None:
+    if len(data) < 64 or data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return None
+    e_type, e_machine, _, e_entry, phoff = struct.unpack_from("<HHIQQ", data, 0x10)
+    phentsize, phnum = struct.unpack_from("<HH", data, 0x36)
+    if phentsize < 56 or not 0 < phnum <= _MAX_PHNUM or phoff + phnum * phentsize > len(data):
+        return None
+    view = bytearray(data) if as_copy else data
+    headers = []
+    for i in range(phnum):
+        headers.append(struct.unpack_from("<IIQQQQQQ", data, phoff + i * phentsize))
+    if as_copy:
+        view[0x28:0x30] = bytes(8)  # e_shoff
+        view[0x3A:0x40] = bytes(6)  # e_shentsize, e_shnum, e_shstrndx
+        for p_type, _, p_offset, _, _, p_filesz, _, _ in headers:
+            if p_type == _PT_NOTE:
+                _blank_build_id(view, p_offset, p_filesz)
+    parts = [struct.pack("<HHQ", e_type, e_machine, e_entry)]
+    for p_type, p_flags, p_offset, p_vaddr, _, p_filesz, p_memsz, p_align in headers:
+        parts.append(struct.pack("<IIQQQQ", p_type, p_flags, p_vaddr, p_filesz, p_memsz, p_align))
+        if p_type == _PT_LOAD:
+            if p_offset + p_filesz > len(data):
+                return None
+            parts.append(bytes(view[p_offset : p_offset + p_filesz]))
+    return parts
+
+
+def _blank_build_id(view: bytearray, offset: int, size: int) -> None:
+    """Zero the descriptor of a GNU build-ID note inside the notes at ``offset``."""
+    end, k = min(offset + size, len(view)), offset
+    while k + 12 <= end:
+        namesz, descsz, kind = struct.unpack_from("<III", view, k)
+        name_at = k + 12
+        desc_at = name_at + ((namesz + 3) & ~3)
+        nxt = desc_at + ((descsz + 3) & ~3)
+        if nxt > end:
+            return
+        if kind == _NT_GNU_BUILD_ID and bytes(view[name_at : name_at + namesz]) == b"GNU\0":
+            view[desc_at : desc_at + descsz] = bytes(descsz)
+        k = nxt
+
+
+def same_run_image(a: bytes, b: bytes) -> bool:
+    """Whether executable ``a`` is a copy of ``b`` in everything it loads and runs
+    (``run_image_digest(as_copy=True)``): "identical to the baseline"."""
+    return a == b or run_image_digest(a, as_copy=True) == run_image_digest(b, as_copy=True)

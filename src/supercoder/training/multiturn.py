@@ -47,12 +47,14 @@ class Step:
         feedback: the text the model sees next (``prompts.feedback_for``).
         done: the episode ends with this answer.
         correct: the answer passed every test.
+        speedup: its measured speedup (None: not correct, or untimed).
     """
 
     reward: float | None
     feedback: str
     done: bool
     correct: bool
+    speedup: float | None = None
 
 
 class Episodes(Protocol):
@@ -114,7 +116,10 @@ class LocalEpisodes:
             self.executor,
             self.answer,
         )
-        return [Step(t.reward, t.feedback, t.done, t.verdict.correct) for t in turns]
+        return [
+            Step(t.reward, t.feedback, t.done, t.verdict.correct, t.to_json()["speedup"])
+            for t in turns
+        ]
 
     def close(self) -> None:
         self._open = []
@@ -143,6 +148,7 @@ def run_episodes(
     mask: list[list[int]] = [[] for _ in range(n)]
     rewards: list[list[float | None]] = [[] for _ in range(n)]
     correct: list[list[bool]] = [[] for _ in range(n)]
+    speedups: list[float | None] = [None] * n
     open_ = list(range(n))
     for _ in range(turns):
         if not open_:
@@ -157,6 +163,7 @@ def run_episodes(
         for i, ids, text, step in zip(open_, generated, texts, steps, strict=True):
             rewards[i].append(step.reward)
             correct[i].append(step.correct)
+            speedups[i] = step.speedup if step.correct else None
             if step.done:
                 continue
             before = conversations[i]
@@ -174,6 +181,7 @@ def run_episodes(
         "episode_reward": [r[-1] for r in rewards],
         "turn_rewards": rewards,
         "turn_correct": correct,
+        "final_speedup": speedups,
     }
 
 
@@ -182,22 +190,27 @@ def episode_reward(
     episode_reward: Sequence[float | None] = (),
     turn_rewards: Sequence[Sequence[float | None]] = (),
     turn_correct: Sequence[Sequence[bool]] = (),
+    final_speedup: Sequence[float | None] = (),
     log_metric: Callable[[str, float], None] | None = None,
     **_columns: Any,
 ) -> list[float | None]:
     """The reward function of multi-turn GRPO: each episode's final answer's reward
     (computed while the episode ran), with the per-turn means logged."""
     if log_metric is not None:
-        for key, value in turn_metrics(turn_rewards, turn_correct).items():
+        for key, value in turn_metrics(turn_rewards, turn_correct, final_speedup).items():
             log_metric(key, value)
     return list(episode_reward)
 
 
 def turn_metrics(
-    turn_rewards: Sequence[Sequence[float | None]], turn_correct: Sequence[Sequence[bool]]
+    turn_rewards: Sequence[Sequence[float | None]],
+    turn_correct: Sequence[Sequence[bool]],
+    final_speedup: Sequence[float | None] = (),
 ) -> dict[str, float]:
     """``supercoder/turn_K_reward`` (mean over the episodes that reached turn K and got a
-    reward), ``supercoder/turns`` and the final answers' ``supercoder/correct_rate``."""
+    reward), ``supercoder/turns``, and of the final answers ``supercoder/correct_rate``,
+    ``supercoder/mean_speedup`` (of the correct, timed ones) and
+    ``supercoder/infra_failures`` (no reward: the machine failed, not the answer)."""
     out: dict[str, float] = {}
     if not turn_rewards:
         return out
@@ -209,6 +222,10 @@ def turn_metrics(
     finals = [c[-1] for c in turn_correct if c]
     if finals:
         out["supercoder/correct_rate"] = sum(finals) / len(finals)
+    timed = [x for x in final_speedup if x is not None]
+    if timed:
+        out["supercoder/mean_speedup"] = sum(timed) / len(timed)
+    out["supercoder/infra_failures"] = float(sum(1 for r in turn_rewards if r and r[-1] is None))
     return out
 
 

@@ -271,7 +271,11 @@ class OpenEnvEpisodes:
             result = self._sessions[pair[0]].step(action(answer=pair[1]))
             obs = result.observation
             return Step(
-                result.reward, obs.feedback, bool(result.done), bool(obs.verdict.get("correct"))
+                result.reward,
+                obs.feedback,
+                bool(result.done),
+                bool(obs.verdict.get("correct")),
+                obs.verdict.get("speedup"),
             )
 
         with ThreadPoolExecutor(max_workers=len(which) or 1) as pool:

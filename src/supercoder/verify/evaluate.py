@@ -44,6 +44,7 @@ from supercoder.sandbox.box import (
     SandboxLost,
     isolation_status,
 )
+from supercoder.sandbox.elf import same_run_image
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
 from supercoder.types import (
@@ -195,9 +196,10 @@ def _check_candidate(
                     isa=build.isa,
                 )
             )
-        # a copy of the baseline is the baseline's executable, byte for byte (comments
-        # and layout change no byte; a normalized text could conflate two programs)
-        identical = build.binary.read_bytes() == base_bin.read_bytes()
+        # a copy of the baseline is the baseline's executable in every byte it loads and
+        # runs (``sandbox.elf.run_image_digest``): a changed ``.ident`` or an added
+        # ``.comment`` loads nothing; a normalized text could conflate two programs
+        identical = same_run_image(build.binary.read_bytes(), base_bin.read_bytes())
         try:
             verdict = _check(problem, build.binary, identical, config, context)
             verdict = replace(
@@ -360,7 +362,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             paths[f"candidate{k}" if len(todo) > 1 else "candidate"] = path
         inputs = _inputs(problem, unseen)
         timed_inputs = [x for x in inputs if x[0] in unseen.names]
-        meter = Meter(replace(config.meter, drawn_inputs=bool(unseen.generated_tests)))
+        meter = Meter(_meter_config(config.meter, unseen))
         binaries = meter.group_binaries(base_bin, paths)
         try:
             with (
@@ -439,6 +441,24 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
         out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
+    return out
+
+
+# CPU seconds the pairs of a check's drawn inputs may take (baseline and candidate, every
+# round): large inputs get fewer rounds (at least ``min_pairs``), not smaller draws
+ROUND_BUDGET = 3.0
+
+
+def _meter_config(meter: MeterConfig, unseen: Unseen) -> MeterConfig:
+    """The meter for these timed tests: drawn inputs say so; their rounds are held to
+    ``ROUND_BUDGET`` by the reference's CPU on them (a round runs each once per side)."""
+    if not unseen.generated_tests:
+        return meter
+    out = replace(meter, drawn_inputs=True)
+    if unseen.round_seconds > 0 and not meter.legacy:
+        least = meter.min_pairs or 4
+        rounds = int(ROUND_BUDGET / (2 * unseen.round_seconds))
+        out = replace(out, max_pairs=max(least, min(meter.max_pairs, rounds)))
     return out
 
 

@@ -42,7 +42,6 @@ The cascade (cheapest stage first; each stage only sees what passed the last one
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -52,6 +51,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 from supercoder.errors import UserError
+from supercoder.problems.loading import TRAVEL_KEY
+from supercoder.sandbox.elf import run_image_digest
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.evaluate import CheckConfig, Untimed
 
@@ -163,7 +164,7 @@ def run_job(job: Job) -> JobResult:
     broken: str | None = None
     binary = None
     try:
-        problem = job.problem or load_cached(str(job.path))
+        problem = _here(job.problem) if job.problem else load_cached(str(job.path))
         checked = ev.check_candidate(problem, Candidate(job.asm), job.config)
         verdict, binary = checked.verdict, checked.binary
     except UserError as e:  # the problem's fault, not the candidate's nor the machine's
@@ -179,7 +180,7 @@ def run_group_job(job: GroupJob) -> GroupResult:
 
     start = time.perf_counter()
     try:
-        problem = job.problem or load_cached(str(job.path))
+        problem = _here(job.problem) if job.problem else load_cached(str(job.path))
         verdicts = tuple(ev.time_group(problem, list(job.checked), job.config))
         return GroupResult(verdicts, time.perf_counter() - start)
     except UserError as e:
@@ -311,8 +312,9 @@ def _sessions(
     size: int,
     slots: int = 1,
 ) -> list[list[_Member]]:
-    """The timing sessions: per problem, one member per distinct executable (its exact
-    bytes: never a normalized text, which may conflate two programs),
+    """The timing sessions: per problem, one member per distinct executable (every
+    byte it loads and runs, ``sandbox.elf.run_image_digest``: never a normalized text,
+    which may conflate two programs),
     at most ``size`` members a session; while there are fewer sessions than ``slots``
     (timing slots that would stand idle), the largest session of 4 or more is halved
     (each half keeps a group's saving, on a core of its own); the costliest first."""
@@ -320,7 +322,7 @@ def _sessions(
     for j, untimed in to_time:
         first = groups[j][0]
         distinct = by_problem.setdefault(id(targets[first]), {})
-        key = hashlib.sha256(untimed.binary or b"").hexdigest()
+        key = run_image_digest(untimed.binary or b"")  # every byte it loads counts
         if key in distinct:
             distinct[key].jobs.append(j)
         else:
@@ -412,11 +414,24 @@ def verify_answers(
 
 
 def _job(problem: Problem, asm: str | None, config: CheckConfig, remote: bool) -> Job:
-    """Problems loaded from a folder go to other processes as their path."""
+    """Problems loaded from a folder go to other processes as their path; a problem
+    restored from a record (its folder in this machine's cache) goes whole, and a worker
+    on another machine restores its folder there (``_here``)."""
     path = problem.meta.get("path") if remote else None
-    if path and Path(path).is_dir():
+    if path and Path(path).is_dir() and not problem.meta.get(TRAVEL_KEY):
         return Job(problem.name, None, str(path), asm, config)
     return Job(problem.name, problem, None, asm, config)
+
+
+def _here(problem: Problem) -> Problem:
+    """``problem`` on this machine: one restored from a record whose folder is not here
+    (a worker on another node) is restored again from the files it carries."""
+    path, files = problem.meta.get("path"), problem.meta.get(TRAVEL_KEY)
+    if not files or not path or Path(path).is_dir():
+        return problem
+    from supercoder.dataset.records import restore_problem
+
+    return restore_problem(problem, files, f"{problem.name} (restored on this machine)")
 
 
 def _group_job(

@@ -62,7 +62,13 @@ from supercoder.paths import (
 from supercoder.problems.domain import (
     DRAW_SECONDS,
     FLOOR_SECONDS,
+    PROBES,
     SANITIZE,
+    TOP_GEN_SECONDS,
+    _timed_range,
+    generator_domain,
+    generator_size_range,
+    generator_timed_range,
     reference_runs,
     sanitizer_clean,
     tests_digest,
@@ -75,7 +81,18 @@ from supercoder.problems.validator import (
 )
 from supercoder.types import Problem
 
-__all__ = ["DRAW_SECONDS", "SANITIZE", "reference_runs", "sanitizer_clean", "unseen_tests"]
+__all__ = [
+    "DRAW_SECONDS",
+    "PROBES",
+    "SANITIZE",
+    "TOP_GEN_SECONDS",
+    "_timed_range",
+    "generator_size_range",
+    "generator_timed_range",
+    "reference_runs",
+    "sanitizer_clean",
+    "unseen_tests",
+]
 
 log = logging.getLogger("supercoder")
 
@@ -85,9 +102,6 @@ MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
 # than twice this is drawn again once, smaller (2.4x the meter's 5 ms floor: long enough
 # to time; five of them cost about what timing the largest hidden test did)
 TARGET_SECONDS = 0.012
-# the top stratum of a generator's draws: the largest size whose input the reference runs
-# within this (probed once per problem; a check's five draws stratified below it)
-TOP_GEN_SECONDS = 2 * TARGET_SECONDS
 VALIDATE = 4  # draws a source is validated on (once per problem and source)
 GENERATED_PREFIX = "unseen/"
 VERSION = 4
@@ -112,6 +126,7 @@ class Unseen:
     domain: str = ""  # the input domain the source draws from, in one line
     dropped: tuple[str, ...] = ()  # each source not used before it, with why
     sizes: str = ""  # which sizes were drawn (and the reference's CPU on them)
+    round_seconds: float = 0.0  # the reference's CPU on the drawn tests, all together
 
     @property
     def names(self) -> frozenset[str]:
@@ -186,6 +201,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             found.domain,
             dropped,
             found.sizes,
+            found.round_seconds,
         )
     if hidden:
         why = (
@@ -240,6 +256,7 @@ class Drawn:
     sizes: str = ""
     cpu: float = 0.0
     dropped: list[str] = field(default_factory=list)
+    round_seconds: float = 0.0  # the reference's CPU on the tests kept, together
 
 
 def draw_tests(
@@ -303,6 +320,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             found.domain = src.domain
             sizes = size_of if isinstance(drawn, _Sized) else None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
+            found.round_seconds = float(sum(t for _, _, t in kept))
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
@@ -343,6 +361,7 @@ def sources(problem: Problem) -> Iterator[Source]:
         ("generator", _generator_source),
         ("llm-generator", _llm_generator_source),
         ("model", _model_source),
+        ("tiled", _tiled_source),
         ("fuzzer", _fuzzer_source),
     ]
     for before, factory in SOURCE_FACTORIES:
@@ -363,7 +382,7 @@ def _generator_source(problem: Problem) -> Source | None:
         return Source("generator", _nothing, dropped=str(e))
     if source is None:
         return None
-    return Source("generator", _generator_draw(problem, source), _gen_domain(problem, source))
+    return Source("generator", _generator_draw(problem, source), generator_domain(problem, source))
 
 
 def _llm_generator_source(problem: Problem) -> Source | None:
@@ -371,7 +390,7 @@ def _llm_generator_source(problem: Problem) -> Source | None:
     if written is None:
         return None
     draw = _generator_draw(problem, written)
-    return Source("llm-generator", draw, _gen_domain(problem, written, "llm_gen.py"))
+    return Source("llm-generator", draw, generator_domain(problem, written, "llm_gen.py"))
 
 
 def _model_source(problem: Problem) -> Source | None:
@@ -382,6 +401,112 @@ def _model_source(problem: Problem) -> Source | None:
         return Source("model", _nothing, dropped=why) if why else None
     refused = model.domain.get("refused", "")
     return Source("model", _model_draw(model), describe(model), validate=False, dropped=refused)
+
+
+def _tiled_source(problem: Problem) -> Source | None:
+    """Where the model cannot draw valid inputs (operations valid only in order: a pop
+    on a non-empty stack): a visible input whose first line counts the lines after it,
+    those lines repeated (``tile``), each copy's numbers after a line's first drawn anew
+    within the ranges seen at that place; a sequence valid from an empty state stays
+    valid repeated. The repeat count reaches the largest the reference runs within the
+    model's budget (probed once, cached)."""
+    template = _tile_template(problem)
+    if template is None:
+        return None
+    factor = _tile_factor(problem, template)
+    if factor < 2:
+        return Source("tiled", _nothing, dropped="no repeat of the visible input runs cleanly")
+
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        out = []
+        for i in range(k):
+            u = (i + rng.random()) / max(1, k)
+            out.append(_tile(template, max(2, round(factor * math.sqrt(u))), rng).encode())
+        return out
+
+    what = (
+        f"the visible input's counted lines repeated up to {factor}x, their numbers drawn "
+        "anew within the ranges seen (the model's draws were refused)"
+    )
+    return Source("tiled", draw, what)
+
+
+def _tile_template(problem: Problem) -> tuple[list[str], list[list[str]]] | None:
+    """(the header line's tokens, the lines it counts) of the largest visible text input
+    whose first line is one number counting the lines after it (at least two)."""
+    best = None
+    for t in problem.tests:
+        data = t.run_input()
+        if data.startswith(b"\0") or len(data) > 1 << 20:
+            continue
+        try:
+            lines = [ln.split() for ln in data.decode().split("\n") if ln.strip()]
+        except UnicodeDecodeError:
+            continue
+        if len(lines) < 3 or len(lines[0]) != 1 or not lines[0][0].isdigit():
+            continue
+        if int(lines[0][0]) != len(lines) - 1:
+            continue
+        if best is None or len(lines) > len(best[1]) + 1:
+            best = (lines[0], lines[1:])
+    return best
+
+
+WIDEN_FIRST = 8  # a line's first number with more values seen than this is not a code
+
+
+def _tile(template: tuple[list[str], list[list[str]]], times: int, rng: random.Random) -> str:
+    _, body = template
+    ranges: dict[tuple[int, int], tuple[int, int]] = {}
+    firsts: dict[int, set[str]] = {}
+    for ln in body:
+        firsts.setdefault(len(ln), set()).add(ln[0])
+        for j, tok in enumerate(ln):
+            if tok.lstrip("-").isdigit():
+                lo, hi = ranges.get((len(ln), j), (int(tok), int(tok)))
+                ranges[(len(ln), j)] = (min(lo, int(tok)), max(hi, int(tok)))
+    # a line's first number is kept (an operation's code) unless it takes many values
+    for width, seen in firsts.items():
+        if len(seen) <= WIDEN_FIRST:
+            ranges.pop((width, 0), None)
+    out = [str(len(body) * times)]
+    for _ in range(times):
+        for ln in body:
+            toks = list(ln)
+            for j in range(len(toks)):
+                if (len(ln), j) in ranges:
+                    toks[j] = str(rng.randint(*ranges[(len(ln), j)]))
+            out.append(" ".join(toks))
+    return "\n".join(out) + "\n"
+
+
+def _tile_factor(problem: Problem, template: tuple[list[str], list[list[str]]]) -> int:
+    """The largest repeat count (4^k) whose tiled input the reference runs cleanly within
+    the model's top-stratum budget, without drawing more than the host's budget."""
+    from supercoder.problems.domain import TOP_SECONDS
+    from supercoder.problems.inputmodel import DRAW_CHARS
+
+    key = hashlib.sha256(f"tile1\n{_tests_digest(problem)}".encode()).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "tiles" / f"{key}.json"
+    try:
+        return int(json.loads(path.read_text()))
+    except (OSError, ValueError, TypeError):
+        pass
+    rng = random.Random(int(key[:12], 16))
+    size = sum(len(" ".join(ln)) + 1 for ln in template[1])
+    factors = [f for f in (4, 16, 64, 256, 1024, 4096, 16384) if f * size < DRAW_CHARS // 4]
+    inputs = [_tile(template, f, rng).encode() for f in factors]
+    best = 1
+    try:
+        outputs, cpu = reference_runs(problem, inputs) if inputs else ([], [])
+    except (UserError, InfraError):
+        outputs, cpu = [], []
+    for f, o, t in zip(factors, outputs, cpu, strict=True):
+        if o is None or t > TOP_SECONDS:
+            break
+        best = f
+    _write_json(path, best)
+    return best
 
 
 def _fuzzer_source(problem: Problem) -> Source:
@@ -451,21 +576,6 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
     return draw
 
 
-def _gen_domain(problem: Problem, source: str, file: str = "gen.py") -> str:
-    """The generator's domain in one line (its sizes, and the ones timed)."""
-    try:
-        low, high = generator_size_range(problem, source)
-        bottom, top, t_low, t_top = generator_timed_range(problem, source)
-    except (UserError, InfraError) as e:
-        return f"the problem's generator ({file}; its sizes could not be probed: {e})"
-    small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
-    return (
-        f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
-        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
-        f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
-    )
-
-
 def _to_target(
     problem: Problem,
     rng: random.Random,
@@ -491,16 +601,20 @@ def _to_target(
     if source is None:
         return inputs, outputs, cpu, 0.0
     low, high = generator_size_range(problem, source)
+    bottom, top = generator_timed_range(problem, source)[:2]
     todo: list[tuple[int, int]] = []  # (draw, new size)
     for i, t in enumerate(cpu):
         if outputs[i] is None or inputs[i] not in size_of:
             continue
         size = size_of[inputs[i]]
-        if t > 2 * TARGET_SECONDS:
-            todo.append((i, max(low, int(size * math.sqrt(TARGET_SECONDS / t)))))
+        if t > 2 * TARGET_SECONDS:  # smaller, not below the timed range (a cost
+            # exponential in the size, bit_sos_naive's, would fall under the floor)
+            smaller = int(size * math.sqrt(TARGET_SECONDS / t))
+            todo.append((i, max(low, min(size - 1, max(bottom, smaller)))))
         elif t < 1.2 * FLOOR_SECONDS and size < high:
             factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
             todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    todo = [(i, n) for i, n in todo if n != size_of[inputs[i]]]
     if not todo:
         return inputs, outputs, cpu, 0.0
     requests = [(rng.getrandbits(62), n) for _, n in todo]
@@ -533,116 +647,6 @@ def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int
     low, high = sizes
     u = (i + rng.random()) / max(1, k)
     return int(round(low + (high - low) * math.sqrt(u)))
-
-
-def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
-    """(low, high): the sizes the generator lists, else the sizes whose inputs are about
-    as long as the problem's (probed once, cached)."""
-    from supercoder.problems.generator import generator_sizes, run_generator
-
-    key = hashlib.sha256(source.encode() + _tests_digest(problem).encode()).hexdigest()[:24]
-    path = cache_dir() / "unseen" / "sizes" / f"{key}.json"
-    try:
-        low, high = json.loads(path.read_text())
-        return int(low), int(high)
-    except (OSError, ValueError, TypeError):
-        pass
-    listed = generator_sizes(source)
-    if listed:
-        found = (min(listed), max(listed))
-    else:  # grow the size until the input is as long as the longest of the problem's
-        longest = max(len(t.run_input()) for t in problem.tests)
-        size, seed = 1, 12345
-        while size < 1 << 30:
-            (data,) = run_generator(source, [(seed, size)], label=f"{problem.name}: gen.py")
-            if len(data) >= longest:
-                break
-            size *= 2
-        found = (1, size)
-    _write_json(path, list(found))
-    return found
-
-
-PROBES = 7  # sizes the timed range is probed at (the top, then halving)
-
-
-def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, float, float]:
-    """(bottom, top, the reference's CPU at each): the generator's sizes a check draws
-    from. ``top``: the largest size whose input the reference runs within
-    ``TOP_GEN_SECONDS`` (the top stratum); ``bottom``: the smallest that still runs
-    1.5x the meter's floor, so every stratum is timed (where no size does: the upper
-    half below ``top``). Probed once per problem at the top size and halvings of it
-    (one generator run, one reference sandbox), interpolated on a log-log scale; cached."""
-    from supercoder.problems.generator import run_generator
-
-    key = hashlib.sha256(
-        f"timed{VERSION}\n{TOP_GEN_SECONDS}\n".encode()
-        + source.encode()
-        + _tests_digest(problem).encode()
-    ).hexdigest()[:24]
-    path = cache_dir() / "unseen" / "sizes" / f"t{key}.json"
-    try:
-        b, t, tb, tt = json.loads(path.read_text())
-        return int(b), int(t), float(tb), float(tt)
-    except (OSError, ValueError, TypeError):
-        pass
-    low, high = generator_size_range(problem, source)
-    sizes = []
-    n = high
-    while n >= max(1, low) and len(sizes) < PROBES:
-        sizes.append(n)
-        n //= 2
-    rng = random.Random(int(key[:12], 16))
-    data = run_generator(
-        source, [(rng.getrandbits(62), n) for n in sizes], label=f"{problem.name}: gen.py"
-    )
-    outputs, cpu = reference_runs(problem, data)
-    points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
-    found = _timed_range(points, low, high)
-    _write_json(path, list(found))
-    return found
-
-
-def _timed_range(
-    points: list[tuple[int, float]], low: int, high: int
-) -> tuple[int, int, float, float]:
-    """``generator_timed_range`` from probed (size, CPU seconds), ascending."""
-    if not points:
-        return max(low, high // 2), high, 0.0, 0.0
-    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
-    if not within:
-        n, t = points[0]
-        return n, n, t, t
-    if not any(t >= 1.5 * FLOOR_SECONDS for _, t in within) and len(within) < len(points):
-        # no size runs between the floor and the budget (a cost that jumps, as
-        # graph_dijkstra's 60 sources at 5000 nodes): from the last short size to the
-        # first long one; a check draws again larger what falls short
-        (n1, t1), (n2, t2) = within[-1], points[len(within)]
-        return n1, n2, t1, t2
-    top, t_top = within[-1]
-    above = [(n, t) for n, t in points if n > top]
-    if above:  # between the last within budget and the first over it
-        n2, t2 = above[0]
-        top = _between(top, t_top, n2, t2, TOP_GEN_SECONDS)
-        t_top = TOP_GEN_SECONDS
-    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top]
-    if not long:
-        return max(low, top // 2), top, t_top / 2, t_top
-    bottom, t_bottom = long[0]
-    below = [(n, t) for n, t in points if n < bottom]
-    if below:
-        n1, t1 = below[-1]
-        bottom = _between(n1, t1, bottom, t_bottom, 1.5 * FLOOR_SECONDS)
-        t_bottom = 1.5 * FLOOR_SECONDS
-    return min(bottom, top), top, min(t_bottom, t_top), t_top
-
-
-def _between(n1: int, t1: float, n2: int, t2: float, target: float) -> int:
-    """The size between n1 and n2 whose CPU is ``target`` (log-log interpolation)."""
-    if t1 <= 0 or t2 <= t1 or n1 <= 0:
-        return n1
-    f = math.log(target / t1) / math.log(t2 / t1)
-    return int(round(n1 * (n2 / n1) ** max(0.0, min(1.0, f))))
 
 
 # ---------------------------------------------------------------- the reference
