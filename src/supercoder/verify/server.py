@@ -206,7 +206,7 @@ class Problems:
                 return self._loaded[key]
         try:
             problem = load_problem(real)
-        except UserError as e:
+        except (UserError, OSError) as e:
             raise RequestError(422, f"{where}: {e}") from None
         return self._keep(key, problem)
 
@@ -660,6 +660,7 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
     fastapi = require("fastapi", "serve")
     from fastapi import Request
     from fastapi.responses import JSONResponse, PlainTextResponse
+    from starlette.requests import ClientDisconnect
 
     from supercoder.paths import package_version
 
@@ -712,8 +713,8 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             raise RequestError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
         try:
             body = json.loads(b"".join(chunks))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise RequestError(400, f"the body is not JSON: {e}") from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as e:
+            raise RequestError(400, f"the body is not JSON: {str(e)[:200]}") from None
         if not isinstance(body, dict):
             raise RequestError(400, "the body must be a JSON object")
         return body
@@ -738,6 +739,13 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             elif e.status in (400, 422):
                 service.figures.rejected["malformed"] += 1
             return answer(endpoint, e.status, {"error": printable(str(e))}, e.headers)
+        except ClientDisconnect:  # gone before its body arrived: nothing was accepted
+            service.figures.rejected["disconnected"] += 1
+            return answer(endpoint, 400, {"error": "the client went away"})
+        except Exception as e:  # a bug: one line, never a traceback in the answer
+            service.figures.infra_failures += 1
+            text = printable(f"{type(e).__name__}: {e}", newlines=False)[:300]
+            return answer(endpoint, 500, {"error": f"internal error: {text}"})
 
     @app.get("/health")
     async def health():
