@@ -300,14 +300,21 @@ def test_the_rewards_through_the_server_equal_the_in_process_ones(server, progra
     here = make_trl_reward([problem], config)(completions=completions, problem=["sum"] * 5)
     monkeypatch.setenv("SUPERCODER_SERVER", server.url)
     monkeypatch.setenv("SUPERCODER_TOKEN", TOKEN)
-    there = make_trl_reward([problem], config)(completions=completions, problem=["sum"] * 5)
+    from supercoder.verify.executors import InlineExecutor  # as train grpo passes one
+
+    before = server.metric("checks_total")
+    reward = make_trl_reward([problem], config, InlineExecutor())
+    there = reward(completions=completions, problem=["sum"] * 5)
     assert here == there == [0.0, 1.0, 0.0, 0.0, 0.0]
+    assert server.metric("checks_total") == before + 5  # judged there
     # verl: the record travels as it is; not timed answers only (a wrong one, a copy)
     from supercoder.verify.client import problem_record
 
     info = problem_record(problem)
     answers = [completions[0], completions[2], "no code"]
+    before = server.metric("checks_total")
     remote = score_responses(answers, [info] * 3)
+    assert server.metric("checks_total") == before + 3
     monkeypatch.delenv("SUPERCODER_SERVER")
     local = score_responses(answers, [info] * 3)
     assert remote == local
