@@ -13,10 +13,12 @@ bounded loopback load test.
 2. Load. The server runs with ``--workers 1 --queue Q``; 10 x Q check requests (cheap:
    ``time: false``) are sent at once, three rounds. Printed per round: how many got 200,
    429 and anything else, whether every 429 retried under its id got its verdict with
-   the right status (nothing lost), and the server's resident memory after the round.
+   the right status (nothing lost), and the server's resident memory after the round
+   (with the answers it keeps by id: ``--remember``, 100 here, so that the rounds
+   after the first fill it show whether anything else grows).
 
 usage: python benchmarks/serve_throughput.py [--repeats 2] [--problems A B ...]
-       [--queue 8] [--no-time]
+       [--queue 8] [--no-time] [--load-rounds 4] [--remember 100]
 """
 
 from __future__ import annotations
@@ -60,9 +62,9 @@ def completions(problem: Problem) -> list[str]:
     return [f"```assembly\n{p}\n```" for p in programs]
 
 
-def start_server(queue: int) -> tuple[subprocess.Popen, str]:
+def start_server(queue: int, remember: int) -> tuple[subprocess.Popen, str]:
     cmd = [sys.executable, "-m", "supercoder.cli", "serve", "--insecure-loopback", "--port", "0"]
-    cmd += ["--workers", "1", "--queue", str(queue)]
+    cmd += ["--workers", "1", "--queue", str(queue), "--remember", str(remember)]
     env = {k: v for k, v in os.environ.items() if k != "SUPERCODER_TOKEN"}
     proc = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stderr is not None
@@ -75,10 +77,15 @@ def start_server(queue: int) -> tuple[subprocess.Popen, str]:
     return proc, line.split("serving on ", 1)[1].split()[0]
 
 
-def resident_mib(url: str) -> float:
+def gauge(url: str, name: str) -> float:
     text = httpx.get(f"{url}/metrics", timeout=30).text
-    line = next(x for x in text.splitlines() if x.startswith("supercoder_resident_bytes "))
-    return float(line.split()[1]) / (1 << 20)
+    line = next(x for x in text.splitlines() if x.startswith(f"supercoder_{name} "))
+    return float(line.split()[1])
+
+
+def resident_mib(url: str) -> str:
+    mib = gauge(url, "resident_bytes") / (1 << 20)
+    return f"{mib:.1f} MiB, {gauge(url, 'remembered_answers'):.0f} answers remembered"
 
 
 def throughput(url: str, problems: list[Problem], texts: list[str], repeats: int, timed: bool):
@@ -124,7 +131,7 @@ def throughput(url: str, problems: list[Problem], texts: list[str], repeats: int
     print(f"every completion the same status on both paths: {same}")
 
 
-def load(url: str, queue: int, rounds: int = 3) -> None:
+def load(url: str, queue: int, rounds: int) -> None:
     problem = load_problem(BUNDLED_ROOT / "dp_lcs")
     base = baseline_asm(problem)
     programs = {
@@ -140,7 +147,7 @@ def load(url: str, queue: int, rounds: int = 3) -> None:
     n = 10 * queue
     print(f"  statuses one at a time: {want}")
     print(f"load: {n} check requests at once (10 x queue {queue}, 1 worker), {rounds} rounds")
-    print(f"  before: server resident {resident_mib(url):.1f} MiB")
+    print(f"  before: server resident {resident_mib(url)}")
 
     def send(i: int, r: int, client: httpx.Client) -> tuple[int, int, str | None]:
         kind = kinds[i % len(kinds)]
@@ -175,7 +182,7 @@ def load(url: str, queue: int, rounds: int = 3) -> None:
             f"  round {r}: 200: {firsts.count(200)}, 429: {firsts.count(429)}, other: "
             f"{len(others)} {others or ''}; after retries under the same id: {n - lost}/{n} "
             f"answered, {wrong} with an unexpected status; server resident "
-            f"{resident_mib(url):.1f} MiB",
+            f"{resident_mib(url)}",
             flush=True,
         )
 
@@ -186,6 +193,10 @@ def main() -> None:
     parser.add_argument("--problems", nargs="+", default=DEFAULT)
     parser.add_argument("--queue", type=int, default=8)
     parser.add_argument("--no-time", action="store_true", help="correctness only (seconds)")
+    parser.add_argument("--load-rounds", type=int, default=4)
+    parser.add_argument(
+        "--remember", type=int, default=100, help="the server's --remember: memory stays bounded"
+    )
     args = parser.parse_args()
     ctx = machine_context()
     print(
@@ -194,13 +205,13 @@ def main() -> None:
     )
     problems = [load_problem(BUNDLED_ROOT / name) for name in args.problems]
     batch = [(p, t) for p in problems for t in completions(p)]
-    proc, url = start_server(args.queue)
+    proc, url = start_server(args.queue, args.remember)
     try:
         print(f"throughput: {len(problems)} problems x 8 completions, timed: {not args.no_time}")
         throughput(
             url, [p for p, _ in batch], [t for _, t in batch], args.repeats, not args.no_time
         )
-        load(url, args.queue)
+        load(url, args.queue, args.load_rounds)
     finally:
         proc.terminate()
         code = proc.wait(600)

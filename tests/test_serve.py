@@ -173,6 +173,25 @@ def test_bad_bodies_get_clean_4xx_and_the_server_lives_on(server, programs):
         assert r.status_code == 200 and r.json()["verdicts"][0]["status"] == "ok"
 
 
+def test_a_body_cut_off_or_nested_too_deep_harms_nothing(server, programs):
+    import socket
+
+    host, port = server.url.removeprefix("http://").rsplit(":", 1)
+    with socket.create_connection((host, int(port))) as sock:  # says 1000 bytes, sends 10
+        head = (
+            f"POST /v1/check HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {TOKEN}\r\n"
+            "Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n"
+        )
+        sock.sendall(head.encode() + b'{"problem"')
+    with server.client() as c:
+        deep = b'{"problem": ' + b"[" * 100_000 + b"]" * 100_000 + b"}"
+        r = c.post("/v1/check", content=deep, headers={"content-type": "application/json"})
+        assert r.status_code in (400, 413) and "error" in r.json()
+        r = c.post("/v1/check", json=check_body(programs["nop"]))
+        assert r.status_code == 200 and r.json()["verdicts"][0]["status"] == "ok"
+    assert server.proc.poll() is None
+
+
 def test_verdicts_are_the_in_process_ones_and_hide_the_hidden_tests(server, programs):
     from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import verify_together
@@ -364,6 +383,11 @@ def test_check_and_eval_take_a_server(server, programs, tmp_path):
     assert r.returncode == 0, r.stderr
     assert json.loads((tmp_path / "s.json").read_text())["accuracy"] == 100.0
     assert server.metric("checks_total") > before  # verified there, not here
+    with server.client() as c:  # and the prompt's -O3 assembly came from there
+        text = c.get("/metrics").text
+        assert 'supercoder_requests_total{endpoint="baseline",code="200"}' in text
+        r = c.post("/v1/baseline", json={"problem": {"name": "sum"}})
+        assert r.status_code == 200 and r.json()["asm"] == programs["copy"]
 
 
 def test_a_killed_worker_is_retried_never_scored_wrong(server, programs):

@@ -78,6 +78,8 @@ def eval_cmd(
     run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, concurrency)
     llms = opts.load_models(specs, concurrency)
     verify = _remote_verifier(server, run_config) if server else None
+    if verify is not None:  # the prompts' -O3 assembly from the server: no gcc needed here
+        problems = verify.client.with_baselines(problems)
     store = Store(db)
     try:
         store.check_run_name(run_config.run_name)

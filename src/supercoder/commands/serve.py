@@ -58,6 +58,12 @@ def serve(
         float,
         typer.Option(min=1, max=86400, help="Longest deadline a request may ask (seconds)."),
     ] = 3600.0,
+    remember: Annotated[
+        int,
+        typer.Option(
+            min=1, max=10**6, help="Answers kept by request id (a retry gets the same answer)."
+        ),
+    ] = 4096,
     drain_seconds: Annotated[
         float, typer.Option(min=0, max=86400, help="How long SIGTERM waits for work in flight.")
     ] = 600.0,
@@ -93,6 +99,7 @@ def serve(
         queue=queue,
         max_body_bytes=int(max_body_mb * (1 << 20)),
         max_deadline_seconds=max_deadline,
+        remember=remember,
         drain_seconds=drain_seconds,
     )
     config.check()

@@ -219,6 +219,7 @@ def train_grpo(
     problems = list(problems) if problems is not None else load_benchmark(opts.benchmark)
     if not problems:
         raise UserError(f"benchmark {opts.benchmark!r} has no problems to train on")
+    problems = _server_baselines(problems)
     executor = make_executor(opts.executor, opts.workers)
     episodes = None
     try:
@@ -257,3 +258,15 @@ def train_grpo(
             final, opts.eval_split, opts.db, _eval_run_name(opts), opts.executor, opts.workers
         )
     return summary
+
+
+def _server_baselines(problems: list[Problem]) -> list[Problem]:
+    """With ``SUPERCODER_SERVER``, the prompts' ``-O3`` assembly comes from that server
+    (as the rewards do): this machine needs no gcc nor sandbox to build them."""
+    from supercoder.verify.client import ServiceClient
+
+    remote = ServiceClient.from_env()
+    if remote is None:
+        return problems
+    with remote:
+        return remote.with_baselines(problems)

@@ -3,8 +3,9 @@ server, so a machine that trains or evaluates needs no sandbox, gcc or root.
 
 ``ServiceClient(url, token)`` (or ``ServiceClient.from_env()``: ``SUPERCODER_SERVER``,
 ``SUPERCODER_TOKEN``) has one method per endpoint: ``health``, ``problems``,
-``metrics``, ``check(problem, programs)`` -> verdicts, ``score(problems, completions,
-config)`` -> verdicts (the rewards: ``reward.score_verdict`` on them, exactly as
+``metrics``, ``check(problem, programs)`` -> verdicts, ``baseline(problem)`` -> the
+server's ``-O3`` assembly (``with_baselines``: a prompt's baseline with no gcc here),
+``score(problems, completions, config)`` -> verdicts (the rewards: ``reward.score_verdict`` on them, exactly as
 in-process). Every request carries an id: a retry (429 with ``Retry-After``, 503, a
 lost connection, a deadline passed while the work ran) sends the same id, so the
 server never runs it twice. After ``retries`` tries, or ``timeout`` seconds in all, a
@@ -147,9 +148,28 @@ class ServiceClient:
         except Refused as e:
             if not isinstance(problem, Problem) or e.status not in _NOT_THERE:
                 raise
-            body["problem"] = {"record": {"extra_info": problem_record(problem)}}
+            body["problem"] = _whole(problem)
             answer = self.post("/v1/check", body)  # the server lacks it: send it whole
         return [Verdict.from_json(v) for v in answer["verdicts"]]
+
+    def baseline(self, problem: Problem | Mapping[str, Any] | str) -> str:
+        """The problem's ``gcc -O3`` assembly as the server builds it (what its verdicts
+        compare against): a prompt's baseline without a gcc here."""
+        body = {"problem": problem_ref(problem) if isinstance(problem, Problem) else _ref(problem)}
+        try:
+            answer = self.post("/v1/baseline", body)
+        except Refused as e:
+            if not isinstance(problem, Problem) or e.status not in _NOT_THERE:
+                raise
+            answer = self.post("/v1/baseline", {"problem": _whole(problem)})
+        return str(answer["asm"])
+
+    def with_baselines(self, problems: Sequence[Problem]) -> list[Problem]:
+        """``problems``, each with the server's ``-O3`` assembly as its baseline (one kept
+        as it is where it has one already)."""
+        return [
+            p if p.baseline_asm else replace(p, baseline_asm=self.baseline(p)) for p in problems
+        ]
 
     def score(
         self,
@@ -207,9 +227,7 @@ class ServiceClient:
                     raise
                 firsts = {index[k]: p for p, k in zip(problems, keys, strict=True)}
                 body["problems"] = [
-                    {"record": {"extra_info": problem_record(firsts[i])}}
-                    if isinstance(firsts[i], Problem)
-                    else refs[i]
+                    _whole(firsts[i]) if isinstance(firsts[i], Problem) else refs[i]
                     for i in range(len(refs))
                 ]
                 answer = self.post("/v1/score", body)  # the server lacks some: send them whole
@@ -284,6 +302,10 @@ def _ref(ref: Mapping[str, Any] | str) -> dict[str, Any]:
     if "name" in ref or "path" in ref or "record" in ref:
         return dict(ref)
     return {"record": dict(ref)}  # a record (or its extra_info), as verl hands it over
+
+
+def _whole(problem: Problem) -> dict[str, Any]:
+    return {"record": {"extra_info": problem_record(problem)}}
 
 
 def _key(ref: dict[str, Any]) -> str:

@@ -17,6 +17,8 @@ one status: no hidden input, output or name is ever in a response).
   "cpu_limit", "memory_mb", "rounds", "max_cpu_seconds", "group_size", "infra_retries",
   "id", "deadline_s"}`` -> ``{"id", "problem", "verdicts": [verdict + reward +
   paper_reward]}``.
+- ``POST /v1/baseline``: ``{"problem": REF}`` -> ``{"id", "problem", "asm"}``: the
+  problem's ``gcc -O3`` assembly as this server builds it (a prompt's baseline).
 - ``POST /v1/score``: ``{"problems": [REF, ...], "items": [{"problem": INDEX,
   "completion": TEXT}], "reward": {"kind", "failure", "baseline_copy"}, "time",
   "target", "infra_retries", "id", "deadline_s"}`` -> ``{"id", "rewards", "verdicts"}``.
@@ -204,7 +206,7 @@ class Problems:
                 return self._loaded[key]
         try:
             problem = load_problem(real)
-        except UserError as e:
+        except (UserError, OSError) as e:
             raise RequestError(422, f"{where}: {e}") from None
         return self._keep(key, problem)
 
@@ -363,6 +365,19 @@ def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
     return work
 
 
+def baseline_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
+    """A baseline request -> the problem's ``gcc -O3`` assembly as this server builds it
+    (what its verdicts compare against, and what a prompt shows): a client that builds
+    prompts needs no gcc of its own. The source is visible to a model, so is this."""
+    from supercoder.build.baseline import baseline_asm
+
+    problem = problems.resolve(body.get("problem"))
+    return lambda: {"problem": problem.name, "asm": baseline_asm(problem)}
+
+
+WORK = {"check": check_work, "score": score_work, "baseline": baseline_work}
+
+
 # --- the queue, the request ids, the figures ------------------------------------------
 
 
@@ -486,9 +501,7 @@ class Service:
                 raise RequestError(
                     503, "the server is draining (SIGTERM): retry elsewhere", {"Retry-After": "5"}
                 )
-            work = (check_work if endpoint == "check" else score_work)(
-                self.problems, body, self.config
-            )
+            work = WORK[endpoint](self.problems, body, self.config)
             if len(self.pending) + self.running >= self.config.queue + self.config.workers:
                 self.figures.rejected["queue_full"] += 1
                 raise RequestError(
@@ -629,6 +642,12 @@ class Service:
         metric(
             "resident_bytes", "gauge", "Resident memory of the server.", [("", resident_bytes())]
         )
+        metric(
+            "remembered_answers",
+            "gauge",
+            "Answers kept by request id (at most --remember).",
+            [("", len(self.by_id))],
+        )
         metric("draining", "gauge", "1 after SIGTERM.", [("", int(self.draining))])
         return "\n".join(lines) + "\n"
 
@@ -641,6 +660,7 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
     fastapi = require("fastapi", "serve")
     from fastapi import Request
     from fastapi.responses import JSONResponse, PlainTextResponse
+    from starlette.requests import ClientDisconnect
 
     from supercoder.paths import package_version
 
@@ -693,8 +713,8 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             raise RequestError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
         try:
             body = json.loads(b"".join(chunks))
-        except (ValueError, UnicodeDecodeError) as e:
-            raise RequestError(400, f"the body is not JSON: {e}") from None
+        except (ValueError, UnicodeDecodeError, RecursionError) as e:
+            raise RequestError(400, f"the body is not JSON: {str(e)[:200]}") from None
         if not isinstance(body, dict):
             raise RequestError(400, "the body must be a JSON object")
         return body
@@ -719,6 +739,13 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             elif e.status in (400, 422):
                 service.figures.rejected["malformed"] += 1
             return answer(endpoint, e.status, {"error": printable(str(e))}, e.headers)
+        except ClientDisconnect:  # gone before its body arrived: nothing was accepted
+            service.figures.rejected["disconnected"] += 1
+            return answer(endpoint, 400, {"error": "the client went away"})
+        except Exception as e:  # a bug: one line, never a traceback in the answer
+            service.figures.infra_failures += 1
+            text = printable(f"{type(e).__name__}: {e}", newlines=False)[:300]
+            return answer(endpoint, 500, {"error": f"internal error: {text}"})
 
     @app.get("/health")
     async def health():
@@ -748,6 +775,10 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
     @app.post("/v1/score")
     async def score(request: Request):
         return await handle("score", request)
+
+    @app.post("/v1/baseline")
+    async def baseline(request: Request):
+        return await handle("baseline", request)
 
     return app
 
