@@ -95,3 +95,44 @@ def test_a_multi_file_problem_without_its_files_is_refused_at_export():
         problem_to_record(thin, "val", 0, "main:\n\tret\n")
     with pytest.raises(UserError, match="could not carry the problem whole"):
         problem_record(thin)
+
+
+RLE_GEN = """# gen.py
+import random
+
+SIZES = [4, 40, 400, 4000]
+
+
+def generate(seed, size):
+    rng = random.Random(seed)
+    return "".join(rng.choice("ab") * rng.randint(1, 9) for _ in range(size)) + "\\n"
+"""
+RLE_VALIDATE = """# validate.py
+import sys
+
+data = sys.stdin.read()
+assert data.isascii() and len(data) < 1 << 20
+"""
+
+
+def test_an_llm_pair_and_the_fuzzer_run_a_multi_file_reference_whole(tmp_path):
+    sandbox_or_skip()
+    from supercoder.models.providers import load_model
+    from supercoder.prompting.inputgen import write_pair
+    from tests.fakes.servers import openai_server
+
+    rle = REAL / "rle"
+    folder = tmp_path / "rle"
+    files = [str(rle / n) for n in ("main.c", "encode.c", "decode.c")]
+    _init(folder, *files, "--inputs", str(rle / "tests"))
+    text = f"```python\n{RLE_GEN}```\n\n```python\n{RLE_VALIDATE}```\n"
+    with openai_server(lambda messages, request: text) as url:
+        client = load_model("openai:writer", base_url=url, cache=False)
+        report = write_pair(folder, lambda m: client.complete(m)[0].text, "openai:writer")
+    assert report.kept, report.why  # its reference built with encode.c and decode.c
+    # the fuzzer (bench fuzz) runs the same reference on its variants
+    from supercoder.problems.fuzz import _check
+
+    p = load_problem(folder)
+    kept, _ = _check(p.source, [b"aaab\n"], 5.0, p.compile_flags, p.ldflags, p.exit_code, p.units)
+    assert [out.split(b" ok")[0] for _, out in kept] == [b"5 -> 6 -> 5"]

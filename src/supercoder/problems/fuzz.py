@@ -231,6 +231,7 @@ def fuzz_problem(
         problem.compile_flags,
         problem.ldflags,
         problem.exit_code,
+        problem.units,
     )
     if kept:
         target.mkdir()
@@ -257,6 +258,7 @@ def _check(
     cflags: tuple[str, ...] = (),
     ldflags: tuple[str, ...] = (),
     exit_code: int = 0,
+    units: tuple[str, ...] = (),
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
     """(input, output) of every input the reference handles the same twice at -O3 and
     once at -O0; the others counted by why they were dropped."""
@@ -272,6 +274,7 @@ def _check(
             timeout=timeout,
             stop_at_failure=False,
             exit_code=exit_code,
+            units=units,  # a multi-file program's other translation units
         )
     except ReferenceBuildError as e:
         raise UserError(f"the reference program does not compile at -{e.level}:\n{e.log}") from e

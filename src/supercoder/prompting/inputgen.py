@@ -256,6 +256,7 @@ def _judge(problem, gen: str, val: str, named: list[tuple[str, bytes]]) -> str |
             timeout=DRAW_SECONDS,
             stop_at_failure=False,
             exit_code=problem.exit_code,
+            units=problem.units,  # a multi-file program's other translation units
         )
     except (ReferenceBuildError, UserError, InfraError) as e:
         return f"the reference could not be run on its draws ({e})"
