@@ -35,6 +35,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from supercoder.commands.options import (
+    AllowRootOpt,
+    InsecureLoopbackOpt,
+    ServedBenchmarksOpt,
+    TokenFileOpt,
+)
 from supercoder.errors import InfraError, SupercoderError, UserError, printable
 
 if TYPE_CHECKING:
@@ -120,38 +126,10 @@ def mcp(
     port: Annotated[
         int, typer.Option(min=0, max=65535, help="HTTP port (0: any free one, printed).")
     ] = 8766,
-    token_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--token-file",
-            help="A file holding the HTTP bearer token (else $SUPERCODER_TOKEN).",
-            show_default="$SUPERCODER_TOKEN",
-        ),
-    ] = None,
-    insecure_loopback: Annotated[
-        bool,
-        typer.Option(
-            "--insecure-loopback",
-            help="Serve HTTP without a token: only on a loopback address (127.0.0.1, ::1).",
-        ),
-    ] = False,
-    benchmark: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--benchmark",
-            "-b",
-            help="Problems served by name: train | val | all | a folder | a .jsonl (repeatable).",
-            show_default="all",
-        ),
-    ] = None,
-    allow_root: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--allow-root",
-            help="A folder whose problem folders tools may name by path (repeatable).",
-            show_default="none",
-        ),
-    ] = None,
+    token_file: TokenFileOpt = None,
+    insecure_loopback: InsecureLoopbackOpt = False,
+    benchmark: ServedBenchmarksOpt = None,
+    allow_root: AllowRootOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=64, help="Tool calls working at once.")] = 2,
     tool_seconds: Annotated[
         float,

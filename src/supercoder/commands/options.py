@@ -45,6 +45,41 @@ BenchmarkArg = Annotated[
 ]
 
 
+# What the service commands (serve, mcp) share: who may call them, what they serve.
+TokenFileOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--token-file",
+        help="A file holding the bearer token callers must send (else $SUPERCODER_TOKEN).",
+        show_default="$SUPERCODER_TOKEN",
+    ),
+]
+InsecureLoopbackOpt = Annotated[
+    bool,
+    typer.Option(
+        "--insecure-loopback",
+        help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
+    ),
+]
+ServedBenchmarksOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--benchmark",
+        "-b",
+        help="Problems served by name: train | val | all | a folder | a .jsonl (repeatable).",
+        show_default="all",
+    ),
+]
+AllowRootOpt = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--allow-root",
+        help="A folder whose problem folders callers may name by path (repeatable).",
+        show_default="none",
+    ),
+]
+
+
 def pick_benchmark(option: str | None, positional: str | None, default: str | None = "all") -> str:
     """The benchmark a command names, with --benchmark or (the alias) its first argument."""
     if option is not None and positional is not None and option != positional:

@@ -7,6 +7,12 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import (
+    AllowRootOpt,
+    InsecureLoopbackOpt,
+    ServedBenchmarksOpt,
+    TokenFileOpt,
+)
 from supercoder.errors import UserError
 
 
@@ -15,38 +21,10 @@ def serve(
     port: Annotated[
         int, typer.Option(min=0, max=65535, help="Port (0: any free one, printed).")
     ] = 8765,
-    token_file: Annotated[
-        Path | None,
-        typer.Option(
-            "--token-file",
-            help="A file holding the bearer token (else $SUPERCODER_TOKEN).",
-            show_default="$SUPERCODER_TOKEN",
-        ),
-    ] = None,
-    insecure_loopback: Annotated[
-        bool,
-        typer.Option(
-            "--insecure-loopback",
-            help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
-        ),
-    ] = False,
-    benchmark: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--benchmark",
-            "-b",
-            help="Problems served by name: train | val | all | a folder | a .jsonl (repeatable).",
-            show_default="all",
-        ),
-    ] = None,
-    allow_root: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--allow-root",
-            help="A folder whose problem folders requests may name by path (repeatable).",
-            show_default="none",
-        ),
-    ] = None,
+    token_file: TokenFileOpt = None,
+    insecure_loopback: InsecureLoopbackOpt = False,
+    benchmark: ServedBenchmarksOpt = None,
+    allow_root: AllowRootOpt = None,
     workers: Annotated[int, typer.Option(min=1, max=256, help="Requests verified at once.")] = 2,
     queue: Annotated[
         int, typer.Option(min=0, max=100000, help="Requests that may wait; one more gets 429.")
