@@ -12,7 +12,7 @@ from supercoder.build.baseline import baseline_asm
 from supercoder.build.toolchain import compile_to_asm, same_program
 from supercoder.cli import app
 from supercoder.problems.loading import load_problem
-from tests.conftest import make_sum_problem, sandbox_or_skip
+from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
 from tests.test_eval_cli import by_problem
 from tests.test_strategies import SLOW_PRIMES, fast_answer, fence, primes_dir
@@ -92,9 +92,19 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     sandbox_or_skip()
     bench = tmp_path / "bench"
     primes_dir(bench, "fast")
-    tiny = make_sum_problem(bench / "tiny", hidden=False)  # every test well under 5 ms
-    source = "/* problem: tiny */\n" + (tiny / "source.c").read_text()
+    # three numbers in, one out: every input of its domain runs well under 5 ms (a sum of
+    # n numbers would not do: its drawn inputs grow until they are long enough to time)
+    tiny = bench / "tiny"
+    (tiny / "tests").mkdir(parents=True)
+    source = (
+        "/* problem: tiny */\n#include <stdio.h>\nint main(void) {\n"
+        '    long long a, b, c;\n    if (scanf("%lld %lld %lld", &a, &b, &c) != 3) return 0;\n'
+        '    printf("%lld\\n", a * b + c);\n    return 0;\n}\n'
+    )
     (tiny / "source.c").write_text(source)
+    for i, (a, b, c) in enumerate([(2, 3, 4), (-7, 11, 250), (1000, 1000, -1)]):
+        (tiny / "tests" / f"t{i}.in").write_text(f"{a} {b} {c}\n")
+        (tiny / "tests" / f"t{i}.out").write_text(f"{a * b + c}\n")
     o2 = fence(compile_to_asm(source, ("-O2", "-fno-inline")))  # correct, not a copy
     out = tmp_path / "s.json"
     with openai_server(by_problem({"fast": fast_answer(), "tiny": o2})) as url:

@@ -207,8 +207,14 @@ def test_hostile_arguments_are_refused_in_one_line(root):
 
     run(hostile, session(root, "--max-candidate-kb", "64"))
 
-    async def impatient(s: ClientSession):  # a timed check takes far more than a second
-        result = await _call(s, "check_candidate", problem=str(root / "primes"), assembly=fast)
+    # a candidate that spins runs each test to its 10 s CPU limit: no answer within 1 s,
+    # however fast the machine (a fast answer's timed check can end within a second)
+    spin = "\t.text\n\t.globl main\nmain:\n1:\tjmp 1b\n"
+
+    async def impatient(s: ClientSession):
+        result = await _call(
+            s, "check_candidate", problem=str(root / "primes"), assembly=spin, time=False
+        )
         assert result.is_error and "no answer within 1 s" in text_of(result), text_of(result)
 
     run(impatient, session(root, "--tool-seconds", "1"))
