@@ -127,8 +127,8 @@ def test_plain_http_steps_name_their_problem(server, problem):
 def test_grpo_steps_episodes_on_the_openenv_server(server, problem, tmp_path, monkeypatch):
     pytest.importorskip("trl")
     from supercoder.training import multiturn
-    from supercoder.training.grpo import GrpoConfig, train_grpo
-    from tests.fakes.tiny_model import build_tiny_model
+    from supercoder.training.grpo import train_grpo
+    from tests.fakes.tiny_model import tiny_grpo_config
 
     rollouts = []
     real = multiturn.run_episodes
@@ -139,19 +139,7 @@ def test_grpo_steps_episodes_on_the_openenv_server(server, problem, tmp_path, mo
         return out
 
     monkeypatch.setattr(multiturn, "run_episodes", spy)
-    opts = GrpoConfig(
-        model=str(build_tiny_model(tmp_path / "model")),
-        output=tmp_path / "out",
-        steps=2,
-        num_generations=2,
-        max_completion_length=8,
-        lr=1e-3,
-        save_steps=2,
-        eval_split=None,
-        workers=1,
-        turns=2,
-        env_url=server,
-    )
+    opts = tiny_grpo_config(tmp_path, turns=2, env_url=server)
     summary = train_grpo(opts, [problem], echo=None)
     assert summary["steps"] == 2 and len(rollouts) == 2
     for kind, out in rollouts:

@@ -54,8 +54,8 @@ def test_trl_reward_from_supercoder_schema_column(problem):
 def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
     pytest.importorskip("trl")
     import supercoder.training.trl_reward as trl_reward
-    from supercoder.training.grpo import GrpoConfig, train_grpo
-    from tests.fakes.tiny_model import build_tiny_model
+    from supercoder.training.grpo import train_grpo
+    from tests.fakes.tiny_model import tiny_grpo_config
 
     seen = []
     real = trl_reward.verify_batch
@@ -65,18 +65,7 @@ def test_grpo_two_steps_on_tiny_model(problem, tmp_path, monkeypatch):
         return real(problems, completions, config, executor)
 
     monkeypatch.setattr(trl_reward, "verify_batch", spy)
-    model = build_tiny_model(tmp_path / "model")
-    opts = GrpoConfig(
-        model=str(model),
-        output=tmp_path / "out",
-        steps=2,
-        num_generations=2,
-        max_completion_length=8,
-        lr=1e-3,
-        save_steps=2,
-        eval_split=None,
-        workers=1,
-    )
+    opts = tiny_grpo_config(tmp_path)
     summary = train_grpo(opts, [problem], echo=None)
     assert summary["steps"] == 2
     assert len(seen) == 2  # the reward ran on every step's completions

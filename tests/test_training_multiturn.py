@@ -23,8 +23,8 @@ def problem(tmp_path_factory):
 def test_grpo_two_turns_on_tiny_model(problem, tmp_path, monkeypatch):
     pytest.importorskip("trl")
     import supercoder.training.episode as episode
-    from supercoder.training.grpo import GrpoConfig, train_grpo
-    from tests.fakes.tiny_model import build_tiny_model
+    from supercoder.training.grpo import train_grpo
+    from tests.fakes.tiny_model import tiny_grpo_config
 
     rollouts, verdicts = [], []
     real_run, real_judge = multiturn.run_episodes, episode.judge
@@ -41,18 +41,8 @@ def test_grpo_two_turns_on_tiny_model(problem, tmp_path, monkeypatch):
 
     monkeypatch.setattr(multiturn, "run_episodes", run_spy)
     monkeypatch.setattr(episode, "judge", judge_spy)
-    opts = GrpoConfig(
-        model=str(build_tiny_model(tmp_path / "model")),
-        output=tmp_path / "out",
-        steps=2,
-        num_generations=2,
-        max_completion_length=8,
-        lr=1e-3,
-        save_steps=2,
-        eval_split=None,
-        workers=1,
-        turns=2,
-        reward=RewardConfig("paper", eval_config=CheckConfig(time=False)),
+    opts = tiny_grpo_config(
+        tmp_path, turns=2, reward=RewardConfig("paper", eval_config=CheckConfig(time=False))
     )
     summary = train_grpo(opts, [problem], echo=None)
     assert summary["steps"] == 2

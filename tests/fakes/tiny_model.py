@@ -132,3 +132,23 @@ def build_tiny_model(folder: str | Path, hidden_size: int = 32, seed: int = 0) -
     model.generation_config.eos_token_id = fast.eos_token_id
     model.save_pretrained(out)
     return out
+
+
+def tiny_grpo_config(folder: Path, **overrides):
+    """The ``GrpoConfig`` of a two-step GRPO run on the tiny model built in ``folder``
+    (two generations a prompt, eight tokens each, no evaluation split), with
+    ``overrides`` on top."""
+    from supercoder.training.grpo import GrpoConfig
+
+    settings = dict(
+        model=str(build_tiny_model(folder / "model")),
+        output=folder / "out",
+        steps=2,
+        num_generations=2,
+        max_completion_length=8,
+        lr=1e-3,
+        save_steps=2,
+        eval_split=None,
+        workers=1,
+    )
+    return GrpoConfig(**(settings | overrides))
