@@ -31,11 +31,11 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.timing.calibration import load_calibration
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.types import Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 

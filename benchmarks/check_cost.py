@@ -36,13 +36,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.build.baseline import baseline_asm, baseline_binary
-from supercoder.build.toolchain import assemble, compile_to_asm, cpu_model, gcc_version
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.sandbox.box import Sandbox
 from supercoder.timing.calibration import load_calibration
 from supercoder.timing.meter import MeterConfig
 from supercoder.timing.slots import slot_cpus
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+from supercoder.toolchain.gcc import assemble, compile_to_asm, cpu_model, gcc_version
 from supercoder.types import Problem, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 

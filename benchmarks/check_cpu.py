@@ -18,9 +18,9 @@ import statistics
 import time
 
 import supercoder
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import cpu_model
 from supercoder.verify.evaluate import CheckConfig, evaluate
 
 

@@ -18,9 +18,9 @@ import argparse
 import itertools
 import time
 
-from supercoder.build.baseline import compile_baseline
-from supercoder.build.toolchain import cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.baseline import compile_baseline
+from supercoder.toolchain.gcc import cpu_model
 from supercoder.verify.evaluate import CheckConfig, evaluate
 
 DEFAULT = ["dp_lcs", "num_sieve_primes", "graph_dijkstra", "str_zfunc", "sort_merge_inversions"]

@@ -25,13 +25,13 @@ import argparse
 import math
 import time
 
-from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.base import Sampling
 from supercoder.models.compiler import DEFAULT_BUDGET, CompilerModel, default_samples
 from supercoder.runs.dispatch import search as run_search
 from supercoder.runs.strategies import StrategyConfig, effective_speedup, make_verifier
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.types import Candidate
 from supercoder.verify.evaluate import CheckConfig, evaluate
 

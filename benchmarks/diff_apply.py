@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from supercoder.build.baseline import baseline_asm  # noqa: E402
 from supercoder.dataset.benchmarks import load_benchmark  # noqa: E402
 from supercoder.prompting.prompts import build_messages  # noqa: E402
+from supercoder.toolchain.baseline import baseline_asm  # noqa: E402
 from tests.fakes.diff_model import apply_rate, shown_listing  # noqa: E402
 
 

@@ -19,9 +19,9 @@ import math
 import statistics
 import time
 
-from supercoder.build.baseline import compile_baseline
-from supercoder.build.toolchain import cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.baseline import compile_baseline
+from supercoder.toolchain.gcc import cpu_model
 from supercoder.verify import unseen
 from supercoder.verify.evaluate import CheckConfig, evaluate
 

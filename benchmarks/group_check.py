@@ -24,8 +24,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.build.toolchain import cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.gcc import cpu_model
 
 sys.path.insert(0, str(Path(__file__).parent))
 from reward_throughput import completions  # noqa: E402

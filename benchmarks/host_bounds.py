@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import time
 
-from supercoder.build.asmcheck import forbidden_directive
-from supercoder.build.asmtext import _line_end, _string_end, strip_comments
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import cpu_model, normalize_asm
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.asmcheck import forbidden_directive
+from supercoder.toolchain.asmtext import _line_end, _string_end, strip_comments
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import cpu_model, normalize_asm
 from supercoder.verify.evaluate import CheckConfig, check_candidate
 
 

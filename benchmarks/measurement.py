@@ -30,10 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.build.baseline import baseline_asm, baseline_binary
-from supercoder.build.toolchain import assemble, cpu_model, gcc_version
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.sandbox.box import Sandbox
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+from supercoder.toolchain.gcc import assemble, cpu_model, gcc_version
 from supercoder.verify.evaluate import CheckConfig, evaluate
 
 DEFAULT = ["dp_lcs", "num_sieve_primes", "mat_multiply_mod", "graph_dijkstra"]

@@ -17,13 +17,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.models.base import Sampling
 from supercoder.models.compiler import CompilerModel
 from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.loading import load_problem
 from supercoder.runs.metrics import answer_origin, long_enough, problem_timed
 from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
+from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.verify.evaluate import CheckConfig
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"

@@ -40,11 +40,11 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import compile_to_asm, cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.timing.intervals import Z95
 from supercoder.timing.slots import physical_cores, slot_count
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import compile_to_asm, cpu_model
 from supercoder.types import Problem, Verdict
 from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import LocalExecutor

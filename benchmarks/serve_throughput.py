@@ -34,9 +34,9 @@ import time
 
 import httpx
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import compile_to_asm, cpu_model, machine_context
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import compile_to_asm, cpu_model, machine_context
 from supercoder.types import Problem
 from supercoder.verify.client import ServiceClient
 from supercoder.verify.evaluate import CheckConfig

@@ -17,13 +17,13 @@ from __future__ import annotations
 import argparse
 import math
 
-from supercoder.build.isa import parse_target
-from supercoder.build.toolchain import cpu_model, gcc_version
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.base import Sampling
 from supercoder.models.compiler import CompilerModel
 from supercoder.runs.dispatch import search
 from supercoder.runs.strategies import StrategyConfig, make_verifier
+from supercoder.toolchain.gcc import cpu_model, gcc_version
+from supercoder.toolchain.isa import parse_target
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.service import VerifyConfig
 

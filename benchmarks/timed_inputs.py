@@ -25,9 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import cpu_model
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import cpu_model
 from supercoder.types import Problem, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 

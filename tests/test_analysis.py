@@ -10,7 +10,7 @@ import pytest
 from supercoder.analysis import TRANSFORMATION_KINDS, analyze
 from supercoder.analysis.asm import Imm, Mem, Reg, Target, normalize_mnemonic, parse_operand
 from supercoder.analysis.cfg import build_program
-from supercoder.build.toolchain import compile_to_asm
+from supercoder.toolchain.gcc import compile_to_asm
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
 

@@ -85,10 +85,10 @@ def test_leaves_import_nothing_above_them():
     leaves = {
         "supercoder.errors": set(),
         "supercoder.paths": set(),
-        "supercoder.build.asmtext": set(),
+        "supercoder.toolchain.asmtext": set(),
     }
     leaves["supercoder.timing.intervals"] = set()
-    leaves["supercoder.build.asmcheck"] = {"supercoder.build.asmtext"}
+    leaves["supercoder.toolchain.asmcheck"] = {"supercoder.toolchain.asmtext"}
     leaves["supercoder.types"] = {"supercoder.errors", "supercoder.paths"}
     for leaf, allowed in leaves.items():
         assert graph[leaf] <= allowed, (leaf, graph[leaf] - allowed)
@@ -97,7 +97,7 @@ def test_leaves_import_nothing_above_them():
 LAYERS = [  # docs/ARCHITECTURE.md "Layering": a package may import only itself and earlier layers
     ["errors", "paths", "types"],
     ["sandbox"],
-    ["build"],
+    ["toolchain"],
     ["analysis"],
     ["problems"],
     ["timing"],
@@ -114,7 +114,7 @@ LAYERS = [  # docs/ARCHITECTURE.md "Layering": a package may import only itself 
 
 
 def package_of(module: str) -> str:
-    """``supercoder.build.toolchain`` -> ``build``; the top-level modules are their own."""
+    """``supercoder.toolchain.gcc`` -> ``toolchain``; the top-level modules are their own."""
     parts = module.split(".")
     return parts[1] if len(parts) > 1 else "__init__"
 

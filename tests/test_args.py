@@ -12,9 +12,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.loading import load_problem, write_problem
 from supercoder.sandbox.box import Limits
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import ARGS_MARK, Status, split_args, with_args
 from tests.conftest import sandbox_or_skip
 
@@ -34,7 +34,7 @@ def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
 
 
 def _baseline_check(tmp_path: Path, folder: Path) -> dict:
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     asm = tmp_path / f"{folder.name}.s"
     asm.write_text(baseline_asm(load_problem(folder)))

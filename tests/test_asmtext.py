@@ -7,9 +7,9 @@ import tempfile
 from pathlib import Path
 
 from supercoder.analysis.asm import Directive, parse
-from supercoder.build.asmtext import blank_strings, collapse_space, statements, strip_comments
-from supercoder.build.baseline import baseline_binary
-from supercoder.build.toolchain import asm_digest, compile_to_asm, normalize_asm, same_program
+from supercoder.toolchain.asmtext import blank_strings, collapse_space, statements, strip_comments
+from supercoder.toolchain.baseline import baseline_binary
+from supercoder.toolchain.gcc import asm_digest, compile_to_asm, normalize_asm, same_program
 
 CASES = r"""
 #include <stdio.h>

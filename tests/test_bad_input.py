@@ -458,7 +458,7 @@ def test_a_test_name_with_control_characters_cannot_forge_table_rows(tmp_path):
     problem = make_sum_problem(tmp_path / "p", hidden=False)
     (problem / "tests" / "t0.in").rename(problem / "tests" / "a\nb │ ok.in")
     (problem / "tests" / "t0.out").rename(problem / "tests" / "a\nb │ ok.out")
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     cand = tmp_path / "c.s"
     cand.write_text(baseline_asm(load_problem(problem)))

@@ -168,7 +168,7 @@ def test_a_c99_inline_link_failure_names_gnu89_inline_not_a_library(tmp_path):
     """``inline`` without ``static`` links at -O0 (nothing inlined) only with gnu89
     semantics: the refusal says so, and the flag it names builds it."""
     sandbox_or_skip()
-    from supercoder.build.reference import ReferenceBuildError, build_reference
+    from supercoder.toolchain.reference import ReferenceBuildError, build_reference
 
     source = _INLINE + "#include <stdio.h>\n" + _USES
     with pytest.raises(ReferenceBuildError) as e:

@@ -20,8 +20,8 @@ WORKERS = max(1, min(4, (os.cpu_count() or 2)))
 
 def _check(folder: str) -> tuple[str, str, int]:
     """(status, message, tests run) of the problem's baseline evaluated as a candidate."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.errors import SupercoderError
+    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.verify.evaluate import CheckConfig, evaluate
 
     try:

@@ -11,8 +11,6 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import machine_context
 from supercoder.paths import cache_dir
 from supercoder.problems.loading import load_problem
 from supercoder.timing.calibration import (
@@ -25,6 +23,8 @@ from supercoder.timing.calibration import (
 )
 from supercoder.timing.intervals import round_bootstrap, widen
 from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, precise_enough
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import machine_context
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized

@@ -10,7 +10,14 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.flagspace import (
+from supercoder.errors import UserError
+from supercoder.models import Sampling, load_model
+from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
+from supercoder.prompting.prompts import build_messages, extract_assembly
+from supercoder.runs.buildsearch import build_search, search_builds
+from supercoder.runs.strategies import StrategyConfig, make_verifier
+from supercoder.runs.trials import SearchConfig
+from supercoder.toolchain.flagspace import (
     TARGETS,
     Build,
     Tools,
@@ -19,15 +26,8 @@ from supercoder.build.flagspace import (
     make,
     search_space,
 )
-from supercoder.build.pgo import build_asm
-from supercoder.build.toolchain import assemble, compile_to_asm, same_program
-from supercoder.errors import UserError
-from supercoder.models import Sampling, load_model
-from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
-from supercoder.prompting.prompts import build_messages, extract_assembly
-from supercoder.runs.buildsearch import build_search, search_builds
-from supercoder.runs.strategies import StrategyConfig, make_verifier
-from supercoder.runs.trials import SearchConfig
+from supercoder.toolchain.gcc import assemble, compile_to_asm, same_program
+from supercoder.toolchain.pgo import build_asm
 from supercoder.types import Problem, SearchRecord, TestCase
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import sandbox_or_skip

@@ -11,9 +11,9 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.cli import app
 from supercoder.prompting.prompts import fenced_blocks
+from supercoder.toolchain.gcc import compile_to_asm
 from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
 from tests.fakes.sizing import sized
@@ -157,11 +157,11 @@ def test_a_diff_only_model_is_correct_and_fast_with_hot_and_full_context(tmp_pat
 def sft_targets_are_diffs(bench: Path, db: Path) -> None:
     """``train sft --from-run --answer diff``: each target is edit blocks that rebuild the
     stored (whole) answer from the baseline, under the prompt the model would see."""
-    from supercoder.build.baseline import baseline_asm
-    from supercoder.build.toolchain import same_program
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.prompting.answers import resolve_answer
     from supercoder.runs.store import Store
+    from supercoder.toolchain.baseline import baseline_asm
+    from supercoder.toolchain.gcc import same_program
     from supercoder.training.sft import sft_examples
 
     problems = load_benchmark(str(bench))
@@ -222,9 +222,9 @@ def test_a_failed_block_is_quoted_in_refinement_and_the_stored_program_is_whole(
 
 def test_rewards_score_diff_answers(tmp_path):
     sandbox_or_skip()
-    from supercoder.build.baseline import baseline_asm
     from supercoder.problems.loading import load_problem
     from supercoder.prompting.prompts import build_messages
+    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.reward import RewardConfig, verify_batch
 

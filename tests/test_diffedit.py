@@ -193,9 +193,9 @@ def test_a_block_of_only_cfi_or_file_lines_applies_when_unambiguous_as_written()
 def test_model_shaped_diffs_apply_in_full_and_hot_context(tmp_path):
     """Blocks copied from what the prompt shows (cfi/file lines in full context, %
     annotations and elided bodies in hot context) apply: 100% in both."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.prompting.prompts import build_messages
+    from supercoder.toolchain.baseline import baseline_asm
     from tests.conftest import sandbox_or_skip
     from tests.fakes.diff_model import apply_rate, model_shaped_diff, shown_listing
 

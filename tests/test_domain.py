@@ -101,7 +101,7 @@ def test_undefined_behaviour_on_every_input_is_the_programs_not_the_draws() -> N
     """The sanitizer reports the same signed overflow on the visible inputs: a draw is not
     held to it, and the model's draws are timed (before: every source dropped)."""
     sandbox_or_skip()
-    from supercoder.build.reference import reference_runs
+    from supercoder.toolchain.reference import reference_runs
 
     folder = Path(tempfile.mkdtemp()) / "ub"
     (folder / "tests").mkdir(parents=True)

@@ -12,10 +12,10 @@ import sys
 
 from typer.testing import CliRunner
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import assemble
 from supercoder.cli import app
 from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import assemble
 from tests.conftest import SUM_SOURCE, make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import Reply, openai_server
 from tests.test_strategies import BROKEN, fast_answer, primes_dir

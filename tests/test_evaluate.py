@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import asm_digest, assemble, compile_to_asm
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import asm_digest, assemble, compile_to_asm
 from supercoder.types import Status, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import paper_reward
@@ -248,8 +248,8 @@ def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_pa
     """A baseline failure in a sandbox that has run the candidate is the candidate's
     fault when the baseline passes in a fresh sandbox; infra_error only when it fails
     there too."""
-    from supercoder.build.baseline import baseline_binary
     from supercoder.errors import InfraError
+    from supercoder.toolchain.baseline import baseline_binary
     from supercoder.verify.evaluate import _blame, baseline_fails_alone
 
     problem = load_problem(primes)

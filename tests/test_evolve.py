@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.toolchain import asm_digest
 from supercoder.models.base import Sampling
 from supercoder.models.providers import load_model
 from supercoder.problems.loading import load_problem
@@ -31,6 +30,7 @@ from supercoder.runs.evolve import MemoryArchive, evolve
 from supercoder.runs.programs import ProgramDB, baseline_program, faster_than
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import EvolveConfig, Strategy, StrategyConfig, make_verifier
+from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Speedup, Status, Verdict
 from tests.conftest import sandbox_or_skip
 from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_version
@@ -341,8 +341,8 @@ def test_crossover_and_hot_prompts_show_their_parents(chains):
 
 
 def test_the_feature_grid_tells_kinds_of_programs_apart(chains):
-    from supercoder.build.toolchain import compile_to_asm
     from supercoder.runs.programs import cell, features
+    from supercoder.toolchain.gcc import compile_to_asm
 
     chain = chains["ca"]
     scalar = features(chain.versions[0])

@@ -35,7 +35,7 @@ runner = CliRunner()
 
 
 def sum_answer() -> str:
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.gcc import compile_to_asm
     from tests.conftest import SUM_SOURCE
 
     return "```assembly\n" + compile_to_asm(SUM_SOURCE, ("-O2",)) + "\n```"

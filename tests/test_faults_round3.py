@@ -533,8 +533,8 @@ def test_ctrl_c_stops_calibrate_within_seconds_without_promising_a_resume(own_tm
 
 
 def test_problem_baseline_writes_the_o3_assembly_of_a_bundled_problem(tmp_path, monkeypatch):
-    from supercoder.build.baseline import baseline_asm
     from supercoder.problems.loading import BUNDLED_ROOT
+    from supercoder.toolchain.baseline import baseline_asm
 
     monkeypatch.chdir(tmp_path)
     want = baseline_asm(load_problem(BUNDLED_ROOT / "dp_lcs"))
@@ -667,11 +667,11 @@ def test_analyze_and_report_count_the_same_answers(tmp_path):
 
 
 def _stored_two_attempts(db: Path) -> None:
-    from supercoder.build.baseline import baseline_asm
     from supercoder.problems.loading import BUNDLED_ROOT
     from supercoder.runs.metrics import summarize
     from supercoder.runs.store import RunConfig, RunJournal, Store
     from supercoder.runs.strategies import Attempt, Outcome
+    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.types import Candidate, Status, Verdict
 
     asm = baseline_asm(load_problem(BUNDLED_ROOT / "dp_lcs"))

@@ -10,7 +10,6 @@ from datetime import UTC, datetime
 
 import pytest
 
-from supercoder.build.toolchain import machine_context
 from supercoder.errors import UserError
 from supercoder.paths import package_version
 from supercoder.runs.metrics import summarize
@@ -18,6 +17,7 @@ from supercoder.runs.store import JSON_FORMAT_VERSION, RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import SUMMARY_FORMAT_VERSION, RunSummary
 from supercoder.timing.meter import LEGACY_METHOD, LEGACY_PROTOCOL, METHOD, PROTOCOL, MeterConfig
+from supercoder.toolchain.gcc import machine_context
 from supercoder.types import (
     VERDICT_FORMAT_VERSION,
     Candidate,

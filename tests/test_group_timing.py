@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm, baseline_binary
-from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Sandbox
 from supercoder.timing.meter import Meter, MeterConfig
 from supercoder.timing.slots import Slot, physical_cores, slot_count, slot_cpus, timing_slot
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig, check_candidate, evaluate, time_group
 from tests.test_evaluate import SLOW, SLOWER, primes  # noqa: F401  (fixture)

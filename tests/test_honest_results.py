@@ -8,10 +8,10 @@ import re
 
 from typer.testing import CliRunner
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import compile_to_asm, same_program
 from supercoder.cli import app
 from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import compile_to_asm, same_program
 from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
 from tests.test_eval_cli import by_problem

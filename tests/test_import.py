@@ -7,11 +7,11 @@ import pyarrow.parquet as pq
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.build.toolchain import compile_to_asm, normalize_asm
 from supercoder.cli import app
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.importer import import_records, looks_unoptimized, read_source
 from supercoder.errors import UserError
+from supercoder.toolchain.gcc import compile_to_asm, normalize_asm
 from tests.conftest import sandbox_or_skip
 
 PROGRAMS = [

@@ -12,10 +12,14 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.flagspace import find_tools as find_build_tools
-from supercoder.build.flagspace import retarget, search_space
-from supercoder.build.isa import (
+from supercoder.cli import app
+from supercoder.models import Sampling
+from supercoder.models.compiler import CompilerModel
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.flagspace import find_tools as find_build_tools
+from supercoder.toolchain.flagspace import retarget, search_space
+from supercoder.toolchain.gcc import object_code
+from supercoder.toolchain.isa import (
     CPU_FLAGS,
     Target,
     cpu_flags,
@@ -23,10 +27,6 @@ from supercoder.build.isa import (
     missing_here,
     scan_object,
 )
-from supercoder.build.toolchain import object_code
-from supercoder.cli import app
-from supercoder.models import Sampling
-from supercoder.models.compiler import CompilerModel
 from supercoder.types import IsaUse, Problem, SearchRecord, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
@@ -286,7 +286,7 @@ def _timed_problem(tmp_path) -> Problem:
     """The popcount program with inputs long enough to time on this machine."""
     import subprocess
 
-    from supercoder.build.toolchain import assemble, compile_to_asm
+    from supercoder.toolchain.gcc import assemble, compile_to_asm
     from tests.fakes.sizing import sized
 
     n = sized(SOURCE, start=100_000)

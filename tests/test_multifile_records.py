@@ -11,9 +11,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from supercoder.build.baseline import baseline_asm
 from supercoder.dataset.records import problem_from_record, problem_to_record
 from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Problem
 from supercoder.verify.client import problem_record
 from supercoder.verify.evaluate import CheckConfig, check_candidate

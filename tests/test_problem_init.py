@@ -209,7 +209,7 @@ def test_openmp_needs_fopenmp_and_then_works_through_check(tmp_path):
     assert (
         problem.cflags == ("-fopenmp",) and json.loads((out / "problem.json").read_text())["cflags"]
     )
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     cand = tmp_path / "cand.s"
     cand.write_text(baseline_asm(problem))
@@ -225,7 +225,7 @@ def test_check_applies_the_problems_compare_mode(tmp_path):
     source = KATTIS / "submissions" / "accepted" / "hypot.c"
     args = ("problem", "init", str(source), "--inputs", str(KATTIS), "-o", str(out))
     assert run_cli(*args, "--compare", "float:1e-6").returncode == 0
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.gcc import compile_to_asm
 
     cand = tmp_path / "six.s"  # prints 6 decimals instead of 9: within 1e-6
     cand.write_text(compile_to_asm(source.read_text().replace("%.9f", "%.7f")))
@@ -290,7 +290,7 @@ def test_more_real_layouts_pair_answers(tmp_path):
 
 
 def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.types import Problem, TestCase
 
     folder = tmp_path / "prob"
@@ -356,7 +356,7 @@ int main(void) { int x; if (scanf("%d", &x) != 1) return 1; printf("%d\n", MIX(x
 
 
 def test_headers_beside_the_source_are_found_by_init_and_every_build(tmp_path):
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     sandbox_or_skip()
     src = tmp_path / "src"
@@ -391,8 +391,8 @@ int main(void) { int x; if (scanf("%d", &x) != 1) return 1; printf("%d\n", 2 * x
 
 
 def test_an_exit_status_by_design_is_part_of_the_answer(tmp_path):
-    from supercoder.build.baseline import baseline_asm
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.baseline import baseline_asm
+    from supercoder.toolchain.gcc import compile_to_asm
 
     sandbox_or_skip()
     source = tmp_path / "three.c"

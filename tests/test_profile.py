@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.build.baseline import baseline_asm
 from supercoder.cli import app
 from supercoder.problems.loading import load_problem
 from supercoder.prompting.hotspots import find_hotspots, hot_view
 from supercoder.prompting.profiling import parse_cachegrind, profile_problem
+from supercoder.toolchain.baseline import baseline_asm
 from tests.conftest import sandbox_or_skip
 from tests.test_diff_answers import make_problem
 

@@ -6,7 +6,6 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.prompting.prompts import (
     build_messages,
     extract_assembly,
@@ -14,6 +13,7 @@ from supercoder.prompting.prompts import (
     fenced_blocks,
     refinement_messages,
 )
+from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import (
     Problem,
     Speedup,

@@ -126,8 +126,8 @@ def test_a_node_lost_mid_batch_loses_no_verdict(tmp_path, monkeypatch):
     import time
     from pathlib import Path
 
-    from supercoder.build.toolchain import compile_to_asm
     from supercoder.timing.meter import MeterConfig
+    from supercoder.toolchain.gcc import compile_to_asm
     from supercoder.verify.ray import RayExecutor
     from supercoder.verify.service import VerifyConfig, verify_stream
     from tests.fakes.tiny_model import SLOW_SOURCE

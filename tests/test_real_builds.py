@@ -170,7 +170,7 @@ def test_polybench_inits_as_documented_include_folders_and_a_second_source(tmp_p
 
 
 def _baseline_checks_ok(tmp_path: Path, folder: Path) -> dict:
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     asm = tmp_path / f"{folder.name}.s"
     asm.write_text(baseline_asm(load_problem(folder)))

@@ -8,10 +8,10 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from supercoder.build.toolchain import compile_to_asm, normalize_asm
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.records import load_records, problem_to_record, write_records
 from supercoder.errors import UserError
+from supercoder.toolchain.gcc import compile_to_asm, normalize_asm
 from supercoder.types import Problem, TestCase
 
 SOURCE = '#include <stdio.h>\nint main(void){int a,b;scanf("%d %d",&a,&b);printf("%d\\n",a+b);return 0;}\n'

@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 
-import supercoder.build.baseline as baseline_mod
-from supercoder.build.baseline import baseline_asm, baseline_binary
-from supercoder.build.reference import (
+import supercoder.toolchain.baseline as baseline_mod
+from supercoder.errors import UserError
+from supercoder.paths import cache_dir
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+from supercoder.toolchain.reference import (
     MISMATCH,
     NONDETERMINISTIC,
     RUNTIME_ERROR,
@@ -17,8 +19,6 @@ from supercoder.build.reference import (
     reference_runs,
     run_reference,
 )
-from supercoder.errors import UserError
-from supercoder.paths import cache_dir
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
 

@@ -10,9 +10,9 @@ import subprocess
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.cli import app
 from supercoder.report.page import analyze_run, kind_table, load_run, write_report
+from supercoder.toolchain.gcc import compile_to_asm
 
 pytestmark = pytest.mark.skipif(not shutil.which("gcc"), reason="needs gcc")
 

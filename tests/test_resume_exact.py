@@ -93,8 +93,8 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
     short, and does not search again."""
     sandbox_or_skip()
     import supercoder.runs.buildsearch as bs
-    from supercoder.build.baseline import baseline_asm
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.baseline import baseline_asm
+    from supercoder.toolchain.gcc import compile_to_asm
     from supercoder.verify.evaluate import evaluate
 
     problem = load_problem(make_sum_problem(tmp_path / "sum"))

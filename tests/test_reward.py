@@ -6,9 +6,9 @@ import math
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
 from supercoder.errors import InfraError
 from supercoder.runs.metrics import batch_stats
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Speedup, Status, Verdict
 from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import InlineExecutor

@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.inputmodel import model_for
 from supercoder.problems.loading import load_problem
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Problem, Status
 from supercoder.verify.reward import default_reward, score_batch
 from tests.conftest import sandbox_or_skip

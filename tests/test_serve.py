@@ -18,8 +18,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from supercoder.build.baseline import baseline_asm
 from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
 pytestmark = pytest.mark.slow

@@ -12,8 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.errors import MissingExtra
 from supercoder.models.base import Sampling
 from supercoder.models.scripted import ScriptedModel
@@ -28,6 +26,8 @@ from supercoder.runs.strategies import (
     solve,
 )
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.executors import LocalExecutor, make_executor

@@ -14,8 +14,8 @@ import pytest
 from supercoder.analysis import analyze
 from supercoder.analysis.asm import parse
 from supercoder.analysis.tables import data_objects
-from supercoder.build.sections import data_sections
-from supercoder.build.toolchain import compile_to_asm
+from supercoder.toolchain.gcc import compile_to_asm
+from supercoder.toolchain.sections import data_sections
 from tests.conftest import sandbox_or_skip
 
 STEPS = "static int steps(long long n) { int s = 0; while (n != 1) { n = (n & 1) ? 3 * n + 1 : n / 2; s++; } return s; }\n"
@@ -153,7 +153,7 @@ def test_a_verdict_says_the_answer_s_data_grew(tmp_path: Path) -> None:
 
 def test_data_sections_read_from_the_elf(tmp_path: Path) -> None:
     sandbox_or_skip()
-    from supercoder.build.toolchain import compile_c
+    from supercoder.toolchain.gcc import compile_c
 
     built = compile_c(MEMO, tmp_path / "memo")
     assert built.ok and built.binary is not None

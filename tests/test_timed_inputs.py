@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.inputmodel import FILE, infer, model_for
 from supercoder.problems.loading import load_problem
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.unseen import DRAWS, sanitizer_clean, unseen_tests
@@ -62,7 +62,7 @@ def _problem(folder: Path, source: str, inputs: list[str]) -> Path:
     folder.mkdir(parents=True)
     (folder / "source.c").write_text(source)
     (folder / "tests").mkdir()
-    from supercoder.build.reference import reference_runs
+    from supercoder.toolchain.reference import reference_runs
 
     outs = reference_runs(source, [x.encode() for x in inputs])
     for i, (data, run) in enumerate(zip(inputs, outs, strict=True)):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.errors import UserError
+from supercoder.toolchain.gcc import compile_to_asm
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
 

@@ -293,7 +293,7 @@ def test_naive_manager_scores_a_bundled_problems_fast_and_wrong_answers(
     import numpy as np
     from verl.experimental.reward_loop.reward_loop import RewardLoopWorker
 
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.gcc import compile_to_asm
 
     names = [row["extra_info"]["name"] for row in train_dataset.dataframe]
     row = train_dataset[names.index("num_modpow")]
@@ -383,8 +383,8 @@ def _rlhf_count(tmp: Path, budget: dict, qwen_dir: Path, dataset_cls, omegaconf)
 
     tmp.mkdir(parents=True)
     path = tmp / "all.parquet"
-    from supercoder.build.baseline import baseline_asm
     from supercoder.dataset.records import write_raw
+    from supercoder.toolchain.baseline import baseline_asm
 
     problems = [replace(p, baseline_asm=baseline_asm(p)) for p in load_benchmark("train")]
     write_raw(records_for(problems), path)

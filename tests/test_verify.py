@@ -11,10 +11,10 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.errors import InfraError, UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Candidate, Origin, Status
 from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.evaluate import check_candidate as REAL_CHECK

@@ -614,7 +614,7 @@ class TestResult:
 
 @dataclass(frozen=True)
 class IsaUse:
-    """Which CPUs a program runs on (``build/isa.py`` decodes its object code).
+    """Which CPUs a program runs on (``toolchain/isa.py`` decodes its object code).
 
     Fields:
         extensions: the ISA extensions its instructions need beyond x86-64's baseline
@@ -659,7 +659,7 @@ class IsaUse:
 
 @dataclass(frozen=True)
 class DataSize:
-    """The data a candidate's program holds against the baseline's (``build/sections.py``:
+    """The data a candidate's program holds against the baseline's (``toolchain/sections.py``:
     ``.rodata``, ``.data``, ``.bss`` and their kin, in the linked binaries).
 
     Fields:

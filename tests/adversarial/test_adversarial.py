@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import assemble, compile_to_asm
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits, open_sandbox
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import paper_reward

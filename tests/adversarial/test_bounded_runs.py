@@ -57,7 +57,7 @@ def test_one_long_nap_is_stopped_at_the_per_run_allowance(problem):
 def test_honest_runs_are_not_called_asleep(problem, tmp_path):
     """The honest sum, many times: blocked time (~0.1 ms a run here) stays far below the
     allowance (2 s for all runs of a binary in a sandbox, 1 s a run)."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary
+    from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 
     binary = baseline_binary(baseline_asm(problem), tmp_path)
     data = problem.tests[-2].read_input()
@@ -72,8 +72,8 @@ def test_a_sandbox_is_charged_to_a_memory_cgroup_of_its_own(problem, tmp_path):
     """Where the machine has a cgroup v1 memory controller we may use (CI, as root),
     kernel memory a sandbox makes the kernel hold is charged to a cgroup of its own,
     capped at its memory limit plus a margin, and removed with the sandbox."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary
     from supercoder.sandbox.cgroup import MARGIN_MB, make_memory_cgroup, remove_cgroup
+    from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 
     probe = make_memory_cgroup(64, None)
     if probe is None:

@@ -16,14 +16,14 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import BUILD_LIMITS, assemble, compile_to_asm
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.prompting.prompts import fence
 from supercoder.runs.strategies import make_verifier, refine
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import BUILD_LIMITS, assemble, compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import evaluate
 from tests.adversarial.test_adversarial import CONFIG, fixture_asm

@@ -23,12 +23,12 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.reference import reference_runs as run_c
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.inputmodel import model_for
 from supercoder.problems.loading import load_problem
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.gcc import compile_to_asm
+from supercoder.toolchain.reference import reference_runs as run_c
 from supercoder.types import Problem, Status
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.unseen import unseen_tests

@@ -17,8 +17,8 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.build.toolchain import compile_to_asm, normalize_asm
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.gcc import compile_to_asm, normalize_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig
 from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch

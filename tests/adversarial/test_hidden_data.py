@@ -16,8 +16,8 @@ import json
 
 import pytest
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import HIDDEN_DETAIL, evaluate
 from tests.adversarial.test_adversarial import CONFIG, fixture_asm

@@ -19,9 +19,9 @@ import tracemalloc
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import CANDIDATE_ASM_FLOOR, candidate_cap
 from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import CANDIDATE_ASM_FLOOR, candidate_cap
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig, check_candidate
 from tests.conftest import make_sum_problem, sandbox_or_skip
@@ -149,8 +149,8 @@ def test_the_fast_scan_finds_what_the_full_decode_finds() -> None:
     case (unknown bytes, VEX, EVEX, prefixes, legacy SSE4, BMI, an immediate holding
     VEX/EVEX/XOP bytes) it reports exactly what decoding every instruction does."""
     sandbox_or_skip()
-    from supercoder.build.isa import decode, executable_sections, needs
-    from supercoder.build.toolchain import object_code
+    from supercoder.toolchain.gcc import object_code
+    from supercoder.toolchain.isa import decode, executable_sections, needs
 
     built = object_code(MIXED)
     assert built.ok and built.binary is not None

@@ -37,8 +37,8 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.build.toolchain import assemble
 from supercoder.sandbox.box import Limits, Sandbox
+from supercoder.toolchain.gcc import assemble
 from supercoder.types import Status
 from supercoder.verify.evaluate import evaluate
 from tests.adversarial.test_adversarial import CONFIG, fixture_asm, problem

@@ -14,8 +14,8 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.build.toolchain import compile_to_asm
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import NOT_TIMED, CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip

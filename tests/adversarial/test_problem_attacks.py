@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.build.flags import check_flags
-from supercoder.build.toolchain import compile_c, compile_to_asm
 from supercoder.cli import app
 from supercoder.errors import UserError
+from supercoder.toolchain.flags import check_flags
+from supercoder.toolchain.gcc import compile_c, compile_to_asm
 from tests.conftest import SUM_SOURCE, make_sum_problem, sandbox_or_skip
 
 TRIVIAL = "\t.text\n\t.globl main\nmain:\n\txorl %eax, %eax\n\tret\n"

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from supercoder.verify.reward import RewardConfig, default_reward, paper_reward, score_verdict
 from tests.conftest import sandbox_or_skip

@@ -16,9 +16,9 @@ import sys
 
 import pytest
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.toolchain import assemble
 from supercoder.sandbox.elf import run_image_digest, same_run_image
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import assemble
 from tests.conftest import sandbox_or_skip
 from tests.fakes.tiny_model import tiny_problem
 

@@ -60,7 +60,7 @@ class Chain:
         return len(self.versions) - 1
 
     def version_of(self, asm: str | None) -> int | None:
-        from supercoder.build.toolchain import normalize_asm
+        from supercoder.toolchain.gcc import normalize_asm
 
         if not asm:
             return None
@@ -75,8 +75,8 @@ def chain_problem(
     root: Path, name: str, last: int = 3, n: int = 200_000, mod: int = 13, tests: int = 2
 ) -> Chain:
     """The problem folder (one visible and ``tests - 1`` hidden tests) and its versions."""
-    from supercoder.build.toolchain import assemble, compile_to_asm
     from supercoder.problems.loading import load_problem, write_problem
+    from supercoder.toolchain.gcc import assemble, compile_to_asm
     from supercoder.types import Problem, TestCase
 
     root.mkdir(parents=True, exist_ok=True)
@@ -96,8 +96,8 @@ def chain_problem(
     binary.unlink()
     folder = write_problem(Problem(name, source, tuple(cases)), root / name)
     problem = load_problem(folder)
-    from supercoder.build.baseline import baseline_asm
-    from supercoder.build.toolchain import same_program
+    from supercoder.toolchain.baseline import baseline_asm
+    from supercoder.toolchain.gcc import same_program
 
     assert same_program(baseline_asm(problem), versions[0]), "version 0 is the -O3 baseline"
     return Chain(name, folder, versions, wrong)
@@ -109,7 +109,7 @@ def _fence(asm: str) -> str:
 
 def shown_version(chain: Chain, text: str) -> int | None:
     """The last version whose whole assembly the text shows (None: none of them)."""
-    from supercoder.build.toolchain import normalize_asm
+    from supercoder.toolchain.gcc import normalize_asm
 
     flat = normalize_asm(text)
     found = [k for k, v in enumerate(chain.versions) if normalize_asm(v) in flat]

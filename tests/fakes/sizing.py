@@ -16,9 +16,9 @@ import tempfile
 from functools import cache
 from pathlib import Path
 
-from supercoder.build.baseline import compile_baseline
-from supercoder.build.toolchain import assemble
 from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.baseline import compile_baseline
+from supercoder.toolchain.gcc import assemble
 
 CUTOFF = MeterConfig().min_test_seconds
 SAFE_MULTIPLE = 4.0

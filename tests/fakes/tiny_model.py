@@ -81,13 +81,13 @@ def tiny_problem(
 
 
 def faster_asm() -> str:
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.gcc import compile_to_asm
 
     return compile_to_asm(FAST_SOURCE)
 
 
 def wrong_asm() -> str:
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.gcc import compile_to_asm
 
     return compile_to_asm(WRONG_SOURCE)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from supercoder.build.asmtext import statements
+from supercoder.toolchain.asmtext import statements
 
 
 def _words(text: str) -> frozenset[str]:

@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 from supercoder.analysis.cfg import build_program
-from supercoder.build.toolchain import object_code
 from supercoder.errors import UserError, require
+from supercoder.toolchain.gcc import object_code
 
 _STRING_OPS = ("stos", "lods", "scas", "cmps", "movs")
 _ALIASES = {"sal": "shl", "cwde": "cwde", "cdqe": "cdqe"}

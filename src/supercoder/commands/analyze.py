@@ -13,8 +13,8 @@ from supercoder.commands.options import DB_HELP, STORE_DEFAULT
 
 
 def _read(path: Path) -> str:
-    from supercoder.build.toolchain import MAX_ASM_BYTES
     from supercoder.errors import read_regular
+    from supercoder.toolchain.gcc import MAX_ASM_BYTES
 
     return read_regular(path, MAX_ASM_BYTES).decode(errors="replace")
 
@@ -27,9 +27,9 @@ def _baseline_text(spec: Path) -> str:
         return _read(spec)
     path, _ = resolve_problem(spec)
     if path.is_dir():
-        from supercoder.build.baseline import baseline_asm
         from supercoder.commands.options import note
         from supercoder.problems.loading import load_problem_arg
+        from supercoder.toolchain.baseline import baseline_asm
 
         return baseline_asm(load_problem_arg(spec, note))
     return _read(spec)

@@ -45,8 +45,8 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 def _measure(problem: Problem) -> tuple[str, float]:
     import tempfile
 
-    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
     from supercoder.sandbox.box import Limits, open_sandbox
+    from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
 
     with tempfile.TemporaryDirectory(prefix=temp_prefix("list")) as tmp:
         try:

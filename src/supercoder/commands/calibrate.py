@@ -48,11 +48,11 @@ def identical_checks(
     many checks at once as there are timing slots (every slot busy, as in a batch)."""
     from concurrent.futures import ThreadPoolExecutor
 
-    from supercoder.build.baseline import baseline_asm
     from supercoder.problems.loading import BUNDLED_ROOT, load_problem
     from supercoder.timing.intervals import Z95
     from supercoder.timing.meter import MeterConfig
     from supercoder.timing.slots import slot_count
+    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.verify.evaluate import CheckConfig, evaluate
 
     config_eval = CheckConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
@@ -124,12 +124,12 @@ def calibrate(
 
     Example: supercoder calibrate --checks 5
     """
-    from supercoder.build.toolchain import machine_context
     from supercoder.timing.calibration import (
         estimate_calibration,
         load_calibration,
         save_calibration,
     )
+    from supercoder.toolchain.gcc import machine_context
 
     if show:
         cal = load_calibration()

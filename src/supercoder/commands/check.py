@@ -8,9 +8,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import TargetOpt
 from supercoder.errors import EXIT_MACHINE, UserError, printable
+from supercoder.toolchain.isa import DEFAULT_TARGET
 
 if TYPE_CHECKING:
     from supercoder.types import Verdict
@@ -146,8 +146,8 @@ def _check_remote(
 def _read_candidates(candidates: list[Path]) -> list[str]:
     """The candidates' assembly text (each a regular file of bounded size, bytes that are
     not UTF-8 replaced: the assembler refuses them with a line number)."""
-    from supercoder.build.toolchain import MAX_ASM_BYTES
     from supercoder.errors import read_regular
+    from supercoder.toolchain.gcc import MAX_ASM_BYTES
 
     if not candidates:
         raise UserError("give at least one candidate .s file")

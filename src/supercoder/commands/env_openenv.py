@@ -6,8 +6,8 @@ from typing import Annotated
 
 import typer
 
-from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import TargetOpt, reward_config
+from supercoder.toolchain.isa import DEFAULT_TARGET
 from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")

@@ -105,8 +105,8 @@ def _remote_verifier(server: str, run_config):
     """``--server``: the run's verification (its timing, target) on a verification server."""
     import os
 
-    from supercoder.build.isa import Target
     from supercoder.errors import UserError
+    from supercoder.toolchain.isa import Target
     from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
     from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import VerifyConfig

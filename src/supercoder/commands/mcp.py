@@ -303,7 +303,7 @@ class Toolbox:
         return Answer("\n".join([head, *map(_line, lines)]), data)
 
     def show_problem(self, problem: str, tests: int = 3) -> Answer:
-        from supercoder.build.baseline import baseline_asm
+        from supercoder.toolchain.baseline import baseline_asm
 
         p = self.problem(problem)
         if not isinstance(tests, int) or not 0 <= tests <= MAX_SHOWN_TESTS:
@@ -373,9 +373,9 @@ class Toolbox:
         return Answer("\n".join(parts), data)
 
     def profile_baseline(self, problem: str, top: int = 15) -> Answer:
-        from supercoder.build.baseline import baseline_asm
         from supercoder.prompting.hotspots import find_hotspots, to_json
         from supercoder.prompting.profiling import profile_problem
+        from supercoder.toolchain.baseline import baseline_asm
 
         if not isinstance(top, int) or not 1 <= top <= 200:
             raise UserError("top: give 1 to 200")
@@ -411,8 +411,8 @@ class Toolbox:
     def check_candidate(
         self, problem: str, assembly: str = "", time: bool = True, edits: str = ""
     ) -> Answer:
-        from supercoder.build.isa import DEFAULT_TARGET
         from supercoder.sandbox.box import Limits
+        from supercoder.toolchain.isa import DEFAULT_TARGET
         from supercoder.verify.evaluate import CheckConfig
         from supercoder.verify.reward import verdict_json
         from supercoder.verify.service import verify_together
@@ -433,7 +433,7 @@ class Toolbox:
 
     def analyze_answer(self, problem: str, assembly: str = "", edits: str = "") -> Answer:
         from supercoder.analysis import analyze
-        from supercoder.build.baseline import baseline_asm
+        from supercoder.toolchain.baseline import baseline_asm
 
         p = self.problem(problem)
         asm = self._program(p, assembly, edits)
@@ -449,8 +449,8 @@ class Toolbox:
     def _program(self, problem: "Problem", assembly: Any, edits: Any) -> str:
         """The answer's whole program: ``assembly`` as given, or the SEARCH/REPLACE
         ``edits`` applied to the -O3 baseline (one of the two, each within the cap)."""
-        from supercoder.build.baseline import baseline_asm
         from supercoder.prompting.diffedit import DiffError, apply_diff, has_edit_blocks
+        from supercoder.toolchain.baseline import baseline_asm
 
         assembly, edits = self._sized(assembly, "assembly"), self._sized(edits, "edits")
         if bool(assembly.strip()) == bool(edits.strip()):

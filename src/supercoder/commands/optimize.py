@@ -128,7 +128,7 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
             problem, llms, settings, verify=make_verifier(config), on_progress=_progress
         )
     if outcome.meta.baseline_asm is None:
-        from supercoder.build.baseline import baseline_asm
+        from supercoder.toolchain.baseline import baseline_asm
 
         outcome = replace(outcome, meta=replace(outcome.meta, baseline_asm=baseline_asm(problem)))
     return outcome
@@ -211,7 +211,7 @@ def _written_isa(chosen, written: str, target, sandbox: bool):
     """What the written program needs: its verdict's scan, or (the baseline) a scan of it."""
     if chosen is not None and chosen.verdict.isa is not None:
         return chosen.verdict.isa
-    from supercoder.build.toolchain import program_isa
+    from supercoder.toolchain.gcc import program_isa
 
     return program_isa(written, target, isolation=sandbox)
 

@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from supercoder.build.isa import DEFAULT_TARGET, Target
 from supercoder.commands.optionset import flags
 from supercoder.errors import UserError
 from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
+from supercoder.toolchain.isa import DEFAULT_TARGET, Target
 from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
 if TYPE_CHECKING:

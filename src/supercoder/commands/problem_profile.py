@@ -33,11 +33,11 @@ def profile_cmd(
 
     Example: supercoder problem profile dp_lcs
     """
-    from supercoder.build.baseline import baseline_asm
     from supercoder.commands.options import note
     from supercoder.problems.loading import load_problem_arg
     from supercoder.prompting.hotspots import find_hotspots, to_json
     from supercoder.prompting.profiling import profile_problem
+    from supercoder.toolchain.baseline import baseline_asm
 
     problem = load_problem_arg(problem_dir, note)
     if not problem.visible_tests:

@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 
-from supercoder.build.isa import DEFAULT_TARGET
 from supercoder.commands.options import TargetOpt, reward_config
 from supercoder.commands.optionset import with_config
+from supercoder.toolchain.isa import DEFAULT_TARGET
 from supercoder.training.grpo import GrpoConfig
 from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
 

@@ -7,8 +7,8 @@ import typer
 
 def version() -> None:
     from supercoder import __version__
-    from supercoder.build.toolchain import machine_context
     from supercoder.sandbox.box import isolation_status
+    from supercoder.toolchain.gcc import machine_context
 
     typer.echo(f"supercoder {__version__}")
     for k, v in machine_context().items():

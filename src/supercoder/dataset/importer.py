@@ -94,7 +94,7 @@ def looks_unoptimized(asm: str) -> bool:
 
 
 def classify(asm: Any, ours_o3: str, ours_o0: str) -> str:
-    from supercoder.build.toolchain import normalize_asm
+    from supercoder.toolchain.gcc import normalize_asm
 
     if not isinstance(asm, str) or not asm.strip():
         return "missing"
@@ -144,9 +144,9 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
     """Our -O3 (the problem's baseline) and -O0 assembly of the problem's C; with
     ``check_outputs``, its visible and hidden expected outputs compared with one run of
     the -O3 reference build."""
-    from supercoder.build.baseline import baseline_asm
-    from supercoder.build.reference import reference_runs
-    from supercoder.build.toolchain import compile_to_asm
+    from supercoder.toolchain.baseline import baseline_asm
+    from supercoder.toolchain.gcc import compile_to_asm
+    from supercoder.toolchain.reference import reference_runs
 
     try:
         o3, o0 = (

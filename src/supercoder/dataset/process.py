@@ -18,8 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from supercoder.build.baseline import compile_baseline
-from supercoder.build.reference import (
+from supercoder.errors import UserError
+from supercoder.paths import atomic_write_text
+from supercoder.toolchain.baseline import compile_baseline
+from supercoder.toolchain.reference import (
     MISMATCH,
     NONDETERMINISTIC,
     RUNTIME_ERROR,
@@ -28,8 +30,6 @@ from supercoder.build.reference import (
     RefResult,
     run_reference,
 )
-from supercoder.errors import UserError
-from supercoder.paths import atomic_write_text
 
 CACHE_VERSION = 1
 TIME_FLOOR = 0.001

@@ -50,10 +50,10 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, printable
 from supercoder.problems.loading import TRAVEL_KEY
 from supercoder.problems.schema import check_fields
+from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
 DATA_SOURCE = "supercoder"
@@ -540,7 +540,7 @@ def records_for(
     problems: Sequence[Problem], context: str = "full", answer: str = "whole"
 ) -> list[dict[str, Any]]:
     """Records for problems, numbered per split; baselines built with gcc -O3 if absent."""
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     counters: dict[str, int] = {}
     out = []

@@ -1,9 +1,9 @@
 """``compiler``: the built-in offline optimizer. No LLM: better builds of the same C.
 
-A build proposer: it knows the build space (``build/flagspace.py``: gcc and clang;
+A build proposer: it knows the build space (``toolchain/flagspace.py``: gcc and clang;
 -O2, -O3, -Os; ``-march=native -ffp-contract=off`` / ``-mtune=native``; unroll
 families and knobs; vectorizer off; inlining params; gcc and clang PGO trained on the
-visible tests; crosses of the best) and compiles builds (``build/pgo.py``); it never
+visible tests; crosses of the best) and compiles builds (``toolchain/pgo.py``); it never
 runs or times them. Asked directly (``complete``), it answers with the first
 ``n`` distinct builds in order, unmeasured, each in an ```assembly fence whose first
 line names the build, ``Completion.model = "compiler:<flags>"``.
@@ -27,12 +27,12 @@ from __future__ import annotations
 import sys
 from typing import TYPE_CHECKING
 
-from supercoder.build.baseline import baseline_asm, compile_baseline
-from supercoder.build.flagspace import LEGACY, Build, find_tools, retarget, search_space
-from supercoder.build.isa import Target, parse_target
-from supercoder.build.pgo import build_asm, training_inputs
 from supercoder.errors import UserError
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
+from supercoder.toolchain.baseline import baseline_asm, compile_baseline
+from supercoder.toolchain.flagspace import LEGACY, Build, find_tools, retarget, search_space
+from supercoder.toolchain.isa import Target, parse_target
+from supercoder.toolchain.pgo import build_asm, training_inputs
 from supercoder.types import Origin
 
 DEFAULT_BUDGET = 120.0  # CPU seconds of build search per problem (benchmarks/compiler_search.py)

@@ -20,12 +20,12 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from supercoder.build.flags import check_flags
-from supercoder.build.toolchain import c_messages, copy_headers
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.toolchain.flags import check_flags
+from supercoder.toolchain.gcc import c_messages, copy_headers
 from supercoder.types import Problem
 
 MEMORY_BYTES = 2 << 30

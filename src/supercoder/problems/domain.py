@@ -107,7 +107,7 @@ def reference_runs(
 def reference_binary(problem: Problem, workdir: Path) -> Path:
     """The -O3 build of the problem's source: its baseline binary when the baseline is
     that build (no ``baseline.s``), else built and cached here."""
-    from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
+    from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
 
     if not problem.baseline_asm:
         units = unit_asms(problem)
@@ -117,7 +117,7 @@ def reference_binary(problem: Problem, workdir: Path) -> Path:
 
 def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
     """The problem's source built with ``flags`` (then its cflags), cached by content."""
-    from supercoder.build.toolchain import compile_c
+    from supercoder.toolchain.gcc import compile_c
 
     key = hashlib.sha256(
         (
@@ -138,7 +138,7 @@ def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
             problem.source, out, (*flags, *problem.compile_flags), link, units=problem.units
         )
         if not build.ok or build.binary is None:
-            from supercoder.build.reference import build_failure
+            from supercoder.toolchain.reference import build_failure
 
             full = (*flags, *problem.compile_flags)
             label = f"{problem.name}: the reference"

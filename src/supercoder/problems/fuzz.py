@@ -262,7 +262,7 @@ def _check(
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
     """(input, output) of every input the reference handles the same twice at -O3 and
     once at -O0; the others counted by why they were dropped."""
-    from supercoder.build.reference import ReferenceBuildError, run_reference
+    from supercoder.toolchain.reference import ReferenceBuildError, run_reference
 
     try:
         results = run_reference(

@@ -23,13 +23,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.build.reference import RefResult, reference_runs, run_reference
 from supercoder.errors import UserError, read_regular
 from supercoder.paths import staging_prefix
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES
 from supercoder.problems.outputs import outputs_match, parse_mode
 from supercoder.problems.sources import BuildFiles, gather
+from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import parse_args, split_flags, with_args
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists

@@ -40,10 +40,10 @@ import shlex
 from collections.abc import Callable
 from pathlib import Path
 
-from supercoder.build.flags import check_flags
 from supercoder.errors import UserError, inside, parse_json, printable, read_regular
 from supercoder.paths import atomic_write_bytes, cache_dir
 from supercoder.problems.schema import check_fields
+from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
 log = logging.getLogger("supercoder")

@@ -29,7 +29,7 @@ relative include (never system folders) are copied; an include
 that resolves nowhere is left to the compiler (a system header, or an error naming
 it). The problem folder's ``problem.json`` lists the copied files (``headers``) and
 stores the rewritten flags; a problem file from elsewhere naming a folder outside it
-is still refused (``build/flags.py``).
+is still refused (``toolchain/flags.py``).
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from supercoder.errors import UserError, printable
 from supercoder.types import split_flags
 
 MAX_FILES = 400
-MAX_BYTES = 16 << 20  # the build sandbox copies at most this much (toolchain.MAX_HEADER_BYTES)
+MAX_BYTES = 16 << 20  # the build sandbox copies at most this much (gcc.MAX_HEADER_BYTES)
 LIB = "lib"
 
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*([<"])([^">\n]+)[">]', re.MULTILINE)

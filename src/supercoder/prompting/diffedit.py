@@ -34,7 +34,7 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from supercoder.build.asmtext import strip_comments
+from supercoder.toolchain.asmtext import strip_comments
 
 SEARCH = "<<<<<<< SEARCH"
 DIVIDER = "======="

@@ -209,9 +209,9 @@ def write_pair(
 
 def _judge(problem, gen: str, val: str, named: list[tuple[str, bytes]]) -> str | None:
     """Why the pair is not kept (None: it is)."""
-    from supercoder.build.reference import ReferenceBuildError, run_reference
     from supercoder.problems.generator import generator_sizes, run_generator
     from supercoder.problems.validator import run_validator
+    from supercoder.toolchain.reference import ReferenceBuildError, run_reference
 
     try:
         judged = run_validator(val, [data for _, data in named], label="the validator")

@@ -116,7 +116,7 @@ def _run_isolated() -> Runner:
 
 
 def profile_key(asm: str, tests: tuple[TestCase, ...]) -> str:
-    from supercoder.build.toolchain import asm_digest
+    from supercoder.toolchain.gcc import asm_digest
 
     h = hashlib.sha256(asm_digest(asm).encode())
     for t in tests:
@@ -134,7 +134,7 @@ def profile_problem(
 ) -> Profile:
     """The profile of ``asm`` (default: the problem's baseline) on the visible tests
     (cached; see the module docstring)."""
-    from supercoder.build.baseline import baseline_asm, unit_asms
+    from supercoder.toolchain.baseline import baseline_asm, unit_asms
 
     asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
@@ -226,8 +226,8 @@ def _build(
     link_flags: tuple[str, ...],
     others: Sequence[str] = (),
 ) -> None:
-    from supercoder.build.flags import check_flags
-    from supercoder.build.toolchain import CC, LINK_FLAGS
+    from supercoder.toolchain.flags import check_flags
+    from supercoder.toolchain.gcc import CC, LINK_FLAGS
 
     link = check_flags(link_flags, "cflags/ldflags")
     argv = [CC, "-g", SOURCE_NAME, *others, "-o", BINARY_NAME, *LINK_FLAGS, *link]

@@ -95,7 +95,7 @@ def requirements(problem: Problem, target: str = "native") -> list[str]:
             "yours must exit with that status too."
         )
     if target != "native":
-        from supercoder.build.isa import describe, parse_target
+        from supercoder.toolchain.isa import describe, parse_target
 
         out.append(
             f"It must run on every {target} CPU: use no instruction beyond "
@@ -489,6 +489,6 @@ def _trim(text: str, limit: int) -> str:
 
 
 def _compile_baseline(problem: Problem) -> str:
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     return baseline_asm(problem)

@@ -112,8 +112,8 @@ def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | No
 def problem_tokens(
     problem: Problem, count: Counter, context: str = "full", answer: str = "whole"
 ) -> TokenCount:
-    from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.prompts import build_messages, fence
+    from supercoder.toolchain.baseline import baseline_asm
 
     asm = baseline_asm(problem)
     messages = build_messages(problem, baseline_asm=asm, context=context, answer=answer)

@@ -16,7 +16,7 @@ from string import Template
 from typing import Any
 
 from supercoder.analysis.core import Analysis
-from supercoder.build.toolchain import is_noise_line
+from supercoder.toolchain.gcc import is_noise_line
 
 _CODE_NOISE = ("\t.cfi_", "\t.p2align", "\t.align")
 

@@ -257,8 +257,8 @@ def _outcomes(records: list[dict[str, Any]]) -> list[Outcome]:
 def _rebuilt_baselines(benchmark: str) -> dict[str, str]:
     """problem -> baseline assembly rebuilt with gcc -O3 like the evaluator (for a store
     written before baselines were stored)."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.toolchain.baseline import baseline_asm
 
     try:
         return {p.name: baseline_asm(p) for p in load_benchmark(benchmark)}

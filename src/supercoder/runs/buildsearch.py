@@ -4,7 +4,7 @@ verification service (``verify/service.py``), like every other candidate.
 ``build_search(problem, model, settings, verify=...)``:
 
 1. **Build** the builds of ``flagspace.search_space`` in order (at most ``--samples``),
-   deduplicated by the exact assembly text (``toolchain.asm_digest``); a build identical to the
+   deduplicated by the exact assembly text (``gcc.asm_digest``); a build identical to the
    ``-O3`` baseline is dropped.
 2. **Screen** the distinct builds through the service, ``screen_group`` per call:
    every test (correctness, hidden tests too) and one round of timing on the timed
@@ -39,10 +39,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from supercoder.build.baseline import baseline_asm
-from supercoder.build.flagspace import Build, Tools, combine, find_tools, search_space
-from supercoder.build.pgo import build_asm, training_inputs
-from supercoder.build.toolchain import asm_digest
 from supercoder.runs.strategies import (
     Attempt,
     Journal,
@@ -66,6 +62,10 @@ from supercoder.runs.trials import (
     SearchResult,
     Trial,
 )
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.flagspace import Build, Tools, combine, find_tools, search_space
+from supercoder.toolchain.gcc import asm_digest
+from supercoder.toolchain.pgo import build_asm, training_inputs
 from supercoder.types import Candidate, Origin, Problem, Verdict
 
 if TYPE_CHECKING:

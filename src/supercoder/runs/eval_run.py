@@ -49,7 +49,7 @@ class EvalRunResult:
 
 
 def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str, Any]:
-    from supercoder.build.toolchain import machine_context
+    from supercoder.toolchain.gcc import machine_context
 
     return {
         **machine_context(),
@@ -83,8 +83,8 @@ def run_eval(
     """Evaluate every problem (resuming a run of the same name); see module docstring.
     ``on_start(todo, skipped)`` once, ``on_begin(problem)`` when a problem starts,
     ``on_problem(problem, outcome or None)`` when it ends."""
-    from supercoder.build.isa import Target
     from supercoder.runs.strategies import make_verifier
+    from supercoder.toolchain.isa import Target
     from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.executors import make_executor
     from supercoder.verify.service import VerifyConfig
@@ -168,8 +168,8 @@ def _solve_one(
     on_progress: Callable[[Progress], None] | None = None,
     on_begin: Callable[[str], None] | None = None,
 ) -> Outcome:
-    from supercoder.build.baseline import baseline_asm
     from supercoder.models.deadline import Deadline
+    from supercoder.toolchain.baseline import baseline_asm
 
     if on_begin is not None:
         on_begin(problem.name)

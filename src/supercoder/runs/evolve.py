@@ -170,7 +170,7 @@ def evolve(
 
 class _Search:
     def __init__(self, problem, models, settings, verify, journal, archive) -> None:
-        from supercoder.build.baseline import baseline_asm
+        from supercoder.toolchain.baseline import baseline_asm
 
         self.problem = problem
         self.models = list(models) if isinstance(models, list | tuple) else [models]
@@ -280,9 +280,9 @@ class _Search:
     def _compiler_seed(self, db: ProgramDB) -> Program | None:
         """The ``compiler`` model's best build (its build search through the verification
         service, or its first legacy build), verified like any answer."""
-        from supercoder.build.toolchain import asm_digest
         from supercoder.models import load_model
         from supercoder.prompting.answers import resolve_answer
+        from supercoder.toolchain.gcc import asm_digest
 
         model = load_model(self.cfg.compiler)
         proposed = self._compiler_answer(model)
@@ -445,8 +445,8 @@ class _Search:
     def _resolve_answer(
         self, db: ProgramDB, s: Slot, completion: Completion | None, seconds: float, batch: _Batch
     ) -> None:
-        from supercoder.build.toolchain import asm_digest
         from supercoder.prompting.answers import resolve_answer
+        from supercoder.toolchain.gcc import asm_digest
 
         text = completion.text if completion is not None else None
         resolved = resolve_answer(text, db.programs[s.parents[0]].asm)

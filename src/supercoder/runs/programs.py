@@ -1,6 +1,6 @@
 """The evolutionary search's program database: programs, their features, elites.
 
-A ``Program`` is one verified, distinct (by ``toolchain.asm_digest``: its exact text) assembly program of
+A ``Program`` is one verified, distinct (by ``gcc.asm_digest``: its exact text) assembly program of
 a problem: a seed (the -O3 baseline, the ``compiler`` model's best build) or a model's
 answer to a prompt showing its parent(s). Its speedup is always relative to gcc -O3.
 
@@ -38,7 +38,7 @@ class Program:
     Fields:
         id: its number in the problem's database (0 = the -O3 baseline).
         asm: the full program.
-        digest: ``toolchain.asm_digest`` of it (the exact text: no normalization, which
+        digest: ``gcc.asm_digest`` of it (the exact text: no normalization, which
             could conflate two programs that run differently).
         parents: ids of the program(s) its prompt showed (empty for seeds).
         island: the population it lives in.
@@ -73,7 +73,7 @@ class Program:
     def made(cls, asm: str, **fields: Any) -> Program:
         """A program made now, its ``digest`` and ``features`` computed from ``asm``
         (a stored one is read back with the ones it was stored with)."""
-        from supercoder.build.toolchain import asm_digest
+        from supercoder.toolchain.gcc import asm_digest
 
         return cls(asm=asm, digest=asm_digest(asm), features=features(asm), **fields)
 

@@ -118,7 +118,7 @@ class RunConfig:
         executor: where they run (``local`` process pool or ``ray``).
         concurrency: model requests in flight at once.
         deadline: seconds of model time per problem (None: no limit).
-        target: the ISA target answers are built and checked for (``build/isa.py``).
+        target: the ISA target answers are built and checked for (``toolchain/isa.py``).
     """
 
     model: str
@@ -480,7 +480,7 @@ class Store:
         )
 
     def save_baseline(self, digest: str, asm: str) -> None:
-        """Keep a baseline listing (by ``toolchain.asm_digest``, its exact text), once."""
+        """Keep a baseline listing (by ``gcc.asm_digest``, its exact text), once."""
         self._write("INSERT OR IGNORE INTO baselines VALUES (?, ?)", (digest, asm))
 
     def baselines(self, run: str) -> dict[str, str]:
@@ -607,7 +607,7 @@ class Store:
 
 
 def _program_from_row(r: sqlite3.Row) -> Program:
-    from supercoder.build.toolchain import asm_digest
+    from supercoder.toolchain.gcc import asm_digest
 
     return Program(
         id=r["id"],
@@ -673,7 +673,7 @@ class RunJournal:
 
     def baseline(self, problem: str, asm: str) -> None:
         """The baseline listing this problem's attempts are compared with (stored once)."""
-        from supercoder.build.toolchain import asm_digest
+        from supercoder.toolchain.gcc import asm_digest
 
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)

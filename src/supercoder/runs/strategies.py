@@ -397,8 +397,8 @@ def solve(
     fewshot: Sequence[tuple[Problem, str]] = (),
 ) -> Outcome:
     """Run ``settings.samples`` chains of up to ``settings.rounds`` verified answers."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.prompts import build_messages
+    from supercoder.toolchain.baseline import baseline_asm
 
     verify = verify or make_verifier()
     stored = journal.stored(problem.name) if journal else {}

@@ -133,7 +133,7 @@ class ProblemRecord:
             computing it); its speedup is counted apart from the headline figures.
         isa_level: the lowest x86-64 level the chosen answer runs on (None: not built,
             stored before targets, or in no level: see ``extensions``).
-        extensions: the ISA extensions the chosen answer needs (``build/isa.py``).
+        extensions: the ISA extensions the chosen answer needs (``toolchain/isa.py``).
     """
 
     status: str

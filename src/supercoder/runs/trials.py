@@ -8,9 +8,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from supercoder.build.flagspace import Build
-from supercoder.build.isa import Target
 from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
+from supercoder.toolchain.flagspace import Build
+from supercoder.toolchain.isa import Target
 from supercoder.types import BuildRecord, SearchRecord, Speedup, Verdict
 
 SCREEN_SHARE = 0.5
@@ -30,7 +30,7 @@ class SearchConfig:
         finalists: re-measured fresh before one is chosen.
         combos: crosses of the best screened builds.
         screen_group: builds screened per call of the service (one timing session).
-        target: the ISA target builds are made for (``build/isa.py``); the service checks
+        target: the ISA target builds are made for (``toolchain/isa.py``); the service checks
             candidates against its own (``CheckConfig.target``).
     """
 

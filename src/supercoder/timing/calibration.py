@@ -42,9 +42,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from supercoder.build.toolchain import machine_context
 from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.timing.slots import slot_count
+from supercoder.toolchain.gcc import machine_context
 from supercoder.types import MIN_PRACTICAL_MARGIN
 
 DEFAULT_FLOOR = 0.005  # log-space sd beyond the meter's own interval (see module docstring)

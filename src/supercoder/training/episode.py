@@ -76,8 +76,8 @@ def first_messages(
     problem: Problem, context: str = "full", answer: str = "whole"
 ) -> list[dict[str, str]]:
     """The episode's opening prompt: the paper's prompt with the -O3 assembly."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.prompts import build_messages
+    from supercoder.toolchain.baseline import baseline_asm
 
     return build_messages(
         problem, variant="asm", baseline_asm=baseline_asm(problem), context=context, answer=answer

@@ -86,8 +86,8 @@ def prompt_rows(
 ) -> list[dict[str, Any]]:
     """One conversational prompt per problem, with the ``problem`` column for the reward
     (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.prompts import build_messages
+    from supercoder.toolchain.baseline import baseline_asm
 
     return [
         {
@@ -127,8 +127,8 @@ def completion_limit(
     """TRL's completion limit: covers every ``-O3`` answer (measured with the training
     tokenizer) unless ``given``; names the problems whose answer would be cut off (TRL
     truncates completions; it has no prompt limit)."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.prompts import build_messages, fence
+    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.training import budget
 
     items = []

@@ -83,10 +83,10 @@ def sft_examples(
     answer: str = "whole",
 ) -> list[dict[str, Any]]:
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.paths import default_store
     from supercoder.prompting.prompts import build_messages
     from supercoder.runs.store import Store
+    from supercoder.toolchain.baseline import baseline_asm
 
     path = Path(db) if db else default_store()
     if not path.is_file():

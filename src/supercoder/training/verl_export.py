@@ -146,8 +146,8 @@ def _records(
 ) -> list[dict[str, Any]]:
     """Records for ``split`` in the prompt modes of ``opts``; baselines from the
     evaluator's cache (gcc -O3 -S once)."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.dataset.records import records_for
+    from supercoder.toolchain.baseline import baseline_asm
 
     with_asm = [replace(p, split=split, baseline_asm=baseline_asm(p)) for p in problems]
     return records_for(with_asm, opts.context, opts.answer)

@@ -19,7 +19,7 @@ per process.
 Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
 reward): 0 for a wrong or missing program, about the speedup for a correct one
 (``SUPERCODER_REWARD=gated|paper|log``, default ``gated``) for the ISA target
-``SUPERCODER_TARGET`` (``native`` by default, or an x86-64 level: ``build/isa.py``). verl cannot skip a response and a ``None``
+``SUPERCODER_TARGET`` (``native`` by default, or an x86-64 level: ``toolchain/isa.py``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
 ``SUPERCODER_INFRA_RETRIES`` times (default 2, the verification service's
@@ -106,7 +106,7 @@ def _infra_score() -> float:
 
 
 def _config_from_env() -> RewardConfig:
-    from supercoder.build.isa import parse_target
+    from supercoder.toolchain.isa import parse_target
     from supercoder.verify.evaluate import CheckConfig
 
     try:

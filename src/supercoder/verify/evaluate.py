@@ -29,10 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.build.baseline import baseline_asm, baseline_binary, unit_asms
-from supercoder.build.isa import DEFAULT_TARGET, Target, sigill_note
-from supercoder.build.sections import DATA_GROWTH_BYTES, data_bytes
-from supercoder.build.toolchain import assemble, machine_context, oversized
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
@@ -47,6 +43,10 @@ from supercoder.sandbox.box import (
 from supercoder.sandbox.elf import same_run_image
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
+from supercoder.toolchain.gcc import assemble, machine_context, oversized
+from supercoder.toolchain.isa import DEFAULT_TARGET, Target, sigill_note
+from supercoder.toolchain.sections import DATA_GROWTH_BYTES, data_bytes
 from supercoder.types import (
     Candidate,
     DataSize,
@@ -70,7 +70,7 @@ class CheckConfig:
         limits: the sandbox's limits per run (CPU, wall, memory, output, ...).
         meter: how the speedup is measured (``MeterConfig``).
         max_timeouts: tests that time out before the remaining ones are not run.
-        target: the CPUs the candidate must run on (``build/isa.py``): ``native``
+        target: the CPUs the candidate must run on (``toolchain/isa.py``): ``native``
             (this CPU) or an x86-64 level, whose assembler refuses anything beyond it.
     """
 

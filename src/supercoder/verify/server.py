@@ -257,7 +257,7 @@ def _flag(body: dict, key: str, default: bool) -> bool:
 
 
 def _target(body: dict):
-    from supercoder.build.isa import parse_target
+    from supercoder.toolchain.isa import parse_target
 
     try:
         return parse_target(str(body.get("target") or "native"))
@@ -280,7 +280,7 @@ def _check_config(body: dict):
 
 def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
     """A check request -> the work that answers it (validated now, run later)."""
-    from supercoder.build.toolchain import MAX_ASM_BYTES
+    from supercoder.toolchain.gcc import MAX_ASM_BYTES
     from supercoder.verify.reward import verdict_json
     from supercoder.verify.service import VerifyConfig, staged, verify_candidates
 
@@ -369,7 +369,7 @@ def baseline_work(problems: Problems, body: dict, limits: ServeConfig) -> Callab
     """A baseline request -> the problem's ``gcc -O3`` assembly as this server builds it
     (what its verdicts compare against, and what a prompt shows): a client that builds
     prompts needs no gcc of its own. The source is visible to a model, so is this."""
-    from supercoder.build.baseline import baseline_asm
+    from supercoder.toolchain.baseline import baseline_asm
 
     problem = problems.resolve(body.get("problem"))
     return lambda: {"problem": problem.name, "asm": baseline_asm(problem)}

@@ -394,8 +394,8 @@ def verify_answers(
     """Verdicts for the model reply ``answers[i]`` on ``problems[i]``: the program is
     extracted first (a whole program, or SEARCH/REPLACE diffs against the baseline);
     a reply with none gets its failure verdict without running anything."""
-    from supercoder.build.baseline import baseline_asm
     from supercoder.prompting.answers import failure_verdict, resolve_answer
+    from supercoder.toolchain.baseline import baseline_asm
 
     if len(problems) != len(answers):
         raise ValueError(f"{len(problems)} problems but {len(answers)} completions")

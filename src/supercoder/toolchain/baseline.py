@@ -11,8 +11,10 @@ import re
 from collections.abc import Sequence
 from pathlib import Path
 
-from supercoder.build.flags import check_build_flags, check_flags
-from supercoder.build.toolchain import (
+from supercoder.errors import UserError, machine_error, machine_trouble
+from supercoder.paths import cache_dir, read_checked, write_checked
+from supercoder.toolchain.flags import check_build_flags, check_flags
+from supercoder.toolchain.gcc import (
     BASELINE_FLAGS,
     asm_digest,
     assemble,
@@ -20,8 +22,6 @@ from supercoder.build.toolchain import (
     is_link_failure,
     missing_symbols,
 )
-from supercoder.errors import UserError, machine_error, machine_trouble
-from supercoder.paths import cache_dir, read_checked, write_checked
 from supercoder.types import Problem
 
 _TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-from supercoder.build.asmtext import blank_strings, statements
+from supercoder.toolchain.asmtext import blank_strings, statements
 
 # Directive names are case-insensitive; a name ending at a word boundary (not .includes).
 _READER = re.compile(r"(?<![\w$.@])\.(incbin|include)(?![\w$.@])", re.IGNORECASE)

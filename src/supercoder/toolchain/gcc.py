@@ -16,14 +16,14 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
-from supercoder.build.asmcheck import forbidden_directive
-from supercoder.build.asmtext import collapse_space, statements
-from supercoder.build.flags import include_folders
-from supercoder.build.isa import Target, beyond, gas_flags, lowest_level, scan_object
 from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
 from supercoder.paths import package_version, temp_prefix
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.toolchain.asmcheck import forbidden_directive
+from supercoder.toolchain.asmtext import collapse_space, statements
+from supercoder.toolchain.flags import include_folders
+from supercoder.toolchain.isa import Target, beyond, gas_flags, lowest_level, scan_object
 from supercoder.types import IsaUse
 
 CC = os.environ.get("SUPERCODER_CC", "gcc")
@@ -44,7 +44,7 @@ MAX_ASM_BYTES = 64 << 20  # a candidate's assembly file, as read from disk
 # big is a table, not code). docs/sandbox.md lists every cap.
 CANDIDATE_ASM_FLOOR = 8 << 20
 CANDIDATE_ASM_FACTOR = 2
-# Its code, once assembled: the host decodes every instruction (``build/isa.py``: what
+# Its code, once assembled: the host decodes every instruction (``toolchain/isa.py``: what
 # the program needs of the CPU), about 0.3 s a megabyte; gcc -O3 of a large program
 # (sqlite) has about 1.5 MB of it.
 MAX_CODE_BYTES = 4 << 20
@@ -79,7 +79,7 @@ class BuildResult:
     ok: bool
     binary: Path | None
     log: str
-    isa: IsaUse | None = None  # what an assembled program's code needs (``build/isa.py``)
+    isa: IsaUse | None = None  # what an assembled program's code needs (``toolchain/isa.py``)
 
 
 def _require_cc() -> str:
@@ -375,7 +375,7 @@ def assemble(
     ``build_in_sandbox``): libraries named by ``link_flags`` (problem.json ``ldflags``)
     must be installed under ``/usr``. The binary lands at ``out``; ``isa`` says what
     its code needs. Under a ``target`` level the assembler refuses any instruction
-    beyond it, and so does the scan of the object's bytes (``build/isa.py``); either
+    beyond it, and so does the scan of the object's bytes (``toolchain/isa.py``); either
     refusal is one line naming the instruction and the level it needs."""
     names = [f"unit{k}.s" for k in range(len(units or {}))]
     args = [
@@ -420,7 +420,7 @@ def _code_over_cap(obj: Path) -> str | None:
     """Why the object's code is too large for the host's instruction scan (None: it is
     not): ``MAX_CODE_BYTES`` of executable sections (``.fill`` or ``.rept`` in ``.text``
     make megabytes of code from a line of text)."""
-    from supercoder.build.isa import executable_sections
+    from supercoder.toolchain.isa import executable_sections
 
     try:
         size = sum(len(code) for code in executable_sections(obj.read_bytes()))

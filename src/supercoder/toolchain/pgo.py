@@ -1,4 +1,4 @@
-"""Compile one :class:`~supercoder.build.flagspace.Build` to assembly, PGO included.
+"""Compile one :class:`~supercoder.toolchain.flagspace.Build` to assembly, PGO included.
 
 Profile-guided builds train on the problem's *visible* test inputs only (never hidden
 ones; no PGO build without them). The instrumented program runs inside the sandbox
@@ -15,9 +15,12 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from supercoder.build.flags import check_build_flags, check_flags
-from supercoder.build.flagspace import CC_EXTRA, Build, Tools, find_tools
-from supercoder.build.toolchain import (
+from supercoder.errors import InfraError, UserError
+from supercoder.paths import temp_prefix
+from supercoder.sandbox.box import Limits
+from supercoder.toolchain.flags import check_build_flags, check_flags
+from supercoder.toolchain.flagspace import CC_EXTRA, Build, Tools, find_tools
+from supercoder.toolchain.gcc import (
     COMPILE_LIMITS,
     LINK_FLAGS,
     c_messages,
@@ -26,9 +29,6 @@ from supercoder.build.toolchain import (
     sandbox_tool,
     tool_error,
 )
-from supercoder.errors import InfraError, UserError
-from supercoder.paths import temp_prefix
-from supercoder.sandbox.box import Limits
 
 PROFILE_RUN_LIMITS = Limits(
     cpu_seconds=20.0, wall_seconds=40.0, memory_mb=2048, output_bytes=64 << 20

@@ -22,11 +22,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from supercoder.build.flags import check_build_flags, check_flags
-from supercoder.build.toolchain import compile_c, is_link_failure, missing_symbols
 from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
+from supercoder.toolchain.flags import check_build_flags, check_flags
+from supercoder.toolchain.gcc import compile_c, is_link_failure, missing_symbols
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
 NONDETERMINISTIC, MISMATCH = "nondeterministic", "mismatch"

@@ -12,7 +12,7 @@ and clang fuse multiply-adds, which changes floating-point output. The link is P
 and dynamic (a candidate is one ``.s`` linked with a fixed command), so ``-fno-pie``,
 static linking, LTO and post-link layout are not in the space.
 
-Under an ISA target (``--target x86-64-v2`` ...; ``build/isa.py``) every build is
+Under an ISA target (``--target x86-64-v2`` ...; ``toolchain/isa.py``) every build is
 ``retarget``-ed: ``native`` builds become ``-march=LEVEL -mtune=native
 -ffp-contract=off`` (the most that level allows, tuned for this CPU), their ids say
 the level, and generic builds (gcc's and clang's default, ``-march=x86-64``) stay.
@@ -27,8 +27,8 @@ from dataclasses import dataclass
 from functools import cache
 from itertools import product
 
-from supercoder.build.isa import Target, cc_flags
-from supercoder.build.toolchain import CC
+from supercoder.toolchain.gcc import CC
+from supercoder.toolchain.isa import Target, cc_flags
 
 TARGETS = {"": (), "native": ("-march=native", "-ffp-contract=off"), "tune": ("-mtune=native",)}
 # modifier -> (group, flags); at most one modifier per group

@@ -1,6 +1,6 @@
 """GNU as (x86-64) source text: comments, string literals, statements. A leaf module.
 
-One lexer for everything that reads candidate text (``toolchain.normalize_asm`` and
+One lexer for everything that reads candidate text (``gcc.normalize_asm`` and
 its digest, the build's directive check, ``analysis.asm.parse``), so they agree on
 what is code: ``#`` starts a comment only outside a ``"string"`` and a ``'c``
 character constant; ``/* ... */`` comments may span lines; ``;`` separates
