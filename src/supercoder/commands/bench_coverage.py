@@ -8,21 +8,19 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
-    WORKERS,
-    WORKERS_SHOWN,
     BenchmarkArg,
     BenchmarkOpt,
     pick_benchmark,
 )
+from supercoder.engine import every_cpu_but_one
 
 
+@with_engine(workers=every_cpu_but_one, skip=("requests", "timing_slots"))
 def coverage(
     bench: BenchmarkArg = None,
     benchmark: BenchmarkOpt = None,
-    workers: Annotated[
-        int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
-    ] = WORKERS,
     json_out: Annotated[
         Path | None, typer.Option("--json", help="Also write the figures as JSON.")
     ] = None,
@@ -35,6 +33,7 @@ def coverage(
     from supercoder.problems.coverage import coverage_many, means
 
     problems = load_benchmark(pick_benchmark(benchmark, bench))
+    workers = current().workers
     if len(problems) > 8:
         from supercoder.commands.options import note
 
@@ -43,7 +42,7 @@ def coverage(
             "process(es): a few seconds each"
         )
     with progress_bar("coverage", len(problems)) as advance:
-        results = coverage_many(problems, workers, advance)
+        results = coverage_many(problems, progress=advance)
     table = Table("problem", "tests", "lines", "line %", "branches", "branch %")
     for c in results:
         if c.error:

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import DbOpt, ModelRunConfig, err
 from supercoder.commands.optionset import with_config
 from supercoder.errors import EXIT_MACHINE, printable
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from supercoder.types import Problem
 
 
+@with_engine(workers=1)
 @with_config(ModelRunConfig, "opts")
 def eval_cmd(
     benchmark: Annotated[
@@ -29,13 +31,7 @@ def eval_cmd(
         str | None,
         typer.Option("--run", help="Run name.", show_default="MODEL@BENCHMARK"),
     ] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
-    ] = 1,
     executor: Annotated[str, typer.Option("--executor", help="local | ray.")] = "local",
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
-    ] = 4,
     json_out: Annotated[
         Path | None,
         typer.Option("--json", help="Write the summary as JSON here.", show_default="none"),
@@ -75,8 +71,12 @@ def eval_cmd(
     specs = opts.specs()
     settings = opts.strategy_config(specs)
     problems = _load_problems(benchmark, json_out, db)
-    run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, concurrency)
-    llms = opts.load_models(specs, concurrency)
+    engine = current()  # --requests, --workers, --timing-slots
+    requests = engine.requests.limit
+    run_config = opts.run_config(
+        specs, settings, benchmark, run, engine.workers, executor, requests
+    )
+    llms = opts.load_models(specs, requests)
     verify = _remote_verifier(server, run_config) if server else None
     if verify is not None:  # the prompts' -O3 assembly from the server: no gcc needed here
         problems = verify.client.with_baselines(problems)

@@ -14,12 +14,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.commands.machine import with_engine
 from supercoder.commands.options import ModelRunConfig, err
 from supercoder.commands.optionset import with_config
 from supercoder.errors import EXIT_MACHINE, EXIT_NOTHING_CORRECT, InfraError, UserError, printable
 from supercoder.paths import temp_prefix
 
 
+@with_engine()
 @with_config(ModelRunConfig, "opts")
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],

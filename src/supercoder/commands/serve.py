@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     AllowRootOpt,
     InsecureLoopbackOpt,
@@ -16,6 +17,7 @@ from supercoder.commands.options import (
 from supercoder.errors import UserError
 
 
+@with_engine(skip=("requests",))
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[
@@ -25,7 +27,6 @@ def serve(
     insecure_loopback: InsecureLoopbackOpt = False,
     benchmark: ServedBenchmarksOpt = None,
     allow_root: AllowRootOpt = None,
-    workers: Annotated[int, typer.Option(min=1, max=256, help="Requests verified at once.")] = 2,
     queue: Annotated[
         int, typer.Option(min=0, max=100000, help="Requests that may wait; one more gets 429.")
     ] = 16,
@@ -66,6 +67,7 @@ def serve(
     from supercoder.verify.server import serve as run_server
 
     token = _token(token_file)
+    workers = current().workers  # requests verified at once, and the worker processes
     config = ServeConfig(
         host=host,
         port=port,

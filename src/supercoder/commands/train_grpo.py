@@ -8,6 +8,7 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import TargetOpt, reward_config
 from supercoder.commands.optionset import with_config
 from supercoder.toolchain.isa import DEFAULT_TARGET
@@ -15,7 +16,8 @@ from supercoder.training.grpo import GrpoConfig
 from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
 
 
-@with_config(GrpoConfig, "opts", skip=("reward",))
+@with_engine(workers=2, skip=("requests",))
+@with_config(GrpoConfig, "opts", skip=("reward", "workers"))
 def grpo(
     reward: Annotated[
         str,
@@ -42,5 +44,6 @@ def grpo(
         opts,
         reward=reward_config(reward, baseline_copy, not unsafe_no_sandbox, isa_target),
         eval_split=None if opts.eval_split == "none" else opts.eval_split,
+        workers=current().workers,  # --workers: the engine's option
     )
     typer.echo(json.dumps(train_grpo(opts), indent=2, default=str))

@@ -27,10 +27,10 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from supercoder.engine import current
 from supercoder.errors import UserError, require
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
@@ -254,12 +254,8 @@ class OpenEnvEpisodes:
         self._sessions = [client(self.url) for _ in names]
         for s in self._sessions:
             s.connect()
-        with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
-            results = list(
-                pool.map(
-                    lambda sn: sn[0].reset(problem=sn[1]), zip(self._sessions, names, strict=True)
-                )
-            )
+        pairs = list(zip(self._sessions, names, strict=True))  # every session at once
+        results = current().thread_map(lambda sn: sn[0].reset(problem=sn[1]), pairs, len(pairs))
         return [list(r.observation.prompt) for r in results]
 
     def step(self, which: Sequence[int], answers: Sequence[str]) -> list[Any]:
@@ -278,8 +274,8 @@ class OpenEnvEpisodes:
                 obs.verdict.get("speedup"),
             )
 
-        with ThreadPoolExecutor(max_workers=len(which) or 1) as pool:
-            return list(pool.map(one, zip(which, answers, strict=True)))
+        pairs = list(zip(which, answers, strict=True))
+        return current().thread_map(one, pairs, len(pairs))
 
     def close(self) -> None:
         for s in self._sessions:
