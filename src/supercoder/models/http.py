@@ -67,7 +67,7 @@ class HttpClient:
     def post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         last, timeouts = "", 0
         for attempt in range(self.retry.attempts):
-            with self._slots, current().requests.hold():  # this model's, then the run's
+            with current().requests.hold(), self._slots:  # the run's budget, then this model's
                 try:
                     response = self._client.post(url, json=body, headers=headers)
                 except httpx.TransportError as e:
