@@ -34,6 +34,13 @@ def with_engine(
                 return fn(*args, **kw)
 
         run.__signature__ = inspect.signature(fn, eval_str=True)  # type: ignore[attr-defined]
-        return with_config(EngineConfig, "machine", skip)(run)
+        command = with_config(EngineConfig, "machine", skip)(run)
+        command.default_workers = default_workers  # type: ignore[attr-defined]
+        return command
+
+    def default_workers() -> int:
+        """The workers this command runs with when ``--workers`` is not given."""
+        default = workers() if callable(workers) else workers
+        return Engine(EngineConfig(workers=default)).workers
 
     return decorate
