@@ -112,7 +112,7 @@ def test_an_avx2_candidate_is_refused_below_v3_with_the_instruction_named():
         v = _check(problem, asm, target)
         assert v.status is Status.OK, v.message
         assert v.isa is not None and v.isa.level == "x86-64-v3" and "AVX2" in v.isa.extensions
-        assert v.isa.target == target.value and v.context["target"] == target.value
+        assert v.isa.target == target.value and v.context.provenance.target == target.value
 
 
 def test_avx512_is_refused_under_v3_though_the_assembler_calls_it_a_bad_register():

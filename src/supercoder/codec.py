@@ -27,7 +27,8 @@ What it does:
   ``extra`` (``field(metadata=EXTRA)``); a ``tuple[tuple[str, X], ...]`` also reads from
   an object (``{"a": 1}``).
 - **Field options** (``dataclasses.field(metadata=...)``, built with ``opts``): ``key``
-  stores a field under another name; ``omit_default`` leaves a default value out;
+  stores a field under another name; ``omit_default`` leaves a default value out (a
+  class attribute ``OMIT_DEFAULTS = True`` does so for every field);
   ``as_object`` writes a tuple of pairs as a JSON object; ``flatten`` writes a nested
   record's keys into this object and reads them from it (one stored object, two typed
   records); ``extra`` (above).
@@ -247,12 +248,13 @@ def _encode_record(value: object) -> JsonObject:
     if kind is not None:
         out[KIND] = kind
     extra: JsonObject = {}
+    omit = getattr(cls, "OMIT_DEFAULTS", False)
     for f in dataclasses.fields(value):  # type: ignore[arg-type]
         item = getattr(value, f.name)
         if f.metadata.get("extra"):
             extra = {str(k): encode(x) for k, x in (item or {}).items()}
             continue
-        if f.metadata.get("omit_default") and _is_default(f, item):
+        if (omit or f.metadata.get("omit_default")) and _is_default(f, item):
             continue
         if f.metadata.get("flatten"):  # a nested record's keys, in this object
             nested = _encode_record(item)
