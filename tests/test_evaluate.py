@@ -110,7 +110,10 @@ def test_faster_candidate_reads_faster(primes):
     assert [t.name for t in verdict.tests] == [f"n{n}" for n in primes_tests()]
     assert not any(t.timed for t in verdict.tests)
     assert "drawn for this check" in verdict.context.measurement.timing
-    assert verdict.context.provenance.machine.gcc.startswith("gcc") and verdict.context.measurement.pairs >= 3
+    assert (
+        verdict.context.provenance.machine.gcc.startswith("gcc")
+        and verdict.context.measurement.pairs >= 3
+    )
 
 
 def test_slower_candidate_reads_slower(primes):

@@ -12,6 +12,7 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
+from supercoder.codec import encode
 from supercoder.cli import app
 from supercoder.models import Sampling
 from supercoder.models.compiler import CompilerModel
@@ -335,7 +336,7 @@ def test_the_report_says_which_cpus_each_answer_runs_on(tmp_path):
         "asm": "main:\n\tret\n",
         "baseline_asm": "main:\n\tnop\n\tret\n",
         "model": "m",
-        "isa": isa.to_json(),
+        "isa": encode(isa),
     }
     runs = tmp_path / "runs.json"
     runs.write_text(json.dumps({"runs": [{"name": "r", "model": "m", "records": [record]}]}))
