@@ -12,8 +12,8 @@ import shutil
 import pytest
 from typer.testing import CliRunner
 
-from supercoder.codec import encode
 from supercoder.cli import app
+from supercoder.codec import encode
 from supercoder.models import Sampling
 from supercoder.models.compiler import CompilerModel
 from supercoder.toolchain.baseline import baseline_asm
