@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.codec import encode
 from supercoder.commands.options import (
     CFLAGS,
     DB,
@@ -79,7 +80,7 @@ def optimize(
     note = search_note(outcome)
     isa = _write_answer(path, problem, outcome, chosen, note, opts)
     if as_json:
-        data = {**_outcome_json(outcome, path, chosen, note), "isa": isa.to_json()}
+        data = {**_outcome_json(outcome, path, chosen, note), "isa": encode(isa)}
         data["memorizable"] = problem.memorizable
         typer.echo(json.dumps(data, indent=2))
     else:
