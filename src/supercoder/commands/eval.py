@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.commands.display import fmt_figure
 from supercoder.commands.options import (
     BENCHMARK,
     EXECUTOR,
@@ -23,6 +24,7 @@ from supercoder.commands.options import (
 )
 from supercoder.commands.optionset import but, with_config
 from supercoder.errors import EXIT_MACHINE, printable
+from supercoder.verify.executors import ExecutorKind
 
 if TYPE_CHECKING:
     from supercoder.runs.summary import RunSummary
@@ -91,7 +93,7 @@ def eval_cmd(
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
     ] = 1,
-    executor: Annotated[str, EXECUTOR] = "local",
+    executor: Annotated[ExecutorKind, EXECUTOR] = ExecutorKind.LOCAL,
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
     ] = 4,
@@ -541,9 +543,3 @@ def _summary_notes(summary: RunSummary) -> list[str]:
 def _clock(seconds: float) -> str:
     seconds = int(round(seconds))
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
-
-
-def fmt_figure(key: str, value: Any) -> str:
-    from supercoder.runs.summary import figure_text
-
-    return figure_text(key, value)

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.commands.eval import fmt_figure
+from supercoder.commands.display import fmt_figure
 from supercoder.commands.options import (
     DbOpt,
     err,

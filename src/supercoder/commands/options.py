@@ -537,3 +537,39 @@ def _check_proposers(specs: list[str], settings) -> None:
         if s.partition(":")[0] == "compiler"
     ]
     check_strategy(proposers, settings)
+
+
+def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
+    """The model ``problem init --llm-generator`` and ``problem llm-generator`` ask (messages -> reply text), or None; refused up front
+    (before any build) when it cannot be asked."""
+    from supercoder.errors import UserError
+
+    if not wanted:
+        if spec is not None:
+            raise UserError("--model is used with --llm-generator only")
+        return None
+    if spec is None:
+        raise UserError(
+            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
+        )
+    if spec.split(":", 1)[0] in ("", "compiler"):
+        raise UserError(
+            "--llm-generator needs an LLM: the compiler model writes no code "
+            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
+        )
+    if generator is not None:
+        raise UserError(
+            "--llm-generator with --generator: the problem's own generator comes first; "
+            "give one of them"
+        )
+    from supercoder.models.base import Sampling
+    from supercoder.models.providers import load_model
+
+    client = load_model(spec, base_url=base_url, cache=False)
+    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
+
+    def ask(messages: list[dict[str, str]]) -> str:
+        replies = client.complete(messages, sampling)
+        return replies[0].text if replies else ""
+
+    return ask
