@@ -81,3 +81,23 @@ def test_resuming_a_run_that_is_not_stored_is_one_line(tmp_path):
     assert "no run 'nope'" in result.output
     result = runner.invoke(app, ["eval", "--resume", "r", "--run", "other", "--db", str(db)])
     assert result.exit_code == 2 and "give one run" in result.output
+
+
+def test_a_kept_run_file_given_to_config_makes_the_same_run_elsewhere(tmp_path):
+    sandbox_or_skip()
+    with openai_server(lambda messages, request: BROKEN) as url:
+        _, db = _first_run(tmp_path, url)
+        store = Store(db)
+        text = store.run_file("r") or ""
+        store.close()
+        run_file = tmp_path / "run.toml"
+        run_file.write_text(text.replace("no_time = true\n", "") + "[checks]\nno-time = true\n")
+        other = tmp_path / "other.sqlite"
+        result = runner.invoke(app, ["eval", "--config", str(run_file), "--db", str(other)])
+        assert result.exit_code == 0, result.output
+        assert "2 problem(s): correctness only (--no-time)" in result.output
+        assert len(url.requests) == 2  # "two" asked at the stored URL ("one": cached)
+        store = Store(other)
+        (row,) = store.runs()  # named as a new run is (the run file holds no name)
+        assert sorted(store.finished_problems(row["name"])) == ["one", "two"]
+        store.close()

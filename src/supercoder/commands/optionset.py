@@ -239,6 +239,8 @@ def with_groups(
             seen |= {p.name for p in made[key]}
         config = [] if "config" in seen else [_config_param(), _ctx_param()]
         tables = {key: [p.name for p in ps] for key, ps in made.items()}
+        for g in parts.values():
+            tables.update(_inner_tables(g.cls, g.skip))
         params = [*own, *(p for ps in made.values() for p in ps), *config]
         hints = {p.name: (typing.get_args(p.annotation) or (p.annotation,))[0] for p in params}
 
@@ -268,6 +270,17 @@ def _ctx_param() -> inspect.Parameter:
     """The click context, which typer hands to a parameter of its type: the run file
     asks it which options the command line gave."""
     return inspect.Parameter(_CTX, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)
+
+
+def _inner_tables(cls: type, skip: tuple[str, ...]) -> dict[str, list[str]]:
+    """``{field: its option names}`` of the groups inside ``cls`` (run-file tables)."""
+    hints = typing.get_type_hints(cls)
+    out: dict[str, list[str]] = {}
+    for f in dataclasses.fields(cls):
+        if (f.metadata or {}).get("group"):
+            out[f.name] = [p.name for p in config_params(hints[f.name], skip)]
+            out.update(_inner_tables(hints[f.name], skip))
+    return out
 
 
 def _config_param() -> inspect.Parameter:
@@ -310,17 +323,30 @@ def apply_run_file(
     tables = tables or {}
     ctx = ctx or click.get_current_context(silent=True)
     params = {p.name: p for p in ctx.command.params} if ctx is not None else {}
+    # a key names an option by its field (``isa_target``) or its long flag (``target``)
+    spelled = {
+        flag.removeprefix("--").replace("-", "_"): p.name
+        for p in params.values()
+        if p.param_type_name == "option"
+        for flag in p.opts
+        if flag.startswith("--")
+    }
+
+    def known(key: str) -> str:
+        name = key.replace("-", "_")
+        return name if name in params else spelled.get(name, name)
+
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
         if key in tables and isinstance(value, dict):
             for sub, v in value.items():
-                name = sub.replace("-", "_")
+                name = known(sub)
                 if name not in tables[key]:
-                    known = ", ".join(tables[key])
-                    raise UserError(f"{path}: [{key}] has no option {sub!r} (it has: {known})")
+                    has = ", ".join(tables[key])
+                    raise UserError(f"{path}: [{key}] has no option {sub!r} (it has: {has})")
                 flat[name] = (f"[{key}] {sub}", v)
         else:
-            flat[key.replace("-", "_")] = (key, value)
+            flat[known(key)] = (key, value)
     out = dict(values)
     settable = sorted(n for n, p in params.items() if n in values and p.param_type_name == "option")
     for name, (where, value) in flat.items():
