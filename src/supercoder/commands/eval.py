@@ -362,10 +362,10 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         console.print(Text(printable(line)))
     ctx = summary.context
     console.print(
-        f"strategy={ctx.get('strategy', 'best-of-n')} target={ctx.get('target', 'native')} "
-        f"samples={ctx.get('samples')} "
-        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
-        f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
+        f"strategy={ctx.strategy or 'best-of-n'} target={ctx.target or 'native'} "
+        f"samples={ctx.samples} "
+        f"rounds={ctx.rounds} timed={ctx.timed} "
+        f"gcc: {ctx.machine.gcc or None} cpu: {ctx.machine.cpu or None}",
         highlight=False,
         soft_wrap=True,
     )
@@ -377,7 +377,7 @@ def _figures_table(name: str, summary: RunSummary) -> Table:
     from supercoder.runs.summary import STAT_KEYS
 
     s, paper = summary, summary.paper
-    title = f"{name}: {s.problems} problems, {s.context.get('model')}"
+    title = f"{name}: {s.problems} problems, {s.context.model}"
     table = Table(title=Text(printable(title, newlines=False)))
     table.add_column("metric")
     table.add_column("ours", justify="right")
@@ -427,7 +427,7 @@ def _summary_notes(summary: RunSummary) -> list[str]:
     that ran out, the lowest x86-64 level of the correct answers."""
     s, lines = summary, []
     if not s.timed_share and s.problems_scored:
-        timed = s.context.get("timed")
+        timed = s.context.timed
         why = "--no-time" if timed is False else "no test long enough to time"
         lines.append(
             f"no speedup was measured ({why}): the speedup figures, fast_1.1 and the "
