@@ -36,7 +36,7 @@ from tests.conftest import sandbox_or_skip
 from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_version
 from tests.fakes.servers import openai_server
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 EVOLVE = StrategyConfig(Sampling(n=12, temperature=0.8), strategy=Strategy.EVOLVE)
 BEST_OF_N = StrategyConfig(Sampling(n=12, temperature=0.8))
 

@@ -19,7 +19,7 @@ from supercoder.verify.client import problem_record
 from supercoder.verify.evaluate import CheckConfig, check_candidate
 from tests.conftest import sandbox_or_skip
 
-REAL = Path(__file__).parent / "fixtures" / "real_builds"
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_builds"
 
 # prints nothing and succeeds: wrong on every test, wherever the problem is checked
 WRONG = "\t.text\n\t.globl\tmain\n\t.type\tmain, @function\nmain:\n\txorl\t%eax, %eax\n\tret\n"

@@ -13,7 +13,7 @@ from supercoder.problems.validator import ValidatorConfig, run_validator, valid_
 from supercoder.types import ARGS_MARK, Problem, TestCase, split_args, with_args
 from tests.conftest import sandbox_or_skip
 
-PERFT = Path(__file__).parent / "fixtures" / "args" / "perft.c"
+PERFT = Path(__file__).resolve().parents[1] / "fixtures" / "args" / "perft.c"
 MARK_WORD = "supercoder-args"
 
 # the depth is argv[1] (1 to 5); stdin is one line "go"

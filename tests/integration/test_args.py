@@ -18,7 +18,7 @@ from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import ARGS_MARK, Status, split_args, with_args
 from tests.conftest import sandbox_or_skip
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 ARGS = FIXTURES / "args"
 REAL = FIXTURES / "real_builds"
 

@@ -16,7 +16,7 @@ from supercoder.problems.loading import load_problem
 from supercoder.problems.outputs import Expected, outputs_match, parse_mode
 from tests.conftest import sandbox_or_skip
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 KATTIS = FIXTURES / "kattis_hypot"
 CODENET = FIXTURES / "codenet_p00002"
 OPENMP = FIXTURES / "openmp_harmonic"

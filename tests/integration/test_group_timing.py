@@ -23,7 +23,7 @@ from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import Status
 from supercoder.verify.evaluate import CheckConfig, check_candidate, evaluate, time_group
-from tests.test_evaluate import SLOW, SLOWER, primes  # noqa: F401  (fixture)
+from tests.integration.test_evaluate import SLOW, SLOWER, primes  # noqa: F401  (fixture)
 
 # trial division by 2, then by odd divisors only: about half the work of SLOW
 HALF = SLOW.replace(
@@ -213,7 +213,7 @@ def test_a_pinned_sandbox_runs_on_its_core(tmp_path):
 def test_check_cli_takes_several_candidates(primes, programs, tmp_path):  # noqa: F811
     """`supercoder check P A.s B.s C.s --json`: a list of verdicts in argument order;
     the correct ones timed in one session, each with its own interval."""
-    from tests.test_evaluate import WRONG, run_cli
+    from tests.integration.test_evaluate import WRONG, run_cli
 
     files = []
     for name, asm in [

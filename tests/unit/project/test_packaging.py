@@ -7,7 +7,7 @@ import re
 import warnings
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 SLOW = re.compile(r"apt-get (update|install)|pip install|-m venv")
 
 

@@ -22,9 +22,9 @@ from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, TestResult, Verdict
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server
-from tests.test_eval_cli import by_problem
-from tests.test_faults import broken_machine_for, sum_answer
-from tests.test_strategies import BROKEN, fast_answer, primes_dir
+from tests.integration.test_eval_cli import by_problem
+from tests.integration.test_faults import broken_machine_for, sum_answer
+from tests.integration.test_strategies import BROKEN, fast_answer, primes_dir
 
 runner = CliRunner()
 CARD = re.compile(r'<div class="card" data-figure="([^"]+)" data-value="([^"]*)"><b>([^<]*)</b>')

@@ -17,7 +17,7 @@ from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig, make_ve
 from supercoder.types import Candidate, Speedup, Status, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
-from tests.test_strategies import (
+from tests.integration.test_strategies import (
     BROKEN,
     NO_ANSWER,
     extract_assembly,

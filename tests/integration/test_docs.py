@@ -7,7 +7,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "supercoder"
 
 
@@ -179,7 +179,7 @@ def test_the_architecture_checks_see_a_missing_module_and_a_wrong_order():
 
 
 def test_architecture_lists_every_module_in_layer_order():
-    from tests.test_architecture import LAYERS
+    from tests.unit.project.test_architecture import LAYERS
 
     text = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
     assert "`verify/evaluate.py`" in text and len(modules()) > 100

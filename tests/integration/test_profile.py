@@ -15,7 +15,7 @@ from supercoder.prompting.hotspots import find_hotspots, hot_view
 from supercoder.prompting.profiling import parse_cachegrind, profile_problem
 from supercoder.toolchain.baseline import baseline_asm
 from tests.conftest import sandbox_or_skip
-from tests.test_diff_answers import make_problem
+from tests.integration.test_diff_answers import make_problem
 
 runner = CliRunner()
 

@@ -22,7 +22,7 @@ from supercoder.toolchain.reference import (
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
 
-OPENMP = Path(__file__).parent / "fixtures" / "openmp_harmonic"
+OPENMP = Path(__file__).resolve().parents[1] / "fixtures" / "openmp_harmonic"
 DOUBLE = """#include <stdio.h>
 int main(void) { long x; if (scanf("%ld", &x) != 1) return 1; printf("%ld\\n", 2 * x); return 0; }
 """

@@ -9,7 +9,7 @@ import typer
 
 from supercoder.cli import app
 
-COMMANDS = Path(__file__).resolve().parents[1] / "src" / "supercoder" / "commands"
+COMMANDS = Path(__file__).resolve().parents[3] / "src" / "supercoder" / "commands"
 HELPERS = {"__init__", "options", "display", "optionset"}  # shared by several commands
 
 

@@ -81,7 +81,7 @@ def _install(tmp_path, monkeypatch, module: str, source: str, entry: str) -> Non
 def test_the_docs_plugin_example_runs_as_written(tmp_path, monkeypatch):
     from pathlib import Path
 
-    docs = Path(__file__).resolve().parents[1] / "docs"
+    docs = Path(__file__).resolve().parents[3] / "docs"
     example = (docs / "examples" / "my_model.py").read_text()
     assert f"```python\n{example}```" in (docs / "models.md").read_text()  # shown verbatim
     _install(tmp_path, monkeypatch, "my_model", example, "mine = my_model:MyModel")
@@ -122,6 +122,6 @@ def test_the_builtin_providers_are_registered_in_the_entry_point_group():
 
     from supercoder.models.providers import BUILTIN, ENTRY_POINT_GROUP
 
-    pyproject = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    pyproject = Path(__file__).resolve().parents[3] / "pyproject.toml"
     declared = tomllib.loads(pyproject.read_text())["project"]["entry-points"][ENTRY_POINT_GROUP]
     assert declared == BUILTIN  # the same group third-party providers use

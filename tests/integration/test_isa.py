@@ -31,7 +31,9 @@ from supercoder.toolchain.isa import (
 from supercoder.types import IsaUse, Problem, SearchRecord, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
-from tests.test_compiler_model import POPCOUNT as SOURCE  # popcount: a gross -march gain
+from tests.integration.test_compiler_model import (
+    POPCOUNT as SOURCE,  # popcount: a gross -march gain
+)
 
 AVX2 = "\tvpaddd %ymm0,%ymm1,%ymm2\n\tvzeroupper\n"
 

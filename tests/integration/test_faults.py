@@ -29,7 +29,7 @@ from supercoder.types import Status, Verdict
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import Reply, anthropic_server, openai_server
-from tests.test_strategies import fast_answer, primes_dir
+from tests.integration.test_strategies import fast_answer, primes_dir
 
 runner = CliRunner()
 

@@ -28,7 +28,7 @@ from supercoder.toolchain.gcc import machine_context
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
-from tests.test_evaluate import SLOW, prime_count, primes_tests
+from tests.integration.test_evaluate import SLOW, prime_count, primes_tests
 
 
 @pytest.fixture

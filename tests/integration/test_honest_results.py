@@ -14,8 +14,8 @@ from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import compile_to_asm, same_program
 from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
-from tests.test_eval_cli import by_problem
-from tests.test_strategies import SLOW_PRIMES, fast_answer, fence, primes_dir
+from tests.integration.test_eval_cli import by_problem
+from tests.integration.test_strategies import SLOW_PRIMES, fast_answer, fence, primes_dir
 
 runner = CliRunner()
 

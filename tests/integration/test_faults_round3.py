@@ -23,7 +23,7 @@ from supercoder.problems.loading import load_problem, write_problem
 from tests.conftest import SUM_SOURCE, make_sum_problem
 
 runner = CliRunner()
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def cli(*args: str, env: dict[str, str] | None = None, timeout: float = 300, cwd=None):
@@ -769,7 +769,7 @@ def test_ctrl_c_stops_a_parallel_import_within_seconds(tmp_path):
 def test_optimize_on_a_full_disk_keeps_the_old_answer_and_exits_3(tmp_path):
     from tests.conftest import sandbox_or_skip
     from tests.fakes.servers import openai_server
-    from tests.test_faults import sum_answer
+    from tests.integration.test_faults import sum_answer
 
     sandbox_or_skip()
     problem = make_sum_problem(tmp_path / "sum")

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 from supercoder.cli import app, reference_markdown
 from supercoder.errors import EXIT_CODES, EXIT_MACHINE, EXIT_NOTHING_CORRECT
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 REGENERATE = (
     "python -c \"from supercoder.cli import reference_markdown as r; print(r(), end='')\" "
     "> docs/cli.md"

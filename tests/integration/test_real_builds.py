@@ -17,7 +17,7 @@ from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
 from tests.conftest import sandbox_or_skip
 
-REAL = Path(__file__).parent / "fixtures" / "real_builds"
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_builds"
 
 
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:

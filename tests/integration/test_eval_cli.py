@@ -18,7 +18,7 @@ from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import assemble
 from tests.conftest import SUM_SOURCE, make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import Reply, openai_server
-from tests.test_strategies import BROKEN, fast_answer, primes_dir
+from tests.integration.test_strategies import BROKEN, fast_answer, primes_dir
 
 runner = CliRunner()
 

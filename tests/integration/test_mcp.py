@@ -19,7 +19,7 @@ mcp = pytest.importorskip("mcp")
 from mcp import ClientSession, StdioServerParameters, stdio_client  # noqa: E402
 
 from supercoder.toolchain.gcc import compile_to_asm  # noqa: E402
-from tests.test_evaluate import FAST, SLOW, WRONG, primes_tests  # noqa: E402
+from tests.integration.test_evaluate import FAST, SLOW, WRONG, primes_tests  # noqa: E402
 
 HIDDEN = "2\n777777 123456\n"  # the sum problem's hidden test: never shown
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import sandbox_or_skip
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FENCE = re.compile(r"^```bash\n(.*?)^```", re.M | re.S)
 SETUP = "bash scripts/setup.sh && .venv/bin/supercoder eval --benchmark val"
 TESTS = ".venv/bin/python -m pytest -q"
@@ -28,7 +28,7 @@ EXPENSIVE = {
     r"^supercoder eval --benchmark val\b": "16 problems: minutes (tested on problems/)",
     r"^supercoder eval --model\b": "a paid model: a key and the network",
     r"^supercoder problem profile\b": "the baseline under valgrind: ~30 s",
-    r"^supercoder dataset import\b": "16 records rebuilt and run (tests/test_import.py)",
+    r"^supercoder dataset import\b": "16 records rebuilt and run (tests/integration/test_import.py)",
     r"^supercoder train\b": "downloads a model; wants a GPU",
     r"^supercoder (serve|mcp)\b": "a server: runs until stopped",
 }

@@ -31,7 +31,7 @@ def problem(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def secret(tmp_path_factory):
-    from tests.test_episodes import hidden_problem
+    from tests.integration.test_episodes import hidden_problem
 
     return hidden_problem(tmp_path_factory.mktemp("openenv") / "tiny_hidden")
 
@@ -96,7 +96,7 @@ def test_reset_gives_the_prompt_and_step_the_verdict(server, problem):
 def test_no_hidden_test_data_in_an_observation(server, secret):
     from supercoder.training.openenv_env import classes, client
     from tests.fakes.tiny_model import expected_output
-    from tests.test_episodes import SECRET
+    from tests.integration.test_episodes import SECRET
 
     with client(server) as env:
         env.reset(problem=secret.name)
