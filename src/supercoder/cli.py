@@ -447,7 +447,7 @@ stored settings; give `--base-url` again for those)."""
 
 def reference_markdown() -> str:
     """``docs/cli.md``: every command, argument and option with its default and help,
-    from the app itself (``tests/test_cli_reference.py`` fails when the file is stale).
+    from the app itself (``tests/unit/cli/test_cli_reference.py`` fails when the file is stale).
     Regenerate: ``python -c "from supercoder.cli import reference_markdown as r;
     print(r(), end='')" > docs/cli.md``."""
     root = typer.main.get_command(app)

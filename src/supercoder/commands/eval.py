@@ -27,6 +27,7 @@ from supercoder.errors import EXIT_MACHINE, printable
 from supercoder.verify.executors import ExecutorKind
 
 if TYPE_CHECKING:
+    from supercoder.runs.store import RunRow
     from supercoder.runs.summary import RunSummary
     from supercoder.types import Problem
 
@@ -45,7 +46,7 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
     store = Store(options.get("db"), read_only=True)
     try:
         kept = store.run_file(name)
-        row = None if kept else next((r for r in store.runs() if r["name"] == name), None)
+        row = None if kept else next((r for r in store.runs() if r.name == name), None)
     finally:
         store.close()
     where = f"the stored run {name!r}"
@@ -61,13 +62,15 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
     return where, {**identity_options(row), "run": name}
 
 
-def identity_options(row: dict[str, Any]) -> dict[str, Any]:
+def identity_options(row: RunRow) -> dict[str, Any]:
     """The eval options of a run stored before run files, from its row (model,
     benchmark and the identity ``RunConfig.identity`` stored in ``options``)."""
-    o, evolve = row["options"], row["options"].get("evolve") or {}
+    o = row.options
+    evolve = o.get("evolve")
+    evolve = evolve if isinstance(evolve, dict) else {}
     values = {
-        "model": row["model"].split("+"),
-        "benchmark": row["benchmark"],
+        "model": row.model.split("+"),
+        "benchmark": row.benchmark,
         "samples": o.get("samples"),
         "rounds": o.get("rounds"),
         "temperature": o.get("temperature"),
@@ -449,10 +452,10 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         console.print(Text(printable(line)))
     ctx = summary.context
     console.print(
-        f"strategy={ctx.get('strategy', 'best-of-n')} target={ctx.get('target', 'native')} "
-        f"samples={ctx.get('samples')} "
-        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
-        f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
+        f"strategy={ctx.strategy or 'best-of-n'} target={ctx.target or 'native'} "
+        f"samples={ctx.samples} "
+        f"rounds={ctx.rounds} timed={ctx.timed} "
+        f"gcc: {ctx.machine.gcc or None} cpu: {ctx.machine.cpu or None}",
         highlight=False,
         soft_wrap=True,
     )
@@ -464,7 +467,7 @@ def _figures_table(name: str, summary: RunSummary) -> Table:
     from supercoder.runs.summary import STAT_KEYS
 
     s, paper = summary, summary.paper
-    title = f"{name}: {s.problems} problems, {s.context.get('model')}"
+    title = f"{name}: {s.problems} problems, {s.context.model}"
     table = Table(title=Text(printable(title, newlines=False)))
     table.add_column("metric")
     table.add_column("ours", justify="right")
@@ -514,7 +517,7 @@ def _summary_notes(summary: RunSummary) -> list[str]:
     that ran out, the lowest x86-64 level of the correct answers."""
     s, lines = summary, []
     if not s.timed_share and s.problems_scored:
-        timed = s.context.get("timed")
+        timed = s.context.timed
         why = "--no-time" if timed is False else "no test long enough to time"
         lines.append(
             f"no speedup was measured ({why}): the speedup figures, fast_1.1 and the "
