@@ -13,7 +13,7 @@ from supercoder.cli import app
 from supercoder.runs.store import Store
 from tests.conftest import sandbox_or_skip
 from tests.fakes.servers import openai_server
-from tests.test_strategies import BROKEN, primes_dir
+from tests.integration.test_strategies import BROKEN, primes_dir
 
 runner = CliRunner()
 
@@ -99,5 +99,5 @@ def test_a_kept_run_file_given_to_config_makes_the_same_run_elsewhere(tmp_path):
         assert len(url.requests) == 2  # "two" asked at the stored URL ("one": cached)
         store = Store(other)
         (row,) = store.runs()  # named as a new run is (the run file holds no name)
-        assert sorted(store.finished_problems(row["name"])) == ["one", "two"]
+        assert sorted(store.finished_problems(row.name)) == ["one", "two"]
         store.close()
