@@ -346,7 +346,7 @@ def test_the_feature_grid_tells_kinds_of_programs_apart(chains):
 
     chain = chains["ca"]
     scalar = features(chain.versions[0])
-    assert scalar["instructions"] > 20 and scalar["loops"] >= 3
+    assert scalar.instructions > 20 and scalar.loops >= 3
     vector = features(
         compile_to_asm(
             "float a[4096], b[4096];\nint main(void) {\n"
@@ -355,7 +355,7 @@ def test_the_feature_grid_tells_kinds_of_programs_apart(chains):
             flags=("-O3", "-mavx2"),
         )
     )
-    assert vector["vector_share"] > 0.1 and scalar["vector_share"] < vector["vector_share"]
+    assert vector.vector_share > 0.1 and scalar.vector_share < vector.vector_share
     assert cell(scalar) != cell(vector)
     assert features("this is not assembly").instructions == 0
 
