@@ -128,7 +128,7 @@ def calibrate(
         load_calibration,
         save_calibration,
     )
-    from supercoder.toolchain.gcc import machine_context
+    from supercoder.toolchain.gcc import machine
 
     if show:
         cal = load_calibration()
@@ -144,7 +144,7 @@ def calibrate(
             "time: about a minute on an idle machine (Ctrl-C stops; nothing is stored then)"
         )
     checks = identical_checks(config, echo)
-    cal = estimate_calibration(checks, machine_context(), slots=slot_count())
+    cal = estimate_calibration(checks, machine(), slots=slot_count())
     path = save_calibration(cal)
     typer.echo(
         json.dumps({**cal.to_json(), "path": str(path)})

@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from supercoder.codec import Json, decode
+from supercoder.codec import Json, decode, encode
 from supercoder.errors import InfraError, UserError, argv_text, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
-from supercoder.runs.programs import Program
+from supercoder.runs.programs import Features, Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunContext, RunSummary
 from supercoder.types import Candidate, Origin, Status, Verdict, check_format_version
@@ -610,7 +610,7 @@ class Store:
                 sp.low if sp else None,
                 sp.high if sp else None,
                 json.dumps(v.to_json(), default=str),
-                json.dumps(program.features),
+                json.dumps(encode(program.features)),
                 program.digest,
                 program.asm,
                 _capped(program.edit),
@@ -686,7 +686,7 @@ def _program_from_row(r: sqlite3.Row) -> Program:
         kind=r["kind"],
         model=r["model"],
         verdict=Verdict.from_json(json.loads(r["verdict"])),
-        features=json.loads(r["features"]),
+        features=decode(Features, json.loads(r["features"])),
         prompt_tokens=r["prompt_tokens"] or 0,
         completion_tokens=r["completion_tokens"] or 0,
         cost_usd=r["cost_usd"] or 0.0,
