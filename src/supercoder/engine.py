@@ -122,9 +122,7 @@ class EngineConfig:
         default=None,
         metadata={
             "flags": ("--workers", "-w"),
-            "shown": "eval: 1; train grpo: 2; dataset import: every CPU; bench coverage, "
-            "dataset build: "
-            "CPUs - 1; others: every CPU, at least 2",
+            "shown": "one per CPU, at least 2",
             "option": {"min": 1},
         },
     )

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-from typing import Annotated
 
 import typer
 
@@ -12,18 +10,17 @@ from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     BenchmarkArg,
     BenchmarkOpt,
+    JsonFile,
     pick_benchmark,
 )
 from supercoder.engine import every_cpu_but_one
 
 
-@with_engine(workers=every_cpu_but_one, skip=("requests", "timing_slots"))
+@with_engine(workers=every_cpu_but_one(), skip=("requests", "timing_slots"))
 def coverage(
     bench: BenchmarkArg = None,
     benchmark: BenchmarkOpt = None,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Also write the figures as JSON.")
-    ] = None,
+    json_out: JsonFile = None,
 ) -> None:
     from rich.console import Console
     from rich.table import Table

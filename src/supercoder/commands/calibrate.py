@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from supercoder.commands.machine import with_engine
+from supercoder.commands.options import JsonFlag, SandboxOpt
 from supercoder.errors import InfraError, UserError
 
 if TYPE_CHECKING:
@@ -52,9 +53,9 @@ def identical_checks(
     from supercoder.timing.intervals import Z95
     from supercoder.timing.meter import MeterConfig
     from supercoder.toolchain.baseline import baseline_asm
-    from supercoder.verify.evaluate import CheckConfig, evaluate
+    from supercoder.verify.evaluate import check_config, evaluate
 
-    config_eval = CheckConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
+    config_eval = check_config(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
     jobs = []
     for name in config.problems:
         if not (BUNDLED_ROOT / name).is_dir():
@@ -89,10 +90,8 @@ def calibrate(
     show: Annotated[
         bool, typer.Option("--show", help="Print the stored calibration; measure nothing.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="Run without isolation (dangerous).")
-    ] = False,
+    as_json: JsonFlag = False,
+    unsafe_no_sandbox: SandboxOpt = False,
 ) -> None:
     """Measure how much two checks of the SAME program differ on this machine.
 
@@ -123,7 +122,7 @@ def calibrate(
         load_calibration,
         save_calibration,
     )
-    from supercoder.toolchain.gcc import machine_context
+    from supercoder.toolchain.gcc import machine
 
     if show:
         cal = load_calibration()
@@ -139,7 +138,7 @@ def calibrate(
             "time: about a minute on an idle machine (Ctrl-C stops; nothing is stored then)"
         )
     checks = identical_checks(config, echo)
-    cal = estimate_calibration(checks, machine_context(), slots=slot_count())
+    cal = estimate_calibration(checks, machine(), slots=slot_count())
     path = save_calibration(cal)
     typer.echo(
         json.dumps({**cal.to_json(), "path": str(path)})

@@ -8,14 +8,21 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from supercoder.commands.options import TargetOpt
+from supercoder.commands.options import (
+    CPU_LIMIT,
+    MEMORY_MB,
+    SERVER,
+    CheckOptions,
+    JsonFlag,
+)
+from supercoder.commands.optionset import with_groups
 from supercoder.errors import EXIT_MACHINE, UserError, printable
-from supercoder.toolchain.isa import DEFAULT_TARGET
 
 if TYPE_CHECKING:
     from supercoder.types import Verdict
 
 
+@with_groups(checks=CheckOptions)
 def check(
     problem_dir: Annotated[
         Path,
@@ -31,42 +38,17 @@ def check(
             "checked in parallel and timed together in one session."
         ),
     ],
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help="Print JSON: the verdict object (one candidate), or a list of verdicts "
-            "in argument order (several).",
-        ),
-    ] = False,
-    no_time: Annotated[
-        bool, typer.Option("--no-time", help="Check correctness only; skip timing.")
-    ] = False,
-    unsafe_no_sandbox: Annotated[
-        bool,
-        typer.Option(
-            "--unsafe-no-sandbox", help="Run the candidate WITHOUT isolation (dangerous)."
-        ),
-    ] = False,
-    cpu_limit: Annotated[
-        float, typer.Option(min=0.01, max=3600, help="CPU seconds per test run.")
-    ] = 10.0,
-    memory_mb: Annotated[
-        int, typer.Option(min=16, max=1 << 20, help="Memory limit per test run (MiB).")
-    ] = 2048,
-    isa_target: TargetOpt = DEFAULT_TARGET,
-    server: Annotated[
-        str | None,
-        typer.Option(
-            "--server",
-            help="Verify on this `supercoder serve` (URL; token: $SUPERCODER_TOKEN) instead "
-            "of here: a folder goes by its path (under the server's --allow-root), "
-            "anything else as a served problem's name.",
-            show_default="here",
-        ),
-    ] = None,
+    as_json: JsonFlag = False,
+    cpu_limit: Annotated[float, CPU_LIMIT] = 10.0,
+    memory_mb: Annotated[int, MEMORY_MB] = 2048,
+    server: Annotated[str | None, SERVER] = None,
+    *,
+    checks: CheckOptions,
 ) -> None:
     """Is each CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
+
+    --json prints the verdict object (one candidate), or a list of verdicts in argument
+    order (several).
 
     Assembles and links each candidate (gcc CANDIDATE.s -lm, plus problem.json's cflags
     and ldflags), runs every test (hidden ones too) in the sandbox, compares stdout
@@ -84,8 +66,6 @@ def check(
     """
     from supercoder.commands.options import note
     from supercoder.problems.loading import load_problem_arg
-    from supercoder.sandbox.box import Limits
-    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import verify_together
 
     programs = _read_candidates(candidates)
@@ -94,11 +74,11 @@ def check(
             server,
             problem_dir,
             programs,
-            not no_time,
-            unsafe_no_sandbox,
+            not checks.no_time,
+            checks.unsafe_no_sandbox,
             cpu_limit,
             memory_mb,
-            str(isa_target),
+            str(checks.isa_target),
         )
         verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
         _show(candidates, verdicts, as_json)
@@ -106,10 +86,7 @@ def check(
             raise typer.Exit(EXIT_MACHINE)
         return
     problem = load_problem_arg(problem_dir, note)
-    limits = Limits(cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb)
-    config = CheckConfig(
-        sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits, target=isa_target
-    )
+    config = checks.config(cpu_limit, memory_mb)
     verdicts = verify_together(problem, programs, config)
     verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
     _show(candidates, verdicts, as_json)

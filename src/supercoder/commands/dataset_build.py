@@ -9,16 +9,17 @@ import typer
 
 from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
+from supercoder.commands.options import OUT, SEED, TIMEOUT
 from supercoder.engine import every_cpu_but_one
 from supercoder.errors import printable
 
 
-@with_engine(workers=every_cpu_but_one, skip=("requests", "timing_slots"))
+@with_engine(workers=every_cpu_but_one(), skip=("requests", "timing_slots"))
 def build(
     codenet: Annotated[
         Path, typer.Option("--codenet", help="Project CodeNet folder (metadata/, data/).")
     ],
-    out: Annotated[Path, typer.Option("--out", help="Output folder.")],
+    out: Annotated[Path, OUT],
     threshold: Annotated[
         float, typer.Option(min=1.0, help="Minimum -O0 -> -O3 speedup to keep.")
     ] = 3.0,
@@ -34,11 +35,11 @@ def build(
     val_fraction: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Fraction of problems in the val split.")
     ] = 0.025,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the train/val split.")] = 0,
+    seed: Annotated[int, SEED] = 0,
     limit: Annotated[
         int | None, typer.Option(min=1, help="Only the first N problems (by id).")
     ] = None,
-    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per run.")] = 10.0,
+    timeout: Annotated[float, TIMEOUT] = 10.0,
     dedup: Annotated[
         float,
         typer.Option(min=0.0, max=1.0, help="Near-duplicate similarity (token 4-gram Jaccard)."),

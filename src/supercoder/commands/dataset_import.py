@@ -10,14 +10,15 @@ import typer
 
 from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
+from supercoder.commands.options import OUT
 from supercoder.engine import cpu_count
 from supercoder.errors import UserError
 
 
-@with_engine(workers=cpu_count, skip=("requests", "timing_slots"))
+@with_engine(workers=cpu_count(), skip=("requests", "timing_slots"))
 def import_(
     source: Annotated[str, typer.Argument(help="A .parquet/.jsonl file or a hub name.")],
-    out: Annotated[Path, typer.Option("--out", help="Output folder (one folder per split).")],
+    out: Annotated[Path, OUT],
     check_outputs: Annotated[
         bool,
         typer.Option(

@@ -37,11 +37,16 @@ import typer
 
 from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
+    CPU_LIMIT,
+    HOST,
+    MEMORY_MB,
+    PORT,
     AllowRootOpt,
     InsecureLoopbackOpt,
     ServedBenchmarksOpt,
     TokenFileOpt,
 )
+from supercoder.commands.optionset import but
 from supercoder.errors import InfraError, SupercoderError, UserError, printable
 
 if TYPE_CHECKING:
@@ -124,10 +129,8 @@ def mcp(
         Transport,
         typer.Option(help="stdio: the agent starts this command; http: streamable HTTP."),
     ] = Transport.STDIO,
-    host: Annotated[str, typer.Option(help="Address the HTTP transport listens on.")] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option(min=0, max=65535, help="HTTP port (0: any free one, printed).")
-    ] = 8766,
+    host: Annotated[str, HOST] = "127.0.0.1",
+    port: Annotated[int, but(PORT, min=0)] = 8766,
     token_file: TokenFileOpt = None,
     insecure_loopback: InsecureLoopbackOpt = False,
     benchmark: ServedBenchmarksOpt = None,
@@ -136,12 +139,8 @@ def mcp(
         float,
         typer.Option(min=1, max=86400, help="Longest a tool call may take (seconds)."),
     ] = 900.0,
-    cpu_limit: Annotated[
-        float, typer.Option(min=0.01, max=3600, help="CPU seconds per test run of a check.")
-    ] = 10.0,
-    memory_mb: Annotated[
-        int, typer.Option(min=16, max=1 << 20, help="Memory per test run of a check (MiB).")
-    ] = 2048,
+    cpu_limit: Annotated[float, CPU_LIMIT] = 10.0,
+    memory_mb: Annotated[int, MEMORY_MB] = 2048,
     profile_seconds: Annotated[
         float, typer.Option(min=1, max=3600, help="Most seconds one profile may spend.")
     ] = 60.0,
@@ -412,9 +411,7 @@ class Toolbox:
     def check_candidate(
         self, problem: str, assembly: str = "", time: bool = True, edits: str = ""
     ) -> Answer:
-        from supercoder.sandbox.box import Limits
-        from supercoder.toolchain.isa import DEFAULT_TARGET
-        from supercoder.verify.evaluate import CheckConfig
+        from supercoder.verify.evaluate import check_config
         from supercoder.verify.reward import verdict_json
         from supercoder.verify.service import verify_together
 
@@ -422,9 +419,9 @@ class Toolbox:
         asm = self._program(p, assembly, edits)
         if not isinstance(time, bool):
             raise UserError("time: give true or false")
-        cpu = self.config.cpu_limit
-        limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=self.config.memory_mb)
-        config = CheckConfig(time=time, limits=limits, target=DEFAULT_TARGET)
+        config = check_config(
+            time=time, cpu_limit=self.config.cpu_limit, memory_mb=self.config.memory_mb
+        )
         (verdict,) = verify_together(p, [asm], config)
         if verdict.is_infra_failure:
             raise InfraError(

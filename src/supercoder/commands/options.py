@@ -7,48 +7,201 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from supercoder.commands.optionset import flags
+from supercoder.commands.optionset import but, declare, flags, group
 from supercoder.errors import UserError
 from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
-from supercoder.verify.reward import REWARD_KINDS, RewardConfig
+from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS, RewardConfig, RewardKind
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
     from supercoder.runs.store import RunConfig
     from supercoder.runs.strategies import StrategyConfig
+    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import VerifyConfig
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
 
-# A benchmark is named with --benchmark (-b) by every command; the commands that took
-# it as their first argument before (bench list / coverage / fuzz, dataset export) keep
-# that working as an alias.
+class Split(StrEnum):
+    """A benchmark split (``problems.loading.SPLITS``)."""
+
+    TRAIN = "train"
+    VAL = "val"
+
+
+# Every option that more than one command takes is declared here, once: its flags and
+# its one help text (``optionset.declare``). A command uses it as ``Annotated[T, NAME]``
+# (its own default; ``but(NAME, show_default=...)`` for its own default text); a
+# ``*Config`` field with the same long flag gets it too (``optionset.config_params``).
+# tests/unit/commands/test_options_once.py fails when a long flag has a second site.
+STORE_DEFAULT = "$SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite"
 BENCHMARK_HELP = "train | val | all | a benchmark folder | a .jsonl/.parquet record file"
-BenchmarkOpt = Annotated[
-    str | None,
-    typer.Option("--benchmark", "-b", help=f"{BENCHMARK_HELP}.", show_default="all"),
-]
-BenchmarkArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="The benchmark, as --benchmark (the older way to name it; still works).",
-        show_default=False,
-    ),
-]
 
+# where the problems come from
+BENCHMARK = declare(
+    "--benchmark",
+    "-b",
+    help=f"The problems: {BENCHMARK_HELP} (serve, mcp: repeatable, each served by name).",
+)
+INPUTS = declare(
+    "--inputs",
+    help="Test inputs of a bare .c program: a flat folder, a Kattis/ICPC package "
+    "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with answers "
+    "by name (in1/out1, 1.in/1.ans, input/ + output/ folders).",
+)
+CFLAGS = declare("--cflags", help='Extra gcc flags of the C program, e.g. "-fopenmp -DN=100".')
+LDFLAGS = declare("--ldflags", help='Extra link flags of the C program, e.g. "-lgmp".')
 
-# What the service commands (serve, mcp) share: who may call them, what they serve.
+# the model asked
+MODEL = declare(
+    "--model",
+    "-m",
+    help="The model: compiler | openai:M | anthropic:M | hf:PATH (a Hugging Face repo or "
+    "local folder; what the train commands take). eval/optimize: repeat with --strategy "
+    "evolve for several models (a bandit gives calls to the one that improves most per "
+    "cost).",
+)
+BASE_URL = declare(
+    "--base-url",
+    help="OpenAI/Anthropic-compatible server URL of --model.",
+    show_default="the provider's",
+)
+TEMPERATURE = declare("--temperature", "-t", min=0.0, help="Sampling temperature of the answers.")
+TOKENIZER = declare(
+    "--tokenizer",
+    help="What counts tokens: qwen2.5 (offline files), a tokenizer.json path, or a "
+    "Hugging Face name.",
+)
+
+# the prompt
+CONTEXT = declare(
+    "--context",
+    help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated (# NN.N% per "
+    "hot line), cold functions elided.",
+)
+ANSWER = declare(
+    "--answer",
+    help="whole: the model writes the whole program; diff: SEARCH/REPLACE edit blocks "
+    "against the shown assembly.",
+)
+
+# how answers are checked
+UNSAFE_NO_SANDBOX = declare(
+    "--unsafe-no-sandbox",
+    help="Run the programs WITHOUT isolation (dangerous: only code you trust).",
+)
+NO_TIME = declare("--no-time", help="Check correctness only; time nothing (no speedup, no CI).")
+TARGET = declare(
+    "--target",
+    help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the assembler "
+    "refuses instructions beyond it and the compiler model builds for it.",
+)
+SERVER = declare(
+    "--server",
+    help="Verify on this `supercoder serve` (URL; token: $SUPERCODER_TOKEN) instead of here "
+    "(check: a folder goes by its path, under the server's --allow-root; anything else as "
+    "a served problem's name).",
+    show_default="here",
+)
+EXECUTOR = declare("--executor", help="Where verifications run: local (process pool) or ray.")
+BUDGET = declare(
+    "--budget",
+    min=0.1,
+    help="Seconds to spend at most: the compiler model's CPU seconds of build search per "
+    "problem (problem profile: seconds of profiling).",
+)
+
+# where results go
+DB = declare(
+    "--db",
+    help="The run store: its SQLite file (analyze, report: or a JSON file of verdict records).",
+    show_default=STORE_DEFAULT,
+)
+RUN = declare("--run", help="The run's name in the store.")
+JSON = declare(
+    "--json",
+    help="JSON: print the result as JSON, or write it to FILE where the option takes one "
+    "(eval: the summary; bench: the figures).",
+)
+OUT = declare(
+    "--out",
+    "-o",
+    help="Where to write what the command makes (its help says what: a file or a folder).",
+)
+OUTPUT = declare(
+    "--output",
+    "-o",
+    help="Where the result goes: optimize writes the best .s there, the train commands "
+    "their checkpoints, metrics.jsonl and final.",
+)
+FORCE = declare("--force", help="Replace what this command wrote before.")
+
+# where it runs: services and reference runs
+HOST = declare(
+    "--host",
+    help="Address to listen on (a loopback one unless the command's help says how to open "
+    "it: a token, or env openenv's --public).",
+)
+PORT = declare(
+    "--port", max=65535, help="Port to listen on (serve, mcp: 0 takes any free one, printed)."
+)
+CPU_LIMIT = declare("--cpu-limit", min=0.01, max=3600, help="CPU seconds per test run.")
+MEMORY_MB = declare("--memory-mb", min=16, max=1 << 20, help="Memory limit per test run (MiB).")
+TIMEOUT = declare(
+    "--timeout",
+    min=0.1,
+    help="Seconds before giving up. eval, optimize: per model request (a request that "
+    "times out twice is given up: the problem stays unfinished, a rerun retries it); "
+    "problem init, bench fuzz, dataset build: CPU seconds per reference run (bench fuzz "
+    "drops a slower input).",
+)
+SPLIT = declare(
+    "--split", help="A split, train or val (problem init: the one recorded; bench list: only it)."
+)
+
+# rewards and episodes (train grpo, env openenv)
+REWARD = declare(
+    "--reward",
+    help=f"Reward: {', '.join(REWARD_KINDS)}. {DEFAULT_REWARD.value}: the speedup only when "
+    "significantly faster, else what a copy of the baseline earns (a copy padded with a nop "
+    "reads ~1.0x: the paper's reward, 'paper', pays it ~1.0).",
+)
+BASELINE_COPY = declare("--baseline-copy", min=0.0, help="Reward for a copy of the baseline.")
+TURNS = declare(
+    "--turns",
+    min=1,
+    max=16,
+    help="Answers per episode, the verifier's feedback between them (1: single-turn).",
+)
+
+# training
+LORA = declare(
+    "--lora/--full",
+    help="Train a LoRA adapter (merged into final) instead of every weight (--full).",
+)
+LR = declare("--lr", min=1e-12, help="Learning rate.")
+STEPS = declare("--steps", help="Optimizer steps (train sft: -1 runs --epochs passes).")
+SEED = declare(
+    "--seed",
+    min=0,
+    help="A seed: the trainer's (train), the train/val split's (dataset build), the "
+    "mutations' (bench fuzz: by default a new secret one, so nobody can remake the tests "
+    "from the visible ones).",
+)
+
+# the services (serve, mcp): who may call them, what they serve
 TokenFileOpt = Annotated[
     Path | None,
-    typer.Option(
+    declare(
         "--token-file",
         help="A file holding the bearer token callers must send (else $SUPERCODER_TOKEN).",
         show_default="$SUPERCODER_TOKEN",
@@ -56,28 +209,43 @@ TokenFileOpt = Annotated[
 ]
 InsecureLoopbackOpt = Annotated[
     bool,
-    typer.Option(
+    declare(
         "--insecure-loopback",
         help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
     ),
 ]
-ServedBenchmarksOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--benchmark",
-        "-b",
-        help="Problems served by name: train | val | all | a folder | a .jsonl (repeatable).",
-        show_default="all",
-    ),
-]
 AllowRootOpt = Annotated[
     list[Path] | None,
-    typer.Option(
+    declare(
         "--allow-root",
         help="A folder whose problem folders callers may name by path (repeatable).",
         show_default="none",
     ),
 ]
+
+# A benchmark is named with --benchmark (-b) by every command; the commands that took
+# it as their first argument before (bench list / coverage / fuzz, dataset export) keep
+# that working as an alias.
+BenchmarkOpt = Annotated[str | None, but(BENCHMARK, show_default="all")]
+BenchmarkArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="The benchmark, as --benchmark (the older way to name it; still works).",
+        show_default=False,
+    ),
+]
+ServedBenchmarksOpt = Annotated[list[str] | None, but(BENCHMARK, show_default="all")]
+DbOpt = Annotated[Path | None, DB]
+TargetOpt = Annotated[Target, TARGET]
+ContextOpt = Annotated[Context, CONTEXT]
+AnswerOpt = Annotated[AnswerForm, ANSWER]
+SandboxOpt = Annotated[bool, UNSAFE_NO_SANDBOX]
+NoTimeOpt = Annotated[bool, NO_TIME]
+JsonFlag = Annotated[bool, JSON]
+RewardOpt = Annotated[RewardKind, REWARD]
+BaselineCopyOpt = Annotated[float, BASELINE_COPY]
+SplitOpt = Annotated[Split | None, SPLIT]
+JsonFile = Annotated[Path | None, but(JSON, show_default="none", metavar="FILE")]
 
 
 def pick_benchmark(option: str | None, positional: str | None, default: str | None = "all") -> str:
@@ -99,38 +267,32 @@ def note(line: str) -> None:
     err.print(printable(line, newlines=False))
 
 
-ModelOpt = Annotated[
-    str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
-]
-STORE_DEFAULT = "$SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite"
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", help="SQLite file of eval runs.", show_default=STORE_DEFAULT),
-]
-ContextOpt = Annotated[
-    str,
-    typer.Option(
-        "--context",
-        help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated "
-        "(# NN.N% per hot line), cold functions elided.",
-    ),
-]
-AnswerOpt = Annotated[
-    str,
-    typer.Option(
-        "--answer",
-        help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
-        "edit blocks against the shown assembly.",
-    ),
-]
-TargetOpt = Annotated[
-    Target,
-    typer.Option(
-        "--target",
-        help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the "
-        "assembler refuses instructions beyond it and the compiler model builds for it.",
-    ),
-]
+@dataclass(frozen=True)
+class CheckOptions:
+    """How answers are checked: the option group of every command that verifies
+    (``check``, ``eval``, ``optimize``; ``config()`` is its ``CheckConfig``).
+
+    Fields:
+        no_time: check correctness only; time nothing (no speedup, no CI).
+        unsafe_no_sandbox: run the programs WITHOUT isolation (dangerous).
+        isa_target: the CPUs the answer must run on.
+    """
+
+    no_time: bool = False
+    unsafe_no_sandbox: bool = False
+    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+
+    def config(self, cpu_limit: float | None = None, memory_mb: int | None = None) -> CheckConfig:
+        """The ``CheckConfig`` of these options (``verify.evaluate.check_config``)."""
+        from supercoder.verify.evaluate import check_config
+
+        return check_config(
+            sandbox=not self.unsafe_no_sandbox,
+            time=not self.no_time,
+            target=self.isa_target,
+            cpu_limit=cpu_limit,
+            memory_mb=memory_mb,
+        )
 
 
 @dataclass(frozen=True)
@@ -145,8 +307,6 @@ class ModelRunConfig:
         samples: answers per problem (the compiler model: builds tried at most).
         rounds: answers per sample chain (1: no refinement).
         temperature: sampling temperature.
-        no_time: check correctness only; time nothing (no speedup, no CI).
-        unsafe_no_sandbox: run candidates WITHOUT isolation (dangerous).
         base_url: OpenAI/Anthropic-compatible server URL.
         timeout: seconds to wait for the model server per request (a request that times
             out twice is given up: the problem stays unfinished, a rerun retries it).
@@ -165,9 +325,7 @@ class ModelRunConfig:
         max_tokens: evolve: token cap per problem.
         generation: evolve: answers per generation.
         islands: evolve: populations.
-        isa_target: CPUs the answer must run on: native (this CPU) or an x86-64 level;
-            the assembler refuses instructions beyond it and the compiler model builds
-            for it.
+        checks: how every answer is checked (``CheckOptions``: sandbox, timing, target).
     """
 
     model: list[str] = field(default_factory=lambda: ["compiler"], metadata=flags("--model", "-m"))
@@ -179,13 +337,11 @@ class ModelRunConfig:
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
     temperature: float = field(default=0.7, metadata=flags("--temperature", "-t", min=0.0))
-    no_time: bool = False
-    unsafe_no_sandbox: bool = False
     base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
     timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    context: str = "full"
-    answer: str = "whole"
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
     budget: float | None = field(
         default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
     )
@@ -199,7 +355,19 @@ class ModelRunConfig:
     )
     generation: int = field(default=2, metadata=flags("--generation", min=1))
     islands: int = field(default=2, metadata=flags("--islands", min=1))
-    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+    checks: CheckOptions = field(default_factory=lambda: CheckOptions(), metadata=group())
+
+    @property
+    def no_time(self) -> bool:
+        return self.checks.no_time
+
+    @property
+    def unsafe_no_sandbox(self) -> bool:
+        return self.checks.unsafe_no_sandbox
+
+    @property
+    def isa_target(self) -> Target:
+        return self.checks.isa_target
 
     def specs(self) -> list[str]:
         """The model specs, ``--budget`` and ``--target`` folded in (bad ones: one line)."""
@@ -275,13 +443,9 @@ class ModelRunConfig:
 
     def verify_config(self) -> VerifyConfig:
         """How every answer is checked: the sandbox, timing or not, the target."""
-        from supercoder.verify.evaluate import CheckConfig
         from supercoder.verify.service import VerifyConfig
 
-        config = CheckConfig(
-            sandbox=not self.unsafe_no_sandbox, time=not self.no_time, target=self.isa_target
-        )
-        return VerifyConfig(config)
+        return VerifyConfig(self.checks.config())
 
 
 def with_target(model: str, target: Target) -> str:
@@ -325,12 +489,10 @@ WORKERS_SHOWN = "cores - 1, at least 1"
 def reward_config(
     kind: str, baseline_copy: float, sandbox: bool, target: Target = Target.NATIVE
 ) -> RewardConfig:
-    from supercoder.verify.evaluate import CheckConfig
-
     if kind not in REWARD_KINDS:
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
-    config = CheckConfig(sandbox=sandbox, target=target)
-    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=config)
+    checks = CheckOptions(unsafe_no_sandbox=not sandbox, isa_target=target)
+    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=checks.config())
 
 
 def model_specs(models: list[str] | None, strategy: str, budget: float | None) -> list[str]:
@@ -375,3 +537,39 @@ def _check_proposers(specs: list[str], settings) -> None:
         if s.partition(":")[0] == "compiler"
     ]
     check_strategy(proposers, settings)
+
+
+def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
+    """The model ``problem init --llm-generator`` and ``problem llm-generator`` ask (messages -> reply text), or None; refused up front
+    (before any build) when it cannot be asked."""
+    from supercoder.errors import UserError
+
+    if not wanted:
+        if spec is not None:
+            raise UserError("--model is used with --llm-generator only")
+        return None
+    if spec is None:
+        raise UserError(
+            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
+        )
+    if spec.split(":", 1)[0] in ("", "compiler"):
+        raise UserError(
+            "--llm-generator needs an LLM: the compiler model writes no code "
+            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
+        )
+    if generator is not None:
+        raise UserError(
+            "--llm-generator with --generator: the problem's own generator comes first; "
+            "give one of them"
+        )
+    from supercoder.models.base import Sampling
+    from supercoder.models.providers import load_model
+
+    client = load_model(spec, base_url=base_url, cache=False)
+    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
+
+    def ask(messages: list[dict[str, str]]) -> str:
+        replies = client.complete(messages, sampling)
+        return replies[0].text if replies else ""
+
+    return ask

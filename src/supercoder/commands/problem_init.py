@@ -7,6 +7,19 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from supercoder.commands.options import (
+    BASE_URL,
+    CFLAGS,
+    FORCE,
+    INPUTS,
+    LDFLAGS,
+    MODEL,
+    OUT,
+    TIMEOUT,
+    SplitOpt,
+    generator_llm,
+)
+
 if TYPE_CHECKING:
     from supercoder.problems.init import InitReport
 
@@ -21,24 +34,11 @@ def problem_init(
             metavar="SOURCE [MORE.c]...",
         ),
     ],
-    inputs: Annotated[
-        Path | None,
-        typer.Option(
-            "--inputs",
-            help="Test inputs: a flat folder, a Kattis/ICPC package "
-            "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with "
-            "answers by name (in1/out1, 1.in/1.ans, input/ + output/ folders). Without it "
-            "the program reads no input: one test on empty stdin (a memorizable problem).",
-        ),
-    ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Problem folder to create.")
-    ] = None,
+    inputs: Annotated[Path | None, INPUTS] = None,
+    out: Annotated[Path | None, OUT] = None,
     hidden: Annotated[Path | None, typer.Option(help="Folder of hidden-test inputs.")] = None,
-    cflags: Annotated[
-        str, typer.Option("--cflags", help='Extra gcc flags, e.g. "-fopenmp -DN=100".')
-    ] = "",
-    ldflags: Annotated[str, typer.Option("--ldflags", help='Extra link flags, e.g. "-lgmp".')] = "",
+    cflags: Annotated[str, CFLAGS] = "",
+    ldflags: Annotated[str, LDFLAGS] = "",
     include: Annotated[
         list[Path] | None,
         typer.Option(
@@ -55,11 +55,9 @@ def problem_init(
     compare: Annotated[
         str, typer.Option(help="Output comparison: exact, tokens or float:TOL.")
     ] = "exact",
-    split: Annotated[str | None, typer.Option(help="Split to record (train or val).")] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace an existing problem folder.")
-    ] = False,
-    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per reference run.")] = 20.0,
+    split: SplitOpt = None,
+    force: Annotated[bool, FORCE] = False,
+    timeout: Annotated[float, TIMEOUT] = 20.0,
     exit_code: Annotated[
         int,
         typer.Option(
@@ -128,18 +126,8 @@ def problem_init(
             "generator's draws, else init says why they were dropped.",
         ),
     ] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="The LLM for --llm-generator (openai:MODEL, anthropic:MODEL, hf:PATH; "
-            "not the offline compiler model, which writes no code).",
-        ),
-    ] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL for --model."),
-    ] = None,
+    model: Annotated[str | None, MODEL] = None,
+    base_url: Annotated[str | None, BASE_URL] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -165,7 +153,7 @@ def problem_init(
     from supercoder.problems.init import InitConfig, create_from_sources
     from supercoder.problems.sources import with_build_flags
 
-    ask = _llm_model(llm_generator, model, base_url, generator)
+    ask = generator_llm(llm_generator, model, base_url, generator)
 
     opts = InitConfig(
         hidden_dir=hidden,
@@ -190,42 +178,6 @@ def problem_init(
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
     _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
-
-
-def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
-    """The model --llm-generator asks (messages -> reply text), or None; refused up front
-    (before any build) when it cannot be asked."""
-    from supercoder.errors import UserError
-
-    if not wanted:
-        if spec is not None:
-            raise UserError("--model is used with --llm-generator only")
-        return None
-    if spec is None:
-        raise UserError(
-            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
-        )
-    if spec.split(":", 1)[0] in ("", "compiler"):
-        raise UserError(
-            "--llm-generator needs an LLM: the compiler model writes no code "
-            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
-        )
-    if generator is not None:
-        raise UserError(
-            "--llm-generator with --generator: the problem's own generator comes first; "
-            "give one of them"
-        )
-    from supercoder.models.base import Sampling
-    from supercoder.models.providers import load_model
-
-    client = load_model(spec, base_url=base_url, cache=False)
-    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
-
-    def ask(messages: list[dict[str, str]]) -> str:
-        replies = client.complete(messages, sampling)
-        return replies[0].text if replies else ""
-
-    return ask
 
 
 def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:

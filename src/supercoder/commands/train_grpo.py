@@ -4,35 +4,34 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Annotated
 
 import typer
 
-from supercoder.commands.machine import current, with_engine
-from supercoder.commands.options import TargetOpt, reward_config
+from supercoder.commands.machine import current, engine_options, installs_engine
+from supercoder.commands.options import (
+    BaselineCopyOpt,
+    RewardOpt,
+    SandboxOpt,
+    TargetOpt,
+    reward_config,
+)
 from supercoder.commands.optionset import with_config
 from supercoder.toolchain.isa import DEFAULT_TARGET
 from supercoder.training.grpo import GrpoConfig
-from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
+from supercoder.verify.reward import DEFAULT_REWARD
 
 
-@with_engine(workers=2, skip=("requests",))
-@with_config(GrpoConfig, "opts", skip=("reward", "workers"))
+@with_config(
+    GrpoConfig,
+    "opts",
+    skip=("reward", "workers"),
+    machine=engine_options(workers=2, skip=("requests",)),
+)
+@installs_engine
 def grpo(
-    reward: Annotated[
-        str,
-        typer.Option(
-            help=f"Reward: {', '.join(REWARD_KINDS)}. {DEFAULT_REWARD.value}: the speedup only "
-            "when significantly faster, else what a copy of the baseline earns (a copy padded "
-            "with a nop reads ~1.0x: the paper's reward, 'paper', pays it ~1.0)."
-        ),
-    ] = DEFAULT_REWARD.value,
-    baseline_copy: Annotated[
-        float, typer.Option(min=0.0, help="Reward for a copy of the baseline.")
-    ] = 0.0,
-    unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation.")
-    ] = False,
+    reward: RewardOpt = DEFAULT_REWARD,
+    baseline_copy: BaselineCopyOpt = 0.0,
+    unsafe_no_sandbox: SandboxOpt = False,
     isa_target: TargetOpt = DEFAULT_TARGET,
     *,
     opts: GrpoConfig,

@@ -13,6 +13,7 @@ verifies different problems concurrently through one executor).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
 from typing import Protocol, TypeVar, runtime_checkable
 
 from supercoder.engine import InlineWorkers, WorkerPool, current
@@ -20,7 +21,16 @@ from supercoder.errors import MissingExtra, UserError, require
 
 T = TypeVar("T")
 R = TypeVar("R")
-EXECUTOR_KINDS = ("local", "ray")
+
+
+class ExecutorKind(StrEnum):
+    """Where verifications run: ``local`` (a process pool) or ``ray`` (a Ray cluster)."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+EXECUTOR_KINDS = tuple(k.value for k in ExecutorKind)
 
 
 @runtime_checkable

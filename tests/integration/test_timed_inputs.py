@@ -1,0 +1,303 @@
+"""Timed inputs nobody can predict: drawn afresh every check, across the inputs' range.
+
+Before: the timed inputs were fuzz mutations made once per machine and reused by every
+check; a header number or a line of numbers was never changed (``3000001 12345`` came
+back five times unchanged) and a lone size shrank by at most 5%, so a candidate that
+keyed a table on a visible test's first line read 13.9x, and a third of real programs
+got no timed input at all.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from supercoder.problems.init import InitConfig, create_problem
+from supercoder.problems.inputmodel import FILE, infer, model_for
+from supercoder.problems.loading import load_problem
+from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.gcc import compile_to_asm
+from supercoder.types import Status
+from supercoder.verify.evaluate import CheckConfig, evaluate
+from supercoder.verify.unseen import DRAWS, sanitizer_clean, unseen_tests
+from tests.conftest import make_sum_problem, sandbox_or_skip
+
+# a lone-number problem: n then a seed; work grows with n
+PAIR = r"""
+#include <stdio.h>
+int main(void) {
+    unsigned long long n, seed, x, acc = 0;
+    if (scanf("%llu %llu", &n, &seed) != 2) return 1;
+    x = seed;
+    for (unsigned long long i = 0; i < n; i++) { x = x * 6364136223846793005ULL + 1; acc ^= x >> 33; }
+    printf("%llu\n", acc);
+    return 0;
+}
+"""
+
+# the first output line depends only on the header n (and is the costly part); the second
+# on the n numbers that follow
+HEADER = r"""
+#include <stdio.h>
+static unsigned long long work(long long n) {
+    unsigned long long x = (unsigned long long)n, acc = 0;
+    for (long long i = 0; i < n * 400; i++) { x = x * 6364136223846793005ULL + 1; acc += x >> 40; }
+    return acc;
+}
+int main(void) {
+    long long n, v, s = 0;
+    if (scanf("%lld", &n) != 1) return 1;
+    for (long long i = 0; i < n && scanf("%lld", &v) == 1; i++) s += v;
+    printf("%llu\n%lld\n", work(n), s);
+    return 0;
+}
+"""
+
+
+def _problem(folder: Path, source: str, inputs: list[str]) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "source.c").write_text(source)
+    (folder / "tests").mkdir()
+    from supercoder.toolchain.reference import reference_runs
+
+    outs = reference_runs(source, [x.encode() for x in inputs])
+    for i, (data, run) in enumerate(zip(inputs, outs, strict=True)):
+        (folder / "tests" / f"t{i}.in").write_text(data)
+        (folder / "tests" / f"t{i}.out").write_bytes(run.output)
+    return folder
+
+
+def test_every_check_draws_new_inputs(tmp_path: Path) -> None:
+    sandbox_or_skip()
+    problem = load_problem(make_sum_problem(Path(tempfile.mkdtemp()) / "sum"))
+    first, second = unseen_tests(problem), unseen_tests(problem)
+    assert first.source == second.source == "model"
+    a, b = {x[1] for x in first.tests}, {x[1] for x in second.tests}
+    assert len(a) == len(b) == DRAWS and not a & b  # nothing reused between checks
+    own = {t.read_input() for t in problem.tests}
+    assert not (a | b) & own
+    assert first.names == {f"unseen/u{i}" for i in range(1, DRAWS + 1)}
+    assert "drawn for this check" in first.why
+
+
+def test_a_line_of_numbers_and_a_lone_number_vary_across_the_range() -> None:
+    sandbox_or_skip()
+    folder = _problem(Path(tempfile.mkdtemp()) / "pair", PAIR, ["3000001 12345\n", "1000003 7\n"])
+    problem = load_problem(folder)
+    checks = [unseen_tests(problem) for _ in range(3)]
+    drawn = [x[1] for u in checks for x in u.tests]
+    firsts = [int(d.split()[0]) for d in drawn]
+    seconds = [int(d.split()[1]) for d in drawn]
+    assert len(set(firsts)) == len(firsts) == 3 * DRAWS
+    assert len(set(seconds)) >= 3 * DRAWS - 1
+    # the domain reaches past the visible span (grown while the reference runs within
+    # its budget; on a machine too slow for that, shrunk to it): never the span alone
+    domain = checks[0].domain
+    assert "grown" in domain or "shrunk" in domain, domain
+    if "grown" in domain:
+        assert max(firsts) > 3000001
+    assert max(firsts) - min(firsts) > 0.3 * max(firsts)  # across the range
+    assert not {3000001, 1000003} & set(firsts)
+    # a lone number seen with one value: drawn from half of it up to it, never itself
+    model = infer([b"5000000\n"])
+    lone = [int(x) for x in model.draw(random.Random(3), 12)]
+    assert len(set(lone)) == 12 and all(2500000 <= n < 5000000 for n in lone)
+
+
+def test_counts_that_govern_lines_stay_consistent() -> None:
+    graph = [b"4 3\n1 2 5\n2 3 1\n3 4 7\n", b"6 5\n1 6 2\n2 5 3\n3 4 1\n1 3 9\n5 6 1\n"]
+    for text in infer(graph).draw(random.Random(1), 20):
+        lines = text.split("\n")[:-1]
+        n, m = (int(x) for x in lines[0].split())
+        assert len(lines) == 1 + m and 3 <= m <= 5 and 2 <= n <= 6
+        assert all(1 <= int(u) <= n and 1 <= int(v) <= n for u, v, _ in map(str.split, lines[1:]))
+    cases = [b"2\n3\n1 2 3\n2\n5 6\n", b"1\n4\n1 1 1 1\n"]
+    for text in infer(cases).draw(random.Random(2), 20):
+        lines = text.split("\n")[:-1]
+        t, at = int(lines[0]), 1
+        for _ in range(t):
+            n = int(lines[at])
+            assert len(lines[at + 1].split()) == n
+            at += 2
+        assert at == len(lines)
+    grid = [b"3 4\n#..#\n....\n.##.\n", b"2 2\n#.\n.#\n"]
+    for text in infer(grid).draw(random.Random(3), 20):
+        lines = text.split("\n")[:-1]
+        r, c = (int(x) for x in lines[0].split())
+        assert len(lines) == 1 + r and all(len(x) == c and set(x) <= {"#", "."} for x in lines[1:])
+
+
+def test_a_visible_header_answer_gains_nothing() -> None:
+    """A candidate that answers the costly first line from a table of the visible tests'
+    headers (honest otherwise) was timed on inputs that kept a visible header: 13.9x.
+    Drawn headers are new: it is honest on every timed input, or wrong."""
+    sandbox_or_skip()
+    inputs = []
+    rng = random.Random(5)
+    for n in (2000, 2600, 3100, 3900):
+        inputs.append(f"{n}\n" + " ".join(str(rng.randint(0, 99)) for _ in range(n)) + "\n")
+    folder = _problem(Path(tempfile.mkdtemp()) / "header", HEADER, inputs)
+    problem = load_problem(folder)
+    rows = []
+    for t in problem.tests:
+        n = int(t.read_input().split()[0])
+        rows.append(f"if (n == {n}) return {t.expected.split()[0].decode()}ULL;")
+    hostile = HEADER.replace(
+        "static unsigned long long work(long long n) {",
+        "static unsigned long long work(long long n) {\n" + "\n".join(rows),
+    )
+    config = CheckConfig(meter=MeterConfig(min_pairs=3, max_pairs=5))
+    verdict = evaluate(problem, compile_to_asm(hostile), config)
+    if verdict.status is Status.OK:
+        assert verdict.speedup is not None and verdict.speedup.value < 1.3, verdict.speedup
+        assert not verdict.speedup.low > 1.1
+    else:
+        assert verdict.status is Status.WRONG_OUTPUT
+    assert verdict.context.measurement.timed_inputs in ("", "model")
+
+
+def test_a_program_that_reads_no_input_is_timed_on_its_visible_tests() -> None:
+    sandbox_or_skip()
+    folder = make_sum_problem(Path(tempfile.mkdtemp()) / "noin", hidden=False)
+    meta = {"reads_input": False}
+    (folder / "problem.json").write_text(json.dumps(meta))
+    unseen = unseen_tests(load_problem(folder))
+    assert unseen.source == "memorizable" and "memorizable" in unseen.why
+    assert unseen.names == {"t0", "t1", "t2", "t3"} and not unseen.generated_tests
+
+
+def test_the_sanitizer_rejects_an_input_that_overflows_the_reference() -> None:
+    """A drawn ``9 aabbcdefgh`` made the reference overflow its heap buffer (-O3 and -O0
+    agreed): the sanitizer build of the reference rejects such an input."""
+    sandbox_or_skip()
+    source = r"""
+    #include <stdio.h>
+    #include <stdlib.h>
+    #include <string.h>
+    int main(void) {
+        int n; char s[128];
+        if (scanf("%d %127s", &n, s) != 2) return 1;
+        char *b = malloc(n);
+        strcpy(b, s);
+        printf("%s\n", b);
+        free(b);
+        return 0;
+    }
+    """
+    folder = _problem(Path(tempfile.mkdtemp()) / "ovf", source, ["20 hello\n"])
+    problem = load_problem(folder)
+    clean = sanitizer_clean(problem, [b"20 hello\n", b"9 aabbcdefgh\n", b"30 abc\n"])
+    assert clean == [b"20 hello\n", b"30 abc\n"]
+
+
+def test_init_stores_an_input_model_and_copies_a_generator(tmp_path: Path) -> None:
+    sandbox_or_skip()
+    base = Path(tempfile.mkdtemp())
+    (base / "in").mkdir()
+    (base / "in" / "a.in").write_text("3\n1 2 3\n")
+    (base / "in" / "b.in").write_text("5\n1 2 3 4 5\n")
+    (base / "sum.c").write_text(make_sum_source())
+    report = create_problem(base / "sum.c", base / "in", base / "p", InitConfig())
+    assert (report.folder / FILE).is_file() and "input model" in report.timed
+    problem = load_problem(report.folder)
+    model = model_for(problem)
+    assert model is not None and json.loads((report.folder / FILE).read_text()) == model.spec
+    gen = base / "mygen.py"
+    gen.write_text(
+        "import random\nSIZES = [10, 400]\n"
+        "def generate(seed, size):\n    r = random.Random(seed)\n"
+        "    return f'{size}\\n' + ' '.join(str(r.randint(-9, 9)) for _ in range(size)) + '\\n'\n"
+    )
+    opts = InitConfig(generator=gen)
+    report = create_problem(base / "sum.c", base / "in", base / "q", opts)
+    assert (report.folder / "gen.py").read_text() == gen.read_text()
+    assert not (report.folder / FILE).exists()
+    unseen = unseen_tests(load_problem(report.folder))
+    assert unseen.source == "generator"
+    assert all(200 <= int(x[1].split()[0]) <= 400 for x in unseen.tests)  # the upper half
+    bad = base / "bad.py"
+    bad.write_text("def generate(seed, size):\n    while True:\n        pass\n")
+    with pytest.raises(Exception, match="limit"):
+        create_problem(
+            base / "sum.c", base / "in", base / "r", InitConfig(generator=bad, timeout=1.0)
+        )
+
+
+def make_sum_source() -> str:
+    from tests.conftest import SUM_SOURCE
+
+    return SUM_SOURCE
+
+
+def test_the_interval_includes_the_spread_between_drawn_inputs() -> None:
+    """Drawn inputs make the interval one of the speedup over the input distribution:
+    where the speedup differs between inputs, the spread between them widens it; where
+    every input gives the same speedup (sampling noise only), it adds nothing."""
+    import numpy as np
+
+    from supercoder.timing.intervals import input_spread
+
+    rng = np.random.default_rng(1)
+    rounds = [np.arange(8)] * 3
+    same = [rng.normal(0.0, 0.03, 8) for _ in range(3)]
+    assert input_spread(same, np.random.default_rng(0), rounds) < 0.01
+    varying = [rng.normal(m, 0.01, 8) for m in (0.1, 0.3, 0.5)]
+    spread = input_spread(varying, np.random.default_rng(0), rounds)
+    # sd of the medians 0.2, over sqrt(3) tests: about 0.115; times t(2)/z = 2.2 for a
+    # spread seen in only three inputs: about 0.25
+    assert 0.18 < spread < 0.33
+    five = [rng.normal(m, 0.01, 8) for m in (0.1, 0.2, 0.3, 0.4, 0.5)]
+    # sd 0.158 over sqrt(5): 0.071, times t(4)/z = 1.42: about 0.10
+    assert 0.07 < input_spread(five, np.random.default_rng(0), [np.arange(8)] * 5) < 0.14
+    assert input_spread(varying[:1], np.random.default_rng(0), rounds[:1]) == 0.0
+
+
+SPIN = r"""
+#include <stdio.h>
+int main(void) {
+    long long n = 0;
+    if (scanf("%lld", &n) != 1) return 1;
+    unsigned long long x = 1;
+    for (long long i = 0; i < n * 2000; i++) x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    printf("%llu\n", x);
+    return 0;
+}
+"""
+
+
+def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
+    """A generator's draws at the top of its range that take the reference well over
+    ``TARGET_SECONDS`` are drawn again at a smaller size: a check's few timed inputs
+    cost about what timing one largest test did, and still run long enough to time."""
+    sandbox_or_skip()
+    from supercoder.verify.unseen import TARGET_SECONDS, reference_runs
+
+    folder = tmp_path / "spin"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text(SPIN)
+    (folder / "problem.json").write_text(json.dumps({"name": "spin"}))
+    (folder / "gen.py").write_text(
+        "SIZES = [1, 100000]\ndef generate(seed, size):\n    return f'{size}\\n'\n"
+    )
+    for n in (1, 2, 3):
+        x = 1
+        for _ in range(n * 2000):
+            x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
+        (folder / "tests" / f"t{n}.in").write_text(f"{n}\n")
+        (folder / "tests" / f"t{n}.out").write_text(f"{x}\n")
+    problem = load_problem(folder)
+    top, _ = reference_runs(problem, [b"100000\n"])
+    if top[0] is None:
+        pytest.skip("the machine could not run the reference")
+    _, (top_cpu,) = reference_runs(problem, [b"100000\n"])
+    if top_cpu < 4 * TARGET_SECONDS:
+        pytest.skip(f"this machine spins too fast to test the resize ({top_cpu:.3f}s)")
+    unseen = unseen_tests(problem)
+    assert unseen.source == "generator" and len(unseen.tests) == DRAWS
+    sizes = sorted(int(data) for _, data, _ in unseen.tests)
+    assert sizes[0] < 50000  # below the upper half: drawn again, smaller
+    assert sizes[0] * 2000 > 1_000_000  # still a real workload, not a trivial input
