@@ -31,7 +31,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from supercoder.codec import decode
 from supercoder.errors import UserError, require
+from supercoder.training.episode import TurnView
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
 
@@ -270,13 +272,8 @@ class OpenEnvEpisodes:
         def one(pair: tuple[int, str]) -> Any:
             result = self._sessions[pair[0]].step(action(answer=pair[1]))
             obs = result.observation
-            return Step(
-                result.reward,
-                obs.feedback,
-                bool(result.done),
-                bool(obs.verdict.get("correct")),
-                obs.verdict.get("speedup"),
-            )
+            seen = decode(TurnView, obs.verdict)
+            return Step(result.reward, obs.feedback, bool(result.done), seen.correct, seen.speedup)
 
         with ThreadPoolExecutor(max_workers=len(which) or 1) as pool:
             return list(pool.map(one, zip(which, answers, strict=True)))
