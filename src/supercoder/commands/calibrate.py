@@ -54,9 +54,9 @@ def identical_checks(
     from supercoder.timing.meter import MeterConfig
     from supercoder.timing.slots import slot_count
     from supercoder.toolchain.baseline import baseline_asm
-    from supercoder.verify.evaluate import CheckConfig, evaluate
+    from supercoder.verify.evaluate import check_config, evaluate
 
-    config_eval = CheckConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
+    config_eval = check_config(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
     jobs = []
     for name in config.problems:
         if not (BUNDLED_ROOT / name).is_dir():

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.commands.eval import fmt_figure
+from supercoder.commands.display import fmt_figure
 from supercoder.commands.options import (
     DbOpt,
     err,
@@ -109,7 +109,7 @@ def leaderboard_html(rows: list[LeaderboardRow]) -> str:
         speeds = [
             p.speedup for p in s.per_problem.values() if p.speedup is not None and not p.memorizable
         ]
-        plots.append(f"<h2>{html.escape(r['name'])}</h2>{speedup_plot(speeds)}")
+        plots.append(f"<h2>{html.escape(r.run.name)}</h2>{speedup_plot(speeds)}")
     style = "body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>supercoder leaderboard</title>"

@@ -59,6 +59,9 @@ CREATE TABLE IF NOT EXISTS problems (
 """
 
 
+# The options each eval run was started with, as a TOML run file (``keep_run_file``).
+RUN_FILES = "CREATE TABLE IF NOT EXISTS run_files (run TEXT PRIMARY KEY, toml TEXT NOT NULL)"
+
 # The store's schema version (PRAGMA user_version). Files from before versioning read 0
 # and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
 # MIGRATIONS[new_version]: the SQL that brings a file from the version before to it.
@@ -538,6 +541,25 @@ class Store:
         if outcomes is None:
             outcomes = self.outcomes(run.name)
         return summarize(outcomes, run.context, total=total)
+
+    def keep_run_file(self, run: str, toml: str) -> None:
+        """Keep the options a run was started or last continued with (a TOML run file,
+        what ``eval --resume RUN`` reads back). Its own table, made when first written:
+        stores without it read as before and older supercoders ignore it."""
+        with self._lock:
+            self._db.execute(RUN_FILES)
+            self._db.execute(
+                "INSERT OR REPLACE INTO run_files (run, toml) VALUES (?, ?)", (run, toml)
+            )
+            self._db.commit()
+
+    def run_file(self, run: str) -> str | None:
+        """The run file kept for ``run`` (``keep_run_file``); None when none was."""
+        try:
+            rows = self._read("SELECT toml FROM run_files WHERE run = ?", (run,))
+        except sqlite3.OperationalError:  # no run kept one yet: no table
+            return None
+        return rows[0]["toml"] if rows else None
 
     def runs(self) -> list[RunRow]:
         """Every run's row, its JSON read (``format_version``: the row's ``JSON_FORMAT_VERSION``,
