@@ -140,7 +140,9 @@ class Problem:
     tests: tuple[TestCase, ...]
     baseline_asm: str | None = None
     split: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    # problem.json as loaded (its settings, marks and a plugin's own keys: JSON values),
+    # with ``path``, the folder it was loaded from; read through the properties below
+    meta: Mapping[str, Json] = field(default_factory=dict, compare=False)
 
     @property
     def visible_tests(self) -> tuple[TestCase, ...]:
@@ -215,7 +217,7 @@ class Problem:
         return str(self.meta.get("compare") or "exact")
 
 
-def split_flags(value: Any) -> tuple[str, ...]:
+def split_flags(value: object) -> tuple[str, ...]:
     """Flags from problem.json: a shell-quoted string or a list of strings."""
     import shlex
 
