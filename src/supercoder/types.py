@@ -724,6 +724,7 @@ class Machine:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     supercoder: str = ""
     date: str = ""
@@ -750,6 +751,7 @@ class Provenance:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
     meter: str = ""
@@ -791,6 +793,7 @@ class Measurement:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     checks: int = 1
     first_check: Speedup | None = None
