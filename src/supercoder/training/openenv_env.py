@@ -30,8 +30,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from supercoder.codec import decode
 from supercoder.engine import current
 from supercoder.errors import UserError, require
+from supercoder.training.episode import TurnView
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
 
@@ -266,13 +268,8 @@ class OpenEnvEpisodes:
         def one(pair: tuple[int, str]) -> Any:
             result = self._sessions[pair[0]].step(action(answer=pair[1]))
             obs = result.observation
-            return Step(
-                result.reward,
-                obs.feedback,
-                bool(result.done),
-                bool(obs.verdict.get("correct")),
-                obs.verdict.get("speedup"),
-            )
+            seen = decode(TurnView, obs.verdict)
+            return Step(result.reward, obs.feedback, bool(result.done), seen.correct, seen.speedup)
 
         pairs = list(zip(which, answers, strict=True))
         return current().thread_map(one, pairs, len(pairs))
