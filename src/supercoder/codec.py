@@ -19,8 +19,9 @@ What it does:
 
 - **Types.** ``None``, ``bool``, ``int``, ``float``, ``str``; ``bytes`` (stored as base64
   text: the bytes policy); enums (by value); ``tuple[X, ...]``, fixed ``tuple[X, Y]``,
-  ``list[X]``; ``dict[str, X]`` and ``Mapping[str, X]``; ``X | None`` and other unions;
-  nested dataclasses; ``Json`` (any JSON value, kept as it came, read-only).
+  ``list[X]``, ``frozenset[X]`` (stored sorted); ``dict[str, X]`` and
+  ``Mapping[str, X]`` (``int`` keys too, stored as text); ``X | None`` and other
+  unions; nested dataclasses; ``Json`` (any JSON value, kept as it came, read-only).
 - **Reading is lenient the way stored records need:** a missing key, or ``null`` for a
   field that is not optional, reads as the field's default; numbers and text are coerced
   (``"3"`` -> 3 for an ``int``); unknown keys are ignored, or kept in the one field marked
@@ -41,7 +42,9 @@ What it does:
   a ``"kind"`` key, and a field typed as the root (or a union of variants) reads back the
   registered class. A plugin package registers its own variant the same way, at import.
 - **Outside input** (``decode(..., lenient=True)``): a field that does not read is its
-  default, so a hand-made or hostile file reads as far as it is sound.
+  default, so a hand-made or hostile file reads as far as it is sound. A record whose
+  stored object was always open (a verdict's context) says ``LENIENT = True`` and reads
+  so wherever it is.
 - **Versions.** ``@versioned(5, name="verdict", migrations={1: f, ...})`` makes ``encode``
   write ``"format_version": 5`` and ``decode`` read every earlier version: data of version
   ``v`` passes through ``migrations[v]`` (JSON object in, JSON object of version ``v + 1``
@@ -237,7 +240,9 @@ def encode(value: object) -> Json:
         return _encode_record(value)
     if isinstance(value, Mapping):
         return {str(k): encode(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
+    if isinstance(value, set | frozenset):  # in a stable order
+        return sorted((encode(v) for v in value), key=repr)
+    if isinstance(value, list | tuple):
         return [encode(v) for v in value]
     raise TypeError(f"cannot encode {type(value).__name__}")
 
@@ -343,6 +348,10 @@ def _decode(tp: object, data: object, where: str) -> object:
             if isinstance(data, str):
                 return base64.b64decode(data.encode("ascii"))
             raise FormatError(f"{where}: expected base64 text, got {type(data).__name__}")
+    if origin in (set, frozenset):
+        args = typing.get_args(tp)
+        items = _items(data, where)
+        return frozenset(_decode(args[0] if args else Json, x, where) for x in items)
     if origin in (tuple, list):
         args = typing.get_args(tp)
         items = _items(data, where)
@@ -358,10 +367,15 @@ def _decode(tp: object, data: object, where: str) -> object:
         return tuple(out) if origin is tuple else out
     if origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, int]):
         args = typing.get_args(tp)
-        val_tp = args[1] if len(args) == 2 else Json
+        key_tp, val_tp = args if len(args) == 2 else (str, Json)
         if not isinstance(data, Mapping):
             raise FormatError(f"{where}: expected an object, got {type(data).__name__}")
-        out_map = {str(k): _decode(val_tp, x, f"{where}.{k}") for k, x in data.items()}
+        out_map = {
+            _scalar(key_tp, k, where) if key_tp is int else str(k): _decode(
+                val_tp, x, f"{where}.{k}"
+            )
+            for k, x in data.items()
+        }
         return out_map if origin is dict else MappingProxyType(out_map)
     raise TypeError(f"codec: unsupported type {tp!r} at {where or 'top'}")
 
@@ -461,7 +475,8 @@ def _decode_record(cls: type, data: object, where: str) -> object:
         try:
             kwargs[f.name] = _decode(hints[f.name], data[key], f"{where}.{key}" if where else key)
         except (FormatError, TypeError, ValueError):
-            if not _LENIENT.get() or not _has_default(f):
+            lenient = _LENIENT.get() or getattr(cls, "LENIENT", False)
+            if not lenient or not _has_default(f):
                 raise
     if extra_field is not None:
         derived = set(getattr(cls, "DERIVED_KEYS", ()))

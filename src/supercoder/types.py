@@ -140,7 +140,9 @@ class Problem:
     tests: tuple[TestCase, ...]
     baseline_asm: str | None = None
     split: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    # problem.json as loaded (its settings, marks and a plugin's own keys: JSON values),
+    # with ``path``, the folder it was loaded from; read through the properties below
+    meta: Mapping[str, Json] = field(default_factory=dict, compare=False)
 
     @property
     def visible_tests(self) -> tuple[TestCase, ...]:
@@ -215,7 +217,7 @@ class Problem:
         return str(self.meta.get("compare") or "exact")
 
 
-def split_flags(value: Any) -> tuple[str, ...]:
+def split_flags(value: object) -> tuple[str, ...]:
     """Flags from problem.json: a shell-quoted string or a list of strings."""
     import shlex
 
@@ -722,6 +724,7 @@ class Machine:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     supercoder: str = ""
     date: str = ""
@@ -748,6 +751,7 @@ class Provenance:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
     meter: str = ""
@@ -789,6 +793,7 @@ class Measurement:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     checks: int = 1
     first_check: Speedup | None = None

@@ -24,7 +24,7 @@ from supercoder.timing.calibration import (
 from supercoder.timing.intervals import round_bootstrap, widen
 from supercoder.timing.meter import LEGACY_METHOD, METHOD, Meter, MeterConfig, precise_enough
 from supercoder.toolchain.baseline import baseline_asm
-from supercoder.toolchain.gcc import machine_context
+from supercoder.toolchain.gcc import machine
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
@@ -50,19 +50,19 @@ def test_floor_is_the_spread_beyond_sampling_error():
 def test_calibration_is_kept_per_machine(own_cache, monkeypatch):
     monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "1")  # as many as it was measured with
     assert load_calibration() == Calibration() and not load_calibration().measured
-    mine = Calibration(0.012, 0.02, 20, ("a",), machine_context(), 1.0)
+    mine = Calibration(0.012, 0.02, 20, ("a",), machine(), 1.0)
     save_calibration(mine)
     assert load_calibration() == mine
     assert Meter().noise_floor == 0.012 and Meter().margin == 0.02
     assert Meter(MeterConfig(noise_floor=0.0)).noise_floor == 0.0
-    other = {**mine.to_json(), "context": {**mine.context, "cpu": "another CPU"}}
+    other = {**mine.to_json(), "context": {**mine.to_json()["context"], "cpu": "another CPU"}}
     calibration_path().write_text(json.dumps(other))
     assert load_calibration().noise_floor == DEFAULT_FLOOR  # not this machine's: defaults
 
 
 def test_calibration_holds_only_for_as_many_slots_as_were_busy(own_cache, monkeypatch):
     monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
-    two = Calibration(0.004, 0.01, 12, ("a",), machine_context(), 1.0, slots=2)
+    two = Calibration(0.004, 0.01, 12, ("a",), machine(), 1.0, slots=2)
     save_calibration(two)
     assert load_calibration() == two
     monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "1")  # fewer busy: still honest
@@ -188,7 +188,7 @@ def test_calibrate_command_stores_and_shows(own_cache):
     assert data["checks"] == 2 and data["problems"] == ["bit_sos_naive"]
     assert data["slots"] >= 1  # measured with every timing slot busy
     assert data["noise_floor"] >= 0.002 and data["margin"] >= 0.01
-    assert data["context"]["cpu"] == machine_context()["cpu"]
+    assert data["context"]["cpu"] == machine().cpu
     shown = subprocess.run([*cmd, "--show"], capture_output=True, text=True, timeout=60)
     assert "measured on 2 identical-program checks" in shown.stdout
     bad = subprocess.run([*cmd, "no_such_problem"], capture_output=True, text=True, timeout=60)

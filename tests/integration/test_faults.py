@@ -70,7 +70,7 @@ def test_machine_trouble_is_never_final(tmp_path):
     s = first.summary.to_json()
     assert (s["problems"], s["problems_scored"], s["problems_dropped"]) == (2, 1, 1)
     assert s["accuracy"] == 50.0 and s["unscored_problems"] == ["b"]
-    assert store.runs()[0]["finished"] is None
+    assert store.runs()[0].finished is None
     from supercoder.report.page import load_run
 
     shown = load_run(tmp_path / "r.sqlite").summary  # the HTML report's headline numbers
@@ -109,11 +109,11 @@ def test_a_problem_without_a_scored_attempt_is_never_done(tmp_path):
     assert store.finished_problems(first.name) == ["a"]  # b is not "already done"
     s = first.summary.to_json()
     assert s["complete"] is False and s["unscored_problems"] == ["b"]
-    assert store.runs()[0]["finished"] is None
+    assert store.runs()[0].finished is None
     model.silent = False
     second = run_eval(problems, model, spec, store)
     assert second.skipped == 1 and not second.failed and second.summary.complete
-    assert second.summary.accuracy == 100.0 and store.runs()[0]["finished"] is not None
+    assert second.summary.accuracy == 100.0 and store.runs()[0].finished is not None
     # a store written before this rule: a problem marked finished without any attempt
     from supercoder.runs.strategies import Outcome
 

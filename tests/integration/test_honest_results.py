@@ -144,7 +144,7 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     from supercoder.runs.store import Store
 
     store = Store(tmp_path / "r.sqlite")
-    (stored,) = store.attempts(store.runs()[0]["name"], "fast")
+    (stored,) = store.attempts(store.runs()[0].name, "fast")
     store.close()
     assert (
         stored.verdict.context.measurement.checks == 2

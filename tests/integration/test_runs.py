@@ -93,7 +93,7 @@ def test_a_mixed_run_gives_the_right_rates_and_stores_everything(tmp_path):
     ]
     assert all(len(digest) == 64 for _, _, digest, _ in rows)
     assert [has_asm for *_, has_asm in rows] == [1, 1, 1, 0]
-    assert store.runs()[0]["finished"] is not None and not result.failed
+    assert store.runs()[0].finished is not None and not result.failed
 
 
 def test_an_interrupted_run_resumes_without_verifying_anything_twice(tmp_path):
@@ -110,7 +110,7 @@ def test_an_interrupted_run_resumes_without_verifying_anything_twice(tmp_path):
     )
     assert set(first.failed) == {"p3"} and "server went away" in first.failed["p3"]
     assert store.finished_problems(first.name) == ["p1", "p2"]
-    assert store.runs()[0]["finished"] is None  # not complete yet
+    assert store.runs()[0].finished is None  # not complete yet
 
     healed = ScriptedModel(per_problem({**crashing, "p3": fast_answer()}))
     verify = counting_verifier()

@@ -65,12 +65,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable, require
 from supercoder.types import Problem
 from supercoder.verify.access import bearer_ok, check_access
@@ -266,16 +266,12 @@ def _target(body: dict):
 
 
 def _check_config(body: dict):
-    from dataclasses import replace
-
-    from supercoder.sandbox.box import Limits
-    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.evaluate import check_config
 
     cpu = _number(body, "cpu_limit", 10.0, 0.01, 60.0)
     memory = int(_number(body, "memory_mb", 2048, 16, 16384))
-    limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=memory)
-    config = CheckConfig(sandbox=True, time=_flag(body, "time", True), limits=limits)
-    return replace(config, target=_target(body))
+    time = _flag(body, "time", True)
+    return check_config(time=time, target=_target(body), cpu_limit=cpu, memory_mb=memory)
 
 
 def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
@@ -444,7 +440,7 @@ class Service:
         self.by_id: collections.OrderedDict[str, _Entry] = collections.OrderedDict()
         self.figures = Figures()
         self.draining = False
-        self.pool = ThreadPoolExecutor(config.workers, thread_name_prefix="sc-serve")
+        self.pool = current().thread_executor(config.workers, "sc-serve")
         self._wake: asyncio.Condition | None = None
         self._workers: list[asyncio.Task] = []
         self._idle: asyncio.Event | None = None
