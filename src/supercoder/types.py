@@ -234,11 +234,11 @@ def _number(value: Any) -> float | None:
 
 @dataclass(frozen=True, kw_only=True)
 class BuildRecord:
-    """One build the ``compiler`` model's search tried, as kept with its answer
+    """One build the build search (``--strategy builds``) tried, as kept with its answer
     (``runs/trials.py`` ``Trial.record``).
 
     Fields:
-        id: the build's id (``compiler:ID`` specs).
+        id: the build's id (``BuildsConfig.builds``: the fixed builds by id).
         cc: its compiler.
         flags: its flags.
         pgo: profile-guided.
@@ -301,7 +301,7 @@ class BuildRecord:
 
 @dataclass(frozen=True, kw_only=True)
 class SearchRecord:
-    """The ``compiler`` model's build search, as kept with the answer it chose
+    """The build search (``--strategy builds``), as kept with the answer it chose
     (``runs/trials.py`` ``SearchResult.record``; ``Origin.search``).
 
     Fields:
@@ -382,10 +382,10 @@ class Origin:
         duplicate_of: the program it repeats (evolve's novelty check; None: new).
         final: evolve: the answer's fresh re-check.
         lineage: evolve's answer: its ancestry in program ids, seed first.
-        build: the ``compiler`` model's build label (None for other models).
+        build: the build search's build label (None for other strategies).
         family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
         flags: the build's compiler flags.
-        search: the ``compiler`` model's build search (on the answer it chose).
+        search: the build search's record (on the answer it chose).
         extra: keys a source added that no field names, kept as stored (read-only).
     """
 

@@ -1,7 +1,7 @@
 """What the model commands share: ``ModelRunConfig`` (the one option set of ``eval`` and
 ``optimize``, made into typer options by ``optionset.with_config``), the options other
-commands share, the stderr console, and the compiler model's budget and sample
-defaults."""
+commands share, the stderr console, and which strategy a run's options name (the
+build search's older spelling, ``--model compiler[:OPTS]``, among them)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from rich.console import Console
 
 from supercoder.commands.optionset import flags
 from supercoder.errors import UserError
-from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
+from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
 from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
@@ -99,9 +99,7 @@ def note(line: str) -> None:
     err.print(printable(line, newlines=False))
 
 
-ModelOpt = Annotated[
-    str, typer.Option("--model", "-m", help="compiler | openai:M | anthropic:M | hf:PATH.")
-]
+ModelOpt = Annotated[str, typer.Option("--model", "-m", help="openai:M | anthropic:M | hf:PATH.")]
 STORE_DEFAULT = "$SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite"
 DbOpt = Annotated[
     Path | None,
@@ -128,7 +126,7 @@ TargetOpt = Annotated[
     typer.Option(
         "--target",
         help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the "
-        "assembler refuses instructions beyond it and the compiler model builds for it.",
+        "assembler refuses instructions beyond it and the build search builds for it.",
     ),
 ]
 
@@ -139,10 +137,11 @@ class ModelRunConfig:
     how it is checked (each field is one option; ``optionset`` makes them).
 
     Fields:
-        model: compiler | openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve
-            for several models (a bandit gives calls to the one that improves most per
-            cost).
-        samples: answers per problem (the compiler model: builds tried at most).
+        model: openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve for several
+            models (a bandit gives calls to the one that improves most per cost); none:
+            --strategy builds. compiler[:budget=S,target=L,IDS] is the older spelling of
+            --strategy builds (still accepted: an alias).
+        samples: answers per problem (--strategy builds: builds tried at most).
         rounds: answers per sample chain (1: no refinement).
         temperature: sampling temperature.
         no_time: check correctness only; time nothing (no speedup, no CI).
@@ -155,26 +154,33 @@ class ModelRunConfig:
             (# NN.N% per hot line), cold functions elided.
         answer: whole: the model writes the whole program; diff: SEARCH/REPLACE edit
             blocks against the shown assembly.
-        budget: compiler model: CPU seconds of build search per problem.
+        budget: --strategy builds: CPU seconds of build search per problem.
         strategy: best-of-n: independent answers to the -O3 prompt; refine: one chain of
             --samples answers, each told what was wrong; evolve: generations of answers
-            improving the best verified programs (--samples answers in all).
-        start_from: evolve: baseline (gcc -O3), or compiler (also the compiler model's
-            best build); speedups stay relative to gcc -O3.
+            improving the best verified programs (--samples answers in all); builds: the
+            build search, no model (gcc/clang flags and PGO, each build verified and
+            timed); or an installed plugin's name (entry point group
+            supercoder.strategies).
+        strategy_option: KEY=VALUE: a field of the strategy's own config (repeatable;
+            a plugin strategy's options: docs/eval.md).
+        start_from: evolve: baseline (gcc -O3), or builds (also the build search's best
+            build; compiler: its older name); speedups stay relative to gcc -O3.
         max_cost: evolve: stop asking once a problem cost this USD.
         max_tokens: evolve: token cap per problem.
         generation: evolve: answers per generation.
         islands: evolve: populations.
         isa_target: CPUs the answer must run on: native (this CPU) or an x86-64 level;
-            the assembler refuses instructions beyond it and the compiler model builds
-            for it.
+            the assembler refuses instructions beyond it and the build search builds for
+            it.
     """
 
-    model: list[str] = field(default_factory=lambda: ["compiler"], metadata=flags("--model", "-m"))
+    model: list[str] = field(
+        default_factory=list, metadata=flags("--model", "-m", shown="none: --strategy builds")
+    )
     samples: int | None = field(
         default=None,
         metadata=flags(
-            "--samples", "-n", min=1, shown=f"1; compiler: {DEFAULT_MAX_BUILDS} builds at most"
+            "--samples", "-n", min=1, shown=f"1; builds: {DEFAULT_MAX_BUILDS} builds at most"
         ),
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
@@ -189,7 +195,12 @@ class ModelRunConfig:
     budget: float | None = field(
         default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
     )
-    strategy: str = "best-of-n"
+    strategy: str | None = field(
+        default=None, metadata=flags("--strategy", shown="best-of-n; no --model: builds")
+    )
+    strategy_option: list[str] = field(
+        default_factory=list, metadata=flags("--strategy-option", "-S", shown="none")
+    )
     start_from: str = "baseline"
     max_cost: float | None = field(
         default=None, metadata=flags("--max-cost", min=0.0, shown="no cap")
@@ -202,38 +213,106 @@ class ModelRunConfig:
     isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
 
     def specs(self) -> list[str]:
-        """The model specs, ``--budget`` and ``--target`` folded in (bad ones: one line)."""
+        """The models' specs (none for the build search; bad ones: one line)."""
         from supercoder.prompting.answers import check_modes
 
         check_modes(self.context, self.answer)
-        found = model_specs(self.model, self.strategy, self.budget)
-        return [with_target(m, self.isa_target) for m in found]
+        return self.plan()[1]
+
+    def plan(self) -> tuple[str, list[str], str | None]:
+        """(the strategy's registered name, the models' specs, the options of the build
+        search's older spelling ``--model compiler:OPTS`` or None), each bad choice
+        refused in one line."""
+        from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
+
+        older = [o for m in self.model if (o := legacy_spec(m)) is not None]
+        models = [m for m in self.model if legacy_spec(m) is None]
+        if len(set(self.model)) != len(self.model):
+            raise UserError("each --model may be given once")
+        asked = canonical(self.strategy) if self.strategy else None
+        if older:
+            if asked not in (None, BUILDS, "best-of-n") or models:
+                what = f"--strategy {asked}" if asked not in (None, BUILDS) else "several --model"
+                raise UserError(
+                    f"{what} needs a model that reads feedback (--model openai:M, anthropic:M "
+                    f"or hf:PATH); {self.model[0]} is the build search (--strategy builds): "
+                    "use --start-from builds to seed an LLM's evolve with its best build"
+                )
+            return BUILDS, [], older[0]
+        name = asked or ("best-of-n" if models else BUILDS)
+        low, high = getattr(strategy_class(name), "models", (1, 1))
+        if high == 0 and models:
+            raise UserError(f"--strategy {name} asks no model: drop --model")
+        if len(models) < low:
+            raise UserError(
+                f"--strategy {name} needs a model that reads feedback (--model openai:M, "
+                "anthropic:M or hf:PATH)"
+            )
+        if high is not None and len(models) > high:
+            raise UserError("several --model need --strategy evolve")
+        if self.budget is not None and name != BUILDS:
+            raise UserError("--budget applies to the build search only (--strategy builds)")
+        return name, models, None
+
+    def run_model(self, specs: list[str], settings: StrategyConfig) -> str:
+        """The run's model name in the store: the models' specs, or the build search's
+        (``BuildsConfig.label``: as runs of it were named before)."""
+        label = getattr(settings.config, "label", None)
+        if not specs and label is not None:
+            return label(self.isa_target.value)
+        return "+".join(specs) or settings.strategy
 
     def strategy_config(self, specs: list[str]) -> StrategyConfig:
         """The ``StrategyConfig`` of these options (bad choices: one line)."""
         from supercoder.models.base import Sampling
-        from supercoder.runs.strategies import EvolveConfig, StartFrom, Strategy, StrategyConfig
+        from supercoder.runs.registry import BUILDS, strategy_class
+        from supercoder.runs.strategies import StrategyConfig
 
-        _check_choices(self)
-        n = default_samples(specs[0], self.samples) if len(specs) == 1 else (self.samples or 1)
-        evolve = EvolveConfig(
-            generation=self.generation,
-            islands=self.islands,
-            start_from=StartFrom(self.start_from),
-            max_cost_usd=self.max_cost,
-            max_tokens=self.max_tokens,
-        )
-        settings = StrategyConfig(
+        name, _, older = self.plan()
+        _check_choices(self, name)
+        cls = strategy_class(name)
+        target = self.isa_target
+        if name == BUILDS:
+            config, target = self._builds_config(older)
+            n = self.samples or config.default_samples()
+        else:
+            config = strategy_options(cls, self.strategy_option, self._own_options(name))
+            n = self.samples or 1
+        return StrategyConfig(
             Sampling(n, self.temperature),
             self.rounds,
             context=self.context,
             answer=self.answer,
-            strategy=Strategy(self.strategy),
-            evolve=evolve,
-            target=self.isa_target.value,
+            strategy=name,
+            config=config,
+            target=target.value,
         )
-        _check_proposers(specs, settings)
-        return settings
+
+    def _own_options(self, name: str) -> dict[str, object]:
+        """The built-in strategies' own options that have flags of their own."""
+        if name != "evolve":
+            return {}
+        return {
+            "generation": self.generation,
+            "islands": self.islands,
+            "start_from": self.start_from,
+            "max_cost_usd": self.max_cost,
+            "max_tokens": self.max_tokens,
+        }
+
+    def _builds_config(self, older: str | None):
+        """The build search's ``BuildsConfig`` and target: ``--budget``, ``--target``,
+        ``--strategy-option``, or the older ``--model compiler:OPTS`` spelling's."""
+        from supercoder.runs.buildsearch import BuildsConfig, legacy_options
+
+        config, named = legacy_options(older or "")
+        if self.budget is not None:
+            config = BuildsConfig(self.budget, config.builds)
+        config = strategy_options(BuildsConfig, self.strategy_option, {}, config)
+        target = (
+            named if named is not None and self.isa_target is Target.NATIVE else self.isa_target
+        )
+        return config, target
 
     def load_models(self, specs: list[str], concurrency: int = 4) -> list[Model]:
         """The models of ``specs``, asked through ``--base-url`` within ``--timeout``
@@ -260,7 +339,7 @@ class ModelRunConfig:
         from supercoder.runs.store import RunConfig
 
         return RunConfig(
-            model="+".join(specs),
+            model=self.run_model(specs, settings),
             benchmark=benchmark,
             strategy=settings,
             time=not self.no_time,
@@ -284,36 +363,6 @@ class ModelRunConfig:
         return VerifyConfig(config)
 
 
-def with_target(model: str, target: Target) -> str:
-    """The model spec with ``--target`` folded in (``compiler:target=LEVEL``); other
-    models are told nothing: the assembler refuses what the target does not allow."""
-    provider, _, spec = model.partition(":")
-    if provider != "compiler" or target is Target.NATIVE or "target=" in spec:
-        return model
-    return f"compiler:{','.join(filter(None, (spec, f'target={target.value}')))}"
-
-
-def with_budget(model: str, budget: float | None) -> str:
-    """The model spec with ``--budget`` folded in (``compiler:budget=S``)."""
-    if budget is None:
-        return model
-    provider, _, target = model.partition(":")
-    if provider != "compiler":
-        raise UserError("--budget applies to the compiler model only")
-    return f"compiler:{','.join(filter(None, (target, f'budget={budget:g}')))}"
-
-
-def default_samples(model: str, samples: int | None) -> int:
-    """1 for a model; every build for the offline ``compiler`` (the evaluator picks)."""
-    if samples is not None:
-        return samples
-    if model.split(":", 1)[0] == "compiler":
-        from supercoder.models.compiler import default_samples as compiler_samples
-
-        return compiler_samples(model.partition(":")[2] or None)
-    return 1
-
-
 DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 ALL_CORES = (
@@ -333,45 +382,34 @@ def reward_config(
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=config)
 
 
-def model_specs(models: list[str] | None, strategy: str, budget: float | None) -> list[str]:
-    """The ``--model`` specs (``compiler`` when none); several only for evolve."""
-    specs = [with_budget(m, budget) for m in (models or ["compiler"])]
-    if len(specs) > 1 and strategy != "evolve":
-        raise UserError("several --model need --strategy evolve")
-    if len(set(specs)) != len(specs):
-        raise UserError("each --model may be given once")
-    return specs
-
-
-def _check_choices(o: ModelRunConfig) -> None:
+def _check_choices(o: ModelRunConfig, name: str) -> None:
     """The strategy options that do not fit together, each refused in one line."""
-    from supercoder.runs.strategies import StartFrom, Strategy
+    from supercoder.runs.evolve import StartFrom
 
-    choices = {s.value for s in Strategy}
-    if o.strategy not in choices:
-        raise UserError(
-            f"unknown --strategy {o.strategy!r}: use one of {', '.join(sorted(choices))}"
-        )
-    starts = {s.value for s in StartFrom}
-    if o.start_from not in starts:
-        raise UserError(f"unknown --start-from {o.start_from!r}: use one of {', '.join(starts)}")
-    if o.strategy != "evolve" and (o.start_from != "baseline" or o.max_cost or o.max_tokens):
+    try:
+        StartFrom(o.start_from)
+    except ValueError:
+        starts = ", ".join(s.value for s in StartFrom)
+        raise UserError(f"unknown --start-from {o.start_from!r}: use one of {starts}") from None
+    if name != "evolve" and (o.start_from != "baseline" or o.max_cost or o.max_tokens):
         raise UserError(
             "--start-from, --max-cost and --max-tokens-per-problem need --strategy evolve"
         )
-    if o.strategy != "best-of-n" and o.rounds != 1:
+    if name != "best-of-n" and o.rounds != 1:
         raise UserError("--rounds applies to --strategy best-of-n (refine: --samples answers)")
 
 
-def _check_proposers(specs: list[str], settings) -> None:
-    """Refuse ``--strategy evolve``/``refine`` with the ``compiler`` model before any
-    work starts (``runs.dispatch.check_strategy``: one line naming the model to use)."""
-    from supercoder.models.compiler import CompilerModel
-    from supercoder.runs.dispatch import check_strategy
+def strategy_options(
+    cls: type, pairs: list[str], own: dict[str, object], base: object | None = None
+) -> object:
+    """The strategy's ``Config`` from its flags (``own``) and ``--strategy-option
+    KEY=VALUE`` pairs (``runs.registry.make_config``: each value read as its field's type)."""
+    from supercoder.runs.registry import make_config
 
-    proposers = [
-        CompilerModel(s.partition(":")[2] or None)
-        for s in specs
-        if s.partition(":")[0] == "compiler"
-    ]
-    check_strategy(proposers, settings)
+    values: dict[str, object] = dict(own)
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise UserError(f"--strategy-option {pair!r}: use KEY=VALUE")
+        values[key.strip().replace("-", "_")] = value
+    return make_config(cls.Config if hasattr(cls, "Config") else cls, values, base)

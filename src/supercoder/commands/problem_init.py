@@ -133,7 +133,7 @@ def problem_init(
         typer.Option(
             "--model",
             help="The LLM for --llm-generator (openai:MODEL, anthropic:MODEL, hf:PATH; "
-            "not the offline compiler model, which writes no code).",
+            "not the build search, which writes no code).",
         ),
     ] = None,
     base_url: Annotated[
@@ -196,6 +196,7 @@ def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: 
     """The model --llm-generator asks (messages -> reply text), or None; refused up front
     (before any build) when it cannot be asked."""
     from supercoder.errors import UserError
+    from supercoder.runs.registry import legacy_spec
 
     if not wanted:
         if spec is not None:
@@ -205,9 +206,9 @@ def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: 
         raise UserError(
             "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
         )
-    if spec.split(":", 1)[0] in ("", "compiler"):
+    if legacy_spec(spec) is not None or not spec.partition(":")[0]:
         raise UserError(
-            "--llm-generator needs an LLM: the compiler model writes no code "
+            "--llm-generator needs an LLM: the build search writes no code "
             "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
         )
     if generator is not None:
@@ -278,6 +279,6 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             + '; problem.json "reads_input": false): the problem is memorizable, a candidate '
             "could print the expected output without computing it. It is timed on its visible "
             "tests, verdicts, eval and reports mark it memorizable and count it apart, the "
-            "default training reward pays 0 on it; the compiler model optimizes it as usual."
+            "default training reward pays 0 on it; the build search optimizes it as usual."
         )
         typer.echo(f"note: {report.sizes}")

@@ -16,7 +16,7 @@ def llm_generator_cmd(
         typer.Option(
             "--model",
             help="The LLM that writes them (openai:MODEL, anthropic:MODEL, hf:PATH; not "
-            "the offline compiler model, which writes no code).",
+            "the build search, which writes no code).",
         ),
     ],
     base_url: Annotated[

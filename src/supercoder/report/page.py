@@ -21,6 +21,7 @@ from typing import Any
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
+from supercoder.runs.registry import LEGACY_BUILDS
 from supercoder.runs.store import Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
@@ -38,7 +39,7 @@ from supercoder.types import (
     practical_significance,
 )
 
-COMPILER_MODEL = "compiler"
+COMPILER_MODEL = LEGACY_BUILDS  # what a run of the build search is named (as ever)
 
 
 @dataclass(frozen=True)
@@ -353,7 +354,8 @@ def load_run(source: str | Path | None, name: str | None = None) -> RunData:
 
 
 def compiler_run(source: str | Path | None, run: RunData) -> RunData | None:
-    """The latest other run of the ``compiler`` model on the same benchmark as ``run``:
+    """The latest other run of the build search (``--strategy builds``, by default) on the
+    same benchmark as ``run``:
     the same benchmark name where both runs record one (and problems in common), else
     exactly the same problems; None when there is none (a run of another benchmark is
     never the comparison)."""

@@ -380,7 +380,7 @@ class Store:
         return True
 
     def record(self, run: str, problem: str, attempt: Attempt, baseline_digest: str) -> None:
-        v, o = attempt.verdict, attempt.origin
+        v, o = attempt.checked, attempt.origin  # a pending attempt is never stored
         self._write(
             "INSERT OR REPLACE INTO attempts VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -658,7 +658,8 @@ def _attempt_from_row(r: sqlite3.Row) -> Attempt:
 
 @dataclass
 class RunJournal:
-    """The strategies' Journal for one run (stored infra failures are not re-used)."""
+    """The strategies' Journal for one run (stored infra failures are not re-used), and
+    the ``Archive`` of a strategy that keeps programs (evolve)."""
 
     store: Store
     run: str
@@ -677,6 +678,19 @@ class RunJournal:
 
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)
+
+    # a strategy that keeps programs (evolve's ``Archive``) keeps them in the run too
+    def programs(self, problem: str) -> list[Program]:
+        return self.store.programs(self.run, problem)
+
+    def add_program(self, problem: str, program: Program) -> None:
+        self.store.add_program(self.run, problem, program)
+
+    def measures(self, problem: str) -> dict[tuple[int, int], Verdict]:
+        return self.store.measures(self.run, problem)
+
+    def add_measure(self, problem: str, program: int, generation: int, verdict: Verdict) -> None:
+        self.store.add_measure(self.run, problem, program, generation, verdict)
 
 
 @dataclass
