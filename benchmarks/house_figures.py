@@ -1,0 +1,213 @@
+"""The house's figures for one or more git revisions, side by side (issue 37).
+
+    .venv/bin/python benchmarks/house_figures.py 4cf787e HEAD
+
+Each revision is exported with ``git archive`` into a temporary folder and read as text
+(nothing of it is run, except the typer app walk, which imports that revision's
+``supercoder.cli`` in a child process with its ``src`` first on ``sys.path``). Rows:
+
+- long flags declared at more than one site: string literals ``"--x"`` passed to
+  ``typer.Option(...)`` / ``flags(...)`` in ``src/``, counted per flag;
+- long flags with more than one help text: every command of the typer app walked;
+- ``monkeypatch.`` uses under ``tests/``, and lines naming ``monkeypatch`` at all;
+- imports inside functions, and their share of every import in ``src/``;
+- ``Any`` names and ``dict[str, Any]`` / ``Mapping[str, Any]`` spellings in ``src/``;
+- hand-written ``to_json`` / ``from_json`` definitions and ``.context.get(`` reads;
+- places that build a thread or process pool; command modules importing another command;
+- test files and tests per tier (``tests/unit``, ``tests/integration``, ``tests/adversarial``,
+  the rest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import io
+import json
+import re
+import subprocess
+import sys
+import tarfile
+import tempfile
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+APP_WALK = r"""
+import json, sys
+import typer.main
+from supercoder.cli import app
+helps = {}
+def walk(cmd, path):
+    for p in getattr(cmd, "params", []):
+        for name in p.opts + list(getattr(p, "secondary_opts", [])):
+            if name.startswith("--"):
+                helps.setdefault(name, set()).add((getattr(p, "help", "") or "").strip())
+    for name, sub in (getattr(cmd, "commands", None) or {}).items():
+        walk(sub, path + [name])
+walk(typer.main.get_command(app), [])
+print(json.dumps({k: sorted(v) for k, v in helps.items()}))
+"""
+
+
+def export(rev: str, into: Path) -> Path:
+    data = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+    return into
+
+
+def py_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.rglob("*.py") if p.is_file())
+
+
+def _call_name(node: ast.Call) -> str:
+    f = node.func
+    return f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+
+
+def flag_sites(src: Path) -> Counter[str]:
+    sites: Counter[str] = Counter()
+    for path in py_files(src):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and _call_name(node) in {"Option", "flags"}:
+                for arg in node.args:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        for name in arg.value.split("/"):
+                            if name.startswith("--"):
+                                sites[name] += 1
+    return sites
+
+
+def imports(src: Path) -> tuple[int, int]:
+    inside = total = 0
+    for path in py_files(src):
+        tree = ast.parse(path.read_text())
+        funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
+        nested = {
+            id(m) for f in funcs for m in ast.walk(f) if isinstance(m, ast.Import | ast.ImportFrom)
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                total += 1
+                inside += id(node) in nested
+    return inside, total
+
+
+def any_names(src: Path) -> int:
+    n = 0
+    for path in py_files(src):
+        for node in ast.walk(ast.parse(path.read_text())):
+            n += isinstance(node, ast.Name) and node.id == "Any"
+            n += isinstance(node, ast.Attribute) and node.attr == "Any"
+    return n
+
+
+def grep(src: Path, pattern: str) -> int:
+    rx = re.compile(pattern)
+    return sum(len(rx.findall(p.read_text())) for p in py_files(src))
+
+
+def command_imports(pkg: Path) -> int:
+    commands = pkg / "commands"
+    names = {p.stem for p in commands.glob("*.py")}
+    shared = {"__init__", "options", "optionset", "display", "groups"}
+    n = 0
+    for path in commands.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                parts = node.module.split(".")
+                if parts[:2] == ["supercoder", "commands"] and len(parts) > 2:
+                    n += parts[2] in names and parts[2] not in shared
+                elif parts[:2] == ["supercoder", "commands"]:
+                    n += any(a.name in names - shared for a in node.names)
+    return n
+
+
+def tests_per_tier(tests: Path) -> dict[str, tuple[int, int]]:
+    out: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    for path in tests.rglob("test_*.py"):
+        rel = path.relative_to(tests).parts
+        tier = rel[0] if rel[0] in {"unit", "integration", "adversarial"} else "other"
+        out[tier][0] += 1
+        out[tier][1] += len(re.findall(r"^\s*(?:async )?def test_", path.read_text(), re.M))
+    return {k: (v[0], v[1]) for k, v in out.items()}
+
+
+def app_helps(tree: Path) -> dict[str, list[str]] | None:
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {str(tree / 'src')!r})\n" + APP_WALK,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=tree,
+    )
+    if done.returncode:
+        print(
+            f"  (typer app walk failed: {done.stderr.strip().splitlines()[-1:]})", file=sys.stderr
+        )
+        return None
+    return json.loads(done.stdout)
+
+
+def figures(tree: Path) -> dict[str, str]:
+    src = tree / "src"
+    pkg = src / "supercoder"
+    sites = flag_sites(src)
+    helps = app_helps(tree)
+    inside, total = imports(src)
+    tiers = tests_per_tier(tree / "tests")
+    rows = {
+        "long flags declared at >1 site": str(sum(1 for n in sites.values() if n > 1)),
+        "long flag declaration sites": str(sum(sites.values())),
+        "long flags with >1 help text": "?"
+        if helps is None
+        else str(sum(1 for v in helps.values() if len(v) > 1)),
+        "monkeypatch uses (tests/)": str(grep(tree / "tests", r"\bmonkeypatch\.")),
+        "lines naming monkeypatch (tests/)": str(
+            grep(tree / "tests", r"(?m)^.*\bmonkeypatch\b.*$")
+        ),
+        "imports inside functions": f"{inside} of {total} ({100 * inside / max(total, 1):.0f}%)",
+        "Any names (src/)": str(any_names(src)),
+        "dict[str, Any] / Mapping[str, Any]": str(grep(src, r"(?:dict|Mapping)\[str, Any\]")),
+        "hand-written to_json/from_json": str(grep(src, r"def (?:to_json|from_json)\(")),
+        ".context.get( / .context[": str(grep(src, r"\.context(?:\.get\(|\[)")),
+        "places building a pool": str(grep(src, r"(?:ThreadPool|ProcessPool)Executor\(")),
+        "command modules importing a command": str(command_imports(pkg)),
+        "strings 'compiler' outside models/compiler": str(
+            sum(
+                len(re.findall(r"[\"']compiler", p.read_text()))
+                for p in py_files(pkg)
+                if "compiler" not in p.stem
+            )
+        ),
+    }
+    for tier in ("unit", "integration", "adversarial", "other"):
+        files, tests = tiers.get(tier, (0, 0))
+        rows[f"tests/{tier}: files, test functions"] = f"{files}, {tests}"
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("revs", nargs="+", help="git revisions, e.g. 4cf787e HEAD")
+    args = ap.parse_args()
+    table: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, rev in enumerate(args.revs):
+            table[rev] = figures(export(rev, Path(tmp) / str(i)))
+    names = list(next(iter(table.values())))
+    width = max(len(n) for n in names)
+    print(f"{'':{width}}  " + "  ".join(f"{r:>16}" for r in args.revs))
+    for name in names:
+        print(f"{name:{width}}  " + "  ".join(f"{table[r][name]:>16}" for r in args.revs))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,509 @@
+"""The one codec: typed records to JSON values and back, versioned, with tagged unions.
+
+Every stored or printed record (verdicts, origins, run rows, summaries, caches) is a frozen
+dataclass; ``encode`` turns one into plain JSON values and ``decode(cls, data)`` rebuilds it
+from what this or any earlier supercoder wrote. The field types are the schema: there is no
+second description of a record to keep in step.
+
+Why a small codec of our own and not pydantic, msgspec or cattrs: the records are plain
+frozen dataclasses the whole tree already builds and compares, and the stored formats it must
+read are lenient by history (a missing key reads as the field's default, ``null`` where a
+number was optional, objects written for ``tuple`` pairs, renamed keys such as
+``baseline_bytes``, derived keys such as ``correct`` ignored on reading). Expressing that in
+one of the libraries means a custom hook per quirk plus a new core dependency (the core wheel
+today needs no compiled validation library); the generic walk over dataclass fields below is
+~300 lines of stdlib, reads every old format through migrations, and keeps this module a leaf
+(it imports only the stdlib and ``supercoder.errors``).
+
+What it does:
+
+- **Types.** ``None``, ``bool``, ``int``, ``float``, ``str``; ``bytes`` (stored as base64
+  text: the bytes policy); enums (by value); ``tuple[X, ...]``, fixed ``tuple[X, Y]``,
+  ``list[X]``; ``dict[str, X]`` and ``Mapping[str, X]``; ``X | None`` and other unions;
+  nested dataclasses; ``Json`` (any JSON value, kept as it came, read-only).
+- **Reading is lenient the way stored records need:** a missing key, or ``null`` for a
+  field that is not optional, reads as the field's default; numbers and text are coerced
+  (``"3"`` -> 3 for an ``int``); unknown keys are ignored, or kept in the one field marked
+  ``extra`` (``field(metadata=EXTRA)``); a ``tuple[tuple[str, X], ...]`` also reads from
+  an object (``{"a": 1}``).
+- **Field options** (``dataclasses.field(metadata=...)``, built with ``opts``): ``key``
+  stores a field under another name; ``omit_default`` leaves a default value out;
+  ``as_object`` writes a tuple of pairs as a JSON object; ``flatten`` writes a nested
+  record's keys into this object and reads them from it (one stored object, two typed
+  records); ``extra`` (above).
+- **Derived keys.** A record may define ``derived_json(self) -> dict``: keys written after
+  the fields (``Verdict``'s ``correct``, ``tests_passed``...), which older readers read;
+  they are ignored when reading (the properties recompute them), and named in the class's
+  ``DERIVED_KEYS`` so that an ``extra`` field does not keep them.
+- **Tagged unions.** ``@tagged`` marks a root class; ``@variant("evolve")`` (or
+  ``register("evolve", cls)``) registers a subclass under a kind. A variant is written with
+  a ``"kind"`` key, and a field typed as the root (or a union of variants) reads back the
+  registered class. A plugin package registers its own variant the same way, at import.
+- **Versions.** ``@versioned(5, name="verdict", migrations={1: f, ...})`` makes ``encode``
+  write ``"format_version": 5`` and ``decode`` read every earlier version: data of version
+  ``v`` passes through ``migrations[v]`` (JSON object in, JSON object of version ``v + 1``
+  out; a version with no migration reads as is: its change only added keys) up to the
+  current one; a newer version is refused (``FormatError``, a ``UserError``: upgrade).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import enum
+import types
+import typing
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import ClassVar, TypeVar, Union
+
+from supercoder.errors import UserError
+
+# Any JSON value, as a type (a field typed ``Json`` keeps what was stored, read-only).
+# (one level deep: a recursive alias is not kept as one object by ``get_type_hints``)
+Json = Union[None, bool, int, float, str, list[object], dict[str, object]]  # noqa: UP007
+JsonObject = dict[str, Json]
+
+T = TypeVar("T")
+
+KIND = "kind"  # the key that names a variant of a tagged union
+VERSION = "format_version"  # the key that names a versioned record's format
+
+
+class FormatError(UserError):
+    """Stored data this supercoder cannot read as the record asked for: a newer format
+    version, an unknown variant, or a value of the wrong shape."""
+
+
+EXTRA = MappingProxyType({"extra": True})
+
+
+def opts(
+    *,
+    key: str | None = None,
+    omit_default: bool = False,
+    as_object: bool = False,
+    flatten: bool = False,
+    extra: bool = False,
+) -> Mapping[str, object]:
+    """A field's codec options, for ``dataclasses.field(metadata=opts(...))``."""
+    out: dict[str, object] = {}
+    if key:
+        out["key"] = key
+    if omit_default:
+        out["omit_default"] = True
+    if as_object:
+        out["as_object"] = True
+    if flatten:
+        out["flatten"] = True
+    if extra:
+        out["extra"] = True
+    return MappingProxyType(out)
+
+
+# ---- tagged unions ---------------------------------------------------------------------
+
+_ROOTS: dict[type, dict[str, type]] = {}  # tagged root -> kind -> variant class
+_KIND_OF: dict[type, str] = {}
+
+
+def tagged(cls: type[T]) -> type[T]:
+    """Mark ``cls`` as the root of a tagged union: its variants are registered subclasses."""
+    _ROOTS.setdefault(cls, {})
+    return cls
+
+
+def register(kind: str, cls: type) -> type:
+    """Register ``cls`` under ``kind`` in every tagged root it derives from (a plugin calls
+    this, or uses ``@variant``, for its own variant)."""
+    roots = [r for r in cls.__mro__ if r in _ROOTS]
+    if not roots:
+        raise TypeError(f"{cls.__name__} derives from no @tagged root")
+    for root in roots:
+        known = _ROOTS[root].get(kind)
+        if known is not None and known is not cls:
+            raise ValueError(f"kind {kind!r} of {root.__name__} is {known.__name__} already")
+        _ROOTS[root][kind] = cls
+    _KIND_OF[cls] = kind
+    return cls
+
+
+def variant(kind: str) -> Callable[[type[T]], type[T]]:
+    """Class decorator: ``register(kind, cls)``."""
+
+    def deco(cls: type[T]) -> type[T]:
+        register(kind, cls)
+        return cls
+
+    return deco
+
+
+def kinds(root: type) -> dict[str, type]:
+    """The variants registered under a tagged root, by kind."""
+    return dict(_ROOTS.get(root, {}))
+
+
+def kind_of(cls: type) -> str | None:
+    return _KIND_OF.get(cls)
+
+
+# ---- versions --------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Version:
+    current: int
+    name: str
+    migrations: Mapping[int, Callable[[JsonObject], JsonObject]]
+    write: bool = True
+
+
+_VERSIONS: dict[type, Version] = {}
+
+
+def versioned(
+    current: int,
+    *,
+    name: str,
+    migrations: Mapping[int, Callable[[JsonObject], JsonObject]] | None = None,
+    write: bool = True,
+) -> Callable[[type[T]], type[T]]:
+    """Class decorator: the record's format is ``current``; ``migrations[v]`` turns stored
+    data of version ``v`` into version ``v + 1`` (a missing one: read as is). ``write=False``
+    reads versions but writes no ``format_version`` key (a record nested in another)."""
+
+    def deco(cls: type[T]) -> type[T]:
+        _VERSIONS[cls] = Version(current, name, MappingProxyType(dict(migrations or {})), write)
+        return cls
+
+    return deco
+
+
+def add_migration(cls: type, version: int, fn: Callable[[JsonObject], JsonObject]) -> None:
+    """Add the migration from ``version`` to ``version + 1`` of a versioned record."""
+    v = _VERSIONS[cls]
+    _VERSIONS[cls] = dataclasses.replace(v, migrations={**v.migrations, version: fn})
+
+
+def format_version(cls: type) -> int | None:
+    """The current format version of a versioned record (None: not versioned)."""
+    v = _VERSIONS.get(cls)
+    return v.current if v else None
+
+
+def stored_version(name: str, data: Mapping[str, object], current: int) -> int:
+    """The ``format_version`` of stored data (1 when it has none: written before
+    versioning); a version newer than ``current`` is refused with a ``FormatError``."""
+    version = data.get(VERSION, 1)
+    if not isinstance(version, int) or isinstance(version, bool) or version > current:
+        raise FormatError(
+            f"{name} JSON of format version {version!r}: this supercoder reads up to "
+            f"{current} (upgrade supercoder)"
+        )
+    return version
+
+
+def migrate(cls: type, data: Mapping[str, object]) -> JsonObject:
+    """Stored data of any earlier version of ``cls``, brought to the current version."""
+    v = _VERSIONS[cls]
+    version = stored_version(v.name, data, v.current)
+    out: JsonObject = dict(data)  # type: ignore[arg-type]
+    while version < v.current:
+        fn = v.migrations.get(version)
+        if fn is not None:
+            out = fn(out)
+        version += 1
+    out[VERSION] = v.current
+    return out
+
+
+# ---- encoding --------------------------------------------------------------------------
+
+
+def encode(value: object) -> Json:
+    """``value`` as plain JSON values (dicts, lists, text, numbers, booleans, None)."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    if isinstance(value, enum.Enum):
+        return encode(value.value)
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _encode_record(value)
+    if isinstance(value, Mapping):
+        return {str(k): encode(v) for k, v in value.items()}
+    if isinstance(value, list | tuple | set | frozenset):
+        return [encode(v) for v in value]
+    raise TypeError(f"cannot encode {type(value).__name__}")
+
+
+def _encode_record(value: object) -> JsonObject:
+    cls = type(value)
+    out: JsonObject = {}
+    v = _VERSIONS.get(cls)
+    if v is not None and v.write:
+        out[VERSION] = v.current
+    kind = _KIND_OF.get(cls)
+    if kind is not None:
+        out[KIND] = kind
+    extra: JsonObject = {}
+    for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        item = getattr(value, f.name)
+        if f.metadata.get("extra"):
+            extra = {str(k): encode(x) for k, x in (item or {}).items()}
+            continue
+        if f.metadata.get("omit_default") and _is_default(f, item):
+            continue
+        if f.metadata.get("flatten"):  # a nested record's keys, in this object
+            nested = _encode_record(item)
+            nested.pop(VERSION, None)
+            out.update(nested)
+            continue
+        if f.metadata.get("as_object") and item is not None:
+            out[f.metadata.get("key", f.name)] = {str(k): encode(x) for k, x in item}
+            continue
+        out[f.metadata.get("key", f.name)] = encode(item)
+    derived = getattr(value, "derived_json", None)
+    if derived is not None:
+        out.update({k: encode(x) for k, x in derived().items()})
+    for k, x in extra.items():
+        out.setdefault(k, x)
+    return out
+
+
+def _is_default(f: dataclasses.Field[object], item: object) -> bool:
+    if f.default is not dataclasses.MISSING:
+        return item == f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return item == f.default_factory()
+    return False
+
+
+# ---- decoding --------------------------------------------------------------------------
+
+
+def decode(tp: type[T] | object, data: object) -> T:  # type: ignore[type-var]
+    """A value of type ``tp`` from stored JSON values (of any earlier format version)."""
+    return _decode(tp, data, "")  # type: ignore[no-any-return]
+
+
+_HINTS: dict[type, dict[str, object]] = {}
+
+
+def _hints(cls: type) -> dict[str, object]:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = typing.get_type_hints(cls)
+        _HINTS[cls] = hints
+    return hints
+
+
+def _decode(tp: object, data: object, where: str) -> object:
+    if tp is Json or tp is object or tp == Json:
+        return _frozen_json(data)
+    origin = typing.get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        return _decode_union(typing.get_args(tp), data, where)
+    if tp is type(None):
+        if data is not None:
+            raise FormatError(f"{where or 'value'}: expected null, got {data!r}")
+        return None
+    if isinstance(tp, type):
+        if tp in _ROOTS or tp in _KIND_OF:
+            return _decode_tagged(tp, data, where)
+        if dataclasses.is_dataclass(tp):
+            return _decode_record(tp, data, where)
+        if issubclass(tp, enum.Enum):
+            try:
+                return tp(data)
+            except ValueError as e:
+                raise FormatError(f"{where or tp.__name__}: {e}") from None
+        if tp is bool:
+            return bool(data)
+        if tp in (int, float, str):
+            return _scalar(tp, data, where)
+        if tp is bytes:
+            if isinstance(data, str):
+                return base64.b64decode(data.encode("ascii"))
+            raise FormatError(f"{where}: expected base64 text, got {type(data).__name__}")
+    if origin in (tuple, list):
+        args = typing.get_args(tp)
+        items = _items(data, where)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            if len(items) != len(args):
+                raise FormatError(f"{where}: expected {len(args)} items, got {len(items)}")
+            return tuple(
+                _decode(a, x, f"{where}[{i}]")
+                for i, (a, x) in enumerate(zip(args, items, strict=True))
+            )
+        item_tp = args[0] if args else Json
+        out = [_decode(item_tp, x, f"{where}[{i}]") for i, x in enumerate(items)]
+        return tuple(out) if origin is tuple else out
+    if origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, int]):
+        args = typing.get_args(tp)
+        val_tp = args[1] if len(args) == 2 else Json
+        if not isinstance(data, Mapping):
+            raise FormatError(f"{where}: expected an object, got {type(data).__name__}")
+        out_map = {str(k): _decode(val_tp, x, f"{where}.{k}") for k, x in data.items()}
+        return out_map if origin is dict else MappingProxyType(out_map)
+    raise TypeError(f"codec: unsupported type {tp!r} at {where or 'top'}")
+
+
+def _items(data: object, where: str) -> list[object]:
+    if isinstance(data, Mapping):  # pairs stored as an object
+        return [[k, v] for k, v in data.items()]
+    if isinstance(data, list | tuple):
+        return list(data)
+    raise FormatError(f"{where}: expected a list, got {type(data).__name__}")
+
+
+def _scalar(tp: type, data: object, where: str) -> object:
+    if tp is str:
+        if isinstance(data, dict | list):
+            raise FormatError(f"{where}: expected text, got {type(data).__name__}")
+        return data if isinstance(data, str) else str(data)
+    try:
+        return tp(data)  # type: ignore[call-arg]
+    except (TypeError, ValueError):
+        raise FormatError(f"{where}: expected {tp.__name__}, got {data!r}") from None
+
+
+def _decode_union(args: tuple[object, ...], data: object, where: str) -> object:
+    if data is None:
+        if type(None) in args:
+            return None
+        raise FormatError(f"{where}: a value is required")
+    real = [a for a in args if a is not type(None)]
+    if len(real) == 1:
+        return _decode(real[0], data, where)
+    for a in real:  # an exact match first: 3 stays an int in ``int | str``
+        if isinstance(a, type) and not dataclasses.is_dataclass(a) and type(data) is a:
+            return data
+    if isinstance(data, Mapping) and KIND in data:
+        for a in real:
+            if isinstance(a, type) and _KIND_OF.get(a) == data[KIND]:
+                return _decode_record(a, data, where)
+            if isinstance(a, type) and a in _ROOTS and data[KIND] in _ROOTS[a]:
+                return _decode_tagged(a, data, where)
+    errors = []
+    for a in real:
+        try:
+            return _decode(a, data, where)
+        except (FormatError, TypeError, ValueError) as e:
+            errors.append(str(e))
+    raise FormatError(f"{where}: {data!r} is none of the union's types ({'; '.join(errors)})")
+
+
+def _decode_tagged(tp: type, data: object, where: str) -> object:
+    if not isinstance(data, Mapping):
+        raise FormatError(f"{where}: expected an object, got {type(data).__name__}")
+    kind = data.get(KIND)
+    if tp in _KIND_OF and (kind is None or kind == _KIND_OF[tp]):
+        return _decode_record(tp, data, where)
+    cls = _ROOTS.get(tp, {}).get(str(kind)) if kind is not None else None
+    if cls is None:
+        if kind is None and dataclasses.is_dataclass(tp):
+            return _decode_record(tp, data, where)
+        known = ", ".join(sorted(_ROOTS.get(tp, {}))) or "none"
+        raise FormatError(
+            f"{where or tp.__name__}: unknown {tp.__name__} kind {kind!r} (known: {known}; "
+            "a plugin that registers it may not be installed)"
+        )
+    return _decode_record(cls, data, where)
+
+
+def _decode_record(cls: type, data: object, where: str) -> object:
+    if not isinstance(data, Mapping):
+        raise FormatError(f"{where or cls.__name__}: expected an object, got {data!r}")
+    if cls in _VERSIONS:
+        data = migrate(cls, data)
+    hints = _hints(cls)
+    kwargs: dict[str, object] = {}
+    used = {VERSION, KIND}
+    extra_field = None
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        if f.metadata.get("extra"):
+            extra_field = f.name
+            continue
+        if f.metadata.get("flatten"):  # its keys are this object's
+            used |= _keys(hints[f.name])
+            kwargs[f.name] = _decode_record(hints[f.name], data, where)  # type: ignore[arg-type]
+            continue
+        key = f.metadata.get("key", f.name)
+        used.add(key)
+        if key not in data or (data[key] is None and not _optional(hints[f.name])):
+            continue  # the default
+        kwargs[f.name] = _decode(hints[f.name], data[key], f"{where}.{key}" if where else key)
+    if extra_field is not None:
+        derived = set(getattr(cls, "DERIVED_KEYS", ()))
+        kwargs[extra_field] = {
+            k: _frozen_json(v) for k, v in data.items() if k not in used and k not in derived
+        }
+    try:
+        return cls(**kwargs)
+    except TypeError as e:  # a required field missing
+        raise FormatError(f"{where or cls.__name__}: {e}") from None
+
+
+def _keys(cls: type) -> set[str]:
+    """The keys a record reads (a flattened record's keys too)."""
+    out: set[str] = set()
+    for f in dataclasses.fields(cls):
+        if f.metadata.get("flatten"):
+            out |= _keys(_hints(cls)[f.name])  # type: ignore[arg-type]
+        elif not f.metadata.get("extra"):
+            out.add(f.metadata.get("key", f.name))
+    derived = getattr(cls, "DERIVED_KEYS", ())
+    return out | set(derived)
+
+
+def _optional(tp: object) -> bool:
+    origin = typing.get_origin(tp)
+    if origin is Union or origin is types.UnionType:
+        return type(None) in typing.get_args(tp)
+    return tp is Json or tp is object or tp is type(None)
+
+
+def _frozen_json(value: object) -> object:
+    """A JSON value made read-only (objects as mapping views, lists as tuples)."""
+    if isinstance(value, Mapping):
+        return MappingProxyType({str(k): _frozen_json(v) for k, v in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(_frozen_json(v) for v in value)
+    return value
+
+
+def plain(value: object) -> Json:
+    """A read-only JSON value (``_frozen_json``) back into plain dicts and lists."""
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    return value  # type: ignore[return-value]
+
+
+__all__ = [
+    "EXTRA",
+    "KIND",
+    "VERSION",
+    "ClassVar",
+    "FormatError",
+    "Json",
+    "JsonObject",
+    "add_migration",
+    "decode",
+    "encode",
+    "format_version",
+    "kind_of",
+    "kinds",
+    "migrate",
+    "opts",
+    "plain",
+    "register",
+    "stored_version",
+    "tagged",
+    "variant",
+    "versioned",
+]
