@@ -26,10 +26,10 @@ from supercoder.models.providers import load_model
 from supercoder.problems.loading import load_problem
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.evolve import MemoryArchive, evolve
+from supercoder.runs.evolve import EvolveConfig, MemoryArchive, evolve
 from supercoder.runs.programs import ProgramDB, baseline_program, faster_than
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
-from supercoder.runs.strategies import EvolveConfig, Strategy, StrategyConfig, make_verifier
+from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Speedup, Status, Verdict
 from tests.conftest import sandbox_or_skip
@@ -37,7 +37,7 @@ from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_versi
 from tests.fakes.servers import openai_server
 
 REPO = Path(__file__).resolve().parents[1]
-EVOLVE = StrategyConfig(Sampling(n=12, temperature=0.8), strategy=Strategy.EVOLVE)
+EVOLVE = StrategyConfig(Sampling(n=12, temperature=0.8), strategy="evolve")
 BEST_OF_N = StrategyConfig(Sampling(n=12, temperature=0.8))
 
 
@@ -98,7 +98,7 @@ def test_wrong_answers_are_never_returned_and_slower_ones_lose_to_the_baseline(c
 
     with openai_server(respond) as url:
         model = load_model("openai:bad", base_url=url, cache=False)
-        settings = StrategyConfig(Sampling(n=4), strategy=Strategy.EVOLVE)
+        settings = StrategyConfig(Sampling(n=4), strategy="evolve")
         outcome = evolve(problem, model, settings)
     best = outcome.best
     assert best.verdict.correct and best.verdict.identical_to_baseline
@@ -111,7 +111,7 @@ def test_diff_answers_apply_to_the_parent(chains):
     problem = load_problem(chain.path)
     with openai_server(chain_responder(chains, diff=True)) as url:
         model = load_model("openai:diff", base_url=url, cache=False)
-        settings = StrategyConfig(Sampling(n=10), answer="diff", strategy=Strategy.EVOLVE)
+        settings = StrategyConfig(Sampling(n=10), answer="diff", strategy="evolve")
         outcome = evolve(problem, model, settings)
     assert chain.version_of(outcome.best.candidate.asm) == chain.last
     kinds = {a.origin.answer for a in outcome.attempts}
@@ -198,7 +198,7 @@ def test_the_bandit_gives_calls_to_the_model_that_improves(chains):
     with openai_server(respond) as url:
         models = [load_model(f"openai:{m}", base_url=url, cache=False) for m in ("idle", "good")]
         settings = StrategyConfig(
-            Sampling(n=12), strategy=Strategy.EVOLVE, evolve=EvolveConfig(bandit_c=0.2)
+            Sampling(n=12), strategy="evolve", config=EvolveConfig(bandit_c=0.2)
         )
         outcome = evolve(problem, models, settings)
         calls = [r["model"] for r in url.requests]
@@ -212,7 +212,7 @@ def test_token_cap_stops_the_search(chains):
     with openai_server(chain_responder(chains)) as url:
         model = load_model("openai:chain", base_url=url, cache=False)
         settings = StrategyConfig(
-            Sampling(n=12), strategy=Strategy.EVOLVE, evolve=EvolveConfig(max_tokens=1)
+            Sampling(n=12), strategy="evolve", config=EvolveConfig(max_tokens=1)
         )
         outcome = evolve(problem, model, settings, archive=MemoryArchive())
         assert len(url.requests) == 1  # one generation (one answer), then the cap
@@ -309,8 +309,8 @@ def test_start_from_compiler_seeds_the_database_with_its_build(chains):
     problem = load_problem(chain.path)
     with openai_server(chain_responder(chains)) as url:
         model = load_model("openai:chain", base_url=url, cache=False)
-        seeded = EvolveConfig(start_from="compiler", compiler="compiler:native")
-        settings = StrategyConfig(Sampling(n=2), strategy=Strategy.EVOLVE, evolve=seeded)
+        seeded = EvolveConfig(start_from="builds", builds="native")
+        settings = StrategyConfig(Sampling(n=2), strategy="evolve", config=seeded)
         archive = MemoryArchive()
         outcome = evolve(problem, model, settings, archive=archive)
     seed = archive.programs(problem.name)[1]
@@ -378,7 +378,7 @@ def test_usd_cap_stops_the_search(chains):
     with openai_server(chain_responder(chains)) as url:
         model = Priced(load_model("openai:chain", base_url=url, cache=False))
         capped = EvolveConfig(max_cost_usd=0.025)
-        settings = StrategyConfig(Sampling(n=12), strategy=Strategy.EVOLVE, evolve=capped)
+        settings = StrategyConfig(Sampling(n=12), strategy="evolve", config=capped)
         outcome = evolve(problem, model, settings)
         assert 3 <= len(url.requests) <= 4  # stopped once 2.5 cents were spent
     assert outcome.cost_usd >= 0.025 and outcome.best.verdict.correct

@@ -272,8 +272,10 @@ def test_concurrency_limit_bounds_requests_in_flight():
 
 
 def test_load_model_specs(monkeypatch):
-    assert load_model().name == "compiler"
-    assert load_model(None).name == "compiler"
+    monkeypatch.delenv("SUPERCODER_MODEL", raising=False)
+    for none in ((), (None,), ("compiler",)):  # the build search is no model: a strategy
+        with pytest.raises(UserError, match="--strategy builds"):
+            load_model(*none)
     monkeypatch.setenv("SUPERCODER_MODEL", "openai:from-env")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")
     assert load_model().name == "openai:from-env"

@@ -259,7 +259,7 @@ class ModelRunConfig:
         (``BuildsConfig.label``: as runs of it were named before)."""
         label = getattr(settings.config, "label", None)
         if not specs and label is not None:
-            return label(self.isa_target.value)
+            return label(settings.target)
         return "+".join(specs) or settings.strategy
 
     def strategy_config(self, specs: list[str]) -> StrategyConfig:
