@@ -214,7 +214,7 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     assert found.cpu_seconds < 25 * 1.5 + 10
     # judged like every candidate: on the tests the model never saw, then re-checked
     v = first.verdict
-    assert v.significantly_faster and v.context.get("checks") == 2
+    assert v.significantly_faster and v.context.measurement.checks == 2
     assert v.unseen and v.unseen.timed and not v.timed_tests  # never a visible test
     assert fallback.verdict.correct and fallback.verdict.identical_to_baseline
 

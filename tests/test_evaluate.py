@@ -109,8 +109,11 @@ def test_faster_candidate_reads_faster(primes):
     assert unseen.baseline_seconds > 0.01 * unseen.timed and unseen.long_enough
     assert [t.name for t in verdict.tests] == [f"n{n}" for n in primes_tests()]
     assert not any(t.timed for t in verdict.tests)
-    assert "drawn for this check" in verdict.context["timing"]
-    assert verdict.context["gcc"].startswith("gcc") and verdict.context["pairs"] >= 3
+    assert "drawn for this check" in verdict.context.measurement.timing
+    assert (
+        verdict.context.provenance.machine.gcc.startswith("gcc")
+        and verdict.context.measurement.pairs >= 3
+    )
 
 
 def test_slower_candidate_reads_slower(primes):

@@ -21,12 +21,15 @@ from supercoder.toolchain.gcc import machine_context
 from supercoder.types import (
     VERDICT_FORMAT_VERSION,
     Candidate,
+    Machine,
     Origin,
     Problem,
+    Provenance,
     Speedup,
     Status,
     TestCase,
     Verdict,
+    VerdictContext,
 )
 from supercoder.verify.evaluate import CheckConfig, evaluate
 
@@ -34,7 +37,12 @@ PROBLEM = Problem("echo", "int main(void) { return 0; }", (TestCase("t", b""),))
 
 
 def _verdict() -> Verdict:
-    return Verdict("p", Status.OK, speedup=Speedup(1.2, 1.1, 1.3, 8, 1), context={"cpu": "x"})
+    return Verdict(
+        "p",
+        Status.OK,
+        speedup=Speedup(1.2, 1.1, 1.3, 8, 1),
+        context=VerdictContext(provenance=Provenance(machine=Machine(cpu="x"))),
+    )
 
 
 def test_verdict_json_carries_its_format_version_and_reads_back():
@@ -239,4 +247,7 @@ def test_the_context_names_version_meter_floor_and_date():
     assert ctx["meter"] == PROTOCOL and ctx["noise_floor"] == 0.0123 and ctx["margin"] == 0.02
     assert ctx["supercoder"] == package_version() and ctx["date"]
     legacy = evaluate(PROBLEM, None, CheckConfig(meter=MeterConfig(legacy=True)))
-    assert legacy.context["meter"] == LEGACY_PROTOCOL and legacy.context["noise_floor"] == 0.0
+    assert (
+        legacy.context.provenance.meter == LEGACY_PROTOCOL
+        and legacy.context.provenance.noise_floor == 0.0
+    )

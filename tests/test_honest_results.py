@@ -146,7 +146,10 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
     store = Store(tmp_path / "r.sqlite")
     (stored,) = store.attempts(store.runs()[0]["name"], "fast")
     store.close()
-    assert stored.verdict.context["checks"] == 2 and stored.verdict.context["first_check"]
+    assert (
+        stored.verdict.context.measurement.checks == 2
+        and stored.verdict.context.measurement.first_check
+    )
     assert [fast["speedup_ci"][0], fast["speedup_ci"][1]] == [
         round(stored.verdict.speedup.low, 4),
         round(stored.verdict.speedup.high, 4),

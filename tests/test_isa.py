@@ -13,6 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
+from supercoder.codec import encode
 from supercoder.models import Sampling
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flagspace import find_tools as find_build_tools
@@ -111,7 +112,7 @@ def test_an_avx2_candidate_is_refused_below_v3_with_the_instruction_named():
         v = _check(problem, asm, target)
         assert v.status is Status.OK, v.message
         assert v.isa is not None and v.isa.level == "x86-64-v3" and "AVX2" in v.isa.extensions
-        assert v.isa.target == target.value and v.context["target"] == target.value
+        assert v.isa.target == target.value and v.context.provenance.target == target.value
 
 
 def test_avx512_is_refused_under_v3_though_the_assembler_calls_it_a_bad_register():
@@ -333,7 +334,7 @@ def test_the_report_says_which_cpus_each_answer_runs_on(tmp_path):
         "asm": "main:\n\tret\n",
         "baseline_asm": "main:\n\tnop\n\tret\n",
         "model": "m",
-        "isa": isa.to_json(),
+        "isa": encode(isa),
     }
     runs = tmp_path / "runs.json"
     runs.write_text(json.dumps({"runs": [{"name": "r", "model": "m", "records": [record]}]}))

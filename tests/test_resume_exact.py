@@ -114,7 +114,7 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
     stored = store.attempts("r", problem.name)
     assert [(a.sample, a.round) for a in stored] == [(0, 0), (1, 0)]
     assert stored[1].origin.family == "baseline" and stored[1].verdict.correct
-    assert stored[0].verdict.context.get("checks") == 2  # re-checked afresh, as uninterrupted
+    assert stored[0].verdict.context.measurement.checks == 2  # re-checked afresh, as uninterrupted
     assert [(a.sample, a.round) for a in out.attempts] == [(0, 0), (1, 0)]
 
 

@@ -135,4 +135,4 @@ def test_only_the_gated_reward_stops_timing_what_it_will_not_pay_for(problem):
     untimed = reward_evaluation(RewardConfig(eval_config=CheckConfig(time=False)))
     assert not untimed.meter.stop_when_not_faster
     verdicts = verify_batch([problem], [fenced(faster_asm())], RewardConfig())
-    assert verdicts[0].context["stop"] == "precise, or not significantly faster"
+    assert verdicts[0].context.provenance.stop == "precise, or not significantly faster"

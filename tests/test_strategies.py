@@ -300,7 +300,7 @@ def test_the_chosen_faster_answer_is_re_checked_afresh_before_it_is_reported(pri
     fast = extract_assembly(fast_answer())
     assert seen.count(fast) == 2 and seen.count(extract_assembly(copy)) == 1
     best = out.best
-    assert best.sample == 1 and best.verdict.context["checks"] == 2
-    assert best.verdict.context["first_check"]["value"] > 1.5
+    assert best.sample == 1 and best.verdict.context.measurement.checks == 2
+    assert best.verdict.context.measurement.first_check.value > 1.5
     assert best.verdict.speedup.value > 1.5 and best.verdict.significantly_faster
-    assert out.attempts[0].verdict.context.get("checks") is None  # the copy: one check
+    assert out.attempts[0].verdict.context.measurement.checks == 1  # the copy: one check

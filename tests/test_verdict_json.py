@@ -6,11 +6,14 @@ import json
 
 from supercoder.types import (
     MIN_PRACTICAL_MARGIN,
+    Machine,
+    Provenance,
     Speedup,
     Status,
     TestResult,
     UnseenResult,
     Verdict,
+    VerdictContext,
     practical_significance,
 )
 
@@ -60,12 +63,13 @@ def test_verdict_round_trips_through_json_text():
         tests,
         Speedup(1.3, 1.2, 1.4, 3, 1, margin=0.015),
         paper_speedup=1.25,
-        context={"cpu": "x"},
+        context=VerdictContext(provenance=Provenance(machine=Machine(cpu="x"))),
         cpu_seconds_spent=0.5,
     )
     data = json.loads(json.dumps(v.to_json()))
     assert data["timed_tests"] == ["a"] and data["significantly_faster"] is True
     assert data["tests"][0]["baseline_samples"] == [0.02, 0.021, 0.0205]
+    assert data["context"] == {"cpu": "x"}  # flat, as older readers read it
     again = Verdict.from_json(data)
     assert again == v and again.to_json() == v.to_json()
     assert again.tests[0].candidate_samples == (0.015, 0.016, 0.0155)

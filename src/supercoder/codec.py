@@ -27,7 +27,8 @@ What it does:
   ``extra`` (``field(metadata=EXTRA)``); a ``tuple[tuple[str, X], ...]`` also reads from
   an object (``{"a": 1}``).
 - **Field options** (``dataclasses.field(metadata=...)``, built with ``opts``): ``key``
-  stores a field under another name; ``omit_default`` leaves a default value out;
+  stores a field under another name; ``omit_default`` leaves a default value out (a
+  class attribute ``OMIT_DEFAULTS = True`` does so for every field);
   ``as_object`` writes a tuple of pairs as a JSON object; ``flatten`` writes a nested
   record's keys into this object and reads them from it (one stored object, two typed
   records); ``extra`` (above).
@@ -39,6 +40,8 @@ What it does:
   ``register("evolve", cls)``) registers a subclass under a kind. A variant is written with
   a ``"kind"`` key, and a field typed as the root (or a union of variants) reads back the
   registered class. A plugin package registers its own variant the same way, at import.
+- **Outside input** (``decode(..., lenient=True)``): a field that does not read is its
+  default, so a hand-made or hostile file reads as far as it is sound.
 - **Versions.** ``@versioned(5, name="verdict", migrations={1: f, ...})`` makes ``encode``
   write ``"format_version": 5`` and ``decode`` read every earlier version: data of version
   ``v`` passes through ``migrations[v]`` (JSON object in, JSON object of version ``v + 1``
@@ -49,8 +52,10 @@ What it does:
 from __future__ import annotations
 
 import base64
+import contextvars
 import dataclasses
 import enum
+import math
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -247,12 +252,13 @@ def _encode_record(value: object) -> JsonObject:
     if kind is not None:
         out[KIND] = kind
     extra: JsonObject = {}
+    omit = getattr(cls, "OMIT_DEFAULTS", False)
     for f in dataclasses.fields(value):  # type: ignore[arg-type]
         item = getattr(value, f.name)
         if f.metadata.get("extra"):
             extra = {str(k): encode(x) for k, x in (item or {}).items()}
             continue
-        if f.metadata.get("omit_default") and _is_default(f, item):
+        if (omit or f.metadata.get("omit_default")) and _is_default(f, item):
             continue
         if f.metadata.get("flatten"):  # a nested record's keys, in this object
             nested = _encode_record(item)
@@ -282,9 +288,20 @@ def _is_default(f: dataclasses.Field[object], item: object) -> bool:
 # ---- decoding --------------------------------------------------------------------------
 
 
-def decode(tp: type[T] | object, data: object) -> T:  # type: ignore[type-var]
-    """A value of type ``tp`` from stored JSON values (of any earlier format version)."""
-    return _decode(tp, data, "")  # type: ignore[no-any-return]
+_LENIENT: contextvars.ContextVar[bool] = contextvars.ContextVar("lenient", default=False)
+
+
+def decode(tp: type[T] | object, data: object, *, lenient: bool = False) -> T:  # type: ignore[type-var]
+    """A value of type ``tp`` from stored JSON values (of any earlier format version).
+
+    ``lenient``: the data is outside input (a run file someone hands over): a field whose
+    value does not read as its type reads as its default (a required one is still an
+    error), and a number must be a finite number, never a boolean."""
+    token = _LENIENT.set(lenient)
+    try:
+        return _decode(tp, data, "")  # type: ignore[no-any-return]
+    finally:
+        _LENIENT.reset(token)
 
 
 _HINTS: dict[type, dict[str, object]] = {}
@@ -362,9 +379,15 @@ def _scalar(tp: type, data: object, where: str) -> object:
         if isinstance(data, dict | list):
             raise FormatError(f"{where}: expected text, got {type(data).__name__}")
         return data if isinstance(data, str) else str(data)
+    if _LENIENT.get() and (
+        isinstance(data, bool)
+        or not isinstance(data, int | float)
+        or (isinstance(data, float) and not math.isfinite(data))
+    ):
+        raise FormatError(f"{where}: expected a finite {tp.__name__}, got {data!r}")
     try:
         return tp(data)  # type: ignore[call-arg]
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise FormatError(f"{where}: expected {tp.__name__}, got {data!r}") from None
 
 
@@ -435,7 +458,11 @@ def _decode_record(cls: type, data: object, where: str) -> object:
         used.add(key)
         if key not in data or (data[key] is None and not _optional(hints[f.name])):
             continue  # the default
-        kwargs[f.name] = _decode(hints[f.name], data[key], f"{where}.{key}" if where else key)
+        try:
+            kwargs[f.name] = _decode(hints[f.name], data[key], f"{where}.{key}" if where else key)
+        except (FormatError, TypeError, ValueError):
+            if not _LENIENT.get() or not _has_default(f):
+                raise
     if extra_field is not None:
         derived = set(getattr(cls, "DERIVED_KEYS", ()))
         kwargs[extra_field] = {
@@ -445,6 +472,10 @@ def _decode_record(cls: type, data: object, where: str) -> object:
         return cls(**kwargs)
     except TypeError as e:  # a required field missing
         raise FormatError(f"{where or cls.__name__}: {e}") from None
+
+
+def _has_default(f: dataclasses.Field[object]) -> bool:
+    return f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
 
 
 def _keys(cls: type) -> set[str]:

@@ -5,11 +5,20 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
-from supercoder.errors import UserError
+from supercoder.codec import (
+    EXTRA,
+    Json,
+    JsonObject,
+    decode,
+    encode,
+    opts,
+    stored_version,
+    versioned,
+)
 
 
 class Status(enum.StrEnum):
@@ -557,14 +566,6 @@ class Speedup:
         """Significantly faster or significantly slower."""
         return practical_significance(self.low, self.high, self.margin) != 0
 
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Speedup:
-        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        return cls(**known)
-
 
 @dataclass(frozen=True)
 class TestResult:
@@ -587,30 +588,6 @@ class TestResult:
     candidate_samples: tuple[float, ...] = ()
     sample_rounds: tuple[int, ...] = ()  # the meter's round of each pair (bootstrap unit)
 
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["status"] = self.status.value
-        d["speedup_ci"] = list(self.speedup_ci) if self.speedup_ci else None
-        d["baseline_samples"] = list(self.baseline_samples)
-        d["candidate_samples"] = list(self.candidate_samples)
-        d["sample_rounds"] = list(self.sample_rounds)
-        return d
-
-    @classmethod
-    def from_json(cls, d: dict[str, Any]) -> TestResult:
-        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        ci = d.get("speedup_ci")
-        return cls(
-            **{
-                **known,
-                "status": Status(d["status"]),
-                "speedup_ci": (float(ci[0]), float(ci[1])) if ci else None,
-                "baseline_samples": tuple(float(x) for x in d.get("baseline_samples") or ()),
-                "candidate_samples": tuple(float(x) for x in d.get("candidate_samples") or ()),
-                "sample_rounds": tuple(int(x) for x in d.get("sample_rounds") or ()),
-            }
-        )
-
 
 @dataclass(frozen=True)
 class IsaUse:
@@ -622,13 +599,14 @@ class IsaUse:
         level: the lowest x86-64 level with every one of them (``x86-64``,
             ``x86-64-v2``, ``-v3``, ``-v4``); None when no level has them all.
         target: the ``--target`` it was built and checked for.
-        examples: for each extension, the first instruction that needs it.
+        examples: for each extension, the first instruction that needs it (stored as an
+            object).
     """
 
     extensions: tuple[str, ...] = ()
     level: str | None = "x86-64"
     target: str = "native"
-    examples: tuple[tuple[str, str], ...] = ()
+    examples: tuple[tuple[str, str], ...] = field(default=(), metadata=opts(as_object=True))
 
     def summary(self) -> str:
         """One phrase: ``needs AVX2, FMA: runs on x86-64-v3`` or the baseline."""
@@ -637,30 +615,13 @@ class IsaUse:
         runs = f"runs on {self.level}" if self.level else "in no x86-64 level"
         return f"needs {', '.join(self.extensions)}: {runs}"
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "extensions": list(self.extensions),
-            "level": self.level,
-            "target": self.target,
-            "examples": dict(self.examples),
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any] | None) -> IsaUse | None:
-        if not d:
-            return None
-        return cls(
-            extensions=tuple(d.get("extensions") or ()),
-            level=d.get("level"),
-            target=d.get("target") or "native",
-            examples=tuple((str(k), str(v)) for k, v in (d.get("examples") or {}).items()),
-        )
-
 
 @dataclass(frozen=True)
 class DataSize:
     """The data a candidate's program holds against the baseline's (``toolchain/sections.py``:
-    ``.rodata``, ``.data``, ``.bss`` and their kin, in the linked binaries).
+    ``.rodata``, ``.data``, ``.bss`` and their kin, in the linked binaries). Stored as
+    ``baseline_bytes``, ``candidate_bytes``, ``threshold_bytes`` and the derived
+    ``added_bytes`` and ``grew``.
 
     Fields:
         baseline: the baseline program's data bytes.
@@ -668,9 +629,11 @@ class DataSize:
         threshold: added bytes above which the verdict flags the growth (``grew``).
     """
 
-    baseline: int
-    candidate: int
-    threshold: int = 512
+    baseline: int = field(default=0, metadata=opts(key="baseline_bytes"))
+    candidate: int = field(default=0, metadata=opts(key="candidate_bytes"))
+    threshold: int = field(default=512, metadata=opts(key="threshold_bytes"))
+
+    DERIVED_KEYS: ClassVar[tuple[str, ...]] = ("added_bytes", "grew")
 
     @property
     def added(self) -> int:
@@ -690,24 +653,8 @@ class DataSize:
             "`supercoder analyze` for where it is read"
         )
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "baseline_bytes": self.baseline,
-            "candidate_bytes": self.candidate,
-            "added_bytes": self.added,
-            "threshold_bytes": self.threshold,
-            "grew": self.grew,
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any] | None) -> DataSize | None:
-        if not d:
-            return None
-        return cls(
-            int(d.get("baseline_bytes") or 0),
-            int(d.get("candidate_bytes") or 0),
-            int(d.get("threshold_bytes") or 512),
-        )
+    def derived_json(self) -> dict[str, object]:
+        return {"added_bytes": self.added, "grew": self.grew}
 
 
 # The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
@@ -718,10 +665,14 @@ class DataSize:
 #   3: ``tests`` lists the visible tests only; the hidden and generated ones are reported
 #      together under ``unseen`` (``UnseenResult``: how many, one status, aggregate times);
 #      ``tests_total`` counts both.
-#   4: ``isa`` (``IsaUse.to_json``: the extensions the candidate needs, its lowest
+#   4: ``isa`` (``IsaUse``: the extensions the candidate needs, its lowest
 #      x86-64 level, the target it was checked for; null when it was not built).
-#   5: ``data`` (``DataSize.to_json``: the candidate's data bytes against the baseline's,
+#   5: ``data`` (``DataSize``: the candidate's data bytes against the baseline's,
 #      and whether it grew past the threshold; null when it was not built).
+# Every change so far only added keys (a missing one reads as its default), so no version
+# needs a migration; the context, an open object in every version, is typed
+# (``VerdictContext``) and gained ``samples`` (the timed draws' raw pairs) within
+# format 5, which older readers ignore.
 VERDICT_FORMAT_VERSION = 5
 
 
@@ -755,38 +706,158 @@ class UnseenResult:
     def passed(self) -> bool:
         return self.status is Status.OK
 
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["status"] = self.status.value
-        return d
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> UnseenResult:
-        known = {k: d[k] for k in cls.__dataclass_fields__ if k in d}
-        return cls(**{**known, "count": int(d.get("count") or 0), "status": Status(d["status"])})
+@dataclass(frozen=True, kw_only=True)
+class Machine:
+    """Where and when a verdict was measured (``toolchain/gcc.py`` ``machine_context``).
+
+    Fields:
+        supercoder: the supercoder version (package metadata).
+        date: when, UTC, ISO 8601.
+        gcc: the gcc that built the baseline.
+        cpu: the CPU model.
+        cores: the machine's logical CPUs.
+        kernel: the kernel release.
+        python: the Python version.
+    """
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
+
+    supercoder: str = ""
+    date: str = ""
+    gcc: str = ""
+    cpu: str = ""
+    cores: int = 0
+    kernel: str = ""
+    python: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class Provenance:
+    """How a verdict was measured: the machine and the protocol in force.
+
+    Fields:
+        machine: where and when (``Machine``; its keys stored in the context itself).
+        meter: the meter protocol's id (``timing/meter.py`` ``PROTOCOL``).
+        noise_floor: the machine's calibrated between-check noise floor in force.
+        margin: the practical band's half-width in force.
+        stop: the meter's stop rule, when not the default.
+        interval: what the interval is over, when not the tests (drawn inputs).
+        sandbox: ``bubblewrap``, or ``none (unsafe)``.
+        target: the ``--target`` the candidate was built and checked for.
+    """
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
+
+    machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
+    meter: str = ""
+    noise_floor: float | None = None
+    margin: float | None = None
+    stop: str = ""
+    interval: str = ""
+    sandbox: str = ""
+    target: str = ""
+
+
+@dataclass(frozen=True)
+class PairedSamples:
+    """One timed input's raw paired CPU seconds (user+sys), unnamed (an input the model
+    never saw: which one is not said): pair i is ``(baseline[i], candidate[i])``, measured
+    in the meter's round ``rounds[i]``."""
+
+    baseline: tuple[float, ...] = ()
+    candidate: tuple[float, ...] = ()
+    rounds: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class Measurement:
+    """What a verdict's timing did.
+
+    Fields:
+        checks: how many checks measured it (2: re-checked apart from its selection).
+        first_check: the first check's speedup, when re-checked.
+        pairs: timed pairs over every timed input.
+        measure: what was measured (``cpu time (user+sys), wait4``).
+        timing: how the speedup was measured, or why it was not (untimed).
+        timed_inputs: where the timed inputs came from (``model``, ``validator``, ...).
+        domain: the input domain and its source in one line.
+        timed_sizes: which sizes were drawn (and the reference's CPU on them).
+        dropped_sources: each input source dropped before the one used, with why.
+        samples: the raw paired samples of the timed draws, one per input, unnamed (the
+            visible tests keep theirs in ``TestResult``).
+    """
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
+
+    checks: int = 1
+    first_check: Speedup | None = None
+    pairs: int = 0
+    measure: str = ""
+    timing: str = ""
+    timed_inputs: str = ""
+    domain: str = ""
+    timed_sizes: str = ""
+    dropped_sources: tuple[str, ...] = ()
+    samples: tuple[PairedSamples, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerdictContext:
+    """A verdict's ``context``: its provenance and its measurement, stored as one flat
+    object (the keys older readers know), read and written by the codec only.
+
+    Fields:
+        provenance: how and where it was measured (``Provenance``).
+        measurement: what its timing did (``Measurement``).
+        extra: keys a writer added that no field names (a plugin's), kept as stored.
+    """
+
+    provenance: Provenance = field(default_factory=Provenance, metadata=opts(flatten=True))
+    measurement: Measurement = field(default_factory=Measurement, metadata=opts(flatten=True))
+    extra: Mapping[str, Json] = field(default_factory=dict, metadata=EXTRA, hash=False)
+
+    def measured(self, **changes: object) -> VerdictContext:
+        """This context with ``changes`` to its measurement."""
+        return replace(self, measurement=replace(self.measurement, **changes))
+
+
+@versioned(VERDICT_FORMAT_VERSION, name="verdict")
 @dataclass(frozen=True)
 class Verdict:
     """Everything the evaluator concluded about one candidate on one problem.
 
     ``tests`` are the visible tests, one by one; the tests the model never saw are
     ``unseen``, reported together (``UnseenResult``). Verdicts stored before format 3
-    may name hidden tests in ``tests`` (with their status only)."""
+    may name hidden tests in ``tests`` (with their status only). Its JSON (``to_json``,
+    the codec's) adds derived keys for readers: ``correct``, ``speedup`` and
+    ``speedup_ci`` (the ``speedup_detail``'s), the significance flags, ``timed_tests``,
+    ``tests_passed`` and ``tests_total``; reading ignores them."""
 
     problem: str
     status: Status
     tests: tuple[TestResult, ...] = ()
-    speedup: Speedup | None = None
+    speedup: Speedup | None = field(default=None, metadata=opts(key="speedup_detail"))
     paper_speedup: float | None = None
     identical_to_baseline: bool = False
     message: str = ""
-    context: dict[str, Any] = field(default_factory=dict, compare=False)
+    context: VerdictContext = field(default_factory=VerdictContext, compare=False)
     cpu_seconds_spent: float = 0.0
     unseen: UnseenResult | None = None
     isa: IsaUse | None = None
     memorizable: bool = False  # the problem reads no input (``Problem.memorizable``)
     data: DataSize | None = None  # the candidate's data against the baseline's
+
+    DERIVED_KEYS: ClassVar[tuple[str, ...]] = (
+        "correct",
+        "speedup",
+        "speedup_ci",
+        "significantly_faster",
+        "significantly_slower",
+        "timed_tests",
+        "tests_passed",
+        "tests_total",
+    )
 
     @property
     def correct(self) -> bool:
@@ -832,63 +903,33 @@ class Verdict:
         """Names of the tests whose timings enter the aggregate speedup."""
         return tuple(t.name for t in self.tests if t.timed)
 
-    def to_json(self) -> dict[str, Any]:
+    def derived_json(self) -> dict[str, object]:
+        sp = self.speedup
         return {
-            "format_version": VERDICT_FORMAT_VERSION,
-            "problem": self.problem,
-            "status": self.status.value,
             "correct": self.correct,
-            "speedup": self.speedup.value if self.speedup else None,
-            "speedup_ci": [self.speedup.low, self.speedup.high] if self.speedup else None,
-            "speedup_detail": self.speedup.to_json() if self.speedup else None,
+            "speedup": sp.value if sp else None,
+            "speedup_ci": [sp.low, sp.high] if sp else None,
             "significantly_faster": self.significantly_faster,
             "significantly_slower": self.significantly_slower,
             "timed_tests": list(self.timed_tests),
-            "paper_speedup": self.paper_speedup,
-            "identical_to_baseline": self.identical_to_baseline,
             "tests_passed": self.tests_passed,
             "tests_total": self.tests_total,
-            "message": self.message,
             "cpu_seconds_spent": round(self.cpu_seconds_spent, 4),
-            "context": self.context,
-            "isa": self.isa.to_json() if self.isa else None,
-            "memorizable": self.memorizable,
-            "data": self.data.to_json() if self.data else None,
-            "tests": [t.to_json() for t in self.tests],
-            "unseen": self.unseen.to_json() if self.unseen else None,
         }
 
+    def to_json(self) -> JsonObject:
+        """The codec's JSON of this verdict (``encode``)."""
+        return encode(self)  # type: ignore[return-value]
+
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Verdict:
-        """Rebuild a Verdict from ``to_json()`` of this or an earlier format version (derived
-        keys are recomputed, unknown ones ignored); a newer format is refused."""
-        check_format_version("verdict", d, VERDICT_FORMAT_VERSION)
-        detail = d.get("speedup_detail")
-        unseen = d.get("unseen")
-        return cls(
-            problem=d["problem"],
-            status=Status(d["status"]),
-            tests=tuple(TestResult.from_json(t) for t in d.get("tests", ())),
-            speedup=Speedup.from_json(detail) if detail else None,
-            paper_speedup=d.get("paper_speedup"),
-            identical_to_baseline=bool(d.get("identical_to_baseline")),
-            message=d.get("message", ""),
-            context=d.get("context") or {},
-            cpu_seconds_spent=float(d.get("cpu_seconds_spent") or 0.0),
-            unseen=UnseenResult.from_json(unseen) if isinstance(unseen, dict) else None,
-            isa=IsaUse.from_json(d.get("isa")),
-            memorizable=bool(d.get("memorizable")),
-            data=DataSize.from_json(d.get("data")),
-        )
+    def from_json(cls, d: Mapping[str, object]) -> Verdict:
+        """The codec's reading (``decode``) of this or an earlier format version: derived
+        keys are recomputed, unknown ones ignored; a newer format is a ``UserError``."""
+        return decode(cls, d)
 
 
-def check_format_version(what: str, d: Mapping[str, Any], current: int) -> int:
+def check_format_version(what: str, d: Mapping[str, object], current: int) -> int:
     """The ``format_version`` of a stored ``what`` (1 when it has none: written before
-    versioning); a version newer than ``current`` is refused with a ``UserError``."""
-    version = d.get("format_version", 1)
-    if not isinstance(version, int) or version > current:
-        raise UserError(
-            f"{what} JSON of format version {version!r}: this supercoder reads up to "
-            f"{current} (upgrade supercoder)"
-        )
-    return version
+    versioning); a version newer than ``current`` is refused with a ``UserError``
+    (``codec.stored_version``)."""
+    return stored_version(what, d, current)

@@ -227,7 +227,7 @@ def test_disk_cache_between_timing_runs_is_contained(problem):
     verdict = evaluate(problem, fixture_asm("disk_cache"), config)
     assert verdict.status is Status.OK  # honest answer every time: the cache never hit
     assert verdict.unseen is not None and verdict.unseen.timed >= 1  # never seen, timed
-    assert verdict.context["pairs"] >= 1
+    assert verdict.context.measurement.pairs >= 1
     assert not Path("/tmp/sc_cache").exists()
 
 

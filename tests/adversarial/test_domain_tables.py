@@ -120,10 +120,10 @@ def _old_draws(problem: Problem, k: int = 40) -> list[str]:
 def _no_gain(problem: Problem, hostile: str) -> None:
     verdict = evaluate(problem, compile_to_asm(hostile, ("-O2",)), CONFIG)
     assert verdict.status is Status.OK, verdict.message
-    assert verdict.speedup is not None, verdict.context.get("timing")
+    assert verdict.speedup is not None, verdict.context.measurement.timing
     assert verdict.speedup.value < 1.5, verdict.speedup
     assert not verdict.speedup.low > 1.1, verdict.speedup  # not significantly faster
-    assert "extrapolated" in verdict.context.get("domain", ""), verdict.context
+    assert "extrapolated" in verdict.context.measurement.domain, verdict.context
 
 
 def test_a_checkpoint_table_of_a_mixing_chain_gains_nothing() -> None:

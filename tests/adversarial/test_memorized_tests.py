@@ -74,4 +74,4 @@ def test_a_table_of_the_visible_answers_reads_no_faster(dp_lcs):
     visible = list(verdict.tests)
     assert visible and all(r.name not in hidden for r in visible)
     assert all(not r.timed and r.detail == NOT_TIMED for r in visible)
-    assert "drawn for this check" in verdict.context["timing"]
+    assert "drawn for this check" in verdict.context.measurement.timing

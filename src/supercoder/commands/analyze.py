@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DB_HELP, STORE_DEFAULT
+from supercoder.commands.options import RUN, DbOpt, JsonFlag
 
 
 def _read(path: Path) -> str:
@@ -43,13 +43,9 @@ def analyze(
         ),
     ] = None,
     candidate: Annotated[Path | None, typer.Argument(help="candidate assembly (.s)")] = None,
-    run: Annotated[
-        str | None, typer.Option("--run", help="every verified candidate of RUN")
-    ] = None,
-    db: Annotated[
-        Path | None, typer.Option("--db", help=DB_HELP, show_default=STORE_DEFAULT)
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+    run: Annotated[str | None, RUN] = None,
+    db: DbOpt = None,
+    as_json: JsonFlag = False,
     every: Annotated[
         bool,
         typer.Option(

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -13,6 +12,7 @@ from supercoder.commands.options import (
     WORKERS_SHOWN,
     BenchmarkArg,
     BenchmarkOpt,
+    JsonFile,
     pick_benchmark,
 )
 
@@ -23,9 +23,7 @@ def coverage(
     workers: Annotated[
         int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
     ] = WORKERS,
-    json_out: Annotated[
-        Path | None, typer.Option("--json", help="Also write the figures as JSON.")
-    ] = None,
+    json_out: JsonFile = None,
 ) -> None:
     from rich.console import Console
     from rich.table import Table

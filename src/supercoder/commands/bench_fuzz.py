@@ -7,7 +7,8 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import BenchmarkOpt, pick_benchmark
+from supercoder.commands.options import SEED, TIMEOUT, BenchmarkOpt, pick_benchmark
+from supercoder.commands.optionset import but
 
 
 def fuzz(
@@ -19,17 +20,8 @@ def fuzz(
     ] = None,
     benchmark: BenchmarkOpt = None,
     count: Annotated[int, typer.Option(min=1, help="Fuzzed inputs to try per problem.")] = 10,
-    seed: Annotated[
-        int | None,
-        typer.Option(
-            min=0,
-            help="Seed of the mutations; default: a new secret one, so nobody can make the "
-            "same tests from the visible inputs (a known seed makes them predictable).",
-        ),
-    ] = None,
-    timeout: Annotated[
-        float, typer.Option(min=0.1, help="CPU seconds per reference run (slower: dropped).")
-    ] = 2.0,
+    seed: Annotated[int | None, but(SEED, show_default="a new secret one")] = None,
+    timeout: Annotated[float, TIMEOUT] = 2.0,
 ) -> None:
     from supercoder.commands.display import progress_bar
     from supercoder.dataset.benchmarks import load_benchmark

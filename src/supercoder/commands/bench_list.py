@@ -10,7 +10,13 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import BenchmarkArg, BenchmarkOpt, pick_benchmark
+from supercoder.commands.options import (
+    BenchmarkArg,
+    BenchmarkOpt,
+    NoTimeOpt,
+    SplitOpt,
+    pick_benchmark,
+)
 from supercoder.errors import UserError
 from supercoder.paths import atomic_write_text, temp_prefix
 from supercoder.types import Problem
@@ -77,11 +83,12 @@ def _baseline_ms(problem: Problem) -> str:
 def list_(
     bench: BenchmarkArg = None,
     benchmark: BenchmarkOpt = None,
-    split: Annotated[str | None, typer.Option(help="Only this split.")] = None,
+    split: SplitOpt = None,
+    no_time: NoTimeOpt = False,
     timed: Annotated[
         bool,
         typer.Option(
-            "--time/--no-time",
+            "--time",
             help="Also measure each -O3 baseline's CPU time on its slowest test (runs every "
             "test: about 4 s a problem, a minute for the bundled set; cached).",
         ),
@@ -99,6 +106,7 @@ def list_(
 
     bench = pick_benchmark(benchmark, bench)
     problems = _in_split(load_benchmark(bench), bench, split)
+    timed = timed and not no_time  # --no-time (the default) times nothing
     if timed:
         from supercoder.commands.options import note
 

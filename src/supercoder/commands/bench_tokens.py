@@ -3,32 +3,29 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated
 
-import typer
-
-from supercoder.commands.options import AnswerOpt, ContextOpt
+from supercoder.commands.options import (
+    BENCHMARK,
+    MODEL,
+    TOKENIZER,
+    AnswerOpt,
+    ContextOpt,
+    JsonFile,
+)
+from supercoder.commands.optionset import but
+from supercoder.prompting.answers import AnswerForm, Context
 
 
 def tokens(
-    benchmark: Annotated[
-        str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
-    ] = "all",
+    benchmark: Annotated[str, BENCHMARK] = "all",
     tokenizer: Annotated[
-        str | None,
-        typer.Option(
-            "--tokenizer",
-            help="qwen2.5 (offline files), a tokenizer.json path, or a HF name.",
-            show_default="the --model's, else qwen2.5",
-        ),
+        str | None, but(TOKENIZER, show_default="the --model's, else qwen2.5")
     ] = None,
-    model: Annotated[
-        str | None, typer.Option("--model", "-m", help="Model spec whose tokenizer to use.")
-    ] = None,
-    context: ContextOpt = "full",
-    answer: AnswerOpt = "whole",
-    json_out: Annotated[Path | None, typer.Option("--json", help="Also write JSON here.")] = None,
+    model: Annotated[str | None, MODEL] = None,
+    context: ContextOpt = Context.FULL,
+    answer: AnswerOpt = AnswerForm.WHOLE,
+    json_out: JsonFile = None,
 ) -> None:
     """Prompt tokens and answer tokens per problem: the whole -O3 program as an answer next
     to a diff rewriting the hottest loop (its lines once as SEARCH, once as REPLACE).

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from supercoder.commands.options import JsonFlag, SandboxOpt
 from supercoder.errors import InfraError, UserError
 
 if TYPE_CHECKING:
@@ -95,10 +96,8 @@ def calibrate(
     show: Annotated[
         bool, typer.Option("--show", help="Print the stored calibration; measure nothing.")
     ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="Run without isolation (dangerous).")
-    ] = False,
+    as_json: JsonFlag = False,
+    unsafe_no_sandbox: SandboxOpt = False,
 ) -> None:
     """Measure how much two checks of the SAME program differ on this machine.
 

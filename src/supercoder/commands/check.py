@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from supercoder.commands.options import TargetOpt
+from supercoder.commands.options import (
+    CPU_LIMIT,
+    MEMORY_MB,
+    SERVER,
+    JsonFlag,
+    NoTimeOpt,
+    SandboxOpt,
+    TargetOpt,
+)
 from supercoder.errors import EXIT_MACHINE, UserError, printable
 from supercoder.toolchain.isa import DEFAULT_TARGET
 
@@ -31,42 +39,18 @@ def check(
             "checked in parallel and timed together in one session."
         ),
     ],
-    as_json: Annotated[
-        bool,
-        typer.Option(
-            "--json",
-            help="Print JSON: the verdict object (one candidate), or a list of verdicts "
-            "in argument order (several).",
-        ),
-    ] = False,
-    no_time: Annotated[
-        bool, typer.Option("--no-time", help="Check correctness only; skip timing.")
-    ] = False,
-    unsafe_no_sandbox: Annotated[
-        bool,
-        typer.Option(
-            "--unsafe-no-sandbox", help="Run the candidate WITHOUT isolation (dangerous)."
-        ),
-    ] = False,
-    cpu_limit: Annotated[
-        float, typer.Option(min=0.01, max=3600, help="CPU seconds per test run.")
-    ] = 10.0,
-    memory_mb: Annotated[
-        int, typer.Option(min=16, max=1 << 20, help="Memory limit per test run (MiB).")
-    ] = 2048,
+    as_json: JsonFlag = False,
+    no_time: NoTimeOpt = False,
+    unsafe_no_sandbox: SandboxOpt = False,
+    cpu_limit: Annotated[float, CPU_LIMIT] = 10.0,
+    memory_mb: Annotated[int, MEMORY_MB] = 2048,
     isa_target: TargetOpt = DEFAULT_TARGET,
-    server: Annotated[
-        str | None,
-        typer.Option(
-            "--server",
-            help="Verify on this `supercoder serve` (URL; token: $SUPERCODER_TOKEN) instead "
-            "of here: a folder goes by its path (under the server's --allow-root), "
-            "anything else as a served problem's name.",
-            show_default="here",
-        ),
-    ] = None,
+    server: Annotated[str | None, SERVER] = None,
 ) -> None:
     """Is each CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
+
+    --json prints the verdict object (one candidate), or a list of verdicts in argument
+    order (several).
 
     Assembles and links each candidate (gcc CANDIDATE.s -lm, plus problem.json's cflags
     and ldflags), runs every test (hidden ones too) in the sandbox, compares stdout

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.display import progress_bar
-from supercoder.commands.options import WORKERS, WORKERS_SHOWN
+from supercoder.commands.options import OUT, SEED, TIMEOUT, WORKERS, WORKERS_SHOWN
 from supercoder.errors import printable
 
 
@@ -16,7 +16,7 @@ def build(
     codenet: Annotated[
         Path, typer.Option("--codenet", help="Project CodeNet folder (metadata/, data/).")
     ],
-    out: Annotated[Path, typer.Option("--out", help="Output folder.")],
+    out: Annotated[Path, OUT],
     threshold: Annotated[
         float, typer.Option(min=1.0, help="Minimum -O0 -> -O3 speedup to keep.")
     ] = 3.0,
@@ -32,14 +32,14 @@ def build(
     val_fraction: Annotated[
         float, typer.Option(min=0.0, max=1.0, help="Fraction of problems in the val split.")
     ] = 0.025,
-    seed: Annotated[int, typer.Option(min=0, help="Seed of the train/val split.")] = 0,
+    seed: Annotated[int, SEED] = 0,
     workers: Annotated[
         int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
     ] = WORKERS,
     limit: Annotated[
         int | None, typer.Option(min=1, help="Only the first N problems (by id).")
     ] = None,
-    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per run.")] = 10.0,
+    timeout: Annotated[float, TIMEOUT] = 10.0,
     dedup: Annotated[
         float,
         typer.Option(min=0.0, max=1.0, help="Near-duplicate similarity (token 4-gram Jaccard)."),

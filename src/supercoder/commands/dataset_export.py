@@ -7,15 +7,14 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import BenchmarkArg, BenchmarkOpt, pick_benchmark
+from supercoder.commands.options import OUT, BenchmarkArg, BenchmarkOpt, pick_benchmark
+from supercoder.commands.optionset import but
 from supercoder.errors import UserError
 
 
 def export(
     bench: BenchmarkArg = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="FILE.parquet or FILE.jsonl (required).")
-    ] = None,
+    out: Annotated[Path | None, but(OUT, show_default="required")] = None,
     benchmark: BenchmarkOpt = None,
 ) -> None:
     """Write a benchmark as SuperCoder-schema records.

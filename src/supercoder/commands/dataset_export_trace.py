@@ -7,22 +7,15 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DbOpt
+from supercoder.commands.options import BENCHMARK, OUT, DbOpt
+from supercoder.commands.optionset import but
 
 
 def export_trace(
     run: Annotated[str, typer.Argument(help="A stored --strategy evolve eval run.")],
-    out: Annotated[Path, typer.Option("--out", help="Folder for sft.jsonl and grpo.jsonl.")],
+    out: Annotated[Path, OUT],
     db: DbOpt = None,
-    benchmark: Annotated[
-        str | None,
-        typer.Option(
-            "--benchmark",
-            "-b",
-            help="Where the run's problems are.",
-            show_default="its own",
-        ),
-    ] = None,
+    benchmark: Annotated[str | None, but(BENCHMARK, show_default="its own")] = None,
 ) -> None:
     """Parent -> improved-child pairs of an evolve run (the child significantly faster
     than its parent): OUT/sft.jsonl (prompt showing the parent, completion the model's

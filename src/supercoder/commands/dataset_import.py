@@ -9,13 +9,13 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.display import progress_bar
-from supercoder.commands.options import ALL_CORES
+from supercoder.commands.options import ALL_CORES, OUT
 from supercoder.errors import UserError
 
 
 def import_(
     source: Annotated[str, typer.Argument(help="A .parquet/.jsonl file or a hub name.")],
-    out: Annotated[Path, typer.Option("--out", help="Output folder (one folder per split).")],
+    out: Annotated[Path, OUT],
     workers: Annotated[
         int, typer.Option(min=1, help="Parallel processes.", show_default="every core")
     ] = ALL_CORES,

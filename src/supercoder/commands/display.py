@@ -6,11 +6,12 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
 from supercoder.errors import printable
-from supercoder.types import Status, UnseenResult, Verdict
+from supercoder.types import Provenance, Status, UnseenResult, Verdict
 from supercoder.verify.reward import default_reward, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
@@ -76,13 +77,13 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             markup=False,
             highlight=False,
         )
-    if verdict.context.get("domain"):
-        line = f"domain: {verdict.context['domain']}"
-        console.print(printable(line), markup=False, highlight=False)
+    measured = verdict.context.measurement
+    if measured.domain:
+        console.print(printable(f"domain: {measured.domain}"), markup=False, highlight=False)
     if verdict.data is not None and verdict.data.grew:
         console.print(printable(verdict.data.summary()), markup=False, highlight=False)
-    if verdict.context.get("timing"):
-        console.print(printable(verdict.context["timing"]), markup=False, highlight=False)
+    if measured.timing:
+        console.print(printable(measured.timing), markup=False, highlight=False)
     if verdict.message:
         console.print(printable(verdict.message), markup=False, highlight=False)
     if verdict.tests:
@@ -104,11 +105,10 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print(table)
     if verdict.unseen:
         console.print(unseen_line(verdict.unseen), markup=False, highlight=False)
-    ctx = verdict.context
-    if ctx:
-        console.print(
-            f"[dim]{ctx.get('gcc', '')} | {ctx.get('cpu', '')} | sandbox: {ctx.get('sandbox', '')}[/]"
-        )
+    where = verdict.context.provenance
+    if where != Provenance():
+        line = f"{where.machine.gcc} | {where.machine.cpu} | sandbox: {where.sandbox}"
+        console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
 
 
 def _split(verdict: Verdict) -> str:

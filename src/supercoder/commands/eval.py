@@ -11,8 +11,17 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.commands.options import DbOpt, ModelRunConfig, err
-from supercoder.commands.optionset import with_config
+from supercoder.commands.options import (
+    BENCHMARK,
+    EXECUTOR,
+    RUN,
+    SERVER,
+    DbOpt,
+    JsonFile,
+    ModelRunConfig,
+    err,
+)
+from supercoder.commands.optionset import but, with_config
 from supercoder.errors import EXIT_MACHINE, printable
 
 if TYPE_CHECKING:
@@ -22,34 +31,18 @@ if TYPE_CHECKING:
 
 @with_config(ModelRunConfig, "opts")
 def eval_cmd(
-    benchmark: Annotated[
-        str, typer.Option("--benchmark", "-b", help="train | val | all | a folder | a .jsonl.")
-    ] = "val",
-    run: Annotated[
-        str | None,
-        typer.Option("--run", help="Run name.", show_default="MODEL@BENCHMARK"),
-    ] = None,
+    benchmark: Annotated[str, BENCHMARK] = "val",
+    run: Annotated[str | None, but(RUN, show_default="MODEL@BENCHMARK")] = None,
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
     ] = 1,
-    executor: Annotated[str, typer.Option("--executor", help="local | ray.")] = "local",
+    executor: Annotated[str, EXECUTOR] = "local",
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
     ] = 4,
-    json_out: Annotated[
-        Path | None,
-        typer.Option("--json", help="Write the summary as JSON here.", show_default="none"),
-    ] = None,
+    json_out: JsonFile = None,
     db: DbOpt = None,
-    server: Annotated[
-        str | None,
-        typer.Option(
-            "--server",
-            help="Verify the answers on this `supercoder serve` (URL; token: "
-            "$SUPERCODER_TOKEN) instead of here.",
-            show_default="here",
-        ),
-    ] = None,
+    server: Annotated[str | None, SERVER] = None,
     *,
     opts: ModelRunConfig,
 ) -> None:

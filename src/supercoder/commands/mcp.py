@@ -36,11 +36,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from supercoder.commands.options import (
+    CPU_LIMIT,
+    HOST,
+    MEMORY_MB,
+    PORT,
     AllowRootOpt,
     InsecureLoopbackOpt,
     ServedBenchmarksOpt,
     TokenFileOpt,
 )
+from supercoder.commands.optionset import but
 from supercoder.errors import InfraError, SupercoderError, UserError, printable
 
 if TYPE_CHECKING:
@@ -122,10 +127,8 @@ def mcp(
         Transport,
         typer.Option(help="stdio: the agent starts this command; http: streamable HTTP."),
     ] = Transport.STDIO,
-    host: Annotated[str, typer.Option(help="Address the HTTP transport listens on.")] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option(min=0, max=65535, help="HTTP port (0: any free one, printed).")
-    ] = 8766,
+    host: Annotated[str, HOST] = "127.0.0.1",
+    port: Annotated[int, but(PORT, min=0)] = 8766,
     token_file: TokenFileOpt = None,
     insecure_loopback: InsecureLoopbackOpt = False,
     benchmark: ServedBenchmarksOpt = None,
@@ -135,12 +138,8 @@ def mcp(
         float,
         typer.Option(min=1, max=86400, help="Longest a tool call may take (seconds)."),
     ] = 900.0,
-    cpu_limit: Annotated[
-        float, typer.Option(min=0.01, max=3600, help="CPU seconds per test run of a check.")
-    ] = 10.0,
-    memory_mb: Annotated[
-        int, typer.Option(min=16, max=1 << 20, help="Memory per test run of a check (MiB).")
-    ] = 2048,
+    cpu_limit: Annotated[float, CPU_LIMIT] = 10.0,
+    memory_mb: Annotated[int, MEMORY_MB] = 2048,
     profile_seconds: Annotated[
         float, typer.Option(min=1, max=3600, help="Most seconds one profile may spend.")
     ] = 60.0,

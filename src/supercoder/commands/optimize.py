@@ -14,8 +14,19 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.commands.options import ModelRunConfig, err
-from supercoder.commands.optionset import with_config
+from supercoder.codec import encode
+from supercoder.commands.options import (
+    CFLAGS,
+    DB,
+    INPUTS,
+    LDFLAGS,
+    OUTPUT,
+    RUN,
+    JsonFlag,
+    ModelRunConfig,
+    err,
+)
+from supercoder.commands.optionset import but, with_config
 from supercoder.errors import EXIT_MACHINE, EXIT_NOTHING_CORRECT, InfraError, UserError, printable
 from supercoder.paths import temp_prefix
 
@@ -23,33 +34,13 @@ from supercoder.paths import temp_prefix
 @with_config(ModelRunConfig, "opts")
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
-    output: Annotated[
-        Path | None,
-        typer.Option(
-            "-o", "--output", help="Where to write the best .s.", show_default="NAME.opt.s"
-        ),
-    ] = None,
-    inputs: Annotated[
-        Path | None,
-        typer.Option("--inputs", help="Input files for a bare .c.", show_default="none"),
-    ] = None,
-    cflags: Annotated[
-        str, typer.Option("--cflags", help="Extra gcc flags for a bare .c (e.g. -fopenmp).")
-    ] = "",
-    ldflags: Annotated[str, typer.Option("--ldflags", help="Extra link flags for a bare .c.")] = "",
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    db: Annotated[
-        Path | None,
-        typer.Option(
-            "--db",
-            help="Keep the answers in this run store: a killed optimize continues.",
-            show_default="none: nothing kept",
-        ),
-    ] = None,
-    run: Annotated[
-        str | None,
-        typer.Option("--run", help="Run name in --db.", show_default="optimize:NAME@MODEL"),
-    ] = None,
+    output: Annotated[Path | None, but(OUTPUT, show_default="NAME.opt.s")] = None,
+    inputs: Annotated[Path | None, INPUTS] = None,
+    cflags: Annotated[str, CFLAGS] = "",
+    ldflags: Annotated[str, LDFLAGS] = "",
+    as_json: JsonFlag = False,
+    db: Annotated[Path | None, but(DB, show_default="none: nothing kept")] = None,
+    run: Annotated[str | None, but(RUN, show_default="optimize:NAME@MODEL")] = None,
     *,
     opts: ModelRunConfig,
 ) -> None:
@@ -89,7 +80,7 @@ def optimize(
     note = search_note(outcome)
     isa = _write_answer(path, problem, outcome, chosen, note, opts)
     if as_json:
-        data = {**_outcome_json(outcome, path, chosen, note), "isa": isa.to_json()}
+        data = {**_outcome_json(outcome, path, chosen, note), "isa": encode(isa)}
         data["memorizable"] = problem.memorizable
         typer.echo(json.dumps(data, indent=2))
     else:

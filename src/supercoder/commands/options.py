@@ -7,17 +7,19 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 
-from supercoder.commands.optionset import flags
+from supercoder.commands.optionset import but, declare, flags
 from supercoder.errors import UserError
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
-from supercoder.verify.reward import REWARD_KINDS, RewardConfig
+from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS, RewardConfig, RewardKind
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
@@ -28,27 +30,178 @@ if TYPE_CHECKING:
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
 
 
-# A benchmark is named with --benchmark (-b) by every command; the commands that took
-# it as their first argument before (bench list / coverage / fuzz, dataset export) keep
-# that working as an alias.
+class Split(StrEnum):
+    """A benchmark split (``problems.loading.SPLITS``)."""
+
+    TRAIN = "train"
+    VAL = "val"
+
+
+# Every option that more than one command takes is declared here, once: its flags and
+# its one help text (``optionset.declare``). A command uses it as ``Annotated[T, NAME]``
+# (its own default; ``but(NAME, show_default=...)`` for its own default text); a
+# ``*Config`` field with the same long flag gets it too (``optionset.config_params``).
+# tests/unit/commands/test_options_once.py fails when a long flag has a second site.
+STORE_DEFAULT = "$SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite"
 BENCHMARK_HELP = "train | val | all | a benchmark folder | a .jsonl/.parquet record file"
-BenchmarkOpt = Annotated[
-    str | None,
-    typer.Option("--benchmark", "-b", help=f"{BENCHMARK_HELP}.", show_default="all"),
-]
-BenchmarkArg = Annotated[
-    str | None,
-    typer.Argument(
-        help="The benchmark, as --benchmark (the older way to name it; still works).",
-        show_default=False,
-    ),
-]
 
+# where the problems come from
+BENCHMARK = declare(
+    "--benchmark",
+    "-b",
+    help=f"The problems: {BENCHMARK_HELP} (serve, mcp: repeatable, each served by name).",
+)
+INPUTS = declare(
+    "--inputs",
+    help="Test inputs of a bare .c program: a flat folder, a Kattis/ICPC package "
+    "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with answers "
+    "by name (in1/out1, 1.in/1.ans, input/ + output/ folders).",
+)
+CFLAGS = declare("--cflags", help='Extra gcc flags of the C program, e.g. "-fopenmp -DN=100".')
+LDFLAGS = declare("--ldflags", help='Extra link flags of the C program, e.g. "-lgmp".')
 
-# What the service commands (serve, mcp) share: who may call them, what they serve.
+# the model asked
+MODEL = declare(
+    "--model",
+    "-m",
+    help="The model: openai:M | anthropic:M | hf:PATH (a Hugging Face repo or local folder; "
+    "what the train commands take). eval/optimize: repeat with --strategy evolve for "
+    "several models (a bandit gives calls to the one that improves most per cost); none: "
+    "--strategy builds, the offline build search (compiler[:budget=S,target=L] is its "
+    "older spelling, still accepted).",
+)
+BASE_URL = declare(
+    "--base-url",
+    help="OpenAI/Anthropic-compatible server URL of --model.",
+    show_default="the provider's",
+)
+TEMPERATURE = declare("--temperature", "-t", min=0.0, help="Sampling temperature of the answers.")
+TOKENIZER = declare(
+    "--tokenizer",
+    help="What counts tokens: qwen2.5 (offline files), a tokenizer.json path, or a "
+    "Hugging Face name.",
+)
+
+# the prompt
+CONTEXT = declare(
+    "--context",
+    help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated (# NN.N% per "
+    "hot line), cold functions elided.",
+)
+ANSWER = declare(
+    "--answer",
+    help="whole: the model writes the whole program; diff: SEARCH/REPLACE edit blocks "
+    "against the shown assembly.",
+)
+
+# how answers are checked
+UNSAFE_NO_SANDBOX = declare(
+    "--unsafe-no-sandbox",
+    help="Run the programs WITHOUT isolation (dangerous: only code you trust).",
+)
+NO_TIME = declare("--no-time", help="Check correctness only; time nothing (no speedup, no CI).")
+TARGET = declare(
+    "--target",
+    help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the assembler "
+    "refuses instructions beyond it and the build search builds for it.",
+)
+SERVER = declare(
+    "--server",
+    help="Verify on this `supercoder serve` (URL; token: $SUPERCODER_TOKEN) instead of here "
+    "(check: a folder goes by its path, under the server's --allow-root; anything else as "
+    "a served problem's name).",
+    show_default="here",
+)
+EXECUTOR = declare("--executor", help="Where verifications run: local (process pool) or ray.")
+BUDGET = declare(
+    "--budget",
+    min=0.1,
+    help="Seconds to spend at most: --strategy builds' CPU seconds of build search per "
+    "problem (problem profile: seconds of profiling).",
+)
+
+# where results go
+DB = declare(
+    "--db",
+    help="The run store: its SQLite file (analyze, report: or a JSON file of verdict records).",
+    show_default=STORE_DEFAULT,
+)
+RUN = declare("--run", help="The run's name in the store.")
+JSON = declare(
+    "--json",
+    help="JSON: print the result as JSON, or write it to FILE where the option takes one "
+    "(eval: the summary; bench: the figures).",
+)
+OUT = declare(
+    "--out",
+    "-o",
+    help="Where to write what the command makes (its help says what: a file or a folder).",
+)
+OUTPUT = declare(
+    "--output",
+    "-o",
+    help="Where the result goes: optimize writes the best .s there, the train commands "
+    "their checkpoints, metrics.jsonl and final.",
+)
+FORCE = declare("--force", help="Replace what this command wrote before.")
+
+# where it runs: services and reference runs
+HOST = declare(
+    "--host",
+    help="Address to listen on (a loopback one unless the command's help says how to open "
+    "it: a token, or env openenv's --public).",
+)
+PORT = declare(
+    "--port", max=65535, help="Port to listen on (serve, mcp: 0 takes any free one, printed)."
+)
+CPU_LIMIT = declare("--cpu-limit", min=0.01, max=3600, help="CPU seconds per test run.")
+MEMORY_MB = declare("--memory-mb", min=16, max=1 << 20, help="Memory limit per test run (MiB).")
+TIMEOUT = declare(
+    "--timeout",
+    min=0.1,
+    help="Seconds before giving up. eval, optimize: per model request (a request that "
+    "times out twice is given up: the problem stays unfinished, a rerun retries it); "
+    "problem init, bench fuzz, dataset build: CPU seconds per reference run (bench fuzz "
+    "drops a slower input).",
+)
+SPLIT = declare(
+    "--split", help="A split, train or val (problem init: the one recorded; bench list: only it)."
+)
+
+# rewards and episodes (train grpo, env openenv)
+REWARD = declare(
+    "--reward",
+    help=f"Reward: {', '.join(REWARD_KINDS)}. {DEFAULT_REWARD.value}: the speedup only when "
+    "significantly faster, else what a copy of the baseline earns (a copy padded with a nop "
+    "reads ~1.0x: the paper's reward, 'paper', pays it ~1.0).",
+)
+BASELINE_COPY = declare("--baseline-copy", min=0.0, help="Reward for a copy of the baseline.")
+TURNS = declare(
+    "--turns",
+    min=1,
+    max=16,
+    help="Answers per episode, the verifier's feedback between them (1: single-turn).",
+)
+
+# training
+LORA = declare(
+    "--lora/--full",
+    help="Train a LoRA adapter (merged into final) instead of every weight (--full).",
+)
+LR = declare("--lr", min=1e-12, help="Learning rate.")
+STEPS = declare("--steps", help="Optimizer steps (train sft: -1 runs --epochs passes).")
+SEED = declare(
+    "--seed",
+    min=0,
+    help="A seed: the trainer's (train), the train/val split's (dataset build), the "
+    "mutations' (bench fuzz: by default a new secret one, so nobody can remake the tests "
+    "from the visible ones).",
+)
+
+# the services (serve, mcp): who may call them, what they serve
 TokenFileOpt = Annotated[
     Path | None,
-    typer.Option(
+    declare(
         "--token-file",
         help="A file holding the bearer token callers must send (else $SUPERCODER_TOKEN).",
         show_default="$SUPERCODER_TOKEN",
@@ -56,28 +209,43 @@ TokenFileOpt = Annotated[
 ]
 InsecureLoopbackOpt = Annotated[
     bool,
-    typer.Option(
+    declare(
         "--insecure-loopback",
         help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
     ),
 ]
-ServedBenchmarksOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--benchmark",
-        "-b",
-        help="Problems served by name: train | val | all | a folder | a .jsonl (repeatable).",
-        show_default="all",
-    ),
-]
 AllowRootOpt = Annotated[
     list[Path] | None,
-    typer.Option(
+    declare(
         "--allow-root",
         help="A folder whose problem folders callers may name by path (repeatable).",
         show_default="none",
     ),
 ]
+
+# A benchmark is named with --benchmark (-b) by every command; the commands that took
+# it as their first argument before (bench list / coverage / fuzz, dataset export) keep
+# that working as an alias.
+BenchmarkOpt = Annotated[str | None, but(BENCHMARK, show_default="all")]
+BenchmarkArg = Annotated[
+    str | None,
+    typer.Argument(
+        help="The benchmark, as --benchmark (the older way to name it; still works).",
+        show_default=False,
+    ),
+]
+ServedBenchmarksOpt = Annotated[list[str] | None, but(BENCHMARK, show_default="all")]
+DbOpt = Annotated[Path | None, DB]
+TargetOpt = Annotated[Target, TARGET]
+ContextOpt = Annotated[Context, CONTEXT]
+AnswerOpt = Annotated[AnswerForm, ANSWER]
+SandboxOpt = Annotated[bool, UNSAFE_NO_SANDBOX]
+NoTimeOpt = Annotated[bool, NO_TIME]
+JsonFlag = Annotated[bool, JSON]
+RewardOpt = Annotated[RewardKind, REWARD]
+BaselineCopyOpt = Annotated[float, BASELINE_COPY]
+SplitOpt = Annotated[Split | None, SPLIT]
+JsonFile = Annotated[Path | None, but(JSON, show_default="none", metavar="FILE")]
 
 
 def pick_benchmark(option: str | None, positional: str | None, default: str | None = "all") -> str:
@@ -97,38 +265,6 @@ def note(line: str) -> None:
     from supercoder.errors import printable
 
     err.print(printable(line, newlines=False))
-
-
-ModelOpt = Annotated[str, typer.Option("--model", "-m", help="openai:M | anthropic:M | hf:PATH.")]
-STORE_DEFAULT = "$SUPERCODER_DB, else ~/.local/share/supercoder/runs.sqlite"
-DbOpt = Annotated[
-    Path | None,
-    typer.Option("--db", help="SQLite file of eval runs.", show_default=STORE_DEFAULT),
-]
-ContextOpt = Annotated[
-    str,
-    typer.Option(
-        "--context",
-        help="full: the -O3 assembly (the paper's prompt); hot: profile-annotated "
-        "(# NN.N% per hot line), cold functions elided.",
-    ),
-]
-AnswerOpt = Annotated[
-    str,
-    typer.Option(
-        "--answer",
-        help="whole: the model writes the whole program; diff: SEARCH/REPLACE "
-        "edit blocks against the shown assembly.",
-    ),
-]
-TargetOpt = Annotated[
-    Target,
-    typer.Option(
-        "--target",
-        help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the "
-        "assembler refuses instructions beyond it and the build search builds for it.",
-    ),
-]
 
 
 @dataclass(frozen=True)
@@ -190,8 +326,8 @@ class ModelRunConfig:
     base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
     timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    context: str = "full"
-    answer: str = "whole"
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
     budget: float | None = field(
         default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
     )

@@ -19,11 +19,13 @@ it is (``[default: 120]``), where typer would wrap it in parentheses.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import inspect
 import re
 import typing
 from collections.abc import Callable
+from pathlib import Path
 from typing import Annotated, Any
 
 import click
@@ -35,6 +37,47 @@ def flags(*names: str, shown: str | None = None, **option: Any) -> dict[str, Any
     """A field's ``metadata``: its option names, what its None default means (``shown``)
     and further ``typer.Option`` keywords (``min``, ``max``...)."""
     return {"flags": names, "shown": shown, "option": option}
+
+
+_DECLARED: dict[str, typer.models.OptionInfo] = {}
+
+
+def declare(*names: str, help: str, **option: Any) -> typer.models.OptionInfo:
+    """Declare a shared option once: its flags, its one help text and its typer keywords
+    (``min``...), for ``Annotated[T, DECLARED]`` in any command and for any ``*Config``
+    field whose long flag it is (``config_params`` uses it in place of the field's own
+    text). Its ``site`` is where it was declared; a long flag declared twice is refused."""
+    caller = inspect.stack()[1]
+    module = caller.frame.f_globals.get("__name__", "?")
+    info = typer.Option(*names, help=help, **option)
+    info.site = f"{module}:{caller.lineno}"  # type: ignore[attr-defined]
+    for name in _long_flags(names):
+        if name in _DECLARED:
+            raise TypeError(f"{name} declared twice: {_DECLARED[name].site}, {info.site}")  # type: ignore[attr-defined]
+        _DECLARED[name] = info
+    return info
+
+
+def declared(name: str) -> typer.models.OptionInfo | None:
+    """The shared declaration of the long flag ``name`` (``declare``), if any."""
+    import supercoder.commands.options  # noqa: F401  (where the shared options are declared)
+
+    return _DECLARED.get(name)
+
+
+def but(info: typer.models.OptionInfo, **changes: Any) -> typer.models.OptionInfo:
+    """A copy of a declared option with this command's own default text or range
+    (``show_default``, ``min``...): the same flags, help and site."""
+    import copy
+
+    out = copy.copy(info)
+    for key, value in changes.items():
+        setattr(out, key, value)
+    return out
+
+
+def _long_flags(names: tuple[str, ...] | list[str]) -> list[str]:
+    return [n for d in names for n in d.split("/") if n.startswith("--")]
 
 
 def field_help(cls: type) -> dict[str, str]:
@@ -59,9 +102,12 @@ def field_help(cls: type) -> dict[str, str]:
     return out
 
 
-def config_params(cls: type, skip: tuple[str, ...] = ()) -> list[inspect.Parameter]:
+def config_params(
+    cls: type, skip: tuple[str, ...] = (), defaults: dict[str, Any] | None = None
+) -> list[inspect.Parameter]:
     """One keyword parameter per field of ``cls`` (not in ``skip``), annotated with its
-    ``typer.Option``."""
+    ``typer.Option`` (its default: ``defaults``' when given, else the field's). Each
+    option records where it was declared (``site``: the class and field)."""
     hints = typing.get_type_hints(cls)
     helps = field_help(cls)
     out = []
@@ -69,12 +115,17 @@ def config_params(cls: type, skip: tuple[str, ...] = ()) -> list[inspect.Paramet
         if f.name in skip or not f.init:
             continue
         meta = f.metadata or {}
-        default = _default(f)
+        default = (defaults or {}).get(f.name, _default(f))
         names = meta.get("flags") or _flag_names(f.name, hints[f.name], default)
         extra = dict(meta.get("option") or {})
         if "show_default" not in extra and (shown := _shown(default, meta.get("shown"))):
             extra["show_default"] = shown
-        info = typer.Option(*names, help=_sentence(helps.get(f.name, "")), **extra)
+        shared = next(filter(None, map(declared, _long_flags(names))), None)
+        if shared is not None:  # a shared option: its one declaration, this field's default
+            info = but(shared, **extra)
+        else:
+            info = typer.Option(*names, help=_sentence(helps.get(f.name, "")), **extra)
+            info.site = f"{cls.__module__}.{cls.__qualname__}.{f.name}"  # type: ignore[attr-defined]
         out.append(
             inspect.Parameter(
                 f.name,
@@ -86,39 +137,188 @@ def config_params(cls: type, skip: tuple[str, ...] = ()) -> list[inspect.Paramet
     return out
 
 
+@dataclasses.dataclass(frozen=True)
+class Group:
+    """An option group as one command composes it: the ``*Config`` class, the fields the
+    command sets itself (``skip``) and the defaults it gives differently (``defaults``:
+    the same option and help, another default, e.g. ``lr`` of GRPO and of SFT)."""
+
+    cls: type
+    skip: tuple[str, ...] = ()
+    defaults: tuple[tuple[str, Any], ...] = ()
+
+
+def use(cls: type, *, skip: tuple[str, ...] = (), **defaults: Any) -> Group:
+    """``cls`` composed into a command, ``skip`` left to it, ``defaults`` its own."""
+    return Group(cls, skip, tuple(defaults.items()))
+
+
+CONFIG_HELP = (
+    "A TOML run file of option values: top-level keys (or a [GROUP] table per option "
+    "group) named as the options (max_cost or max-cost); flags given here override it."
+)
+ConfigOpt = Annotated[
+    Path | None,
+    typer.Option("--config", help=CONFIG_HELP, show_default="none", metavar="RUN.TOML"),
+]
+
+
 def with_config(
-    cls: type, name: str, skip: tuple[str, ...] = ()
+    cls: type | Group, name: str, skip: tuple[str, ...] = (), **groups: type | Group
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The decorator of the module docstring: ``name`` receives a ``cls`` made from the
-    options; fields in ``skip`` are left to the command (it sets them itself)."""
+    options; fields in ``skip`` are left to the command (it sets them itself). Further
+    ``groups`` (``sandbox=SandboxOptions``) are composed the same way, each received by
+    the parameter of its name."""
+    first = cls if isinstance(cls, Group) else Group(cls, skip)
+    return with_groups(**{name: first}, **groups)
+
+
+def with_groups(**groups: type | Group) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Compose option groups into a command: each keyword names the command's parameter
+    that receives the group's ``*Config`` (a class, or ``use(cls, skip=..., **defaults)``),
+    built from the group's options. Every option of a group is declared once, by its
+    field; the command also gets ``--config RUN.TOML`` (``apply_run_file``)."""
+    parts = {k: g if isinstance(g, Group) else Group(g) for k, g in groups.items()}
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         own = [
-            p for p in inspect.signature(fn, eval_str=True).parameters.values() if p.name != name
+            p
+            for p in inspect.signature(fn, eval_str=True).parameters.values()
+            if p.name not in parts
         ]
-        made = config_params(cls, skip)
-        required = [
-            f.name
-            for f in dataclasses.fields(cls)
-            if f.name in skip and _default(f) is dataclasses.MISSING
-        ]
-        if required:
-            raise TypeError(f"{fn.__name__}: skipped fields need a default: {required}")
-        taken = {p.name for p in own} & {p.name for p in made}
-        if taken:
-            raise TypeError(f"{fn.__name__}: options declared twice: {sorted(taken)}")
+        made: dict[str, list[inspect.Parameter]] = {}
+        seen = {p.name for p in own}
+        for key, g in parts.items():
+            required = [
+                f.name
+                for f in dataclasses.fields(g.cls)
+                if f.name in g.skip and _default(f) is dataclasses.MISSING
+            ]
+            if required:
+                raise TypeError(f"{fn.__name__}: skipped fields need a default: {required}")
+            made[key] = config_params(g.cls, g.skip, dict(g.defaults))
+            taken = seen & {p.name for p in made[key]}
+            if taken:
+                raise TypeError(f"{fn.__name__}: options declared twice: {sorted(taken)}")
+            seen |= {p.name for p in made[key]}
+        config = [] if "config" in seen else [_config_param(), _ctx_param()]
+        tables = {key: [p.name for p in ps] for key, ps in made.items()}
+        params = [*own, *(p for ps in made.values() for p in ps), *config]
+        hints = {p.name: (typing.get_args(p.annotation) or (p.annotation,))[0] for p in params}
 
         @functools.wraps(fn)
         def command(**kw: Any) -> Any:
-            values = {p.name: kw.pop(p.name) for p in made}
-            return fn(**kw, **{name: cls(**values)})
+            ctx = kw.pop(_CTX) if config else None
+            path = kw.pop("config", None) if config else None
+            if path is not None:
+                kw = apply_run_file(path, kw, tables, hints, ctx)
+            built = {
+                key: parts[key].cls(**{p.name: kw.pop(p.name) for p in ps})
+                for key, ps in made.items()
+            }
+            return fn(**kw, **built)
 
-        command.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
-            [*own, *made]
-        )
+        command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
         return command
 
     return decorate
+
+
+_CTX = "_click_context"
+
+
+def _ctx_param() -> inspect.Parameter:
+    """The click context, which typer hands to a parameter of its type: the run file
+    asks it which options the command line gave."""
+    return inspect.Parameter(_CTX, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)
+
+
+def _config_param() -> inspect.Parameter:
+    return inspect.Parameter(
+        "config", inspect.Parameter.KEYWORD_ONLY, default=None, annotation=ConfigOpt
+    )
+
+
+def read_run_file(path: Path) -> dict[str, Any]:
+    """A TOML run file's table (UserError, one line, when it cannot be read)."""
+    import tomllib
+
+    from supercoder.errors import UserError, read_regular
+
+    raw = read_regular(path, 1 << 20, "run file")
+    try:
+        return tomllib.loads(raw.decode())
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        raise UserError(f"{path}: not a TOML run file: {e}") from e
+
+
+def apply_run_file(
+    path: Path,
+    values: dict[str, Any],
+    tables: dict[str, list[str]] | None = None,
+    hints: dict[str, Any] | None = None,
+    ctx: click.Context | None = None,
+) -> dict[str, Any]:
+    """``values`` (the command's parsed options) with those of the run file ``path``
+    where the command line left an option at its default: a key is an option's name
+    (underscores or dashes), at the top level or in the ``[GROUP]`` table of its group
+    (``tables``: group -> its option names). Each value is converted and range-checked
+    as the option's own flag would be; an unknown key or bad value is refused in one
+    line naming it."""
+    from supercoder.errors import UserError
+
+    data = read_run_file(path)
+    tables = tables or {}
+    ctx = ctx or click.get_current_context(silent=True)
+    params = {p.name: p for p in ctx.command.params} if ctx is not None else {}
+    flat: dict[str, tuple[str, Any]] = {}
+    for key, value in data.items():
+        if key in tables and isinstance(value, dict):
+            for sub, v in value.items():
+                name = sub.replace("-", "_")
+                if name not in tables[key]:
+                    known = ", ".join(tables[key])
+                    raise UserError(f"{path}: [{key}] has no option {sub!r} (it has: {known})")
+                flat[name] = (f"[{key}] {sub}", v)
+        else:
+            flat[key.replace("-", "_")] = (key, value)
+    out = dict(values)
+    settable = sorted(n for n, p in params.items() if n in values and p.param_type_name == "option")
+    for name, (where, value) in flat.items():
+        param = params.get(name)
+        if name not in values or param is None or param.param_type_name != "option":
+            raise UserError(
+                f"{path}: {where!r} is not an option of this command "
+                f"(run-file keys: {', '.join(settable)})"
+            )
+        source = ctx.get_parameter_source(name) if ctx is not None else None
+        if getattr(source, "name", None) in ("COMMANDLINE", "ENVIRONMENT"):
+            continue  # a flag given on the command line wins over the file
+        try:
+            if param.multiple and not isinstance(value, list):
+                value = [value]
+            cast = param.process_value(ctx, value)
+            out[name] = _typed(cast, (hints or {}).get(name))
+        except (typer.BadParameter, click.BadParameter, ValueError, TypeError) as e:
+            raise UserError(f"{path}: {where}: {getattr(e, 'message', e)}") from e
+    return out
+
+
+def _typed(value: Any, hint: Any) -> Any:
+    """A value click converted, as typer hands it to the command (an enum member, a
+    ``Path``, a list of either)."""
+    if isinstance(value, list | tuple):
+        inner = [a for a in typing.get_args(hint) if a is not type(None)]
+        item = typing.get_args(inner[0])[0] if inner and typing.get_args(inner[0]) else None
+        return [_typed(v, item) for v in value]
+    kinds = [a for a in (typing.get_args(hint) or (hint,)) if a is not type(None)]
+    for kind in kinds:
+        if isinstance(kind, type) and issubclass(kind, enum.Enum) and value is not None:
+            return kind(value)
+        if kind is Path and value is not None:
+            return Path(value)
+    return value
 
 
 def show_every_default(command: Callable[..., Any]) -> None:
@@ -126,11 +326,20 @@ def show_every_default(command: Callable[..., Any]) -> None:
     ``none``/``off`` on every option of ``command`` that says nothing else (through the
     command's ``__signature__``, where typer reads its options)."""
     sig = inspect.signature(command, eval_str=True)
+    params = []
     for p in sig.parameters.values():
-        for info in getattr(p.annotation, "__metadata__", ()):
-            if isinstance(info, typer.models.OptionInfo) and info.show_default is True:
-                info.show_default = _shown(p.default, None) or True
-    command.__signature__ = sig  # type: ignore[attr-defined]
+        meta = getattr(p.annotation, "__metadata__", ())
+        shown = [
+            but(m, show_default=_shown(p.default, None) or True)
+            if isinstance(m, typer.models.OptionInfo) and m.show_default is True
+            else m
+            for m in meta
+        ]
+        if meta and any(a is not b for a, b in zip(shown, meta, strict=True)):
+            # a shared declaration is copied, never changed: its default is this command's
+            p = p.replace(annotation=Annotated[(p.annotation.__origin__, *shown)])
+        params.append(p)
+    command.__signature__ = sig.replace(parameters=params)  # type: ignore[attr-defined]
 
 
 def _plain_default(param: Any, typer_default: Callable[..., str], *args: Any, **kw: Any) -> str:

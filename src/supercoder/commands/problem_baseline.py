@@ -7,6 +7,9 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import OUT
+from supercoder.commands.optionset import but
+
 
 def baseline_cmd(
     problem_dir: Annotated[
@@ -16,10 +19,7 @@ def baseline_cmd(
             "name here wins)."
         ),
     ],
-    out: Annotated[
-        Path | None,
-        typer.Option("--out", "-o", help="Write the assembly here.", show_default="print it"),
-    ] = None,
+    out: Annotated[Path | None, but(OUT, show_default="print it")] = None,
 ) -> None:
     """The problem's gcc -O3 baseline assembly: the program every candidate is compared
     with, and where to start an optimized one.

@@ -7,6 +7,18 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from supercoder.commands.options import (
+    BASE_URL,
+    CFLAGS,
+    FORCE,
+    INPUTS,
+    LDFLAGS,
+    MODEL,
+    OUT,
+    TIMEOUT,
+    SplitOpt,
+)
+
 if TYPE_CHECKING:
     from supercoder.problems.init import InitReport
 
@@ -21,24 +33,11 @@ def problem_init(
             metavar="SOURCE [MORE.c]...",
         ),
     ],
-    inputs: Annotated[
-        Path | None,
-        typer.Option(
-            "--inputs",
-            help="Test inputs: a flat folder, a Kattis/ICPC package "
-            "(data/sample, data/secret), CodeNet input_N.txt files, or inputs paired with "
-            "answers by name (in1/out1, 1.in/1.ans, input/ + output/ folders). Without it "
-            "the program reads no input: one test on empty stdin (a memorizable problem).",
-        ),
-    ] = None,
-    out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="Problem folder to create.")
-    ] = None,
+    inputs: Annotated[Path | None, INPUTS] = None,
+    out: Annotated[Path | None, OUT] = None,
     hidden: Annotated[Path | None, typer.Option(help="Folder of hidden-test inputs.")] = None,
-    cflags: Annotated[
-        str, typer.Option("--cflags", help='Extra gcc flags, e.g. "-fopenmp -DN=100".')
-    ] = "",
-    ldflags: Annotated[str, typer.Option("--ldflags", help='Extra link flags, e.g. "-lgmp".')] = "",
+    cflags: Annotated[str, CFLAGS] = "",
+    ldflags: Annotated[str, LDFLAGS] = "",
     include: Annotated[
         list[Path] | None,
         typer.Option(
@@ -55,11 +54,9 @@ def problem_init(
     compare: Annotated[
         str, typer.Option(help="Output comparison: exact, tokens or float:TOL.")
     ] = "exact",
-    split: Annotated[str | None, typer.Option(help="Split to record (train or val).")] = None,
-    force: Annotated[
-        bool, typer.Option("--force", help="Replace an existing problem folder.")
-    ] = False,
-    timeout: Annotated[float, typer.Option(min=0.1, help="CPU seconds per reference run.")] = 20.0,
+    split: SplitOpt = None,
+    force: Annotated[bool, FORCE] = False,
+    timeout: Annotated[float, TIMEOUT] = 20.0,
     exit_code: Annotated[
         int,
         typer.Option(
@@ -128,18 +125,8 @@ def problem_init(
             "generator's draws, else init says why they were dropped.",
         ),
     ] = False,
-    model: Annotated[
-        str | None,
-        typer.Option(
-            "--model",
-            help="The LLM for --llm-generator (openai:MODEL, anthropic:MODEL, hf:PATH; "
-            "not the build search, which writes no code).",
-        ),
-    ] = None,
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL for --model."),
-    ] = None,
+    model: Annotated[str | None, MODEL] = None,
+    base_url: Annotated[str | None, BASE_URL] = None,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 

@@ -8,25 +8,14 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import BASE_URL, FORCE, MODEL
+
 
 def llm_generator_cmd(
     problem_dir: Annotated[Path, typer.Argument(help="Problem folder.")],
-    model: Annotated[
-        str,
-        typer.Option(
-            "--model",
-            help="The LLM that writes them (openai:MODEL, anthropic:MODEL, hf:PATH; not "
-            "the build search, which writes no code).",
-        ),
-    ],
-    base_url: Annotated[
-        str | None,
-        typer.Option("--base-url", help="OpenAI/Anthropic-compatible server URL for --model."),
-    ] = None,
-    force: Annotated[
-        bool,
-        typer.Option("--force", help="Replace the pair a model wrote before (llm_gen.py)."),
-    ] = False,
+    model: Annotated[str, MODEL],
+    base_url: Annotated[str | None, BASE_URL] = None,
+    force: Annotated[bool, FORCE] = False,
 ) -> None:
     """Ask an LLM for a generator and a validator of PROBLEM_DIR's inputs, and keep them
     only if they hold up.

@@ -8,6 +8,8 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import BUDGET, JsonFlag, SandboxOpt
+from supercoder.commands.optionset import but
 from supercoder.errors import UserError
 
 
@@ -15,15 +17,11 @@ def profile_cmd(
     problem_dir: Annotated[
         Path, typer.Argument(help="Problem folder, or a bundled problem's name (dp_lcs).")
     ],
-    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
-    budget: Annotated[
-        float, typer.Option("--budget", min=1.0, help="Seconds to spend profiling at most.")
-    ] = 120.0,
+    as_json: JsonFlag = False,
+    budget: Annotated[float, but(BUDGET, min=1.0)] = 120.0,
     top: Annotated[int, typer.Option("--top", min=1, help="Hot lines to list.")] = 15,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Profile again.")] = False,
-    unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="Run valgrind WITHOUT isolation.")
-    ] = False,
+    unsafe_no_sandbox: SandboxOpt = False,
 ) -> None:
     """Share of executed instructions per assembly line, loop and function of the baseline.
 

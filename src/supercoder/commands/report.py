@@ -7,17 +7,13 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import DB_HELP, STORE_DEFAULT
+from supercoder.commands.options import OUT, DbOpt
 
 
 def report(
     run: Annotated[str, typer.Argument(help="run name")],
-    out: Annotated[Path, typer.Option("-o", "--out", help="HTML file to write")] = Path(
-        "report.html"
-    ),
-    db: Annotated[
-        Path | None, typer.Option("--db", help=DB_HELP, show_default=STORE_DEFAULT)
-    ] = None,
+    out: Annotated[Path, OUT] = Path("report.html"),
+    db: DbOpt = None,
 ) -> None:
     from supercoder.report.page import write_report
 

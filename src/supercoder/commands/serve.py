@@ -8,19 +8,20 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import (
+    HOST,
+    PORT,
     AllowRootOpt,
     InsecureLoopbackOpt,
     ServedBenchmarksOpt,
     TokenFileOpt,
 )
+from supercoder.commands.optionset import but
 from supercoder.errors import UserError
 
 
 def serve(
-    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option(min=0, max=65535, help="Port (0: any free one, printed).")
-    ] = 8765,
+    host: Annotated[str, HOST] = "127.0.0.1",
+    port: Annotated[int, but(PORT, min=0)] = 8765,
     token_file: TokenFileOpt = None,
     insecure_loopback: InsecureLoopbackOpt = False,
     benchmark: ServedBenchmarksOpt = None,

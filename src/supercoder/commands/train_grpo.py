@@ -4,33 +4,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import TargetOpt, reward_config
+from supercoder.commands.options import (
+    BaselineCopyOpt,
+    RewardOpt,
+    SandboxOpt,
+    TargetOpt,
+    reward_config,
+)
 from supercoder.commands.optionset import with_config
 from supercoder.toolchain.isa import DEFAULT_TARGET
 from supercoder.training.grpo import GrpoConfig
-from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS
+from supercoder.verify.reward import DEFAULT_REWARD
 
 
 @with_config(GrpoConfig, "opts", skip=("reward",))
 def grpo(
-    reward: Annotated[
-        str,
-        typer.Option(
-            help=f"Reward: {', '.join(REWARD_KINDS)}. {DEFAULT_REWARD.value}: the speedup only "
-            "when significantly faster, else what a copy of the baseline earns (a copy padded "
-            "with a nop reads ~1.0x: the paper's reward, 'paper', pays it ~1.0)."
-        ),
-    ] = DEFAULT_REWARD.value,
-    baseline_copy: Annotated[
-        float, typer.Option(min=0.0, help="Reward for a copy of the baseline.")
-    ] = 0.0,
-    unsafe_no_sandbox: Annotated[
-        bool, typer.Option("--unsafe-no-sandbox", help="Run candidates WITHOUT isolation.")
-    ] = False,
+    reward: RewardOpt = DEFAULT_REWARD,
+    baseline_copy: BaselineCopyOpt = 0.0,
+    unsafe_no_sandbox: SandboxOpt = False,
     isa_target: TargetOpt = DEFAULT_TARGET,
     *,
     opts: GrpoConfig,

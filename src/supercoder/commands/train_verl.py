@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import BENCHMARK
 from supercoder.commands.optionset import with_config
 from supercoder.training.verl_export import VerlExportConfig
 
@@ -14,12 +15,15 @@ from supercoder.training.verl_export import VerlExportConfig
 @with_config(VerlExportConfig, "opts", skip=("algos",))
 def verl(
     algo: Annotated[str, typer.Option(help="ppo, grpo or both.")] = "ppo",
-    benchmark: Annotated[str, typer.Option(help="Training problems.")] = "train",
+    benchmark: Annotated[str, BENCHMARK] = "train",
     val: Annotated[str, typer.Option(help="Validation problems.")] = "val",
     *,
     opts: VerlExportConfig,
 ) -> None:
     """Write verl's train/val Parquet, the reward module and launch scripts (verl 0.9.x).
+
+    --benchmark names the training problems, --val the validation ones; --out the export
+    folder (parquet files, reward.py, launch scripts, budget.json).
 
     Every prompt and -O3 answer is measured with the model's tokenizer; the token limits
     cover them unless given, problems that do not fit are named and left out, and the

@@ -14,10 +14,11 @@ or ``{"runs": [{"name", "model", "records": [...]}, ...]}``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.codec import decode, opts
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
@@ -26,17 +27,10 @@ from supercoder.runs.store import Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import (
-    MIN_PRACTICAL_MARGIN,
     Candidate,
-    DataSize,
-    IsaUse,
     Origin,
-    Speedup,
     Status,
-    TestResult,
-    UnseenResult,
     Verdict,
-    practical_significance,
 )
 
 COMPILER_MODEL = LEGACY_BUILDS  # what a run of the build search is named (as ever)
@@ -97,67 +91,94 @@ class KindStat:
     mean_speedup: float | None  # geometric mean over candidates with a measured speedup
 
 
-def _number(value: Any) -> float | None:
-    """A finite number, or None: a run file is outside input, never trusted for types."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) else None
+@dataclass(frozen=True)
+class RunFileRecord:
+    """One record of a JSON run file: a verdict's JSON (``Verdict.to_json()``) and, beside
+    its keys, the answer and what the page shows with it; read by the codec, leniently (a
+    run file is outside input: a value of the wrong type reads as its default).
+
+    Fields:
+        verdict: the verdict (its keys are the record's own).
+        asm: the answer's assembly.
+        baseline_asm: the gcc -O3 baseline's assembly.
+        model: the model that wrote it ('' : the run's).
+        best: the problem's chosen answer.
+    """
+
+    verdict: Verdict = field(metadata=opts(flatten=True))
+    asm: str = ""
+    baseline_asm: str = ""
+    model: str = ""
+    best: bool = True
 
 
-def _ci(value: Any) -> tuple[float, float] | None:
-    if not isinstance(value, list | tuple) or len(value) != 2:
-        return None
-    low, high = _number(value[0]), _number(value[1])
-    return (low, high) if low is not None and high is not None else None
-
-
-def _text(value: Any, default: str = "") -> str:
-    return value if isinstance(value, str) else default if value is None else str(value)
-
-
-def _record(d: Any, model: str) -> CandidateRecord:
+def _run_file_json(d: object) -> dict[str, object]:
+    """A run file's record as a verdict's JSON: the shapes written before verdicts carried
+    ``speedup_detail`` (a speedup and its CI only) and an unknown status (read from
+    ``correct``) migrate here; everything else is the codec's."""
     if not isinstance(d, dict):
         raise UserError(f"a run record must be a JSON object, got {type(d).__name__}")
-    ci = _ci(d.get("speedup_ci"))
-    detail = d.get("speedup_detail")
-    margin = _number(detail.get("margin") if isinstance(detail, dict) else None)
-    faster = d.get("significantly_faster")
-    if not isinstance(faster, bool):  # records written before verdicts carried it
-        m = MIN_PRACTICAL_MARGIN if margin is None else margin
-        faster = bool(ci and practical_significance(ci[0], ci[1], m) > 0)
-    correct = d.get("correct", d.get("status") == "ok")
+    out = dict(d)
+    if not isinstance(out.get("problem"), str):
+        out["problem"] = "?" if out.get("problem") is None else str(out["problem"])
+    out["status"] = _status(out.get("status"), out.get("correct") is True).value
+    tests = out.get("tests")
+    out["tests"] = [
+        {**t, "status": _status(t.get("status")).value}
+        for t in (tests if isinstance(tests, list) else [])
+        if isinstance(t, dict)
+    ]
+    if not isinstance(out.get("speedup_detail"), dict):
+        out["speedup_detail"] = _detail(out.get("speedup"), out.get("speedup_ci"))
+    return out
+
+
+def _detail(value: object, ci: object) -> dict[str, object] | None:
+    """``speedup_detail`` of a record that kept its speedup and CI only."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        return None
+    low = high = value
+    if isinstance(ci, list) and len(ci) == 2 and all(_finite(x) for x in ci):
+        low, high = ci
+    return {"value": value, "low": low, "high": high, "samples": 0, "tests_timed": 0}
+
+
+def _finite(x: object) -> bool:
+    return isinstance(x, int | float) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _status(value: object, correct: bool = False) -> Status:
+    try:
+        return Status(value)
+    except (ValueError, TypeError):
+        return Status.OK if correct else Status.WRONG_OUTPUT
+
+
+def _read_record(d: object) -> RunFileRecord:
+    return decode(RunFileRecord, _run_file_json(d), lenient=True)
+
+
+def _candidate(r: RunFileRecord, model: str) -> CandidateRecord:
+    """What the page shows of one answer, from its typed verdict."""
+    v = r.verdict
+    sp = v.speedup
     return CandidateRecord(
-        problem=_text(d.get("problem"), "?"),
-        status=_text(d.get("status"), "?"),
-        correct=correct is True or correct == 1,
-        speedup=_number(d.get("speedup")),
-        ci=ci,
-        asm=_text(d.get("asm")),
-        baseline_asm=_text(d.get("baseline_asm")),
-        model=_text(d.get("model")) or model,
-        message=_text(d.get("message")),
-        best=d.get("best", True) is not False,
-        significantly_faster=faster,
-        baseline_copy=d.get("identical_to_baseline") is True,
-        runs_on=_runs_on(d.get("isa")),
-        memorizable=d.get("memorizable") is True,
-        data_grew=_data_grew(d.get("data")),
+        problem=v.problem,
+        status=v.status.value,
+        correct=v.correct,
+        speedup=sp.value if sp else None,
+        ci=(sp.low, sp.high) if sp else None,
+        asm=r.asm,
+        baseline_asm=r.baseline_asm,
+        model=r.model or model,
+        message=v.message,
+        best=r.best,
+        significantly_faster=v.significantly_faster,
+        baseline_copy=v.identical_to_baseline,
+        runs_on=f"{v.isa.summary()} (--target {v.isa.target})" if v.isa else "",
+        memorizable=v.memorizable,
+        data_grew=v.data.summary() if v.data is not None and v.data.grew else "",
     )
-
-
-def _data_grew(data: Any) -> str:
-    """The verdict's data record in words when the answer's data grew ("" otherwise, and
-    for records stored before verdicts carried it)."""
-    size = DataSize.from_json(data) if isinstance(data, dict) else None
-    return size.summary() if size is not None and size.grew else ""
-
-
-def _runs_on(isa: Any) -> str:
-    """The verdict's ISA record in words ("" for records stored before targets)."""
-    if not isinstance(isa, dict):
-        return ""
-    use = IsaUse.from_json(isa)
-    return f"{use.summary()} (--target {use.target})" if use else ""
 
 
 def _runs_from_json(path: Path) -> list[RunData]:
@@ -179,79 +200,29 @@ def _runs_from_json(path: Path) -> list[RunData]:
             raise UserError(f"{path}: run #{i}: 'records' must be a list of objects")
         model = _text(run.get("model"))
         try:
-            recs = tuple(_record(r, model) for r in records)
+            read = [_read_record(r) for r in records]
         except UserError as e:
             raise UserError(f"{path}: run #{i}: {e}") from e
+        recs = tuple(_candidate(r, model) for r in read)
         name = _text(run.get("name"), path.stem)
         benchmark = _text(run.get("benchmark")) or None
-        summary = summarize(_outcomes(records), {"model": model, "benchmark": benchmark})
+        summary = summarize(_outcomes(read), {"model": model, "benchmark": benchmark})
         model = model or (recs[0].model if recs else "")
         out.append(RunData(name, model, recs, summary, benchmark=benchmark))
     return out
 
 
-def _status(value: Any, correct: Any = False) -> Status:
-    try:
-        return Status(value)
-    except (ValueError, TypeError):
-        return Status.OK if correct is True else Status.WRONG_OUTPUT
+def _text(value: object, default: str = "") -> str:
+    return value if isinstance(value, str) else default if value is None else str(value)
 
 
-def _test(t: dict[str, Any]) -> TestResult:
-    seconds = _number(t.get("baseline_seconds"))
-    return TestResult(
-        _text(t.get("name")),
-        _status(t.get("status")),
-        baseline_seconds=seconds,
-        timed=t.get("timed") is True,
-    )
-
-
-def _verdict(d: dict[str, Any]) -> Verdict:
-    """A JSON record's verdict for the summary, from its checked fields only (a run file
-    is outside input): status, speedup with CI and margin, paper speedup, copy flag, and
-    per test its status, baseline time and whether the meter timed it."""
-    value, ci = _number(d.get("speedup")), _ci(d.get("speedup_ci"))
-    detail = d.get("speedup_detail") if isinstance(d.get("speedup_detail"), dict) else {}
-    speedup = None
-    if value is not None:
-        low, high = ci or (value, value)
-        margin = _number(detail.get("margin")) or MIN_PRACTICAL_MARGIN
-        speedup = Speedup(value, low, high, samples=0, tests_timed=0, margin=margin)
-    tests = d.get("tests") if isinstance(d.get("tests"), list) else []
-    return Verdict(
-        _text(d.get("problem"), "?"),
-        _status(d.get("status"), d.get("correct")),
-        tuple(_test(t) for t in tests if isinstance(t, dict)),
-        speedup=speedup,
-        paper_speedup=_number(d.get("paper_speedup")),
-        identical_to_baseline=d.get("identical_to_baseline") is True,
-        unseen=_unseen(d.get("unseen")),
-        memorizable=d.get("memorizable") is True,
-    )
-
-
-def _unseen(u: Any) -> UnseenResult | None:
-    """The record's tests the model never saw, together (format 3), from checked fields."""
-    if not isinstance(u, dict) or not isinstance(u.get("count"), int):
-        return None
-    long_enough = u.get("long_enough")
-    return UnseenResult(
-        u["count"],
-        _status(u.get("status")),
-        timed=u["timed"] if isinstance(u.get("timed"), int) else 0,
-        long_enough=long_enough if isinstance(long_enough, bool) else None,
-    )
-
-
-def _outcomes(records: list[dict[str, Any]]) -> list[Outcome]:
+def _outcomes(records: list[RunFileRecord]) -> list[Outcome]:
     """One ``Outcome`` per problem from a JSON file's records, in file order."""
     by_problem: dict[str, list[Attempt]] = {}
-    for d in records:
-        v = _verdict(d)
-        attempts = by_problem.setdefault(v.problem, [])
-        candidate = Candidate(_text(d.get("asm")), Origin(model=_text(d.get("model"))))
-        attempts.append(Attempt(len(attempts), 0, candidate, v))
+    for r in records:
+        attempts = by_problem.setdefault(r.verdict.problem, [])
+        candidate = Candidate(r.asm, Origin(model=r.model))
+        attempts.append(Attempt(len(attempts), 0, candidate, r.verdict))
     return [Outcome(p, tuple(a)) for p, a in by_problem.items()]
 
 
@@ -274,13 +245,10 @@ def _stored_run(store: Store, run: dict[str, Any]) -> RunData:
     if {o.problem for o in outcomes} - base.keys():  # attempts stored before schema 3
         base = {**_rebuilt_baselines(run["benchmark"]), **base}
     records = tuple(
-        _record(
-            {
-                **a.verdict.to_json(),
-                "asm": a.candidate.asm,
-                "best": a is o.best,
-                "baseline_asm": base.get(o.problem, ""),
-            },
+        _candidate(
+            RunFileRecord(
+                a.verdict, a.candidate.asm or "", base.get(o.problem, ""), "", a is o.best
+            ),
             run["model"],
         )
         for o in outcomes

@@ -508,8 +508,8 @@ def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
 
 
 def _pairs(verdict: Verdict) -> int:
-    """Timed pairs behind the verdict's speedup (the evaluator's ``context.pairs``)."""
-    return int(verdict.context.get("pairs") or 1)
+    """Timed pairs behind the verdict's speedup (its measurement's ``pairs``)."""
+    return verdict.context.measurement.pairs or 1
 
 
 def _final(job: _Job, finalists: list[Trial]) -> Trial | None:

@@ -639,7 +639,7 @@ class _Search:
         first = program.verdict.speedup
         if pid != 0 and verdict.correct and first is not None:  # re-checked apart from selection
             verdict = replace(
-                verdict, context={**verdict.context, "checks": 2, "first_check": first.to_json()}
+                verdict, context=verdict.context.measured(checks=2, first_check=first)
             )
         origin = Origin(
             strategy="evolve",

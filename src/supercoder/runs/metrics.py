@@ -180,7 +180,7 @@ def timing_of(verdict: Verdict) -> tuple[bool, str]:
         return False, NOT_CORRECT_REASON
     sp = verdict.speedup
     if sp is None:
-        why = str(verdict.context.get("timing") or "") or "not timed (--no-time)"
+        why = verdict.context.measurement.timing or "not timed (--no-time)"
         return False, why
     if not long_enough(verdict):
         return False, f"{SHORT_REASON} (measured {sp.value:.3f}x, not counted)"
@@ -228,7 +228,7 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         tests_total=v.tests_total,
         cpu_seconds=round(sum(a.verdict.cpu_seconds_spent for a in outcome.attempts), 3),
         seconds=round(sum(a.gen_seconds + a.verify_seconds for a in outcome.attempts), 3),
-        checks=int(v.context.get("checks") or 1) if sp else 0,
+        checks=v.context.measurement.checks if sp else 0,
         baseline_copy=bool(v.correct and v.identical_to_baseline),
         wall_seconds=_wall(outcome),
         search_note=search_note(outcome),

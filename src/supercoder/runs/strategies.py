@@ -513,7 +513,7 @@ def needs_confirmation(verdict: Verdict) -> bool:
         verdict.correct
         and not verdict.identical_to_baseline
         and verdict.significantly_faster
-        and int(verdict.context.get("checks") or 1) < 2
+        and verdict.context.measurement.checks < 2
     )
 
 
@@ -535,10 +535,10 @@ def confirm_best(
         if best is None or not needs_confirmation(best.checked):
             break
         (again,) = _verify_all(problem, [best], verify, lambda a: None)
-        first = best.checked.speedup.to_json() if best.checked.speedup else None
+        first = best.checked.speedup
         verdict = again.checked
         if not verdict.is_infra_failure:
-            context = {**verdict.context, "checks": 2, "first_check": first}
+            context = verdict.context.measured(checks=2, first_check=first)
             verdict = replace(verdict, context=context)
         confirmed = _finish(best, verdict, again.tries, again.verify_seconds - best.verify_seconds)
         confirmed = replace(confirmed, tries=best.tries + again.tries)

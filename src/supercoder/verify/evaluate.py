@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from supercoder.codec import decode
 from supercoder.errors import InfraError
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
@@ -50,11 +51,14 @@ from supercoder.toolchain.sections import DATA_GROWTH_BYTES, data_bytes
 from supercoder.types import (
     Candidate,
     DataSize,
+    PairedSamples,
     Problem,
+    Provenance,
     Status,
     TestResult,
     UnseenResult,
     Verdict,
+    VerdictContext,
 )
 from supercoder.verify.unseen import Unseen, unseen_tests
 
@@ -224,13 +228,16 @@ def _sigill(verdict: Verdict, build) -> str:
     return f"{verdict.message}; SIGILL: {sigill_note(build.isa)}"
 
 
-def _context(config: CheckConfig) -> dict:
-    return {
+def _context(config: CheckConfig) -> VerdictContext:
+    """A new verdict's provenance: the machine, the meter's protocol, floor and margin,
+    the sandbox and the target."""
+    provenance = {
         **machine_context(),
         **Meter(config.meter).context(),
         "sandbox": "bubblewrap" if config.sandbox else "none (unsafe)",
         "target": str(config.target),
     }
+    return VerdictContext(provenance=decode(Provenance, provenance))
 
 
 def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
@@ -249,7 +256,7 @@ def _hidden(problem: Problem, unseen: Unseen) -> frozenset[str]:
 
 
 def _check(
-    problem: Problem, cand_bin: Path, identical: bool, config: CheckConfig, context: dict
+    problem: Problem, cand_bin: Path, identical: bool, config: CheckConfig, context: VerdictContext
 ) -> Verdict:
     unseen = unseen_tests(problem, generate=False)  # timed inputs are drawn when timing
     hidden = _hidden(problem, unseen)
@@ -345,7 +352,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
                 v,
                 tests=tuple(_not_timed(r) for r in v.tests),
                 message=unseen.why,
-                context={**v.context, "timing": unseen.why, **_domain(unseen)},
+                context=v.context.measured(timing=unseen.why, **_domain(unseen)),
             )
         return out
     hidden = _hidden(problem, unseen)
@@ -405,12 +412,9 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
     drawn = len(unseen.generated_tests)
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
-        context = {
-            **v.context,
-            "timing": unseen.why,
-            "timed_inputs": unseen.source,
-            **_domain(unseen),
-        }
+        context = v.context.measured(
+            timing=unseen.why, timed_inputs=unseen.source, **_domain(unseen)
+        )
         together = v.unseen  # the hidden tests, and now the drawn ones too
         if drawn:
             together = (
@@ -438,6 +442,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             hidden,
             together,
             config.meter.min_test_seconds,
+            unseen.secret_names,
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
         out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
@@ -462,17 +467,14 @@ def _meter_config(meter: MeterConfig, unseen: Unseen) -> MeterConfig:
     return out
 
 
-def _domain(unseen: Unseen) -> dict:
-    """The verdict context's domain keys: the domain and source in one line, the sizes
+def _domain(unseen: Unseen) -> dict[str, str | tuple[str, ...]]:
+    """The measurement's domain fields: the domain and source in one line, the sizes
     drawn, each source dropped with why."""
-    out: dict = {}
-    if unseen.domain:
-        out["domain"] = f"{unseen.source}: {unseen.domain}"
-    if unseen.sizes:
-        out["timed_sizes"] = unseen.sizes
-    if unseen.dropped:
-        out["dropped_sources"] = list(unseen.dropped)
-    return out
+    return {
+        "domain": f"{unseen.source}: {unseen.domain}" if unseen.domain else "",
+        "timed_sizes": unseen.sizes,
+        "dropped_sources": tuple(unseen.dropped),
+    }
 
 
 def _blame(
@@ -482,7 +484,7 @@ def _blame(
     config: CheckConfig,
     error: InfraError,
     identical: bool,
-    context: dict,
+    context: VerdictContext,
     cpu: float,
     hidden: frozenset[str] = frozenset(),
 ) -> Verdict:
@@ -657,11 +659,12 @@ def _timed_verdict(
     results: list[TestResult],
     cmp: Comparison,
     identical: bool,
-    context: dict,
+    context: VerdictContext,
     cpu: float,
     hidden: frozenset[str] = frozenset(),
     unseen: UnseenResult | None = None,
     min_test_seconds: float = MeterConfig().min_test_seconds,
+    drawn: frozenset[str] = frozenset(),
 ) -> Verdict:
     """A correct candidate's verdict once timed: visible tests one by one (timed only
     where the problem times its visible tests), the unseen ones together (``UnseenResult``:
@@ -737,11 +740,16 @@ def _timed_verdict(
             long_enough=len(timed) < len(secret)
             or max(min(t.base_cpu) for t in secret) >= min_test_seconds,
         )
-    ctx = {
-        **context,
-        "pairs": sum(len(t.base_cpu) for t in cmp.tests),
-        "measure": "cpu time (user+sys), wait4",
-    }
+    ctx = context.measured(
+        pairs=sum(len(t.base_cpu) for t in cmp.tests),
+        measure="cpu time (user+sys), wait4",
+        # the drawn inputs' raw pairs, unnamed; a fixed hidden test's are never kept
+        samples=tuple(
+            PairedSamples(tuple(t.base_cpu), tuple(t.cand_cpu), tuple(t.rounds))
+            for t in cmp.tests
+            if t.name in drawn
+        ),
+    )
     return Verdict(
         problem.name,
         Status.OK,
