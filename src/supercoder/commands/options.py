@@ -310,8 +310,8 @@ class ModelRunConfig:
             it.
     """
 
-    model: list[str] = field(
-        default_factory=list, metadata=flags("--model", "-m", shown="none: --strategy builds")
+    model: list[str] | None = field(
+        default=None, metadata=flags("--model", "-m", shown="none: --strategy builds")
     )
     samples: int | None = field(
         default=None,
@@ -334,8 +334,8 @@ class ModelRunConfig:
     strategy: str | None = field(
         default=None, metadata=flags("--strategy", shown="best-of-n; no --model: builds")
     )
-    strategy_option: list[str] = field(
-        default_factory=list, metadata=flags("--strategy-option", "-S", shown="none")
+    strategy_option: list[str] | None = field(
+        default=None, metadata=flags("--strategy-option", "-S", shown="none")
     )
     start_from: str = "baseline"
     max_cost: float | None = field(
@@ -361,9 +361,10 @@ class ModelRunConfig:
         refused in one line."""
         from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
 
-        older = [o for m in self.model if (o := legacy_spec(m)) is not None]
-        models = [m for m in self.model if legacy_spec(m) is None]
-        if len(set(self.model)) != len(self.model):
+        given = self.model or []
+        older = [o for m in given if (o := legacy_spec(m)) is not None]
+        models = [m for m in given if legacy_spec(m) is None]
+        if len(set(given)) != len(given):
             raise UserError("each --model may be given once")
         asked = canonical(self.strategy) if self.strategy else None
         if older:
@@ -371,7 +372,7 @@ class ModelRunConfig:
                 what = f"--strategy {asked}" if asked not in (None, BUILDS) else "several --model"
                 raise UserError(
                     f"{what} needs a model that reads feedback (--model openai:M, anthropic:M "
-                    f"or hf:PATH); {self.model[0]} is the build search (--strategy builds): "
+                    f"or hf:PATH); {given[0]} is the build search (--strategy builds): "
                     "use --start-from builds to seed an LLM's evolve with its best build"
                 )
             return BUILDS, [], older[0]
@@ -412,7 +413,7 @@ class ModelRunConfig:
             config, target = self._builds_config(older)
             n = self.samples or config.default_samples()
         else:
-            config = strategy_options(cls, self.strategy_option, self._own_options(name))
+            config = strategy_options(cls, self.strategy_option or [], self._own_options(name))
             n = self.samples or 1
         return StrategyConfig(
             Sampling(n, self.temperature),
@@ -444,7 +445,7 @@ class ModelRunConfig:
         config, named = legacy_options(older or "")
         if self.budget is not None:
             config = BuildsConfig(self.budget, config.builds)
-        config = strategy_options(BuildsConfig, self.strategy_option, {}, config)
+        config = strategy_options(BuildsConfig, self.strategy_option or [], {}, config)
         target = (
             named if named is not None and self.isa_target is Target.NATIVE else self.isa_target
         )
