@@ -26,7 +26,7 @@ import math
 import time
 
 from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.runs.buildsearch import builds_settings, legacy_options
+from supercoder.runs.buildsearch import build_of, builds_settings, legacy_options
 from supercoder.runs.dispatch import search as run_search
 from supercoder.runs.strategies import effective_speedup, make_verifier
 from supercoder.runs.trials import DEFAULT_BUDGET
@@ -45,14 +45,15 @@ def run_model(problem, spec: str) -> tuple[str, str, float, str]:
     outcome = run_search(problem, [], settings, verify=make_verifier(CheckConfig()))
     cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
     gen = sum(a.gen_seconds for a in outcome.attempts)
-    search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
+    builds = [build_of(a.origin) for a in outcome.attempts]
+    search = next((b.search for b in builds if b.search), None)
     spent = cpu + (search.cpu_seconds if search else gen) + (time.process_time() - start)
     left = dict(search.unfinished) if search else {}
     left_text = f"{left.get('unscreened', 0)}/{left.get('unbuilt', 0)}" if left else "-"
     best = outcome.best
     if best is None or not best.verdict.correct:
         return "", "none correct", spent, left_text
-    build = best.origin.build or best.origin.model or ""
+    build = build_of(best.origin).build or best.origin.model or ""
     return best.candidate.asm or "", build, spent, left_text
 
 

@@ -15,6 +15,7 @@ from supercoder.models import load_model
 from supercoder.prompting.prompts import extract_assembly
 from supercoder.runs.buildsearch import (
     BuildsConfig,
+    build_of,
     build_search,
     builds_settings,
     fixed_builds,
@@ -203,8 +204,9 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     )
     assert "popcnt" in (first.candidate.asm or "")
     assert same_program(fallback.candidate.asm or "", compile_to_asm(POPCOUNT))
-    found = first.origin.search
-    assert found is not None and found.chosen == first.origin.build and first.origin.family
+    chose = build_of(first.origin)
+    found = chose.search
+    assert found is not None and found.chosen == chose.build and chose.family
     builds = {b.label: b for b in found.builds}
     assert len(builds) <= 6 + 6  # n bounds the builds tried (+ crosses of the best)
     chosen = builds[found.chosen]
@@ -245,9 +247,9 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
     outcome = build_search(problem, builds_settings(BuildsConfig(4), 3))
     best = outcome.best
     assert best is not None and best.verdict.correct
-    if best.origin.family == "baseline":
+    if build_of(best.origin).family == "baseline":
         assert same_program(best.candidate.asm or "", compile_to_asm(source))
-        assert [a.origin.family for a in outcome.attempts] == ["baseline"]
+        assert [build_of(a.origin).family for a in outcome.attempts] == ["baseline"]
 
 
 def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
@@ -259,7 +261,7 @@ def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
     assert outcome.best is not None and outcome.best.verdict.correct
     for a in outcome.attempts:
         assert a.verdict.speedup is None and not (a.verdict.unseen and a.verdict.unseen.timed)
-        assert a.origin.search is None and "(not timed)" in (a.completion or "")
+        assert build_of(a.origin).search is None and "(not timed)" in (a.completion or "")
 
 
 def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):

@@ -199,14 +199,20 @@ def test_builds_for_a_level_replace_march_native():
 def test_the_build_search_answers_with_a_portable_build_under_x86_64():
     sandbox_or_skip()
     problem = _problem()
-    from supercoder.runs.buildsearch import BuildsConfig, build_search, builds_settings
+    from supercoder.runs.buildsearch import (
+        BuildsConfig,
+        build_of,
+        build_search,
+        builds_settings,
+    )
     from supercoder.runs.strategies import make_verifier
 
     settings = builds_settings(BuildsConfig(6), 8, "x86-64")
     verify = make_verifier(CheckConfig(target=Target.X86_64))
     answers = build_search(problem, settings, verify=verify).attempts
     assert answers
-    labels = [b.label for b in (answers[0].origin.search or SearchRecord()).builds]
+    found = build_of(answers[0].origin).search or SearchRecord()
+    labels = [b.label for b in found.builds]
     assert labels and not any("-march=native" in label for label in labels)
     for answer in answers:
         v = _check(problem, answer.candidate.asm or "", Target.X86_64)

@@ -16,7 +16,7 @@ from supercoder.problems.loading import load_problem
 from supercoder.runs.buildsearch import build_search, builds_settings
 from supercoder.runs.store import RunJournal, Store
 from supercoder.runs.strategies import Attempt, make_verifier
-from supercoder.types import Candidate, Origin, Speedup
+from supercoder.types import BuildProvenance, Candidate, Origin, Speedup
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
@@ -98,7 +98,7 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
     store = Store(tmp_path / "runs.sqlite")
     journal = RunJournal(store, "r")
     journal.baseline(problem.name, baseline_asm(problem))
-    origin = Origin(build="gcc -O1", family="gcc", flags=("-O1",))
+    origin = Origin(provenance=BuildProvenance(build="gcc -O1", family="gcc", flags=("-O1",)))
     asm = compile_to_asm(problem.source, ("-O1",))
     checked = evaluate(problem, asm, CheckConfig())  # every test the search's check ran
     chosen = replace(checked, speedup=Speedup(1.5, 1.4, 1.6, 30, 3))  # as the search measured
@@ -113,7 +113,7 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
     out = build_search(problem, builds_settings(), verify=verify, journal=journal)
     stored = store.attempts("r", problem.name)
     assert [(a.sample, a.round) for a in stored] == [(0, 0), (1, 0)]
-    assert stored[1].origin.family == "baseline" and stored[1].verdict.correct
+    assert bs.build_of(stored[1].origin).family == "baseline" and stored[1].verdict.correct
     assert stored[0].verdict.context.measurement.checks == 2  # re-checked afresh, as uninterrupted
     assert [(a.sample, a.round) for a in out.attempts] == [(0, 0), (1, 0)]
 

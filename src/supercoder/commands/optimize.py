@@ -316,7 +316,10 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
 def _builds_table(outcome, limit: int = 200) -> Table | None:
     """The builds the build search tried (its answers carry the search): each
     build's label, how far it got, its speedup; None for other models."""
-    search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
+    from supercoder.types import BuildProvenance
+
+    builds = [a.origin.of(BuildProvenance) for a in outcome.attempts]
+    search = next((b.search for b in builds if b is not None and b.search), None)
     if search is None or not search.builds:
         return None
     builds = search.builds

@@ -28,6 +28,7 @@ from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import (
     Candidate,
+    EvolveProvenance,
     Origin,
     Status,
     Verdict,
@@ -271,7 +272,8 @@ def _stored_run(store: Store, run: dict[str, Any]) -> RunData:
 def _lineage(store: Store, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
     """The evolve answer's ancestry, seed first (empty for other strategies)."""
     best = outcome.best
-    chain = best.origin.lineage if best is not None else ()
+    evolved = best.origin.of(EvolveProvenance) if best is not None else None
+    chain = evolved.lineage if evolved is not None else ()
     if not chain:
         return ()
     programs = {p.id: p for p in store.programs(run, outcome.problem)}

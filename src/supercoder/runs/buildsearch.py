@@ -96,7 +96,14 @@ from supercoder.toolchain.flagspace import (
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.toolchain.isa import Target, parse_target
 from supercoder.toolchain.pgo import build_asm, training_inputs
-from supercoder.types import Candidate, Origin, Problem, Verdict
+from supercoder.types import (
+    BuildProvenance,
+    Candidate,
+    Origin,
+    Problem,
+    SearchRecord,
+    Verdict,
+)
 
 Record = Callable[[Attempt], None]
 """Where each finished attempt goes (the run's journal, or nowhere)."""
@@ -230,6 +237,23 @@ def builds_settings(
     return StrategyConfig(Sampling(n=n), strategy=BUILDS, config=config, target=target)
 
 
+def _origin(
+    build: str,
+    family: str,
+    flags: tuple[str, ...] = (),
+    search: SearchRecord | None = None,
+) -> Origin:
+    """An answer's origin: its build (``BuildProvenance``)."""
+    return Origin(
+        provenance=BuildProvenance(build=build, family=family, flags=flags, search=search)
+    )
+
+
+def build_of(origin: Origin) -> BuildProvenance:
+    """The build search's record of an answer (an empty one when it has none)."""
+    return origin.of(BuildProvenance) or BuildProvenance()
+
+
 def _config(settings: StrategyConfig) -> BuildsConfig:
     config = settings.config
     return config if isinstance(config, BuildsConfig) else BuildsConfig()
@@ -324,7 +348,7 @@ def fixed_builds(
         seen.add(asm)
         built = " ".join((build.label, *cflags))
         label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
-        origin = Origin(build=built, family=build.family, flags=(*build.flags, *cflags))
+        origin = _origin(build=built, family=build.family, flags=(*build.flags, *cflags))
         found.append(_completion(asm, label, "", builds_label(built), origin))
     return found[max(seed, 0) : want]
 
@@ -544,7 +568,7 @@ def _answers(
     chosen = result.chosen
     if chosen is None or chosen.asm is None or chosen.verdict is None:
         why = "gcc -O3, the baseline: no build was significantly faster"
-        origin = Origin(build="gcc -O3", family="baseline", search=search)
+        origin = _origin(build="gcc -O3", family="baseline", search=search)
         completion = _completion(base, why, note, builds_label("gcc -O3 (baseline)"), origin)
         return _verified(problem, base, [completion], verify, record)
     sp = chosen.fresh
@@ -552,7 +576,7 @@ def _answers(
     if chosen.verdict.isa is not None:  # which CPUs the answer runs on
         why = "; ".join(filter(None, (why, chosen.verdict.isa.summary())))
     b = chosen.build
-    origin = Origin(build=b.label, family=b.family, flags=b.flags, search=search)
+    origin = _origin(build=b.label, family=b.family, flags=b.flags, search=search)
     best = _completion(chosen.asm, f"{b.label} ({why})", note, builds_label(b.label), origin)
     answer = _finish(_attempt(0, 0, best, 0.0, base), chosen.verdict, 1, 0.0)
     record(answer)
@@ -571,7 +595,7 @@ def _resume_answers(
     answer is a build and the fallback was never stored. ``confirm_best`` then re-checks
     an answer the kill left unconfirmed, so the run ends as an uninterrupted one."""
     answer = stored[(0, 0)]
-    if answer.origin.family == "baseline":
+    if build_of(answer.origin).family == "baseline":
         return [answer]
     if (1, 0) in stored:
         return [answer, stored[(1, 0)]]
@@ -585,7 +609,7 @@ def _fallback(base: str) -> Completion:
         "gcc -O3, the baseline: a fallback",
         "",
         builds_label("gcc -O3 (baseline)"),
-        Origin(build="gcc -O3", family="baseline"),
+        _origin(build="gcc -O3", family="baseline"),
     )
 
 
@@ -633,7 +657,7 @@ def _first_correct(
             break
         index = len(attempts) + len(pending)
         kept = stored.get((index, 0))
-        if kept is not None and kept.origin.build == b.label:
+        if kept is not None and build_of(kept.origin).build == b.label:
             asm: str | None = kept.candidate.asm
         else:
             kept, asm = None, _compile(job, b)
@@ -641,7 +665,7 @@ def _first_correct(
             continue
         job.seen[asm_digest(asm)] = b.label
         if kept is None:
-            origin = Origin(build=b.label, family=b.family, flags=b.flags)
+            origin = _origin(build=b.label, family=b.family, flags=b.flags)
             label = f"{b.label} (not timed)"
             made = _completion(asm, label, "", builds_label(b.label), origin)
             kept = _attempt(index, 0, made, 0.0, base)

@@ -63,7 +63,15 @@ from supercoder.runs.strategies import (
     Verifier,
     make_verifier,
 )
-from supercoder.types import Candidate, Origin, Problem, Speedup, Status, Verdict
+from supercoder.types import (
+    Candidate,
+    EvolveProvenance,
+    Origin,
+    Problem,
+    Speedup,
+    Status,
+    Verdict,
+)
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
 
@@ -532,7 +540,7 @@ class _Search:
         if twin is None:
             twin = batch.seen.get(digest)
         if twin is not None:  # novelty check: never run twice
-            cand = Candidate(resolved.asm, replace(origin, duplicate_of=twin))
+            cand = Candidate(resolved.asm, _with(origin, duplicate_of=twin))
             known = db.programs.get(twin) or next(
                 (p for p in batch.new.values() if p.id == twin), None
             )
@@ -541,7 +549,7 @@ class _Search:
             else:  # a twin in this generation: its verdict once it is verified
                 batch.twins.append((s, _attempt(s, cand, None, text, seconds), twin))
             return
-        origin = replace(origin, program=batch.next_id)
+        origin = _with(origin, program=batch.next_id)
         batch.seen[digest] = batch.next_id
         batch.next_id += 1
         pending = _attempt(s, Candidate(resolved.asm, origin), None, text, seconds)
@@ -558,7 +566,7 @@ class _Search:
                 if not verdict.is_infra_failure:  # dropped: a rerun asks again
                     batch.new[s.slot] = _program(s, a, verdict)
         verdicts = {
-            a.origin.program: batch.done[s.slot].verdict
+            _evolved(a.origin).program: batch.done[s.slot].verdict
             for s, a in batch.fresh
             if s.slot in batch.done
         }
@@ -592,12 +600,11 @@ class _Search:
 
     def _attempt(self, s: Slot, text, asm, program: Program, verdict: Verdict) -> Attempt:
         origin = replace(
-            self._origin(s, None),
+            _with(self._origin(s, None), program=program.id),
             model=program.model,
             prompt_tokens=program.prompt_tokens,
             completion_tokens=program.completion_tokens,
             cost_usd=program.cost_usd,
-            program=program.id,
         )
         return _attempt(s, Candidate(asm, origin), verdict, text, 0.0)
 
@@ -605,14 +612,12 @@ class _Search:
         """A slot's answer's origin: the slot (its generation, parents, prompt, island)
         and, when the model answered, what the answer cost."""
         origin = Origin(
-            strategy="evolve",
-            generation=s.generation,
             sample=s.slot,
             round=s.generation,
-            parents=s.parents,
-            prompt_kind=s.kind,
-            island=s.island,
             model=s.model,
+            provenance=EvolveProvenance(
+                generation=s.generation, parents=s.parents, prompt_kind=s.kind, island=s.island
+            ),
         )
         return origin if completion is None else completion.stamp(origin)
 
@@ -642,18 +647,26 @@ class _Search:
                 verdict, context=verdict.context.measured(checks=2, first_check=first)
             )
         origin = Origin(
-            strategy="evolve",
-            final=True,
-            program=pid,
             model=program.model or "gcc -O3",
-            prompt_kind="recheck",
-            lineage=tuple(db.lineage(pid)),
+            provenance=EvolveProvenance(
+                final=True, program=pid, prompt_kind="recheck", lineage=tuple(db.lineage(pid))
+            ),
         )
         candidate = Candidate(program.asm, origin)
         attempt = Attempt(0, rnd, candidate, verdict, tries=tries, verify_seconds=secs)
         if not verdict.is_infra_failure:
             self._record(attempt)
         return attempt
+
+
+def _evolved(origin: Origin) -> EvolveProvenance:
+    """The evolutionary search's record of an answer (an empty one when it has none)."""
+    return origin.of(EvolveProvenance) or EvolveProvenance()
+
+
+def _with(origin: Origin, **changes: object) -> Origin:
+    """``origin`` with its evolve provenance changed."""
+    return replace(origin, provenance=replace(_evolved(origin), **changes))
 
 
 def _twin_lost(problem: str, twin: int) -> Verdict:
@@ -686,10 +699,11 @@ class _Batch:
 def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
     """The program a verified answer made (its id was given when it was resolved)."""
     o = a.origin
-    assert o.program is not None  # given when it was resolved
+    pid = _evolved(o).program
+    assert pid is not None  # given when it was resolved
     return Program.made(
         a.candidate.asm or "",
-        id=o.program,
+        id=pid,
         parents=s.parents,
         island=s.island,
         generation=s.generation,
@@ -706,7 +720,7 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
 
 def _note(attempt: Attempt) -> str:
     """What one child did, for the next prompts about its parent."""
-    v, twin = attempt.verdict, attempt.origin.duplicate_of
+    v, twin = attempt.checked, _evolved(attempt.origin).duplicate_of
     if twin is not None:
         return f"an answer repeated program #{twin}"
     if not v.correct:

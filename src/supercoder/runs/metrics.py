@@ -92,7 +92,7 @@ from supercoder.runs.summary import (
     RunSummary,
 )
 from supercoder.timing.meter import MeterConfig
-from supercoder.types import Status, Verdict
+from supercoder.types import BuildProvenance, Status, Verdict
 
 FAST = 1.1  # the fast_1.1 threshold
 
@@ -241,8 +241,9 @@ def search_note(outcome: Outcome) -> str:
     """What a build search left undone for lack of budget ('' when nothing, or when no
     build search produced the answers)."""
     for a in outcome.attempts:
-        if a.origin.search is not None:
-            return a.origin.search.budget_note
+        build = a.origin.of(BuildProvenance)
+        if build is not None and build.search is not None:
+            return build.search.budget_note
     return ""
 
 

@@ -97,10 +97,13 @@ CREATE TABLE IF NOT EXISTS program_measures (
 #   1: before versioning (no ``format_version``); read as 1.
 #   2: ``format_version``; the context names the supercoder version, the date and (per
 #      verdict) the meter protocol and noise floor.
-# An attempt's ``origin`` is ``Origin.to_json()`` and is read by ``Origin.from_json`` (the
-# same keys as every version wrote: a field at its default is left out and reads back as
-# itself; a key no field names is kept in ``Origin.extra``).
-JSON_FORMAT_VERSION = 2
+#   3: an origin's strategy provenance is one ``provenance`` object with its ``kind``
+#      (``evolve``, ``build``, a plugin's), no longer flat keys of the origin.
+# An attempt's ``origin`` is ``Origin.to_json()`` and is read by ``Origin.from_json`` (a
+# field at its default is left out and reads back as itself; the flat provenance keys of
+# versions 1-2 read into their provenance; a key no field names is kept in
+# ``Origin.extra``).
+JSON_FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)
