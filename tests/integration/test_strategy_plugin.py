@@ -58,7 +58,9 @@ def test_a_strategy_from_a_separate_package_runs_verified_stored_and_resumed(tmp
         assert first.returncode == 0, first.stderr
         assert len(url.requests) == 2  # one answer at a time, stopped at the correct one
 
-        again = _eval(site, url, bench, db, *opts)  # resumes: nothing asked again
+        run_file = tmp_path / "run.toml"  # the same options from a run file's table
+        run_file.write_text('strategy = "greedy"\n[strategy_option]\ntries = 2\nnote = "plug"\n')
+        again = _eval(site, url, bench, db, "--config", str(run_file))  # resumes: asks nothing
         assert again.returncode == 0, again.stderr
         assert len(url.requests) == 2 and "already done" in again.stderr + again.stdout
 

@@ -696,26 +696,6 @@ class RunJournal:
         self.store.add_measure(self.run, problem, program, generation, verdict)
 
 
-@dataclass
-class RunArchive:
-    """The evolutionary search's ``Archive`` for one run (its programs and measurements)."""
-
-    store: Store
-    run: str
-
-    def programs(self, problem: str) -> list[Program]:
-        return self.store.programs(self.run, problem)
-
-    def add_program(self, problem: str, program: Program) -> None:
-        self.store.add_program(self.run, problem, program)
-
-    def measures(self, problem: str) -> dict[tuple[int, int], Verdict]:
-        return self.store.measures(self.run, problem)
-
-    def add_measure(self, problem: str, program: int, generation: int, verdict: Verdict) -> None:
-        self.store.add_measure(self.run, problem, program, generation, verdict)
-
-
 def _same(value: Any) -> str:
     """A stored option as comparable text (JSON: ``NaN`` equals ``NaN``)."""
     return json.dumps(value, sort_keys=True, default=str)
