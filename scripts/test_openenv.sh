@@ -8,4 +8,4 @@ cd "$(dirname "$0")/.."
 echo "installing supercoder[train,dev,openenv] into .venv-openenv ..." >&2
 .venv-openenv/bin/pip install -q --disable-pip-version-check -e '.[train,dev,openenv]' 'torch==2.13.0'
 .venv-openenv/bin/pip check
-.venv-openenv/bin/python -m pytest -q tests/test_openenv_env.py "$@"
+.venv-openenv/bin/python -m pytest -q tests/integration/test_openenv_env.py "$@"

@@ -421,9 +421,33 @@ if __name__ == "__main__":
     main()
 
 
+RUN_FILES_TEXT = """## Run files: `--config RUN.TOML`, `eval --resume RUN`
+
+Every command with a `--config` option reads option values from a TOML run file. A key
+names an option by its long flag without the dashes (`max-tokens-per-problem`, `target`)
+or by its field (`max_tokens`, `isa_target`), dashes or underscores alike; a repeatable
+option takes an array; a `[GROUP]` table may hold the options of one option group
+(`[opts]`, `[checks]`: the group's parameter name). Flags given on the command line
+override the file. An unknown key or a value the flag would refuse is refused in one line.
+
+```toml
+# eval.toml: supercoder eval --config eval.toml
+benchmark = "val"
+model = ["openai:gpt-4o"]
+samples = 4
+no-time = true
+[checks]
+target = "x86-64-v3"
+```
+
+`eval` keeps each run's options in its store as such a file: `supercoder eval --resume
+RUN` continues RUN with no other option (a run stored before run files continues from its
+stored settings; give `--base-url` again for those)."""
+
+
 def reference_markdown() -> str:
     """``docs/cli.md``: every command, argument and option with its default and help,
-    from the app itself (``tests/test_cli_reference.py`` fails when the file is stale).
+    from the app itself (``tests/unit/cli/test_cli_reference.py`` fails when the file is stale).
     Regenerate: ``python -c "from supercoder.cli import reference_markdown as r;
     print(r(), end='')" > docs/cli.md``."""
     root = typer.main.get_command(app)
@@ -435,6 +459,8 @@ def reference_markdown() -> str:
         "default.",
         "",
         exit_codes_text(),
+        "",
+        RUN_FILES_TEXT,
         "",
     ]
 

@@ -19,8 +19,9 @@ What it does:
 
 - **Types.** ``None``, ``bool``, ``int``, ``float``, ``str``; ``bytes`` (stored as base64
   text: the bytes policy); enums (by value); ``tuple[X, ...]``, fixed ``tuple[X, Y]``,
-  ``list[X]``; ``dict[str, X]`` and ``Mapping[str, X]``; ``X | None`` and other unions;
-  nested dataclasses; ``Json`` (any JSON value, kept as it came, read-only).
+  ``list[X]``, ``frozenset[X]`` (stored sorted); ``dict[str, X]`` and
+  ``Mapping[str, X]`` (``int`` keys too, stored as text); ``X | None`` and other
+  unions; nested dataclasses; ``Json`` (any JSON value, kept as it came, read-only).
 - **Reading is lenient the way stored records need:** a missing key, or ``null`` for a
   field that is not optional, reads as the field's default; numbers and text are coerced
   (``"3"`` -> 3 for an ``int``); unknown keys are ignored, or kept in the one field marked
@@ -237,7 +238,9 @@ def encode(value: object) -> Json:
         return _encode_record(value)
     if isinstance(value, Mapping):
         return {str(k): encode(v) for k, v in value.items()}
-    if isinstance(value, list | tuple | set | frozenset):
+    if isinstance(value, set | frozenset):  # in a stable order
+        return sorted((encode(v) for v in value), key=repr)
+    if isinstance(value, list | tuple):
         return [encode(v) for v in value]
     raise TypeError(f"cannot encode {type(value).__name__}")
 
@@ -343,6 +346,10 @@ def _decode(tp: object, data: object, where: str) -> object:
             if isinstance(data, str):
                 return base64.b64decode(data.encode("ascii"))
             raise FormatError(f"{where}: expected base64 text, got {type(data).__name__}")
+    if origin in (set, frozenset):
+        args = typing.get_args(tp)
+        items = _items(data, where)
+        return frozenset(_decode(args[0] if args else Json, x, where) for x in items)
     if origin in (tuple, list):
         args = typing.get_args(tp)
         items = _items(data, where)
@@ -358,10 +365,15 @@ def _decode(tp: object, data: object, where: str) -> object:
         return tuple(out) if origin is tuple else out
     if origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, int]):
         args = typing.get_args(tp)
-        val_tp = args[1] if len(args) == 2 else Json
+        key_tp, val_tp = args if len(args) == 2 else (str, Json)
         if not isinstance(data, Mapping):
             raise FormatError(f"{where}: expected an object, got {type(data).__name__}")
-        out_map = {str(k): _decode(val_tp, x, f"{where}.{k}") for k, x in data.items()}
+        out_map = {
+            _scalar(key_tp, k, where) if key_tp is int else str(k): _decode(
+                val_tp, x, f"{where}.{k}"
+            )
+            for k, x in data.items()
+        }
         return out_map if origin is dict else MappingProxyType(out_map)
     raise TypeError(f"codec: unsupported type {tp!r} at {where or 'top'}")
 

@@ -83,7 +83,7 @@ def test_analysis_of_a_listing_over_its_cap_is_refused_at_once(problem) -> None:
     assert time.process_time() - cpu < 1.0
     assert "not analysed" in result.note and result.labels == ()
     assert result.to_json()["note"] == result.note
-    assert feats["instructions"] > 100_000 and feats["loops"] == 0
+    assert feats.instructions > 100_000 and feats.loops == 0
 
 
 _FEATURES = """
@@ -92,7 +92,7 @@ resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))
 from supercoder.runs.programs import features
 text = sys.stdin.read()
 start = time.process_time()
-print(features(text)["instructions"], time.process_time() - start)
+print(features(text).instructions, time.process_time() - start)
 """
 
 

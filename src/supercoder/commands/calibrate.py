@@ -54,9 +54,9 @@ def identical_checks(
     from supercoder.timing.meter import MeterConfig
     from supercoder.timing.slots import slot_count
     from supercoder.toolchain.baseline import baseline_asm
-    from supercoder.verify.evaluate import CheckConfig, evaluate
+    from supercoder.verify.evaluate import check_config, evaluate
 
-    config_eval = CheckConfig(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
+    config_eval = check_config(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
     jobs = []
     for name in config.problems:
         if not (BUNDLED_ROOT / name).is_dir():
@@ -128,7 +128,7 @@ def calibrate(
         load_calibration,
         save_calibration,
     )
-    from supercoder.toolchain.gcc import machine_context
+    from supercoder.toolchain.gcc import machine
 
     if show:
         cal = load_calibration()
@@ -144,7 +144,7 @@ def calibrate(
             "time: about a minute on an idle machine (Ctrl-C stops; nothing is stored then)"
         )
     checks = identical_checks(config, echo)
-    cal = estimate_calibration(checks, machine_context(), slots=slot_count())
+    cal = estimate_calibration(checks, machine(), slots=slot_count())
     path = save_calibration(cal)
     typer.echo(
         json.dumps({**cal.to_json(), "path": str(path)})

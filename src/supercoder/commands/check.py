@@ -12,18 +12,17 @@ from supercoder.commands.options import (
     CPU_LIMIT,
     MEMORY_MB,
     SERVER,
+    CheckOptions,
     JsonFlag,
-    NoTimeOpt,
-    SandboxOpt,
-    TargetOpt,
 )
+from supercoder.commands.optionset import with_groups
 from supercoder.errors import EXIT_MACHINE, UserError, printable
-from supercoder.toolchain.isa import DEFAULT_TARGET
 
 if TYPE_CHECKING:
     from supercoder.types import Verdict
 
 
+@with_groups(checks=CheckOptions)
 def check(
     problem_dir: Annotated[
         Path,
@@ -40,12 +39,11 @@ def check(
         ),
     ],
     as_json: JsonFlag = False,
-    no_time: NoTimeOpt = False,
-    unsafe_no_sandbox: SandboxOpt = False,
     cpu_limit: Annotated[float, CPU_LIMIT] = 10.0,
     memory_mb: Annotated[int, MEMORY_MB] = 2048,
-    isa_target: TargetOpt = DEFAULT_TARGET,
     server: Annotated[str | None, SERVER] = None,
+    *,
+    checks: CheckOptions,
 ) -> None:
     """Is each CANDIDATE correct on every test of PROBLEM_DIR, and how much faster than gcc -O3?
 
@@ -68,8 +66,6 @@ def check(
     """
     from supercoder.commands.options import note
     from supercoder.problems.loading import load_problem_arg
-    from supercoder.sandbox.box import Limits
-    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import verify_together
 
     programs = _read_candidates(candidates)
@@ -78,11 +74,11 @@ def check(
             server,
             problem_dir,
             programs,
-            not no_time,
-            unsafe_no_sandbox,
+            not checks.no_time,
+            checks.unsafe_no_sandbox,
             cpu_limit,
             memory_mb,
-            str(isa_target),
+            str(checks.isa_target),
         )
         verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
         _show(candidates, verdicts, as_json)
@@ -90,10 +86,7 @@ def check(
             raise typer.Exit(EXIT_MACHINE)
         return
     problem = load_problem_arg(problem_dir, note)
-    limits = Limits(cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5, memory_mb=memory_mb)
-    config = CheckConfig(
-        sandbox=not unsafe_no_sandbox, time=not no_time, limits=limits, target=isa_target
-    )
+    config = checks.config(cpu_limit, memory_mb)
     verdicts = verify_together(problem, programs, config)
     verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
     _show(candidates, verdicts, as_json)

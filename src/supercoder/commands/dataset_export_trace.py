@@ -30,7 +30,7 @@ def export_trace(
     if benchmark is None:
         store = Store(db or None, read_only=True)
         try:
-            benchmark = next(r["benchmark"] for r in store.runs() if r["name"] == run)
+            benchmark = next(r.benchmark for r in store.runs() if r.name == run)
         finally:
             store.close()
     problems = {p.name: p for p in load_benchmark(benchmark)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
@@ -165,3 +166,10 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[], None]]:
     with Progress(*columns, transient=True) as bar:
         task = bar.add_task(label, total=total)
         yield lambda: bar.advance(task)
+
+
+def fmt_figure(key: str, value: Any) -> str:
+    """A run figure as the summary and the leaderboard print it (``figure_text``)."""
+    from supercoder.runs.summary import figure_text
+
+    return figure_text(key, value)

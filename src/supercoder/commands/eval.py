@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from supercoder.commands.display import fmt_figure
 from supercoder.commands.options import (
     BENCHMARK,
     EXECUTOR,
@@ -23,26 +24,94 @@ from supercoder.commands.options import (
 )
 from supercoder.commands.optionset import but, with_config
 from supercoder.errors import EXIT_MACHINE, printable
+from supercoder.verify.executors import ExecutorKind
 
 if TYPE_CHECKING:
+    from supercoder.runs.store import RunRow
     from supercoder.runs.summary import RunSummary
     from supercoder.types import Problem
 
 
-@with_config(ModelRunConfig, "opts")
+def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """``--resume RUN``: the options RUN was started with, from the store (its run file;
+    for a run stored before run files, what its stored identity says)."""
+    name = options.get("resume")
+    if name is None:
+        return None
+    from supercoder.errors import UserError
+    from supercoder.runs.store import Store
+
+    if options.get("run") not in (None, name):
+        raise UserError(f"--resume {name} and --run {options['run']}: give one run")
+    store = Store(options.get("db"), read_only=True)
+    try:
+        kept = store.run_file(name)
+        row = None if kept else next((r for r in store.runs() if r.name == name), None)
+    finally:
+        store.close()
+    where = f"the stored run {name!r}"
+    if kept:
+        import tomllib
+
+        return where, {**tomllib.loads(kept), "run": name}
+    if row is None:
+        raise UserError(
+            f"no run {name!r} in {store.path}: `supercoder leaderboard` lists the runs "
+            "(--db names another store)"
+        )
+    return where, {**identity_options(row), "run": name}
+
+
+def identity_options(row: RunRow) -> dict[str, Any]:
+    """The eval options of a run stored before run files, from its row (model,
+    benchmark and the identity ``RunConfig.identity`` stored in ``options``)."""
+    o = row.options
+    evolve = o.get("evolve")
+    evolve = evolve if isinstance(evolve, dict) else {}
+    values = {
+        "model": row.model.split("+"),
+        "benchmark": row.benchmark,
+        "samples": o.get("samples"),
+        "rounds": o.get("rounds"),
+        "temperature": o.get("temperature"),
+        "context": o.get("context"),
+        "answer": o.get("answer"),
+        "strategy": o.get("strategy"),
+        "no_time": None if o.get("time") is None else not o["time"],
+        "unsafe_no_sandbox": None if o.get("sandbox") is None else not o["sandbox"],
+        "isa_target": o.get("target"),
+        "generation": evolve.get("generation"),
+        "islands": evolve.get("islands"),
+        "start_from": evolve.get("start_from"),
+        "max_cost": evolve.get("max_cost_usd"),
+        "max_tokens": evolve.get("max_tokens"),
+    }
+    return {k: v for k, v in values.items() if v is not None}
+
+
+@with_config(ModelRunConfig, "opts", preset=_stored_options)
 def eval_cmd(
     benchmark: Annotated[str, BENCHMARK] = "val",
     run: Annotated[str | None, but(RUN, show_default="MODEL@BENCHMARK")] = None,
     workers: Annotated[
         int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
     ] = 1,
-    executor: Annotated[str, EXECUTOR] = "local",
+    executor: Annotated[ExecutorKind, EXECUTOR] = ExecutorKind.LOCAL,
     concurrency: Annotated[
         int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
     ] = 4,
     json_out: JsonFile = None,
     db: DbOpt = None,
     server: Annotated[str | None, SERVER] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option(
+            "--resume",
+            metavar="RUN",
+            help="Continue the stored run RUN with the options it was started with (its "
+            "run file in --db; flags given here override them).",
+        ),
+    ] = None,
     *,
     opts: ModelRunConfig,
 ) -> None:
@@ -53,12 +122,16 @@ def eval_cmd(
     continues from the store when the same command is run again.
 
     Results go to an SQLite store (--db); re-running the same --run resumes it: finished
-    problems are skipped and no stored answer is verified again. A problem whose model
+    problems are skipped and no stored answer is verified again. The store keeps each
+    run's options as a run file: --resume RUN continues it with no other option, and
+    --config RUN.TOML reads options from such a file (TOML keys: the option names). A problem whose model
     or machine failed (server down or hung, disk full, ...) is not finished and not
     scored: rates still divide by the whole benchmark, the problem is named, and the
     exit code is 3: rerun to retry it. Ctrl-C stops at once, keeping what is stored.
 
     Example: supercoder eval --benchmark val --json summary.json
+
+    Example: supercoder eval --resume compiler@val
     """
     from supercoder.errors import check_writable
     from supercoder.runs.store import Store
@@ -83,7 +156,15 @@ def eval_cmd(
     err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, bool(specs))}")
     try:
         model = llms if len(llms) != 1 else llms[0]
-        result = _run_with_progress(problems, model, run_config, store, verify)
+        kept = _run_file(opts, benchmark, workers, executor, concurrency, server)
+        result = _run_with_progress(
+            problems,
+            model,
+            run_config,
+            store,
+            verify,
+            on_open=lambda: store.keep_run_file(run_config.run_name, kept),
+        )
     finally:
         store.close()
     print_summary(result.name, result.summary)
@@ -94,21 +175,35 @@ def eval_cmd(
         raise typer.Exit(EXIT_MACHINE)
 
 
+def _run_file(opts: ModelRunConfig, benchmark, workers, executor, concurrency, server) -> str:
+    """The run file the store keeps for this run (``eval --resume`` reads it back)."""
+    from supercoder.commands.optionset import option_values, to_toml
+
+    values = {
+        "benchmark": benchmark,
+        **option_values(opts),
+        "workers": workers,
+        "executor": executor,
+        "concurrency": concurrency,
+        "server": server,
+    }
+    return to_toml(values, "supercoder eval options (eval --resume RUN reads them)")
+
+
 def _remote_verifier(server: str, run_config):
     """``--server``: the run's verification (its timing, target) on a verification server."""
     import os
 
     from supercoder.errors import UserError
-    from supercoder.toolchain.isa import Target
     from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
-    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.evaluate import check_config
     from supercoder.verify.service import VerifyConfig
 
     if not run_config.sandbox:
         raise UserError("--unsafe-no-sandbox: a verification server always uses its sandbox")
     client = ServiceClient(server, os.environ.get(TOKEN_ENV) or None)
     client.health()  # unreachable: exit 3 now, not after the model's first answers
-    config = CheckConfig(time=run_config.time, target=Target(run_config.target))
+    config = check_config(time=run_config.time, target=run_config.target)
     return RemoteVerifier(client, VerifyConfig(config))
 
 
@@ -163,7 +258,7 @@ def _report_unfinished(name: str, failed: dict[str, str]) -> None:
     )
 
 
-def _run_with_progress(problems, llm, run_config, store, verify=None):
+def _run_with_progress(problems, llm, run_config, store, verify=None, on_open=None):
     """On a terminal, a live bar (done/total, elapsed, ETA, running geomean); otherwise
     one line per finished problem on stderr: name, status, speedup [CI], seconds."""
     from rich.markup import escape
@@ -196,6 +291,8 @@ def _run_with_progress(problems, llm, run_config, store, verify=None):
         task = progress.add_task(run_config.run_name, total=len(problems))
 
         def on_start(todo: int, skipped: int) -> None:
+            if on_open is not None:  # the run is open (new, or the same settings)
+                on_open()
             tally.start(todo)
             if skipped:
                 err.print(f"resuming {run_config.run_name}: {skipped} problem(s) already done")
@@ -354,10 +451,10 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
         console.print(Text(printable(line)))
     ctx = summary.context
     console.print(
-        f"strategy={ctx.get('strategy', 'best-of-n')} target={ctx.get('target', 'native')} "
-        f"samples={ctx.get('samples')} "
-        f"rounds={ctx.get('rounds')} timed={ctx.get('timed')} "
-        f"gcc: {ctx.get('gcc')} cpu: {ctx.get('cpu')}",
+        f"strategy={ctx.strategy or 'best-of-n'} target={ctx.target or 'native'} "
+        f"samples={ctx.samples} "
+        f"rounds={ctx.rounds} timed={ctx.timed} "
+        f"gcc: {ctx.machine.gcc or None} cpu: {ctx.machine.cpu or None}",
         highlight=False,
         soft_wrap=True,
     )
@@ -369,7 +466,7 @@ def _figures_table(name: str, summary: RunSummary) -> Table:
     from supercoder.runs.summary import STAT_KEYS
 
     s, paper = summary, summary.paper
-    title = f"{name}: {s.problems} problems, {s.context.get('model')}"
+    title = f"{name}: {s.problems} problems, {s.context.model}"
     table = Table(title=Text(printable(title, newlines=False)))
     table.add_column("metric")
     table.add_column("ours", justify="right")
@@ -419,7 +516,7 @@ def _summary_notes(summary: RunSummary) -> list[str]:
     that ran out, the lowest x86-64 level of the correct answers."""
     s, lines = summary, []
     if not s.timed_share and s.problems_scored:
-        timed = s.context.get("timed")
+        timed = s.context.timed
         why = "--no-time" if timed is False else "no test long enough to time"
         lines.append(
             f"no speedup was measured ({why}): the speedup figures, fast_1.1 and the "
@@ -448,9 +545,3 @@ def _summary_notes(summary: RunSummary) -> list[str]:
 def _clock(seconds: float) -> str:
     seconds = int(round(seconds))
     return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
-
-
-def fmt_figure(key: str, value: Any) -> str:
-    from supercoder.runs.summary import figure_text
-
-    return figure_text(key, value)

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from supercoder.commands.eval import fmt_figure
+from supercoder.commands.display import fmt_figure
 from supercoder.commands.options import (
     DbOpt,
     err,
@@ -19,6 +19,7 @@ from supercoder.commands.options import (
 from supercoder.errors import UserError, printable
 
 if TYPE_CHECKING:
+    from supercoder.runs.store import LeaderboardRow
     from supercoder.runs.summary import RunSummary
 
 
@@ -60,14 +61,14 @@ def leaderboard(
     for col in cols:
         table.add_column(col)
     for r in rows:
-        s = r["summary"]
+        s = r.summary
         table.add_row(
-            printable(r["name"], newlines=False),
-            printable(r["model"], newlines=False),
+            printable(r.run.name, newlines=False),
+            printable(r.run.model, newlines=False),
             *_board_cells(s),
             fmt_figure("x", s.paper.speedups.avg),
             f"${s.cost_usd:.2f}",
-            "yes" if r["finished"] else "no",
+            "yes" if r.run.finished is not None else "no",
         )
     console = Console(markup=False, highlight=False)
     if not console.is_terminal:
@@ -95,20 +96,20 @@ def _board_cells(s: RunSummary) -> tuple[str, ...]:
     )
 
 
-def leaderboard_html(rows: list[dict[str, Any]]) -> str:
+def leaderboard_html(rows: list[LeaderboardRow]) -> str:
     """A self-contained page: the table, then a histogram of log2 speedups per run."""
     from supercoder.report.html import speedup_plot
 
     head = "<tr>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
     body, plots = [], []
     for r in rows:
-        s = r["summary"]
-        cells = (r["name"], r["model"], *_board_cells(s))
+        s = r.summary
+        cells = (r.run.name, r.run.model, *_board_cells(s))
         body.append("<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in cells) + "</tr>")
         speeds = [
             p.speedup for p in s.per_problem.values() if p.speedup is not None and not p.memorizable
         ]
-        plots.append(f"<h2>{html.escape(r['name'])}</h2>{speedup_plot(speeds)}")
+        plots.append(f"<h2>{html.escape(r.run.name)}</h2>{speedup_plot(speeds)}")
     style = "body{font-family:sans-serif}td,th{padding:2px 8px;border-bottom:1px solid #ddd}"
     return (
         f"<!doctype html><html><head><meta charset='utf-8'><title>supercoder leaderboard</title>"

@@ -410,9 +410,7 @@ class Toolbox:
     def check_candidate(
         self, problem: str, assembly: str = "", time: bool = True, edits: str = ""
     ) -> Answer:
-        from supercoder.sandbox.box import Limits
-        from supercoder.toolchain.isa import DEFAULT_TARGET
-        from supercoder.verify.evaluate import CheckConfig
+        from supercoder.verify.evaluate import check_config
         from supercoder.verify.reward import verdict_json
         from supercoder.verify.service import verify_together
 
@@ -420,9 +418,9 @@ class Toolbox:
         asm = self._program(p, assembly, edits)
         if not isinstance(time, bool):
             raise UserError("time: give true or false")
-        cpu = self.config.cpu_limit
-        limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=self.config.memory_mb)
-        config = CheckConfig(time=time, limits=limits, target=DEFAULT_TARGET)
+        config = check_config(
+            time=time, cpu_limit=self.config.cpu_limit, memory_mb=self.config.memory_mb
+        )
         (verdict,) = verify_together(p, [asm], config)
         if verdict.is_infra_failure:
             raise InfraError(

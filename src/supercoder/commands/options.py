@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from supercoder.commands.optionset import but, declare, flags
+from supercoder.commands.optionset import but, declare, flags, group
 from supercoder.errors import UserError
 from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from supercoder.models.base import Model
     from supercoder.runs.store import RunConfig
     from supercoder.runs.strategies import StrategyConfig
+    from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import VerifyConfig
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
@@ -268,6 +269,34 @@ def note(line: str) -> None:
 
 
 @dataclass(frozen=True)
+class CheckOptions:
+    """How answers are checked: the option group of every command that verifies
+    (``check``, ``eval``, ``optimize``; ``config()`` is its ``CheckConfig``).
+
+    Fields:
+        no_time: check correctness only; time nothing (no speedup, no CI).
+        unsafe_no_sandbox: run the programs WITHOUT isolation (dangerous).
+        isa_target: the CPUs the answer must run on.
+    """
+
+    no_time: bool = False
+    unsafe_no_sandbox: bool = False
+    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+
+    def config(self, cpu_limit: float | None = None, memory_mb: int | None = None) -> CheckConfig:
+        """The ``CheckConfig`` of these options (``verify.evaluate.check_config``)."""
+        from supercoder.verify.evaluate import check_config
+
+        return check_config(
+            sandbox=not self.unsafe_no_sandbox,
+            time=not self.no_time,
+            target=self.isa_target,
+            cpu_limit=cpu_limit,
+            memory_mb=memory_mb,
+        )
+
+
+@dataclass(frozen=True)
 class ModelRunConfig:
     """The options of ``eval`` and ``optimize``: who answers, how often, how it is asked,
     how it is checked (each field is one option; ``optionset`` makes them).
@@ -280,8 +309,6 @@ class ModelRunConfig:
         samples: answers per problem (--strategy builds: builds tried at most).
         rounds: answers per sample chain (1: no refinement).
         temperature: sampling temperature.
-        no_time: check correctness only; time nothing (no speedup, no CI).
-        unsafe_no_sandbox: run candidates WITHOUT isolation (dangerous).
         base_url: OpenAI/Anthropic-compatible server URL.
         timeout: seconds to wait for the model server per request (a request that times
             out twice is given up: the problem stays unfinished, a rerun retries it).
@@ -305,9 +332,7 @@ class ModelRunConfig:
         max_tokens: evolve: token cap per problem.
         generation: evolve: answers per generation.
         islands: evolve: populations.
-        isa_target: CPUs the answer must run on: native (this CPU) or an x86-64 level;
-            the assembler refuses instructions beyond it and the build search builds for
-            it.
+        checks: how every answer is checked (``CheckOptions``: sandbox, timing, target).
     """
 
     model: list[str] | None = field(
@@ -321,8 +346,6 @@ class ModelRunConfig:
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
     temperature: float = field(default=0.7, metadata=flags("--temperature", "-t", min=0.0))
-    no_time: bool = False
-    unsafe_no_sandbox: bool = False
     base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
     timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
@@ -346,7 +369,19 @@ class ModelRunConfig:
     )
     generation: int = field(default=2, metadata=flags("--generation", min=1))
     islands: int = field(default=2, metadata=flags("--islands", min=1))
-    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+    checks: CheckOptions = field(default_factory=lambda: CheckOptions(), metadata=group())
+
+    @property
+    def no_time(self) -> bool:
+        return self.checks.no_time
+
+    @property
+    def unsafe_no_sandbox(self) -> bool:
+        return self.checks.unsafe_no_sandbox
+
+    @property
+    def isa_target(self) -> Target:
+        return self.checks.isa_target
 
     def specs(self) -> list[str]:
         """The models' specs (none for the build search; bad ones: one line)."""
@@ -491,13 +526,9 @@ class ModelRunConfig:
 
     def verify_config(self) -> VerifyConfig:
         """How every answer is checked: the sandbox, timing or not, the target."""
-        from supercoder.verify.evaluate import CheckConfig
         from supercoder.verify.service import VerifyConfig
 
-        config = CheckConfig(
-            sandbox=not self.unsafe_no_sandbox, time=not self.no_time, target=self.isa_target
-        )
-        return VerifyConfig(config)
+        return VerifyConfig(self.checks.config())
 
 
 DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
@@ -511,12 +542,10 @@ WORKERS_SHOWN = "cores - 1, at least 1"
 def reward_config(
     kind: str, baseline_copy: float, sandbox: bool, target: Target = Target.NATIVE
 ) -> RewardConfig:
-    from supercoder.verify.evaluate import CheckConfig
-
     if kind not in REWARD_KINDS:
         raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
-    config = CheckConfig(sandbox=sandbox, target=target)
-    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=config)
+    checks = CheckOptions(unsafe_no_sandbox=not sandbox, isa_target=target)
+    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=checks.config())
 
 
 def _check_choices(o: ModelRunConfig, name: str) -> None:
@@ -550,3 +579,40 @@ def strategy_options(
             raise UserError(f"--strategy-option {pair!r}: use KEY=VALUE")
         values[key.strip().replace("-", "_")] = value
     return make_config(cls.Config if hasattr(cls, "Config") else cls, values, base)
+
+
+def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
+    """The model ``problem init --llm-generator`` and ``problem llm-generator`` ask (messages -> reply text), or None; refused up front
+    (before any build) when it cannot be asked."""
+    from supercoder.errors import UserError
+    from supercoder.runs.registry import legacy_spec
+
+    if not wanted:
+        if spec is not None:
+            raise UserError("--model is used with --llm-generator only")
+        return None
+    if spec is None:
+        raise UserError(
+            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
+        )
+    if legacy_spec(spec) is not None or not spec.partition(":")[0]:
+        raise UserError(
+            "--llm-generator needs an LLM: the build search writes no code "
+            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
+        )
+    if generator is not None:
+        raise UserError(
+            "--llm-generator with --generator: the problem's own generator comes first; "
+            "give one of them"
+        )
+    from supercoder.models.base import Sampling
+    from supercoder.models.providers import load_model
+
+    client = load_model(spec, base_url=base_url, cache=False)
+    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
+
+    def ask(messages: list[dict[str, str]]) -> str:
+        replies = client.complete(messages, sampling)
+        return replies[0].text if replies else ""
+
+    return ask

@@ -115,6 +115,9 @@ def config_params(
         if f.name in skip or not f.init:
             continue
         meta = f.metadata or {}
+        if meta.get("group"):  # a group inside the group: its options, flattened
+            out += config_params(hints[f.name], skip, defaults)
+            continue
         default = (defaults or {}).get(f.name, _default(f))
         names = meta.get("flags") or _flag_names(f.name, hints[f.name], default)
         extra = dict(meta.get("option") or {})
@@ -135,6 +138,27 @@ def config_params(
             )
         )
     return out
+
+
+def group() -> dict[str, Any]:
+    """A field's ``metadata`` marking it an option group of its own (a ``*Config`` whose
+    options the enclosing group takes, flattened: ``ModelRunConfig.checks``)."""
+    return {"group": True}
+
+
+def build(cls: type, values: dict[str, Any], skip: tuple[str, ...] = ()) -> Any:
+    """The ``cls`` of the option ``values`` its fields name (taken out of ``values``),
+    its group fields built the same way."""
+    hints = typing.get_type_hints(cls)
+    kwargs = {}
+    for f in dataclasses.fields(cls):
+        if f.name in skip or not f.init:
+            continue
+        if (f.metadata or {}).get("group"):
+            kwargs[f.name] = build(hints[f.name], values, skip)
+        else:
+            kwargs[f.name] = values.pop(f.name)
+    return cls(**kwargs)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -164,21 +188,32 @@ ConfigOpt = Annotated[
 
 
 def with_config(
-    cls: type | Group, name: str, skip: tuple[str, ...] = (), **groups: type | Group
+    cls: type | Group,
+    name: str,
+    skip: tuple[str, ...] = (),
+    preset: Callable[[dict[str, Any]], tuple[str, dict[str, Any]] | None] | None = None,
+    **groups: type | Group,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """The decorator of the module docstring: ``name`` receives a ``cls`` made from the
     options; fields in ``skip`` are left to the command (it sets them itself). Further
     ``groups`` (``sandbox=SandboxOptions``) are composed the same way, each received by
     the parameter of its name."""
     first = cls if isinstance(cls, Group) else Group(cls, skip)
-    return with_groups(**{name: first}, **groups)
+    return with_groups(preset, **{name: first}, **groups)
 
 
-def with_groups(**groups: type | Group) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def with_groups(
+    preset: Callable[[dict[str, Any]], tuple[str, dict[str, Any]] | None] | None = None,
+    **groups: type | Group,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Compose option groups into a command: each keyword names the command's parameter
     that receives the group's ``*Config`` (a class, or ``use(cls, skip=..., **defaults)``),
     built from the group's options. Every option of a group is declared once, by its
-    field; the command also gets ``--config RUN.TOML`` (``apply_run_file``)."""
+    field; the command also gets ``--config RUN.TOML`` (``apply_run_file``).
+
+    ``preset(options)``: option values from elsewhere (``eval --resume``: the stored
+    run's), as ``(where, {option: value})`` or None; the run file overrides them and the
+    command line overrides both."""
     parts = {k: g if isinstance(g, Group) else Group(g) for k, g in groups.items()}
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -204,6 +239,8 @@ def with_groups(**groups: type | Group) -> Callable[[Callable[..., Any]], Callab
             seen |= {p.name for p in made[key]}
         config = [] if "config" in seen else [_config_param(), _ctx_param()]
         tables = {key: [p.name for p in ps] for key, ps in made.items()}
+        for g in parts.values():
+            tables.update(_inner_tables(g.cls, g.skip))
         params = [*own, *(p for ps in made.values() for p in ps), *config]
         hints = {p.name: (typing.get_args(p.annotation) or (p.annotation,))[0] for p in params}
 
@@ -211,12 +248,13 @@ def with_groups(**groups: type | Group) -> Callable[[Callable[..., Any]], Callab
         def command(**kw: Any) -> Any:
             ctx = kw.pop(_CTX) if config else None
             path = kw.pop("config", None) if config else None
+            stored = preset(kw) if preset is not None else None
+            if stored is not None:
+                where, data = stored
+                kw = apply_run_file(where, kw, tables, hints, ctx, data=data)
             if path is not None:
                 kw = apply_run_file(path, kw, tables, hints, ctx)
-            built = {
-                key: parts[key].cls(**{p.name: kw.pop(p.name) for p in ps})
-                for key, ps in made.items()
-            }
+            built = {key: build(parts[key].cls, kw, parts[key].skip) for key in made}
             return fn(**kw, **built)
 
         command.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]
@@ -232,6 +270,17 @@ def _ctx_param() -> inspect.Parameter:
     """The click context, which typer hands to a parameter of its type: the run file
     asks it which options the command line gave."""
     return inspect.Parameter(_CTX, inspect.Parameter.KEYWORD_ONLY, annotation=typer.Context)
+
+
+def _inner_tables(cls: type, skip: tuple[str, ...]) -> dict[str, list[str]]:
+    """``{field: its option names}`` of the groups inside ``cls`` (run-file tables)."""
+    hints = typing.get_type_hints(cls)
+    out: dict[str, list[str]] = {}
+    for f in dataclasses.fields(cls):
+        if (f.metadata or {}).get("group"):
+            out[f.name] = [p.name for p in config_params(hints[f.name], skip)]
+            out.update(_inner_tables(hints[f.name], skip))
+    return out
 
 
 def _config_param() -> inspect.Parameter:
@@ -254,24 +303,39 @@ def read_run_file(path: Path) -> dict[str, Any]:
 
 
 def apply_run_file(
-    path: Path,
+    path: Path | str,
     values: dict[str, Any],
     tables: dict[str, list[str]] | None = None,
     hints: dict[str, Any] | None = None,
     ctx: click.Context | None = None,
+    data: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """``values`` (the command's parsed options) with those of the run file ``path``
     where the command line left an option at its default: a key is an option's name
     (underscores or dashes), at the top level or in the ``[GROUP]`` table of its group
     (``tables``: group -> its option names). Each value is converted and range-checked
     as the option's own flag would be; an unknown key or bad value is refused in one
-    line naming it."""
+    line naming it. ``data``: the file's table already read (``path`` then only names
+    where it came from)."""
     from supercoder.errors import UserError
 
-    data = read_run_file(path)
+    data = read_run_file(Path(path)) if data is None else data
     tables = tables or {}
     ctx = ctx or click.get_current_context(silent=True)
     params = {p.name: p for p in ctx.command.params} if ctx is not None else {}
+    # a key names an option by its field (``isa_target``) or its long flag (``target``)
+    spelled = {
+        flag.removeprefix("--").replace("-", "_"): p.name
+        for p in params.values()
+        if p.param_type_name == "option"
+        for flag in p.opts
+        if flag.startswith("--")
+    }
+
+    def known(key: str) -> str:
+        name = key.replace("-", "_")
+        return name if name in params else spelled.get(name, name)
+
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
         if key.replace("-", "_") == "strategy_option" and isinstance(value, dict):
@@ -282,13 +346,13 @@ def apply_run_file(
             ]
         if key in tables and isinstance(value, dict):
             for sub, v in value.items():
-                name = sub.replace("-", "_")
+                name = known(sub)
                 if name not in tables[key]:
-                    known = ", ".join(tables[key])
-                    raise UserError(f"{path}: [{key}] has no option {sub!r} (it has: {known})")
+                    has = ", ".join(tables[key])
+                    raise UserError(f"{path}: [{key}] has no option {sub!r} (it has: {has})")
                 flat[name] = (f"[{key}] {sub}", v)
         else:
-            flat[key.replace("-", "_")] = (key, value)
+            flat[known(key)] = (key, value)
     out = dict(values)
     settable = sorted(n for n, p in params.items() if n in values and p.param_type_name == "option")
     for name, (where, value) in flat.items():
@@ -309,6 +373,46 @@ def apply_run_file(
         except (typer.BadParameter, click.BadParameter, ValueError, TypeError) as e:
             raise UserError(f"{path}: {where}: {getattr(e, 'message', e)}") from e
     return out
+
+
+def option_values(config: Any) -> dict[str, Any]:
+    """``{option name: value}`` of a group's ``*Config`` (its inner groups flattened):
+    what a run file holds."""
+    out: dict[str, Any] = {}
+    for f in dataclasses.fields(config):
+        value = getattr(config, f.name)
+        if (f.metadata or {}).get("group"):
+            out.update(option_values(value))
+        elif f.init:
+            out[f.name] = value
+    return out
+
+
+def to_toml(values: dict[str, Any], title: str = "") -> str:
+    """A run file of ``values`` (top-level keys; None left out: the option's default),
+    read back by ``read_run_file``."""
+    lines = [f"# {line}" for line in title.splitlines()]
+    for key, value in values.items():
+        if value is not None:
+            lines.append(f"{key} = {_toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def _toml_value(value: Any) -> str:
+    import json
+    import math
+
+    if isinstance(value, enum.Enum):
+        value = value.value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ValueError(f"{value}: no run-file value")
+        return repr(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)  # a TOML basic string
 
 
 def _typed(value: Any, hint: Any) -> Any:

@@ -17,6 +17,7 @@ from supercoder.commands.options import (
     OUT,
     TIMEOUT,
     SplitOpt,
+    generator_llm,
 )
 
 if TYPE_CHECKING:
@@ -152,7 +153,7 @@ def problem_init(
     from supercoder.problems.init import InitConfig, create_from_sources
     from supercoder.problems.sources import with_build_flags
 
-    ask = _llm_model(llm_generator, model, base_url, generator)
+    ask = generator_llm(llm_generator, model, base_url, generator)
 
     opts = InitConfig(
         hidden_dir=hidden,
@@ -177,43 +178,6 @@ def problem_init(
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
     _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
-
-
-def _llm_model(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
-    """The model --llm-generator asks (messages -> reply text), or None; refused up front
-    (before any build) when it cannot be asked."""
-    from supercoder.errors import UserError
-    from supercoder.runs.registry import legacy_spec
-
-    if not wanted:
-        if spec is not None:
-            raise UserError("--model is used with --llm-generator only")
-        return None
-    if spec is None:
-        raise UserError(
-            "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
-        )
-    if legacy_spec(spec) is not None or not spec.partition(":")[0]:
-        raise UserError(
-            "--llm-generator needs an LLM: the build search writes no code "
-            "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
-        )
-    if generator is not None:
-        raise UserError(
-            "--llm-generator with --generator: the problem's own generator comes first; "
-            "give one of them"
-        )
-    from supercoder.models.base import Sampling
-    from supercoder.models.providers import load_model
-
-    client = load_model(spec, base_url=base_url, cache=False)
-    sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)
-
-    def ask(messages: list[dict[str, str]]) -> str:
-        replies = client.complete(messages, sampling)
-        return replies[0].text if replies else ""
-
-    return ask
 
 
 def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import BASE_URL, FORCE, MODEL
+from supercoder.commands.options import BASE_URL, FORCE, MODEL, generator_llm
 
 
 def llm_generator_cmd(
@@ -31,7 +31,6 @@ def llm_generator_cmd(
 
     Example: supercoder problem llm-generator problems/cf283a --model openai:gpt-4o
     """
-    from supercoder.commands.problem_init import _llm_model
     from supercoder.errors import UserError
     from supercoder.problems.loading import BUNDLED_ROOT, load_problem
     from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR
@@ -47,7 +46,7 @@ def llm_generator_cmd(
         raise UserError(f"{problem_dir}: the program reads no input: there is none to generate")
     if (folder / LLM_GENERATOR).exists() and not force:
         raise UserError(f"{problem_dir}: already has {LLM_GENERATOR} (--force replaces it)")
-    ask = _llm_model(True, model, base_url, None)
+    ask = generator_llm(True, model, base_url, None)
     for name in (LLM_GENERATOR, LLM_FILE):
         (folder / name).unlink(missing_ok=True)
     typer.echo(f"asking {model} for a generator and a validator...", err=True)

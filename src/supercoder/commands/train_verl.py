@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -10,11 +11,20 @@ import typer
 from supercoder.commands.options import BENCHMARK
 from supercoder.commands.optionset import with_config
 from supercoder.training.verl_export import VerlExportConfig
+from supercoder.training.verl_scripts import Algo
+
+
+class AlgoChoice(StrEnum):
+    """``--algo``: verl's algorithms (``verl_scripts.Algo``), or both."""
+
+    PPO = Algo.PPO.value
+    GRPO = Algo.GRPO.value
+    BOTH = "both"
 
 
 @with_config(VerlExportConfig, "opts", skip=("algos",))
 def verl(
-    algo: Annotated[str, typer.Option(help="ppo, grpo or both.")] = "ppo",
+    algo: Annotated[AlgoChoice, typer.Option(help="ppo, grpo or both.")] = AlgoChoice.PPO,
     benchmark: Annotated[str, BENCHMARK] = "train",
     val: Annotated[str, typer.Option(help="Validation problems.")] = "val",
     *,
@@ -32,8 +42,6 @@ def verl(
     from supercoder.dataset.benchmarks import load_benchmark
     from supercoder.training.verl_export import ALGOS, export_verl
 
-    if algo not in (*ALGOS, "both"):
-        raise typer.BadParameter(f"use one of {', '.join(ALGOS)} or both", param_hint="--algo")
-    opts = replace(opts, algos=ALGOS if algo == "both" else (algo,))
+    opts = replace(opts, algos=ALGOS if algo is AlgoChoice.BOTH else (algo.value,))
     for path in export_verl(load_benchmark(benchmark), load_benchmark(val), opts, echo=typer.echo):
         typer.echo(str(path))

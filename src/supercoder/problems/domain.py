@@ -48,9 +48,10 @@ import shutil
 import tempfile
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from supercoder.codec import FormatError, decode, encode, opts
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
 from supercoder.problems.inputmodel import (
@@ -176,26 +177,9 @@ class Behaviour:
     what -O3 does on every one."""
 
     signatures: frozenset[str]
-    sanitizer_exits_cleanly: bool
+    sanitizer_exits_cleanly: bool = field(metadata=opts(key="san_clean"))
     o0_agrees: bool
     sanitizer: bool  # a sanitizer build exists here
-
-    def to_json(self) -> dict:
-        return {
-            "signatures": sorted(self.signatures),
-            "san_clean": self.sanitizer_exits_cleanly,
-            "o0_agrees": self.o0_agrees,
-            "sanitizer": self.sanitizer,
-        }
-
-    @classmethod
-    def from_json(cls, d: dict) -> Behaviour:
-        return cls(
-            frozenset(d["signatures"]),
-            bool(d["san_clean"]),
-            bool(d["o0_agrees"]),
-            bool(d["sanitizer"]),
-        )
 
 
 @dataclass(frozen=True)
@@ -231,10 +215,10 @@ class Judge:
             key = hashlib.sha256(f"visible{VERSION}\n{tests_digest(self.problem)}".encode())
             path = cache_dir() / "unseen" / "visible" / f"{key.hexdigest()[:32]}.json"
             try:
-                self._visible = Behaviour.from_json(json.loads(path.read_text()))
-            except (OSError, ValueError, KeyError, TypeError):
+                self._visible = decode(Behaviour, json.loads(path.read_text()))
+            except (OSError, ValueError, KeyError, TypeError, FormatError):
                 self._visible = self._measure_visible()
-                atomic_write_text(path, json.dumps(self._visible.to_json()))
+                atomic_write_text(path, json.dumps(encode(self._visible)))
         return self._visible
 
     def _measure_visible(self) -> Behaviour:

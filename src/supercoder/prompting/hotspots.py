@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from supercoder.codec import encode
 from supercoder.prompting.diffedit import elision_marker, expand_elisions
 from supercoder.prompting.profiling import Profile
 
@@ -118,7 +119,7 @@ def to_json(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> dict[st
     text = asm.splitlines()
     lines = sorted(hot.lines.items(), key=lambda kv: -kv[1])[:top]
     return {
-        "profile": profile.to_json() | {"lines": None},
+        "profile": encode(profile) | {"lines": None},
         "instructions": hot.total,
         "outside_instructions": profile.outside,
         "functions": [_span_json(s) for s in hot.functions],

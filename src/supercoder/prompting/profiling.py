@@ -19,10 +19,11 @@ import json
 import tempfile
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.codec import decode, encode, versioned
 from supercoder.errors import InfraError
 from supercoder.paths import atomic_write_text, cache_dir, temp_prefix
 from supercoder.types import Problem, TestCase
@@ -34,8 +35,17 @@ PROFILE_VERSION = 1
 
 
 @dataclass(frozen=True)
+class ProfileMeta:
+    """How a profile was made: the budget in CPU seconds it ran under."""
+
+    budget: float = 0.0
+
+
+@versioned(PROFILE_VERSION, name="profile", write=False)
+@dataclass(frozen=True)
 class Profile:
-    """Executed instructions per line of the baseline .s, summed over the profiled tests."""
+    """Executed instructions per line of the baseline .s, summed over the profiled tests
+    (cached as the codec's JSON: ``lines`` keyed by the line number as text)."""
 
     digest: str
     lines: dict[int, int]  # 1-based .s line -> instructions executed there
@@ -44,7 +54,7 @@ class Profile:
     skipped: tuple[str, ...] = ()  # not profiled: the budget ran out
     gave_up: str | None = None
     seconds: float = 0.0
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    meta: ProfileMeta = field(default_factory=ProfileMeta, compare=False)
 
     @property
     def total(self) -> int:
@@ -54,24 +64,6 @@ class Profile:
     def share(self, line: int) -> float:
         total = self.total
         return self.lines.get(line, 0) / total if total else 0.0
-
-    def to_json(self) -> dict[str, Any]:
-        d = asdict(self)
-        d["lines"] = {str(k): v for k, v in sorted(self.lines.items())}
-        return d
-
-    @staticmethod
-    def from_json(d: dict[str, Any]) -> Profile:
-        return Profile(
-            d["digest"],
-            {int(k): int(v) for k, v in d["lines"].items()},
-            int(d["outside"]),
-            tuple(d["tests"]),
-            tuple(d["skipped"]),
-            d.get("gave_up"),
-            float(d["seconds"]),
-            dict(d.get("meta") or {}),
-        )
 
 
 # --- cachegrind output --------------------------------------------------------------
@@ -141,8 +133,8 @@ def profile_problem(
     key = profile_key(asm + "\n# link: " + " ".join(problem.link_flags), tests)
     path = cache_dir() / "profiles" / f"{key}.json"
     if use_cache and path.is_file():
-        cached = Profile.from_json(json.loads(path.read_text()))
-        if cached.gave_up is None or cached.meta.get("budget", 0.0) >= budget_seconds:
+        cached = decode(Profile, json.loads(path.read_text()))
+        if cached.gave_up is None or cached.meta.budget >= budget_seconds:
             return cached  # a profile cut short is redone only with a larger budget
     result = run_profile(
         asm,
@@ -154,7 +146,7 @@ def profile_problem(
         units=unit_asms(problem) if problem.units else None,
     )
     if use_cache:
-        atomic_write_text(path, json.dumps(result.to_json()))
+        atomic_write_text(path, json.dumps(encode(result)))
     return result
 
 
@@ -203,7 +195,7 @@ def run_profile(
         skipped,
         gave_up,
         round(time.monotonic() - start, 3),
-        {"budget": budget_seconds},
+        ProfileMeta(budget_seconds),
     )
 
 

@@ -23,7 +23,7 @@ from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
 from supercoder.runs.registry import LEGACY_BUILDS
-from supercoder.runs.store import Store
+from supercoder.runs.store import RunRow, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import (
@@ -239,33 +239,33 @@ def _rebuilt_baselines(benchmark: str) -> dict[str, str]:
         return {}
 
 
-def _stored_run(store: Store, run: dict[str, Any]) -> RunData:
+def _stored_run(store: Store, run: RunRow) -> RunData:
     """One stored run: its finished problems' attempts, and ``Store.summary``."""
-    outcomes = store.outcomes(run["name"])
-    base = store.baselines(run["name"])
+    outcomes = store.outcomes(run.name)
+    base = store.baselines(run.name)
     if {o.problem for o in outcomes} - base.keys():  # attempts stored before schema 3
-        base = {**_rebuilt_baselines(run["benchmark"]), **base}
+        base = {**_rebuilt_baselines(run.benchmark), **base}
     records = tuple(
         _candidate(
             RunFileRecord(
                 a.verdict, a.candidate.asm or "", base.get(o.problem, ""), "", a is o.best
             ),
-            run["model"],
+            run.model,
         )
         for o in outcomes
         for a in o.attempts
         if not a.dropped
     )
     lineages = tuple(
-        (o.problem, steps) for o in outcomes if (steps := _lineage(store, run["name"], o))
+        (o.problem, steps) for o in outcomes if (steps := _lineage(store, run.name, o))
     )
     return RunData(
-        run["name"],
-        run["model"],
+        run.name,
+        run.model,
         records,
         store.summary(run, outcomes),
         lineages,
-        run.get("benchmark") or None,
+        run.benchmark or None,
     )
 
 

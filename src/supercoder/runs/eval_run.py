@@ -84,8 +84,7 @@ def run_eval(
     ``on_start(todo, skipped)`` once, ``on_begin(problem)`` when a problem starts,
     ``on_problem(problem, outcome or None)`` when it ends."""
     from supercoder.runs.strategies import make_verifier
-    from supercoder.toolchain.isa import Target
-    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.evaluate import check_config
     from supercoder.verify.executors import make_executor
     from supercoder.verify.service import VerifyConfig
 
@@ -98,9 +97,7 @@ def run_eval(
     journal = RunJournal(store, name)
     executor = make_executor(run_config.executor, run_config.workers) if verify is None else None
     checks = VerifyConfig(
-        CheckConfig(
-            sandbox=run_config.sandbox, time=run_config.time, target=Target(run_config.target)
-        )
+        check_config(sandbox=run_config.sandbox, time=run_config.time, target=run_config.target)
     )  # one infra retry
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}

@@ -79,16 +79,17 @@ of verdicts (training logs); ``geomean`` is the one geometric mean.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
 
 import numpy as np
 
+from supercoder.codec import decode
 from supercoder.runs.strategies import Attempt, Outcome, effective_speedup
 from supercoder.runs.summary import (
     BatchStats,
     Distribution,
     PaperFigures,
     ProblemRecord,
+    RunContext,
     RunSummary,
 )
 from supercoder.timing.meter import MeterConfig
@@ -255,9 +256,12 @@ def _wall(outcome: Outcome) -> float | None:
 
 
 def summarize(
-    outcomes: Sequence[Outcome], context: Mapping[str, Any] | None = None, total: int | None = None
+    outcomes: Sequence[Outcome],
+    context: RunContext | Mapping[str, object] | None = None,
+    total: int | None = None,
 ) -> RunSummary:
-    """The run's summary (see the module docstring for every definition)."""
+    """The run's summary (see the module docstring for every definition); ``context``
+    says how the run was made (a mapping is read as a ``RunContext``)."""
     counted = [o for o in outcomes if o.best is not None]
     chosen = [o.best.verdict for o in counted if o.best]
     scored = len(counted)
@@ -316,7 +320,9 @@ def summarize(
         completion_tokens=sum(o.completion_tokens for o in origins),
         cost_usd=round(sum(o.usd for o in origins), 6),
         per_problem={o.problem: r for o, r in zip(counted, records, strict=True)},
-        context=dict(context or {}),
+        context=context
+        if isinstance(context, RunContext)
+        else decode(RunContext, dict(context or {})),
     )
 
 

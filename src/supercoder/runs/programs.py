@@ -32,6 +32,21 @@ BASELINE = BASELINE_SPEEDUP
 
 
 @dataclass(frozen=True)
+class Features:
+    """Assembly properties the feature grid is laid over (stored as the codec's JSON).
+
+    Fields:
+        instructions: instructions in the listing.
+        vector_share: the share of packed vector instructions (3 decimals).
+        loops: natural loops of the CFG.
+    """
+
+    instructions: int = 0
+    vector_share: float = 0.0
+    loops: int = 0
+
+
+@dataclass(frozen=True)
 class Program:
     """One distinct program of the search (see module docstring).
 
@@ -63,7 +78,7 @@ class Program:
     kind: str
     model: str | None
     verdict: Verdict
-    features: dict[str, Any] = field(default_factory=dict, compare=False)
+    features: Features = field(default_factory=Features, compare=False)
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cost_usd: float = 0.0
@@ -86,36 +101,36 @@ class Program:
         return self.prompt_tokens + self.completion_tokens
 
 
-def features(asm: str) -> dict[str, Any]:
-    """Assembly properties the feature grid is laid over: instructions, the share of
-    packed vector instructions, and loops (natural loops of the CFG)."""
+def features(asm: str) -> Features:
+    """The listing's ``Features``: instructions, the share of packed vector
+    instructions, and loops (natural loops of the CFG)."""
     from supercoder.analysis.cfg import build_program
     from supercoder.analysis.core import too_large
     from supercoder.analysis.mix import is_simd
 
     if too_large(asm):  # bounded host work: the largest cell, without parsing it
-        return {"instructions": asm.count("\n"), "vector_share": 0.0, "loops": 0}
+        return Features(instructions=asm.count("\n"))
     try:
         program = build_program(asm)
     except Exception:  # an unparsable listing still has a place: the empty cell
-        return {"instructions": 0, "vector_share": 0.0, "loops": 0}
+        return Features()
     instructions = [i for f in program.functions for i in f.instructions]
     vector = sum(1 for i in instructions if is_simd(i))
-    return {
-        "instructions": len(instructions),
-        "vector_share": round(vector / len(instructions), 3) if instructions else 0.0,
-        "loops": sum(len(f.loops) for f in program.functions),
-    }
+    return Features(
+        instructions=len(instructions),
+        vector_share=round(vector / len(instructions), 3) if instructions else 0.0,
+        loops=sum(len(f.loops) for f in program.functions),
+    )
 
 
-def cell(feats: dict[str, Any]) -> tuple[int, int, int]:
+def cell(feats: Features) -> tuple[int, int, int]:
     """The feature-grid cell: size (log2 buckets of 8x), vector share (none, some, mostly),
     loops (0, 1, 2, 3+)."""
-    n = int(feats.get("instructions") or 0)
+    n = feats.instructions
     size = min(int(math.log(n, 8)) if n > 0 else 0, 4)
-    share = float(feats.get("vector_share") or 0.0)
+    share = feats.vector_share
     vec = 0 if share == 0 else (1 if share < 0.25 else 2)
-    return (size, vec, min(int(feats.get("loops") or 0), 3))
+    return (size, vec, min(feats.loops, 3))
 
 
 def faster_than(child: Speedup | None, incumbent: Speedup | None) -> bool:

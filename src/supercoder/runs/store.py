@@ -18,17 +18,18 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.codec import Json, decode, encode
 from supercoder.errors import InfraError, UserError, argv_text, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
-from supercoder.runs.programs import Program
+from supercoder.runs.programs import Features, Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
-from supercoder.runs.summary import RunSummary
+from supercoder.runs.summary import RunContext, RunSummary
 from supercoder.types import Candidate, Origin, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
@@ -57,6 +58,9 @@ CREATE TABLE IF NOT EXISTS problems (
 );
 """
 
+
+# The options each eval run was started with, as a TOML run file (``keep_run_file``).
+RUN_FILES = "CREATE TABLE IF NOT EXISTS run_files (run TEXT PRIMARY KEY, toml TEXT NOT NULL)"
 
 # The store's schema version (PRAGMA user_version). Files from before versioning read 0
 # and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
@@ -156,6 +160,40 @@ class RunConfig:
             # native: as runs stored before targets
             **({"target": self.target} if self.target != "native" else {}),
         }
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One stored run (``Store.runs()``), its JSON read through the codec.
+
+    Fields:
+        name: the run's name.
+        model: its model spec.
+        benchmark: its problem set.
+        options: its identity as stored (``RunConfig.identity``: what must match to
+            resume; ``format_version`` taken out).
+        started: when it was opened (Unix seconds).
+        finished: when it finished (None: not finished).
+        context: how it was made (``RunContext``).
+        format_version: the row's ``JSON_FORMAT_VERSION`` (1: stored before versioning).
+    """
+
+    name: str
+    model: str
+    benchmark: str
+    options: Mapping[str, Json]
+    started: float
+    finished: float | None
+    context: RunContext
+    format_version: int
+
+
+@dataclass(frozen=True)
+class LeaderboardRow:
+    """A stored run with its summary recomputed from its stored attempts."""
+
+    run: RunRow
+    summary: RunSummary
 
 
 def default_run_name(model: str, benchmark: str) -> str:
@@ -498,16 +536,35 @@ class Store:
         )
         return {r["problem"]: r["asm"] for r in rows}
 
-    def summary(self, run: dict[str, Any], outcomes: Sequence[Outcome] | None = None) -> RunSummary:
+    def summary(self, run: RunRow, outcomes: Sequence[Outcome] | None = None) -> RunSummary:
         """A stored run's summary (a ``runs()`` row), recomputed from its stored attempts
         (``outcomes``, when the caller has read them already) with ``metrics.summarize``:
         the figures ``eval`` printed, also for unfinished runs."""
-        total = _int(run["context"].get("problems_in_benchmark"))
+        total = _int(run.context.problems_in_benchmark)
         if outcomes is None:
-            outcomes = self.outcomes(run["name"])
-        return summarize(outcomes, run["context"], total=total)
+            outcomes = self.outcomes(run.name)
+        return summarize(outcomes, run.context, total=total)
 
-    def runs(self) -> list[dict[str, Any]]:
+    def keep_run_file(self, run: str, toml: str) -> None:
+        """Keep the options a run was started or last continued with (a TOML run file,
+        what ``eval --resume RUN`` reads back). Its own table, made when first written:
+        stores without it read as before and older supercoders ignore it."""
+        with self._lock:
+            self._db.execute(RUN_FILES)
+            self._db.execute(
+                "INSERT OR REPLACE INTO run_files (run, toml) VALUES (?, ?)", (run, toml)
+            )
+            self._db.commit()
+
+    def run_file(self, run: str) -> str | None:
+        """The run file kept for ``run`` (``keep_run_file``); None when none was."""
+        try:
+            rows = self._read("SELECT toml FROM run_files WHERE run = ?", (run,))
+        except sqlite3.OperationalError:  # no run kept one yet: no table
+            return None
+        return rows[0]["toml"] if rows else None
+
+    def runs(self) -> list[RunRow]:
         """Every run's row, its JSON read (``format_version``: the row's ``JSON_FORMAT_VERSION``,
         1 for a run stored before versioning; newer ones are refused)."""
         out = []
@@ -515,9 +572,17 @@ class Store:
             options = json.loads(r["options"])
             version = check_format_version("run store", options, JSON_FORMAT_VERSION)
             options.pop("format_version", None)
-            context = json.loads(r["context"])
             out.append(
-                {**dict(r), "options": options, "context": context, "format_version": version}
+                RunRow(
+                    name=r["name"],
+                    model=r["model"],
+                    benchmark=r["benchmark"],
+                    options=decode(Mapping[str, Json], options),
+                    started=r["started"],
+                    finished=r["finished"],
+                    context=decode(RunContext, json.loads(r["context"])),
+                    format_version=version,
+                )
             )
         return out
 
@@ -548,7 +613,7 @@ class Store:
                 sp.low if sp else None,
                 sp.high if sp else None,
                 json.dumps(v.to_json(), default=str),
-                json.dumps(program.features),
+                json.dumps(encode(program.features)),
                 program.digest,
                 program.asm,
                 _capped(program.edit),
@@ -624,7 +689,7 @@ def _program_from_row(r: sqlite3.Row) -> Program:
         kind=r["kind"],
         model=r["model"],
         verdict=Verdict.from_json(json.loads(r["verdict"])),
-        features=json.loads(r["features"]),
+        features=decode(Features, json.loads(r["features"])),
         prompt_tokens=r["prompt_tokens"] or 0,
         completion_tokens=r["completion_tokens"] or 0,
         cost_usd=r["cost_usd"] or 0.0,
@@ -705,11 +770,11 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and value >= 0 else None
 
 
-def leaderboard_rows(db: str | Path) -> list[dict[str, Any]]:
+def leaderboard_rows(db: str | Path) -> list[LeaderboardRow]:
     """Every stored run with its summary (a ``RunSummary``) recomputed from the stored
     attempts (``Store.summary``)."""
     store = Store(db, read_only=True)
     try:
-        return [{**r, "summary": store.summary(r)} for r in store.runs()]
+        return [LeaderboardRow(r, store.summary(r)) for r in store.runs()]
     finally:
         store.close()

@@ -2,8 +2,11 @@
 
 ``metrics.summarize`` computes a ``RunSummary`` (per problem a ``ProblemRecord``; the
 speedup statistics a ``Distribution``; the paper protocol's figures ``PaperFigures``);
-``to_json()`` is exactly what ``eval --json`` writes and the run store keeps, and
-``from_json()`` reads one back (keys an older summary lacks read as 0 / None).
+``to_json()`` (the codec's ``encode``) is exactly what ``eval --json`` writes and the run
+store keeps, and ``from_json()`` (``decode``) reads one back, of any earlier format (keys
+an older summary lacks read as 0 / None; format 3's untimed problems migrate).
+``RunContext`` is how a run was made (the store's ``runs.context``, the summary's
+``context``).
 ``BatchStats`` is the same vocabulary for a batch of verdicts (training logs). The
 definitions of the figures live in ``metrics``; these classes only carry them.
 """
@@ -11,10 +14,11 @@ definitions of the figures live in ``metrics``; these classes only carry them.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import MISSING, dataclass, field, fields, replace
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar
 
-from supercoder.types import Status, check_format_version
+from supercoder.codec import EXTRA, Json, JsonObject, decode, encode, opts, versioned
+from supercoder.types import Machine, Status
 
 # The summary's JSON format: ``format_version`` in ``RunSummary.to_json()`` (``eval --json``
 # and the run store's ``runs.summary``). A change to the keys bumps it and adds a line
@@ -82,20 +86,14 @@ def figure_text(key: str, value: Any) -> str:
 class Distribution:
     """avg/median/p25/p75/max/std (population)/geomean of per-problem speedups."""
 
-    avg: float | None = None
-    median: float | None = None
-    p25: float | None = None
-    p75: float | None = None
-    max: float | None = None
-    std: float | None = None
-    geomean: float | None = None
-
-    def to_json(self) -> dict[str, float | None]:
-        return {f"{k}_speedup": getattr(self, k) for k in STAT_KEYS}
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> Distribution:
-        return cls(**{k: d.get(f"{k}_speedup") for k in STAT_KEYS})
+    # stored as ``avg_speedup``, ``median_speedup``, ... in the object that holds it
+    avg: float | None = field(default=None, metadata=opts(key="avg_speedup"))
+    median: float | None = field(default=None, metadata=opts(key="median_speedup"))
+    p25: float | None = field(default=None, metadata=opts(key="p25_speedup"))
+    p75: float | None = field(default=None, metadata=opts(key="p75_speedup"))
+    max: float | None = field(default=None, metadata=opts(key="max_speedup"))
+    std: float | None = field(default=None, metadata=opts(key="std_speedup"))
+    geomean: float | None = field(default=None, metadata=opts(key="geomean_speedup"))
 
 
 @dataclass(frozen=True)
@@ -162,85 +160,103 @@ class ProblemRecord:
     def correct(self) -> bool:
         return self.status == Status.OK.value
 
-    def to_json(self) -> dict[str, Any]:
-        d = {f.name: getattr(self, f.name) for f in fields(self)}
-        d["speedup_ci"] = list(self.speedup_ci) if self.speedup_ci else None
-        d["extensions"] = list(self.extensions)
-        return d
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> ProblemRecord:
-        ci = d.get("speedup_ci")
-        known = {f.name: d[f.name] for f in fields(cls) if f.name in d}
-        required = {f.name: None for f in fields(cls) if f.default is MISSING}
-        timed = d.get("timed")
-        if not isinstance(timed, bool):  # format < 4: null when nothing was timed
-            known["timed_reason"] = known.get("timed_reason") or "not timed"
-        return cls(
-            **{
-                **required,
-                **known,
-                "timed": timed is True,
-                "speedup_ci": (ci[0], ci[1]) if ci else None,
-                "extensions": tuple(d.get("extensions") or ()),
-            }
-        )
-
 
 @dataclass(frozen=True)
 class PaperFigures:
     """The figures under the paper's protocol (see the module docstring)."""
 
-    compilation_rate: float | None
-    accuracy: float | None
-    speedups: Distribution
-    fast_1_1: float | None
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "compilation_rate": self.compilation_rate,
-            "accuracy": self.accuracy,
-            **self.speedups.to_json(),
-            "fast_1.1": self.fast_1_1,
-        }
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> PaperFigures:
-        return cls(
-            d.get("compilation_rate", 0.0),
-            d.get("accuracy", 0.0),
-            Distribution.from_json(d),
-            d.get("fast_1.1", 0.0),
-        )
+    compilation_rate: float | None = 0.0
+    accuracy: float | None = 0.0
+    speedups: Distribution = field(default_factory=Distribution, metadata=opts(flatten=True))
+    fast_1_1: float | None = field(default=0.0, metadata=opts(key="fast_1.1"))
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunContext:
+    """How a run was made (``runs/eval_run.py`` ``run_context``): the store's
+    ``runs.context`` and the summary's ``context``, one flat object.
+
+    Fields:
+        machine: where and when (``types.Machine``; its keys in the object itself).
+        model: the model spec.
+        benchmark: the problem set.
+        problems_in_benchmark: how many problems it holds.
+        samples: answers asked per problem.
+        rounds: rounds of refinement.
+        strategy: the strategy's name.
+        temperature: the sampling temperature.
+        timed: speedups were measured (False: ``--no-time``).
+        sandbox: answers ran in the sandbox.
+        target: the ISA target.
+        executor: where verifications ran.
+        workers: parallel verifications.
+        extra: keys a writer added that no field names, kept as stored.
+    A field left at None was not said (a run stored before it, or a JSON run file).
+    """
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
+
+    machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
+    model: str | None = None
+    benchmark: str | None = None
+    problems_in_benchmark: int | None = None
+    samples: int | None = None
+    rounds: int | None = None
+    strategy: str | None = None
+    temperature: float | None = None
+    timed: bool | None = None
+    sandbox: bool | None = None
+    target: str | None = None
+    executor: str | None = None
+    workers: int | None = None
+    extra: Mapping[str, Json] = field(default_factory=dict, metadata=EXTRA, hash=False)
+
+
+def _timed_known(d: JsonObject) -> JsonObject:
+    """Summary format 3 -> 4: a problem's ``timed`` was null when nothing was timed (now
+    false, with why)."""
+    per = d.get("per_problem")
+    if not isinstance(per, dict):
+        return d
+    fixed = {}
+    for name, r in per.items():
+        if isinstance(r, dict) and not isinstance(r.get("timed"), bool):
+            r = {**r, "timed": False, "timed_reason": r.get("timed_reason") or "not timed"}
+        fixed[name] = r
+    return {**d, "per_problem": fixed}
+
+
+@versioned(SUMMARY_FORMAT_VERSION, name="summary", migrations={3: _timed_known})
 @dataclass(frozen=True)
 class RunSummary:
     """A run's summary (every definition in the module docstring). ``unscored_problems``
     (the benchmark's problems without a verdict) is set by ``runs.run_eval`` only."""
 
-    problems: int
-    problems_scored: int
-    problems_dropped: int
-    attempts: int
-    infra_dropped: int
-    compilation_rate: float | None
-    accuracy: float | None
-    accuracy_excluding_copies: float | None
-    baseline_copies: float | None
-    speedups: Distribution
-    fast_1_1: float | None
-    significant_speedups: int
-    significant_slowdowns: int
-    problems_untimed: int
-    improved: int
-    paper: PaperFigures
-    prompt_tokens: int
-    completion_tokens: int
-    cost_usd: float
+    problems: int = 0
+    problems_scored: int = 0
+    problems_dropped: int = 0
+    attempts: int = 0
+    infra_dropped: int = 0
+    compilation_rate: float | None = 0.0
+    accuracy: float | None = 0.0
+    accuracy_excluding_copies: float | None = 0.0
+    baseline_copies: float | None = 0.0
+    speedups: Distribution = field(default_factory=Distribution, metadata=opts(flatten=True))
+    fast_1_1: float | None = field(default=0.0, metadata=opts(key="fast_1.1"))
+    significant_speedups: int = 0
+    significant_slowdowns: int = 0
+    problems_untimed: int = 0
+    improved: int = 0
+    paper: PaperFigures = field(default_factory=PaperFigures)
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost_usd: float = 0.0
     per_problem: Mapping[str, ProblemRecord] = field(default_factory=dict)
-    context: Mapping[str, Any] = field(default_factory=dict)
-    unscored_problems: tuple[str, ...] | None = None
+    context: RunContext = field(default_factory=RunContext)
+    # said only by ``runs.run_eval`` (left out of the JSON when not said)
+    unscored_problems: tuple[str, ...] | None = field(
+        default=None, metadata=opts(omit_default=True)
+    )
     timed_share: float | None = None
     problems_memorizable: int = 0
     memorizable_improved: int = 0
@@ -251,25 +267,7 @@ class RunSummary:
         """Every problem of the benchmark has a score (none lost to machine trouble)."""
         return not self.unscored_problems and self.problems_scored >= self.problems
 
-    _COUNTS = (
-        "problems",
-        "problems_scored",
-        "problems_dropped",
-        "attempts",
-        "infra_dropped",
-        "compilation_rate",
-        "accuracy",
-        "accuracy_excluding_copies",
-        "baseline_copies",
-    )
-    _SIGNIFICANCE = (
-        "significant_speedups",
-        "significant_slowdowns",
-        "problems_untimed",
-        "improved",
-        "problems_memorizable",
-        "memorizable_improved",
-    )
+    DERIVED_KEYS: ClassVar[tuple[str, ...]] = ("isa_levels", "level_needed", "complete")
 
     def isa_levels(self) -> dict[str, int]:
         """Correct chosen answers by the lowest x86-64 level they run on, lowest level
@@ -291,58 +289,23 @@ class RunSummary:
     def with_unscored(self, names: Iterable[str]) -> RunSummary:
         return replace(self, unscored_problems=tuple(names))
 
-    def to_json(self) -> dict[str, Any]:
-        """The summary as ``eval --json`` writes it and the run store keeps it."""
-        d: dict[str, Any] = {"format_version": SUMMARY_FORMAT_VERSION}
-        d.update({k: getattr(self, k) for k in self._COUNTS})
-        d.update(self.speedups.to_json())
-        d["fast_1.1"] = self.fast_1_1
-        d["timed_share"] = self.timed_share
-        d.update({k: getattr(self, k) for k in self._SIGNIFICANCE})
-        d["memorizable_geomean_speedup"] = self.memorizable_geomean_speedup
-        d["paper"] = self.paper.to_json()
-        d.update(
-            prompt_tokens=self.prompt_tokens,
-            completion_tokens=self.completion_tokens,
-            cost_usd=self.cost_usd,
-        )
-        d["per_problem"] = {p: r.to_json() for p, r in self.per_problem.items()}
-        d["isa_levels"] = self.isa_levels()
-        d["level_needed"] = self.level_needed()
-        d["context"] = dict(self.context)
-        if self.unscored_problems is not None:
-            d["unscored_problems"] = list(self.unscored_problems)
-        d["complete"] = self.complete
-        return d
+    def derived_json(self) -> dict[str, object]:
+        out: dict[str, object] = {
+            "isa_levels": self.isa_levels(),
+            "level_needed": self.level_needed(),
+            "complete": self.complete,
+        }
+        return out
+
+    def to_json(self) -> JsonObject:
+        """The summary as ``eval --json`` writes it and the run store keeps it (``encode``)."""
+        return encode(self)  # type: ignore[return-value]
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> RunSummary:
-        """A stored summary read back (keys an older summary lacks read as 0 / None)."""
-        check_format_version("summary", d, SUMMARY_FORMAT_VERSION)
-        ints = {
-            k: d.get(k, 0)
-            for k in (
-                *cls._COUNTS,
-                *cls._SIGNIFICANCE,
-                "prompt_tokens",
-                "completion_tokens",
-                "cost_usd",
-            )
-        }
-        unscored = d.get("unscored_problems")
-        return cls(
-            **ints,
-            speedups=Distribution.from_json(d),
-            fast_1_1=d.get("fast_1.1", 0.0),
-            timed_share=d.get("timed_share"),
-            memorizable_geomean_speedup=d.get("memorizable_geomean_speedup"),
-            paper=PaperFigures.from_json(d.get("paper") or {}),
-            per_problem={
-                p: ProblemRecord.from_json(r) for p, r in (d.get("per_problem") or {}).items()
-            },
-            context=dict(d.get("context") or {}),
-            unscored_problems=tuple(unscored) if unscored is not None else None,
-        )
+    def from_json(cls, d: Mapping[str, object]) -> RunSummary:
+        """A stored summary of any format read back (``decode``: keys an older summary
+        lacks read as 0 / None); a newer format is a ``UserError``."""
+        return decode(cls, d)
 
     def headline(self) -> dict[str, float | int | None]:
         """The figures a page shows, by their ``to_json`` key (``paper.`` for the paper's)."""

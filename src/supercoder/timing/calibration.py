@@ -37,15 +37,15 @@ import hashlib
 import json
 import math
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
 
+from supercoder.codec import FormatError, JsonObject, decode, encode
 from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.timing.slots import slot_count
-from supercoder.toolchain.gcc import machine_context
-from supercoder.types import MIN_PRACTICAL_MARGIN
+from supercoder.toolchain.gcc import machine
+from supercoder.types import MIN_PRACTICAL_MARGIN, Machine
 
 DEFAULT_FLOOR = 0.005  # log-space sd beyond the meter's own interval (see module docstring)
 MIN_FLOOR = 0.002
@@ -59,7 +59,7 @@ class Calibration:
     margin: float = MIN_PRACTICAL_MARGIN
     checks: int = 0  # identical-program checks it was estimated from (0: built-in default)
     problems: tuple[str, ...] = ()
-    context: dict[str, Any] = field(default_factory=dict)
+    context: Machine = field(default_factory=Machine)  # where it was measured
     created: float = 0.0
     slots: int = 1  # timing slots busy while it was measured
 
@@ -67,34 +67,32 @@ class Calibration:
     def measured(self) -> bool:
         return self.checks > 0
 
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "problems": list(self.problems)}
+    def to_json(self) -> JsonObject:
+        """The stored calibration (the codec's ``encode``)."""
+        return encode(self)  # type: ignore[return-value]
 
 
 def calibration_path() -> Path:
     return cache_dir() / "calibration.json"
 
 
-def _same_machine(stored: dict[str, Any], now: dict[str, Any]) -> bool:
-    return all(stored.get(k) == now.get(k) for k in ("cpu", "cores"))
+def _same_machine(stored: Machine, now: Machine) -> bool:
+    return (stored.cpu, stored.cores) == (now.cpu, now.cores)
 
 
 def load_calibration() -> Calibration:
     """This machine's stored calibration, or the built-in defaults."""
     try:
-        d = json.loads(calibration_path().read_text())
-        cal = Calibration(
-            noise_floor=max(MIN_FLOOR, float(d["noise_floor"])),
-            margin=max(MIN_PRACTICAL_MARGIN, float(d["margin"])),
-            checks=int(d["checks"]),
-            problems=tuple(d.get("problems") or ()),
-            context=dict(d.get("context") or {}),
-            created=float(d.get("created") or 0.0),
-            slots=max(1, int(d.get("slots") or 1)),
-        )
-    except (OSError, ValueError, KeyError, TypeError):
+        stored = decode(Calibration, json.loads(calibration_path().read_text()))
+    except (OSError, ValueError, FormatError):
         return Calibration()
-    if not _same_machine(cal.context, machine_context()):
+    cal = replace(
+        stored,
+        noise_floor=max(MIN_FLOOR, stored.noise_floor),
+        margin=max(MIN_PRACTICAL_MARGIN, stored.margin),
+        slots=max(1, stored.slots),
+    )
+    if not cal.measured or not _same_machine(cal.context, machine()):
         return Calibration()
     # measured with fewer slots busy than timings now run at once: it says too little
     return cal if cal.slots >= slot_count() else Calibration()
@@ -107,7 +105,9 @@ def save_calibration(cal: Calibration) -> Path:
 
 
 def estimate_calibration(
-    checks: Sequence[tuple[str, float, float]], context: dict[str, Any], slots: int = 1
+    checks: Sequence[tuple[str, float, float]],
+    context: Machine | Mapping[str, object],
+    slots: int = 1,
 ) -> Calibration:
     """From identical-program checks ``(problem, estimate, sampling sd of its log)``,
     measured with ``slots`` timing slots busy."""
@@ -123,7 +123,7 @@ def estimate_calibration(
         margin=round(max(MIN_PRACTICAL_MARGIN, p95), 5),
         checks=len(checks),
         problems=tuple(sorted({p for p, *_ in checks})),
-        context=dict(context),
+        context=context if isinstance(context, Machine) else decode(Machine, dict(context)),
         created=time.time(),
         slots=max(1, slots),
     )

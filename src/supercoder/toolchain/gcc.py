@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
 
+from supercoder.codec import decode
 from supercoder.errors import InfraError, UserError, machine_error, machine_trouble
 from supercoder.paths import package_version, temp_prefix
 from supercoder.sandbox.box import Limits, RunResult
@@ -24,7 +25,7 @@ from supercoder.toolchain.asmcheck import forbidden_directive
 from supercoder.toolchain.asmtext import collapse_space, statements
 from supercoder.toolchain.flags import include_folders
 from supercoder.toolchain.isa import Target, beyond, gas_flags, lowest_level, scan_object
-from supercoder.types import IsaUse
+from supercoder.types import IsaUse, Machine
 
 CC = os.environ.get("SUPERCODER_CC", "gcc")
 BASELINE_FLAGS = ("-O3",)
@@ -676,6 +677,11 @@ def cpu_model() -> str:
     except OSError:
         pass
     return platform.processor() or "unknown"
+
+
+def machine() -> Machine:
+    """``machine_context`` as the typed record verdicts and calibrations keep."""
+    return decode(Machine, machine_context())
 
 
 def machine_context() -> dict[str, str | int]:

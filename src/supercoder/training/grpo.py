@@ -19,6 +19,7 @@ from supercoder.errors import UserError, require
 from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.training import common
 from supercoder.types import Problem
+from supercoder.verify.executors import ExecutorKind
 from supercoder.verify.reward import RewardConfig
 
 
@@ -70,7 +71,7 @@ class GrpoConfig:
     save_steps: int = field(default=50, metadata={"option": {"min": 1}})
     seed: int = field(default=0, metadata={"option": {"min": 0}})
     reward: RewardConfig = field(default_factory=RewardConfig)
-    executor: str = "local"
+    executor: ExecutorKind = ExecutorKind.LOCAL
     workers: int = field(default=2, metadata={"option": {"min": 1}})
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE

@@ -93,7 +93,7 @@ def sft_examples(
         raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
     store = Store(path, read_only=True)
     try:
-        if run not in {r["name"] for r in store.runs()}:
+        if run not in {r.name for r in store.runs()}:
             raise UserError(f"{path}: no run named {run!r}")
         outcomes = {o.problem: o for o in store.outcomes(run)}
     finally:

@@ -60,7 +60,7 @@ def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
         raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
     store = Store(path, read_only=True)
     try:
-        if run not in {r["name"] for r in store.runs()}:
+        if run not in {r.name for r in store.runs()}:
             raise UserError(f"{path}: no run named {run!r}")
         by_key = {
             (name, p.id): p

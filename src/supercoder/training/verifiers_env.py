@@ -213,12 +213,12 @@ def _problems(benchmark: str) -> tuple[Problem, ...]:
 
 
 def _reward(info: dict[str, Any]) -> RewardConfig:
-    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.evaluate import check_config
 
     return RewardConfig(
         info["reward"],
         baseline_copy=float(info["baseline_copy"]),
-        eval_config=CheckConfig(time=bool(info["time"])),
+        eval_config=check_config(time=bool(info["time"])),
     )
 
 

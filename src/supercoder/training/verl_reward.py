@@ -107,7 +107,7 @@ def _infra_score() -> float:
 
 def _config_from_env() -> RewardConfig:
     from supercoder.toolchain.isa import parse_target
-    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.evaluate import check_config
 
     try:
         target = parse_target(os.environ.get("SUPERCODER_TARGET", "native"))
@@ -116,7 +116,7 @@ def _config_from_env() -> RewardConfig:
     return RewardConfig(
         kind=os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
         baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")),
-        eval_config=CheckConfig(target=target),
+        eval_config=check_config(target=target),
     )
 
 

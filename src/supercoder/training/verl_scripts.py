@@ -11,10 +11,19 @@ only keeps as ignored placeholders: ``custom_reward_function.*``, ``reward_model
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from supercoder.errors import UserError
 
-ALGOS = ("ppo", "grpo")
+
+class Algo(StrEnum):
+    """verl's algorithms supercoder writes launch scripts for."""
+
+    PPO = "ppo"
+    GRPO = "grpo"
+
+
+ALGOS = tuple(a.value for a in Algo)
 DEFAULT_MODEL = "Qwen/Qwen2.5-Coder-7B-Instruct"
 VERL_TESTED = "verl>=0.9.1,<0.10"
 GRPO_SAMPLES = 8

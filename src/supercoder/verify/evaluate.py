@@ -86,6 +86,33 @@ class CheckConfig:
     target: Target = DEFAULT_TARGET
 
 
+def check_config(
+    *,
+    sandbox: bool = True,
+    time: bool = True,
+    target: Target | str = DEFAULT_TARGET,
+    cpu_limit: float | None = None,
+    memory_mb: int | None = None,
+    meter: MeterConfig | None = None,
+) -> CheckConfig:
+    """The one place option values become a ``CheckConfig`` (every command, the
+    verification server, the run's verifier and the training rewards make theirs here):
+    ``cpu_limit`` CPU seconds per test run (its wall limit twice that plus 5 s),
+    ``memory_mb`` per run, the default limits otherwise."""
+    limits = Limits()
+    if cpu_limit is not None:
+        limits = replace(limits, cpu_seconds=cpu_limit, wall_seconds=2 * cpu_limit + 5)
+    if memory_mb is not None:
+        limits = replace(limits, memory_mb=memory_mb)
+    return CheckConfig(
+        sandbox=sandbox,
+        time=time,
+        limits=limits,
+        meter=meter or MeterConfig(),
+        target=Target(target),
+    )
+
+
 _OUTCOME_STATUS = {
     "timeout": Status.TIMEOUT,
     "output_limit": Status.OUTPUT_LIMIT,

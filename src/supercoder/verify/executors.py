@@ -12,13 +12,23 @@ import concurrent.futures as cf
 import multiprocessing
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from supercoder.errors import MissingExtra, UserError, require
 
 T = TypeVar("T")
 R = TypeVar("R")
-EXECUTOR_KINDS = ("local", "ray")
+
+
+class ExecutorKind(StrEnum):
+    """Where verifications run: ``local`` (a process pool) or ``ray`` (a Ray cluster)."""
+
+    LOCAL = "local"
+    RAY = "ray"
+
+
+EXECUTOR_KINDS = tuple(k.value for k in ExecutorKind)
 
 
 @runtime_checkable

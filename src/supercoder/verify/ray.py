@@ -7,7 +7,7 @@ small local instance (``num_cpus`` = ``workers``) with token authentication on (
 node and the driver with the same ``RAY_AUTH_MODE=token`` and token (docs/training.md).
 Each job is one task using one CPU; Ray retries a task whose worker or node died
 (``max_retries``), so a node lost in the middle of a batch loses no verdict
-(``tests/test_ray.py``). Each node times in its own slots (``timing.slots``: file locks
+(``tests/integration/test_ray.py``). Each node times in its own slots (``timing.slots``: file locks
 in that node's cache, one pinned slot per physical core). Every node needs supercoder,
 gcc and bubblewrap installed, like the driver.
 """

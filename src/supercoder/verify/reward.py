@@ -138,9 +138,9 @@ class RewardConfig:
     def evaluation(self) -> CheckConfig:
         if self.eval_config is not None:
             return self.eval_config
-        from supercoder.verify.evaluate import CheckConfig
+        from supercoder.verify.evaluate import check_config
 
-        return CheckConfig()
+        return check_config()
 
 
 def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> float | None:

@@ -266,16 +266,12 @@ def _target(body: dict):
 
 
 def _check_config(body: dict):
-    from dataclasses import replace
-
-    from supercoder.sandbox.box import Limits
-    from supercoder.verify.evaluate import CheckConfig
+    from supercoder.verify.evaluate import check_config
 
     cpu = _number(body, "cpu_limit", 10.0, 0.01, 60.0)
     memory = int(_number(body, "memory_mb", 2048, 16, 16384))
-    limits = Limits(cpu_seconds=cpu, wall_seconds=2 * cpu + 5, memory_mb=memory)
-    config = CheckConfig(sandbox=True, time=_flag(body, "time", True), limits=limits)
-    return replace(config, target=_target(body))
+    time = _flag(body, "time", True)
+    return check_config(time=time, target=_target(body), cpu_limit=cpu, memory_mb=memory)
 
 
 def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:

@@ -195,3 +195,26 @@ def test_flattened_records_share_one_stored_object():
     data = encode(value)
     assert data == {"cpu": "x86", "cores": 4, "pairs": 9, "note": "kept"}
     assert decode(Context, data) == value
+
+
+@dataclass(frozen=True)
+class Counts:
+    per_line: dict[int, int] = field(default_factory=dict)
+    seen: frozenset[str] = frozenset()
+    ratio: float | None = None
+
+
+def test_int_keys_and_sets_are_stored_as_json_and_read_back():
+    value = Counts({3: 7, 10: 1}, frozenset({"b", "a"}), 0.5)
+    data = json.loads(json.dumps(encode(value)))
+    assert data == {"per_line": {"3": 7, "10": 1}, "seen": ["a", "b"], "ratio": 0.5}
+    assert decode(Counts, data) == value
+
+
+def test_lenient_reading_of_outside_input_keeps_what_is_sound():
+    hostile = {"per_line": {"1": "many"}, "seen": ["x"], "ratio": True}
+    with pytest.raises(FormatError):
+        decode(Counts, hostile)  # a stored record: a wrong value is an error
+    back = decode(Counts, hostile, lenient=True)  # a file someone handed over
+    assert back == Counts({}, frozenset({"x"}), None)  # no bool read as a number
+    assert decode(Counts, {"ratio": float("nan")}, lenient=True).ratio is None

@@ -109,3 +109,9 @@ def test_a_file_that_is_not_toml_is_one_line(tmp_path):
     result, _ = _run(tmp_path, "count = = 3\n")
     assert isinstance(result.exception, UserError)
     assert "not a TOML run file" in str(result.exception)
+
+
+def test_a_key_may_be_the_long_flag_spelled_otherwise_than_the_field(tmp_path):
+    result, seen = _run(tmp_path, 'name = ["a", "b"]\n')  # --name, field ``names``
+    assert result.exit_code == 0, result.output
+    assert seen[0][1].names == ["a", "b"]

@@ -1,0 +1,446 @@
+"""Real programs as their repositories build them: programs that read no input
+(memorizable problems), empty outputs, include folders, second source files, quoted
+includes of ``.c`` files; end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.problems.loading import load_problem
+from tests.conftest import sandbox_or_skip
+
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_builds"
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_a_program_given_no_inputs_is_one_test_on_empty_stdin_and_memorizable(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "noinput"
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert "no inputs: one test, run on empty stdin" in proc.stdout
+    assert "reads no input" in proc.stdout and "memorizable" in proc.stdout
+    assert "REPEAT" in proc.stdout  # the compile-time size macro it found
+    assert json.loads((out / "problem.json").read_text())["reads_input"] is False
+    problem = load_problem(out)
+    assert problem.memorizable and not problem.reads_input
+    assert [t.name for t in problem.tests] == ["run"] and problem.tests[0].read_input() == b""
+    assert problem.tests[0].expected.strip().isdigit()
+
+
+def test_inputs_the_program_ignores_are_found_out_by_an_empty_stdin_probe(tmp_path):
+    sandbox_or_skip()
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("5\n")
+    (inputs / "b.txt").write_text("7\n")
+    ignored = tmp_path / "ignored"
+    proc = run_cli(
+        "problem", "init", str(REAL / "noinput.c"), "--inputs", str(inputs), "-o", str(ignored)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "same output with empty stdin as on every input" in proc.stdout
+    assert load_problem(ignored).memorizable
+    # a program whose output follows its input is not memorizable
+    echo = tmp_path / "echo.c"
+    echo.write_text(
+        '#include <stdio.h>\nint main(void){int n=0;scanf("%d",&n);printf("%d\\n",n*2);}\n'
+    )
+    read = tmp_path / "reads"
+    proc = run_cli("problem", "init", str(echo), "--inputs", str(inputs), "-o", str(read))
+    assert proc.returncode == 0, proc.stderr
+    assert "reads no input" not in proc.stdout
+    assert "reads_input" not in json.loads((read / "problem.json").read_text())
+    assert not load_problem(read).memorizable
+    # one input whose output equals the empty-input output: the second probe (the input
+    # with its digits changed) shows the program reads it
+    one = tmp_path / "one"
+    one.mkdir()
+    (one / "x.txt").write_text("0\n")
+    proc = run_cli("problem", "init", str(echo), "--inputs", str(one), "-o", str(tmp_path / "z"))
+    assert proc.returncode == 0, proc.stderr
+    assert not load_problem(tmp_path / "z").memorizable  # "0" and no input print the same
+    # given no --inputs, a program that reads its input is refused, not made memorizable
+    proc = run_cli("problem", "init", str(echo), "-o", str(tmp_path / "none"))
+    assert proc.returncode == 2 and "reads its input" in proc.stderr and "--inputs" in proc.stderr
+    assert not (tmp_path / "none").exists()
+
+
+def test_a_program_printing_only_on_stderr_is_refused_naming_stderr_and_the_fix(tmp_path):
+    sandbox_or_skip()
+    out = tmp_path / "err"
+    proc = run_cli("problem", "init", str(REAL / "stderr_only.c"), "-o", str(out))
+    assert proc.returncode == 2 and not out.exists()
+    assert "prints nothing on stdout" in proc.stderr and "on stderr" in proc.stderr
+    assert "-DDUMP_TARGET=stdout" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    proc = run_cli(
+        "problem",
+        "init",
+        str(REAL / "stderr_only.c"),
+        "--cflags",
+        "-DDUMP_TARGET=stdout",
+        "-o",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert (out / "tests" / "run.out").read_text() == "333833500\n"
+
+
+def test_an_empty_expected_output_on_some_tests_is_a_warning(tmp_path):
+    sandbox_or_skip()
+    src = tmp_path / "quiet.c"
+    src.write_text(
+        '#include <stdio.h>\nint main(void){int n=0;scanf("%d",&n);'
+        'if(n) printf("%d\\n",n); else fprintf(stderr,"zero\\n");}\n'
+    )
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("0\n")
+    (inputs / "b.txt").write_text("3\n")
+    proc = run_cli("problem", "init", str(src), "--inputs", str(inputs), "-o", str(tmp_path / "q"))
+    assert proc.returncode == 0, proc.stderr
+    assert "warning: test a: the expected output is empty" in proc.stderr
+    assert "5 bytes on stderr" in proc.stderr
+
+
+# --- builds as their repositories document them -------------------------------------
+
+POLY = REAL / "polybench"
+POLY_ARGS = (
+    "utilities/polybench.c",
+    "kernels/gemver/gemver.c",
+    "-I",
+    "utilities",
+    "--cflags",
+    "-I kernels/gemver -DPOLYBENCH_DUMP_ARRAYS",
+)
+
+
+def test_polybench_inits_as_documented_include_folders_and_a_second_source(tmp_path):
+    sandbox_or_skip()
+    work = tmp_path / "repo"
+    shutil.copytree(POLY, work)
+    # unedited, it dumps on stderr: refused, naming the flag that fixes it
+    proc = run_cli("problem", "init", *POLY_ARGS, "-o", "../gemver", cwd=work)
+    assert proc.returncode == 2, proc.stdout
+    assert "prints nothing on stdout" in proc.stderr
+    assert "-DPOLYBENCH_DUMP_TARGET=stdout" in proc.stderr and not (tmp_path / "gemver").exists()
+    proc = run_cli(
+        "problem", "init", *POLY_ARGS, "-DPOLYBENCH_DUMP_TARGET=stdout", "-o", "../gemver", cwd=work
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "-DSMALL_DATASET" in proc.stdout and "-DLARGE_DATASET" in proc.stdout
+    folder = tmp_path / "gemver"
+    meta = json.loads((folder / "problem.json").read_text())
+    flags = meta["cflags"].split()
+    assert "-Ilib/utilities" in flags and "-I." in flags  # rewritten to point inside
+    assert not any(f.startswith("-I") and f not in ("-Ilib/utilities", "-I.") for f in flags)
+    assert set(meta["headers"]) == {
+        "gemver.h",
+        "lib/utilities/polybench.h",
+        "lib/utilities/polybench.c",
+    }
+    assert meta["reads_input"] is False
+    source = (folder / "source.c").read_text()
+    assert source == (POLY / "kernels/gemver/gemver.c").read_text()
+    assert meta["units"] == ["lib/utilities/polybench.c"]  # its own translation unit
+    expected = (folder / "tests" / "run.out").read_text()
+    assert expected.startswith("==BEGIN DUMP_ARRAYS==") and len(expected.split()) > 120
+    # the repository is gone: the problem holds what every build needs
+    shutil.rmtree(work)
+    assert _baseline_checks_ok(tmp_path, folder)["memorizable"] is True
+
+
+def _baseline_checks_ok(tmp_path: Path, folder: Path) -> dict:
+    from supercoder.toolchain.baseline import baseline_asm
+
+    asm = tmp_path / f"{folder.name}.s"
+    asm.write_text(baseline_asm(load_problem(folder)))
+    proc = run_cli("check", str(folder), str(asm), "--no-time", "--json")
+    assert proc.returncode == 0, proc.stderr
+    verdict = json.loads(proc.stdout)
+    verdict = verdict[0] if isinstance(verdict, list) else verdict
+    assert verdict["status"] == "ok", verdict
+    return verdict
+
+
+def test_a_second_c_file_and_an_included_c_file_build_everywhere(tmp_path):
+    sandbox_or_skip()
+    two = REAL / "twofile"
+    proc = run_cli(
+        "problem",
+        "init",
+        str(two / "main.c"),
+        str(two / "stats.c"),
+        "--inputs",
+        str(two / "tests"),
+        "-o",
+        str(tmp_path / "twofile"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "stats.c (compiled apart, linked with source.c)" in proc.stdout
+    assert load_problem(tmp_path / "twofile").reads_input
+    assert (tmp_path / "twofile" / "tests" / "small.out").read_text() == "52 8\n"
+    _baseline_checks_ok(tmp_path, tmp_path / "twofile")
+    # a unity build (#include "table.c"), with a relative -o, from the program's folder
+    proc = run_cli("problem", "init", "crc.c", "--inputs", "tests", "-o", "out/unity", cwd=tmp_path)
+    assert proc.returncode == 2  # no crc.c here: one line, no traceback
+    shutil.copytree(REAL / "unity", tmp_path / "unity_src")
+    proc = run_cli(
+        "problem",
+        "init",
+        "crc.c",
+        "--inputs",
+        "tests",
+        "-o",
+        "../out/unity",
+        cwd=tmp_path / "unity_src",
+    )
+    assert proc.returncode == 0, proc.stderr
+    unity = tmp_path / "out" / "unity"
+    assert json.loads((unity / "problem.json").read_text())["headers"] == ["table.c"]
+    crcs = [f"{zlib.crc32(line):08x}\n" for line in (b"hello\n", b"world\n")]
+    assert (unity / "tests" / "a.out").read_text() == "".join(crcs)
+    _baseline_checks_ok(tmp_path, unity)
+
+
+def test_a_problem_file_naming_a_folder_outside_it_is_still_refused(tmp_path):
+    sandbox_or_skip()
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(tmp_path / "p"))
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((tmp_path / "p" / "problem.json").read_text())
+    meta["cflags"] = f"-I{POLY / 'utilities'}"
+    (tmp_path / "p" / "problem.json").write_text(json.dumps(meta))
+    with pytest.raises(UserError, match="the folder must be inside the problem"):
+        load_problem(tmp_path / "p")
+
+
+# --- memorizable and unmeasured problems in the figures ------------------------------
+
+
+def _outcome(name: str, speed: float | None, memorizable: bool = False, correct: bool = True):
+    from supercoder.runs.strategies import Attempt, Outcome
+    from supercoder.types import Candidate, Origin, Speedup, Status, TestResult, Verdict
+
+    tests = (TestResult("t", Status.OK, baseline_seconds=0.2, timed=speed is not None),)
+    sp = Speedup(speed, speed - 0.05, speed + 0.05, 10, 1) if speed is not None else None
+    v = Verdict(
+        name,
+        Status.OK if correct else Status.WRONG_OUTPUT,
+        tests,
+        sp if correct else None,
+        paper_speedup=speed,
+        memorizable=memorizable,
+    )
+    return Outcome(name, (Attempt(0, 0, Candidate("x", Origin(model="compiler:gcc -O3")), v),))
+
+
+def test_memorizable_and_unmeasured_problems_stay_out_of_the_headline_figures():
+    from supercoder.runs.metrics import summarize
+    from supercoder.runs.summary import RunSummary
+
+    s = summarize(
+        [
+            _outcome("reads", 1.5),
+            _outcome("kernel", 2.0, memorizable=True),  # could print its output
+            _outcome("unmeasured", None),  # correct, never timed: no figure, not 1.0x
+            _outcome("wrong", None, correct=False),  # the baseline stands: 1.0x
+        ]
+    ).to_json()
+    assert s["geomean_speedup"] == round((1.5 * 1.0) ** 0.5, 4)  # reads and wrong only
+    assert s["max_speedup"] == 1.5 and s["improved"] == 1 and s["significant_speedups"] == 1
+    assert s["problems_memorizable"] == 1 and s["memorizable_improved"] == 1
+    assert s["memorizable_geomean_speedup"] == 2.0
+    assert s["timed_share"] == 25.0 and s["problems_untimed"] == 1
+    rows = s["per_problem"]
+    assert all(isinstance(r["timed"], bool) for r in rows.values())
+    assert rows["kernel"]["memorizable"] is True and rows["kernel"]["improved"] is False
+    assert rows["unmeasured"]["speedup"] is None and rows["unmeasured"]["timed"] is False
+    assert rows["unmeasured"]["timed_reason"] == "not timed (--no-time)"
+    assert rows["wrong"]["speedup"] == 1.0 and "no correct answer" in rows["wrong"]["timed_reason"]
+    assert RunSummary.from_json(s).to_json() == s  # the new keys read back
+    # an older summary's null "timed" reads as false with a reason
+    old = {**s, "format_version": 3, "per_problem": {"x": {**rows["reads"], "timed": None}}}
+    back = RunSummary.from_json(old).per_problem["x"]
+    assert back.timed is False and back.timed_reason
+
+
+def test_the_default_reward_pays_nothing_on_a_memorizable_problem_the_paper_reward_does():
+    from supercoder.verify.reward import RewardConfig, RewardKind, default_reward, score_verdict
+
+    fast = _outcome("reads", 1.5).attempts[0].verdict
+    kernel = _outcome("kernel", 2.0, memorizable=True).attempts[0].verdict
+    wrong = _outcome("kernel", None, memorizable=True, correct=False).attempts[0].verdict
+    assert default_reward(fast) == 1.5 and default_reward(kernel) == 0.0
+    assert score_verdict(wrong, RewardConfig(failure=-1.0)) == -1.0  # a wrong one still fails
+    assert score_verdict(kernel, RewardConfig(kind=RewardKind.PAPER)) == 2.0
+    assert kernel.to_json()["memorizable"] is True
+    from supercoder.types import Verdict
+
+    assert Verdict.from_json(kernel.to_json()).memorizable is True
+
+
+def test_eval_counts_a_memorizable_problem_apart_end_to_end(tmp_path):
+    sandbox_or_skip()
+    bench = tmp_path / "bench"
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(bench / "noinput"))
+    assert proc.returncode == 0, proc.stderr
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.txt").write_text("3\n1 2 3\n")
+    two = REAL / "twofile"
+    proc = run_cli(
+        "problem",
+        "init",
+        str(two / "main.c"),
+        str(two / "stats.c"),
+        "--inputs",
+        str(inputs),
+        "-o",
+        str(bench / "twofile"),
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "s.json"
+    proc = run_cli(
+        "eval",
+        "--benchmark",
+        str(bench),
+        "--model",
+        "compiler",
+        "--no-time",
+        "--samples",
+        "2",
+        "--db",
+        str(tmp_path / "r.sqlite"),
+        "--json",
+        str(out),
+    )
+    assert proc.returncode == 0, proc.stderr
+    s = json.loads(out.read_text())
+    kernel, reads = s["per_problem"]["noinput"], s["per_problem"]["twofile"]
+    assert kernel["memorizable"] is True and reads["memorizable"] is False
+    assert s["problems_memorizable"] == 1 and s["accuracy"] == 100.0
+    for row in (kernel, reads):
+        assert row["timed"] is False and row["speedup"] is None and row["timed_reason"]
+    assert s["geomean_speedup"] is None  # nothing measured: no figure, never 1.0x
+    assert "memorizable" in proc.stderr  # the progress line says so
+    assert "memorizable (apart)" in proc.stdout
+
+
+def test_the_eta_comes_from_the_work_done_and_counts_running_problems():
+    from supercoder.commands.eval import _Tally
+
+    tally = _Tally(concurrency=2)
+    tally.start(6)
+    assert tally.eta_seconds() is None and tally.eta_text() == "ETA after the first problem"
+    tally.running = {"a": 100.0, "b": 130.0}  # started at these (monotonic) times
+    tally.done, tally.walls = 2, [40.0, 40.0]  # two finished, 40 s each
+    # at 150: a has 0 s left (age 50), b 20 s; 2 not started cost 80 s; 2 at once
+    assert tally.eta_seconds(now=150.0) == (0 + 20 + 80) / 2
+    # the ETA falls as the running problems age, without another finishing
+    assert tally.eta_seconds(now=160.0) < tally.eta_seconds(now=150.0)
+    tally.done, tally.running = 6, {}
+    assert tally.eta_seconds() == 0.0 and tally.eta_text() == ""
+
+
+def test_the_report_marks_memorizable_problems_and_compares_only_the_same_benchmark(tmp_path):
+    from supercoder.report.page import write_report
+
+    def record(problem: str, speedup: float, memorizable: bool = False) -> dict:
+        return {
+            "problem": problem,
+            "status": "ok",
+            "correct": True,
+            "speedup": speedup,
+            "speedup_ci": [speedup - 0.05, speedup + 0.05],
+            "memorizable": memorizable,
+            "asm": "",
+            "baseline_asm": "",
+        }
+
+    records = [record("kernel", 2.0, memorizable=True), record("reads", 1.3)]
+    runs = {
+        "runs": [
+            {"name": "llm@poly", "model": "m", "records": records, "benchmark": "poly"},
+            {"name": "cc@embench", "model": "compiler", "records": records, "benchmark": "emb"},
+        ]
+    }
+    path = tmp_path / "runs.json"
+    path.write_text(json.dumps(runs))
+    html = write_report(path, "llm@poly", tmp_path / "r.html").read_text()
+    assert "memorizable</span>" in html and 'data-figure="problems_memorizable"' in html
+    assert "cc@embench" not in html and "same benchmark" not in html
+    # the headline is the reading program's alone; the kernel is counted apart
+    assert 'data-figure="geomean_speedup" data-value="1.3"' in html
+    assert 'data-figure="memorizable_geomean_speedup" data-value="2.0"' in html
+
+
+def test_layouts_are_named_for_what_they_are(tmp_path):
+    from supercoder.problems.layouts import discover
+
+    (tmp_path / "hr" / "input").mkdir(parents=True)
+    (tmp_path / "hr" / "input" / "input00.txt").write_text("1\n")
+    (tmp_path / "hr" / "input" / "input01.txt").write_text("2\n")
+    assert discover(tmp_path / "hr" / "input").kind == "hackerrank"  # not "codenet"
+    (tmp_path / "cn").mkdir()
+    (tmp_path / "cn" / "input_1.txt").write_text("1\n")
+    assert discover(tmp_path / "cn").kind == "codenet"
+    (tmp_path / "io").mkdir()
+    (tmp_path / "io" / "in1.txt").write_text("1\n")
+    assert discover(tmp_path / "io").kind == "in/out names"
+
+
+def test_gather_rewrites_include_folders_absolute_or_relative_and_leaves_the_toolchains(
+    tmp_path, monkeypatch
+):
+    from supercoder.problems.sources import gather
+
+    src = tmp_path / "repo" / "app"
+    inc = tmp_path / "repo" / "include"
+    src.mkdir(parents=True)
+    inc.mkdir()
+    (src / "lib" / "include").mkdir(parents=True)  # the program's own: never mixed in
+    (inc / "util.h").write_text('#include "deep.h"\n')
+    (inc / "deep.h").write_text("#define DEEP 1\n")
+    (inc / "unused.h").write_text("#define UNUSED 1\n")
+    (src / "prog.c").write_text("#include <util.h>\n#include <stdio.h>\nint main(void){}\n")
+    monkeypatch.chdir(tmp_path / "repo")
+    for flag in (f"-I{inc}", "-I include", "-isystem include"):
+        build = gather([src / "prog.c"], f"{flag} -I/usr/include -I/nonexistent -DX=1")
+        flags = build.cflags.split()
+        assert "-I/usr/include" in flags and "-I/nonexistent" in flags and "-DX=1" in flags
+        assert set(build.files) == {"lib/include2/util.h", "lib/include2/deep.h"}
+        assert not any(p.name == "unused.h" for p in build.files.values())  # only what it uses
+    build = gather([src / "prog.c"], "-I include")
+    assert build.cflags == "-Ilib/include2" and build.moved == (f"{inc} -> lib/include2/",)
+
+
+def test_optimize_says_an_answer_of_a_memorizable_problem_is_timed_on_its_visible_tests(tmp_path):
+    sandbox_or_skip()
+    folder = tmp_path / "noinput"
+    proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(folder))
+    assert proc.returncode == 0, proc.stderr
+    out = tmp_path / "answer.s"
+    proc = run_cli("optimize", str(folder), "--no-time", "--budget", "4", "-o", str(out), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["memorizable"] is True
+    first = out.read_text().splitlines()[0]
+    assert first.startswith("# supercoder: memorizable") and "visible tests" in first

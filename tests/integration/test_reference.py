@@ -1,0 +1,153 @@
+"""The one reference runner (real gcc, real sandbox) and the one cached -O3 baseline."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import supercoder.toolchain.baseline as baseline_mod
+from supercoder.errors import UserError
+from supercoder.paths import cache_dir
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+from supercoder.toolchain.reference import (
+    MISMATCH,
+    NONDETERMINISTIC,
+    RUNTIME_ERROR,
+    TIMEOUT,
+    ReferenceBuildError,
+    reference_runs,
+    run_reference,
+)
+from supercoder.types import Problem, TestCase
+from tests.conftest import sandbox_or_skip
+
+OPENMP = Path(__file__).resolve().parents[1] / "fixtures" / "openmp_harmonic"
+DOUBLE = """#include <stdio.h>
+int main(void) { long x; if (scanf("%ld", &x) != 1) return 1; printf("%ld\\n", 2 * x); return 0; }
+"""
+# Crashes (null write) on 0, doubles anything else.
+CRASH_ON_ZERO = """#include <stdio.h>
+int main(void) {
+    long x; if (scanf("%ld", &x) != 1) return 1;
+    if (x == 0) *(volatile int *)0 = 1;
+    printf("%ld\\n", 2 * x); return 0;
+}
+"""
+# Prints the clock in nanoseconds: a different output on every run.
+CLOCK = """#include <stdio.h>
+#include <time.h>
+int main(void) {
+    struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
+    printf("%ld %ld\\n", (long)t.tv_sec, (long)t.tv_nsec); return 0;
+}
+"""
+NEEDS_N = '#include <stdio.h>\nint main(void) { printf("%d\\n", N); return 0; }\n'
+BY_LEVEL = """#include <stdio.h>
+int main(void) {
+#ifdef __OPTIMIZE__
+    puts("optimised");
+#else
+    puts("plain");
+#endif
+    return 0;
+}
+"""
+SPIN = "int main(void) { volatile unsigned long i = 0; for (;;) i++; }\n"
+
+
+def test_a_deterministic_program_gives_its_outputs_and_times():
+    sandbox_or_skip()
+    results = run_reference(DOUBLE, [b"1\n", b"21\n"], runs={"O3": 2, "O0": 2})
+    assert [r.output for r in results] == [b"2\n", b"42\n"]
+    assert all(r.ok and set(r.cpu_seconds) == {"O3", "O0"} for r in results)
+    assert [r.name for r in results] == ["input #0", "input #1"]
+    assert [r.output for r in reference_runs(DOUBLE, [b"5\n"], repeat=1)] == [b"10\n"]
+
+
+def test_a_nondeterministic_program_is_reported_as_such():
+    sandbox_or_skip()
+    [result] = run_reference(CLOCK, [b""], names=["t1.in"])
+    assert result.failure == NONDETERMINISTIC and result.level == "O3"
+    with pytest.raises(UserError) as e:
+        reference_runs(CLOCK, [b""], names=["t1.in"], source_path=Path("/u/clock.c"))
+    assert "/u/clock.c is non-deterministic on t1.in" in str(e.value)
+    [once] = run_reference(CLOCK, [b""], runs={"O3": 1})  # one run cannot disagree with itself
+    assert once.ok
+
+
+def test_a_crash_on_one_input_names_that_input():
+    sandbox_or_skip()
+    inputs, names = [b"1\n", b"0\n", b"3\n"], ["a.txt", "b.txt", "c.txt"]
+    results = run_reference(CRASH_ON_ZERO, inputs, names=names, stop_at_failure=False)
+    assert [r.failure for r in results] == ["", RUNTIME_ERROR, ""]
+    assert results[1].name == "b.txt" and "signal" in results[1].detail
+    assert [r.output for r in results if r.ok] == [b"2\n", b"6\n"]
+    assert len(run_reference(CRASH_ON_ZERO, inputs, names=names)) == 2  # stops at the failure
+    with pytest.raises(UserError) as e:
+        reference_runs(CRASH_ON_ZERO, inputs, names=names, source_path=Path("/u/crash.c"))
+    assert str(e.value).startswith("/u/crash.c failed on b.txt: killed by signal SIGSEGV")
+
+
+def test_timeouts_and_disagreeing_builds_are_told_apart():
+    sandbox_or_skip()
+    [slow] = run_reference(SPIN, [b""], timeout=0.3)
+    assert slow.failure == TIMEOUT and "time limit" in slow.detail
+    [ub] = run_reference(BY_LEVEL, [b""], runs={"O3": 1, "O0": 1})
+    assert ub.failure == MISMATCH and ub.level == "O0"
+    [o3] = run_reference(BY_LEVEL, [b""])
+    assert o3.output == b"optimised\n"
+
+
+def test_cflags_and_ldflags_are_honoured():
+    sandbox_or_skip()
+    with pytest.raises(ReferenceBuildError) as e:
+        run_reference(NEEDS_N, [b""], label="/u/n.c")
+    assert "/u/n.c does not compile with gcc -O3" in str(e.value) and e.value.level == "O3"
+    assert "sc-ref-" not in str(e.value)
+    [r] = run_reference(NEEDS_N, [b""], cflags=("-DN=3",))
+    assert r.output == b"3\n"
+    source = (OPENMP / "harmonic.c").read_text()
+    with pytest.raises(ReferenceBuildError) as e:
+        run_reference(source, [b"10\n"])
+    assert "does not link" in str(e.value) and "--cflags -fopenmp" in str(e.value)
+    [omp] = run_reference(source, [b"10\n"], cflags=("-fopenmp",), ldflags=("-lgomp",))
+    assert omp.output == b"2.928968 1\n"
+
+
+def test_the_baseline_is_built_once_and_cached(monkeypatch, tmp_path):
+    problem = Problem(
+        "cached",
+        DOUBLE + "/* test_reference */\n",
+        (TestCase("1", b"1\n"),),
+        meta={"cflags": "-DUNUSED=1"},
+    )
+    calls = []
+    real = baseline_mod.compile_to_asm
+
+    def counting(source, flags):
+        calls.append(flags)
+        return real(source, flags)
+
+    monkeypatch.setattr(baseline_mod, "compile_to_asm", counting)
+    first = baseline_asm(problem)
+    assert calls == [("-O3", "-DUNUSED=1")] and "main:" in first
+    assert baseline_asm(problem) == first and baseline_asm(problem) == first  # from the cache
+    assert len(calls) == 1  # the second and third calls read the cache
+    assert len(list((cache_dir() / "baselines").glob(f"{problem.source_hash()}-*.s"))) == 1
+    other = Problem("cached", problem.source, problem.tests, meta={"cflags": "-DUNUSED=2"})
+    assert baseline_asm(other) == first and len(calls) == 2  # other cflags: another build
+
+
+def test_the_baseline_binary_is_built_once_and_cached(monkeypatch, tmp_path):
+    asm = baseline_asm(Problem("bin", DOUBLE + "/* binary */\n", ()))
+    binary = baseline_binary(asm, tmp_path, isolation=False)
+    assert binary.is_file() and binary.stat().st_mode & 0o111
+
+    def no_build(*args, **kwargs):
+        raise AssertionError("the cached binary must not be rebuilt")
+
+    monkeypatch.setattr(baseline_mod, "assemble", no_build)
+    assert baseline_binary(asm, tmp_path, isolation=False) == binary
+    with pytest.raises(AssertionError):
+        baseline_binary(asm, tmp_path, ("-lgomp",), isolation=False)  # other link flags
