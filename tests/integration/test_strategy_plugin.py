@@ -19,7 +19,7 @@ from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Status
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server
-from tests.test_strategies import BROKEN
+from tests.integration.test_strategies import BROKEN
 
 PLUGIN = Path(__file__).resolve().parents[1] / "fixtures" / "strategy_plugin"
 ROOT = Path(__file__).resolve().parents[2]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.commands.options import ModelRunConfig
+from supercoder.commands.options import CheckOptions, ModelRunConfig
 from supercoder.errors import UserError
 from supercoder.models.base import Sampling
 from supercoder.runs.buildsearch import BuildsConfig, BuildSearch
@@ -114,8 +114,9 @@ def _plan(**kw) -> tuple[str, list[str], StrategyConfig, str]:
 def test_the_options_name_a_strategy_and_the_older_spelling_still_works():
     name, specs, settings, model = _plan()  # no --model: the build search
     assert (name, specs, model, settings.samples) == ("builds", [], "compiler", 64)
-    new = _plan(strategy="builds", budget=4.0, isa_target=Target.X86_64)
-    old = _plan(model=["compiler:budget=4"], isa_target=Target.X86_64)
+    x86_64 = CheckOptions(isa_target=Target.X86_64)
+    new = _plan(strategy="builds", budget=4.0, checks=x86_64)
+    old = _plan(model=["compiler:budget=4"], checks=x86_64)
     older = _plan(model=["compiler:budget=4,target=x86-64"])
     assert new[2] == old[2] == older[2] and new[3] == old[3] == older[3]
     assert new[3] == "compiler:budget=4,target=x86-64"  # as runs were named: they resume
