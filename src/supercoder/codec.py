@@ -42,7 +42,9 @@ What it does:
   a ``"kind"`` key, and a field typed as the root (or a union of variants) reads back the
   registered class. A plugin package registers its own variant the same way, at import.
 - **Outside input** (``decode(..., lenient=True)``): a field that does not read is its
-  default, so a hand-made or hostile file reads as far as it is sound.
+  default, so a hand-made or hostile file reads as far as it is sound. A record whose
+  stored object was always open (a verdict's context) says ``LENIENT = True`` and reads
+  so wherever it is.
 - **Versions.** ``@versioned(5, name="verdict", migrations={1: f, ...})`` makes ``encode``
   write ``"format_version": 5`` and ``decode`` read every earlier version: data of version
   ``v`` passes through ``migrations[v]`` (JSON object in, JSON object of version ``v + 1``
@@ -473,7 +475,8 @@ def _decode_record(cls: type, data: object, where: str) -> object:
         try:
             kwargs[f.name] = _decode(hints[f.name], data[key], f"{where}.{key}" if where else key)
         except (FormatError, TypeError, ValueError):
-            if not _LENIENT.get() or not _has_default(f):
+            lenient = _LENIENT.get() or getattr(cls, "LENIENT", False)
+            if not lenient or not _has_default(f):
                 raise
     if extra_field is not None:
         derived = set(getattr(cls, "DERIVED_KEYS", ()))

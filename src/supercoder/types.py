@@ -144,7 +144,9 @@ class Problem:
     tests: tuple[TestCase, ...]
     baseline_asm: str | None = None
     split: str | None = None
-    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+    # problem.json as loaded (its settings, marks and a plugin's own keys: JSON values),
+    # with ``path``, the folder it was loaded from; read through the properties below
+    meta: Mapping[str, Json] = field(default_factory=dict, compare=False)
 
     @property
     def visible_tests(self) -> tuple[TestCase, ...]:
@@ -219,7 +221,7 @@ class Problem:
         return str(self.meta.get("compare") or "exact")
 
 
-def split_flags(value: Any) -> tuple[str, ...]:
+def split_flags(value: object) -> tuple[str, ...]:
     """Flags from problem.json: a shell-quoted string or a list of strings."""
     import shlex
 
@@ -777,6 +779,7 @@ class Machine:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     supercoder: str = ""
     date: str = ""
@@ -803,6 +806,7 @@ class Provenance:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
     meter: str = ""
@@ -844,6 +848,7 @@ class Measurement:
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # an open object in every format: a bad value is a default
 
     checks: int = 1
     first_check: Speedup | None = None

@@ -3,26 +3,23 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated
 
 import typer
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
-    WORKERS,
-    WORKERS_SHOWN,
     BenchmarkArg,
     BenchmarkOpt,
     JsonFile,
     pick_benchmark,
 )
+from supercoder.engine import every_cpu_but_one
 
 
+@with_engine(workers=every_cpu_but_one(), skip=("requests", "timing_slots"))
 def coverage(
     bench: BenchmarkArg = None,
     benchmark: BenchmarkOpt = None,
-    workers: Annotated[
-        int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
-    ] = WORKERS,
     json_out: JsonFile = None,
 ) -> None:
     from rich.console import Console
@@ -33,6 +30,7 @@ def coverage(
     from supercoder.problems.coverage import coverage_many, means
 
     problems = load_benchmark(pick_benchmark(benchmark, bench))
+    workers = current().workers
     if len(problems) > 8:
         from supercoder.commands.options import note
 
@@ -41,7 +39,7 @@ def coverage(
             "process(es): a few seconds each"
         )
     with progress_bar("coverage", len(problems)) as advance:
-        results = coverage_many(problems, workers, advance)
+        results = coverage_many(problems, progress=advance)
     table = Table("problem", "tests", "lines", "line %", "branches", "branch %")
     for c in results:
         if c.error:

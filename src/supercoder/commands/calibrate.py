@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from supercoder.commands.machine import with_engine
 from supercoder.commands.options import JsonFlag, SandboxOpt
 from supercoder.errors import InfraError, UserError
 
@@ -47,12 +48,10 @@ def identical_checks(
     """(problem, estimate, sampling sd of its log) of identical-program checks, the
     meter's noise floor switched off so only what one check sees is in the sd; as
     many checks at once as there are timing slots (every slot busy, as in a batch)."""
-    from concurrent.futures import ThreadPoolExecutor
-
+    from supercoder.engine import current
     from supercoder.problems.loading import BUNDLED_ROOT, load_problem
     from supercoder.timing.intervals import Z95
     from supercoder.timing.meter import MeterConfig
-    from supercoder.timing.slots import slot_count
     from supercoder.toolchain.baseline import baseline_asm
     from supercoder.verify.evaluate import check_config, evaluate
 
@@ -77,16 +76,11 @@ def identical_checks(
         )
         return problem.name, sp.value, (math.log(sp.high) - math.log(sp.low)) / (2 * Z95)
 
-    pool = ThreadPoolExecutor(slot_count())
-    try:
-        results = list(pool.map(one, jobs))
-    except BaseException:  # Ctrl-C: stop now, not after the running checks end
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return results
+    engine = current()  # one check per timing slot; Ctrl-C stops at once
+    return engine.thread_map(one, jobs, engine.slots)
 
 
+@with_engine(skip=("requests", "workers"))
 def calibrate(
     problems: Annotated[
         list[str] | None,

@@ -8,10 +8,13 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.display import progress_bar
-from supercoder.commands.options import OUT, SEED, TIMEOUT, WORKERS, WORKERS_SHOWN
+from supercoder.commands.machine import current, with_engine
+from supercoder.commands.options import OUT, SEED, TIMEOUT
+from supercoder.engine import every_cpu_but_one
 from supercoder.errors import printable
 
 
+@with_engine(workers=every_cpu_but_one(), skip=("requests", "timing_slots"))
 def build(
     codenet: Annotated[
         Path, typer.Option("--codenet", help="Project CodeNet folder (metadata/, data/).")
@@ -33,9 +36,6 @@ def build(
         float, typer.Option(min=0.0, max=1.0, help="Fraction of problems in the val split.")
     ] = 0.025,
     seed: Annotated[int, SEED] = 0,
-    workers: Annotated[
-        int, typer.Option(min=1, help="Parallel processes.", show_default=WORKERS_SHOWN)
-    ] = WORKERS,
     limit: Annotated[
         int | None, typer.Option(min=1, help="Only the first N problems (by id).")
     ] = None,
@@ -47,6 +47,7 @@ def build(
 ) -> None:
     from supercoder.dataset.build import DatasetBuildConfig, finish, plan, run_jobs
 
+    workers = current().workers
     opts = DatasetBuildConfig(
         threshold,
         per_problem,

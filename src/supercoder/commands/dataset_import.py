@@ -9,16 +9,16 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.display import progress_bar
-from supercoder.commands.options import ALL_CORES, OUT
+from supercoder.commands.machine import current, with_engine
+from supercoder.commands.options import OUT
+from supercoder.engine import cpu_count
 from supercoder.errors import UserError
 
 
+@with_engine(workers=cpu_count(), skip=("requests", "timing_slots"))
 def import_(
     source: Annotated[str, typer.Argument(help="A .parquet/.jsonl file or a hub name.")],
     out: Annotated[Path, OUT],
-    workers: Annotated[
-        int, typer.Option(min=1, help="Parallel processes.", show_default="every core")
-    ] = ALL_CORES,
     check_outputs: Annotated[
         bool,
         typer.Option(
@@ -43,6 +43,7 @@ def import_(
         raise UserError(f"{source}: no records")
     out = out.expanduser()
     check_writable(out / "import_report.json", "--out")
+    workers = current().workers
     if len(records) > 50:
         from supercoder.commands.options import note
 

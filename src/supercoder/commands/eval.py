@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supercoder.commands.display import fmt_figure
+from supercoder.commands.machine import current, engine_options, installs_engine
 from supercoder.commands.options import (
     BENCHMARK,
     EXECUTOR,
@@ -89,17 +90,12 @@ def identity_options(row: RunRow) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
 
-@with_config(ModelRunConfig, "opts", preset=_stored_options)
+@with_config(ModelRunConfig, "opts", preset=_stored_options, machine=engine_options(workers=1))
+@installs_engine
 def eval_cmd(
     benchmark: Annotated[str, BENCHMARK] = "val",
     run: Annotated[str | None, but(RUN, show_default="MODEL@BENCHMARK")] = None,
-    workers: Annotated[
-        int, typer.Option("--workers", "-w", min=1, help="Verification processes (1: in-process).")
-    ] = 1,
     executor: Annotated[ExecutorKind, EXECUTOR] = ExecutorKind.LOCAL,
-    concurrency: Annotated[
-        int, typer.Option("--concurrency", min=1, help="Problems in flight (model requests).")
-    ] = 4,
     json_out: JsonFile = None,
     db: DbOpt = None,
     server: Annotated[str | None, SERVER] = None,
@@ -141,8 +137,10 @@ def eval_cmd(
     specs = opts.specs()
     settings = opts.strategy_config(specs)
     problems = _load_problems(benchmark, json_out, db)
-    run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, concurrency)
-    llms = opts.load_models(specs, concurrency)
+    engine = current()  # --requests, --workers, --timing-slots
+    workers, requests = engine.workers, engine.requests.limit
+    run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, requests)
+    llms = opts.load_models(specs, requests)
     verify = _remote_verifier(server, run_config) if server else None
     if verify is not None:  # the prompts' -O3 assembly from the server: no gcc needed here
         problems = verify.client.with_baselines(problems)
@@ -156,7 +154,7 @@ def eval_cmd(
     err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, bool(specs))}")
     try:
         model = llms if len(llms) != 1 else llms[0]
-        kept = _run_file(opts, benchmark, workers, executor, concurrency, server)
+        kept = _run_file(opts, benchmark, engine.config, executor, server)
         result = _run_with_progress(
             problems,
             model,
@@ -175,16 +173,16 @@ def eval_cmd(
         raise typer.Exit(EXIT_MACHINE)
 
 
-def _run_file(opts: ModelRunConfig, benchmark, workers, executor, concurrency, server) -> str:
-    """The run file the store keeps for this run (``eval --resume`` reads it back)."""
+def _run_file(opts: ModelRunConfig, benchmark, machine, executor, server) -> str:
+    """The run file the store keeps for this run (``eval --resume`` reads it back; an
+    older one's ``concurrency`` is ``requests``, its old name)."""
     from supercoder.commands.optionset import option_values, to_toml
 
     values = {
         "benchmark": benchmark,
         **option_values(opts),
-        "workers": workers,
+        **option_values(machine),
         "executor": executor,
-        "concurrency": concurrency,
         "server": server,
     }
     return to_toml(values, "supercoder eval options (eval --resume RUN reads them)")

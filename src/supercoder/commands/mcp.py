@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     CPU_LIMIT,
     HOST,
@@ -122,6 +123,7 @@ class McpConfig:
                 raise UserError(f"--allow-root {printable(root, newlines=False)}: not a folder")
 
 
+@with_engine(skip=("requests",))
 def mcp(
     transport: Annotated[
         Transport,
@@ -133,7 +135,6 @@ def mcp(
     insecure_loopback: InsecureLoopbackOpt = False,
     benchmark: ServedBenchmarksOpt = None,
     allow_root: AllowRootOpt = None,
-    workers: Annotated[int, typer.Option(min=1, max=64, help="Tool calls working at once.")] = 2,
     tool_seconds: Annotated[
         float,
         typer.Option(min=1, max=86400, help="Longest a tool call may take (seconds)."),
@@ -178,7 +179,7 @@ def mcp(
         insecure_loopback=insecure_loopback,
         benchmarks=tuple(benchmark or ("all",)),
         allow_roots=tuple(allow_root or ()),
-        workers=workers,
+        workers=current().workers,
         tool_seconds=tool_seconds,
         cpu_limit=cpu_limit,
         memory_mb=memory_mb,

@@ -15,6 +15,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supercoder.codec import encode
+from supercoder.commands.machine import engine_options, installs_engine
 from supercoder.commands.options import (
     CFLAGS,
     DB,
@@ -31,7 +32,8 @@ from supercoder.errors import EXIT_MACHINE, EXIT_NOTHING_CORRECT, InfraError, Us
 from supercoder.paths import temp_prefix
 
 
-@with_config(ModelRunConfig, "opts")
+@with_config(ModelRunConfig, "opts", machine=engine_options())
+@installs_engine
 def optimize(
     target: Annotated[Path, typer.Argument(help="A problem folder, or a .c file with --inputs.")],
     output: Annotated[Path | None, but(OUTPUT, show_default="NAME.opt.s")] = None,

@@ -269,6 +269,20 @@ def note(line: str) -> None:
 
 
 @dataclass(frozen=True)
+class PromptOptions:
+    """How the model is asked: the option group of every command that builds prompts
+    (``eval``, ``optimize``, ``bench tokens``).
+
+    Fields:
+        context: full: the -O3 assembly; hot: profile-annotated.
+        answer: whole program or SEARCH/REPLACE edits.
+    """
+
+    context: Context = Context.FULL
+    answer: AnswerForm = AnswerForm.WHOLE
+
+
+@dataclass(frozen=True)
 class CheckOptions:
     """How answers are checked: the option group of every command that verifies
     (``check``, ``eval``, ``optimize``; ``config()`` is its ``CheckConfig``).
@@ -313,10 +327,6 @@ class ModelRunConfig:
         timeout: seconds to wait for the model server per request (a request that times
             out twice is given up: the problem stays unfinished, a rerun retries it).
         deadline: seconds of model time per problem at most (all requests).
-        context: full: the -O3 assembly (the paper's prompt); hot: profile-annotated
-            (# NN.N% per hot line), cold functions elided.
-        answer: whole: the model writes the whole program; diff: SEARCH/REPLACE edit
-            blocks against the shown assembly.
         budget: --strategy builds: CPU seconds of build search per problem.
         strategy: best-of-n: independent answers to the -O3 prompt; refine: one chain of
             --samples answers, each told what was wrong; evolve: generations of answers
@@ -332,6 +342,7 @@ class ModelRunConfig:
         max_tokens: evolve: token cap per problem.
         generation: evolve: answers per generation.
         islands: evolve: populations.
+        prompt: how the model is asked (``PromptOptions``: context, answer form).
         checks: how every answer is checked (``CheckOptions``: sandbox, timing, target).
     """
 
@@ -349,8 +360,6 @@ class ModelRunConfig:
     base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
     timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    context: Context = Context.FULL
-    answer: AnswerForm = AnswerForm.WHOLE
     budget: float | None = field(
         default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
     )
@@ -369,7 +378,16 @@ class ModelRunConfig:
     )
     generation: int = field(default=2, metadata=flags("--generation", min=1))
     islands: int = field(default=2, metadata=flags("--islands", min=1))
+    prompt: PromptOptions = field(default_factory=lambda: PromptOptions(), metadata=group())
     checks: CheckOptions = field(default_factory=lambda: CheckOptions(), metadata=group())
+
+    @property
+    def context(self) -> Context:
+        return self.prompt.context
+
+    @property
+    def answer(self) -> AnswerForm:
+        return self.prompt.answer
 
     @property
     def no_time(self) -> bool:

@@ -7,6 +7,7 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     HOST,
     PORT,
@@ -19,6 +20,7 @@ from supercoder.commands.optionset import but
 from supercoder.errors import UserError
 
 
+@with_engine(skip=("requests",))
 def serve(
     host: Annotated[str, HOST] = "127.0.0.1",
     port: Annotated[int, but(PORT, min=0)] = 8765,
@@ -26,7 +28,6 @@ def serve(
     insecure_loopback: InsecureLoopbackOpt = False,
     benchmark: ServedBenchmarksOpt = None,
     allow_root: AllowRootOpt = None,
-    workers: Annotated[int, typer.Option(min=1, max=256, help="Requests verified at once.")] = 2,
     queue: Annotated[
         int, typer.Option(min=0, max=100000, help="Requests that may wait; one more gets 429.")
     ] = 16,
@@ -67,6 +68,7 @@ def serve(
     from supercoder.verify.server import serve as run_server
 
     token = _token(token_file)
+    workers = current().workers  # requests verified at once, and the worker processes
     config = ServeConfig(
         host=host,
         port=port,

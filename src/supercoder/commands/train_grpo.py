@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import typer
 
+from supercoder.commands.machine import current, engine_options, installs_engine
 from supercoder.commands.options import (
     BaselineCopyOpt,
     RewardOpt,
@@ -20,7 +21,13 @@ from supercoder.training.grpo import GrpoConfig
 from supercoder.verify.reward import DEFAULT_REWARD
 
 
-@with_config(GrpoConfig, "opts", skip=("reward",))
+@with_config(
+    GrpoConfig,
+    "opts",
+    skip=("reward", "workers"),
+    machine=engine_options(workers=2, skip=("requests",)),
+)
+@installs_engine
 def grpo(
     reward: RewardOpt = DEFAULT_REWARD,
     baseline_copy: BaselineCopyOpt = 0.0,
@@ -36,5 +43,6 @@ def grpo(
         opts,
         reward=reward_config(reward, baseline_copy, not unsafe_no_sandbox, isa_target),
         eval_split=None if opts.eval_split == "none" else opts.eval_split,
+        workers=current().workers,  # --workers: the engine's option
     )
     typer.echo(json.dumps(train_grpo(opts), indent=2, default=str))

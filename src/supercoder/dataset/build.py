@@ -33,6 +33,7 @@ from typing import Any
 from supercoder.dataset import codenet
 from supercoder.dataset.process import Job
 from supercoder.dataset.text import approx_tokens, jaccard, shingles
+from supercoder.engine import current
 from supercoder.types import Problem, TestCase
 
 SPLITS = ("train", "val")
@@ -110,32 +111,14 @@ def plan(
 
 
 def run_jobs(
-    jobs: list[Job], workers: int, progress: Callable[[], None] | None = None
+    jobs: list[Job], workers: int | None = None, progress: Callable[[], None] | None = None
 ) -> list[dict]:
+    """Every job run (built, run, timed) on the engine's verification workers
+    (``workers``: a one-off engine of that many); results in the jobs' order."""
     from supercoder.dataset.process import run_job
 
-    if workers <= 1:
-        results = []
-        for job in jobs:
-            results.append(run_job(job))
-            if progress:
-                progress()
-        return results
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        futures = {pool.submit(run_job, job): i for i, job in enumerate(jobs)}
-        results: list[dict] = [{}] * len(jobs)
-        for fut in as_completed(futures):
-            results[futures[fut]] = fut.result()
-            if progress:
-                progress()
-    except BaseException:  # Ctrl-C: stop now, not after every queued job
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return results
+    with current().with_workers(workers) as engine:
+        return engine.process_map(run_job, jobs, progress)
 
 
 def select(results: Iterable[dict], opts: DatasetBuildConfig) -> tuple[list[dict], Counter]:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, inside, is_safe_name, printable, require
 
 _RBP_SLOT = re.compile(r"-?\d*\(%rbp\)")
@@ -218,7 +219,7 @@ def _check(records: list[Any], bad: list[tuple[str, str]]) -> tuple[list[tuple[s
 def import_records(
     records: list[Any],
     out: Path,
-    workers: int = 1,
+    workers: int | None = 1,
     progress: Callable[[], None] | None = None,
     *,
     bad: list[tuple[str, str]] | None = None,
@@ -303,25 +304,10 @@ def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     return ""
 
 
-def _map(fn: Callable, items: list, workers: int, progress: Callable[[], None] | None) -> list:
-    if workers <= 1:
-        results = []
-        for item in items:
-            results.append(fn(item))
-            if progress:
-                progress()
-        return results
-    from concurrent.futures import ProcessPoolExecutor
-
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        results = []
-        for r in pool.map(fn, items, chunksize=4):
-            results.append(r)
-            if progress:
-                progress()
-    except BaseException:  # Ctrl-C or a signal: stop now, not after every queued record
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return results
+def _map(
+    fn: Callable, items: list, workers: int | None, progress: Callable[[], None] | None
+) -> list:
+    """``fn`` over items, in order, on the engine's verification workers (``workers``:
+    a one-off engine of that many); a signal stops it at once."""
+    with current().with_workers(workers) as engine:
+        return engine.process_map(fn, items, progress)

@@ -9,10 +9,10 @@ API's range [0, 1].
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 from supercoder.models.http import HttpClient, RetryPolicy, cost_usd, count, field_of, text_of
@@ -64,10 +64,11 @@ class AnthropicModel:
         headers = {"anthropic-version": API_VERSION}
         if self.api_key:
             headers["x-api-key"] = self.api_key
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, n)) as pool:
-            return list(
-                pool.map(lambda _: self._parse(self._http.post(self.url, body, headers)), range(n))
-            )
+        return current().thread_map(
+            lambda _: self._parse(self._http.post(self.url, body, headers)),
+            range(n),
+            self.concurrency,
+        )
 
     def _parse(self, data: dict[str, Any]) -> Completion:
         blocks = data.get("content")

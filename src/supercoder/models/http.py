@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable
 
 RETRYABLE = frozenset({408, 409, 429})
@@ -54,7 +55,8 @@ class RetryPolicy:
 
 
 class HttpClient:
-    """POSTs JSON with retries; at most ``concurrency`` requests in flight."""
+    """POSTs JSON with retries; at most ``concurrency`` requests of this client in flight,
+    and each holds one of the engine's model requests (``--requests``) on the wire."""
 
     def __init__(self, timeout: float, concurrency: int, retry: RetryPolicy | None = None):
         self.timeout = timeout
@@ -65,7 +67,7 @@ class HttpClient:
     def post(self, url: str, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
         last, timeouts = "", 0
         for attempt in range(self.retry.attempts):
-            with self._slots:
+            with current().requests.hold(), self._slots:  # the run's budget, then this model's
                 try:
                     response = self._client.post(url, json=body, headers=headers)
                 except httpx.TransportError as e:

@@ -9,10 +9,10 @@ rejects ``n``) is then asked once per sample, in parallel up to ``concurrency``.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, ProviderConfig, Sampling
 from supercoder.models.http import (
@@ -79,9 +79,10 @@ class OpenAIModel:
             if len(out) < n:
                 self._supports_n = False
         rest = range(len(out), n)
-        with ThreadPoolExecutor(max_workers=min(self.concurrency, max(1, len(rest)))) as pool:
-            singles = pool.map(lambda i: self._request(messages, sampling.part(i, 1))[0], rest)
-            return out + list(singles)
+        singles = current().thread_map(
+            lambda i: self._request(messages, sampling.part(i, 1))[0], rest, self.concurrency
+        )
+        return out + singles
 
     def _request(self, messages: list[dict[str, str]], sampling: Sampling) -> list[Completion]:
         body: dict[str, Any] = {"model": self.model, "messages": messages, "seed": sampling.seed}

@@ -17,9 +17,11 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from supercoder.engine import Engine, current
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits
@@ -110,31 +112,20 @@ def _gcov(work: Path) -> tuple[int, int, int, int]:
 
 
 def coverage_many(
-    problems: list[Problem], workers: int = 1, progress=None, timeout: float = 60.0
+    problems: list[Problem],
+    workers: int | None = None,
+    progress: Callable[[], None] | None = None,
+    timeout: float = 60.0,
+    *,
+    engine: Engine | None = None,
 ) -> list[Coverage]:
-    """Coverage of several problems (in a process pool when ``workers > 1``)."""
-    if workers <= 1:
-        out = []
-        for p in problems:
-            out.append(_coverage_job(p, timeout))
-            if progress:
-                progress()
-        return out
-    from concurrent.futures import ProcessPoolExecutor
+    """Coverage of several problems, on the engine's verification workers (``engine``,
+    else this process's; ``workers`` gives a one-off engine of that many instead)."""
+    from functools import partial
 
-    pool = ProcessPoolExecutor(max_workers=workers)
-    try:
-        futures = [pool.submit(_coverage_job, _portable(p), timeout) for p in problems]
-        out = []
-        for fut in futures:
-            out.append(fut.result())
-            if progress:
-                progress()
-    except BaseException:  # Ctrl-C: stop now, not after every queued problem
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown()
-    return out
+    with (engine or current()).with_workers(workers) as scoped:
+        jobs = [p if scoped.workers <= 1 else _portable(p) for p in problems]
+        return scoped.process_map(partial(_coverage_job, timeout=timeout), jobs, progress)
 
 
 def _portable(problem: Problem) -> Problem | str:

@@ -1,7 +1,7 @@
 """Eval runs: every problem of a benchmark optimized and verified, kept in SQLite.
 
-``run_eval`` overlaps generation (one thread per in-flight problem, bounded by the
-model's concurrency) with verification (an ``Executor``). Each verified attempt is
+``run_eval`` overlaps generation (the engine's threads, one per in-flight problem:
+``--requests`` of them) with verification (an ``Executor``: the engine's workers). Each verified attempt is
 committed as soon as it finishes, and each finished problem is marked, so a crash
 loses only in-flight work: re-running the same run name skips finished problems and
 re-uses every stored attempt (nothing is verified twice; stored infrastructure
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -103,8 +102,8 @@ def run_eval(
     failed: dict[str, str] = {}
     walls: dict[str, OutcomeMeta] = {}  # this invocation's wall times per problem
 
-    def on_done(problem: Problem, future) -> None:
-        outcome = _collect(future, problem, failed)
+    def on_done(problem: Problem, result) -> None:
+        outcome = _collect(result, problem, failed)
         if outcome is not None and (outcome.dropped or outcome.best is None):
             failed[problem.name] = dropped_reason(outcome)
             outcome = None
@@ -142,18 +141,20 @@ def run_eval(
     return EvalRunResult(name, summary, outcomes, failed, resumed, len(done & names))
 
 
-def _drive(problems: Sequence[Problem], work: Callable, threads: int, on_done: Callable) -> None:
-    """Run ``work`` over problems on threads; on interrupt, start nothing new and return
-    without waiting for the problems in flight (their finished attempts are stored)."""
-    pool = ThreadPoolExecutor(max_workers=max(1, threads))
-    futures = {pool.submit(work, p): p for p in problems}
-    try:
-        for future in as_completed(futures):
-            on_done(futures[future], future)
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+def _drive(problems: Sequence[Problem], work: Callable, width: int, on_done: Callable) -> None:
+    """Run ``work`` over problems on the engine's threads (``width`` problems in flight);
+    on interrupt, start nothing new and return without waiting for the problems in
+    flight (their finished attempts are stored)."""
+    from supercoder.engine import current
+
+    def guarded(problem: Problem) -> tuple[Outcome | None, Exception | None]:
+        try:
+            return work(problem), None
+        except Exception as e:  # model or machine trouble: the problem stays unfinished
+            return None, e
+
+    for i, result in current().threads(guarded, problems, max(1, width)):
+        on_done(problems[i], result)
 
 
 def _solve_one(
@@ -228,9 +229,10 @@ def disk_hint(low: int = 64 << 20) -> str:
     return "; ".join(notes)
 
 
-def _collect(future, problem: Problem, failed: dict[str, str]) -> Outcome | None:
-    try:
-        return future.result()
-    except Exception as e:  # model or machine trouble: leave unfinished, a rerun retries
-        failed[problem.name] = f"{type(e).__name__}: {e}"
-        return None
+def _collect(
+    result: tuple[Outcome | None, Exception | None], problem: Problem, failed: dict[str, str]
+) -> Outcome | None:
+    outcome, error = result
+    if error is not None:  # model or machine trouble: leave unfinished, a rerun retries
+        failed[problem.name] = f"{type(error).__name__}: {error}"
+    return outcome

@@ -39,11 +39,11 @@ import math
 import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
+from supercoder.engine import current
 from supercoder.runs.bandit import Bandit
 from supercoder.runs.programs import (
     BASELINE,
@@ -474,10 +474,8 @@ class _Search:
             got = self.by_name[s.model].complete(self._messages(db, s), sampling, self.problem)
             return (got[0] if got else None), time.perf_counter() - start
 
-        with ThreadPoolExecutor(max_workers=min(len(todo), 8)) as pool:
-            futures = {s.slot: pool.submit(call, s) for s in todo}
-            for k, f in futures.items():
-                out[k] = f.result()
+        answers = current().thread_map(call, todo)  # within the run's --requests
+        out.update({s.slot: got for s, got in zip(todo, answers, strict=True)})
         return out
 
     def _kept_at(self, slot: Slot) -> Program | None:

@@ -385,8 +385,10 @@ class Store:
             "pick another --run"
         )
 
-    def open_run(self, run_config: RunConfig, context: dict[str, Any]) -> bool:
-        """Create the run, or check that it may be resumed; True when resuming."""
+    def open_run(self, run_config: RunConfig, context: RunContext | Mapping[str, object]) -> bool:
+        """Create the run, or check that it may be resumed; True when resuming. ``context``
+        (how the run is made) is stored as given: a mapping as its keys, a ``RunContext``
+        as the codec writes it."""
         name, identity = run_config.run_name, run_config.identity()
         self.check_run_name(name)
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
@@ -400,7 +402,10 @@ class Store:
                     run_config.benchmark,
                     json.dumps({**identity, "format_version": JSON_FORMAT_VERSION}),
                     time.time(),
-                    json.dumps(context, default=str),
+                    json.dumps(
+                        encode(context) if isinstance(context, RunContext) else dict(context),
+                        default=str,
+                    ),
                 ),
             )
             if created:

@@ -23,10 +23,10 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from supercoder.engine import current
 from supercoder.models.base import Sampling
 from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.diffedit import elided_in
@@ -575,17 +575,14 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
         hidden = elided_in(messages)
         fresh = {i: _attempt(i, 0, *texts[i], base, hidden) for i in missing if i < len(texts)}
     elif missing:
-        with ThreadPoolExecutor(max_workers=min(len(missing), 8)) as pool:
-            calls = {
-                i: pool.submit(
-                    _complete, model, problem, chains[i], settings, 1, settings.sampling.seed + i
-                )
-                for i in missing
-            }
-            for i in missing:
-                texts = calls[i].result()
-                hidden = elided_in(chains[i])
-                fresh.update({i: _attempt(i, rnd, *texts[0], base, hidden)} if texts else {})
+
+        def ask(i: int) -> list[tuple[Completion, float]]:
+            return _complete(model, problem, chains[i], settings, 1, settings.sampling.seed + i)
+
+        answers = current().thread_map(ask, missing)  # the chains' requests, within --requests
+        for i, texts in zip(missing, answers, strict=True):
+            hidden = elided_in(chains[i])
+            fresh.update({i: _attempt(i, rnd, *texts[0], base, hidden)} if texts else {})
     found = [stored.get((i, rnd)) or fresh.get(i) for i in chains]
     return [a for a in found if a is not None]
 

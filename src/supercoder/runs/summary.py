@@ -191,10 +191,12 @@ class RunContext:
         executor: where verifications ran.
         workers: parallel verifications.
         extra: keys a writer added that no field names, kept as stored.
-    A field left at None was not said (a run stored before it, or a JSON run file).
+    A field left at None was not said (a run stored before it, or a JSON run file); the
+    context is an open object, so a value of another shape reads as not said.
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True
 
     machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
     model: str | None = None

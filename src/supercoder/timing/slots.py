@@ -1,6 +1,7 @@
 """Timing slots: how many timings may run at once on this machine, each on its own core.
 
-``SUPERCODER_TIMING_SLOTS`` is a number or ``auto`` (the default): one slot per
+The count is the engine's budget (``supercoder.engine``: ``--timing-slots``, else
+``SUPERCODER_TIMING_SLOTS``, a number or ``auto``, the default): one slot per
 physical core this process may use (SMT siblings are left idle: a timed run never
 shares a core with another one). Slot ``i`` is pinned to the first logical CPU of the
 ``i``-th physical core; the sandbox that times in it, its supervisor and every run in
@@ -18,13 +19,12 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
 
-from supercoder.errors import UserError
+from supercoder.engine import SLOTS_ENV, current, physical_cores
 from supercoder.paths import cache_dir
 
-SLOTS_ENV = "SUPERCODER_TIMING_SLOTS"
+__all__ = ["SLOTS_ENV", "Slot", "free_slot_count", "physical_cores", "slot_count", "timing_slot"]
 
 
 @dataclass(frozen=True)
@@ -35,36 +35,10 @@ class Slot:
     cpus: frozenset[int]
 
 
-@cache
-def physical_cores() -> tuple[tuple[int, ...], ...]:
-    """The logical CPUs this process may use, grouped by physical core (sorted)."""
-    allowed = sorted(os.sched_getaffinity(0))
-    cores: dict[tuple[str, str], list[int]] = {}
-    for cpu in allowed:
-        topo = Path(f"/sys/devices/system/cpu/cpu{cpu}/topology")
-        try:
-            key = (
-                (topo / "physical_package_id").read_text().strip(),
-                (topo / "core_id").read_text().strip(),
-            )
-        except OSError:
-            key = ("?", str(cpu))
-        cores.setdefault(key, []).append(cpu)
-    return tuple(sorted(tuple(c) for c in cores.values()))
-
-
 def slot_count() -> int:
-    """``SUPERCODER_TIMING_SLOTS``: a whole number >= 1, or ``auto`` (one per core)."""
-    text = os.environ.get(SLOTS_ENV, "auto").strip().lower()
-    if text in ("", "auto"):
-        return max(1, len(physical_cores()))
-    try:
-        n = int(text)
-    except ValueError:
-        raise UserError(f"{SLOTS_ENV} must be a whole number or 'auto', got {text!r}") from None
-    if n < 1:
-        raise UserError(f"{SLOTS_ENV} must be at least 1, got {n}")
-    return n
+    """The timing slots of this process's engine (``--timing-slots``, else
+    ``SUPERCODER_TIMING_SLOTS``: a whole number >= 1, or ``auto``, one per core)."""
+    return current().slots
 
 
 def slot_cpus(index: int) -> frozenset[int]:

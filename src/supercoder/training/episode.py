@@ -20,10 +20,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from supercoder.codec import JsonObject, encode
 from supercoder.errors import UserError
-from supercoder.types import Problem, Verdict
+from supercoder.types import Problem, Status, Verdict
 from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
 
 if TYPE_CHECKING:
@@ -51,18 +52,46 @@ class Turn:
     feedback: str
     done: bool
 
-    def to_json(self) -> dict[str, Any]:
-        """What an environment may show: the verdict's public JSON (no hidden data), the
-        reward, the feedback and whether the episode ended."""
-        return {
-            "turn": self.index,
-            "status": str(self.verdict.status),
-            "correct": self.verdict.correct,
-            "speedup": self.verdict.speedup.value if self.verdict.speedup else None,
-            "reward": self.reward,
-            "feedback": self.feedback,
-            "done": self.done,
-        }
+    def view(self) -> TurnView:
+        """What an environment may show of this turn (``TurnView``)."""
+        return TurnView(
+            turn=self.index,
+            status=self.verdict.status,
+            correct=self.verdict.correct,
+            speedup=self.verdict.speedup.value if self.verdict.speedup else None,
+            reward=self.reward,
+            feedback=self.feedback,
+            done=self.done,
+        )
+
+    def to_json(self) -> JsonObject:
+        """``view()`` as the codec writes it (an environment's observation)."""
+        return encode(self.view())  # type: ignore[return-value]
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """What an environment may show of a turn: the verdict's public part (no hidden
+    data), the reward, the feedback and whether the episode ended; sent as the codec's
+    JSON and read back with ``decode(TurnView, ...)``.
+
+    Fields:
+        turn: the answer's turn, 1 for the first.
+        status: the verdict's status.
+        correct: the answer passed every test.
+        speedup: its measured speedup (None: not measured).
+        reward: its reward (None: an infrastructure failure).
+        feedback: what the environment says back.
+        done: the episode ends here.
+    """
+
+    turn: int
+    status: Status
+    correct: bool
+    speedup: float | None
+    reward: float | None
+    feedback: str
+    done: bool
 
 
 def check_turns(turns: int) -> int:

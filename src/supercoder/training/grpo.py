@@ -72,7 +72,7 @@ class GrpoConfig:
     seed: int = field(default=0, metadata={"option": {"min": 0}})
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: ExecutorKind = ExecutorKind.LOCAL
-    workers: int = field(default=2, metadata={"option": {"min": 1}})
+    workers: int = 2
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"

@@ -117,8 +117,7 @@ class LocalEpisodes:
             self.answer,
         )
         return [
-            Step(t.reward, t.feedback, t.done, t.verdict.correct, t.to_json()["speedup"])
-            for t in turns
+            Step(t.reward, t.feedback, t.done, t.verdict.correct, t.view().speedup) for t in turns
         ]
 
     def close(self) -> None:

@@ -27,11 +27,13 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
+from supercoder.codec import decode
+from supercoder.engine import current
 from supercoder.errors import UserError, require
+from supercoder.training.episode import TurnView
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
 
@@ -254,12 +256,8 @@ class OpenEnvEpisodes:
         self._sessions = [client(self.url) for _ in names]
         for s in self._sessions:
             s.connect()
-        with ThreadPoolExecutor(max_workers=len(names) or 1) as pool:
-            results = list(
-                pool.map(
-                    lambda sn: sn[0].reset(problem=sn[1]), zip(self._sessions, names, strict=True)
-                )
-            )
+        pairs = list(zip(self._sessions, names, strict=True))  # every session at once
+        results = current().thread_map(lambda sn: sn[0].reset(problem=sn[1]), pairs, len(pairs))
         return [list(r.observation.prompt) for r in results]
 
     def step(self, which: Sequence[int], answers: Sequence[str]) -> list[Any]:
@@ -270,16 +268,11 @@ class OpenEnvEpisodes:
         def one(pair: tuple[int, str]) -> Any:
             result = self._sessions[pair[0]].step(action(answer=pair[1]))
             obs = result.observation
-            return Step(
-                result.reward,
-                obs.feedback,
-                bool(result.done),
-                bool(obs.verdict.get("correct")),
-                obs.verdict.get("speedup"),
-            )
+            seen = decode(TurnView, obs.verdict)
+            return Step(result.reward, obs.feedback, bool(result.done), seen.correct, seen.speedup)
 
-        with ThreadPoolExecutor(max_workers=len(which) or 1) as pool:
-            return list(pool.map(one, zip(which, answers, strict=True)))
+        pairs = list(zip(which, answers, strict=True))
+        return current().thread_map(one, pairs, len(pairs))
 
     def close(self) -> None:
         for s in self._sessions:

@@ -65,12 +65,12 @@ import threading
 import time
 import uuid
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable, require
 from supercoder.types import Problem
 from supercoder.verify.access import bearer_ok, check_access
@@ -440,7 +440,7 @@ class Service:
         self.by_id: collections.OrderedDict[str, _Entry] = collections.OrderedDict()
         self.figures = Figures()
         self.draining = False
-        self.pool = ThreadPoolExecutor(config.workers, thread_name_prefix="sc-serve")
+        self.pool = current().thread_executor(config.workers, "sc-serve")
         self._wake: asyncio.Condition | None = None
         self._workers: list[asyncio.Task] = []
         self._idle: asyncio.Event | None = None

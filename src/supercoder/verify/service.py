@@ -43,7 +43,6 @@ The cascade (cheapest stage first; each stage only sees what passed the last one
 from __future__ import annotations
 
 import os
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
@@ -346,14 +345,16 @@ def _sessions(
 def _free_slots(executor: Executor | None) -> int:
     """Timing sessions that may start at once here: this machine's timing slots that no
     process holds now (``timing.slots.free_slot_count``: another eval's timing keeps
-    its own), at most the local executor's workers (the default pool: one per core); 1
+    its own), at most the local executor's workers (the default: the engine's); 1
     for an executor of another kind (a cluster's nodes have slots of their own, and a
     batch there has sessions enough)."""
     from supercoder.timing.slots import free_slot_count
-    from supercoder.verify.executors import LocalExecutor, ThreadExecutor
+    from supercoder.verify.executors import InlineExecutor, LocalExecutor, ThreadExecutor
 
     if executor is None:
-        return free_slot_count()
+        executor = shared_pool()
+    if isinstance(executor, InlineExecutor):
+        return 1
     if isinstance(executor, LocalExecutor | ThreadExecutor):
         return min(free_slot_count(), executor.workers)
     return 1
@@ -447,25 +448,17 @@ def _inline() -> Executor:
     return InlineExecutor()
 
 
-_POOL: list[Executor] = []
-_POOL_LOCK = threading.Lock()
-
-
 def shared_pool() -> Executor:
-    """One local process pool per process (one worker per core), started on first use."""
-    with _POOL_LOCK:
-        if not _POOL:
-            from supercoder.verify.executors import LocalExecutor
+    """The engine's verification workers (``supercoder.engine.current().pool()``: one
+    process pool per process, started on first use)."""
+    from supercoder.engine import current
 
-            _POOL.append(LocalExecutor(max(2, os.cpu_count() or 2)))
-        return _POOL[0]
+    return current().pool()
 
 
 def discard_shared_pool() -> None:
-    """Close and drop the shared pool (one of its workers died: ``BrokenProcessPool``;
+    """Close and drop the engine's pool (one of its workers died: ``BrokenProcessPool``;
     or the process is stopping); the next ``shared_pool()`` starts a fresh one."""
-    with _POOL_LOCK:
-        pools = list(_POOL)
-        _POOL.clear()
-    for pool in pools:
-        pool.close()
+    from supercoder.engine import current
+
+    current().discard_pool()

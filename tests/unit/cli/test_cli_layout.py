@@ -10,7 +10,7 @@ import typer
 from supercoder.cli import app
 
 COMMANDS = Path(__file__).resolve().parents[3] / "src" / "supercoder" / "commands"
-HELPERS = {"__init__", "options", "display", "optionset"}  # shared by several commands
+HELPERS = {"__init__", "options", "display", "optionset", "machine"}  # shared by several commands
 
 
 def leaf_commands() -> dict[str, Callable]:

@@ -16,7 +16,7 @@ from supercoder.cli import app
 
 SRC = Path(__file__).resolve().parents[3] / "src" / "supercoder"
 COMMANDS = SRC / "commands"
-HELPERS = {"__init__", "options", "optionset", "display"}  # shared by several commands
+HELPERS = {"__init__", "options", "optionset", "display", "machine"}  # shared by several commands
 
 
 def _imports(path: Path) -> set[str]:

@@ -13,10 +13,6 @@ import typer
 import supercoder.commands as commands_package
 from supercoder.cli import app
 
-# The engine's concurrency options (issue 37 item 5) are made one group by their own
-# change; until it lands they may still be declared per command.
-ENGINE_OWNED = {"--workers", "--concurrency", "--jobs", "--timing-slots", "--requests"}
-
 
 def _aliases() -> dict[int, str]:
     """``{id(OptionInfo): "module.NAME"}`` for the module-level ``Annotated`` aliases."""
@@ -76,8 +72,6 @@ def test_the_walk_sees_every_command_and_the_shared_flags():
 def test_no_long_flag_is_declared_twice_or_helped_two_ways():
     twice = {}
     for flag, uses in flag_sites().items():
-        if flag in ENGINE_OWNED:
-            continue
         declared = {site for _, site, _ in uses}
         helps = {text for _, _, text in uses}
         if len(declared) > 1 or len(helps) > 1:

@@ -153,3 +153,14 @@ def _walk(hint):
     yield hint
     for arg in typing.get_args(hint):
         yield from _walk(arg)
+
+
+def test_a_context_value_of_another_shape_reads_as_its_default_not_an_error():
+    """The context was an open object in every format: a stored run whose context holds
+    a value of an unexpected shape still reads (that value as the field's default)."""
+    odd = {**_old_verdict_json(), "context": {**OLD_CONTEXT, "pairs": "many", "cores": [2]}}
+    v = Verdict.from_json(odd)
+    assert v.context.measurement.pairs == 0 and v.context.provenance.machine.cores == 0
+    assert v.context.measurement.checks == 2 and v.context.provenance.machine.cpu
+    with pytest.raises(UserError):  # the verdict's own fields stay strict
+        Verdict.from_json({**odd, "status": "exploded"})
