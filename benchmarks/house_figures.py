@@ -112,9 +112,17 @@ def grep(src: Path, pattern: str) -> int:
 
 
 def command_imports(pkg: Path) -> int:
+    """Imports of a command module (one ``cli.py`` registers) by another file of
+    ``commands/`` (shared modules such as ``options`` are not commands)."""
     commands = pkg / "commands"
-    names = {p.stem for p in commands.glob("*.py")}
-    shared = {"__init__", "options", "optionset", "display", "groups"}
+    cli = ast.parse((pkg / "cli.py").read_text())
+    names = {
+        a.name
+        for node in ast.walk(cli)
+        if isinstance(node, ast.ImportFrom) and node.module == "supercoder.commands"
+        for a in node.names
+    }
+    shared = {p.stem for p in commands.glob("*.py")} - names
     n = 0
     for path in commands.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
