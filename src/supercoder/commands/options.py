@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -29,13 +28,6 @@ if TYPE_CHECKING:
     from supercoder.verify.service import VerifyConfig
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
-
-
-class Split(StrEnum):
-    """A benchmark split (``problems.loading.SPLITS``)."""
-
-    TRAIN = "train"
-    VAL = "val"
 
 
 # Every option that more than one command takes is declared here, once: its flags and
@@ -166,7 +158,9 @@ TIMEOUT = declare(
     "drops a slower input).",
 )
 SPLIT = declare(
-    "--split", help="A split, train or val (problem init: the one recorded; bench list: only it)."
+    "--split",
+    help="A split: train, val or a dataset's own (problem init: the one recorded; bench "
+    "list: only its problems).",
 )
 
 # rewards and episodes (train grpo, env openenv)
@@ -245,7 +239,7 @@ NoTimeOpt = Annotated[bool, NO_TIME]
 JsonFlag = Annotated[bool, JSON]
 RewardOpt = Annotated[RewardKind, REWARD]
 BaselineCopyOpt = Annotated[float, BASELINE_COPY]
-SplitOpt = Annotated[Split | None, SPLIT]
+SplitOpt = Annotated[str | None, SPLIT]  # a dataset's records may name their own splits
 JsonFile = Annotated[Path | None, but(JSON, show_default="none", metavar="FILE")]
 
 
