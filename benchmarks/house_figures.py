@@ -188,11 +188,13 @@ def figures(tree: Path) -> dict[str, str]:
         ".context.get( / .context[": str(grep(src, r"\.context(?:\.get\(|\[)")),
         "places building a pool": str(grep(src, r"(?:ThreadPool|ProcessPool)Executor\(")),
         "command modules importing a command": str(command_imports(pkg)),
-        "strings 'compiler' outside models/compiler": str(
+        # the build proposer's own module: models/compiler.py while it was a model, then
+        # the builds strategy's module and the strategy registry (its older name)
+        "strings 'compiler' outside its own module(s)": str(
             sum(
                 len(re.findall(r"[\"']compiler", p.read_text()))
                 for p in py_files(pkg)
-                if "compiler" not in p.stem
+                if p.stem not in (own_modules(pkg))
             )
         ),
     }
@@ -200,6 +202,13 @@ def figures(tree: Path) -> dict[str, str]:
         files, tests = tiers.get(tier, (0, 0))
         rows[f"tests/{tier}: files, test functions"] = f"{files}, {tests}"
     return rows
+
+
+def own_modules(pkg: Path) -> tuple[str, ...]:
+    """The modules allowed to name the build proposer ``compiler`` in a revision."""
+    if (pkg / "models" / "compiler.py").exists():
+        return ("compiler",)
+    return ("buildsearch", "registry")
 
 
 def main() -> None:

@@ -339,6 +339,12 @@ def apply_run_file(
 
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
+        if key.replace("-", "_") == "strategy_option" and isinstance(value, dict):
+            # a strategy's own options as a table (``[strategy_option]`` ``tries = 2``):
+            # what ``--strategy-option tries=2`` gives, each value read by its field's type
+            value = [
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in value.items()
+            ]
         if key in tables and isinstance(value, dict):
             for sub, v in value.items():
                 name = known(sub)
