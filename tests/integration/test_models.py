@@ -18,6 +18,7 @@ from supercoder.models.cache import CachedModel, ResponseCache, cache_key
 from supercoder.models.http import RequestRejected, RetryPolicy, cost_usd
 from supercoder.models.openai_api import OpenAIModel, with_v1
 from supercoder.models.scripted import ScriptedModel
+from supercoder.types import BuildProvenance
 from tests.fakes.servers import Reply, anthropic_server, openai_server
 
 FAST = RetryPolicy(attempts=3, base_delay=0.01, max_delay=0.05)
@@ -225,7 +226,9 @@ def test_a_cached_answer_keeps_its_origin_and_old_records_with_meta_read(tmp_pat
     inner.cache_identity = "compiler:gcc -O2"
     [got] = CachedModel(inner, ResponseCache(path)).complete(MESSAGES, sampling)
     assert got.cached and got.text == "old build"
-    assert (got.origin.build, got.origin.family, got.origin.flags) == ("gcc -O2", "gcc", ("-O2",))
+    build = got.origin.provenance  # an old cache's flat build keys, read typed
+    assert isinstance(build, BuildProvenance)
+    assert (build.build, build.family, build.flags) == ("gcc -O2", "gcc", ("-O2",))
     assert dict(got.origin.extra) == {"note": "kept"}
     cache = ResponseCache(path)
     cache.put("new", replace(got, cached=False, text="again"))
@@ -272,8 +275,10 @@ def test_concurrency_limit_bounds_requests_in_flight():
 
 
 def test_load_model_specs(monkeypatch):
-    assert load_model().name == "compiler"
-    assert load_model(None).name == "compiler"
+    monkeypatch.delenv("SUPERCODER_MODEL", raising=False)
+    for none in ((), (None,), ("compiler",)):  # the build search is no model: a strategy
+        with pytest.raises(UserError, match="--strategy builds"):
+            load_model(*none)
     monkeypatch.setenv("SUPERCODER_MODEL", "openai:from-env")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")
     assert load_model().name == "openai:from-env"

@@ -9,23 +9,22 @@ from supercoder.commands.options import (
     BENCHMARK,
     MODEL,
     TOKENIZER,
-    AnswerOpt,
-    ContextOpt,
     JsonFile,
+    PromptOptions,
 )
-from supercoder.commands.optionset import but
-from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.commands.optionset import but, with_groups
 
 
+@with_groups(prompt=PromptOptions)
 def tokens(
     benchmark: Annotated[str, BENCHMARK] = "all",
     tokenizer: Annotated[
         str | None, but(TOKENIZER, show_default="the --model's, else qwen2.5")
     ] = None,
     model: Annotated[str | None, MODEL] = None,
-    context: ContextOpt = Context.FULL,
-    answer: AnswerOpt = AnswerForm.WHOLE,
     json_out: JsonFile = None,
+    *,
+    prompt: PromptOptions,
 ) -> None:
     """Prompt tokens and answer tokens per problem: the whole -O3 program as an answer next
     to a diff rewriting the hottest loop (its lines once as SEARCH, once as REPLACE).
@@ -41,6 +40,7 @@ def tokens(
     from supercoder.prompting.answers import check_modes
     from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
 
+    context, answer = prompt.context, prompt.answer
     check_modes(context, answer)
     count = load_tokenizer(tokenizer or model_tokenizer(model))
     rows = [problem_tokens(p, count, context, answer) for p in load_benchmark(benchmark)]

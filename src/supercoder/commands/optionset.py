@@ -22,6 +22,7 @@ import dataclasses
 import enum
 import functools
 import inspect
+import math
 import re
 import typing
 from collections.abc import Callable
@@ -338,6 +339,12 @@ def apply_run_file(
 
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
+        if key.replace("-", "_") == "strategy_option" and isinstance(value, dict):
+            # a strategy's own options as a table (``[strategy_option]`` ``tries = 2``):
+            # what ``--strategy-option tries=2`` gives, each value read by its field's type
+            value = [
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in value.items()
+            ]
         if key in tables and isinstance(value, dict):
             for sub, v in value.items():
                 name = known(sub)
@@ -359,6 +366,8 @@ def apply_run_file(
         source = ctx.get_parameter_source(name) if ctx is not None else None
         if getattr(source, "name", None) in ("COMMANDLINE", "ENVIRONMENT"):
             continue  # a flag given on the command line wins over the file
+        if isinstance(value, float) and not math.isfinite(value):
+            raise UserError(f"{path}: {where}: {value} is not a number this option can take")
         try:
             if param.multiple and not isinstance(value, list):
                 value = [value]
@@ -394,7 +403,6 @@ def to_toml(values: dict[str, Any], title: str = "") -> str:
 
 def _toml_value(value: Any) -> str:
     import json
-    import math
 
     if isinstance(value, enum.Enum):
         value = value.value

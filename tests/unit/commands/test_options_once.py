@@ -13,10 +13,6 @@ import typer
 import supercoder.commands as commands_package
 from supercoder.cli import app
 
-# The engine's concurrency options (issue 37 item 5) are made one group by their own
-# change; until it lands they may still be declared per command.
-ENGINE_OWNED = {"--workers", "--concurrency", "--jobs", "--timing-slots", "--requests"}
-
 
 def _aliases() -> dict[int, str]:
     """``{id(OptionInfo): "module.NAME"}`` for the module-level ``Annotated`` aliases."""
@@ -76,10 +72,25 @@ def test_the_walk_sees_every_command_and_the_shared_flags():
 def test_no_long_flag_is_declared_twice_or_helped_two_ways():
     twice = {}
     for flag, uses in flag_sites().items():
-        if flag in ENGINE_OWNED:
-            continue
         declared = {site for _, site, _ in uses}
         helps = {text for _, _, text in uses}
         if len(declared) > 1 or len(helps) > 1:
             twice[flag] = sorted({(c, site) for c, site, _ in uses})
     assert not twice, twice
+
+
+def test_no_command_takes_one_spelling_twice():
+    """A shared option brings its short flag (-o, -m, -b, -t) to every command that
+    takes it: none may then shadow another option of the same command."""
+
+    def walk(command, path: str) -> None:
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                walk(sub, f"{path} {name}")
+            return
+        spellings = collections.Counter(
+            flag for p in command.params for flag in (*p.opts, *getattr(p, "secondary_opts", ()))
+        )
+        assert all(n == 1 for n in spellings.values()), (path, spellings)
+
+    walk(typer.main.get_command(app), "supercoder")

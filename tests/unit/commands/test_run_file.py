@@ -28,12 +28,14 @@ class Knobs:
         mode: how.
         where: a folder.
         names: repeatable names.
+        rate: a rate.
     """
 
     count: int = field(default=1, metadata=flags("--count", min=1))
     mode: Mode = Mode.FAST
     where: Path | None = None
     names: list[str] = field(default_factory=list, metadata=flags("--name"))
+    rate: float = field(default=1.0, metadata=flags("--rate", min=0.0))
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def test_the_run_file_sets_every_kind_of_option(tmp_path):
     assert result.exit_code == 0, result.output
     ((label, knobs, switches),) = seen
     assert label == "from-file"
-    assert knobs == Knobs(3, Mode.SLOW, Path("out"), ["a", "b"])
+    assert knobs == Knobs(3, Mode.SLOW, Path("out"), ["a", "b"], 1.0)
     assert knobs.mode is Mode.SLOW and isinstance(knobs.where, Path)
     assert switches.loud is True
 
@@ -115,3 +117,11 @@ def test_a_key_may_be_the_long_flag_spelled_otherwise_than_the_field(tmp_path):
     result, seen = _run(tmp_path, 'name = ["a", "b"]\n')  # --name, field ``names``
     assert result.exit_code == 0, result.output
     assert seen[0][1].names == ["a", "b"]
+
+
+def test_a_number_that_is_not_finite_is_refused_as_on_the_command_line(tmp_path):
+    result, seen = _run(tmp_path, "rate = 0.5\n")
+    assert result.exit_code == 0 and seen[0][1].rate == 0.5
+    result, _ = _run(tmp_path, "rate = inf\n")
+    assert isinstance(result.exception, UserError)
+    assert "inf is not a number" in str(result.exception)
