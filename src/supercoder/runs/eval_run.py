@@ -120,6 +120,10 @@ def run_eval(
             run_config.concurrency,
             on_done,
         )
+    except (KeyboardInterrupt, SystemExit):  # Ctrl-C, SIGTERM: the workers' jobs not awaited
+        if executor is not None:
+            getattr(executor, "abandon", executor.close)()
+        raise
     finally:
         if executor is not None:
             executor.close()
