@@ -234,24 +234,28 @@ def import_records(
         _require_sandbox()
     remove_dead_partials(out)  # what a killed import left half-written
     good, skipped = _check(records, list(bad or []))
-    built = _map(
-        partial(rebuild, check_outputs=check_outputs), [p for _, p in good], workers, progress
-    )
     gt: Counter = Counter()
     un: Counter = Counter()
     splits: Counter = Counter()
-    for (where, problem), b in zip(good, built, strict=True):
-        if b.skip:
-            skipped.append((where, b.skip, printable(b.why)))
-            continue
-        kinds = _kinds(problem, b)
-        why = _write(problem, b, kinds, out)
-        if why:
-            skipped.append((where, NOT_WRITABLE, why))
-            continue
-        gt[kinds["ground_truth_kind"]] += 1
-        un[kinds["unoptimized_assembly_kind"]] += 1
-        splits[problem.split or "train"] += 1
+    late: dict[int, tuple[str, str, str]] = {}  # skipped while building, in record order
+    job = partial(rebuild, check_outputs=check_outputs)
+    with current().with_workers(workers) as engine:  # each folder written as it is built
+        for i, b in engine.processes(job, [p for _, p in good]):
+            where, problem = good[i]
+            if progress:
+                progress()
+            if b.skip:
+                late[i] = (where, b.skip, printable(b.why))
+                continue
+            kinds = _kinds(problem, b)
+            why = _write(problem, b, kinds, out)
+            if why:
+                late[i] = (where, NOT_WRITABLE, why)
+                continue
+            gt[kinds["ground_truth_kind"]] += 1
+            un[kinds["unoptimized_assembly_kind"]] += 1
+            splits[problem.split or "train"] += 1
+    skipped += [late[i] for i in sorted(late)]
     reasons = Counter(kind for _, kind, _ in skipped)
     return ImportReport(
         len(records) + len(bad or []),
@@ -302,12 +306,3 @@ def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     meta.update(kinds, baseline="rebuilt with gcc -O3 -S from c_code")
     write_problem(replace(problem, baseline_asm=b.o3, split=split, meta=meta), dest)
     return ""
-
-
-def _map(
-    fn: Callable, items: list, workers: int | None, progress: Callable[[], None] | None
-) -> list:
-    """``fn`` over items, in order, on the engine's verification workers (``workers``:
-    a one-off engine of that many); a signal stops it at once."""
-    with current().with_workers(workers) as engine:
-        return engine.process_map(fn, items, progress)
