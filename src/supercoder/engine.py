@@ -28,6 +28,7 @@ a worker process gets its parent's budgets. It imports only the standard library
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import multiprocessing
 import os
 import threading
@@ -189,9 +190,26 @@ class Budget:
             self.release()
 
 
-def _adopt(config: EngineConfig) -> None:
-    """A worker process's engine: its parent's budgets, its own jobs inline."""
+def _adopt(config: EngineConfig, parent: int) -> None:
+    """A worker process's start: its parent's budgets (its own jobs inline); SIGTERM
+    (the engine stopping its pool) ends the job now, its cleanups run, and the worker
+    with it; a worker whose parent is gone ends too (nothing outlives the command)."""
+    import signal
+    import time
+
     install(Engine(replace(config, workers=1)))
+
+    def stop(signum: int, _frame: Any) -> None:
+        threading.Timer(2.0, os._exit, (128 + signum,)).start()  # after the job's cleanups
+        raise SystemExit(128 + signum)
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    threading.Thread(target=orphaned, name="sc-orphan-watch", daemon=True).start()
 
 
 class WorkerPool:
@@ -216,7 +234,10 @@ class WorkerPool:
             if self._pool is None:
                 ctx = multiprocessing.get_context("spawn")
                 self._pool = cf.ProcessPoolExecutor(
-                    self.workers, mp_context=ctx, initializer=_adopt, initargs=(self._config,)
+                    self.workers,
+                    mp_context=ctx,
+                    initializer=_adopt,
+                    initargs=(self._config, os.getpid()),
                 )
                 self.started += 1
             return self._pool
@@ -238,12 +259,18 @@ class WorkerPool:
             raise
 
     def abandon(self) -> None:
-        """Shut the pool down without waiting: queued jobs cancelled, running ones left
-        to end on their own (the next use starts a fresh pool)."""
+        """Stop the pool now (Ctrl-C, SIGTERM): queued jobs cancelled, the workers sent
+        SIGTERM (a running job's cleanups run, then the worker ends); the next use starts
+        a fresh pool."""
         with self._lock:
             pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        if pool is None:
+            return
+        workers = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            with contextlib.suppress(Exception):  # one already gone
+                worker.terminate()
 
     def close(self) -> None:
         with self._lock:
