@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -249,8 +250,9 @@ def _report_unfinished(name: str, failed: dict[str, str]) -> None:
     err.print(
         Text(
             printable(
-                f"{len(failed)} problem(s) unfinished, not scored: "
-                f"rerun with --run {name} to retry them"
+                f"{len(failed)} problem(s) unfinished, not scored: rerun with --run {name} "
+                f"to retry them (or: supercoder eval --resume {shlex.quote(name)}, no other "
+                "option needed)"
             )
         )
     )

@@ -289,7 +289,7 @@ class CheckOptions:
 
     no_time: bool = False
     unsafe_no_sandbox: bool = False
-    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags(TARGET))
 
     def config(self, cpu_limit: float | None = None, memory_mb: int | None = None) -> CheckConfig:
         """The ``CheckConfig`` of these options (``verify.evaluate.check_config``)."""
@@ -341,7 +341,7 @@ class ModelRunConfig:
     """
 
     model: list[str] | None = field(
-        default=None, metadata=flags("--model", "-m", shown="none: --strategy builds")
+        default=None, metadata=flags(MODEL, shown="none: --strategy builds")
     )
     samples: int | None = field(
         default=None,
@@ -350,13 +350,11 @@ class ModelRunConfig:
         ),
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
-    temperature: float = field(default=0.7, metadata=flags("--temperature", "-t", min=0.0))
-    base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
-    timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
+    temperature: float = field(default=0.7, metadata=flags(TEMPERATURE))
+    base_url: str | None = field(default=None, metadata=flags(BASE_URL, shown="the provider's"))
+    timeout: float = field(default=300.0, metadata=flags(TIMEOUT))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    budget: float | None = field(
-        default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
-    )
+    budget: float | None = field(default=None, metadata=flags(BUDGET, shown=f"{DEFAULT_BUDGET:g}"))
     strategy: str | None = field(
         default=None, metadata=flags("--strategy", shown="best-of-n; no --model: builds")
     )

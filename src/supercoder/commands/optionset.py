@@ -34,9 +34,15 @@ import typer
 from typer.core import TyperArgument, TyperOption
 
 
-def flags(*names: str, shown: str | None = None, **option: Any) -> dict[str, Any]:
-    """A field's ``metadata``: its option names, what its None default means (``shown``)
-    and further ``typer.Option`` keywords (``min``, ``max``...)."""
+def flags(
+    *names: str | typer.models.OptionInfo, shown: str | None = None, **option: Any
+) -> dict[str, Any]:
+    """A field's ``metadata``: its option names (or the shared option it takes, as
+    ``declare`` made it: ``flags(TARGET)``), what its None default means (``shown``) and
+    further ``typer.Option`` keywords (``min``, ``max``...)."""
+    shared = [n for n in names if isinstance(n, typer.models.OptionInfo)]
+    if shared:
+        return {"declared": shared[0], "shown": shown, "option": option}
     return {"flags": names, "shown": shown, "option": option}
 
 
@@ -124,7 +130,7 @@ def config_params(
         extra = dict(meta.get("option") or {})
         if "show_default" not in extra and (shown := _shown(default, meta.get("shown"))):
             extra["show_default"] = shown
-        shared = next(filter(None, map(declared, _long_flags(names))), None)
+        shared = meta.get("declared") or next(filter(None, map(declared, _long_flags(names))), None)
         if shared is not None:  # a shared option: its one declaration, this field's default
             info = but(shared, **extra)
         else:
