@@ -102,6 +102,11 @@ def test_the_default_compiler_model_runs_offline(tmp_path):
     assert s["per_problem"]["sum"]["speedup_ci"] is None
     again = runner.invoke(app, args)  # resumes: everything already done
     assert again.exit_code == 0 and "already done" in again.output
+    # --strategy builds, and --model compiler:budget=4 (its older spelling), are that run
+    base = args[: args.index("--budget")]
+    for same in (["--strategy", "builds", "--budget", "4"], ["--model", "compiler:budget=4"]):
+        alias = runner.invoke(app, [*base, *same])
+        assert alias.exit_code == 0 and "already done" in alias.output, alias.output
 
 
 def test_optimize_a_bare_c_file_with_inputs(tmp_path):

@@ -115,7 +115,8 @@ class RunConfig:
     """What a run is: its identity (model + options) and how to execute it.
 
     Fields:
-        model: the model spec (``compiler``, ``openai:MODEL``, ...).
+        model: the model specs (``openai:MODEL``, ...; ``+`` between several), or the build
+            search's name (``compiler[:OPTS]``, as its runs were always named).
         benchmark: the problem set (a bundled split or a folder).
         strategy: how each problem is solved (``StrategyConfig``).
         time: measure the speedup of correct answers.
