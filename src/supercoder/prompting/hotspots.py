@@ -15,6 +15,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from supercoder.analysis.asm import LabelDef, parse
+from supercoder.analysis.cfg import build_program, split_functions
 from supercoder.codec import encode
 from supercoder.prompting.diffedit import elision_marker, expand_elisions
 from supercoder.prompting.profiling import Profile
@@ -69,9 +71,6 @@ class Hotspots:
 
 def function_spans(asm: str) -> dict[str, tuple[int, int]]:
     """Function name -> (label line, last line of its code), 1-based."""
-    from supercoder.analysis.asm import LabelDef, parse
-    from supercoder.analysis.cfg import split_functions
-
     items = parse(asm)
     labels = {it.name: it.line for it in items if isinstance(it, LabelDef)}
     spans = {}
@@ -82,8 +81,6 @@ def function_spans(asm: str) -> dict[str, tuple[int, int]]:
 
 
 def find_hotspots(profile: Profile, asm: str) -> Hotspots:
-    from supercoder.analysis.cfg import build_program
-
     total = profile.total
     counts = profile.lines
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 from supercoder.errors import UserError
 from supercoder.runs.metrics import batch_stats
 from supercoder.types import Problem
+from supercoder.verify.client import ServiceClient
 from supercoder.verify.reward import Reply, RewardConfig, score_verdict, verify_batch
 
 if TYPE_CHECKING:
@@ -43,8 +44,6 @@ def make_trl_reward(
     name: str = "speedup",
 ) -> Callable[..., list[float | None]]:
     """A TRL reward function over ``problems`` (looked up by the ``problem`` column)."""
-    from supercoder.verify.client import ServiceClient
-
     by_name = {p.name: p for p in problems}
     config = config or RewardConfig()
     remote = ServiceClient.from_env()  # SUPERCODER_SERVER: it verifies, not the executor
