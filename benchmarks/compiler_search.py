@@ -26,10 +26,10 @@ import math
 import time
 
 from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.models.base import Sampling
-from supercoder.models.compiler import DEFAULT_BUDGET, CompilerModel, default_samples
+from supercoder.runs.buildsearch import build_of, builds_settings, legacy_options
 from supercoder.runs.dispatch import search as run_search
-from supercoder.runs.strategies import StrategyConfig, effective_speedup, make_verifier
+from supercoder.runs.strategies import effective_speedup, make_verifier
+from supercoder.runs.trials import DEFAULT_BUDGET
 from supercoder.timing.meter import MeterConfig
 from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.types import Candidate
@@ -39,22 +39,21 @@ from supercoder.verify.evaluate import CheckConfig, evaluate
 def run_model(problem, spec: str) -> tuple[str, str, float, str]:
     """(chosen asm, its build, CPU seconds spent choosing it, what the budget left
     undone) as `eval` would."""
-    model = CompilerModel(spec)
-    samples = default_samples(spec)
+    config, target = legacy_options(spec)  # budget=S, legacy, ids: as eval's options
+    settings = builds_settings(config, target=(target or "native"))
     start = time.process_time()
-    outcome = run_search(
-        problem, model, StrategyConfig(Sampling(n=samples)), verify=make_verifier(CheckConfig())
-    )
+    outcome = run_search(problem, [], settings, verify=make_verifier(CheckConfig()))
     cpu = sum(a.verdict.cpu_seconds_spent for a in outcome.attempts)
     gen = sum(a.gen_seconds for a in outcome.attempts)
-    search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
+    builds = [build_of(a.origin) for a in outcome.attempts]
+    search = next((b.search for b in builds if b.search), None)
     spent = cpu + (search.cpu_seconds if search else gen) + (time.process_time() - start)
     left = dict(search.unfinished) if search else {}
     left_text = f"{left.get('unscreened', 0)}/{left.get('unbuilt', 0)}" if left else "-"
     best = outcome.best
     if best is None or not best.verdict.correct:
         return "", "none correct", spent, left_text
-    build = best.origin.build or best.origin.model or ""
+    build = build_of(best.origin).build or best.origin.model or ""
     return best.candidate.asm or "", build, spent, left_text
 
 

@@ -17,12 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-from supercoder.models.base import Sampling
-from supercoder.models.compiler import CompilerModel
 from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.loading import load_problem
+from supercoder.runs.buildsearch import BuildsConfig, answer_fixed, builds_settings
 from supercoder.runs.metrics import answer_origin, long_enough, problem_timed
-from supercoder.runs.strategies import StrategyConfig, make_verifier, solve
+from supercoder.runs.strategies import make_verifier
 from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.verify.evaluate import CheckConfig
 
@@ -121,10 +120,9 @@ def run_one(
     start = time.perf_counter()
     report = create_problem(source, inputs, tmp / "problems" / name, opts)
     problem = load_problem(report.folder)
-    outcome = solve(
+    outcome = answer_fixed(
         problem,
-        CompilerModel(builds),
-        StrategyConfig(Sampling(n=len(builds.split(",")))),
+        builds_settings(BuildsConfig(builds=builds)),
         verify=make_verifier(CheckConfig()),
     )
     best = outcome.best

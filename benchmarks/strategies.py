@@ -34,7 +34,7 @@ def main() -> None:
     from supercoder.models.providers import load_model
     from supercoder.problems.loading import load_problem
     from supercoder.runs.dispatch import search
-    from supercoder.runs.strategies import Strategy, StrategyConfig
+    from supercoder.runs.strategies import StrategyConfig
     from tests.fakes.chain import chain_problem, chain_responder
     from tests.fakes.servers import openai_server
 
@@ -43,9 +43,10 @@ def main() -> None:
     ap.add_argument("--samples", type=int, default=12)
     ap.add_argument("--last", type=int, default=3)
     ap.add_argument("--tests", type=int, default=2, help="tests per problem (1: none hidden)")
-    ap.add_argument("--strategy", nargs="+", choices=[s.value for s in Strategy])
+    asking = ["best-of-n", "refine", "evolve"]  # the strategies that ask a model
+    ap.add_argument("--strategy", nargs="+", choices=asking)
     args = ap.parse_args()
-    strategies = [s for s in Strategy if not args.strategy or s.value in args.strategy]
+    strategies = [s for s in asking if not args.strategy or s in args.strategy]
     root = Path(tempfile.mkdtemp(prefix="sc-strategies-"))
     mods = [13, 11, 7, 5, 17, 19, 23, 29][: args.problems]
     chains = {
@@ -71,9 +72,9 @@ def main() -> None:
                 checked = {id(a.verdict): a.verdict for a in outcome.attempts}
                 cpu = sum(v.cpu_seconds_spent for v in checked.values())
                 cpu += outcome.meta.remeasure_cpu_seconds
-                row = (strategy.value, name, version, sp, len(url.requests) - before, cpu, wall)
+                row = (strategy, name, version, sp, len(url.requests) - before, cpu, wall)
                 rows.append(row)
-                totals.setdefault(strategy.value, []).append(row)
+                totals.setdefault(strategy, []).append(row)
     print(
         f"{'strategy':10} {'problem':9} {'version':>7} {'speedup [95% CI]':>24} "
         f"{'calls':>5} {'CPU s':>6} {'wall s':>6}"

@@ -18,10 +18,9 @@ import argparse
 import math
 
 from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.models.base import Sampling
-from supercoder.models.compiler import CompilerModel
+from supercoder.runs.buildsearch import BuildsConfig, builds_settings
 from supercoder.runs.dispatch import search
-from supercoder.runs.strategies import StrategyConfig, make_verifier
+from supercoder.runs.strategies import make_verifier
 from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.toolchain.isa import parse_target
 from supercoder.verify.evaluate import CheckConfig, evaluate
@@ -48,10 +47,10 @@ def main() -> None:
     for problem in problems:
         cells = []
         for target in targets:
-            model = CompilerModel(f"budget={args.budget:g},target={target.value}")
+            settings = builds_settings(BuildsConfig(args.budget), 64, target.value)
             config = CheckConfig(target=target)
             verify = make_verifier(VerifyConfig(config))
-            outcome = search(problem, [model], StrategyConfig(Sampling(n=64)), verify=verify)
+            outcome = search(problem, [], settings, verify=verify)
             best = outcome.best
             asm = best.candidate.asm if best else None
             v = evaluate(problem, asm, config)

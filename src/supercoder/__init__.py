@@ -9,6 +9,9 @@ The nouns (``Problem``, ``Candidate``, ``Verdict``, ``Status``, ``Speedup``) and
     model = load_model("openai:gpt-4o")             # any provider spec
     outcome = solve(problem, model, StrategyConfig(Sampling(n=8)))
     outcome = search(problem, [model], StrategyConfig(Sampling(n=12), strategy="evolve"))
+    outcome = search(problem, [], StrategyConfig(Sampling(n=64), strategy="builds"))
+
+A strategy is a plugin (``runs/registry.py``: the ``supercoder.strategies`` entry points).
 """
 
 from supercoder.dataset.benchmarks import load_benchmark
@@ -17,10 +20,12 @@ from supercoder.models.base import Model, Sampling
 from supercoder.models.providers import load_model
 from supercoder.paths import package_version
 from supercoder.problems.loading import load_problem
+from supercoder.runs.buildsearch import BuildsConfig
 from supercoder.runs.dispatch import search
-from supercoder.runs.evolve import evolve
+from supercoder.runs.evolve import EvolveConfig, evolve
+from supercoder.runs.registry import strategy_class
 from supercoder.runs.strategies import (
-    EvolveConfig,
+    Ask,
     Strategy,
     StrategyConfig,
     best_of_n,
@@ -44,6 +49,8 @@ from supercoder.verify.service import VerifyConfig, verify_candidates
 __version__ = package_version()
 
 __all__ = [
+    "Ask",
+    "BuildsConfig",
     "Candidate",
     "CheckConfig",
     "EvolveConfig",
@@ -75,5 +82,6 @@ __all__ = [
     "score_batch",
     "search",
     "solve",
+    "strategy_class",
     "verify_candidates",
 ]

@@ -320,79 +320,153 @@ def _hints(cls: type) -> dict[str, object]:
     return hints
 
 
+# A decoder per type, made once (a stored run reads thousands of verdicts): ``(data,
+# where) -> value``; ``where`` names the place for an error message.
+Decoder = Callable[[object, str], object]
+_DECODERS: dict[object, Decoder] = {}
+
+
 def _decode(tp: object, data: object, where: str) -> object:
+    return _decoder(tp)(data, where)
+
+
+def _decoder(tp: object) -> Decoder:
+    try:
+        return _DECODERS[tp]
+    except KeyError:
+        pass
+    except TypeError:  # an unhashable type form: made each time
+        return _make_decoder(tp)
+    fn = _DECODERS[tp] = _make_decoder(tp)
+    return fn
+
+
+def _make_decoder(tp: object) -> Decoder:  # noqa: C901 (one branch per kind of type)
     if tp is Json or tp is object or tp == Json:
-        return _frozen_json(data)
+        return lambda data, where: _frozen_json(data)
     origin = typing.get_origin(tp)
     if origin is Union or origin is types.UnionType:
-        return _decode_union(typing.get_args(tp), data, where)
+        return _union_decoder(typing.get_args(tp))
     if tp is type(None):
-        if data is not None:
-            raise FormatError(f"{where or 'value'}: expected null, got {data!r}")
-        return None
+        return _none
     if isinstance(tp, type):
         if tp in _ROOTS or tp in _KIND_OF:
-            return _decode_tagged(tp, data, where)
+            return lambda data, where: _decode_tagged(tp, data, where)
         if dataclasses.is_dataclass(tp):
-            return _decode_record(tp, data, where)
+            return lambda data, where: _decode_record(tp, data, where)
         if issubclass(tp, enum.Enum):
-            try:
-                return tp(data)
-            except ValueError as e:
-                raise FormatError(f"{where or tp.__name__}: {e}") from None
+            return _enum_decoder(tp)
         if tp is bool:
-            return bool(data)
-        if tp in (int, float, str):
-            return _scalar(tp, data, where)
+            return lambda data, where: bool(data)
+        if tp is str:
+            return _text
+        if tp in (int, float):
+            return _number_decoder(tp)
         if tp is bytes:
-            if isinstance(data, str):
-                return base64.b64decode(data.encode("ascii"))
-            raise FormatError(f"{where}: expected base64 text, got {type(data).__name__}")
+            return _bytes
     if origin in (set, frozenset):
         args = typing.get_args(tp)
-        items = _items(data, where)
-        return frozenset(_decode(args[0] if args else Json, x, where) for x in items)
+        item = _decoder(args[0] if args else Json)
+        return lambda data, where: frozenset(item(x, where) for x in _items(data, where))
     if origin in (tuple, list):
-        args = typing.get_args(tp)
-        items = _items(data, where)
-        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
-            if len(items) != len(args):
-                raise FormatError(f"{where}: expected {len(args)} items, got {len(items)}")
-            return tuple(
-                _decode(a, x, f"{where}[{i}]")
-                for i, (a, x) in enumerate(zip(args, items, strict=True))
-            )
-        item_tp = args[0] if args else Json
-        out = [_decode(item_tp, x, f"{where}[{i}]") for i, x in enumerate(items)]
-        return tuple(out) if origin is tuple else out
+        return _sequence_decoder(origin, typing.get_args(tp))
     if origin in (dict, Mapping) or origin is typing.get_origin(Mapping[str, int]):
-        args = typing.get_args(tp)
-        key_tp, val_tp = args if len(args) == 2 else (str, Json)
+        return _mapping_decoder(origin, typing.get_args(tp))
+    raise TypeError(f"codec: unsupported type {tp!r}")
+
+
+def _none(data: object, where: str) -> None:
+    if data is not None:
+        raise FormatError(f"{where or 'value'}: expected null, got {data!r}")
+
+
+def _text(data: object, where: str) -> str:
+    if type(data) is str:
+        return data
+    if isinstance(data, dict | list):
+        raise FormatError(f"{where}: expected text, got {type(data).__name__}")
+    return str(data)
+
+
+def _bytes(data: object, where: str) -> bytes:
+    if isinstance(data, str):
+        return base64.b64decode(data.encode("ascii"))
+    raise FormatError(f"{where}: expected base64 text, got {type(data).__name__}")
+
+
+def _enum_decoder(tp: type[enum.Enum]) -> Decoder:
+    def read(data: object, where: str) -> object:
+        try:
+            return tp(data)
+        except ValueError as e:
+            raise FormatError(f"{where or tp.__name__}: {e}") from None
+
+    return read
+
+
+def _number_decoder(tp: type) -> Decoder:
+    def read(data: object, where: str) -> object:
+        if type(data) is tp and (tp is int or math.isfinite(data)):  # type: ignore[arg-type]
+            return data
+        return _scalar(tp, data, where)
+
+    return read
+
+
+def _sequence_decoder(origin: object, args: tuple[object, ...]) -> Decoder:
+    if origin is tuple and args and not (len(args) == 2 and args[1] is Ellipsis):
+        parts = [_decoder(a) for a in args]
+
+        def fixed(data: object, where: str) -> object:
+            items = _items(data, where)
+            if len(items) != len(parts):
+                raise FormatError(f"{where}: expected {len(parts)} items, got {len(items)}")
+            return tuple(p(x, where) for p, x in zip(parts, items, strict=True))
+
+        return fixed
+    item_tp = args[0] if args else Json
+    item = _decoder(item_tp)
+    make = tuple if origin is tuple else list
+
+    def each(data: object, where: str) -> object:
+        items = _items(data, where)
+        # raw samples: thousands of numbers per verdict, read at once
+        if (
+            item_tp in (int, float)
+            and set(map(type, items)) <= {item_tp}
+            and (item_tp is int or not _LENIENT.get() or all(map(math.isfinite, items)))
+        ):
+            return make(items)
+        return make(item(x, where) for x in items)
+
+    return each
+
+
+def _mapping_decoder(origin: object, args: tuple[object, ...]) -> Decoder:
+    key_tp, val_tp = args if len(args) == 2 else (str, Json)
+    value = _decoder(val_tp)
+    key = _number_decoder(int) if key_tp is int else (lambda k, where: str(k))
+
+    def read(data: object, where: str) -> object:
         if not isinstance(data, Mapping):
             raise FormatError(f"{where}: expected an object, got {type(data).__name__}")
-        out_map = {
-            _scalar(key_tp, k, where) if key_tp is int else str(k): _decode(
-                val_tp, x, f"{where}.{k}"
-            )
-            for k, x in data.items()
-        }
-        return out_map if origin is dict else MappingProxyType(out_map)
-    raise TypeError(f"codec: unsupported type {tp!r} at {where or 'top'}")
+        out = {key(k, where): value(x, f"{where}.{k}") for k, x in data.items()}
+        return out if origin is dict else MappingProxyType(out)
+
+    return read
 
 
-def _items(data: object, where: str) -> list[object]:
+def _items(data: object, where: str) -> list[object] | tuple[object, ...]:
+    if isinstance(data, list | tuple):
+        return data
     if isinstance(data, Mapping):  # pairs stored as an object
         return [[k, v] for k, v in data.items()]
-    if isinstance(data, list | tuple):
-        return list(data)
     raise FormatError(f"{where}: expected a list, got {type(data).__name__}")
 
 
 def _scalar(tp: type, data: object, where: str) -> object:
     if tp is str:
-        if isinstance(data, dict | list):
-            raise FormatError(f"{where}: expected text, got {type(data).__name__}")
-        return data if isinstance(data, str) else str(data)
+        return _text(data, where)
     if _LENIENT.get() and (
         isinstance(data, bool)
         or not isinstance(data, int | float)
@@ -405,30 +479,45 @@ def _scalar(tp: type, data: object, where: str) -> object:
         raise FormatError(f"{where}: expected {tp.__name__}, got {data!r}") from None
 
 
-def _decode_union(args: tuple[object, ...], data: object, where: str) -> object:
-    if data is None:
-        if type(None) in args:
-            return None
-        raise FormatError(f"{where}: a value is required")
+def _union_decoder(args: tuple[object, ...]) -> Decoder:
+    optional = type(None) in args
     real = [a for a in args if a is not type(None)]
     if len(real) == 1:
-        return _decode(real[0], data, where)
-    for a in real:  # an exact match first: 3 stays an int in ``int | str``
-        if isinstance(a, type) and not dataclasses.is_dataclass(a) and type(data) is a:
+        one = _decoder(real[0])
+
+        def maybe(data: object, where: str) -> object:
+            if data is None:
+                if optional:
+                    return None
+                raise FormatError(f"{where}: a value is required")
+            return one(data, where)
+
+        return maybe
+    plain_types = [a for a in real if isinstance(a, type) and not dataclasses.is_dataclass(a)]
+    parts = [(a, _decoder(a)) for a in real]
+
+    def either(data: object, where: str) -> object:
+        if data is None:
+            if optional:
+                return None
+            raise FormatError(f"{where}: a value is required")
+        if type(data) in plain_types:  # an exact match first: 3 stays an int in int | str
             return data
-    if isinstance(data, Mapping) and KIND in data:
-        for a in real:
-            if isinstance(a, type) and _KIND_OF.get(a) == data[KIND]:
-                return _decode_record(a, data, where)
-            if isinstance(a, type) and a in _ROOTS and data[KIND] in _ROOTS[a]:
-                return _decode_tagged(a, data, where)
-    errors = []
-    for a in real:
-        try:
-            return _decode(a, data, where)
-        except (FormatError, TypeError, ValueError) as e:
-            errors.append(str(e))
-    raise FormatError(f"{where}: {data!r} is none of the union's types ({'; '.join(errors)})")
+        if isinstance(data, Mapping) and KIND in data:
+            for a in real:
+                if isinstance(a, type) and _KIND_OF.get(a) == data[KIND]:
+                    return _decode_record(a, data, where)
+                if isinstance(a, type) and a in _ROOTS and data[KIND] in _ROOTS[a]:
+                    return _decode_tagged(a, data, where)
+        errors = []
+        for _, read in parts:
+            try:
+                return read(data, where)
+            except (FormatError, TypeError, ValueError) as e:
+                errors.append(str(e))
+        raise FormatError(f"{where}: {data!r} is none of the union's types ({'; '.join(errors)})")
+
+    return either
 
 
 def _decode_tagged(tp: type, data: object, where: str) -> object:
@@ -449,44 +538,87 @@ def _decode_tagged(tp: type, data: object, where: str) -> object:
     return _decode_record(cls, data, where)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Slot:
+    """How a record reads one of its fields."""
+
+    name: str
+    key: str
+    read: Decoder
+    optional: bool  # null is a value (else: null reads as the default)
+    has_default: bool
+    flatten: type | None  # a flattened record: read from this very object
+
+
+@dataclasses.dataclass(frozen=True)
+class _Plan:
+    slots: tuple[_Slot, ...]
+    used: frozenset[str]  # keys the record reads (its extra field keeps the rest)
+    extra: str | None
+    lenient: bool
+
+
+_PLANS: dict[type, _Plan] = {}
+
+
+def _plan(cls: type) -> _Plan:
+    plan = _PLANS.get(cls)
+    if plan is not None:
+        return plan
+    hints = _hints(cls)
+    slots, extra = [], None
+    for f in dataclasses.fields(cls):
+        if not f.init:
+            continue
+        if f.metadata.get("extra"):
+            extra = f.name
+            continue
+        tp = hints[f.name]
+        flat = tp if f.metadata.get("flatten") else None
+        slots.append(
+            _Slot(
+                f.name,
+                f.metadata.get("key", f.name),
+                _decoder(tp) if flat is None else (lambda data, where: None),
+                _optional(tp),
+                _has_default(f),
+                flat,  # type: ignore[arg-type]
+            )
+        )
+    used = frozenset({VERSION, KIND} | _keys(cls))
+    plan = _Plan(tuple(slots), used, extra, bool(getattr(cls, "LENIENT", False)))
+    _PLANS[cls] = plan
+    return plan
+
+
 def _decode_record(cls: type, data: object, where: str) -> object:
     if not isinstance(data, Mapping):
         raise FormatError(f"{where or cls.__name__}: expected an object, got {data!r}")
     if cls in _VERSIONS:
         data = migrate(cls, data)
-    hints = _hints(cls)
+    plan = _plan(cls)
     kwargs: dict[str, object] = {}
-    used = {VERSION, KIND}
-    extra_field = None
-    for f in dataclasses.fields(cls):
-        if not f.init:
+    for slot in plan.slots:
+        if slot.flatten is not None:  # its keys are this object's
+            kwargs[slot.name] = _decode_record(slot.flatten, data, where)
             continue
-        if f.metadata.get("extra"):
-            extra_field = f.name
-            continue
-        if f.metadata.get("flatten"):  # its keys are this object's
-            used |= _keys(hints[f.name])
-            kwargs[f.name] = _decode_record(hints[f.name], data, where)  # type: ignore[arg-type]
-            continue
-        key = f.metadata.get("key", f.name)
-        used.add(key)
-        if key not in data or (data[key] is None and not _optional(hints[f.name])):
+        value = data.get(slot.key, _MISSING)
+        if value is _MISSING or (value is None and not slot.optional):
             continue  # the default
         try:
-            kwargs[f.name] = _decode(hints[f.name], data[key], f"{where}.{key}" if where else key)
+            kwargs[slot.name] = slot.read(value, f"{where}.{slot.key}" if where else slot.key)
         except (FormatError, TypeError, ValueError):
-            lenient = _LENIENT.get() or getattr(cls, "LENIENT", False)
-            if not lenient or not _has_default(f):
+            if not (plan.lenient or _LENIENT.get()) or not slot.has_default:
                 raise
-    if extra_field is not None:
-        derived = set(getattr(cls, "DERIVED_KEYS", ()))
-        kwargs[extra_field] = {
-            k: _frozen_json(v) for k, v in data.items() if k not in used and k not in derived
-        }
+    if plan.extra is not None:
+        kwargs[plan.extra] = {k: _frozen_json(v) for k, v in data.items() if k not in plan.used}
     try:
         return cls(**kwargs)
     except TypeError as e:  # a required field missing
         raise FormatError(f"{where or cls.__name__}: {e}") from None
+
+
+_MISSING = object()
 
 
 def _has_default(f: dataclasses.Field[object]) -> bool:

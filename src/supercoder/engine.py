@@ -314,8 +314,11 @@ class Engine:
 
     def pool(self) -> WorkerPool | InlineWorkers:
         """The verification workers: inline for one, else the engine's process pool."""
-        if self.workers <= 1:
-            return InlineWorkers()
+        return InlineWorkers() if self.workers <= 1 else self.processes_pool()
+
+    def processes_pool(self) -> WorkerPool:
+        """The verification workers as processes, even just one (a server never checks
+        in its own process: a worker that dies takes the pool, not the server)."""
         with self._lock:
             if self._pool is None:
                 self._pool = WorkerPool(self.workers, replace(self.config, workers=self.workers))

@@ -7,16 +7,20 @@ import hashlib
 from collections.abc import Callable, Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from supercoder.codec import (
     EXTRA,
+    KIND,
     Json,
     JsonObject,
     decode,
     encode,
+    kinds,
     opts,
+    register,
     stored_version,
+    tagged,
     versioned,
 )
 
@@ -245,11 +249,11 @@ def _number(value: Any) -> float | None:
 
 @dataclass(frozen=True, kw_only=True)
 class BuildRecord:
-    """One build the ``compiler`` model's search tried, as kept with its answer
+    """One build the build search (``--strategy builds``) tried, as kept with its answer
     (``runs/trials.py`` ``Trial.record``).
 
     Fields:
-        id: the build's id (``compiler:ID`` specs).
+        id: the build's id (``BuildsConfig.builds``: the fixed builds by id).
         cc: its compiler.
         flags: its flags.
         pgo: profile-guided.
@@ -312,7 +316,7 @@ class BuildRecord:
 
 @dataclass(frozen=True, kw_only=True)
 class SearchRecord:
-    """The ``compiler`` model's build search, as kept with the answer it chose
+    """The build search (``--strategy builds``), as kept with the answer it chose
     (``runs/trials.py`` ``SearchResult.record``; ``Origin.search``).
 
     Fields:
@@ -331,7 +335,7 @@ class SearchRecord:
     cpu_seconds: float = 0.0
     budget: float = 0.0
     budget_spent: bool = False
-    unfinished: tuple[tuple[str, int], ...] = ()
+    unfinished: tuple[tuple[str, int], ...] = field(default=(), metadata=opts(as_object=True))
     budget_note: str = ""
     skipped_families: tuple[str, ...] = ()
     note: str = ""
@@ -366,12 +370,103 @@ class SearchRecord:
         }
 
 
+@tagged
+@dataclass(frozen=True, kw_only=True)
+class StrategyProvenance:
+    """What a strategy says of an answer beyond the common ``Origin``: one variant per
+    strategy, a tagged union through the codec (stored with its ``kind``; ``Origin``'s
+    ``provenance``). A plugin strategy declares its own with ``register_provenance``."""
+
+    kind: ClassVar[str] = ""
+    OMIT_DEFAULTS: ClassVar[bool] = True
+
+
+P = TypeVar("P", bound=StrategyProvenance)
+
+
+def register_provenance(kind: str) -> Callable[[type[P]], type[P]]:
+    """Class decorator: ``cls`` (a frozen dataclass deriving from ``StrategyProvenance``) is the
+    provenance stored and read back under ``kind`` (a plugin's own record, typed)."""
+
+    def deco(cls: type[P]) -> type[P]:
+        cls.kind = kind
+        register(kind, cls)
+        return cls
+
+    return deco
+
+
+@register_provenance("evolve")
+@dataclass(frozen=True, kw_only=True)
+class EvolveProvenance(StrategyProvenance):
+    """The evolutionary search's record of an answer (``runs/evolve.py``).
+
+    Fields:
+        generation: the generation that asked for it.
+        parents: the programs its prompt showed (ids, first the parent).
+        prompt_kind: the prompt (``diff``, ``full``, ``crossover``, ``recheck``).
+        island: the island of its parent.
+        program: its id in the run's program database.
+        duplicate_of: the program it repeats (the novelty check; None: new).
+        final: the answer's fresh re-check.
+        lineage: the answer's ancestry in program ids, seed first.
+    """
+
+    generation: int | None = None
+    parents: tuple[int, ...] = ()
+    prompt_kind: str | None = None
+    island: int | None = None
+    program: int | None = None
+    duplicate_of: int | None = None
+    final: bool = False
+    lineage: tuple[int, ...] = ()
+
+
+@register_provenance("build")
+@dataclass(frozen=True, kw_only=True)
+class BuildProvenance(StrategyProvenance):
+    """The build search's record of an answer (``runs/buildsearch.py``).
+
+    Fields:
+        build: the build's label (``gcc -O3 -march=native``).
+        family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
+        flags: the build's compiler flags.
+        search: the search's record (on the answer it chose).
+    """
+
+    build: str | None = None
+    family: str | None = None
+    flags: tuple[str, ...] = ()
+    search: SearchRecord | None = None
+
+
+# Keys older formats wrote flat in the origin, read into the provenance they belong to.
+_FLAT = {
+    "build": ("build", "family", "flags", "search"),
+    "evolve": (
+        "strategy",
+        "generation",
+        "parents",
+        "prompt_kind",
+        "island",
+        "program",
+        "duplicate_of",
+        "final",
+        "lineage",
+    ),
+}
+
+
 @dataclass(frozen=True, kw_only=True)
 class Origin:
-    """Where a candidate came from, as typed fields (keywords only). ``from_json`` and
-    ``to_json`` are the one place its stored keys are read and written: an attempt's
-    ``origin`` in the run store, ``optimize --json``; records stored before read as they
-    did, and a key no field knows (a plugin's own) is kept in ``extra``.
+    """Where a candidate came from (keywords only): what every strategy records of an
+    answer, and ``provenance``, what its strategy adds (a tagged union: an
+    ``EvolveProvenance``, a ``BuildProvenance``, a plugin's own). ``from_json`` and
+    ``to_json`` are its stored form (through the codec): an attempt's ``origin`` in the
+    run store, ``optimize --json``, the response cache. Records stored before, whose
+    provenance was flat keys of the origin, read into the same provenance; a key no field
+    knows (a plugin's own) is kept in ``extra``, and so is the provenance of a kind no
+    installed strategy registers.
 
     Fields:
         model: the model, or the build, that wrote it (None: unknown).
@@ -384,19 +479,7 @@ class Origin:
         finish_reason: why the model stopped (its API's word; None: not said).
         answer: the answer's form once resolved (``whole``, ``diff``, ``none``).
         answer_error: why its edits could not be applied (None: they were, or none).
-        strategy: the strategy that asked for it (``evolve``; None: solve/refine).
-        generation: evolve: the generation that asked for it.
-        parents: evolve: the programs its prompt showed (ids, first the parent).
-        prompt_kind: evolve: the prompt (``diff``, ``full``, ``crossover``, ``recheck``).
-        island: evolve: the island of its parent.
-        program: its id in an evolve run's program database (None elsewhere).
-        duplicate_of: the program it repeats (evolve's novelty check; None: new).
-        final: evolve: the answer's fresh re-check.
-        lineage: evolve's answer: its ancestry in program ids, seed first.
-        build: the ``compiler`` model's build label (None for other models).
-        family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
-        flags: the build's compiler flags.
-        search: the ``compiler`` model's build search (on the answer it chose).
+        provenance: what its strategy records of it (None: nothing more).
         extra: keys a source added that no field names, kept as stored (read-only).
     """
 
@@ -410,27 +493,19 @@ class Origin:
     finish_reason: str | None = None
     answer: str | None = None
     answer_error: str | None = None
-    strategy: str | None = None
-    generation: int | None = None
-    parents: tuple[int, ...] = ()
-    prompt_kind: str | None = None
-    island: int | None = None
-    program: int | None = None
-    duplicate_of: int | None = None
-    final: bool = False
-    lineage: tuple[int, ...] = ()
-    build: str | None = None
-    family: str | None = None
-    flags: tuple[str, ...] = ()
-    search: SearchRecord | None = None
-    extra: Mapping[str, Any] = field(default_factory=lambda: _NO_EXTRA, hash=False)
+    provenance: StrategyProvenance | None = None
+    extra: Mapping[str, Json] = field(default_factory=lambda: _NO_EXTRA, hash=False, metadata=EXTRA)
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.extra, MappingProxyType):  # a read-only view: never changed
             object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
-        named = sorted(self.extra.keys() & {f.name for f in fields(self)})
+        named = self.extra.keys() & {f.name for f in fields(self)}
+        if self.provenance is None:  # a provenance no installed strategy reads, as stored
+            named -= {"provenance"}
         if named:  # it would be stored twice, and read back as the field
-            raise ValueError(f"Origin.extra names a field: {', '.join(named)}")
+            raise ValueError(f"Origin.extra names a field: {', '.join(sorted(named))}")
 
     @property
     def tokens(self) -> int:
@@ -441,66 +516,46 @@ class Origin:
         """What it cost in USD, 0 when the model has no price."""
         return self.cost_usd or 0.0
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any] | None) -> Origin:
-        """An origin as stored (every version: a key missing reads as its default)."""
-        d = dict(data or {})
-        known = {f.name for f in fields(cls)} - {"extra"}
-        search = d.get("search")
-        return cls(
-            model=_text(d.get("model")),
-            sample=_count(d.get("sample")),
-            round=_count(d.get("round")),
-            prompt_tokens=int(d.get("prompt_tokens") or 0),
-            completion_tokens=int(d.get("completion_tokens") or 0),
-            cost_usd=None if d.get("cost_usd") is None else float(d["cost_usd"]),
-            cached=bool(d.get("cached")),
-            finish_reason=_text(d.get("finish_reason")),
-            answer=_text(d.get("answer")),
-            answer_error=_text(d.get("answer_error")),
-            strategy=_text(d.get("strategy")),
-            generation=_count(d.get("generation")),
-            parents=_ids(d.get("parents")),
-            prompt_kind=_text(d.get("prompt_kind")),
-            island=_count(d.get("island")),
-            program=_count(d.get("program")),
-            duplicate_of=_count(d.get("duplicate_of")),
-            final=bool(d.get("final")),
-            lineage=_ids(d.get("lineage")),
-            build=_text(d.get("build")),
-            family=_text(d.get("family")),
-            flags=tuple(str(x) for x in d.get("flags") or ()),
-            search=SearchRecord.from_json(search) if isinstance(search, Mapping) else None,
-            extra={k: v for k, v in d.items() if k not in known},
-        )
+    def of(self, kind: type[P]) -> P | None:
+        """The provenance when it is a ``kind`` (None otherwise)."""
+        return self.provenance if isinstance(self.provenance, kind) else None
 
-    def to_json(self) -> dict[str, Any]:
+    @classmethod
+    def from_json(cls, data: Mapping[str, Json] | None) -> Origin:
+        """An origin as stored (every version: a key missing reads as its default; the
+        flat provenance keys of older formats read into their provenance)."""
+        d = dict(data or {})
+        if "provenance" not in d:
+            d = _flat_provenance(d)
+        raw = d.get("provenance")
+        unknown = isinstance(raw, Mapping) and str(raw.get(KIND)) not in kinds(StrategyProvenance)
+        if unknown:
+            d.pop("provenance")
+        origin = decode(cls, d)
+        if unknown:  # kept as stored: written back as it came
+            origin = replace(origin, extra={**origin.extra, "provenance": raw})
+        return origin
+
+    def to_json(self) -> JsonObject:
         """The stored keys: every field that says something (a default is left out and
         reads back as itself), then ``extra``'s keys as they came."""
-        out: dict[str, Any] = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.name == "extra" or value is None or value is False or value == ():
-                continue
-            if isinstance(value, tuple):
-                value = list(value)
-            elif isinstance(value, SearchRecord):
-                value = value.to_json()
-            out[f.name] = value
-        return {**out, **_plain(self.extra)}
+        out = encode(self)
+        assert isinstance(out, dict)
+        return out
 
 
-def _text(value: Any) -> str | None:
-    return None if value is None else str(value)
-
-
-def _plain(value: Any) -> Any:
-    """A read-only view back into plain JSON values (dicts and lists)."""
-    if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
+def _flat_provenance(d: dict[str, Json]) -> dict[str, Json]:
+    """An origin of an older format: its flat provenance keys as one ``provenance``."""
+    for kind in ("build", "evolve"):
+        keys = [k for k in _FLAT[kind] if k in d]
+        if any(d[k] not in (None, False, [], ()) for k in keys):
+            taken = {k: d.pop(k) for k in keys}
+            taken.pop("strategy", None)
+            return {**d, "provenance": {KIND: kind, **taken}}
+    for k in ("strategy",):  # a bare ``strategy: null`` says nothing
+        if d.get(k) is None:
+            d.pop(k, None)
+    return d
 
 
 @dataclass(frozen=True)

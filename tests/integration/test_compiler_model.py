@@ -11,12 +11,20 @@ from pathlib import Path
 import pytest
 
 from supercoder.errors import UserError
-from supercoder.models import Sampling, load_model
-from supercoder.models.compiler import BUILDS, CompilerModel, parse_spec
-from supercoder.prompting.prompts import build_messages, extract_assembly
-from supercoder.runs.buildsearch import build_search, search_builds
-from supercoder.runs.strategies import StrategyConfig, make_verifier
+from supercoder.models import load_model
+from supercoder.prompting.prompts import extract_assembly
+from supercoder.runs.buildsearch import (
+    BuildsConfig,
+    build_of,
+    build_search,
+    builds_settings,
+    fixed_builds,
+    legacy_options,
+    search_builds,
+)
+from supercoder.runs.strategies import make_verifier
 from supercoder.runs.trials import SearchConfig
+from supercoder.toolchain.flagspace import LEGACY as BUILDS
 from supercoder.toolchain.flagspace import (
     Build,
     find_tools,
@@ -24,6 +32,7 @@ from supercoder.toolchain.flagspace import (
     search_space,
 )
 from supercoder.toolchain.gcc import assemble, compile_to_asm, same_program
+from supercoder.toolchain.isa import Target
 from supercoder.toolchain.pgo import build_asm
 from supercoder.types import Problem, SearchRecord, TestCase
 from supercoder.verify.evaluate import CheckConfig
@@ -161,15 +170,16 @@ def test_the_search_chooses_a_faster_correct_build_and_keeps_every_build(tmp_pat
     n = sized(POPCOUNT, start=100_000)  # timed on this machine, whatever its speed
     inputs = [b"3\n", f"{n}\n".encode(), f"{n * 3 // 2}\n".encode()]
     problem = problem_with(inputs, tmp_path, hidden=f"{n * 5 // 4}\n".encode(), source=POPCOUNT)
-    outcome = build_search(problem, CompilerModel("budget=25"), StrategyConfig(Sampling(n=6)))
+    outcome = build_search(problem, builds_settings(BuildsConfig(25), 6))
     first, fallback = outcome.attempts
     assert first.origin.model.startswith("compiler:gcc -O3 -march=native") or (
         "popcnt" in (first.candidate.asm or "")
     )
     assert "popcnt" in (first.candidate.asm or "")
     assert same_program(fallback.candidate.asm or "", compile_to_asm(POPCOUNT))
-    found = first.origin.search
-    assert found is not None and found.chosen == first.origin.build and first.origin.family
+    chose = build_of(first.origin)
+    found = chose.search
+    assert found is not None and found.chosen == chose.build and chose.family
     builds = {b.label: b for b in found.builds}
     assert len(builds) <= 6 + 6  # n bounds the builds tried (+ crosses of the best)
     chosen = builds[found.chosen]
@@ -207,24 +217,24 @@ def test_the_search_returns_the_baseline_when_nothing_is_faster(tmp_path):
         "failed",
         "no_training_inputs",
     }
-    outcome = build_search(problem, CompilerModel("budget=4"), StrategyConfig(Sampling(n=3)))
+    outcome = build_search(problem, builds_settings(BuildsConfig(4), 3))
     best = outcome.best
     assert best is not None and best.verdict.correct
-    if best.origin.family == "baseline":
+    if build_of(best.origin).family == "baseline":
         assert same_program(best.candidate.asm or "", compile_to_asm(source))
-        assert [a.origin.family for a in outcome.attempts] == ["baseline"]
+        assert [build_of(a.origin).family for a in outcome.attempts] == ["baseline"]
 
 
 def test_no_time_times_nothing_and_checks_builds_until_one_is_correct(tmp_path):
     sandbox_or_skip()
     problem = problem_with([MULTIPLES, OTHERS], tmp_path, hidden=OTHERS)
     untimed = make_verifier(CheckConfig(time=False))
-    outcome = build_search(problem, CompilerModel(), StrategyConfig(Sampling(n=64)), verify=untimed)
+    outcome = build_search(problem, builds_settings(samples=64), verify=untimed)
     assert 1 <= len(outcome.attempts) <= 2  # the first correct pair ends it
     assert outcome.best is not None and outcome.best.verdict.correct
     for a in outcome.attempts:
         assert a.verdict.speedup is None and not (a.verdict.unseen and a.verdict.unseen.timed)
-        assert a.origin.search is None and "(not timed)" in (a.completion or "")
+        assert build_of(a.origin).search is None and "(not timed)" in (a.completion or "")
 
 
 def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):
@@ -261,12 +271,12 @@ def test_a_faster_wrong_build_is_never_chosen(tmp_path):
     assert result.chosen is None or result.chosen.build == right
 
 
-# --- the first model's fixed builds (compiler:legacy) --------------------------------
+# --- the first model's fixed builds (builds=legacy; --model compiler:legacy before) -----
 
 
 def test_legacy_builds_link_and_are_correct_and_one_differs_from_O3(tmp_path):
     problem = problem_with([MULTIPLES, OTHERS], tmp_path)
-    out = CompilerModel("legacy").complete([], Sampling(n=100), context=problem)
+    out = fixed_builds(BUILDS, problem, compile_to_asm(SOURCE), 100)
     expected_count = sum(1 for b in BUILDS if b.cc == "gcc" or shutil.which(b.cc))
     assert 3 <= len(out) <= expected_count
     baseline = compile_to_asm(SOURCE)
@@ -282,37 +292,36 @@ def test_legacy_builds_link_and_are_correct_and_one_differs_from_O3(tmp_path):
 
 def test_legacy_ids_n_and_seed_select_distinct_builds_in_order(tmp_path):
     problem = problem_with([MULTIPLES], tmp_path, hidden=OTHERS)
-    model = CompilerModel("native,pgo-native,O2")
-    assert [c.model for c in model.complete([], Sampling(n=2), context=problem)] == [
+    fixed = BuildsConfig(builds="native,pgo-native,O2").fixed(Target.NATIVE)
+    base = compile_to_asm(SOURCE)
+    assert [c.model for c in fixed_builds(fixed, problem, base, 2)] == [
         "compiler:gcc -O3 -march=native",
         "compiler:gcc -O3 -march=native -fprofile-use -fprofile-correction",
     ]
-    [second] = model.complete([], Sampling(n=1, seed=1), context=problem)
+    [second] = fixed_builds(fixed, problem, base, 1, seed=1)
     assert "profiled on 1 inputs" in second.text  # the visible test only
-    assert [c.model for c in model.complete([], Sampling(n=9), context=problem)][
-        -1
-    ] == "compiler:gcc -O2"
-    assert model.complete([], Sampling(n=1, seed=5), context=problem) == []
+    assert [c.model for c in fixed_builds(fixed, problem, base, 9)][-1] == "compiler:gcc -O2"
+    assert fixed_builds(fixed, problem, base, 1, seed=5) == []
 
 
-def test_spec_options_and_the_prompt_only_path():
-    assert parse_spec("budget=12.5") == (12.5, None)
-    assert parse_spec("budget=3,legacy")[1] == BUILDS
+def test_the_older_spelling_options_and_no_model_named_compiler():
+    assert legacy_options("budget=12.5") == (BuildsConfig(12.5), None)
+    assert legacy_options("budget=3,legacy,target=x86-64") == (
+        BuildsConfig(3, "legacy"),
+        Target.X86_64,
+    )
+    assert BuildsConfig(3, "legacy").fixed(Target.NATIVE) == BUILDS
+    assert BuildsConfig(4).label("x86-64") == "compiler:budget=4,target=x86-64"
+    assert BuildsConfig().label() == "compiler"  # what runs of it were named
     for bad, why in (
         ("O9", "unknown option or build"),
         ("budget=x", "not a number"),
         ("budget=0", "positive"),
     ):
         with pytest.raises(UserError, match=why):
-            load_model(f"compiler:{bad}")
-    messages = build_messages(
-        Problem("p", SOURCE, (TestCase("t", b"", b"1\n3\n"),)), baseline_asm="main:\n ret\n"
-    )
-    [c] = load_model("compiler").complete(messages)  # no problem: nothing to measure on
-    assert c.model == "compiler:gcc -O3 -march=native -ffp-contract=off"
-    assert "main:" in extract_assembly(c.text)
-    with pytest.raises(UserError, match="needs the C source"):
-        load_model().complete([{"role": "user", "content": "no code here"}])
+            legacy_options(bad)
+    with pytest.raises(UserError, match="--strategy builds"):  # the build search is no model
+        load_model("compiler")
 
 
 def test_a_build_that_fails_is_skipped():
@@ -326,7 +335,7 @@ def test_a_build_that_fails_is_skipped():
     assert build_asm(BUILDS[0], nested, []) is not None
     assert build_asm(clang, nested, []) is None
     assert build_asm(BUILDS[0], "int main(void) { return undeclared; }\n", []) is None
-    [only] = CompilerModel("clang,O2").complete(
-        [], Sampling(n=2), context=Problem("gnu", nested, ())
-    )
+    fixed = BuildsConfig(builds="clang,O2").fixed(Target.NATIVE)
+    problem = Problem("gnu", nested, ())
+    [only] = fixed_builds(fixed, problem, compile_to_asm(nested), 2)
     assert only.model == "compiler:gcc -O2"

@@ -96,10 +96,17 @@ def test_the_default_compiler_model_runs_offline(tmp_path):
     with sqlite3.connect(db) as con:  # untimed: builds checked in order, none searched
         [origin] = con.execute("SELECT origin FROM attempts WHERE sample = 0").fetchone()
     kept = json.loads(origin)
-    assert kept["build"].startswith(("gcc", "clang")) and "search" not in kept
+    build = kept["provenance"]  # the build search's record of the answer
+    assert build["kind"] == "build" and build["build"].startswith(("gcc", "clang"))
+    assert "search" not in build
     assert s["per_problem"]["sum"]["speedup_ci"] is None
     again = runner.invoke(app, args)  # resumes: everything already done
     assert again.exit_code == 0 and "already done" in again.output
+    # --strategy builds, and --model compiler:budget=4 (its older spelling), are that run
+    base = args[: args.index("--budget")]
+    for same in (["--strategy", "builds", "--budget", "4"], ["--model", "compiler:budget=4"]):
+        alias = runner.invoke(app, [*base, *same])
+        assert alias.exit_code == 0 and "already done" in alias.output, alias.output
 
 
 def test_optimize_a_bare_c_file_with_inputs(tmp_path):
@@ -136,11 +143,11 @@ def test_optimize_a_bare_c_file_with_inputs(tmp_path):
     bad = runner.invoke(
         app, ["optimize", str(tmp_path / "sum.c"), "-m", "openai:m", "--budget", "3"]
     )
-    assert bad.exit_code != 0 and "compiler model only" in f"{bad.exception} {bad.output}"
+    assert bad.exit_code != 0 and "build search only" in f"{bad.exception} {bad.output}"
     assert assemble(out.read_text(), tmp_path / "bin").ok
     assert "x [" not in out.read_text() and "not timed" in out.read_text().splitlines()[0]
     assert all(a["verdict"]["speedup"] is None for a in report["attempts"])
-    assert all("search" not in a["origin"] for a in report["attempts"])
+    assert all("search" not in a["origin"]["provenance"] for a in report["attempts"])
 
 
 def test_optimize_exits_1_when_no_answer_is_correct(tmp_path):

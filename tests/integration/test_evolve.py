@@ -26,17 +26,24 @@ from supercoder.models.providers import load_model
 from supercoder.problems.loading import load_problem
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.evolve import MemoryArchive, evolve
+from supercoder.runs.evolve import EvolveConfig, MemoryArchive, evolve
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
-from supercoder.runs.strategies import EvolveConfig, Strategy, StrategyConfig, make_verifier
+from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.toolchain.gcc import asm_digest
-from supercoder.types import Status
+from supercoder.types import EvolveProvenance, Origin, Status
 from tests.conftest import sandbox_or_skip
 from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_version
 from tests.fakes.servers import openai_server
 
 REPO = Path(__file__).resolve().parents[2]
-EVOLVE = StrategyConfig(Sampling(n=12, temperature=0.8), strategy=Strategy.EVOLVE)
+
+
+def _ev(origin: Origin) -> EvolveProvenance:
+    """An answer's evolve provenance (an empty one when it has none)."""
+    return origin.of(EvolveProvenance) or EvolveProvenance()
+
+
+EVOLVE = StrategyConfig(Sampling(n=12, temperature=0.8), strategy="evolve")
 BEST_OF_N = StrategyConfig(Sampling(n=12, temperature=0.8))
 
 
@@ -53,7 +60,9 @@ def _counting(verify):
     seen: list[str | None] = []
 
     def wrapped(problem, candidates):
-        seen.extend(asm_digest(c.asm) if c.origin.program is not None else None for c in candidates)
+        seen.extend(
+            asm_digest(c.asm) if _ev(c.origin).program is not None else None for c in candidates
+        )
         return verify(problem, candidates)
 
     return wrapped, seen
@@ -71,19 +80,19 @@ def test_evolve_climbs_the_chain_where_best_of_n_reaches_version_one(chains):
             assert chain.version_of(best.candidate.asm) == chain.last, chain.name
             assert chain.version_of(flat.candidate.asm) == 1, chain.name
             # the same answer budget: 12 model answers each (+ evolve's fresh re-check)
-            answers = [a for a in evolved.attempts if not a.origin.final]
+            answers = [a for a in evolved.attempts if not _ev(a.origin).final]
             assert len(answers) == len(plain.attempts) == 12
             # the answer is re-checked fresh, correct and significantly faster
-            assert best.origin.final and best.verdict.correct
+            assert _ev(best.origin).final and best.verdict.correct
             assert best.verdict.significantly_faster and best.verdict.speedup.value > 3
             # no program was run twice (duplicates are dropped before running)
             written = [d for d in ran if d is not None]
             assert len(written) == len(set(written))
-            assert any(a.origin.duplicate_of is not None for a in answers)
+            assert any(_ev(a.origin).duplicate_of is not None for a in answers)
             # elites were measured again (parents of many children, the final re-check)
             assert ran.count(None) >= 2
             # the lineage climbs one version per step
-            lineage = evolved.best.origin.lineage
+            lineage = _ev(evolved.best.origin).lineage
             assert len(lineage) == chain.last + 1
 
 
@@ -97,11 +106,11 @@ def test_wrong_answers_are_never_returned_and_slower_ones_lose_to_the_baseline(c
 
     with openai_server(respond) as url:
         model = load_model("openai:bad", base_url=url, cache=False)
-        settings = StrategyConfig(Sampling(n=4), strategy=Strategy.EVOLVE)
+        settings = StrategyConfig(Sampling(n=4), strategy="evolve")
         outcome = evolve(problem, model, settings)
     best = outcome.best
     assert best.verdict.correct and best.verdict.identical_to_baseline
-    assert best.origin.program == 0
+    assert _ev(best.origin).program == 0
     assert {a.verdict.status for a in outcome.attempts[:-1]} <= {Status.OK, Status.WRONG_OUTPUT}
 
 
@@ -110,11 +119,11 @@ def test_diff_answers_apply_to_the_parent(chains):
     problem = load_problem(chain.path)
     with openai_server(chain_responder(chains, diff=True)) as url:
         model = load_model("openai:diff", base_url=url, cache=False)
-        settings = StrategyConfig(Sampling(n=10), answer="diff", strategy=Strategy.EVOLVE)
+        settings = StrategyConfig(Sampling(n=10), answer="diff", strategy="evolve")
         outcome = evolve(problem, model, settings)
     assert chain.version_of(outcome.best.candidate.asm) == chain.last
     kinds = {a.origin.answer for a in outcome.attempts}
-    assert {a.origin.prompt_kind for a in outcome.attempts[:-1]} <= {"diff", "crossover"}
+    assert {_ev(a.origin).prompt_kind for a in outcome.attempts[:-1]} <= {"diff", "crossover"}
     assert kinds  # every answer went through the diff path
 
 
@@ -150,7 +159,7 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     assert row[1] <= row[0] <= row[2] and row[3] > 0
     # the stored summary's answer is the fresh re-check
     (outcome,) = store.outcomes("evo")
-    assert outcome.best.origin.final and chain.version_of(outcome.best.candidate.asm) == 3
+    assert _ev(outcome.best.origin).final and chain.version_of(outcome.best.candidate.asm) == 3
     assert result.summary.per_problem[problem.name].speedup > 3
     # the report shows the lineage of the best program: each step's edit and speedup
     from supercoder.report.page import write_report
@@ -173,7 +182,7 @@ def test_the_bandit_gives_calls_to_the_model_that_improves(chains):
     with openai_server(respond) as url:
         models = [load_model(f"openai:{m}", base_url=url, cache=False) for m in ("idle", "good")]
         settings = StrategyConfig(
-            Sampling(n=12), strategy=Strategy.EVOLVE, evolve=EvolveConfig(bandit_c=0.2)
+            Sampling(n=12), strategy="evolve", config=EvolveConfig(bandit_c=0.2)
         )
         outcome = evolve(problem, models, settings)
         calls = [r["model"] for r in url.requests]
@@ -187,7 +196,7 @@ def test_token_cap_stops_the_search(chains):
     with openai_server(chain_responder(chains)) as url:
         model = load_model("openai:chain", base_url=url, cache=False)
         settings = StrategyConfig(
-            Sampling(n=12), strategy=Strategy.EVOLVE, evolve=EvolveConfig(max_tokens=1)
+            Sampling(n=12), strategy="evolve", config=EvolveConfig(max_tokens=1)
         )
         outcome = evolve(problem, model, settings, archive=MemoryArchive())
         assert len(url.requests) == 1  # one generation (one answer), then the cap
@@ -284,8 +293,8 @@ def test_start_from_compiler_seeds_the_database_with_its_build(chains):
     problem = load_problem(chain.path)
     with openai_server(chain_responder(chains)) as url:
         model = load_model("openai:chain", base_url=url, cache=False)
-        seeded = EvolveConfig(start_from="compiler", compiler="compiler:native")
-        settings = StrategyConfig(Sampling(n=2), strategy=Strategy.EVOLVE, evolve=seeded)
+        seeded = EvolveConfig(start_from="builds", builds="native")
+        settings = StrategyConfig(Sampling(n=2), strategy="evolve", config=seeded)
         archive = MemoryArchive()
         outcome = evolve(problem, model, settings, archive=archive)
     seed = archive.programs(problem.name)[1]
@@ -353,7 +362,7 @@ def test_usd_cap_stops_the_search(chains):
     with openai_server(chain_responder(chains)) as url:
         model = Priced(load_model("openai:chain", base_url=url, cache=False))
         capped = EvolveConfig(max_cost_usd=0.025)
-        settings = StrategyConfig(Sampling(n=12), strategy=Strategy.EVOLVE, evolve=capped)
+        settings = StrategyConfig(Sampling(n=12), strategy="evolve", config=capped)
         outcome = evolve(problem, model, settings)
         assert 3 <= len(url.requests) <= 4  # stopped once 2.5 cents were spent
     assert outcome.cost_usd >= 0.025 and outcome.best.verdict.correct

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from supercoder.codec import plain
 from supercoder.paths import package_version
 from supercoder.timing.meter import LEGACY_PROTOCOL, PROTOCOL, MeterConfig
 from supercoder.toolchain.gcc import machine_context
 from supercoder.types import (
+    Origin,
     Problem,
     Status,
     TestCase,
@@ -17,6 +19,15 @@ from supercoder.types import (
 from supercoder.verify.evaluate import CheckConfig, evaluate
 
 PROBLEM = Problem("echo", "int main(void) { return 0; }", (TestCase("t", b""),))
+
+
+def test_a_provenance_no_installed_strategy_knows_is_kept_as_stored():
+    """A run a plugin strategy wrote, read where the plugin is not installed: its
+    provenance stays as it came (in ``extra``), and is written back unchanged."""
+    stored = {"model": "m", "provenance": {"kind": "nobody-has-it", "depth": 3}}
+    o = Origin.from_json(stored)
+    assert o.provenance is None and plain(o.extra) == {"provenance": stored["provenance"]}
+    assert o.to_json() == stored
 
 
 def test_the_context_names_version_meter_floor_and_date():

@@ -14,7 +14,6 @@ from typer.testing import CliRunner
 
 from supercoder.cli import app
 from supercoder.models import Sampling
-from supercoder.models.compiler import CompilerModel
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flagspace import find_tools as find_build_tools
 from supercoder.toolchain.flagspace import retarget, search_space
@@ -188,17 +187,23 @@ def test_builds_for_a_level_replace_march_native():
     assert "x86-64-v3" in v3.id and "native" not in v3.id
 
 
-def test_the_compiler_model_answers_with_a_portable_build_under_x86_64():
+def test_the_build_search_answers_with_a_portable_build_under_x86_64():
     sandbox_or_skip()
     problem = _problem()
-    from supercoder.runs.buildsearch import build_search
-    from supercoder.runs.strategies import StrategyConfig, make_verifier
+    from supercoder.runs.buildsearch import (
+        BuildsConfig,
+        build_of,
+        build_search,
+        builds_settings,
+    )
+    from supercoder.runs.strategies import make_verifier
 
-    model = CompilerModel("target=x86-64,budget=6")
+    settings = builds_settings(BuildsConfig(6), 8, "x86-64")
     verify = make_verifier(CheckConfig(target=Target.X86_64))
-    answers = build_search(problem, model, StrategyConfig(Sampling(n=8)), verify=verify).attempts
+    answers = build_search(problem, settings, verify=verify).attempts
     assert answers
-    labels = [b.label for b in (answers[0].origin.search or SearchRecord()).builds]
+    found = build_of(answers[0].origin).search or SearchRecord()
+    labels = [b.label for b in found.builds]
     assert labels and not any("-march=native" in label for label in labels)
     for answer in answers:
         v = _check(problem, answer.candidate.asm or "", Target.X86_64)
@@ -294,18 +299,17 @@ def _timed_problem(tmp_path) -> Problem:
 
 def test_the_compiler_answer_header_names_the_level_it_runs_on(tmp_path):
     sandbox_or_skip()
+    from supercoder.runs.buildsearch import BuildsConfig
     from supercoder.runs.dispatch import search
     from supercoder.runs.strategies import StrategyConfig, make_verifier
     from supercoder.verify.service import VerifyConfig
 
     problem = _timed_problem(tmp_path)
     verify = make_verifier(VerifyConfig(CheckConfig(target=Target.V2)))
-    outcome = search(
-        problem,
-        [CompilerModel("target=x86-64-v2,budget=4")],
-        StrategyConfig(Sampling(n=8)),
-        verify=verify,
+    settings = StrategyConfig(
+        Sampling(n=8), strategy="builds", config=BuildsConfig(4), target="x86-64-v2"
     )
+    outcome = search(problem, [], settings, verify=verify)
     first = outcome.attempts[0]
     header = (first.candidate.asm or "").splitlines()[0]
     assert header.startswith("# supercoder compiler:"), header

@@ -130,7 +130,7 @@ def test_replies_without_a_pair_and_models_that_write_no_code() -> None:
     base = Path(tempfile.mkdtemp())
     (base / "sum.c").write_text(SUM_SOURCE)
     for args, says in (
-        (["--llm-generator", "--model", "compiler"], "the compiler model writes no code"),
+        (["--llm-generator", "--model", "compiler"], "the build search writes no code"),
         (["--llm-generator"], "--llm-generator needs --model"),
         (["--model", "openai:x"], "--model is used with --llm-generator only"),
     ):

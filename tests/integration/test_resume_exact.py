@@ -12,13 +12,11 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-from supercoder.models.base import Sampling
-from supercoder.models.compiler import CompilerModel, default_samples
 from supercoder.problems.loading import load_problem
-from supercoder.runs.buildsearch import build_search
+from supercoder.runs.buildsearch import build_search, builds_settings
 from supercoder.runs.store import RunJournal, Store
-from supercoder.runs.strategies import Attempt, StrategyConfig, make_verifier
-from supercoder.types import Candidate, Origin, Speedup
+from supercoder.runs.strategies import Attempt, make_verifier
+from supercoder.types import BuildProvenance, Candidate, Origin, Speedup
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
@@ -59,25 +57,24 @@ class _KilledJournal(RunJournal):
 
 
 def test_an_untimed_build_search_killed_between_two_attempts_resumes_to_the_same_end(tmp_path):
-    """The compiler model checks its builds two at a time until one is correct: killed
+    """The build search checks its builds two at a time until one is correct: killed
     after the first of a pair was stored, a rerun used to keep that one alone (1 attempt
     where the uninterrupted run has 2). Now it checks the one left and stops as before."""
     sandbox_or_skip()
     problem = load_problem(make_sum_problem(tmp_path / "sum"))
-    model = CompilerModel()
-    settings = StrategyConfig(Sampling(n=default_samples(None)))  # what eval asks
+    settings = builds_settings()  # what eval asks
     verify = make_verifier(CheckConfig(time=False))
 
     whole = Store(tmp_path / "whole.sqlite")
-    full = build_search(problem, model, settings, verify=verify, journal=RunJournal(whole, "r"))
+    full = build_search(problem, settings, verify=verify, journal=RunJournal(whole, "r"))
     expected = [(a.sample, a.round, a.verdict.status) for a in full.attempts]
     assert len(expected) == 2  # one pair, the first build correct: the search stops there
 
     store = Store(tmp_path / "killed.sqlite")
     with pytest.raises(KeyboardInterrupt):
-        build_search(problem, model, settings, verify=verify, journal=_KilledJournal(store, "r"))
+        build_search(problem, settings, verify=verify, journal=_KilledJournal(store, "r"))
     (kept,) = store.attempts("r", problem.name)
-    resumed = build_search(problem, model, settings, verify=verify, journal=RunJournal(store, "r"))
+    resumed = build_search(problem, settings, verify=verify, journal=RunJournal(store, "r"))
     assert [(a.sample, a.round, a.verdict.status) for a in resumed.attempts] == expected
     again = store.attempts("r", problem.name)
     assert [(a.sample, a.verdict.status) for a in again] == [(s, st) for s, _, st in expected]
@@ -101,7 +98,7 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
     store = Store(tmp_path / "runs.sqlite")
     journal = RunJournal(store, "r")
     journal.baseline(problem.name, baseline_asm(problem))
-    origin = Origin(build="gcc -O1", family="gcc", flags=("-O1",))
+    origin = Origin(provenance=BuildProvenance(build="gcc -O1", family="gcc", flags=("-O1",)))
     asm = compile_to_asm(problem.source, ("-O1",))
     checked = evaluate(problem, asm, CheckConfig())  # every test the search's check ran
     chosen = replace(checked, speedup=Speedup(1.5, 1.4, 1.6, 30, 3))  # as the search measured
@@ -113,10 +110,10 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
 
     monkeypatch.setattr(bs, "search_builds", no_search)
     verify = make_verifier(CheckConfig(time=True))
-    out = build_search(problem, CompilerModel(), StrategyConfig(), verify=verify, journal=journal)
+    out = build_search(problem, builds_settings(), verify=verify, journal=journal)
     stored = store.attempts("r", problem.name)
     assert [(a.sample, a.round) for a in stored] == [(0, 0), (1, 0)]
-    assert stored[1].origin.family == "baseline" and stored[1].verdict.correct
+    assert bs.build_of(stored[1].origin).family == "baseline" and stored[1].verdict.correct
     assert stored[0].verdict.context.measurement.checks == 2  # re-checked afresh, as uninterrupted
     assert [(a.sample, a.round) for a in out.attempts] == [(0, 0), (1, 0)]
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -151,9 +152,9 @@ def eval_cmd(
         store.close()
         raise
     # every option is valid now: say what the run costs, then start it
-    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, specs)}")
+    err.print(f"{len(problems)} problem(s): {_what_it_costs(opts.no_time, bool(specs))}")
     try:
-        model = llms if len(llms) > 1 else llms[0]
+        model = llms if len(llms) != 1 else llms[0]
         kept = _run_file(opts, benchmark, engine.config, executor, server)
         result = _run_with_progress(
             problems,
@@ -218,15 +219,14 @@ def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> li
     return problems
 
 
-# Seconds a problem takes with --no-time and the compiler model (its first builds
+# Seconds a problem takes with --no-time and the build search (its first builds
 # checked on every test until one is correct), measured on a busy 2-core machine.
 NO_TIME_SECONDS = (2, 5)
 
 
-def _what_it_costs(no_time: bool, specs: list[str] | None = None) -> str:
+def _what_it_costs(no_time: bool, llm: bool = False) -> str:
     if no_time:
         low, high = NO_TIME_SECONDS
-        llm = any(s.partition(":")[0] != "compiler" for s in specs or [])
         wait = ", plus the model's time to answer" if llm else ""
         return f"correctness only (--no-time), about {low}-{high} seconds a problem{wait}"
     return (
@@ -250,8 +250,9 @@ def _report_unfinished(name: str, failed: dict[str, str]) -> None:
     err.print(
         Text(
             printable(
-                f"{len(failed)} problem(s) unfinished, not scored: "
-                f"rerun with --run {name} to retry them"
+                f"{len(failed)} problem(s) unfinished, not scored: rerun with --run {name} "
+                f"to retry them (or: supercoder eval --resume {shlex.quote(name)}, no other "
+                "option needed)"
             )
         )
     )

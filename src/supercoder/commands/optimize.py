@@ -99,9 +99,9 @@ def _starting(name: str, specs: list[str], no_time: bool) -> str:
         "correctness only (--no-time)"
         if no_time
         else "answers built, checked and timed: this takes minutes (about 2-3 "
-        "with the compiler model; --no-time is faster); Ctrl-C stops"
+        "with the build search; --no-time is faster); Ctrl-C stops"
     )
-    return f"optimizing {name} with {'+'.join(specs)}: {how}"
+    return f"optimizing {name} with {'+'.join(specs) or 'the build search'}: {how}"
 
 
 def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, run):
@@ -113,7 +113,7 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
 
     config = opts.verify_config()
     if db is not None:
-        name = run or f"optimize:{problem.name}@{'+'.join(specs)}"
+        name = run or f"optimize:{problem.name}@{opts.run_model(specs, settings)}"
         run_config = opts.run_config(specs, settings, str(Path(target).resolve()), name=name)
         outcome = _stored_search(problem, llms, run_config, db, config, _progress)
     else:
@@ -136,7 +136,9 @@ def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRu
     written = chosen.candidate.asm if chosen else outcome.meta.baseline_asm
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
-        written = f"# supercoder compiler: {note}\n{written or ''}"
+        from supercoder.runs.buildsearch import note_header
+
+        written = f"{note_header(note)}{written or ''}"
     if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
         written = f"# supercoder: {MEMORIZABLE_NOTE}\n{written or ''}"
     atomic_write_text(path, written or "")
@@ -172,7 +174,7 @@ def _stored_search(problem, llms, run_config, db, config, progress):
     try:
         result = run_eval(
             [problem],
-            llms if len(llms) > 1 else llms[0],
+            llms if len(llms) != 1 else llms[0],
             run_config,
             store,
             verify=make_verifier(config),
@@ -314,9 +316,12 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
 
 
 def _builds_table(outcome, limit: int = 200) -> Table | None:
-    """The builds the compiler model searched (its answers carry the search): each
+    """The builds the build search tried (its answers carry the search): each
     build's label, how far it got, its speedup; None for other models."""
-    search = next((a.origin.search for a in outcome.attempts if a.origin.search), None)
+    from supercoder.types import BuildProvenance
+
+    builds = [a.origin.of(BuildProvenance) for a in outcome.attempts]
+    search = next((b.search for b in builds if b is not None and b.search), None)
     if search is None or not search.builds:
         return None
     builds = search.builds

@@ -1,13 +1,12 @@
 """What the model commands share: ``ModelRunConfig`` (the one option set of ``eval`` and
 ``optimize``, made into typer options by ``optionset.with_config``), the options other
-commands share, the stderr console, and the compiler model's budget and sample
-defaults."""
+commands share, the stderr console, and which strategy a run's options name (the
+build search's older spelling, ``--model compiler[:OPTS]``, among them)."""
 
 from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -16,8 +15,8 @@ from rich.console import Console
 
 from supercoder.commands.optionset import but, declare, flags, group
 from supercoder.errors import UserError
-from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
 from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS, RewardConfig, RewardKind
 
@@ -29,13 +28,6 @@ if TYPE_CHECKING:
     from supercoder.verify.service import VerifyConfig
 
 err = Console(stderr=True, markup=False, highlight=False, soft_wrap=True)
-
-
-class Split(StrEnum):
-    """A benchmark split (``problems.loading.SPLITS``)."""
-
-    TRAIN = "train"
-    VAL = "val"
 
 
 # Every option that more than one command takes is declared here, once: its flags and
@@ -65,10 +57,11 @@ LDFLAGS = declare("--ldflags", help='Extra link flags of the C program, e.g. "-l
 MODEL = declare(
     "--model",
     "-m",
-    help="The model: compiler | openai:M | anthropic:M | hf:PATH (a Hugging Face repo or "
-    "local folder; what the train commands take). eval/optimize: repeat with --strategy "
-    "evolve for several models (a bandit gives calls to the one that improves most per "
-    "cost).",
+    help="The model: openai:M | anthropic:M | hf:PATH (a Hugging Face repo or local folder; "
+    "what the train commands take). eval/optimize: repeat with --strategy evolve for "
+    "several models (a bandit gives calls to the one that improves most per cost); none: "
+    "--strategy builds, the offline build search (compiler[:budget=S,target=L] is its "
+    "older spelling, still accepted).",
 )
 BASE_URL = declare(
     "--base-url",
@@ -103,7 +96,7 @@ NO_TIME = declare("--no-time", help="Check correctness only; time nothing (no sp
 TARGET = declare(
     "--target",
     help="CPUs the answer must run on: native (this CPU) or an x86-64 level; the assembler "
-    "refuses instructions beyond it and the compiler model builds for it.",
+    "refuses instructions beyond it and the build search builds for it.",
 )
 SERVER = declare(
     "--server",
@@ -116,7 +109,7 @@ EXECUTOR = declare("--executor", help="Where verifications run: local (process p
 BUDGET = declare(
     "--budget",
     min=0.1,
-    help="Seconds to spend at most: the compiler model's CPU seconds of build search per "
+    help="Seconds to spend at most: --strategy builds' CPU seconds of build search per "
     "problem (problem profile: seconds of profiling).",
 )
 
@@ -165,7 +158,9 @@ TIMEOUT = declare(
     "drops a slower input).",
 )
 SPLIT = declare(
-    "--split", help="A split, train or val (problem init: the one recorded; bench list: only it)."
+    "--split",
+    help="A split: train, val or a dataset's own (problem init: the one recorded; bench "
+    "list: only its problems).",
 )
 
 # rewards and episodes (train grpo, env openenv)
@@ -244,7 +239,7 @@ NoTimeOpt = Annotated[bool, NO_TIME]
 JsonFlag = Annotated[bool, JSON]
 RewardOpt = Annotated[RewardKind, REWARD]
 BaselineCopyOpt = Annotated[float, BASELINE_COPY]
-SplitOpt = Annotated[Split | None, SPLIT]
+SplitOpt = Annotated[str | None, SPLIT]  # a dataset's records may name their own splits
 JsonFile = Annotated[Path | None, but(JSON, show_default="none", metavar="FILE")]
 
 
@@ -294,7 +289,7 @@ class CheckOptions:
 
     no_time: bool = False
     unsafe_no_sandbox: bool = False
-    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags(TARGET))
 
     def config(self, cpu_limit: float | None = None, memory_mb: int | None = None) -> CheckConfig:
         """The ``CheckConfig`` of these options (``verify.evaluate.check_config``)."""
@@ -315,22 +310,28 @@ class ModelRunConfig:
     how it is checked (each field is one option; ``optionset`` makes them).
 
     Fields:
-        model: compiler | openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve
-            for several models (a bandit gives calls to the one that improves most per
-            cost).
-        samples: answers per problem (the compiler model: builds tried at most).
+        model: openai:M | anthropic:M | hf:PATH; repeat with --strategy evolve for several
+            models (a bandit gives calls to the one that improves most per cost); none:
+            --strategy builds. compiler[:budget=S,target=L,IDS] is the older spelling of
+            --strategy builds (still accepted: an alias).
+        samples: answers per problem (--strategy builds: builds tried at most).
         rounds: answers per sample chain (1: no refinement).
         temperature: sampling temperature.
         base_url: OpenAI/Anthropic-compatible server URL.
         timeout: seconds to wait for the model server per request (a request that times
             out twice is given up: the problem stays unfinished, a rerun retries it).
         deadline: seconds of model time per problem at most (all requests).
-        budget: compiler model: CPU seconds of build search per problem.
+        budget: --strategy builds: CPU seconds of build search per problem.
         strategy: best-of-n: independent answers to the -O3 prompt; refine: one chain of
             --samples answers, each told what was wrong; evolve: generations of answers
-            improving the best verified programs (--samples answers in all).
-        start_from: evolve: baseline (gcc -O3), or compiler (also the compiler model's
-            best build); speedups stay relative to gcc -O3.
+            improving the best verified programs (--samples answers in all); builds: the
+            build search, no model (gcc/clang flags and PGO, each build verified and
+            timed); or an installed plugin's name (entry point group
+            supercoder.strategies).
+        strategy_option: KEY=VALUE: a field of the strategy's own config (repeatable;
+            a plugin strategy's options: docs/eval.md).
+        start_from: evolve: baseline (gcc -O3), or builds (also the build search's best
+            build; compiler: its older name); speedups stay relative to gcc -O3.
         max_cost: evolve: stop asking once a problem cost this USD.
         max_tokens: evolve: token cap per problem.
         generation: evolve: answers per generation.
@@ -339,22 +340,27 @@ class ModelRunConfig:
         checks: how every answer is checked (``CheckOptions``: sandbox, timing, target).
     """
 
-    model: list[str] = field(default_factory=lambda: ["compiler"], metadata=flags("--model", "-m"))
+    model: list[str] | None = field(
+        default=None, metadata=flags(MODEL, shown="none: --strategy builds")
+    )
     samples: int | None = field(
         default=None,
         metadata=flags(
-            "--samples", "-n", min=1, shown=f"1; compiler: {DEFAULT_MAX_BUILDS} builds at most"
+            "--samples", "-n", min=1, shown=f"1; builds: {DEFAULT_MAX_BUILDS} builds at most"
         ),
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
-    temperature: float = field(default=0.7, metadata=flags("--temperature", "-t", min=0.0))
-    base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
-    timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
+    temperature: float = field(default=0.7, metadata=flags(TEMPERATURE))
+    base_url: str | None = field(default=None, metadata=flags(BASE_URL, shown="the provider's"))
+    timeout: float = field(default=300.0, metadata=flags(TIMEOUT))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    budget: float | None = field(
-        default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
+    budget: float | None = field(default=None, metadata=flags(BUDGET, shown=f"{DEFAULT_BUDGET:g}"))
+    strategy: str | None = field(
+        default=None, metadata=flags("--strategy", shown="best-of-n; no --model: builds")
     )
-    strategy: str = "best-of-n"
+    strategy_option: list[str] | None = field(
+        default=None, metadata=flags("--strategy-option", "-S", shown="none")
+    )
     start_from: str = "baseline"
     max_cost: float | None = field(
         default=None, metadata=flags("--max-cost", min=0.0, shown="no cap")
@@ -388,38 +394,107 @@ class ModelRunConfig:
         return self.checks.isa_target
 
     def specs(self) -> list[str]:
-        """The model specs, ``--budget`` and ``--target`` folded in (bad ones: one line)."""
+        """The models' specs (none for the build search; bad ones: one line)."""
         from supercoder.prompting.answers import check_modes
 
         check_modes(self.context, self.answer)
-        found = model_specs(self.model, self.strategy, self.budget)
-        return [with_target(m, self.isa_target) for m in found]
+        return self.plan()[1]
+
+    def plan(self) -> tuple[str, list[str], str | None]:
+        """(the strategy's registered name, the models' specs, the options of the build
+        search's older spelling ``--model compiler:OPTS`` or None), each bad choice
+        refused in one line."""
+        from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
+
+        given = self.model or []
+        older = [o for m in given if (o := legacy_spec(m)) is not None]
+        models = [m for m in given if legacy_spec(m) is None]
+        if len(set(given)) != len(given):
+            raise UserError("each --model may be given once")
+        asked = canonical(self.strategy) if self.strategy else None
+        if older:
+            if asked not in (None, BUILDS, "best-of-n") or models:
+                what = f"--strategy {asked}" if asked not in (None, BUILDS) else "several --model"
+                raise UserError(
+                    f"{what} needs a model that reads feedback (--model openai:M, anthropic:M "
+                    f"or hf:PATH); {given[0]} is the build search (--strategy builds): "
+                    "use --start-from builds to seed an LLM's evolve with its best build"
+                )
+            return BUILDS, [], older[0]
+        name = asked or ("best-of-n" if models else BUILDS)
+        low, high = getattr(strategy_class(name), "models", (1, 1))
+        if high == 0 and models:
+            raise UserError(f"--strategy {name} asks no model: drop --model")
+        if len(models) < low:
+            raise UserError(
+                f"--strategy {name} needs a model that reads feedback (--model openai:M, "
+                "anthropic:M or hf:PATH)"
+            )
+        if high is not None and len(models) > high:
+            raise UserError("several --model need --strategy evolve")
+        if self.budget is not None and name != BUILDS:
+            raise UserError("--budget applies to the build search only (--strategy builds)")
+        return name, models, None
+
+    def run_model(self, specs: list[str], settings: StrategyConfig) -> str:
+        """The run's model name in the store: the models' specs, or the build search's
+        (``BuildsConfig.label``: as runs of it were named before)."""
+        label = getattr(settings.config, "label", None)
+        if not specs and label is not None:
+            return label(settings.target)
+        return "+".join(specs) or settings.strategy
 
     def strategy_config(self, specs: list[str]) -> StrategyConfig:
         """The ``StrategyConfig`` of these options (bad choices: one line)."""
         from supercoder.models.base import Sampling
-        from supercoder.runs.strategies import EvolveConfig, StartFrom, Strategy, StrategyConfig
+        from supercoder.runs.registry import BUILDS, strategy_class
+        from supercoder.runs.strategies import StrategyConfig
 
-        _check_choices(self)
-        n = default_samples(specs[0], self.samples) if len(specs) == 1 else (self.samples or 1)
-        evolve = EvolveConfig(
-            generation=self.generation,
-            islands=self.islands,
-            start_from=StartFrom(self.start_from),
-            max_cost_usd=self.max_cost,
-            max_tokens=self.max_tokens,
-        )
-        settings = StrategyConfig(
+        name, _, older = self.plan()
+        _check_choices(self, name)
+        cls = strategy_class(name)
+        target = self.isa_target
+        if name == BUILDS:
+            config, target = self._builds_config(older)
+            n = self.samples or config.default_samples()
+        else:
+            config = strategy_options(cls, self.strategy_option or [], self._own_options(name))
+            n = self.samples or 1
+        return StrategyConfig(
             Sampling(n, self.temperature),
             self.rounds,
             context=self.context,
             answer=self.answer,
-            strategy=Strategy(self.strategy),
-            evolve=evolve,
-            target=self.isa_target.value,
+            strategy=name,
+            config=config,
+            target=target.value,
         )
-        _check_proposers(specs, settings)
-        return settings
+
+    def _own_options(self, name: str) -> dict[str, object]:
+        """The built-in strategies' own options that have flags of their own."""
+        if name != "evolve":
+            return {}
+        return {
+            "generation": self.generation,
+            "islands": self.islands,
+            "start_from": self.start_from,
+            "max_cost_usd": self.max_cost,
+            "max_tokens": self.max_tokens,
+        }
+
+    def _builds_config(self, older: str | None):
+        """The build search's ``BuildsConfig`` and target: ``--budget``, ``--target``,
+        ``--strategy-option``, or the older ``--model compiler:OPTS`` spelling's."""
+        from supercoder.runs.buildsearch import BuildsConfig, legacy_options
+
+        config, named = legacy_options(older or "")
+        if self.budget is not None:
+            config = BuildsConfig(self.budget, config.builds)
+        config = strategy_options(BuildsConfig, self.strategy_option or [], {}, config)
+        target = (
+            named if named is not None and self.isa_target is Target.NATIVE else self.isa_target
+        )
+        return config, target
 
     def load_models(self, specs: list[str], concurrency: int = 4) -> list[Model]:
         """The models of ``specs``, asked through ``--base-url`` within ``--timeout``
@@ -446,7 +521,7 @@ class ModelRunConfig:
         from supercoder.runs.store import RunConfig
 
         return RunConfig(
-            model="+".join(specs),
+            model=self.run_model(specs, settings),
             benchmark=benchmark,
             strategy=settings,
             time=not self.no_time,
@@ -466,36 +541,6 @@ class ModelRunConfig:
         return VerifyConfig(self.checks.config())
 
 
-def with_target(model: str, target: Target) -> str:
-    """The model spec with ``--target`` folded in (``compiler:target=LEVEL``); other
-    models are told nothing: the assembler refuses what the target does not allow."""
-    provider, _, spec = model.partition(":")
-    if provider != "compiler" or target is Target.NATIVE or "target=" in spec:
-        return model
-    return f"compiler:{','.join(filter(None, (spec, f'target={target.value}')))}"
-
-
-def with_budget(model: str, budget: float | None) -> str:
-    """The model spec with ``--budget`` folded in (``compiler:budget=S``)."""
-    if budget is None:
-        return model
-    provider, _, target = model.partition(":")
-    if provider != "compiler":
-        raise UserError("--budget applies to the compiler model only")
-    return f"compiler:{','.join(filter(None, (target, f'budget={budget:g}')))}"
-
-
-def default_samples(model: str, samples: int | None) -> int:
-    """1 for a model; every build for the offline ``compiler`` (the evaluator picks)."""
-    if samples is not None:
-        return samples
-    if model.split(":", 1)[0] == "compiler":
-        from supercoder.models.compiler import default_samples as compiler_samples
-
-        return compiler_samples(model.partition(":")[2] or None)
-    return 1
-
-
 DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 ALL_CORES = (
@@ -513,54 +558,44 @@ def reward_config(
     return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=checks.config())
 
 
-def model_specs(models: list[str] | None, strategy: str, budget: float | None) -> list[str]:
-    """The ``--model`` specs (``compiler`` when none); several only for evolve."""
-    specs = [with_budget(m, budget) for m in (models or ["compiler"])]
-    if len(specs) > 1 and strategy != "evolve":
-        raise UserError("several --model need --strategy evolve")
-    if len(set(specs)) != len(specs):
-        raise UserError("each --model may be given once")
-    return specs
-
-
-def _check_choices(o: ModelRunConfig) -> None:
+def _check_choices(o: ModelRunConfig, name: str) -> None:
     """The strategy options that do not fit together, each refused in one line."""
-    from supercoder.runs.strategies import StartFrom, Strategy
+    from supercoder.runs.evolve import StartFrom
 
-    choices = {s.value for s in Strategy}
-    if o.strategy not in choices:
-        raise UserError(
-            f"unknown --strategy {o.strategy!r}: use one of {', '.join(sorted(choices))}"
-        )
-    starts = {s.value for s in StartFrom}
-    if o.start_from not in starts:
-        raise UserError(f"unknown --start-from {o.start_from!r}: use one of {', '.join(starts)}")
-    if o.strategy != "evolve" and (o.start_from != "baseline" or o.max_cost or o.max_tokens):
+    try:
+        StartFrom(o.start_from)
+    except ValueError:
+        starts = ", ".join(s.value for s in StartFrom)
+        raise UserError(f"unknown --start-from {o.start_from!r}: use one of {starts}") from None
+    if name != "evolve" and (o.start_from != "baseline" or o.max_cost or o.max_tokens):
         raise UserError(
             "--start-from, --max-cost and --max-tokens-per-problem need --strategy evolve"
         )
-    if o.strategy != "best-of-n" and o.rounds != 1:
+    if name != "best-of-n" and o.rounds != 1:
         raise UserError("--rounds applies to --strategy best-of-n (refine: --samples answers)")
 
 
-def _check_proposers(specs: list[str], settings) -> None:
-    """Refuse ``--strategy evolve``/``refine`` with the ``compiler`` model before any
-    work starts (``runs.dispatch.check_strategy``: one line naming the model to use)."""
-    from supercoder.models.compiler import CompilerModel
-    from supercoder.runs.dispatch import check_strategy
+def strategy_options(
+    cls: type, pairs: list[str], own: dict[str, object], base: object | None = None
+) -> object:
+    """The strategy's ``Config`` from its flags (``own``) and ``--strategy-option
+    KEY=VALUE`` pairs (``runs.registry.make_config``: each value read as its field's type)."""
+    from supercoder.runs.registry import make_config
 
-    proposers = [
-        CompilerModel(s.partition(":")[2] or None)
-        for s in specs
-        if s.partition(":")[0] == "compiler"
-    ]
-    check_strategy(proposers, settings)
+    values: dict[str, object] = dict(own)
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise UserError(f"--strategy-option {pair!r}: use KEY=VALUE")
+        values[key.strip().replace("-", "_")] = value
+    return make_config(cls.Config if hasattr(cls, "Config") else cls, values, base)
 
 
 def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
     """The model ``problem init --llm-generator`` and ``problem llm-generator`` ask (messages -> reply text), or None; refused up front
     (before any build) when it cannot be asked."""
     from supercoder.errors import UserError
+    from supercoder.runs.registry import legacy_spec
 
     if not wanted:
         if spec is not None:
@@ -570,9 +605,9 @@ def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generato
         raise UserError(
             "--llm-generator needs --model SPEC: an LLM (openai:MODEL, anthropic:MODEL, hf:PATH)"
         )
-    if spec.split(":", 1)[0] in ("", "compiler"):
+    if legacy_spec(spec) is not None or not spec.partition(":")[0]:
         raise UserError(
-            "--llm-generator needs an LLM: the compiler model writes no code "
+            "--llm-generator needs an LLM: the build search writes no code "
             "(--model openai:MODEL, anthropic:MODEL or hf:PATH)"
         )
     if generator is not None:

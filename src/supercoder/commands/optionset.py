@@ -34,9 +34,15 @@ import typer
 from typer.core import TyperArgument, TyperOption
 
 
-def flags(*names: str, shown: str | None = None, **option: Any) -> dict[str, Any]:
-    """A field's ``metadata``: its option names, what its None default means (``shown``)
-    and further ``typer.Option`` keywords (``min``, ``max``...)."""
+def flags(
+    *names: str | typer.models.OptionInfo, shown: str | None = None, **option: Any
+) -> dict[str, Any]:
+    """A field's ``metadata``: its option names (or the shared option it takes, as
+    ``declare`` made it: ``flags(TARGET)``), what its None default means (``shown``) and
+    further ``typer.Option`` keywords (``min``, ``max``...)."""
+    shared = [n for n in names if isinstance(n, typer.models.OptionInfo)]
+    if shared:
+        return {"declared": shared[0], "shown": shown, "option": option}
     return {"flags": names, "shown": shown, "option": option}
 
 
@@ -60,9 +66,8 @@ def declare(*names: str, help: str, **option: Any) -> typer.models.OptionInfo:
 
 
 def declared(name: str) -> typer.models.OptionInfo | None:
-    """The shared declaration of the long flag ``name`` (``declare``), if any."""
-    import supercoder.commands.options  # noqa: F401  (where the shared options are declared)
-
+    """The shared declaration of the long flag ``name`` (``declare``), if any (the package
+    imports ``commands.options``, where the shared options are declared, before this)."""
     return _DECLARED.get(name)
 
 
@@ -124,7 +129,7 @@ def config_params(
         extra = dict(meta.get("option") or {})
         if "show_default" not in extra and (shown := _shown(default, meta.get("shown"))):
             extra["show_default"] = shown
-        shared = next(filter(None, map(declared, _long_flags(names))), None)
+        shared = meta.get("declared") or next(filter(None, map(declared, _long_flags(names))), None)
         if shared is not None:  # a shared option: its one declaration, this field's default
             info = but(shared, **extra)
         else:
@@ -339,6 +344,12 @@ def apply_run_file(
 
     flat: dict[str, tuple[str, Any]] = {}
     for key, value in data.items():
+        if key.replace("-", "_") == "strategy_option" and isinstance(value, dict):
+            # a strategy's own options as a table (``[strategy_option]`` ``tries = 2``):
+            # what ``--strategy-option tries=2`` gives, each value read by its field's type
+            value = [
+                f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in value.items()
+            ]
         if key in tables and isinstance(value, dict):
             for sub, v in value.items():
                 name = known(sub)

@@ -230,6 +230,6 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             + '; problem.json "reads_input": false): the problem is memorizable, a candidate '
             "could print the expected output without computing it. It is timed on its visible "
             "tests, verdicts, eval and reports mark it memorizable and count it apart, the "
-            "default training reward pays 0 on it; the compiler model optimizes it as usual."
+            "default training reward pays 0 on it; the build search optimizes it as usual."
         )
         typer.echo(f"note: {report.sizes}")

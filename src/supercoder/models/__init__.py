@@ -1,9 +1,7 @@
 """Models: one small protocol (``complete``) selected by a spec string.
 
-Specs:
+Specs (the build search is no model: ``--strategy builds``, ``runs/buildsearch.py``):
 
-- ``compiler`` (the default): the built-in offline optimizer, no LLM
-  (see :mod:`supercoder.models.compiler`);
 - ``openai:MODEL``: any OpenAI-compatible chat server (OpenAI, vLLM, SGLang,
   llama.cpp, Ollama); honours ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``;
 - ``anthropic:MODEL``: the Anthropic Messages API; honours ``ANTHROPIC_BASE_URL`` /
@@ -17,11 +15,10 @@ Remote and local LLM models are wrapped in a SQLite response cache
 """
 
 from supercoder.models.base import DEFAULT_SAMPLING, Completion, Model, ProviderConfig, Sampling
-from supercoder.models.providers import DEFAULT_MODEL, ENTRY_POINT_GROUP, load_model, providers
+from supercoder.models.providers import ENTRY_POINT_GROUP, load_model, providers
 
 __all__ = [
     "Completion",
-    "DEFAULT_MODEL",
     "DEFAULT_SAMPLING",
     "ENTRY_POINT_GROUP",
     "Model",

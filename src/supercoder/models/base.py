@@ -22,7 +22,7 @@ class Completion:
     add up over the choices (prompt tokens are counted on the first one). A
     ``cached`` completion carries the counts and cost of the request that first
     produced it; it cost nothing this time. ``origin`` is what the model says of the
-    answer beyond these (the ``compiler`` model's build, family and flags, its search; a
+    answer beyond these (a build strategy's build record, a plugin's provenance; a
     plugin's own keys in ``Origin.extra``): the attempt's ``Origin`` starts from it.
     """
 

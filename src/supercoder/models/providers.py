@@ -19,12 +19,10 @@ from supercoder.models.base import (
     Sampling,
 )
 
-DEFAULT_MODEL = "compiler"
 ENTRY_POINT_GROUP = "supercoder.providers"
 # The built-in providers, also declared under ENTRY_POINT_GROUP in pyproject.toml; kept
 # here so a source checkout that was never pip-installed still finds them.
 BUILTIN = {
-    "compiler": "supercoder.models.compiler:CompilerModel",
     "openai": "supercoder.models.openai_api:OpenAIModel",
     "anthropic": "supercoder.models.anthropic_api:AnthropicModel",
     "hf": "supercoder.models.hf:HFModel",
@@ -57,18 +55,22 @@ def load_model(
     timeout: float = 300.0,
     cache: bool = True,
 ) -> Model:
-    """A model from its spec ``PROVIDER[:TARGET]`` (``None`` or empty: ``compiler``).
+    """A model from its spec ``PROVIDER:TARGET`` (``None`` or empty: ``$SUPERCODER_MODEL``).
 
     The provider class is looked up in the ``supercoder.providers`` entry-point group
-    and built with ``Class.from_spec(target, ProviderConfig(...))``. Every provider
-    but ``compiler`` is wrapped in the SQLite response cache unless ``cache=False``.
+    and built with ``Class.from_spec(target, ProviderConfig(...))``. Every model is
+    wrapped in the SQLite response cache unless ``cache=False``. (The build search is no
+    model: it is a strategy, ``--strategy builds``.)
     """
-    spec = (spec or os.environ.get("SUPERCODER_MODEL") or DEFAULT_MODEL).strip()
+    spec = (spec or os.environ.get("SUPERCODER_MODEL") or "").strip()
     name, _, target = spec.partition(":")
     known = providers()
-    if name not in known or (not target and name != "compiler"):
-        listed = ", ".join(f"{p}:MODEL" if p != "compiler" else p for p in known)
-        raise UserError(f"unknown model spec {spec!r}: use one of {listed}")
+    if name not in known or not target:
+        listed = ", ".join(f"{p}:MODEL" for p in known)
+        raise UserError(
+            f"unknown model spec {spec!r}: use one of {listed} (a build search, no model: "
+            "--strategy builds)"
+        )
     settings = ProviderConfig(base_url, api_key, concurrency, timeout)
     cls = _provider_class(name, target)
     ref = known[name]
@@ -84,7 +86,7 @@ def load_model(
             f"model provider {name!r} ({ref}) made a model without {' and '.join(missing)}: "
             "a provider needs from_spec, name and complete (see docs/models.md)"
         )
-    if not cache or name == "compiler":
+    if not cache:
         return model
     from supercoder.models.cache import CachedModel
 
@@ -92,7 +94,6 @@ def load_model(
 
 
 __all__ = [
-    "DEFAULT_MODEL",
     "DEFAULT_SAMPLING",
     "Completion",
     "Model",

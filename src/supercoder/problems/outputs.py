@@ -16,32 +16,50 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from enum import StrEnum
+
+
+class CompareKind(StrEnum):
+    """The comparison rules (the module docstring); ``float`` takes a tolerance."""
+
+    EXACT = "exact"
+    TOKENS = "tokens"
+    FLOAT = "float"
+
 
 MODES = ("exact", "tokens", "float:TOL")
 
 
 @dataclass(frozen=True)
 class Mode:
-    kind: str  # exact | tokens | float
+    """A comparison rule: its kind (a ``CompareKind``; its text is accepted) and, for
+    ``float``, the tolerance."""
+
+    kind: CompareKind
     tolerance: float = 0.0
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", CompareKind(self.kind))
+
     def __str__(self) -> str:
-        return f"float:{self.tolerance:g}" if self.kind == "float" else self.kind
+        if self.kind is CompareKind.FLOAT:
+            return f"float:{self.tolerance:g}"
+        return self.kind.value
 
 
 def parse_mode(spec: str | None) -> Mode:
     """``exact`` | ``tokens`` | ``float:TOL``; raises ValueError naming the choices."""
     text = (spec or "exact").strip()
-    if text in ("exact", "tokens"):
-        return Mode(text)
+    if text in (CompareKind.EXACT, CompareKind.TOKENS):
+        return Mode(CompareKind(text))
     kind, _, tol = text.partition(":")
-    if kind == "float":
+    if kind == CompareKind.FLOAT:
         try:
             tolerance = float(tol)
         except ValueError:
             tolerance = -1.0
         if 0 <= tolerance < 1 and math.isfinite(tolerance):
-            return Mode("float", tolerance)
+            return Mode(CompareKind.FLOAT, tolerance)
         raise ValueError(
             f"compare {text!r}: the tolerance must be a number in [0, 1), e.g. float:1e-6"
         )
@@ -72,7 +90,7 @@ def outputs_match(actual: bytes, expected: bytes, mode: Mode | str | None = None
     """Does ``actual`` match ``expected`` under ``mode`` (default: the one ``expected``
     carries, else exact)?"""
     if mode is None:
-        m = expected.mode if isinstance(expected, Expected) else Mode("exact")
+        m = expected.mode if isinstance(expected, Expected) else Mode(CompareKind.EXACT)
     else:
         m = mode if isinstance(mode, Mode) else parse_mode(mode)
     if m.kind == "exact":

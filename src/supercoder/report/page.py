@@ -22,17 +22,19 @@ from supercoder.codec import decode, opts
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.metrics import geomean, summarize
+from supercoder.runs.registry import LEGACY_BUILDS
 from supercoder.runs.store import RunRow, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import (
     Candidate,
+    EvolveProvenance,
     Origin,
     Status,
     Verdict,
 )
 
-COMPILER_MODEL = "compiler"
+COMPILER_MODEL = LEGACY_BUILDS  # what a run of the build search is named (as ever)
 
 
 @dataclass(frozen=True)
@@ -270,7 +272,8 @@ def _stored_run(store: Store, run: RunRow) -> RunData:
 def _lineage(store: Store, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
     """The evolve answer's ancestry, seed first (empty for other strategies)."""
     best = outcome.best
-    chain = best.origin.lineage if best is not None else ()
+    evolved = best.origin.of(EvolveProvenance) if best is not None else None
+    chain = evolved.lineage if evolved is not None else ()
     if not chain:
         return ()
     programs = {p.id: p for p in store.programs(run, outcome.problem)}
@@ -321,7 +324,8 @@ def load_run(source: str | Path | None, name: str | None = None) -> RunData:
 
 
 def compiler_run(source: str | Path | None, run: RunData) -> RunData | None:
-    """The latest other run of the ``compiler`` model on the same benchmark as ``run``:
+    """The latest other run of the build search (``--strategy builds``, by default) on the
+    same benchmark as ``run``:
     the same benchmark name where both runs record one (and problems in common), else
     exactly the same problems; None when there is none (a run of another benchmark is
     never the comparison)."""

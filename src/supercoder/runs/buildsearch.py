@@ -1,7 +1,17 @@
-"""The ``compiler`` model's build search: builds are proposed here and judged by the
-verification service (``verify/service.py``), like every other candidate.
+"""``builds``: the build search, a strategy that asks no model: better builds of the
+same C, every one judged by the verification service like any other candidate.
 
-``build_search(problem, model, settings, verify=...)``:
+It knows the build space (``toolchain/flagspace.py``: gcc and clang; -O2, -O3, -Os;
+``-march=native -ffp-contract=off`` / ``-mtune=native``; unroll families and knobs;
+vectorizer off; inlining params; gcc and clang PGO trained on the visible tests; crosses
+of the best) and compiles builds (``toolchain/pgo.py``); the service runs and times them.
+``--strategy builds`` (``BuildsConfig``: ``--budget``; ``--samples`` bounds the builds
+tried; ``--target`` builds for an x86-64 level instead of this CPU). It was reached as a
+model before, ``--model compiler[:OPT,...]``: that spelling is still accepted
+(``legacy_options``), and its runs are still named ``compiler[:OPT,...]`` in the store
+(``BuildsConfig.label``), so runs stored before read and resume as they did.
+
+``build_search(problem, settings, verify=...)``:
 
 1. **Build** the builds of ``flagspace.search_space`` in order (at most ``--samples``),
    deduplicated by the exact assembly text (``gcc.asm_digest``); a build identical to the
@@ -19,7 +29,7 @@ verification service (``verify/service.py``), like every other candidate.
    never answers with a program it measured as slower. Like every strategy's answer,
    it is then re-checked afresh (``strategies.confirm_best``) before it counts.
 
-``budget`` (``compiler:budget=S``, ``--budget``) is CPU seconds per problem: compile
+``budget`` (``--budget``) is CPU seconds per problem: compile
 time (wall, a single-threaded upper bound) plus what the service reports each verdict
 cost. Building and screening stop at ``SCREEN_SHARE`` of it, halving at
 ``HALVING_SHARE``; the re-measure takes what is left (at least ``MIN_FINAL_SECONDS``
@@ -30,16 +40,24 @@ header, its ``search`` record and what ``optimize``/``eval`` print.
 With ``--no-time`` (the verifier times nothing) nothing is screened or measured: the
 builds are checked in order until one is correct, as any untimed strategy stops at its
 first correct answer.
+
+With fixed builds (``BuildsConfig.builds``: ids of the first eight, ``legacy`` for all)
+nothing is searched: those builds answer, in order, one per sample, each verified and
+the best chosen, as best-of-n chooses among a model's answers.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
+from supercoder.errors import UserError
+from supercoder.models.base import Completion, Sampling
+from supercoder.runs.registry import BUILDS, LEGACY_BUILDS, builds_label
 from supercoder.runs.strategies import (
+    Ask,
     Attempt,
     Journal,
     Outcome,
@@ -49,10 +67,13 @@ from supercoder.runs.strategies import (
     Verifier,
     _attempt,
     _finish,
+    _verify_all,
     confirm_best,
     make_verifier,
 )
 from supercoder.runs.trials import (
+    DEFAULT_BUDGET,
+    DEFAULT_MAX_BUILDS,
     FAILED,
     HALVING_SHARE,
     MIN_FINAL_SECONDS,
@@ -63,23 +84,179 @@ from supercoder.runs.trials import (
     Trial,
 )
 from supercoder.toolchain.baseline import baseline_asm
-from supercoder.toolchain.flagspace import Build, Tools, combine, find_tools, search_space
+from supercoder.toolchain.flagspace import (
+    LEGACY,
+    Build,
+    Tools,
+    combine,
+    find_tools,
+    retarget,
+    search_space,
+)
 from supercoder.toolchain.gcc import asm_digest
+from supercoder.toolchain.isa import Target, parse_target
 from supercoder.toolchain.pgo import build_asm, training_inputs
-from supercoder.types import Candidate, Origin, Problem, Verdict
-
-if TYPE_CHECKING:
-    from supercoder.models.base import Completion
-    from supercoder.models.compiler import CompilerModel
+from supercoder.types import (
+    BuildProvenance,
+    Candidate,
+    Origin,
+    Problem,
+    SearchRecord,
+    Verdict,
+)
 
 Record = Callable[[Attempt], None]
 """Where each finished attempt goes (the run's journal, or nowhere)."""
 
+BUILD_IDS = tuple(b.id for b in LEGACY)  # the first model's eight fixed builds
+HEADER = "# supercoder compiler: "  # an answer's first lines: which build, why (as before)
 
-def searches_builds(model: object) -> bool:
-    """Is ``model`` a build proposer whose answers this search chooses (the ``compiler``
-    model, not in its ``legacy`` mode)?"""
-    return bool(getattr(model, "searches_builds", False))
+
+@dataclass(frozen=True)
+class BuildsConfig:
+    """The build search's own options (``--strategy builds``).
+
+    Fields:
+        budget: CPU seconds of build search per problem: compiles, checks and timing
+            (None: 120).
+        builds: fixed builds answered instead of a search, ids comma-separated
+            (``legacy``: the first eight; empty: search the build space).
+    """
+
+    budget: float | None = None
+    builds: str = ""
+
+    def __post_init__(self) -> None:
+        if self.budget is not None and not self.budget > 0:
+            raise UserError("--budget must be a positive number of CPU seconds")
+        if self.builds:
+            select_builds(self.builds)  # an unknown id: one line now
+
+    @property
+    def seconds(self) -> float:
+        return DEFAULT_BUDGET if self.budget is None else self.budget
+
+    def fixed(self, target: Target) -> tuple[Build, ...] | None:
+        """The fixed builds for ``target`` (None: the search)."""
+        if not self.builds:
+            return None
+        return tuple(retarget(b, target) for b in select_builds(self.builds))
+
+    def default_samples(self) -> int:
+        """What ``--samples`` defaults to: every fixed build, or the search's build cap."""
+        return len(select_builds(self.builds)) if self.builds else DEFAULT_MAX_BUILDS
+
+    def label(self, target: str | Target = Target.NATIVE) -> str:
+        """The run's model name in the store (``compiler:budget=4,target=x86-64``: the
+        spelling runs of it were stored under when it was a model)."""
+        parts = [self.builds] if self.builds else []
+        if self.budget is not None:
+            parts.append(f"budget={self.budget:g}")
+        if str(target) != Target.NATIVE.value:
+            parts.append(f"target={target}")
+        return builds_label(",".join(parts))
+
+
+def legacy_options(options: str) -> tuple[BuildsConfig, Target | None]:
+    """``--model compiler:OPTIONS`` (the older spelling of ``--strategy builds``): its
+    ``BuildsConfig`` and the ``target=LEVEL`` it named (None: none)."""
+    budget: float | None = None
+    target: Target | None = None
+    rest: list[str] = []
+    for part in (options or "").split(","):
+        key, eq, value = part.strip().partition("=")
+        if key == "target" and eq:
+            try:
+                target = parse_target(value)
+            except ValueError as e:
+                raise UserError(f"{LEGACY_BUILDS}: {e}") from None
+        elif key == "budget" and eq:
+            try:
+                budget = float(value)
+            except ValueError:
+                raise UserError(
+                    f"{LEGACY_BUILDS}: budget={value!r} is not a number of seconds"
+                ) from None
+            if budget <= 0:
+                raise UserError(f"{LEGACY_BUILDS}: budget must be positive")
+        elif key:
+            rest.append(part.strip())
+    return BuildsConfig(budget, ",".join(rest)), target
+
+
+def select_builds(ids: str | None) -> tuple[Build, ...]:
+    """Fixed builds by id (``legacy``: all eight)."""
+    if not ids or ids == "legacy":
+        return LEGACY
+    by_id = {b.id: b for b in LEGACY}
+    wanted = [i.strip() for i in ids.split(",") if i.strip()]
+    unknown = [i for i in wanted if i not in by_id]
+    if unknown:
+        raise UserError(
+            f"builds: unknown option or build {unknown[0]!r}; use budget=SECONDS, legacy, "
+            f"or builds {', '.join(by_id)}"
+        )
+    return tuple(by_id[i] for i in wanted)
+
+
+class BuildSearch:
+    """``builds``: the build search as a registered strategy (module docstring)."""
+
+    name: ClassVar[str] = BUILDS
+    Config: ClassVar[type] = BuildsConfig
+    models: ClassVar[tuple[int, int | None]] = (0, 0)
+
+    def __init__(self, settings: StrategyConfig, on_progress: object = None) -> None:
+        self.settings = settings
+
+    @staticmethod
+    def stored(config: object) -> dict[str, object]:
+        """Nothing: its options are in the run's model name (``BuildsConfig.label``), as
+        runs of it were stored before (they resume)."""
+        return {}
+
+    def search(
+        self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
+    ) -> Outcome:
+        if ask.models:
+            raise UserError("--strategy builds asks no model: drop --model")
+        config = self.settings.config
+        assert isinstance(config, BuildsConfig)
+        if config.builds:
+            return answer_fixed(problem, self.settings, verify=verify, journal=journal)
+        return build_search(problem, self.settings, verify=verify, journal=journal)
+
+
+def builds_settings(
+    config: BuildsConfig | None = None, samples: int | None = None, target: str = "native"
+) -> StrategyConfig:
+    """The ``StrategyConfig`` of a build search (``samples``: builds tried at most;
+    None: ``config.default_samples()``)."""
+    config = config or BuildsConfig()
+    n = config.default_samples() if samples is None else samples
+    return StrategyConfig(Sampling(n=n), strategy=BUILDS, config=config, target=target)
+
+
+def _origin(
+    build: str,
+    family: str,
+    flags: tuple[str, ...] = (),
+    search: SearchRecord | None = None,
+) -> Origin:
+    """An answer's origin: its build (``BuildProvenance``)."""
+    return Origin(
+        provenance=BuildProvenance(build=build, family=family, flags=flags, search=search)
+    )
+
+
+def build_of(origin: Origin) -> BuildProvenance:
+    """The build search's record of an answer (an empty one when it has none)."""
+    return origin.of(BuildProvenance) or BuildProvenance()
+
+
+def _config(settings: StrategyConfig) -> BuildsConfig:
+    config = settings.config
+    return config if isinstance(config, BuildsConfig) else BuildsConfig()
 
 
 @dataclass
@@ -98,21 +275,23 @@ class _Job:
 
 def build_search(
     problem: Problem,
-    model: CompilerModel,
-    settings: StrategyConfig,
+    settings: StrategyConfig | None = None,
     *,
     verify: Verifier | None = None,
     journal: Journal | None = None,
 ) -> Outcome:
-    """The answer of a build-proposing ``model`` (see module docstring)."""
+    """The build search's answer (see module docstring): ``settings.samples`` builds
+    tried at most, ``settings.config`` its ``BuildsConfig``, ``settings.target`` the ISA
+    target builds are made for."""
+    settings = settings or builds_settings()
     service = verify if isinstance(verify, ServiceVerifier) else make_verifier()
     base = baseline_asm(problem)
     stored = journal.stored(problem.name) if journal else {}
     record: Record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
     config = SearchConfig(
-        budget=model.budget,
+        budget=_config(settings).seconds,
         max_builds=max(settings.samples, 1),
-        target=getattr(model, "target", SearchConfig.target),
+        target=parse_target(settings.target),
     )
     if not service.timed:
         attempts = _first_correct(problem, base, config, service, record, stored)
@@ -124,6 +303,80 @@ def build_search(
         attempts = _answers(problem, base, result, service, record)
     attempts = confirm_best(problem, attempts, service, record)
     return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
+
+
+def answer_fixed(
+    problem: Problem,
+    settings: StrategyConfig,
+    *,
+    verify: Verifier | None = None,
+    journal: Journal | None = None,
+) -> Outcome:
+    """Fixed builds (``BuildsConfig.builds``) as answers: ``settings.samples`` of them in
+    order, each verified (a stored one is not verified again), the best re-checked."""
+    verify = verify or make_verifier()
+    base = baseline_asm(problem)
+    stored = journal.stored(problem.name) if journal else {}
+    record: Record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
+    fixed = _config(settings).fixed(parse_target(settings.target)) or LEGACY
+    made = fixed_builds(fixed, problem, base, settings.samples, settings.sampling.seed)
+    pending = [_attempt(i, 0, c, 0.0, base) for i, c in enumerate(made)]
+    fresh = [a for a in pending if (a.sample, a.round) not in stored]
+    verified = iter(_verify_all(problem, fresh, verify, record))
+    attempts = [stored.get((a.sample, a.round)) or next(verified) for a in pending]
+    attempts = confirm_best(problem, attempts, verify, record)
+    return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
+
+
+def fixed_builds(
+    builds: Sequence[Build], problem: Problem, baseline: str, n: int, seed: int = 0
+) -> list[Completion]:
+    """Builds in order, unmeasured: sample ``i`` of seed ``s`` is the ``s + i``-th build
+    that compiles and differs from the baseline and the earlier ones; the problem's
+    cflags go into every build."""
+    cflags, link = problem.compile_flags, problem.link_flags
+    inputs = training_inputs(problem)
+    seen = {baseline}  # exact texts: a normalization could conflate two programs
+    found: list[Completion] = []
+    want = max(seed, 0) + max(n, 0)
+    for build in builds:
+        if len(found) >= want:
+            break
+        asm = build_asm(build, problem.source, inputs, cflags=cflags, link_flags=link)
+        if asm is None or asm in seen:
+            continue
+        seen.add(asm)
+        built = " ".join((build.label, *cflags))
+        label = built + (f" (profiled on {len(inputs)} inputs)" if build.pgo else "")
+        origin = _origin(build=built, family=build.family, flags=(*build.flags, *cflags))
+        found.append(_completion(asm, label, "", builds_label(built), origin))
+    return found[max(seed, 0) : want]
+
+
+def proposed_build(
+    problem: Problem, options: str, verify: Verifier, seed: int = 0, target: str = "native"
+) -> tuple[str, str] | None:
+    """(answer text, model name) of the build seeding another strategy (evolve's
+    ``start_from=builds``): the search's chosen build (None when it chose the
+    baseline), or the first fixed build. ``options``: ``BuildsConfig`` as the older
+    spelling took them (``budget=S``, ``native``, ``target=LEVEL``)."""
+    config, named = legacy_options(options)
+    settings = builds_settings(config, target=str(named or target))
+    settings = replace(settings, sampling=replace(settings.sampling, seed=seed))
+    if config.builds:
+        base = baseline_asm(problem)
+        fixed = config.fixed(parse_target(settings.target)) or LEGACY
+        out = fixed_builds(fixed, problem, base, 1, seed)
+        return (out[0].text, out[0].model) if out else None
+    best = build_search(problem, settings, verify=verify).best
+    if best is None or not best.checked.correct or best.checked.identical_to_baseline:
+        return None
+    return best.completion or "", best.origin.model or LEGACY_BUILDS
+
+
+def note_header(note: str) -> str:
+    """The line an answer file starts with to say what the build search left undone."""
+    return f"{HEADER}{note}\n"
 
 
 def search_builds(
@@ -315,16 +568,16 @@ def _answers(
     chosen = result.chosen
     if chosen is None or chosen.asm is None or chosen.verdict is None:
         why = "gcc -O3, the baseline: no build was significantly faster"
-        origin = Origin(build="gcc -O3", family="baseline", search=search)
-        completion = _completion(base, why, note, "compiler:gcc -O3 (baseline)", origin)
+        origin = _origin(build="gcc -O3", family="baseline", search=search)
+        completion = _completion(base, why, note, builds_label("gcc -O3 (baseline)"), origin)
         return _verified(problem, base, [completion], verify, record)
     sp = chosen.fresh
     why = f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}] in the search's re-measure" if sp else ""
     if chosen.verdict.isa is not None:  # which CPUs the answer runs on
         why = "; ".join(filter(None, (why, chosen.verdict.isa.summary())))
     b = chosen.build
-    origin = Origin(build=b.label, family=b.family, flags=b.flags, search=search)
-    best = _completion(chosen.asm, f"{b.label} ({why})", note, f"compiler:{b.label}", origin)
+    origin = _origin(build=b.label, family=b.family, flags=b.flags, search=search)
+    best = _completion(chosen.asm, f"{b.label} ({why})", note, builds_label(b.label), origin)
     answer = _finish(_attempt(0, 0, best, 0.0, base), chosen.verdict, 1, 0.0)
     record(answer)
     return [answer, *_verified(problem, base, [_fallback(base)], verify, record, first=1)]
@@ -342,7 +595,7 @@ def _resume_answers(
     answer is a build and the fallback was never stored. ``confirm_best`` then re-checks
     an answer the kill left unconfirmed, so the run ends as an uninterrupted one."""
     answer = stored[(0, 0)]
-    if answer.origin.family == "baseline":
+    if build_of(answer.origin).family == "baseline":
         return [answer]
     if (1, 0) in stored:
         return [answer, stored[(1, 0)]]
@@ -355,17 +608,13 @@ def _fallback(base: str) -> Completion:
         base,
         "gcc -O3, the baseline: a fallback",
         "",
-        "compiler:gcc -O3 (baseline)",
-        Origin(build="gcc -O3", family="baseline"),
+        builds_label("gcc -O3 (baseline)"),
+        _origin(build="gcc -O3", family="baseline"),
     )
 
 
 def _completion(asm: str, label: str, note: str, model: str, origin: Origin) -> Completion:
-    from supercoder.models.base import Completion
-
-    head = f"# supercoder compiler: {label}\n" + (
-        f"# supercoder compiler: {note}\n" if note else ""
-    )
+    head = f"{HEADER}{label}\n" + (note_header(note) if note else "")
     return Completion(f"```assembly\n{head}{asm.rstrip()}\n```", model, origin=origin)
 
 
@@ -378,8 +627,6 @@ def _verified(
     first: int = 0,
 ) -> list[Attempt]:
     """Attempts ``first``, ``first + 1``... for ``completions``, each through ``verify``."""
-    from supercoder.runs.strategies import _verify_all
-
     pending = [_attempt(first + i, 0, c, 0.0, base) for i, c in enumerate(completions)]
     return _verify_all(problem, pending, verify, record)
 
@@ -410,7 +657,7 @@ def _first_correct(
             break
         index = len(attempts) + len(pending)
         kept = stored.get((index, 0))
-        if kept is not None and kept.origin.build == b.label:
+        if kept is not None and build_of(kept.origin).build == b.label:
             asm: str | None = kept.candidate.asm
         else:
             kept, asm = None, _compile(job, b)
@@ -418,15 +665,15 @@ def _first_correct(
             continue
         job.seen[asm_digest(asm)] = b.label
         if kept is None:
-            origin = Origin(build=b.label, family=b.family, flags=b.flags)
+            origin = _origin(build=b.label, family=b.family, flags=b.flags)
             label = f"{b.label} (not timed)"
-            made = _completion(asm, label, "", f"compiler:{b.label}", origin)
+            made = _completion(asm, label, "", builds_label(b.label), origin)
             kept = _attempt(index, 0, made, 0.0, base)
         pending.append(kept)
         if len(pending) == 2:
             attempts += _check_pending(problem, pending, stored, verify, record)
             pending = []
-            if any(a.verdict.correct for a in attempts):
+            if any(a.checked.correct for a in attempts):
                 return attempts
     if pending:
         attempts += _check_pending(problem, pending, stored, verify, record)
@@ -441,8 +688,6 @@ def _check_pending(
     record: Record,
 ) -> list[Attempt]:
     """``pending`` verified, each stored one as it was (only the others are checked)."""
-    from supercoder.runs.strategies import _verify_all
-
     kept = [stored.get((a.sample, a.round)) is a for a in pending]
     fresh = [a for a, old in zip(pending, kept, strict=True) if not old]
     verified = iter(_verify_all(problem, fresh, verify, record))
@@ -450,10 +695,13 @@ def _check_pending(
 
 
 __all__ = [
+    "BuildSearch",
+    "BuildsConfig",
     "SearchConfig",
     "SearchResult",
     "Trial",
     "build_search",
+    "builds_settings",
+    "legacy_options",
     "search_builds",
-    "searches_builds",
 ]

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from supercoder.runs.dispatch import search
 from supercoder.runs.metrics import summarize
-from supercoder.runs.store import RunArchive, RunConfig, RunJournal, Store
+from supercoder.runs.store import RunConfig, RunJournal, Store
 from supercoder.runs.strategies import Outcome, OutcomeMeta, Verifier
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Problem
@@ -176,14 +176,12 @@ def _solve_one(
     models = list(model) if isinstance(model, list | tuple) else [model]
     if run_config.deadline is not None:
         models = [Deadline(m, run_config.deadline) for m in models]
-    archive = RunArchive(journal.store, journal.run)
     outcome = search(
         problem,
         models,
         run_config.strategy,
         verify=verify,
         journal=journal,
-        archive=archive,
         on_progress=on_progress,
     )
     meta = replace(outcome.meta, started=started, ended=time.time())

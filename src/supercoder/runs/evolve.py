@@ -1,11 +1,11 @@
 """The evolutionary search: improvements compound, every program verified.
 
 ``evolve(problem, models, settings)`` spends ``settings.sampling.n`` model answers in
-generations of ``settings.evolve.generation`` (``EvolveConfig``; with ``focus``, a
+generations of ``settings.config.generation`` (``EvolveConfig``; with ``focus``, a
 single answer while the best keeps improving, a full generation after a stall):
 
-1. **Seeds**: program 0 is the -O3 baseline (1.0x); with ``start_from="compiler"`` the
-   ``compiler`` model's best build joins it. Speedups stay relative to gcc -O3.
+1. **Seeds**: program 0 is the -O3 baseline (1.0x); with ``start_from="builds"`` the
+   build search's best build joins it. Speedups stay relative to gcc -O3.
 2. **Parents**: slot 0 of every generation improves the fastest elite; the other slots
    work on island ``g % islands``: its best, or (``explore``) another feature-grid
    elite, or (``crossover``) two parents at once. Choices are seeded by
@@ -40,10 +40,10 @@ import random
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Protocol
+from enum import StrEnum
+from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from supercoder.engine import current
-from supercoder.models.base import Sampling
 from supercoder.runs.bandit import Bandit
 from supercoder.runs.programs import (
     BASELINE,
@@ -52,18 +52,26 @@ from supercoder.runs.programs import (
     baseline_program,
     faster_than,
 )
+from supercoder.runs.registry import BUILDS, LEGACY_BUILDS, builds_label
 from supercoder.runs.strategies import (
+    Ask,
     Attempt,
     Journal,
     Outcome,
     OutcomeMeta,
-    StartFrom,
-    Strategy,
     StrategyConfig,
     Verifier,
     make_verifier,
 )
-from supercoder.types import Candidate, Origin, Problem, Speedup, Status, Verdict
+from supercoder.types import (
+    Candidate,
+    EvolveProvenance,
+    Origin,
+    Problem,
+    Speedup,
+    Status,
+    Verdict,
+)
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
 
@@ -71,9 +79,90 @@ if TYPE_CHECKING:
     from supercoder.models.base import Completion, Model
 
 FINAL = -2  # the measurement key of the final re-check
-COMPILER_SEED = -3  # the measurement key of the compiler seed's verification
+COMPILER_SEED = -3  # the measurement key of the build seed's verification
+SEED_KIND = LEGACY_BUILDS  # the build seed's program kind (as stored before)
 
 
+class StartFrom(StrEnum):
+    """The evolutionary search's seeds: the -O3 ``baseline``, or also the best build of
+    the ``builds`` strategy (its PGO/flag search; ``compiler``: the older name)."""
+
+    BASELINE = "baseline"
+    BUILDS = BUILDS
+
+    @classmethod
+    def _missing_(cls, value: object) -> StartFrom | None:
+        return cls.BUILDS if value == LEGACY_BUILDS else None
+
+
+@dataclass(frozen=True)
+class EvolveConfig:
+    """The evolutionary search's knobs (``--samples`` is the total answer budget).
+
+    Fields:
+        generation: answers asked per generation (their survivors are timed together).
+        focus: climb while it climbs: the first generation, and each after one that found
+            a new best, asks one answer of the best; after one that did not, a full
+            generation (its other slots explore) follows.
+        islands: populations; each generation's exploring slots work on one in turn.
+        migrate_every: generations between migrations of each island's best.
+        explore: chance that an exploring slot's parent is a feature-grid elite other
+            than its island's best.
+        crossover: chance that an exploring slot shows two parents.
+        remeasure_after: children an elite may parent before it is measured again.
+        finalists: elites re-checked fresh at the end (the answer is the fastest of them
+            that is correct and not slower than gcc -O3, else the baseline).
+        start_from: seeds (``baseline``, or also ``builds``: the build search's best).
+        builds: the build search's options for that seed (``budget=S``, a fixed build's
+            id: as ``--model``'s older spelling took them; empty: its defaults).
+        max_cost_usd: stop asking once the problem's answers cost this much (None: no cap).
+        max_tokens: stop asking once its answers used this many tokens (None: no cap).
+        bandit_c: the model bandit's exploration weight (several ``--model``).
+    """
+
+    generation: int = 2
+    focus: bool = True
+    islands: int = 2
+    migrate_every: int = 2
+    explore: float = 0.3
+    crossover: float = 0.2
+    remeasure_after: int = 2
+    finalists: int = 2
+    start_from: StartFrom = StartFrom.BASELINE
+    builds: str = ""
+    max_cost_usd: float | None = None
+    max_tokens: int | None = None
+    bandit_c: float = 0.5
+
+    def __post_init__(self) -> None:
+        if self.generation < 1 or self.islands < 1 or self.migrate_every < 1:
+            raise ValueError("generation, islands and migrate_every must be >= 1")
+        if self.finalists < 1:
+            raise ValueError("finalists must be >= 1")
+        object.__setattr__(self, "start_from", StartFrom(self.start_from))
+
+    def flat(self) -> dict[str, object]:
+        """The knobs as evolve runs have stored them (the build seed under its older
+        names, so those runs resume)."""
+        builds = self.start_from is StartFrom.BUILDS
+        return {
+            "generation": self.generation,
+            "focus": self.focus,
+            "islands": self.islands,
+            "migrate_every": self.migrate_every,
+            "explore": self.explore,
+            "crossover": self.crossover,
+            "remeasure_after": self.remeasure_after,
+            "finalists": self.finalists,
+            "start_from": LEGACY_BUILDS if builds else str(self.start_from),
+            LEGACY_BUILDS: builds_label(self.builds),
+            "max_cost_usd": self.max_cost_usd,
+            "max_tokens": self.max_tokens,
+            "bandit_c": self.bandit_c,
+        }
+
+
+@runtime_checkable
 class Archive(Protocol):
     """Where a problem's programs and measurements are kept (the run store)."""
 
@@ -163,7 +252,7 @@ def evolve(
 ) -> Outcome:
     """The evolutionary search over one problem (see module docstring); ``settings``
     defaults to ``StrategyConfig(strategy="evolve")``."""
-    settings = settings or StrategyConfig(strategy=Strategy.EVOLVE)
+    settings = settings or StrategyConfig(strategy="evolve")
     search = _Search(problem, models, settings, verify, journal, archive)
     return search.run(on_progress)
 
@@ -178,7 +267,8 @@ class _Search:
             raise ValueError("evolve needs at least one model")
         self.by_name = {m.name: m for m in self.models}
         self.settings = settings
-        self.cfg = settings.evolve
+        assert isinstance(settings.config, EvolveConfig), settings.config
+        self.cfg = settings.config
         self.verify = verify or make_verifier()
         self.journal = journal
         self.archive = archive if archive is not None else MemoryArchive()
@@ -268,24 +358,25 @@ class _Search:
         base = self.kept.get(0) or baseline_program(self.problem.name, self.base)
         self._keep(base)
         db = db.add(base)
-        if self.cfg.start_from is StartFrom.COMPILER:
-            seed = next((p for p in self.kept.values() if p.kind == "compiler"), None)
-            seed = seed or self._compiler_seed(db)
+        if self.cfg.start_from is StartFrom.BUILDS:
+            seed = next((p for p in self.kept.values() if p.kind == SEED_KIND), None)
+            seed = seed or self._build_seed(db)
             if seed is not None:
                 self._keep(seed)
                 db = db.add(seed)
         # programs of later generations are replayed from the archive as they come up
         return db
 
-    def _compiler_seed(self, db: ProgramDB) -> Program | None:
-        """The ``compiler`` model's best build (its build search through the verification
-        service, or its first legacy build), verified like any answer."""
-        from supercoder.models import load_model
+    def _build_seed(self, db: ProgramDB) -> Program | None:
+        """The build search's best build (through the verification service, or a fixed
+        build's), verified like any answer."""
         from supercoder.prompting.answers import resolve_answer
+        from supercoder.runs.buildsearch import proposed_build
         from supercoder.toolchain.gcc import asm_digest
 
-        model = load_model(self.cfg.compiler)
-        proposed = self._compiler_answer(model)
+        proposed = proposed_build(
+            self.problem, self.cfg.builds, self.verify, self.settings.sampling.seed
+        )
         if proposed is None:
             return None
         text, name = proposed
@@ -302,26 +393,11 @@ class _Search:
             island=0,
             generation=-1,
             slot=0,
-            kind="compiler",
+            kind=SEED_KIND,
             model=name,
             verdict=verdict,
             edit=text.splitlines()[0] if text else None,
         )
-
-    def _compiler_answer(self, model: Model) -> tuple[str, str] | None:
-        """(answer text, model name) of the compiler seed: the build search's chosen
-        build (None when it chose the baseline), or a legacy model's first build."""
-        from supercoder.runs.buildsearch import build_search, searches_builds
-
-        sampling = Sampling(n=1, seed=self.settings.sampling.seed)
-        if not searches_builds(model):
-            out = model.complete([], sampling, self.problem)
-            return (out[0].text, out[0].model) if out else None
-        wide = StrategyConfig(replace(sampling, n=model.max_builds))  # type: ignore[attr-defined]
-        best = build_search(self.problem, model, wide, verify=self.verify).best
-        if best is None or not best.verdict.correct or best.verdict.identical_to_baseline:
-            return None
-        return best.completion or "", best.origin.model or "compiler"
 
     def _remeasure(self, db: ProgramDB, g: int) -> ProgramDB:
         """Elites about to parent more children than ``remeasure_after`` are measured again."""
@@ -407,7 +483,7 @@ class _Search:
             (
                 p
                 for p in self.kept.values()
-                if p.generation == slot.generation and p.slot == slot.slot and p.kind != "compiler"
+                if p.generation == slot.generation and p.slot == slot.slot and p.kind != SEED_KIND
             ),
             None,
         )
@@ -462,19 +538,19 @@ class _Search:
         if twin is None:
             twin = batch.seen.get(digest)
         if twin is not None:  # novelty check: never run twice
-            cand = Candidate(resolved.asm, replace(origin, duplicate_of=twin))
+            cand = Candidate(resolved.asm, _with(origin, duplicate_of=twin))
             known = db.programs.get(twin) or next(
                 (p for p in batch.new.values() if p.id == twin), None
             )
             if known is not None:
                 batch.done[s.slot] = _attempt(s, cand, known.verdict, text, seconds)
             else:  # a twin in this generation: its verdict once it is verified
-                batch.twins.append((s, _attempt(s, cand, _UNVERIFIED, text, seconds), twin))
+                batch.twins.append((s, _attempt(s, cand, None, text, seconds), twin))
             return
-        origin = replace(origin, program=batch.next_id)
+        origin = _with(origin, program=batch.next_id)
         batch.seen[digest] = batch.next_id
         batch.next_id += 1
-        pending = _attempt(s, Candidate(resolved.asm, origin), _UNVERIFIED, text, seconds)
+        pending = _attempt(s, Candidate(resolved.asm, origin), None, text, seconds)
         batch.fresh.append((s, pending))
 
     def _verify_fresh(self, batch: _Batch) -> None:
@@ -488,12 +564,13 @@ class _Search:
                 if not verdict.is_infra_failure:  # dropped: a rerun asks again
                     batch.new[s.slot] = _program(s, a, verdict)
         verdicts = {
-            a.origin.program: batch.done[s.slot].verdict
+            _evolved(a.origin).program: batch.done[s.slot].verdict
             for s, a in batch.fresh
             if s.slot in batch.done
         }
         for s, a, twin in batch.twins:
-            batch.done[s.slot] = replace(a, verdict=verdicts.get(twin, _UNVERIFIED))
+            verdict = verdicts.get(twin) or _twin_lost(self.problem.name, twin)
+            batch.done[s.slot] = replace(a, verdict=verdict)
 
     def _account(self, db: ProgramDB, bandit: Bandit, slots: list[Slot], batch: _Batch):
         """The database and the bandit, in slot order (the same order on every replay)."""
@@ -505,7 +582,7 @@ class _Search:
                 self._keep(program)
                 db = db.add(program)
             gain = 0.0
-            if program is not None and attempt.verdict.correct:
+            if program is not None and attempt.checked.correct:
                 child, mother = db.speedup(program.id), db.speedup(parent)
                 if child is not None and mother is not None and faster_than(child, mother):
                     gain = math.log(max(child.value, 1e-9) / max(mother.value, 1e-9))
@@ -521,12 +598,11 @@ class _Search:
 
     def _attempt(self, s: Slot, text, asm, program: Program, verdict: Verdict) -> Attempt:
         origin = replace(
-            self._origin(s, None),
+            _with(self._origin(s, None), program=program.id),
             model=program.model,
             prompt_tokens=program.prompt_tokens,
             completion_tokens=program.completion_tokens,
             cost_usd=program.cost_usd,
-            program=program.id,
         )
         return _attempt(s, Candidate(asm, origin), verdict, text, 0.0)
 
@@ -534,14 +610,12 @@ class _Search:
         """A slot's answer's origin: the slot (its generation, parents, prompt, island)
         and, when the model answered, what the answer cost."""
         origin = Origin(
-            strategy="evolve",
-            generation=s.generation,
             sample=s.slot,
             round=s.generation,
-            parents=s.parents,
-            prompt_kind=s.kind,
-            island=s.island,
             model=s.model,
+            provenance=EvolveProvenance(
+                generation=s.generation, parents=s.parents, prompt_kind=s.kind, island=s.island
+            ),
         )
         return origin if completion is None else completion.stamp(origin)
 
@@ -571,12 +645,10 @@ class _Search:
                 verdict, context=verdict.context.measured(checks=2, first_check=first)
             )
         origin = Origin(
-            strategy="evolve",
-            final=True,
-            program=pid,
             model=program.model or "gcc -O3",
-            prompt_kind="recheck",
-            lineage=tuple(db.lineage(pid)),
+            provenance=EvolveProvenance(
+                final=True, program=pid, prompt_kind="recheck", lineage=tuple(db.lineage(pid))
+            ),
         )
         candidate = Candidate(program.asm, origin)
         attempt = Attempt(0, rnd, candidate, verdict, tries=tries, verify_seconds=secs)
@@ -585,10 +657,23 @@ class _Search:
         return attempt
 
 
-_UNVERIFIED = Verdict("", Status.INFRA_ERROR, message="not verified yet")
+def _evolved(origin: Origin) -> EvolveProvenance:
+    """The evolutionary search's record of an answer (an empty one when it has none)."""
+    return origin.of(EvolveProvenance) or EvolveProvenance()
 
 
-def _attempt(s: Slot, cand: Candidate, verdict: Verdict, text, seconds: float) -> Attempt:
+def _with(origin: Origin, **changes: object) -> Origin:
+    """``origin`` with its evolve provenance changed."""
+    return replace(origin, provenance=replace(_evolved(origin), **changes))
+
+
+def _twin_lost(problem: str, twin: int) -> Verdict:
+    """A twin's verdict when its program's verification gave none: dropped (machine
+    trouble, never scored as wrong; a rerun asks again)."""
+    return Verdict(problem, Status.INFRA_ERROR, message=f"program #{twin} was not verified")
+
+
+def _attempt(s: Slot, cand: Candidate, verdict: Verdict | None, text, seconds: float) -> Attempt:
     return Attempt(s.slot, s.generation, cand, verdict, completion=text, gen_seconds=seconds)
 
 
@@ -612,10 +697,11 @@ class _Batch:
 def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
     """The program a verified answer made (its id was given when it was resolved)."""
     o = a.origin
-    assert o.program is not None  # given when it was resolved
+    pid = _evolved(o).program
+    assert pid is not None  # given when it was resolved
     return Program.made(
         a.candidate.asm or "",
-        id=o.program,
+        id=pid,
         parents=s.parents,
         island=s.island,
         generation=s.generation,
@@ -632,7 +718,7 @@ def _program(s: Slot, a: Attempt, verdict: Verdict) -> Program:
 
 def _note(attempt: Attempt) -> str:
     """What one child did, for the next prompts about its parent."""
-    v, twin = attempt.verdict, attempt.origin.duplicate_of
+    v, twin = attempt.checked, _evolved(attempt.origin).duplicate_of
     if twin is not None:
         return f"an answer repeated program #{twin}"
     if not v.correct:
@@ -645,4 +731,52 @@ def _note(attempt: Attempt) -> str:
     return f"an answer was correct at {sp.value:.2f}x vs gcc -O3"
 
 
-__all__ = ["BASELINE", "Archive", "MemoryArchive", "Progress", "evolve"]
+class Evolve:
+    """``evolve``: the evolutionary search (module docstring) as a registered strategy;
+    its programs are kept in the journal when it can keep them (the run store's), else
+    in memory."""
+
+    name: ClassVar[str] = "evolve"
+    Config: ClassVar[type] = EvolveConfig
+    models: ClassVar[tuple[int, int | None]] = (1, None)
+
+    def __init__(
+        self,
+        settings: StrategyConfig,
+        on_progress: Callable[[Progress], None] | None = None,
+        archive: Archive | None = None,
+    ) -> None:
+        self.settings = settings
+        self.on_progress = on_progress
+        self.archive = archive
+
+    @staticmethod
+    def stored(config: object) -> dict[str, object]:
+        assert isinstance(config, EvolveConfig)
+        return {"strategy": "evolve", "evolve": config.flat()}
+
+    def search(
+        self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
+    ) -> Outcome:
+        archive = self.archive or (journal if isinstance(journal, Archive) else None)
+        return evolve(
+            problem,
+            list(ask.models),
+            self.settings,
+            verify=verify,
+            journal=journal,
+            archive=archive,
+            on_progress=self.on_progress,
+        )
+
+
+__all__ = [
+    "BASELINE",
+    "Archive",
+    "Evolve",
+    "EvolveConfig",
+    "MemoryArchive",
+    "Progress",
+    "StartFrom",
+    "evolve",
+]

@@ -50,7 +50,7 @@ scored (dropped, unfinished) then counts as not correct and 1.0x, and ``problems
   ``improved`` (significantly faster, timed, not memorizable), ``checks`` (how
   many independent checks the figure rests on: 2 when the chosen answer was re-checked
   afresh, see ``strategies.confirm_best``; 1 a single check; 0 no figure), ``origin``
-  (what produced the chosen answer: the build for the ``compiler`` model, e.g. ``gcc
+  (what produced the chosen answer: the build for the build search, e.g. ``gcc
   -O3 -march=native``), ``sample``/``round``, ``tests_passed``/``tests_total``,
   ``cpu_seconds`` (CPU time of the candidates' own test runs in the sandbox, summed
   over its attempts: not the baselines', not building or generation), ``seconds``
@@ -93,7 +93,7 @@ from supercoder.runs.summary import (
     RunSummary,
 )
 from supercoder.timing.meter import MeterConfig
-from supercoder.types import Status, Verdict
+from supercoder.types import BuildProvenance, Status, Verdict
 
 FAST = 1.1  # the fast_1.1 threshold
 
@@ -194,9 +194,11 @@ def is_memorizable(outcome: Outcome) -> bool:
 
 
 def answer_origin(attempt: Attempt) -> str:
-    """What produced an answer: the build for the compiler model, else model and sample."""
+    """What produced an answer: the build for the build search, else model and sample."""
+    from supercoder.runs.registry import is_builds_run
+
     model = attempt.origin.model or ""
-    if model.startswith("compiler:"):
+    if is_builds_run(model) and ":" in model:
         return model.split(":", 1)[1]
     return f"{model or 'model'} sample {attempt.sample} round {attempt.round}"
 
@@ -240,8 +242,9 @@ def search_note(outcome: Outcome) -> str:
     """What a build search left undone for lack of budget ('' when nothing, or when no
     build search produced the answers)."""
     for a in outcome.attempts:
-        if a.origin.search is not None:
-            return a.origin.search.budget_note
+        build = a.origin.of(BuildProvenance)
+        if build is not None and build.search is not None:
+            return build.search.budget_note
     return ""
 
 

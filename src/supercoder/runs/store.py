@@ -101,10 +101,13 @@ CREATE TABLE IF NOT EXISTS program_measures (
 #   1: before versioning (no ``format_version``); read as 1.
 #   2: ``format_version``; the context names the supercoder version, the date and (per
 #      verdict) the meter protocol and noise floor.
-# An attempt's ``origin`` is ``Origin.to_json()`` and is read by ``Origin.from_json`` (the
-# same keys as every version wrote: a field at its default is left out and reads back as
-# itself; a key no field names is kept in ``Origin.extra``).
-JSON_FORMAT_VERSION = 2
+#   3: an origin's strategy provenance is one ``provenance`` object with its ``kind``
+#      (``evolve``, ``build``, a plugin's), no longer flat keys of the origin.
+# An attempt's ``origin`` is ``Origin.to_json()`` and is read by ``Origin.from_json`` (a
+# field at its default is left out and reads back as itself; the flat provenance keys of
+# versions 1-2 read into their provenance; a key no field names is kept in
+# ``Origin.extra``).
+JSON_FORMAT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -112,7 +115,8 @@ class RunConfig:
     """What a run is: its identity (model + options) and how to execute it.
 
     Fields:
-        model: the model spec (``compiler``, ``openai:MODEL``, ...).
+        model: the model specs (``openai:MODEL``, ...; ``+`` between several), or the build
+            search's name (``compiler[:OPTS]``, as its runs were always named).
         benchmark: the problem set (a bundled split or a folder).
         strategy: how each problem is solved (``StrategyConfig``).
         time: measure the speedup of correct answers.
@@ -423,7 +427,7 @@ class Store:
         return True
 
     def record(self, run: str, problem: str, attempt: Attempt, baseline_digest: str) -> None:
-        v, o = attempt.verdict, attempt.origin
+        v, o = attempt.checked, attempt.origin  # a pending attempt is never stored
         self._write(
             "INSERT OR REPLACE INTO attempts VALUES "
             "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -728,7 +732,8 @@ def _attempt_from_row(r: sqlite3.Row) -> Attempt:
 
 @dataclass
 class RunJournal:
-    """The strategies' Journal for one run (stored infra failures are not re-used)."""
+    """The strategies' Journal for one run (stored infra failures are not re-used), and
+    the ``Archive`` of a strategy that keeps programs (evolve)."""
 
     store: Store
     run: str
@@ -748,14 +753,7 @@ class RunJournal:
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)
 
-
-@dataclass
-class RunArchive:
-    """The evolutionary search's ``Archive`` for one run (its programs and measurements)."""
-
-    store: Store
-    run: str
-
+    # a strategy that keeps programs (evolve's ``Archive``) keeps them in the run too
     def programs(self, problem: str) -> list[Program]:
         return self.store.programs(self.run, problem)
 

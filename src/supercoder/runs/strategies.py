@@ -1,4 +1,8 @@
-"""Search strategies: best-of-N sampling and iterative refinement, every answer verified.
+"""Search strategies: the ``Strategy`` protocol (``search(problem, ask, verify, journal)
+-> Outcome``, found by name through ``runs/registry.py``), ``StrategyConfig`` (what every
+strategy shares: sampling, prompt, target, and the strategy's own ``config``), and the
+two simplest strategies, best-of-N sampling and iterative refinement (``BestOfN``,
+``Refine``), every answer verified.
 
 ``solve(problem, model, samples=N, rounds=K)`` runs N independent chains. Round 0 asks
 for N samples of the paper's prompt; each later round shows a chain's model its own
@@ -16,17 +20,19 @@ never scored as wrong.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from supercoder.engine import current
 from supercoder.models.base import Sampling
 from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.prompts import Variant
+from supercoder.runs.registry import DEFAULT as DEFAULT_STRATEGY
+from supercoder.runs.registry import canonical, strategy_class
 from supercoder.types import Candidate, Origin, Problem, Status, Verdict
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stream
@@ -50,24 +56,38 @@ StopRule = Callable[[Verdict], bool]
 
 @dataclass(frozen=True)
 class Attempt:
-    """One verified answer: chain ``sample``, refinement ``round`` (0 = first answer)."""
+    """One answer: chain ``sample``, refinement ``round`` (0 = first answer); ``verdict``
+    None while it is pending (asked for, not yet verified: never ranked nor stored)."""
 
     sample: int
     round: int
     candidate: Candidate
-    verdict: Verdict
+    verdict: Verdict | None
     completion: str | None = None
     tries: int = 1
     gen_seconds: float = 0.0
     verify_seconds: float = 0.0
 
     @property
+    def pending(self) -> bool:
+        """Not verified yet (no verdict)."""
+        return self.verdict is None
+
+    @property
     def dropped(self) -> bool:
-        return self.verdict.is_infra_failure
+        """Lost to machine trouble (its verification kept failing)."""
+        return self.verdict is not None and self.verdict.is_infra_failure
 
     @property
     def assembled(self) -> bool:
-        return self.verdict.assembled
+        return self.verdict is not None and self.verdict.assembled
+
+    @property
+    def checked(self) -> Verdict:
+        """Its verdict (a pending attempt has none: ValueError)."""
+        if self.verdict is None:
+            raise ValueError(f"attempt ({self.sample}, {self.round}) is not verified yet")
+        return self.verdict
 
     @property
     def origin(self) -> Origin:
@@ -139,7 +159,7 @@ class Journal(Protocol):
 
 
 def rank(attempt: Attempt) -> tuple:
-    v = attempt.verdict
+    v = attempt.checked
     return (
         v.correct,
         v.tests_passed,
@@ -151,8 +171,9 @@ def rank(attempt: Attempt) -> tuple:
 
 
 def choose_best(attempts: Sequence[Attempt]) -> Attempt | None:
-    """The best non-dropped attempt (see module docstring), None if all were dropped."""
-    kept = [a for a in attempts if not a.dropped]
+    """The best verified, non-dropped attempt (see module docstring), None if all were
+    dropped."""
+    kept = [a for a in attempts if not a.pending and not a.dropped]
     return max(kept, key=rank) if kept else None
 
 
@@ -245,90 +266,71 @@ def _finish(attempt: Attempt, verdict: Verdict, tries: int, seconds: float) -> A
 # --- the search ---------------------------------------------------------------------
 
 
-class Strategy(StrEnum):
-    """How answers are asked for: ``best-of-n`` (independent samples of the baseline's
-    prompt, with ``rounds`` > 1 refinement chains), ``refine`` (one chain), ``evolve``
-    (the evolutionary search over verified programs, ``runs/evolve.py``)."""
+class Strategy(Protocol):
+    """A search strategy (a plugin: ``runs/registry.py`` finds it by name).
 
-    BEST_OF_N = "best-of-n"
-    REFINE = "refine"
-    EVOLVE = "evolve"
+    A strategy is a class with
 
+    - ``name``: its ``--strategy`` name;
+    - ``Config``: its own frozen ``*Config`` dataclass, whose ``Fields:`` docstring lists
+      its options (``--strategy-option KEY=VALUE`` and a run file's ``[strategy]`` table
+      set them; ``StrategyConfig.config`` holds one, its defaults when none is given);
+    - ``models``: how many models it asks, (at least, at most; None: any);
+    - ``__init__(settings, on_progress=None)``: ``settings`` the run's ``StrategyConfig``
+      (sampling, prompt, target and ``config``), ``on_progress`` a callback for a line
+      of progress (it may ignore it);
+    - ``search(problem, ask, verify, journal) -> Outcome``: ``ask`` gets model answers
+      (``Ask``), ``verify`` checks candidates (``Verifier``: every answer goes through
+      it), ``journal`` keeps attempts as they finish and gives back the stored ones on a
+      resumed run (None: nothing kept);
+    - optionally ``stored(config) -> dict``: the settings a run stores as its identity
+      (default: ``{"strategy": name, name: the config's fields}``).
 
-class StartFrom(StrEnum):
-    """The evolutionary search's seeds: the -O3 ``baseline``, or also the best build of
-    the ``compiler`` model (its PGO/flag search)."""
+    An attempt's ``Origin`` carries the strategy's own provenance record (a frozen
+    dataclass with a ``kind``, registered with ``types.register_provenance``).
+    """
 
-    BASELINE = "baseline"
-    COMPILER = "compiler"
+    name: ClassVar[str]
+    Config: ClassVar[type]
+    models: ClassVar[tuple[int, int | None]]
+
+    def search(
+        self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
+    ) -> Outcome: ...
 
 
 @dataclass(frozen=True)
-class EvolveConfig:
-    """The evolutionary search's knobs (``--samples`` is the total answer budget).
+class Ask:
+    """How a strategy gets model answers: ``ask(messages, sampling, problem)`` asks the
+    run's model (``model=i``: the ``i``-th of several) and returns its completions.
 
     Fields:
-        generation: answers asked per generation (their survivors are timed together).
-        focus: climb while it climbs: the first generation, and each after one that found
-            a new best, asks one answer of the best; after one that did not, a full
-            generation (its other slots explore) follows.
-        islands: populations; each generation's exploring slots work on one in turn.
-        migrate_every: generations between migrations of each island's best.
-        explore: chance that an exploring slot's parent is a feature-grid elite other
-            than its island's best.
-        crossover: chance that an exploring slot shows two parents.
-        remeasure_after: children an elite may parent before it is measured again.
-        finalists: elites re-checked fresh at the end (the answer is the fastest of them
-            that is correct and not slower than gcc -O3, else the baseline).
-        start_from: seeds (``baseline`` or also ``compiler``).
-        compiler: the ``compiler`` model spec used for that seed.
-        max_cost_usd: stop asking once the problem's answers cost this much (None: no cap).
-        max_tokens: stop asking once its answers used this many tokens (None: no cap).
-        bandit_c: the model bandit's exploration weight (several ``--model``).
+        models: the run's models (empty for a strategy that asks none: ``builds``).
     """
 
-    generation: int = 2
-    focus: bool = True
-    islands: int = 2
-    migrate_every: int = 2
-    explore: float = 0.3
-    crossover: float = 0.2
-    remeasure_after: int = 2
-    finalists: int = 2
-    start_from: StartFrom = StartFrom.BASELINE
-    compiler: str = "compiler"
-    max_cost_usd: float | None = None
-    max_tokens: int | None = None
-    bandit_c: float = 0.5
+    models: tuple[Model, ...] = ()
 
-    def __post_init__(self) -> None:
-        if self.generation < 1 or self.islands < 1 or self.migrate_every < 1:
-            raise ValueError("generation, islands and migrate_every must be >= 1")
-        if self.finalists < 1:
-            raise ValueError("finalists must be >= 1")
-        object.__setattr__(self, "start_from", StartFrom(self.start_from))
+    def __call__(
+        self,
+        messages: list[dict[str, str]],
+        sampling: Sampling,
+        problem: Problem | None = None,
+        *,
+        model: int = 0,
+    ) -> list[Completion]:
+        return self.models[model].complete(messages, sampling, problem)
 
-    def flat(self) -> dict[str, Any]:
-        return {
-            "generation": self.generation,
-            "focus": self.focus,
-            "islands": self.islands,
-            "migrate_every": self.migrate_every,
-            "explore": self.explore,
-            "crossover": self.crossover,
-            "remeasure_after": self.remeasure_after,
-            "finalists": self.finalists,
-            "start_from": str(self.start_from),
-            "compiler": self.compiler,
-            "max_cost_usd": self.max_cost_usd,
-            "max_tokens": self.max_tokens,
-            "bandit_c": self.bandit_c,
-        }
+    @property
+    def model(self) -> Model:
+        """The one model (a strategy that asks one)."""
+        if len(self.models) != 1:
+            raise ValueError(f"one model needed, {len(self.models)} given")
+        return self.models[0]
 
 
 @dataclass(frozen=True)
 class StrategyConfig:
-    """How ``solve`` asks the model and how long it keeps at it.
+    """How a strategy asks the model and how long it keeps at it.
 
     Fields:
         sampling: the model's sampling (``n`` chains, temperature, max_tokens, seed).
@@ -337,9 +339,10 @@ class StrategyConfig:
         show_inputs: visible test inputs quoted in the prompt.
         context: ``full`` listing or ``hot`` (profile-annotated, cold functions elided).
         answer: ``whole`` program or ``diff`` (SEARCH/REPLACE blocks against the baseline).
-        strategy: ``best-of-n``, ``refine`` or ``evolve`` (``sampling.n`` is then the
-            total number of answers per problem; see ``runs/dispatch.py``).
-        evolve: the evolutionary search's knobs (``EvolveConfig``).
+        strategy: the registered strategy's name (``best-of-n``, ``refine``, ``evolve``,
+            ``builds`` or a plugin's; ``sampling.n`` is then the total number of answers
+            per problem; see ``runs/registry.py``).
+        config: the strategy's own ``Config`` (None: its defaults).
         target: the ISA target every prompt names (``--target``; the run's
             identity keeps it in ``RunConfig.target``, so ``flat`` leaves it out).
     """
@@ -350,18 +353,31 @@ class StrategyConfig:
     show_inputs: int = 0
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
-    strategy: Strategy = Strategy.BEST_OF_N
-    evolve: EvolveConfig = EvolveConfig()
+    strategy: str = DEFAULT_STRATEGY
+    config: object | None = None
     target: str = "native"
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "strategy", Strategy(self.strategy))
+        name = canonical(self.strategy)
+        object.__setattr__(self, "strategy", name)
+        cls = strategy_class(name)
+        if self.config is None:
+            object.__setattr__(self, "config", cls.Config())
+        elif not isinstance(self.config, cls.Config):
+            raise TypeError(
+                f"strategy {name!r} takes a {cls.Config.__name__}, "
+                f"not a {type(self.config).__name__}"
+            )
 
     @property
     def samples(self) -> int:
         return self.sampling.n
 
-    def flat(self) -> dict[str, Any]:
+    @property
+    def strategy_class(self) -> type:
+        return strategy_class(self.strategy)
+
+    def flat(self) -> dict[str, object]:
         """The fields as one flat dict (samples, temperature, ... as runs have stored them)."""
         s = self.sampling
         return {
@@ -377,13 +393,74 @@ class StrategyConfig:
             **self._strategy_fields(),
         }
 
-    def _strategy_fields(self) -> dict[str, Any]:
-        """Not for best-of-N (runs stored before strategies had no such key)."""
-        if self.strategy is Strategy.BEST_OF_N:
-            return {}
-        if self.strategy is Strategy.REFINE:
-            return {"strategy": str(self.strategy)}
-        return {"strategy": str(self.strategy), "evolve": self.evolve.flat()}
+    def _strategy_fields(self) -> dict[str, object]:
+        """What the strategy stores of itself (``Strategy.stored``)."""
+        cls = self.strategy_class
+        stored = getattr(cls, "stored", None)
+        if stored is not None:
+            return dict(stored(self.config))
+        own = dataclasses.asdict(self.config) if dataclasses.is_dataclass(self.config) else {}
+        return {"strategy": self.strategy, **({self.strategy: own} if own else {})}
+
+
+@dataclass(frozen=True)
+class BestOfNConfig:
+    """``best-of-n``'s own options: none (``--samples``, ``--rounds``, the prompt's
+    options and the sampling are the run's, in ``StrategyConfig``).
+
+    Fields:
+        (none)
+    """
+
+
+@dataclass(frozen=True)
+class RefineConfig:
+    """``refine``'s own options: none (``--samples`` answers in one chain).
+
+    Fields:
+        (none)
+    """
+
+
+class BestOfN:
+    """``best-of-n``: ``sampling.n`` independent answers to the baseline's prompt (with
+    ``rounds`` > 1: n refinement chains), every one verified, the best chosen."""
+
+    name: ClassVar[str] = "best-of-n"
+    Config: ClassVar[type] = BestOfNConfig
+    models: ClassVar[tuple[int, int | None]] = (1, 1)
+
+    def __init__(self, settings: StrategyConfig, on_progress: object = None, **kw: object):
+        self.settings = settings
+        self.kw = kw
+
+    @staticmethod
+    def stored(config: object) -> dict[str, object]:
+        return {}  # runs stored before strategies had no such key
+
+    def search(
+        self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
+    ) -> Outcome:
+        return solve(problem, ask.model, self.settings, verify=verify, journal=journal, **self.kw)  # type: ignore[arg-type]
+
+
+class Refine(BestOfN):
+    """``refine``: one chain of ``sampling.n`` answers, each told what was wrong with
+    the last."""
+
+    name: ClassVar[str] = "refine"
+    Config: ClassVar[type] = RefineConfig
+
+    @staticmethod
+    def stored(config: object) -> dict[str, object]:
+        return {"strategy": "refine"}
+
+    def search(
+        self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
+    ) -> Outcome:
+        s = self.settings
+        chain = replace(s, sampling=replace(s.sampling, n=1), rounds=s.samples)
+        return solve(problem, ask.model, chain, verify=verify, journal=journal, **self.kw)  # type: ignore[arg-type]
 
 
 def solve(
@@ -455,11 +532,11 @@ def confirm_best(
     at most). What a run reports as improved was measured apart from its selection."""
     for _ in range(limit):
         best = choose_best(attempts)
-        if best is None or not needs_confirmation(best.verdict):
+        if best is None or not needs_confirmation(best.checked):
             break
         (again,) = _verify_all(problem, [best], verify, lambda a: None)
-        first = best.verdict.speedup
-        verdict = again.verdict
+        first = best.checked.speedup
+        verdict = again.checked
         if not verdict.is_infra_failure:
             context = verdict.context.measured(checks=2, first_check=first)
             verdict = replace(verdict, context=context)
@@ -478,9 +555,9 @@ def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dic
     out = {}
     for i, messages in chains.items():
         prev = last.get(i)
-        if prev is None or stop(prev.verdict):
+        if prev is None or stop(prev.checked):
             continue
-        feedback = feedback_for(prev.verdict, problem, answer)
+        feedback = feedback_for(prev.checked, problem, answer)
         out[i] = refinement_messages(messages, prev.completion or "", feedback)
     return out
 
@@ -538,10 +615,7 @@ def _attempt(
         answer_error=resolved.error,
     )
     candidate = Candidate(resolved.asm, origin)
-    placeholder = Verdict("", Status.INFRA_ERROR, message="not verified yet")
-    return Attempt(
-        sample, rnd, candidate, placeholder, completion=text, tries=0, gen_seconds=seconds
-    )
+    return Attempt(sample, rnd, candidate, None, completion=text, tries=0, gen_seconds=seconds)
 
 
 def best_of_n(problem: Problem, model: Model, n: int, temperature: float = 0.7, **kw) -> Outcome:

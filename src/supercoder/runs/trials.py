@@ -8,11 +8,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from supercoder.models.compiler import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.toolchain.flagspace import Build
 from supercoder.toolchain.isa import Target
 from supercoder.types import BuildRecord, SearchRecord, Speedup, Verdict
 
+DEFAULT_BUDGET = 120.0  # CPU seconds of build search per problem (benchmarks/compiler_search.py)
+DEFAULT_MAX_BUILDS = 64
 SCREEN_SHARE = 0.5
 HALVING_SHARE = 0.8
 MIN_FINAL_SECONDS = 3.0

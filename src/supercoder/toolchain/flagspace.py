@@ -1,4 +1,4 @@
-"""Builds of a C program: the flag space the ``compiler`` model searches.
+"""Builds of a C program: the flag space the build search (``--strategy builds``) searches.
 
 A :class:`Build` is a compiler, an optimization level, a target (generic, ``native``
 = ``-march=native -ffp-contract=off``, ``tune`` = ``-mtune=native``), a set of
@@ -78,7 +78,8 @@ CC_EXTRA = {"clang": ("-fno-addrsig",)}
 
 @dataclass(frozen=True)
 class Build:
-    """One way to compile the program; ``id`` names it in ``compiler:ID`` specs."""
+    """One way to compile the program; ``id`` names it among the fixed builds
+    (``BuildsConfig.builds``)."""
 
     id: str
     cc: str
@@ -128,7 +129,7 @@ def make(
     return Build(bid, cc, flags, pgo, opt, target, mods)
 
 
-# The eight fixed builds of the first `compiler` model (kept for `compiler:legacy`
+# The eight fixed builds of the first build proposer (kept for `builds=legacy`
 # and benchmarks/compiler_search.py). Their native builds lack -ffp-contract=off.
 NATIVE = ("-O3", "-march=native")
 LEGACY = (

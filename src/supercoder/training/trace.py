@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, parse_json
+from supercoder.runs.evolve import SEED_KIND
 from supercoder.runs.programs import Program, faster_than
 from supercoder.types import Problem, Speedup
 from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup
@@ -72,7 +73,7 @@ def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
         raise UserError(f"run {run!r} has no program database (was it run with --strategy evolve?)")
     pairs = []
     for (problem, _), child in sorted(by_key.items()):
-        if not child.parents or not child.correct or child.kind in ("baseline", "compiler"):
+        if not child.parents or not child.correct or child.kind in ("baseline", SEED_KIND):
             continue
         parent = by_key.get((problem, child.parents[0]))
         if parent is None or not parent.correct:

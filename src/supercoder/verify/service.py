@@ -449,11 +449,11 @@ def _inline() -> Executor:
 
 
 def shared_pool() -> Executor:
-    """The engine's verification workers (``supercoder.engine.current().pool()``: one
+    """The engine's verification workers as processes (``engine.processes_pool()``: one
     process pool per process, started on first use)."""
     from supercoder.engine import current
 
-    return current().pool()
+    return current().processes_pool()
 
 
 def discard_shared_pool() -> None:

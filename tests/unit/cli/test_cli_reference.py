@@ -90,8 +90,8 @@ def test_every_option_line_shows_its_default_plainly():
             assert "[default: " in row or "[required]" in row, (command, option, row)
             assert "[default: (" not in row, (command, option, row)
     optimize = _option_rows(runner.invoke(app, ["optimize", "--help"]).output)  # 80 columns
-    assert "[default: 120]" in optimize["--budget"]  # the compiler model's budget, not "none"
-    assert "[default: compiler]" in optimize["--model"]
+    assert "[default: 120]" in optimize["--budget"]  # the build search's budget, not "none"
+    assert "[default: none: --strategy builds]" in optimize["--model"]
     assert "[default: off]" in optimize["--json"]
 
 

@@ -62,7 +62,6 @@ FIXED_CHOICES = {
     "--context": {"full", "hot"},
     "--answer": {"whole", "diff"},
     "--reward": {"paper", "log", "gated"},
-    "--split": {"train", "val"},
     "--executor": {"local", "ray"},
     "--algo": {"ppo", "grpo", "both"},
     "--transport": {"stdio", "http"},

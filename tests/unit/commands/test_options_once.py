@@ -77,3 +77,20 @@ def test_no_long_flag_is_declared_twice_or_helped_two_ways():
         if len(declared) > 1 or len(helps) > 1:
             twice[flag] = sorted({(c, site) for c, site, _ in uses})
     assert not twice, twice
+
+
+def test_no_command_takes_one_spelling_twice():
+    """A shared option brings its short flag (-o, -m, -b, -t) to every command that
+    takes it: none may then shadow another option of the same command."""
+
+    def walk(command, path: str) -> None:
+        if hasattr(command, "commands"):
+            for name, sub in command.commands.items():
+                walk(sub, f"{path} {name}")
+            return
+        spellings = collections.Counter(
+            flag for p in command.params for flag in (*p.opts, *getattr(p, "secondary_opts", ()))
+        )
+        assert all(n == 1 for n in spellings.values()), (path, spellings)
+
+    walk(typer.main.get_command(app), "supercoder")

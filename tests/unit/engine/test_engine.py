@@ -131,7 +131,9 @@ def test_an_exception_in_a_task_reaches_the_caller():
 
 
 def test_one_worker_runs_inline_more_get_a_spawn_pool_of_that_size():
-    assert isinstance(Engine(EngineConfig(workers=1)).pool(), InlineWorkers)
+    one = Engine(EngineConfig(workers=1))
+    assert isinstance(one.pool(), InlineWorkers)
+    assert one.processes_pool().workers == 1  # a server's one worker is still a process
     engine = Engine(EngineConfig(workers=3))
     pool = engine.pool()
     assert isinstance(pool, WorkerPool) and pool.workers == 3

@@ -19,6 +19,7 @@ from supercoder.models.cache import CachedModel, ResponseCache, cache_key
 from supercoder.models.http import cost_usd
 from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
+from supercoder.types import BuildProvenance
 from tests.integration.test_models import MESSAGES  # noqa: F401
 
 
@@ -87,7 +88,9 @@ def test_a_cached_answer_keeps_its_origin_and_old_records_with_meta_read(tmp_pat
     inner.cache_identity = "compiler:gcc -O2"
     [got] = CachedModel(inner, ResponseCache(path)).complete(MESSAGES, sampling)
     assert got.cached and got.text == "old build"
-    assert (got.origin.build, got.origin.family, got.origin.flags) == ("gcc -O2", "gcc", ("-O2",))
+    build = got.origin.provenance  # an old cache's flat build keys, read typed
+    assert isinstance(build, BuildProvenance)
+    assert (build.build, build.family, build.flags) == ("gcc -O2", "gcc", ("-O2",))
     assert dict(got.origin.extra) == {"note": "kept"}
     cache = ResponseCache(path)
     cache.put("new", replace(got, cached=False, text="again"))
@@ -111,8 +114,10 @@ def test_cache_is_safe_across_threads(tmp_path):
 
 
 def test_load_model_specs(monkeypatch):
-    assert load_model().name == "compiler"
-    assert load_model(None).name == "compiler"
+    monkeypatch.delenv("SUPERCODER_MODEL", raising=False)
+    for none in ((), (None,), ("compiler",)):  # the build search is no model: a strategy
+        with pytest.raises(UserError, match="--strategy builds"):
+            load_model(*none)
     monkeypatch.setenv("SUPERCODER_MODEL", "openai:from-env")
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9")
     assert load_model().name == "openai:from-env"

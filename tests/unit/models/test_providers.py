@@ -50,7 +50,8 @@ def installed_plugin(tmp_path, monkeypatch):
 
 
 def test_builtin_providers_are_listed():
-    assert {"compiler", "openai", "anthropic", "hf"} <= set(providers())
+    assert {"openai", "anthropic", "hf"} <= set(providers())
+    assert "compiler" not in providers()  # the build search is a strategy, not a model
 
 
 def test_a_plugin_provider_is_loaded_from_its_entry_point(installed_plugin):

@@ -12,6 +12,7 @@ import sqlite3
 
 import pytest
 
+from supercoder.codec import plain
 from supercoder.errors import UserError
 from supercoder.runs.metrics import summarize
 from supercoder.runs.store import JSON_FORMAT_VERSION, RunConfig, Store
@@ -20,7 +21,9 @@ from supercoder.runs.summary import SUMMARY_FORMAT_VERSION, RunSummary
 from supercoder.timing.meter import LEGACY_METHOD, LEGACY_PROTOCOL, METHOD, PROTOCOL
 from supercoder.types import (
     VERDICT_FORMAT_VERSION,
+    BuildProvenance,
     Candidate,
+    EvolveProvenance,
     Machine,
     Origin,
     Provenance,
@@ -134,8 +137,9 @@ def test_an_origin_stored_before_it_was_typed_reads_back_and_keeps_every_key(tmp
     store = Store(db)
     [attempt] = store.attempts("old", "p")
     o = attempt.origin
-    assert (o.strategy, o.generation, o.parents, o.prompt_kind, o.island, o.program) == (
-        "evolve",
+    e = o.provenance  # the flat keys of format 2, read into the evolve provenance
+    assert isinstance(e, EvolveProvenance) and o.of(BuildProvenance) is None
+    assert (e.generation, e.parents, e.prompt_kind, e.island, e.program) == (
         3,
         (4, 2),
         "crossover",
@@ -143,8 +147,8 @@ def test_an_origin_stored_before_it_was_typed_reads_back_and_keeps_every_key(tmp
         9,
     )
     assert (o.model, o.tokens, o.cost_usd, o.usd, o.answer) == ("openai:m", 1113, None, 0.0, "diff")
-    assert o.duplicate_of is None and not o.final and o.search is None
-    assert dict(o.extra) == {"vendor_trace": {"id": "abc", "steps": [1, 2]}}
+    assert e.duplicate_of is None and not e.final
+    assert plain(o.extra) == {"vendor_trace": {"id": "abc", "steps": [1, 2]}}  # read-only
     with pytest.raises(TypeError):
         o.extra["vendor_trace"] = None  # type: ignore[index]  # a value is never changed
     store.record("old", "p", attempt, "digest")  # written again: no key is lost
@@ -152,9 +156,13 @@ def test_an_origin_stored_before_it_was_typed_reads_back_and_keeps_every_key(tmp
     raw = sqlite3.connect(db)
     (again,) = raw.execute("SELECT origin FROM attempts").fetchone()
     raw.close()
-    # the nulls and falses (a field's default) are left out and read back as themselves
+    # the nulls and falses (a field's default) are left out and read back as themselves;
+    # the provenance is one object now (format 3), every other key kept as it was
     kept = {k: v for k, v in OLD_ORIGIN.items() if v is not None and v is not False}
-    assert json.loads(again) == kept
+    evolve = ("generation", "parents", "prompt_kind", "island", "program")
+    nested = {"kind": "evolve", **{k: kept.pop(k) for k in evolve}}
+    del kept["strategy"]
+    assert json.loads(again) == {**kept, "provenance": nested}
     assert Origin.from_json(json.loads(again)) == o
 
 
@@ -163,14 +171,13 @@ def test_an_origin_is_built_with_keywords_only():
         Origin("openai:m")  # type: ignore[misc]
     with pytest.raises(ValueError, match="names a field: model"):
         Origin(extra={"model": "m"})  # a field is set by its keyword, never through extra
-    o = Origin(model="compiler:gcc -O2", build="gcc -O2", flags=("-O2",))
+    o = Origin(
+        model="compiler:gcc -O2", provenance=BuildProvenance(build="gcc -O2", flags=("-O2",))
+    )
     assert Origin.from_json(json.loads(json.dumps(o.to_json()))) == o
     assert o.to_json() == {
         "model": "compiler:gcc -O2",
-        "prompt_tokens": 0,
-        "completion_tokens": 0,
-        "build": "gcc -O2",
-        "flags": ["-O2"],
+        "provenance": {"kind": "build", "build": "gcc -O2", "flags": ["-O2"]},
     }
 
 
@@ -206,7 +213,9 @@ OLD_SEARCH = {
 
 def test_a_stored_build_search_reads_as_typed_records():
     o = Origin.from_json({"model": "compiler:gcc -O2 -march=native", "search": OLD_SEARCH})
-    s = o.search
+    build = o.of(BuildProvenance)
+    assert build is not None
+    s = build.search
     assert s is not None and (s.chosen, s.cpu_seconds, s.skipped_families) == (
         "gcc -O2 -march=native",
         12.5,
@@ -227,5 +236,6 @@ def test_a_stored_build_search_reads_as_typed_records():
         None,
     )
     again = Origin.from_json(json.loads(json.dumps(o.to_json())))
-    assert again == o and again.search is not None
-    assert again.search.to_json()["builds"][0] == OLD_SEARCH["builds"][0]
+    kept = again.of(BuildProvenance)
+    assert again == o and kept is not None and kept.search is not None
+    assert kept.search.to_json()["builds"][0] == OLD_SEARCH["builds"][0]

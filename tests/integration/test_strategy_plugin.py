@@ -1,0 +1,91 @@
+"""A strategy from a separate package, with no change to the project: the plugin
+(tests/fixtures/strategy_plugin: a module and its ``*.dist-info`` with the entry point,
+as pip installs it) is put on ``PYTHONPATH`` of a ``python -m supercoder.cli eval
+--strategy greedy`` run against a scripted model behind a real loopback server; its
+answers are verified, stored with its own provenance, read back typed, and resumed."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.types import Status
+from tests.conftest import make_sum_problem, sandbox_or_skip
+from tests.fakes.servers import openai_server
+from tests.integration.test_strategies import BROKEN
+
+PLUGIN = Path(__file__).resolve().parents[1] / "fixtures" / "strategy_plugin"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _eval(site: Path | None, url: str, bench: Path, db: Path, *extra: str):
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(site or ""), str(ROOT)]))}
+    args = ["eval", "--benchmark", str(bench), "--db", str(db), "--no-time", *extra]
+    args += ["--model", "openai:m", "--base-url", url, "--run", "plug"]
+    return subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+
+
+def test_a_strategy_from_a_separate_package_runs_verified_stored_and_resumed(tmp_path, monkeypatch):
+    sandbox_or_skip()
+    site = tmp_path / "site"  # the plugin "installed": its module and its dist-info
+    shutil.copytree(PLUGIN, site)
+    bench = tmp_path / "bench"
+    problem = load_problem(make_sum_problem(bench / "sum"))
+    right = f"```assembly\n{baseline_asm(problem)}```"
+    replies = [BROKEN, right, right]  # a wrong answer first, then a correct one
+    db = tmp_path / "runs.sqlite"
+    with openai_server(lambda messages, request: replies.pop(0)) as url:
+        absent = _eval(None, url, bench, db, "--strategy", "greedy")
+        assert absent.returncode == 2, absent.stderr  # not installed: one line
+        assert "unknown --strategy 'greedy'" in absent.stderr
+        assert "Traceback" not in absent.stderr and not url.requests
+
+        opts = ("--strategy", "greedy", "--strategy-option", "tries=2", "-S", "note=plug")
+        first = _eval(site, url, bench, db, *opts)
+        assert first.returncode == 0, first.stderr
+        assert len(url.requests) == 2  # one answer at a time, stopped at the correct one
+
+        run_file = tmp_path / "run.toml"  # the same options from a run file's table
+        run_file.write_text('strategy = "greedy"\n[strategy_option]\ntries = 2\nnote = "plug"\n')
+        again = _eval(site, url, bench, db, "--config", str(run_file))  # resumes: asks nothing
+        assert again.returncode == 0, again.stderr
+        assert len(url.requests) == 2 and "already done" in again.stderr + again.stdout
+
+    with sqlite3.connect(db) as con:
+        (options,) = con.execute("SELECT options FROM runs WHERE name = 'plug'").fetchone()
+        rows = con.execute("SELECT sample, status, origin FROM attempts ORDER BY sample").fetchall()
+    stored = json.loads(options)  # the run's identity names the strategy and its config
+    assert stored["strategy"] == "greedy" and stored["greedy"] == {"tries": 2, "note": "plug"}
+    assert [(s, st) for s, st, _ in rows] == [(0, "compile_error"), (1, "ok")]  # verified
+    raw = [json.loads(o)["provenance"] for _, _, o in rows]
+    assert raw[0] == {"kind": "greedy", "left": 1, "note": "plug"}  # attempt 0: a default
+
+    # read back typed: the plugin's own class, once the plugin is importable
+    monkeypatch.syspath_prepend(str(site))
+    import sc_greedy
+
+    from supercoder.runs.store import Store
+
+    store = Store(db, read_only=True)
+    try:
+        attempts = store.attempts("plug", problem.name)
+    finally:
+        store.close()
+    kinds = [a.origin.provenance for a in attempts]
+    assert all(isinstance(k, sc_greedy.GreedyProvenance) for k in kinds)
+    assert [(k.attempt, k.left, k.note) for k in kinds] == [(0, 1, "plug"), (1, 0, "plug")]
+    assert attempts[0].verdict.status is Status.COMPILE_ERROR and attempts[1].verdict.correct
+    assert attempts[1].origin.model == "openai:m" and attempts[1].origin.prompt_tokens > 0
