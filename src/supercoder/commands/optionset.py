@@ -66,9 +66,8 @@ def declare(*names: str, help: str, **option: Any) -> typer.models.OptionInfo:
 
 
 def declared(name: str) -> typer.models.OptionInfo | None:
-    """The shared declaration of the long flag ``name`` (``declare``), if any."""
-    import supercoder.commands.options  # noqa: F401  (where the shared options are declared)
-
+    """The shared declaration of the long flag ``name`` (``declare``), if any (the package
+    imports ``commands.options``, where the shared options are declared, before this)."""
     return _DECLARED.get(name)
 
 
