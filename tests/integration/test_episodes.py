@@ -81,25 +81,6 @@ def test_the_last_turn_ends_the_episode_and_turns_are_bounded(problem):
         episode.check_turns(0)
 
 
-def test_a_prompt_is_found_whatever_columns_the_dataset_added():
-    a = [{"role": "user", "content": "x"}]
-    b = [{"role": "user", "content": "x", "name": None}]
-    assert multiturn.prompt_key(a) == multiturn.prompt_key(b)
-    assert multiturn.prompt_key(a) != multiturn.prompt_key([{"role": "user", "content": "y"}])
-
-
-def test_turn_metrics_average_the_turns_that_were_played():
-    metrics = multiturn.turn_metrics(
-        [[0.0, 1.0], [0.5], [None, 0.0], [None]], [[False, True], [True], [], []], [1.5, 2.5, None]
-    )
-    assert metrics["supercoder/turn_1_reward"] == 0.25  # None (infra) is no reward
-    assert metrics["supercoder/turn_2_reward"] == 0.5
-    assert metrics["supercoder/turns"] == 6 / 4
-    assert metrics["supercoder/correct_rate"] == 1.0
-    assert metrics["supercoder/mean_speedup"] == 2.0
-    assert metrics["supercoder/infra_failures"] == 1.0  # the episode whose last turn failed
-
-
 @pytest.mark.train
 def test_a_scripted_policy_plays_refinement_episodes(problem, tmp_path, monkeypatch):
     """run_episodes with the tiny model's tokenizer and a policy that answers wrong, then
