@@ -12,6 +12,7 @@ store as it is (the report). Summaries are recomputed from the stored attempts w
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -25,12 +26,13 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from supercoder.codec import EXTRA, Json, decode, encode
-from supercoder.errors import InfraError, UserError, argv_text, printable
+from supercoder.errors import InfraError, UserError, argv_text, machine_trouble, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
 from supercoder.runs.programs import Features, Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunContext, RunSummary
+from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Candidate, Origin, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
@@ -272,8 +274,6 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
 def store_error(path: Path, e: BaseException) -> UserError | InfraError:
     """The one-line error for a store that cannot be used: machine trouble (locked by
     another process, full disk, I/O error) exits 3, a file that is not a store exits 2."""
-    from supercoder.errors import machine_trouble
-
     text = str(e)
     where = printable(path, newlines=False)
     if "locked" in text or "busy" in text:
@@ -381,8 +381,6 @@ class Store:
         """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files.
         One process at a time (a lock file beside the store): two evals starting on one
         new store must not both create or migrate it."""
-        import fcntl
-
         with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
@@ -728,8 +726,6 @@ class Store:
 
 
 def _program_from_row(r: sqlite3.Row) -> Program:
-    from supercoder.toolchain.gcc import asm_digest
-
     return Program(
         id=r["id"],
         asm=r["asm"],
@@ -795,8 +791,6 @@ class RunJournal:
 
     def baseline(self, problem: str, asm: str) -> None:
         """The baseline listing this problem's attempts are compared with (stored once)."""
-        from supercoder.toolchain.gcc import asm_digest
-
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)
 
