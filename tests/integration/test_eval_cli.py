@@ -242,4 +242,4 @@ def test_optimize_with_a_store_records_its_target(tmp_path):
         (run,) = store.runs()
     finally:
         store.close()
-    assert run.options["target"] == "x86-64"
+    assert run.options.target == "x86-64"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
+from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     BenchmarkArg,
@@ -13,7 +16,9 @@ from supercoder.commands.options import (
     JsonFile,
     pick_benchmark,
 )
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.engine import every_cpu_but_one
+from supercoder.problems.coverage import coverage_many, means
 
 
 @with_engine(workers=every_cpu_but_one(), skip=("requests", "timing_slots"))
@@ -22,13 +27,6 @@ def coverage(
     benchmark: BenchmarkOpt = None,
     json_out: JsonFile = None,
 ) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.commands.display import progress_bar
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.problems.coverage import coverage_many, means
-
     problems = load_benchmark(pick_benchmark(benchmark, bench))
     workers = current().workers
     if len(problems) > 8:

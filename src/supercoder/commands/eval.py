@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -68,20 +69,20 @@ def identity_options(row: RunRow) -> dict[str, Any]:
     """The eval options of a run stored before run files, from its row (model,
     benchmark and the identity ``RunConfig.identity`` stored in ``options``)."""
     o = row.options
-    evolve = o.get("evolve")
-    evolve = evolve if isinstance(evolve, dict) else {}
+    evolve = o.extra.get("evolve")
+    evolve = evolve if isinstance(evolve, Mapping) else {}
     values = {
         "model": row.model.split("+"),
         "benchmark": row.benchmark,
-        "samples": o.get("samples"),
-        "rounds": o.get("rounds"),
-        "temperature": o.get("temperature"),
-        "context": o.get("context"),
-        "answer": o.get("answer"),
-        "strategy": o.get("strategy"),
-        "no_time": None if o.get("time") is None else not o["time"],
-        "unsafe_no_sandbox": None if o.get("sandbox") is None else not o["sandbox"],
-        "isa_target": o.get("target"),
+        "samples": o.samples,
+        "rounds": o.rounds,
+        "temperature": o.temperature,
+        "context": o.context,
+        "answer": o.answer,
+        "strategy": o.strategy,
+        "no_time": None if o.time is None else not o.time,
+        "unsafe_no_sandbox": None if o.sandbox is None else not o.sandbox,
+        "isa_target": o.target,
         "generation": evolve.get("generation"),
         "islands": evolve.get("islands"),
         "start_from": evolve.get("start_from"),

@@ -18,12 +18,15 @@ it is (``[default: 120]``), where typer would wrap it in parentheses.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import functools
 import inspect
+import json
 import math
 import re
+import tomllib
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -31,7 +34,10 @@ from typing import Annotated, Any
 
 import click
 import typer
+from rich.markup import escape
 from typer.core import TyperArgument, TyperOption
+
+from supercoder.errors import UserError, read_regular
 
 
 def flags(
@@ -74,8 +80,6 @@ def declared(name: str) -> typer.models.OptionInfo | None:
 def but(info: typer.models.OptionInfo, **changes: Any) -> typer.models.OptionInfo:
     """A copy of a declared option with this command's own default text or range
     (``show_default``, ``min``...): the same flags, help and site."""
-    import copy
-
     out = copy.copy(info)
     for key, value in changes.items():
         setattr(out, key, value)
@@ -297,10 +301,6 @@ def _config_param() -> inspect.Parameter:
 
 def read_run_file(path: Path) -> dict[str, Any]:
     """A TOML run file's table (UserError, one line, when it cannot be read)."""
-    import tomllib
-
-    from supercoder.errors import UserError, read_regular
-
     raw = read_regular(path, 1 << 20, "run file")
     try:
         return tomllib.loads(raw.decode())
@@ -323,8 +323,6 @@ def apply_run_file(
     as the option's own flag would be; an unknown key or bad value is refused in one
     line naming it. ``data``: the file's table already read (``path`` then only names
     where it came from)."""
-    from supercoder.errors import UserError
-
     data = read_run_file(Path(path)) if data is None else data
     tables = tables or {}
     ctx = ctx or click.get_current_context(silent=True)
@@ -407,8 +405,6 @@ def to_toml(values: dict[str, Any], title: str = "") -> str:
 
 
 def _toml_value(value: Any) -> str:
-    import json
-
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, bool):
@@ -529,8 +525,6 @@ def _sentence(text: str) -> str:
     """The docstring's field text as help: one final period, a capital first letter
     unless it starts with a value (``full: ...``, ``compiler | ...``), brackets escaped
     (typer renders help as rich markup, which would eat ``[...]``)."""
-    from rich.markup import escape
-
     text = text.strip().replace("``", "")
     if not text:
         return ""

@@ -19,6 +19,8 @@ from supercoder.commands.options import (
     SplitOpt,
     generator_llm,
 )
+from supercoder.problems.init import InitConfig, create_from_sources
+from supercoder.problems.sources import with_build_flags
 
 if TYPE_CHECKING:
     from supercoder.problems.init import InitReport
@@ -150,9 +152,6 @@ def problem_init(
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
-    from supercoder.problems.init import InitConfig, create_from_sources
-    from supercoder.problems.sources import with_build_flags
-
     ask = generator_llm(llm_generator, model, base_url, generator)
 
     opts = InitConfig(

@@ -21,9 +21,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
-from supercoder.codec import Json, decode, encode
+from supercoder.codec import EXTRA, Json, decode, encode
 from supercoder.errors import InfraError, UserError, argv_text, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
@@ -163,6 +164,52 @@ class RunConfig:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunIdentity:
+    """A stored run's identity (``RunConfig.identity()``: what must match to resume), read
+    back typed. A key a run of an older version did not store reads as None; the
+    strategy's own keys (``evolve``'s knobs, a plugin's) are kept as stored in ``extra``.
+
+    Fields:
+        benchmark: the problem set.
+        samples: answers per problem (chains).
+        rounds: answers per chain.
+        temperature: the model's sampling temperature.
+        max_tokens: the model's answer limit.
+        seed: the sampling seed.
+        variant: the paper's prompt (``asm``, ``c_only``).
+        show_inputs: visible test inputs quoted in the prompt.
+        context: the listing shown (``full``, ``hot``; None: ``full``).
+        answer: the answer's form (``whole``, ``diff``; None: ``whole``).
+        strategy: the strategy's stored name (None: best-of-n, as before strategies).
+        time: answers were timed.
+        sandbox: answers ran in the sandbox.
+        target: the ISA target (None: ``native``).
+        extra: the strategy's own keys, as stored (read-only).
+    """
+
+    benchmark: str | None = None
+    samples: int | None = None
+    rounds: int | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    variant: str | None = None
+    show_inputs: int | None = None
+    context: str | None = None
+    answer: str | None = None
+    strategy: str | None = None
+    time: bool | None = None
+    sandbox: bool | None = None
+    target: str | None = None
+    extra: Mapping[str, Json] = field(
+        default_factory=lambda: MappingProxyType({}), hash=False, metadata=EXTRA
+    )
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # a value of the wrong type reads as not stored
+
+
 @dataclass(frozen=True)
 class RunRow:
     """One stored run (``Store.runs()``), its JSON read through the codec.
@@ -171,8 +218,8 @@ class RunRow:
         name: the run's name.
         model: its model spec.
         benchmark: its problem set.
-        options: its identity as stored (``RunConfig.identity``: what must match to
-            resume; ``format_version`` taken out).
+        options: its identity as stored (``RunIdentity``, from ``RunConfig.identity``:
+            what must match to resume; ``format_version`` taken out).
         started: when it was opened (Unix seconds).
         finished: when it finished (None: not finished).
         context: how it was made (``RunContext``).
@@ -182,7 +229,7 @@ class RunRow:
     name: str
     model: str
     benchmark: str
-    options: Mapping[str, Json]
+    options: RunIdentity
     started: float
     finished: float | None
     context: RunContext
@@ -583,7 +630,7 @@ class Store:
                     name=r["name"],
                     model=r["model"],
                     benchmark=r["benchmark"],
-                    options=decode(Mapping[str, Json], options),
+                    options=decode(RunIdentity, options),
                     started=r["started"],
                     finished=r["finished"],
                     context=decode(RunContext, json.loads(r["context"])),

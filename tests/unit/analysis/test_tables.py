@@ -28,7 +28,10 @@ def test_data_objects_sizes_from_directives() -> None:
 
 def test_the_report_shows_an_answer_whose_data_grew() -> None:
     from supercoder.report.html import _row
-    from supercoder.report.page import _record
+    from supercoder.report.page import _candidate, _read_record
+
+    def _record(d: dict, model: str):  # a run file's record, as the page shows it
+        return _candidate(_read_record(d), model)
 
     verdict = {"problem": "p", "status": "ok", "correct": True, "speedup": 9.8}
     grew = {"baseline_bytes": 16, "candidate_bytes": 4112, "threshold_bytes": 512}

@@ -97,7 +97,7 @@ def test_run_store_json_carries_its_format_version_and_old_rows_read(tmp_path):
     rows = {r.name: r for r in store.runs()}
     assert rows["new"].format_version == JSON_FORMAT_VERSION
     assert rows["other"].format_version == 1  # stored before versioning
-    assert "format_version" not in rows["new"].options  # not part of the identity
+    assert "format_version" not in rows["new"].options.extra  # not part of the identity
     assert store.open_run(RunConfig("compiler", "val", name="other"), {})  # an old run resumes
     store.close()
 
