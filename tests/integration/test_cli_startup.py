@@ -30,6 +30,7 @@ HEAVY = {
     "openai",
     "pyarrow",
     "capstone",
+    "pydantic",  # not a core dependency: the serve, mcp and openenv extras bring it
 }
 
 

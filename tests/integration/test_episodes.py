@@ -82,7 +82,7 @@ def test_the_last_turn_ends_the_episode_and_turns_are_bounded(problem):
 
 
 @pytest.mark.train
-def test_a_scripted_policy_plays_refinement_episodes(problem, tmp_path, monkeypatch):
+def test_a_scripted_policy_plays_refinement_episodes(problem, tmp_path):
     """run_episodes with the tiny model's tokenizer and a policy that answers wrong, then
     right: per-turn rewards are the verdicts, the feedback sits between the answers
     (masked), and a correct answer ends the episode."""
@@ -99,12 +99,11 @@ def test_a_scripted_policy_plays_refinement_episodes(problem, tmp_path, monkeypa
         answer = script[len(calls) - 1]
         return [tokenizer(answer, add_special_tokens=False)["input_ids"] for _ in prompts]
 
-    monkeypatch.setattr(multiturn, "_generate", policy)
     trainer = type("T", (), {"processing_class": tokenizer})()
     prompt = episode.first_messages(problem)
     key = multiturn.prompt_key(prompt)
     local = multiturn.LocalEpisodes({problem.name: problem}, {key: problem.name}, 3, UNTIMED)
-    out = multiturn.run_episodes([prompt, prompt], trainer, local, 3)
+    out = multiturn.run_episodes([prompt, prompt], trainer, local, 3, generate=policy)
 
     assert out["turn_rewards"] == [[0.0, 1.0], [0.0, 1.0]]  # stopped after the right answer
     assert out["episode_reward"] == [1.0, 1.0]

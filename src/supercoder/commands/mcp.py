@@ -34,9 +34,7 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-import anyio
 import typer
-from pydantic import Field
 from rich.console import Console
 
 from supercoder.analysis import analyze
@@ -559,9 +557,12 @@ TOOLS = {
 def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     """The ``MCPServer`` with the five tools over ``box`` (default: a new ``Toolbox`` of
     ``config``), each bounded (see the module docstring)."""
+    import anyio  # lazy: httpx's dependency, used only by the server
+
     require("mcp", "mcp")
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
+    from pydantic import Field  # lazy: pydantic comes with the mcp extra
 
     box = box or Toolbox(config)
     limiter = anyio.CapacityLimiter(config.workers)

@@ -30,8 +30,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import Field
-
 from supercoder.codec import decode
 from supercoder.engine import current
 from supercoder.errors import UserError, require
@@ -70,6 +68,7 @@ def classes() -> Any:
     from openenv.core.client_types import StepResult
     from openenv.core.env_server.interfaces import Environment
     from openenv.core.env_server.types import Action, Observation, State
+    from pydantic import Field
 
     class CodeAction(Action):
         """The model's answer: its reply text (an ```assembly block, or edit blocks)."""

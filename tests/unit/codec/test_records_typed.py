@@ -29,6 +29,7 @@ RECORD_MODULES = (
     "supercoder.toolchain.flagspace",
     "supercoder.training.episode",
     "supercoder.problems.domain",
+    "supercoder.report.page",
 )
 
 SRC = Path(supercoder.__file__).parent
