@@ -13,10 +13,11 @@ from rich.table import Table
 
 from supercoder.analysis import analyze as run_analysis
 from supercoder.analysis.binary import crosscheck
-from supercoder.commands.options import RUN, DbOpt, JsonFlag
+from supercoder.commands.options import RUN, DbOpt, JsonFlag, note
 from supercoder.errors import UserError, printable, read_regular
-from supercoder.problems.loading import resolve_problem
+from supercoder.problems.loading import load_problem_arg, resolve_problem
 from supercoder.report.page import analyze_run, kind_table, load_run
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import MAX_ASM_BYTES
 
 
@@ -30,10 +31,6 @@ def _baseline_text(spec: Path) -> str:
         return _read(spec)
     path, _ = resolve_problem(spec)
     if path.is_dir():
-        from supercoder.commands.options import note
-        from supercoder.problems.loading import load_problem_arg
-        from supercoder.toolchain.baseline import baseline_asm
-
         return baseline_asm(load_problem_arg(spec, note))
     return _read(spec)
 
@@ -100,7 +97,6 @@ def _check_binary(texts: dict[str, str]) -> None:
                 f"{m.function}:{m.mnemonic} parsed {m.parsed} decoded {m.decoded}" for m in bad
             )
         )
-        from supercoder.errors import printable
 
         typer.echo(printable(f"{name}: parser {status}"))
 

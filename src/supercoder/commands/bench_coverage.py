@@ -14,10 +14,12 @@ from supercoder.commands.options import (
     BenchmarkArg,
     BenchmarkOpt,
     JsonFile,
+    note,
     pick_benchmark,
 )
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.engine import every_cpu_but_one
+from supercoder.paths import atomic_write_text
 from supercoder.problems.coverage import coverage_many, means
 
 
@@ -30,8 +32,6 @@ def coverage(
     problems = load_benchmark(pick_benchmark(benchmark, bench))
     workers = current().workers
     if len(problems) > 8:
-        from supercoder.commands.options import note
-
         note(
             f"measuring the coverage of {len(problems)} problems' tests on {workers} "
             "process(es): a few seconds each"
@@ -64,7 +64,6 @@ def coverage(
         rows = [
             {**c.__dict__, "line_rate": c.line_rate, "branch_rate": c.branch_rate} for c in results
         ]
-        from supercoder.paths import atomic_write_text
 
         atomic_write_text(
             json_out, json.dumps({"line": line, "branch": branch, "problems": rows}, indent=2)

@@ -18,6 +18,7 @@ from supercoder.commands.options import (
     BenchmarkOpt,
     NoTimeOpt,
     SplitOpt,
+    note,
     pick_benchmark,
 )
 from supercoder.dataset.benchmarks import load_benchmark
@@ -102,8 +103,6 @@ def list_(
     problems = _in_split(load_benchmark(bench), bench, split)
     timed = timed and not no_time  # --no-time (the default) times nothing
     if timed:
-        from supercoder.commands.options import note
-
         note(f"timing the -O3 baseline of {len(problems)} problem(s): about 4 s each (cached)")
     table = Table(
         "problem",

@@ -17,6 +17,7 @@ from supercoder.commands.options import (
 )
 from supercoder.commands.optionset import but, with_groups
 from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.paths import atomic_write_text
 from supercoder.prompting.answers import check_modes
 from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
 
@@ -57,6 +58,4 @@ def tokens(
     table.add_row("total", "", *map(str, totals))
     Console(width=max(110, Console().width)).print(table)
     if json_out:
-        from supercoder.paths import atomic_write_text
-
         atomic_write_text(json_out, json.dumps([r.__dict__ for r in rows], indent=2) + "\n")

@@ -25,6 +25,7 @@ from supercoder.errors import EXIT_MACHINE, UserError, printable, read_regular
 from supercoder.problems.loading import load_problem_arg
 from supercoder.toolchain.gcc import MAX_ASM_BYTES
 from supercoder.verify.client import TOKEN_ENV, ServiceClient
+from supercoder.verify.reward import verdict_json
 from supercoder.verify.service import verify_together
 
 if TYPE_CHECKING:
@@ -134,8 +135,6 @@ def _show(candidates: list[Path], verdicts: list[Verdict], as_json: bool) -> Non
     """The verdicts as JSON (one object, or a list in argument order; on one line when a
     check could not run) or as text, one block per candidate."""
     if as_json:
-        from supercoder.verify.reward import verdict_json
-
         data = [verdict_json(v) for v in verdicts]
         broken = any(v.is_infra_failure for v in verdicts)
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=None if broken else 2))

@@ -10,7 +10,7 @@ import typer
 
 from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
-from supercoder.commands.options import OUT
+from supercoder.commands.options import OUT, note
 from supercoder.dataset.importer import import_records, read_source
 from supercoder.engine import cpu_count
 from supercoder.errors import UserError, check_writable
@@ -44,8 +44,6 @@ def import_(
     check_writable(out / "import_report.json", "--out")
     workers = current().workers
     if len(records) > 50:
-        from supercoder.commands.options import note
-
         note(
             f"importing {len(records)} records on {workers} core(s): each is built twice and "
             "its reference run (about 0.3 s of CPU a record)"

@@ -6,6 +6,7 @@ import json
 import os
 import shlex
 import time
+import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -66,8 +67,6 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
         store.close()
     where = f"the stored run {name!r}"
     if kept:
-        import tomllib
-
         return where, {**tomllib.loads(kept), "run": name}
     if row is None:
         raise UserError(

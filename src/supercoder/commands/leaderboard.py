@@ -17,7 +17,7 @@ from supercoder.commands.options import (
     err,
 )
 from supercoder.errors import UserError, printable
-from supercoder.paths import default_store
+from supercoder.paths import atomic_write_text, default_store
 from supercoder.report.html import speedup_plot
 from supercoder.runs.store import leaderboard_rows
 
@@ -75,8 +75,6 @@ def leaderboard(
         console = Console(width=160, markup=False, highlight=False)
     console.print(table)
     if html_out:
-        from supercoder.paths import atomic_write_text
-
         atomic_write_text(html_out, leaderboard_html(rows))
         err.print(f"wrote {html_out}")
 

@@ -42,11 +42,13 @@ from supercoder.models.deadline import Deadline
 from supercoder.paths import atomic_write_text, temp_prefix
 from supercoder.problems.init import InitConfig, init_problem
 from supercoder.problems.loading import is_problem_dir, kept_paths, load_problem, load_problem_arg
+from supercoder.runs.buildsearch import note_header
 from supercoder.runs.dispatch import search
-from supercoder.runs.eval_run import run_eval
+from supercoder.runs.eval_run import dropped_reason, run_eval
 from supercoder.runs.metrics import answer_origin, long_enough, search_note
 from supercoder.runs.store import Store
 from supercoder.runs.strategies import make_verifier
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import program_isa
 from supercoder.types import BuildProvenance
 
@@ -132,8 +134,6 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
             problem, llms, settings, verify=make_verifier(config), on_progress=_progress
         )
     if outcome.meta.baseline_asm is None:
-        from supercoder.toolchain.baseline import baseline_asm
-
         outcome = replace(outcome, meta=replace(outcome.meta, baseline_asm=baseline_asm(problem)))
     return outcome
 
@@ -145,8 +145,6 @@ def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRu
     written = chosen.candidate.asm if chosen else outcome.meta.baseline_asm
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
-        from supercoder.runs.buildsearch import note_header
-
         written = f"{note_header(note)}{written or ''}"
     if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
         written = f"# supercoder: {MEMORIZABLE_NOTE}\n{written or ''}"
@@ -159,8 +157,6 @@ def _exit_for(outcome) -> None:
     answer was correct; return otherwise."""
     best = outcome.best
     if best is None and outcome.attempts:  # every answer lost to machine trouble
-        from supercoder.runs.eval_run import dropped_reason
-
         err.print(Text(printable(f"not verified: {dropped_reason(outcome)}")))
         raise typer.Exit(EXIT_MACHINE)
     if not (best and best.verdict.correct):

@@ -21,6 +21,7 @@ from supercoder.commands.options import (
 )
 from supercoder.problems.init import InitConfig, create_from_sources
 from supercoder.problems.sources import with_build_flags
+from supercoder.prompting.inputgen import write_pair
 
 if TYPE_CHECKING:
     from supercoder.problems.init import InitReport
@@ -172,8 +173,6 @@ def problem_init(
     report = create_from_sources(sources, inputs, out, opts)
     pair = None
     if ask is not None and report.reads_input:
-        from supercoder.prompting.inputgen import write_pair
-
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
     _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
