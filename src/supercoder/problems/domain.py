@@ -70,6 +70,7 @@ from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.sandbox.oneshot import run_isolated
 from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
 from supercoder.toolchain.gcc import compile_c
+from supercoder.toolchain.reference import build_failure
 from supercoder.types import Problem
 
 DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
@@ -139,8 +140,6 @@ def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
             problem.source, out, (*flags, *problem.compile_flags), link, units=problem.units
         )
         if not build.ok or build.binary is None:
-            from supercoder.toolchain.reference import build_failure
-
             full = (*flags, *problem.compile_flags)
             label = f"{problem.name}: the reference"
             raise UserError(build_failure(build.log, full, problem.ldflags, label, problem.source))

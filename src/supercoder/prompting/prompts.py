@@ -29,6 +29,7 @@ from supercoder.prompting.diffedit import ERROR_PREFIX
 from supercoder.prompting.hotspots import find_hotspots, hot_view, summary_text
 from supercoder.prompting.profiling import profile_problem
 from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.isa import describe, parse_target
 from supercoder.types import Problem, Status, TestCase, TestResult, Verdict
 
 
@@ -100,8 +101,6 @@ def requirements(problem: Problem, target: str = "native") -> list[str]:
             "yours must exit with that status too."
         )
     if target != "native":
-        from supercoder.toolchain.isa import describe, parse_target
-
         out.append(
             f"It must run on every {target} CPU: use no instruction beyond "
             f"{describe(parse_target(target))}; the assembler refuses any other."

@@ -23,6 +23,7 @@ from supercoder.prompting.prompts import build_messages, fence
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.training import budget, common, multiturn
 from supercoder.training.episode import check_turns
+from supercoder.training.openenv_env import OpenEnvEpisodes
 from supercoder.training.trace import read_rows
 from supercoder.training.trl_reward import make_trl_reward
 from supercoder.types import Problem
@@ -175,8 +176,6 @@ def _episodes(
     """Where multi-turn episodes are stepped: here, or on the OpenEnv server ``env_url``."""
     by_prompt = {multiturn.prompt_key(r["prompt"]): str(r["problem"]) for r in rows}
     if opts.env_url:
-        from supercoder.training.openenv_env import OpenEnvEpisodes
-
         return OpenEnvEpisodes(opts.env_url, by_prompt, opts.answer)
     return multiturn.LocalEpisodes(
         {p.name: p for p in problems},

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError
 from supercoder.runs.metrics import batch_stats
+from supercoder.training.verl_reward import record_problem
 from supercoder.types import Problem
 from supercoder.verify.client import ServiceClient
 from supercoder.verify.reward import Reply, RewardConfig, score_verdict, verify_batch
@@ -89,8 +90,6 @@ def _targets(
             raise UserError(f"reward: unknown problem(s) in the 'problem' column: {missing[:5]}")
         return [by_name[str(x)] for x in names]
     if extra_info is not None:
-        from supercoder.training.verl_reward import record_problem
-
         return [record_problem(info) for info in extra_info]
     if n:
         raise UserError("reward: the dataset needs a 'problem' column or an 'extra_info' column")

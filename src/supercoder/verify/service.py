@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 from supercoder.dataset.records import restore_problem
 from supercoder.engine import current
 from supercoder.errors import UserError
-from supercoder.problems.loading import TRAVEL_KEY
+from supercoder.problems.loading import TRAVEL_KEY, load_problem
 from supercoder.prompting.answers import failure_verdict, resolve_answer
 from supercoder.sandbox.elf import run_image_digest
 from supercoder.timing.slots import free_slot_count
@@ -204,8 +204,6 @@ _PROBLEMS: dict[str, Problem] = {}
 def load_cached(path: str) -> Problem:
     """The problem in folder ``path``, loaded once per process."""
     if path not in _PROBLEMS:
-        from supercoder.problems.loading import load_problem
-
         _PROBLEMS[path] = load_problem(path)
     return _PROBLEMS[path]
 
