@@ -7,7 +7,7 @@ Each revision is exported with ``git archive`` into a temporary folder and read 
 ``supercoder.cli`` in a child process with its ``src`` first on ``sys.path``). Rows:
 
 - long flags declared at more than one site: string literals ``"--x"`` passed to
-  ``typer.Option(...)`` / ``flags(...)`` in ``src/``, counted per flag;
+  ``typer.Option(...)`` / ``flags(...)`` / ``declare(...)`` in ``src/``, counted per flag;
 - long flags with more than one help text: every command of the typer app walked;
 - ``monkeypatch.`` uses under ``tests/``, and lines naming ``monkeypatch`` at all;
 - imports inside functions, and their share of every import in ``src/``;
@@ -73,7 +73,7 @@ def flag_sites(src: Path) -> Counter[str]:
     sites: Counter[str] = Counter()
     for path in py_files(src):
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and _call_name(node) in {"Option", "flags"}:
+            if isinstance(node, ast.Call) and _call_name(node) in {"Option", "flags", "declare"}:
                 for arg in node.args:
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
                         for name in arg.value.split("/"):

@@ -144,6 +144,11 @@ def _resume_hint(argv: list[str]) -> str:
     if words[:1] in _RESUMABLE or words in _RESUMABLE:
         if words[:1] == ("optimize",) and "--db" not in argv:
             return " (nothing was kept: optimize continues only with --db FILE)"
+        if words[:1] == ("eval",):
+            return (
+                " (what was finished is stored; rerun the same command, or supercoder eval "
+                "--resume RUN, to resume)"
+            )
         return " (what was finished is stored; rerun the same command to resume)"
     if words[:1] == ("calibrate",):
         return " (nothing was stored; the previous calibration is kept)"

@@ -32,7 +32,8 @@ What it does:
   class attribute ``OMIT_DEFAULTS = True`` does so for every field);
   ``as_object`` writes a tuple of pairs as a JSON object; ``flatten`` writes a nested
   record's keys into this object and reads them from it (one stored object, two typed
-  records); ``extra`` (above).
+  records); ``extra`` (above); ``skip`` keeps a field out of the stored form (not
+  written; read as its default: a working value an output leaves out).
 - **Derived keys.** A record may define ``derived_json(self) -> dict``: keys written after
   the fields (``Verdict``'s ``correct``, ``tests_passed``...), which older readers read;
   they are ignored when reading (the properties recompute them), and named in the class's
@@ -45,6 +46,10 @@ What it does:
   default, so a hand-made or hostile file reads as far as it is sound. A record whose
   stored object was always open (a verdict's context) says ``LENIENT = True`` and reads
   so wherever it is.
+- **Read hooks.** ``read_hook(cls, fn)`` (or ``@reads_with(fn)``) makes every read of
+  ``cls``, wherever it is nested, ``fn(data, read)``: ``fn`` may reshape the stored object
+  before ``read(data)`` decodes it and adjust the record after (``Origin`` moves the flat
+  provenance keys of older formats into its provenance, and keeps one of an unknown kind).
 - **Versions.** ``@versioned(5, name="verdict", migrations={1: f, ...})`` makes ``encode``
   write ``"format_version": 5`` and ``decode`` read every earlier version: data of version
   ``v`` passes through ``migrations[v]`` (JSON object in, JSON object of version ``v + 1``
@@ -93,9 +98,12 @@ def opts(
     as_object: bool = False,
     flatten: bool = False,
     extra: bool = False,
+    skip: bool = False,
 ) -> Mapping[str, object]:
     """A field's codec options, for ``dataclasses.field(metadata=opts(...))``."""
     out: dict[str, object] = {}
+    if skip:
+        out["skip"] = True
     if key:
         out["key"] = key
     if omit_default:
@@ -153,6 +161,30 @@ def kinds(root: type) -> dict[str, type]:
 
 def kind_of(cls: type) -> str | None:
     return _KIND_OF.get(cls)
+
+
+# ---- read hooks ------------------------------------------------------------------------
+
+# ``fn(data, read) -> record``: how a record whose stored forms need more than migrations
+# (a reshape that depends on the keys present, a fix-up after decoding) is read.
+ReadHook = Callable[[Mapping[str, object], Callable[[Mapping[str, object]], object]], object]
+_READ_HOOKS: dict[type, ReadHook] = {}
+
+
+def read_hook(cls: type, fn: ReadHook) -> None:
+    """Read ``cls`` through ``fn(data, read)`` wherever it is decoded (``read(data)``
+    decodes ``data`` as ``cls`` the plain way)."""
+    _READ_HOOKS[cls] = fn
+
+
+def reads_with(fn: ReadHook) -> Callable[[type[T]], type[T]]:
+    """Class decorator: ``read_hook(cls, fn)``."""
+
+    def deco(cls: type[T]) -> type[T]:
+        read_hook(cls, fn)
+        return cls
+
+    return deco
 
 
 # ---- versions --------------------------------------------------------------------------
@@ -259,6 +291,8 @@ def _encode_record(value: object) -> JsonObject:
     extra: JsonObject = {}
     omit = getattr(cls, "OMIT_DEFAULTS", False)
     for f in dataclasses.fields(value):  # type: ignore[arg-type]
+        if f.metadata.get("skip"):
+            continue
         item = getattr(value, f.name)
         if f.metadata.get("extra"):
             extra = {str(k): encode(x) for k, x in (item or {}).items()}
@@ -568,7 +602,7 @@ def _plan(cls: type) -> _Plan:
     hints = _hints(cls)
     slots, extra = [], None
     for f in dataclasses.fields(cls):
-        if not f.init:
+        if not f.init or f.metadata.get("skip"):
             continue
         if f.metadata.get("extra"):
             extra = f.name
@@ -592,6 +626,15 @@ def _plan(cls: type) -> _Plan:
 
 
 def _decode_record(cls: type, data: object, where: str) -> object:
+    hook = _READ_HOOKS.get(cls)
+    if hook is None:
+        return _read_record(cls, data, where)
+    if not isinstance(data, Mapping):
+        raise FormatError(f"{where or cls.__name__}: expected an object, got {data!r}")
+    return hook(data, lambda d: _read_record(cls, d, where))
+
+
+def _read_record(cls: type, data: object, where: str) -> object:
     if not isinstance(data, Mapping):
         raise FormatError(f"{where or cls.__name__}: expected an object, got {data!r}")
     if cls in _VERSIONS:
@@ -631,7 +674,7 @@ def _keys(cls: type) -> set[str]:
     for f in dataclasses.fields(cls):
         if f.metadata.get("flatten"):
             out |= _keys(_hints(cls)[f.name])  # type: ignore[arg-type]
-        elif not f.metadata.get("extra"):
+        elif not f.metadata.get("extra") and not f.metadata.get("skip"):
             out.add(f.metadata.get("key", f.name))
     derived = getattr(cls, "DERIVED_KEYS", ())
     return out | set(derived)
@@ -679,6 +722,8 @@ __all__ = [
     "migrate",
     "opts",
     "plain",
+    "read_hook",
+    "reads_with",
     "register",
     "stored_version",
     "tagged",

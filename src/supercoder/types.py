@@ -5,9 +5,9 @@ from __future__ import annotations
 import enum
 import hashlib
 from collections.abc import Callable, Mapping
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
-from typing import Any, ClassVar, TypeVar
+from typing import ClassVar, TypeVar
 
 from supercoder.codec import (
     EXTRA,
@@ -18,6 +18,7 @@ from supercoder.codec import (
     encode,
     kinds,
     opts,
+    read_hook,
     register,
     stored_version,
     tagged,
@@ -232,19 +233,7 @@ def split_flags(value: object) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
-_NO_EXTRA: Mapping[str, Any] = MappingProxyType({})
-
-
-def _count(value: Any) -> int | None:
-    return None if value is None else int(value)
-
-
-def _ids(value: Any) -> tuple[int, ...]:
-    return tuple(int(x) for x in value or ())
-
-
-def _number(value: Any) -> float | None:
-    return None if value is None else float(value)
+_NO_EXTRA: Mapping[str, Json] = MappingProxyType({})
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -285,34 +274,6 @@ class BuildRecord:
     speedup: float | None = None
     speedup_ci: tuple[float | None, float | None] | None = None
 
-    @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> BuildRecord:
-        ci = d.get("speedup_ci")
-        correct = d.get("correct")
-        return cls(
-            id=str(d.get("id") or ""),
-            cc=str(d.get("cc") or ""),
-            flags=tuple(str(x) for x in d.get("flags") or ()),
-            pgo=bool(d.get("pgo")),
-            family=str(d.get("family") or ""),
-            label=str(d.get("label") or ""),
-            status=str(d.get("status") or ""),
-            detail=str(d.get("detail") or ""),
-            correct=None if correct is None else bool(correct),
-            screen_speedup=_number(d.get("screen_speedup")),
-            halving_speedup=_number(d.get("halving_speedup")),
-            pairs=int(d.get("pairs") or 0),
-            speedup=_number(d.get("speedup")),
-            speedup_ci=(_number(ci[0]), _number(ci[1])) if ci else None,
-        )
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            **asdict(self),
-            "flags": list(self.flags),
-            "speedup_ci": list(self.speedup_ci) if self.speedup_ci else None,
-        }
-
 
 @dataclass(frozen=True, kw_only=True)
 class SearchRecord:
@@ -342,32 +303,12 @@ class SearchRecord:
     builds: tuple[BuildRecord, ...] = ()
 
     @classmethod
-    def from_json(cls, d: Mapping[str, Any]) -> SearchRecord:
+    def from_json(cls, d: Mapping[str, Json]) -> SearchRecord:
         """A stored search (every version: a key missing reads as its default)."""
-        return cls(
-            chosen=str(d.get("chosen") or ""),
-            cpu_seconds=float(d.get("cpu_seconds") or 0.0),
-            budget=float(d.get("budget") or 0.0),
-            budget_spent=bool(d.get("budget_spent")),
-            unfinished=tuple((str(k), int(v)) for k, v in (d.get("unfinished") or {}).items()),
-            budget_note=str(d.get("budget_note") or ""),
-            skipped_families=tuple(str(x) for x in d.get("skipped_families") or ()),
-            note=str(d.get("note") or ""),
-            builds=tuple(BuildRecord.from_json(b) for b in d.get("builds") or ()),
-        )
+        return decode(cls, d)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "chosen": self.chosen,
-            "cpu_seconds": self.cpu_seconds,
-            "budget": self.budget,
-            "budget_spent": self.budget_spent,
-            "unfinished": dict(self.unfinished),
-            "budget_note": self.budget_note,
-            "skipped_families": list(self.skipped_families),
-            "note": self.note,
-            "builds": [b.to_json() for b in self.builds],
-        }
+    def to_json(self) -> JsonObject:
+        return encode(self)  # type: ignore[return-value]
 
 
 @tagged
@@ -523,25 +464,37 @@ class Origin:
     @classmethod
     def from_json(cls, data: Mapping[str, Json] | None) -> Origin:
         """An origin as stored (every version: a key missing reads as its default; the
-        flat provenance keys of older formats read into their provenance)."""
-        d = dict(data or {})
-        if "provenance" not in d:
-            d = _flat_provenance(d)
-        raw = d.get("provenance")
-        unknown = isinstance(raw, Mapping) and str(raw.get(KIND)) not in kinds(StrategyProvenance)
-        if unknown:
-            d.pop("provenance")
-        origin = decode(cls, d)
-        if unknown:  # kept as stored: written back as it came
-            origin = replace(origin, extra={**origin.extra, "provenance": raw})
-        return origin
+        flat provenance keys of older formats read into their provenance: ``_read_origin``,
+        the codec's read hook, wherever an origin is nested)."""
+        return decode(cls, data or {})
 
     def to_json(self) -> JsonObject:
         """The stored keys: every field that says something (a default is left out and
         reads back as itself), then ``extra``'s keys as they came."""
-        out = encode(self)
-        assert isinstance(out, dict)
-        return out
+        return encode(self)  # type: ignore[return-value]
+
+
+def _read_origin(
+    data: Mapping[str, object], read: Callable[[Mapping[str, object]], object]
+) -> Origin:
+    """The codec's read hook of ``Origin``: an older format's flat provenance keys read
+    into their provenance; a provenance of a kind no installed strategy registers is kept
+    in ``extra`` as stored (written back as it came)."""
+    d: dict[str, Json] = dict(data)  # type: ignore[arg-type]
+    if "provenance" not in d:
+        d = _flat_provenance(d)
+    raw = d.get("provenance")
+    unknown = isinstance(raw, Mapping) and str(raw.get(KIND)) not in kinds(StrategyProvenance)
+    if unknown:
+        d.pop("provenance")
+    origin = read(d)
+    assert isinstance(origin, Origin)
+    if unknown:
+        origin = replace(origin, extra={**origin.extra, "provenance": raw})
+    return origin
+
+
+read_hook(Origin, _read_origin)
 
 
 def _flat_provenance(d: dict[str, Json]) -> dict[str, Json]:

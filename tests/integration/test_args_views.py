@@ -5,12 +5,11 @@ them ever shows the internal form arguments travel in (``types.ARGS_MARK``)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 from supercoder.problems.loading import load_problem, write_problem
 from supercoder.problems.validator import ValidatorConfig, run_validator, valid_inputs
-from supercoder.types import ARGS_MARK, Problem, TestCase, split_args, with_args
+from supercoder.types import ARGS_MARK, Problem, TestCase, with_args
 from tests.conftest import sandbox_or_skip
 
 PERFT = Path(__file__).resolve().parents[1] / "fixtures" / "args" / "perft.c"
@@ -73,16 +72,3 @@ def test_views_show_arguments_apart_and_never_the_internal_mark(tmp_path):
     text = evolve_messages(problem, [parent], show_inputs=2)[0]["content"]
     assert "Command line: `./program 1`" in text
     assert "\0" not in text and MARK_WORD not in text
-
-
-def test_the_fuzzer_keeps_a_test_s_arguments_and_mutates_its_stdin():
-    from supercoder.problems.fuzz import FuzzHint, fuzz_inputs, mutate
-
-    rng = random.Random(5)
-    source = with_args(("4", "x y"), b"3\n10 20 30\n").decode()
-    for _ in range(40):
-        args, stdin = split_args(mutate(source, rng, FuzzHint(shuffle_lines_after=1)).encode())
-        assert args == ("4", "x y") and not stdin.startswith(ARGS_MARK)
-    tests = (TestCase("a", b"", input_bytes=b"3\n10 20 30\n", args=("4",)),)
-    drawn = fuzz_inputs(Problem("p", "int main(void){return 0;}\n", tests), 8, seed=1)
-    assert drawn and all(split_args(d)[0] == ("4",) for d in drawn)

@@ -123,15 +123,6 @@ def test_dataset_build_command(tmp_path):
     }
 
 
-def test_bad_input_is_a_user_error(tmp_path):
-    with pytest.raises(UserError, match="no such benchmark"):
-        run("bench", "list", str(tmp_path / "nope"))
-    with pytest.raises(UserError, match="not a Project CodeNet folder"):
-        run("dataset", "build", "--codenet", str(tmp_path), "--out", str(tmp_path / "o"))
-    with pytest.raises(UserError, match=".parquet or .jsonl"):
-        run("dataset", "export", "all", "--out", str(tmp_path / "x.csv"))
-
-
 def test_bench_on_a_plain_folder_of_real_programs(tmp_path, bench):
     """Problems without a split list cleanly; --split says why it cannot filter; a problem
     whose coverage build fails is a row, and the others are still measured."""

@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 
 from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.dataset.build import DatasetBuildConfig, assign_splits, build_dataset
+from supercoder.dataset.build import DatasetBuildConfig, build_dataset
 from supercoder.dataset.records import load_records
-from supercoder.dataset.text import approx_tokens, similarity
 
 HEADER = "submission_id,problem_id,user_id,date,language,original_language,filename_ext,status,cpu_time,memory,code_size,accuracy\n"
 
@@ -184,18 +183,3 @@ def test_parquet_loads_with_hf_datasets(built):
     row = ds["train"][0]
     assert row["ability"] == "code" and row["prompt"][0]["role"] == "user"
     assert row["reward_model"]["ground_truth"] in row["extra_info"]["answer"]
-
-
-def test_split_is_by_problem_and_deterministic():
-    ids = [f"p{i:05d}" for i in range(200)]
-    a = assign_splits(ids, 0.1, seed=1)
-    assert a == assign_splits(reversed(ids), 0.1, seed=1)
-    assert sum(v == "val" for v in a.values()) == 20
-    assert a != assign_splits(ids, 0.1, seed=2)
-
-
-def test_similarity_and_tokens():
-    assert similarity(FAST.replace("K", "17"), NEAR_DUP) > 0.9
-    assert similarity(FAST.replace("K", "17"), IO_ONLY) < 0.3
-    assert 0 < approx_tokens("movl %eax, -4(%rbp)") <= 12
-    assert approx_tokens(FAST) > approx_tokens(IO_ONLY)

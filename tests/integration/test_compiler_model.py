@@ -26,10 +26,7 @@ from supercoder.runs.strategies import make_verifier
 from supercoder.runs.trials import SearchConfig
 from supercoder.toolchain.flagspace import LEGACY as BUILDS
 from supercoder.toolchain.flagspace import (
-    TARGETS,
     Build,
-    Tools,
-    combine,
     find_tools,
     make,
     search_space,
@@ -123,30 +120,6 @@ def test_the_search_space_is_distinct_safe_and_starts_with_the_best_families():
     assert any(b.cc == "clang" and b.pgo for b in space) == (
         not tools.skipped() and bool(tools.clang)
     )
-
-
-def test_missing_tools_skip_families_and_say_what_to_install():
-    no_rt = Tools("/usr/bin/gcc", "/usr/bin/clang", None, False, "14")
-    assert not any(b.cc == "clang" and b.pgo for b in search_space(no_rt))
-    assert any(b.cc == "clang" and not b.pgo for b in search_space(no_rt))
-    said = " ".join(no_rt.skipped())
-    assert "libclang-rt-14-dev" in said and "llvm-14" in said
-    no_clang = Tools("/usr/bin/gcc", None, None, False)
-    assert all(b.cc == "gcc" for b in search_space(no_clang))
-    assert "clang not found" in no_clang.skipped()[0]
-
-
-def test_crosses_of_the_best_take_one_modifier_per_group():
-    a = make("gcc", "-O2", mods=("unroll",))
-    b = make("gcc", "-O3", "tune", ("unroll4", "novec"))
-    c = make("clang", "-O3", mods=("unroll4",))
-    crosses = combine([a, b, c])
-    assert make("gcc", "-O2", "tune", ("unroll", "novec")) in crosses
-    assert make("gcc", "-O3", "tune", ("unroll4", "novec")) not in crosses  # b itself
-    assert all(x.cc == "gcc" for x in crosses)
-    for x in crosses:
-        assert sum(m.startswith("unroll") for m in x.mods) <= 1
-    assert TARGETS["native"] == ("-march=native", "-ffp-contract=off")
 
 
 def test_fp_contract_off_keeps_native_float_output_exact(tmp_path):

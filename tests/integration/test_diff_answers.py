@@ -235,3 +235,26 @@ def test_rewards_score_diff_answers(tmp_path):
     broken = answer.replace("<<<<<<< SEARCH\n", "<<<<<<< SEARCH\n\tud2\n")
     good, bad = verify_batch([problem, problem], [answer, broken], config)
     assert good.correct and bad.status.value == "compile_error" and "block 1" in bad.message
+
+
+def test_model_shaped_diffs_apply_in_full_and_hot_context(tmp_path):
+    """Blocks copied from what the prompt shows (cfi/file lines in full context, %
+    annotations and elided bodies in hot context) apply: 100% in both."""
+    from supercoder.dataset.benchmarks import load_benchmark
+    from supercoder.prompting.prompts import build_messages
+    from supercoder.toolchain.baseline import baseline_asm
+    from tests.conftest import sandbox_or_skip
+    from tests.fakes.diff_model import apply_rate, model_shaped_diff, shown_listing
+
+    sandbox_or_skip()  # the hot view profiles the baseline in the sandbox
+    problems = load_benchmark("val")[:3]
+    saw_ignorable_only = False
+    for context in ("full", "hot"):
+        for p in problems:
+            shown = shown_listing(build_messages(p, context=context, answer="diff")[-1]["content"])
+            rate, errors = apply_rate(shown, baseline_asm(p), range(8))
+            assert rate == 100.0, (context, p.name, errors)
+            if context == "full":
+                answer = model_shaped_diff(shown, 0)
+                saw_ignorable_only |= "SEARCH\n\t.cfi_" in answer or "SEARCH\n\t.file" in answer
+    assert saw_ignorable_only  # the case that used to be refused was exercised

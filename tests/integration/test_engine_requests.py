@@ -16,7 +16,7 @@ from supercoder.cli import app
 from supercoder.engine import current
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server
-from tests.integration.test_faults import sum_answer
+from tests.integration.test_infra_faults import sum_answer
 
 BOUND = 120.0  # seconds: reached only when the engine is broken
 

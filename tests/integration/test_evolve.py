@@ -27,11 +27,10 @@ from supercoder.problems.loading import load_problem
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
 from supercoder.runs.evolve import EvolveConfig, MemoryArchive, evolve
-from supercoder.runs.programs import ProgramDB, baseline_program, faster_than
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.toolchain.gcc import asm_digest
-from supercoder.types import EvolveProvenance, Origin, Speedup, Status, Verdict
+from supercoder.types import EvolveProvenance, Origin, Status
 from tests.conftest import sandbox_or_skip
 from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_version
 from tests.fakes.servers import openai_server
@@ -170,30 +169,6 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     assert lineage.count("<tr><td class='num'>") == chain.last + 1  # baseline + 3 steps
     assert lineage.count("<summary>edit</summary>") == chain.last
     assert "gcc -O3" in lineage and "openai:chain" in lineage
-
-
-def test_noise_aware_selection():
-    def sp(value, half):
-        return Speedup(value, value * (1 - half), value * (1 + half), 10, 1)
-
-    assert faster_than(sp(2.0, 0.02), sp(1.5, 0.02))
-    assert not faster_than(sp(1.52, 0.02), sp(1.5, 0.02))  # within noise: no displacement
-    assert not faster_than(sp(3.0, 0.6), sp(1.5, 0.02))  # a lucky, wide measurement
-    base = baseline_program("p", "\t.globl main\nmain:\n\tret\n")
-    db = ProgramDB(2).add(base)
-    ok = Verdict("p", Status.OK, speedup=sp(2.0, 0.02))
-    child = base.__class__(1, "x", "d1", (0,), 1, 0, 1, "improve", "m", ok)
-    db = db.add(child)
-    assert db.best == {0: 0, 1: 1}  # only its island
-    lucky = base.__class__(
-        2, "y", "d2", (1,), 1, 1, 1, "improve", "m", Verdict("p", Status.OK, speedup=sp(2.03, 0.02))
-    )
-    db = db.add(lucky)
-    assert db.best[1] == 1  # not significantly faster than the incumbent
-    assert db.migrate().best == {0: 1, 1: 1}
-    # a re-measurement that fails demotes the elite
-    db = db.remeasure(1, Verdict("p", Status.WRONG_OUTPUT))
-    assert db.best[1] == 2 and db.best[0] == 0
 
 
 def test_the_bandit_gives_calls_to_the_model_that_improves(chains):

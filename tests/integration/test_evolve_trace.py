@@ -62,13 +62,6 @@ def test_export_trace_writes_each_improving_step(traced):
     assert len(rows) == len(grpo) and set(rows[0]) == {"prompt", "problem"}
 
 
-def test_export_trace_refuses_a_run_without_programs(tmp_path):
-    result = runner.invoke(
-        app, ["dataset", "export-trace", "nope", "--db", str(tmp_path / "x.sqlite"), "--out", "o"]
-    )
-    assert result.exit_code == 2 and "no run store here" in result.output
-
-
 @pytest.mark.train
 def test_train_sft_on_an_exported_trace(traced, tmp_path):
     pytest.importorskip("trl")

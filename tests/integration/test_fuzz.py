@@ -2,17 +2,8 @@
 
 from __future__ import annotations
 
-import json
-import random
-import re
-
 from supercoder.problems.fuzz import (
-    FuzzHint,
-    fuzz_inputs,
     fuzz_problem,
-    hint_of,
-    mutate,
-    structural_values,
 )
 from supercoder.problems.loading import load_problem, write_problem
 from supercoder.types import Problem, TestCase
@@ -75,77 +66,3 @@ def test_rerun_replaces_fuzz_and_is_deterministic(tmp_path):
     assert {
         p.name: p.read_bytes() for p in (tmp_path / "sorted_sum" / "fuzz").iterdir()
     } == snapshot
-
-
-def test_mutations_keep_kind_sign_and_observed_ranges():
-    text = "4\n10 -7 2.50 x\n20 -3 1.25 y\n30 -9 3.75 z\n15 -1 0.50 w\n"
-    rng = random.Random(0)
-    for _ in range(200):
-        out = mutate(text, rng, FuzzHint())
-        lines = out.split("\n")
-        assert lines[0] == "4" and lines[-1] == ""
-        for line in lines[1:5]:
-            a, b, c, word = line.split()
-            assert 10 <= int(a) <= 30 and -9 <= int(b) <= -1
-            assert re.fullmatch(r"\d\.\d\d", c) and 0.5 <= float(c) <= 3.75
-            assert word in "xyzw"
-
-
-def test_arrays_on_one_line_vary_within_that_line():
-    text = "7 100\n1 9 3 8\n"  # a header that is no count, and an array line
-    rng = random.Random(0)
-    variants = {mutate(text, rng, FuzzHint()) for _ in range(100)}
-    assert len(variants) > 5
-    for v in variants:
-        header, array = v.split("\n")[:2]
-        assert header == "7 100"  # a lone header column keeps its values
-        assert len(array.split()) == 4 and all(1 <= int(x) <= 9 for x in array.split())
-
-
-def test_shuffle_only_where_the_hint_allows(tmp_path):
-    text = "3\nalpha\nbeta\ngamma\n"
-    rng = random.Random(1)
-    assert {mutate(text, rng, FuzzHint()) for _ in range(20)} == {text}
-    shuffled = {mutate(text, rng, FuzzHint(shuffle_lines_after=1)) for _ in range(40)}
-    assert len(shuffled) > 1
-    assert all(
-        s.startswith("3\n") and sorted(s.split()[1:]) == ["alpha", "beta", "gamma"]
-        for s in shuffled
-    )
-    meta = {"fuzz": {"shuffle_lines_after": 1, "numbers": False}}
-    p = Problem(
-        "w",
-        "int main(void){return 0;}\n",
-        (TestCase("t", b"", input_bytes=text.encode()),),
-        meta=meta,
-    )
-    variants = fuzz_inputs(p, count=5, seed=0)
-    assert variants and all(v != text.encode() for v in variants)
-    assert all(v.startswith(b"3\n") for v in variants)
-
-
-def test_long_digit_strings_are_words_not_numbers():
-    text = "40\n" + "7" * 40 + "\n"  # a 40-digit number: its length is the count
-    rng = random.Random(0)
-    assert {mutate(text, rng, FuzzHint()) for _ in range(20)} == {text}
-    assert 40 in structural_values(text.split("\n"))
-
-
-def test_structural_values():
-    lines = ["2 3", "abc", "xyz", ""]
-    values = structural_values(lines)
-    assert {2, 3} <= values  # two lines follow; each word has 3 characters
-
-
-def test_bad_hint_is_a_user_error(tmp_path):
-    import pytest
-
-    from supercoder.errors import UserError
-
-    with pytest.raises(UserError, match="field 'fuzz' has unknown keys shuffle"):
-        sorted_sum_problem(tmp_path, meta={"fuzz": {"shuffle": True}})  # refused on load
-    assert json.loads((tmp_path / "sorted_sum" / "problem.json").read_text())["fuzz"]
-    good = sorted_sum_problem(tmp_path / "good")  # a problem made in memory is checked too
-    bad = Problem(good.name, good.source, good.tests, meta={**good.meta, "fuzz": {"numbers": 1}})
-    with pytest.raises(UserError, match="key 'numbers' must be true or false"):
-        hint_of(bad)

@@ -18,7 +18,7 @@ import pytest
 from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Sandbox
 from supercoder.timing.meter import Meter, MeterConfig
-from supercoder.timing.slots import Slot, physical_cores, slot_count, slot_cpus, timing_slot
+from supercoder.timing.slots import physical_cores
 from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import Status
@@ -173,21 +173,6 @@ def test_a_candidate_whose_output_changes_leaves_alone(primes, programs, tmp_pat
         good, bad = meter.compare_group(box, tests, ["good", "bad"], base.name)
     assert bad.mismatch and bad.speedup is None and bad.mismatch_test
     assert good.mismatch is None and good.speedup.value > 1.3
-
-
-def test_slots_are_one_per_core_and_pinned(monkeypatch, tmp_path):
-    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "auto")
-    assert slot_count() == len(physical_cores()) >= 1
-    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "3")
-    assert slot_count() == 3
-    assert slot_cpus(0) == frozenset({physical_cores()[0][0]})
-    for bad in ("0", "many"):
-        monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", bad)
-        with pytest.raises(Exception, match="SUPERCODER_TIMING_SLOTS"):
-            slot_count()
-    monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
-    with timing_slot() as a, timing_slot() as b:  # two slots: both held at once
-        assert isinstance(a, Slot) and {a.index, b.index} == {0, 1}
 
 
 def test_a_pinned_sandbox_runs_on_its_core(tmp_path):

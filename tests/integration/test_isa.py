@@ -13,7 +13,6 @@ import pytest
 from typer.testing import CliRunner
 
 from supercoder.cli import app
-from supercoder.codec import encode
 from supercoder.models import Sampling
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flagspace import find_tools as find_build_tools
@@ -23,7 +22,6 @@ from supercoder.toolchain.isa import (
     CPU_FLAGS,
     Target,
     cpu_flags,
-    lowest_level,
     missing_here,
     scan_object,
 )
@@ -69,15 +67,6 @@ def _needs_cpu(*flags: str) -> None:
     have = cpu_flags()
     if not set(flags) <= have:
         pytest.skip(f"this CPU lacks {set(flags) - have}")
-
-
-def test_levels_are_nested_and_the_lowest_one_is_named():
-    assert lowest_level(set()) is Target.X86_64
-    assert lowest_level({"POPCNT", "SSE4.2"}) is Target.V2
-    assert lowest_level({"AVX2", "BMI2", "POPCNT"}) is Target.V3
-    assert lowest_level({"AVX512F", "AVX512VL"}) is Target.V4
-    assert lowest_level({"AVX512VBMI"}) is None  # in no level
-    assert lowest_level({"UNKNOWN"}) is None
 
 
 def test_the_object_scan_names_each_extension_and_the_level():
@@ -327,40 +316,6 @@ def test_the_compiler_answer_header_names_the_level_it_runs_on(tmp_path):
     assert "-march=x86-64-v2" in header and "runs on x86-64-v2" in header, header
     assert "POPCNT" in header and "-march=native" not in header
     assert first.verdict.isa is not None and first.verdict.isa.level == "x86-64-v2"
-
-
-def test_the_report_says_which_cpus_each_answer_runs_on(tmp_path):
-    from supercoder.report.page import write_report
-
-    isa = IsaUse(("AVX2",), "x86-64-v3", "native", (("AVX2", "vpaddd %ymm0, %ymm1, %ymm2"),))
-    record = {
-        "problem": "p",
-        "status": "ok",
-        "correct": True,
-        "speedup": 1.5,
-        "speedup_ci": [1.4, 1.6],
-        "asm": "main:\n\tret\n",
-        "baseline_asm": "main:\n\tnop\n\tret\n",
-        "model": "m",
-        "isa": encode(isa),
-    }
-    runs = tmp_path / "runs.json"
-    runs.write_text(json.dumps({"runs": [{"name": "r", "model": "m", "records": [record]}]}))
-    html = write_report(runs, "r", tmp_path / "r.html").read_text()
-    assert "needs AVX2: runs on x86-64-v3 (--target native)" in html
-
-
-def test_the_training_rewards_take_the_target(monkeypatch):
-    from supercoder.commands.options import reward_config
-    from supercoder.errors import UserError
-    from supercoder.training.verl_reward import _config_from_env
-
-    assert reward_config("gated", 0.0, True, Target.V3).evaluation().target is Target.V3
-    monkeypatch.setenv("SUPERCODER_TARGET", "x86-64-v2")
-    assert _config_from_env().evaluation().target is Target.V2
-    monkeypatch.setenv("SUPERCODER_TARGET", "pentium")
-    with pytest.raises(UserError, match="SUPERCODER_TARGET"):
-        _config_from_env()
 
 
 def test_a_model_is_told_the_target_and_the_refusal_is_fed_back():

@@ -15,15 +15,15 @@ from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.scripted import ScriptedModel
 from supercoder.report.page import build_page, load_run
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.metrics import batch_stats, long_enough, summarize
+from supercoder.runs.metrics import batch_stats, summarize
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
-from supercoder.types import Candidate, Status, TestResult, Verdict
+from supercoder.types import Candidate, Status, Verdict
 from tests.conftest import make_sum_problem, sandbox_or_skip
 from tests.fakes.servers import openai_server
 from tests.integration.test_eval_cli import by_problem
-from tests.integration.test_faults import broken_machine_for, sum_answer
+from tests.integration.test_infra_faults import broken_machine_for, sum_answer
 from tests.integration.test_strategies import BROKEN, fast_answer, primes_dir
 
 runner = CliRunner()
@@ -132,20 +132,6 @@ def test_infra_errors_never_count_as_compiled(tmp_path):
     assert first.summary.compilation_rate == 50.0 and first.summary.unscored_problems == ("b",)
     shown = build_page(tmp_path / "r.sqlite", "r").summary
     assert (shown.compilation_rate, shown.problems, shown.problems_scored) == (50.0, 2, 1)
-
-
-def test_long_enough_follows_the_meters_timed_tests():
-    # the meter timed t1 (its median baseline run reached 5 ms) and left t2 out; the
-    # fastest t1 run is under 5 ms, so the old rule on stored minimums would say untimed
-    tests = (
-        TestResult("t1", Status.OK, baseline_seconds=0.004, timed=True),
-        TestResult("t2", Status.OK, baseline_seconds=0.001),
-    )
-    assert long_enough(Verdict("p", Status.OK, tests))
-    old = tuple(TestResult(t.name, t.status, baseline_seconds=t.baseline_seconds) for t in tests)
-    assert not long_enough(Verdict("p", Status.OK, old))  # stored before tests said timed
-    every = tuple(TestResult(t.name, t.status, baseline_seconds=0.001, timed=True) for t in tests)
-    assert not long_enough(Verdict("p", Status.OK, every))  # the meter's none-is-long fallback
 
 
 def test_a_store_from_before_baselines_were_stored_still_reports(tmp_path):

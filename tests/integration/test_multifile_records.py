@@ -83,20 +83,6 @@ def test_a_three_unit_problem_and_a_lib_header_survive_records_and_the_server(tm
             assert [s for s, _ in _statuses(restored, [base, WRONG])] == [s for s, _ in here]
 
 
-def test_a_multi_file_problem_without_its_files_is_refused_at_export():
-    import pytest
-
-    from supercoder.errors import UserError
-    from supercoder.types import TestCase
-
-    tests = (TestCase("a", b"1\n", input_bytes=b"1\n"),)
-    thin = Problem("thin", "int main(void){return 0;}\n", tests, meta={"units": ["encode.c"]})
-    with pytest.raises(UserError, match=r"thin: its other files \(encode.c: .*whole"):
-        problem_to_record(thin, "val", 0, "main:\n\tret\n")
-    with pytest.raises(UserError, match="could not carry the problem whole"):
-        problem_record(thin)
-
-
 RLE_GEN = """# gen.py
 import random
 

@@ -12,36 +12,12 @@ from typer.testing import CliRunner
 from supercoder.cli import app
 from supercoder.problems.loading import load_problem
 from supercoder.prompting.hotspots import find_hotspots, hot_view
-from supercoder.prompting.profiling import parse_cachegrind, profile_problem
+from supercoder.prompting.profiling import profile_problem
 from supercoder.toolchain.baseline import baseline_asm
 from tests.conftest import sandbox_or_skip
 from tests.integration.test_diff_answers import make_problem
 
 runner = CliRunner()
-
-CACHEGRIND = """desc: I1 cache: none
-cmd: ./prof
-events: Ir
-fl=./csu/../csu/libc-start.c
-fn=__libc_start_main
-128 2
-134 3
-fl=/tmp/sc-prof-x/baseline.s
-fn=main
-17 1
-20 5
-fn=work
-40 1000 7
-fl=./stdio-common/printf.c
-fn=printf
-28 10
-summary: 1021
-"""
-
-
-def test_cachegrind_counts_are_summed_per_line_of_the_assembly():
-    lines, outside = parse_cachegrind(CACHEGRIND)
-    assert lines == {17: 1, 20: 5, 40: 1000} and outside == 15
 
 
 @pytest.fixture(scope="module")

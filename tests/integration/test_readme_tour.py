@@ -53,16 +53,6 @@ def as_run(line: str) -> str:
     return f"{command.rstrip()} --help{'  #' + comment if hash_ else ''}"
 
 
-def test_the_tour_starts_by_putting_supercoder_on_the_path_and_every_line_is_one_form():
-    lines = tour_lines()
-    assert lines[0].startswith("source .venv/bin/activate")
-    words = [ln.split()[0] for ln in lines]
-    assert ".venv/bin/supercoder" not in words  # one form throughout: bare, once activated
-    assert words.count("supercoder") >= 20
-    for pattern in EXPENSIVE:  # the table names lines that are there
-        assert any(re.search(pattern, ln) for ln in lines), pattern
-
-
 @pytest.mark.slow
 def test_every_tour_line_runs_as_written_pasted_in_order_into_one_terminal(tmp_path):
     sandbox_or_skip()

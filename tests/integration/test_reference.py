@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-import supercoder.toolchain.baseline as baseline_mod
 from supercoder.errors import UserError
 from supercoder.paths import cache_dir
 from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.toolchain.reference import (
     MISMATCH,
     NONDETERMINISTIC,
@@ -115,7 +115,7 @@ def test_cflags_and_ldflags_are_honoured():
     assert omp.output == b"2.928968 1\n"
 
 
-def test_the_baseline_is_built_once_and_cached(monkeypatch, tmp_path):
+def test_the_baseline_is_built_once_and_cached():
     problem = Problem(
         "cached",
         DOUBLE + "/* test_reference */\n",
@@ -123,23 +123,22 @@ def test_the_baseline_is_built_once_and_cached(monkeypatch, tmp_path):
         meta={"cflags": "-DUNUSED=1"},
     )
     calls = []
-    real = baseline_mod.compile_to_asm
+    real = compile_to_asm
 
     def counting(source, flags):
         calls.append(flags)
         return real(source, flags)
 
-    monkeypatch.setattr(baseline_mod, "compile_to_asm", counting)
-    first = baseline_asm(problem)
+    first = baseline_asm(problem, counting)
     assert calls == [("-O3", "-DUNUSED=1")] and "main:" in first
-    assert baseline_asm(problem) == first and baseline_asm(problem) == first  # from the cache
+    assert baseline_asm(problem, counting) == first == baseline_asm(problem, counting)
     assert len(calls) == 1  # the second and third calls read the cache
     assert len(list((cache_dir() / "baselines").glob(f"{problem.source_hash()}-*.s"))) == 1
     other = Problem("cached", problem.source, problem.tests, meta={"cflags": "-DUNUSED=2"})
-    assert baseline_asm(other) == first and len(calls) == 2  # other cflags: another build
+    assert baseline_asm(other, counting) == first and len(calls) == 2  # another build
 
 
-def test_the_baseline_binary_is_built_once_and_cached(monkeypatch, tmp_path):
+def test_the_baseline_binary_is_built_once_and_cached(tmp_path):
     asm = baseline_asm(Problem("bin", DOUBLE + "/* binary */\n", ()))
     binary = baseline_binary(asm, tmp_path, isolation=False)
     assert binary.is_file() and binary.stat().st_mode & 0o111
@@ -147,7 +146,6 @@ def test_the_baseline_binary_is_built_once_and_cached(monkeypatch, tmp_path):
     def no_build(*args, **kwargs):
         raise AssertionError("the cached binary must not be rebuilt")
 
-    monkeypatch.setattr(baseline_mod, "assemble", no_build)
-    assert baseline_binary(asm, tmp_path, isolation=False) == binary
-    with pytest.raises(AssertionError):
-        baseline_binary(asm, tmp_path, ("-lgomp",), isolation=False)  # other link flags
+    assert baseline_binary(asm, tmp_path, isolation=False, build=no_build) == binary
+    with pytest.raises(AssertionError):  # other link flags
+        baseline_binary(asm, tmp_path, ("-lgomp",), isolation=False, build=no_build)

@@ -6,13 +6,11 @@ Also holds the small problems and scripted answers that test_runs / test_eval_cl
 from __future__ import annotations
 
 import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 
-from supercoder.errors import MissingExtra
 from supercoder.models.base import Sampling
 from supercoder.models.scripted import ScriptedModel
 from supercoder.problems.loading import load_problem, write_problem
@@ -30,7 +28,7 @@ from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import assemble, compile_to_asm
 from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig
-from supercoder.verify.executors import LocalExecutor, make_executor
+from supercoder.verify.executors import LocalExecutor
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized
 
@@ -275,12 +273,6 @@ def test_local_executor_runs_jobs_in_processes_and_verifies_folder_problems(tmp_
         candidates = [Candidate(extract_assembly(a)) for a in answers]
         got = {i: v for i, v, *_ in verify(problem, candidates)}
     assert [got[i].status for i in range(3)] == [Status.NO_ANSWER, Status.OK, Status.COMPILE_ERROR]
-
-
-def test_ray_executor_without_ray_names_the_install_line(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(MissingExtra, match=r"pip install 'supercoder\[ray\]'"):
-        make_executor("ray", 2)
 
 
 def test_the_chosen_faster_answer_is_re_checked_afresh_before_it_is_reported(primes):

@@ -12,8 +12,6 @@ from pathlib import Path
 import pytest
 
 from supercoder.analysis import analyze
-from supercoder.analysis.asm import parse
-from supercoder.analysis.tables import data_objects
 from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.toolchain.sections import data_sections
 from tests.conftest import sandbox_or_skip
@@ -103,21 +101,6 @@ def test_the_baseline_against_itself_adds_no_table(listings) -> None:
     assert "lookup_table" not in result.kinds and result.tables == ()
 
 
-def test_data_objects_sizes_from_directives() -> None:
-    text = (
-        '\t.section .rodata\n\t.align 16\nA:\n\t.long 1, 2, 3\n\t.quad 7\nB:\n\t.string "ab\\n"\n'
-        "\t.data\nC:\n\t.zero 100\n\t.bss\nD:\n\t.fill 10, 4, 0\n\t.comm E,4000,32\n\t.text\nmain:\n\tret\n"
-    )
-    sizes = {o.name: (o.section, o.size) for o in data_objects(parse(text))}
-    assert sizes == {
-        "A": (".rodata", 20),
-        "B": (".rodata", 4),
-        "C": (".data", 100),
-        "D": (".bss", 40),
-        "E": (".bss", 4000),
-    }
-
-
 def test_a_verdict_says_the_answer_s_data_grew(tmp_path: Path) -> None:
     """The table answer is correct on every test and its verdict says it adds 4 KB of
     data; the honest one's verdict does not; ``check`` prints the line."""
@@ -160,16 +143,3 @@ def test_data_sections_read_from_the_elf(tmp_path: Path) -> None:
     sections = data_sections(built.binary)
     assert sections.get(".bss", 0) >= 4 << 16
     assert data_sections(tmp_path) == {} and data_sections(Path(__file__)) == {}
-
-
-def test_the_report_shows_an_answer_whose_data_grew() -> None:
-    from supercoder.report.html import _row
-    from supercoder.report.page import _record
-
-    verdict = {"problem": "p", "status": "ok", "correct": True, "speedup": 9.8}
-    grew = {"baseline_bytes": 16, "candidate_bytes": 4112, "threshold_bytes": 512}
-    flagged = _record({**verdict, "data": grew}, "m")
-    assert "adds 4,096 bytes of data" in flagged.data_grew
-    assert "adds 4,096 bytes of data" in _row(flagged, None)
-    small = _record({**verdict, "data": {**grew, "candidate_bytes": 272}}, "m")
-    assert small.data_grew == "" and _record(verdict, "m").data_grew == ""

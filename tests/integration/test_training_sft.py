@@ -6,24 +6,10 @@ import pytest
 
 from supercoder.runs.store import RunConfig, Store
 from supercoder.runs.strategies import Attempt, Outcome
-from supercoder.training.sft import SftConfig, sft_examples, train_sft, worth_learning
-from supercoder.types import Candidate, Speedup, Status, Verdict
+from supercoder.training.sft import SftConfig, sft_examples, train_sft
+from supercoder.types import Candidate
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
-
-
-def test_worth_learning():
-    def ok(v, lo, hi, identical=False):
-        return Verdict(
-            "p", Status.OK, speedup=Speedup(v, lo, hi, 5, 1), identical_to_baseline=identical
-        )
-
-    assert worth_learning(ok(1.3, 1.2, 1.4))
-    assert worth_learning(ok(1.15, 0.9, 1.4))  # point estimate above the threshold
-    assert not worth_learning(ok(1.05, 0.95, 1.1))
-    assert not worth_learning(ok(2.0, 1.9, 2.1, identical=True))
-    assert not worth_learning(Verdict("p", Status.WRONG_OUTPUT))
-    assert not worth_learning(Verdict("p", Status.OK))  # untimed: not shown faster
 
 
 @pytest.fixture(scope="module")

@@ -197,16 +197,6 @@ def test_main_ppo_itself_parses_the_launch_script(bundled):
     assert job["algorithm"]["adv_estimator"] == "grpo"
 
 
-def test_the_v1_trainer_main_ppo_runs_can_be_imported():
-    """main_ppo's default (v1) TaskRunner imports transfer_queue and the v1 trainers: the
-    verl extra must bring them (plain ``pip install verl`` does not)."""
-    _verl_or_skip()
-    import transfer_queue  # noqa: F401
-    from verl.trainer.ppo.v1 import get_trainer_cls
-
-    assert get_trainer_cls("sync") is not None
-
-
 @pytest.fixture(scope="module")
 def ppo_config(bundled, tmp_path_factory):
     out, _ = bundled
@@ -524,19 +514,3 @@ def test_numpy_extra_info_and_verl_context_keys(problems):
     out = verl_reward.score_responses([f"```assembly\n{wrong_asm()}```", "nothing"], [info, info])
     assert [r["score"] for r in out] == [0.0, 0.0]
     assert verl_reward.record_problem(info) is verl_reward.record_problem(record["extra_info"])
-
-
-def test_budget_plan_limits_and_refusal():
-    sizes = [budgets.Measured("a", 1500, 900), budgets.Measured("b", 5000, 7000)]
-    chosen = budgets.choose_limits(sizes)
-    assert (chosen.prompt, chosen.response) == (5120, 7168)  # rounded up to 256
-    assert not budgets.fit(sizes, chosen).dropped
-    given = budgets.choose_limits(sizes, max_prompt=2000)
-    plan = budgets.fit(sizes, given)
-    assert [m.name for m in plan.fits] == ["a"]
-    assert plan.dropped[0][1] == "prompt 5000 > 2000 tokens"
-    assert budgets.report(plan, "train")[0] == "train: 1 of 2 problems fit"
-    with pytest.raises(UserError, match="0 steps"):
-        budgets.require_batch(1, 16, "train", "raise the limits")
-    with pytest.raises(UserError, match="positive"):
-        budgets.choose_limits(sizes, max_response=0)

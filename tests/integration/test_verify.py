@@ -21,7 +21,6 @@ from supercoder.verify.evaluate import check_candidate as REAL_CHECK
 from supercoder.verify.executors import InlineExecutor, LocalExecutor
 from supercoder.verify.reward import score_verdict
 from supercoder.verify.service import (
-    Checked,
     VerifyConfig,
     run_job,
     verify_answers,
@@ -171,12 +170,6 @@ def test_the_job_never_raises(problem):
     bug = run_job(Job(problem.name, problem, None, "main:\n", "not a config"))
     assert bug.verdict.status is Status.INFRA_ERROR and bug.problem_error is None
     assert bug.verdict.message.startswith("AttributeError: ")
-
-
-def test_plain_triples_and_checked_agree():
-    assert Checked(*(3, None, 0.5)) == (3, None, 0.5, 1)
-    with pytest.raises(ValueError):
-        VerifyConfig(infra_retries=-1)
 
 
 def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):

@@ -76,7 +76,7 @@ for module, names in PROCESS.items():
     for name in names:
         if hasattr(module, name):
             setattr(module, name, _guarded(name, getattr(module, name)))
-for name in ("connect", "connect_ex", "bind"):
+for name in ("connect", "connect_ex"):  # bind alone (urllib3 probes ::1) is no traffic
     setattr(socket.socket, name, _guarded_socket(name, getattr(socket.socket, name)))
 
 

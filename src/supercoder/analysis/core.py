@@ -7,8 +7,8 @@ function of more than ``cfg.MAX_LOOP_BLOCKS`` blocks is not searched for loops.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import ClassVar
 
 from supercoder.analysis.asm import parse
 from supercoder.analysis.cfg import Program, program_of
@@ -16,15 +16,13 @@ from supercoder.analysis.kinds import DETECTORS, TRANSFORMATION_KINDS, Finding
 from supercoder.analysis.match import FunctionPair, match_functions
 from supercoder.analysis.mix import CLASSES, class_mix
 from supercoder.analysis.tables import TABLE_MIN_BYTES, data_objects, indexed_reads
+from supercoder.codec import JsonObject, encode, opts
 
 
 @dataclass(frozen=True)
 class Label:
     kind: str
     evidence: tuple[str, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "evidence": list(self.evidence)}
 
 
 @dataclass(frozen=True)
@@ -36,17 +34,8 @@ class MixDelta:
     depth: int
     base_total: int
     cand_total: int
-    changes: tuple[tuple[str, int, int], ...]  # (class, baseline count, candidate count)
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "function": self.function,
-            "loop": self.loop,
-            "depth": self.depth,
-            "base_total": self.base_total,
-            "cand_total": self.cand_total,
-            "changes": {k: [b, c] for k, b, c in self.changes},
-        }
+    # class -> (baseline count, candidate count), stored as an object
+    changes: tuple[tuple[str, tuple[int, int]], ...] = field(metadata=opts(as_object=True))
 
 
 MAX_ANALYSIS_BYTES = 2 << 20  # about 2-5 s of host CPU and 150 MB to parse
@@ -58,7 +47,7 @@ class Table:
 
     name: str
     section: str  # .rodata, .data, .bss
-    size: int  # bytes
+    size: int = field(metadata=opts(key="bytes"))  # bytes
     function: str  # where it is read
     index: str  # the index register (its 64-bit family)
     line: int  # the candidate's line that reads it
@@ -71,28 +60,25 @@ class Table:
             f"{self.function} at {how} (%{self.index}, line {self.line})"
         )
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "section": self.section,
-            "bytes": self.size,
-            "function": self.function,
-            "index": self.index,
-            "line": self.line,
-            "from_input": self.from_input,
-        }
-
 
 @dataclass(frozen=True)
 class Analysis:
+    """What ``analyze`` found; ``to_json()`` (the codec's) is what ``analyze --json``
+    prints: the loops' line spans stay out, ``kinds`` and ``data_bytes`` are written
+    as derived keys."""
+
     labels: tuple[Label, ...]
     functions: tuple[MixDelta, ...]
     loops: tuple[MixDelta, ...]
-    base_loops: tuple[tuple[str, str, int, int], ...]  # (function, header, first, last line)
-    cand_loops: tuple[tuple[str, str, int, int], ...]
+    # (function, header, first, last line)
+    base_loops: tuple[tuple[str, str, int, int], ...] = field(metadata=opts(skip=True))
+    cand_loops: tuple[tuple[str, str, int, int], ...] = field(metadata=opts(skip=True))
     tables: tuple[Table, ...] = ()  # lookup tables the candidate adds
-    data_bytes: tuple[int, int] = (0, 0)  # data objects' bytes: baseline, candidate
-    note: str = ""  # why it was not analysed (too large), else empty
+    # data objects' bytes: baseline, candidate
+    data_bytes: tuple[int, int] = field(default=(0, 0), metadata=opts(skip=True))
+    note: str = field(default="", metadata=opts(omit_default=True))  # why not analysed
+
+    DERIVED_KEYS: ClassVar[tuple[str, ...]] = ("kinds", "data_bytes")
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -101,23 +87,17 @@ class Analysis:
     def evidence(self, kind: str) -> tuple[str, ...]:
         return next((lb.evidence for lb in self.labels if lb.kind == kind), ())
 
-    def to_json(self) -> dict[str, Any]:
-        out = {
-            "kinds": list(self.kinds),
-            "labels": [lb.to_json() for lb in self.labels],
-            "functions": [d.to_json() for d in self.functions],
-            "loops": [d.to_json() for d in self.loops],
-            "tables": [t.to_json() for t in self.tables],
-            "data_bytes": {"baseline": self.data_bytes[0], "candidate": self.data_bytes[1]},
-        }
-        if self.note:
-            out["note"] = self.note
-        return out
+    def derived_json(self) -> JsonObject:
+        base, cand = self.data_bytes
+        return {"kinds": list(self.kinds), "data_bytes": {"baseline": base, "candidate": cand}}
+
+    def to_json(self) -> JsonObject:
+        return encode(self)  # type: ignore[return-value]
 
 
 def _delta(function: str, loop: str | None, depth: int, base, cand) -> MixDelta:
     bm, cm = class_mix(base), class_mix(cand)
-    changes = tuple((k, bm[k], cm[k]) for k in CLASSES if bm[k] != cm[k])
+    changes = tuple((k, (bm[k], cm[k])) for k in CLASSES if bm[k] != cm[k])
     return MixDelta(function, loop, depth, bm["total"], cm["total"], changes)
 
 

@@ -8,29 +8,29 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
-from supercoder.commands.options import RUN, DbOpt, JsonFlag
+from supercoder.analysis import analyze as run_analysis
+from supercoder.analysis.binary import crosscheck
+from supercoder.commands.options import RUN, DbOpt, JsonFlag, note
+from supercoder.errors import UserError, printable, read_regular
+from supercoder.problems.loading import load_problem_arg, resolve_problem
+from supercoder.report.page import analyze_run, kind_table, load_run
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import MAX_ASM_BYTES
 
 
 def _read(path: Path) -> str:
-    from supercoder.errors import read_regular
-    from supercoder.toolchain.gcc import MAX_ASM_BYTES
-
     return read_regular(path, MAX_ASM_BYTES).decode(errors="replace")
 
 
 def _baseline_text(spec: Path) -> str:
     """The baseline listing: a .s file, or a problem's -O3 baseline (folder or bundled)."""
-    from supercoder.problems.loading import resolve_problem
-
     if spec.is_file():
         return _read(spec)
     path, _ = resolve_problem(spec)
     if path.is_dir():
-        from supercoder.commands.options import note
-        from supercoder.problems.loading import load_problem_arg
-        from supercoder.toolchain.baseline import baseline_asm
-
         return baseline_asm(load_problem_arg(spec, note))
     return _read(spec)
 
@@ -61,13 +61,10 @@ def analyze(
         ),
     ] = False,
 ) -> None:
-    from supercoder.errors import UserError
-
     if run is not None:
         return _analyze_run(run, db, as_json, every)
     if baseline is None or candidate is None:
         raise UserError("give BASELINE.s and CANDIDATE.s, or --run RUN")
-    from supercoder.analysis import analyze as run_analysis
 
     base_text, cand_text = _baseline_text(baseline), _read(candidate)
     result = run_analysis(base_text, cand_text)
@@ -80,11 +77,6 @@ def analyze(
 
 
 def _print_labels(result, title: str) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.errors import printable
-
     table = Table(title=printable(title, newlines=False), show_lines=True)
     table.add_column("kind", style="bold cyan")
     table.add_column("evidence")
@@ -96,8 +88,6 @@ def _print_labels(result, title: str) -> None:
 
 
 def _check_binary(texts: dict[str, str]) -> None:
-    from supercoder.analysis.binary import crosscheck
-
     for name, text in texts.items():
         bad = crosscheck(text)
         status = (
@@ -107,17 +97,11 @@ def _check_binary(texts: dict[str, str]) -> None:
                 f"{m.function}:{m.mnemonic} parsed {m.parsed} decoded {m.decoded}" for m in bad
             )
         )
-        from supercoder.errors import printable
 
         typer.echo(printable(f"{name}: parser {status}"))
 
 
 def _analyze_run(name: str, db: Path | None, as_json: bool, every: bool = False) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.report.page import analyze_run, kind_table, load_run
-
     data = load_run(db, name)
     analyzed = analyze_run(data, best_only=not every)
     what = "verified candidates" if every else "chosen answers (one per problem, as the report)"
@@ -142,7 +126,6 @@ def _analyze_run(name: str, db: Path | None, as_json: bool, every: bool = False)
         )
         return
     console = Console(markup=False)
-    from supercoder.errors import printable
 
     table = Table(title=printable(f"run {data.name}: {len(analyzed)} {what} analysed", False))
     for col in ("kind", "candidates" if every else "chosen answers", "geomean speedup"):

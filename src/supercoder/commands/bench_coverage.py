@@ -5,15 +5,22 @@ from __future__ import annotations
 import json
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
+from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     BenchmarkArg,
     BenchmarkOpt,
     JsonFile,
+    note,
     pick_benchmark,
 )
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.engine import every_cpu_but_one
+from supercoder.paths import atomic_write_text
+from supercoder.problems.coverage import coverage_many, means
 
 
 @with_engine(workers=every_cpu_but_one(), skip=("requests", "timing_slots"))
@@ -22,18 +29,9 @@ def coverage(
     benchmark: BenchmarkOpt = None,
     json_out: JsonFile = None,
 ) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.commands.display import progress_bar
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.problems.coverage import coverage_many, means
-
     problems = load_benchmark(pick_benchmark(benchmark, bench))
     workers = current().workers
     if len(problems) > 8:
-        from supercoder.commands.options import note
-
         note(
             f"measuring the coverage of {len(problems)} problems' tests on {workers} "
             "process(es): a few seconds each"
@@ -66,7 +64,6 @@ def coverage(
         rows = [
             {**c.__dict__, "line_rate": c.line_rate, "branch_rate": c.branch_rate} for c in results
         ]
-        from supercoder.paths import atomic_write_text
 
         atomic_write_text(
             json_out, json.dumps({"line": line, "branch": branch, "problems": rows}, indent=2)

@@ -7,8 +7,11 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.display import progress_bar
 from supercoder.commands.options import SEED, TIMEOUT, BenchmarkOpt, pick_benchmark
 from supercoder.commands.optionset import but
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.problems.fuzz import fuzz_problem
 
 
 def fuzz(
@@ -23,10 +26,6 @@ def fuzz(
     seed: Annotated[int | None, but(SEED, show_default="a new secret one")] = None,
     timeout: Annotated[float, TIMEOUT] = 2.0,
 ) -> None:
-    from supercoder.commands.display import progress_bar
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.problems.fuzz import fuzz_problem
-
     if seed is None:
         seed = secrets.randbits(63)
     else:

@@ -5,20 +5,27 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
+import tempfile
 from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
 from supercoder.commands.options import (
     BenchmarkArg,
     BenchmarkOpt,
     NoTimeOpt,
     SplitOpt,
+    note,
     pick_benchmark,
 )
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError
-from supercoder.paths import atomic_write_text, temp_prefix
+from supercoder.paths import atomic_write_text, cache_dir, temp_prefix
+from supercoder.sandbox.box import Limits, open_sandbox
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
 from supercoder.types import Problem
 
 
@@ -33,8 +40,6 @@ def _human(n: int) -> str:
 def baseline_seconds(problem: Problem) -> tuple[str, float]:
     """(slowest test, its CPU seconds under the -O3 baseline): every test run once in the
     sandbox, the slowest then twice more (min of 3). Cached per source, flags and inputs."""
-    from supercoder.paths import cache_dir
-
     digest = hashlib.sha256(" ".join(problem.link_flags).encode())
     for t in problem.tests:
         digest.update(hashlib.sha256(t.run_input()).digest())
@@ -49,11 +54,6 @@ def baseline_seconds(problem: Problem) -> tuple[str, float]:
 
 
 def _measure(problem: Problem) -> tuple[str, float]:
-    import tempfile
-
-    from supercoder.sandbox.box import Limits, open_sandbox
-    from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
-
     with tempfile.TemporaryDirectory(prefix=temp_prefix("list")) as tmp:
         try:
             binary = baseline_binary(
@@ -99,17 +99,10 @@ def list_(
 
     Example: supercoder bench list --benchmark val --time
     """
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.dataset.benchmarks import load_benchmark
-
     bench = pick_benchmark(benchmark, bench)
     problems = _in_split(load_benchmark(bench), bench, split)
     timed = timed and not no_time  # --no-time (the default) times nothing
     if timed:
-        from supercoder.commands.options import note
-
         note(f"timing the -O3 baseline of {len(problems)} problem(s): about 4 s each (cached)")
     table = Table(
         "problem",

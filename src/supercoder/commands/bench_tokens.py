@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 from typing import Annotated
 
+from rich.console import Console
+from rich.table import Table
+
 from supercoder.commands.options import (
     BENCHMARK,
     MODEL,
@@ -13,6 +16,10 @@ from supercoder.commands.options import (
     PromptOptions,
 )
 from supercoder.commands.optionset import but, with_groups
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.paths import atomic_write_text
+from supercoder.prompting.answers import check_modes
+from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
 
 
 @with_groups(prompt=PromptOptions)
@@ -33,13 +40,6 @@ def tokens(
 
     Example: supercoder bench tokens --benchmark val --context hot --answer diff
     """
-    from rich.console import Console
-    from rich.table import Table
-
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.prompting.answers import check_modes
-    from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
-
     context, answer = prompt.context, prompt.answer
     check_modes(context, answer)
     count = load_tokenizer(tokenizer or model_tokenizer(model))
@@ -58,6 +58,4 @@ def tokens(
     table.add_row("total", "", *map(str, totals))
     Console(width=max(110, Console().width)).print(table)
     if json_out:
-        from supercoder.paths import atomic_write_text
-
         atomic_write_text(json_out, json.dumps([r.__dict__ for r in rows], indent=2) + "\n")

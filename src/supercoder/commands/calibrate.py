@@ -12,7 +12,16 @@ import typer
 
 from supercoder.commands.machine import with_engine
 from supercoder.commands.options import JsonFlag, SandboxOpt
+from supercoder.engine import current
 from supercoder.errors import InfraError, UserError
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.timing.calibration import estimate_calibration, load_calibration, save_calibration
+from supercoder.timing.intervals import Z95
+from supercoder.timing.meter import MeterConfig
+from supercoder.timing.slots import slot_count
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import machine
+from supercoder.verify.evaluate import check_config, evaluate
 
 if TYPE_CHECKING:
     from supercoder.timing.calibration import Calibration
@@ -48,13 +57,6 @@ def identical_checks(
     """(problem, estimate, sampling sd of its log) of identical-program checks, the
     meter's noise floor switched off so only what one check sees is in the sd; as
     many checks at once as there are timing slots (every slot busy, as in a batch)."""
-    from supercoder.engine import current
-    from supercoder.problems.loading import BUNDLED_ROOT, load_problem
-    from supercoder.timing.intervals import Z95
-    from supercoder.timing.meter import MeterConfig
-    from supercoder.toolchain.baseline import baseline_asm
-    from supercoder.verify.evaluate import check_config, evaluate
-
     config_eval = check_config(sandbox=config.sandbox, meter=MeterConfig(noise_floor=0.0))
     jobs = []
     for name in config.problems:
@@ -117,20 +119,12 @@ def calibrate(
 
     Example: supercoder calibrate --checks 5
     """
-    from supercoder.timing.calibration import (
-        estimate_calibration,
-        load_calibration,
-        save_calibration,
-    )
-    from supercoder.toolchain.gcc import machine
-
     if show:
         cal = load_calibration()
         typer.echo(json.dumps(cal.to_json(), indent=2) if as_json else _describe(cal))
         return
     config = CalibrateConfig(tuple(problems or DEFAULT_PROBLEMS), checks, not unsafe_no_sandbox)
     echo = (lambda _: None) if as_json else typer.echo
-    from supercoder.timing.slots import slot_count
 
     if not as_json:
         typer.echo(

@@ -3,20 +3,30 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
+from supercoder.commands.display import print_verdict
 from supercoder.commands.options import (
     CPU_LIMIT,
     MEMORY_MB,
     SERVER,
     CheckOptions,
     JsonFlag,
+    note,
 )
 from supercoder.commands.optionset import with_groups
-from supercoder.errors import EXIT_MACHINE, UserError, printable
+from supercoder.errors import EXIT_MACHINE, UserError, printable, read_regular
+from supercoder.problems.loading import load_problem_arg
+from supercoder.toolchain.gcc import MAX_ASM_BYTES
+from supercoder.verify.client import TOKEN_ENV, ServiceClient
+from supercoder.verify.reward import verdict_json
+from supercoder.verify.service import verify_together
 
 if TYPE_CHECKING:
     from supercoder.types import Verdict
@@ -64,10 +74,6 @@ def check(
 
     Example: supercoder check dp_lcs my.s other.s --json
     """
-    from supercoder.commands.options import note
-    from supercoder.problems.loading import load_problem_arg
-    from supercoder.verify.service import verify_together
-
     programs = _read_candidates(candidates)
     if server is not None:
         verdicts = _check_remote(
@@ -105,10 +111,6 @@ def _check_remote(
     target: str,
 ) -> list[Verdict]:
     """``--server``: the verdicts of a verification server (``verify/client.py``)."""
-    import os
-
-    from supercoder.verify.client import TOKEN_ENV, ServiceClient
-
     if unsafe_no_sandbox:
         raise UserError("--unsafe-no-sandbox: a verification server always uses its sandbox")
     ref = (
@@ -123,9 +125,6 @@ def _check_remote(
 def _read_candidates(candidates: list[Path]) -> list[str]:
     """The candidates' assembly text (each a regular file of bounded size, bytes that are
     not UTF-8 replaced: the assembler refuses them with a line number)."""
-    from supercoder.errors import read_regular
-    from supercoder.toolchain.gcc import MAX_ASM_BYTES
-
     if not candidates:
         raise UserError("give at least one candidate .s file")
     raw = [read_regular(c, MAX_ASM_BYTES, "candidate") for c in candidates]
@@ -136,13 +135,10 @@ def _show(candidates: list[Path], verdicts: list[Verdict], as_json: bool) -> Non
     """The verdicts as JSON (one object, or a list in argument order; on one line when a
     check could not run) or as text, one block per candidate."""
     if as_json:
-        from supercoder.verify.reward import verdict_json
-
         data = [verdict_json(v) for v in verdicts]
         broken = any(v.is_infra_failure for v in verdicts)
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=None if broken else 2))
         return
-    from supercoder.commands.display import print_verdict
 
     for candidate, verdict in zip(candidates, verdicts, strict=True):
         if len(verdicts) > 1:
@@ -155,9 +151,6 @@ def _show(candidates: list[Path], verdicts: list[Verdict], as_json: bool) -> Non
 
 def _named(verdict, candidate: Path):
     """The verdict's build messages name the user's file, not the build's ``program.s``."""
-    import re
-    from dataclasses import replace
-
     if "program.s" not in verdict.message:
         return verdict
     shown = printable(str(candidate), newlines=False)  # one line, whatever the name holds

@@ -10,6 +10,7 @@ import typer
 from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import OUT, SEED, TIMEOUT
+from supercoder.dataset.build import DatasetBuildConfig, finish, plan, run_jobs
 from supercoder.engine import every_cpu_but_one
 from supercoder.errors import printable
 
@@ -45,8 +46,6 @@ def build(
         typer.Option(min=0.0, max=1.0, help="Near-duplicate similarity (token 4-gram Jaccard)."),
     ] = 0.9,
 ) -> None:
-    from supercoder.dataset.build import DatasetBuildConfig, finish, plan, run_jobs
-
     workers = current().workers
     opts = DatasetBuildConfig(
         threshold,

@@ -9,6 +9,8 @@ import typer
 
 from supercoder.commands.options import OUT, BenchmarkArg, BenchmarkOpt, pick_benchmark
 from supercoder.commands.optionset import but
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.dataset.records import write_records
 from supercoder.errors import UserError
 
 
@@ -21,9 +23,6 @@ def export(
 
     Example: supercoder dataset export --benchmark val --out val.jsonl
     """
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.dataset.records import write_records
-
     bench = pick_benchmark(benchmark, bench, None)
     if out is None:
         raise UserError("give --out FILE.parquet or --out FILE.jsonl (where to write the records)")

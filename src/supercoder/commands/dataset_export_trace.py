@@ -9,6 +9,10 @@ import typer
 
 from supercoder.commands.options import BENCHMARK, OUT, DbOpt
 from supercoder.commands.optionset import but
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.errors import UserError, check_writable
+from supercoder.runs.store import Store
+from supercoder.training.trace import grpo_prompts, sft_records, trace_pairs, write_rows
 
 
 def export_trace(
@@ -21,11 +25,6 @@ def export_trace(
     than its parent): OUT/sft.jsonl (prompt showing the parent, completion the model's
     answer) for `train sft --examples`, OUT/grpo.jsonl (prompts with their parents and
     problem column) for `train grpo --prompts`."""
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.errors import UserError, check_writable
-    from supercoder.runs.store import Store
-    from supercoder.training.trace import grpo_prompts, sft_records, trace_pairs, write_rows
-
     pairs = trace_pairs(db, run)
     if benchmark is None:
         store = Store(db or None, read_only=True)

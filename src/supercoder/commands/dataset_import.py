@@ -10,9 +10,11 @@ import typer
 
 from supercoder.commands.display import progress_bar
 from supercoder.commands.machine import current, with_engine
-from supercoder.commands.options import OUT
+from supercoder.commands.options import OUT, note
+from supercoder.dataset.importer import import_records, read_source
 from supercoder.engine import cpu_count
-from supercoder.errors import UserError
+from supercoder.errors import UserError, check_writable
+from supercoder.paths import atomic_write_text
 
 
 @with_engine(workers=cpu_count(), skip=("requests", "timing_slots"))
@@ -34,9 +36,6 @@ def import_(
     outputs the reference does not reproduce) are skipped, each with its reason; nothing
     is written outside OUT.
     """
-    from supercoder.dataset.importer import import_records, read_source
-    from supercoder.errors import check_writable
-
     bad: list[tuple[str, str]] = []
     records = read_source(source, bad)
     if not records and not bad:
@@ -45,8 +44,6 @@ def import_(
     check_writable(out / "import_report.json", "--out")
     workers = current().workers
     if len(records) > 50:
-        from supercoder.commands.options import note
-
         note(
             f"importing {len(records)} records on {workers} core(s): each is built twice and "
             "its reference run (about 0.3 s of CPU a record)"
@@ -62,6 +59,5 @@ def import_(
     )
     for split in written:  # what to run next
         typer.echo(f"evaluate them: supercoder eval --benchmark {split} --no-time")
-    from supercoder.paths import atomic_write_text
 
     atomic_write_text(out / "import_report.json", json.dumps(report.__dict__, indent=2) + "\n")

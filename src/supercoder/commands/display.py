@@ -8,10 +8,12 @@ from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from supercoder.errors import printable
+from supercoder.runs.summary import figure_text
 from supercoder.types import Provenance, Status, UnseenResult, Verdict
 from supercoder.verify.reward import default_reward, paper_reward
 
@@ -155,8 +157,6 @@ def _sec(x: float | None) -> str:
 
 @contextmanager
 def progress_bar(label: str, total: int) -> Iterator[Callable[[], None]]:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
     columns = (
         "[progress.description]{task.description}",
         BarColumn(),
@@ -170,6 +170,4 @@ def progress_bar(label: str, total: int) -> Iterator[Callable[[], None]]:
 
 def fmt_figure(key: str, value: Any) -> str:
     """A run figure as the summary and the leaderboard print it (``figure_text``)."""
-    from supercoder.runs.summary import figure_text
-
     return figure_text(key, value)

@@ -18,8 +18,12 @@ from supercoder.commands.options import (
     reward_config,
 )
 from supercoder.commands.optionset import but
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.errors import UserError
 from supercoder.prompting.answers import AnswerForm
 from supercoder.toolchain.isa import DEFAULT_TARGET
+from supercoder.training.episode import check_turns
+from supercoder.training.openenv_env import EnvSettings, serve
 from supercoder.verify.reward import DEFAULT_REWARD
 
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -50,11 +54,6 @@ def openenv(
     'supercoder[openenv]'): reset gives a problem's prompt, step verifies an answer and
     returns the verdict, its reward, the --rounds feedback and done. --benchmark: the
     problems episodes reset to; --host: a loopback address unless --public."""
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.errors import UserError
-    from supercoder.training.episode import check_turns
-    from supercoder.training.openenv_env import EnvSettings, serve
-
     if host not in _LOOPBACK and not public:
         raise UserError(f"--host {host}: not a loopback address; add --public to bind it")
     settings = EnvSettings(

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
+import time
+import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TimeElapsedColumn
 from rich.table import Table
 from rich.text import Text
 
@@ -23,9 +30,19 @@ from supercoder.commands.options import (
     ModelRunConfig,
     err,
 )
-from supercoder.commands.optionset import but, with_config
-from supercoder.errors import EXIT_MACHINE, printable
+from supercoder.commands.optionset import but, option_values, to_toml, with_config
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.errors import EXIT_MACHINE, UserError, check_writable, printable
+from supercoder.paths import atomic_write_text
+from supercoder.problems.loading import kept_paths
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.metrics import geomean, problem_record
+from supercoder.runs.store import Store
+from supercoder.runs.summary import STAT_KEYS
+from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
+from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import ExecutorKind
+from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
     from supercoder.runs.store import RunRow
@@ -39,8 +56,6 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
     name = options.get("resume")
     if name is None:
         return None
-    from supercoder.errors import UserError
-    from supercoder.runs.store import Store
 
     if options.get("run") not in (None, name):
         raise UserError(f"--resume {name} and --run {options['run']}: give one run")
@@ -52,8 +67,6 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
         store.close()
     where = f"the stored run {name!r}"
     if kept:
-        import tomllib
-
         return where, {**tomllib.loads(kept), "run": name}
     if row is None:
         raise UserError(
@@ -67,20 +80,20 @@ def identity_options(row: RunRow) -> dict[str, Any]:
     """The eval options of a run stored before run files, from its row (model,
     benchmark and the identity ``RunConfig.identity`` stored in ``options``)."""
     o = row.options
-    evolve = o.get("evolve")
-    evolve = evolve if isinstance(evolve, dict) else {}
+    evolve = o.extra.get("evolve")
+    evolve = evolve if isinstance(evolve, Mapping) else {}
     values = {
         "model": row.model.split("+"),
         "benchmark": row.benchmark,
-        "samples": o.get("samples"),
-        "rounds": o.get("rounds"),
-        "temperature": o.get("temperature"),
-        "context": o.get("context"),
-        "answer": o.get("answer"),
-        "strategy": o.get("strategy"),
-        "no_time": None if o.get("time") is None else not o["time"],
-        "unsafe_no_sandbox": None if o.get("sandbox") is None else not o["sandbox"],
-        "isa_target": o.get("target"),
+        "samples": o.samples,
+        "rounds": o.rounds,
+        "temperature": o.temperature,
+        "context": o.context,
+        "answer": o.answer,
+        "strategy": o.strategy,
+        "no_time": None if o.time is None else not o.time,
+        "unsafe_no_sandbox": None if o.sandbox is None else not o.sandbox,
+        "isa_target": o.target,
         "generation": evolve.get("generation"),
         "islands": evolve.get("islands"),
         "start_from": evolve.get("start_from"),
@@ -129,9 +142,6 @@ def eval_cmd(
 
     Example: supercoder eval --resume compiler@val
     """
-    from supercoder.errors import check_writable
-    from supercoder.runs.store import Store
-
     if json_out:
         check_writable(json_out, "--json")
     specs = opts.specs()
@@ -176,8 +186,6 @@ def eval_cmd(
 def _run_file(opts: ModelRunConfig, benchmark, machine, executor, server) -> str:
     """The run file the store keeps for this run (``eval --resume`` reads it back; an
     older one's ``concurrency`` is ``requests``, its old name)."""
-    from supercoder.commands.optionset import option_values, to_toml
-
     values = {
         "benchmark": benchmark,
         **option_values(opts),
@@ -190,13 +198,6 @@ def _run_file(opts: ModelRunConfig, benchmark, machine, executor, server) -> str
 
 def _remote_verifier(server: str, run_config):
     """``--server``: the run's verification (its timing, target) on a verification server."""
-    import os
-
-    from supercoder.errors import UserError
-    from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
-    from supercoder.verify.evaluate import check_config
-    from supercoder.verify.service import VerifyConfig
-
     if not run_config.sandbox:
         raise UserError("--unsafe-no-sandbox: a verification server always uses its sandbox")
     client = ServiceClient(server, os.environ.get(TOKEN_ENV) or None)
@@ -207,10 +208,6 @@ def _remote_verifier(server: str, run_config):
 
 def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> list[Problem]:
     """The benchmark's problems; --json and --db may not name one of their files."""
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.errors import check_writable
-    from supercoder.problems.loading import kept_paths
-
     problems = load_benchmark(benchmark)
     for out, what in ((json_out, "--json"), (db, "--db")):
         if out is not None:
@@ -236,8 +233,6 @@ def _what_it_costs(no_time: bool, llm: bool = False) -> str:
 
 def _write_summary(path: Path, summary: RunSummary) -> None:
     """``--json``: the run's summary (``RunSummary.to_json``), written atomically."""
-    from supercoder.paths import atomic_write_text
-
     atomic_write_text(path, json.dumps(summary.to_json(), indent=2, default=str) + "\n")
     err.print(f"summary written to {path}")
 
@@ -249,8 +244,9 @@ def _report_unfinished(name: str, failed: dict[str, str]) -> None:
     err.print(
         Text(
             printable(
-                f"{len(failed)} problem(s) unfinished, not scored: "
-                f"rerun with --run {name} to retry them"
+                f"{len(failed)} problem(s) unfinished, not scored: rerun with --run {name} "
+                f"to retry them (or: supercoder eval --resume {shlex.quote(name)}, no other "
+                "option needed)"
             )
         )
     )
@@ -259,17 +255,6 @@ def _report_unfinished(name: str, failed: dict[str, str]) -> None:
 def _run_with_progress(problems, llm, run_config, store, verify=None, on_open=None):
     """On a terminal, a live bar (done/total, elapsed, ETA, running geomean); otherwise
     one line per finished problem on stderr: name, status, speedup [CI], seconds."""
-    from rich.markup import escape
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        ProgressColumn,
-        TimeElapsedColumn,
-    )
-
-    from supercoder.runs.eval_run import run_eval
-
     tally = _Tally(run_config.concurrency)
 
     class EtaColumn(ProgressColumn):
@@ -326,8 +311,6 @@ class _Tally:
     run's elapsed time with an ETA from the work done (``eta_seconds``)."""
 
     def __init__(self, concurrency: int = 1) -> None:
-        import time
-
         self.correct = self.unfinished = self.done = self.todo = self.memorizable = 0
         self.speedups: list[float] = []
         self.concurrency = max(1, concurrency)
@@ -336,8 +319,6 @@ class _Tally:
         self.walls: list[float] = []  # wall seconds of the problems finished
 
     def begin(self, name: str) -> None:
-        import time
-
         self.running[name] = time.monotonic()
 
     def eta_seconds(self, now: float | None = None) -> float | None:
@@ -345,8 +326,6 @@ class _Tally:
         so far in this invocation is what each problem costs; the problems running have
         done part of theirs (their age), those not started all of it; the work left is
         shared by the problems that run at once. None before a problem has finished."""
-        import time
-
         if not self.walls:
             return None
         now = time.monotonic() if now is None else now
@@ -364,14 +343,10 @@ class _Tally:
         return "ETA after the first problem" if eta is None else f"ETA {_clock(eta)}"
 
     def start(self, todo: int) -> None:
-        import time
-
         self.todo, self.began = todo, time.monotonic()
         self.concurrency = max(1, min(self.concurrency, todo))  # at most one per problem
 
     def progress(self) -> str:
-        import time
-
         elapsed = time.monotonic() - self.began
         left = max(0, self.todo - self.done)
         seconds = self.eta_seconds()
@@ -379,10 +354,6 @@ class _Tally:
         return f"[{self.done}/{self.todo}, {_clock(elapsed)} elapsed{eta}]"
 
     def add(self, name: str, outcome) -> str:
-        import time
-
-        from supercoder.runs.metrics import problem_record
-
         self.done += 1
         started = self.running.pop(name, None)
         if started is not None:
@@ -415,8 +386,6 @@ class _Tally:
         return f"{name}  {r.status}  {speed}{note}  {wall}{at_once}  {self.progress()}"
 
     def status(self) -> str:
-        from supercoder.runs.metrics import geomean
-
         geo = geomean(self.speedups)
         text = f"{self.correct} correct, geomean {geo:.3f}x" if geo else f"{self.correct} correct"
         text += f", {self.memorizable} memorizable" if self.memorizable else ""
@@ -461,8 +430,6 @@ def print_summary(name: str, summary: RunSummary, console: Console | None = None
 def _figures_table(name: str, summary: RunSummary) -> Table:
     """Every figure of the run, ours and the paper protocol's; a figure of what was not
     measured (nothing timed: --no-time, or every test too short) reads so, never 0."""
-    from supercoder.runs.summary import STAT_KEYS
-
     s, paper = summary, summary.paper
     title = f"{name}: {s.problems} problems, {s.context.model}"
     table = Table(title=Text(printable(title, newlines=False)))

@@ -17,6 +17,9 @@ from supercoder.commands.options import (
     err,
 )
 from supercoder.errors import UserError, printable
+from supercoder.paths import atomic_write_text, default_store
+from supercoder.report.html import speedup_plot
+from supercoder.runs.store import leaderboard_rows
 
 if TYPE_CHECKING:
     from supercoder.runs.store import LeaderboardRow
@@ -49,9 +52,6 @@ def leaderboard(
 
     Example: supercoder leaderboard --html leaderboard.html
     """
-    from supercoder.paths import default_store
-    from supercoder.runs.store import leaderboard_rows
-
     db = db or default_store()
     if not db.is_file():
         raise UserError(f"{db}: no eval runs yet (run supercoder eval first, or pass --db)")
@@ -75,8 +75,6 @@ def leaderboard(
         console = Console(width=160, markup=False, highlight=False)
     console.print(table)
     if html_out:
-        from supercoder.paths import atomic_write_text
-
         atomic_write_text(html_out, leaderboard_html(rows))
         err.print(f"wrote {html_out}")
 
@@ -98,8 +96,6 @@ def _board_cells(s: RunSummary) -> tuple[str, ...]:
 
 def leaderboard_html(rows: list[LeaderboardRow]) -> str:
     """A self-contained page: the table, then a histogram of log2 speedups per run."""
-    from supercoder.report.html import speedup_plot
-
     head = "<tr>" + "".join(f"<th>{c}</th>" for c in COLUMNS) + "</tr>"
     body, plots = [], []
     for r in rows:

@@ -25,6 +25,7 @@ import io
 import os
 import re
 import shlex
+import socket
 import threading
 import traceback
 from collections.abc import Callable
@@ -34,7 +35,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.console import Console
 
+from supercoder.analysis import analyze
+from supercoder.commands.display import print_verdict
 from supercoder.commands.machine import current, with_engine
 from supercoder.commands.options import (
     CPU_LIMIT,
@@ -45,9 +49,21 @@ from supercoder.commands.options import (
     InsecureLoopbackOpt,
     ServedBenchmarksOpt,
     TokenFileOpt,
+    err,
 )
 from supercoder.commands.optionset import but
-from supercoder.errors import InfraError, SupercoderError, UserError, printable
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.errors import InfraError, SupercoderError, UserError, inside, printable, require
+from supercoder.paths import package_version
+from supercoder.problems.loading import BUNDLED_ROOT, is_problem_dir, load_problem
+from supercoder.prompting.diffedit import DiffError, apply_diff, has_edit_blocks
+from supercoder.prompting.hotspots import find_hotspots, to_json
+from supercoder.prompting.profiling import profile_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.verify.access import BearerAuth, check_access, read_token
+from supercoder.verify.evaluate import check_config
+from supercoder.verify.reward import verdict_json
+from supercoder.verify.service import verify_together
 
 if TYPE_CHECKING:
     from supercoder.types import Problem, Verdict
@@ -114,8 +130,6 @@ class McpConfig:
 
     def check(self) -> None:
         """Refuse an HTTP server without a token off loopback (``verify/access.py``)."""
-        from supercoder.verify.access import check_access
-
         if self.transport is Transport.HTTP:
             check_access(self.host, self.token, self.insecure_loopback)
         for root in self.allow_roots:
@@ -169,8 +183,6 @@ def mcp(
 
     Example: supercoder mcp --allow-root ./problems
     """
-    from supercoder.verify.access import read_token
-
     config = McpConfig(
         transport=transport,
         host=host,
@@ -213,8 +225,6 @@ class Toolbox:
 
     def served(self) -> "dict[str, Problem]":
         """The problems served by name (``--benchmark``), loaded once."""
-        from supercoder.dataset.benchmarks import load_benchmark
-
         with self._lock:
             if self._served is None:
                 served: dict[str, Problem] = {}
@@ -229,8 +239,6 @@ class Toolbox:
 
     def folders(self) -> list[Path]:
         """The problem folders under the allowed roots (each root, and two levels below)."""
-        from supercoder.problems.loading import is_problem_dir
-
         found: list[Path] = []
         for root in self.roots():
             level = [root]
@@ -243,9 +251,6 @@ class Toolbox:
     def problem(self, ref: Any) -> "Problem":
         """The problem a call names: a served problem's name, or the path of a problem
         folder under an allowed root (absolute, or relative to a root)."""
-        from supercoder.errors import inside
-        from supercoder.problems.loading import is_problem_dir, load_problem
-
         ref = _short(ref, "problem", MAX_REF_CHARS)
         if NAME.fullmatch(ref) and ref in self.served():
             return self.served()[ref]
@@ -303,8 +308,6 @@ class Toolbox:
         return Answer("\n".join([head, *map(_line, lines)]), data)
 
     def show_problem(self, problem: str, tests: int = 3) -> Answer:
-        from supercoder.toolchain.baseline import baseline_asm
-
         p = self.problem(problem)
         if not isinstance(tests, int) or not 0 <= tests <= MAX_SHOWN_TESTS:
             raise UserError(f"tests: give 0 to {MAX_SHOWN_TESTS}")
@@ -373,10 +376,6 @@ class Toolbox:
         return Answer("\n".join(parts), data)
 
     def profile_baseline(self, problem: str, top: int = 15) -> Answer:
-        from supercoder.prompting.hotspots import find_hotspots, to_json
-        from supercoder.prompting.profiling import profile_problem
-        from supercoder.toolchain.baseline import baseline_asm
-
         if not isinstance(top, int) or not 1 <= top <= 200:
             raise UserError("top: give 1 to 200")
         p = self.problem(problem)
@@ -411,10 +410,6 @@ class Toolbox:
     def check_candidate(
         self, problem: str, assembly: str = "", time: bool = True, edits: str = ""
     ) -> Answer:
-        from supercoder.verify.evaluate import check_config
-        from supercoder.verify.reward import verdict_json
-        from supercoder.verify.service import verify_together
-
         p = self.problem(problem)
         asm = self._program(p, assembly, edits)
         if not isinstance(time, bool):
@@ -430,9 +425,6 @@ class Toolbox:
         return Answer(_verdict_text(verdict), verdict_json(verdict))
 
     def analyze_answer(self, problem: str, assembly: str = "", edits: str = "") -> Answer:
-        from supercoder.analysis import analyze
-        from supercoder.toolchain.baseline import baseline_asm
-
         p = self.problem(problem)
         asm = self._program(p, assembly, edits)
         result = analyze(baseline_asm(p), asm)
@@ -447,9 +439,6 @@ class Toolbox:
     def _program(self, problem: "Problem", assembly: Any, edits: Any) -> str:
         """The answer's whole program: ``assembly`` as given, or the SEARCH/REPLACE
         ``edits`` applied to the -O3 baseline (one of the two, each within the cap)."""
-        from supercoder.prompting.diffedit import DiffError, apply_diff, has_edit_blocks
-        from supercoder.toolchain.baseline import baseline_asm
-
         assembly, edits = self._sized(assembly, "assembly"), self._sized(edits, "edits")
         if bool(assembly.strip()) == bool(edits.strip()):
             raise UserError(
@@ -487,8 +476,6 @@ def _children(folder: Path) -> list[Path]:
 
 
 def _bundled(problem: "Problem") -> bool:
-    from supercoder.problems.loading import BUNDLED_ROOT
-
     return Path(problem.meta.get("path", "")).parent == BUNDLED_ROOT
 
 
@@ -516,10 +503,6 @@ def _line(text: str) -> str:
 
 def _verdict_text(verdict: "Verdict") -> str:
     """The verdict as ``supercoder check`` prints it (plain text, no colour)."""
-    from rich.console import Console
-
-    from supercoder.commands.display import print_verdict
-
     out = io.StringIO()
     print_verdict(verdict, Console(file=out, width=120, color_system=None, highlight=False))
     return out.getvalue().rstrip()
@@ -574,16 +557,12 @@ TOOLS = {
 def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     """The ``MCPServer`` with the five tools over ``box`` (default: a new ``Toolbox`` of
     ``config``), each bounded (see the module docstring)."""
-    import anyio
-
-    from supercoder.errors import require
+    import anyio  # lazy: httpx's dependency, used only by the server
 
     require("mcp", "mcp")
     from mcp.server.mcpserver import Context, MCPServer
     from mcp.types import CallToolResult, TextContent, ToolAnnotations
-    from pydantic import Field
-
-    from supercoder.paths import package_version
+    from pydantic import Field  # lazy: pydantic comes with the mcp extra
 
     box = box or Toolbox(config)
     limiter = anyio.CapacityLimiter(config.workers)
@@ -767,12 +746,7 @@ def serve(config: McpConfig) -> None:
 
 
 def _serve_http(server: Any, config: McpConfig) -> None:
-    import socket
-
     import uvicorn
-
-    from supercoder.commands.options import err
-    from supercoder.verify.access import BearerAuth
 
     app = BearerAuth(
         server.streamable_http_app(

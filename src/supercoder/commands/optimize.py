@@ -26,10 +26,31 @@ from supercoder.commands.options import (
     JsonFlag,
     ModelRunConfig,
     err,
+    note,
 )
 from supercoder.commands.optionset import but, with_config
-from supercoder.errors import EXIT_MACHINE, EXIT_NOTHING_CORRECT, InfraError, UserError, printable
-from supercoder.paths import temp_prefix
+from supercoder.errors import (
+    EXIT_MACHINE,
+    EXIT_NOTHING_CORRECT,
+    InfraError,
+    UserError,
+    check_writable,
+    printable,
+    safe_slug,
+)
+from supercoder.models.deadline import Deadline
+from supercoder.paths import atomic_write_text, temp_prefix
+from supercoder.problems.init import InitConfig, init_problem
+from supercoder.problems.loading import is_problem_dir, kept_paths, load_problem, load_problem_arg
+from supercoder.runs.buildsearch import note_header
+from supercoder.runs.dispatch import search
+from supercoder.runs.eval_run import dropped_reason, run_eval
+from supercoder.runs.metrics import answer_origin, long_enough, search_note
+from supercoder.runs.store import Store
+from supercoder.runs.strategies import make_verifier
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import program_isa
+from supercoder.types import BuildProvenance
 
 
 @with_config(ModelRunConfig, "opts", machine=engine_options())
@@ -63,11 +84,6 @@ def optimize(
 
     Example: supercoder optimize dp_lcs --samples 4 -o lcs.s
     """
-    from supercoder.errors import check_writable, safe_slug
-    from supercoder.models.deadline import Deadline
-    from supercoder.problems.loading import kept_paths
-    from supercoder.runs.metrics import search_note
-
     specs = opts.specs()
     settings = opts.strategy_config(specs)
     with tempfile.TemporaryDirectory(prefix=temp_prefix("opt")) as tmp:
@@ -108,9 +124,6 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
     """Every answer of the strategy, verified (journaled in the run store ``db`` when one
     is given), with the problem's -O3 baseline kept beside them (written when no answer
     is faster)."""
-    from supercoder.runs.dispatch import search
-    from supercoder.runs.strategies import make_verifier
-
     config = opts.verify_config()
     if db is not None:
         name = run or f"optimize:{problem.name}@{opts.run_model(specs, settings)}"
@@ -121,8 +134,6 @@ def _search(problem, target, specs, llms, settings, opts: ModelRunConfig, db, ru
             problem, llms, settings, verify=make_verifier(config), on_progress=_progress
         )
     if outcome.meta.baseline_asm is None:
-        from supercoder.toolchain.baseline import baseline_asm
-
         outcome = replace(outcome, meta=replace(outcome.meta, baseline_asm=baseline_asm(problem)))
     return outcome
 
@@ -131,13 +142,9 @@ def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRu
     """Write the chosen answer to ``path``, else the -O3 baseline with a comment saying
     why (the build search's note), a memorizable problem's answer with one saying its
     speedup is on the visible tests; what the written program needs of the CPU."""
-    from supercoder.paths import atomic_write_text
-
     written = chosen.candidate.asm if chosen else outcome.meta.baseline_asm
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
-        from supercoder.runs.buildsearch import note_header
-
         written = f"{note_header(note)}{written or ''}"
     if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
         written = f"# supercoder: {MEMORIZABLE_NOTE}\n{written or ''}"
@@ -150,8 +157,6 @@ def _exit_for(outcome) -> None:
     answer was correct; return otherwise."""
     best = outcome.best
     if best is None and outcome.attempts:  # every answer lost to machine trouble
-        from supercoder.runs.eval_run import dropped_reason
-
         err.print(Text(printable(f"not verified: {dropped_reason(outcome)}")))
         raise typer.Exit(EXIT_MACHINE)
     if not (best and best.verdict.correct):
@@ -166,10 +171,6 @@ def _progress(step) -> None:
 def _stored_search(problem, llms, run_config, db, config, progress):
     """The search journaled in the run store ``db`` (``run_config``: the run's identity,
     its target and deadline among it): a killed ``optimize`` continues when run again."""
-    from supercoder.runs.eval_run import run_eval
-    from supercoder.runs.store import Store
-    from supercoder.runs.strategies import make_verifier
-
     store = Store(db)
     try:
         result = run_eval(
@@ -192,8 +193,6 @@ def _faster_answer(outcome, no_time: bool):
     test long enough to time, as re-checked afresh (``strategies.confirm_best``: the
     figure that picked it is not the one that proves it); with --no-time the best correct
     one; None means the baseline."""
-    from supercoder.runs.metrics import long_enough
-
     best = outcome.best
     if no_time:
         return best if best and best.verdict.correct else None
@@ -206,15 +205,11 @@ def _written_isa(chosen, written: str, target, sandbox: bool):
     """What the written program needs: its verdict's scan, or (the baseline) a scan of it."""
     if chosen is not None and chosen.verdict.isa is not None:
         return chosen.verdict.isa
-    from supercoder.toolchain.gcc import program_isa
 
     return program_isa(written, target, isolation=sandbox)
 
 
 def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "", ldflags: str = ""):
-    from supercoder.commands.options import note
-    from supercoder.problems.loading import is_problem_dir, load_problem, load_problem_arg
-
     if target.is_dir() or (not target.exists() and target.suffix != ".c"):
         return load_problem_arg(target, note)  # a folder, or a bundled problem's name
     if target.suffix != ".c" or not target.is_file():
@@ -223,7 +218,6 @@ def _load_target(target: Path, inputs: Path | None, tmp: Path, cflags: str = "",
         if is_problem_dir(target.parent) and target.name == "source.c":
             return load_problem(target.parent)
         raise UserError(f"{target}: a bare .c file needs --inputs DIR (one input file per test)")
-    from supercoder.problems.init import InitConfig, init_problem
 
     opts = InitConfig(cflags=cflags, ldflags=ldflags)
     return load_problem(init_problem(target, inputs, tmp / target.stem, options=opts))
@@ -254,8 +248,6 @@ def _attempt_json(a) -> dict[str, Any]:
 
 
 def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
-    from supercoder.runs.metrics import answer_origin
-
     title = printable(f"{outcome.problem}: {len(outcome.attempts)} answer(s) verified")
     table = Table(title=Text(title))
     columns = (
@@ -318,8 +310,6 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
 def _builds_table(outcome, limit: int = 200) -> Table | None:
     """The builds the build search tried (its answers carry the search): each
     build's label, how far it got, its speedup; None for other models."""
-    from supercoder.types import BuildProvenance
-
     builds = [a.origin.of(BuildProvenance) for a in outcome.attempts]
     search = next((b.search for b in builds if b is not None and b.search), None)
     if search is None or not search.builds:

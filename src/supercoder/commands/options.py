@@ -14,11 +14,20 @@ import typer
 from rich.console import Console
 
 from supercoder.commands.optionset import but, declare, flags, group
-from supercoder.errors import UserError
-from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.errors import UserError, printable
+from supercoder.models.base import Sampling
+from supercoder.models.providers import load_model
+from supercoder.prompting.answers import AnswerForm, Context, check_modes
+from supercoder.runs.buildsearch import BuildsConfig, legacy_options
+from supercoder.runs.evolve import StartFrom
+from supercoder.runs.registry import BUILDS, canonical, legacy_spec, make_config, strategy_class
+from supercoder.runs.store import RunConfig
+from supercoder.runs.strategies import StrategyConfig
 from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
+from supercoder.verify.evaluate import check_config
 from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS, RewardConfig, RewardKind
+from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
@@ -257,8 +266,6 @@ def pick_benchmark(option: str | None, positional: str | None, default: str | No
 
 def note(line: str) -> None:
     """One line of information on stderr (which problem folder was used, ...)."""
-    from supercoder.errors import printable
-
     err.print(printable(line, newlines=False))
 
 
@@ -289,12 +296,10 @@ class CheckOptions:
 
     no_time: bool = False
     unsafe_no_sandbox: bool = False
-    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags("--target"))
+    isa_target: Target = field(default=DEFAULT_TARGET, metadata=flags(TARGET))
 
     def config(self, cpu_limit: float | None = None, memory_mb: int | None = None) -> CheckConfig:
         """The ``CheckConfig`` of these options (``verify.evaluate.check_config``)."""
-        from supercoder.verify.evaluate import check_config
-
         return check_config(
             sandbox=not self.unsafe_no_sandbox,
             time=not self.no_time,
@@ -341,7 +346,7 @@ class ModelRunConfig:
     """
 
     model: list[str] | None = field(
-        default=None, metadata=flags("--model", "-m", shown="none: --strategy builds")
+        default=None, metadata=flags(MODEL, shown="none: --strategy builds")
     )
     samples: int | None = field(
         default=None,
@@ -350,13 +355,11 @@ class ModelRunConfig:
         ),
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))
-    temperature: float = field(default=0.7, metadata=flags("--temperature", "-t", min=0.0))
-    base_url: str | None = field(default=None, metadata=flags("--base-url", shown="the provider's"))
-    timeout: float = field(default=300.0, metadata=flags("--timeout", min=0.1))
+    temperature: float = field(default=0.7, metadata=flags(TEMPERATURE))
+    base_url: str | None = field(default=None, metadata=flags(BASE_URL, shown="the provider's"))
+    timeout: float = field(default=300.0, metadata=flags(TIMEOUT))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    budget: float | None = field(
-        default=None, metadata=flags("--budget", min=0.1, shown=f"{DEFAULT_BUDGET:g}")
-    )
+    budget: float | None = field(default=None, metadata=flags(BUDGET, shown=f"{DEFAULT_BUDGET:g}"))
     strategy: str | None = field(
         default=None, metadata=flags("--strategy", shown="best-of-n; no --model: builds")
     )
@@ -397,8 +400,6 @@ class ModelRunConfig:
 
     def specs(self) -> list[str]:
         """The models' specs (none for the build search; bad ones: one line)."""
-        from supercoder.prompting.answers import check_modes
-
         check_modes(self.context, self.answer)
         return self.plan()[1]
 
@@ -406,8 +407,6 @@ class ModelRunConfig:
         """(the strategy's registered name, the models' specs, the options of the build
         search's older spelling ``--model compiler:OPTS`` or None), each bad choice
         refused in one line."""
-        from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
-
         given = self.model or []
         older = [o for m in given if (o := legacy_spec(m)) is not None]
         models = [m for m in given if legacy_spec(m) is None]
@@ -448,10 +447,6 @@ class ModelRunConfig:
 
     def strategy_config(self, specs: list[str]) -> StrategyConfig:
         """The ``StrategyConfig`` of these options (bad choices: one line)."""
-        from supercoder.models.base import Sampling
-        from supercoder.runs.registry import BUILDS, strategy_class
-        from supercoder.runs.strategies import StrategyConfig
-
         name, _, older = self.plan()
         _check_choices(self, name)
         cls = strategy_class(name)
@@ -487,8 +482,6 @@ class ModelRunConfig:
     def _builds_config(self, older: str | None):
         """The build search's ``BuildsConfig`` and target: ``--budget``, ``--target``,
         ``--strategy-option``, or the older ``--model compiler:OPTS`` spelling's."""
-        from supercoder.runs.buildsearch import BuildsConfig, legacy_options
-
         config, named = legacy_options(older or "")
         if self.budget is not None:
             config = BuildsConfig(self.budget, config.builds)
@@ -520,8 +513,6 @@ class ModelRunConfig:
     ) -> RunConfig:
         """The eval run these options make on ``benchmark`` (its identity in the store:
         models, strategy, timing, sandbox, deadline, target), run as the rest says."""
-        from supercoder.runs.store import RunConfig
-
         return RunConfig(
             model=self.run_model(specs, settings),
             benchmark=benchmark,
@@ -538,8 +529,6 @@ class ModelRunConfig:
 
     def verify_config(self) -> VerifyConfig:
         """How every answer is checked: the sandbox, timing or not, the target."""
-        from supercoder.verify.service import VerifyConfig
-
         return VerifyConfig(self.checks.config())
 
 
@@ -562,8 +551,6 @@ def reward_config(
 
 def _check_choices(o: ModelRunConfig, name: str) -> None:
     """The strategy options that do not fit together, each refused in one line."""
-    from supercoder.runs.evolve import StartFrom
-
     try:
         StartFrom(o.start_from)
     except ValueError:
@@ -582,8 +569,6 @@ def strategy_options(
 ) -> object:
     """The strategy's ``Config`` from its flags (``own``) and ``--strategy-option
     KEY=VALUE`` pairs (``runs.registry.make_config``: each value read as its field's type)."""
-    from supercoder.runs.registry import make_config
-
     values: dict[str, object] = dict(own)
     for pair in pairs:
         key, eq, value = pair.partition("=")
@@ -596,9 +581,6 @@ def strategy_options(
 def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):
     """The model ``problem init --llm-generator`` and ``problem llm-generator`` ask (messages -> reply text), or None; refused up front
     (before any build) when it cannot be asked."""
-    from supercoder.errors import UserError
-    from supercoder.runs.registry import legacy_spec
-
     if not wanted:
         if spec is not None:
             raise UserError("--model is used with --llm-generator only")
@@ -617,8 +599,6 @@ def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generato
             "--llm-generator with --generator: the problem's own generator comes first; "
             "give one of them"
         )
-    from supercoder.models.base import Sampling
-    from supercoder.models.providers import load_model
 
     client = load_model(spec, base_url=base_url, cache=False)
     sampling = Sampling(n=1, temperature=0.2, max_tokens=8192)

@@ -18,12 +18,15 @@ it is (``[default: 120]``), where typer would wrap it in parentheses.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import enum
 import functools
 import inspect
+import json
 import math
 import re
+import tomllib
 import typing
 from collections.abc import Callable
 from pathlib import Path
@@ -31,12 +34,21 @@ from typing import Annotated, Any
 
 import click
 import typer
+from rich.markup import escape
 from typer.core import TyperArgument, TyperOption
 
+from supercoder.errors import UserError, read_regular
 
-def flags(*names: str, shown: str | None = None, **option: Any) -> dict[str, Any]:
-    """A field's ``metadata``: its option names, what its None default means (``shown``)
-    and further ``typer.Option`` keywords (``min``, ``max``...)."""
+
+def flags(
+    *names: str | typer.models.OptionInfo, shown: str | None = None, **option: Any
+) -> dict[str, Any]:
+    """A field's ``metadata``: its option names (or the shared option it takes, as
+    ``declare`` made it: ``flags(TARGET)``), what its None default means (``shown``) and
+    further ``typer.Option`` keywords (``min``, ``max``...)."""
+    shared = [n for n in names if isinstance(n, typer.models.OptionInfo)]
+    if shared:
+        return {"declared": shared[0], "shown": shown, "option": option}
     return {"flags": names, "shown": shown, "option": option}
 
 
@@ -60,17 +72,14 @@ def declare(*names: str, help: str, **option: Any) -> typer.models.OptionInfo:
 
 
 def declared(name: str) -> typer.models.OptionInfo | None:
-    """The shared declaration of the long flag ``name`` (``declare``), if any."""
-    import supercoder.commands.options  # noqa: F401  (where the shared options are declared)
-
+    """The shared declaration of the long flag ``name`` (``declare``), if any (the package
+    imports ``commands.options``, where the shared options are declared, before this)."""
     return _DECLARED.get(name)
 
 
 def but(info: typer.models.OptionInfo, **changes: Any) -> typer.models.OptionInfo:
     """A copy of a declared option with this command's own default text or range
     (``show_default``, ``min``...): the same flags, help and site."""
-    import copy
-
     out = copy.copy(info)
     for key, value in changes.items():
         setattr(out, key, value)
@@ -124,7 +133,7 @@ def config_params(
         extra = dict(meta.get("option") or {})
         if "show_default" not in extra and (shown := _shown(default, meta.get("shown"))):
             extra["show_default"] = shown
-        shared = next(filter(None, map(declared, _long_flags(names))), None)
+        shared = meta.get("declared") or next(filter(None, map(declared, _long_flags(names))), None)
         if shared is not None:  # a shared option: its one declaration, this field's default
             info = but(shared, **extra)
         else:
@@ -292,10 +301,6 @@ def _config_param() -> inspect.Parameter:
 
 def read_run_file(path: Path) -> dict[str, Any]:
     """A TOML run file's table (UserError, one line, when it cannot be read)."""
-    import tomllib
-
-    from supercoder.errors import UserError, read_regular
-
     raw = read_regular(path, 1 << 20, "run file")
     try:
         return tomllib.loads(raw.decode())
@@ -318,8 +323,6 @@ def apply_run_file(
     as the option's own flag would be; an unknown key or bad value is refused in one
     line naming it. ``data``: the file's table already read (``path`` then only names
     where it came from)."""
-    from supercoder.errors import UserError
-
     data = read_run_file(Path(path)) if data is None else data
     tables = tables or {}
     ctx = ctx or click.get_current_context(silent=True)
@@ -402,8 +405,6 @@ def to_toml(values: dict[str, Any], title: str = "") -> str:
 
 
 def _toml_value(value: Any) -> str:
-    import json
-
     if isinstance(value, enum.Enum):
         value = value.value
     if isinstance(value, bool):
@@ -524,8 +525,6 @@ def _sentence(text: str) -> str:
     """The docstring's field text as help: one final period, a capital first letter
     unless it starts with a value (``full: ...``, ``compiler | ...``), brackets escaped
     (typer renders help as rich markup, which would eat ``[...]``)."""
-    from rich.markup import escape
-
     text = text.strip().replace("``", "")
     if not text:
         return ""

@@ -7,8 +7,12 @@ from typing import Annotated
 
 import typer
 
-from supercoder.commands.options import OUT
+from supercoder.commands.options import OUT, note
 from supercoder.commands.optionset import but
+from supercoder.errors import check_writable
+from supercoder.paths import atomic_write_text
+from supercoder.problems.loading import kept_paths, load_problem_arg
+from supercoder.toolchain.baseline import baseline_asm
 
 
 def baseline_cmd(
@@ -29,12 +33,6 @@ def baseline_cmd(
 
     Example: supercoder problem baseline dp_lcs -o mine.s && supercoder check dp_lcs mine.s
     """
-    from supercoder.commands.options import note
-    from supercoder.errors import check_writable
-    from supercoder.paths import atomic_write_text
-    from supercoder.problems.loading import kept_paths, load_problem_arg
-    from supercoder.toolchain.baseline import baseline_asm
-
     problem = load_problem_arg(problem_dir, note)
     asm = baseline_asm(problem)
     if out is None:

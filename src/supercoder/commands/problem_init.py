@@ -19,6 +19,9 @@ from supercoder.commands.options import (
     SplitOpt,
     generator_llm,
 )
+from supercoder.problems.init import InitConfig, create_from_sources
+from supercoder.problems.sources import with_build_flags
+from supercoder.prompting.inputgen import write_pair
 
 if TYPE_CHECKING:
     from supercoder.problems.init import InitReport
@@ -150,9 +153,6 @@ def problem_init(
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
-    from supercoder.problems.init import InitConfig, create_from_sources
-    from supercoder.problems.sources import with_build_flags
-
     ask = generator_llm(llm_generator, model, base_url, generator)
 
     opts = InitConfig(
@@ -173,8 +173,6 @@ def problem_init(
     report = create_from_sources(sources, inputs, out, opts)
     pair = None
     if ask is not None and report.reads_input:
-        from supercoder.prompting.inputgen import write_pair
-
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
     _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)

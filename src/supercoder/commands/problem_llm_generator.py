@@ -9,6 +9,10 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import BASE_URL, FORCE, MODEL, generator_llm
+from supercoder.errors import UserError
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR
+from supercoder.prompting.inputgen import write_pair
 
 
 def llm_generator_cmd(
@@ -31,11 +35,6 @@ def llm_generator_cmd(
 
     Example: supercoder problem llm-generator problems/cf283a --model openai:gpt-4o
     """
-    from supercoder.errors import UserError
-    from supercoder.problems.loading import BUNDLED_ROOT, load_problem
-    from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR
-    from supercoder.prompting.inputgen import write_pair
-
     if not problem_dir.is_dir():
         raise UserError(f"{problem_dir}: not a problem folder")
     folder = problem_dir.resolve()

@@ -7,10 +7,16 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
-from supercoder.commands.options import BUDGET, JsonFlag, SandboxOpt
+from supercoder.commands.options import BUDGET, JsonFlag, SandboxOpt, note
 from supercoder.commands.optionset import but
 from supercoder.errors import UserError
+from supercoder.problems.loading import load_problem_arg
+from supercoder.prompting.hotspots import find_hotspots, to_json
+from supercoder.prompting.profiling import profile_problem
+from supercoder.toolchain.baseline import baseline_asm
 
 
 def profile_cmd(
@@ -31,12 +37,6 @@ def profile_cmd(
 
     Example: supercoder problem profile dp_lcs
     """
-    from supercoder.commands.options import note
-    from supercoder.problems.loading import load_problem_arg
-    from supercoder.prompting.hotspots import find_hotspots, to_json
-    from supercoder.prompting.profiling import profile_problem
-    from supercoder.toolchain.baseline import baseline_asm
-
     problem = load_problem_arg(problem_dir, note)
     if not problem.visible_tests:
         raise UserError(f"{problem_dir}: no visible tests to profile on")
@@ -53,9 +53,6 @@ def profile_cmd(
 
 
 def _print_profile(name: str, data: dict) -> None:
-    from rich.console import Console
-    from rich.table import Table
-
     p = data["profile"]
     console = Console(width=max(110, Console().width))
     console.print(

@@ -7,6 +7,11 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands.options import note
+from supercoder.problems.inputmodel import constraint_lines, model_for
+from supercoder.problems.loading import load_problem_arg
+from supercoder.verify.unseen import domain_line, sources
+
 
 def show_cmd(
     problem_dir: Annotated[
@@ -28,11 +33,6 @@ def show_cmd(
 
     Example: supercoder problem show problems/prog
     """
-    from supercoder.commands.options import note
-    from supercoder.problems.inputmodel import constraint_lines, model_for
-    from supercoder.problems.loading import load_problem_arg
-    from supercoder.verify.unseen import domain_line, sources
-
     problem = load_problem_arg(problem_dir, note)
     hidden = sum(t.hidden for t in problem.tests)
     typer.echo(

@@ -8,6 +8,8 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import OUT, DbOpt
+from supercoder.errors import printable
+from supercoder.report.page import write_report
 
 
 def report(
@@ -15,9 +17,6 @@ def report(
     out: Annotated[Path, OUT] = Path("report.html"),
     db: DbOpt = None,
 ) -> None:
-    from supercoder.report.page import write_report
-
     path = write_report(db, run, out)
-    from supercoder.errors import printable
 
     typer.echo(printable(f"wrote {path} ({path.stat().st_size // 1024} KiB)", newlines=False))

@@ -15,9 +15,13 @@ from supercoder.commands.options import (
     InsecureLoopbackOpt,
     ServedBenchmarksOpt,
     TokenFileOpt,
+    err,
 )
 from supercoder.commands.optionset import but
 from supercoder.errors import UserError
+from supercoder.verify.access import read_token  # the rule every server shares
+from supercoder.verify.server import ServeConfig
+from supercoder.verify.server import serve as run_server
 
 
 @with_engine(skip=("requests",))
@@ -63,10 +67,6 @@ def serve(
 
     Example: SUPERCODER_TOKEN=$(openssl rand -hex 16) supercoder serve --host 0.0.0.0
     """
-    from supercoder.commands.options import err
-    from supercoder.verify.server import ServeConfig
-    from supercoder.verify.server import serve as run_server
-
     token = _token(token_file)
     workers = current().workers  # requests verified at once, and the worker processes
     config = ServeConfig(
@@ -96,6 +96,4 @@ def serve(
 
 
 def _token(token_file: Path | None) -> str | None:
-    from supercoder.verify.access import read_token  # the rule every server shares
-
     return read_token(token_file)

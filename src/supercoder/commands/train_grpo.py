@@ -17,7 +17,7 @@ from supercoder.commands.options import (
 )
 from supercoder.commands.optionset import with_config
 from supercoder.toolchain.isa import DEFAULT_TARGET
-from supercoder.training.grpo import GrpoConfig
+from supercoder.training.grpo import GrpoConfig, train_grpo
 from supercoder.verify.reward import DEFAULT_REWARD
 
 
@@ -37,8 +37,6 @@ def grpo(
     opts: GrpoConfig,
 ) -> None:
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
-    from supercoder.training.grpo import train_grpo
-
     opts = replace(
         opts,
         reward=reward_config(reward, baseline_copy, not unsafe_no_sandbox, isa_target),

@@ -10,7 +10,9 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.optionset import with_config
-from supercoder.training.sft import SftConfig
+from supercoder.errors import UserError
+from supercoder.training.sft import SftConfig, train_sft
+from supercoder.training.trace import read_rows
 
 
 @with_config(SftConfig, "opts", skip=("run",))
@@ -30,10 +32,6 @@ def sft(
     """Supervised fine-tuning on a run's best verified, faster answers (--answer diff:
     the targets are SEARCH/REPLACE edits from the baseline to the answer), or on the
     rows of --examples (an evolve run's parent -> improved-child steps)."""
-    from supercoder.errors import UserError
-    from supercoder.training.sft import train_sft
-    from supercoder.training.trace import read_rows
-
     if (from_run is None) == (examples is None):
         raise UserError("give one of --from-run RUN or --examples FILE.jsonl")
     rows = read_rows(examples, "SFT examples") if examples is not None else None

@@ -10,7 +10,8 @@ import typer
 
 from supercoder.commands.options import BENCHMARK
 from supercoder.commands.optionset import with_config
-from supercoder.training.verl_export import VerlExportConfig
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.training.verl_export import ALGOS, VerlExportConfig, export_verl
 from supercoder.training.verl_scripts import Algo
 
 
@@ -39,9 +40,6 @@ def verl(
     cover them unless given, problems that do not fit are named and left out, and the
     export refuses when fewer than one batch of training problems fit.
     """
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.training.verl_export import ALGOS, export_verl
-
     opts = replace(opts, algos=ALGOS if algo is AlgoChoice.BOTH else (algo.value,))
     for path in export_verl(load_benchmark(benchmark), load_benchmark(val), opts, echo=typer.echo):
         typer.echo(str(path))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import typer
 
+from supercoder import __version__
+from supercoder.sandbox.box import isolation_status
+from supercoder.toolchain.gcc import machine_context
+
 
 def version() -> None:
-    from supercoder import __version__
-    from supercoder.sandbox.box import isolation_status
-    from supercoder.toolchain.gcc import machine_context
-
     typer.echo(f"supercoder {__version__}")
     for k, v in machine_context().items():
         typer.echo(f"  {k}: {v}")

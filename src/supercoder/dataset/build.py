@@ -31,9 +31,12 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.dataset import codenet
-from supercoder.dataset.process import Job
+from supercoder.dataset.process import Job, run_job
+from supercoder.dataset.records import write_records
 from supercoder.dataset.text import approx_tokens, jaccard, shingles
 from supercoder.engine import current
+from supercoder.paths import atomic_write_text
+from supercoder.problems.loading import write_problem
 from supercoder.types import Problem, TestCase
 
 SPLITS = ("train", "val")
@@ -115,8 +118,6 @@ def run_jobs(
 ) -> list[dict]:
     """Every job run (built, run, timed) on the engine's verification workers
     (``workers``: a one-off engine of that many); results in the jobs' order."""
-    from supercoder.dataset.process import run_job
-
     with current().with_workers(workers) as engine:
         return engine.process_map(run_job, jobs, progress)
 
@@ -183,9 +184,6 @@ def to_problem(r: dict, split: str, inputs: list[str]) -> Problem:
 
 
 def write_outputs(out: Path, problems: list[Problem], summary: dict[str, Any]) -> None:
-    from supercoder.dataset.records import write_records
-    from supercoder.problems.loading import write_problem
-
     shutil.rmtree(out / "problems", ignore_errors=True)
     for p in problems:
         write_problem(p, out / "problems" / str(p.split) / p.name)
@@ -193,7 +191,6 @@ def write_outputs(out: Path, problems: list[Problem], summary: dict[str, Any]) -
         chosen = [p for p in problems if p.split == split]
         for ext in (".parquet", ".jsonl"):
             write_records(chosen, out / f"{split}{ext}")
-    from supercoder.paths import atomic_write_text
 
     atomic_write_text(out / "summary.json", json.dumps(summary, indent=2, sort_keys=True) + "\n")
 

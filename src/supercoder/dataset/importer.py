@@ -29,12 +29,19 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any
 
+from supercoder.dataset.records import FORMATS, problem_from_record, read_raw
 from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, inside, is_safe_name, printable, require
+from supercoder.problems.loading import is_problem_dir, remove_dead_partials, write_problem
+from supercoder.sandbox.box import isolation_status
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import normalize_asm
+from supercoder.toolchain.reference import reference_runs
 
 _RBP_SLOT = re.compile(r"-?\d*\(%rbp\)")
 _INSTRUCTION = re.compile(r"^\s+[a-z]")
@@ -95,8 +102,6 @@ def looks_unoptimized(asm: str) -> bool:
 
 
 def classify(asm: Any, ours_o3: str, ours_o0: str) -> str:
-    from supercoder.toolchain.gcc import normalize_asm
-
     if not isinstance(asm, str) or not asm.strip():
         return "missing"
     norm = normalize_asm(asm)
@@ -110,8 +115,6 @@ def classify(asm: Any, ours_o3: str, ours_o0: str) -> str:
 def read_source(spec: str, bad: list[tuple[str, str]] | None = None) -> list[Any]:
     """Raw records from a local file or a hub dataset name (all splits); with ``bad``,
     unreadable JSONL lines are noted there instead of failing."""
-    from supercoder.dataset.records import FORMATS, read_raw
-
     path = Path(spec)
     if path.exists() or path.suffix in FORMATS:
         return read_raw(path, bad)
@@ -145,9 +148,7 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
     """Our -O3 (the problem's baseline) and -O0 assembly of the problem's C; with
     ``check_outputs``, its visible and hidden expected outputs compared with one run of
     the -O3 reference build."""
-    from supercoder.toolchain.baseline import baseline_asm
     from supercoder.toolchain.gcc import compile_to_asm
-    from supercoder.toolchain.reference import reference_runs
 
     try:
         o3, o0 = (
@@ -185,8 +186,6 @@ def _differs(expected: bytes, actual: bytes) -> str:
 def _check(records: list[Any], bad: list[tuple[str, str]]) -> tuple[list[tuple[str, Any]], list]:
     """(where, Problem) for every record that is valid and safely named; the others are
     added to ``bad`` as (where, reason kind, why)."""
-    from supercoder.dataset.records import problem_from_record
-
     good: list[tuple[str, Any]] = []
     skipped: list[tuple[str, str, str]] = [(w, NOT_VALID, why) for w, why in bad]
     seen: dict[tuple[str, str], str] = {}
@@ -226,10 +225,6 @@ def import_records(
     check_outputs: bool = True,
 ) -> ImportReport:
     """Write one problem folder per good record under ``out/<split>/<name>/``."""
-    from functools import partial
-
-    from supercoder.problems.loading import remove_dead_partials
-
     if check_outputs:
         _require_sandbox()
     remove_dead_partials(out)  # what a killed import left half-written
@@ -271,8 +266,6 @@ def import_records(
 
 
 def _require_sandbox() -> None:
-    from supercoder.sandbox.box import isolation_status
-
     ok, why = isolation_status()
     if not ok:
         raise InfraError(
@@ -291,10 +284,6 @@ def _kinds(problem: Any, b: Built) -> dict[str, str]:
 
 def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     """Write the problem folder; '' when done, else why not (never outside ``out``)."""
-    from dataclasses import replace
-
-    from supercoder.problems.loading import is_problem_dir, write_problem
-
     split = problem.split or "train"
     dest = out / split / problem.name
     if not inside(out, dest) or dest.is_symlink() or (out / split).is_symlink():

@@ -42,17 +42,23 @@ the released SuperCoder scripts build the *timed* baseline from that field, so w
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 import json
 import shlex
+import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
-from supercoder.errors import UserError, printable
-from supercoder.problems.loading import TRAVEL_KEY
+from supercoder.errors import UserError, parse_json, printable
+from supercoder.paths import cache_dir, sibling_temp
+from supercoder.problems.loading import TEST_DATA, TEST_FOLDERS, TRAVEL_KEY, load_problem, own_files
 from supercoder.problems.schema import check_fields
+from supercoder.prompting.prompts import fence, question
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
@@ -122,8 +128,6 @@ def _text_of(p: Path) -> str:
 
 
 def _json(text: str, where: str) -> Any:
-    from supercoder.errors import parse_json
-
     return parse_json(text, where)
 
 
@@ -195,10 +199,6 @@ def problem_bundle(problem: Problem) -> str:
     """The problem's ``problem_files`` (module docstring): the files of the folder it was
     loaded from (``own_files``), or for a problem made in memory its ``problem.json``
     (its settings and marks) and ``baseline.s``; UserError when it cannot travel whole."""
-    import base64
-
-    from supercoder.problems.loading import own_files
-
     folder = problem.meta.get("path")
     if folder and Path(folder).is_dir():
         files = own_files(folder)
@@ -237,8 +237,6 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
     """``problem`` (source and tests, as the record gives them) restored whole from its
     ``problem_files``: written as a problem folder under the cache (once per content)
     and loaded from there, like any folder; UserError naming the record if malformed."""
-    from supercoder.paths import cache_dir
-
     files = _bundle_files(bundle, where)
     folder_name = _safe_component(problem.name) or "problem"
     h = hashlib.sha256(f"{BUNDLE_FORMAT}\n{problem.name}\n{problem.split}\n".encode())
@@ -252,7 +250,6 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
     target = home / folder_name
     if not (target / "source.c").is_file():
         _write_folder(problem, files, home, folder_name, where)
-    from supercoder.problems.loading import load_problem
 
     try:
         loaded = load_problem(target)
@@ -271,9 +268,6 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
 
 
 def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
-    import base64
-    import binascii
-
     if isinstance(bundle, str):
         bundle = _json(bundle, f"{where} field extra_info.{BUNDLE}")
     if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE_FORMAT:
@@ -307,10 +301,6 @@ def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
 def _bundle_path(rel: str, where: str, field: str) -> str:
     """A relative path inside the problem folder that is none of the record's own (the
     source, a test's data); UserError otherwise."""
-    from pathlib import PurePosixPath
-
-    from supercoder.problems.loading import TEST_DATA, TEST_FOLDERS
-
     parts = PurePosixPath(rel).parts
     ok = (
         0 < len(parts) <= 16
@@ -346,10 +336,6 @@ def _write_folder(
 ) -> None:
     """The folder ``home/name`` with ``files``, the source and the tests, whole or not at
     all (written beside, then renamed; another process's identical one is kept)."""
-    import shutil
-
-    from supercoder.paths import sibling_temp
-
     work = sibling_temp(home)  # this process's and thread's own (verl scores in threads)
     shutil.rmtree(work, ignore_errors=True)
     folder = work / name
@@ -490,8 +476,6 @@ def problem_to_record(
 ) -> dict[str, Any]:
     """One record in the exact SuperCoder schema (plus our documented extra fields);
     ``context``/``answer`` choose the prompt (``prompts.question``)."""
-    from supercoder.prompting.prompts import fence, question
-
     asm_q = question(
         problem, variant="asm", baseline_asm=baseline_asm, context=context, answer=answer
     )
@@ -540,8 +524,6 @@ def records_for(
     problems: Sequence[Problem], context: str = "full", answer: str = "whole"
 ) -> list[dict[str, Any]]:
     """Records for problems, numbered per split; baselines built with gcc -O3 if absent."""
-    from supercoder.toolchain.baseline import baseline_asm
-
     counters: dict[str, int] = {}
     out = []
     for p in problems:
@@ -563,7 +545,6 @@ def write_raw(records: Sequence[dict[str, Any]], path: str | Path) -> Path:
     if p.suffix not in (".parquet", ".jsonl"):
         raise UserError(f"{p}: write records as .parquet or .jsonl")
     p.parent.mkdir(parents=True, exist_ok=True)
-    from supercoder.paths import sibling_temp
 
     tmp = sibling_temp(p)
     try:

@@ -5,15 +5,21 @@ A leaf of models/: ``complete(messages, sampling, context=None)`` is the whole i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from supercoder.codec import Json, JsonObject, decode, encode, versioned
 from supercoder.types import Origin
 
 if TYPE_CHECKING:
     from supercoder.types import Problem
 
 
+# The response cache's record: format 2 has ``origin`` (1 had ``meta``). No
+# ``format_version`` is written (cached rows keep their shape); every row reads through
+# the format 1 migration, which leaves an ``origin`` as it is.
+@versioned(2, name="cached completion", migrations={1: lambda d: _meta_is_origin(d)}, write=False)
 @dataclass(frozen=True)
 class Completion:
     """One sampled answer.
@@ -48,33 +54,25 @@ class Completion:
             finish_reason=self.finish_reason,
         )
 
-    def to_json(self) -> dict[str, Any]:
-        """The response cache's record (``origin`` as ``Origin.to_json``)."""
-        return {
-            "text": self.text,
-            "model": self.model,
-            "prompt_tokens": self.prompt_tokens,
-            "completion_tokens": self.completion_tokens,
-            "cost_usd": self.cost_usd,
-            "cached": self.cached,
-            "finish_reason": self.finish_reason,
-            "origin": self.origin.to_json(),
-        }
+    def to_json(self) -> JsonObject:
+        """The response cache's record (through the codec; ``origin`` as ``Origin``'s)."""
+        return encode(self)  # type: ignore[return-value]
 
     @classmethod
-    def from_json(cls, d: dict[str, Any]) -> Completion:
-        """A cached record, today's or one kept before ``origin`` was typed (its
-        ``meta`` dict)."""
-        return cls(
-            text=str(d["text"]),
-            model=str(d["model"]),
-            prompt_tokens=int(d.get("prompt_tokens") or 0),
-            completion_tokens=int(d.get("completion_tokens") or 0),
-            cost_usd=None if d.get("cost_usd") is None else float(d["cost_usd"]),
-            cached=bool(d.get("cached")),
-            finish_reason=d.get("finish_reason"),
-            origin=Origin.from_json(d.get("origin") or d.get("meta")),
-        )
+    def from_json(cls, d: Mapping[str, Json]) -> Completion:
+        """A cached record, today's or one kept before ``origin`` was typed (its ``meta``
+        dict: the format 1 migration), through the codec."""
+        return decode(cls, d)
+
+
+def _meta_is_origin(d: JsonObject) -> JsonObject:
+    """A cached completion of format 1 (before ``origin`` was typed): its ``meta`` dict,
+    when it has no ``origin``, is its origin (read as an older origin)."""
+    d = dict(d)
+    meta = d.pop("meta", None)
+    if not d.get("origin"):
+        d["origin"] = meta or {}
+    return d
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,13 @@ import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from supercoder.engine import Engine, current
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import temp_prefix
+from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
 from supercoder.toolchain.flags import check_flags
@@ -121,8 +123,6 @@ def coverage_many(
 ) -> list[Coverage]:
     """Coverage of several problems, on the engine's verification workers (``engine``,
     else this process's; ``workers`` gives a one-off engine of that many instead)."""
-    from functools import partial
-
     with (engine or current()).with_workers(workers) as scoped:
         jobs = [p if scoped.workers <= 1 else _portable(p) for p in problems]
         return scoped.process_map(partial(_coverage_job, timeout=timeout), jobs, progress)
@@ -136,8 +136,6 @@ def _portable(problem: Problem) -> Problem | str:
 
 def _coverage_job(spec: Problem | str, timeout: float) -> Coverage:
     """One problem's coverage; a problem that cannot be built or run is a row saying why."""
-    from supercoder.problems.loading import load_problem
-
     problem = load_problem(spec) if isinstance(spec, str) else spec
     try:
         return problem_coverage(problem, timeout)

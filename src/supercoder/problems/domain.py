@@ -54,6 +54,7 @@ from pathlib import Path
 from supercoder.codec import FormatError, decode, encode, opts
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
+from supercoder.problems.generator import generator_sizes, run_generator
 from supercoder.problems.inputmodel import (
     INT32,
     WIDEN_MIN,
@@ -64,6 +65,12 @@ from supercoder.problems.inputmodel import (
     size_caps,
     top_sizes,
 )
+from supercoder.problems.validator import valid_inputs, validators_digest
+from supercoder.sandbox.box import Limits, open_sandbox
+from supercoder.sandbox.oneshot import run_isolated
+from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
+from supercoder.toolchain.gcc import compile_c
+from supercoder.toolchain.reference import build_failure
 from supercoder.types import Problem
 
 DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
@@ -89,8 +96,6 @@ def reference_runs(
 ) -> tuple[list[bytes | None], list[float]]:
     """The reference's output on each input (None: it did not run cleanly within
     ``seconds``), run once each in a fresh sandbox, and the CPU seconds of each."""
-    from supercoder.sandbox.box import Limits, open_sandbox
-
     with tempfile.TemporaryDirectory(prefix=temp_prefix("draw")) as tmp:
         binary = reference_binary(problem, Path(tmp))
         limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
@@ -108,8 +113,6 @@ def reference_runs(
 def reference_binary(problem: Problem, workdir: Path) -> Path:
     """The -O3 build of the problem's source: its baseline binary when the baseline is
     that build (no ``baseline.s``), else built and cached here."""
-    from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
-
     if not problem.baseline_asm:
         units = unit_asms(problem)
         return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
@@ -118,8 +121,6 @@ def reference_binary(problem: Problem, workdir: Path) -> Path:
 
 def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
     """The problem's source built with ``flags`` (then its cflags), cached by content."""
-    from supercoder.toolchain.gcc import compile_c
-
     key = hashlib.sha256(
         (
             f"{tag}\n{' '.join(flags)}\n{' '.join(problem.units)}\n"
@@ -139,8 +140,6 @@ def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
             problem.source, out, (*flags, *problem.compile_flags), link, units=problem.units
         )
         if not build.ok or build.binary is None:
-            from supercoder.toolchain.reference import build_failure
-
             full = (*flags, *problem.compile_flags)
             label = f"{problem.name}: the reference"
             raise UserError(build_failure(build.log, full, problem.ldflags, label, problem.source))
@@ -239,8 +238,6 @@ class Judge:
     ) -> list[list]:
         """Each level's runs on every input (a level named twice runs twice), in one
         sandbox."""
-        from supercoder.sandbox.box import Limits, open_sandbox
-
         with tempfile.TemporaryDirectory(prefix=temp_prefix("judge")) as tmp:
             binaries = {
                 level: (
@@ -256,9 +253,6 @@ class Judge:
                 return [[box.run(level, data) for data in inputs] for level in levels]
 
     def _run_sanitizer(self, binary: Path, data: bytes):
-        from supercoder.sandbox.box import Limits
-        from supercoder.sandbox.oneshot import run_isolated
-
         work = Path(tempfile.mkdtemp(prefix=temp_prefix("san")))
         try:
             os.chmod(work, 0o755)
@@ -374,8 +368,6 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
 def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
     """(low, high): the sizes the generator lists, else the sizes whose inputs are about
     as long as the problem's (probed once, cached)."""
-    from supercoder.problems.generator import generator_sizes, run_generator
-
     key = hashlib.sha256(source.encode() + tests_digest(problem).encode()).hexdigest()[:24]
     path = cache_dir() / "unseen" / "sizes" / f"{key}.json"
     try:
@@ -411,8 +403,6 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     (one generator run, one reference sandbox), then, where no probed size runs between
     the floor and the budget, bisected up to ``BISECT`` times; interpolated on a log-log
     scale; cached."""
-    from supercoder.problems.generator import run_generator
-
     key = hashlib.sha256(
         f"timed{VERSION}b\n{TOP_GEN_SECONDS}\n".encode()
         + source.encode()
@@ -570,7 +560,6 @@ class _Calibration:
         inputs = [d.encode() for d in dict.fromkeys(drawn) if d.encode() not in self.own]
         if not inputs:
             return 0, 0, 0.0, "it drew no new input"
-        from supercoder.problems.validator import valid_inputs
 
         valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
         outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
@@ -708,7 +697,6 @@ def calibrated(problem: Problem, model: InputModel) -> InputModel:
     version, else ``calibrate`` once per problem and model (cached by content)."""
     if model.domain.get("version") == VERSION:
         return model
-    from supercoder.problems.validator import validators_digest
 
     key = hashlib.sha256(
         f"domain{VERSION}\n{tests_digest(problem)}\n{model.digest()}\n"

@@ -40,6 +40,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from supercoder.errors import UserError
+from supercoder.problems.loading import load_problem
+from supercoder.problems.schema import check_fields
+from supercoder.toolchain.reference import ReferenceBuildError, run_reference
 from supercoder.types import ARGS_MARK, Problem
 
 SOURCE_LIMIT = 64 * 1024
@@ -64,8 +67,6 @@ class FuzzReport:
 
 
 def hint_of(problem: Problem) -> FuzzHint:
-    from supercoder.problems.schema import check_fields
-
     raw = problem.meta.get("fuzz") or {}
     check_fields({"fuzz": raw}, f"{problem.name}: problem.json")
     after = raw.get("shuffle_lines_after")
@@ -218,7 +219,6 @@ def fuzz_problem(
     folder = problem.meta.get("path")
     if not folder or not Path(folder).is_dir():
         raise UserError(f"{problem.name}: fuzzing writes into a problem folder; this one has none")
-    from supercoder.problems.loading import load_problem
 
     target = Path(folder) / "fuzz"
     shutil.rmtree(target, ignore_errors=True)  # fuzz from the problem's own tests only
@@ -262,8 +262,6 @@ def _check(
 ) -> tuple[list[tuple[bytes, bytes]], Counter]:
     """(input, output) of every input the reference handles the same twice at -O3 and
     once at -O0; the others counted by why they were dropped."""
-    from supercoder.toolchain.reference import ReferenceBuildError, run_reference
-
     try:
         results = run_reference(
             source,

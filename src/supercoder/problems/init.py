@@ -25,10 +25,21 @@ from pathlib import Path
 
 from supercoder.errors import UserError, read_regular
 from supercoder.paths import staging_prefix
+from supercoder.problems.domain import (
+    FLOOR_SECONDS,
+    calibrate,
+    describe,
+    generator_domain,
+    generator_timed_range,
+    too_small,
+)
+from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
+from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_constraint
 from supercoder.problems.layouts import Layout, TestFile, discover
-from supercoder.problems.loading import MAX_FILE_BYTES
+from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import outputs_match, parse_mode
-from supercoder.problems.sources import BuildFiles, gather
+from supercoder.problems.sources import BuildFiles, gather, main_file
+from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import parse_args, split_flags, with_args
 
@@ -123,8 +134,6 @@ def create_from_sources(
     """``create_problem`` for a program given as its C files: the one that defines
     ``main`` is the source, the others are joined to it (``opts.sources``); ``out_dir``
     None is a folder named for that source in the current folder."""
-    from supercoder.problems.sources import main_file
-
     source = main_file(sources)
     opts = replace(opts, sources=tuple(p for p in sources if p != source))
     return create_problem(source, inputs_dir, out_dir or Path(source.stem), opts)
@@ -288,7 +297,6 @@ def _check_options(opts: InitConfig) -> None:
             "--constraint bounds the input model init infers; a --generator draws its own "
             "domain (give one or the other)"
         )
-    from supercoder.problems.inputmodel import parse_constraint
 
     for text in opts.constraints:
         parse_constraint(text)  # a constraint that does not parse stops init before work
@@ -582,10 +590,6 @@ def _timed_source(
     calibrated against the reference (``problems.domain``) and stored as
     ``input_model.json``; also the domain in one line and whether it is too small to time
     (then ``problem.json`` says ``"too_small": true``)."""
-    from supercoder.problems.domain import calibrate, describe, too_small
-    from supercoder.problems.inputmodel import FILE, constraint_lines, infer
-    from supercoder.problems.loading import load_problem
-
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
@@ -630,13 +634,6 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     """The generator's domain in one line (its sizes, probed: the ones a check draws and
     the reference's CPU on them) and whether every size runs under the meter's floor
     (then marked ``too_small``)."""
-    from supercoder.problems.domain import (
-        FLOOR_SECONDS,
-        generator_domain,
-        generator_timed_range,
-    )
-    from supercoder.problems.loading import generator_source, load_problem
-
     problem = load_problem(folder)
     source = generator_source(problem.meta)
     if source is None:
@@ -661,8 +658,6 @@ def _stdin_of(t: TestFile) -> bytes:
 def _copy_validator(path: Path, folder: Path, inputs: list[tuple[str, bytes]]) -> None:
     """Copy the user's validator in as ``validate.py`` once every input given passes it
     (run in the sandbox; a one-line error names the first input it rejects)."""
-    from supercoder.problems.validator import DEFAULT_FILE, check_inputs
-
     if not path.is_file():
         raise UserError(f"--validator {path}: no such file")
     try:
@@ -676,8 +671,6 @@ def _copy_validator(path: Path, folder: Path, inputs: list[tuple[str, bytes]]) -
 def _copy_generator(path: Path, folder: Path, seconds: float) -> None:
     """Copy the user's generator in as ``gen.py``, once it has made an input in the
     sandbox within ``seconds`` (a broken generator is refused at init, not at a check)."""
-    from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-
     if not path.is_file():
         raise UserError(f"--generator {path}: no such file")
     try:

@@ -49,6 +49,7 @@ from typing import Any
 
 from supercoder.errors import UserError
 from supercoder.paths import atomic_write_text, cache_dir
+from supercoder.problems.loading import own_file
 from supercoder.types import ARGS_MARK, Problem
 
 FORMAT = "supercoder-input-model/1"
@@ -847,8 +848,6 @@ def load_model(path: Path) -> InputModel:
 def model_for(problem: Problem) -> InputModel | None:
     """The problem's stored model (``input_model.json``), else one inferred from all its
     inputs, cached by their content; None where its inputs are not text."""
-    from supercoder.problems.loading import own_file
-
     folder = problem.meta.get("path")
     if folder and (Path(folder) / FILE).exists():
         return load_model(own_file(Path(folder), Path(folder) / FILE))

@@ -37,11 +37,13 @@ import json
 import logging
 import os
 import shlex
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 
 from supercoder.errors import UserError, inside, parse_json, printable, read_regular
-from supercoder.paths import atomic_write_bytes, cache_dir
+from supercoder.paths import atomic_write_bytes, cache_dir, pid_alive
+from supercoder.problems.generator import run_generator
 from supercoder.problems.schema import check_fields
 from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
@@ -323,8 +325,6 @@ def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
 def generated_input(folder: Path, seed: int, size: int, digest: str | None = None) -> bytes:
     """The folder's generator's input for (seed, size), run in the build sandbox
     (``problems.generator``), cached by digest; verifies the digest."""
-    from supercoder.problems.generator import run_generator
-
     cached = cache_dir() / "inputs" / f"{digest}.in" if digest else None
     if cached and cached.is_file():
         return cached.read_bytes()
@@ -366,8 +366,6 @@ def write_problem(problem: Problem, folder: Path) -> Path:
     only then). A write killed midway leaves no folder that loads (``load_problem``
     refuses a marked one); the next import removes the dead partial folder
     (``remove_dead_partials``)."""
-    import shutil
-
     folder = Path(folder)
     origin = problem.meta.get("path")
     own = own_files(origin) if origin and Path(origin).is_dir() else {}
@@ -416,10 +414,6 @@ def write_problem(problem: Problem, folder: Path) -> Path:
 def remove_dead_partials(root: Path) -> list[Path]:
     """Remove the ``.NAME.partial-PID`` folders under ``root`` (and one level down, the
     splits) whose writing process is gone: what a killed import left."""
-    import shutil
-
-    from supercoder.paths import pid_alive
-
     removed = []
     for parent in (root, *(p for p in _subfolders(root) if not p.name.startswith("."))):
         for entry in _subfolders(parent):

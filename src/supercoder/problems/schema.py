@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any
 
 from supercoder.errors import UserError, printable
+from supercoder.problems.outputs import parse_mode
 from supercoder.types import split_flags
 
 FUZZ_KEYS = ("shuffle_lines_after", "frozen_lines", "numbers")
@@ -85,8 +86,6 @@ def _flags(value: Any) -> str | None:
 
 
 def _compare(value: Any) -> str | None:
-    from supercoder.problems.outputs import parse_mode
-
     if not isinstance(value, str):
         return f"must be a string (exact, tokens or float:TOL), got {_kind(value)}"
     try:

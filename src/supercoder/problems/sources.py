@@ -34,6 +34,7 @@ is still refused (``toolchain/flags.py``).
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 from collections.abc import Sequence
@@ -262,8 +263,6 @@ def _rewrite_includes(
     """The copies whose ``#include "../x.h"`` no longer reaches its file from the
     copy's place: that directive names the file's copy, relative to the includer's copy
     (one line for one: line numbers are kept). Problem path -> the new text."""
-    import os
-
     out: dict[str, str] = {}
     for includer, name, target in links:
         at, there = where_of.get(includer), where_of.get(target)

@@ -38,6 +38,7 @@ that does not load (a syntax error) rejects every input, with that error as the 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
 import shutil
@@ -49,6 +50,7 @@ from pathlib import Path
 from supercoder.errors import UserError, printable
 from supercoder.paths import temp_prefix
 from supercoder.problems.generator import _python
+from supercoder.problems.loading import read_text
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
 from supercoder.types import Problem, split_args
@@ -231,7 +233,6 @@ def validator_sources(problem: Problem) -> list[tuple[str, str]]:
     folder = problem.meta.get("path")
     if not folder:
         return []
-    from supercoder.problems.loading import read_text
 
     out = []
     for name in (DEFAULT_FILE, LLM_FILE):
@@ -246,7 +247,6 @@ def llm_generator_source(problem: Problem) -> str | None:
     folder = problem.meta.get("path")
     if not folder:
         return None
-    from supercoder.problems.loading import read_text
 
     path = Path(folder) / LLM_GENERATOR
     if not path.is_file() and not path.is_symlink():
@@ -256,8 +256,6 @@ def llm_generator_source(problem: Problem) -> str | None:
 
 def validators_digest(problem: Problem) -> str:
     """A digest of the problem's validators (what a cached judgement depends on)."""
-    import hashlib
-
     h = hashlib.sha256()
     for name, source in validator_sources(problem):
         h.update(f"{name}\0{source}\0".encode())

@@ -16,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from supercoder.prompting.diffedit import ERROR_PREFIX
+from supercoder.errors import UserError
+from supercoder.prompting.diffedit import ERROR_PREFIX, DiffError, apply_diff, has_edit_blocks
+from supercoder.prompting.hotspots import expand, function_spans
+from supercoder.prompting.prompts import extract_assembly, strip_reasoning
 from supercoder.types import Status, Verdict
 
 
@@ -51,10 +54,6 @@ def resolve_answer(text: str | None, baseline: str | None, elided: Sequence[str]
     """The full program of a reply (module docstring). ``elided``: the functions whose
     bodies the prompt did not show (``diffedit.elided_in(messages)``); a block matching
     there and once in what was shown applies where the model saw it."""
-    from supercoder.prompting.diffedit import DiffError, apply_diff, has_edit_blocks
-    from supercoder.prompting.hotspots import expand, function_spans
-    from supercoder.prompting.prompts import extract_assembly, strip_reasoning
-
     if not text:
         return Resolved(None, None, "none")
     body = strip_reasoning(text)
@@ -82,8 +81,6 @@ def failure_verdict(problem: str, resolved: Resolved) -> Verdict:
 
 
 def check_modes(context: str, answer: str) -> None:
-    from supercoder.errors import UserError
-
     if context not in CONTEXTS:
         raise UserError(f"unknown --context {context!r}: use one of {', '.join(CONTEXTS)}")
     if answer not in ANSWERS:

@@ -12,10 +12,12 @@ and every other function elided to its label and one marker line
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import astuple, dataclass, field
+from typing import Any, ClassVar
 
-from supercoder.codec import encode
+from supercoder.analysis.asm import LabelDef, parse
+from supercoder.analysis.cfg import build_program, split_functions
+from supercoder.codec import JsonObject, encode, opts
 from supercoder.prompting.diffedit import elision_marker, expand_elisions
 from supercoder.prompting.profiling import Profile
 
@@ -69,9 +71,6 @@ class Hotspots:
 
 def function_spans(asm: str) -> dict[str, tuple[int, int]]:
     """Function name -> (label line, last line of its code), 1-based."""
-    from supercoder.analysis.asm import LabelDef, parse
-    from supercoder.analysis.cfg import split_functions
-
     items = parse(asm)
     labels = {it.name: it.line for it in items if isinstance(it, LabelDef)}
     spans = {}
@@ -82,8 +81,6 @@ def function_spans(asm: str) -> dict[str, tuple[int, int]]:
 
 
 def find_hotspots(profile: Profile, asm: str) -> Hotspots:
-    from supercoder.analysis.cfg import build_program
-
     total = profile.total
     counts = profile.lines
 
@@ -115,32 +112,87 @@ def find_hotspots(profile: Profile, asm: str) -> Hotspots:
     )
 
 
-def to_json(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SpanShown:
+    """A function's span as ``problem profile --json`` shows it."""
+
+    name: str
+    lines: tuple[int, int]  # first and last .s line
+    share: float
+    count: int
+
+
+@dataclass(frozen=True)
+class LoopShown(SpanShown):
+    """A loop's span as shown: its span, and where it sits."""
+
+    function: str
+    depth: int
+    innermost: bool
+
+
+@dataclass(frozen=True)
+class LineShown:
+    """One of the hottest lines as shown."""
+
+    line: int
+    share: float
+    count: int
+    text: str
+
+
+@dataclass(frozen=True)
+class HotspotsReport:
+    """What ``problem profile --json`` (and the MCP ``profile`` tool) print, through the
+    codec: the profile without its per-line counts (``lines``: null; the hottest lines
+    follow), its spans and its ``top`` hottest lines."""
+
+    profile: Profile = field(metadata=opts(skip=True))
+    instructions: int
+    outside_instructions: int
+    functions: tuple[SpanShown, ...]
+    loops: tuple[LoopShown, ...]
+    hot_functions: tuple[str, ...]
+    lines: tuple[LineShown, ...]
+
+    DERIVED_KEYS: ClassVar[tuple[str, ...]] = ("profile",)
+
+    def derived_json(self) -> JsonObject:
+        shown = encode(self.profile)
+        assert isinstance(shown, dict)
+        return {"profile": shown | {"lines": None}}
+
+
+def report(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> HotspotsReport:
     text = asm.splitlines()
     lines = sorted(hot.lines.items(), key=lambda kv: -kv[1])[:top]
-    return {
-        "profile": encode(profile) | {"lines": None},
-        "instructions": hot.total,
-        "outside_instructions": profile.outside,
-        "functions": [_span_json(s) for s in hot.functions],
-        "loops": [_span_json(s) for s in hot.loops],
-        "hot_functions": sorted(hot.hot_functions()),
-        "lines": [
-            {
-                "line": k,
-                "share": round(v, 6),
-                "count": profile.lines[k],
-                "text": text[k - 1].strip() if k <= len(text) else "",
-            }
+    return HotspotsReport(
+        profile=profile,
+        instructions=hot.total,
+        outside_instructions=profile.outside,
+        functions=tuple(_shown(s) for s in hot.functions),
+        loops=tuple(
+            LoopShown(*astuple(_shown(s)), s.function, s.depth, s.innermost) for s in hot.loops
+        ),
+        hot_functions=tuple(sorted(hot.hot_functions())),
+        lines=tuple(
+            LineShown(
+                k,
+                round(v, 6),
+                profile.lines[k],
+                text[k - 1].strip() if k <= len(text) else "",
+            )
             for k, v in lines
-        ],
-    }
+        ),
+    )
 
 
-def _span_json(s: Span) -> dict[str, Any]:
-    d = {"name": s.name, "lines": [s.first, s.last], "share": round(s.share, 6), "count": s.count}
-    loop = {"function": s.function, "depth": s.depth, "innermost": s.innermost}
-    return d | (loop if s.function else {})
+def to_json(profile: Profile, hot: Hotspots, asm: str, top: int = 40) -> JsonObject:
+    return encode(report(profile, hot, asm, top))  # type: ignore[return-value]
+
+
+def _shown(s: Span) -> SpanShown:
+    return SpanShown(s.name, (s.first, s.last), round(s.share, 6), s.count)
 
 
 # --- the hot view -------------------------------------------------------------------

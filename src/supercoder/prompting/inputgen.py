@@ -36,12 +36,18 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text
+from supercoder.problems.generator import generator_sizes, run_generator
+from supercoder.problems.loading import generator_source, load_problem
+from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR, run_validator, valid_inputs
+from supercoder.toolchain.reference import ReferenceBuildError, run_reference
+from supercoder.types import split_args
 
 PROBE_DRAWS = 4  # generator draws the reference must run cleanly on
 DRAW_SECONDS = 5.0  # CPU seconds the reference may take on one draw (as checks allow)
@@ -125,10 +131,6 @@ def messages(source: str, inputs: list[bytes]) -> list[dict[str, str]]:
     """The chat messages asking for the pair (``PROMPT``). ``inputs`` are run inputs
     (``TestCase.run_input``): a test's arguments are shown as its command line, apart
     from its stdin (``types.split_args``), and the prompt then asks for them."""
-    import shlex
-
-    from supercoder.types import split_args
-
     shown, any_args = [], False
     for i, run_input in enumerate(inputs[:SHOWN_INPUTS], 1):
         args, data = split_args(run_input)
@@ -170,8 +172,6 @@ def write_pair(
     """Ask the model (``complete``: messages -> reply) for a generator and a validator of
     the problem in ``folder``, check them (module docstring), and keep them there or say
     why not. A problem with its own generator (``gen.py``) is not asked for one."""
-    from supercoder.problems.loading import generator_source, load_problem
-
     problem = load_problem(folder)
     if generator_source(problem.meta) is not None:
         return PairReport(False, "the problem has its own generator (gen.py)", model)
@@ -190,7 +190,6 @@ def write_pair(
     why = _judge(problem, gen, val, [(t.name, t.run_input()) for t in problem.tests])
     if why is not None:
         return PairReport(False, why, model)
-    from supercoder.problems.validator import LLM_FILE, LLM_GENERATOR
 
     atomic_write_text(folder / LLM_GENERATOR, gen)
     atomic_write_text(folder / LLM_FILE, val)
@@ -209,10 +208,6 @@ def write_pair(
 
 def _judge(problem, gen: str, val: str, named: list[tuple[str, bytes]]) -> str | None:
     """Why the pair is not kept (None: it is)."""
-    from supercoder.problems.generator import generator_sizes, run_generator
-    from supercoder.problems.validator import run_validator
-    from supercoder.toolchain.reference import ReferenceBuildError, run_reference
-
     try:
         judged = run_validator(val, [data for _, data in named], label="the validator")
     except UserError as e:
@@ -238,7 +233,6 @@ def _judge(problem, gen: str, val: str, named: list[tuple[str, bytes]]) -> str |
             f"its validator rejects {len(bad)} of {len(draws)} of its generator's draws "
             f"(size {bad[0][0]}: {bad[0][1].why})"
         )
-    from supercoder.problems.validator import valid_inputs
 
     kept = valid_inputs(problem, draws)  # the problem's own validator (validate.py), if any
     if len(kept) < len(draws):

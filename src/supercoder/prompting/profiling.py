@@ -26,6 +26,10 @@ from typing import Any
 from supercoder.codec import decode, encode, versioned
 from supercoder.errors import InfraError
 from supercoder.paths import atomic_write_text, cache_dir, temp_prefix
+from supercoder.sandbox.box import Limits
+from supercoder.toolchain.baseline import baseline_asm, unit_asms
+from supercoder.toolchain.flags import check_flags
+from supercoder.toolchain.gcc import CC, LINK_FLAGS, asm_digest
 from supercoder.types import Problem, TestCase
 
 SOURCE_NAME = "baseline.s"
@@ -108,8 +112,6 @@ def _run_isolated() -> Runner:
 
 
 def profile_key(asm: str, tests: tuple[TestCase, ...]) -> str:
-    from supercoder.toolchain.gcc import asm_digest
-
     h = hashlib.sha256(asm_digest(asm).encode())
     for t in tests:
         h.update(t.name.encode() + b"\0" + hashlib.sha256(t.run_input()).digest())
@@ -126,8 +128,6 @@ def profile_problem(
 ) -> Profile:
     """The profile of ``asm`` (default: the problem's baseline) on the visible tests
     (cached; see the module docstring)."""
-    from supercoder.toolchain.baseline import baseline_asm, unit_asms
-
     asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
     key = profile_key(asm + "\n# link: " + " ".join(problem.link_flags), tests)
@@ -200,8 +200,6 @@ def run_profile(
 
 
 def _limits(seconds: float):
-    from supercoder.sandbox.box import Limits
-
     return Limits(
         cpu_seconds=seconds,
         wall_seconds=2 * seconds + 5,
@@ -218,9 +216,6 @@ def _build(
     link_flags: tuple[str, ...],
     others: Sequence[str] = (),
 ) -> None:
-    from supercoder.toolchain.flags import check_flags
-    from supercoder.toolchain.gcc import CC, LINK_FLAGS
-
     link = check_flags(link_flags, "cflags/ldflags")
     argv = [CC, "-g", SOURCE_NAME, *others, "-o", BINARY_NAME, *LINK_FLAGS, *link]
     result = run(argv, work, limits=_limits(60.0), isolation=isolation)

@@ -18,12 +18,18 @@ whole program. ``full``/``whole`` is the paper's prompt.
 from __future__ import annotations
 
 import re
+import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 
+from supercoder.errors import InfraError
 from supercoder.prompting.diffedit import ERROR_PREFIX
+from supercoder.prompting.hotspots import find_hotspots, hot_view, summary_text
+from supercoder.prompting.profiling import profile_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.isa import describe, parse_target
 from supercoder.types import Problem, Status, TestCase, TestResult, Verdict
 
 
@@ -95,8 +101,6 @@ def requirements(problem: Problem, target: str = "native") -> list[str]:
             "yours must exit with that status too."
         )
     if target != "native":
-        from supercoder.toolchain.isa import describe, parse_target
-
         out.append(
             f"It must run on every {target} CPU: use no instruction beyond "
             f"{describe(parse_target(target))}; the assembler refuses any other."
@@ -200,10 +204,6 @@ _HOT_NOTE = (
 def hot_parts(problem: Problem, asm: str) -> list[str]:
     """The ``hot`` context: profile summary, annotated assembly (unannotated if the
     profile cannot run on this machine)."""
-    from supercoder.errors import InfraError
-    from supercoder.prompting.hotspots import find_hotspots, hot_view, summary_text
-    from supercoder.prompting.profiling import profile_problem
-
     try:
         profile = profile_problem(problem, asm=asm, budget_seconds=PROFILE_BUDGET)
     except InfraError as e:
@@ -350,8 +350,6 @@ def _test_feedback(verdict: Verdict, problem: Problem | None) -> str:
 
 def _args_line(test: TestCase) -> str:
     """``Command line: ./program ARGS`` for a test with arguments ('' without)."""
-    import shlex
-
     return f"Command line: `{shlex.join(('./program', *test.args))}`\n" if test.args else ""
 
 
@@ -489,6 +487,4 @@ def _trim(text: str, limit: int) -> str:
 
 
 def _compile_baseline(problem: Problem) -> str:
-    from supercoder.toolchain.baseline import baseline_asm
-
     return baseline_asm(problem)

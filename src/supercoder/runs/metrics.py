@@ -83,6 +83,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from supercoder.codec import decode
+from supercoder.runs.registry import is_builds_run
 from supercoder.runs.strategies import Attempt, Outcome, effective_speedup
 from supercoder.runs.summary import (
     BatchStats,
@@ -195,8 +196,6 @@ def is_memorizable(outcome: Outcome) -> bool:
 
 def answer_origin(attempt: Attempt) -> str:
     """What produced an answer: the build for the build search, else model and sample."""
-    from supercoder.runs.registry import is_builds_run
-
     model = attempt.origin.model or ""
     if is_builds_run(model) and ":" in model:
         return model.split(":", 1)[1]

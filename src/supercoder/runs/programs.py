@@ -25,6 +25,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from supercoder.analysis.cfg import build_program
+from supercoder.analysis.core import too_large
+from supercoder.analysis.mix import is_simd
+from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Status, Verdict, practical_significance
 from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup
 
@@ -88,8 +92,6 @@ class Program:
     def made(cls, asm: str, **fields: Any) -> Program:
         """A program made now, its ``digest`` and ``features`` computed from ``asm``
         (a stored one is read back with the ones it was stored with)."""
-        from supercoder.toolchain.gcc import asm_digest
-
         return cls(asm=asm, digest=asm_digest(asm), features=features(asm), **fields)
 
     @property
@@ -104,10 +106,6 @@ class Program:
 def features(asm: str) -> Features:
     """The listing's ``Features``: instructions, the share of packed vector
     instructions, and loops (natural loops of the CFG)."""
-    from supercoder.analysis.cfg import build_program
-    from supercoder.analysis.core import too_large
-    from supercoder.analysis.mix import is_simd
-
     if too_large(asm):  # bounded host work: the largest cell, without parsing it
         return Features(instructions=asm.count("\n"))
     try:

@@ -64,7 +64,7 @@ def canonical(name: str | None) -> str:
 def strategy_class(name: str | None) -> Any:
     """The class registered as ``name`` (unknown or broken: one line, exit 2)."""
     name = canonical(name)
-    known = registered()
+    known = BUILTIN if name in BUILTIN else registered()  # a built-in: no metadata scan
     if name not in known:
         raise UserError(f"unknown --strategy {name!r}: use one of {', '.join(known)}")
     ref = known[name]

@@ -12,6 +12,7 @@ store as it is (the report). Summaries are recomputed from the stored attempts w
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -21,15 +22,17 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar
 
-from supercoder.codec import Json, decode, encode
-from supercoder.errors import InfraError, UserError, argv_text, printable
+from supercoder.codec import EXTRA, Json, decode, encode
+from supercoder.errors import InfraError, UserError, argv_text, machine_trouble, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
 from supercoder.runs.programs import Features, Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunContext, RunSummary
+from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Candidate, Origin, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
@@ -115,7 +118,8 @@ class RunConfig:
     """What a run is: its identity (model + options) and how to execute it.
 
     Fields:
-        model: the model spec (``compiler``, ``openai:MODEL``, ...).
+        model: the model specs (``openai:MODEL``, ...; ``+`` between several), or the build
+            search's name (``compiler[:OPTS]``, as its runs were always named).
         benchmark: the problem set (a bundled split or a folder).
         strategy: how each problem is solved (``StrategyConfig``).
         time: measure the speedup of correct answers.
@@ -162,6 +166,52 @@ class RunConfig:
         }
 
 
+@dataclass(frozen=True, kw_only=True)
+class RunIdentity:
+    """A stored run's identity (``RunConfig.identity()``: what must match to resume), read
+    back typed. A key a run of an older version did not store reads as None; the
+    strategy's own keys (``evolve``'s knobs, a plugin's) are kept as stored in ``extra``.
+
+    Fields:
+        benchmark: the problem set.
+        samples: answers per problem (chains).
+        rounds: answers per chain.
+        temperature: the model's sampling temperature.
+        max_tokens: the model's answer limit.
+        seed: the sampling seed.
+        variant: the paper's prompt (``asm``, ``c_only``).
+        show_inputs: visible test inputs quoted in the prompt.
+        context: the listing shown (``full``, ``hot``; None: ``full``).
+        answer: the answer's form (``whole``, ``diff``; None: ``whole``).
+        strategy: the strategy's stored name (None: best-of-n, as before strategies).
+        time: answers were timed.
+        sandbox: answers ran in the sandbox.
+        target: the ISA target (None: ``native``).
+        extra: the strategy's own keys, as stored (read-only).
+    """
+
+    benchmark: str | None = None
+    samples: int | None = None
+    rounds: int | None = None
+    temperature: float | None = None
+    max_tokens: int | None = None
+    seed: int | None = None
+    variant: str | None = None
+    show_inputs: int | None = None
+    context: str | None = None
+    answer: str | None = None
+    strategy: str | None = None
+    time: bool | None = None
+    sandbox: bool | None = None
+    target: str | None = None
+    extra: Mapping[str, Json] = field(
+        default_factory=lambda: MappingProxyType({}), hash=False, metadata=EXTRA
+    )
+
+    OMIT_DEFAULTS: ClassVar[bool] = True
+    LENIENT: ClassVar[bool] = True  # a value of the wrong type reads as not stored
+
+
 @dataclass(frozen=True)
 class RunRow:
     """One stored run (``Store.runs()``), its JSON read through the codec.
@@ -170,8 +220,8 @@ class RunRow:
         name: the run's name.
         model: its model spec.
         benchmark: its problem set.
-        options: its identity as stored (``RunConfig.identity``: what must match to
-            resume; ``format_version`` taken out).
+        options: its identity as stored (``RunIdentity``, from ``RunConfig.identity``:
+            what must match to resume; ``format_version`` taken out).
         started: when it was opened (Unix seconds).
         finished: when it finished (None: not finished).
         context: how it was made (``RunContext``).
@@ -181,7 +231,7 @@ class RunRow:
     name: str
     model: str
     benchmark: str
-    options: Mapping[str, Json]
+    options: RunIdentity
     started: float
     finished: float | None
     context: RunContext
@@ -224,8 +274,6 @@ def _connect_read_only(path: Path) -> sqlite3.Connection:
 def store_error(path: Path, e: BaseException) -> UserError | InfraError:
     """The one-line error for a store that cannot be used: machine trouble (locked by
     another process, full disk, I/O error) exits 3, a file that is not a store exits 2."""
-    from supercoder.errors import machine_trouble
-
     text = str(e)
     where = printable(path, newlines=False)
     if "locked" in text or "busy" in text:
@@ -333,8 +381,6 @@ class Store:
         """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files.
         One process at a time (a lock file beside the store): two evals starting on one
         new store must not both create or migrate it."""
-        import fcntl
-
         with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
@@ -582,7 +628,7 @@ class Store:
                     name=r["name"],
                     model=r["model"],
                     benchmark=r["benchmark"],
-                    options=decode(Mapping[str, Json], options),
+                    options=decode(RunIdentity, options),
                     started=r["started"],
                     finished=r["finished"],
                     context=decode(RunContext, json.loads(r["context"])),
@@ -680,8 +726,6 @@ class Store:
 
 
 def _program_from_row(r: sqlite3.Row) -> Program:
-    from supercoder.toolchain.gcc import asm_digest
-
     return Program(
         id=r["id"],
         asm=r["asm"],
@@ -747,8 +791,6 @@ class RunJournal:
 
     def baseline(self, problem: str, asm: str) -> None:
         """The baseline listing this problem's attempts are compared with (stored once)."""
-        from supercoder.toolchain.gcc import asm_digest
-
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)
 

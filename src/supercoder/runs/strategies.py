@@ -28,12 +28,14 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from supercoder.engine import current
 from supercoder.models.base import Sampling
-from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.prompting.answers import AnswerForm, Context, resolve_answer
 from supercoder.prompting.diffedit import elided_in
-from supercoder.prompting.prompts import Variant
+from supercoder.prompting.prompts import Variant, build_messages, feedback_for, refinement_messages
 from supercoder.runs.registry import DEFAULT as DEFAULT_STRATEGY
 from supercoder.runs.registry import canonical, strategy_class
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Candidate, Origin, Problem, Status, Verdict
+from supercoder.verify.executors import InlineExecutor
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked, VerifyConfig, staged, verify_stream
 
@@ -204,8 +206,6 @@ class ServiceVerifier:
     executor: Executor | None = None
 
     def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
-        from supercoder.verify.executors import InlineExecutor
-
         return verify_stream(problem, candidates, self.config, self.executor or InlineExecutor())
 
     @property
@@ -474,9 +474,6 @@ def solve(
     fewshot: Sequence[tuple[Problem, str]] = (),
 ) -> Outcome:
     """Run ``settings.samples`` chains of up to ``settings.rounds`` verified answers."""
-    from supercoder.prompting.prompts import build_messages
-    from supercoder.toolchain.baseline import baseline_asm
-
     verify = verify or make_verifier()
     stored = journal.stored(problem.name) if journal else {}
     record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
@@ -549,8 +546,6 @@ def confirm_best(
 
 
 def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dict[str, str]]]:
-    from supercoder.prompting.prompts import feedback_for, refinement_messages
-
     last = {a.sample: a for a in attempts}
     out = {}
     for i, messages in chains.items():
@@ -603,8 +598,6 @@ def _attempt(
     base: str | None = None,
     elided: Sequence[str] = (),
 ) -> Attempt:
-    from supercoder.prompting.answers import resolve_answer
-
     text = completion.text
     resolved = resolve_answer(text, base, elided)
     origin = replace(

@@ -8,8 +8,9 @@ Every part of supercoder that needs a problem's -O3 baseline gets it here.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import cache_dir, read_checked, write_checked
@@ -27,21 +28,29 @@ from supercoder.types import Problem
 _TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)
 
 
-def compile_baseline(source: str, cflags: Sequence[str] = (), where: str | None = None) -> str:
-    """gcc -O3 -S of ``source`` with ``cflags`` (uncached); UserError if it does not
-    compile, naming ``where`` (the user's file) instead of our temporary copy."""
+def compile_baseline(
+    source: str,
+    cflags: Sequence[str] = (),
+    where: str | None = None,
+    compiler: Callable[[str, tuple[str, ...]], str] = compile_to_asm,
+) -> str:
+    """gcc -O3 -S of ``source`` with ``cflags`` (uncached; ``compiler``: what turns C and
+    flags into assembly); UserError if it does not compile, naming ``where`` (the user's
+    file) instead of our temporary copy."""
     cflags = check_build_flags(cflags, "cflags")
     try:
-        return compile_to_asm(source, (*BASELINE_FLAGS, *cflags))
+        return compiler(source, (*BASELINE_FLAGS, *cflags))
     except UserError as e:
         if where is None:
             raise
         raise UserError(_TMP_SOURCE.sub(lambda _: where, str(e))) from e
 
 
-def baseline_asm(problem: Problem) -> str:
+def baseline_asm(
+    problem: Problem, compiler: Callable[[str, tuple[str, ...]], str] = compile_to_asm
+) -> str:
     """The problem's -O3 assembly: its own ``baseline.s`` or gcc -O3 -S with the problem's
-    cflags (cached)."""
+    cflags (cached; ``compiler`` builds it on a miss)."""
     if problem.baseline_asm:
         return problem.baseline_asm
     flags = (*BASELINE_FLAGS, *problem.cflags)
@@ -52,7 +61,7 @@ def baseline_asm(problem: Problem) -> str:
     if cached is not None:
         return cached.decode()
     where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
-    asm = compile_baseline(problem.source, problem.compile_flags, where)
+    asm = compile_baseline(problem.source, problem.compile_flags, where, compiler)
     write_checked(path, asm.encode())
     return asm
 
@@ -85,22 +94,23 @@ def baseline_binary(
     link_flags: tuple[str, ...] = (),
     isolation: bool = True,
     units: dict[str, str] | None = None,
+    build: Callable[..., Any] = assemble,
 ) -> Path:
     """The baseline's binary, cached by its digest and link flags; built like every
     candidate (in the build sandbox, under ``workdir``, with the problem's other units:
-    ``unit_asms``). The name is the assembly's digest, plus one of the link flags and
-    units when there are any."""
+    ``unit_asms``; ``build``: ``assemble`` or a stand-in). The name is the assembly's
+    digest, plus one of the link flags and units when there are any."""
     link_flags = check_flags(link_flags, "cflags/ldflags")
     others = "".join(asm_digest(u) for u in (units or {}).values())
     link = "-" + asm_digest(" ".join(link_flags) + others)[:12] if link_flags or units else ""
     cached = cache_dir() / "bin" / (asm_digest(asm) + link)
     if read_checked(cached) is None:  # missing, or damaged (cut short, changed): rebuilt
-        build = assemble(asm, workdir / "baseline", link_flags, isolation=isolation, units=units)
-        if not build.ok or build.binary is None:
-            if machine_trouble(build.log):
-                raise machine_error("the baseline could not be built", build.log)
-            raise UserError(_build_error(build.log, link_flags))
-        write_checked(cached, build.binary.read_bytes(), mode=0o755)
+        built = build(asm, workdir / "baseline", link_flags, isolation=isolation, units=units)
+        if not built.ok or built.binary is None:
+            if machine_trouble(built.log):
+                raise machine_error("the baseline could not be built", built.log)
+            raise UserError(_build_error(built.log, link_flags))
+        write_checked(cached, built.binary.read_bytes(), mode=0o755)
     return cached
 
 

@@ -106,16 +106,6 @@ class Build:
         parts = [self.cc, *(["pgo"] if self.pgo else []), (self.opt or "O?").lstrip("-")]
         return "-".join(parts + ([self.target] if self.target else []) + list(self.mods))
 
-    def to_json(self) -> dict[str, object]:
-        return {
-            "id": self.id,
-            "cc": self.cc,
-            "flags": list(self.flags),
-            "pgo": self.pgo,
-            "family": self.family,
-            "label": self.label,
-        }
-
 
 def make(
     cc: str, opt: str, target: str = "", mods: tuple[str, ...] = (), pgo: bool = False

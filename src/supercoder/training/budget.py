@@ -27,6 +27,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from supercoder.errors import UserError, require
 
 ROUND = 256
@@ -118,8 +120,6 @@ def _auto_tokenizer(name: str) -> Any:
 
 
 def _hub_reachable(timeout: float = 5.0) -> bool:
-    import httpx
-
     endpoint = os.environ.get("HF_ENDPOINT", "https://huggingface.co")
     try:
         httpx.head(endpoint, timeout=timeout)

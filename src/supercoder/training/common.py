@@ -8,7 +8,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import require
+from supercoder.models import load_model
+from supercoder.runs.eval_run import run_eval
+from supercoder.runs.store import RunConfig, Store
 
 
 def load_tokenizer(model: str) -> Any:
@@ -87,11 +91,6 @@ def evaluate_checkpoint(
     workers: int = 1,
 ) -> dict[str, Any]:
     """``supercoder eval --model hf:<checkpoint> --benchmark <benchmark>``, as a function."""
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.models import load_model
-    from supercoder.runs.eval_run import run_eval
-    from supercoder.runs.store import RunConfig, Store
-
     run_config = RunConfig(
         model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers
     )

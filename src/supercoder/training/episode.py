@@ -24,6 +24,9 @@ from typing import TYPE_CHECKING
 
 from supercoder.codec import JsonObject, encode
 from supercoder.errors import UserError
+from supercoder.prompting.prompts import build_messages, feedback_for, refinement_messages
+from supercoder.runs.strategies import significantly_faster
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Problem, Status, Verdict
 from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
 
@@ -105,9 +108,6 @@ def first_messages(
     problem: Problem, context: str = "full", answer: str = "whole"
 ) -> list[dict[str, str]]:
     """The episode's opening prompt: the paper's prompt with the -O3 assembly."""
-    from supercoder.prompting.prompts import build_messages
-    from supercoder.toolchain.baseline import baseline_asm
-
     return build_messages(
         problem, variant="asm", baseline_asm=baseline_asm(problem), context=context, answer=answer
     )
@@ -117,15 +117,11 @@ def next_messages(
     messages: Sequence[dict[str, str]], answer: str, feedback: str
 ) -> list[dict[str, str]]:
     """The conversation after an answer and the verifier's feedback on it."""
-    from supercoder.prompting.prompts import refinement_messages
-
     return refinement_messages(messages, answer, feedback)
 
 
 def episode_done(verdict: Verdict) -> bool:
     """Refinement's stop rule: correct and significantly faster (or correct, untimed)."""
-    from supercoder.runs.strategies import significantly_faster
-
     return significantly_faster(verdict)
 
 
@@ -138,8 +134,6 @@ def turn_of(
     answer: str = "whole",
 ) -> Turn:
     """The ``index``-th answer's ``Turn`` (of at most ``turns``) from its verdict."""
-    from supercoder.prompting.prompts import feedback_for
-
     return Turn(
         index=index,
         verdict=verdict,

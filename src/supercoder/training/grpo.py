@@ -10,16 +10,25 @@ evaluated on ``eval_split`` exactly like ``supercoder eval --model hf:OUTPUT/fin
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError, require
 from supercoder.prompting.answers import AnswerForm, Context
-from supercoder.training import common
+from supercoder.prompting.prompts import build_messages, fence
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.training import budget, common, multiturn
+from supercoder.training.episode import check_turns
+from supercoder.training.openenv_env import OpenEnvEpisodes
+from supercoder.training.trace import read_rows
+from supercoder.training.trl_reward import make_trl_reward
 from supercoder.types import Problem
-from supercoder.verify.executors import ExecutorKind
+from supercoder.verify.client import ServiceClient
+from supercoder.verify.executors import ExecutorKind, make_executor
 from supercoder.verify.reward import RewardConfig
 
 
@@ -87,9 +96,6 @@ def prompt_rows(
 ) -> list[dict[str, Any]]:
     """One conversational prompt per problem, with the ``problem`` column for the reward
     (``context``/``answer``: the prompt modes; the reward accepts both answer forms)."""
-    from supercoder.prompting.prompts import build_messages
-    from supercoder.toolchain.baseline import baseline_asm
-
     return [
         {
             "prompt": build_messages(
@@ -106,7 +112,6 @@ def train_rows(opts: GrpoConfig, problems: Sequence[Problem]) -> list[dict[str, 
     ``problems``: the reward verifies against it), keeping ``prompt`` and ``problem``."""
     if opts.prompts is None:
         return prompt_rows(problems, "asm", opts.context, opts.answer)
-    from supercoder.training.trace import read_rows
 
     known = {p.name for p in problems}
     rows = read_rows(opts.prompts, "GRPO prompts")
@@ -128,10 +133,6 @@ def completion_limit(
     """TRL's completion limit: covers every ``-O3`` answer (measured with the training
     tokenizer) unless ``given``; names the problems whose answer would be cut off (TRL
     truncates completions; it has no prompt limit)."""
-    from supercoder.prompting.prompts import build_messages, fence
-    from supercoder.toolchain.baseline import baseline_asm
-    from supercoder.training import budget
-
     items = []
     for p in problems:
         asm = baseline_asm(p)
@@ -173,12 +174,8 @@ def _episodes(
     opts: GrpoConfig, problems: Sequence[Problem], rows: Sequence[dict[str, Any]], executor: Any
 ) -> Any:
     """Where multi-turn episodes are stepped: here, or on the OpenEnv server ``env_url``."""
-    from supercoder.training import multiturn
-
     by_prompt = {multiturn.prompt_key(r["prompt"]): str(r["problem"]) for r in rows}
     if opts.env_url:
-        from supercoder.training.openenv_env import OpenEnvEpisodes
-
         return OpenEnvEpisodes(opts.env_url, by_prompt, opts.answer)
     return multiturn.LocalEpisodes(
         {p.name: p for p in problems},
@@ -197,8 +194,6 @@ def _cuda() -> bool:
 
 def _eval_run_name(opts: GrpoConfig) -> str:
     """A fresh run per training (a reused name would resume an old model's results)."""
-    import time
-
     stamp = time.strftime("%Y%m%d-%H%M%S")
     return f"grpo-{opts.output.name}-{stamp}@{Path(opts.eval_split or 'val').name}"
 
@@ -211,10 +206,6 @@ def train_grpo(
     """Train, save ``OUTPUT/final``, evaluate it on ``eval_split``; returns a summary."""
     trl = require("trl", "train")
     datasets = require("datasets", "train")
-    from supercoder.dataset.benchmarks import load_benchmark
-    from supercoder.training.episode import check_turns
-    from supercoder.training.trl_reward import make_trl_reward
-    from supercoder.verify.executors import make_executor
 
     check_turns(opts.turns)
     problems = list(problems) if problems is not None else load_benchmark(opts.benchmark)
@@ -264,8 +255,6 @@ def train_grpo(
 def _server_baselines(problems: list[Problem]) -> list[Problem]:
     """With ``SUPERCODER_SERVER``, the prompts' ``-O3`` assembly comes from that server
     (as the rewards do): this machine needs no gcc nor sandbox to build them."""
-    from supercoder.verify.client import ServiceClient
-
     remote = ServiceClient.from_env()
     if remote is None:
         return problems

@@ -136,9 +136,16 @@ def make_rollout(
 
 
 def run_episodes(
-    prompts: Sequence[Any], trainer: Any, episodes: Episodes, turns: int
+    prompts: Sequence[Any],
+    trainer: Any,
+    episodes: Episodes,
+    turns: int,
+    generate: Callable[[Any, Sequence[Sequence[int]]], list[list[int]]] | None = None,
 ) -> dict[str, list[Any]]:
-    """Play one episode per prompt with the trainer's model (see the module docstring)."""
+    """Play one episode per prompt with the trainer's model (see the module docstring);
+    ``generate(trainer, prompt_ids)``: the policy's next tokens per prompt (default: the
+    trainer's vLLM or its model)."""
+    generate = generate or _generate
     tokenizer = trainer.processing_class
     conversations = episodes.start(prompts)
     n = len(conversations)
@@ -152,7 +159,7 @@ def run_episodes(
     for _ in range(turns):
         if not open_:
             break
-        generated = _generate(trainer, [prompt_ids[i] + completion[i] for i in open_])
+        generated = generate(trainer, [prompt_ids[i] + completion[i] for i in open_])
         texts = tokenizer.batch_decode(generated, skip_special_tokens=True)
         for i, ids in zip(open_, generated, strict=True):
             completion[i] += ids

@@ -33,7 +33,8 @@ from typing import Any
 from supercoder.codec import decode
 from supercoder.engine import current
 from supercoder.errors import UserError, require
-from supercoder.training.episode import TurnView
+from supercoder.training.episode import TurnView, check_turns, first_messages
+from supercoder.training.multiturn import Step, prompt_key
 from supercoder.types import Problem
 from supercoder.verify.reward import RewardConfig
 
@@ -114,8 +115,6 @@ def classes() -> Any:
             problem: str | None = None,
             **kwargs: Any,
         ) -> CodeObservation:
-            from supercoder.training.episode import first_messages
-
             chosen = self._choose(problem, seed)
             self._problem = chosen
             self._state = CodeState(
@@ -212,7 +211,6 @@ def make_app(settings: EnvSettings, max_sessions: int = 8) -> Any:
     """The OpenEnv FastAPI app over ``settings`` (one environment per session)."""
     if not settings.problems:
         raise UserError("the environment has no problems to serve")
-    from supercoder.training.episode import check_turns
 
     check_turns(settings.turns)
     c = classes()
@@ -244,8 +242,6 @@ class OpenEnvEpisodes:
     _sessions: list[Any] = field(default_factory=list)
 
     def start(self, prompts: Sequence[Any]) -> list[list[dict[str, str]]]:
-        from supercoder.training.multiturn import prompt_key
-
         self.close()
         names = []
         for p in prompts:
@@ -261,8 +257,6 @@ class OpenEnvEpisodes:
         return [list(r.observation.prompt) for r in results]
 
     def step(self, which: Sequence[int], answers: Sequence[str]) -> list[Any]:
-        from supercoder.training.multiturn import Step
-
         action = classes().CodeAction
 
         def one(pair: tuple[int, str]) -> Any:

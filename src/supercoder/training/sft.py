@@ -18,10 +18,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError, require
+from supercoder.paths import default_store
 from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.prompting.diffedit import DiffError, make_diff
+from supercoder.prompting.prompts import build_messages, fence
+from supercoder.runs.store import Store
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.training import common
 from supercoder.types import Problem, Verdict
+from supercoder.verify.reward import measured_speedup
 
 
 @dataclass(frozen=True)
@@ -68,8 +75,6 @@ class SftConfig:
 def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:
     """Correct, not the baseline, and faster: significantly faster (its CI lies above the
     practical band) or a point estimate >= min_speedup."""
-    from supercoder.verify.reward import measured_speedup
-
     sp = measured_speedup(verdict)
     return sp is not None and (verdict.significantly_faster or sp.value >= min_speedup)
 
@@ -83,11 +88,6 @@ def sft_examples(
     answer: str = "whole",
 ) -> list[dict[str, Any]]:
     """Prompt/completion pairs (conversational) from a stored run, for ``problems``."""
-    from supercoder.paths import default_store
-    from supercoder.prompting.prompts import build_messages
-    from supercoder.runs.store import Store
-    from supercoder.toolchain.baseline import baseline_asm
-
     path = Path(db) if db else default_store()
     if not path.is_file():
         raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
@@ -113,9 +113,6 @@ def sft_examples(
 
 def _target(base: str, program: str, answer: str) -> str:
     """The completion: the program in a fence, or (diff) the edits from the baseline."""
-    from supercoder.prompting.diffedit import DiffError, make_diff
-    from supercoder.prompting.prompts import fence
-
     if answer == "diff":
         try:
             return make_diff(base, program) or fence(program, "assembly")
@@ -150,7 +147,6 @@ def train_sft(
     """Fine-tune on ``examples`` (default: from ``opts.run``); saves ``OUTPUT/final``."""
     trl = require("trl", "train")
     datasets = require("datasets", "train")
-    from supercoder.dataset.benchmarks import load_benchmark
 
     if examples is None:
         problems = load_benchmark(opts.benchmark)

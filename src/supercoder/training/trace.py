@@ -22,8 +22,13 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.errors import UserError, parse_json
+from supercoder.paths import atomic_write_text, default_store
+from supercoder.prompting.diffedit import has_edit_blocks
+from supercoder.prompting.parent_prompts import Parent, evolve_messages
+from supercoder.prompting.prompts import fence
 from supercoder.runs.evolve import SEED_KIND
 from supercoder.runs.programs import Program, faster_than
+from supercoder.runs.store import Store
 from supercoder.types import Problem, Speedup
 from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup
 
@@ -52,9 +57,6 @@ def _speedup(p: Program) -> Speedup:
 
 def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
     """Every improving parent -> child step of a stored evolve run (see module docstring)."""
-    from supercoder.paths import default_store
-    from supercoder.runs.store import Store
-
     path = Path(db) if db else default_store()
     if not path.is_file():
         raise UserError(f"{path}: no run store here (run supercoder eval first, or pass --db)")
@@ -84,8 +86,6 @@ def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
 
 
 def _prompt(problem: Problem, pair: TracePair, answer: str) -> list[dict[str, str]]:
-    from supercoder.prompting.parent_prompts import Parent, evolve_messages
-
     sp = pair.parent_speedup
     shown = Parent(pair.parent.asm, f"{sp.value:.2f}x" if sp.samples else None)
     return evolve_messages(problem, [shown], answer=answer)
@@ -93,9 +93,6 @@ def _prompt(problem: Problem, pair: TracePair, answer: str) -> list[dict[str, st
 
 def sft_records(pairs: Sequence[TracePair], problems: dict[str, Problem]) -> list[dict[str, Any]]:
     """Prompt/completion rows (conversational) for ``train sft --examples``."""
-    from supercoder.prompting.diffedit import has_edit_blocks
-    from supercoder.prompting.prompts import fence
-
     rows = []
     for pair in pairs:
         problem = problems.get(pair.problem)
@@ -151,6 +148,4 @@ def read_rows(path: Path, what: str) -> list[dict[str, Any]]:
 
 
 def write_rows(path: Path, rows: Sequence[dict[str, Any]]) -> None:
-    from supercoder.paths import atomic_write_text
-
     atomic_write_text(path, "".join(json.dumps(r) + "\n" for r in rows))

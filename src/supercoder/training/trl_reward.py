@@ -27,7 +27,9 @@ from typing import TYPE_CHECKING, Any
 
 from supercoder.errors import UserError
 from supercoder.runs.metrics import batch_stats
+from supercoder.training.verl_reward import record_problem
 from supercoder.types import Problem
+from supercoder.verify.client import ServiceClient
 from supercoder.verify.reward import Reply, RewardConfig, score_verdict, verify_batch
 
 if TYPE_CHECKING:
@@ -43,8 +45,6 @@ def make_trl_reward(
     name: str = "speedup",
 ) -> Callable[..., list[float | None]]:
     """A TRL reward function over ``problems`` (looked up by the ``problem`` column)."""
-    from supercoder.verify.client import ServiceClient
-
     by_name = {p.name: p for p in problems}
     config = config or RewardConfig()
     remote = ServiceClient.from_env()  # SUPERCODER_SERVER: it verifies, not the executor
@@ -90,8 +90,6 @@ def _targets(
             raise UserError(f"reward: unknown problem(s) in the 'problem' column: {missing[:5]}")
         return [by_name[str(x)] for x in names]
     if extra_info is not None:
-        from supercoder.training.verl_reward import record_problem
-
         return [record_problem(info) for info in extra_info]
     if n:
         raise UserError("reward: the dataset needs a 'problem' column or an 'extra_info' column")

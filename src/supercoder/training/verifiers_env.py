@@ -37,9 +37,11 @@ from verifiers.v1.envs.single_agent import SingleAgentEnvConfig
 from verifiers.v1.harnesses.null.harness import NullHarness, NullHarnessConfig
 from verifiers.v1.harnesses.utils.launch import CHAT_PROGRAM_SOURCE, launch_chat_program
 
+from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import InfraError
 from supercoder.training import episode
 from supercoder.types import Problem
+from supercoder.verify.evaluate import check_config
 from supercoder.verify.reward import REWARD_KINDS, RewardConfig
 
 TASKSET_ID = "supercoder-env"
@@ -207,14 +209,10 @@ class _ThisPython:
 
 @functools.cache
 def _problems(benchmark: str) -> tuple[Problem, ...]:
-    from supercoder.dataset.benchmarks import load_benchmark
-
     return tuple(load_benchmark(benchmark))
 
 
 def _reward(info: dict[str, Any]) -> RewardConfig:
-    from supercoder.verify.evaluate import check_config
-
     return RewardConfig(
         info["reward"],
         baseline_copy=float(info["baseline_copy"]),

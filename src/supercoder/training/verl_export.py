@@ -25,8 +25,10 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from supercoder.dataset.records import records_for, write_raw
 from supercoder.errors import UserError
 from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.training import budget as budgets
 from supercoder.training.verl_scripts import (
     ALGOS,
@@ -146,9 +148,6 @@ def _records(
 ) -> list[dict[str, Any]]:
     """Records for ``split`` in the prompt modes of ``opts``; baselines from the
     evaluator's cache (gcc -O3 -S once)."""
-    from supercoder.dataset.records import records_for
-    from supercoder.toolchain.baseline import baseline_asm
-
     with_asm = [replace(p, split=split, baseline_asm=baseline_asm(p)) for p in problems]
     return records_for(with_asm, opts.context, opts.answer)
 
@@ -197,8 +196,6 @@ def _write(
     settings: VerlRunConfig,
     budget: dict[str, Any],
 ) -> list[Path]:
-    from supercoder.dataset.records import write_raw
-
     folder = Path(opts.out)
     folder.mkdir(parents=True, exist_ok=True)
     written = [write_raw(kept[split], folder / f"{split}.parquet") for split in ("train", "val")]

@@ -41,8 +41,12 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
+from supercoder.dataset.records import problem_from_record
 from supercoder.errors import UserError
+from supercoder.toolchain.isa import parse_target
 from supercoder.types import Problem, Verdict
+from supercoder.verify.client import ServiceClient
+from supercoder.verify.evaluate import check_config
 from supercoder.verify.reward import DEFAULT_REWARD, RewardConfig, score_verdict, verify_batch
 
 INFRA_RETRIES = 2
@@ -106,9 +110,6 @@ def _infra_score() -> float:
 
 
 def _config_from_env() -> RewardConfig:
-    from supercoder.toolchain.isa import parse_target
-    from supercoder.verify.evaluate import check_config
-
     try:
         target = parse_target(os.environ.get("SUPERCODER_TARGET", "native"))
     except ValueError as e:
@@ -136,8 +137,6 @@ def _remote():
 
 @lru_cache(maxsize=4)
 def _client(url: str, token: str | None):
-    from supercoder.verify.client import ServiceClient
-
     return ServiceClient(url, token)
 
 
@@ -160,8 +159,6 @@ def record_problem(extra_info: Any) -> Problem:
 
 @lru_cache(maxsize=4096)
 def _problem_for(_digest: str, info_json: str) -> Problem:
-    from supercoder.dataset.records import problem_from_record
-
     return problem_from_record({"extra_info": json.loads(info_json)}, where="verl record")
 
 

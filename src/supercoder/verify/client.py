@@ -21,6 +21,7 @@ problem from a record (verl rows) as that record. ``RemoteVerifier`` is a ``Veri
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
@@ -30,8 +31,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import httpx
+
+from supercoder.dataset.records import BUNDLE, PROBLEM_SETTINGS, args_field, problem_bundle
 from supercoder.errors import InfraError, UserError, printable
+from supercoder.problems.loading import BUNDLED_ROOT
 from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.verify.reward import RewardConfig, completion_text
+from supercoder.verify.service import Checked, VerifyConfig
 
 if TYPE_CHECKING:
     from supercoder.verify.reward import Reply, RewardConfig
@@ -66,8 +73,6 @@ class ServiceClient:
         retries: int = RETRIES,
         transport: Any = None,
     ) -> None:
-        import httpx
-
         if not url.startswith(("http://", "https://")):
             raise UserError(f"the server's URL must start with http:// or https:// (got {url!r})")
         self.url = url.rstrip("/")
@@ -183,8 +188,6 @@ class ServiceClient:
         """Verdicts for ``completions[i]`` on ``problems[i]`` as ``reward.verify_batch``
         gives them in-process (the reward: ``score_verdict(v, config)``). A server that
         cannot answer gives infrastructure-failure verdicts: no reward, never wrong."""
-        from supercoder.verify.reward import RewardConfig, completion_text
-
         config = config or RewardConfig()
         if len(problems) != len(completions):
             raise ValueError(f"{len(problems)} problems but {len(completions)} completions")
@@ -237,8 +240,6 @@ class ServiceClient:
 
     # --- plumbing
     def _get(self, path: str) -> Any:
-        import httpx
-
         try:
             response = self._http.get(path, timeout=30.0)
         except httpx.HTTPError as e:
@@ -248,8 +249,6 @@ class ServiceClient:
 
     def post(self, path: str, body: dict[str, Any], request_id: str | None = None) -> dict:
         """POST ``body`` under one request id, retried as the module docstring says."""
-        import httpx
-
         rid = request_id or uuid.uuid4().hex
         payload = {**body, "id": rid}
         give_up = time.monotonic() + self.timeout
@@ -309,8 +308,6 @@ def _whole(problem: Problem) -> dict[str, Any]:
 
 
 def _key(ref: dict[str, Any]) -> str:
-    import json
-
     return json.dumps(ref, sort_keys=True, default=str)
 
 
@@ -321,8 +318,6 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
     by name with its source's digest. A server that has no such problem (403, 404, 409)
     is sent the problem as a record instead (``problem_record``: its C code, its tests,
     hidden ones too, and its folder's other files: ``dataset.records.problem_bundle``)."""
-    from supercoder.problems.loading import BUNDLED_ROOT
-
     path = problem.meta.get("path")
     if "record" in problem.meta or not path:
         return {"record": {"extra_info": problem_record(problem)}}
@@ -336,8 +331,6 @@ def problem_record(problem: Problem) -> dict[str, Any]:
     """A problem's ``extra_info`` in the SuperCoder schema, the problem whole (its tests,
     hidden ones too: the server judges with them; ``problem_files``: its marks,
     generator, input model...); no prompt, so no baseline is built here."""
-    from supercoder.dataset.records import BUNDLE, PROBLEM_SETTINGS, args_field, problem_bundle
-
     visible = [t for t in problem.tests if not t.hidden]
     hidden = [t for t in problem.tests if t.hidden]
 
@@ -384,8 +377,6 @@ class RemoteVerifier:
     group_size: int | None = None
 
     def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]:
-        from supercoder.verify.service import Checked
-
         if not candidates:
             return
         evaluation = self.config.eval
@@ -432,6 +423,4 @@ class RemoteVerifier:
 
 
 def _default_verify() -> VerifyConfig:
-    from supercoder.verify.service import VerifyConfig
-
     return VerifyConfig()

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.codec import decode
-from supercoder.errors import InfraError
+from supercoder.errors import InfraError, printable
 from supercoder.paths import temp_prefix
 from supercoder.problems.outputs import expected_output, outputs_match
 from supercoder.sandbox.box import (
@@ -656,8 +656,6 @@ def _hidden_safe(message: str, hidden: frozenset[str]) -> str:
 def _text(data: bytes) -> str:
     """Output bytes as the text they are (``1``, not ``b'1'``): newlines, tabs and
     control characters as escapes, bytes that are not UTF-8 as ``\\xNN``."""
-    from supercoder.errors import printable
-
     text = data.decode("utf-8", "backslashreplace")
     text = text.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t")
     return printable(text, newlines=False)

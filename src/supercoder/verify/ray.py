@@ -15,8 +15,10 @@ gcc and bubblewrap installed, like the driver.
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
+from importlib.metadata import PackageNotFoundError, version
 from typing import Any, TypeVar
 
 from supercoder.errors import require
@@ -34,9 +36,6 @@ def token_auth() -> bool:
     it, anyone who can reach its ports can run code on it. Ray reads the mode when it is
     imported, so this works before the first ``import ray`` only; a mode the user set is
     left as set. True when token authentication is on."""
-    import sys
-    from importlib.metadata import PackageNotFoundError, version
-
     if "ray" not in sys.modules:
         try:
             found = tuple(int(x) for x in version("ray").split(".")[:2])

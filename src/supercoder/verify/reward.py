@@ -48,6 +48,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from supercoder.types import Problem, Speedup, Verdict
+from supercoder.verify.evaluate import check_config
 from supercoder.verify.service import INFRA_RETRIES, VerifyConfig, verify_answers
 
 if TYPE_CHECKING:
@@ -138,7 +139,6 @@ class RewardConfig:
     def evaluation(self) -> CheckConfig:
         if self.eval_config is not None:
             return self.eval_config
-        from supercoder.verify.evaluate import check_config
 
         return check_config()
 

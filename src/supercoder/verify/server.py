@@ -61,6 +61,8 @@ import contextlib
 import hashlib
 import json
 import os
+import signal
+import socket
 import threading
 import time
 import uuid
@@ -70,10 +72,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from supercoder.dataset.benchmarks import load_benchmark
+from supercoder.dataset.records import problem_from_record
 from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable, require
+from supercoder.paths import package_version
+from supercoder.problems.loading import load_problem
+from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import MAX_ASM_BYTES
+from supercoder.toolchain.isa import parse_target
 from supercoder.types import Problem
 from supercoder.verify.access import bearer_ok, check_access
+from supercoder.verify.evaluate import check_config
+from supercoder.verify.executors import ThreadExecutor
+from supercoder.verify.reward import verdict_json
+from supercoder.verify.service import VerifyConfig, discard_shared_pool, staged, verify_candidates
 
 MAX_BODY_BYTES = 64 << 20
 MAX_PROGRAMS = 64
@@ -191,8 +204,6 @@ class Problems:
         return problem
 
     def _folder(self, path: Any, where: str) -> Problem:
-        from supercoder.problems.loading import load_problem
-
         if not isinstance(path, str) or not path:
             raise RequestError(422, f"{where}: 'path' must be a folder's path")
         if not self.roots:
@@ -211,8 +222,6 @@ class Problems:
         return self._keep(key, problem)
 
     def _record(self, record: Any, where: str) -> Problem:
-        from supercoder.dataset.records import problem_from_record
-
         if isinstance(record, dict) and "extra_info" not in record:
             record = {"extra_info": record}
         key = (
@@ -257,8 +266,6 @@ def _flag(body: dict, key: str, default: bool) -> bool:
 
 
 def _target(body: dict):
-    from supercoder.toolchain.isa import parse_target
-
     try:
         return parse_target(str(body.get("target") or "native"))
     except ValueError as e:
@@ -266,8 +273,6 @@ def _target(body: dict):
 
 
 def _check_config(body: dict):
-    from supercoder.verify.evaluate import check_config
-
     cpu = _number(body, "cpu_limit", 10.0, 0.01, 60.0)
     memory = int(_number(body, "memory_mb", 2048, 16, 16384))
     time = _flag(body, "time", True)
@@ -276,10 +281,6 @@ def _check_config(body: dict):
 
 def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
     """A check request -> the work that answers it (validated now, run later)."""
-    from supercoder.toolchain.gcc import MAX_ASM_BYTES
-    from supercoder.verify.reward import verdict_json
-    from supercoder.verify.service import VerifyConfig, staged, verify_candidates
-
     problem = problems.resolve(body.get("problem"))
     programs = body.get("programs")
     if not isinstance(programs, list) or not programs:
@@ -303,8 +304,6 @@ def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
     )
 
     def work() -> dict:
-        from supercoder.verify.executors import ThreadExecutor
-
         workers = max(1, min(len(programs), os.cpu_count() or 1))
         verdicts = verify_candidates(problem, programs, together, ThreadExecutor(workers))
         return {"problem": problem.name, "verdicts": [verdict_json(v) for v in verdicts]}
@@ -365,8 +364,6 @@ def baseline_work(problems: Problems, body: dict, limits: ServeConfig) -> Callab
     """A baseline request -> the problem's ``gcc -O3`` assembly as this server builds it
     (what its verdicts compare against, and what a prompt shows): a client that builds
     prompts needs no gcc of its own. The source is visible to a model, so is this."""
-    from supercoder.toolchain.baseline import baseline_asm
-
     problem = problems.resolve(body.get("problem"))
     return lambda: {"problem": problem.name, "asm": baseline_asm(problem)}
 
@@ -462,7 +459,6 @@ class Service:
         for task in self._workers:
             task.cancel()
         self.pool.shutdown(wait=False, cancel_futures=True)
-        from supercoder.verify.service import discard_shared_pool
 
         discard_shared_pool()
 
@@ -568,8 +564,6 @@ class Service:
     def _run(entry: _Entry) -> tuple[int, dict]:
         """Run a request's work in a worker thread: a dead process pool is replaced and
         the work run again (twice at most), then it is a 503; a broken problem is a 422."""
-        from supercoder.verify.service import discard_shared_pool
-
         for attempt in range(3):
             try:
                 return 200, entry.work()
@@ -657,8 +651,6 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
     from fastapi import Request
     from fastapi.responses import JSONResponse, PlainTextResponse
     from starlette.requests import ClientDisconnect
-
-    from supercoder.paths import package_version
 
     if problems is None:
         problems = Problems(load_served(config.benchmarks), config.allow_roots)
@@ -781,8 +773,6 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
 
 def load_served(benchmarks: tuple[str, ...]) -> list[Problem]:
     """The problems of every served benchmark, by name (two of one name: refused)."""
-    from supercoder.dataset.benchmarks import load_benchmark
-
     seen: dict[str, Problem] = {}
     for spec in benchmarks:
         for problem in load_benchmark(spec):
@@ -798,9 +788,6 @@ def load_served(benchmarks: tuple[str, ...]) -> list[Problem]:
 
 def serve(config: ServeConfig, on_ready: Callable[[str], None] | None = None) -> None:
     """Serve until SIGTERM/SIGINT, then drain (see module docstring)."""
-    import signal
-    import socket
-
     config.check()
     uvicorn = require("uvicorn", "serve")
     app = make_app(config)

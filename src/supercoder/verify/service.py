@@ -49,11 +49,18 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
+from supercoder.dataset.records import restore_problem
+from supercoder.engine import current
 from supercoder.errors import UserError
-from supercoder.problems.loading import TRAVEL_KEY
+from supercoder.problems.loading import TRAVEL_KEY, load_problem
+from supercoder.prompting.answers import failure_verdict, resolve_answer
 from supercoder.sandbox.elf import run_image_digest
+from supercoder.timing.slots import free_slot_count
+from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Candidate, Problem, Status, Verdict
+from supercoder.verify import evaluate as ev  # looked up per call: tests replace it
 from supercoder.verify.evaluate import CheckConfig, Untimed
+from supercoder.verify.executors import InlineExecutor, LocalExecutor, ThreadExecutor
 
 if TYPE_CHECKING:
     from supercoder.verify.executors import Executor
@@ -157,8 +164,6 @@ class GroupResult:
 
 def run_job(job: Job) -> JobResult:
     """Executor work item: check one program (no timing); never raises (see module docstring)."""
-    from supercoder.verify import evaluate as ev  # looked up per call: tests replace it
-
     start = time.perf_counter()
     broken: str | None = None
     binary = None
@@ -175,8 +180,6 @@ def run_job(job: Job) -> JobResult:
 
 def run_group_job(job: GroupJob) -> GroupResult:
     """Executor work item: time correct programs of one problem together; never raises."""
-    from supercoder.verify import evaluate as ev
-
     start = time.perf_counter()
     try:
         problem = _here(job.problem) if job.problem else load_cached(str(job.path))
@@ -201,8 +204,6 @@ _PROBLEMS: dict[str, Problem] = {}
 def load_cached(path: str) -> Problem:
     """The problem in folder ``path``, loaded once per process."""
     if path not in _PROBLEMS:
-        from supercoder.problems.loading import load_problem
-
         _PROBLEMS[path] = load_problem(path)
     return _PROBLEMS[path]
 
@@ -348,9 +349,6 @@ def _free_slots(executor: Executor | None) -> int:
     its own), at most the local executor's workers (the default: the engine's); 1
     for an executor of another kind (a cluster's nodes have slots of their own, and a
     batch there has sessions enough)."""
-    from supercoder.timing.slots import free_slot_count
-    from supercoder.verify.executors import InlineExecutor, LocalExecutor, ThreadExecutor
-
     if executor is None:
         executor = shared_pool()
     if isinstance(executor, InlineExecutor):
@@ -379,8 +377,6 @@ def verify_together(
     """Several programs of one problem, as ``supercoder check`` takes them: checked in
     parallel (a thread each, as many as there are cores) and the correct ones timed
     together in one session against one stream of baseline runs; verdicts in order."""
-    from supercoder.verify.executors import ThreadExecutor
-
     workers = max(1, min(len(programs), os.cpu_count() or 1))
     together = VerifyConfig(config, group_size=len(programs))  # one timing session
     return verify_candidates(problem, programs, together, ThreadExecutor(workers))
@@ -395,9 +391,6 @@ def verify_answers(
     """Verdicts for the model reply ``answers[i]`` on ``problems[i]``: the program is
     extracted first (a whole program, or SEARCH/REPLACE diffs against the baseline);
     a reply with none gets its failure verdict without running anything."""
-    from supercoder.prompting.answers import failure_verdict, resolve_answer
-    from supercoder.toolchain.baseline import baseline_asm
-
     if len(problems) != len(answers):
         raise ValueError(f"{len(problems)} problems but {len(answers)} completions")
     resolved = [resolve_answer(a, baseline_asm(p)) for p, a in zip(problems, answers, strict=True)]
@@ -430,7 +423,6 @@ def _here(problem: Problem) -> Problem:
     path, files = problem.meta.get("path"), problem.meta.get(TRAVEL_KEY)
     if not files or not path or Path(path).is_dir():
         return problem
-    from supercoder.dataset.records import restore_problem
 
     return restore_problem(problem, files, f"{problem.name} (restored on this machine)")
 
@@ -443,22 +435,16 @@ def _group_job(
 
 
 def _inline() -> Executor:
-    from supercoder.verify.executors import InlineExecutor
-
     return InlineExecutor()
 
 
 def shared_pool() -> Executor:
     """The engine's verification workers as processes (``engine.processes_pool()``: one
     process pool per process, started on first use)."""
-    from supercoder.engine import current
-
     return current().processes_pool()
 
 
 def discard_shared_pool() -> None:
     """Close and drop the engine's pool (one of its workers died: ``BrokenProcessPool``;
     or the process is stopping); the next ``shared_pool()`` starts a fresh one."""
-    from supercoder.engine import current
-
     current().discard_pool()

@@ -65,7 +65,11 @@ from supercoder.problems.domain import (
     PROBES,
     SANITIZE,
     TOP_GEN_SECONDS,
+    TOP_SECONDS,
+    Judge,
     _timed_range,
+    calibrated,
+    describe,
     generator_domain,
     generator_size_range,
     generator_timed_range,
@@ -73,6 +77,10 @@ from supercoder.problems.domain import (
     sanitizer_clean,
     tests_digest,
 )
+from supercoder.problems.fuzz import SOURCE_LIMIT, hint_of, mutate
+from supercoder.problems.generator import run_generator
+from supercoder.problems.inputmodel import DRAW_CHARS, model_for
+from supercoder.problems.loading import generator_source
 from supercoder.problems.outputs import expected_output
 from supercoder.problems.validator import (
     llm_generator_source,
@@ -374,8 +382,6 @@ def sources(problem: Problem) -> Iterator[Source]:
 
 
 def _generator_source(problem: Problem) -> Source | None:
-    from supercoder.problems.loading import generator_source
-
     try:
         source = generator_source(problem.meta)
     except UserError as e:
@@ -394,8 +400,6 @@ def _llm_generator_source(problem: Problem) -> Source | None:
 
 
 def _model_source(problem: Problem) -> Source | None:
-    from supercoder.problems.domain import describe
-
     model, why = _model(problem)
     if model is None:
         return Source("model", _nothing, dropped=why) if why else None
@@ -483,9 +487,6 @@ def _tile(template: tuple[list[str], list[list[str]]], times: int, rng: random.R
 def _tile_factor(problem: Problem, template: tuple[list[str], list[list[str]]]) -> int:
     """The largest repeat count (4^k) whose tiled input the reference runs cleanly within
     the model's top-stratum budget, without drawing more than the host's budget."""
-    from supercoder.problems.domain import TOP_SECONDS
-    from supercoder.problems.inputmodel import DRAW_CHARS
-
     key = hashlib.sha256(f"tile1\n{_tests_digest(problem)}".encode()).hexdigest()[:24]
     path = cache_dir() / "unseen" / "tiles" / f"{key}.json"
     try:
@@ -529,9 +530,6 @@ def _model_draw(model) -> Draw:
 
 def _model(problem: Problem):
     """The problem's input model, calibrated (``problems.domain``), and why not."""
-    from supercoder.problems.domain import calibrated
-    from supercoder.problems.inputmodel import model_for
-
     try:
         model = model_for(problem)
     except UserError as e:
@@ -564,8 +562,6 @@ def domain_line(problem: Problem) -> str:
 
 def _generator_draw(problem: Problem, source: str) -> Draw:
     def draw(rng: random.Random, k: int) -> list[bytes]:
-        from supercoder.problems.generator import run_generator
-
         sizes = generator_timed_range(problem, source)[:2]
         requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
@@ -593,9 +589,6 @@ def _to_target(
     under 1.2x the floor drawn again larger (up to 4x, within the generator's sizes),
     kept when clean and longer. The rest as drawn; also the CPU seconds of the
     reference's runs on the new draws."""
-    from supercoder.problems.generator import run_generator
-    from supercoder.problems.loading import generator_source
-
     cpu = list(cpu)
     source = source or generator_source(problem.meta)
     if source is None:
@@ -683,8 +676,6 @@ def _validate(problem: Problem, name: str, draw: Draw) -> tuple[bool, str]:
 
 
 def _check_source(problem: Problem, draw: Draw) -> tuple[bool, str]:
-    from supercoder.problems.domain import Judge
-
     own = {t.run_input() for t in problem.tests}
     try:
         drawn = _fresh(draw(random.Random(secrets.randbits(64)), VALIDATE), own)
@@ -714,8 +705,6 @@ def _tests_digest(problem: Problem) -> str:
 
 
 def _source_digest(problem: Problem, name: str) -> str:
-    from supercoder.problems.loading import generator_source
-
     if name == "generator":
         return hashlib.sha256((generator_source(problem.meta) or "").encode()).hexdigest()
     if name == "llm-generator":
@@ -736,8 +725,6 @@ def _write_json(path: Path, value: object) -> None:
 def _variants(problem: Problem, sources_used: int, count: int, rng: random.Random) -> list[bytes]:
     """Distinct mutations of the problem's ``sources_used`` largest text inputs (the
     ones most worth timing), none equal to a test."""
-    from supercoder.problems.fuzz import SOURCE_LIMIT, hint_of, mutate
-
     try:
         hint = hint_of(problem)
     except UserError:

@@ -218,3 +218,51 @@ def test_lenient_reading_of_outside_input_keeps_what_is_sound():
     back = decode(Counts, hostile, lenient=True)  # a file someone handed over
     assert back == Counts({}, frozenset({"x"}), None)  # no bool read as a number
     assert decode(Counts, {"ratio": float("nan")}, lenient=True).ratio is None
+
+
+@dataclass(frozen=True)
+class Hooked:
+    name: str = ""
+    legacy: bool = False  # set by the hook: the stored form was the older one
+
+
+def _read_hooked(data: Mapping[str, object], read) -> Hooked:
+    d = dict(data)
+    old = "title" in d and "name" not in d
+    if old:
+        d["name"] = d.pop("title")
+    out = read(d)
+    return Hooked(out.name, legacy=True) if old else out
+
+
+codec.read_hook(Hooked, _read_hooked)
+
+
+@dataclass(frozen=True)
+class HasHooked:
+    one: Hooked = field(default_factory=Hooked)
+    many: tuple[Hooked, ...] = ()
+    maybe: Hooked | None = None
+
+
+def test_a_read_hook_reads_a_record_wherever_it_is_nested():
+    assert decode(Hooked, {"title": "a"}) == Hooked("a", legacy=True)
+    got = decode(HasHooked, {"one": {"title": "a"}, "many": [{"name": "b"}, {"title": "c"}]})
+    assert got.one == Hooked("a", True) and got.many == (Hooked("b"), Hooked("c", True))
+    assert decode(HasHooked, {"maybe": {"title": "d"}}).maybe == Hooked("d", True)
+    with pytest.raises(FormatError, match="expected an object"):
+        decode(HasHooked, {"one": 3})
+
+
+@dataclass(frozen=True)
+class Shown:
+    label: str
+    work: tuple[int, ...] = field(default=(), metadata=opts(skip=True))
+    note: str = field(default="", metadata=opts(omit_default=True))
+
+
+def test_a_skipped_field_is_not_written_and_reads_as_its_default():
+    value = Shown("x", work=(1, 2))
+    assert encode(value) == {"label": "x"}
+    assert decode(Shown, {"label": "x", "work": [9]}) == Shown("x")
+    assert encode(Shown("y", note="n")) == {"label": "y", "note": "n"}

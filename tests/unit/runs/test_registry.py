@@ -160,3 +160,18 @@ def test_compiler_is_named_only_by_the_build_search_and_the_registry():
     ]
     assert found == []
     assert not (SRC / "models" / "compiler.py").exists()
+
+
+def test_search_gives_a_strategy_as_many_models_as_it_asks():
+    from supercoder.models.scripted import ScriptedModel
+    from supercoder.runs.dispatch import search
+    from supercoder.types import Problem
+
+    problem = Problem("p", "int main(void) { return 0; }\n", ())
+    model = ScriptedModel(lambda messages, i: "never asked")
+    with pytest.raises(UserError, match="--strategy builds asks no model"):
+        search(problem, [model], StrategyConfig(strategy="builds"))
+    with pytest.raises(UserError, match="--strategy refine needs a model"):
+        search(problem, [], StrategyConfig(strategy="refine"))
+    with pytest.raises(UserError, match="several --model need --strategy evolve"):
+        search(problem, [model, model], StrategyConfig())

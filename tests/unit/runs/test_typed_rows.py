@@ -7,8 +7,9 @@ import sqlite3
 
 import pytest
 
+from supercoder.codec import encode
 from supercoder.errors import UserError
-from supercoder.runs.store import JSON_FORMAT_VERSION, RunConfig, RunRow, Store
+from supercoder.runs.store import JSON_FORMAT_VERSION, RunConfig, RunIdentity, RunRow, Store
 from supercoder.runs.summary import SUMMARY_FORMAT_VERSION, RunContext, RunSummary
 
 
@@ -22,7 +23,9 @@ def test_a_stored_run_is_a_typed_row_with_a_typed_context(tmp_path):
     assert row.format_version == JSON_FORMAT_VERSION and row.finished is None
     assert row.context.machine.gcc == "gcc 12" and row.context.timed is False
     assert row.context.problems_in_benchmark == 3 and dict(row.context.extra) == {"plugin": 1}
-    assert row.options["benchmark"] == "val"
+    assert isinstance(row.options, RunIdentity) and row.options.benchmark == "val"
+    assert (row.options.samples, row.options.time, row.options.sandbox) == (1, True, True)
+    assert encode(row.options) == RunConfig("m", "val", name="r").identity()  # as stored
     summary = store.summary(row)  # nothing finished yet: the benchmark's 3 problems
     assert summary.problems == 3 and summary.context == row.context
     store.close()
@@ -64,3 +67,28 @@ def test_a_summary_of_every_format_reads_and_writes_the_keys_it_wrote():
     assert back.timed is False and back.timed_reason == "not timed"  # the migration
     del old["format_version"]  # format 1 passes through the same migration
     assert RunSummary.from_json(old).per_problem["p"].timed is False
+
+
+def test_an_older_runs_identity_reads_typed_with_its_strategys_keys_kept(tmp_path):
+    db = tmp_path / "runs.sqlite"
+    store = Store(db)
+    store.open_run(RunConfig("m", "val", name="r"), {"gcc": "gcc 12"})
+    store.close()
+    old = {  # an evolve run stored before versioning, one value of the wrong type
+        "benchmark": "val",
+        "samples": "lots",
+        "temperature": 1,
+        "strategy": "evolve",
+        "evolve": {"generation": 3, "islands": 2},
+    }
+    raw = sqlite3.connect(db)
+    raw.execute("UPDATE runs SET options = ?", (json.dumps(old),))
+    raw.commit()
+    raw.close()
+    store = Store(db, read_only=True)
+    (row,) = store.runs()
+    store.close()
+    o = row.options
+    assert row.format_version == 1 and o.samples is None and o.temperature == 1.0
+    assert o.strategy == "evolve" and o.time is None
+    assert dict(o.extra["evolve"]) == {"generation": 3, "islands": 2}

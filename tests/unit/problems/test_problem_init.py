@@ -1,0 +1,109 @@
+"""Real programs in, as a user brings them: input layouts, flags, atomic init, comparisons.
+
+The parts that start no process (tests/unit/conftest.py); the rest are in
+tests/integration/test_problem_init.py."""
+
+from __future__ import annotations
+
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.problems.layouts import discover
+from supercoder.problems.outputs import Expected, outputs_match, parse_mode
+from tests.integration.test_problem_init import CODENET, FIXTURES, KATTIS  # noqa: F401
+
+
+def test_kattis_package_sample_visible_secret_hidden_answers_never_inputs():
+    layout = discover(KATTIS)
+    assert layout.kind == "kattis"
+    by_name = {(t.name, t.hidden): t for t in layout.tests}
+    assert set(by_name) == {("1", False), ("group1_1", True), ("2", True)}
+    assert all(t.input.suffix == ".in" and t.answer.suffix == ".ans" for t in layout.tests)
+    assert discover(KATTIS / "data").tests == layout.tests  # data/ itself works too
+
+
+def test_codenet_inputs_pair_with_outputs_and_the_c_file_is_skipped():
+    layout = discover(CODENET)
+    assert layout.kind == "codenet"
+    assert [(t.name, t.input.name, t.answer.name) for t in layout.tests] == [
+        ("1", "input_1.txt", "output_1.txt"),
+        ("2", "input_2.txt", "output_2.txt"),
+    ]
+
+
+def test_flat_folder_name_collision_names_both_files(tmp_path):
+    (tmp_path / "a.in").write_text("1\n")
+    (tmp_path / "a.txt").write_text("2\n")
+    with pytest.raises(UserError) as e:
+        discover(tmp_path)
+    assert "a.in" in str(e.value) and "a.txt" in str(e.value)
+
+
+def test_flat_folder_answers_and_subfolders(tmp_path):
+    (tmp_path / "x.in").write_text("1\n")
+    (tmp_path / "x.ans").write_text("1\n")
+    (tmp_path / "README.md").write_text("notes\n")
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "1").write_text("3\n")
+    layout = discover(tmp_path)
+    assert sorted((t.name, t.answer is not None) for t in layout.tests) == [
+        ("big_1", False),
+        ("x", True),
+    ]
+    only_answers = tmp_path / "answers"
+    only_answers.mkdir()
+    (only_answers / "x.ans").write_text("1\n")
+    with pytest.raises(UserError, match="no input files.*x.ans"):
+        discover(only_answers)
+
+
+def test_compare_modes():
+    assert outputs_match(b"1 2\n", b"1 2\n") and not outputs_match(b"1  2\n", b"1 2\n")
+    assert outputs_match(b"1  2", b"1 2\n", "tokens") and not outputs_match(
+        b"1 3", b"1 2", "tokens"
+    )
+    tol = parse_mode("float:1e-6")
+    assert outputs_match(b"3.605551275\n", b"3.605551\n", tol)
+    assert outputs_match(b"1000000.5\n", b"1000000.0\n", tol)  # relative error 5e-7
+    assert not outputs_match(b"3.6056\n", b"3.605551\n", tol)
+    assert not outputs_match(b"nan yes", b"1.0 yes", tol) and outputs_match(b"nan", b"nan", tol)
+    assert not outputs_match(b"1.0 yes", b"1.0 no", tol)
+    assert outputs_match(b"2.0000001", Expected(b"2.0", tol))  # the mode travels with the bytes
+    for bad in ("float", "float:x", "float:-1", "fuzzy"):
+        with pytest.raises(ValueError):
+            parse_mode(bad)
+
+
+def test_more_real_layouts_pair_answers(tmp_path):
+    hr = tmp_path / "hackerrank"
+    for sub, stem in (("input", "input"), ("output", "output")):
+        (hr / sub).mkdir(parents=True)
+        for i in ("00", "01"):
+            (hr / sub / f"{stem}{i}.txt").write_text(f"{i}\n")
+    layout = discover(hr)
+    assert [(t.name, t.answer.name) for t in layout.tests] == [
+        ("00", "output00.txt"),
+        ("01", "output01.txt"),
+    ]
+    short = tmp_path / "short"
+    short.mkdir()
+    for i in (1, 2):
+        (short / f"in{i}.txt").write_text("1\n")
+        (short / f"out{i}.txt").write_text("1\n")
+    (short / "info.txt").write_text("3\n")  # an input, not a CodeNet name
+    assert sorted((t.name, t.answer is not None) for t in discover(short).tests) == [
+        ("1", True),
+        ("2", True),
+        ("info", False),
+    ]
+    polygon = tmp_path / "polygon"
+    (polygon / "in").mkdir(parents=True)
+    (polygon / "out").mkdir()
+    (polygon / "in" / "1.in").write_text("1\n")
+    (polygon / "out" / "1.out").write_text("1\n")
+    (polygon / "02").write_text("2\n")
+    (polygon / "02.a").write_text("2\n")
+    assert sorted((t.name, t.answer.name) for t in discover(polygon).tests) == [
+        ("02", "02.a"),
+        ("1", "1.out"),
+    ]
