@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.errors import InfraError
 from supercoder.runs.metrics import batch_stats
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Status
@@ -17,6 +16,7 @@ from supercoder.verify.reward import (
     score_verdict,
     verify_batch,
 )
+from tests.fakes.executors import watched
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 
@@ -52,35 +52,20 @@ def test_score_batch_real_candidates(problem):
     assert stats.mean_speedup is not None and stats.mean_speedup > 1.0
 
 
-def test_identical_completions_are_verified_once(problem, monkeypatch):
-    import supercoder.verify.evaluate as ev
-
-    calls = []
-    real = ev.check_candidate
-
-    def counting(p, candidate, config):
-        calls.append(candidate.asm)
-        return real(p, candidate, config)
-
-    monkeypatch.setattr(ev, "check_candidate", counting)
+def test_identical_completions_are_verified_once(problem):
+    machine = watched(InlineExecutor())
     config = RewardConfig(eval_config=CheckConfig(time=False))
     text = fenced(wrong_asm())
-    rewards = score_batch([problem] * 3, [text, text, text], config, InlineExecutor())
+    rewards = score_batch([problem] * 3, [text, text, text], config, machine)
     assert rewards == [0.0, 0.0, 0.0]
-    assert len(calls) == 1
+    assert len(machine.checks) == 1
 
 
-def test_infra_failure_is_no_reward(problem, monkeypatch):
-    import supercoder.verify.evaluate as ev
-
-    def broken(*args, **kwargs):
-        raise InfraError("sandbox could not start")
-
-    monkeypatch.setattr(ev, "check_candidate", broken)
-    rewards = score_batch(
-        [problem] * 2, [fenced(faster_asm()), "no code"], executor=InlineExecutor()
-    )
+def test_infra_failure_is_no_reward(problem):
+    machine = watched(InlineExecutor(), fail_first=100)  # no check finds a sandbox
+    rewards = score_batch([problem] * 2, [fenced(faster_asm()), "no code"], executor=machine)
     assert rewards == [None, 0.0]
+    assert len(machine.checks) == 2  # the one program: its try and one retry
 
 
 def test_only_the_gated_reward_stops_timing_what_it_will_not_pay_for(problem):

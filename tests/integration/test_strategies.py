@@ -26,10 +26,11 @@ from supercoder.runs.strategies import (
 from supercoder.timing.meter import MeterConfig
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import assemble, compile_to_asm
-from supercoder.types import Candidate, Problem, Status, TestCase, Verdict
+from supercoder.types import Candidate, Problem, Status, TestCase
 from supercoder.verify.evaluate import CheckConfig
-from supercoder.verify.executors import LocalExecutor
+from supercoder.verify.executors import InlineExecutor, LocalExecutor
 from tests.conftest import sandbox_or_skip
+from tests.fakes.executors import watched
 from tests.fakes.sizing import sized
 
 # Count primes below n by trial division (slow at -O3) / with a sieve (same output).
@@ -222,38 +223,21 @@ def test_samples_times_rounds_chains_are_independent(primes):
 # --- infrastructure failures -------------------------------------------------------
 
 
-def flaky_machine(monkeypatch, failures: int) -> list[int]:
-    """The real correctness check, except that its first ``failures`` calls find no sandbox;
-    returns the list of calls (one entry per candidate evaluated)."""
-    import supercoder.verify.evaluate as ev
-
-    real, calls = ev.check_candidate, []
-
-    def check_candidate(problem, candidate, config):
-        calls.append(1)
-        if len(calls) <= failures:
-            return ev.Untimed(Verdict(problem.name, Status.INFRA_ERROR, message="sandbox died"))
-        return real(problem, candidate, config)
-
-    monkeypatch.setattr(ev, "check_candidate", check_candidate)
-    return calls
-
-
-def test_an_infra_failure_is_retried_once(primes, monkeypatch):
+def test_an_infra_failure_is_retried_once(primes):
     sandbox_or_skip()
-    calls = flaky_machine(monkeypatch, failures=1)
-    verify = make_verifier(untimed())
+    machine = watched(InlineExecutor(), fail_first=1)  # its first check finds no sandbox
+    verify = make_verifier(untimed(), machine)
     out = best_of_n(primes, ScriptedModel(by_sample(fast_answer())), n=1, verify=verify)
-    assert calls == [1, 1]
+    assert len(machine.checks) == 2
     assert out.best.verdict.correct and out.best.tries == 2 and out.dropped == 0
 
 
-def test_a_repeated_infra_failure_is_dropped_not_scored(primes, monkeypatch):
-    calls = flaky_machine(monkeypatch, failures=2)
-    verify = make_verifier(untimed())
+def test_a_repeated_infra_failure_is_dropped_not_scored(primes):
+    machine = watched(InlineExecutor(), fail_first=2)
+    verify = make_verifier(untimed(), machine)
     out = best_of_n(primes, ScriptedModel(by_sample(fast_answer())), n=1, verify=verify)
     assert out.dropped == 1 and out.best is None and choose_best(out.attempts) is None
-    assert calls == [1, 1] and out.attempts[0].tries == 2
+    assert len(machine.checks) == 2 and out.attempts[0].tries == 2
 
 
 # --- executors ---------------------------------------------------------------------

@@ -11,13 +11,12 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Candidate, Origin, Status
 from supercoder.verify.evaluate import CheckConfig
-from supercoder.verify.evaluate import check_candidate as REAL_CHECK
 from supercoder.verify.executors import InlineExecutor, LocalExecutor
 from supercoder.verify.reward import score_verdict
 from supercoder.verify.service import (
@@ -28,6 +27,7 @@ from supercoder.verify.service import (
     verify_stream,
 )
 from tests.conftest import sandbox_or_skip
+from tests.fakes.executors import NO_SANDBOX, watched
 
 UNTIMED = VerifyConfig(CheckConfig(time=False))
 WRONG_C = '#include <stdio.h>\nint main(void) { puts("0 0 0"); return 0; }\n'
@@ -48,23 +48,6 @@ def programs(problem) -> dict[str, str]:
     }
 
 
-def counting_evaluate(monkeypatch, fail_first: int = 0) -> list[str]:
-    """The real correctness check (the cascade's first stage), counted; its first
-    ``fail_first`` calls raise InfraError."""
-    import supercoder.verify.evaluate as ev
-
-    calls: list[str] = []
-
-    def check_candidate(problem, candidate, config):
-        calls.append(candidate.asm)
-        if len(calls) <= fail_first:
-            raise InfraError("could not start the sandbox: out of pids")
-        return REAL_CHECK(problem, candidate, config)
-
-    monkeypatch.setattr(ev, "check_candidate", check_candidate)
-    return calls
-
-
 @pytest.fixture
 def no_sandbox(monkeypatch, problem):
     """A machine without bubblewrap, for real: it is not on PATH (this process and the
@@ -78,15 +61,13 @@ def no_sandbox(monkeypatch, problem):
     isolation_status.cache_clear()  # recomputed with the real PATH on next use
 
 
-def test_duplicates_are_verified_once_and_every_copy_gets_the_verdict(
-    problem, programs, monkeypatch
-):
+def test_duplicates_are_verified_once_and_every_copy_gets_the_verdict(problem, programs):
     sandbox_or_skip()
-    calls = counting_evaluate(monkeypatch)
+    machine = watched(InlineExecutor())
     asms = [programs[k] for k in ("good", "wrong", "good", "copy", "wrong")]
     candidates = [Candidate(a, Origin(sample=i)) for i, a in enumerate(asms)]
-    got = list(verify_stream(problem, candidates, UNTIMED, InlineExecutor()))
-    assert len(calls) == 3 and sorted(c.index for c in got) == [0, 1, 2, 3, 4]
+    got = list(verify_stream(problem, candidates, UNTIMED, machine))
+    assert len(machine.checks) == 3 and sorted(c.index for c in got) == [0, 1, 2, 3, 4]
     by_index = {c.index: c for c in got}
     statuses = [by_index[i].verdict.status for i in range(5)]
     assert statuses == [Status.OK, Status.WRONG_OUTPUT, Status.OK, Status.OK, Status.WRONG_OUTPUT]
@@ -112,28 +93,30 @@ def test_a_process_pool_gives_the_inline_verdicts_for_a_folder_problem(problem, 
         assert [v.problem for v in verdicts] == [problem.name] * 4
 
 
-def test_infra_failures_are_retried_exactly_infra_retries_times(problem, programs, monkeypatch):
+def test_infra_failures_are_retried_exactly_infra_retries_times(problem, programs):
     sandbox_or_skip()
-    calls = counting_evaluate(monkeypatch, fail_first=1)
-    (only,) = verify_stream(problem, [programs["good"]], UNTIMED, InlineExecutor())
-    assert len(calls) == 2 and only.tries == 2 and only.verdict.correct  # default: one retry
+    machine = watched(InlineExecutor(), fail_first=1)
+    (only,) = verify_stream(problem, [programs["good"]], UNTIMED, machine)
+    assert (
+        len(machine.checks) == 2 and only.tries == 2 and only.verdict.correct
+    )  # default: one retry
 
-    calls = counting_evaluate(monkeypatch, fail_first=100)
+    machine.reset(fail_first=100)
     config = replace(UNTIMED, infra_retries=3)
     pair = [programs["good"], programs["wrong"]]
-    got = list(verify_stream(problem, pair, config, InlineExecutor()))
-    assert len(calls) == 2 * 4  # each of the two: the first try and three retries
+    got = list(verify_stream(problem, pair, config, machine))
+    assert len(machine.checks) == 2 * 4  # each of the two: the first try and three retries
     assert {c.index for c in got} == {0, 1} and all(c.tries == 4 for c in got)
     for checked in got:
         assert checked.verdict.status is Status.INFRA_ERROR
-        assert checked.verdict.message == "InfraError: could not start the sandbox: out of pids"
+        assert checked.verdict.message == f"InfraError: {NO_SANDBOX}"
         assert score_verdict(checked.verdict) is None  # dropped: no reward, never 0
 
-    calls = counting_evaluate(monkeypatch, fail_first=100)
+    machine.reset(fail_first=100)
     never = verify_candidates(
-        problem, [programs["good"]], replace(UNTIMED, infra_retries=0)
-    )  # inline: one job
-    assert len(calls) == 1 and never[0].is_infra_failure
+        problem, [programs["good"]], replace(UNTIMED, infra_retries=0), machine
+    )
+    assert len(machine.checks) == 1 and never[0].is_infra_failure
 
 
 @pytest.mark.parametrize("where", ["inline", "pool"])
@@ -153,13 +136,13 @@ def test_a_machine_without_a_sandbox_is_infra_never_wrong(problem, programs, no_
         assert score_verdict(checked.verdict) is None
 
 
-def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, programs, monkeypatch):
+def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, programs):
     sandbox_or_skip()
     broken = replace(problem, baseline_asm="main:\n\tthis is not an instruction\n", meta={})
-    calls = counting_evaluate(monkeypatch)
+    machine = watched(InlineExecutor())
     with pytest.raises(UserError, match="baseline"):
-        verify_candidates(broken, [programs["good"]], UNTIMED, InlineExecutor())
-    assert len(calls) == 1
+        verify_candidates(broken, [programs["good"]], UNTIMED, machine)
+    assert len(machine.checks) == 1
 
 
 def test_the_job_never_raises(problem):
@@ -172,40 +155,23 @@ def test_the_job_never_raises(problem):
     assert bug.verdict.message.startswith("AttributeError: ")
 
 
-def test_the_trl_reward_follows_the_same_policy(problem, programs, monkeypatch):
+def test_the_trl_reward_follows_the_same_policy(problem, programs):
     sandbox_or_skip()
     from supercoder.training.trl_reward import make_trl_reward
     from supercoder.verify.reward import RewardConfig
 
     config = RewardConfig("paper", eval_config=UNTIMED.eval)  # untimed: the paper pays 1.0
-    reward = make_trl_reward([problem], config, InlineExecutor())
+    machine = watched(InlineExecutor(), fail_first=1)
+    reward = make_trl_reward([problem], config, machine)
     answer = [{"role": "assistant", "content": f"```assembly\n{programs['good']}```"}]
-    calls = counting_evaluate(monkeypatch, fail_first=1)
     assert reward(completions=[answer], problem=[problem.name]) == [1.0]  # retried once
-    assert len(calls) == 2
-    calls = counting_evaluate(monkeypatch, fail_first=2)
+    assert len(machine.checks) == 2
+    machine.reset(fail_first=2)
     assert reward(completions=[answer], problem=[problem.name]) == [None]  # then no reward
-    assert len(calls) == 2
+    assert len(machine.checks) == 2
 
 
-def counting_timing(monkeypatch) -> list[list[str]]:
-    """The real group timing, counted: one entry per session, its members' problem."""
-    import supercoder.verify.evaluate as ev
-
-    sessions: list[list[str]] = []
-    real = ev.time_group
-
-    def time_group(problem, checked, config):
-        sessions.append([problem.name] * len(checked))
-        return real(problem, checked, config)
-
-    monkeypatch.setattr(ev, "time_group", time_group)
-    return sessions
-
-
-def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(
-    problem, programs, monkeypatch
-):
+def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(problem, programs):
     """A GRPO-like batch on two problems: failures and copies never reach timing, a
     program that differs only in comments is timed once, and each problem's
     programs share one timing session."""
@@ -214,8 +180,7 @@ def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(
     from supercoder.verify.reward import RewardConfig, verify_batch
 
     other = load_problem(BUNDLED_ROOT / "num_divisors")
-    checks = counting_evaluate(monkeypatch)
-    sessions = counting_timing(monkeypatch)
+    machine = watched(InlineExecutor())
     o2 = compile_to_asm(problem.source, ("-Os",))
     commented = "# the same program, other words\n" + programs["good"]
     batch = [
@@ -231,9 +196,9 @@ def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(
     fast = CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1))
     config = RewardConfig(eval_config=fast)
     texts = [f"```assembly\n{asm}```" for _, asm in batch]
-    verdicts = verify_batch([p for p, _ in batch], texts, config, InlineExecutor())
-    assert len(checks) == 7  # every distinct text is checked (the exact duplicate once)
-    assert sorted(len(s) for s in sessions) == [1, 2]  # good+o2 together, other's -O1
+    verdicts = verify_batch([p for p, _ in batch], texts, config, machine)
+    assert len(machine.checks) == 7  # every distinct text is checked (the exact duplicate once)
+    assert sorted(len(s) for s in machine.sessions) == [1, 2]  # good+o2 together, other's -O1
     statuses = [v.status for v in verdicts]
     assert statuses == [Status.OK] * 4 + [Status.WRONG_OUTPUT, Status.OK, Status.OK, Status.OK]
     timed = [v.speedup is not None for v in verdicts]
@@ -242,14 +207,14 @@ def test_the_cascade_times_only_correct_distinct_programs_grouped_per_problem(
     assert verdicts[3].identical_to_baseline and score_verdict(verdicts[3], config) == 0.0
 
 
-def test_a_caller_that_reports_copies_still_times_them(problem, programs, monkeypatch):
+def test_a_caller_that_reports_copies_still_times_them(problem, programs):
     sandbox_or_skip()
     from supercoder.timing.meter import MeterConfig
 
-    sessions = counting_timing(monkeypatch)
+    machine = watched(InlineExecutor())
     fast = VerifyConfig(CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
-    got = verify_candidates(problem, [programs["copy"], programs["good"]], fast, InlineExecutor())
-    assert sessions == [[problem.name] * 2]
+    got = verify_candidates(problem, [programs["copy"], programs["good"]], fast, machine)
+    assert machine.sessions == [[problem.name] * 2]
     assert all(v.speedup is not None for v in got) and got[0].identical_to_baseline
 
 
@@ -263,17 +228,16 @@ def test_a_lone_problem_s_programs_fill_the_idle_timing_slots(problem, programs,
     from supercoder.verify.executors import ThreadExecutor
 
     monkeypatch.setenv("SUPERCODER_TIMING_SLOTS", "2")
-    sessions = counting_timing(monkeypatch)
     asms = [programs["good"]] + [compile_to_asm(problem.source, (f,)) for f in ("-Os", "-O2")]
     asms.append(compile_to_asm(problem.source, ("-O3", "-funroll-loops")))
     fast = VerifyConfig(CheckConfig(meter=MeterConfig(min_pairs=2, max_pairs=2, max_repeats=1)))
-    got = verify_candidates(problem, asms, fast, ThreadExecutor(2))
-    assert sorted(len(s) for s in sessions) == [2, 2]
+    threads, inline = watched(ThreadExecutor(2)), watched(InlineExecutor())
+    got = verify_candidates(problem, asms, fast, threads)
+    assert sorted(len(s) for s in threads.sessions) == [2, 2]
     assert all(v.correct and v.speedup is not None for v in got)
-    sessions.clear()
-    verify_candidates(problem, asms, fast, InlineExecutor())
-    assert [len(s) for s in sessions] == [4]
-    sessions.clear()  # another caller is timing in one of the two slots: no halving
+    verify_candidates(problem, asms, fast, inline)
+    assert [len(s) for s in inline.sessions] == [4]
+    threads.reset()  # another caller is timing in one of the two slots: no halving
     with timing_slot():
-        verify_candidates(problem, asms, fast, ThreadExecutor(2))
-    assert [len(s) for s in sessions] == [4]
+        verify_candidates(problem, asms, fast, threads)
+    assert [len(s) for s in threads.sessions] == [4]
