@@ -158,11 +158,20 @@ def test_timeout(primes):
 
 
 def test_missing_sandbox_is_infra_not_wrong(primes, monkeypatch):
-    import supercoder.verify.evaluate as ev
+    """A machine without bubblewrap, for real: not on PATH (the programs are built first)."""
+    from supercoder.sandbox.bwrap import isolation_status
+    from supercoder.toolchain.baseline import baseline_asm
 
-    monkeypatch.setattr(ev, "isolation_status", lambda: (False, "bubblewrap is not installed"))
-    verdict = evaluate(load_problem(primes), compile_to_asm(FAST), CONFIG)
+    problem, asm = load_problem(primes), compile_to_asm(FAST)
+    baseline_asm(problem)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    isolation_status.cache_clear()
+    try:
+        verdict = evaluate(problem, asm, CONFIG)
+    finally:
+        isolation_status.cache_clear()  # recomputed with the real PATH on next use
     assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
+    assert "bubblewrap" in verdict.message
     from supercoder.verify.reward import paper_reward
 
     assert paper_reward(verdict) is None  # no reward, not a zero

@@ -19,10 +19,12 @@ from typer.testing import CliRunner
 
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.records import records_for
-from supercoder.errors import InfraError, UserError
+from supercoder.errors import UserError
 from supercoder.training import budget as budgets
 from supercoder.training import verl_reward
 from supercoder.training.verl_export import VerlExportConfig, export_verl
+from supercoder.verify.executors import InlineExecutor
+from tests.fakes.executors import watched
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 
 FAST_MODPOW = r"""#include <stdio.h>
@@ -419,8 +421,10 @@ def _load_reward_module(path):
     return module.compute_score
 
 
-def _call(compute_score, record, answer):
+def _call(compute_score, record, answer, executor=None):
+    where = {} if executor is None else {"executor": executor}
     return compute_score(
+        **where,
         data_source=record["data_source"],
         solution_str=answer,
         ground_truth=record["reward_model"]["ground_truth"],
@@ -475,19 +479,11 @@ def test_reward_module_scores_like_the_paper(exported, problems):
 
 
 def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
-    import supercoder.verify.evaluate as ev
-
-    calls = []
-
-    def broken(*args, **kwargs):
-        calls.append(1)
-        raise InfraError("bubblewrap failed to start")
-
-    monkeypatch.setattr(ev, "check_candidate", broken)
+    machine = watched(InlineExecutor(), fail_first=100)  # no check finds a sandbox
     monkeypatch.setenv("SUPERCODER_INFRA_RETRIES", "1")
     record = records_for(problems[:1])[0]
     answer = f"```assembly\n{faster_asm()}```"
-    scored = _call(verl_reward.compute_score, record, answer)
+    scored = _call(verl_reward.compute_score, record, answer, machine)
     assert scored == {
         "score": 0.0,
         "correct": 0.0,
@@ -495,9 +491,9 @@ def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
         "compiled": 0.0,
         "infra_failure": 1.0,
     }
-    assert len(calls) == 2  # first try + one retry
+    assert len(machine.checks) == 2  # first try + one retry
     monkeypatch.setenv("SUPERCODER_INFRA_SCORE", "0.5")
-    assert _call(verl_reward.compute_score, record, answer)["score"] == 0.5
+    assert _call(verl_reward.compute_score, record, answer, machine)["score"] == 0.5
     monkeypatch.setenv("SUPERCODER_INFRA_SCORE", "half")
     with pytest.raises(UserError, match="SUPERCODER_INFRA_SCORE"):
         _call(verl_reward.compute_score, record, answer)

@@ -47,6 +47,7 @@ from supercoder.toolchain.isa import parse_target
 from supercoder.types import Problem, Verdict
 from supercoder.verify.client import ServiceClient
 from supercoder.verify.evaluate import check_config
+from supercoder.verify.executors import Executor
 from supercoder.verify.reward import DEFAULT_REWARD, RewardConfig, score_verdict, verify_batch
 
 INFRA_RETRIES = 2
@@ -59,15 +60,20 @@ def compute_score(
     solution_str: str = "",
     ground_truth: Any = None,
     extra_info: Any = None,
+    executor: Executor | None = None,
     **_: Any,
 ) -> dict[str, float]:
-    """verl's per-response entry point: a dict with ``score`` and metrics, never None."""
-    return score_responses([solution_str], [extra_info])[0]
+    """verl's per-response entry point: a dict with ``score`` and metrics, never None
+    (``executor``: where checks run, default the engine's workers)."""
+    return score_responses([solution_str], [extra_info], executor)[0]
 
 
-def score_responses(solution_strs: Sequence[str], extra_infos: Sequence[Any]) -> list[dict]:
-    """Scores for many responses at once (correctness checks in parallel), with the
-    infrastructure-failure retries; each a dict as ``compute_score`` returns."""
+def score_responses(
+    solution_strs: Sequence[str], extra_infos: Sequence[Any], executor: Executor | None = None
+) -> list[dict]:
+    """Scores for many responses at once (correctness checks in parallel, on
+    ``executor``), with the infrastructure-failure retries; each a dict as
+    ``compute_score`` returns."""
     config = _config_from_env()
     retries = _env_int("SUPERCODER_INFRA_RETRIES", INFRA_RETRIES)
     remote = _remote()
@@ -76,7 +82,9 @@ def score_responses(solution_strs: Sequence[str], extra_infos: Sequence[Any]) ->
         verdicts = remote.score(records, list(solution_strs), config, infra_retries=retries)
     else:
         problems = [record_problem(info) for info in extra_infos]
-        verdicts = verify_batch(problems, list(solution_strs), config, infra_retries=retries)
+        verdicts = verify_batch(
+            problems, list(solution_strs), config, executor, infra_retries=retries
+        )
     neutral = _infra_score()
     return [_result(v, config, neutral) for v in verdicts]
 
