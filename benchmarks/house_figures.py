@@ -14,6 +14,7 @@ Each revision is exported with ``git archive`` into a temporary folder and read 
 - ``Any`` names and ``dict[str, Any]`` / ``Mapping[str, Any]`` spellings in ``src/``;
 - hand-written ``to_json`` / ``from_json`` definitions and ``.context.get(`` reads;
 - places that build a thread or process pool; command modules importing another command;
+- the time a fresh ``import supercoder.cli`` takes (best of three);
 - test files and tests per tier (``tests/unit``, ``tests/integration``, ``tests/adversarial``,
   the rest).
 """
@@ -164,6 +165,21 @@ def app_helps(tree: Path) -> dict[str, list[str]] | None:
     return json.loads(done.stdout)
 
 
+def import_seconds(tree: Path, runs: int = 3) -> float:
+    """The fastest of ``runs`` fresh imports of ``supercoder.cli`` (what every command pays)."""
+    code = (
+        f"import sys, time; sys.path.insert(0, {str(tree / 'src')!r}); t = time.perf_counter()\n"
+        "import supercoder.cli\nprint(time.perf_counter() - t)"
+    )
+    times = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=tree
+        )
+        times.append(float(done.stdout.strip() or "nan"))
+    return min(times)
+
+
 def figures(tree: Path) -> dict[str, str]:
     src = tree / "src"
     pkg = src / "supercoder"
@@ -184,10 +200,11 @@ def figures(tree: Path) -> dict[str, str]:
         "imports inside functions": f"{inside} of {total} ({100 * inside / max(total, 1):.0f}%)",
         "Any names (src/)": str(any_names(src)),
         "dict[str, Any] / Mapping[str, Any]": str(grep(src, r"(?:dict|Mapping)\[str, Any\]")),
-        "hand-written to_json/from_json": str(grep(src, r"def (?:to_json|from_json)\(")),
+        "to_json/from_json definitions": str(grep(src, r"def (?:to_json|from_json)\(")),
         ".context.get( / .context[": str(grep(src, r"\.context(?:\.get\(|\[)")),
         "places building a pool": str(grep(src, r"(?:ThreadPool|ProcessPool)Executor\(")),
         "command modules importing a command": str(command_imports(pkg)),
+        "import supercoder.cli, best of 3 (s)": f"{import_seconds(tree):.2f}",
         # the build proposer's own module: models/compiler.py while it was a model, then
         # the builds strategy's module and the strategy registry (its older name)
         "strings 'compiler' outside its own module(s)": str(

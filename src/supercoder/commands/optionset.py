@@ -26,6 +26,7 @@ import inspect
 import json
 import math
 import re
+import sys
 import tomllib
 import typing
 from collections.abc import Callable
@@ -60,10 +61,10 @@ def declare(*names: str, help: str, **option: Any) -> typer.models.OptionInfo:
     (``min``...), for ``Annotated[T, DECLARED]`` in any command and for any ``*Config``
     field whose long flag it is (``config_params`` uses it in place of the field's own
     text). Its ``site`` is where it was declared; a long flag declared twice is refused."""
-    caller = inspect.stack()[1]
-    module = caller.frame.f_globals.get("__name__", "?")
+    caller = sys._getframe(1)  # the declaring line (inspect.stack reads every frame's source)
+    module = caller.f_globals.get("__name__", "?")
     info = typer.Option(*names, help=help, **option)
-    info.site = f"{module}:{caller.lineno}"  # type: ignore[attr-defined]
+    info.site = f"{module}:{caller.f_lineno}"  # type: ignore[attr-defined]
     for name in _long_flags(names):
         if name in _DECLARED:
             raise TypeError(f"{name} declared twice: {_DECLARED[name].site}, {info.site}")  # type: ignore[attr-defined]
