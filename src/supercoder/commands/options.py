@@ -5,7 +5,6 @@ build search's older spelling, ``--model compiler[:OPTS]``, among them)."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -533,11 +532,6 @@ class ModelRunConfig:
 
 
 DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
-WORKERS = max(1, (os.cpu_count() or 2) - 1)
-ALL_CORES = (
-    len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
-)
-WORKERS_SHOWN = "cores - 1, at least 1"
 
 
 def reward_config(
