@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import ast
+import functools
 import io
 import json
 import re
@@ -61,6 +62,17 @@ def export(rev: str, into: Path) -> Path:
     return into
 
 
+@functools.cache
+def text(path: Path) -> str:
+    return path.read_text()
+
+
+@functools.cache
+def syntax(path: Path) -> ast.Module:
+    """Each file is parsed once, however many counts read it."""
+    return ast.parse(text(path))
+
+
 def py_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*.py") if p.is_file())
 
@@ -73,7 +85,7 @@ def _call_name(node: ast.Call) -> str:
 def flag_sites(src: Path) -> Counter[str]:
     sites: Counter[str] = Counter()
     for path in py_files(src):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(syntax(path)):
             if isinstance(node, ast.Call) and _call_name(node) in {"Option", "flags", "declare"}:
                 for arg in node.args:
                     if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
@@ -86,7 +98,7 @@ def flag_sites(src: Path) -> Counter[str]:
 def imports(src: Path) -> tuple[int, int]:
     inside = total = 0
     for path in py_files(src):
-        tree = ast.parse(path.read_text())
+        tree = syntax(path)
         funcs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef)]
         nested = {
             id(m) for f in funcs for m in ast.walk(f) if isinstance(m, ast.Import | ast.ImportFrom)
@@ -101,7 +113,7 @@ def imports(src: Path) -> tuple[int, int]:
 def any_names(src: Path) -> int:
     n = 0
     for path in py_files(src):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(syntax(path)):
             n += isinstance(node, ast.Name) and node.id == "Any"
             n += isinstance(node, ast.Attribute) and node.attr == "Any"
     return n
@@ -109,14 +121,14 @@ def any_names(src: Path) -> int:
 
 def grep(src: Path, pattern: str) -> int:
     rx = re.compile(pattern)
-    return sum(len(rx.findall(p.read_text())) for p in py_files(src))
+    return sum(len(rx.findall(text(p))) for p in py_files(src))
 
 
 def command_imports(pkg: Path) -> int:
     """Imports of a command module (one ``cli.py`` registers) by another file of
     ``commands/`` (shared modules such as ``options`` are not commands)."""
     commands = pkg / "commands"
-    cli = ast.parse((pkg / "cli.py").read_text())
+    cli = syntax(pkg / "cli.py")
     names = {
         a.name
         for node in ast.walk(cli)
@@ -126,7 +138,7 @@ def command_imports(pkg: Path) -> int:
     shared = {p.stem for p in commands.glob("*.py")} - names
     n = 0
     for path in commands.glob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in ast.walk(syntax(path)):
             if isinstance(node, ast.ImportFrom) and node.module:
                 parts = node.module.split(".")
                 if parts[:2] == ["supercoder", "commands"] and len(parts) > 2:
@@ -209,7 +221,7 @@ def figures(tree: Path) -> dict[str, str]:
         # the builds strategy's module and the strategy registry (its older name)
         "strings 'compiler' outside its own module(s)": str(
             sum(
-                len(re.findall(r"[\"']compiler", p.read_text()))
+                len(re.findall(r"[\"']compiler", text(p)))
                 for p in py_files(pkg)
                 if p.stem not in (own_modules(pkg))
             )
