@@ -62,6 +62,8 @@ DRAW_CHARS = 1 << 22  # characters one draw may make at most (a repeat costs REP
 BUDGET = DRAW_CHARS  # the earlier name
 DRAW_SECONDS = 1.0  # host CPU all of a check's draws may take, whatever the model says
 REPEAT_COST = 16
+ATTEMPTS = 6  # tries at one draw, each a quarter of the sizes of the one before
+VECTOR_MIN = 32  # runs and repeats at least this long are drawn a column at a time
 _PAIR = re.compile(r"\[\s*(-?[\d.eE+-]+),\s*(-?[\d.eE+-]+)\s*\]")
 _FIELD = re.compile(r"\{[^{}\[\]]*(?:\[[^\[\]]*\][^{}\[\]]*)*\}")
 
@@ -374,8 +376,10 @@ class InputModel:
     ) -> list[str]:
         """Up to ``k`` inputs, stratified over the size range (draw i from its own k-th;
         ``strata``: the positions 0-1 to draw at), within ``seconds`` of host CPU for all
-        of them: a draw over budget is tried smaller, then left out (``DrawRefused``
-        when none is left); UserError where a (stored, edited) model cannot be drawn from."""
+        of them: a draw over budget (``DRAW_CHARS``, its share of the CPU) is drawn
+        again with every size a quarter (up to ``ATTEMPTS`` times: a large model is drawn
+        smaller, not dropped), left out only when the CPU is spent (``DrawRefused`` when
+        none is left); UserError where a (stored, edited) model cannot be drawn from."""
         try:
             return self._draw(rng, k, strata, seconds)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
@@ -394,19 +398,21 @@ class InputModel:
             u = strata[i] if strata is not None else (i + rng.random()) / max(1, k)
             low = min(0.9, max(0.0, float(domain.get("low", 0) or 0))) if strata is None else 0.0
             u = low + (1 - low) * u  # from the sizes worth timing (``domain.low``) up
-            for attempt in range(4):
+            scale = 1.0  # a draw over the budget is drawn again smaller, never dropped
+            for attempt in range(ATTEMPTS):
                 left = deadline - time.process_time()
                 if left <= 0:
                     why = why or f"drawing took over {seconds:g} s of host CPU"
                     break
                 share = time.process_time() + left / (k - i)
+                scaled = {**domain, "grow": float(domain.get("grow", 1) or 1) * scale}
                 try:
-                    text = _Draw(rng, u, domain, declared, share).body(self.spec["body"], {})
+                    text = _Draw(rng, u, scaled, declared, share).body(self.spec["body"], {})
                 except _Over as e:
-                    why, u = str(e), u * 0.5
+                    why, scale = str(e), scale / 4
                     continue
-                if cap and len(text) > cap and attempt < 3:
-                    u *= 0.6  # far longer than any input seen: smaller
+                if cap and len(text) > cap and attempt < ATTEMPTS - 1:
+                    scale *= 0.5  # far longer than any input seen: smaller
                     continue
                 out.append(ARGS_MARK.decode() + text if self.spec.get("args") else text)
                 break
@@ -486,6 +492,7 @@ class _Draw:
         self.declared = declared or {}
         self.deadline = deadline
         self.ticks = 0
+        self._gen = None
 
     def spend(self, chars: int) -> None:
         self.budget -= chars
@@ -504,10 +511,144 @@ class _Draw:
         for node in nodes:
             if "line" in node:
                 lines.append(" ".join(self.fields(node["line"], env)))
+                continue
+            n = self.count(node["repeat"], env)
+            body = node["body"]
+            if n >= VECTOR_MIN and len(body) == 1 and "line" in body[0]:
+                rows = self.rows(body[0]["line"], env, n)
+                if rows is not None:  # ``n`` lines of one shape, drawn column by column
+                    lines += rows
+                    continue
+            if not body:
+                self.spend(REPEAT_COST * n)  # an empty body costs too
+                continue
+            for _ in range(n):
+                self.spend(REPEAT_COST)
+                self.nodes(body, dict(env), lines)
+
+    # ------------------------------------------------------------ drawn at once
+    # A large input is mostly long lines of numbers and many lines of one shape: those
+    # are drawn a column at a time (numpy), and joined once, not token by token.
+
+    def gen(self):  # a numpy generator seeded from the draw's own ``rng``
+        if self._gen is None:
+            import numpy as np
+
+            self._gen = np.random.default_rng(self.rng.getrandbits(64))
+        return self._gen
+
+    def check_time(self) -> None:
+        if time.process_time() > self.deadline:
+            raise _Over("an input that takes too long to draw")
+
+    def rows(self, fields: list[dict], env: dict[str, int], n: int) -> list[str] | None:
+        """``n`` lines of ``fields`` drawn a column at a time; None where a field depends
+        on a number drawn earlier on the same line (drawn line by line instead)."""
+        local = {f["name"] for f in fields if f.get("name")}
+        widths = []
+        for f in fields:
+            if "run" in f:
+                spec = f["run"]["count"]
+                if "var" not in spec or spec["var"] in local:
+                    return None
+                widths.append(max(0, self.count(spec, env)))
             else:
-                for _ in range(self.count(node["repeat"], env)):
-                    self.spend(REPEAT_COST)  # an empty body costs too
-                    self.nodes(node["body"], dict(env), lines)
+                widths.append(1)
+        for f in fields:
+            of = f["run"]["of"] if "run" in f else f
+            length = of["word"]["len"].get("var") if "word" in of else None
+            if self._bound_name(of) in local or length in local:
+                return None
+        if 2 * n * max(1, sum(widths)) > self.budget:  # at least a digit and a space each
+            raise _Over(f"an input over {DRAW_CHARS} characters")
+        columns: list[list[str]] = []
+        for f, width in zip(fields, widths, strict=True):
+            if "run" in f:
+                values = self.column(f["run"]["of"], env, n * width)
+                if values is None:
+                    return None
+                if f["run"].get("sorted") and "int" in f["run"]["of"]:
+                    values = self.sort_rows(values, n, width)
+                columns.append(
+                    [" ".join(values[i * width : (i + 1) * width]) for i in range(n)]
+                    if width != 1
+                    else values
+                )
+            else:
+                values = self.column(f, env, n)
+                if values is None:
+                    return None
+                columns.append(values)
+            self.check_time()
+        self.spend(n)  # the line breaks
+        if not columns:
+            return [""] * n
+        return columns[0] if len(columns) == 1 else list(map(" ".join, zip(*columns, strict=True)))
+
+    @staticmethod
+    def sort_rows(values: list[str], n: int, width: int) -> list[str]:
+        out: list[str] = []
+        for i in range(n):
+            out += sorted(values[i * width : (i + 1) * width], key=int)
+        return out
+
+    def _bound_name(self, f: dict) -> str | None:
+        if "int" not in f:
+            return None
+        dec = self.declared.get(id(f), {})
+        inferred = None if "hi" in dec else f.get("max") or (self.bounded and f.get("within"))
+        return dec.get("max") or inferred or None
+
+    def column(self, f: dict, env: dict[str, int], n: int) -> list[str] | None:
+        """``n`` values of field ``f`` drawn at once, as text (characters spent); None:
+        a field this cannot draw at once."""
+        import numpy as np
+
+        if n <= 0:
+            return []
+        g = self.gen()
+        if "int" in f:
+            lo, hi = self._range(f, env)
+            if lo < -(1 << 62) or hi > (1 << 62):
+                return None
+            if f.get("size") and lo >= 0 and hi >= 0:
+                if lo == hi:
+                    lo = hi // 2 if hi > 1 else lo
+                u = np.abs(self.u + g.uniform(-0.1, 0.1, n))
+                u = np.where(u > 1.0, 2.0 - u, u)
+                values = np.rint(lo + (hi - lo) * np.sqrt(u)).astype(np.int64)
+            else:
+                values = g.integers(lo, hi, endpoint=True, size=n)
+            out = list(map(str, values.tolist()))
+        elif "float" in f:
+            lo_f, hi_f = (float(x) for x in f["float"])
+            d = max(0, min(30, int(f.get("decimals", 0))))
+            out = list(map(f"%.{d}f".__mod__, g.uniform(lo_f, hi_f, n).tolist()))
+        elif "word" in f:
+            w = f["word"]
+            chars = w["chars"] or "a"
+            if self.letters:
+                chars = _letters(chars)
+            if not chars.isascii():
+                return None
+            if "var" in w["len"]:
+                lengths = np.full(n, max(1, self.count(w["len"], env)), dtype=np.int64)
+            else:
+                lo, hi = (int(x) for x in w["len"]["range"])
+                hi = _grown(hi, self.grow)
+                lo = min(lo, hi)
+                lengths = np.maximum(1, g.integers(lo, hi, endpoint=True, size=n))
+            total = int(lengths.sum())
+            if total + n > self.budget:
+                raise _Over(f"an input over {DRAW_CHARS} characters")
+            table = np.frombuffer(chars.encode(), dtype=np.uint8)
+            text = table[g.integers(0, len(table), size=total)].tobytes().decode()
+            ends = np.cumsum(lengths).tolist()
+            out = [text[a:b] for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+        else:
+            raise UserError(f"input model: unknown field {sorted(f)}")
+        self.spend(sum(map(len, out)) + len(out))
+        return out
 
     def count(self, spec: dict, env: dict[str, int]) -> int:
         if "var" in spec:
@@ -533,7 +674,12 @@ class _Draw:
             if "run" in f:
                 run = f["run"]
                 n = self.count(run["count"], env)
-                values = self.plain_run(run["of"], n, env)
+                values = None
+                if n >= VECTOR_MIN and not run["of"].get("name"):
+                    if 2 * n > self.budget:
+                        raise _Over(f"an input over {DRAW_CHARS} characters")
+                    values = self.column(run["of"], env, n)
+                    self.check_time()
                 if values is None:
                     values = [self.value(run["of"], env) for _ in range(n)]
                 if run.get("sorted") and all(_INT.match(v) for v in values):
@@ -541,22 +687,6 @@ class _Draw:
                 out += values
             else:
                 out.append(self.value(f, env))
-        return out
-
-    def plain_run(self, f: dict, n: int, env: dict[str, int]) -> list[str] | None:
-        """``n`` values of a plain integer field (no name, no bound that varies within the
-        run), drawn at once (a long line is most of a large input); None: not plain."""
-        if "int" not in f or f.get("name") or f.get("size") or n < 64:
-            return None
-        lo, hi = self._range(f, env)
-        span, rnd, out = hi - lo + 1, self.rng.random, []
-        if span > 1 << 52:  # beyond a float's precision
-            return None
-        step = 4096
-        for start in range(0, n, step):
-            chunk = [str(lo + int(rnd() * span)) for _ in range(min(step, n - start))]
-            self.spend(sum(map(len, chunk)) + len(chunk))
-            out += chunk
         return out
 
     def _range(self, f: dict, env: dict[str, int]) -> tuple[int, int]:
@@ -610,7 +740,8 @@ class _Draw:
                 n = self.count(w["len"], env)
             else:
                 lo, hi = (int(x) for x in w["len"]["range"])
-                n = rng.randint(lo, max(lo, _grown(hi, self.grow)))
+                hi = _grown(hi, self.grow)
+                n = rng.randint(min(lo, hi), hi)
             n = max(1, n)
             self.spend(n)
             chars = w["chars"] or "a"
