@@ -528,8 +528,9 @@ def small_top(model: InputModel) -> int | None:
                 if f.get("exp"):
                     return None
                 tops.append(int(f["int"][1]))
-    if not tops or '"repeat"' in json.dumps(model.spec.get("body")):
-        return None
+    text = json.dumps(model.spec.get("body"))
+    if not tops or '"repeat"' in text or '"var"' in text or '"max"' in text:
+        return None  # a size that counts or bounds something is a count, not a handful
     return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
 
 

@@ -620,7 +620,11 @@ class _Draw:
             length = of["word"]["len"].get("var") if "word" in of else None
             if self._bound_name(of) in local or length in local:
                 return None
-        if 2 * n * max(1, sum(widths)) > self.budget:  # at least a digit and a space each
+        per_line = sum(
+            w * self.chars_each(f["run"]["of"] if "run" in f else f, env)
+            for f, w in zip(fields, widths, strict=True)
+        )
+        if n * max(1.0, per_line) > self.budget:  # over before it is drawn: not drawn
             raise _Over(f"an input over {DRAW_CHARS} characters")
         columns: list = []
         for f, width in zip(fields, widths, strict=True):
@@ -654,6 +658,23 @@ class _Draw:
         if not columns:
             return [""] * n
         return columns[0] if len(columns) == 1 else list(map(" ".join, zip(*columns, strict=True)))
+
+    def chars_each(self, f: dict, env: dict[str, int]) -> float:
+        """About how many characters one value of ``f`` takes, its separator too (most
+        numbers drawn over a range have about as many digits as its largest)."""
+        if "int" in f:
+            lo, hi = self._range(f, env)
+            return 1 + 0.9 * len(str(max(abs(lo), abs(hi))))
+        if "float" in f:
+            top = max(abs(float(x)) for x in f["float"])
+            return 2 + len(str(int(min(top, 1e30)))) + min(30, int(f.get("decimals", 0)))
+        if "word" in f:
+            spec = f["word"]["len"]
+            if "var" in spec:
+                return 1 + max(1, self.count(spec, env))
+            lo, hi = (int(x) for x in spec["range"])
+            return 1 + max(1, min(lo, _grown(hi, self.grow)))
+        return 2.0
 
     @staticmethod
     def sort_rows(values: list[str], n: int, width: int) -> list[str]:
@@ -749,7 +770,7 @@ class _Draw:
                 n = self.count(run["count"], env)
                 values = None
                 if n >= VECTOR_MIN and not run["of"].get("name"):
-                    if 2 * n > self.budget:
+                    if n * self.chars_each(run["of"], env) > self.budget:
                         raise _Over(f"an input over {DRAW_CHARS} characters")
                     values = self.column(run["of"], env, n)
                     self.check_time()
