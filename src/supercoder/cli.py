@@ -52,6 +52,7 @@ from supercoder.commands import (
     problem_profile,
     problem_show,
     report,
+    reward_study,
     serve,
     train_grpo,
     train_sft,
@@ -356,6 +357,12 @@ train = group(
 add(train, "grpo", train_grpo.grpo)
 add(train, "sft", train_sft.sft)
 add(train, "verl", train_verl.verl)
+
+reward = group(
+    "reward",
+    "Rewards for RL: which form and timing budget give a GRPO group a trustworthy signal.",
+)
+add(reward, "study", reward_study.reward_study)
 
 env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
 add(env, "openenv", env_openenv.openenv)
