@@ -43,7 +43,7 @@ def show_cmd(
         typer.echo(f"flags: {' '.join(problem.cflags)} | {' '.join(problem.ldflags)}")
     if problem.memorizable:
         typer.echo("memorizable: the program reads no input (timed on its visible tests)")
-    if problem.meta.get("too_small"):
+    if problem.settings.too_small:
         typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")
     typer.echo(f"domain: {domain_line(problem)}")
     if problem.memorizable:
