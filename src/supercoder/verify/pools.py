@@ -82,7 +82,7 @@ class Pool:
 
 def references(problem: Problem) -> list[tuple[str, str]]:
     """The problem folder's reference solutions (``references/*.c``): (name, C text)."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     refs = Path(str(folder)) / "references" if folder else None
     if refs is None or not refs.is_dir():
         return []
