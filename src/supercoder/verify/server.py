@@ -214,7 +214,7 @@ class Problems:
         return problem
 
     def _folder(self, path: Any, where: str) -> Problem:
-        if not isinstance(path, str) or not path:
+        if not isinstance(path, str) or not path or "\0" in path or len(path) > 4096:
             raise RequestError(422, f"{where}: 'path' must be a folder's path")
         if not self.roots:
             raise RequestError(403, f"{where}: this server reads no folders (no --allow-root)")
