@@ -176,6 +176,13 @@ def _with_link(problem: Problem, text: str) -> str:
             "units of their own, built by `gcc -O3` and linked beside yours unchanged: "
             "your answer is the assembly of the source shown above only."
         )
+    if problem.answer_unit:
+        text += (
+            f" The source shown is {problem.answer_unit}, the unit the program spends its "
+            f"time in; `main` is in {problem.main_unit or 'another unit'}. Keep every "
+            "function and object the other units use (its name, its calling convention "
+            "and its layout): they call into your assembly as they were compiled."
+        )
     return text
 
 
