@@ -91,6 +91,8 @@ class InitConfig:
             (the unit's problem path, why) or None (keep the main file's unit); the
             command layer passes a profiler (``prompting.profiling.hot_unit``).
         progress: called with one line before each step that can take seconds.
+        answer_why: why ``answer_unit`` is the answer, as init says it (set by init
+            itself: named, or the profile's share).
     """
 
     hidden_dir: Path | None = None

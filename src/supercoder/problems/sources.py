@@ -115,8 +115,9 @@ def with_answer(build: BuildFiles, unit: str) -> BuildFiles:
     """``build`` with the further unit ``unit`` (a problem path of ``build.units``) as
     the answer: its text becomes ``source.c`` and the main file is a unit of its own
     (at its own name in the problem folder), compiled apart and linked as before. The
-    unit's folder is searched for quoted includes (``-iquote``) when it is not the
-    problem's root, so its includes resolve as they did beside it."""
+    unit's quoted includes of the problem's files name them from the problem's root
+    when the unit was in a folder of its own (``#include "../vm.h"`` in ``src/vm.c``
+    becomes ``#include "vm.h"``), so they resolve as they did beside it."""
     if not unit:
         return build
     if unit not in build.units:
@@ -132,9 +133,14 @@ def with_answer(build: BuildFiles, unit: str) -> BuildFiles:
     texts = {k: v for k, v in build.texts.items() if k != unit}
     texts[main_rel] = build.source
     folder = os.path.dirname(unit)
+    if folder and folder != ".":  # its quoted includes of the problem's files, from the root
+
+        def here(m: re.Match) -> str:
+            target = os.path.normpath(os.path.join(folder, m[2]))
+            return f'{m[1]}"{target}"' if target in build.files else m[0]
+
+        text = re.sub(r'^([ \t]*#[ \t]*include[ \t]*)"([^"\n]+)"', here, text, flags=re.M)
     cflags = build.cflags
-    if folder and folder != ".":
-        cflags = f"{cflags} -iquote {shlex.quote(folder)}".strip()
     units = tuple(main_rel if u == unit else u for u in build.units)
     moved = (
         *(m for m in build.moved if not m.startswith(f"{build.files[unit]} -> {unit} (")),
