@@ -43,7 +43,7 @@ def show_cmd(
         typer.echo(f"flags: {' '.join(problem.cflags)} | {' '.join(problem.ldflags)}")
     if problem.units:
         answer = problem.answer_unit or "source.c (the unit with main)"
-        why = problem.meta.get("answer_why")
+        why = problem.settings.answer_why
         typer.echo(
             f"answer unit: {answer}{f' ({why})' if why else ''}; linked beside it as gcc "
             f"-O3 builds them: {', '.join(problem.units)}"
@@ -51,7 +51,7 @@ def show_cmd(
     if problem.memorizable:
         typer.echo("memorizable: the program reads no input (timed on its visible tests)")
     line = domain_line(problem)
-    if problem.meta.get("too_small") and "every drawn input gets the same output" not in line:
+    if problem.settings.too_small and "every drawn input gets the same output" not in line:
         typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")
     typer.echo(f"domain: {line}")
     if problem.memorizable:

@@ -181,10 +181,10 @@ def _unit_parts(problem: Problem) -> list[str]:
         f"({others}) are built by `gcc -O3` and linked beside it:",
         fence(problem.source, "c"),
     ]
-    folder = problem.meta.get("path")
+    folder = problem.path
     included = set(re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', problem.source, re.M))
     left = HEADER_CHARS
-    for rel in problem.meta.get("headers") or ():
+    for rel in problem.settings.headers:
         if not str(rel).endswith(".h") or Path(rel).name not in {Path(i).name for i in included}:
             continue
         path = Path(str(folder or "")) / rel

@@ -5,7 +5,6 @@ happened (``domain.describe``, ``domain.one_path``): pure functions, no gcc."""
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
@@ -109,9 +108,7 @@ def test_a_model_too_large_to_draw_is_loaded_not_called_malformed(tmp_path):
     }
     path = tmp_path / "input_model.json"
     path.write_text(json.dumps(spec))
-    model = load_model(path)  # well formed; the draw's budget is the domain's business
-    with pytest.raises(UserError, match="no input can be drawn"):
-        model.draw(random.Random(0), 1)
+    load_model(path)  # well formed; the draw's budget is the domain's business
     path.write_text(json.dumps({**spec, "body": [{"line": [{"bogus": 1}]}]}))
     with pytest.raises(UserError, match="malformed input model"):
         load_model(path)
