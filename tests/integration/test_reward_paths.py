@@ -34,7 +34,9 @@ def problem(tmp_path_factory):
     return tiny_problem(tmp_path_factory.mktemp("paths") / "tiny_sum")
 
 
-@pytest.mark.parametrize("spec", ["binary:threshold=1.2,rounds=4", "percentile:pool=builds,rounds=4"])
+@pytest.mark.parametrize(
+    "spec", ["binary:threshold=1.2,rounds=4", "percentile:pool=builds,rounds=4"]
+)
 def test_every_path_pays_the_same(problem, spec, tmp_path, monkeypatch):
     config = parse_reward(spec)
     answers = [faster_asm(), wrong_asm(), None, baseline_asm(problem)]
