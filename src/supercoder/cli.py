@@ -436,6 +436,10 @@ COMMANDS: dict[str, Lazy | Section] = {
             "verl": Lazy("train_verl", "verl"),
         },
     ),
+    "reward": Section(
+        "Rewards for RL: which form and timing budget give a GRPO group a trustworthy signal.",
+        {"study": Lazy("reward_study", "reward_study")},
+    ),
     "env": Section(
         "Environments for RL trainers: refinement episodes over OpenEnv.",
         {"openenv": Lazy("env_openenv", "openenv")},

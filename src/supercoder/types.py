@@ -185,6 +185,18 @@ class Problem:
         return self.settings.units
 
     @property
+    def answer_unit(self) -> str:
+        """The program's file whose text is ``source.c`` when it is not main's
+        (``problem.json`` ``answer_unit``: ``problem init --answer-unit vm.c`` or the
+        profile's choice); "" when ``source.c`` is the unit with ``main``."""
+        return self.settings.answer_unit or ""
+
+    @property
+    def main_unit(self) -> str:
+        """With ``answer_unit``: the unit (one of ``units``) that holds ``main``."""
+        return self.settings.main_unit or ""
+
+    @property
     def cflags(self) -> tuple[str, ...]:
         """Extra compiler flags (``problem.json`` ``cflags``): the reference, the baseline
         (gcc -O3 + these) and every build of the C source use them."""
