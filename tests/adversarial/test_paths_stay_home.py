@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.commands.mcp import McpConfig, Toolbox
+from supercoder.verify.mcp import McpConfig, Toolbox
 from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
 from tests.conftest import make_sum_problem, sandbox_or_skip
