@@ -39,7 +39,5 @@ def test_the_study_reads_a_stored_run(tmp_path):
     paper = [r for r in table["rows"] if r["form"] == "paper"]
     assert all(r["cpu_s"] > 0 for r in paper)
     assert table["seconds"] < 30  # resampling only: seconds
-    bad = subprocess.run(
-        [*cmd[:6], "--form", "binary:speed=2"], capture_output=True, text=True
-    )
+    bad = subprocess.run([*cmd[:6], "--form", "binary:speed=2"], capture_output=True, text=True)
     assert bad.returncode == 2 and "speed=2" in bad.stderr and "Traceback" not in bad.stderr
