@@ -191,3 +191,15 @@ def test_validator_poisoning_the_next_inputs_files_is_not_waited_on() -> None:
     assert [j.valid for j in value] == [True, False, False]
     assert "not a regular file" in value[1].why and "not a regular file" not in value[2].why
     assert time.monotonic() - start < 60  # gross: no input waited out its wall limit
+
+
+def test_a_sleeping_validator_stops_the_batch_at_its_first_input() -> None:
+    """A validator that blocks (sleep, a read that never ends) costs CPU nothing: the
+    driver keeps each input's wall limit and stops the batch at the first past it,
+    instead of waiting out every input's share (2 x 4 s x 5 + 10 = 50 s before)."""
+    sandbox_or_skip()
+    config = ValidatorConfig(seconds=4.0, max_bytes=1 << 20)
+    start = time.monotonic()
+    with pytest.raises(ValidatorError, match="ran past its limit .* on input 1 and was stopped"):
+        run_validator("import time\ntime.sleep(3600)\n", [b"1\n"] * 5, config)
+    assert time.monotonic() - start < 40  # gross: stopped at the first input's 13 s
