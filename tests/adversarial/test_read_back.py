@@ -203,3 +203,26 @@ def test_a_sleeping_validator_stops_the_batch_at_its_first_input() -> None:
     with pytest.raises(ValidatorError, match="ran past its limit .* on input 1 and was stopped"):
         run_validator("import time\ntime.sleep(3600)\n", [b"1\n"] * 5, config)
     assert time.monotonic() - start < 40  # gross: stopped at the first input's 13 s
+
+
+def test_profiled_program_link_to_a_root_only_file_is_refused(root_only: Path) -> None:
+    """A profiled program (a candidate's, under cachegrind) runs in the folder where the
+    next test's profile will be written: a link it leaves there is refused, never read."""
+    sandbox_or_skip()
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    from supercoder.prompting.profiling import run_profile
+    from supercoder.toolchain.gcc import compile_to_asm
+    from supercoder.types import TestCase
+
+    source = (
+        "#include <stdio.h>\n#include <unistd.h>\n"
+        f'int main(void) {{ symlink("{root_only}", "cg.1.out"); puts("1"); return 0; }}\n'
+    )
+    asm = compile_to_asm(source, ("-O1",))
+    tests = (TestCase("a", b"1\n", input_bytes=b""), TestCase("b", b"1\n", input_bytes=b""))
+    profile = run_profile(asm, tests, "planted", budget_seconds=60.0)
+    assert profile.gave_up and "cg.1.out is a symbolic link" in profile.gave_up
+    assert CANARY not in repr(profile) and profile.tests == ("a",)
