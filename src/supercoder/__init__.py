@@ -19,11 +19,6 @@ first use (``import supercoder.cli`` stays fast, a command loads only what it ne
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from supercoder.paths import package_version
-
 # each public name -> the module that defines it (read on first use)
 _WHERE = {
     "Ask": "supercoder.runs.strategies",
@@ -62,8 +57,6 @@ _WHERE = {
     "strategy_class": "supercoder.runs.registry",
     "verify_candidates": "supercoder.verify.service",
 }
-
-__version__ = package_version()
 
 __all__ = [
     "Ask",
@@ -105,7 +98,14 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
+    import importlib
+
+    if name == "__version__":
+        from supercoder.paths import package_version
+
+        globals()[name] = package_version()
+        return globals()[name]
     module = _WHERE.get(name)
     if module is None:
         raise AttributeError(f"module 'supercoder' has no attribute {name!r}")

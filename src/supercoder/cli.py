@@ -8,6 +8,23 @@ exit code (2 bad input, 3 machine trouble, 130 interrupted), never a traceback.
 
 from __future__ import annotations
 
+# ruff: noqa: E402  (the Ctrl-C guard below goes first, before the slow imports)
+import _signal  # the C module: no import time (``signal`` builds its enums first)
+import os
+import sys
+
+
+def _quiet_interrupt(signum: int, _frame: object) -> None:
+    """Ctrl-C while the command line is still loading: exit 130 with one line."""
+    os.write(2, b"error: interrupted\n")
+    os._exit(130)
+
+
+# Run as the command line (not imported by a library caller): a Ctrl-C that lands while
+# the modules load ends quietly; ``main`` puts Python's own handler back once it starts.
+if __name__ == "__main__" or os.path.basename(sys.argv[0] if sys.argv else "") == "supercoder":
+    _signal.signal(_signal.SIGINT, _quiet_interrupt)
+
 import contextlib
 import errno
 import functools
@@ -65,7 +82,7 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         return exc.exit_code, str(exc)
     if isinstance(exc, Terminated):
         return EXIT_TERMINATED, f"stopped by {exc.args[0]}{_resume_hint(sys.argv[1:])}"
-    if isinstance(exc, KeyboardInterrupt):
+    if isinstance(exc, KeyboardInterrupt) or _caused_by_interrupt(exc):
         return EXIT_INTERRUPTED, f"interrupted{_resume_hint(sys.argv[1:])}"
     if isinstance(exc, sqlite3.DatabaseError):
         text = str(exc)
@@ -103,6 +120,19 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         EXIT_NOTHING_CORRECT,
         f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)",
     )
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """An error raised because of a Ctrl-C (a library that wraps the KeyboardInterrupt
+    of an import in its own error, a cleanup that failed on the way out): the interrupt."""
+    seen: set[int] = set()
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 class Terminated(KeyboardInterrupt):
@@ -406,6 +436,10 @@ COMMANDS: dict[str, Lazy | Section] = {
             "verl": Lazy("train_verl", "verl"),
         },
     ),
+    "reward": Section(
+        "Rewards for RL: which form and timing budget give a GRPO group a trustworthy signal.",
+        {"study": Lazy("reward_study", "reward_study")},
+    ),
     "env": Section(
         "Environments for RL trainers: refinement episodes over OpenEnv.",
         {"openenv": Lazy("env_openenv", "openenv")},
@@ -438,6 +472,7 @@ def _utf8_streams() -> None:
 
 def main() -> None:
     code: int = 0
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt
     _utf8_streams()
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as Ctrl-C does: cleanups run
         with contextlib.suppress(ValueError, OSError):

@@ -20,9 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from supercoder.commands.mcp import McpConfig, Toolbox
 from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
+from supercoder.verify.mcp import McpConfig, Toolbox
 from tests.conftest import make_sum_problem, sandbox_or_skip
 
 CANARY = "PH-CANARY-51c2"

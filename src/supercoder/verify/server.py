@@ -324,7 +324,7 @@ def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
 def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
     """A score request -> the work that answers it: ``reward.verify_batch``, as the
     TRL and verl rewards run it in-process."""
-    from supercoder.verify.reward import REWARD_KINDS, RewardConfig, score_verdict, verify_batch
+    from supercoder.verify.reward import parse_reward, score_verdicts, verify_batch
 
     refs = body.get("problems")
     items = body.get("items")
@@ -348,22 +348,34 @@ def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
         texts.append(text)
     reward = body.get("reward") or {}
     if not isinstance(reward, dict):
-        raise RequestError(422, "'reward' must be an object {kind, failure, baseline_copy}")
+        raise RequestError(
+            422,
+            "'reward' must be an object {kind, failure, baseline_copy, threshold, pool, rounds}",
+        )
     kind = reward.get("kind", "gated")
-    if kind not in REWARD_KINDS:
-        raise RequestError(422, f"reward.kind must be one of {', '.join(REWARD_KINDS)}")
-    config = RewardConfig(
-        kind=kind,
-        failure=_number(reward, "failure", 0.0, -1e6, 1e6),
-        baseline_copy=_number(reward, "baseline_copy", 0.0, -1e6, 1e6),
-        eval_config=_check_config(body),
-    )
+    if not isinstance(kind, str):
+        raise RequestError(422, "reward.kind must be a reward spec: KIND[:KEY=VALUE,...]")
+    options = {
+        "failure": _number(reward, "failure", 0.0, -1e6, 1e6),
+        "baseline_copy": _number(reward, "baseline_copy", 0.0, -1e6, 1e6),
+    }
+    if "threshold" in reward:
+        options["threshold"] = _number(reward, "threshold", 1.05, 1e-3, 1000)
+    if "rounds" in reward and reward["rounds"] is not None:
+        options["rounds"] = int(_number(reward, "rounds", 4, 2, 200))
+    if "pool" in reward:
+        options["pool"] = str(reward["pool"])
+    try:  # the spec's own options first, then the object's (the one parser of every path)
+        config = parse_reward(kind, _check_config(body), **options)
+    except UserError as e:
+        raise RequestError(422, str(e)) from None
     retries = int(_number(body, "infra_retries", 1, 0, MAX_INFRA_RETRIES))
 
     def work() -> dict:
         verdicts = verify_batch(targets, texts, config, infra_retries=retries)
         return {
-            "rewards": [score_verdict(v, config) for v in verdicts],
+            "rewards": score_verdicts(targets, verdicts, config),
+            "reward_form": config.spec,
             "verdicts": [v.to_json() for v in verdicts],
         }
 

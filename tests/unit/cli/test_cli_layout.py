@@ -66,3 +66,18 @@ def test_a_command_alone_reads_the_shared_option_texts():
         flags = {o for p in command.params for o in p.opts if o.startswith("--")}
         if any(declared(f) is not None for f in flags) and f"{name}" != "version":
             assert "supercoder.commands.options" in reachable(graph, fn.__module__), name
+
+
+def test_an_error_caused_by_a_ctrl_c_is_the_interrupt():
+    """A library that wraps the KeyboardInterrupt of an import in its own error (as
+    transformers' lazy modules do under ``train sft``) still ends as an interrupt."""
+    from supercoder.cli import error_exit
+
+    try:
+        try:
+            raise KeyboardInterrupt
+        except KeyboardInterrupt as e:
+            raise RuntimeError("Failed to import transformers.trainer") from e
+    except RuntimeError as wrapped:
+        assert error_exit(wrapped) == (130, "interrupted")
+    assert error_exit(RuntimeError("plain"))[0] == 1

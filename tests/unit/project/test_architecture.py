@@ -7,6 +7,8 @@ import ast
 import functools
 from pathlib import Path
 
+from tests.sourcetree import nodes, python_files, tree  # noqa: F401
+
 SRC = Path(__file__).resolve().parents[3] / "src"
 
 
@@ -30,7 +32,7 @@ def import_graph() -> dict[str, set[str]]:
     for name, path in files.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         deps: set[str] = set()
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node in nodes(path):
             if isinstance(node, ast.Import):
                 deps.update(resolve(a.name) for a in node.names)
             elif isinstance(node, ast.ImportFrom):
@@ -173,7 +175,7 @@ def test_package_inits_only_re_export():
         if "data" in init.relative_to(SRC).parts:
             continue
         top = init.parent == SRC / "supercoder"
-        for node in ast.parse(init.read_text()).body:
+        for node in tree(init).body:
             if top and (
                 (isinstance(node, ast.FunctionDef) and node.name in ("__getattr__", "__dir__"))
                 or (isinstance(node, ast.Assign) and getattr(node.targets[0], "id", "") == "_WHERE")
