@@ -358,10 +358,29 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
     except (UserError, InfraError) as e:
         return f"the problem's generator ({file}; its sizes could not be probed: {e})"
     small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
+    listed = listed_between(problem, source)
+    if listed is not None:
+        shown = ", ".join(map(str, listed[:8])) + (", ..." if len(listed) > 8 else "")
+        budget = (
+            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+            if t_top <= TOP_GEN_SECONDS
+            else f"the smallest listed runs over the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+        )
+        return (
+            f"the problem's generator ({file}), its listed sizes {low}-{high}; drawn at the "
+            f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
+            f"{1000 * t_top:.1f} ms: {budget}){small}"
+        )
     return (
         f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
-        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
-        f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
+        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: "
+        + (
+            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+            if t_top <= TOP_GEN_SECONDS * 1.05
+            else f"over the {1000 * TOP_GEN_SECONDS:.0f} ms budget: no smaller size runs "
+            "long enough to time"
+        )
+        + f"){small}"
     )
 
 
@@ -414,6 +433,11 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
         return int(b), int(t), float(tb), float(tt)
     except (OSError, ValueError, TypeError):
         pass
+    sizes_listed = listed_timed_sizes(problem, source)
+    if sizes_listed is not None:
+        found = _listed_range(sizes_listed)
+        _write_json(path, list(found))
+        return found
     low, high = generator_size_range(problem, source)
     sizes = []
     n = high
@@ -441,6 +465,67 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     found = _timed_range(points, low, high)
     _write_json(path, list(found))
     return found
+
+
+LISTED_OVER = 8.0  # a listed size this far over the budget may top an untimeable range
+LISTED_PROBES = 16  # the listed sizes probed at most (the largest, then every other)
+
+
+def listed_timed_sizes(problem: Problem, source: str) -> list[tuple[int, float]] | None:
+    """The sizes the generator lists (``SIZES``) that a check may draw, each with the
+    reference's CPU on it, ascending: used as listed, never interpolated (an FFT takes
+    powers of two only). Every listed size is probed (up to ``LISTED_PROBES``: the
+    largest ones and every other below); a size whose input the reference does not run
+    cleanly is left out (a failed probe is a failure, never a clean size). None: the
+    generator lists no sizes. Probed once, cached."""
+    listed = sorted(set(generator_sizes(source)))
+    if not listed:
+        return None
+    key = hashlib.sha256(
+        f"listed{VERSION}\n".encode() + source.encode() + tests_digest(problem).encode()
+    ).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"l{key}.json"
+    try:
+        return [(int(n), float(t)) for n, t in json.loads(path.read_text())]
+    except (OSError, ValueError, TypeError):
+        pass
+    probe = listed[::-1]
+    if len(probe) > LISTED_PROBES:
+        probe = probe[: LISTED_PROBES // 2] + probe[LISTED_PROBES // 2 :: 2][: LISTED_PROBES // 2]
+    rng = random.Random(int(key[:12], 16))
+    data = run_generator(
+        source, [(rng.getrandbits(62), n) for n in probe], label=f"{problem.name}: gen.py"
+    )
+    outputs, cpu = reference_runs(problem, data)
+    found = sorted((n, t) for n, o, t in zip(probe, outputs, cpu, strict=True) if o is not None)
+    _write_json(path, found)
+    return found
+
+
+def _listed_range(points: list[tuple[int, float]]) -> tuple[int, int, float, float]:
+    """``generator_timed_range`` over listed sizes: from the smallest running 1.5x the
+    floor (else the largest under it) up to the largest within ``TOP_GEN_SECONDS``
+    (else the smallest over it); listed sizes only."""
+    if not points:
+        raise UserError("the reference fails on the input of every size the generator lists")
+    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
+    top = within[-1] if within else points[0]
+    over = [(n, t) for n, t in points if n > top[0] and t <= LISTED_OVER * TOP_GEN_SECONDS]
+    if top[1] < 1.5 * FLOOR_SECONDS and over:  # 7 8 9 10 of a cost that explodes: the
+        top = over[0]  # next listed size, though over the budget, rather than untimed
+    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top[0]]
+    bottom = long[0] if long else top
+    return bottom[0], top[0], bottom[1], top[1]
+
+
+def listed_between(problem: Problem, source: str) -> list[int] | None:
+    """The listed sizes a check draws from (``listed_timed_sizes`` within the timed
+    range); None where the generator lists none."""
+    points = listed_timed_sizes(problem, source)
+    if points is None:
+        return None
+    bottom, top = generator_timed_range(problem, source)[:2]
+    return [n for n, _ in points if bottom <= n <= top] or [top]
 
 
 BISECT = 4  # probes more at most, between the last size within budget and the first over
