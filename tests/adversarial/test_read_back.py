@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,26 @@ def test_pgo_program_cannot_have_the_host_write_through_its_link() -> None:
     asm = build_asm(make("gcc", "-O2", pgo=True), source, [b"1\n"], cflags=("-iquote", str(folder)))
     assert not target.exists(), "the host wrote through a link the program left"
     assert asm is None  # the build that would have followed it is refused
+
+
+def test_validator_poisoning_the_next_inputs_files_is_not_waited_on() -> None:
+    """The sandbox's driver opens each input's files itself: a FIFO one validator left
+    where the next input's stdin or stderr goes is that input's failure, not a stall
+    until the batch's wall limit."""
+    sandbox_or_skip()
+    plant = (
+        "import os, sys\n"
+        "if os.path.exists('in/1'):\n"
+        "    os.unlink('in/1')\n"
+        "    os.mkfifo('in/1')\n"
+        "    os.mkfifo('err/2')\n"
+        "    sys.exit(0)\n"
+        "sys.exit('second')\n"
+    )
+    config = ValidatorConfig(seconds=20.0, max_bytes=1 << 20)  # a stall would take 130 s
+    start = time.monotonic()
+    finished, value = _bounded(lambda: run_validator(plant, [b"1\n", b"2\n", b"3\n"], config))
+    assert finished and not isinstance(value, BaseException), value
+    assert [j.valid for j in value] == [True, False, False]
+    assert "not a regular file" in value[1].why and "not a regular file" not in value[2].why
+    assert time.monotonic() - start < 60  # gross: no input waited out its wall limit

@@ -111,6 +111,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     where = verdict.context.provenance
     if where != Provenance():
         line = f"{where.machine.gcc} | {where.machine.cpu} | sandbox: {where.sandbox}"
+        load = verdict.context.measurement.load
+        if load is not None:  # the figure belongs to the machine state it was timed in
+            line += f" | timed at load {load:.2f} per CPU"
         console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
 
 

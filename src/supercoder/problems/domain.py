@@ -371,16 +371,18 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
             f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
             f"{1000 * t_top:.1f} ms: {budget}){small}"
         )
+    budget = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
+    if t_top > 1.05 * TOP_GEN_SECONDS and bottom == top:
+        why = f"already past the {budget} at the smallest size probed"
+    elif t_top > 1.05 * TOP_GEN_SECONDS:
+        why = f"no size probed runs between the floor and the {budget}: the nearest on each side"
+    elif top >= high:
+        why = f"the generator's largest size, within the {budget}"
+    else:
+        why = f"the largest within the {budget}"
     return (
         f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
-        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: "
-        + (
-            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
-            if t_top <= TOP_GEN_SECONDS * 1.05
-            else f"over the {1000 * TOP_GEN_SECONDS:.0f} ms budget: no smaller size runs "
-            "long enough to time"
-        )
-        + f"){small}"
+        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: {why}){small}"
     )
 
 
@@ -671,6 +673,7 @@ class _Calibration:
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
+        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
@@ -693,6 +696,7 @@ class _Calibration:
         outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
         outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
+        self.outputs = [o.output for o in clean if o.output is not None]
         why = ", ".join(sorted({o.why for o in outcomes if not o.ok}))
         top = max((o.cpu for o in outcomes), default=0.0)
         return len(clean), len(inputs), top, why
@@ -860,9 +864,23 @@ class _Calibration:
                 self.notes.append(f"sizes narrowed ({why})")
             else:
                 break
+        one = one_path(self.outputs, [t.expected for t in self.problem.tests])
+        if one is not None:
+            domain["one_output"] = one
         if self.notes:
             domain["notes"] = self.notes[-3:]
         return domain
+
+
+def one_path(drawn: Sequence[bytes], visible: Sequence[bytes]) -> str | None:
+    """The first line of the one output every drawn input got, where the visible
+    inputs get varied outputs and none of them that one: the draws reach one path of the
+    program (an interpreter's parse error on token soup), not the work the visible
+    inputs do. None otherwise."""
+    if len(drawn) < 2 or len(set(drawn)) != 1 or len(set(visible)) < 2 or drawn[0] in visible:
+        return None
+    line = drawn[0].decode(errors="replace").strip().split("\n", 1)[0].strip()
+    return line[:60] or "(empty output)"
 
 
 def _x(g: float) -> str:
@@ -910,6 +928,13 @@ def describe(model: InputModel) -> str:
     )
     if d.get("refused"):
         return f"{head}: refused by the reference ({d['refused']})"
+    if d.get("one_output"):
+        return (
+            f"{head}: every drawn input gets the same output ({d['one_output']!r}) and no "
+            "visible input does: the draws reach one path of the program (an error path), "
+            "not its work, so they tell nothing of the sizes it can take; give a "
+            "--generator (or a --validator) that draws valid inputs"
+        )
     parts = []
     grow, widen = float(d.get("grow", 1) or 1), float(d.get("widen", 1) or 1)
     tops = ", ".join(top_sizes(model.spec)[:3])
@@ -943,9 +968,29 @@ def describe(model: InputModel) -> str:
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
-        why = "" if d.get("steps") else " (extrapolation refused)"
+        why = "" if d.get("steps") else f" ({_why_not_grown(d)})"
         return f"{head}: the visible span only{why}; " + ", ".join(parts)
     return f"{head}, extrapolated: " + ", ".join(parts)
+
+
+def _why_not_grown(d: dict) -> str:
+    """Why a calibrated domain kept the visible span: the cause that happened."""
+    notes = [str(n) for n in d.get("notes") or ()]
+    stopped = [n for n in notes if n.startswith(("growth stopped", "sizes narrowed"))]
+    if stopped:
+        return stopped[-1]
+    refused = [n for n in notes if "refused" in n]
+    if refused:
+        return refused[-1]
+    top = d.get("top_seconds")
+    if float(d.get("grow", 1) or 1) < 1:
+        return "the visible sizes already run past the time budget"
+    if top is not None and float(top) >= TOP_SECONDS / 2:
+        return (
+            f"the largest visible sizes already run {1000 * float(top):.1f} ms, about the "
+            f"{1000 * TOP_SECONDS:.0f} ms budget"
+        )
+    return "the input model has no size to grow"
 
 
 def too_small(model: InputModel) -> bool:

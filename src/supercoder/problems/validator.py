@@ -92,21 +92,38 @@ class Judgement:
 
 
 _DRIVER = r"""
-import json, os, runpy, sys, traceback
+import json, os, runpy, stat, sys, traceback
 count = int(sys.argv[1])
 os.mkdir("err")
 out = os.fdopen(os.dup(1), "w")
+
+
+def regular(path):
+    # an earlier input's validator may have left a link or a FIFO here: never followed,
+    # never waited on
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise OSError(f"{path} is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
 for i in range(count):
     pid = os.fork()
     if pid == 0:
         try:
-            with open(f"in/{i}.args") as f:
-                sys.argv = ["validate.py", *json.load(f)]
-            fd = os.open(f"in/{i}", os.O_RDONLY)
-            os.dup2(fd, 0)
-            err = os.open(f"err/{i}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.unlink(f"err/{i}")
+            except FileNotFoundError:
+                pass
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            err = os.open(f"err/{i}", flags, 0o600)
             os.dup2(err, 1)
             os.dup2(err, 2)
+            with os.fdopen(regular(f"in/{i}.args")) as f:
+                sys.argv = ["validate.py", *json.load(f)]
+            fd = regular(f"in/{i}")
+            os.dup2(fd, 0)
             sys.stdin = open(0, "r", closefd=False)
             sys.stdout = open(1, "w", closefd=False)
             sys.stderr = open(2, "w", closefd=False)

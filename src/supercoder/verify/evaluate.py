@@ -59,6 +59,7 @@ from supercoder.types import (
     UnseenResult,
     Verdict,
     VerdictContext,
+    machine_load,
 )
 from supercoder.verify.unseen import Unseen, unseen_tests
 
@@ -438,10 +439,11 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             )
             return out
     drawn = len(unseen.generated_tests)
+    load = machine_load()  # the load it was timed under, read as the timing ends
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
         context = v.context.measured(
-            timing=unseen.why, timed_inputs=unseen.source, **_domain(unseen)
+            timing=unseen.why, timed_inputs=unseen.source, load=load, **_domain(unseen)
         )
         together = v.unseen  # the hidden tests, and now the drawn ones too
         if drawn:
