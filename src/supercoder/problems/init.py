@@ -735,7 +735,7 @@ def _timed_source(
     return timed, f"model: {line}", small, _stale(model, own)
 
 
-FRESH_TRIES = 24  # draws init makes to see whether the model can draw an input unseen
+FRESH_TRIES = 12  # draws init makes to see whether the model can draw an input unseen
 
 
 def _stale(model: InputModel, own: Sequence[bytes]) -> str:
