@@ -68,7 +68,7 @@ from supercoder.problems.inputmodel import (
 from supercoder.problems.validator import valid_inputs, validators_digest
 from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.sandbox.oneshot import run_isolated
-from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
+from supercoder.toolchain.baseline import baseline_binary, built_baseline, unit_asms
 from supercoder.toolchain.gcc import compile_c
 from supercoder.toolchain.reference import build_failure
 from supercoder.types import Problem
@@ -111,12 +111,10 @@ def reference_runs(
 
 
 def reference_binary(problem: Problem, workdir: Path) -> Path:
-    """The -O3 build of the problem's source: its baseline binary when the baseline is
-    that build (no ``baseline.s``), else built and cached here."""
-    if not problem.baseline_asm:
-        units = unit_asms(problem)
-        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
-    return _cached_build(problem, "O3", ("-O3",))
+    """The -O3 build of the problem's source, built here (``toolchain.baseline.
+    built_baseline``: whatever the problem carries), as the baseline is built."""
+    units = unit_asms(problem)
+    return baseline_binary(built_baseline(problem), workdir, problem.link_flags, True, units)
 
 
 def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:

@@ -49,6 +49,7 @@ from supercoder.toolchain.baseline import baseline_asm
 from supercoder.verify.access import BearerAuth, check_access
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.reward import verdict_json
+from supercoder.verify.server import HEADER_SECONDS, header_deadline_protocol
 from supercoder.verify.service import verify_together
 
 if TYPE_CHECKING:
@@ -695,4 +696,8 @@ def _serve_http(server: Any, config: McpConfig) -> None:
     Console(stderr=True, markup=False, highlight=False).print(
         f"serving MCP on http://{shown}:{port}/mcp ({auth})", soft_wrap=True
     )
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+    # a client that sends half a request line is cut off, as by ``serve``
+    protocol = header_deadline_protocol(HEADER_SECONDS)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", http=protocol)).run(
+        sockets=[sock]
+    )

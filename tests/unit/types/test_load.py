@@ -70,3 +70,21 @@ def test_a_check_prints_the_load_it_was_timed_at():
     out = io.StringIO()
     print_verdict(_verdict(load=1.25), Console(file=out, width=200))
     assert "timed at load 1.25 per CPU" in out.getvalue()
+
+
+def test_a_check_under_the_floor_says_not_timed_as_eval_counts_it():
+    from dataclasses import replace
+
+    from supercoder.types import TestResult
+
+    short = TestResult("a", Status.OK, baseline_seconds=0.001, candidate_seconds=0.001, timed=True)
+    v = replace(_verdict(load=0.2), tests=(short,))
+    out = io.StringIO()
+    print_verdict(v, Console(file=out, width=200))
+    text = out.getvalue()
+    assert "not timed: every timed input's baseline ran under 5 ms" in text
+    assert "eval counts this problem untimed too" in text and "significantly" not in text
+    long = replace(short, baseline_seconds=0.02, candidate_seconds=0.016)
+    out = io.StringIO()
+    print_verdict(replace(v, tests=(long,)), Console(file=out, width=200))
+    assert "not timed:" not in out.getvalue() and "speedup 1.23x [1.21, 1.25]" in out.getvalue()
