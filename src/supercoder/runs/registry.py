@@ -85,7 +85,7 @@ def strategy_class(name: str | None) -> Any:
 def make_config(cls: type, values: Mapping[str, object], base: object | None = None) -> object:
     """A strategy's ``Config`` (a dataclass) from ``values`` by field name, over ``base``
     (None: its defaults); a text value is read as its field's type (``--strategy-option
-    KEY=VALUE``, a run file's ``[strategy]`` table). An unknown key or a bad value: one
+    KEY=VALUE``, a run file's ``[strategy_option]`` table). An unknown key or a bad value: one
     line naming the fields."""
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
