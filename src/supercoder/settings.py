@@ -82,6 +82,7 @@ class ProblemSettings:
     too_small: bool = False  # problem init: runs too short to time
     llm_generator: str | None = None  # the model that wrote llm_gen.py / llm_validate.py
     baseline: str | None = None  # dataset import: how baseline.s was made
+    carried_baseline: str | None = None  # dataset import: the record's baseline.s, not used
     ground_truth_kind: str | None = None  # dataset import: the record's answer, classified
     unoptimized_assembly_kind: str | None = None
     codenet: Mapping[str, Json] | None = None  # dataset build: the CodeNet submission

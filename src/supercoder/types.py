@@ -780,6 +780,8 @@ class Provenance:
         interval: what the interval is over, when not the tests (drawn inputs).
         sandbox: ``bubblewrap``, or ``none (unsafe)``.
         target: the ``--target`` the candidate was built and checked for.
+        baseline: a note on the baseline, when the problem carried a ``baseline.s`` that
+            is not the reader's own gcc -O3 build (not used: rebuilt); "" otherwise.
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
@@ -793,6 +795,7 @@ class Provenance:
     interval: str = ""
     sandbox: str = ""
     target: str = ""
+    baseline: str = ""
 
 
 @dataclass(frozen=True)
@@ -820,6 +823,7 @@ class Measurement:
         domain: the input domain and its source in one line.
         timed_sizes: which sizes were drawn (and the reference's CPU on them).
         dropped_sources: each input source dropped before the one used, with why.
+        distinct_inputs: how many distinct inputs the speedup was timed on.
         samples: the raw paired samples of the timed draws, one per input, unnamed (the
             visible tests keep theirs in ``TestResult``).
         load: the machine's load when it was timed: the 1-minute load average per
@@ -841,6 +845,7 @@ class Measurement:
     domain: str = ""
     timed_sizes: str = ""
     dropped_sources: tuple[str, ...] = ()
+    distinct_inputs: int = 0
     samples: tuple[PairedSamples, ...] = ()
     load: float | None = None
     first_check_load: float | None = None

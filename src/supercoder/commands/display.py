@@ -89,12 +89,18 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             highlight=False,
         )
     measured = verdict.context.measurement
+    if verdict.context.provenance.baseline:
+        line = f"baseline: {verdict.context.provenance.baseline}"
+        console.print(printable(line), markup=False, highlight=False)
     if measured.domain:
         console.print(printable(f"domain: {measured.domain}"), markup=False, highlight=False)
     if verdict.data is not None and verdict.data.grew:
         console.print(printable(verdict.data.summary()), markup=False, highlight=False)
     if measured.timing:
         console.print(printable(measured.timing), markup=False, highlight=False)
+    if measured.distinct_inputs:
+        line = f"timed on {measured.distinct_inputs} distinct input(s)"
+        console.print(line, markup=False, highlight=False)
     if verdict.message:
         console.print(printable(verdict.message), markup=False, highlight=False)
     if verdict.tests:

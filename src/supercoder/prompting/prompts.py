@@ -69,7 +69,8 @@ def build_messages(
     """Chat messages asking for faster assembly for ``problem``; a ``target`` level
     (``--target``) is said in the request.
 
-    ``baseline_asm`` defaults to ``problem.baseline_asm`` (built with gcc -O3 if absent).
+    ``baseline_asm`` defaults to the reader's own gcc -O3 build (``toolchain.baseline``:
+    a ``baseline.s`` the problem carries is shown only when it is that build).
     Each few-shot pair is (problem, its optimized assembly).
     """
     if variant not in VARIANTS:
@@ -128,7 +129,7 @@ def question(
         ]
     )
     if variant == "asm":
-        asm = baseline_asm or problem.baseline_asm or _compile_baseline(problem)
+        asm = baseline_asm or _compile_baseline(problem)
         build = " ".join(("gcc -O3", *problem.cflags))
         if context == "hot":
             parts += hot_parts(problem, asm)
