@@ -140,6 +140,15 @@ def problem_init(
             "generator's draws, else init says why they were dropped.",
         ),
     ] = False,
+    show_all: Annotated[
+        bool,
+        typer.Option(
+            "--show-all",
+            help="Keep every input visible. By default, where no input the model has not "
+            "seen can be drawn (a handful of values, a domain too small to time), init "
+            "keeps the largest inputs hidden so checks time inputs the model never saw.",
+        ),
+    ] = False,
     model: Annotated[str | None, MODEL] = None,
     base_url: Annotated[str | None, BASE_URL] = None,
 ) -> None:
@@ -182,6 +191,7 @@ def problem_init(
         args=tuple(args or ()),
         join=join,
         validator=validator,
+        show_all=show_all,
         answer_unit=answer_unit or "",
         hot_unit=hot_unit,
         progress=lambda line: typer.echo(line, err=True),
@@ -239,11 +249,26 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         typer.echo(report.answer)
     if report.domain:
         typer.echo(f"domain: {report.domain}")
-    if report.too_small and "every drawn input gets the same output" not in report.domain:
+    if report.kept_hidden:
+        typer.echo(
+            f"note: no input the model has not seen can be drawn ({report.stale}): the "
+            f"largest input(s) ({', '.join(report.kept_hidden)}) are kept hidden (hidden/): "
+            "checks time them and the model never sees them; --show-all keeps every "
+            "input visible"
+        )
+    elif report.too_small and "every drawn input gets the same output" not in report.domain:
         typer.echo(
             "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
             '"too_small": true): no speedup can be timed on it; give larger inputs, declare '
             "larger constraints (--constraint) or a generator with larger SIZES"
+        )
+    elif report.stale and not report.hidden:
+        typer.echo(
+            f"note: checks may be untimed: no input the model has not seen can be drawn "
+            f"({report.stale}), only mutations of the inputs are left to try, and no input "
+            "can be kept hidden (one input, or every one under 5 ms); give more or larger "
+            "inputs (--inputs), hidden ones (--hidden DIR), a --generator, or wider "
+            "--constraint bounds"
         )
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"

@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -34,7 +35,13 @@ from supercoder.problems.domain import (
     too_small,
 )
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_constraint
+from supercoder.problems.inputmodel import (
+    FILE,
+    InputModel,
+    constraint_lines,
+    infer,
+    parse_constraint,
+)
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import outputs_match, parse_mode
@@ -80,6 +87,8 @@ class InitConfig:
             the visible inputs while the reference handles it; stored with the model);
             None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
             it, cached; the test suite's setting).
+        show_all: keep every input visible even where no fresh input can be drawn
+            (by default init then keeps the largest inputs hidden: ``_keep_largest_hidden``).
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
@@ -110,6 +119,7 @@ class InitConfig:
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
+    show_all: bool = False
     answer_unit: str = ""
     hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
     progress: Callable[[str], None] | None = None
@@ -137,6 +147,8 @@ class InitReport:
     timed: str = ""  # where the timed inputs will be drawn from
     domain: str = ""  # the input domain and its source, in one line
     too_small: bool = False  # the whole domain runs under the meter's floor
+    stale: str = ""  # why no input the model has not seen can be drawn ("": one can)
+    kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
     answer: str = ""  # which unit is the answer and why (multi-unit programs)
 
 
@@ -211,9 +223,14 @@ def create_problem(
             return create_problem(source_path, inputs_dir, out_dir, again)
         if filled.reads_input:
             _say(opts, "finding the input domain (drawing and timing inputs)...")
-        timed, domain, small = (
-            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False)
+        timed, domain, small, stale = (
+            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False, "")
         )
+        kept: tuple[str, ...] = ()
+        worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
+        if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
+            kept = _keep_largest_hidden(staging, tests, filled.cpu)
+            tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -243,6 +260,8 @@ def create_problem(
         timed,
         domain,
         small,
+        stale,
+        kept,
         _answer_line(build, opts),
     )
 
@@ -416,6 +435,7 @@ class _Filled:
     disagreements: list[str]
     reads_input: bool
     warnings: list[str]
+    cpu: tuple[float, ...] = ()  # the reference's -O3 CPU seconds on each test
 
 
 def _fill(
@@ -500,7 +520,8 @@ def _fill(
     if not reads_input:
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return _Filled(disagreements, reads_input, warnings)
+    cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
+    return _Filled(disagreements, reads_input, warnings, cpu)
 
 
 def _reads_input(
@@ -660,12 +681,13 @@ def _timed_source(
     tests: Sequence[TestFile],
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
-) -> tuple[str, str, bool]:
+) -> tuple[str, str, bool, str]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input (with the declared constraints), its domain
     calibrated against the reference (``problems.domain``) and stored as
     ``input_model.json``; also the domain in one line and whether it is too small to time
-    (then ``problem.json`` says ``"too_small": true``)."""
+    (then ``problem.json`` says ``"too_small": true``), and why no input the model has
+    not seen can be drawn ("": one can)."""
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
@@ -677,11 +699,18 @@ def _timed_source(
             f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
             f"generator: {line}",
             small,
+            "every size the generator lists runs under 5 ms of reference CPU" if small else "",
         )
+    own = [with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests]
     try:
-        model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
+        model = infer(own)
     except UserError as e:
-        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed", "", False
+        return (
+            f"timed inputs: none can be drawn ({e}); the hidden tests are timed",
+            "",
+            False,
+            f"no input model ({e})",
+        )
     if opts.constraints:
         model = model.with_constraints(opts.constraints)
     model.save(folder)
@@ -703,7 +732,52 @@ def _timed_source(
         if model.domain
         else "the input model (its domain is found at the first check)"
     )
-    return timed, f"model: {line}", small
+    return timed, f"model: {line}", small, _stale(model, own)
+
+
+FRESH_TRIES = 12  # draws init makes to see whether the model can draw an input unseen
+
+
+def _stale(model: InputModel, own: Sequence[bytes]) -> str:
+    """Why no input the model has not seen can be drawn from ``model`` (refused by the
+    reference, too small to time, or every draw one of the inputs given: a handful of
+    values, ``fannkuch 7 8 9``); "" where one can."""
+    d = model.domain
+    if d.get("refused"):
+        return f"the reference refuses the input model's draws ({d['refused']})"
+    if too_small(model):
+        return "the whole input domain runs under 5 ms of reference CPU"
+    try:
+        drawn = model.draw(random.Random(0), FRESH_TRIES)
+    except UserError as e:
+        return f"the input model cannot draw ({e})"
+    seen = set(own)
+    if all(x.encode() in seen for x in drawn):
+        return "every input the model can draw is one of those given: a handful of values"
+    return ""
+
+
+HIDE_SHARE = 4  # at most a quarter of the inputs (at least one) are kept hidden
+
+
+def _keep_largest_hidden(
+    folder: Path, tests: Sequence[TestFile], cpu: Sequence[float]
+) -> tuple[str, ...]:
+    """Move the visible tests the reference runs longest on (a quarter, at least one,
+    never all) from ``tests/`` to ``hidden/``: checks time them, the model never sees
+    them. Their names."""
+    visible = [(c, t.name) for t, c in zip(tests, cpu, strict=False) if not t.hidden]
+    if len(visible) < 2:
+        return ()
+    count = max(1, len(visible) // HIDE_SHARE)
+    names = tuple(sorted(n for _, n in sorted(visible, reverse=True)[:count]))
+    (folder / "hidden").mkdir(exist_ok=True)
+    for name in names:
+        for ext in (".in", ".out", ".args"):
+            src = folder / "tests" / f"{name}{ext}"
+            if src.exists():
+                src.rename(folder / "hidden" / f"{name}{ext}")
+    return names
 
 
 def _generator_domain(folder: Path) -> tuple[str, bool]:

@@ -183,7 +183,11 @@ class Toolbox:
         path = Path(ref)
         tries = [path] if path.is_absolute() else [r / path for r in roots]
         for place in tries:
-            if any(inside(root, place) for root in roots) and is_problem_dir(place):
+            try:
+                found = any(inside(root, place) for root in roots) and is_problem_dir(place)
+            except (OSError, ValueError):  # a name no file system holds (too long, ...)
+                found = False
+            if found:
                 return load_problem(place.resolve())
         shown = printable(ref, newlines=False)
         if not roots:

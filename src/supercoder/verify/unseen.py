@@ -79,6 +79,7 @@ from supercoder.problems.domain import (
     generator_domain,
     generator_size_range,
     generator_timed_range,
+    listed_between,
     reference_runs,
     sanitizer_clean,
     tests_digest,
@@ -203,14 +204,24 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             "shown: the speedup over the problem's input domain; visible and hidden tests "
             f"decide correctness only; {found.sizes}{small}{said}"
         )
-        tests = tuple(found.tests)
+        drawn = tuple(found.tests)
+        tests, also = drawn, []
+        if hidden and found.top_seconds < FLOOR_SECONDS:  # nothing drawn can be timed:
+            # the hidden tests too (inputs the model never saw; init keeps the largest
+            # hidden where no fresh input can be drawn)
+            also = hidden
+            tests = (*drawn, *hidden)
+            why += (
+                f"; every drawn input runs under 5 ms: timed on the {len(hidden)} hidden "
+                "test(s) too"
+            )
         return Unseen(
             tests,
-            0,
-            len(tests),
+            len(also),
+            len(drawn),
             why,
             found.source,
-            tests,
+            drawn,
             found.cpu,
             found.domain,
             dropped,
@@ -274,6 +285,7 @@ class Drawn:
     cpu: float = 0.0
     dropped: list[str] = field(default_factory=list)
     round_seconds: float = 0.0  # the reference's CPU on the tests kept, together
+    top_seconds: float = 0.0  # the reference's CPU on the longest test kept
 
 
 def draw_tests(
@@ -345,6 +357,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             sizes = size_of if isinstance(drawn, _Sized) else None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
             found.round_seconds = float(sum(t for _, _, t in kept))
+            found.top_seconds = float(max(t for _, _, t in kept))
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
@@ -585,7 +598,8 @@ def domain_line(problem: Problem) -> str:
 def _generator_draw(problem: Problem, source: str) -> Draw:
     def draw(rng: random.Random, k: int) -> list[bytes]:
         sizes = generator_timed_range(problem, source)[:2]
-        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
+        listed = listed_between(problem, source)
+        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k, listed)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
         out.source = source
@@ -649,6 +663,9 @@ def _to_target(
         elif t < 1.2 * FLOOR_SECONDS and size < high:
             factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
             todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    listed = listed_between(problem, source)
+    if listed:  # a listed size, as listed: the nearest one on the side it was moved to
+        todo = [(i, _snap(listed, n, n < size_of[inputs[i]])) for i, n in todo]
     todo = [(i, n) for i, n in todo if n != size_of[inputs[i]]]
     if not todo:
         return inputs, outputs, cpu, 0.0
@@ -668,6 +685,13 @@ def _to_target(
     return inputs, outputs, cpu, float(sum(new_cpu))
 
 
+def _snap(listed: Sequence[int], n: int, down: bool) -> int:
+    """The listed size nearest ``n``: at most it (``down``), else at least it."""
+    if down:
+        return max((x for x in listed if x <= n), default=listed[0])
+    return min((x for x in listed if x >= n), default=listed[-1])
+
+
 class _Sized(list):
     """A generator's draws, with the size each was drawn at (``sizes``) and the
     generator's text (``source``)."""
@@ -676,11 +700,20 @@ class _Sized(list):
     source: str
 
 
-def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
+def draw_size(
+    sizes: tuple[int, int],
+    rng: random.Random,
+    i: int,
+    k: int,
+    listed: Sequence[int] | None = None,
+) -> int:
     """A size in ``sizes`` (low, high: the timed range) for draw ``i`` of ``k``:
-    stratified over the whole range (draw i in its own k-th of it), favouring the top."""
+    stratified over the whole range (draw i in its own k-th of it), favouring the top;
+    with ``listed`` (the generator's own sizes in the range), one of those, as listed."""
     low, high = sizes
     u = (i + rng.random()) / max(1, k)
+    if listed:
+        return listed[min(len(listed) - 1, int(len(listed) * math.sqrt(u)))]
     return int(round(low + (high - low) * math.sqrt(u)))
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.problems.domain import describe, one_path
-from supercoder.problems.inputmodel import InputModel, load_model
+from supercoder.problems.inputmodel import InputModel, load_input_model
 from supercoder.problems.sources import answer_unit_of, gather, with_answer
 from supercoder.prompting.profiling import instructions_per_file
 
@@ -108,7 +108,7 @@ def test_a_model_too_large_to_draw_is_loaded_not_called_malformed(tmp_path):
     }
     path = tmp_path / "input_model.json"
     path.write_text(json.dumps(spec))
-    load_model(path)  # well formed; the draw's budget is the domain's business
+    load_input_model(path)  # well formed; the draw's budget is the domain's business
     path.write_text(json.dumps({**spec, "body": [{"line": [{"bogus": 1}]}]}))
     with pytest.raises(UserError, match="malformed input model"):
-        load_model(path)
+        load_input_model(path)
