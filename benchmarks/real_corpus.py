@@ -511,7 +511,7 @@ def table(records: list[dict[str, Any]]) -> str:
     memo = sum(1 for r in records if cell_timed(r) == "memo")
     evals = sum(1 for r in records if (r.get("eval") or {}).get("status") in ("ok", "correct"))
     checks = sum(1 for r in records if (r.get("check") or {}).get("correct"))
-    ok = sum(1 for r in records if r.get("ok"))
+    ok = sum(1 for r in records if verdict_ok(r))
     lines.append(
         f"{n} programs: init {inits}/{n}, timed on fresh draws {timed}/{n} (+{memo} memorizable"
         " timed on their visible tests),"
@@ -550,7 +550,7 @@ def failure_class(r: dict[str, Any]) -> str:
 def findings(records: list[dict[str, Any]], stamp: str) -> str:
     """Markdown: each program that did not go as a user expects, with its command."""
     lines = [f"# Real-corpus findings ({stamp})", ""]
-    bad = [r for r in records if not r.get("ok")]
+    bad = [r for r in records if not verdict_ok(r)]
     lines.append(
         f"{len(bad)} of {len(records)} programs did not go init -> eval -> check as a user expects."
     )
