@@ -57,6 +57,7 @@ class Program:
     init: str
     kind: tuple[str, ...] = ()
     prep: tuple[str, ...] = ()
+    expect: str = ""  # "refuse": a user expects init to refuse it (in one line)
 
     @property
     def slug(self) -> str:
@@ -94,6 +95,7 @@ def load_manifest(path: Path) -> list[Program]:
                 init=p["init"],
                 kind=tuple(p.get("kind", ())),
                 prep=tuple(p.get("prep", ())),
+                expect=p.get("expect", ""),
             )
         )
     return out
@@ -270,6 +272,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         "repo": prog.repo,
         "commit": prog.commit,
         "kind": list(prog.kind),
+        "expect": prog.expect,
         "command": f"cd {prog.cwd} && {prog.command()}",
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
     }
@@ -402,6 +405,8 @@ def finish(rec: dict[str, Any], run: Runner, out_root: Path, t0: float) -> dict[
 def verdict_ok(rec: dict[str, Any]) -> bool:
     """init made it, it is timed (or memorizable), eval's answer and a fresh check agree."""
     init = rec.get("init") or {}
+    if rec.get("expect") == "refuse":  # refused in one clear line, as a user expects
+        return not init.get("ok") and "Traceback" not in init.get("line", "")
     if not init.get("ok"):
         return False
     timed = rec.get("timed")
@@ -417,7 +422,7 @@ def verdict_ok(rec: dict[str, Any]) -> bool:
 def cell_init(r: dict[str, Any]) -> str:
     i = r.get("init") or {}
     if not i.get("ok"):
-        return "FAIL"
+        return "refused" if r.get("expect") == "refuse" else "FAIL"
     return "memo" if i.get("memorizable") else "ok"
 
 
@@ -471,6 +476,8 @@ def cell_check(r: dict[str, Any]) -> str:
 def why(r: dict[str, Any]) -> str:
     """The one-line reason a program did not go as a user expects."""
     i = r.get("init") or {}
+    if r.get("expect") == "refuse":
+        return "" if verdict_ok(r) else "expected init to refuse it: " + i.get("line", "")
     if not i.get("ok"):
         return i.get("line", "")
     t = r.get("timed") or {}
