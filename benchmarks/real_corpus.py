@@ -650,7 +650,12 @@ def main() -> None:
                     f" check {cell_check(rec)} {why(rec)[:100]}",
                     file=sys.stderr,
                 )
-    records = [done[p.name] for p in programs if p.name in done]
+    # the manifest's word on each program wins over the one stored with an older run
+    records = [
+        {**done[p.name], "expect": p.expect, "kind": list(p.kind)}
+        for p in programs
+        if p.name in done
+    ]
     print(table(records))
     if args.findings:
         stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
