@@ -15,15 +15,16 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.errors import UserError, read_regular
+from supercoder.errors import InfraError, UserError, read_regular
 from supercoder.paths import staging_prefix
 from supercoder.problems.domain import (
     FLOOR_SECONDS,
@@ -34,11 +35,24 @@ from supercoder.problems.domain import (
     too_small,
 )
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_constraint
+from supercoder.problems.inputmodel import (
+    FILE,
+    InputModel,
+    constraint_lines,
+    infer,
+    parse_constraint,
+)
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import outputs_match, parse_mode
-from supercoder.problems.sources import BuildFiles, gather, main_file
+from supercoder.problems.sources import (
+    BuildFiles,
+    answer_unit_of,
+    gather,
+    join_into_answer,
+    main_file,
+    with_answer,
+)
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import parse_args, split_flags, with_args
@@ -74,9 +88,23 @@ class InitConfig:
             the visible inputs while the reference handles it; stored with the model);
             None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
             it, cached; the test suite's setting).
+        show_all: keep every input visible even where no fresh input can be drawn
+            (by default init then keeps the largest inputs hidden: ``_keep_largest_hidden``).
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
+        answer_unit: the further C file whose assembly is the answer (``--answer-unit
+            vm.c``): it becomes ``source.c`` and the main file a unit linked beside it
+            (``sources.with_answer``); "": the profile's choice, else the main file.
+        hot_unit: where the time goes, for a multi-unit program given no
+            ``answer_unit``: called with the finished (staging) problem folder, returns
+            (the unit's problem path, why) or None (keep the main file's unit); the
+            command layer passes a profiler (``prompting.profiling.hot_unit``).
+        progress: called with one line before each step that can take seconds.
+        answer_why: why ``answer_unit`` is the answer, as init says it (set by init
+            itself: named, or the profile's share).
+        also_answer: further units named (``--answer-unit`` again) that the answer covers
+            too: joined to ``source.c`` as one translation unit (``join_into_answer``).
     """
 
     hidden_dir: Path | None = None
@@ -94,6 +122,17 @@ class InitConfig:
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
+    show_all: bool = False
+    answer_unit: str = ""
+    hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
+    progress: Callable[[str], None] | None = None
+    answer_why: str = ""  # why answer_unit is the answer (set by init itself)
+    also_answer: tuple[str, ...] = ()
+
+
+def _say(opts: InitConfig, line: str) -> None:
+    if opts.progress is not None:
+        opts.progress(line)
 
 
 @dataclass(frozen=True)
@@ -112,6 +151,9 @@ class InitReport:
     timed: str = ""  # where the timed inputs will be drawn from
     domain: str = ""  # the input domain and its source, in one line
     too_small: bool = False  # the whole domain runs under the meter's floor
+    stale: str = ""  # why no input the model has not seen can be drawn ("": one can)
+    kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
+    answer: str = ""  # which unit is the answer and why (multi-unit programs)
 
 
 def init_problem(
@@ -150,6 +192,14 @@ def create_problem(
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
+    if opts.answer_unit or opts.also_answer:
+        build = with_answer(build, answer_unit_of(build, opts.answer_unit or build.main.name))
+        for name in opts.also_answer:
+            unit = answer_unit_of(build, name)
+            if unit and unit in build.units:
+                build = join_into_answer(build, unit)
+        if (build.answer or build.joined) and not opts.answer_why:
+            opts = replace(opts, answer_why="named by --answer-unit")
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
     per_test, every = _arg_specs(opts.args, inputs_dir is None)
     layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs(per_test)
@@ -165,10 +215,30 @@ def create_problem(
     staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
         given = inputs_dir is not None or any(args.values())
+        _say(opts, f"running the -O3 reference on {len(tests)} test(s)...")
         filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
-        timed, domain, small = (
-            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False)
+        hot = _hot_unit(staging, build, opts)
+        if hot is not None and hot[0] == "source.c":
+            opts = replace(opts, answer_why=hot[1])
+            meta = json.loads((staging / "problem.json").read_text())
+            meta["answer_why"] = hot[1]
+            (staging / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+        elif hot is not None:  # the time goes in another unit: it is the answer
+            shutil.rmtree(staging, ignore_errors=True)
+            for d in created:
+                _rmdir_quietly(d)
+            again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
+            return create_problem(source_path, inputs_dir, out_dir, again)
+        if filled.reads_input:
+            _say(opts, "finding the input domain (drawing and timing inputs)...")
+        timed, domain, small, stale = (
+            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False, "")
         )
+        kept: tuple[str, ...] = ()
+        worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
+        if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
+            kept = _keep_largest_hidden(staging, tests, filled.cpu)
+            tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -198,6 +268,43 @@ def create_problem(
         timed,
         domain,
         small,
+        stale,
+        kept,
+        _answer_line(build, opts),
+    )
+
+
+def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, str] | None:
+    """The further unit the profile says the time goes in (its path as gathered, why),
+    for a multi-unit program whose answer was not named; None: keep main's unit."""
+    if not build.units or build.answer or opts.answer_unit or opts.also_answer:
+        return None
+    if opts.hot_unit is None:
+        return None
+    _say(opts, f"profiling which of the {len(build.units) + 1} units the time goes in...")
+    found = opts.hot_unit(folder)
+    if found is None or found[0] not in (*build.units, "source.c"):
+        return None
+    return found
+
+
+def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
+    """Which unit is the answer, for a program of several units."""
+    if not build.units and not build.joined:
+        return ""
+    if build.joined:
+        first = build.answer or build.main.name
+        return (
+            f"answer units: {', '.join((first, *build.joined))} ({opts.answer_why}: one "
+            f"translation unit); the other units ({', '.join(build.units) or 'none'}) are "
+            "linked as gcc -O3 builds them"
+        )
+    if not build.answer:
+        why = opts.answer_why or "the unit with main"
+        return f"answer unit: {build.main.name} ({why}); the other units are linked as gcc -O3 builds them"
+    return (
+        f"answer unit: {build.answer} ({opts.answer_why}); {build.main_unit} (main) and the "
+        "other units are linked as gcc -O3 builds them"
     )
 
 
@@ -345,6 +452,7 @@ class _Filled:
     disagreements: list[str]
     reads_input: bool
     warnings: list[str]
+    cpu: tuple[float, ...] = ()  # the reference's -O3 CPU seconds on each test
 
 
 def _fill(
@@ -421,10 +529,18 @@ def _fill(
         meta["headers"] = list(headers)
     if build.units:
         meta["units"] = list(build.units)
+    if build.answer:
+        meta["answer_unit"] = build.answer
+        meta["main_unit"] = build.main_unit
+    if build.joined:
+        meta["answer_joined"] = list(build.joined)
+    if (build.units or build.joined) and opts.answer_why:
+        meta["answer_why"] = opts.answer_why
     if not reads_input:
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return _Filled(disagreements, reads_input, warnings)
+    cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
+    return _Filled(disagreements, reads_input, warnings, cpu)
 
 
 def _reads_input(
@@ -592,28 +708,37 @@ def _timed_source(
     tests: Sequence[TestFile],
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
-) -> tuple[str, str, bool]:
+) -> tuple[str, str, bool, str]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input (with the declared constraints), its domain
     calibrated against the reference (``problems.domain``) and stored as
     ``input_model.json``; also the domain in one line and whether it is too small to time
-    (then ``problem.json`` says ``"too_small": true``)."""
+    (then ``problem.json`` says ``"too_small": true``), and why no input the model has
+    not seen can be drawn ("": one can)."""
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
+    own = [with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests]
     if opts.generator is not None:
         line, small = "the problem's generator (gen.py), at the sizes it lists", False
         if calibrating:
             line, small = _generator_domain(folder)
+        stale = "every size the generator lists runs under 5 ms of reference CPU" if small else ""
         return (
             f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
             f"generator: {line}",
             small,
+            stale or _generator_stale(folder, own, calibrating),
         )
     try:
-        model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
+        model = infer(own)
     except UserError as e:
-        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed", "", False
+        return (
+            f"timed inputs: none can be drawn ({e}); the hidden tests are timed",
+            "",
+            False,
+            f"no input model ({e})",
+        )
     if opts.constraints:
         model = model.with_constraints(opts.constraints)
     model.save(folder)
@@ -635,7 +760,52 @@ def _timed_source(
         if model.domain
         else "the input model (its domain is found at the first check)"
     )
-    return timed, f"model: {line}", small
+    return timed, f"model: {line}", small, _stale(model, own)
+
+
+FRESH_TRIES = 12  # draws init makes to see whether the model can draw an input unseen
+
+
+def _stale(model: InputModel, own: Sequence[bytes]) -> str:
+    """Why no input the model has not seen can be drawn from ``model`` (refused by the
+    reference, too small to time, or every draw one of the inputs given: a handful of
+    values, ``fannkuch 7 8 9``); "" where one can."""
+    d = model.domain
+    if d.get("refused"):
+        return f"the reference refuses the input model's draws ({d['refused']})"
+    if too_small(model):
+        return "the whole input domain runs under 5 ms of reference CPU"
+    try:
+        drawn = model.draw(random.Random(0), FRESH_TRIES)
+    except UserError as e:
+        return f"the input model cannot draw ({e})"
+    seen = set(own)
+    if all(x.encode() in seen for x in drawn):
+        return "every input the model can draw is one of those given: a handful of values"
+    return ""
+
+
+HIDE_SHARE = 4  # at most a quarter of the inputs (at least one) are kept hidden
+
+
+def _keep_largest_hidden(
+    folder: Path, tests: Sequence[TestFile], cpu: Sequence[float]
+) -> tuple[str, ...]:
+    """Move the visible tests the reference runs longest on (a quarter, at least one,
+    never all) from ``tests/`` to ``hidden/``: checks time them, the model never sees
+    them. Their names."""
+    visible = [(c, t.name) for t, c in zip(tests, cpu, strict=False) if not t.hidden]
+    if len(visible) < 2:
+        return ()
+    count = max(1, len(visible) // HIDE_SHARE)
+    names = tuple(sorted(n for _, n in sorted(visible, reverse=True)[:count]))
+    (folder / "hidden").mkdir(exist_ok=True)
+    for name in names:
+        for ext in (".in", ".out", ".args"):
+            src = folder / "tests" / f"{name}{ext}"
+            if src.exists():
+                src.rename(folder / "hidden" / f"{name}{ext}")
+    return names
 
 
 def _generator_domain(folder: Path) -> tuple[str, bool]:
@@ -651,6 +821,27 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     if small:
         _mark_too_small(folder)
     return line, small
+
+
+def _generator_stale(folder: Path, own: Sequence[bytes], calibrated: bool) -> str:
+    """Why the generator draws no input the model has not seen ("": it does): two seeds
+    at the top size a check draws give one input, or only inputs given (``fannkuch 9``
+    whatever the seed)."""
+    problem = load_problem(folder)
+    source = generator_source(problem.settings)
+    if source is None:
+        return ""
+    try:
+        if calibrated:
+            size = generator_timed_range(problem, source)[1]
+        else:
+            size = max(generator_sizes(source), default=1)
+        drawn = run_generator(source, [(11, size), (12, size)], label=f"{problem.name}: gen.py")
+    except (UserError, InfraError):
+        return ""  # said where the generator's domain is
+    if drawn[0] == drawn[1] or all(d in set(own) for d in drawn):
+        return f"the generator's input at size {size} does not change with its seed"
+    return ""
 
 
 def _mark_too_small(folder: Path) -> None:

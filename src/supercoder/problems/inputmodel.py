@@ -21,15 +21,19 @@ structure; docs/problems.md describes the format)::
      "body": [NODE, ...]}
     NODE   = {"line": [FIELD, ...]}                      one line of fields
            | {"repeat": COUNT, "body": [NODE, ...]}      the body COUNT times
-    COUNT  = {"var": NAME} | {"range": [LO, HI]}
-    FIELD  = {"int": [LO, HI], "name": NAME, "size": true, "max": NAME}
+    COUNT  = {"var": NAME} | {"var": "2^NAME"} | {"range": [LO, HI]}
+    FIELD  = {"int": [LO, HI], "name": NAME, "size": true, "max": NAME, "exp": true}
            | {"float": [LO, HI], "decimals": D}
            | {"word": {"chars": "abc", "len": COUNT}}
            | {"run": {"count": COUNT, "of": FIELD}}     that many fields on the line
 
 ``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
-refer to (``max``: the value is at most that variable's); ``size``: drawn favouring the
-large end. ``"args": true``: the first line drawn is the run's command-line arguments
+refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its power,
+``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
+its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
+``i`` at most field ``j`` (``l r`` queries). Long runs and repeated lines of one shape
+are drawn a column at a time (numpy), so an input of megabytes takes tens of
+milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
 (a program whose tests have ``tests/NAME.args``). Problems without a stored model get one inferred on the fly, cached by the
 content of their inputs.
 """
@@ -1047,7 +1051,7 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
 _CHECKED: dict[str, InputModel] = {}  # stored models checked in this process, by digest
 
 
-def load_model(path: Path) -> InputModel:
+def load_input_model(path: Path) -> InputModel:
     """A stored model; UserError (naming the file) if it is not one."""
     try:
         raw = path.read_bytes()
@@ -1067,6 +1071,8 @@ def load_model(path: Path) -> InputModel:
         )
     try:  # a model that cannot draw is refused here, not at a check
         InputModel(spec).draw(random.Random(0), 1)
+    except DrawRefused:
+        pass  # well formed, only large: the domain says so (``domain.calibrate``)
     except (KeyError, TypeError, ValueError, AttributeError, UserError) as e:
         raise UserError(f"{path}: a malformed input model ({type(e).__name__}: {e})") from e
     _CHECKED[key] = InputModel(spec)
@@ -1078,7 +1084,7 @@ def model_for(problem: Problem) -> InputModel | None:
     inputs, cached by their content; None where its inputs are not text."""
     folder = problem.path
     if folder and (Path(folder) / FILE).exists():
-        return load_model(own_file(Path(folder), Path(folder) / FILE))
+        return load_input_model(own_file(Path(folder), Path(folder) / FILE))
     inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:
