@@ -20,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -149,14 +149,15 @@ class RunConfig:
         """``--run`` as typed (UTF-8 text also under an ASCII locale), else the default."""
         return argv_text(self.name) if self.name else default_run_name(self.model, self.benchmark)
 
-    def identity(self) -> dict[str, Any]:
-        """Options that must match to resume (not workers/executor/concurrency/deadline)."""
+    def identity(self) -> RunIdentity:
+        """The run's identity: what must match to resume (not workers, executor,
+        concurrency, deadline), one typed value (stored as ``encode`` writes it)."""
         settings = self.strategy.flat()
         default = StrategyConfig().flat()
         for key in ("context", "answer"):  # default prompt modes: as runs stored before them
             if settings.get(key) == default[key]:
                 settings.pop(key)
-        return {
+        values = {
             "benchmark": self.benchmark,
             **settings,
             "time": self.time,
@@ -164,6 +165,12 @@ class RunConfig:
             # native: as runs stored before targets
             **({"target": self.target} if self.target != "native" else {}),
         }
+        known = {f.name for f in fields(RunIdentity)} - {"extra"}
+        own = {k: v for k, v in values.items() if k not in known}  # the strategy's keys
+        return RunIdentity(
+            **{k: v for k, v in values.items() if k in known},  # type: ignore[arg-type]
+            extra=MappingProxyType(own),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -435,7 +442,8 @@ class Store:
         """Create the run, or check that it may be resumed; True when resuming. ``context``
         (how the run is made) is stored as given: a mapping as its keys, a ``RunContext``
         as the codec writes it."""
-        name, identity = run_config.run_name, run_config.identity()
+        name, identity = run_config.run_name, encode(run_config.identity())
+        assert isinstance(identity, dict)
         self.check_run_name(name)
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         if not rows:  # another eval may create it at the same moment: then resume it
