@@ -129,6 +129,7 @@ class RunConfig:
         concurrency: model requests in flight at once.
         deadline: seconds of model time per problem (None: no limit).
         target: the ISA target answers are built and checked for (``toolchain/isa.py``).
+        reward: the reward spec its summary pays (``verify.reward.parse_reward``).
     """
 
     model: str
@@ -141,6 +142,7 @@ class RunConfig:
     concurrency: int = 4
     deadline: float | None = None
     target: str = "native"
+    reward: str = "gated"
 
     @property
     def run_name(self) -> str:
@@ -162,6 +164,8 @@ class RunConfig:
             "sandbox": self.sandbox,
             # native: as runs stored before targets
             **({"target": self.target} if self.target != "native" else {}),
+            # gated: as runs stored before reward forms
+            **({"reward": self.reward} if self.reward != "gated" else {}),
         }
         known = {f.name for f in fields(RunIdentity)} - {"extra"}
         own = {k: v for k, v in values.items() if k not in known}  # the strategy's keys
@@ -192,6 +196,7 @@ class RunIdentity:
         time: answers were timed.
         sandbox: answers ran in the sandbox.
         target: the ISA target (None: ``native``).
+        reward: the reward spec its summary pays (None: ``gated``).
         extra: the strategy's own keys, as stored (read-only).
     """
 
@@ -209,6 +214,7 @@ class RunIdentity:
     time: bool | None = None
     sandbox: bool | None = None
     target: str | None = None
+    reward: str | None = None
     extra: Mapping[str, Json] = field(
         default_factory=lambda: MappingProxyType({}), hash=False, metadata=EXTRA
     )
