@@ -569,13 +569,21 @@ def _reads_input(
         runs={"O3": 1},
         cflags=(*split_flags(opts.cflags), *include),
         ldflags=split_flags(opts.ldflags),
-        timeout=min(opts.timeout, 5.0),
+        timeout=probe_timeout(runs, opts.timeout),
         label=str(source_path),
         exit_code=opts.exit_code,
         units=units,
     )
     same = [r.ok and r.output == runs[0].output for r in results]
     return not (len(same) == len(probes) and all(same))
+
+
+def probe_timeout(runs: Sequence[RefResult], limit: float) -> float:
+    """CPU seconds a probe gets: 5, or four times the slowest visible run where that is
+    more (a benchmark that computes for seconds whatever its input must not time out on a
+    probe and be taken for a program that reads its input), never past ``limit``."""
+    slowest = max((max(r.cpu_seconds.values(), default=0.0) for r in runs), default=0.0)
+    return min(limit, max(5.0, 4 * slowest))
 
 
 _PROBE = b"3\n1 2 3\nhello world 42\n"
