@@ -673,7 +673,7 @@ def _widenable(model: InputModel) -> bool:
 
 
 def _words(model: InputModel) -> bool:
-    return '"word"' in json.dumps(model.spec.get("body"))
+    return '"chars"' in json.dumps(model.spec.get("body"))  # not flags drawn as seen
 
 
 class _Calibration:
