@@ -69,6 +69,7 @@ PROBLEM_SETTINGS = (
     "cflags",
     "ldflags",
     "compare",
+    "compare_rules",
     "exit_code",
 )  # problem.json keys carried in extra_info
 

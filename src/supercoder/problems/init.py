@@ -37,7 +37,7 @@ from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_
 from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_constraint
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
-from supercoder.problems.outputs import outputs_match, parse_mode
+from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, parse_mode
 from supercoder.problems.sources import BuildFiles, gather, main_file
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
@@ -52,9 +52,14 @@ class InitConfig:
 
     Fields:
         hidden_dir: a folder of hidden tests (judged, never shown in prompts).
-        cflags: extra compiler flags, stored in ``problem.json`` (e.g. ``-fopenmp``).
+        cflags: extra compiler flags (a list, or one shell-quoted line split once),
+            stored in ``problem.json`` as a list (e.g. ``["-fopenmp"]``): a flag holding
+            spaces or quotes (``-DFLAGS_STR="-O2 -lrt"``) stays one flag in every build.
         ldflags: extra linker flags, stored in ``problem.json`` (e.g. ``-lgmp``).
         compare: how outputs are judged (``exact``, ``tokens``, ``float:TOL``).
+        compare_rules: what is left out of every comparison first (lines, masked text,
+            fields, fields within a tolerance: ``problems/outputs.py``), stored as
+            ``problem.json`` ``compare_rules``; the reference's own runs are compared so.
         split: the ``problem.json`` split (``train``, ``val``; None: none).
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
@@ -80,9 +85,10 @@ class InitConfig:
     """
 
     hidden_dir: Path | None = None
-    cflags: str = ""
-    ldflags: str = ""
+    cflags: str | tuple[str, ...] = ()
+    ldflags: str | tuple[str, ...] = ()
     compare: str = "exact"
+    compare_rules: tuple[Rule, ...] = ()
     split: str | None = None
     force: bool = False
     timeout: float = 20.0
@@ -372,6 +378,7 @@ def _fill(
     ]
     datas = [with_args(args.get(t.name, ()), d) for t, d in zip(tests, stdins, strict=True)]
     include = ("-iquote", str(folder.resolve())) if headers else ()
+    adapted: list[str] = []
     runs = reference_runs(
         source,
         datas,
@@ -382,6 +389,8 @@ def _fill(
         names=[_label(t, args) for t in tests],
         exit_code=opts.exit_code,
         units=build.units,
+        differ=_differ(_mode(opts)),
+        notes=adapted,
     )
     reads_input = _reads_input(source, datas, runs, opts, include, source_path, build.units)
     if reads_input and not given_inputs:
@@ -390,6 +399,7 @@ def _fill(
             "give its tests with --inputs DIR"
         )
     warnings = _empty_outputs(source_path, [t.name for t in tests], runs, build.files.values())
+    warnings += adapted  # how the tool's own build adapted to what gcc -O3 builds
     if not any(args.values()) and reads_argv([build.main, *build.files.values()]):
         warnings.append(
             f"{source_path} reads its command line (argc/argv) but no test has arguments: "
@@ -405,7 +415,7 @@ def _fill(
         if args.get(t.name):
             (sub / f"{t.name}.args").write_text(shlex.join(args[t.name]) + "\n")
         answer = None if t.answer is None else read_regular(t.answer, MAX_FILE_BYTES, "answer")
-        if answer is not None and not outputs_match(run.output, answer, opts.compare):
+        if answer is not None and not outputs_match(run.output, answer, _mode(opts)):
             disagreements.append(
                 f"{t.name}: the reference output differs from {t.answer} "
                 f"({_first_difference(run.output, answer)})"
@@ -441,7 +451,8 @@ def _reads_input(
     given (the first input with its digits changed; probes run only when the outputs
     agree: a program whose outputs differ reads its input). A probe that fails (a crash
     or a timeout) means the program needs its input."""
-    if any(r.output != runs[0].output for r in runs[1:]):
+    mode = _mode(opts)
+    if any(not outputs_match(r.output, runs[0].output, mode) for r in runs[1:]):
         return True
     probes = [p for p in dict.fromkeys((b"", _other_input(datas))) if p not in datas]
     if not probes:
@@ -457,8 +468,9 @@ def _reads_input(
         label=str(source_path),
         exit_code=opts.exit_code,
         units=units,
+        differ=_differ(mode),
     )
-    same = [r.ok and r.output == runs[0].output for r in results]
+    same = [r.ok and outputs_match(r.output, runs[0].output, mode) for r in results]
     return not (len(same) == len(probes) and all(same))
 
 
@@ -530,7 +542,7 @@ _SIZE_DEFAULT = re.compile(
 )
 
 
-def size_macros(paths: Sequence[Path], cflags: str = "") -> str:
+def size_macros(paths: Sequence[Path], cflags: str | Sequence[str] = ()) -> str:
     """How a program that reads no input is sized, from its files: the dataset macros
     (``#ifdef LARGE_DATASET``, PolyBench) or ``#ifndef N / #define N 1000`` defaults it
     tests; one line saying what was found, or that nothing was."""
@@ -688,15 +700,32 @@ def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
     meta: dict = {"name": name, "origin": str(source_path)}
     if opts.split:
         meta["split"] = opts.split
-    if opts.cflags.strip():
-        meta["cflags"] = opts.cflags.strip()
-    if opts.ldflags.strip():
-        meta["ldflags"] = opts.ldflags.strip()
+    for key in ("cflags", "ldflags"):  # lists: no flag is joined and split again
+        flags = split_flags(getattr(opts, key))
+        if flags:
+            meta[key] = list(flags)
     if parse_mode(opts.compare).kind != "exact":
         meta["compare"] = str(parse_mode(opts.compare))
+    if opts.compare_rules:
+        meta["compare_rules"] = [r.to_json() for r in opts.compare_rules]
     if opts.exit_code:
         meta["exit_code"] = opts.exit_code
     return meta
+
+
+def _mode(opts: InitConfig) -> Mode:
+    """The problem's comparison: ``--compare`` with the rules given."""
+    return parse_mode(opts.compare).with_rules(opts.compare_rules)
+
+
+def _differ(mode: Mode):
+    """How two runs of the reference differ under ``mode`` (None: they match), with the
+    first differing lines, the cause and the rules that would leave it out."""
+
+    def differ(a: bytes, b: bytes) -> str | None:
+        return None if outputs_match(a, b, mode) else diagnose(a, b, mode).message()
+
+    return differ
 
 
 def _first_difference(actual: bytes, expected: bytes) -> str:

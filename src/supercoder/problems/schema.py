@@ -12,6 +12,10 @@ checked elsewhere); unknown fields are kept as they are.
 ``cflags``, ``ldflags``   a shell-quoted string of flags or a list of strings; no
                           NUL or other control characters
 ``compare``               a string: ``exact``, ``tokens`` or ``float:TOL``
+``compare_rules``         a list of rules applied to both outputs first (output the
+                          program does not control): ``{"ignore_line": REGEX}``,
+                          ``{"mask": REGEX}``, ``{"field": N, "line": REGEX,
+                          "tolerance": TOL}`` (``supercoder.problems.outputs``)
 ``fuzz``                  an object: ``shuffle_lines_after`` (integer >= 0 or null),
                           ``frozen_lines`` (integer >= 0), ``numbers`` (true/false)
 ``headers``               a list of relative paths (files the source includes)
@@ -32,7 +36,7 @@ from __future__ import annotations
 from typing import Any
 
 from supercoder.errors import UserError, printable
-from supercoder.problems.outputs import parse_mode
+from supercoder.problems.outputs import parse_mode, parse_rules
 from supercoder.types import split_flags
 
 FUZZ_KEYS = ("shuffle_lines_after", "frozen_lines", "numbers")
@@ -92,6 +96,14 @@ def _compare(value: Any) -> str | None:
         parse_mode(value)
     except ValueError as e:
         return f"is not a comparison mode: {e}"
+    return None
+
+
+def _compare_rules(value: Any) -> str | None:
+    try:
+        parse_rules(value)
+    except ValueError as e:
+        return f"is not a list of comparison rules: {e}"
     return None
 
 
@@ -158,6 +170,7 @@ _CHECKS = {
     "cflags": _flags,
     "ldflags": _flags,
     "compare": _compare,
+    "compare_rules": _compare_rules,
     "fuzz": _fuzz,
     "headers": _headers,
     "units": _units,
