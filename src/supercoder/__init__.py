@@ -32,6 +32,7 @@ from supercoder.runs.strategies import (
     refine,
     solve,
 )
+from supercoder.settings import ProblemSettings
 from supercoder.types import (
     Candidate,
     Origin,
@@ -58,6 +59,7 @@ __all__ = [
     "Model",
     "Origin",
     "Problem",
+    "ProblemSettings",
     "RewardConfig",
     "Sampling",
     "Speedup",

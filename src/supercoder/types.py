@@ -24,6 +24,7 @@ from supercoder.codec import (
     tagged,
     versioned,
 )
+from supercoder.settings import ProblemSettings
 
 
 class Status(enum.StrEnum):
@@ -145,9 +146,9 @@ class Problem:
     tests: tuple[TestCase, ...]
     baseline_asm: str | None = None
     split: str | None = None
-    # problem.json as loaded (its settings, marks and a plugin's own keys: JSON values),
-    # with ``path``, the folder it was loaded from; read through the properties below
-    meta: Mapping[str, Json] = field(default_factory=dict, compare=False)
+    # problem.json, typed (``settings.py``: adding a setting is one field there), with
+    # ``path``, the folder it was loaded from
+    settings: ProblemSettings = field(default_factory=ProblemSettings, compare=False)
 
     @property
     def visible_tests(self) -> tuple[TestCase, ...]:
@@ -155,19 +156,24 @@ class Problem:
 
     def source_hash(self) -> str:
         """The source's digest (with its headers', when the folder has any)."""
-        text = self.source + (f"\n//headers {self.meta['headers_sha']}" if self.headers else "")
+        text = self.source + (f"\n//headers {self.settings.headers_sha}" if self.headers else "")
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def path(self) -> str | None:
+        """The folder the problem was loaded from (None for one made in memory)."""
+        return self.settings.path
 
     @property
     def headers(self) -> bool:
         """Whether the problem folder holds headers (``*.h``) its source may include."""
-        return bool(self.meta.get("headers_sha"))
+        return bool(self.settings.headers_sha)
 
     @property
     def compile_flags(self) -> tuple[str, ...]:
         """Every compile of the C source: the cflags, then the problem folder on the quoted
         include path when it holds headers (``#include "sha.h"`` beside source.c)."""
-        folder = self.meta.get("path")
+        folder = self.settings.path
         return (*self.cflags, *(("-iquote", str(folder)) if self.headers and folder else ()))
 
     @property
@@ -176,18 +182,18 @@ class Problem:
         files in the problem, compiled apart at ``-O3`` and linked with every build of
         ``source.c``, as the program's repository builds them); the answer is
         ``source.c``'s assembly."""
-        return tuple(str(u) for u in self.meta.get("units") or ())
+        return self.settings.units
 
     @property
     def cflags(self) -> tuple[str, ...]:
         """Extra compiler flags (``problem.json`` ``cflags``): the reference, the baseline
         (gcc -O3 + these) and every build of the C source use them."""
-        return split_flags(self.meta.get("cflags"))
+        return split_flags(self.settings.cflags)
 
     @property
     def ldflags(self) -> tuple[str, ...]:
         """Extra linker flags (``problem.json`` ``ldflags``), e.g. ``-lgmp``."""
-        return split_flags(self.meta.get("ldflags"))
+        return split_flags(self.settings.ldflags)
 
     @property
     def link_flags(self) -> tuple[str, ...]:
@@ -199,14 +205,14 @@ class Problem:
     def exit_code(self) -> int:
         """The exit status of every run of this program (``problem.json`` ``exit_code``,
         0 by default): the reference's and every candidate's; another is a failure."""
-        return int(self.meta.get("exit_code") or 0)
+        return self.settings.exit_code
 
     @property
     def reads_input(self) -> bool:
         """Whether the program's output depends on its input (``problem.json``
         ``reads_input``; true unless ``problem init`` found it prints the same output with
         no input as on every test, or it was given no inputs at all)."""
-        return self.meta.get("reads_input") is not False
+        return self.settings.reads_input
 
     @property
     def memorizable(self) -> bool:
@@ -219,7 +225,7 @@ class Problem:
     @property
     def compare(self) -> str:
         """How outputs are compared (``problem.json`` ``compare``): exact by default."""
-        return str(self.meta.get("compare") or "exact")
+        return self.settings.compare or "exact"
 
 
 def split_flags(value: object) -> tuple[str, ...]:

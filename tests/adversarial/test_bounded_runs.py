@@ -87,3 +87,53 @@ def test_a_sandbox_is_charged_to_a_memory_cgroup_of_its_own(problem, tmp_path):
         assert box.run("candidate", problem.tests[0].read_input()).outcome == "exited"
         assert len((folder / "cgroup.procs").read_text().split()) >= 2  # bwrap, the runner
     assert not folder.exists()
+
+
+@pytest.mark.parametrize(
+    ("fixture", "define", "limits"),
+    [
+        (
+            "sleep_in_slot",
+            "NAP_MS=3000",
+            Limits(cpu_seconds=2.0, wall_seconds=20.0, idle_seconds=0.2, idle_total_seconds=0.4),
+        ),
+        ("infinite_loop", "UNUSED=1", Limits(cpu_seconds=0.3, wall_seconds=5.0)),
+    ],
+    ids=["asleep", "wall-or-cpu"],
+)
+def test_a_run_stopped_at_its_limit_while_timed_is_a_timeout(
+    problem, tmp_path, fixture, define, limits
+):
+    """A candidate run stopped at its limit during timing (asleep past its allowance, or
+    past its CPU/wall limit) reads as a timeout on a drawn input, never as "output
+    changed": the meter carries how the run ended. Before: the verdict read the
+    sandbox's sleeping allowance after timing, which the baseline's own blocking (a
+    loaded machine) could raise again, so a sleeper read ``wrong_output``."""
+    from supercoder.timing.meter import Meter, MeterConfig
+    from supercoder.toolchain.baseline import baseline_asm, baseline_binary
+    from supercoder.toolchain.gcc import assemble
+    from supercoder.types import TestResult, UnseenResult, VerdictContext
+    from supercoder.verify.evaluate import _timed_verdict
+
+    base = baseline_binary(baseline_asm(problem), tmp_path)
+    cand = assemble(fixture_asm(fixture, define), tmp_path / "cand")
+    assert cand.ok and cand.binary is not None
+    test = problem.tests[-1]
+    tests = [("unseen/u1", test.run_input(), test.expected)]
+    meter = Meter(MeterConfig(min_pairs=2, max_pairs=2, placements=1))
+    with open_sandbox({"baseline": base, "candidate": cand.binary}, limits) as box:
+        (cmp,) = meter.compare_group(box, tests, ["candidate"])
+    assert cmp.mismatch and cmp.mismatch_outcome in ("idle", "timeout"), cmp
+    verdict = _timed_verdict(
+        problem,
+        [TestResult(t.name, Status.OK) for t in problem.tests if not t.hidden],
+        cmp,
+        False,
+        VerdictContext(),
+        0.0,
+        frozenset({"unseen/u1"}),
+        UnseenResult(1, Status.OK),
+    )
+    assert verdict.status is Status.TIMEOUT, (verdict.status, verdict.message)
+    assert verdict.unseen.status is Status.TIMEOUT
+    assert "output changed" not in verdict.message

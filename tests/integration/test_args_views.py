@@ -60,7 +60,7 @@ def test_views_show_arguments_apart_and_never_the_internal_mark(tmp_path):
     from supercoder.commands.mcp import McpConfig, Toolbox
 
     box = Toolbox(McpConfig(benchmarks=(), allow_roots=(tmp_path,)))
-    shown = box.show_problem(str(problem.meta["path"]), tests=2)
+    shown = box.show_problem(str(problem.path), tests=2)
     assert [t["args"] for t in shown.data["tests"]] == [["1"], ["2"]]
     assert [t["input"] for t in shown.data["tests"]] == ["go\n", "go\n"]
     assert "command line: `./program 1`" in shown.text

@@ -64,20 +64,18 @@ def test_a_three_unit_problem_and_a_lib_header_survive_records_and_the_server(tm
     assert units.units == ("encode.c", "decode.c")
     example = REAL / "jsonish" / "example"
     header = _init(tmp_path / "js", str(example / "driver.c"), "--inputs", str(example / "tests"))
-    assert header.meta["headers"] == ["lib/jsonish/jsmn.h"]
+    assert header.settings.headers == ("lib/jsonish/jsmn.h",)
     for problem in (units, header):
         base = baseline_asm(problem)
         here = _statuses(problem, [base, WRONG])
         assert here[0] == ("ok", "") and here[1][0] == "wrong_output", here
         for restored in _travelled(problem):
-            folder = Path(restored.meta["path"])
-            assert folder != Path(problem.meta["path"])  # restored elsewhere, from the record
+            folder = Path(restored.path)
+            assert folder != Path(problem.path)  # restored elsewhere, from the record
             assert restored.units == problem.units
-            assert restored.meta.get("headers") == problem.meta.get("headers")
-            for rel in (*problem.units, *(problem.meta.get("headers") or ())):
-                assert (folder / rel).read_bytes() == (
-                    Path(problem.meta["path"]) / rel
-                ).read_bytes()
+            assert restored.settings.headers == problem.settings.headers
+            for rel in (*problem.units, *problem.settings.headers):
+                assert (folder / rel).read_bytes() == (Path(problem.path) / rel).read_bytes()
             assert [t.run_input() for t in restored.tests] == [t.run_input() for t in problem.tests]
             assert baseline_asm(restored) == base
             assert [s for s, _ in _statuses(restored, [base, WRONG])] == [s for s, _ in here]

@@ -8,6 +8,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.paths import cache_dir
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.toolchain.reference import (
@@ -120,7 +121,7 @@ def test_the_baseline_is_built_once_and_cached():
         "cached",
         DOUBLE + "/* test_reference */\n",
         (TestCase("1", b"1\n"),),
-        meta={"cflags": "-DUNUSED=1"},
+        settings=ProblemSettings(cflags="-DUNUSED=1"),
     )
     calls = []
     real = compile_to_asm
@@ -134,7 +135,9 @@ def test_the_baseline_is_built_once_and_cached():
     assert baseline_asm(problem, counting) == first == baseline_asm(problem, counting)
     assert len(calls) == 1  # the second and third calls read the cache
     assert len(list((cache_dir() / "baselines").glob(f"{problem.source_hash()}-*.s"))) == 1
-    other = Problem("cached", problem.source, problem.tests, meta={"cflags": "-DUNUSED=2"})
+    other = Problem(
+        "cached", problem.source, problem.tests, settings=ProblemSettings(cflags="-DUNUSED=2")
+    )
     assert baseline_asm(other, counting) == first and len(calls) == 2  # another build
 
 

@@ -13,6 +13,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Candidate, Origin, Status
@@ -138,7 +139,9 @@ def test_a_machine_without_a_sandbox_is_infra_never_wrong(problem, programs, no_
 
 def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, programs):
     sandbox_or_skip()
-    broken = replace(problem, baseline_asm="main:\n\tthis is not an instruction\n", meta={})
+    broken = replace(
+        problem, baseline_asm="main:\n\tthis is not an instruction\n", settings=ProblemSettings()
+    )
     machine = watched(InlineExecutor())
     with pytest.raises(UserError, match="baseline"):
         verify_candidates(broken, [programs["good"]], UNTIMED, machine)

@@ -282,7 +282,7 @@ class Toolbox:
                 "problem": p.name,
                 "where": "bundled" if _bundled(p) else "benchmark",
                 "split": p.split,
-                "tags": [str(t) for t in p.meta.get("tags", [])],
+                "tags": [str(t) for t in p.settings.tags],
                 "visible_tests": len(p.visible_tests),
             }
             for p in self.served().values()
@@ -333,7 +333,7 @@ class Toolbox:
         data = {
             "problem": p.name,
             "split": p.split,
-            "compare": p.meta.get("compare", "exact"),
+            "compare": p.compare,
             "cflags": list(p.cflags),
             "ldflags": list(p.ldflags),
             "source": source,
@@ -476,7 +476,7 @@ def _children(folder: Path) -> list[Path]:
 
 
 def _bundled(problem: "Problem") -> bool:
-    return Path(problem.meta.get("path", "")).parent == BUNDLED_ROOT
+    return Path(problem.path or "").parent == BUNDLED_ROOT
 
 
 def _short(value: Any, what: str, limit: int) -> str:

@@ -40,12 +40,14 @@ def show_cmd(
     typer.echo(
         f"problem {problem.name}: {len(problem.tests) - hidden} visible, {hidden} hidden tests"
     )
-    typer.echo(f"compare: {problem_mode(problem.meta).describe()}; exit code {problem.exit_code}")
+    typer.echo(
+        f"compare: {problem_mode(problem.settings).describe()}; exit code {problem.exit_code}"
+    )
     if problem.cflags or problem.ldflags:
         typer.echo(f"flags: {shlex.join(problem.cflags)} | {shlex.join(problem.ldflags)}")
     if problem.memorizable:
         typer.echo("memorizable: the program reads no input (timed on its visible tests)")
-    if problem.meta.get("too_small"):
+    if problem.settings.too_small:
         typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")
     typer.echo(f"domain: {domain_line(problem)}")
     if problem.memorizable:

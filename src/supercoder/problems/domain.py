@@ -231,7 +231,7 @@ class Judge:
             sigs |= signatures(run.stderr)
             clean = clean and run.clean_exit
         o3, o0 = self._runs(["O3", "O0"], inputs)
-        mode = problem_mode(self.problem.meta)
+        mode = problem_mode(self.problem.settings)
         agrees = all(outputs_match(a.stdout, b.stdout, mode) for a, b in zip(o3, o0, strict=True))
         return Behaviour(frozenset(sigs), clean, agrees, san is not None)
 
@@ -287,7 +287,7 @@ class Judge:
         o0 = found[2] if len(levels) > 2 else None
         out = []
         san = self._sanitizer() if full else None
-        mode = problem_mode(self.problem.meta)
+        mode = problem_mode(self.problem.settings)
         for i, (data, run) in enumerate(zip(inputs, runs, strict=True)):
             if not run.clean_exit:
                 kind = "timeout" if run.outcome == "timeout" else "runtime_error"
@@ -335,7 +335,7 @@ def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | 
 
 
 def tests_digest(problem: Problem) -> str:
-    mode = problem_mode(problem.meta)
+    mode = problem_mode(problem.settings)
     h = hashlib.sha256(f"{mode.describe()}\n{problem.exit_code}\n".encode())
     h.update(problem.source.encode())
     h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())

@@ -647,7 +647,7 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     the reference's CPU on them) and whether every size runs under the meter's floor
     (then marked ``too_small``)."""
     problem = load_problem(folder)
-    source = generator_source(problem.meta)
+    source = generator_source(problem.settings)
     if source is None:
         return "the problem's generator", False
     line = generator_domain(problem, source)

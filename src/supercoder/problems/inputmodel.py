@@ -848,7 +848,7 @@ def load_model(path: Path) -> InputModel:
 def model_for(problem: Problem) -> InputModel | None:
     """The problem's stored model (``input_model.json``), else one inferred from all its
     inputs, cached by their content; None where its inputs are not text."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if folder and (Path(folder) / FILE).exists():
         return load_model(own_file(Path(folder), Path(folder) / FILE))
     inputs = [t.run_input() for t in problem.tests]

@@ -39,12 +39,15 @@ import os
 import shlex
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
+from supercoder.codec import FormatError, decode
 from supercoder.errors import UserError, inside, parse_json, printable, read_regular
 from supercoder.paths import atomic_write_bytes, cache_dir, pid_alive
 from supercoder.problems.generator import run_generator
 from supercoder.problems.schema import check_fields
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
@@ -114,7 +117,7 @@ def load_problem(path: str | Path) -> Problem:
         )
     if not (folder / "source.c").is_file():
         raise UserError(f"{folder}: no source.c found")
-    meta = _read_meta(folder)
+    meta = read_settings(folder)
     baseline = folder / "baseline.s"
     tests = [
         *_load_tests(folder, "tests", hidden=False),
@@ -124,21 +127,21 @@ def load_problem(path: str | Path) -> Problem:
     if not tests:
         raise UserError(f"{folder}: no tests (expected tests/NAME.in with tests/NAME.out)")
     return Problem(
-        name=meta.get("name", folder.name),
+        name=meta.name or folder.name,
         source=read_text(folder, folder / "source.c"),
         tests=tuple(tests),
         baseline_asm=read_text(folder, baseline) if baseline.exists() else None,
-        split=meta.get("split"),
-        meta={**meta, "path": str(folder.resolve()), **_headers(folder, meta)},
+        split=meta.split,
+        settings=replace(meta, path=str(folder.resolve()), headers_sha=_headers(folder, meta)),
     )
 
 
-def _headers(folder: Path, meta: dict) -> dict:
+def _headers(folder: Path, meta: ProblemSettings) -> str | None:
     """``headers_sha``: the digest of the files the source includes from its folder
     (``problem.json`` ``headers``, as ``problem init`` copied them; else the folder's
     ``*.h`` outside the test folders), which every build finds on its include path."""
-    if "headers" in meta:
-        paths = [folder / name for name in meta["headers"]]
+    if meta.headers:
+        paths = [folder / name for name in meta.headers]
     else:
         paths = [
             p
@@ -148,7 +151,7 @@ def _headers(folder: Path, meta: dict) -> dict:
     digest = hashlib.sha256()
     for path in paths:
         digest.update(f"{path.relative_to(folder)}\0".encode() + read_bytes(folder, path) + b"\0")
-    return {"headers_sha": digest.hexdigest()[:16]} if paths else {}
+    return digest.hexdigest()[:16] if paths else None
 
 
 PROBLEM_FILES = (
@@ -213,9 +216,9 @@ def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[
     own files (``errors.check_writable(..., keep_out=...)``)."""
     out = []
     for p in [problems] if isinstance(problems, Problem) else problems:
-        folder = p.meta.get("path")
+        folder = p.path
         if folder:
-            own = [*(p.meta.get("headers") or ()), *filter(None, [p.meta.get("generator")])]
+            own = [*p.settings.headers, *filter(None, [p.settings.generator])]
             names = (*PROBLEM_FILES, *own)
             out += [Path(folder) / name for name in names]
     return out
@@ -245,10 +248,12 @@ def read_text(folder: Path, path: Path) -> str:
         raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from e
 
 
-def _read_meta(folder: Path) -> dict:
+def read_settings(folder: Path) -> ProblemSettings:
+    """The folder's ``problem.json`` as its typed settings (the defaults where it has
+    none); UserError naming the file and the field where one is malformed."""
     path = folder / "problem.json"
     if not path.exists() and not path.is_symlink():
-        return {}
+        return ProblemSettings()
     meta = parse_json(read_text(folder, path), path)
     check_fields(meta, str(path))
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
@@ -264,7 +269,10 @@ def _read_meta(folder: Path) -> dict:
                 f"{path}: field 'units' names {printable(name)!r}, which 'headers' does not list "
                 "(every build copies the files 'headers' lists)"
             )
-    return meta
+    try:
+        return decode(ProblemSettings, meta)
+    except FormatError as e:
+        raise UserError(f"{path}: field {e}") from None
 
 
 def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
@@ -328,8 +336,7 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
     cached = cache_dir() / "inputs" / f"{digest}.in" if digest else None
     if cached and cached.is_file():
         return cached.read_bytes()
-    meta = _read_meta(folder)
-    source = generator_source({**meta, "path": str(folder)})
+    source = generator_source(replace(read_settings(folder), path=str(folder)))
     if source is None:
         raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
     (data_bytes,) = run_generator(source, [(seed, size)], label=f"{folder}/gen.py")
@@ -343,14 +350,14 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
     return data_bytes
 
 
-def generator_source(problem_meta: dict) -> str | None:
+def generator_source(settings: ProblemSettings) -> str | None:
     """The text of a problem's generator (``generator`` in problem.json, else the
-    folder's ``gen.py``), or None where it has none."""
-    folder = problem_meta.get("path")
+    folder's ``gen.py``; ``settings.path`` the folder), or None where it has none."""
+    folder = settings.path
     if not folder:
         return None
     root = Path(folder)
-    name = problem_meta.get("generator") or "gen.py"
+    name = settings.generator or "gen.py"
     path = root / name
     if not path.is_file() and not path.is_symlink():
         return None
@@ -367,7 +374,7 @@ def write_problem(problem: Problem, folder: Path) -> Path:
     refuses a marked one); the next import removes the dead partial folder
     (``remove_dead_partials``)."""
     folder = Path(folder)
-    origin = problem.meta.get("path")
+    origin = problem.path
     own = own_files(origin) if origin and Path(origin).is_dir() else {}
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = folder.with_name(f".{folder.name}{PARTIAL}{os.getpid()}")
@@ -384,7 +391,7 @@ def write_problem(problem: Problem, folder: Path) -> Path:
         (work / "source.c").write_text(problem.source)
         if problem.baseline_asm:
             (work / "baseline.s").write_text(problem.baseline_asm)
-        meta = {k: v for k, v in problem.meta.items() if k not in ("path", TRAVEL_KEY)}
+        meta = problem.settings.stored()
         if problem.split:
             meta["split"] = problem.split
         meta.setdefault("name", problem.name)

@@ -38,6 +38,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from supercoder.settings import ProblemSettings
+
 
 class CompareKind(StrEnum):
     """The comparison rules (the module docstring); ``float`` takes a tolerance."""
@@ -206,9 +208,9 @@ class Mode:
         return Mode(self.kind, self.tolerance, tuple(rules))
 
 
-def problem_mode(meta: Mapping[str, object]) -> Mode:
+def problem_mode(settings: ProblemSettings) -> Mode:
     """A problem's comparison from its ``problem.json`` (``compare``, ``compare_rules``)."""
-    return parse_mode(str(meta.get("compare") or "exact"), meta.get("compare_rules"))
+    return parse_mode(settings.compare, list(settings.compare_rules))
 
 
 def parse_mode(spec: str | None, rules: object = None) -> Mode:

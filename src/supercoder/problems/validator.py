@@ -230,7 +230,7 @@ def check_inputs(
 def validator_sources(problem: Problem) -> list[tuple[str, str]]:
     """(file name, text) of each validator the problem has: its own ``validate.py``, the
     model-written ``llm_validate.py``."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if not folder:
         return []
 
@@ -244,7 +244,7 @@ def validator_sources(problem: Problem) -> list[tuple[str, str]]:
 
 def llm_generator_source(problem: Problem) -> str | None:
     """The text of the generator a model wrote for the problem (``llm_gen.py``), or None."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if not folder:
         return None
 

@@ -192,15 +192,19 @@ class Comparison:
     mismatch: str | None = None  # why the candidate's output changed during timing
     mismatch_test: str | None = None  # on which test
     note: str = ""
+    # how the run that changed ended (``RunResult.outcome``: ``exited`` when it printed
+    # something else; ``timeout``/``idle`` when it was stopped at its limit)
+    mismatch_outcome: str | None = None
 
 
 class OutputChanged(Exception):
     """The candidate printed something else in a timing run than in its checked run."""
 
-    def __init__(self, test: str, detail: str, cpu: float = 0.0):
+    def __init__(self, test: str, detail: str, cpu: float = 0.0, outcome: str = "exited"):
         super().__init__(detail)
         self.test = test
         self.cpu = cpu  # the CPU seconds of the run that changed
+        self.outcome = outcome  # how that run ended (``RunResult.outcome``)
 
 
 def _tiny(seconds: float) -> float:
@@ -329,7 +333,13 @@ class Meter:
                     samples.add(name, *self._pair(box, data, expected, rng, name), round_)
         except OutputChanged as e:
             return Comparison(
-                (), None, None, cpu_seconds=samples.cpu, mismatch=str(e), mismatch_test=e.test
+                (),
+                None,
+                None,
+                cpu_seconds=samples.cpu,
+                mismatch=str(e),
+                mismatch_test=e.test,
+                mismatch_outcome=e.outcome,
             )
         return self._summarize(samples, tests, timed)
 
@@ -466,7 +476,13 @@ class Meter:
                 cpu = group[c].cpu
                 out.append(
                     Comparison(
-                        (), None, None, cpu_seconds=cpu, mismatch=str(e), mismatch_test=e.test
+                        (),
+                        None,
+                        None,
+                        cpu_seconds=cpu,
+                        mismatch=str(e),
+                        mismatch_test=e.test,
+                        mismatch_outcome=e.outcome,
                     )
                 )
             else:
@@ -548,6 +564,7 @@ class Meter:
             name,
             f"candidate output changed on test {name} during timing: {detail}",
             run.cpu_seconds,
+            run.outcome,
         )
 
     def _pair(self, box: Box, data: bytes, expected: bytes, rng: random.Random, name: str):

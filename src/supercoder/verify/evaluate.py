@@ -273,7 +273,7 @@ def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
     visible test is never "not run" because a test the model never saw failed first)."""
     tests = sorted(problem.tests, key=lambda t: t.hidden)
     return [
-        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.meta)))
+        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
         for t in tests
     ] + list(unseen.generated_tests)
 
@@ -325,6 +325,7 @@ def unseen_result(statuses: Sequence[Status]) -> UnseenResult | None:
 
 UNSEEN_NAME = "the tests the model never saw"
 TIME_LIMIT = "time limit exceeded"  # how RunResult.describe begins for a timeout
+STOPPED = ("timeout", "idle")  # run outcomes that are a candidate's timeout
 # sandbox instances a timing session spreads its runs over (``Sandboxes``): what one
 # instance fixes varies within the check, as it would between checks
 INSTANCES = 2
@@ -450,7 +451,9 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
                 if together is None
                 else replace(together, count=together.count + drawn)
             )
-        if cmp.mismatch and slept[name]:  # stopped for sleeping while it was timed
+        # stopped for sleeping while it was timed: the run that ended it says so (the
+        # sandbox's allowance may have grown again since, by the baseline's own blocking)
+        if cmp.mismatch and (cmp.mismatch_outcome == "idle" or slept[name]):
             out[i] = replace(
                 v,
                 status=Status.TIMEOUT,
@@ -698,9 +701,10 @@ def _timed_verdict(
     cpu_total = cpu + cmp.cpu_seconds
     if cmp.mismatch:
         secret = cmp.mismatch_test in hidden
-        # the meter's words for a run stopped at its limit (RunResult.describe): a
-        # timeout, not a wrong output; on a drawn input only that it ran past the limit
-        late = f"during timing: {TIME_LIMIT}" in cmp.mismatch
+        # a run stopped at its limit (its outcome, else the meter's words for it:
+        # RunResult.describe) is a timeout, not a wrong output, on every path; on a
+        # drawn input only that it ran past the limit
+        late = cmp.mismatch_outcome in STOPPED or f"during timing: {TIME_LIMIT}" in cmp.mismatch
         status = Status.TIMEOUT if late else Status.WRONG_OUTPUT
         if secret and late:
             mismatch = (

@@ -168,7 +168,7 @@ class Problems:
             {
                 "name": p.name,
                 "split": p.split,
-                "tags": [str(t) for t in p.meta.get("tags", [])],
+                "tags": [str(t) for t in p.settings.tags],
                 "tests": len(p.visible_tests),
                 "memorizable": p.memorizable,
             }

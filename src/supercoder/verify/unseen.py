@@ -157,7 +157,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
     correctness pass."""
     hidden = [
-        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.meta)))
+        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
         for t in problem.tests
         if t.hidden
     ]
@@ -165,7 +165,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
     if problem.memorizable:
         visible = tuple(
-            (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.meta)))
+            (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
             for t in problem.tests
             if not t.hidden
         )
@@ -181,7 +181,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     said = f"; dropped: {'; '.join(dropped)}" if dropped else ""
     small = (
         "; too small to time: the whole domain runs under 5 ms (marked at problem init)"
-        if problem.meta.get("too_small")
+        if problem.settings.too_small
         else ""
     )
     if found.tests:
@@ -320,7 +320,11 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             return found
         kept = [(d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None]
         tests = [
-            (f"{GENERATED_PREFIX}u{i + 1}", data, expected_output(out, problem_mode(problem.meta)))
+            (
+                f"{GENERATED_PREFIX}u{i + 1}",
+                data,
+                expected_output(out, problem_mode(problem.settings)),
+            )
             for i, (data, out, _) in enumerate(kept)
         ]
         if tests:
@@ -383,7 +387,7 @@ def sources(problem: Problem) -> Iterator[Source]:
 
 def _generator_source(problem: Problem) -> Source | None:
     try:
-        source = generator_source(problem.meta)
+        source = generator_source(problem.settings)
     except UserError as e:
         return Source("generator", _nothing, dropped=str(e))
     if source is None:
@@ -590,7 +594,7 @@ def _to_target(
     kept when clean and longer. The rest as drawn; also the CPU seconds of the
     reference's runs on the new draws."""
     cpu = list(cpu)
-    source = source or generator_source(problem.meta)
+    source = source or generator_source(problem.settings)
     if source is None:
         return inputs, outputs, cpu, 0.0
     low, high = generator_size_range(problem, source)
@@ -706,7 +710,7 @@ def _tests_digest(problem: Problem) -> str:
 
 def _source_digest(problem: Problem, name: str) -> str:
     if name == "generator":
-        return hashlib.sha256((generator_source(problem.meta) or "").encode()).hexdigest()
+        return hashlib.sha256((generator_source(problem.settings) or "").encode()).hexdigest()
     if name == "llm-generator":
         return hashlib.sha256((llm_generator_source(problem) or "").encode()).hexdigest()
     if name == "model":
@@ -791,7 +795,7 @@ def _cached_unseen(problem: Problem, hidden: list[Test]) -> Unseen:
                 (
                     f"{GENERATED_PREFIX}u{i + 1}",
                     data,
-                    expected_output(raw, problem_mode(problem.meta)),
+                    expected_output(raw, problem_mode(problem.settings)),
                 )
             )
     why = "timed on hidden tests and inputs made once per machine (the earlier scheme)"

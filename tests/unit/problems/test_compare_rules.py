@@ -9,6 +9,7 @@ import pickle
 
 import pytest
 
+from supercoder.codec import decode
 from supercoder.errors import UserError
 from supercoder.problems.outputs import (
     Rule,
@@ -21,6 +22,7 @@ from supercoder.problems.outputs import (
     problem_mode,
 )
 from supercoder.problems.schema import check_fields
+from supercoder.settings import ProblemSettings
 
 RUN1 = b"Result: 42\nTime: 12 ms\nPtr_Comp: 134520840\n"
 RUN2 = b"Result: 42\nTime: 13 ms\nPtr_Comp: 134529999\n"
@@ -75,11 +77,14 @@ def test_rules_apply_before_the_base_rule_and_the_expected_side_is_prepared_once
 
 def test_problem_json_rules_read_check_and_write_back_and_old_files_still_read():
     meta = {"compare": "tokens", "compare_rules": [{"ignore_line": "Time"}, {"field": 3}]}
-    mode = problem_mode(meta)
+    check_fields(meta, "problem.json")
+    settings = decode(ProblemSettings, meta)
+    mode = problem_mode(settings)
     assert [r.to_json() for r in mode.rules] == meta["compare_rules"]
     assert str(mode) == "tokens" and "--ignore-line Time" in mode.describe()
-    assert problem_mode({}).rules == () and str(problem_mode({"compare": "exact"})) == "exact"
-    check_fields(meta, "problem.json")
+    assert settings.stored()["compare_rules"] == meta["compare_rules"]  # written back
+    old = decode(ProblemSettings, {"compare": "exact"})  # a file from before the rules
+    assert problem_mode(old).rules == () and str(problem_mode(old)) == "exact"
     for bad, why in [
         ([{"ignore_line": "("}], "regex"),
         ([{"field": 0}], "field"),
