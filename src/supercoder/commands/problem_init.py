@@ -141,6 +141,19 @@ def problem_init(
             "same fixed name (./program) in every run.",
         ),
     ] = None,
+    files: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--files",
+            metavar="[NAME=]PATH",
+            help="A data file the program reads by name (a folder: its files), shipped with "
+            "every test (tests/NAME.files/) and placed in the working folder of every run: "
+            "--args input.dat --files input.dat, or --files input.dat=data/large.dat "
+            "(repeatable). A file the arguments name "
+            "that exists here is shipped without it; a NAME.files/ folder beside an input "
+            "is that test's. /dev/stdin is the run's stdin.",
+        ),
+    ] = None,
     generator: Annotated[
         Path | None,
         typer.Option(
@@ -212,6 +225,7 @@ def problem_init(
         args=tuple(args or ()),
         join=join,
         validator=validator,
+        files=tuple(files or ()),
     )
     report = create_from_sources(sources, inputs, out, opts)
     if opts.compare_rules:

@@ -41,7 +41,16 @@ from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, par
 from supercoder.problems.sources import BuildFiles, gather, main_file
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
-from supercoder.types import parse_args, split_flags, with_args
+from supercoder.types import (
+    MAX_FILES,
+    Files,
+    data_file_view,
+    from_data_file_view,
+    is_data_file_name,
+    parse_args,
+    split_flags,
+    with_args,
+)
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
 
@@ -79,6 +88,10 @@ class InitConfig:
             the visible inputs while the reference handles it; stored with the model);
             None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
             it, cached; the test suite's setting).
+        files: data files every test ships (``tests/NAME.files/``): placed in the
+            working folder of every run (a folder: its files, by their path in it). A
+            test's arguments that name an existing file (``--args input.dat``) ship it
+            too, and a ``NAME.files/`` folder beside an input is that test's.
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
@@ -100,6 +113,7 @@ class InitConfig:
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
+    files: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,6 +178,7 @@ def create_problem(
         hidden_layout = discover(opts.hidden_dir, hidden=True)
         tests += hidden_layout.tests
     args = _test_args(tests, per_test, every)
+    files, shipped = _data_files(tests, args, opts.files)
     _check_target(out_dir, opts.force)
     created = _missing_parents(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -171,9 +186,11 @@ def create_problem(
     staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
         given = inputs_dir is not None or any(args.values())
-        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
+        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args, files=files)
         timed, domain, small = (
-            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False)
+            _timed_source(staging, tests, opts, args, files)
+            if filled.reads_input
+            else ("", "", False)
         )
         _install(staging, out_dir)
     except BaseException:
@@ -187,6 +204,7 @@ def create_problem(
     if with_args_:
         more = f" (and {len(with_args_) - 6} more)" if len(with_args_) > 6 else ""
         found.append(f"arguments (tests/NAME.args): {'; '.join(with_args_[:6])}{more}")
+    found += shipped
     if opts.hidden_dir is not None:
         found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
     return InitReport(
@@ -205,6 +223,73 @@ def create_problem(
         domain,
         small,
     )
+
+
+def _data_files(
+    tests: Sequence[TestFile], args: dict[str, tuple[str, ...]], given: Sequence[Path]
+) -> tuple[dict[str, Files], list[str]]:
+    """Each test's data files: ``--files`` (every test), a ``NAME.files/`` folder beside
+    its input, and the files its arguments name that exist here (``--args input.dat``);
+    and one line per source, for the report."""
+    every: dict[str, bytes] = {}
+    for path in given:  # PATH, or NAME=PATH (shipped as NAME)
+        name, eq, where = str(path).partition("=")
+        if eq and not path.exists() and is_data_file_name(name):
+            every.update(_read_data(Path(where), name))
+        else:
+            every.update(_read_data(path, path.name))
+    out: dict[str, Files] = {}
+    named: dict[str, None] = {}
+    beside: dict[str, None] = {}
+    for t in tests:
+        mine = dict(every)
+        if t.input is not _EMPTY_STDIN:
+            folder = t.input.parent / f"{t.input.stem}.files"
+            if folder.is_dir() and not folder.is_symlink():
+                mine.update(_read_data(folder, ""))
+                beside[str(folder)] = None
+        for arg in args.get(t.name, ()):
+            if arg not in mine and is_data_file_name(arg) and Path(arg).is_file():
+                mine.update(_read_data(Path(arg), arg))
+                named[arg] = None
+        if len(mine) > MAX_FILES:
+            raise UserError(f"test {t.name}: more than {MAX_FILES} data files")
+        out[t.name] = tuple(sorted(mine.items()))
+    lines = []
+    if every:
+        lines.append(f"data files (--files), in every run's folder: {', '.join(sorted(every))}")
+    if named:
+        lines.append(
+            "data files named in the arguments, shipped with their tests (tests/NAME.files/): "
+            + ", ".join(named)
+        )
+    if beside:
+        lines.append(f"data files beside the inputs: {', '.join(list(beside)[:4])}")
+    return out, lines
+
+
+def _read_data(path: Path, name: str) -> dict[str, bytes]:
+    """A data file (as ``name``) or a folder's files (by their path below it, under
+    ``name``): regular files only, never a link (a problem holds copies, never links out
+    of its folder), each a name a run's folder can hold."""
+    if path.is_symlink():
+        raise UserError(f"--files {path}: a symbolic link (give the file itself)")
+    if not path.is_dir():
+        if not is_data_file_name(name):
+            raise UserError(
+                f"--files {path}: a data file's name is letters, digits and ._+- (not "
+                "starting with a dot)"
+            )
+        return {name: read_regular(path, MAX_FILE_BYTES, "data file")}
+    out: dict[str, bytes] = {}
+    for item in sorted(path.rglob("*")):
+        if item.is_symlink():
+            raise UserError(f"--files {item}: a symbolic link (give the file itself)")
+        if item.is_dir():
+            continue
+        rel = "/".join(p for p in (name, item.relative_to(path).as_posix()) if p)
+        out.update(_read_data(item, rel))
+    return out
 
 
 def _label(t: TestFile, args: dict[str, tuple[str, ...]]) -> str:
@@ -360,6 +445,7 @@ def _fill(
     opts: InitConfig,
     given_inputs: bool = True,
     args: dict[str, tuple[str, ...]] | None = None,
+    files: dict[str, Files] | None = None,
 ) -> _Filled:
     source_path, source = build.main, build.source
     args = args or {}
@@ -376,7 +462,11 @@ def _fill(
         b"" if t.input is _EMPTY_STDIN else read_regular(t.input, MAX_FILE_BYTES, "test input")
         for t in tests
     ]
-    datas = [with_args(args.get(t.name, ()), d) for t, d in zip(tests, stdins, strict=True)]
+    files = files or {}
+    datas = [
+        with_args(args.get(t.name, ()), d, files.get(t.name, ()))
+        for t, d in zip(tests, stdins, strict=True)
+    ]
     include = ("-iquote", str(folder.resolve())) if headers else ()
     adapted: list[str] = []
     runs = reference_runs(
@@ -414,6 +504,9 @@ def _fill(
         (sub / f"{t.name}.out").write_bytes(run.output)
         if args.get(t.name):
             (sub / f"{t.name}.args").write_text(shlex.join(args[t.name]) + "\n")
+        for rel, content in files.get(t.name, ()):
+            (sub / f"{t.name}.files" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (sub / f"{t.name}.files" / rel).write_bytes(content)
         answer = None if t.answer is None else read_regular(t.answer, MAX_FILE_BYTES, "answer")
         if answer is not None and not outputs_match(run.output, answer, _mode(opts)):
             disagreements.append(
@@ -483,6 +576,10 @@ def _other_input(datas: Sequence[bytes]) -> bytes:
     first = next((d for d in datas if d), b"")
     if not first:
         return _PROBE
+    view, name = data_file_view(first)  # a data file's digits, not its length's
+    if name is not None:
+        other = _other_input([view])
+        return from_data_file_view(other, name) if other != view else first
     shifted = bytes((c - 47) % 10 + 48 if 48 <= c <= 57 else c for c in first)
     if shifted != first:
         return shifted
@@ -596,6 +693,7 @@ def _timed_source(
     tests: Sequence[TestFile],
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
+    files: dict[str, Files] | None = None,
 ) -> tuple[str, str, bool]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input (with the declared constraints), its domain
@@ -615,7 +713,12 @@ def _timed_source(
             small,
         )
     try:
-        model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
+        model = infer(
+            [
+                with_args((args or {}).get(t.name, ()), _stdin_of(t), (files or {}).get(t.name, ()))
+                for t in tests
+            ]
+        )
     except UserError as e:
         return f"timed inputs: none can be drawn ({e}); the hidden tests are timed", "", False
     if opts.constraints:

@@ -32,6 +32,7 @@ from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
 from supercoder.toolchain.flags import check_build_flags, check_flags
 from supercoder.toolchain.gcc import c99_inline, compile_c, is_link_failure, missing_symbols
+from supercoder.types import split_run
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
 NONDETERMINISTIC, MISMATCH = "nondeterministic", "mismatch"
@@ -265,7 +266,14 @@ def _run_input(
         if failed is not None:
             kind = TIMEOUT if failed.outcome == "timeout" else RUNTIME_ERROR
             detail = failed.describe()
-            if failed.outcome == "exited" and failed.stdout:  # it ran, and said so
+            missing = _unshipped_files(data)
+            if missing:  # it names a file its runs do not have: not an exit status
+                detail += (
+                    f" (it may read {missing[0]}, named in its arguments, which its runs do "
+                    f"not have: ship the file with --files {shlex.quote(missing[0])}, placed "
+                    "in the working folder of every run)"
+                )
+            elif failed.outcome == "exited" and failed.stdout:  # it ran, and said so
                 detail += (
                     f" (if the program ends with status {failed.exit_code} by design, pass "
                     f"--exit-code {failed.exit_code})"
@@ -284,6 +292,21 @@ def _run_input(
     if other is not None:
         return RefResult(name, failure=MISMATCH, level=other)
     return RefResult(name, outputs[first], seconds, stderr_bytes=stderr_bytes)
+
+
+def _unshipped_files(data: bytes) -> list[str]:
+    """Arguments of a run that look like file names (``input.dat``, ``data/x``) but are
+    not among the data files it ships (``types.with_args``)."""
+    args, files, _ = split_run(data)
+    shipped = {name for name, _ in files}
+    return [
+        a
+        for a in args
+        if not a.startswith("-")
+        and a not in shipped
+        and not a.startswith("/dev/")
+        and re.fullmatch(r"[\w.+/-]*[A-Za-z_][\w+-]*\.[A-Za-z0-9]{1,8}|[\w.+-]+/[\w.+/-]+", a)
+    ]
 
 
 def _failed(done: list[RunResult]) -> RunResult | None:
