@@ -519,6 +519,27 @@ def _sizes(model: InputModel) -> bool:
     return '"size": true' in text or '"range"' in text
 
 
+STEP_OVER = 4.0  # the step beyond the largest integer size seen may cost this much more
+SMALL_TOP = 64  # sizes all at most this, outside repeats: a handful of values (steps)
+
+
+def small_top(model: InputModel) -> int | None:
+    """The largest seen of a model's sizes where they are a handful of integers (every
+    size outside repeats at most ``SMALL_TOP``, not a power-of-two exponent: a depth,
+    ``fannkuch N``): sizes then step by one; None otherwise."""
+    tops = []
+    for node in model.spec.get("body") or []:
+        for f in node.get("line", ()):
+            if "int" in f and f.get("size"):
+                if f.get("exp"):
+                    return None
+                tops.append(int(f["int"][1]))
+    text = json.dumps(model.spec.get("body"))
+    if not tops or '"repeat"' in text or '"var"' in text or '"max"' in text:
+        return None  # a size that counts or bounds something is a count, not a handful
+    return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
+
+
 def _widenable(model: InputModel) -> bool:
     declared = resolve_constraints(model.spec)
 
@@ -578,7 +599,8 @@ class _Calibration:
     def run(self) -> dict:
         domain: dict = {}
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
-        if 2 * clean < max(n, 1):
+        handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
+        if 2 * clean < max(n, 1) and not handful:
             first = why or "no input drawn"
             for refine in REFINEMENTS:
                 trial = {"refine": list(refine)}
@@ -623,7 +645,51 @@ class _Calibration:
             domain["top_seconds"] = round(top, 4)
         return self.final(domain)
 
+    def visible_top(self) -> float | None:
+        """The reference's CPU on the largest visible input (every top draw being one)."""
+        own = sorted(self.own, key=len)[-VISIBLE_LIMIT:]
+        outcomes = self.judge.judge(own, full=False, seconds=max(1.0, 40 * TOP_SECONDS))
+        return max((o.cpu for o in outcomes if o.ok), default=None)
+
+    def steps(self, domain: dict, top: int) -> dict:
+        """``grow`` for a handful of integer sizes (``fannkuch 7 8 9``, a depth): the
+        top stepped up by one while the reference runs it within ``TOP_SECONDS`` (a
+        cost that explodes with each step), never below the largest seen."""
+        clean, n, t, why = self.batch(domain, (0.95, 1.0), False)
+        ok_t = t if n and clean == n else None
+        if not n:  # every top draw is a visible input: time the largest visible one
+            ok_t = self.visible_top()
+        if ok_t is None:
+            self.notes.append(f"the largest sizes seen fail ({why or 'no clean run'})")
+            return {**domain, "grow": 1.0, "top_seconds": round(t, 4), "steps": True}
+        ok_g, most = 1.0, min(GROW_MAX, size_caps(self.model.spec))
+        # one step beyond the largest seen is taken even over the budget, within
+        # STEP_OVER times the larger of it and the largest seen's own CPU
+        over = STEP_OVER * max(TOP_SECONDS, ok_t)
+        while ok_t < TOP_SECONDS / 2 or ok_g == 1.0:
+            g = (round(ok_g * top) + 1) / top
+            if g > most:
+                break
+            clean, n, t, why = self.batch({**domain, "grow": g}, (1.0,), False)
+            if not (n and clean == n):
+                self.notes.append(f"sizes beyond {round(ok_g * top)} fail ({why})")
+                break
+            if t > TOP_SECONDS and (ok_g > 1.0 or t > over):
+                break
+            ok_g, ok_t = g, t
+        low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
+        return {
+            **domain,
+            "grow": round(ok_g, 6),
+            "top_seconds": round(ok_t, 4),
+            "low": round(low, 3),
+            "steps": True,
+        }
+
     def grow(self, domain: dict) -> dict:
+        top = small_top(self.model)
+        if top is not None:
+            return self.steps(domain, top)
         ok_g, ok_t, bad_g = 1.0, None, math.inf
         most = min(GROW_MAX, size_caps(self.model.spec))  # the declared constraints' end
         clean, n, top, why = self.batch(domain, (0.95, 1.0), False)
@@ -735,7 +801,16 @@ def describe(model: InputModel) -> str:
     parts = []
     grow, widen = float(d.get("grow", 1) or 1), float(d.get("widen", 1) or 1)
     tops = ", ".join(top_sizes(model.spec)[:3])
-    if grow > 1:
+    if d.get("steps"):
+        seen = small_top(model)
+        reach = round(grow * seen) if seen else None
+        parts.append(
+            f"integer sizes stepped by one up to {reach} (the largest seen {seen})"
+            if grow > 1
+            else f"integer sizes up to the largest seen ({seen}; the next one runs over "
+            f"the {1000 * TOP_SECONDS:.0f} ms budget or fails)"
+        )
+    elif grow > 1:
         parts.append(
             f"sizes grown to {_x(grow)} the largest seen ({tops})"
             if tops
@@ -756,7 +831,8 @@ def describe(model: InputModel) -> str:
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
-        return f"{head}: the visible span only (extrapolation refused); " + ", ".join(parts)
+        why = "" if d.get("steps") else " (extrapolation refused)"
+        return f"{head}: the visible span only{why}; " + ", ".join(parts)
     return f"{head}, extrapolated: " + ", ".join(parts)
 
 

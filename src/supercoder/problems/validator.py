@@ -53,6 +53,7 @@ from supercoder.problems.generator import _python
 from supercoder.problems.loading import read_text
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.sandbox.readback import ReadBackError, read_back
 from supercoder.types import Problem, split_args
 
 log = logging.getLogger("supercoder")
@@ -187,8 +188,11 @@ def run_validator(
             raise ValidatorError(f"{label} could not be run: {run.describe()}")
         out = []
         for i, line in enumerate(lines):
-            result = json.loads(line)
-            why = _last_line(work / "err" / str(i))
+            result = _result(line, label)
+            try:
+                why = _last_line(work, f"err/{i}")
+            except ReadBackError as e:  # a link, a FIFO, a device or a flood it left
+                raise ValidatorError(f"{label} left a bad file behind: {e}") from None
             if result.get("code") == 0:
                 out.append(Judgement(True))
             elif "signal" in result:
@@ -201,11 +205,29 @@ def run_validator(
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _last_line(path: Path) -> str:
+def _result(line: str, label: str) -> dict[str, int]:
+    """One line of the driver's report (the validator shares its stdout: it may write
+    there too), else a ``ValidatorError``."""
     try:
-        text = path.read_bytes()[-4096:].decode("utf-8", "replace")
-    except OSError:
-        return ""
+        result = json.loads(line)
+    except ValueError:
+        result = None
+    if (
+        not isinstance(result, dict)
+        or len(result) != 1
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in result.values())
+        or not set(result) <= {"code", "signal"}
+    ):
+        raise ValidatorError(f"{label} wrote to its driver's output: {printable(line)[:80]!r}")
+    return result
+
+
+def _last_line(work: Path, name: str) -> str:
+    """The last line the validator wrote on one input (its reason), read back from the
+    sandbox's folder without following links or blocking (``sandbox.readback``)."""
+    text = (read_back(work, name, 4096, tail=True, missing_ok=True) or b"").decode(
+        "utf-8", "replace"
+    )
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     return printable(lines[-1], newlines=False)[:200] if lines else ""
 

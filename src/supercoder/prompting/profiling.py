@@ -27,6 +27,7 @@ from supercoder.codec import decode, encode, versioned
 from supercoder.errors import InfraError
 from supercoder.paths import atomic_write_text, cache_dir, temp_prefix
 from supercoder.sandbox.box import Limits
+from supercoder.sandbox.readback import ReadBackError, read_back, regular_file
 from supercoder.toolchain.baseline import baseline_asm, unit_asms
 from supercoder.toolchain.flags import check_flags
 from supercoder.toolchain.gcc import CC, LINK_FLAGS, asm_digest
@@ -36,6 +37,7 @@ SOURCE_NAME = "baseline.s"
 BINARY_NAME = "prof"
 VALGRIND = ("valgrind", "-q", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no")
 PROFILE_VERSION = 1
+PROFILE_MAX_BYTES = 64 << 20  # one cachegrind output, as read back from the sandbox
 
 
 @dataclass(frozen=True)
@@ -219,7 +221,7 @@ def _build(
     link = check_flags(link_flags, "cflags/ldflags")
     argv = [CC, "-g", SOURCE_NAME, *others, "-o", BINARY_NAME, *LINK_FLAGS, *link]
     result = run(argv, work, limits=_limits(60.0), isolation=isolation)
-    if not result.clean_exit or not (work / BINARY_NAME).is_file():
+    if not result.clean_exit or not regular_file(work, BINARY_NAME):
         log = result.stderr.decode(errors="replace")[-2000:]
         raise InfraError(f"the baseline does not assemble with line info:\n{log}")
 
@@ -230,12 +232,15 @@ def _profile_test(
     out = f"cg.{k}.out"
     argv = [*VALGRIND, f"--cachegrind-out-file={out}", f"./{BINARY_NAME}"]
     result = run(argv, work, limits=_limits(seconds), stdin=test.run_input(), isolation=isolation)
-    path = work / out
     if result.outcome == "timeout":
         return None, f"test {test.name} did not finish under valgrind in the time left"
-    if not path.is_file():
+    try:  # the profiled program ran in ``work``: what it left is read back, never followed
+        text = read_back(work, out, PROFILE_MAX_BYTES, missing_ok=True)
+    except ReadBackError as e:
+        return None, f"test {test.name} left a bad profile: {e}"
+    if text is None:
         tail = result.stderr.decode(errors="replace")[-500:]
         return None, f"valgrind wrote no profile for test {test.name} ({result.describe()}): {tail}"
-    counts = parse_cachegrind(path.read_text(errors="replace"))
-    path.unlink()
+    counts = parse_cachegrind(text.decode(errors="replace"))
+    (work / out).unlink()
     return counts, None
