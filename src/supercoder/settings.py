@@ -74,6 +74,9 @@ class ProblemSettings:
     fuzz: FuzzSettings | None = None
     headers: tuple[str, ...] = ()  # files the source includes, relative to the folder
     units: tuple[str, ...] = ()  # other translation units (.c, also in headers)
+    answer_unit: str | None = None  # the further unit whose text is source.c (init)
+    main_unit: str | None = None  # with answer_unit: the unit (of units) holding main
+    answer_why: str | None = None  # why that unit is the answer (named, the profile)
     generator: str | None = None  # the input generator's file (else gen.py)
     exit_code: int = 0  # the exit status of every official run
     reads_input: bool = True  # false: the output does not depend on the input
@@ -81,6 +84,7 @@ class ProblemSettings:
     too_small: bool = False  # problem init: runs too short to time
     llm_generator: str | None = None  # the model that wrote llm_gen.py / llm_validate.py
     baseline: str | None = None  # dataset import: how baseline.s was made
+    carried_baseline: str | None = None  # dataset import: the record's baseline.s, not used
     ground_truth_kind: str | None = None  # dataset import: the record's answer, classified
     unoptimized_assembly_kind: str | None = None
     codenet: Mapping[str, Json] | None = None  # dataset build: the CodeNet submission

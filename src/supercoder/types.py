@@ -259,6 +259,18 @@ class Problem:
         return self.settings.units
 
     @property
+    def answer_unit(self) -> str:
+        """The program's file whose text is ``source.c`` when it is not main's
+        (``problem.json`` ``answer_unit``: ``problem init --answer-unit vm.c`` or the
+        profile's choice); "" when ``source.c`` is the unit with ``main``."""
+        return self.settings.answer_unit or ""
+
+    @property
+    def main_unit(self) -> str:
+        """With ``answer_unit``: the unit (one of ``units``) that holds ``main``."""
+        return self.settings.main_unit or ""
+
+    @property
     def cflags(self) -> tuple[str, ...]:
         """Extra compiler flags (``problem.json`` ``cflags``): the reference, the baseline
         (gcc -O3 + these) and every build of the C source use them."""
@@ -836,6 +848,8 @@ class Provenance:
         interval: what the interval is over, when not the tests (drawn inputs).
         sandbox: ``bubblewrap``, or ``none (unsafe)``.
         target: the ``--target`` the candidate was built and checked for.
+        baseline: a note on the baseline, when the problem carried a ``baseline.s`` that
+            is not the reader's own gcc -O3 build (not used: rebuilt); "" otherwise.
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
@@ -849,6 +863,7 @@ class Provenance:
     interval: str = ""
     sandbox: str = ""
     target: str = ""
+    baseline: str = ""
 
 
 @dataclass(frozen=True)
@@ -876,8 +891,14 @@ class Measurement:
         domain: the input domain and its source in one line.
         timed_sizes: which sizes were drawn (and the reference's CPU on them).
         dropped_sources: each input source dropped before the one used, with why.
+        distinct_inputs: how many distinct inputs the speedup was timed on.
         samples: the raw paired samples of the timed draws, one per input, unnamed (the
             visible tests keep theirs in ``TestResult``).
+        load: the machine's load when it was timed: the 1-minute load average per
+            logical CPU, read as the timing ended (``machine_load``).
+        first_check_load: the load when the first check was timed, when re-checked
+            (``load_change`` says when the two figures come from a busier or quieter
+            machine).
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
@@ -892,7 +913,36 @@ class Measurement:
     domain: str = ""
     timed_sizes: str = ""
     dropped_sources: tuple[str, ...] = ()
+    distinct_inputs: int = 0
     samples: tuple[PairedSamples, ...] = ()
+    load: float | None = None
+    first_check_load: float | None = None
+
+
+LOAD_CHANGE = 0.5  # load per CPU between two checks that marks their figures as apart
+
+
+def machine_load() -> float | None:
+    """The 1-minute load average per logical CPU now (None where there is none)."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0] / (os.cpu_count() or 1), 2)
+    except OSError:
+        return None
+
+
+def load_change(then: float | None, now: float | None) -> str:
+    """A note when two figures were timed on a machine loaded differently (their loads
+    per CPU ``then`` and ``now`` differ by ``LOAD_CHANGE`` or more): which was busier,
+    so the figures are read apart, not compared as equals; "" otherwise."""
+    if then is None or now is None or abs(now - then) < LOAD_CHANGE:
+        return ""
+    how = "busier" if now > then else "quieter"
+    return (
+        f"the machine was {how} at this check than at the first (load {then:.2f} -> "
+        f"{now:.2f} per CPU): the two figures are not from the same machine state"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -167,3 +168,61 @@ def test_pgo_program_cannot_have_the_host_write_through_its_link() -> None:
     asm = build_asm(make("gcc", "-O2", pgo=True), source, [b"1\n"], cflags=("-iquote", str(folder)))
     assert not target.exists(), "the host wrote through a link the program left"
     assert asm is None  # the build that would have followed it is refused
+
+
+def test_validator_poisoning_the_next_inputs_files_is_not_waited_on() -> None:
+    """The sandbox's driver opens each input's files itself: a FIFO one validator left
+    where the next input's stdin or stderr goes is that input's failure, not a stall
+    until the batch's wall limit."""
+    sandbox_or_skip()
+    plant = (
+        "import os, sys\n"
+        "if os.path.exists('in/1'):\n"
+        "    os.unlink('in/1')\n"
+        "    os.mkfifo('in/1')\n"
+        "    os.mkfifo('err/2')\n"
+        "    sys.exit(0)\n"
+        "sys.exit('second')\n"
+    )
+    config = ValidatorConfig(seconds=20.0, max_bytes=1 << 20)  # a stall would take 130 s
+    start = time.monotonic()
+    finished, value = _bounded(lambda: run_validator(plant, [b"1\n", b"2\n", b"3\n"], config))
+    assert finished and not isinstance(value, BaseException), value
+    assert [j.valid for j in value] == [True, False, False]
+    assert "not a regular file" in value[1].why and "not a regular file" not in value[2].why
+    assert time.monotonic() - start < 60  # gross: no input waited out its wall limit
+
+
+def test_a_sleeping_validator_stops_the_batch_at_its_first_input() -> None:
+    """A validator that blocks (sleep, a read that never ends) costs CPU nothing: the
+    driver keeps each input's wall limit and stops the batch at the first past it,
+    instead of waiting out every input's share (2 x 4 s x 5 + 10 = 50 s before)."""
+    sandbox_or_skip()
+    config = ValidatorConfig(seconds=4.0, max_bytes=1 << 20)
+    start = time.monotonic()
+    with pytest.raises(ValidatorError, match="ran past its limit .* on input 1 and was stopped"):
+        run_validator("import time\ntime.sleep(3600)\n", [b"1\n"] * 5, config)
+    assert time.monotonic() - start < 40  # gross: stopped at the first input's 13 s
+
+
+def test_profiled_program_link_to_a_root_only_file_is_refused(root_only: Path) -> None:
+    """A profiled program (a candidate's, under cachegrind) runs in the folder where the
+    next test's profile will be written: a link it leaves there is refused, never read."""
+    sandbox_or_skip()
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    from supercoder.prompting.profiling import run_profile
+    from supercoder.toolchain.gcc import compile_to_asm
+    from supercoder.types import TestCase
+
+    source = (
+        "#include <stdio.h>\n#include <unistd.h>\n"
+        f'int main(void) {{ symlink("{root_only}", "cg.1.out"); puts("1"); return 0; }}\n'
+    )
+    asm = compile_to_asm(source, ("-O1",))
+    tests = (TestCase("a", b"1\n", input_bytes=b""), TestCase("b", b"1\n", input_bytes=b""))
+    profile = run_profile(asm, tests, "planted", budget_seconds=60.0)
+    assert profile.gave_up and "cg.1.out is a symbolic link" in profile.gave_up
+    assert CANARY not in repr(profile) and profile.tests == ("a",)

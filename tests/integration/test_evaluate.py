@@ -248,9 +248,15 @@ def test_baseline_failing_during_timing_is_infra_not_the_candidates_fault(primes
     correct candidate read as wrong."""
     import shutil
 
+    from supercoder.toolchain.baseline import vouch
+
     broken = tmp_path / "broken"
     shutil.copytree(primes, broken)
-    (broken / "baseline.s").write_text(compile_to_asm(WRONG))
+    wrong = compile_to_asm(WRONG)
+    (broken / "baseline.s").write_text(wrong)
+    # a carried baseline.s is the yardstick only when this process vouches for it (as
+    # for a verification server's build); else the reader's own -O3 build is used
+    vouch(wrong)
     verdict = evaluate(load_problem(broken), compile_to_asm(FAST), CONFIG)
     assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
     assert "baseline failed" in verdict.message

@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supercoder.errors import printable
+from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
 from supercoder.types import Provenance, Status, UnseenResult, Verdict
 from supercoder.verify.reward import default_reward, paper_reward
@@ -47,7 +48,14 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             f"  ({verdict.tests_passed}/{verdict.tests_total} tests passed{_split(verdict)})",
         )
     )
-    if verdict.speedup:
+    if verdict.speedup and verdict.correct and not long_enough(verdict):
+        s = verdict.speedup  # what eval does with it: untimed, the figure not counted
+        console.print(
+            f"not timed: every timed input's baseline ran under 5 ms (start-up, not the "
+            f"program's work): measured {format_speedup(s.value, s.low, s.high)}, not "
+            "counted (eval counts this problem untimed too)"
+        )
+    elif verdict.speedup:
         s = verdict.speedup
         sig = (
             "significantly faster"
@@ -81,12 +89,18 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             highlight=False,
         )
     measured = verdict.context.measurement
+    if verdict.context.provenance.baseline:
+        line = f"baseline: {verdict.context.provenance.baseline}"
+        console.print(printable(line), markup=False, highlight=False)
     if measured.domain:
         console.print(printable(f"domain: {measured.domain}"), markup=False, highlight=False)
     if verdict.data is not None and verdict.data.grew:
         console.print(printable(verdict.data.summary()), markup=False, highlight=False)
     if measured.timing:
         console.print(printable(measured.timing), markup=False, highlight=False)
+    if measured.distinct_inputs:
+        line = f"timed on {measured.distinct_inputs} distinct input(s)"
+        console.print(line, markup=False, highlight=False)
     if verdict.message:
         console.print(printable(verdict.message), markup=False, highlight=False)
     if verdict.tests:
@@ -111,6 +125,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     where = verdict.context.provenance
     if where != Provenance():
         line = f"{where.machine.gcc} | {where.machine.cpu} | sandbox: {where.sandbox}"
+        load = verdict.context.measurement.load
+        if load is not None:  # the figure belongs to the machine state it was timed in
+            line += f" | timed at load {load:.2f} per CPU"
         console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
 
 

@@ -130,6 +130,16 @@ def problem_init(
             "(#included at its end) instead of apart: the answer then covers all of them.",
         ),
     ] = False,
+    answer_unit: Annotated[
+        str | None,
+        typer.Option(
+            "--answer-unit",
+            help="The .c file whose assembly is the answer (e.g. vm.c, where an "
+            "interpreter's dispatch loop is): the model rewrites that unit, the others "
+            "(main's included) are linked as gcc -O3 builds them. Default: the unit a "
+            "profile of the -O3 build says the time goes in, else the one with main.",
+        ),
+    ] = None,
     args: Annotated[
         list[str] | None,
         typer.Option(
@@ -182,6 +192,15 @@ def problem_init(
             "generator's draws, else init says why they were dropped.",
         ),
     ] = False,
+    show_all: Annotated[
+        bool,
+        typer.Option(
+            "--show-all",
+            help="Keep every input visible. By default, where no input the model has not "
+            "seen can be drawn (a handful of values, a domain too small to time), init "
+            "keeps the largest inputs hidden so checks time inputs the model never saw.",
+        ),
+    ] = False,
     model: Annotated[str | None, MODEL] = None,
     base_url: Annotated[str | None, BASE_URL] = None,
 ) -> None:
@@ -193,8 +212,9 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     The build may be given as the program's repository documents it: further .c files
-    (compiled apart and linked, as the repository does; the answer is SOURCE's
-    assembly, the others linked as gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
+    (compiled apart and linked, as the repository does; the answer is the assembly of
+    the unit the profile says the time goes in, or --answer-unit's, the others linked as
+    gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
     --cflags), quoted includes of .h or .c files: what it includes is copied into the
     problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
@@ -206,6 +226,7 @@ def problem_init(
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
     Example: supercoder problem init bench.c --args 20 --ignore-line 'Time:' -o problems/bench
     Example: supercoder problem init crc.c --args 'data.bin' --files data.bin -o problems/crc
+    Example: supercoder problem init main.c vm.c chunk.c --answer-unit vm.c --inputs scripts/ -o clox
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
     ask = generator_llm(llm_generator, model, base_url, generator)
@@ -226,7 +247,16 @@ def problem_init(
         join=join,
         validator=validator,
         files=tuple(files or ()),
+        show_all=show_all,
+        answer_unit=answer_unit or "",
+        hot_unit=hot_unit,
+        progress=lambda line: typer.echo(line, err=True),
     )
+    if answer_unit and join:
+        raise UserError(
+            "--answer-unit names one unit of a program built apart; --join makes one unit "
+            "of them all (give one or the other)"
+        )
     report = create_from_sources(sources, inputs, out, opts)
     if opts.compare_rules:
         rules = ", ".join(r.describe() for r in opts.compare_rules)
@@ -255,6 +285,13 @@ def compare_rules(
     except ValueError as e:
         raise UserError(f"comparison rule: {e}") from e
     return tuple(rules)
+
+
+def hot_unit(folder: Path) -> tuple[str, str] | None:
+    """Where a multi-unit program's time goes (``prompting.profiling.hot_unit``)."""
+    from supercoder.prompting.profiling import hot_unit as profile_units
+
+    return profile_units(folder)
 
 
 def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
@@ -286,13 +323,30 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         )
     elif report.timed:
         typer.echo(report.timed)
+    if report.answer:
+        typer.echo(report.answer)
     if report.domain:
         typer.echo(f"domain: {report.domain}")
-    if report.too_small:
+    if report.kept_hidden:
+        typer.echo(
+            f"note: no input the model has not seen can be drawn ({report.stale}): the "
+            f"largest input(s) ({', '.join(report.kept_hidden)}) are kept hidden (hidden/): "
+            "checks time them and the model never sees them; --show-all keeps every "
+            "input visible"
+        )
+    elif report.too_small and "every drawn input gets the same output" not in report.domain:
         typer.echo(
             "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
             '"too_small": true): no speedup can be timed on it; give larger inputs, declare '
             "larger constraints (--constraint) or a generator with larger SIZES"
+        )
+    elif report.stale and not report.hidden:
+        typer.echo(
+            f"note: checks may be untimed: no input the model has not seen can be drawn "
+            f"({report.stale}), only mutations of the inputs are left to try, and no input "
+            "can be kept hidden (one input, or every one under 5 ms); give more or larger "
+            "inputs (--inputs), hidden ones (--hidden DIR), a --generator, or wider "
+            "--constraint bounds"
         )
     tests = (
         f"{report.layout} layout: {report.visible} visible, {report.hidden} hidden tests"

@@ -5,7 +5,8 @@ schema, or a hub name (``LLM4Code/llm_superoptimizer_ds``) when the ``datasets``
 library is installed and the network allows.
 
 The baseline of every imported problem is rebuilt from ``c_code`` with ``gcc -O3 -S``
-(written as ``baseline.s``), never taken from the record: in the released build
+(written as ``baseline.s``), never taken from the record (nor from a ``baseline.s`` its
+``problem_files`` carry: one that differs is counted and replaced): in the released build
 script ``unoptimized_assembly`` is ``-O0`` output and the timed baseline was built
 from it. For each record the shipped ``reward_model.ground_truth`` and
 ``extra_info.unoptimized_assembly`` are classified as:
@@ -58,6 +59,9 @@ class ImportReport:
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> records
     reasons: list[str] = field(default_factory=list)  # "record #i: why", per skipped record
     outputs_checked: bool = True
+    # records whose problem_files carried a baseline.s that is not our -O3 rebuild (not
+    # used: the rebuild is written)
+    carried_replaced: int = 0
 
     @property
     def ground_truth_disagreed(self) -> int:
@@ -79,7 +83,12 @@ class ImportReport:
             out.append("Expected outputs were NOT checked against the reference build.")
         return out + [
             "Every baseline was rebuilt from c_code with gcc -O3 -S (baseline.s); "
-            "the shipped assembly is not used.",
+            "the shipped assembly is not used"
+            + (
+                f" ({self.carried_replaced} record(s) carried a baseline.s in problem_files "
+                "that is not that build: replaced).",
+                ".",
+            )[not self.carried_replaced],
             f"reward_model.ground_truth disagreed with our -O3 rebuild in "
             f"{self.ground_truth_disagreed} of {self.written} records "
             f"(-O0-looking: {gt.get('O0', 0)}, other: {gt.get('other', 0)}, "
@@ -142,6 +151,7 @@ class Built:
     o0: str = ""
     skip: str = ""
     why: str = ""
+    carried: str = ""  # the record's own baseline.s (problem_files): "", "same", "differs"
 
 
 def rebuild(problem: Any, check_outputs: bool = False) -> Built:
@@ -176,7 +186,10 @@ def rebuild(problem: Any, check_outputs: bool = False) -> Built:
                 return Built(
                     skip=WRONG_OUTPUTS, why=f"test {t.name}: {_differs(t.expected, run.output)}"
                 )
-    return Built(o3, o0)
+    carried = ""
+    if problem.baseline_asm:
+        carried = "same" if problem.baseline_asm == o3 else "differs"
+    return Built(o3, o0, carried=carried)
 
 
 def _differs(expected: bytes, actual: bytes) -> str:
@@ -231,6 +244,7 @@ def import_records(
     good, skipped = _check(records, list(bad or []))
     gt: Counter = Counter()
     un: Counter = Counter()
+    carried: Counter = Counter()
     splits: Counter = Counter()
     late: dict[int, tuple[str, str, str]] = {}  # skipped while building, in record order
     job = partial(rebuild, check_outputs=check_outputs)
@@ -243,10 +257,14 @@ def import_records(
                 late[i] = (where, b.skip, printable(b.why))
                 continue
             kinds = _kinds(problem, b)
-            why = _write(problem, b, kinds, out)
+            try:
+                why = _write(problem, b, kinds, out)
+            except UserError as e:  # this record's files cannot make a folder: it alone
+                why = printable(str(e).splitlines()[0] if str(e) else repr(e))
             if why:
                 late[i] = (where, NOT_WRITABLE, why)
                 continue
+            carried[b.carried or "none"] += 1
             gt[kinds["ground_truth_kind"]] += 1
             un[kinds["unoptimized_assembly_kind"]] += 1
             splits[problem.split or "train"] += 1
@@ -262,6 +280,7 @@ def import_records(
         dict(reasons),
         [f"{w}: {kind}: {why}" for w, kind, why in skipped],
         check_outputs,
+        carried.get("differs", 0),
     )
 
 
@@ -297,6 +316,11 @@ def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
         record_unoptimized_assembly=None,
         record_where=None,
         baseline="rebuilt with gcc -O3 -S from c_code",
+        carried_baseline=(
+            "the record's baseline.s was not this build: not used"
+            if b.carried == "differs"
+            else None
+        ),
         **kinds,
     )
     write_problem(replace(problem, baseline_asm=b.o3, split=split, settings=settings), dest)

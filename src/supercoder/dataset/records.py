@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import hashlib
 import json
 import shlex
@@ -54,7 +55,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 
 from supercoder.codec import FormatError, Json, decode
-from supercoder.errors import UserError, parse_json, printable
+from supercoder.errors import InfraError, UserError, parse_json, printable
 from supercoder.paths import cache_dir, sibling_temp
 from supercoder.problems.loading import TEST_DATA, TEST_FOLDERS, TRAVEL_KEY, load_problem, own_files
 from supercoder.problems.schema import check_fields
@@ -257,7 +258,15 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
     home = cache_dir() / "records" / h.hexdigest()[:32]
     target = home / folder_name
     if not (target / "source.c").is_file():
-        _write_folder(problem, files, home, folder_name, where)
+        try:
+            _write_folder(problem, files, home, folder_name, where)
+        except OSError as e:
+            if e.errno not in _RECORD_ERRNOS:  # the machine's disk, not the record
+                raise InfraError(f"{where}: cannot write its problem folder: {e}") from e
+            raise UserError(
+                f"{where}: its problem_files cannot be written as a folder ({e.strerror}: "
+                f"{printable(str(e.filename or ''))[-120:]})"
+            ) from None
 
     try:
         loaded = load_problem(target)
@@ -279,6 +288,13 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
         tags=mine.tags or given.tags,
     )
     return replace(loaded, name=problem.name, split=problem.split, settings=settings)
+
+
+# what a record's own paths can cause when written (a name too long, a file where a
+# folder must be): the record's fault, skipped with its reason
+_RECORD_ERRNOS = frozenset(
+    {errno.ENAMETOOLONG, errno.ENOTDIR, errno.EEXIST, errno.EISDIR, errno.EILSEQ, errno.EINVAL}
+)
 
 
 def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
@@ -309,6 +325,13 @@ def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
                 raise UserError(f"{where}: field {field}.base64 is not base64 ({e})") from e
         else:
             raise UserError(f"{where}: field {field} needs a text or base64 string")
+    folders = {"/".join(rel.split("/")[:k]) for rel in files for k in range(1, rel.count("/") + 1)}
+    clash = sorted(set(files) & (folders | set(TEST_FOLDERS)))
+    if clash:
+        raise UserError(
+            f"{where}: field extra_info.{BUNDLE} holds a file {printable(clash[0])!r} where "
+            "a folder of that name must be (a path is a file or a folder, not both)"
+        )
     return files
 
 
@@ -337,6 +360,7 @@ def _safe_component(name: str) -> str | None:
     ok = (
         isinstance(name, str)
         and 0 < len(name) <= 200
+        and len(name.encode(errors="surrogatepass")) <= 255  # the file system's NAME_MAX
         and name.isprintable()
         and "/" not in name
         and "\\" not in name

@@ -69,7 +69,7 @@ from supercoder.problems.outputs import outputs_match, problem_mode
 from supercoder.problems.validator import valid_inputs, validators_digest
 from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.sandbox.oneshot import run_isolated
-from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
+from supercoder.toolchain.baseline import baseline_binary, built_baseline, unit_asms
 from supercoder.toolchain.gcc import compile_c
 from supercoder.toolchain.reference import build_failure
 from supercoder.types import Problem
@@ -112,12 +112,10 @@ def reference_runs(
 
 
 def reference_binary(problem: Problem, workdir: Path) -> Path:
-    """The -O3 build of the problem's source: its baseline binary when the baseline is
-    that build (no ``baseline.s``), else built and cached here."""
-    if not problem.baseline_asm:
-        units = unit_asms(problem)
-        return baseline_binary(baseline_asm(problem), workdir, problem.link_flags, True, units)
-    return _cached_build(problem, "O3", ("-O3",))
+    """The -O3 build of the problem's source, built here (``toolchain.baseline.
+    built_baseline``: whatever the problem carries), as the baseline is built."""
+    units = unit_asms(problem)
+    return baseline_binary(built_baseline(problem), workdir, problem.link_flags, True, units)
 
 
 def _cached_build(problem: Problem, tag: str, flags: tuple[str, ...]) -> Path:
@@ -364,10 +362,31 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
     except (UserError, InfraError) as e:
         return f"the problem's generator ({file}; its sizes could not be probed: {e})"
     small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
+    listed = listed_between(problem, source)
+    if listed is not None:
+        shown = ", ".join(map(str, listed[:8])) + (", ..." if len(listed) > 8 else "")
+        budget = (
+            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+            if t_top <= TOP_GEN_SECONDS
+            else f"the smallest listed runs over the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+        )
+        return (
+            f"the problem's generator ({file}), its listed sizes {low}-{high}; drawn at the "
+            f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
+            f"{1000 * t_top:.1f} ms: {budget}){small}"
+        )
+    budget = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
+    if t_top > 1.05 * TOP_GEN_SECONDS and bottom == top:
+        why = f"already past the {budget} at the smallest size probed"
+    elif t_top > 1.05 * TOP_GEN_SECONDS:
+        why = f"no size probed runs between the floor and the {budget}: the nearest on each side"
+    elif top >= high:
+        why = f"the generator's largest size, within the {budget}"
+    else:
+        why = f"the largest within the {budget}"
     return (
         f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
-        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
-        f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
+        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: {why}){small}"
     )
 
 
@@ -410,7 +429,7 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     the floor and the budget, bisected up to ``BISECT`` times; interpolated on a log-log
     scale; cached."""
     key = hashlib.sha256(
-        f"timed{VERSION}b\n{TOP_GEN_SECONDS}\n".encode()
+        f"timed{VERSION}c\n{TOP_GEN_SECONDS}\n".encode()
         + source.encode()
         + tests_digest(problem).encode()
     ).hexdigest()[:24]
@@ -420,6 +439,11 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
         return int(b), int(t), float(tb), float(tt)
     except (OSError, ValueError, TypeError):
         pass
+    sizes_listed = listed_timed_sizes(problem, source)
+    if sizes_listed is not None:
+        found = _listed_range(sizes_listed)
+        _write_json(path, list(found))
+        return found
     low, high = generator_size_range(problem, source)
     sizes = []
     n = high
@@ -432,6 +456,10 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     )
     outputs, cpu = reference_runs(problem, data)
     points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
+    # a failed probe is a failure: no size from the smallest one failing above a clean one
+    first = points[0][0] if points else math.inf
+    failed = [n for n, o in zip(sizes, outputs, strict=True) if o is None and n > first]
+    points = [(n, t) for n, t in points if not failed or n < min(failed)]
     for _ in range(BISECT):  # no size between the floor and the budget yet: bisect the
         # bracket (a cost exponential in the size jumps 16x between halvings)
         mid = _bisect(points)
@@ -442,11 +470,88 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
         )
         (out,), (took,) = reference_runs(problem, [one])
         if out is None:
+            failed.append(mid)
             break
         points = sorted([*points, (mid, took)])
     found = _timed_range(points, low, high)
+    if failed and points and found[1] >= min(failed):  # past a failing size: below it
+        n, t = max(p for p in points if p[0] < min(failed))
+        found = (min(found[0], n), n, min(found[2], t), t)
     _write_json(path, list(found))
     return found
+
+
+LISTED_OVER = 8.0  # a listed size this far over the budget may top an untimeable range
+LISTED_PROBES = 16  # the listed sizes probed at most (the largest, then every other)
+
+
+def listed_timed_sizes(problem: Problem, source: str) -> list[tuple[int, float]] | None:
+    """The sizes the generator lists (``SIZES``) that a check may draw, each with the
+    reference's CPU on it, ascending: used as listed, never interpolated (an FFT takes
+    powers of two only), where the reference fails on a size between them. Every listed
+    size is probed (up to ``LISTED_PROBES``: the largest ones and every other below); a
+    size whose input the reference does not run cleanly is left out (a failed probe is a
+    failure, never a clean size). None: the generator lists no sizes, or the reference
+    runs the sizes between them too (the list is a range). Probed once, cached."""
+    listed = sorted(set(generator_sizes(source)))
+    if not listed:
+        return None
+    key = hashlib.sha256(
+        f"listed{VERSION}\n".encode() + source.encode() + tests_digest(problem).encode()
+    ).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"l{key}.json"
+    try:
+        stored = json.loads(path.read_text())
+        return None if stored is None else [(int(n), float(t)) for n, t in stored]
+    except (OSError, ValueError, TypeError):
+        pass
+    probe = listed[::-1]
+    if len(probe) > LISTED_PROBES:
+        probe = probe[: LISTED_PROBES // 2] + probe[LISTED_PROBES // 2 :: 2][: LISTED_PROBES // 2]
+    # sizes between the listed ones (the middle of the top and the bottom gap): where the
+    # reference fails on one, the listed sizes are the only ones (powers of two); where it
+    # runs them, the list is a range (SIZES = [1, 100000]) and any size between is drawn
+    gaps = [(a, b) for a, b in zip(listed, listed[1:], strict=False) if b - a > 1]
+    between = sorted({(a + b) // 2 for a, b in (gaps[-1:] + gaps[:1])})
+    rng = random.Random(int(key[:12], 16))
+    sizes = probe + between
+    data = run_generator(
+        source, [(rng.getrandbits(62), n) for n in sizes], label=f"{problem.name}: gen.py"
+    )
+    outputs, cpu = reference_runs(problem, data)
+    ran = {n: (o is not None, t) for n, o, t in zip(sizes, outputs, cpu, strict=True)}
+    if between and all(ran[n][0] for n in between):
+        _write_json(path, None)
+        return None  # a range: drawn over it, as a generator that lists no sizes
+    found = sorted((n, t) for n in probe if ran[n][0] for t in (ran[n][1],))
+    _write_json(path, found)
+    return found
+
+
+def _listed_range(points: list[tuple[int, float]]) -> tuple[int, int, float, float]:
+    """``generator_timed_range`` over listed sizes: from the smallest running 1.5x the
+    floor (else the largest under it) up to the largest within ``TOP_GEN_SECONDS``
+    (else the smallest over it); listed sizes only."""
+    if not points:
+        raise UserError("the reference fails on the input of every size the generator lists")
+    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
+    top = within[-1] if within else points[0]
+    over = [(n, t) for n, t in points if n > top[0] and t <= LISTED_OVER * TOP_GEN_SECONDS]
+    if top[1] < 1.5 * FLOOR_SECONDS and over:  # 7 8 9 10 of a cost that explodes: the
+        top = over[0]  # next listed size, though over the budget, rather than untimed
+    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top[0]]
+    bottom = long[0] if long else top
+    return bottom[0], top[0], bottom[1], top[1]
+
+
+def listed_between(problem: Problem, source: str) -> list[int] | None:
+    """The listed sizes a check draws from (``listed_timed_sizes`` within the timed
+    range); None where the generator lists none."""
+    points = listed_timed_sizes(problem, source)
+    if points is None:
+        return None
+    bottom, top = generator_timed_range(problem, source)[:2]
+    return [n for n, _ in points if bottom <= n <= top] or [top]
 
 
 BISECT = 4  # probes more at most, between the last size within budget and the first over
@@ -519,6 +624,8 @@ def _sizes(model: InputModel) -> bool:
     return '"size": true' in text or '"range"' in text
 
 
+STEPS_MAX = 8  # steps by one at most before sizes grow by factors instead
+STEP_RATIO = 1.5  # a step costing less than this many times the last: not exploding
 STEP_OVER = 4.0  # the step beyond the largest integer size seen may cost this much more
 SMALL_TOP = 64  # sizes all at most this, outside repeats: a handful of values (steps)
 
@@ -570,6 +677,7 @@ class _Calibration:
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
+        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
@@ -592,6 +700,7 @@ class _Calibration:
         outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
         outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
+        self.outputs = [o.output for o in clean if o.output is not None]
         why = ", ".join(sorted({o.why for o in outcomes if not o.ok}))
         top = max((o.cpu for o in outcomes), default=0.0)
         return len(clean), len(inputs), top, why
@@ -651,10 +760,12 @@ class _Calibration:
         outcomes = self.judge.judge(own, full=False, seconds=max(1.0, 40 * TOP_SECONDS))
         return max((o.cpu for o in outcomes if o.ok), default=None)
 
-    def steps(self, domain: dict, top: int) -> dict:
+    def steps(self, domain: dict, top: int) -> dict | None:
         """``grow`` for a handful of integer sizes (``fannkuch 7 8 9``, a depth): the
         top stepped up by one while the reference runs it within ``TOP_SECONDS`` (a
-        cost that explodes with each step), never below the largest seen."""
+        cost that explodes with each step), never below the largest seen; None where a
+        step costs little more (under ``STEP_RATIO`` times, or still short after
+        ``STEPS_MAX`` steps): sizes then grow by factors (``grow``)."""
         clean, n, t, why = self.batch(domain, (0.95, 1.0), False)
         ok_t = t if n and clean == n else None
         if not n:  # every top draw is a visible input: time the largest visible one
@@ -666,17 +777,22 @@ class _Calibration:
         # one step beyond the largest seen is taken even over the budget, within
         # STEP_OVER times the larger of it and the largest seen's own CPU
         over = STEP_OVER * max(TOP_SECONDS, ok_t)
+        taken = 0
         while ok_t < TOP_SECONDS / 2 or ok_g == 1.0:
             g = (round(ok_g * top) + 1) / top
             if g > most:
                 break
+            if taken >= STEPS_MAX:
+                return None  # still short after as many steps: a cost that grows slowly
             clean, n, t, why = self.batch({**domain, "grow": g}, (1.0,), False)
             if not (n and clean == n):
                 self.notes.append(f"sizes beyond {round(ok_g * top)} fail ({why})")
                 break
             if t > TOP_SECONDS and (ok_g > 1.0 or t > over):
                 break
-            ok_g, ok_t = g, t
+            if min(t, ok_t) >= 0.001 and t < STEP_RATIO * ok_t:
+                return None  # a step costs little more: sizes grow by factors instead
+            ok_g, ok_t, taken = g, t, taken + 1
         low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
         return {
             **domain,
@@ -687,14 +803,18 @@ class _Calibration:
         }
 
     def grow(self, domain: dict) -> dict:
-        top = small_top(self.model)
-        if top is not None:
-            return self.steps(domain, top)
+        small = small_top(self.model)
+        if small is not None:
+            stepped = self.steps(domain, small)
+            if stepped is not None:
+                return stepped
         ok_g, ok_t, bad_g = 1.0, None, math.inf
         most = min(GROW_MAX, size_caps(self.model.spec))  # the declared constraints' end
         clean, n, top, why = self.batch(domain, (0.95, 1.0), False)
         if n and clean == n:
             ok_t = top
+        elif not n and small is not None:  # every top draw a visible input: its own CPU
+            ok_t = self.visible_top()
         g = 1.0
         for _ in range(8):
             if ok_t is None:  # the visible span itself runs long or fails: smaller
@@ -748,9 +868,23 @@ class _Calibration:
                 self.notes.append(f"sizes narrowed ({why})")
             else:
                 break
+        one = one_path(self.outputs, [t.expected for t in self.problem.tests])
+        if one is not None:
+            domain["one_output"] = one
         if self.notes:
             domain["notes"] = self.notes[-3:]
         return domain
+
+
+def one_path(drawn: Sequence[bytes], visible: Sequence[bytes]) -> str | None:
+    """The first line of the one output every drawn input got, where the visible
+    inputs get varied outputs and none of them that one: the draws reach one path of the
+    program (an interpreter's parse error on token soup), not the work the visible
+    inputs do. None otherwise."""
+    if len(drawn) < 2 or len(set(drawn)) != 1 or len(set(visible)) < 2 or drawn[0] in visible:
+        return None
+    line = drawn[0].decode(errors="replace").strip().split("\n", 1)[0].strip()
+    return line[:60] or "(empty output)"
 
 
 def _x(g: float) -> str:
@@ -771,7 +905,7 @@ def calibrated(problem: Problem, model: InputModel) -> InputModel:
         return model
 
     key = hashlib.sha256(
-        f"domain{VERSION}\n{tests_digest(problem)}\n{model.digest()}\n"
+        f"domain{VERSION}s\n{tests_digest(problem)}\n{model.digest()}\n"
         f"{validators_digest(problem)}".encode()
     )
     path = cache_dir() / "unseen" / "domain" / f"{key.hexdigest()[:32]}.json"
@@ -798,6 +932,13 @@ def describe(model: InputModel) -> str:
     )
     if d.get("refused"):
         return f"{head}: refused by the reference ({d['refused']})"
+    if d.get("one_output"):
+        return (
+            f"{head}: every drawn input gets the same output ({d['one_output']!r}) and no "
+            "visible input does: the draws reach one path of the program (an error path), "
+            "not its work, so they tell nothing of the sizes it can take; give a "
+            "--generator (or a --validator) that draws valid inputs"
+        )
     parts = []
     grow, widen = float(d.get("grow", 1) or 1), float(d.get("widen", 1) or 1)
     tops = ", ".join(top_sizes(model.spec)[:3])
@@ -831,9 +972,29 @@ def describe(model: InputModel) -> str:
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
-        why = "" if d.get("steps") else " (extrapolation refused)"
+        why = "" if d.get("steps") else f" ({_why_not_grown(d)})"
         return f"{head}: the visible span only{why}; " + ", ".join(parts)
     return f"{head}, extrapolated: " + ", ".join(parts)
+
+
+def _why_not_grown(d: dict) -> str:
+    """Why a calibrated domain kept the visible span: the cause that happened."""
+    notes = [str(n) for n in d.get("notes") or ()]
+    stopped = [n for n in notes if n.startswith(("growth stopped", "sizes narrowed"))]
+    if stopped:
+        return stopped[-1]
+    refused = [n for n in notes if "refused" in n]
+    if refused:
+        return refused[-1]
+    top = d.get("top_seconds")
+    if float(d.get("grow", 1) or 1) < 1:
+        return "the visible sizes already run past the time budget"
+    if top is not None and float(top) >= TOP_SECONDS / 2:
+        return (
+            f"the largest visible sizes already run {1000 * float(top):.1f} ms, about the "
+            f"{1000 * TOP_SECONDS:.0f} ms budget"
+        )
+    return "the input model has no size to grow"
 
 
 def too_small(model: InputModel) -> bool:

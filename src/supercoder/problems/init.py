@@ -15,11 +15,12 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -34,11 +35,23 @@ from supercoder.problems.domain import (
     too_small,
 )
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_constraint
+from supercoder.problems.inputmodel import (
+    FILE,
+    InputModel,
+    constraint_lines,
+    infer,
+    parse_constraint,
+)
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, parse_mode
-from supercoder.problems.sources import BuildFiles, gather, main_file
+from supercoder.problems.sources import (
+    BuildFiles,
+    answer_unit_of,
+    gather,
+    main_file,
+    with_answer,
+)
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import (
@@ -92,9 +105,21 @@ class InitConfig:
             working folder of every run (a folder: its files, by their path in it). A
             test's arguments that name an existing file (``--args input.dat``) ship it
             too, and a ``NAME.files/`` folder beside an input is that test's.
+        show_all: keep every input visible even where no fresh input can be drawn
+            (by default init then keeps the largest inputs hidden: ``_keep_largest_hidden``).
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
+        answer_unit: the further C file whose assembly is the answer (``--answer-unit
+            vm.c``): it becomes ``source.c`` and the main file a unit linked beside it
+            (``sources.with_answer``); "": the profile's choice, else the main file.
+        hot_unit: where the time goes, for a multi-unit program given no
+            ``answer_unit``: called with the finished (staging) problem folder, returns
+            (the unit's problem path, why) or None (keep the main file's unit); the
+            command layer passes a profiler (``prompting.profiling.hot_unit``).
+        progress: called with one line before each step that can take seconds.
+        answer_why: why ``answer_unit`` is the answer, as init says it (set by init
+            itself: named, or the profile's share).
     """
 
     hidden_dir: Path | None = None
@@ -114,6 +139,16 @@ class InitConfig:
     join: bool = False
     validator: Path | None = None
     files: tuple[Path, ...] = ()
+    show_all: bool = False
+    answer_unit: str = ""
+    hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
+    progress: Callable[[str], None] | None = None
+    answer_why: str = ""  # why answer_unit is the answer (set by init itself)
+
+
+def _say(opts: InitConfig, line: str) -> None:
+    if opts.progress is not None:
+        opts.progress(line)
 
 
 @dataclass(frozen=True)
@@ -132,6 +167,9 @@ class InitReport:
     timed: str = ""  # where the timed inputs will be drawn from
     domain: str = ""  # the input domain and its source, in one line
     too_small: bool = False  # the whole domain runs under the meter's floor
+    stale: str = ""  # why no input the model has not seen can be drawn ("": one can)
+    kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
+    answer: str = ""  # which unit is the answer and why (multi-unit programs)
 
 
 def init_problem(
@@ -170,6 +208,10 @@ def create_problem(
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
+    if opts.answer_unit:
+        build = with_answer(build, answer_unit_of(build, opts.answer_unit))
+        if build.answer and not opts.answer_why:
+            opts = replace(opts, answer_why="named by --answer-unit")
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
     per_test, every = _arg_specs(opts.args, inputs_dir is None)
     layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs(per_test)
@@ -186,12 +228,32 @@ def create_problem(
     staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
         given = inputs_dir is not None or any(args.values())
+        _say(opts, f"running the -O3 reference on {len(tests)} test(s)...")
         filled = _fill(staging, build, tests, opts, given_inputs=given, args=args, files=files)
-        timed, domain, small = (
+        hot = _hot_unit(staging, build, opts)
+        if hot is not None and hot[0] == "source.c":
+            opts = replace(opts, answer_why=hot[1])
+            meta = json.loads((staging / "problem.json").read_text())
+            meta["answer_why"] = hot[1]
+            (staging / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+        elif hot is not None:  # the time goes in another unit: it is the answer
+            shutil.rmtree(staging, ignore_errors=True)
+            for d in created:
+                _rmdir_quietly(d)
+            again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
+            return create_problem(source_path, inputs_dir, out_dir, again)
+        if filled.reads_input:
+            _say(opts, "finding the input domain (drawing and timing inputs)...")
+        timed, domain, small, stale = (
             _timed_source(staging, tests, opts, args, files)
             if filled.reads_input
-            else ("", "", False)
+            else ("", "", False, "")
         )
+        kept: tuple[str, ...] = ()
+        worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
+        if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
+            kept = _keep_largest_hidden(staging, tests, filled.cpu)
+            tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -222,6 +284,34 @@ def create_problem(
         timed,
         domain,
         small,
+        stale,
+        kept,
+        _answer_line(build, opts),
+    )
+
+
+def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, str] | None:
+    """The further unit the profile says the time goes in (its path as gathered, why),
+    for a multi-unit program whose answer was not named; None: keep main's unit."""
+    if not build.units or build.answer or opts.answer_unit or opts.hot_unit is None:
+        return None
+    _say(opts, f"profiling which of the {len(build.units) + 1} units the time goes in...")
+    found = opts.hot_unit(folder)
+    if found is None or found[0] not in (*build.units, "source.c"):
+        return None
+    return found
+
+
+def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
+    """Which unit is the answer, for a program of several units."""
+    if not build.units:
+        return ""
+    if not build.answer:
+        why = opts.answer_why or "the unit with main"
+        return f"answer unit: {build.main.name} ({why}); the other units are linked as gcc -O3 builds them"
+    return (
+        f"answer unit: {build.answer} ({opts.answer_why}); {build.main_unit} (main) and the "
+        "other units are linked as gcc -O3 builds them"
     )
 
 
@@ -436,6 +526,7 @@ class _Filled:
     disagreements: list[str]
     reads_input: bool
     warnings: list[str]
+    cpu: tuple[float, ...] = ()  # the reference's -O3 CPU seconds on each test
 
 
 def _fill(
@@ -524,10 +615,16 @@ def _fill(
         meta["headers"] = list(headers)
     if build.units:
         meta["units"] = list(build.units)
+    if build.answer:
+        meta["answer_unit"] = build.answer
+        meta["main_unit"] = build.main_unit
+    if build.units and opts.answer_why:
+        meta["answer_why"] = opts.answer_why
     if not reads_input:
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return _Filled(disagreements, reads_input, warnings)
+    cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
+    return _Filled(disagreements, reads_input, warnings, cpu)
 
 
 def _reads_input(
@@ -694,12 +791,13 @@ def _timed_source(
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
     files: dict[str, Files] | None = None,
-) -> tuple[str, str, bool]:
+) -> tuple[str, str, bool, str]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input (with the declared constraints), its domain
     calibrated against the reference (``problems.domain``) and stored as
     ``input_model.json``; also the domain in one line and whether it is too small to time
-    (then ``problem.json`` says ``"too_small": true``)."""
+    (then ``problem.json`` says ``"too_small": true``), and why no input the model has
+    not seen can be drawn ("": one can)."""
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
@@ -711,16 +809,21 @@ def _timed_source(
             f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
             f"generator: {line}",
             small,
+            "every size the generator lists runs under 5 ms of reference CPU" if small else "",
         )
+    own = [
+        with_args((args or {}).get(t.name, ()), _stdin_of(t), (files or {}).get(t.name, ()))
+        for t in tests
+    ]
     try:
-        model = infer(
-            [
-                with_args((args or {}).get(t.name, ()), _stdin_of(t), (files or {}).get(t.name, ()))
-                for t in tests
-            ]
-        )
+        model = infer(own)
     except UserError as e:
-        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed", "", False
+        return (
+            f"timed inputs: none can be drawn ({e}); the hidden tests are timed",
+            "",
+            False,
+            f"no input model ({e})",
+        )
     if opts.constraints:
         model = model.with_constraints(opts.constraints)
     model.save(folder)
@@ -742,7 +845,52 @@ def _timed_source(
         if model.domain
         else "the input model (its domain is found at the first check)"
     )
-    return timed, f"model: {line}", small
+    return timed, f"model: {line}", small, _stale(model, own)
+
+
+FRESH_TRIES = 12  # draws init makes to see whether the model can draw an input unseen
+
+
+def _stale(model: InputModel, own: Sequence[bytes]) -> str:
+    """Why no input the model has not seen can be drawn from ``model`` (refused by the
+    reference, too small to time, or every draw one of the inputs given: a handful of
+    values, ``fannkuch 7 8 9``); "" where one can."""
+    d = model.domain
+    if d.get("refused"):
+        return f"the reference refuses the input model's draws ({d['refused']})"
+    if too_small(model):
+        return "the whole input domain runs under 5 ms of reference CPU"
+    try:
+        drawn = model.draw(random.Random(0), FRESH_TRIES)
+    except UserError as e:
+        return f"the input model cannot draw ({e})"
+    seen = set(own)
+    if all(x.encode() in seen for x in drawn):
+        return "every input the model can draw is one of those given: a handful of values"
+    return ""
+
+
+HIDE_SHARE = 4  # at most a quarter of the inputs (at least one) are kept hidden
+
+
+def _keep_largest_hidden(
+    folder: Path, tests: Sequence[TestFile], cpu: Sequence[float]
+) -> tuple[str, ...]:
+    """Move the visible tests the reference runs longest on (a quarter, at least one,
+    never all) from ``tests/`` to ``hidden/``: checks time them, the model never sees
+    them. Their names."""
+    visible = [(c, t.name) for t, c in zip(tests, cpu, strict=False) if not t.hidden]
+    if len(visible) < 2:
+        return ()
+    count = max(1, len(visible) // HIDE_SHARE)
+    names = tuple(sorted(n for _, n in sorted(visible, reverse=True)[:count]))
+    (folder / "hidden").mkdir(exist_ok=True)
+    for name in names:
+        for ext in (".in", ".out", ".args"):
+            src = folder / "tests" / f"{name}{ext}"
+            if src.exists():
+                src.rename(folder / "hidden" / f"{name}{ext}")
+    return names
 
 
 def _generator_domain(folder: Path) -> tuple[str, bool]:

@@ -40,6 +40,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shlex
 import shutil
 from collections.abc import Callable
@@ -73,6 +74,7 @@ MAX_FILE_BYTES = 256 << 20  # any one file of a problem folder (a test input, it
 # (``write_problem``); ``load_problem`` refuses a folder that has it.
 INCOMPLETE = "INCOMPLETE"
 PARTIAL = ".partial-"
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")  # a .gen spec's sha256: a key, never a path
 
 
 def is_problem_dir(path: Path) -> bool:
@@ -269,11 +271,18 @@ def read_settings(folder: Path) -> ProblemSettings:
     check_fields(meta, str(path))
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
         check_flags(split_flags(meta.get(key)), f'{path}: problem.json "{key}"')
-    if meta.get("generator") and not (folder / meta["generator"]).is_file():
-        raise UserError(f"{path}: field 'generator' names {meta['generator']!r}, not a file there")
-    for name in meta.get("headers") or ():
-        if not (folder / name).is_file():
-            raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")
+    for key, names in (("generator", [meta.get("generator")]), ("headers", meta.get("headers"))):
+        for name in filter(None, names or ()):  # shapes checked above: relative, no '..'
+            place = folder / name
+            if place.is_symlink() or not inside(folder, place):
+                raise UserError(
+                    f"{path}: field {key!r} names {printable(name)!r}, which leads outside "
+                    "the problem folder (a link); problem files are regular files inside it"
+                )
+            if not place.is_file():
+                raise UserError(
+                    f"{path}: field {key!r} names {printable(name)!r}, not a file there"
+                )
     for name in meta.get("units") or ():
         if name not in (meta.get("headers") or ()):
             raise UserError(
@@ -364,9 +373,15 @@ def _test_args(folder: Path, path: Path) -> tuple[str, ...]:
 def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
     try:
         spec = parse_json(read_text(folder, spec_path), spec_path)
-        seed, size, digest = int(spec["seed"]), int(spec["size"]), str(spec["sha256"])
-    except (UserError, KeyError, ValueError, TypeError) as e:
+        seed, size, digest = int(spec["seed"]), int(spec["size"]), spec["sha256"]
+    except (UserError, KeyError, ValueError, TypeError, OverflowError) as e:
         raise UserError(f"{spec_path}: expected JSON with seed, size, sha256 ({e})") from e
+    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
+        shown = printable(str(digest), newlines=False)[:80]
+        raise UserError(
+            f"{spec_path}: sha256 must be the input's SHA-256 as 64 lowercase hex digits, "
+            f"not {shown!r}"
+        )
 
     def factory() -> bytes:
         return generated_input(folder, seed, size, digest)
@@ -376,13 +391,23 @@ def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
 
 def generated_input(folder: Path, seed: int, size: int, digest: str | None = None) -> bytes:
     """The folder's generator's input for (seed, size), run in the build sandbox
-    (``problems.generator``), cached by digest; verifies the digest."""
-    cached = cache_dir() / "inputs" / f"{digest}.in" if digest else None
-    if cached and cached.is_file():
-        return cached.read_bytes()
+    (``problems.generator``); verifies the digest. Cached under a key made of the
+    generator's text, the seed, the size and the digest (a validated hex string): an
+    entry is only ever what this very generator drew, never a file a digest names nor
+    another problem's input with the same digest."""
+    if digest is not None and not SHA256_HEX.fullmatch(digest):
+        raise UserError(f"{folder}: a generated input's sha256 must be 64 lowercase hex digits")
     source = generator_source(replace(read_settings(folder), path=str(folder)))
     if source is None:
         raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
+    cached = None
+    if digest:
+        key = hashlib.sha256(f"{digest}\0{seed}\0{size}\0{source}".encode()).hexdigest()
+        cached = cache_dir() / "inputs" / f"{key}.in"
+        if cached.is_file() and not cached.is_symlink():
+            data = read_regular(cached, MAX_FILE_BYTES)
+            if hashlib.sha256(data).hexdigest() == digest:
+                return data
     (data_bytes,) = run_generator(source, [(seed, size)], label=f"{folder}/gen.py")
     actual = hashlib.sha256(data_bytes).hexdigest()
     if digest and actual != digest:

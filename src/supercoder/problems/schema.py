@@ -23,6 +23,11 @@ a check of their own (``_CHECKS``: a shape beyond the type).
 ``headers``               a list of relative paths (files the source includes)
 ``units``                 a list of relative ``.c`` paths, each also in ``headers``:
                           the program's other translation units, compiled apart
+``answer_unit``           a relative ``.c`` path: the further unit whose text is
+                          ``source.c`` (``problem init --answer-unit``/the profile)
+``main_unit``             a relative ``.c`` path of ``units``: where main's unit is
+                          when ``answer_unit`` is set
+``answer_why``            a string: why that unit is the answer
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
@@ -227,6 +232,9 @@ _CHECKS = {
     "fuzz": _fuzz,
     "headers": _headers,
     "units": _units,
+    "answer_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
+    "main_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
+    "answer_why": _string,
     "exit_code": _exit_code,
     "generator": _generator,
     "reads_input": _boolean,

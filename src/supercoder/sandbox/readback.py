@@ -32,7 +32,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePath
 
-from supercoder.errors import UserError
+from supercoder.errors import UserError, file_kind
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
@@ -43,17 +43,7 @@ class ReadBackError(UserError):
 
 
 def _kind(mode: int) -> str:
-    if stat.S_ISLNK(mode):
-        return "a symbolic link"
-    if stat.S_ISFIFO(mode):
-        return "a FIFO"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device node"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    if stat.S_ISDIR(mode):
-        return "a folder"
-    return "not a regular file"
+    return "a symbolic link" if stat.S_ISLNK(mode) else file_kind(mode)
 
 
 def _parts(name: str | PurePath) -> tuple[str, ...]:

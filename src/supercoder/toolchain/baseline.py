@@ -2,11 +2,15 @@
 
 Both are cached under ``cache_dir()``: the assembly in ``baselines/`` by source hash
 (and cflags), the binary in ``bin/`` by the assembly's digest and the link flags.
-Every part of supercoder that needs a problem's -O3 baseline gets it here.
+Every part of supercoder that needs a problem's -O3 baseline gets it here. The reader
+builds the yardstick: a ``baseline.s`` a problem folder or a record carries is used only
+when byte-identical to this build (then it is the same text); else it is not used, and
+``carried_baseline_note`` says so (``check``'s verdict, ``dataset import``).
 """
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,6 +28,8 @@ from supercoder.toolchain.gcc import (
     missing_symbols,
 )
 from supercoder.types import Problem
+
+log = logging.getLogger("supercoder")
 
 _TMP_SOURCE = re.compile(r"^source\.c(?=:)", re.M)
 
@@ -49,10 +55,59 @@ def compile_baseline(
 def baseline_asm(
     problem: Problem, compiler: Callable[[str, tuple[str, ...]], str] = compile_to_asm
 ) -> str:
-    """The problem's -O3 assembly: its own ``baseline.s`` or gcc -O3 -S with the problem's
-    cflags (cached; ``compiler`` builds it on a miss)."""
-    if problem.baseline_asm:
+    """The problem's -O3 assembly: the reader's own gcc -O3 -S of its source with its
+    cflags (cached; ``compiler`` builds it on a miss). A ``baseline.s`` the problem
+    carries (its folder's, a record's ``problem_files``) is never the yardstick: the
+    reader builds it, and a carried one that differs is not used
+    (``carried_baseline_note`` says so)."""
+    if problem.baseline_asm and asm_digest(problem.baseline_asm) in _VOUCHED:
         return problem.baseline_asm
+    built = built_baseline(problem, compiler)
+    if problem.baseline_asm and problem.baseline_asm != built:
+        _warn_once(problem)
+    return built
+
+
+_WARNED: set[str] = set()
+_VOUCHED: set[str] = set()
+
+
+def vouch(asm: str) -> None:
+    """Take ``asm`` as a problem's -O3 baseline in this process: one a verification
+    server (the reader that builds and pays) answered with (``verify.client``), for
+    prompts on a machine with no gcc. Only this process can vouch; nothing a problem or
+    a record carries does."""
+    _VOUCHED.add(asm_digest(asm))
+
+
+def _warn_once(problem: Problem) -> None:
+    key = f"{problem.name}\n{asm_digest(problem.baseline_asm or '')}"
+    if key not in _WARNED:
+        _WARNED.add(key)
+        log.warning("warning: %s: %s", problem.name, CARRIED_NOTE)
+
+
+CARRIED_NOTE = (
+    "its baseline.s is not this machine's gcc -O3 build of its source with its flags: "
+    "not used; the baseline was rebuilt here"
+)
+
+
+def carried_baseline_note(
+    problem: Problem, compiler: Callable[[str, tuple[str, ...]], str] = compile_to_asm
+) -> str:
+    """``CARRIED_NOTE`` when the problem carries a ``baseline.s`` that is not byte-identical
+    to the reader's own -O3 build (which is used instead); "" otherwise."""
+    if not problem.baseline_asm:
+        return ""
+    return CARRIED_NOTE if problem.baseline_asm != built_baseline(problem, compiler) else ""
+
+
+def built_baseline(
+    problem: Problem, compiler: Callable[[str, tuple[str, ...]], str] = compile_to_asm
+) -> str:
+    """gcc -O3 -S of the problem's source with its cflags, built here (cached by the
+    source's and headers' digest and the flags); whatever the problem carries."""
     flags = (*BASELINE_FLAGS, *problem.cflags)
     key = problem.source_hash() + ("-" + asm_digest(" ".join(flags))[:12] if problem.cflags else "")
     # the include path's folder is not part of the key: the headers' digest is (source_hash)

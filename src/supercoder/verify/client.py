@@ -36,6 +36,7 @@ import httpx
 from supercoder.dataset.records import BUNDLE, args_field, problem_bundle, problem_settings
 from supercoder.errors import InfraError, UserError, printable
 from supercoder.problems.loading import BUNDLED_ROOT
+from supercoder.toolchain.baseline import vouch
 from supercoder.types import Candidate, Problem, Status, Verdict
 from supercoder.verify.reward import RewardConfig, completion_text
 from supercoder.verify.service import Checked, VerifyConfig
@@ -170,11 +171,14 @@ class ServiceClient:
         return str(answer["asm"])
 
     def with_baselines(self, problems: Sequence[Problem]) -> list[Problem]:
-        """``problems``, each with the server's ``-O3`` assembly as its baseline (one kept
-        as it is where it has one already)."""
-        return [
-            p if p.baseline_asm else replace(p, baseline_asm=self.baseline(p)) for p in problems
-        ]
+        """``problems``, each with the server's ``-O3`` assembly as its baseline (the
+        server builds the yardstick: a ``baseline.s`` a problem carries is replaced)."""
+        out = []
+        for p in problems:
+            asm = self.baseline(p)
+            vouch(asm)  # the server built it: a prompt's baseline with no gcc here
+            out.append(replace(p, baseline_asm=asm))
+        return out
 
     def score(
         self,
@@ -213,6 +217,9 @@ class ServiceClient:
                 "kind": str(config.kind),
                 "failure": config.failure,
                 "baseline_copy": config.baseline_copy,
+                "threshold": config.threshold,
+                "pool": config.pool,
+                "rounds": config.rounds,
             },
             "time": evaluation.time,
             "target": str(evaluation.target),

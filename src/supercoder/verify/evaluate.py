@@ -44,7 +44,12 @@ from supercoder.sandbox.box import (
 from supercoder.sandbox.elf import same_run_image
 from supercoder.timing.meter import Comparison, Meter, MeterConfig
 from supercoder.timing.slots import timing_slot  # noqa: F401  (re-exported)
-from supercoder.toolchain.baseline import baseline_asm, baseline_binary, unit_asms
+from supercoder.toolchain.baseline import (
+    baseline_asm,
+    baseline_binary,
+    carried_baseline_note,
+    unit_asms,
+)
 from supercoder.toolchain.gcc import assemble, machine_context, oversized
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target, sigill_note
 from supercoder.toolchain.sections import DATA_GROWTH_BYTES, data_bytes
@@ -59,6 +64,7 @@ from supercoder.types import (
     UnseenResult,
     Verdict,
     VerdictContext,
+    machine_load,
 )
 from supercoder.verify.unseen import Unseen, unseen_tests
 
@@ -180,6 +186,9 @@ def _check_candidate(
             )
         )
     base_asm = baseline_asm(problem)
+    carried = carried_baseline_note(problem)  # a baseline.s that is not our build: said
+    if carried:
+        context = replace(context, provenance=replace(context.provenance, baseline=carried))
     too_big = oversized(asm, base_asm)  # before any work on its text: O(1)
     if too_big:
         return Untimed(
@@ -439,10 +448,11 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             )
             return out
     drawn = len(unseen.generated_tests)
+    load = machine_load()  # the load it was timed under, read as the timing ends
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
         context = v.context.measured(
-            timing=unseen.why, timed_inputs=unseen.source, **_domain(unseen)
+            timing=unseen.why, timed_inputs=unseen.source, load=load, **_domain(unseen)
         )
         together = v.unseen  # the hidden tests, and now the drawn ones too
         if drawn:
@@ -474,10 +484,17 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             together,
             config.meter.min_test_seconds,
             unseen.secret_names,
+            _distinct(cmp, timed_inputs),
         )
     for i in todo:  # the timed verdict is new: it keeps what the build found
         out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
     return out
+
+
+def _distinct(cmp: Comparison, inputs: Sequence[tuple[str, bytes, bytes]]) -> int:
+    """How many distinct inputs the speedup was timed on (the meter's timed tests)."""
+    data = {name: d for name, d, _ in inputs}
+    return len({data[t.name] for t in cmp.tests if t.timed and t.name in data})
 
 
 # CPU seconds the pairs of a check's drawn inputs may take (baseline and candidate, every
@@ -694,6 +711,7 @@ def _timed_verdict(
     unseen: UnseenResult | None = None,
     min_test_seconds: float = MeterConfig().min_test_seconds,
     drawn: frozenset[str] = frozenset(),
+    distinct: int = 0,
 ) -> Verdict:
     """A correct candidate's verdict once timed: visible tests one by one (timed only
     where the problem times its visible tests), the unseen ones together (``UnseenResult``:
@@ -773,6 +791,7 @@ def _timed_verdict(
     ctx = context.measured(
         pairs=sum(len(t.base_cpu) for t in cmp.tests),
         measure="cpu time (user+sys), wait4",
+        distinct_inputs=distinct,
         # the drawn inputs' raw pairs, unnamed; a fixed hidden test's are never kept
         samples=tuple(
             PairedSamples(tuple(t.base_cpu), tuple(t.cand_cpu), tuple(t.rounds))

@@ -22,6 +22,12 @@ checks. The inputs come from the first source of these that the problem has:
 validator of the problem (``validate.py``, ``llm_validate.py``: ``problems/validator.py``)
 rejects is dropped, whatever its source.
 
+Fresh means fresh: a generator whose draws do not change with the seed (two seeds, one
+input, at the sizes a check draws: it ignores its seed or seeds by the size) is refused
+as a source when it is validated, with its reason, and the next source follows; so is
+any source whose draws for one check (each with its own seed) are all the same input.
+The verdict says how many distinct inputs a check timed (``Measurement.distinct_inputs``).
+
 An input equal to one of the problem's own is dropped. A source is *validated* once per
 problem and source (cached, ``_validate``): a batch of its draws runs through the
 reference at -O3 twice, at -O0 and in a sanitizer build (``-fsanitize=address,undefined``);
@@ -73,6 +79,7 @@ from supercoder.problems.domain import (
     generator_domain,
     generator_size_range,
     generator_timed_range,
+    listed_between,
     reference_runs,
     sanitizer_clean,
     tests_digest,
@@ -112,7 +119,7 @@ MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
 TARGET_SECONDS = 0.012
 VALIDATE = 4  # draws a source is validated on (once per problem and source)
 GENERATED_PREFIX = "unseen/"
-VERSION = 4
+VERSION = 5
 _LONE_INT = re.compile(r"(?<![\w.+-])(\d{2,18})(?![\w.])")
 
 Test = tuple[str, bytes, bytes]  # (name, input, expected output as compared)
@@ -197,14 +204,24 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             "shown: the speedup over the problem's input domain; visible and hidden tests "
             f"decide correctness only; {found.sizes}{small}{said}"
         )
-        tests = tuple(found.tests)
+        drawn = tuple(found.tests)
+        tests, also = drawn, []
+        if hidden and found.top_seconds < FLOOR_SECONDS:  # nothing drawn can be timed:
+            # the hidden tests too (inputs the model never saw; init keeps the largest
+            # hidden where no fresh input can be drawn)
+            also = hidden
+            tests = (*drawn, *hidden)
+            why += (
+                f"; every drawn input runs under 5 ms: timed on the {len(hidden)} hidden "
+                "test(s) too"
+            )
         return Unseen(
             tests,
-            0,
-            len(tests),
+            len(also),
+            len(drawn),
             why,
             found.source,
-            tests,
+            drawn,
             found.cpu,
             found.domain,
             dropped,
@@ -244,6 +261,9 @@ class Source:
     domain: str = ""
     validate: bool = True
     dropped: str = ""
+    # why its draws are not fresh ("" : they are), asked once per problem and source
+    # with its validation (a generator whose input does not change with the seed)
+    stale: Callable[[], str] | None = None
 
 
 # Further sources, each (the name of the source it goes before, factory(problem) ->
@@ -265,6 +285,7 @@ class Drawn:
     cpu: float = 0.0
     dropped: list[str] = field(default_factory=list)
     round_seconds: float = 0.0  # the reference's CPU on the tests kept, together
+    top_seconds: float = 0.0  # the reference's CPU on the longest test kept
 
 
 def draw_tests(
@@ -289,11 +310,18 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             continue
         try:
             if src.validate:
-                ok, why = _validate(problem, src.name, src.draw)
+                ok, why = _validate(problem, src.name, src.draw, src.stale)
                 if not ok:
                     found.dropped.append(f"{src.name}: {why}")
                     continue
             drawn = src.draw(rng, count)
+            if count >= 3 and len(drawn) >= count and len(set(drawn)) == 1:
+                # every seed drew the same input: a check would time one predictable input
+                found.dropped.append(
+                    f"{src.name}: not fresh: its {len(drawn)} draws for this check (each "
+                    "with its own seed) were one and the same input"
+                )
+                continue
             fresh = _fresh(drawn, own)
             inputs = valid_inputs(problem, fresh)
         except (UserError, InfraError) as e:
@@ -333,6 +361,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             sizes = size_of if isinstance(drawn, _Sized) else None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
             found.round_seconds = float(sum(t for _, _, t in kept))
+            found.top_seconds = float(max(t for _, _, t in kept))
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
@@ -392,7 +421,12 @@ def _generator_source(problem: Problem) -> Source | None:
         return Source("generator", _nothing, dropped=str(e))
     if source is None:
         return None
-    return Source("generator", _generator_draw(problem, source), generator_domain(problem, source))
+    return Source(
+        "generator",
+        _generator_draw(problem, source),
+        generator_domain(problem, source),
+        stale=lambda: _stale(problem, source),
+    )
 
 
 def _llm_generator_source(problem: Problem) -> Source | None:
@@ -400,7 +434,8 @@ def _llm_generator_source(problem: Problem) -> Source | None:
     if written is None:
         return None
     draw = _generator_draw(problem, written)
-    return Source("llm-generator", draw, generator_domain(problem, written, "llm_gen.py"))
+    domain = generator_domain(problem, written, "llm_gen.py")
+    return Source("llm-generator", draw, domain, stale=lambda: _stale(problem, written))
 
 
 def _model_source(problem: Problem) -> Source | None:
@@ -567,13 +602,34 @@ def domain_line(problem: Problem) -> str:
 def _generator_draw(problem: Problem, source: str) -> Draw:
     def draw(rng: random.Random, k: int) -> list[bytes]:
         sizes = generator_timed_range(problem, source)[:2]
-        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
+        listed = listed_between(problem, source)
+        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k, listed)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
         out.source = source
         return out
 
     return draw
+
+
+def _stale(problem: Problem, source: str) -> str:
+    """Why a generator's draws are not fresh: at the top and the bottom of the sizes a
+    check draws, two different seeds give the same input (it ignores its seed, or is
+    seeded by its size: every check would time the same predictable inputs); "" when
+    they differ at either size."""
+    bottom, top = generator_timed_range(problem, source)[:2]
+    sizes = list(dict.fromkeys((top, bottom)))
+    rng = random.Random(secrets.randbits(64))
+    requests = [(rng.getrandbits(62), n) for n in sizes for _ in range(2)]
+    data = run_generator(source, requests, label=f"{problem.name}: generator (fresh?)")
+    pairs = [data[i : i + 2] for i in range(0, len(data), 2)]
+    if all(a == b for a, b in pairs):
+        at = " and ".join(str(n) for n in sizes)
+        return (
+            f"not fresh: two different seeds drew the same input at size {at} (it ignores "
+            "its seed, or seeds by the size): every check would time the same inputs"
+        )
+    return ""
 
 
 def _to_target(
@@ -611,6 +667,9 @@ def _to_target(
         elif t < 1.2 * FLOOR_SECONDS and size < high:
             factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
             todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    listed = listed_between(problem, source)
+    if listed:  # a listed size, as listed: the nearest one on the side it was moved to
+        todo = [(i, _snap(listed, n, n < size_of[inputs[i]])) for i, n in todo]
     todo = [(i, n) for i, n in todo if n != size_of[inputs[i]]]
     if not todo:
         return inputs, outputs, cpu, 0.0
@@ -630,6 +689,13 @@ def _to_target(
     return inputs, outputs, cpu, float(sum(new_cpu))
 
 
+def _snap(listed: Sequence[int], n: int, down: bool) -> int:
+    """The listed size nearest ``n``: at most it (``down``), else at least it."""
+    if down:
+        return max((x for x in listed if x <= n), default=listed[0])
+    return min((x for x in listed if x >= n), default=listed[-1])
+
+
 class _Sized(list):
     """A generator's draws, with the size each was drawn at (``sizes``) and the
     generator's text (``source``)."""
@@ -638,11 +704,20 @@ class _Sized(list):
     source: str
 
 
-def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
+def draw_size(
+    sizes: tuple[int, int],
+    rng: random.Random,
+    i: int,
+    k: int,
+    listed: Sequence[int] | None = None,
+) -> int:
     """A size in ``sizes`` (low, high: the timed range) for draw ``i`` of ``k``:
-    stratified over the whole range (draw i in its own k-th of it), favouring the top."""
+    stratified over the whole range (draw i in its own k-th of it), favouring the top;
+    with ``listed`` (the generator's own sizes in the range), one of those, as listed."""
     low, high = sizes
     u = (i + rng.random()) / max(1, k)
+    if listed:
+        return listed[min(len(listed) - 1, int(len(listed) * math.sqrt(u)))]
     return int(round(low + (high - low) * math.sqrt(u)))
 
 
@@ -657,11 +732,14 @@ def reference_outputs(
     return outputs, float(sum(cpu))
 
 
-def _validate(problem: Problem, name: str, draw: Draw) -> tuple[bool, str]:
+def _validate(
+    problem: Problem, name: str, draw: Draw, stale: Callable[[], str] | None = None
+) -> tuple[bool, str]:
     """Whether a source's draws are inputs the reference handles as it handles the
     visible ones (``problems.domain.Judge``: -O3 twice, -O0, a sanitizer build, each
     held against a draw only where the visible inputs do not show it too; at least half
-    must pass), and why not; decided once per problem and source, cached."""
+    must pass) and, where the source can say (``stale``), whose draws change with the
+    seed; and why not; decided once per problem and source, cached."""
     key = hashlib.sha256(
         f"v{VERSION}\n{name}\n{_tests_digest(problem)}\n{_source_digest(problem, name)}"
         f"\n{validators_digest(problem)}".encode()
@@ -672,7 +750,13 @@ def _validate(problem: Problem, name: str, draw: Draw) -> tuple[bool, str]:
         return bool(d["ok"]), str(d.get("why", ""))
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    ok, why = _check_source(problem, draw)
+    try:
+        why = stale() if stale is not None else ""
+    except (UserError, InfraError) as e:
+        why = str(e)
+    ok = not why
+    if ok:
+        ok, why = _check_source(problem, draw)
     if not ok:
         log.warning("warning: %s: the %s's inputs are not used (%s)", problem.name, name, why)
     _write_json(path, {"ok": ok, "why": why})

@@ -49,6 +49,9 @@ def test_visible_inputs_shown_trimmed_and_hidden_never():
 
 
 def test_fewshot_pairs_come_first_as_turns():
+    from supercoder.toolchain.baseline import vouch
+
+    vouch(BASELINE)  # a shot's carried baseline is shown only when vouched (or built here)
     other = Problem("other", "int main(void){return 0;}\n", (), baseline_asm=BASELINE)
     messages = build_messages(PROBLEM, baseline_asm=BASELINE, fewshot=[(other, BASELINE)])
     assert [m["role"] for m in messages] == ["user", "assistant", "user"]
