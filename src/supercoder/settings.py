@@ -77,6 +77,7 @@ class ProblemSettings:
     answer_unit: str | None = None  # the further unit whose text is source.c (init)
     main_unit: str | None = None  # with answer_unit: the unit (of units) holding main
     answer_why: str | None = None  # why that unit is the answer (named, the profile)
+    answer_joined: tuple[str, ...] = ()  # further units #included into source.c (the answer)
     generator: str | None = None  # the input generator's file (else gen.py)
     exit_code: int = 0  # the exit status of every official run
     reads_input: bool = True  # false: the output does not depend on the input

@@ -266,6 +266,12 @@ class Problem:
         return self.settings.answer_unit or ""
 
     @property
+    def answer_joined(self) -> tuple[str, ...]:
+        """Further units the answer covers (``#include``d at the end of ``source.c``: a
+        second ``problem init --answer-unit``)."""
+        return self.settings.answer_joined
+
+    @property
     def main_unit(self) -> str:
         """With ``answer_unit``: the unit (one of ``units``) that holds ``main``."""
         return self.settings.main_unit or ""

@@ -200,9 +200,13 @@ def test_a_sleeping_validator_stops_the_batch_at_its_first_input() -> None:
     sandbox_or_skip()
     config = ValidatorConfig(seconds=4.0, max_bytes=1 << 20)
     start = time.monotonic()
+    sleeper = "import time\ntime.sleep(3600)\n"
     with pytest.raises(ValidatorError, match="ran past its limit .* on input 1 and was stopped"):
-        run_validator("import time\ntime.sleep(3600)\n", [b"1\n"] * 5, config)
+        run_validator(sleeper, [b"1\n"] * 5, config)
     assert time.monotonic() - start < 40  # gross: stopped at the first input's 13 s
+    # the next batch of the same check (another source's draws) is not run again
+    with pytest.raises(ValidatorError, match="earlier: not run again"):
+        run_validator(sleeper, [b"2\n"], config)
 
 
 def test_profiled_program_link_to_a_root_only_file_is_refused(root_only: Path) -> None:

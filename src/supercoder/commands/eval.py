@@ -99,6 +99,7 @@ def identity_options(row: RunRow) -> dict[str, Any]:
         "start_from": evolve.get("start_from"),
         "max_cost": evolve.get("max_cost_usd"),
         "max_tokens": evolve.get("max_tokens"),
+        "reward": o.reward,
     }
     return {k: v for k, v in values.items() if v is not None}
 

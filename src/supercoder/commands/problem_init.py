@@ -131,13 +131,14 @@ def problem_init(
         ),
     ] = False,
     answer_unit: Annotated[
-        str | None,
+        list[str] | None,
         typer.Option(
             "--answer-unit",
             help="The .c file whose assembly is the answer (e.g. vm.c, where an "
             "interpreter's dispatch loop is): the model rewrites that unit, the others "
-            "(main's included) are linked as gcc -O3 builds them. Default: the unit a "
-            "profile of the -O3 build says the time goes in, else the one with main.",
+            "(main's included) are linked as gcc -O3 builds them. Repeat it to cover "
+            "more units (joined into one: their static names must not clash). Default: "
+            "the unit a profile of the -O3 build says the time goes in, else main's.",
         ),
     ] = None,
     args: Annotated[
@@ -248,7 +249,8 @@ def problem_init(
         validator=validator,
         files=tuple(files or ()),
         show_all=show_all,
-        answer_unit=answer_unit or "",
+        answer_unit=(answer_unit or [""])[0],
+        also_answer=tuple((answer_unit or [])[1:]),
         hot_unit=hot_unit,
         progress=lambda line: typer.echo(line, err=True),
     )

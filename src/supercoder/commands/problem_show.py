@@ -45,8 +45,10 @@ def show_cmd(
     )
     if problem.cflags or problem.ldflags:
         typer.echo(f"flags: {shlex.join(problem.cflags)} | {shlex.join(problem.ldflags)}")
-    if problem.units:
+    if problem.units or problem.answer_joined:
         answer = problem.answer_unit or "source.c (the unit with main)"
+        if problem.answer_joined:
+            answer += f" with {', '.join(problem.answer_joined)} joined to it"
         why = problem.settings.answer_why
         typer.echo(
             f"answer unit: {answer}{f' ({why})' if why else ''}; linked beside it as gcc "

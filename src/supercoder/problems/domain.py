@@ -508,21 +508,33 @@ def listed_timed_sizes(problem: Problem, source: str) -> list[tuple[int, float]]
     probe = listed[::-1]
     if len(probe) > LISTED_PROBES:
         probe = probe[: LISTED_PROBES // 2] + probe[LISTED_PROBES // 2 :: 2][: LISTED_PROBES // 2]
-    # sizes between the listed ones (the middle of the top and the bottom gap): where the
-    # reference fails on one, the listed sizes are the only ones (powers of two); where it
-    # runs them, the list is a range (SIZES = [1, 100000]) and any size between is drawn
-    gaps = [(a, b) for a, b in zip(listed, listed[1:], strict=False) if b - a > 1]
-    between = sorted({(a + b) // 2 for a, b in (gaps[-1:] + gaps[:1])})
+    probe.sort()
     rng = random.Random(int(key[:12], 16))
-    sizes = probe + between
-    data = run_generator(
-        source, [(rng.getrandbits(62), n) for n in sizes], label=f"{problem.name}: gen.py"
-    )
-    outputs, cpu = reference_runs(problem, data)
-    ran = {n: (o is not None, t) for n, o, t in zip(sizes, outputs, cpu, strict=True)}
+    ran: dict[int, tuple[bool, float]] = {}
+
+    def run(sizes: list[int]) -> None:
+        requests = [(rng.getrandbits(62), n) for n in sizes]
+        data = run_generator(source, requests, label=f"{problem.name}: gen.py")
+        outputs, cpu = reference_runs(problem, data)
+        ran.update((n, (o is not None, t)) for n, o, t in zip(sizes, outputs, cpu, strict=True))
+
+    for start in range(0, len(probe), 4):  # the smallest first, four at a time, up to
+        run(probe[start : start + 4])  # a size that fails or runs far past the budget
+        if any(not ok or t > LISTED_OVER * TOP_GEN_SECONDS for ok, t in ran.values()):
+            break
+    # sizes between the listed ones (the middle of the top and the bottom gap probed):
+    # where the reference fails on one, the listed sizes are the only ones (powers of
+    # two); where it runs them, the list is a range (SIZES = [1, 100000]) and any size
+    # between is drawn
+    clean = sorted(n for n, (ok, _) in ran.items() if ok)
+    gaps = [(a, b) for a, b in zip(clean, clean[1:], strict=False) if b - a > 1]
+    between = sorted({(a + b) // 2 for a, b in (gaps[-1:] + gaps[:1])} - set(ran))
+    if between:
+        run(between)
     if between and all(ran[n][0] for n in between):
         _write_json(path, None)
         return None  # a range: drawn over it, as a generator that lists no sizes
+    probe = [n for n in probe if n in ran]
     found = sorted((n, t) for n in probe if ran[n][0] for t in (ran[n][1],))
     _write_json(path, found)
     return found

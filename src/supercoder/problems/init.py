@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.errors import UserError, read_regular
+from supercoder.errors import InfraError, UserError, read_regular
 from supercoder.paths import staging_prefix
 from supercoder.problems.domain import (
     FLOOR_SECONDS,
@@ -49,6 +49,7 @@ from supercoder.problems.sources import (
     BuildFiles,
     answer_unit_of,
     gather,
+    join_into_answer,
     main_file,
     with_answer,
 )
@@ -120,6 +121,8 @@ class InitConfig:
         progress: called with one line before each step that can take seconds.
         answer_why: why ``answer_unit`` is the answer, as init says it (set by init
             itself: named, or the profile's share).
+        also_answer: further units named (``--answer-unit`` again) that the answer covers
+            too: joined to ``source.c`` as one translation unit (``join_into_answer``).
     """
 
     hidden_dir: Path | None = None
@@ -144,6 +147,7 @@ class InitConfig:
     hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
     progress: Callable[[str], None] | None = None
     answer_why: str = ""  # why answer_unit is the answer (set by init itself)
+    also_answer: tuple[str, ...] = ()
 
 
 def _say(opts: InitConfig, line: str) -> None:
@@ -208,9 +212,13 @@ def create_problem(
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
-    if opts.answer_unit:
-        build = with_answer(build, answer_unit_of(build, opts.answer_unit))
-        if build.answer and not opts.answer_why:
+    if opts.answer_unit or opts.also_answer:
+        build = with_answer(build, answer_unit_of(build, opts.answer_unit or build.main.name))
+        for name in opts.also_answer:
+            unit = answer_unit_of(build, name)
+            if unit and unit in build.units:
+                build = join_into_answer(build, unit)
+        if (build.answer or build.joined) and not opts.answer_why:
             opts = replace(opts, answer_why="named by --answer-unit")
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
     per_test, every = _arg_specs(opts.args, inputs_dir is None)
@@ -293,7 +301,9 @@ def create_problem(
 def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, str] | None:
     """The further unit the profile says the time goes in (its path as gathered, why),
     for a multi-unit program whose answer was not named; None: keep main's unit."""
-    if not build.units or build.answer or opts.answer_unit or opts.hot_unit is None:
+    if not build.units or build.answer or opts.answer_unit or opts.also_answer:
+        return None
+    if opts.hot_unit is None:
         return None
     _say(opts, f"profiling which of the {len(build.units) + 1} units the time goes in...")
     found = opts.hot_unit(folder)
@@ -304,8 +314,15 @@ def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, s
 
 def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
     """Which unit is the answer, for a program of several units."""
-    if not build.units:
+    if not build.units and not build.joined:
         return ""
+    if build.joined:
+        first = build.answer or build.main.name
+        return (
+            f"answer units: {', '.join((first, *build.joined))} ({opts.answer_why}: one "
+            f"translation unit); the other units ({', '.join(build.units) or 'none'}) are "
+            "linked as gcc -O3 builds them"
+        )
     if not build.answer:
         why = opts.answer_why or "the unit with main"
         return f"answer unit: {build.main.name} ({why}); the other units are linked as gcc -O3 builds them"
@@ -618,7 +635,9 @@ def _fill(
     if build.answer:
         meta["answer_unit"] = build.answer
         meta["main_unit"] = build.main_unit
-    if build.units and opts.answer_why:
+    if build.joined:
+        meta["answer_joined"] = list(build.joined)
+    if (build.units or build.joined) and opts.answer_why:
         meta["answer_why"] = opts.answer_why
     if not reads_input:
         meta["reads_input"] = False
@@ -654,7 +673,7 @@ def _reads_input(
         runs={"O3": 1},
         cflags=(*split_flags(opts.cflags), *include),
         ldflags=split_flags(opts.ldflags),
-        timeout=min(opts.timeout, 5.0),
+        timeout=probe_timeout(runs, opts.timeout),
         label=str(source_path),
         exit_code=opts.exit_code,
         units=units,
@@ -662,6 +681,14 @@ def _reads_input(
     )
     same = [r.ok and outputs_match(r.output, runs[0].output, mode) for r in results]
     return not (len(same) == len(probes) and all(same))
+
+
+def probe_timeout(runs: Sequence[RefResult], limit: float) -> float:
+    """CPU seconds a probe gets: 5, or four times the slowest visible run where that is
+    more (a benchmark that computes for seconds whatever its input must not time out on a
+    probe and be taken for a program that reads its input), never past ``limit``."""
+    slowest = max((max(r.cpu_seconds.values(), default=0.0) for r in runs), default=0.0)
+    return min(limit, max(5.0, 4 * slowest))
 
 
 _PROBE = b"3\n1 2 3\nhello world 42\n"
@@ -801,20 +828,21 @@ def _timed_source(
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
-    if opts.generator is not None:
-        line, small = "the problem's generator (gen.py), at the sizes it lists", False
-        if calibrating:
-            line, small = _generator_domain(folder)
-        return (
-            f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
-            f"generator: {line}",
-            small,
-            "every size the generator lists runs under 5 ms of reference CPU" if small else "",
-        )
     own = [
         with_args((args or {}).get(t.name, ()), _stdin_of(t), (files or {}).get(t.name, ()))
         for t in tests
     ]
+    if opts.generator is not None:
+        line, small = "the problem's generator (gen.py), at the sizes it lists", False
+        if calibrating:
+            line, small = _generator_domain(folder)
+        stale = "every size the generator lists runs under 5 ms of reference CPU" if small else ""
+        return (
+            f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
+            f"generator: {line}",
+            small,
+            stale or _generator_stale(folder, own, calibrating),
+        )
     try:
         model = infer(own)
     except UserError as e:
@@ -906,6 +934,27 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     if small:
         _mark_too_small(folder)
     return line, small
+
+
+def _generator_stale(folder: Path, own: Sequence[bytes], calibrated: bool) -> str:
+    """Why the generator draws no input the model has not seen ("": it does): two seeds
+    at the top size a check draws give one input, or only inputs given (``fannkuch 9``
+    whatever the seed)."""
+    problem = load_problem(folder)
+    source = generator_source(problem.settings)
+    if source is None:
+        return ""
+    try:
+        if calibrated:
+            size = generator_timed_range(problem, source)[1]
+        else:
+            size = max(generator_sizes(source), default=1)
+        drawn = run_generator(source, [(11, size), (12, size)], label=f"{problem.name}: gen.py")
+    except (UserError, InfraError):
+        return ""  # said where the generator's domain is
+    if drawn[0] == drawn[1] or all(d in set(own) for d in drawn):
+        return f"the generator's input at size {size} does not change with its seed"
+    return ""
 
 
 def _mark_too_small(folder: Path) -> None:

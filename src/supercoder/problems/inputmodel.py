@@ -1090,7 +1090,7 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
 _CHECKED: dict[str, InputModel] = {}  # stored models checked in this process, by digest
 
 
-def load_model(path: Path) -> InputModel:
+def load_input_model(path: Path) -> InputModel:
     """A stored model; UserError (naming the file) if it is not one."""
     try:
         raw = path.read_bytes()
@@ -1123,7 +1123,7 @@ def model_for(problem: Problem) -> InputModel | None:
     inputs, cached by their content; None where its inputs are not text."""
     folder = problem.path
     if folder and (Path(folder) / FILE).exists():
-        return load_model(own_file(Path(folder), Path(folder) / FILE))
+        return load_input_model(own_file(Path(folder), Path(folder) / FILE))
     inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:

@@ -28,6 +28,8 @@ a check of their own (``_CHECKS``: a shape beyond the type).
 ``main_unit``             a relative ``.c`` path of ``units``: where main's unit is
                           when ``answer_unit`` is set
 ``answer_why``            a string: why that unit is the answer
+``answer_joined``         a list of relative ``.c`` paths: further units ``#include``d
+                          at the end of ``source.c`` (part of the answer)
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
@@ -235,6 +237,7 @@ _CHECKS = {
     "answer_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
     "main_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
     "answer_why": _string,
+    "answer_joined": _headers,
     "exit_code": _exit_code,
     "generator": _generator,
     "reads_input": _boolean,

@@ -37,7 +37,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.errors import UserError, printable
@@ -82,6 +82,26 @@ class BuildFiles:
     units: tuple[str, ...] = ()
     answer: str = ""
     main_unit: str = ""
+    joined: tuple[str, ...] = ()
+
+
+def join_into_answer(build: BuildFiles, unit: str) -> BuildFiles:
+    """``build`` with the further unit ``unit`` made part of the answer (a second
+    ``--answer-unit``): ``#include``d at the end of ``source.c``, one translation unit
+    with it (their ``static`` names must then not clash), no longer linked apart."""
+    if unit not in build.units:
+        raise ValueError(f"{unit} is not a unit of the build")
+    text = (
+        f"{build.source}\n/* problem init --answer-unit {unit}: part of the answer (one "
+        f'translation unit with this file) */\n#include "{unit}"\n'
+    )
+    return replace(
+        build,
+        source=text,
+        units=tuple(u for u in build.units if u != unit),
+        moved=(*build.moved, f"{build.files[unit]} -> {unit} (joined to source.c: the answer)"),
+        joined=(*build.joined, unit),
+    )
 
 
 def answer_unit_of(build: BuildFiles, name: str) -> str:

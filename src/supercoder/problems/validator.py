@@ -69,6 +69,11 @@ class ValidatorError(UserError):
     """The problem's validator could not be run (it does not load, or ran past its limits)."""
 
 
+# validators (by text and limit) this process stopped at a wall limit: not run again (a
+# check judges several batches; one that sleeps costs one input's limit, not each batch's)
+_STOPPED: dict[tuple[str, float], str] = {}
+
+
 @dataclass(frozen=True)
 class ValidatorConfig:
     """How a validator runs in the sandbox.
@@ -195,6 +200,9 @@ def run_validator(
     """The validator's judgement on each input, in one sandbox (see the module docstring)."""
     if not inputs:
         return []
+    key = (hashlib.sha256(source.encode(errors="surrogatepass")).hexdigest(), config.seconds)
+    if key in _STOPPED:
+        raise ValidatorError(f"{label} {_STOPPED[key]} (earlier: not run again)")
     python, readonly = _python()
     work = Path(tempfile.mkdtemp(prefix=temp_prefix("val")))
     try:
@@ -223,17 +231,18 @@ def run_validator(
             file_bytes=config.max_bytes,
         )
         if run.outcome == "timeout":
-            raise ValidatorError(
-                f"{label} ran past its limit ({each:g} s of wall time an "
-                f"input, {config.seconds:g} CPU seconds each) and was stopped"
+            _STOPPED[key] = (
+                f"ran past its limit ({each:g} s of wall time an input, "
+                f"{config.seconds:g} CPU seconds each) and was stopped"
             )
+            raise ValidatorError(f"{label} {_STOPPED[key]}")
         lines = run.stdout.decode("utf-8", "replace").splitlines()
         if run.clean_exit and lines and lines[-1] == '{"timeout": 1}':  # the driver's stop
-            raise ValidatorError(
-                f"{label} ran past its limit ({each:g} s of wall time an "
-                f"input, {config.seconds:g} CPU seconds each) on input {len(lines)} and "
-                "was stopped"
+            _STOPPED[key] = (
+                f"ran past its limit ({each:g} s of wall time an input, "
+                f"{config.seconds:g} CPU seconds each) on input {len(lines)} and was stopped"
             )
+            raise ValidatorError(f"{label} {_STOPPED[key]}")
         if not run.clean_exit or len(lines) != len(inputs):
             raise ValidatorError(f"{label} could not be run: {run.describe()}")
         out = []

@@ -189,10 +189,6 @@ def significantly_faster(verdict: Verdict) -> bool:
     return verdict.speedup is None or verdict.significantly_faster
 
 
-def stop_when_correct(verdict: Verdict) -> bool:
-    return verdict.correct
-
-
 # --- verification -------------------------------------------------------------------
 
 
