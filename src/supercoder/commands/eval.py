@@ -164,8 +164,8 @@ def eval_cmd(
     settings = opts.strategy_config(specs)
     problems = _load_problems(benchmark, json_out, db)
     engine = current()  # --requests, --workers, --timing-slots
-    workers, requests = engine.workers, engine.requests.limit
-    run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, requests)
+    requests = engine.requests.limit
+    run_config = opts.run_config(specs, settings, benchmark, run, executor, requests)
     llms = opts.load_models(specs, requests)
     verify = _remote_verifier(server, run_config) if server else None
     if verify is not None:  # the prompts' -O3 assembly from the server: no gcc needed here
