@@ -248,6 +248,7 @@ def create_problem(
             shutil.rmtree(staging, ignore_errors=True)
             for d in created:
                 _rmdir_quietly(d)
+            _say(opts, f"the time goes in {hot[0]}: it is the answer unit; building again")
             again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
             return create_problem(source_path, inputs_dir, out_dir, again)
         if filled.reads_input:
