@@ -21,8 +21,13 @@ def test_the_study_reads_a_stored_run(tmp_path):
     db = tmp_path / "runs.db"
     run = [EXE, "eval", "--benchmark", str(bench), "--strategy", "builds"]
     run += ["-S", "builds=O2,unroll,native", "--db", str(db), "--run", "b"]
+    summary = tmp_path / "summary.json"
+    run += ["--reward", "binary:threshold=1.2", "--json", str(summary)]
     done = subprocess.run(run, capture_output=True, text=True, timeout=900)
     assert done.returncode in (0, 1), done.stderr
+    figures = json.loads(summary.read_text())  # eval's summary pays its --reward
+    assert figures["reward_form"] == "binary:threshold=1.2"
+    assert figures["mean_reward"] in (0.0, 1.0)  # one problem, one answer: an event
     out = tmp_path / "study.json"
     cmd = [EXE, "reward", "study", "b", "--db", str(db), "--budgets", "4,8"]
     shown = subprocess.run(

@@ -35,7 +35,9 @@ from supercoder.types import Machine, Status
 #      false); ``problems_memorizable``, ``memorizable_improved``,
 #      ``memorizable_geomean_speedup`` (memorizable problems are out of the headline
 #      speedups); ``problems_untimed`` counts every correct unmeasured problem.
-SUMMARY_FORMAT_VERSION = 4
+#   5: ``reward_form`` (the run's reward spec, ``eval --reward``) and ``mean_reward`` (its
+#      mean over the scored problems' answers; null where it could not be paid).
+SUMMARY_FORMAT_VERSION = 5
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
 # figures that are percentages of the benchmark's problems (the rest: speedups or counts)
@@ -190,6 +192,7 @@ class RunContext:
         target: the ISA target.
         executor: where verifications ran.
         workers: parallel verifications.
+        reward: the reward spec the summary pays (None: ``gated``).
         extra: keys a writer added that no field names, kept as stored.
     A field left at None was not said (a run stored before it, or a JSON run file); the
     context is an open object, so a value of another shape reads as not said.
@@ -211,6 +214,7 @@ class RunContext:
     target: str | None = None
     executor: str | None = None
     workers: int | None = None
+    reward: str | None = None
     extra: Mapping[str, Json] = field(default_factory=dict, metadata=EXTRA, hash=False)
 
 
@@ -263,6 +267,8 @@ class RunSummary:
     problems_memorizable: int = 0
     memorizable_improved: int = 0
     memorizable_geomean_speedup: float | None = None
+    reward_form: str | None = None
+    mean_reward: float | None = None
 
     @property
     def complete(self) -> bool:

@@ -44,10 +44,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
+from supercoder.codec import encode
 from supercoder.timing.intervals import Z95, input_spread, round_bootstrap, t95, widen
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Verdict
 from supercoder.verify.reward import RewardConfig, RewardKind, parse_reward, pay_for_speed
@@ -162,23 +163,13 @@ class Study:
     completions: int = 0
     resamples: int = RESAMPLES
     seconds: float = 0.0
-    config: dict = field(default_factory=dict)
+    forms: tuple[str, ...] = ()
+    budgets: tuple[int, ...] = ()
+    seed: int = 0
 
     def to_json(self) -> dict:
-        def row(r: Row) -> dict:
-            return {k: getattr(r, k) for k in Row.__dataclass_fields__}
-
-        return {
-            "rows": [row(r) for r in self.rows],
-            "recommended": None if self.recommended is None else row(self.recommended),
-            "why": self.why,
-            "cannot_predict": list(self.cannot_predict),
-            "groups": self.groups,
-            "completions": self.completions,
-            "resamples": self.resamples,
-            "seconds": round(self.seconds, 3),
-            "config": self.config,
-        }
+        """The table as ``reward study --json`` writes it (the codec's)."""
+        return encode(self)  # type: ignore[return-value]
 
 
 def reported(c: Completion, budget: int | None = None, seed: int = 0) -> Speedup | None:
@@ -326,7 +317,9 @@ def study(
         sum(len(g.completions) for g in used),
         n,
         time.process_time() - start,
-        {"forms": [c.spec for c in configs], "budgets": list(budgets), "seed": seed},
+        tuple(c.spec for c in configs),
+        tuple(budgets),
+        seed,
     )
 
 
