@@ -446,12 +446,12 @@ def diagnose(first: bytes, second: bytes, mode: Mode | None = None) -> Differenc
     for _, x, y in pairs:
         # only output a program does not control is left out: a result that differs is
         # the program's own non-determinism, never a line to ignore
-        rule = _rule_for(x, y) if _cause(x, y) else None
-        if rule is None:
+        found = _rules_for(x, y) if _cause(x, y) else None
+        if found is None:
             rules = []
             break
-        if rule not in rules and not _covered(rules, x, y, mode):
-            rules.append(rule)
+        if not _covered(rules, x, y, mode):
+            rules += [r for r in found if r not in rules]
         if len(rules) > 6:
             rules = []
             break
@@ -496,24 +496,40 @@ def _worst(causes: set[str]) -> str:
     return " and ".join(named[c] for c in ("an address", "a clock") if c in causes)
 
 
-def _rule_for(x: bytes, y: bytes) -> Rule | None:
-    """A rule that leaves out where ``x`` and ``y`` differ: the line, by the text before
-    its first differing field; else the field, by the line's other words."""
+def _rules_for(x: bytes, y: bytes) -> list[Rule] | None:
+    r"""Rules that leave out where ``x`` and ``y`` differ and nothing else they hold: a
+    line whose other fields are labels only goes whole (``--ignore-line`` by the text
+    before its first differing field); a line that also holds results (numbers that
+    agree: MiBench's ``Time: 0.12 sec; Bits: 1234``) keeps them, only the differing
+    values masked, each by the words just before it (``--mask 'Time:\s+(\S+)'``)."""
     tx, ty = x.split(), y.split()
     if len(tx) != len(ty):
         return None
-    at = next(k for k, (p, q) in enumerate(zip(tx, ty, strict=False)) if p != q)
-    differing = [t for p, q in zip(tx, ty, strict=False) if p != q for t in (p, q)]
+    pairs = list(zip(tx, ty, strict=True))
+    at = [k for k, (p, q) in enumerate(pairs) if p != q]
+    differing = [t for k in at for t in pairs[k]]
     if all(re.search(rb"0x[0-9a-fA-F]{4,}", t) for t in differing):
-        return Rule(RuleKind.MASK, "0x[0-9a-fA-F]+")
-    lead_tokens = list(tx[:at])
+        return [Rule(RuleKind.MASK, "0x[0-9a-fA-F]+")]
+    results = any(p == q and re.search(rb"\d", p) for p, q in pairs)
+    lead_tokens = list(tx[: at[0]])
     digit = next((k for k, t in enumerate(lead_tokens) if re.search(rb"\d", t)), len(lead_tokens))
     lead = b" ".join(lead_tokens[:digit])
-    if re.search(rb"[A-Za-z]{2}", lead):
-        return Rule(RuleKind.IGNORE_LINE, _literal(lead))
-    words = [t for k, t in enumerate(tx) if ty[k] == t and re.search(rb"[A-Za-z]{2}", t)]
-    if words and sum(p != q for p, q in zip(tx, ty, strict=False)) == 1:
-        return Rule(RuleKind.FIELD, _literal(b" ".join(words[:1])), at + 1)
+    if not results and re.search(rb"[A-Za-z]{2}", lead):
+        return [Rule(RuleKind.IGNORE_LINE, _literal(lead))]
+    rules = []
+    for k in at:
+        anchor = _anchor(tx, k)
+        if anchor is None:
+            return None
+        rules.append(Rule(RuleKind.MASK, _literal(anchor) + r"\s+(\S+)"))
+    return rules
+
+
+def _anchor(tokens: list[bytes], k: int) -> bytes | None:
+    """The tokens just before ``tokens[k]``, back to the nearest word (at most three)."""
+    for start in range(k - 1, max(-1, k - 4), -1):
+        if re.search(rb"[A-Za-z]{2}", tokens[start]):
+            return b" ".join(tokens[start:k])
     return None
 
 

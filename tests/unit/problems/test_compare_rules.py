@@ -126,3 +126,21 @@ def test_diagnose_masks_hex_pointers_and_proposes_nothing_when_results_differ():
     # different line counts: said, with the first differing line
     d = diagnose(b"a\nb\n", b"a\n")
     assert "run 1 printed 2 lines, run 2 1" in d.message()
+
+
+BITCOUNT = b"""Bit counter algorithm benchmark
+Optimized 1 bit/loop counter        > Time:   0.123 sec.; Bits: 11254
+Ratko's mystery algorithm           > Time:   0.045 sec.; Bits: 11254
+"""
+
+
+def test_a_time_beside_a_result_is_masked_so_the_result_is_still_compared():
+    """MiBench bitcount prints each method's time and its result on one line: the rule
+    init suggests masks the time only, so a wrong bit count still fails."""
+    other = BITCOUNT.replace(b"0.123", b"0.131").replace(b"0.045", b"0.051")
+    d = diagnose(BITCOUNT, other)
+    assert [r.describe() for r in d.rules] == ["--mask 'Time:\\s+(\\S+)'"]
+    mode = _mode(*[r.to_json() for r in d.rules])
+    assert outputs_match(BITCOUNT.replace(b"0.123", b"9.999"), expected_output(other, mode))
+    wrong = BITCOUNT.replace(b"11254\nRatko", b"11255\nRatko")
+    assert not outputs_match(wrong, expected_output(other, mode))
