@@ -112,7 +112,7 @@ def test_the_summary_pays_the_runs_reward_through_its_one_definition():
 def test_the_reward_is_part_of_a_runs_identity():
     from supercoder.runs.store import RunConfig
 
-    assert "reward" not in RunConfig("m", "val").identity()  # as runs stored before it
-    assert RunConfig("m", "val", reward="binary:threshold=1.1").identity()["reward"] == (
-        "binary:threshold=1.1"
-    )
+    assert RunConfig("m", "val").identity().reward is None  # as runs stored before it
+    chosen = RunConfig("m", "val", reward="binary:threshold=1.1").identity()
+    assert chosen.reward == "binary:threshold=1.1"
+    assert chosen != RunConfig("m", "val").identity()  # another reward: another run
