@@ -519,12 +519,13 @@ def table(records: list[dict[str, Any]]) -> str:
     inits = sum(1 for r in records if (r.get("init") or {}).get("ok"))
     timed = sum(1 for r in records if cell_timed(r) == "yes")
     memo = sum(1 for r in records if cell_timed(r) == "memo")
+    small = sum(1 for r in records if cell_timed(r) in ("small", "memo,small"))
     evals = sum(1 for r in records if (r.get("eval") or {}).get("status") in ("ok", "correct"))
     checks = sum(1 for r in records if (r.get("check") or {}).get("correct"))
     ok = sum(1 for r in records if verdict_ok(r))
     lines.append(
         f"{n} programs: init {inits}/{n}, timed on fresh draws {timed}/{n} (+{memo} memorizable"
-        " timed on their visible tests),"
+        f" timed on their visible tests, +{small} init called too small),"
         f" eval correct {evals}/{n}, fresh check correct {checks}/{n};"
         f" as a user expects {ok}/{n}"
     )
