@@ -95,6 +95,7 @@ from supercoder.runs.summary import (
 )
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import BuildProvenance, Status, Verdict
+from supercoder.verify.reward import added_tables, holds_past_cut
 
 FAST = 1.1  # the fast_1.1 threshold
 
@@ -211,6 +212,7 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
     timed, why = timing_of(v)
     memorizable = is_memorizable(outcome)
     sp = v.speedup if timed else None  # a copy's CI too: what its check measured
+    past = v.context.measurement.beyond_cut
     speedup = effective_speedup(v) if timed else (None if v.correct else 1.0)
     return ProblemRecord(
         status=v.status.value,
@@ -234,6 +236,9 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         search_note=search_note(outcome),
         isa_level=v.isa.level if v.isa else None,
         extensions=v.isa.extensions if v.isa else (),
+        tables=added_tables(v) if v.correct else (),
+        beyond_cut=_round(past.value) if past is not None and v.correct else None,
+        holds_past_cut=holds_past_cut(v),
     )
 
 
@@ -309,6 +314,8 @@ def summarize(
             if r.memorizable and r.timed and v.significantly_faster
         ),
         memorizable_geomean_speedup=_round(geomean(r.speedup for r in memorizable)),
+        problems_with_tables=sum(1 for r in records if r.correct and r.tables),
+        not_holding_past_cut=sum(1 for r in records if r.correct and not r.holds_past_cut),
         paper=PaperFigures(
             compiled,
             _rate(correct, n, scored),

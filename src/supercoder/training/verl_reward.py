@@ -18,7 +18,8 @@ per process.
 
 Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
 reward): 0 for a wrong or missing program, about the speedup for a correct one
-(``SUPERCODER_REWARD=gated|paper|log``, default ``gated``) for the ISA target
+(``SUPERCODER_REWARD=gated|paper|log``, default ``gated``; ``SUPERCODER_PAY_TABLES=0``:
+an answer that adds a lookup table earns ``baseline_copy``) for the ISA target
 ``SUPERCODER_TARGET`` (``native`` by default, or an x86-64 level: ``toolchain/isa.py``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
@@ -48,7 +49,14 @@ from supercoder.types import Problem, Verdict
 from supercoder.verify.client import ServiceClient
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import Executor
-from supercoder.verify.reward import DEFAULT_REWARD, RewardConfig, score_verdict, verify_batch
+from supercoder.verify.reward import (
+    DEFAULT_REWARD,
+    RewardConfig,
+    added_tables,
+    holds_past_cut,
+    score_verdict,
+    verify_batch,
+)
 
 INFRA_RETRIES = 2
 INFRA_SCORE = 0.0
@@ -98,6 +106,8 @@ def _result(verdict: Verdict, config: RewardConfig, neutral: float) -> dict[str,
         "speedup": _speedup(verdict),
         "compiled": float(verdict.assembled),
         "infra_failure": float(infra),
+        "tables": float(len(added_tables(verdict))),
+        "holds_past_cut": float(holds_past_cut(verdict)),
     }
 
 
@@ -125,6 +135,8 @@ def _config_from_env() -> RewardConfig:
     return RewardConfig(
         kind=os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
         baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")),
+        pay_tables=os.environ.get("SUPERCODER_PAY_TABLES", "1").strip().lower()
+        not in ("0", "false", "no", "off"),
         eval_config=check_config(target=target),
     )
 

@@ -5,8 +5,11 @@ Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure
 
 - ``gated``  **the default** (``DEFAULT_REWARD``): the speedup only when the program is
   significantly faster (``Speedup.significantly_faster``: the whole 95% CI lies above
-  the practical band ``[1 - m, 1 + m]``, ``m`` >= 1%); a correct program that is not
-  proven faster earns exactly what a copy of the baseline earns (``baseline_copy``).
+  the practical band ``[1 - m, 1 + m]``, ``m`` >= 1%) and that speedup holds past the
+  cut the reference's time budget makes in the input domain (``holds_past_cut``: a
+  table of answers up to a predictable cut is fast only below it); a correct program
+  that is not proven faster earns exactly what a copy of the baseline earns
+  (``baseline_copy``).
   Why the default: a copy of the -O3 program padded with a ``nop`` reads ~1.0, and
   under ``paper`` it would earn ~1.0 against 0 for a failed attempt, so a policy learns
   to copy and pad; gated, padding is worth nothing unless it really is faster. No-ops
@@ -22,6 +25,10 @@ may print the expected output without computing it) pay nothing under ``gated``,
 default: a correct answer there earns 0 however fast it reads (a wrong one still earns
 ``failure``), so a policy cannot learn to precompute outputs. ``paper`` and ``log``,
 asked for by name, pay them as usual.
+
+Tables: every lookup table an answer adds is named in its verdict (``DataSize.tables``,
+``added_tables``) whatever its size; ``RewardConfig(pay_tables=False)`` pays an answer
+that adds one ``baseline_copy`` under every kind (a trainer's choice; off by default).
 
 In every kind a program that is textually the baseline (``identical_to_baseline``)
 gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
@@ -80,6 +87,26 @@ def credited_speedup(verdict: Verdict) -> Speedup | None:
     return measured_speedup(verdict) or BASELINE_SPEEDUP
 
 
+def holds_past_cut(verdict: Verdict) -> bool:
+    """Whether the speedup holds past the cut the reference's time budget makes in the
+    input domain (``Measurement.beyond_cut``: the draws past it, their own stratum):
+    there the answer must keep at least half the gain it shows below the cut, in log
+    space (a 4x below the cut needs 2x past it; a table of answers up to the cut reads
+    ~1x there). True where nothing was drawn past a cut (no budget cuts the domain; or
+    not timed)."""
+    past = verdict.context.measurement.beyond_cut
+    below = verdict.speedup
+    if past is None or below is None:
+        return True
+    return past.value >= math.sqrt(max(below.value, 1.0))
+
+
+def added_tables(verdict: Verdict) -> tuple[str, ...]:
+    """The lookup tables the answer adds (``DataSize.tables``: each named with its size
+    and whether its index derives from the input), whatever their size."""
+    return verdict.data.tables if verdict.data is not None else ()
+
+
 def effective_speedup(verdict: Verdict) -> float:
     """The speedup a verdict earns as a number: 0.0 when not correct, 1.0 for a copy of
     the baseline or when untimed, else its measured value."""
@@ -123,13 +150,19 @@ class RewardConfig:
             ``log`` (its logarithm): see the module docstring and ``score_verdict``.
         failure: the reward of a wrong answer or no answer.
         baseline_copy: the reward of a copy of the baseline (and, under ``gated``, of
-            any correct program not proven faster).
+            any correct program not proven faster, or whose speedup does not hold past
+            the cut the time budget makes in the domain: ``holds_past_cut``).
+        pay_tables: False: a correct answer that adds a lookup table (``added_tables``:
+            a data object indexed at run time, of any size) earns ``baseline_copy``
+            under every kind, however fast it reads; True (the default): tables are
+            named in the verdict and paid like any code.
         eval_config: how candidates are verified (an ``CheckConfig``; None: the default).
     """
 
     kind: RewardKind = DEFAULT_REWARD
     failure: float = 0.0
     baseline_copy: float = 0.0
+    pay_tables: bool = True
     eval_config: CheckConfig | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -153,12 +186,16 @@ def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> fl
         return 0.0  # it reads no input: a precomputed output would pass (module docstring)
     if verdict.identical_to_baseline:
         return config.baseline_copy
+    if not config.pay_tables and added_tables(verdict):
+        return config.baseline_copy  # the trainer chose not to pay tables
     sp = verdict.speedup
     if config.kind == "paper":
         return sp.value if sp else 1.0
     if config.kind == "log":
         return math.log(sp.value) if sp and sp.value > 0 else 0.0
-    return sp.value if sp and verdict.significantly_faster else config.baseline_copy
+    if sp and verdict.significantly_faster and holds_past_cut(verdict):
+        return sp.value
+    return config.baseline_copy
 
 
 def default_reward(verdict: Verdict) -> float | None:
