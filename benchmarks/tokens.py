@@ -50,7 +50,7 @@ def main() -> None:
     problems = load_benchmark(args.benchmark)
     start = time.monotonic()
     with ProcessPoolExecutor(args.workers) as pool:
-        notes = list(pool.map(_profile, [(p.meta["path"], args.budget) for p in problems]))
+        notes = list(pool.map(_profile, [(p.path, args.budget) for p in problems]))
     print(f"profiled {len(problems)} problems in {time.monotonic() - start:.0f}s")
     for name, note, _ in notes:
         if note:

@@ -12,41 +12,51 @@ The nouns (``Problem``, ``Candidate``, ``Verdict``, ``Status``, ``Speedup``) and
     outcome = search(problem, [], StrategyConfig(Sampling(n=64), strategy="builds"))
 
 A strategy is a plugin (``runs/registry.py``: the ``supercoder.strategies`` entry points).
+
+Importing ``supercoder`` loads nothing else: each name is imported from its module on
+first use (``import supercoder.cli`` stays fast, a command loads only what it needs).
 """
 
-from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.errors import InfraError, SupercoderError, UserError
-from supercoder.models.base import Model, Sampling
-from supercoder.models.providers import load_model
-from supercoder.paths import package_version
-from supercoder.problems.loading import load_problem
-from supercoder.runs.buildsearch import BuildsConfig
-from supercoder.runs.dispatch import search
-from supercoder.runs.evolve import EvolveConfig, evolve
-from supercoder.runs.registry import strategy_class
-from supercoder.runs.strategies import (
-    Ask,
-    Strategy,
-    StrategyConfig,
-    best_of_n,
-    refine,
-    solve,
-)
-from supercoder.types import (
-    Candidate,
-    Origin,
-    Problem,
-    Speedup,
-    Status,
-    TestCase,
-    TestResult,
-    Verdict,
-)
-from supercoder.verify.evaluate import CheckConfig, evaluate
-from supercoder.verify.reward import RewardConfig, score_batch, score_verdict
-from supercoder.verify.service import VerifyConfig, verify_candidates
+from __future__ import annotations
 
-__version__ = package_version()
+# each public name -> the module that defines it (read on first use)
+_WHERE = {
+    "Ask": "supercoder.runs.strategies",
+    "BuildsConfig": "supercoder.runs.buildsearch",
+    "Candidate": "supercoder.types",
+    "CheckConfig": "supercoder.verify.evaluate",
+    "EvolveConfig": "supercoder.runs.evolve",
+    "InfraError": "supercoder.errors",
+    "Model": "supercoder.models.base",
+    "Origin": "supercoder.types",
+    "Problem": "supercoder.types",
+    "ProblemSettings": "supercoder.settings",
+    "RewardConfig": "supercoder.verify.reward",
+    "Sampling": "supercoder.models.base",
+    "Speedup": "supercoder.types",
+    "Status": "supercoder.types",
+    "Strategy": "supercoder.runs.strategies",
+    "StrategyConfig": "supercoder.runs.strategies",
+    "SupercoderError": "supercoder.errors",
+    "TestCase": "supercoder.types",
+    "TestResult": "supercoder.types",
+    "UserError": "supercoder.errors",
+    "Verdict": "supercoder.types",
+    "VerifyConfig": "supercoder.verify.service",
+    "best_of_n": "supercoder.runs.strategies",
+    "evaluate": "supercoder.verify.evaluate",
+    "evolve": "supercoder.runs.evolve",
+    "load_benchmark": "supercoder.dataset.benchmarks",
+    "load_model": "supercoder.models.providers",
+    "load_problem": "supercoder.problems.loading",
+    "refine": "supercoder.runs.strategies",
+    "score_batch": "supercoder.verify.reward",
+    "score_verdict": "supercoder.verify.reward",
+    "search": "supercoder.runs.dispatch",
+    "solve": "supercoder.runs.strategies",
+    "strategy_class": "supercoder.runs.registry",
+    "verify_candidates": "supercoder.verify.service",
+}
 
 __all__ = [
     "Ask",
@@ -58,6 +68,7 @@ __all__ = [
     "Model",
     "Origin",
     "Problem",
+    "ProblemSettings",
     "RewardConfig",
     "Sampling",
     "Speedup",
@@ -85,3 +96,23 @@ __all__ = [
     "strategy_class",
     "verify_candidates",
 ]
+
+
+def __getattr__(name: str) -> object:
+    import importlib
+
+    if name == "__version__":
+        from supercoder.paths import package_version
+
+        globals()[name] = package_version()
+        return globals()[name]
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'supercoder' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)

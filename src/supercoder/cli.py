@@ -8,9 +8,27 @@ exit code (2 bad input, 3 machine trouble, 130 interrupted), never a traceback.
 
 from __future__ import annotations
 
+# ruff: noqa: E402  (the Ctrl-C guard below goes first, before the slow imports)
+import _signal  # the C module: no import time (``signal`` builds its enums first)
+import os
+import sys
+
+
+def _quiet_interrupt(signum: int, _frame: object) -> None:
+    """Ctrl-C while the command line is still loading: exit 130 with one line."""
+    os.write(2, b"error: interrupted\n")
+    os._exit(130)
+
+
+# Run as the command line (not imported by a library caller): a Ctrl-C that lands while
+# the modules load ends quietly; ``main`` puts Python's own handler back once it starts.
+if __name__ == "__main__" or os.path.basename(sys.argv[0] if sys.argv else "") == "supercoder":
+    _signal.signal(_signal.SIGINT, _quiet_interrupt)
+
 import contextlib
 import errno
 import functools
+import importlib
 import inspect
 import math
 import os
@@ -20,6 +38,8 @@ import sqlite3
 import sys
 import threading
 import traceback
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import click
@@ -29,35 +49,6 @@ from rich.text import Text
 from typer.core import TyperGroup
 from typer.exceptions import TyperException
 
-from supercoder.commands import (
-    analyze,
-    bench_coverage,
-    bench_fuzz,
-    bench_list,
-    bench_tokens,
-    calibrate,
-    check,
-    dataset_build,
-    dataset_export,
-    dataset_export_trace,
-    dataset_import,
-    env_openenv,
-    eval,
-    leaderboard,
-    mcp,
-    optimize,
-    problem_baseline,
-    problem_init,
-    problem_llm_generator,
-    problem_profile,
-    problem_show,
-    report,
-    serve,
-    train_grpo,
-    train_sft,
-    train_verl,
-    version,
-)
 from supercoder.commands.optionset import plain_defaults, show_every_default, unbounded_numbers
 from supercoder.errors import (
     EXIT_BAD_INPUT,
@@ -91,7 +82,7 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         return exc.exit_code, str(exc)
     if isinstance(exc, Terminated):
         return EXIT_TERMINATED, f"stopped by {exc.args[0]}{_resume_hint(sys.argv[1:])}"
-    if isinstance(exc, KeyboardInterrupt):
+    if isinstance(exc, KeyboardInterrupt) or _caused_by_interrupt(exc):
         return EXIT_INTERRUPTED, f"interrupted{_resume_hint(sys.argv[1:])}"
     if isinstance(exc, sqlite3.DatabaseError):
         text = str(exc)
@@ -129,6 +120,19 @@ def error_exit(exc: BaseException) -> tuple[int, str]:
         EXIT_NOTHING_CORRECT,
         f"unexpected {type(exc).__name__}: {exc} (a bug; SUPERCODER_DEBUG=1 shows where)",
     )
+
+
+def _caused_by_interrupt(exc: BaseException) -> bool:
+    """An error raised because of a Ctrl-C (a library that wraps the KeyboardInterrupt
+    of an import in its own error, a cleanup that failed on the way out): the interrupt."""
+    seen: set[int] = set()
+    cause = exc.__cause__ or exc.__context__
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 class Terminated(KeyboardInterrupt):
@@ -192,13 +196,84 @@ def report_error(exc: BaseException) -> int:
     return code
 
 
-class GuardedGroup(TyperGroup):
+@dataclass(frozen=True)
+class Lazy:
+    """A command: its function ``function`` in ``supercoder/commands/<module>.py``, imported
+    only when the command runs or its help is shown; ``help`` where its docstring is not."""
+
+    module: str
+    function: str
+    help: str | None = None
+
+
+@dataclass(frozen=True)
+class Section:
+    """A group of commands (``supercoder problem ...``)."""
+
+    help: str
+    commands: Mapping[str, Lazy] = field(default_factory=dict)
+
+
+class LazyGroup(TyperGroup):
+    """A command group whose commands (``table``) are imported when one is asked for by
+    name: ``supercoder check`` loads ``commands/check.py`` and what it imports, no other
+    command's. ``commands`` (what a walk of the whole tree reads: the reference, help
+    checks) loads them all."""
+
+    table: Mapping[str, Lazy | Section] = {}
+
+    def __init__(self, *args: Any, table: Mapping[str, Lazy | Section] | None = None, **kw: Any):
+        super().__init__(*args, **kw)
+        if table is not None:
+            self.table = table
+
+    @property
+    def commands(self) -> dict[str, click.Command]:  # type: ignore[override]
+        for name in self.table:
+            self._load(name)
+        return self._commands
+
+    @commands.setter
+    def commands(self, value: Mapping[str, click.Command]) -> None:
+        self._commands = dict(value)
+
+    def add_command(self, cmd: click.Command, name: str | None = None) -> None:
+        self._commands[name or cmd.name or ""] = cmd
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [*self._commands, *(n for n in self.table if n not in self._commands)]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in self._commands or cmd_name not in self.table:
+            return self._commands.get(cmd_name)
+        return self._load(cmd_name)
+
+    def _load(self, name: str) -> click.Command:
+        if name not in self._commands:
+            self._commands[name] = _build(name, self.table[name])
+        return self._commands[name]
+
+
+def _build(name: str, entry: Lazy | Section) -> click.Command:
+    """The click command of one table entry (a command's built once per process)."""
+    if isinstance(entry, Section):
+        return LazyGroup(name=name, help=entry.help, no_args_is_help=True, table=entry.commands)
+    return _command(name, entry)
+
+
+@functools.cache
+def _command(name: str, entry: Lazy) -> click.Command:
+    module = importlib.import_module(f"supercoder.commands.{entry.module}")
+    one = typer.Typer(add_completion=False)
+    add(one, name, getattr(module, entry.function), entry.help)
+    command = typer.main.get_command(one)
+    plain_defaults(command)
+    return command
+
+
+class GuardedGroup(LazyGroup):
     """The root command group: turns every escaping error into a clean exit; every
     option under it prints its default plainly (``optionset.plain_defaults``)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        plain_defaults(self)
 
     def invoke(self, ctx: click.Context):
         from supercoder.sandbox.tempclean import clean_stale_temp
@@ -279,86 +354,104 @@ def add(where: typer.Typer, name: str, command, help: str | None = None) -> None
     where.command(name, help=help)(checked)
 
 
-def group(name: str, help: str) -> typer.Typer:
-    sub = typer.Typer(help=help, no_args_is_help=True)
-    app.add_typer(sub, name=name)
-    return sub
+# Every command, and the file it lives in (src/supercoder/commands/<module>.py): a command
+# is its file's function, imported when it runs (``supercoder check`` loads no other).
+COMMANDS: dict[str, Lazy | Section] = {
+    "check": Lazy("check", "check"),
+    "optimize": Lazy("optimize", "optimize"),
+    "eval": Lazy("eval", "eval_cmd"),
+    "leaderboard": Lazy("leaderboard", "leaderboard"),
+    "analyze": Lazy(
+        "analyze",
+        "analyze",
+        "Name the transformation kinds (the paper's nine, and lookup_table: a data table "
+        "the answer adds, its size, and whether its index derives from the input) a "
+        "candidate applies to its baseline, with evidence; or for every verified candidate "
+        "of an eval run (--run).",
+    ),
+    "report": Lazy("report", "report", "Write a self-contained HTML page for an eval run."),
+    "calibrate": Lazy("calibrate", "calibrate"),
+    "serve": Lazy("serve", "serve"),
+    "mcp": Lazy("mcp", "mcp"),
+    "version": Lazy("version", "version", "Print the supercoder version and toolchain context."),
+    "problem": Section(
+        "Create and inspect problem folders.",
+        {
+            "init": Lazy("problem_init", "problem_init"),
+            "profile": Lazy("problem_profile", "profile_cmd"),
+            "baseline": Lazy("problem_baseline", "baseline_cmd"),
+            "show": Lazy("problem_show", "show_cmd"),
+            "llm-generator": Lazy("problem_llm_generator", "llm_generator_cmd"),
+        },
+    ),
+    "bench": Section(
+        "Benchmarks: list, test coverage, fuzzed tests, token counts.",
+        {
+            "list": Lazy(
+                "bench_list",
+                "list_",
+                "Problems with split, tags, test counts, size, baseline time.",
+            ),
+            "coverage": Lazy(
+                "bench_coverage", "coverage", "Line/branch coverage of each problem's tests (gcov)."
+            ),
+            "fuzz": Lazy(
+                "bench_fuzz", "fuzz", "Add fuzzed differential tests (fuzz/, used as hidden tests)."
+            ),
+            "tokens": Lazy(
+                "bench_tokens",
+                "tokens",
+                "Prompt and answer tokens per problem (full/hot, whole/diff).",
+            ),
+        },
+    ),
+    "dataset": Section(
+        "Datasets in the SuperCoder schema: build from CodeNet, import, export.",
+        {
+            "build": Lazy(
+                "dataset_build", "build", "Build the benchmark from a Project CodeNet download."
+            ),
+            "import": Lazy(
+                "dataset_import",
+                "import_",
+                "Import the published SuperCoder dataset as problem folders.",
+            ),
+            "export": Lazy(
+                "dataset_export",
+                "export",
+                "Write a benchmark as SuperCoder-schema Parquet or JSONL.",
+            ),
+            "export-trace": Lazy(
+                "dataset_export_trace",
+                "export_trace",
+                "An evolve run's parent -> improved-child pairs (SFT, GRPO).",
+            ),
+        },
+    ),
+    "train": Section(
+        "Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
+        {
+            "grpo": Lazy("train_grpo", "grpo"),
+            "sft": Lazy("train_sft", "sft"),
+            "verl": Lazy("train_verl", "verl"),
+        },
+    ),
+    "reward": Section(
+        "Rewards for RL: which form and timing budget give a GRPO group a trustworthy signal.",
+        {"study": Lazy("reward_study", "reward_study")},
+    ),
+    "env": Section(
+        "Environments for RL trainers: refinement episodes over OpenEnv.",
+        {"openenv": Lazy("env_openenv", "openenv")},
+    ),
+}
+GuardedGroup.table = COMMANDS
 
 
-# Every command, and the file it lives in (src/supercoder/commands/<file>.py).
-add(app, "check", check.check)
-add(app, "optimize", optimize.optimize)
-add(app, "eval", eval.eval_cmd)
-add(app, "leaderboard", leaderboard.leaderboard)
-add(
-    app,
-    "analyze",
-    analyze.analyze,
-    "Name the transformation kinds (the paper's nine, and lookup_table: a data table "
-    "the answer adds, its size, and whether its index derives from the input) a "
-    "candidate applies to its baseline, with evidence; or for every verified candidate "
-    "of an eval run (--run).",
-)
-add(app, "report", report.report, "Write a self-contained HTML page for an eval run.")
-add(app, "calibrate", calibrate.calibrate)
-add(app, "serve", serve.serve)
-add(app, "mcp", mcp.mcp)
-add(app, "version", version.version, "Print the supercoder version and toolchain context.")
-
-problem = group("problem", "Create and inspect problem folders.")
-add(problem, "init", problem_init.problem_init)
-add(problem, "profile", problem_profile.profile_cmd)
-add(problem, "baseline", problem_baseline.baseline_cmd)
-add(problem, "show", problem_show.show_cmd)
-add(problem, "llm-generator", problem_llm_generator.llm_generator_cmd)
-
-bench = group("bench", "Benchmarks: list, test coverage, fuzzed tests, token counts.")
-add(bench, "list", bench_list.list_, "Problems with split, tags, test counts, size, baseline time.")
-add(
-    bench,
-    "coverage",
-    bench_coverage.coverage,
-    "Line/branch coverage of each problem's tests (gcov).",
-)
-add(bench, "fuzz", bench_fuzz.fuzz, "Add fuzzed differential tests (fuzz/, used as hidden tests).")
-add(
-    bench,
-    "tokens",
-    bench_tokens.tokens,
-    "Prompt and answer tokens per problem (full/hot, whole/diff).",
-)
-
-dataset = group("dataset", "Datasets in the SuperCoder schema: build from CodeNet, import, export.")
-add(dataset, "build", dataset_build.build, "Build the benchmark from a Project CodeNet download.")
-add(
-    dataset,
-    "import",
-    dataset_import.import_,
-    "Import the published SuperCoder dataset as problem folders.",
-)
-add(
-    dataset,
-    "export",
-    dataset_export.export,
-    "Write a benchmark as SuperCoder-schema Parquet or JSONL.",
-)
-add(
-    dataset,
-    "export-trace",
-    dataset_export_trace.export_trace,
-    "An evolve run's parent -> improved-child pairs (SFT, GRPO).",
-)
-
-train = group(
-    "train",
-    "Fine-tune a model on the speedup reward: TRL (GRPO, SFT) on one machine, verl on Ray.",
-)
-add(train, "grpo", train_grpo.grpo)
-add(train, "sft", train_sft.sft)
-add(train, "verl", train_verl.verl)
-
-env = group("env", "Environments for RL trainers: refinement episodes over OpenEnv.")
-add(env, "openenv", env_openenv.openenv)
+@app.callback()
+def _root() -> None:
+    # the root group's own callback: nothing to do before a command (its help is app's)
+    pass
 
 
 def _terminate(signum: int, _frame) -> None:
@@ -379,6 +472,7 @@ def _utf8_streams() -> None:
 
 def main() -> None:
     code: int = 0
+    signal.signal(signal.SIGINT, signal.default_int_handler)  # Ctrl-C: KeyboardInterrupt
     _utf8_streams()
     for sig in (signal.SIGTERM, signal.SIGHUP):  # stop as Ctrl-C does: cleanups run
         with contextlib.suppress(ValueError, OSError):

@@ -193,7 +193,8 @@ class Budget:
 def _adopt(config: EngineConfig, parent: int) -> None:
     """A worker process's start: its parent's budgets (its own jobs inline); SIGTERM
     (the engine stopping its pool) ends the job now, its cleanups run, and the worker
-    with it; a worker whose parent is gone ends too (nothing outlives the command)."""
+    with it; Ctrl-C is the command's to handle (ignored here); a worker whose parent is
+    gone ends too (nothing outlives the command)."""
     import signal
     import time
 
@@ -209,6 +210,9 @@ def _adopt(config: EngineConfig, parent: int) -> None:
         os._exit(0)
 
     signal.signal(signal.SIGTERM, stop)
+    # Ctrl-C reaches the whole process group: the command stops its workers (SIGTERM),
+    # so a worker never prints a KeyboardInterrupt traceback of its own
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     threading.Thread(target=orphaned, name="sc-orphan-watch", daemon=True).start()
 
 

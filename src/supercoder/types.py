@@ -24,6 +24,7 @@ from supercoder.codec import (
     tagged,
     versioned,
 )
+from supercoder.settings import ProblemSettings
 
 
 class Status(enum.StrEnum):
@@ -145,9 +146,9 @@ class Problem:
     tests: tuple[TestCase, ...]
     baseline_asm: str | None = None
     split: str | None = None
-    # problem.json as loaded (its settings, marks and a plugin's own keys: JSON values),
-    # with ``path``, the folder it was loaded from; read through the properties below
-    meta: Mapping[str, Json] = field(default_factory=dict, compare=False)
+    # problem.json, typed (``settings.py``: adding a setting is one field there), with
+    # ``path``, the folder it was loaded from
+    settings: ProblemSettings = field(default_factory=ProblemSettings, compare=False)
 
     @property
     def visible_tests(self) -> tuple[TestCase, ...]:
@@ -155,19 +156,24 @@ class Problem:
 
     def source_hash(self) -> str:
         """The source's digest (with its headers', when the folder has any)."""
-        text = self.source + (f"\n//headers {self.meta['headers_sha']}" if self.headers else "")
+        text = self.source + (f"\n//headers {self.settings.headers_sha}" if self.headers else "")
         return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+    @property
+    def path(self) -> str | None:
+        """The folder the problem was loaded from (None for one made in memory)."""
+        return self.settings.path
 
     @property
     def headers(self) -> bool:
         """Whether the problem folder holds headers (``*.h``) its source may include."""
-        return bool(self.meta.get("headers_sha"))
+        return bool(self.settings.headers_sha)
 
     @property
     def compile_flags(self) -> tuple[str, ...]:
         """Every compile of the C source: the cflags, then the problem folder on the quoted
         include path when it holds headers (``#include "sha.h"`` beside source.c)."""
-        folder = self.meta.get("path")
+        folder = self.settings.path
         return (*self.cflags, *(("-iquote", str(folder)) if self.headers and folder else ()))
 
     @property
@@ -176,18 +182,30 @@ class Problem:
         files in the problem, compiled apart at ``-O3`` and linked with every build of
         ``source.c``, as the program's repository builds them); the answer is
         ``source.c``'s assembly."""
-        return tuple(str(u) for u in self.meta.get("units") or ())
+        return self.settings.units
+
+    @property
+    def answer_unit(self) -> str:
+        """The program's file whose text is ``source.c`` when it is not main's
+        (``problem.json`` ``answer_unit``: ``problem init --answer-unit vm.c`` or the
+        profile's choice); "" when ``source.c`` is the unit with ``main``."""
+        return self.settings.answer_unit or ""
+
+    @property
+    def main_unit(self) -> str:
+        """With ``answer_unit``: the unit (one of ``units``) that holds ``main``."""
+        return self.settings.main_unit or ""
 
     @property
     def cflags(self) -> tuple[str, ...]:
         """Extra compiler flags (``problem.json`` ``cflags``): the reference, the baseline
         (gcc -O3 + these) and every build of the C source use them."""
-        return split_flags(self.meta.get("cflags"))
+        return split_flags(self.settings.cflags)
 
     @property
     def ldflags(self) -> tuple[str, ...]:
         """Extra linker flags (``problem.json`` ``ldflags``), e.g. ``-lgmp``."""
-        return split_flags(self.meta.get("ldflags"))
+        return split_flags(self.settings.ldflags)
 
     @property
     def link_flags(self) -> tuple[str, ...]:
@@ -199,14 +217,14 @@ class Problem:
     def exit_code(self) -> int:
         """The exit status of every run of this program (``problem.json`` ``exit_code``,
         0 by default): the reference's and every candidate's; another is a failure."""
-        return int(self.meta.get("exit_code") or 0)
+        return self.settings.exit_code
 
     @property
     def reads_input(self) -> bool:
         """Whether the program's output depends on its input (``problem.json``
         ``reads_input``; true unless ``problem init`` found it prints the same output with
         no input as on every test, or it was given no inputs at all)."""
-        return self.meta.get("reads_input") is not False
+        return self.settings.reads_input
 
     @property
     def memorizable(self) -> bool:
@@ -219,7 +237,7 @@ class Problem:
     @property
     def compare(self) -> str:
         """How outputs are compared (``problem.json`` ``compare``): exact by default."""
-        return str(self.meta.get("compare") or "exact")
+        return self.settings.compare or "exact"
 
 
 def split_flags(value: object) -> tuple[str, ...]:
@@ -821,6 +839,11 @@ class Measurement:
             verdict's ``speedup`` is the one below it); None where not measured.
         samples: the raw paired samples of the timed draws, one per input, unnamed (the
             visible tests keep theirs in ``TestResult``).
+        load: the machine's load when it was timed: the 1-minute load average per
+            logical CPU, read as the timing ended (``machine_load``).
+        first_check_load: the load when the first check was timed, when re-checked
+            (``load_change`` says when the two figures come from a busier or quieter
+            machine).
     """
 
     OMIT_DEFAULTS: ClassVar[bool] = True
@@ -839,6 +862,34 @@ class Measurement:
     cut: str = ""
     beyond_cut: Speedup | None = None
     samples: tuple[PairedSamples, ...] = ()
+    load: float | None = None
+    first_check_load: float | None = None
+
+
+LOAD_CHANGE = 0.5  # load per CPU between two checks that marks their figures as apart
+
+
+def machine_load() -> float | None:
+    """The 1-minute load average per logical CPU now (None where there is none)."""
+    import os
+
+    try:
+        return round(os.getloadavg()[0] / (os.cpu_count() or 1), 2)
+    except OSError:
+        return None
+
+
+def load_change(then: float | None, now: float | None) -> str:
+    """A note when two figures were timed on a machine loaded differently (their loads
+    per CPU ``then`` and ``now`` differ by ``LOAD_CHANGE`` or more): which was busier,
+    so the figures are read apart, not compared as equals; "" otherwise."""
+    if then is None or now is None or abs(now - then) < LOAD_CHANGE:
+        return ""
+    how = "busier" if now > then else "quieter"
+    return (
+        f"the machine was {how} at this check than at the first (load {then:.2f} -> "
+        f"{now:.2f} per CPU): the two figures are not from the same machine state"
+    )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -55,7 +55,7 @@ def lying(tmp_path_factory):
 def test_a_folder_baseline_that_is_not_the_readers_build_is_not_the_yardstick(lying, tmp_path):
     problem, o3, o0, _ = lying
     folder = tmp_path / "p"
-    shutil.copytree(problem.meta["path"], folder)
+    shutil.copytree(problem.settings.path, folder)
     (folder / "baseline.s").write_text(o0)
     lied = load_problem(folder)
     assert lied.baseline_asm == o0 and baseline_asm(lied) == built_baseline(lied) == o3

@@ -79,7 +79,7 @@ def test_gen_spec_of_a_folder_runs_its_generator_in_the_sandbox(tmp_path: Path) 
     problem = load_problem(folder)
     assert next(t for t in problem.tests if t.name == "g").read_input() == b"4\n1 1 1 1\n"
     (folder / "gen.py").write_text("import os\ndef generate(seed, size):\n    os.abort()\n")
-    (folder / "tests" / "g.gen").write_text('{"seed": 2, "size": 4, "sha256": "00"}')
+    (folder / "tests" / "g.gen").write_text('{"seed": 2, "size": 4, "sha256": "' + "0" * 64 + '"}')
     with pytest.raises(UserError, match="gen.py failed"):
         next(t for t in load_problem(folder).tests if t.name == "g").read_input()
 

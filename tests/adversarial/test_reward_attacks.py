@@ -65,7 +65,7 @@ def test_check_json_reports_the_default_reward_and_the_papers(problem, tmp_path)
 
     cand = tmp_path / "padded.s"
     cand.write_text(padded(baseline_asm(problem)))
-    folder = problem.meta["path"]
+    folder = problem.path
     result = CliRunner().invoke(app, ["check", folder, str(cand), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)

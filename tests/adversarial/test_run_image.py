@@ -72,7 +72,7 @@ def test_check_calls_an_ident_dodge_a_copy_of_the_baseline(problem, tmp_path):
     answer = tmp_path / "copy.s"
     answer.write_text(_comment_dodges(baseline_asm(problem))["ident"])
     proc = subprocess.run(
-        [sys.executable, "-m", "supercoder.cli", "check", problem.meta["path"], str(answer)]
+        [sys.executable, "-m", "supercoder.cli", "check", problem.path, str(answer)]
         + ["--no-time", "--json"],
         capture_output=True,
         text=True,

@@ -96,7 +96,7 @@ def _problem(source: str, visible: list[int], high: int) -> tuple[Problem, int]:
         (folder / "tests" / f"t{i}.in").write_text(f"{n}\n")
         (folder / "tests" / f"t{i}.out").write_bytes(out.output)
     problem = load_problem(folder)
-    top = generator_timed_range(problem, generator_source(problem.meta))[1]
+    top = generator_timed_range(problem, generator_source(problem.settings))[1]
     assert top < high // 2  # the budget cuts the domain, not the listed sizes
     return problem, top
 

@@ -157,7 +157,7 @@ def test_a_three_file_program_with_same_named_statics_builds_as_its_repository(t
     files = [str(rle / n) for n in ("main.c", "encode.c", "decode.c")]
     inputs = ["--inputs", str(rle / "tests")]
     out = tmp_path / "rle"
-    proc = run_cli("problem", "init", *files, *inputs, "-o", str(out))
+    proc = run_cli("problem", "init", *files, *inputs, "-o", str(out), "--answer-unit", "main.c")
     assert proc.returncode == 0, proc.stderr
     assert "encode.c (compiled apart, linked with source.c)" in proc.stdout
     meta = json.loads((out / "problem.json").read_text())

@@ -57,10 +57,10 @@ def test_views_show_arguments_apart_and_never_the_internal_mark(tmp_path):
     plain = messages(problem.source, [b"go\n"])[1]["content"]
     assert "Command line" not in plain and "sys.argv" not in plain
 
-    from supercoder.commands.mcp import McpConfig, Toolbox
+    from supercoder.verify.mcp import McpConfig, Toolbox
 
     box = Toolbox(McpConfig(benchmarks=(), allow_roots=(tmp_path,)))
-    shown = box.show_problem(str(problem.meta["path"]), tests=2)
+    shown = box.show_problem(str(problem.path), tests=2)
     assert [t["args"] for t in shown.data["tests"]] == [["1"], ["2"]]
     assert [t["input"] for t in shown.data["tests"]] == ["go\n", "go\n"]
     assert "command line: `./program 1`" in shown.text

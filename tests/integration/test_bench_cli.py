@@ -12,6 +12,7 @@ from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.records import load_records
 from supercoder.errors import UserError
 from supercoder.problems.loading import write_problem
+from supercoder.settings import ProblemSettings
 from supercoder.types import Problem, TestCase
 
 DOUBLE = '#include <stdio.h>\nint main(void){int n;scanf("%d",&n);if(n<0){puts("neg");return 0;}printf("%d\\n",2*n);return 0;}\n'
@@ -26,14 +27,23 @@ def bench(tmp_path):
     )
     hidden = TestCase("h0", b"neg\n", input_bytes=b"-4\n", hidden=True)
     write_problem(
-        Problem("double", DOUBLE, (*double, hidden), split="train", meta={"tags": ["io"]}),
+        Problem(
+            "double",
+            DOUBLE,
+            (*double, hidden),
+            split="train",
+            settings=ProblemSettings(tags=("io",)),
+        ),
         root / "double",
     )
     sums = (
         TestCase("a", b"6\n", input_bytes=b"3\n1 2 3\n"),
         TestCase("b", b"40\n", input_bytes=b"4\n5 10 10 15\n"),
     )
-    write_problem(Problem("sum", SUM, sums, split="val", meta={"tags": ["math"]}), root / "sum")
+    write_problem(
+        Problem("sum", SUM, sums, split="val", settings=ProblemSettings(tags=("math",))),
+        root / "sum",
+    )
     return root
 
 

@@ -144,8 +144,8 @@ def test_outputs_are_regenerated_and_splits_do_not_share_problems(built):
     assert [t.read_input() for t in p3.tests] == [b"2000\n", b"4000\n"]
     per_round = sum((i % 11) ** 2 for i in range(2048))
     assert [t.expected for t in p3.tests] == [f"{n * per_round}\n".encode() for n in (2000, 4000)]
-    assert p3.meta["speedup_o0_o3"] >= 3.0 and p3.baseline_asm
-    splits = {p.meta["codenet"]["problem_id"]: p.split for p in problems}
+    assert p3.settings.speedup_o0_o3 >= 3.0 and p3.baseline_asm
+    splits = {p.settings.codenet["problem_id"]: p.split for p in problems}
     assert sorted(splits.values()).count("val") == 1
     for split in ("train", "val"):
         recs = load_records(out / f"{split}.parquet")

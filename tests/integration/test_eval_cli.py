@@ -243,3 +243,35 @@ def test_optimize_with_a_store_records_its_target(tmp_path):
     finally:
         store.close()
     assert run.options.target == "x86-64"
+
+
+def test_eval_writes_a_runs_answers_as_s_files_and_resume_rewrites_them(tmp_path):
+    sandbox_or_skip()
+    for name in ("fast", "broken"):
+        primes_dir(tmp_path / "bench", name)
+    db, answers = tmp_path / "runs.sqlite", tmp_path / "answers"
+    args = ["--benchmark", str(tmp_path / "bench"), "--db", str(db), "--no-time"]
+    with openai_server(by_problem({"fast": fast_answer(), "broken": BROKEN})) as url:
+        base = ["eval", "--model", "openai:m", "--base-url", url, "--run", "r1"]
+        result = runner.invoke(app, [*base, *args, "--answers-dir", str(answers)])
+        assert result.exit_code == 0, result.output
+        asked = len(url.requests)
+    written = (answers / "fast.s").read_text()  # the assembly out of the model's reply
+    assert ".globl" in written and written.strip() in fast_answer()
+    index = {e["problem"]: e for e in json.loads((answers / "answers.json").read_text())}
+    assert index["fast"]["file"] == "fast.s" and index["fast"]["status"] == "ok"
+    assert index["broken"]["status"] == "compile_error"
+    assert "wrote 2 answer(s) of 2 problem(s)" in result.output
+    checked = runner.invoke(
+        app, ["check", str(tmp_path / "bench" / "fast"), str(answers / "fast.s"), "--no-time"]
+    )
+    assert checked.exit_code == 0 and "ok" in checked.output, checked.output
+    # a finished run's answers, again, without asking or verifying anything
+    again = tmp_path / "again"
+    with openai_server(by_problem({"fast": fast_answer(), "broken": BROKEN})) as url:
+        resumed = runner.invoke(
+            app, ["eval", "--resume", "r1", "--db", str(db), "--answers-dir", str(again)]
+        )
+        assert resumed.exit_code == 0, resumed.output
+        assert len(url.requests) == 0 and asked == 2
+    assert (again / "fast.s").read_text() == written

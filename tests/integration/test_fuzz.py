@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 from supercoder.problems.fuzz import (
     fuzz_problem,
 )
@@ -34,8 +36,11 @@ def sorted_sum_problem(tmp_path, meta: dict | None = None):
         nums = [int(x) for x in text.split()[1:]]
         expected = f"{len(nums)} {sum(nums)}\n".encode()
         tests.append(TestCase(f"t{i}", expected, input_bytes=text.encode()))
-    p = Problem("sorted_sum", SORTED_SUM, tuple(tests), meta=meta or {})
-    return load_problem(write_problem(p, tmp_path / "sorted_sum"))
+    folder = write_problem(Problem("sorted_sum", SORTED_SUM, tuple(tests)), tmp_path / "sorted_sum")
+    if meta:  # problem.json as an author wrote it (a malformed one too)
+        written = json.loads((folder / "problem.json").read_text())
+        (folder / "problem.json").write_text(json.dumps({**written, **meta}))
+    return load_problem(folder)
 
 
 def test_fuzzed_tests_are_kept_only_where_the_reference_succeeds(tmp_path):

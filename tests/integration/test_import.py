@@ -85,7 +85,7 @@ def test_import_rebuilds_baselines_and_reports_disagreements(hf_file, tmp_path):
     assert set(problems) == {"train_0", "train_1", "train_2"}
     for i, name in enumerate(sorted(problems)):
         assert normalize_asm(problems[name].baseline_asm) == normalize_asm(o3[i])
-    assert problems["train_2"].meta["ground_truth_kind"] == "O0"
+    assert problems["train_2"].settings.ground_truth_kind == "O0"
     assert [t.expected for t in problems["train_2"].tests] == [b"55\n"]
 
 

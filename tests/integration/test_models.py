@@ -10,6 +10,7 @@ import pytest
 from supercoder.errors import InfraError
 from supercoder.models import Sampling, load_model
 from supercoder.models.anthropic_api import AnthropicModel
+from supercoder.models.cache import CachedModel
 from supercoder.models.http import RequestRejected, RetryPolicy
 from supercoder.models.openai_api import OpenAIModel, with_v1
 from tests.fakes.servers import Reply, anthropic_server, openai_server
@@ -175,3 +176,35 @@ def test_concurrency_limit_bounds_requests_in_flight():
         for t in threads:
             t.join()
     assert len(url.requests) == 6 and state["peak"] == 2
+
+
+# the torch test: a tiny Qwen2 generates (seconds of CPU: the integration tier)
+def test_hf_tiny_local_model_generates(tmp_path, monkeypatch):
+    from tests.unit.models.test_models import tiny_hf_model
+
+    monkeypatch.setenv("SUPERCODER_HF_ENGINE", "transformers")
+    tokenizer = tiny_hf_model(tmp_path / "tiny")
+    from supercoder.models.hf import HFModel, render_prompt
+
+    prompt = render_prompt(tokenizer, MESSAGES)
+    assert prompt == "<|system|> be terse <|user|> make it fast <|assistant|> "
+    prompt_tokens = len(tokenizer(prompt, add_special_tokens=False)["input_ids"])
+    assert prompt_tokens > 3
+
+    model = load_model(f"hf:{tmp_path / 'tiny'}")
+    assert isinstance(model, CachedModel) and isinstance(model.inner, HFModel)
+    first = model.complete(MESSAGES, Sampling(n=2, temperature=1.0, max_tokens=6, seed=3))
+    assert len(first) == 2 and not any(c.cached for c in first)
+    assert (first[0].prompt_tokens, first[1].prompt_tokens) == (prompt_tokens, 0)
+    for c in first:
+        assert 1 <= c.completion_tokens <= 6 and c.model == f"hf:{tmp_path / 'tiny'}"
+        assert isinstance(c.text, str)
+    assert first[0].text != first[1].text  # different seeds
+    # seed + i is reproducible: sample 1 of seed 3 is sample 0 of seed 4
+    inner = HFModel(str(tmp_path / "tiny"))
+    [again] = inner.complete(MESSAGES, Sampling(temperature=1.0, max_tokens=6, seed=4))
+    assert again.text == first[1].text
+    again = model.complete(MESSAGES, Sampling(n=2, temperature=1.0, max_tokens=6, seed=3))
+    assert [c.cached for c in again] == [True, True]
+    greedy = inner.complete(MESSAGES, Sampling(n=2, temperature=0.0, max_tokens=4))
+    assert greedy[0].text == greedy[1].text

@@ -14,6 +14,7 @@ from pathlib import Path
 from supercoder.dataset.records import problem_from_record, problem_to_record
 from supercoder.problems.loading import load_problem
 from supercoder.toolchain.baseline import baseline_asm
+from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Problem
 from supercoder.verify.client import problem_record
 from supercoder.verify.evaluate import CheckConfig, check_candidate
@@ -60,27 +61,36 @@ def test_a_three_unit_problem_and_a_lib_header_survive_records_and_the_server(tm
         *(str(rle / n) for n in ("main.c", "encode.c", "decode.c")),
         "--inputs",
         str(rle / "tests"),
+        "--answer-unit",
+        "encode.c",
     )
-    assert units.units == ("encode.c", "decode.c")
+    assert units.units == ("main.c", "decode.c") and units.answer_unit == "encode.c"
     example = REAL / "jsonish" / "example"
     header = _init(tmp_path / "js", str(example / "driver.c"), "--inputs", str(example / "tests"))
-    assert header.meta["headers"] == ["lib/jsonish/jsmn.h"]
+    assert header.settings.headers == ("lib/jsonish/jsmn.h",)
+    # the answer unit is encode.c: a wrong one is an encoder that writes wrong counts
+    wrong_encode = (Path(units.path) / "source.c").read_text()
+    wrong_encode = wrong_encode.replace("out[at] = count;", "out[at] = count + 1;")
+    wrongs = {
+        units.name: compile_to_asm(wrong_encode, ("-O3", *units.compile_flags)),
+        header.name: WRONG,
+    }
     for problem in (units, header):
         base = baseline_asm(problem)
-        here = _statuses(problem, [base, WRONG])
+        wrong = wrongs[problem.name]
+        here = _statuses(problem, [base, wrong])
         assert here[0] == ("ok", "") and here[1][0] == "wrong_output", here
         for restored in _travelled(problem):
-            folder = Path(restored.meta["path"])
-            assert folder != Path(problem.meta["path"])  # restored elsewhere, from the record
+            folder = Path(restored.path)
+            assert folder != Path(problem.path)  # restored elsewhere, from the record
             assert restored.units == problem.units
-            assert restored.meta.get("headers") == problem.meta.get("headers")
-            for rel in (*problem.units, *(problem.meta.get("headers") or ())):
-                assert (folder / rel).read_bytes() == (
-                    Path(problem.meta["path"]) / rel
-                ).read_bytes()
+            assert restored.answer_unit == problem.answer_unit
+            assert restored.settings.headers == problem.settings.headers
+            for rel in (*problem.units, *problem.settings.headers):
+                assert (folder / rel).read_bytes() == (Path(problem.path) / rel).read_bytes()
             assert [t.run_input() for t in restored.tests] == [t.run_input() for t in problem.tests]
             assert baseline_asm(restored) == base
-            assert [s for s, _ in _statuses(restored, [base, WRONG])] == [s for s, _ in here]
+            assert [s for s, _ in _statuses(restored, [base, wrong])] == [s for s, _ in here]
 
 
 RLE_GEN = """# gen.py

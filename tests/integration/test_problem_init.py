@@ -179,11 +179,12 @@ def test_check_applies_the_problems_compare_mode(tmp_path):
 def test_flags_and_compare_travel_through_records_and_prompts(tmp_path):
     from supercoder.dataset.records import load_records, write_records
     from supercoder.prompting.prompts import question
+    from supercoder.settings import ProblemSettings
     from supercoder.types import Problem, TestCase
 
-    meta = {"cflags": "-fopenmp -DN=3", "ldflags": "-lgomp", "compare": "float:1e-6"}
+    meta = ProblemSettings(cflags="-fopenmp -DN=3", ldflags="-lgomp", compare="float:1e-6")
     source = (OPENMP / "harmonic.c").read_text()
-    problem = Problem("omp", source, (TestCase("1", b"1.000000 1\n", b"1\n"),), meta=meta)
+    problem = Problem("omp", source, (TestCase("1", b"1.000000 1\n", b"1\n"),), settings=meta)
     assert problem.cflags == ("-fopenmp", "-DN=3") and problem.link_flags[-1] == "-lgomp"
     text = question(problem)
     assert "`gcc -O3 -fopenmp -DN=3`" in text and "-lm -fopenmp -DN=3 -lgomp`" in text
@@ -197,8 +198,13 @@ def test_check_names_the_problems_source_when_it_does_not_compile(tmp_path):
     from supercoder.types import Problem, TestCase
 
     folder = tmp_path / "prob"
+    from supercoder.settings import ProblemSettings
+
     problem = Problem(
-        "p", "int main(void) { return nope; }\n", (TestCase("1", b""),), meta={"path": str(folder)}
+        "p",
+        "int main(void) { return nope; }\n",
+        (TestCase("1", b""),),
+        settings=ProblemSettings(path=str(folder)),
     )
     with pytest.raises(UserError) as e:
         baseline_asm(problem)

@@ -51,7 +51,7 @@ def test_the_budget_bounds_the_profile_and_says_so(harmonic):
 
 
 def test_problem_profile_cli_json_and_table(harmonic):
-    folder = harmonic.meta["path"]
+    folder = harmonic.path
     result = runner.invoke(app, ["problem", "profile", str(folder), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
@@ -64,7 +64,7 @@ def test_problem_profile_cli_json_and_table(harmonic):
 
 def test_bench_tokens_counts_prompts_and_answers(harmonic, tmp_path):
     pytest.importorskip("tokenizers")
-    bench = Path(harmonic.meta["path"]).parent
+    bench = Path(harmonic.path).parent
     out = {}
     for context, answer in (("full", "whole"), ("hot", "diff")):
         path = tmp_path / f"{context}.json"

@@ -196,7 +196,11 @@ def test_a_second_c_file_and_an_included_c_file_build_everywhere(tmp_path):
         str(tmp_path / "twofile"),
     )
     assert proc.returncode == 0, proc.stderr
-    assert "stats.c (compiled apart, linked with source.c)" in proc.stdout
+    # the helpers are where the time goes (the profile): stats.c is the answer and
+    # main.c is linked beside it, compiled apart
+    assert "stats.c -> source.c (the answer unit)" in proc.stdout, proc.stdout
+    assert "main.c -> main.c (compiled apart, linked with source.c)" in proc.stdout
+    assert load_problem(tmp_path / "twofile").units == ("main.c",)
     assert load_problem(tmp_path / "twofile").reads_input
     assert (tmp_path / "twofile" / "tests" / "small.out").read_text() == "52 8\n"
     _baseline_checks_ok(tmp_path, tmp_path / "twofile")

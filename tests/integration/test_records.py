@@ -11,6 +11,7 @@ import pytest
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.dataset.records import load_records, problem_to_record, write_records
 from supercoder.errors import UserError
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.gcc import compile_to_asm, normalize_asm
 from supercoder.types import Problem, TestCase
 
@@ -23,7 +24,7 @@ def problem(name: str = "add", split: str = "val") -> Problem:
         TestCase("neg", b"-1\n", input_bytes=b"-3 2\n"),
         TestCase("secret", b"10\n", input_bytes=b"4 6\n", hidden=True),
     )
-    return Problem(name, SOURCE, tests, split=split, meta={"tags": ["math"]})
+    return Problem(name, SOURCE, tests, split=split, settings=ProblemSettings(tags=("math",)))
 
 
 @pytest.mark.parametrize("ext", [".parquet", ".jsonl"])
@@ -38,8 +39,8 @@ def test_round_trip_keeps_tests_hidden_flags_and_names(tmp_path, ext):
         (("hidden/" if t.hidden else "") + t.name, t.read_input(), t.expected, t.hidden)
         for t in problem().tests
     )
-    assert p.meta["tags"] == ["math"]
-    assert normalize_asm(p.meta["record_ground_truth"]) == normalize_asm(compile_to_asm(SOURCE))
+    assert p.settings.tags == ("math",)
+    assert normalize_asm(p.settings.record_ground_truth) == normalize_asm(compile_to_asm(SOURCE))
 
 
 def test_record_has_the_exact_supercoder_schema(tmp_path):
@@ -98,7 +99,7 @@ def test_a_record_carries_its_problem_folder_whole(tmp_path):
     (folder / "table.bin").write_bytes(b"\xff\x00\xfe")
     for ext in (".jsonl", ".parquet"):
         (back,) = load_records(write_records([load_problem(folder)], tmp_path / f"r{ext}"))
-        where = back.meta["path"]
+        where = back.path
         assert where != str(folder) and back.memorizable and back.name == "add"
         for name in ("gen.py", "input_model.json", "tests/small.args", "table.bin"):
             assert (folder / name).read_bytes() == (Path(where) / name).read_bytes()
@@ -106,7 +107,7 @@ def test_a_record_carries_its_problem_folder_whole(tmp_path):
     del old["extra_info"]["problem_files"]
     (tmp_path / "old.jsonl").write_text(json.dumps(old) + "\n")
     (legacy,) = load_records(tmp_path / "old.jsonl")
-    assert "path" not in legacy.meta and len(legacy.tests) == 3
+    assert legacy.path is None and len(legacy.tests) == 3
 
 
 def test_a_problem_that_cannot_travel_whole_is_refused_and_a_bad_bundle_named(tmp_path):
@@ -144,5 +145,5 @@ def test_threads_restoring_one_record_at_once_all_get_its_folder(tmp_path):
     bundle = rec["extra_info"]["problem_files"]
     with ThreadPoolExecutor(8) as pool:
         restored = list(pool.map(lambda _: restore_problem(thin, bundle), range(16)))
-    assert len({p.meta["path"] for p in restored}) == 1
+    assert len({p.path for p in restored}) == 1
     assert all(len(p.tests) == 3 for p in restored)

@@ -8,6 +8,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.paths import cache_dir
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.toolchain.reference import (
@@ -54,6 +55,17 @@ int main(void) {
 }
 """
 SPIN = "int main(void) { volatile unsigned long i = 0; for (;;) i++; }\n"
+# Starts a thread and relies on it (the Benchmarks Game's pthread mandelbrot does so).
+THREADED = """#include <pthread.h>
+#include <stdio.h>
+static void *work(void *p) { *(int *)p = 42; return 0; }
+int main(void) {
+    int v = 0; pthread_t t;
+    pthread_create(&t, 0, work, &v); pthread_join(t, 0);
+    if (v != 42) return 3;
+    printf("%d\\n", v); return 0;
+}
+"""
 
 
 def test_a_deterministic_program_gives_its_outputs_and_times():
@@ -89,6 +101,18 @@ def test_a_crash_on_one_input_names_that_input():
     assert str(e.value).startswith("/u/crash.c failed on b.txt: killed by signal SIGSEGV")
 
 
+def test_a_program_that_needs_a_thread_is_told_why_it_fails_in_the_sandbox():
+    sandbox_or_skip()
+    with pytest.raises(UserError) as e:
+        reference_runs(THREADED, [b""], names=["a"], source_path=Path("/u/mt.c"))
+    message = str(e.value)
+    assert message.startswith("/u/mt.c failed on a:")
+    assert "starts threads" in message and "one thread" in message
+    with pytest.raises(UserError) as e:  # a crash in a program without threads: no hint
+        reference_runs(CRASH_ON_ZERO, [b"0\n"], names=["z"])
+    assert "thread" not in str(e.value)
+
+
 def test_timeouts_and_disagreeing_builds_are_told_apart():
     sandbox_or_skip()
     [slow] = run_reference(SPIN, [b""], timeout=0.3)
@@ -120,7 +144,7 @@ def test_the_baseline_is_built_once_and_cached():
         "cached",
         DOUBLE + "/* test_reference */\n",
         (TestCase("1", b"1\n"),),
-        meta={"cflags": "-DUNUSED=1"},
+        settings=ProblemSettings(cflags="-DUNUSED=1"),
     )
     calls = []
     real = compile_to_asm
@@ -134,7 +158,9 @@ def test_the_baseline_is_built_once_and_cached():
     assert baseline_asm(problem, counting) == first == baseline_asm(problem, counting)
     assert len(calls) == 1  # the second and third calls read the cache
     assert len(list((cache_dir() / "baselines").glob(f"{problem.source_hash()}-*.s"))) == 1
-    other = Problem("cached", problem.source, problem.tests, meta={"cflags": "-DUNUSED=2"})
+    other = Problem(
+        "cached", problem.source, problem.tests, settings=ProblemSettings(cflags="-DUNUSED=2")
+    )
     assert baseline_asm(other, counting) == first and len(calls) == 2  # another build
 
 

@@ -99,7 +99,7 @@ def by_check(problem: Problem, asm: str, tmp: Path) -> tuple[float, str]:
 
     answer = tmp / f"{problem.name}.s"
     answer.write_text(asm)
-    result = CliRunner().invoke(app, ["check", problem.meta["path"], str(answer), "--json"])
+    result = CliRunner().invoke(app, ["check", problem.path, str(answer), "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.output)
     return data["reward"], data["status"]
@@ -207,7 +207,7 @@ def test_a_worker_on_another_machine_restores_the_problem_it_is_sent(cases, tmp_
     restored = problem_from_record(records_for([problem])[0])
     job = _job(restored, asm, CheckConfig(time=False), remote=True)
     assert job.problem is not None and job.path is None  # sent whole, not as a path
-    shutil.rmtree(restored.meta["path"])  # the other machine has no such folder
+    shutil.rmtree(restored.path)  # the other machine has no such folder
     result = run_job(job)
     assert result.verdict.status is Status.OK and result.verdict.memorizable
-    assert Path(restored.meta["path"]).is_dir()  # restored there, from what it carries
+    assert Path(restored.path).is_dir()  # restored there, from what it carries

@@ -430,3 +430,36 @@ def test_a_ctrl_c_during_the_exit_cleanup_waits_for_it_and_leaves_no_traceback(t
     assert proc.returncode == 130, proc.stderr
     assert "Traceback" not in proc.stderr
     assert mark.read_text() == "cleaned"
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_ctrl_c_during_report_exits_130_without_a_traceback(tmp_path):
+    """Ctrl-C reaches the whole process group mid-report: one line, exit 130."""
+    from supercoder.toolchain.gcc import compile_to_asm
+    from tests.integration.test_report import POP, _record
+
+    base = compile_to_asm(POP.replace("BITS", "bits"), ("-O3",))
+    cand = compile_to_asm(POP.replace("BITS", "__builtin_popcount"), ("-O3", "-mpopcnt"))
+    records = [_record(f"p{i}", "ok", 2.0, base, cand) for i in range(400)]
+    db = tmp_path / "runs.json"
+    db.write_text(json.dumps({"runs": [{"name": "big", "model": "m", "records": records}]}))
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    args = [sys.executable, "-m", "supercoder.cli", "report", "big", "--db", str(db)]
+    proc = subprocess.Popen(
+        [*args, "-o", str(tmp_path / "r.html")],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    while proc.poll() is None and _cpu_seconds(proc.pid) < 1.0:  # past loading: reporting
+        time.sleep(0.02)
+    os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and err.strip().splitlines()[-1] == "error: interrupted", err

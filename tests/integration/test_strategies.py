@@ -278,5 +278,8 @@ def test_the_chosen_faster_answer_is_re_checked_afresh_before_it_is_reported(pri
     best = out.best
     assert best.sample == 1 and best.verdict.context.measurement.checks == 2
     assert best.verdict.context.measurement.first_check.value > 1.5
+    # each figure keeps the load it was timed under: a busier or quieter machine is seen
+    measured = best.verdict.context.measurement
+    assert measured.load is not None and measured.first_check_load is not None
     assert best.verdict.speedup.value > 1.5 and best.verdict.significantly_faster
     assert out.attempts[0].verdict.context.measurement.checks == 1  # the copy: one check

@@ -512,3 +512,13 @@ def test_numpy_extra_info_and_verl_context_keys(problems):
     out = verl_reward.score_responses([f"```assembly\n{wrong_asm()}```", "nothing"], [info, info])
     assert [r["score"] for r in out] == [0.0, 0.0]
     assert verl_reward.record_problem(info) is verl_reward.record_problem(record["extra_info"])
+
+
+def test_the_v1_trainer_main_ppo_runs_can_be_imported():
+    """main_ppo's default (v1) TaskRunner imports transfer_queue and the v1 trainers: the
+    verl extra must bring them (plain ``pip install verl`` does not)."""
+    _verl_or_skip()
+    import transfer_queue  # noqa: F401
+    from verl.trainer.ppo.v1 import get_trainer_cls
+
+    assert get_trainer_cls("sync") is not None

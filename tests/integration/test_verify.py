@@ -13,6 +13,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.types import Candidate, Origin, Status
@@ -140,7 +141,9 @@ def test_a_broken_problem_raises_its_user_error_and_is_not_retried(problem, prog
     sandbox_or_skip()
     # C that does not compile: no baseline can be built (a carried baseline.s is never
     # the yardstick: the reader builds it)
-    broken = replace(problem, source="int main(void) { this is not C; }\n", meta={})
+    broken = replace(
+        problem, source="int main(void) { this is not C; }\n", settings=ProblemSettings()
+    )
     machine = watched(InlineExecutor())
     with pytest.raises(UserError, match="error"):
         verify_candidates(broken, [programs["good"]], UNTIMED, machine)

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 
 from supercoder.analysis.cfg import build_program
 from supercoder.errors import UserError, require
-from supercoder.toolchain.gcc import object_code
+from supercoder.sandbox.readback import read_back
+from supercoder.toolchain.gcc import MAX_BINARY_BYTES, object_code
 
 _STRING_OPS = ("stos", "lods", "scas", "cmps", "movs")
 _ALIASES = {"sal": "shl", "cwde": "cwde", "cdqe": "cdqe"}
@@ -34,7 +35,7 @@ def _object_bytes(asm: str) -> bytes:
     if not built.ok or built.binary is None:
         raise UserError(f"the assembly does not assemble:\n{built.log[:2000]}")
     try:
-        return built.binary.read_bytes()
+        return read_back(built.binary.parent, built.binary.name, MAX_BINARY_BYTES) or b""
     finally:
         shutil.rmtree(built.binary.parent, ignore_errors=True)
 

@@ -115,7 +115,7 @@ def list_(
     )
     for p in problems:
         largest = max(len(t.run_input()) for t in p.tests)
-        tags = ",".join(map(str, p.meta.get("tags", [])))
+        tags = ",".join(map(str, p.settings.tags))
         hidden = len(p.tests) - len(p.visible_tests)
         table.add_row(
             p.name,

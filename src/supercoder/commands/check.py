@@ -15,21 +15,24 @@ from supercoder.commands.display import print_verdict
 from supercoder.commands.options import (
     CPU_LIMIT,
     MEMORY_MB,
+    REWARD,
     SERVER,
     CheckOptions,
     JsonFlag,
+    TimingRoundsOpt,
     note,
+    reward_config,
 )
 from supercoder.commands.optionset import with_groups
 from supercoder.errors import EXIT_MACHINE, UserError, printable, read_regular
 from supercoder.problems.loading import load_problem_arg
 from supercoder.toolchain.gcc import MAX_ASM_BYTES
 from supercoder.verify.client import TOKEN_ENV, ServiceClient
-from supercoder.verify.reward import verdict_json
+from supercoder.verify.reward import RewardConfig, reward_evaluation, score_verdicts, verdict_json
 from supercoder.verify.service import verify_together
 
 if TYPE_CHECKING:
-    from supercoder.types import Verdict
+    from supercoder.types import Problem, Verdict
 
 
 @with_groups(checks=CheckOptions)
@@ -52,6 +55,8 @@ def check(
     cpu_limit: Annotated[float, CPU_LIMIT] = 10.0,
     memory_mb: Annotated[int, MEMORY_MB] = 2048,
     server: Annotated[str | None, SERVER] = None,
+    reward: Annotated[str | None, REWARD] = None,
+    timing_rounds: TimingRoundsOpt = None,
     *,
     checks: CheckOptions,
 ) -> None:
@@ -72,9 +77,27 @@ def check(
 
     Start from the -O3 baseline: supercoder problem baseline dp_lcs -o my.s
 
+    --reward FORM scores each verdict under that reward as training would (the same
+    function as eval, TRL, verl, serve and the environments; --timing-rounds: the
+    timing budget it is measured with); without it the default, gated, is shown.
+
     Example: supercoder check dp_lcs my.s other.s --json
     """
     programs = _read_candidates(candidates)
+    paying = (
+        None
+        if reward is None and timing_rounds is None
+        else reward_config(
+            reward or "gated",
+            0.0,
+            not checks.unsafe_no_sandbox,
+            checks.isa_target,
+            timing_rounds,
+            not checks.no_time,
+        )
+    )
+    if server is not None and paying is not None:
+        raise UserError("--reward/--timing-rounds: score locally (without --server)")
     if server is not None:
         verdicts = _check_remote(
             server,
@@ -93,9 +116,11 @@ def check(
         return
     problem = load_problem_arg(problem_dir, note)
     config = checks.config(cpu_limit, memory_mb)
+    if paying is not None:  # measured as the reward path measures (its timing budget)
+        config = reward_evaluation(paying.with_evaluation(config))
     verdicts = verify_together(problem, programs, config)
     verdicts = [_named(v, c) for v, c in zip(verdicts, candidates, strict=True)]
-    _show(candidates, verdicts, as_json)
+    _show(candidates, verdicts, as_json, paying, problem)
     if any(v.is_infra_failure for v in verdicts):
         raise typer.Exit(EXIT_MACHINE)
 
@@ -131,22 +156,34 @@ def _read_candidates(candidates: list[Path]) -> list[str]:
     return [r.decode(errors="replace") for r in raw]
 
 
-def _show(candidates: list[Path], verdicts: list[Verdict], as_json: bool) -> None:
+def _show(
+    candidates: list[Path],
+    verdicts: list[Verdict],
+    as_json: bool,
+    paying: RewardConfig | None = None,
+    problem: Problem | None = None,
+) -> None:
     """The verdicts as JSON (one object, or a list in argument order; on one line when a
-    check could not run) or as text, one block per candidate."""
+    check could not run) or as text, one block per candidate; with ``paying`` (--reward)
+    each with that reward (``score_verdicts``)."""
+    rewards: list[float | None] = [None] * len(verdicts)
+    if paying is not None and problem is not None:
+        rewards = score_verdicts([problem] * len(verdicts), verdicts, paying)
     if as_json:
-        data = [verdict_json(v) for v in verdicts]
+        data = [verdict_json(v, r, paying) for v, r in zip(verdicts, rewards, strict=True)]
         broken = any(v.is_infra_failure for v in verdicts)
         typer.echo(json.dumps(data[0] if len(data) == 1 else data, indent=None if broken else 2))
         return
 
-    for candidate, verdict in zip(candidates, verdicts, strict=True):
+    for candidate, verdict, reward in zip(candidates, verdicts, rewards, strict=True):
         if len(verdicts) > 1:
             typer.echo(printable(f"== {candidate}", newlines=False))
         if verdict.is_infra_failure:  # the check itself could not run
             typer.echo(printable(f"check could not run: {verdict.message}"))
         else:
             print_verdict(verdict)
+            if paying is not None and verdict.correct and verdict.speedup is not None:
+                typer.echo(f"reward {reward or 0.0:.3f} under --reward {paying.spec}")
 
 
 def _named(verdict, candidate: Path):

@@ -34,7 +34,8 @@ def import_(
 
     Bad records (malformed, unsafe or duplicate names, C that does not compile, expected
     outputs the reference does not reproduce) are skipped, each with its reason; nothing
-    is written outside OUT.
+    is written outside OUT. Exits 0 when at least one problem was written, 2 when none
+    was.
     """
     bad: list[tuple[str, str]] = []
     records = read_source(source, bad)
@@ -61,3 +62,8 @@ def import_(
         typer.echo(f"evaluate them: supercoder eval --benchmark {split} --no-time")
 
     atomic_write_text(out / "import_report.json", json.dumps(report.__dict__, indent=2) + "\n")
+    if report.records and not report.written:  # some written is a success: each skip says why
+        raise UserError(
+            f"none of the {report.records} records was imported (each one's reason is above, "
+            f"and in {out / 'import_report.json'})"
+        )

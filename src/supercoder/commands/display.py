@@ -13,6 +13,7 @@ from rich.table import Table
 from rich.text import Text
 
 from supercoder.errors import printable
+from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
 from supercoder.types import Provenance, Status, UnseenResult, Verdict
 from supercoder.verify.reward import default_reward, holds_past_cut, paper_reward
@@ -47,7 +48,14 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             f"  ({verdict.tests_passed}/{verdict.tests_total} tests passed{_split(verdict)})",
         )
     )
-    if verdict.speedup:
+    if verdict.speedup and verdict.correct and not long_enough(verdict):
+        s = verdict.speedup  # what eval does with it: untimed, the figure not counted
+        console.print(
+            f"not timed: every timed input's baseline ran under 5 ms (start-up, not the "
+            f"program's work): measured {format_speedup(s.value, s.low, s.high)}, not "
+            "counted (eval counts this problem untimed too)"
+        )
+    elif verdict.speedup:
         s = verdict.speedup
         sig = (
             "significantly faster"
@@ -121,6 +129,9 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     where = verdict.context.provenance
     if where != Provenance():
         line = f"{where.machine.gcc} | {where.machine.cpu} | sandbox: {where.sandbox}"
+        load = verdict.context.measurement.load
+        if load is not None:  # the figure belongs to the machine state it was timed in
+            line += f" | timed at load {load:.2f} per CPU"
         console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
 
 

@@ -15,6 +15,7 @@ from supercoder.commands.options import (
     BaselineCopyOpt,
     RewardOpt,
     TargetOpt,
+    TimingRoundsOpt,
     reward_config,
 )
 from supercoder.commands.optionset import but
@@ -32,8 +33,9 @@ _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 def openenv(
     benchmark: Annotated[str, BENCHMARK] = "train",
     turns: Annotated[int, TURNS] = 1,
-    reward: RewardOpt = DEFAULT_REWARD,
+    reward: RewardOpt = DEFAULT_REWARD.value,
     baseline_copy: BaselineCopyOpt = 0.0,
+    timing_rounds: TimingRoundsOpt = None,
     answer: AnswerOpt = AnswerForm.WHOLE,
     host: Annotated[str, HOST] = "127.0.0.1",
     port: Annotated[int, but(PORT, min=1)] = 8000,
@@ -59,7 +61,7 @@ def openenv(
     settings = EnvSettings(
         problems=tuple(load_benchmark(benchmark)),
         turns=check_turns(turns),
-        reward=reward_config(reward, baseline_copy, True, isa_target),
+        reward=reward_config(reward, baseline_copy, True, isa_target, timing_rounds),
         answer=answer,
     )
     serve(settings, host, port, sessions, echo=lambda line: typer.echo(line, err=True))

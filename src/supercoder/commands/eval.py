@@ -35,7 +35,7 @@ from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import EXIT_MACHINE, UserError, check_writable, printable
 from supercoder.paths import atomic_write_text
 from supercoder.problems.loading import kept_paths
-from supercoder.runs.eval_run import run_eval
+from supercoder.runs.eval_run import ANSWERS_INDEX, run_eval, write_answers
 from supercoder.runs.metrics import geomean, problem_record
 from supercoder.runs.store import Store
 from supercoder.runs.summary import STAT_KEYS
@@ -121,6 +121,17 @@ def eval_cmd(
             "run file in --db; flags given here override them).",
         ),
     ] = None,
+    answers_dir: Annotated[
+        Path | None,
+        typer.Option(
+            "--answers-dir",
+            metavar="DIR",
+            help="Write each problem's answer (the one the run reports) as DIR/PROBLEM.s, "
+            "exactly as verified (supercoder check takes it back), and DIR/answers.json "
+            "indexing them (status, speedup, interval, checks, load). With --resume RUN "
+            "it writes a finished run's answers without verifying anything again.",
+        ),
+    ] = None,
     *,
     opts: ModelRunConfig,
 ) -> None:
@@ -141,7 +152,11 @@ def eval_cmd(
     Example: supercoder eval --benchmark val --json summary.json
 
     Example: supercoder eval --resume compiler@val
+
+    Example: supercoder eval --resume compiler@val --answers-dir answers/
     """
+    if answers_dir is not None:
+        check_writable(answers_dir / ANSWERS_INDEX, "--answers-dir")
     if json_out:
         check_writable(json_out, "--json")
     specs = opts.specs()
@@ -178,6 +193,12 @@ def eval_cmd(
     print_summary(result.name, result.summary)
     if json_out:
         _write_summary(json_out, result.summary)
+    if answers_dir is not None:
+        index = write_answers(result.outcomes, answers_dir)
+        wrote = sum(1 for e in index if e["file"])
+        err.print(
+            Text(printable(f"wrote {wrote} answer(s) of {len(index)} problem(s) to {answers_dir}/"))
+        )
     if result.failed:
         _report_unfinished(result.name, result.failed)
         raise typer.Exit(EXIT_MACHINE)

@@ -50,7 +50,7 @@ from supercoder.runs.store import Store
 from supercoder.runs.strategies import make_verifier
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import program_isa
-from supercoder.types import BuildProvenance
+from supercoder.types import BuildProvenance, load_change
 
 
 @with_config(ModelRunConfig, "opts", machine=engine_options())
@@ -287,6 +287,8 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
     if chosen is not None:
         what = "not timed" if no_time else _speedup_text(chosen.verdict)
         typer.echo(printable(f"best: {answer_origin(chosen)}: {what}"))
+        for line in () if no_time else confirmation_lines(chosen.verdict):
+            typer.echo(printable(line))
         typer.echo(printable(f"wrote {path}"))
         return
     if best and best.verdict.correct:
@@ -345,6 +347,26 @@ MEMORIZABLE_NOTE = (
     "memorizable: the program reads no input, so its speedup is measured on its visible "
     "tests (a program printing the expected output would pass them)"
 )
+
+
+def confirmation_lines(v) -> list[str]:
+    """How the reported figure was measured: its own check (re-checked afresh apart from
+    the check that picked it, ``strategies.confirm_best``), that first figure, and the
+    machine's load at each, marked when they differ (``types.load_change``)."""
+    m = v.context.measurement
+    at = f" at load {m.load:.2f} per CPU" if m.load is not None else ""
+    if m.checks < 2 or m.first_check is None:
+        return [f"  this figure is the answer's own check{at}"] if at else []
+    first = m.first_check
+    then = f" at load {m.first_check_load:.2f}" if m.first_check_load is not None else ""
+    lines = [
+        f"  this figure is the answer's own confirming check{at}, apart from the check "
+        f"that picked it ({first.value:.3f}x [{first.low:.3f}, {first.high:.3f}]{then})"
+    ]
+    note = load_change(m.first_check_load, m.load)
+    if note:
+        lines.append(f"  note: {note}")
+    return lines
 
 
 def _speedup_text(v) -> str:

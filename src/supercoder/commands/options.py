@@ -5,7 +5,7 @@ build search's older spelling, ``--model compiler[:OPTS]``, among them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -25,7 +25,13 @@ from supercoder.runs.strategies import StrategyConfig
 from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
 from supercoder.verify.evaluate import check_config
-from supercoder.verify.reward import DEFAULT_REWARD, REWARD_KINDS, RewardConfig, RewardKind
+from supercoder.verify.reward import (
+    DEFAULT_REWARD,
+    MAX_ROUNDS,
+    REWARD_KINDS,
+    RewardConfig,
+    parse_reward,
+)
 from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
@@ -174,9 +180,25 @@ SPLIT = declare(
 # rewards and episodes (train grpo, env openenv)
 REWARD = declare(
     "--reward",
-    help=f"Reward: {', '.join(REWARD_KINDS)}. {DEFAULT_REWARD.value}: the speedup only when "
-    "significantly faster, else what a copy of the baseline earns (a copy padded with a nop "
-    "reads ~1.0x: the paper's reward, 'paper', pays it ~1.0).",
+    metavar="KIND[:KEY=VALUE,...]",
+    help=f"Reward: {', '.join(REWARD_KINDS)}, with options after a colon. "
+    f"{DEFAULT_REWARD.value}: the speedup only when significantly faster, else what a copy "
+    "of the baseline earns (a copy padded with a nop reads ~1.0x: the paper's reward, "
+    "'paper', pays it ~1.0); binary[:threshold=1.05]: 1 when significantly faster with the "
+    "CI's lower end at the threshold or above, else 0; percentile[:pool=auto|builds|"
+    "references]: the share of the problem's reference pool (its compiler builds, -O0 to "
+    "PGO, measured once and cached) it is significantly faster than, 0 unless significantly "
+    "faster than the baseline. rounds=N: the timing budget (see --timing-rounds). A copy of "
+    "the baseline earns 0 under every reward. `supercoder reward study` compares them.",
+)
+TIMING_ROUNDS = declare(
+    "--timing-rounds",
+    min=2,
+    max=MAX_ROUNDS,
+    help="Timing budget of the reward: rounds of pairs timed per completion, fixed (each "
+    "round a pair on every timed input); default: the meter's adaptive 4-15. "
+    "`supercoder reward study` shows what each budget buys.",
+    show_default="adaptive",
 )
 BASELINE_COPY = declare("--baseline-copy", min=0.0, help="Reward for a copy of the baseline.")
 TURNS = declare(
@@ -196,7 +218,8 @@ STEPS = declare("--steps", help="Optimizer steps (train sft: -1 runs --epochs pa
 SEED = declare(
     "--seed",
     min=0,
-    help="A seed: the trainer's (train), the train/val split's (dataset build), the "
+    help="A seed: the trainer's (train), the resampling's (reward study), the train/val "
+    "split's (dataset build), the "
     "mutations' (bench fuzz: by default a new secret one, so nobody can remake the tests "
     "from the visible ones).",
 )
@@ -245,7 +268,8 @@ AnswerOpt = Annotated[AnswerForm, ANSWER]
 SandboxOpt = Annotated[bool, UNSAFE_NO_SANDBOX]
 NoTimeOpt = Annotated[bool, NO_TIME]
 JsonFlag = Annotated[bool, JSON]
-RewardOpt = Annotated[RewardKind, REWARD]
+RewardOpt = Annotated[str, REWARD]
+TimingRoundsOpt = Annotated[int | None, TIMING_ROUNDS]
 BaselineCopyOpt = Annotated[float, BASELINE_COPY]
 SplitOpt = Annotated[str | None, SPLIT]  # a dataset's records may name their own splits
 JsonFile = Annotated[Path | None, but(JSON, show_default="none", metavar="FILE")]
@@ -535,12 +559,22 @@ DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
 
 
 def reward_config(
-    kind: str, baseline_copy: float, sandbox: bool, target: Target = Target.NATIVE
+    spec: str,
+    baseline_copy: float,
+    sandbox: bool,
+    target: Target = Target.NATIVE,
+    rounds: int | None = None,
+    time: bool = True,
 ) -> RewardConfig:
-    if kind not in REWARD_KINDS:
-        raise typer.BadParameter(f"use one of {', '.join(REWARD_KINDS)}", param_hint="--reward")
-    checks = CheckOptions(unsafe_no_sandbox=not sandbox, isa_target=target)
-    return RewardConfig(kind, baseline_copy=baseline_copy, eval_config=checks.config())
+    """The ``RewardConfig`` of ``--reward SPEC`` (``verify.reward.parse_reward``), with
+    ``--baseline-copy`` and ``--timing-rounds`` where the spec does not name them."""
+    checks = CheckOptions(unsafe_no_sandbox=not sandbox, isa_target=target, no_time=not time)
+    config = parse_reward(spec, checks.config())
+    return replace(
+        config,
+        baseline_copy=config.baseline_copy or baseline_copy,
+        rounds=config.rounds if config.rounds is not None else rounds,
+    )
 
 
 def _check_choices(o: ModelRunConfig, name: str) -> None:

@@ -73,8 +73,9 @@ def declare(*names: str, help: str, **option: Any) -> typer.models.OptionInfo:
 
 
 def declared(name: str) -> typer.models.OptionInfo | None:
-    """The shared declaration of the long flag ``name`` (``declare``), if any (the package
-    imports ``commands.options``, where the shared options are declared, before this)."""
+    """The shared declaration of the long flag ``name`` (``declare``), if any (a command
+    whose options use a shared one imports ``commands.options``, where they are declared;
+    ``tests/unit/commands/test_options_once.py`` checks each command alone)."""
     return _DECLARED.get(name)
 
 

@@ -19,6 +19,7 @@ from supercoder.commands.options import (
     SplitOpt,
     generator_llm,
 )
+from supercoder.errors import UserError
 from supercoder.problems.init import InitConfig, create_from_sources
 from supercoder.problems.sources import with_build_flags
 from supercoder.prompting.inputgen import write_pair
@@ -90,6 +91,16 @@ def problem_init(
             "(#included at its end) instead of apart: the answer then covers all of them.",
         ),
     ] = False,
+    answer_unit: Annotated[
+        str | None,
+        typer.Option(
+            "--answer-unit",
+            help="The .c file whose assembly is the answer (e.g. vm.c, where an "
+            "interpreter's dispatch loop is): the model rewrites that unit, the others "
+            "(main's included) are linked as gcc -O3 builds them. Default: the unit a "
+            "profile of the -O3 build says the time goes in, else the one with main.",
+        ),
+    ] = None,
     args: Annotated[
         list[str] | None,
         typer.Option(
@@ -140,8 +151,9 @@ def problem_init(
     CodeNet output_N.txt, NAME.out, out1 beside in1) are compared with the reference
     output and every disagreement is reported; init lists which files became inputs.
     The build may be given as the program's repository documents it: further .c files
-    (compiled apart and linked, as the repository does; the answer is SOURCE's
-    assembly, the others linked as gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
+    (compiled apart and linked, as the repository does; the answer is the assembly of
+    the unit the profile says the time goes in, or --answer-unit's, the others linked as
+    gcc -O3 builds them; --join: one unit), include folders (-I DIR, or -I in
     --cflags), quoted includes of .h or .c files: what it includes is copied into the
     problem and the flags are rewritten to point inside it. Nothing is left behind if init fails. A program that prints
     nothing on stdout is refused (outputs are compared on stdout). A program whose
@@ -151,6 +163,7 @@ def problem_init(
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum --constraint 'N<=200000'
     Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
+    Example: supercoder problem init main.c vm.c chunk.c --answer-unit vm.c --inputs scripts/ -o clox
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
     ask = generator_llm(llm_generator, model, base_url, generator)
@@ -169,13 +182,28 @@ def problem_init(
         args=tuple(args or ()),
         join=join,
         validator=validator,
+        answer_unit=answer_unit or "",
+        hot_unit=hot_unit,
+        progress=lambda line: typer.echo(line, err=True),
     )
+    if answer_unit and join:
+        raise UserError(
+            "--answer-unit names one unit of a program built apart; --join makes one unit "
+            "of them all (give one or the other)"
+        )
     report = create_from_sources(sources, inputs, out, opts)
     pair = None
     if ask is not None and report.reads_input:
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
     _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
+
+
+def hot_unit(folder: Path) -> tuple[str, str] | None:
+    """Where a multi-unit program's time goes (``prompting.profiling.hot_unit``)."""
+    from supercoder.prompting.profiling import hot_unit as profile_units
+
+    return profile_units(folder)
 
 
 def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
@@ -207,9 +235,11 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         )
     elif report.timed:
         typer.echo(report.timed)
+    if report.answer:
+        typer.echo(report.answer)
     if report.domain:
         typer.echo(f"domain: {report.domain}")
-    if report.too_small:
+    if report.too_small and "every drawn input gets the same output" not in report.domain:
         typer.echo(
             "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
             '"too_small": true): no speedup can be timed on it; give larger inputs, declare '

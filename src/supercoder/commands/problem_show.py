@@ -41,11 +41,19 @@ def show_cmd(
     typer.echo(f"compare: {problem.compare}; exit code {problem.exit_code}")
     if problem.cflags or problem.ldflags:
         typer.echo(f"flags: {' '.join(problem.cflags)} | {' '.join(problem.ldflags)}")
+    if problem.units:
+        answer = problem.answer_unit or "source.c (the unit with main)"
+        why = problem.settings.answer_why
+        typer.echo(
+            f"answer unit: {answer}{f' ({why})' if why else ''}; linked beside it as gcc "
+            f"-O3 builds them: {', '.join(problem.units)}"
+        )
     if problem.memorizable:
         typer.echo("memorizable: the program reads no input (timed on its visible tests)")
-    if problem.meta.get("too_small"):
+    line = domain_line(problem)
+    if problem.settings.too_small and "every drawn input gets the same output" not in line:
         typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")
-    typer.echo(f"domain: {domain_line(problem)}")
+    typer.echo(f"domain: {line}")
     if problem.memorizable:
         return
     model = model_for(problem)

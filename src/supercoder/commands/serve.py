@@ -51,6 +51,15 @@ def serve(
     drain_seconds: Annotated[
         float, typer.Option(min=0, max=86400, help="How long SIGTERM waits for work in flight.")
     ] = 600.0,
+    header_seconds: Annotated[
+        float,
+        typer.Option(
+            min=0.1,
+            max=3600,
+            help="How long a connection may take to send a request's line and headers; "
+            "past it the connection is closed.",
+        ),
+    ] = 10.0,
 ) -> None:
     """Serve the verifier over HTTP: checks, batch rewards, problems, health, metrics.
 
@@ -82,6 +91,7 @@ def serve(
         max_deadline_seconds=max_deadline,
         remember=remember,
         drain_seconds=drain_seconds,
+        header_seconds=header_seconds,
     )
     config.check()
     for root in config.allow_roots:

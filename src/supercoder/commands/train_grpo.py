@@ -13,6 +13,7 @@ from supercoder.commands.options import (
     RewardOpt,
     SandboxOpt,
     TargetOpt,
+    TimingRoundsOpt,
     reward_config,
 )
 from supercoder.commands.optionset import with_config
@@ -29,8 +30,9 @@ from supercoder.verify.reward import DEFAULT_REWARD
 )
 @installs_engine
 def grpo(
-    reward: RewardOpt = DEFAULT_REWARD,
+    reward: RewardOpt = DEFAULT_REWARD.value,
     baseline_copy: BaselineCopyOpt = 0.0,
+    timing_rounds: TimingRoundsOpt = None,
     unsafe_no_sandbox: SandboxOpt = False,
     isa_target: TargetOpt = DEFAULT_TARGET,
     *,
@@ -39,7 +41,9 @@ def grpo(
     """GRPO with TRL on the benchmark's problems, then an eval of the result."""
     opts = replace(
         opts,
-        reward=reward_config(reward, baseline_copy, not unsafe_no_sandbox, isa_target),
+        reward=reward_config(
+            reward, baseline_copy, not unsafe_no_sandbox, isa_target, timing_rounds
+        ),
         eval_split=None if opts.eval_split == "none" else opts.eval_split,
         workers=current().workers,  # --workers: the engine's option
     )

@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from supercoder.commands import options  # noqa: F401  (declares the shared flags it reuses)
 from supercoder.commands.optionset import with_config
 from supercoder.errors import UserError
 from supercoder.training.sft import SftConfig, train_sft

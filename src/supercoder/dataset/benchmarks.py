@@ -76,9 +76,7 @@ def unique_names(problems: list[Problem]) -> list[Problem]:
     seen: dict[str, Problem] = {}
     for p in problems:
         if p.name in seen:
-            first, second = (
-                q.meta.get("path") or q.meta.get("record_where") for q in (seen[p.name], p)
-            )
+            first, second = (q.path or q.settings.record_where for q in (seen[p.name], p))
             raise UserError(
                 f"two problems are named {p.name!r}: {first} and {second}; "
                 'give each a unique name (problem.json "name")'

@@ -37,6 +37,7 @@ from supercoder.dataset.text import approx_tokens, jaccard, shingles
 from supercoder.engine import current
 from supercoder.paths import atomic_write_text
 from supercoder.problems.loading import write_problem
+from supercoder.settings import ProblemSettings
 from supercoder.types import Problem, TestCase
 
 SPLITS = ("train", "val")
@@ -172,15 +173,17 @@ def to_problem(r: dict, split: str, inputs: list[str]) -> Problem:
         TestCase(f"t{i:02d}", out.encode(), input_bytes=Path(p).read_bytes())
         for i, (p, out) in enumerate(zip(inputs, r["outputs"], strict=True))
     )
-    meta = {
-        "tags": ["codenet"],
-        "codenet": {k: r[k] for k in ("problem_id", "submission_id", "user_id")},
-        "seconds_o0": round(r["seconds_o0"], 6),
-        "seconds_o3": round(r["seconds_o3"], 6),
-        "speedup_o0_o3": round(r["speedup"], 3),
-    }
+    settings = ProblemSettings(
+        tags=("codenet",),
+        codenet={k: r[k] for k in ("problem_id", "submission_id", "user_id")},
+        seconds_o0=round(r["seconds_o0"], 6),
+        seconds_o3=round(r["seconds_o3"], 6),
+        speedup_o0_o3=round(r["speedup"], 3),
+    )
     name = f"{r['problem_id']}_{r['submission_id']}"
-    return Problem(name, r["source"], tests, baseline_asm=r["asm_o3"], split=split, meta=meta)
+    return Problem(
+        name, r["source"], tests, baseline_asm=r["asm_o3"], split=split, settings=settings
+    )
 
 
 def write_outputs(out: Path, problems: list[Problem], summary: dict[str, Any]) -> None:
@@ -205,7 +208,8 @@ def build_counts(
         "kept": len(kept),
         "kept_per_split": dict(Counter(str(p.split) for p in kept)),
         "problems_per_split": {
-            s: len({p.meta["codenet"]["problem_id"] for p in kept if p.split == s}) for s in SPLITS
+            s: len({(p.settings.codenet or {}).get("problem_id") for p in kept if p.split == s})
+            for s in SPLITS
         },
         "dropped": dict(sorted(dropped.items())),
     }

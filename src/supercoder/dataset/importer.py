@@ -291,10 +291,10 @@ def _require_sandbox() -> None:
 
 
 def _kinds(problem: Any, b: Built) -> dict[str, str]:
-    meta = problem.meta
+    given = problem.settings
     return {
-        "ground_truth_kind": classify(meta.get("record_ground_truth"), b.o3, b.o0),
-        "unoptimized_assembly_kind": classify(meta.get("record_unoptimized_assembly"), b.o3, b.o0),
+        "ground_truth_kind": classify(given.record_ground_truth, b.o3, b.o0),
+        "unoptimized_assembly_kind": classify(given.record_unoptimized_assembly, b.o3, b.o0),
     }
 
 
@@ -307,11 +307,18 @@ def _write(problem: Any, b: Built, kinds: dict[str, str], out: Path) -> str:
     if (dest.exists() or dest.is_symlink()) and (dest.is_symlink() or not is_problem_dir(dest)):
         return f"{dest} exists and is not a problem folder"
     # an earlier import of the same record is replaced once the new folder is whole
-    meta = {k: v for k, v in problem.meta.items() if not k.startswith("record_")}
-    meta.update(kinds, baseline="rebuilt with gcc -O3 -S from c_code")
-    if b.carried == "differs":
-        meta["carried_baseline"] = "the record's baseline.s was not this build: not used"
-    else:
-        meta.pop("carried_baseline", None)
-    write_problem(replace(problem, baseline_asm=b.o3, split=split, meta=meta), dest)
+    settings = replace(
+        problem.settings,
+        record_ground_truth=None,
+        record_unoptimized_assembly=None,
+        record_where=None,
+        baseline="rebuilt with gcc -O3 -S from c_code",
+        carried_baseline=(
+            "the record's baseline.s was not this build: not used"
+            if b.carried == "differs"
+            else None
+        ),
+        **kinds,
+    )
+    write_problem(replace(problem, baseline_asm=b.o3, split=split, settings=settings), dest)
     return ""

@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import errno
 import hashlib
 import json
 import shlex
@@ -53,11 +54,13 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from supercoder.errors import UserError, parse_json, printable
+from supercoder.codec import FormatError, Json, decode
+from supercoder.errors import InfraError, UserError, parse_json, printable
 from supercoder.paths import cache_dir, sibling_temp
 from supercoder.problems.loading import TEST_DATA, TEST_FOLDERS, TRAVEL_KEY, load_problem, own_files
 from supercoder.problems.schema import check_fields
 from supercoder.prompting.prompts import fence, question
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
@@ -71,6 +74,12 @@ PROBLEM_SETTINGS = (
     "compare",
     "exit_code",
 )  # problem.json keys carried in extra_info
+
+
+def problem_settings(problem: Problem) -> dict[str, Json]:
+    """The settings a record's ``extra_info`` carries (``PROBLEM_SETTINGS``, those set)."""
+    stored = problem.settings.stored()
+    return {k: stored[k] for k in PROBLEM_SETTINGS if stored.get(k)}
 
 
 def load_records(path: str | Path) -> list[Problem]:
@@ -168,7 +177,7 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
         split = str(split)
     truth = rec.get("reward_model") or {}
     meta = {
-        "name": name,
+        "name": str(name),
         "record": {"data_source": rec.get("data_source"), "split": split, "index": index},
         "record_ground_truth": truth.get("ground_truth") if isinstance(truth, dict) else None,
         "record_unoptimized_assembly": info.get("unoptimized_assembly"),
@@ -183,7 +192,11 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
         check_flags(split_flags(settings.get(key)), f"{where}: record extra_info.{key}")
     meta.update(settings)
-    problem = Problem(name=str(name), source=code, tests=tuple(tests), split=split, meta=meta)
+    try:
+        typed = decode(ProblemSettings, meta)
+    except FormatError as e:
+        raise UserError(f"{where}: field {e}") from None
+    problem = Problem(name=str(name), source=code, tests=tuple(tests), split=split, settings=typed)
     bundle = info.get(BUNDLE)
     if bundle is None:
         return problem
@@ -192,29 +205,24 @@ def problem_from_record(rec: Any, where: str = "record") -> Problem:
 
 BUNDLE = TRAVEL_KEY
 BUNDLE_FORMAT = "supercoder-problem/1"
-_RECORD_KEYS = ("record", "record_ground_truth", "record_unoptimized_assembly", "record_where")
 
 
 def problem_bundle(problem: Problem) -> str:
     """The problem's ``problem_files`` (module docstring): the files of the folder it was
     loaded from (``own_files``), or for a problem made in memory its ``problem.json``
     (its settings and marks) and ``baseline.s``; UserError when it cannot travel whole."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if folder and Path(folder).is_dir():
         files = own_files(folder)
     else:
-        files_named = [*problem.units, *(problem.meta.get("headers") or ())]
+        files_named = [*problem.units, *problem.settings.headers]
         if files_named:
             raise UserError(
                 f"{problem.name}: its other files ({', '.join(map(str, files_named[:4]))}: "
                 "problem.json units/headers) are not at hand (no problem folder), so a record "
                 "could not carry the problem whole; export it from its problem folder"
             )
-        meta = {
-            k: v
-            for k, v in problem.meta.items()
-            if k not in ("path", "headers_sha", BUNDLE, *_RECORD_KEYS)
-        }
+        meta = problem.settings.stored(record_keys=False)
         try:
             files = {"problem.json": json.dumps(meta, indent=2).encode() + b"\n"}
         except (TypeError, ValueError) as e:
@@ -249,7 +257,15 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
     home = cache_dir() / "records" / h.hexdigest()[:32]
     target = home / folder_name
     if not (target / "source.c").is_file():
-        _write_folder(problem, files, home, folder_name, where)
+        try:
+            _write_folder(problem, files, home, folder_name, where)
+        except OSError as e:
+            if e.errno not in _RECORD_ERRNOS:  # the machine's disk, not the record
+                raise InfraError(f"{where}: cannot write its problem folder: {e}") from e
+            raise UserError(
+                f"{where}: its problem_files cannot be written as a folder ({e.strerror}: "
+                f"{printable(str(e.filename or ''))[-120:]})"
+            ) from None
 
     try:
         loaded = load_problem(target)
@@ -260,11 +276,24 @@ def restore_problem(problem: Problem, bundle: Any, where: str = "record") -> Pro
             f"{where}: its problem_files hold test files that clash with its tests "
             f"({len(loaded.tests)} tests loaded, {len(problem.tests)} in the record)"
         )
-    meta = {**loaded.meta, **{k: problem.meta[k] for k in _RECORD_KEYS if k in problem.meta}}
-    meta[BUNDLE] = bundle if isinstance(bundle, str) else json.dumps(bundle)  # service._here
-    if problem.meta.get("tags") and "tags" not in meta:
-        meta["tags"] = problem.meta["tags"]
-    return replace(loaded, name=problem.name, split=problem.split, meta=meta)
+    given, mine = problem.settings, loaded.settings
+    settings = replace(
+        mine,
+        record=given.record,
+        record_ground_truth=given.record_ground_truth,
+        record_unoptimized_assembly=given.record_unoptimized_assembly,
+        record_where=given.record_where,
+        problem_files=bundle if isinstance(bundle, str) else json.dumps(bundle),  # service._here
+        tags=mine.tags or given.tags,
+    )
+    return replace(loaded, name=problem.name, split=problem.split, settings=settings)
+
+
+# what a record's own paths can cause when written (a name too long, a file where a
+# folder must be): the record's fault, skipped with its reason
+_RECORD_ERRNOS = frozenset(
+    {errno.ENAMETOOLONG, errno.ENOTDIR, errno.EEXIST, errno.EISDIR, errno.EILSEQ, errno.EINVAL}
+)
 
 
 def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
@@ -295,6 +324,13 @@ def _bundle_files(bundle: Any, where: str) -> dict[str, bytes]:
                 raise UserError(f"{where}: field {field}.base64 is not base64 ({e})") from e
         else:
             raise UserError(f"{where}: field {field} needs a text or base64 string")
+    folders = {"/".join(rel.split("/")[:k]) for rel in files for k in range(1, rel.count("/") + 1)}
+    clash = sorted(set(files) & (folders | set(TEST_FOLDERS)))
+    if clash:
+        raise UserError(
+            f"{where}: field extra_info.{BUNDLE} holds a file {printable(clash[0])!r} where "
+            "a folder of that name must be (a path is a file or a folder, not both)"
+        )
     return files
 
 
@@ -323,6 +359,7 @@ def _safe_component(name: str) -> str | None:
     ok = (
         isinstance(name, str)
         and 0 < len(name) <= 200
+        and len(name.encode(errors="surrogatepass")) <= 255  # the file system's NAME_MAX
         and name.isprintable()
         and "/" not in name
         and "\\" not in name
@@ -501,10 +538,10 @@ def problem_to_record(
             "hidden_outputs": [_text(t.expected, problem, t.name) for t in hidden],
             "test_names": [t.name for t in visible],
             "hidden_test_names": [t.name for t in hidden],
-            "tags": [str(t) for t in problem.meta.get("tags", [])],
+            "tags": [str(t) for t in problem.settings.tags],
             **args_field(visible, "test_args"),
             **args_field(hidden, "hidden_test_args"),
-            **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+            **problem_settings(problem),
             BUNDLE: problem_bundle(problem),
         },
     }

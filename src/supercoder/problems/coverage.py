@@ -130,7 +130,7 @@ def coverage_many(
 
 def _portable(problem: Problem) -> Problem | str:
     """A problem folder path (its lazily generated inputs do not pickle) or the problem."""
-    path = problem.meta.get("path")
+    path = problem.path
     return path if path and any(t.input_bytes is None for t in problem.tests) else problem
 
 

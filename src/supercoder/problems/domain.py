@@ -356,10 +356,18 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
     except (UserError, InfraError) as e:
         return f"the problem's generator ({file}; its sizes could not be probed: {e})"
     small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
+    budget = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
+    if t_top > 1.05 * TOP_GEN_SECONDS and bottom == top:
+        why = f"already past the {budget} at the smallest size probed"
+    elif t_top > 1.05 * TOP_GEN_SECONDS:
+        why = f"no size probed runs between the floor and the {budget}: the nearest on each side"
+    elif top >= high:
+        why = f"the generator's largest size, within the {budget}"
+    else:
+        why = f"the largest within the {budget}"
     return (
         f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
-        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: the largest "
-        f"within the {1000 * TOP_GEN_SECONDS:.0f} ms budget){small}"
+        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: {why}){small}"
     )
 
 
@@ -511,6 +519,27 @@ def _sizes(model: InputModel) -> bool:
     return '"size": true' in text or '"range"' in text
 
 
+STEP_OVER = 4.0  # the step beyond the largest integer size seen may cost this much more
+SMALL_TOP = 64  # sizes all at most this, outside repeats: a handful of values (steps)
+
+
+def small_top(model: InputModel) -> int | None:
+    """The largest seen of a model's sizes where they are a handful of integers (every
+    size outside repeats at most ``SMALL_TOP``, not a power-of-two exponent: a depth,
+    ``fannkuch N``): sizes then step by one; None otherwise."""
+    tops = []
+    for node in model.spec.get("body") or []:
+        for f in node.get("line", ()):
+            if "int" in f and f.get("size"):
+                if f.get("exp"):
+                    return None
+                tops.append(int(f["int"][1]))
+    text = json.dumps(model.spec.get("body"))
+    if not tops or '"repeat"' in text or '"var"' in text or '"max"' in text:
+        return None  # a size that counts or bounds something is a count, not a handful
+    return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
+
+
 def _widenable(model: InputModel) -> bool:
     declared = resolve_constraints(model.spec)
 
@@ -541,6 +570,7 @@ class _Calibration:
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
+        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
@@ -563,6 +593,7 @@ class _Calibration:
         outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
         outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
+        self.outputs = [o.output for o in clean if o.output is not None]
         why = ", ".join(sorted({o.why for o in outcomes if not o.ok}))
         top = max((o.cpu for o in outcomes), default=0.0)
         return len(clean), len(inputs), top, why
@@ -570,7 +601,8 @@ class _Calibration:
     def run(self) -> dict:
         domain: dict = {}
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
-        if 2 * clean < max(n, 1):
+        handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
+        if 2 * clean < max(n, 1) and not handful:
             first = why or "no input drawn"
             for refine in REFINEMENTS:
                 trial = {"refine": list(refine)}
@@ -615,7 +647,51 @@ class _Calibration:
             domain["top_seconds"] = round(top, 4)
         return self.final(domain)
 
+    def visible_top(self) -> float | None:
+        """The reference's CPU on the largest visible input (every top draw being one)."""
+        own = sorted(self.own, key=len)[-VISIBLE_LIMIT:]
+        outcomes = self.judge.judge(own, full=False, seconds=max(1.0, 40 * TOP_SECONDS))
+        return max((o.cpu for o in outcomes if o.ok), default=None)
+
+    def steps(self, domain: dict, top: int) -> dict:
+        """``grow`` for a handful of integer sizes (``fannkuch 7 8 9``, a depth): the
+        top stepped up by one while the reference runs it within ``TOP_SECONDS`` (a
+        cost that explodes with each step), never below the largest seen."""
+        clean, n, t, why = self.batch(domain, (0.95, 1.0), False)
+        ok_t = t if n and clean == n else None
+        if not n:  # every top draw is a visible input: time the largest visible one
+            ok_t = self.visible_top()
+        if ok_t is None:
+            self.notes.append(f"the largest sizes seen fail ({why or 'no clean run'})")
+            return {**domain, "grow": 1.0, "top_seconds": round(t, 4), "steps": True}
+        ok_g, most = 1.0, min(GROW_MAX, size_caps(self.model.spec))
+        # one step beyond the largest seen is taken even over the budget, within
+        # STEP_OVER times the larger of it and the largest seen's own CPU
+        over = STEP_OVER * max(TOP_SECONDS, ok_t)
+        while ok_t < TOP_SECONDS / 2 or ok_g == 1.0:
+            g = (round(ok_g * top) + 1) / top
+            if g > most:
+                break
+            clean, n, t, why = self.batch({**domain, "grow": g}, (1.0,), False)
+            if not (n and clean == n):
+                self.notes.append(f"sizes beyond {round(ok_g * top)} fail ({why})")
+                break
+            if t > TOP_SECONDS and (ok_g > 1.0 or t > over):
+                break
+            ok_g, ok_t = g, t
+        low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
+        return {
+            **domain,
+            "grow": round(ok_g, 6),
+            "top_seconds": round(ok_t, 4),
+            "low": round(low, 3),
+            "steps": True,
+        }
+
     def grow(self, domain: dict) -> dict:
+        top = small_top(self.model)
+        if top is not None:
+            return self.steps(domain, top)
         ok_g, ok_t, bad_g = 1.0, None, math.inf
         most = min(GROW_MAX, size_caps(self.model.spec))  # the declared constraints' end
         clean, n, top, why = self.batch(domain, (0.95, 1.0), False)
@@ -674,9 +750,23 @@ class _Calibration:
                 self.notes.append(f"sizes narrowed ({why})")
             else:
                 break
+        one = one_path(self.outputs, [t.expected for t in self.problem.tests])
+        if one is not None:
+            domain["one_output"] = one
         if self.notes:
             domain["notes"] = self.notes[-3:]
         return domain
+
+
+def one_path(drawn: Sequence[bytes], visible: Sequence[bytes]) -> str | None:
+    """The first line of the one output every drawn input got, where the visible
+    inputs get varied outputs and none of them that one: the draws reach one path of the
+    program (an interpreter's parse error on token soup), not the work the visible
+    inputs do. None otherwise."""
+    if len(drawn) < 2 or len(set(drawn)) != 1 or len(set(visible)) < 2 or drawn[0] in visible:
+        return None
+    line = drawn[0].decode(errors="replace").strip().split("\n", 1)[0].strip()
+    return line[:60] or "(empty output)"
 
 
 def _x(g: float) -> str:
@@ -724,10 +814,26 @@ def describe(model: InputModel) -> str:
     )
     if d.get("refused"):
         return f"{head}: refused by the reference ({d['refused']})"
+    if d.get("one_output"):
+        return (
+            f"{head}: every drawn input gets the same output ({d['one_output']!r}) and no "
+            "visible input does: the draws reach one path of the program (an error path), "
+            "not its work, so they tell nothing of the sizes it can take; give a "
+            "--generator (or a --validator) that draws valid inputs"
+        )
     parts = []
     grow, widen = float(d.get("grow", 1) or 1), float(d.get("widen", 1) or 1)
     tops = ", ".join(top_sizes(model.spec)[:3])
-    if grow > 1:
+    if d.get("steps"):
+        seen = small_top(model)
+        reach = round(grow * seen) if seen else None
+        parts.append(
+            f"integer sizes stepped by one up to {reach} (the largest seen {seen})"
+            if grow > 1
+            else f"integer sizes up to the largest seen ({seen}; the next one runs over "
+            f"the {1000 * TOP_SECONDS:.0f} ms budget or fails)"
+        )
+    elif grow > 1:
         parts.append(
             f"sizes grown to {_x(grow)} the largest seen ({tops})"
             if tops
@@ -748,8 +854,29 @@ def describe(model: InputModel) -> str:
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
-        return f"{head}: the visible span only (extrapolation refused); " + ", ".join(parts)
+        why = "" if d.get("steps") else f" ({_why_not_grown(d)})"
+        return f"{head}: the visible span only{why}; " + ", ".join(parts)
     return f"{head}, extrapolated: " + ", ".join(parts)
+
+
+def _why_not_grown(d: dict) -> str:
+    """Why a calibrated domain kept the visible span: the cause that happened."""
+    notes = [str(n) for n in d.get("notes") or ()]
+    stopped = [n for n in notes if n.startswith(("growth stopped", "sizes narrowed"))]
+    if stopped:
+        return stopped[-1]
+    refused = [n for n in notes if "refused" in n]
+    if refused:
+        return refused[-1]
+    top = d.get("top_seconds")
+    if float(d.get("grow", 1) or 1) < 1:
+        return "the visible sizes already run past the time budget"
+    if top is not None and float(top) >= TOP_SECONDS / 2:
+        return (
+            f"the largest visible sizes already run {1000 * float(top):.1f} ms, about the "
+            f"{1000 * TOP_SECONDS:.0f} ms budget"
+        )
+    return "the input model has no size to grow"
 
 
 def too_small(model: InputModel) -> bool:

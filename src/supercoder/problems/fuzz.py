@@ -41,7 +41,7 @@ from pathlib import Path
 
 from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
-from supercoder.problems.schema import check_fields
+from supercoder.settings import FuzzSettings as FuzzHint
 from supercoder.toolchain.reference import ReferenceBuildError, run_reference
 from supercoder.types import ARGS_MARK, Problem
 
@@ -49,13 +49,6 @@ SOURCE_LIMIT = 64 * 1024
 _INT = re.compile(r"^[+-]?\d{1,18}$")  # longer digit strings are words (big numbers)
 _FLOAT = re.compile(r"^[+-]?\d{1,15}\.(\d{1,15})$")
 _TOKEN = re.compile(r"\S+")
-
-
-@dataclass(frozen=True)
-class FuzzHint:
-    shuffle_lines_after: int | None = None
-    frozen_lines: int = 0
-    numbers: bool = True
 
 
 @dataclass(frozen=True)
@@ -67,14 +60,8 @@ class FuzzReport:
 
 
 def hint_of(problem: Problem) -> FuzzHint:
-    raw = problem.meta.get("fuzz") or {}
-    check_fields({"fuzz": raw}, f"{problem.name}: problem.json")
-    after = raw.get("shuffle_lines_after")
-    return FuzzHint(
-        shuffle_lines_after=int(after) if after is not None else None,
-        frozen_lines=int(raw.get("frozen_lines", 0)),
-        numbers=bool(raw.get("numbers", True)),
-    )
+    """How ``problem.json`` ``fuzz`` lets its inputs vary (every variation by default)."""
+    return problem.settings.fuzz or FuzzHint()
 
 
 def structural_values(lines: list[str]) -> set[int]:
@@ -216,7 +203,7 @@ def fuzz_problem(
     problem: Problem, count: int = 10, seed: int = 0, timeout: float = 2.0
 ) -> FuzzReport:
     """Derive fuzzed tests for a problem folder and write them to ``fuzz/``."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if not folder or not Path(folder).is_dir():
         raise UserError(f"{problem.name}: fuzzing writes into a problem folder; this one has none")
 

@@ -19,7 +19,7 @@ import re
 import shlex
 import shutil
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -38,7 +38,13 @@ from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import outputs_match, parse_mode
-from supercoder.problems.sources import BuildFiles, gather, main_file
+from supercoder.problems.sources import (
+    BuildFiles,
+    answer_unit_of,
+    gather,
+    main_file,
+    with_answer,
+)
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import parse_args, split_flags, with_args
@@ -77,6 +83,16 @@ class InitConfig:
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
+        answer_unit: the further C file whose assembly is the answer (``--answer-unit
+            vm.c``): it becomes ``source.c`` and the main file a unit linked beside it
+            (``sources.with_answer``); "": the profile's choice, else the main file.
+        hot_unit: where the time goes, for a multi-unit program given no
+            ``answer_unit``: called with the finished (staging) problem folder, returns
+            (the unit's problem path, why) or None (keep the main file's unit); the
+            command layer passes a profiler (``prompting.profiling.hot_unit``).
+        progress: called with one line before each step that can take seconds.
+        answer_why: why ``answer_unit`` is the answer, as init says it (set by init
+            itself: named, or the profile's share).
     """
 
     hidden_dir: Path | None = None
@@ -94,6 +110,15 @@ class InitConfig:
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
+    answer_unit: str = ""
+    hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
+    progress: Callable[[str], None] | None = None
+    answer_why: str = ""  # why answer_unit is the answer (set by init itself)
+
+
+def _say(opts: InitConfig, line: str) -> None:
+    if opts.progress is not None:
+        opts.progress(line)
 
 
 @dataclass(frozen=True)
@@ -112,6 +137,7 @@ class InitReport:
     timed: str = ""  # where the timed inputs will be drawn from
     domain: str = ""  # the input domain and its source, in one line
     too_small: bool = False  # the whole domain runs under the meter's floor
+    answer: str = ""  # which unit is the answer and why (multi-unit programs)
 
 
 def init_problem(
@@ -150,6 +176,10 @@ def create_problem(
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
+    if opts.answer_unit:
+        build = with_answer(build, answer_unit_of(build, opts.answer_unit))
+        if build.answer and not opts.answer_why:
+            opts = replace(opts, answer_why="named by --answer-unit")
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
     per_test, every = _arg_specs(opts.args, inputs_dir is None)
     layout = discover(inputs_dir) if inputs_dir is not None else _no_inputs(per_test)
@@ -165,7 +195,22 @@ def create_problem(
     staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
         given = inputs_dir is not None or any(args.values())
+        _say(opts, f"running the -O3 reference on {len(tests)} test(s)...")
         filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
+        hot = _hot_unit(staging, build, opts)
+        if hot is not None and hot[0] == "source.c":
+            opts = replace(opts, answer_why=hot[1])
+            meta = json.loads((staging / "problem.json").read_text())
+            meta["answer_why"] = hot[1]
+            (staging / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+        elif hot is not None:  # the time goes in another unit: it is the answer
+            shutil.rmtree(staging, ignore_errors=True)
+            for d in created:
+                _rmdir_quietly(d)
+            again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
+            return create_problem(source_path, inputs_dir, out_dir, again)
+        if filled.reads_input:
+            _say(opts, "finding the input domain (drawing and timing inputs)...")
         timed, domain, small = (
             _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False)
         )
@@ -198,6 +243,32 @@ def create_problem(
         timed,
         domain,
         small,
+        _answer_line(build, opts),
+    )
+
+
+def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, str] | None:
+    """The further unit the profile says the time goes in (its path as gathered, why),
+    for a multi-unit program whose answer was not named; None: keep main's unit."""
+    if not build.units or build.answer or opts.answer_unit or opts.hot_unit is None:
+        return None
+    _say(opts, f"profiling which of the {len(build.units) + 1} units the time goes in...")
+    found = opts.hot_unit(folder)
+    if found is None or found[0] not in (*build.units, "source.c"):
+        return None
+    return found
+
+
+def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
+    """Which unit is the answer, for a program of several units."""
+    if not build.units:
+        return ""
+    if not build.answer:
+        why = opts.answer_why or "the unit with main"
+        return f"answer unit: {build.main.name} ({why}); the other units are linked as gcc -O3 builds them"
+    return (
+        f"answer unit: {build.answer} ({opts.answer_why}); {build.main_unit} (main) and the "
+        "other units are linked as gcc -O3 builds them"
     )
 
 
@@ -421,6 +492,11 @@ def _fill(
         meta["headers"] = list(headers)
     if build.units:
         meta["units"] = list(build.units)
+    if build.answer:
+        meta["answer_unit"] = build.answer
+        meta["main_unit"] = build.main_unit
+    if build.units and opts.answer_why:
+        meta["answer_why"] = opts.answer_why
     if not reads_input:
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
@@ -635,7 +711,7 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     the reference's CPU on them) and whether every size runs under the meter's floor
     (then marked ``too_small``)."""
     problem = load_problem(folder)
-    source = generator_source(problem.meta)
+    source = generator_source(problem.settings)
     if source is None:
         return "the problem's generator", False
     line = generator_domain(problem, source)

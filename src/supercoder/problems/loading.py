@@ -36,15 +36,19 @@ import hashlib
 import json
 import logging
 import os
+import re
 import shlex
 import shutil
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
+from supercoder.codec import FormatError, decode
 from supercoder.errors import UserError, inside, parse_json, printable, read_regular
 from supercoder.paths import atomic_write_bytes, cache_dir, pid_alive
 from supercoder.problems.generator import run_generator
 from supercoder.problems.schema import check_fields
+from supercoder.settings import ProblemSettings
 from supercoder.toolchain.flags import check_flags
 from supercoder.types import Problem, TestCase, parse_args, split_flags
 
@@ -59,6 +63,7 @@ MAX_FILE_BYTES = 256 << 20  # any one file of a problem folder (a test input, it
 # (``write_problem``); ``load_problem`` refuses a folder that has it.
 INCOMPLETE = "INCOMPLETE"
 PARTIAL = ".partial-"
+SHA256_HEX = re.compile(r"[0-9a-f]{64}")  # a .gen spec's sha256: a key, never a path
 
 
 def is_problem_dir(path: Path) -> bool:
@@ -114,7 +119,7 @@ def load_problem(path: str | Path) -> Problem:
         )
     if not (folder / "source.c").is_file():
         raise UserError(f"{folder}: no source.c found")
-    meta = _read_meta(folder)
+    meta = read_settings(folder)
     baseline = folder / "baseline.s"
     tests = [
         *_load_tests(folder, "tests", hidden=False),
@@ -124,21 +129,21 @@ def load_problem(path: str | Path) -> Problem:
     if not tests:
         raise UserError(f"{folder}: no tests (expected tests/NAME.in with tests/NAME.out)")
     return Problem(
-        name=meta.get("name", folder.name),
+        name=meta.name or folder.name,
         source=read_text(folder, folder / "source.c"),
         tests=tuple(tests),
         baseline_asm=read_text(folder, baseline) if baseline.exists() else None,
-        split=meta.get("split"),
-        meta={**meta, "path": str(folder.resolve()), **_headers(folder, meta)},
+        split=meta.split,
+        settings=replace(meta, path=str(folder.resolve()), headers_sha=_headers(folder, meta)),
     )
 
 
-def _headers(folder: Path, meta: dict) -> dict:
+def _headers(folder: Path, meta: ProblemSettings) -> str | None:
     """``headers_sha``: the digest of the files the source includes from its folder
     (``problem.json`` ``headers``, as ``problem init`` copied them; else the folder's
     ``*.h`` outside the test folders), which every build finds on its include path."""
-    if "headers" in meta:
-        paths = [folder / name for name in meta["headers"]]
+    if meta.headers:
+        paths = [folder / name for name in meta.headers]
     else:
         paths = [
             p
@@ -148,7 +153,7 @@ def _headers(folder: Path, meta: dict) -> dict:
     digest = hashlib.sha256()
     for path in paths:
         digest.update(f"{path.relative_to(folder)}\0".encode() + read_bytes(folder, path) + b"\0")
-    return {"headers_sha": digest.hexdigest()[:16]} if paths else {}
+    return digest.hexdigest()[:16] if paths else None
 
 
 PROBLEM_FILES = (
@@ -213,9 +218,9 @@ def kept_paths(problems: Problem | list[Problem] | tuple[Problem, ...]) -> list[
     own files (``errors.check_writable(..., keep_out=...)``)."""
     out = []
     for p in [problems] if isinstance(problems, Problem) else problems:
-        folder = p.meta.get("path")
+        folder = p.path
         if folder:
-            own = [*(p.meta.get("headers") or ()), *filter(None, [p.meta.get("generator")])]
+            own = [*p.settings.headers, *filter(None, [p.settings.generator])]
             names = (*PROBLEM_FILES, *own)
             out += [Path(folder) / name for name in names]
     return out
@@ -245,26 +250,38 @@ def read_text(folder: Path, path: Path) -> str:
         raise UserError(f"{path}: not UTF-8 text ({e.reason} at byte {e.start})") from e
 
 
-def _read_meta(folder: Path) -> dict:
+def read_settings(folder: Path) -> ProblemSettings:
+    """The folder's ``problem.json`` as its typed settings (the defaults where it has
+    none); UserError naming the file and the field where one is malformed."""
     path = folder / "problem.json"
     if not path.exists() and not path.is_symlink():
-        return {}
+        return ProblemSettings()
     meta = parse_json(read_text(folder, path), path)
     check_fields(meta, str(path))
     for key in ("cflags", "ldflags"):  # the policy: only flags a build needs
         check_flags(split_flags(meta.get(key)), f'{path}: problem.json "{key}"')
-    if meta.get("generator") and not (folder / meta["generator"]).is_file():
-        raise UserError(f"{path}: field 'generator' names {meta['generator']!r}, not a file there")
-    for name in meta.get("headers") or ():
-        if not (folder / name).is_file():
-            raise UserError(f"{path}: field 'headers' names {printable(name)!r}, not a file there")
+    for key, names in (("generator", [meta.get("generator")]), ("headers", meta.get("headers"))):
+        for name in filter(None, names or ()):  # shapes checked above: relative, no '..'
+            place = folder / name
+            if place.is_symlink() or not inside(folder, place):
+                raise UserError(
+                    f"{path}: field {key!r} names {printable(name)!r}, which leads outside "
+                    "the problem folder (a link); problem files are regular files inside it"
+                )
+            if not place.is_file():
+                raise UserError(
+                    f"{path}: field {key!r} names {printable(name)!r}, not a file there"
+                )
     for name in meta.get("units") or ():
         if name not in (meta.get("headers") or ()):
             raise UserError(
                 f"{path}: field 'units' names {printable(name)!r}, which 'headers' does not list "
                 "(every build copies the files 'headers' lists)"
             )
-    return meta
+    try:
+        return decode(ProblemSettings, meta)
+    except FormatError as e:
+        raise UserError(f"{path}: field {e}") from None
 
 
 def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
@@ -312,9 +329,15 @@ def _test_args(folder: Path, path: Path) -> tuple[str, ...]:
 def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
     try:
         spec = parse_json(read_text(folder, spec_path), spec_path)
-        seed, size, digest = int(spec["seed"]), int(spec["size"]), str(spec["sha256"])
-    except (UserError, KeyError, ValueError, TypeError) as e:
+        seed, size, digest = int(spec["seed"]), int(spec["size"]), spec["sha256"]
+    except (UserError, KeyError, ValueError, TypeError, OverflowError) as e:
         raise UserError(f"{spec_path}: expected JSON with seed, size, sha256 ({e})") from e
+    if not isinstance(digest, str) or not SHA256_HEX.fullmatch(digest):
+        shown = printable(str(digest), newlines=False)[:80]
+        raise UserError(
+            f"{spec_path}: sha256 must be the input's SHA-256 as 64 lowercase hex digits, "
+            f"not {shown!r}"
+        )
 
     def factory() -> bytes:
         return generated_input(folder, seed, size, digest)
@@ -324,14 +347,23 @@ def _generated_input(folder: Path, spec_path: Path) -> Callable[[], bytes]:
 
 def generated_input(folder: Path, seed: int, size: int, digest: str | None = None) -> bytes:
     """The folder's generator's input for (seed, size), run in the build sandbox
-    (``problems.generator``), cached by digest; verifies the digest."""
-    cached = cache_dir() / "inputs" / f"{digest}.in" if digest else None
-    if cached and cached.is_file():
-        return cached.read_bytes()
-    meta = _read_meta(folder)
-    source = generator_source({**meta, "path": str(folder)})
+    (``problems.generator``); verifies the digest. Cached under a key made of the
+    generator's text, the seed, the size and the digest (a validated hex string): an
+    entry is only ever what this very generator drew, never a file a digest names nor
+    another problem's input with the same digest."""
+    if digest is not None and not SHA256_HEX.fullmatch(digest):
+        raise UserError(f"{folder}: a generated input's sha256 must be 64 lowercase hex digits")
+    source = generator_source(replace(read_settings(folder), path=str(folder)))
     if source is None:
         raise UserError(f"{folder}: tests reference generated inputs but gen.py is missing")
+    cached = None
+    if digest:
+        key = hashlib.sha256(f"{digest}\0{seed}\0{size}\0{source}".encode()).hexdigest()
+        cached = cache_dir() / "inputs" / f"{key}.in"
+        if cached.is_file() and not cached.is_symlink():
+            data = read_regular(cached, MAX_FILE_BYTES)
+            if hashlib.sha256(data).hexdigest() == digest:
+                return data
     (data_bytes,) = run_generator(source, [(seed, size)], label=f"{folder}/gen.py")
     actual = hashlib.sha256(data_bytes).hexdigest()
     if digest and actual != digest:
@@ -343,14 +375,14 @@ def generated_input(folder: Path, seed: int, size: int, digest: str | None = Non
     return data_bytes
 
 
-def generator_source(problem_meta: dict) -> str | None:
+def generator_source(settings: ProblemSettings) -> str | None:
     """The text of a problem's generator (``generator`` in problem.json, else the
-    folder's ``gen.py``), or None where it has none."""
-    folder = problem_meta.get("path")
+    folder's ``gen.py``; ``settings.path`` the folder), or None where it has none."""
+    folder = settings.path
     if not folder:
         return None
     root = Path(folder)
-    name = problem_meta.get("generator") or "gen.py"
+    name = settings.generator or "gen.py"
     path = root / name
     if not path.is_file() and not path.is_symlink():
         return None
@@ -367,7 +399,7 @@ def write_problem(problem: Problem, folder: Path) -> Path:
     refuses a marked one); the next import removes the dead partial folder
     (``remove_dead_partials``)."""
     folder = Path(folder)
-    origin = problem.meta.get("path")
+    origin = problem.path
     own = own_files(origin) if origin and Path(origin).is_dir() else {}
     folder.parent.mkdir(parents=True, exist_ok=True)
     work = folder.with_name(f".{folder.name}{PARTIAL}{os.getpid()}")
@@ -384,7 +416,7 @@ def write_problem(problem: Problem, folder: Path) -> Path:
         (work / "source.c").write_text(problem.source)
         if problem.baseline_asm:
             (work / "baseline.s").write_text(problem.baseline_asm)
-        meta = {k: v for k, v in problem.meta.items() if k not in ("path", TRAVEL_KEY)}
+        meta = problem.settings.stored()
         if problem.split:
             meta["split"] = problem.split
         meta.setdefault("name", problem.name)

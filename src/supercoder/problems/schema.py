@@ -3,7 +3,9 @@
 ``check_fields(meta, where)`` raises a one-line UserError naming the file and the field
 (``where: field 'compare' must be ...``) for the first field that is not what it must
 be. Only types and shapes are checked here (which flags a problem may carry is a policy
-checked elsewhere); unknown fields are kept as they are.
+checked elsewhere); unknown fields are kept as they are. The fields are
+``supercoder.settings.ProblemSettings``'s: each is checked by its type, and those below by
+a check of their own (``_CHECKS``: a shape beyond the type).
 
 ========================  ==========================================================
 ``name``, ``split``       non-empty strings without control characters
@@ -17,6 +19,11 @@ checked elsewhere); unknown fields are kept as they are.
 ``headers``               a list of relative paths (files the source includes)
 ``units``                 a list of relative ``.c`` paths, each also in ``headers``:
                           the program's other translation units, compiled apart
+``answer_unit``           a relative ``.c`` path: the further unit whose text is
+                          ``source.c`` (``problem init --answer-unit``/the profile)
+``main_unit``             a relative ``.c`` path of ``units``: where main's unit is
+                          when ``answer_unit`` is set
+``answer_why``            a string: why that unit is the answer
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
@@ -29,24 +36,75 @@ checked elsewhere); unknown fields are kept as they are.
 
 from __future__ import annotations
 
+import collections.abc
+import dataclasses
+import functools
+import types
+import typing
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from supercoder.errors import UserError, printable
 from supercoder.problems.outputs import parse_mode
+from supercoder.settings import ProblemSettings
 from supercoder.types import split_flags
 
 FUZZ_KEYS = ("shuffle_lines_after", "frozen_lines", "numbers")
 
 
 def check_fields(meta: Any, where: str) -> None:
-    """Raise UserError (one line, naming ``where`` and the field) on the first bad field."""
+    """Raise UserError (one line, naming ``where`` and the field) on the first bad field:
+    a field of ``_CHECKS`` by its check, every other field of ``ProblemSettings`` by its
+    type (so a new setting is checked with no line here)."""
     if not isinstance(meta, dict):
         raise UserError(f"{where}: expected a JSON object, got {_kind(meta)}")
-    for key, check in _CHECKS.items():
-        if key in meta and meta[key] is not None:
-            problem = check(meta[key])
+    for key, value in meta.items():
+        check = _CHECKS.get(key) or _typed_checks().get(key)
+        if check is not None and value is not None:
+            problem = check(value)
             if problem:
                 raise UserError(f"{where}: field {key!r} {problem}")
+
+
+@functools.cache
+def _typed_checks() -> dict[str, Callable[[Any], str | None]]:
+    """A check per ``ProblemSettings`` field the file may hold, from its type."""
+    hints = typing.get_type_hints(ProblemSettings)
+    return {
+        f.name: _type_check(hints[f.name])
+        for f in dataclasses.fields(ProblemSettings)
+        if not f.metadata.get("skip") and not f.metadata.get("extra")
+    }
+
+
+def _type_check(tp: object) -> Callable[[Any], str | None]:
+    args = [a for a in typing.get_args(tp) if a is not type(None)]
+    origin = typing.get_origin(tp)
+    if origin in (typing.Union, types.UnionType):
+        if len(args) == 1:
+            return _type_check(args[0])
+        return lambda value: None  # a JSON value, or one of several shapes
+    if tp is bool:
+        return _boolean
+    if tp is int:
+        return lambda v: None if _count(v) or _integer(v) else f"must be an integer, got {_kind(v)}"
+    if tp is float:
+        return lambda v: None if _integer(v) or isinstance(v, float) else _number(v)
+    if tp is str:
+        return _string
+    if origin is tuple and args == [str, ...] or (origin is tuple and args[:1] == [str]):
+        return _strings
+    if origin in (dict, Mapping, collections.abc.Mapping) or dataclasses.is_dataclass(tp):
+        return lambda v: None if isinstance(v, dict) else f"must be an object, got {_kind(v)}"
+    return lambda value: None
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> str:
+    return f"must be a number, got {_kind(value)}"
 
 
 def _kind(value: Any) -> str:
@@ -161,6 +219,9 @@ _CHECKS = {
     "fuzz": _fuzz,
     "headers": _headers,
     "units": _units,
+    "answer_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
+    "main_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
+    "answer_why": _string,
     "exit_code": _exit_code,
     "generator": _generator,
     "reads_input": _boolean,

@@ -68,6 +68,9 @@ class BuildFiles:
             directive names the copy's place in the problem, ``_rewrite_includes``).
         units: the further source files, by problem path: translation units of their
             own, compiled apart and linked with ``source.c`` (empty with ``join``).
+        answer: the unit that is the answer (``source.c``) when it is not the main file
+            (``with_answer``: its problem path as gathered, e.g. ``vm.c``); "" for main's.
+        main_unit: with ``answer``, where the main file's text is (one of ``units``).
     """
 
     main: Path
@@ -77,6 +80,76 @@ class BuildFiles:
     moved: tuple[str, ...] = ()
     texts: dict[str, str] = field(default_factory=dict)
     units: tuple[str, ...] = ()
+    answer: str = ""
+    main_unit: str = ""
+
+
+def answer_unit_of(build: BuildFiles, name: str) -> str:
+    """The unit of ``build`` that ``name`` names (``problem init --answer-unit``): its
+    problem path, its path as the user gave it, or its file name when one unit has it;
+    UserError naming the units otherwise."""
+    units = build.units
+    if name in units:
+        return name
+    given = Path(name)
+    if given.is_file():
+        hits = [u for u in units if build.files[u].resolve() == given.resolve()]
+        if given.resolve() == build.main.resolve():
+            return ""  # main's own unit: the default layout
+        if hits:
+            return hits[0]
+    hits = [u for u in units if u == name] or [u for u in units if Path(u).name == given.name]
+    if given.name == build.main.name and not hits:
+        return ""
+    if len(hits) != 1:
+        listed = ", ".join([build.main.name, *units]) or build.main.name
+        why = "names more than one unit" if hits else "is not one of the program's units"
+        raise UserError(
+            f"--answer-unit {printable(name)} {why} (they are: {listed}); name one of "
+            "the .c files given to problem init (not with --join)"
+        )
+    return hits[0]
+
+
+def with_answer(build: BuildFiles, unit: str) -> BuildFiles:
+    """``build`` with the further unit ``unit`` (a problem path of ``build.units``) as
+    the answer: its text becomes ``source.c`` and the main file is a unit of its own
+    (at its own name in the problem folder), compiled apart and linked as before. The
+    unit's quoted includes of the problem's files name them from the problem's root
+    when the unit was in a folder of its own (``#include "../vm.h"`` in ``src/vm.c``
+    becomes ``#include "vm.h"``), so they resolve as they did beside it."""
+    if not unit:
+        return build
+    if unit not in build.units:
+        raise ValueError(f"{unit} is not a unit of the build")
+    text = build.texts.get(unit)
+    if text is None:
+        text = build.files[unit].read_text(errors="replace")
+    main_rel, n = build.main.name, 2
+    while main_rel in build.files or main_rel == "source.c":
+        main_rel, n = f"{build.main.stem}_{n}{build.main.suffix}", n + 1
+    files = {k: v for k, v in build.files.items() if k != unit}
+    files[main_rel] = build.main
+    texts = {k: v for k, v in build.texts.items() if k != unit}
+    texts[main_rel] = build.source
+    folder = os.path.dirname(unit)
+    if folder and folder != ".":  # its quoted includes of the problem's files, from the root
+
+        def here(m: re.Match) -> str:
+            target = os.path.normpath(os.path.join(folder, m[2]))
+            return f'{m[1]}"{target}"' if target in build.files else m[0]
+
+        text = re.sub(r'^([ \t]*#[ \t]*include[ \t]*)"([^"\n]+)"', here, text, flags=re.M)
+    cflags = build.cflags
+    units = tuple(main_rel if u == unit else u for u in build.units)
+    moved = (
+        *(m for m in build.moved if not m.startswith(f"{build.files[unit]} -> {unit} (")),
+        f"{build.files[unit]} -> source.c (the answer unit); {build.main} -> {main_rel} "
+        "(compiled apart, linked with source.c)",
+    )
+    return BuildFiles(
+        build.main, text, files, cflags, moved, texts, units, answer=unit, main_unit=main_rel
+    )
 
 
 def main_file(sources: Sequence[Path]) -> Path:

@@ -53,6 +53,7 @@ from supercoder.problems.generator import _python
 from supercoder.problems.loading import read_text
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.sandbox.readback import ReadBackError, read_back
 from supercoder.types import Problem, split_args
 
 log = logging.getLogger("supercoder")
@@ -91,21 +92,38 @@ class Judgement:
 
 
 _DRIVER = r"""
-import json, os, runpy, sys, traceback
+import json, os, runpy, stat, sys, traceback
 count = int(sys.argv[1])
 os.mkdir("err")
 out = os.fdopen(os.dup(1), "w")
+
+
+def regular(path):
+    # an earlier input's validator may have left a link or a FIFO here: never followed,
+    # never waited on
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        raise OSError(f"{path} is not a regular file")
+    os.set_blocking(fd, True)
+    return fd
+
+
 for i in range(count):
     pid = os.fork()
     if pid == 0:
         try:
-            with open(f"in/{i}.args") as f:
-                sys.argv = ["validate.py", *json.load(f)]
-            fd = os.open(f"in/{i}", os.O_RDONLY)
-            os.dup2(fd, 0)
-            err = os.open(f"err/{i}", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            try:
+                os.unlink(f"err/{i}")
+            except FileNotFoundError:
+                pass
+            flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW
+            err = os.open(f"err/{i}", flags, 0o600)
             os.dup2(err, 1)
             os.dup2(err, 2)
+            with os.fdopen(regular(f"in/{i}.args")) as f:
+                sys.argv = ["validate.py", *json.load(f)]
+            fd = regular(f"in/{i}")
+            os.dup2(fd, 0)
             sys.stdin = open(0, "r", closefd=False)
             sys.stdout = open(1, "w", closefd=False)
             sys.stderr = open(2, "w", closefd=False)
@@ -187,8 +205,11 @@ def run_validator(
             raise ValidatorError(f"{label} could not be run: {run.describe()}")
         out = []
         for i, line in enumerate(lines):
-            result = json.loads(line)
-            why = _last_line(work / "err" / str(i))
+            result = _result(line, label)
+            try:
+                why = _last_line(work, f"err/{i}")
+            except ReadBackError as e:  # a link, a FIFO, a device or a flood it left
+                raise ValidatorError(f"{label} left a bad file behind: {e}") from None
             if result.get("code") == 0:
                 out.append(Judgement(True))
             elif "signal" in result:
@@ -201,11 +222,29 @@ def run_validator(
         shutil.rmtree(work, ignore_errors=True)
 
 
-def _last_line(path: Path) -> str:
+def _result(line: str, label: str) -> dict[str, int]:
+    """One line of the driver's report (the validator shares its stdout: it may write
+    there too), else a ``ValidatorError``."""
     try:
-        text = path.read_bytes()[-4096:].decode("utf-8", "replace")
-    except OSError:
-        return ""
+        result = json.loads(line)
+    except ValueError:
+        result = None
+    if (
+        not isinstance(result, dict)
+        or len(result) != 1
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in result.values())
+        or not set(result) <= {"code", "signal"}
+    ):
+        raise ValidatorError(f"{label} wrote to its driver's output: {printable(line)[:80]!r}")
+    return result
+
+
+def _last_line(work: Path, name: str) -> str:
+    """The last line the validator wrote on one input (its reason), read back from the
+    sandbox's folder without following links or blocking (``sandbox.readback``)."""
+    text = (read_back(work, name, 4096, tail=True, missing_ok=True) or b"").decode(
+        "utf-8", "replace"
+    )
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
     return printable(lines[-1], newlines=False)[:200] if lines else ""
 
@@ -230,7 +269,7 @@ def check_inputs(
 def validator_sources(problem: Problem) -> list[tuple[str, str]]:
     """(file name, text) of each validator the problem has: its own ``validate.py``, the
     model-written ``llm_validate.py``."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if not folder:
         return []
 
@@ -244,7 +283,7 @@ def validator_sources(problem: Problem) -> list[tuple[str, str]]:
 
 def llm_generator_source(problem: Problem) -> str | None:
     """The text of the generator a model wrote for the problem (``llm_gen.py``), or None."""
-    folder = problem.meta.get("path")
+    folder = problem.path
     if not folder:
         return None
 

@@ -173,7 +173,7 @@ def write_pair(
     the problem in ``folder``, check them (module docstring), and keep them there or say
     why not. A problem with its own generator (``gen.py``) is not asked for one."""
     problem = load_problem(folder)
-    if generator_source(problem.meta) is not None:
+    if generator_source(problem.settings) is not None:
         return PairReport(False, "the problem has its own generator (gen.py)", model)
     inputs = [t.run_input() for t in problem.tests]  # arguments included (split_args)
     visible = [t.run_input() for t in problem.tests if not t.hidden]

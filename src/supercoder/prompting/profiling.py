@@ -27,6 +27,7 @@ from supercoder.codec import decode, encode, versioned
 from supercoder.errors import InfraError
 from supercoder.paths import atomic_write_text, cache_dir, temp_prefix
 from supercoder.sandbox.box import Limits
+from supercoder.sandbox.readback import ReadBackError, read_back, regular_file
 from supercoder.toolchain.baseline import baseline_asm, unit_asms
 from supercoder.toolchain.flags import check_flags
 from supercoder.toolchain.gcc import CC, LINK_FLAGS, asm_digest
@@ -35,7 +36,8 @@ from supercoder.types import Problem, TestCase
 SOURCE_NAME = "baseline.s"
 BINARY_NAME = "prof"
 VALGRIND = ("valgrind", "-q", "--tool=cachegrind", "--cache-sim=no", "--branch-sim=no")
-PROFILE_VERSION = 1
+PROFILE_VERSION = 2
+PROFILE_MAX_BYTES = 64 << 20  # one cachegrind output, as read back from the sandbox
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,7 @@ class Profile:
     gave_up: str | None = None
     seconds: float = 0.0
     meta: ProfileMeta = field(default_factory=ProfileMeta, compare=False)
+    files: dict[str, int] = field(default_factory=dict)  # instructions per file built
 
     @property
     def total(self) -> int:
@@ -97,6 +100,23 @@ def parse_cachegrind(text: str, source_name: str = SOURCE_NAME) -> tuple[dict[in
     return lines, outside
 
 
+def instructions_per_file(text: str) -> dict[str, int]:
+    """Executed instructions per source file (cachegrind's ``fl=`` names, as built:
+    ``baseline.s``, ``unit0.s``, ...; libc and the loader under their own names)."""
+    out: dict[str, int] = {}
+    name = ""
+    for row in text.splitlines():
+        if row.startswith("fl="):
+            name = row[3:].strip()
+            continue
+        if not name or not row or not row[0].isdigit():
+            continue
+        parts = row.split()
+        if len(parts) >= 2 and parts[1].isdigit():
+            out[name] = out.get(name, 0) + int(parts[1])
+    return out
+
+
 # --- running ----------------------------------------------------------------------
 
 
@@ -130,7 +150,9 @@ def profile_problem(
     (cached; see the module docstring)."""
     asm = asm or baseline_asm(problem)
     tests = tuple(sorted(problem.visible_tests, key=lambda t: (len(t.read_input()), t.name)))
-    key = profile_key(asm + "\n# link: " + " ".join(problem.link_flags), tests)
+    units = unit_asms(problem) if problem.units else None
+    linked = "".join(f"\n# unit {k}: {asm_digest(v)}" for k, v in (units or {}).items())
+    key = profile_key(asm + "\n# link: " + " ".join(problem.link_flags) + linked, tests)
     path = cache_dir() / "profiles" / f"{key}.json"
     if use_cache and path.is_file():
         cached = decode(Profile, json.loads(path.read_text()))
@@ -143,7 +165,7 @@ def profile_problem(
         budget_seconds=budget_seconds,
         isolation=isolation,
         link_flags=problem.link_flags,
-        units=unit_asms(problem) if problem.units else None,
+        units=units,
     )
     if use_cache:
         atomic_write_text(path, json.dumps(encode(result)))
@@ -172,6 +194,7 @@ def run_profile(
             (work / name).write_text(text)
         _build(run, work, isolation, link_flags, others)
         lines: dict[int, int] = {}
+        files: dict[str, int] = {}
         outside, done, gave_up = 0, [], None
         for k, test in enumerate(tests):
             left = budget_seconds - (time.monotonic() - start)
@@ -185,6 +208,8 @@ def run_profile(
             for line, n in counts[0].items():
                 lines[line] = lines.get(line, 0) + n
             outside += counts[1]
+            for name, n in counts[2].items():
+                files[name] = files.get(name, 0) + n
             done.append(test.name)
     skipped = tuple(t.name for t in tests[len(done) :])
     return Profile(
@@ -196,6 +221,7 @@ def run_profile(
         gave_up,
         round(time.monotonic() - start, 3),
         ProfileMeta(budget_seconds),
+        files,
     )
 
 
@@ -219,23 +245,54 @@ def _build(
     link = check_flags(link_flags, "cflags/ldflags")
     argv = [CC, "-g", SOURCE_NAME, *others, "-o", BINARY_NAME, *LINK_FLAGS, *link]
     result = run(argv, work, limits=_limits(60.0), isolation=isolation)
-    if not result.clean_exit or not (work / BINARY_NAME).is_file():
+    if not result.clean_exit or not regular_file(work, BINARY_NAME):
         log = result.stderr.decode(errors="replace")[-2000:]
         raise InfraError(f"the baseline does not assemble with line info:\n{log}")
 
 
 def _profile_test(
     run: Runner, work: Path, test: TestCase, k: int, seconds: float, isolation: bool
-) -> tuple[tuple[dict[int, int], int] | None, str | None]:
+) -> tuple[tuple[dict[int, int], int, dict[str, int]] | None, str | None]:
     out = f"cg.{k}.out"
     argv = [*VALGRIND, f"--cachegrind-out-file={out}", f"./{BINARY_NAME}"]
     result = run(argv, work, limits=_limits(seconds), stdin=test.run_input(), isolation=isolation)
-    path = work / out
     if result.outcome == "timeout":
         return None, f"test {test.name} did not finish under valgrind in the time left"
-    if not path.is_file():
+    try:  # the profiled program ran in ``work``: what it left is read back, never followed
+        text = read_back(work, out, PROFILE_MAX_BYTES, missing_ok=True)
+    except ReadBackError as e:
+        return None, f"test {test.name} left a bad profile: {e}"
+    if text is None:
         tail = result.stderr.decode(errors="replace")[-500:]
         return None, f"valgrind wrote no profile for test {test.name} ({result.describe()}): {tail}"
-    counts = parse_cachegrind(path.read_text(errors="replace"))
-    path.unlink()
-    return counts, None
+    decoded = text.decode(errors="replace")
+    (work / out).unlink()
+    return (*parse_cachegrind(decoded), instructions_per_file(decoded)), None
+
+
+def hot_unit(folder: Path, budget_seconds: float = 30.0) -> tuple[str, str] | None:
+    """Which translation unit of the multi-unit problem at ``folder`` the time goes in:
+    (``source.c`` or one of ``Problem.units``, why), from a profile of the ``-O3``
+    build (every unit as gcc -O3 builds it) on the visible tests, smallest first, within
+    ``budget_seconds``; None for a one-unit problem. ``problem init`` makes that unit
+    the answer (``problems.init.InitConfig.hot_unit``)."""
+    from supercoder.problems.loading import load_problem
+
+    problem = load_problem(folder)
+    if not problem.units:
+        return None
+    try:
+        profile = profile_problem(problem, budget_seconds=budget_seconds, use_cache=False)
+    except InfraError as e:
+        return "source.c", f"the unit with main; no profile could be made: {str(e)[:120]}"
+    names = {"baseline.s": "source.c"} | {f"unit{k}.s": u for k, u in enumerate(problem.units)}
+    counts = {names[Path(f).name]: n for f, n in profile.files.items() if Path(f).name in names}
+    total = sum(counts.values())
+    if not total:
+        why = profile.gave_up or "no instructions counted"
+        return "source.c", f"the unit with main; the profile found nothing ({why})"
+    best = max(counts, key=lambda u: (counts[u], u == "source.c"))
+    share = counts[best] / total
+    where = "" if not profile.skipped else f", {len(profile.tests)} of the tests profiled"
+    lead = "the unit with main: " if best == "source.c" else ""
+    return best, f"{lead}the profile puts {share:.0%} of the program's instructions there{where}"

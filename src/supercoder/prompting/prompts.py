@@ -120,10 +120,14 @@ def question(
     target: str = "native",
 ) -> str:
     """The user turn for one problem."""
-    parts = [
-        "Here is a C program that reads standard input and writes standard output:",
-        fence(problem.source, "c"),
-    ]
+    parts = (
+        _unit_parts(problem)
+        if problem.answer_unit
+        else [
+            "Here is a C program that reads standard input and writes standard output:",
+            fence(problem.source, "c"),
+        ]
+    )
     if variant == "asm":
         asm = baseline_asm or _compile_baseline(problem)
         build = " ".join(("gcc -O3", *problem.cflags))
@@ -163,6 +167,39 @@ def question(
     return "\n\n".join(parts)
 
 
+HEADER_CHARS = 6000  # of the headers an answer unit includes, shown as its context
+
+
+def _unit_parts(problem: Problem) -> list[str]:
+    """The answer unit of a multi-unit program (``Problem.answer_unit``), then as its
+    context the program's headers it includes (``.h`` files of the problem, up to
+    ``HEADER_CHARS``): the types and declarations the other units share with it."""
+    others = ", ".join(problem.units)
+    parts = [
+        f"Here is {problem.answer_unit}, the translation unit of a C program (it reads "
+        "standard input and writes standard output) that the program spends its time in; "
+        f"`main` is in {problem.main_unit or 'another unit'}, and the other units "
+        f"({others}) are built by `gcc -O3` and linked beside it:",
+        fence(problem.source, "c"),
+    ]
+    folder = problem.path
+    included = set(re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', problem.source, re.M))
+    left = HEADER_CHARS
+    for rel in problem.settings.headers:
+        if not str(rel).endswith(".h") or Path(rel).name not in {Path(i).name for i in included}:
+            continue
+        path = Path(str(folder or "")) / rel
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        if len(text) > left:
+            break
+        left -= len(text)
+        parts += [f"{rel}, which it includes:", fence(text, "c")]
+    return parts
+
+
 def _with_link(problem: Problem, text: str) -> str:
     """The task; the link command names the problem's flags (e.g. -fopenmp) and its other
     translation units (linked as gcc -O3 builds them) when it has any."""
@@ -176,6 +213,13 @@ def _with_link(problem: Problem, text: str) -> str:
             f" The program's other source files ({', '.join(problem.units)}) are translation "
             "units of their own, built by `gcc -O3` and linked beside yours unchanged: "
             "your answer is the assembly of the source shown above only."
+        )
+    if problem.answer_unit:
+        text += (
+            f" The source shown is {problem.answer_unit}, the unit the program spends its "
+            f"time in; `main` is in {problem.main_unit or 'another unit'}. Keep every "
+            "function and object the other units use (its name, its calling convention "
+            "and its layout): they call into your assembly as they were compiled."
         )
     return text
 

@@ -18,11 +18,13 @@ when every problem is scored.
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from supercoder.engine import current
@@ -234,3 +236,50 @@ def _collect(
     if error is not None:  # model or machine trouble: leave unfinished, a rerun retries
         failed[problem.name] = f"{type(error).__name__}: {error}"
     return outcome
+
+
+ANSWERS_INDEX = "answers.json"
+
+
+def answer_file_name(problem: str) -> str:
+    """A problem's answer file in an answers folder: its name made a plain file name."""
+    import re
+
+    safe = re.sub(r"[^A-Za-z0-9_.+-]+", "_", problem).strip(".") or "problem"
+    return f"{safe}.s"
+
+
+def write_answers(outcomes: Sequence[Outcome], folder: Path) -> list[dict[str, Any]]:
+    """Each problem's answer (``Outcome.best``: what the run reports) as
+    ``folder/PROBLEM.s``, exactly as verified (``supercoder check`` takes it back), and
+    ``folder/answers.json`` indexing them: problem, file (None: no answer), status,
+    speedup and its interval, how many checks measured it, the load each ran at.
+    Returns the index's entries."""
+    from supercoder.paths import atomic_write_text
+
+    folder.mkdir(parents=True, exist_ok=True)
+    index: list[dict[str, Any]] = []
+    for outcome in sorted(outcomes, key=lambda o: o.problem):
+        best = outcome.best
+        entry: dict[str, Any] = {"problem": outcome.problem, "file": None}
+        if best is None or not best.candidate.has_answer or best.verdict is None:
+            entry["status"] = "no_answer"
+            index.append(entry)
+            continue
+        verdict = best.verdict
+        name = answer_file_name(outcome.problem)
+        atomic_write_text(folder / name, str(best.candidate.asm))
+        sp = verdict.speedup
+        entry |= {
+            "file": name,
+            "status": verdict.status.value,
+            "speedup": sp.value if sp else None,
+            "speedup_ci": [sp.low, sp.high] if sp else None,
+            "checks": verdict.context.measurement.checks,
+            "load": verdict.context.measurement.load,
+            "sample": best.sample,
+            "round": best.round,
+        }
+        index.append(entry)
+    atomic_write_text(folder / ANSWERS_INDEX, json.dumps(index, indent=2) + "\n")
+    return index

@@ -635,8 +635,12 @@ class _Search:
         program = db.programs[pid]
         first = program.verdict.speedup
         if pid != 0 and verdict.correct and first is not None:  # re-checked apart from selection
+            then = program.verdict.context.measurement.load
             verdict = replace(
-                verdict, context=verdict.context.measured(checks=2, first_check=first)
+                verdict,
+                context=verdict.context.measured(
+                    checks=2, first_check=first, first_check_load=then
+                ),
             )
         origin = Origin(
             model=program.model or "gcc -O3",

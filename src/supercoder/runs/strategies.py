@@ -535,7 +535,8 @@ def confirm_best(
         first = best.checked.speedup
         verdict = again.checked
         if not verdict.is_infra_failure:
-            context = verdict.context.measured(checks=2, first_check=first)
+            then = best.checked.context.measurement.load
+            context = verdict.context.measured(checks=2, first_check=first, first_check_load=then)
             verdict = replace(verdict, context=context)
         confirmed = _finish(best, verdict, again.tries, again.verify_seconds - best.verify_seconds)
         confirmed = replace(confirmed, tries=best.tries + again.tries)

@@ -115,7 +115,7 @@ def built_baseline(
     cached = read_checked(path)  # verified: a damaged cache file is rebuilt, never used
     if cached is not None:
         return cached.decode()
-    where = str(Path(problem.meta.get("path") or problem.name) / "source.c")
+    where = str(Path(problem.path or problem.name) / "source.c")
     asm = compile_baseline(problem.source, problem.compile_flags, where, compiler)
     write_checked(path, asm.encode())
     return asm

@@ -21,6 +21,14 @@ from supercoder.errors import InfraError, UserError, machine_error, machine_trou
 from supercoder.paths import package_version, temp_prefix
 from supercoder.sandbox.box import Limits, RunResult
 from supercoder.sandbox.oneshot import run_isolated
+from supercoder.sandbox.readback import (
+    ReadBackError,
+    move_back,
+    read_back,
+    read_back_text,
+    regular_file,
+    write_into,
+)
 from supercoder.toolchain.asmcheck import forbidden_directive
 from supercoder.toolchain.asmtext import collapse_space, statements
 from supercoder.toolchain.flags import include_folders
@@ -184,12 +192,15 @@ def compile_to_asm(
         log = (run.stderr + run.stdout).decode(errors="replace")
         if not run.clean_exit and machine_trouble(log):
             raise machine_error(f"{compiler} could not compile the C source", log)
-        if not run.clean_exit or not (work / "out.s").is_file():
-            raise UserError(
-                f"the C source does not compile with {Path(compiler).name} {' '.join(flags)}:\n"
-                f"{c_messages(run, work)}"
-            )
-        return (work / "out.s").read_text(errors="replace")
+        try:
+            if run.clean_exit and regular_file(work, "out.s"):
+                return read_back_text(work, "out.s", MAX_BINARY_BYTES)
+        except ReadBackError as e:  # read back from the sandbox: never through a link
+            raise UserError(f"the build of the C source left a bad file: {e}") from None
+        raise UserError(
+            f"the C source does not compile with {Path(compiler).name} {' '.join(flags)}:\n"
+            f"{c_messages(run, work)}"
+        )
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -210,9 +221,12 @@ def compile_c(
     run, work = compile_in_sandbox(source, args, _require_cc(), isolation)
     try:
         log = c_messages(run, work)
-        if not run.clean_exit or not (work / "program").is_file():
-            return BuildResult(False, None, log or run.describe())
-        shutil.move(work / "program", out)
+        try:
+            if not run.clean_exit or not regular_file(work, "program"):
+                return BuildResult(False, None, log or run.describe())
+            move_back(work, "program", out, MAX_BINARY_BYTES)
+        except ReadBackError as e:
+            return BuildResult(False, None, f"the build left a bad file: {e}")
         out.chmod(0o755)
         return BuildResult(True, out, log)
     finally:
@@ -278,11 +292,9 @@ def copy_headers(args: Sequence[str], work: Path) -> list[str]:
         if k and args[k - 1] == "-iquote" and arg in folders:
             root = Path(arg).resolve()
             for rel in problem_files(root):
-                dest = work / rel
-                if dest.exists():
-                    continue  # the build's own files (source.c) win; a second copy is the same
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(root / rel, dest)
+                # into a folder a sandboxed run may have written (PGO's): never through a
+                # link it left; the build's own files (source.c) win, a second copy is the same
+                write_into(work, rel, (root / rel).read_bytes())
             out.append(str(work))
             continue
         out.append(arg)
@@ -356,7 +368,10 @@ def _own_file(path: str, work: Path) -> bool:
     """A path gcc names that is one of the build folder's files (relative, inside it)."""
     if path.startswith("/") or ".." in Path(path).parts:
         return False
-    return (work / path).is_file()
+    try:
+        return regular_file(work, path)
+    except ReadBackError:
+        return False
 
 
 def assemble(
@@ -401,31 +416,40 @@ def assemble(
     try:
         # -save-temps names the object program.o, or program-program.o beside other units
         folder = built.binary.parent
-        obj = folder / ("program-program.o" if units else "program.o")
-        obj = obj if obj.is_file() else folder / "program.o"
+        try:
+            name = "program-program.o" if units else "program.o"
+            name = name if regular_file(folder, name) else "program.o"
+            obj = read_back(folder, name, MAX_BINARY_BYTES, missing_ok=True)
+        except ReadBackError as e:
+            return BuildResult(False, None, f"program.s: the build left a bad file: {e}")
+        if obj is None:
+            raise InfraError("the assembler left no object file")
         too_much = _code_over_cap(obj)
         if too_much:
             return BuildResult(False, None, f"program.s: {too_much}")
-        use = _scan(obj, target)
+        use = _scan_bytes(obj, target)
         over = beyond(use, target)
         if over:
             return BuildResult(False, None, f"program.s: {over}", use)
-        shutil.move(built.binary, out)
+        try:
+            move_back(folder, "program", out, MAX_BINARY_BYTES)
+        except ReadBackError as e:
+            return BuildResult(False, None, f"program.s: the build left a bad file: {e}")
         out.chmod(0o755)
         return BuildResult(True, out, built.log, use)
     finally:
         shutil.rmtree(built.binary.parent, ignore_errors=True)
 
 
-def _code_over_cap(obj: Path) -> str | None:
+def _code_over_cap(obj: bytes) -> str | None:
     """Why the object's code is too large for the host's instruction scan (None: it is
     not): ``MAX_CODE_BYTES`` of executable sections (``.fill`` or ``.rept`` in ``.text``
     make megabytes of code from a line of text)."""
     from supercoder.toolchain.isa import executable_sections
 
     try:
-        size = sum(len(code) for code in executable_sections(obj.read_bytes()))
-    except (OSError, ValueError):
+        size = sum(len(code) for code in executable_sections(obj))
+    except ValueError:
         return None  # the scan says what it can of it
     if size <= MAX_CODE_BYTES:
         return None
@@ -436,10 +460,17 @@ def _code_over_cap(obj: Path) -> str | None:
 
 
 def _scan(obj: Path, target: Target) -> IsaUse:
+    """What the object file ``obj`` (in a build folder) needs, read back safely."""
     try:
-        data = obj.read_bytes()
-    except OSError as e:
-        raise InfraError(f"the assembler left no object file: {e}") from e
+        data = read_back(obj.parent, obj.name, MAX_BINARY_BYTES, missing_ok=True)
+    except ReadBackError:  # not an object gas writes: nothing is known of its code
+        return IsaUse(("UNKNOWN",), None, target.value)
+    if data is None:
+        raise InfraError("the assembler left no object file")
+    return _scan_bytes(data, target)
+
+
+def _scan_bytes(data: bytes, target: Target) -> IsaUse:
     try:
         return scan_object(data, target)
     except ValueError:  # not an object gas writes: nothing is known of its code
@@ -564,10 +595,13 @@ def _over_memory_cap(run: RunResult, limits: Limits) -> str | None:
 def _build_failure(run: RunResult, work: Path, limits: Limits) -> str | None:
     """Why the build in ``work`` does not count (None: it does)."""
     log = build_log(run, work, limits)
-    product = work / "program"
-    if not run.clean_exit or not product.is_file():
+    try:
+        made = regular_file(work, "program")
+    except ReadBackError as e:  # read back from the sandbox: never through a link
+        return f"the build left a bad file: {e}"
+    if not run.clean_exit or not made:
         return log or "the build failed without a message"
-    if product.stat().st_size > MAX_BINARY_BYTES:
+    if os.stat(work / "program", follow_symlinks=False).st_size > MAX_BINARY_BYTES:
         return f"the binary is over the {MAX_BINARY_BYTES >> 20} MiB cap"
     return None
 

@@ -18,11 +18,13 @@ from pathlib import Path
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits
+from supercoder.sandbox.readback import read_back_text, regular_file
 from supercoder.toolchain.flags import check_build_flags, check_flags
 from supercoder.toolchain.flagspace import CC_EXTRA, Build, Tools, find_tools
 from supercoder.toolchain.gcc import (
     COMPILE_LIMITS,
     LINK_FLAGS,
+    MAX_BINARY_BYTES,
     c_messages,
     compile_to_asm,
     copy_headers,
@@ -87,11 +89,11 @@ def _gcc_pgo(
     _check([cc, *gen, "-c", "source.c", "-o", "source.o"], d, isolation)
     _check([cc, *gen, "source.o", "-o", "instrumented", *link], d, isolation)
     _train(d, inputs, {}, isolation)
-    if not (d / "source.gcda").is_file():
+    if not regular_file(d, "source.gcda"):  # the instrumented run wrote in d: no link
         return None
     use = (*flags, "-fprofile-use", "-fprofile-correction", "-Wno-missing-profile")
     _check([cc, *use, "source.c", "-S", "-o", "source.s"], d, isolation)
-    return (d / "source.s").read_text()
+    return read_back_text(d, "source.s", MAX_BINARY_BYTES)
 
 
 def _clang_pgo(
@@ -111,7 +113,7 @@ def _clang_pgo(
         isolation,
     )
     _train(d, inputs, {"LLVM_PROFILE_FILE": str(d / "run-%p.profraw")}, isolation)
-    raw = sorted(p.name for p in d.glob("*.profraw"))
+    raw = sorted(p.name for p in d.glob("*.profraw") if regular_file(d, p.name))
     if not raw:
         return None
     _check([profdata, "merge", "-o", "merged.profdata", *raw], d, isolation)
@@ -122,7 +124,7 @@ def _clang_pgo(
         "-Wno-profile-instr-unprofiled",
     )
     _check([cc, *use, "source.c", "-S", "-o", "source.s"], d, isolation)
-    return (d / "source.s").read_text()
+    return read_back_text(d, "source.s", MAX_BINARY_BYTES)
 
 
 def _check(cmd: list[str], cwd: Path, isolation: bool) -> None:

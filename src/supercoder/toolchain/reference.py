@@ -161,8 +161,28 @@ def reference_runs(
         exit_code=exit_code,
     )
     if results and not results[-1].ok:
-        raise UserError(results[-1].message(label))
+        failed = results[-1]
+        hint = thread_hint(source) if failed.failure in (TIMEOUT, RUNTIME_ERROR) else ""
+        raise UserError(failed.message(label) + hint)
     return results
+
+
+# a program that starts threads (POSIX or C11 threads, OpenMP)
+_THREADS = re.compile(r"\b(pthread_create|thrd_create)\s*\(|^\s*#\s*pragma\s+omp\b", re.M)
+
+
+def thread_hint(source: str) -> str:
+    """Why a program that starts threads may crash or hang in the sandbox ("" if it starts
+    none): every program runs there on one thread (thread creation fails, OpenMP gets
+    ``OMP_NUM_THREADS=1``), so one that ignores a failed ``pthread_create`` or waits on a
+    second thread fails there though it runs on the user's machine."""
+    if not _THREADS.search(source):
+        return ""
+    return (
+        " (the program starts threads: programs run on one thread in the sandbox, where "
+        "creating a thread fails and OpenMP gets OMP_NUM_THREADS=1, so one that needs a "
+        "second thread crashes or waits there; give it a single-threaded build)"
+    )
 
 
 def _run_input(box, data: bytes, name: str, runs: Mapping[str, int]) -> RefResult:

@@ -28,7 +28,7 @@ from supercoder.prompting.prompts import build_messages, feedback_for, refinemen
 from supercoder.runs.strategies import significantly_faster
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Problem, Status, Verdict
-from supercoder.verify.reward import RewardConfig, score_verdict, verify_batch
+from supercoder.verify.reward import RewardConfig, score_verdicts, verify_batch
 
 if TYPE_CHECKING:
     from supercoder.verify.executors import Executor
@@ -137,7 +137,7 @@ def turn_of(
     return Turn(
         index=index,
         verdict=verdict,
-        reward=score_verdict(verdict, config),
+        reward=score_verdicts([problem], [verdict], config)[0],
         feedback=feedback_for(verdict, problem, answer),
         done=index >= turns or episode_done(verdict),
     )

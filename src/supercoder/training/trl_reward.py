@@ -30,7 +30,7 @@ from supercoder.runs.metrics import batch_stats
 from supercoder.training.verl_reward import record_problem
 from supercoder.types import Problem
 from supercoder.verify.client import ServiceClient
-from supercoder.verify.reward import Reply, RewardConfig, score_verdict, verify_batch
+from supercoder.verify.reward import Reply, RewardConfig, score_verdicts, verify_batch
 
 if TYPE_CHECKING:
     from supercoder.verify.executors import Executor
@@ -72,7 +72,7 @@ def make_trl_reward(
         if log_metric is not None:
             for key, value in stats.to_metrics().items():
                 log_metric(key, value)
-        return [score_verdict(v, config) for v in verdicts]
+        return score_verdicts(targets, verdicts, config)
 
     reward.__name__ = name
     return reward

@@ -42,7 +42,7 @@ from supercoder.errors import InfraError
 from supercoder.training import episode
 from supercoder.types import Problem
 from supercoder.verify.evaluate import check_config
-from supercoder.verify.reward import REWARD_KINDS, RewardConfig
+from supercoder.verify.reward import RewardConfig, parse_reward
 
 TASKSET_ID = "supercoder-env"
 
@@ -55,9 +55,11 @@ class SupercoderConfig(vf.TasksetConfig):
     turns: int = 1
     """Answers per episode (feedback between them)."""
     reward: str = "gated"
-    """The reward kind: gated, paper or log."""
+    """The reward spec: gated, paper, log, binary[:threshold=T], percentile[:pool=P]."""
     baseline_copy: float = 0.0
     """The reward of a copy of the baseline."""
+    timing_rounds: int | None = None
+    """The timing budget: rounds of pairs per answer (None: the meter's adaptive 4-15)."""
     answer: str = "whole"
     """The answer form the prompt asks for: whole or diff."""
     time: bool = True
@@ -93,13 +95,13 @@ class SupercoderTaskset(vf.Taskset[SupercoderTask, SupercoderConfig]):
     def load(self) -> Iterator[SupercoderTask]:
         c = self.config
         episode.check_turns(c.turns)
-        if c.reward not in REWARD_KINDS:
-            raise ValueError(f"unknown reward {c.reward!r}: use one of {REWARD_KINDS}")
+        parse_reward(c.reward)  # a bad spec: one line now, not at the first answer
         settings = {
             "benchmark": c.benchmark,
             "turns": c.turns,
             "reward": c.reward,
             "baseline_copy": c.baseline_copy,
+            "timing_rounds": c.timing_rounds,
             "answer": c.answer,
             "time": c.time,
         }
@@ -213,10 +215,11 @@ def _problems(benchmark: str) -> tuple[Problem, ...]:
 
 
 def _reward(info: dict[str, Any]) -> RewardConfig:
-    return RewardConfig(
+    return parse_reward(
         info["reward"],
-        baseline_copy=float(info["baseline_copy"]),
-        eval_config=check_config(time=bool(info["time"])),
+        check_config(time=bool(info["time"])),
+        baseline_copy=float(info["baseline_copy"]) or None,
+        rounds=info.get("timing_rounds"),
     )
 
 
@@ -234,6 +237,7 @@ def load_environment(
     baseline_copy: float = 0.0,
     answer: str = "whole",
     time: bool = True,
+    timing_rounds: int | None = None,
     **env: Any,
 ) -> vf.Env:
     """The environment through verifiers' own loader: ``SingleAgentEnv`` for one turn,
@@ -245,6 +249,7 @@ def load_environment(
         "turns": turns,
         "reward": reward,
         "baseline_copy": baseline_copy,
+        "timing_rounds": timing_rounds,
         "answer": answer,
         "time": time,
     }

@@ -38,6 +38,7 @@ from supercoder.training.verl_scripts import (
     launch_script,
 )
 from supercoder.types import Problem
+from supercoder.verify.reward import parse_reward
 
 __all__ = ["ALGOS", "DEFAULT_MODEL", "VerlExportConfig", "export_verl", "launch_script"]
 
@@ -46,7 +47,9 @@ reward.custom_reward_function.path = this file, .name = compute_score,
 reward.reward_manager.name = naive).
 
 compute_score returns a dict, never None: "score" (the reward) plus metrics verl logs.
-Env: SUPERCODER_REWARD=gated|paper|log (default gated), SUPERCODER_INFRA_RETRIES (default 2),
+Env: SUPERCODER_REWARD (a reward spec: gated, paper, log, binary[:threshold=T],
+percentile[:pool=P]; default gated), SUPERCODER_TIMING_ROUNDS (the timing budget:
+rounds of pairs per response; default adaptive), SUPERCODER_INFRA_RETRIES (default 2),
 SUPERCODER_INFRA_SCORE (default 0.0: the score of a machine failure that persists,
 flagged infra_failure=1), SUPERCODER_TARGET=native|x86-64|x86-64-v2|x86-64-v3|x86-64-v4
 (default native: the CPUs answers must run on; the assembler refuses anything beyond).
@@ -73,6 +76,10 @@ class VerlExportConfig:
         train_batch_size: prompts per step; fewer fitting problems are refused.
         context: the prompt's context (``full`` | ``hot``, see prompting/prompts.py).
         answer: the answer form the prompt asks for (``whole`` | ``diff``).
+        reward: the reward spec the launch scripts set (``SUPERCODER_REWARD``: gated,
+            paper, log, binary[:threshold=T], percentile[:pool=P]; checked now).
+        timing_rounds: the timing budget the launch scripts set (rounds of pairs per
+            response; None: the meter's adaptive 4-15).
     """
 
     out: Path
@@ -84,6 +91,8 @@ class VerlExportConfig:
     train_batch_size: int = field(default=16, metadata={"option": {"min": 1}})
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
+    reward: str = "gated"
+    timing_rounds: int | None = field(default=None, metadata={"option": {"min": 2, "max": 200}})
 
 
 def export_verl(
@@ -139,7 +148,10 @@ def export_verl(
     steps = len(plans["train"].fits) // opts.train_batch_size
     _say(echo, [f"verl will train {steps} steps per epoch (batch {opts.train_batch_size})"])
     kept = {split: _keep(records[split], sizes[split], plans[split]) for split in records}
-    settings = VerlRunConfig(limits.prompt, limits.response, opts.train_batch_size)
+    spec = parse_reward(opts.reward, rounds=opts.timing_rounds).spec  # a bad one: now
+    settings = VerlRunConfig(
+        limits.prompt, limits.response, opts.train_batch_size, spec, opts.timing_rounds
+    )
     return _write(opts, kept, settings, _budget_json(where, limits, sizes, plans, opts))
 
 
@@ -246,7 +258,9 @@ def _readme(n_train: int, n_val: int, algos: Sequence[str], settings: VerlRunCon
     NNODES=2 N_GPUS=8 bash run_ppo.sh
 
 Any `key=value` argument is passed on to verl, e.g. `trainer.total_epochs=2`.
-Rewards: `SUPERCODER_REWARD=gated|paper|log (default gated)`; `SUPERCODER_TARGET=x86-64-v3`
+Rewards: `SUPERCODER_REWARD` (a spec: gated, paper, log, binary[:threshold=T],
+percentile[:pool=P]; the launch scripts set the one exported, default gated) and
+`SUPERCODER_TIMING_ROUNDS` (rounds of pairs per response); `SUPERCODER_TARGET=x86-64-v3`
 (or another x86-64 level; default native) makes the reward refuse answers beyond that level. A machine failure (sandbox could not
 start, runner lost) is retried `SUPERCODER_INFRA_RETRIES` times (default 2); if it
 persists the response gets `SUPERCODER_INFRA_SCORE` (default 0.0) and `infra_failure: 1`,

@@ -18,8 +18,10 @@ per process.
 
 Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
 reward): 0 for a wrong or missing program, about the speedup for a correct one
-(``SUPERCODER_REWARD=gated|paper|log``, default ``gated``; ``SUPERCODER_PAY_TABLES=0``:
-an answer that adds a lookup table earns ``baseline_copy``) for the ISA target
+(``SUPERCODER_REWARD``: a reward spec, ``gated`` by default, or ``paper``, ``log``,
+``binary[:threshold=1.05]``, ``percentile[:pool=auto]``: ``verify.reward.parse_reward``;
+``SUPERCODER_TIMING_ROUNDS``: the timing budget, rounds of pairs per response;
+``SUPERCODER_PAY_TABLES=0``: an answer that adds a lookup table earns ``baseline_copy``) for the ISA target
 ``SUPERCODER_TARGET`` (``native`` by default, or an x86-64 level: ``toolchain/isa.py``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
@@ -52,9 +54,11 @@ from supercoder.verify.executors import Executor
 from supercoder.verify.reward import (
     DEFAULT_REWARD,
     RewardConfig,
+    RewardKind,
     added_tables,
     holds_past_cut,
-    score_verdict,
+    parse_reward,
+    score_verdicts,
     verify_batch,
 )
 
@@ -85,20 +89,23 @@ def score_responses(
     config = _config_from_env()
     retries = _env_int("SUPERCODER_INFRA_RETRIES", INFRA_RETRIES)
     remote = _remote()
+    problems = None
     if remote is not None:  # SUPERCODER_SERVER: the records go as they are
         records = [{"extra_info": _record_info(info)} for info in extra_infos]
         verdicts = remote.score(records, list(solution_strs), config, infra_retries=retries)
+        if config.kind == RewardKind.PERCENTILE:  # its pools are measured here
+            problems = [record_problem(info) for info in extra_infos]
     else:
         problems = [record_problem(info) for info in extra_infos]
         verdicts = verify_batch(
             problems, list(solution_strs), config, executor, infra_retries=retries
         )
+    scores = score_verdicts(problems, verdicts, config)
     neutral = _infra_score()
-    return [_result(v, config, neutral) for v in verdicts]
+    return [_result(v, s, neutral) for v, s in zip(verdicts, scores, strict=True)]
 
 
-def _result(verdict: Verdict, config: RewardConfig, neutral: float) -> dict[str, float]:
-    score = score_verdict(verdict, config)
+def _result(verdict: Verdict, score: float | None, neutral: float) -> dict[str, float]:
     infra = score is None
     return {
         "score": neutral if score is None else float(score),
@@ -132,12 +139,14 @@ def _config_from_env() -> RewardConfig:
         target = parse_target(os.environ.get("SUPERCODER_TARGET", "native"))
     except ValueError as e:
         raise UserError(f"SUPERCODER_TARGET: {e}") from None
-    return RewardConfig(
-        kind=os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
-        baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")),
+    rounds = os.environ.get("SUPERCODER_TIMING_ROUNDS") or None
+    return parse_reward(
+        os.environ.get("SUPERCODER_REWARD", DEFAULT_REWARD.value),
+        check_config(target=target),
+        baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")) or None,
+        rounds=None if rounds is None else _env_int("SUPERCODER_TIMING_ROUNDS", 0),
         pay_tables=os.environ.get("SUPERCODER_PAY_TABLES", "1").strip().lower()
         not in ("0", "false", "no", "off"),
-        eval_config=check_config(target=target),
     )
 
 

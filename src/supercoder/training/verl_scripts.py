@@ -37,11 +37,16 @@ class VerlRunConfig:
         max_prompt_length: ``data.max_prompt_length`` (tokens).
         max_response_length: ``data.max_response_length`` (tokens).
         train_batch_size: ``data.train_batch_size`` (prompts per step).
+        reward: the reward spec the reward module pays (``SUPERCODER_REWARD``, which a
+            launch may override).
+        timing_rounds: the timing budget (``SUPERCODER_TIMING_ROUNDS``; None: adaptive).
     """
 
     max_prompt_length: int = 2000
     max_response_length: int = 2000
     train_batch_size: int = 16
+    reward: str = "gated"
+    timing_rounds: int | None = None
 
     def tokens_per_gpu(self, floor: int) -> int:
         """A dynamic-batch token budget that always holds one whole sequence."""
@@ -112,6 +117,9 @@ MODEL="${{MODEL:-{model}}}"
 NNODES="${{NNODES:-1}}"
 N_GPUS="${{N_GPUS:-4}}"
 PYTHON="${{PYTHON:-python3}}"
+# the reward (`supercoder reward study` compares the forms and budgets; docs/training.md)
+export SUPERCODER_REWARD="${{SUPERCODER_REWARD:-{reward}}}"
+export SUPERCODER_TIMING_ROUNDS="${{SUPERCODER_TIMING_ROUNDS:-{rounds}}}"
 "$PYTHON" -m verl.trainer.main_ppo \\
 {lines}
     "$@"
@@ -136,4 +144,6 @@ def launch_script(
         model=model,
         tokenizer=tokenizer or model,
         lines="\n".join(f"    {word} \\" for word in words),
+        reward=settings.reward,
+        rounds="" if settings.timing_rounds is None else settings.timing_rounds,
     )

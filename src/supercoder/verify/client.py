@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 
 import httpx
 
-from supercoder.dataset.records import BUNDLE, PROBLEM_SETTINGS, args_field, problem_bundle
+from supercoder.dataset.records import BUNDLE, args_field, problem_bundle, problem_settings
 from supercoder.errors import InfraError, UserError, printable
 from supercoder.problems.loading import BUNDLED_ROOT
 from supercoder.toolchain.baseline import vouch
@@ -217,6 +217,9 @@ class ServiceClient:
                 "kind": str(config.kind),
                 "failure": config.failure,
                 "baseline_copy": config.baseline_copy,
+                "threshold": config.threshold,
+                "pool": config.pool,
+                "rounds": config.rounds,
             },
             "time": evaluation.time,
             "target": str(evaluation.target),
@@ -322,8 +325,8 @@ def problem_ref(problem: Problem) -> dict[str, Any]:
     by name with its source's digest. A server that has no such problem (403, 404, 409)
     is sent the problem as a record instead (``problem_record``: its C code, its tests,
     hidden ones too, and its folder's other files: ``dataset.records.problem_bundle``)."""
-    path = problem.meta.get("path")
-    if "record" in problem.meta or not path:
+    path = problem.path
+    if problem.settings.record is not None or not path:
         return {"record": {"extra_info": problem_record(problem)}}
     folder = Path(str(path)).resolve()
     if folder == BUNDLED_ROOT or BUNDLED_ROOT in folder.parents:
@@ -359,13 +362,13 @@ def problem_record(problem: Problem) -> dict[str, Any]:
         "hidden_test_names": [t.name for t in hidden],
         **args_field(visible, "test_args"),  # each test's arguments, where any has some
         **args_field(hidden, "hidden_test_args"),
-        "tags": [str(t) for t in problem.meta.get("tags", [])],
-        **{k: problem.meta[k] for k in PROBLEM_SETTINGS if problem.meta.get(k)},
+        "tags": [str(t) for t in problem.settings.tags],
+        **problem_settings(problem),
         BUNDLE: problem_bundle(problem),  # the rest of the problem: marks, gen.py, models
     }
-    record = problem.meta.get("record")
-    if isinstance(record, dict) and record.get("index") is not None:
-        info["index"] = record["index"]
+    record = problem.settings.record
+    if record is not None and record.index is not None:
+        info["index"] = record.index
     return info
 
 

@@ -65,6 +65,7 @@ from supercoder.types import (
     UnseenResult,
     Verdict,
     VerdictContext,
+    machine_load,
 )
 from supercoder.verify.unseen import Unseen, unseen_tests
 
@@ -455,10 +456,11 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
             )
             return out
     drawn = len(unseen.generated_tests) + len(unseen.beyond)
+    load = machine_load()  # the load it was timed under, read as the timing ends
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
         context = v.context.measured(
-            timing=unseen.why, timed_inputs=unseen.source, **_domain(unseen)
+            timing=unseen.why, timed_inputs=unseen.source, load=load, **_domain(unseen)
         )
         past = beyond.get(name)
         if past is not None and not cmp.mismatch:

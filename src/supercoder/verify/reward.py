@@ -19,6 +19,27 @@ Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure
   test, otherwise the measured speedup (no clamping; an unchanged program reads ~1.0);
 - ``log``    ln(speedup) for a correct program (0 = as fast as gcc -O3, symmetric for
   faster/slower), ``failure`` otherwise.
+- ``binary`` a collapsed event ("Making Execution Time a Trainable Reward", ICML 2026):
+  1 when the program is correct, proven faster (as ``gated`` pays) and the lower end of
+  its 95% CI reaches ``threshold`` (default 1.05: at least 5% faster, for sure), else
+  ``baseline_copy`` (0).
+- ``percentile`` graded against a reference pool: the share of the problem's pool
+  (``verify.pools``: its reference solutions where the folder has several, else the
+  build search's compiler builds of the source, -O0 to PGO) the program is
+  significantly faster than (``beats``: the log-ratio's interval, both intervals'
+  widths in quadrature, lies above ``1 + margin``), paid only when it is proven faster
+  than the baseline as ``gated`` pays (else ``baseline_copy``): a program as fast as
+  the baseline would otherwise be paid for beating -O0. The pool's speedups are
+  measured once per problem and machine and cached (``verify.pools.reward_pool``), so a
+  check costs what it costs under ``gated``.
+
+Every form and its options is one ``RewardConfig``, written as one spec text
+(``RewardConfig.spec``: ``binary:threshold=1.1``, ``percentile:pool=builds``,
+``gated:rounds=6``; ``parse_reward`` reads it back), the same text on every path:
+``check --reward``, ``eval --reward`` (stored in the run's identity, its summary's
+``reward`` figure), ``train grpo``/``train verl`` (``SUPERCODER_REWARD``), ``serve``'s
+``/v1/score`` and the environments. ``rounds`` is the timing budget: the meter's rounds
+of pairs per completion, fixed (None: the meter's adaptive 4-15).
 
 Memorizable problems (``Problem.memorizable``: the program reads no input, so an answer
 may print the expected output without computing it) pay nothing under ``gated``, the
@@ -54,8 +75,12 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from supercoder.types import Problem, Speedup, Verdict
+import numpy as np
+
+from supercoder.errors import UserError
+from supercoder.types import MIN_PRACTICAL_MARGIN, Problem, Speedup, Verdict
 from supercoder.verify.evaluate import check_config
+from supercoder.verify.pools import reward_pool
 from supercoder.verify.service import INFRA_RETRIES, VerifyConfig, verify_answers
 
 if TYPE_CHECKING:
@@ -120,6 +145,8 @@ class RewardKind(StrEnum):
     PAPER = "paper"
     LOG = "log"
     GATED = "gated"
+    BINARY = "binary"
+    PERCENTILE = "percentile"
 
 
 REWARD_KINDS = tuple(k.value for k in RewardKind)
@@ -140,22 +167,37 @@ def paper_reward(verdict: Verdict) -> float | None:
     return verdict.speedup.value if verdict.speedup else 1.0
 
 
+DEFAULT_THRESHOLD = 1.05  # binary: the CI's lower end must reach it
+POOL_SOURCES = ("auto", "builds", "references")
+MAX_ROUNDS = 200
+
+
 @dataclass(frozen=True)
 class RewardConfig:
-    """Which reward, and how candidates are verified.
+    """Which reward, its options, the timing budget, and how candidates are verified.
 
     Fields:
         kind: ``gated`` (the default, ``DEFAULT_REWARD``: the speedup if significantly
-            faster, else what a copy of the baseline earns), ``paper`` (the speedup) or
-            ``log`` (its logarithm): see the module docstring and ``score_verdict``.
+            faster, else what a copy of the baseline earns), ``paper`` (the speedup),
+            ``log`` (its logarithm), ``binary`` (1 when proven faster with the CI's
+            lower end at ``threshold`` or above) or ``percentile`` (the share of the
+            problem's reference pool it is significantly faster than): see the module
+            docstring and ``score_verdict``.
         failure: the reward of a wrong answer or no answer.
-        baseline_copy: the reward of a copy of the baseline (and, under ``gated``, of
-            any correct program not proven faster, or whose speedup does not hold past
-            the cut the time budget makes in the domain: ``holds_past_cut``).
+        baseline_copy: the reward of a copy of the baseline (and, under ``gated``,
+            ``binary`` and ``percentile``, of any correct program not proven faster, or
+            whose speedup does not hold past the cut the time budget makes in the domain:
+            ``holds_past_cut``).
         pay_tables: False: a correct answer that adds a lookup table (``added_tables``:
             a data object indexed at run time, of any size) earns ``baseline_copy``
             under every kind, however fast it reads; True (the default): tables are
             named in the verdict and paid like any code.
+        threshold: ``binary``: the speedup the 95% CI's lower end must reach.
+        pool: ``percentile``: the reference pool (``auto``: the problem's reference
+            solutions where its folder has several, else ``builds``, the build search's
+            compiler builds of the source; ``verify.pools``).
+        rounds: the timing budget: rounds of pairs timed per completion, fixed (each
+            round a pair on every timed input); None: the meter's adaptive 4-15.
         eval_config: how candidates are verified (an ``CheckConfig``; None: the default).
     """
 
@@ -163,11 +205,38 @@ class RewardConfig:
     failure: float = 0.0
     baseline_copy: float = 0.0
     pay_tables: bool = True
+    threshold: float = DEFAULT_THRESHOLD
+    pool: str = "auto"
+    rounds: int | None = None
     eval_config: CheckConfig | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind not in REWARD_KINDS:
             raise ValueError(f"unknown reward kind {self.kind!r}: use one of {REWARD_KINDS}")
+        object.__setattr__(self, "kind", RewardKind(self.kind))
+        if not (math.isfinite(self.threshold) and 0 < self.threshold <= 1000):
+            raise ValueError(f"threshold must be a speedup in (0, 1000], got {self.threshold}")
+        if self.pool not in POOL_SOURCES:
+            raise ValueError(f"unknown pool {self.pool!r}: use one of {', '.join(POOL_SOURCES)}")
+        if self.rounds is not None and not 2 <= self.rounds <= MAX_ROUNDS:
+            raise ValueError(f"rounds must be 2-{MAX_ROUNDS} (got {self.rounds})")
+
+    @property
+    def spec(self) -> str:
+        """The form and its options as one text (``parse_reward`` reads it back): the
+        kind, then only the options that apply to it, then ``rounds`` when fixed."""
+        opts: list[str] = []
+        if self.kind == RewardKind.BINARY:
+            opts.append(f"threshold={self.threshold:g}")
+        if self.kind == RewardKind.PERCENTILE:
+            opts.append(f"pool={self.pool}")
+        if self.failure:
+            opts.append(f"failure={self.failure:g}")
+        if self.baseline_copy:
+            opts.append(f"baseline_copy={self.baseline_copy:g}")
+        if self.rounds is not None:
+            opts.append(f"rounds={self.rounds}")
+        return self.kind.value + (":" + ",".join(opts) if opts else "")
 
     def evaluation(self) -> CheckConfig:
         if self.eval_config is not None:
@@ -175,27 +244,171 @@ class RewardConfig:
 
         return check_config()
 
+    def with_evaluation(self, eval_config: CheckConfig | None) -> RewardConfig:
+        return replace(self, eval_config=eval_config)
 
-def score_verdict(verdict: Verdict, config: RewardConfig = RewardConfig()) -> float | None:
-    """The reward of one verdict under ``config`` (None = infrastructure failure)."""
+
+_SPEC_KEYS = {
+    "threshold": float,
+    "pool": str,
+    "rounds": int,
+    "failure": float,
+    "baseline_copy": float,
+    "pay_tables": lambda v: v.strip().lower() not in ("0", "false", "no", "off"),
+}
+
+
+def parse_reward(
+    text: str, eval_config: CheckConfig | None = None, **defaults: Any
+) -> RewardConfig:
+    """A ``RewardConfig`` from its spec text, ``KIND[:KEY=VALUE,...]`` (``binary``,
+    ``binary:threshold=1.1``, ``percentile:pool=builds,rounds=6``); ``defaults`` are
+    options the text does not name (``baseline_copy=...`` from a flag). A bad text is a
+    ``UserError`` in one line naming what is wrong."""
+    kind, _, rest = str(text or DEFAULT_REWARD.value).strip().partition(":")
+    values: dict[str, Any] = {k: v for k, v in defaults.items() if v is not None}
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = part.partition("=")
+        key = key.strip().replace("-", "_")
+        if not eq or key not in _SPEC_KEYS:
+            raise UserError(
+                f"reward {text!r}: {part!r} is not KEY=VALUE with KEY one of "
+                f"{', '.join(_SPEC_KEYS)}"
+            )
+        try:
+            values[key] = _SPEC_KEYS[key](value.strip())
+        except ValueError:
+            raise UserError(f"reward {text!r}: {key} must be a number, got {value!r}") from None
+    try:
+        return RewardConfig(kind.strip(), eval_config=eval_config, **values)
+    except ValueError as e:
+        raise UserError(f"reward {text!r}: {e}") from None
+
+
+def proven_faster(verdict: Verdict) -> bool:
+    """Whether a correct verdict earns pay for speed under the forms that pay only a
+    proven gain (``gated``, ``binary``, ``percentile``): significantly faster than the
+    baseline, not a copy, not on a problem whose output can be memorized, and holding
+    past the cut the time budget makes in the domain (``holds_past_cut``)."""
+    return bool(
+        verdict.significantly_faster and not verdict.memorizable and holds_past_cut(verdict)
+    )
+
+
+def beats(answer: Speedup, member: Speedup, margin: float | None = None) -> bool:
+    """Whether ``answer`` is significantly faster than ``member`` (both speedups over the
+    same baseline): the log-ratio's lower end (the answer's lower half-width and the
+    member's upper one in quadrature) lies above ``log(1 + margin)`` (the answer's
+    practical margin, at least ``MIN_PRACTICAL_MARGIN``)."""
+    m = answer.margin if margin is None else margin
+    pool = [member]
+    return bool(_shares(np.array([answer.value]), np.array([answer.low]), m, pool)[0] > 0)
+
+
+def _shares(
+    value: np.ndarray, low: np.ndarray, margin: float, pool: Sequence[Speedup]
+) -> np.ndarray:
+    """Per answer (``value``, ``low``: arrays), the share of ``pool`` it beats (``beats``)."""
+    if not pool:
+        return np.zeros_like(value, dtype=float)
+    m = math.log1p(max(margin, MIN_PRACTICAL_MARGIN))
+    v = np.log(np.maximum(value, 1e-300))
+    down = v - np.log(np.maximum(low, 1e-300))
+    count = np.zeros_like(v, dtype=float)
+    for p in pool:
+        if p.value <= 0:
+            continue
+        up = max(0.0, math.log(max(p.high, p.value)) - math.log(p.value))
+        count += (v - math.log(p.value) - np.hypot(down, up)) > m
+    return count / len(pool)
+
+
+def percentile(answer: Speedup, pool: Sequence[Speedup]) -> float:
+    """The share of ``pool`` that ``answer`` is significantly faster than (``beats``)."""
+    return float(_shares(np.array([answer.value]), np.array([answer.low]), answer.margin, pool)[0])
+
+
+def pay_for_speed(
+    config: RewardConfig,
+    value: np.ndarray,
+    low: np.ndarray,
+    high: np.ndarray,
+    margin: float,
+    pool: Sequence[Speedup] = (),
+) -> np.ndarray:
+    """THE speed part of every form, over arrays of measurements of correct programs that
+    are not a copy of the baseline (``score_verdict`` applies it to one verdict, the
+    reward study to thousands of simulated ones): ``paper`` the speedup, ``log`` its
+    logarithm; the gated forms pay only a proven gain (the CI above ``1 + margin``,
+    ``types.practical_significance``), else ``baseline_copy``: ``gated`` the speedup,
+    ``binary`` 1 when the CI's lower end reaches ``threshold``, ``percentile`` the share
+    of ``pool`` beaten."""
+    value, low, high = (np.asarray(x, dtype=float) for x in (value, low, high))
+    if config.kind == RewardKind.PAPER:
+        return value
+    if config.kind == RewardKind.LOG:
+        return np.log(np.maximum(value, 1e-300))
+    proven = low > 1.0 + max(float(margin), MIN_PRACTICAL_MARGIN)
+    copy = config.baseline_copy
+    if config.kind == RewardKind.BINARY:
+        return np.where(proven & (low >= config.threshold), 1.0, copy)
+    if config.kind == RewardKind.PERCENTILE:
+        return np.where(proven, _shares(value, low, margin, pool), copy)
+    return np.where(proven, value, copy)
+
+
+def score_verdict(
+    verdict: Verdict,
+    config: RewardConfig = RewardConfig(),
+    pool: Sequence[Speedup] | None = None,
+) -> float | None:
+    """The reward of one verdict under ``config`` (None = infrastructure failure);
+    ``pool``: the problem's reference pool's speedups, which ``percentile`` needs
+    (``score_verdicts`` finds it: every caller with problems should use that)."""
     if verdict.is_infra_failure:
         return None
     if not verdict.correct:
         return config.failure
-    if config.kind == RewardKind.GATED and verdict.memorizable:
+    gate = config.kind in (RewardKind.GATED, RewardKind.BINARY, RewardKind.PERCENTILE)
+    if gate and verdict.memorizable:
         return 0.0  # it reads no input: a precomputed output would pass (module docstring)
     if verdict.identical_to_baseline:
         return config.baseline_copy
     if not config.pay_tables and added_tables(verdict):
         return config.baseline_copy  # the trainer chose not to pay tables
     sp = verdict.speedup
-    if config.kind == "paper":
-        return sp.value if sp else 1.0
-    if config.kind == "log":
-        return math.log(sp.value) if sp and sp.value > 0 else 0.0
-    if sp and verdict.significantly_faster and holds_past_cut(verdict):
-        return sp.value
-    return config.baseline_copy
+    if sp is None:  # correct, untimed: the baseline's 1.0x (paper), else not proven
+        return {RewardKind.PAPER: 1.0, RewardKind.LOG: 0.0}.get(config.kind, config.baseline_copy)
+    if config.kind == RewardKind.PERCENTILE and pool is None:
+        raise ValueError("the percentile reward needs the problem's pool: score_verdicts")
+    if gate and not proven_faster(verdict):
+        return config.baseline_copy
+    paid = pay_for_speed(config, [sp.value], [sp.low], [sp.high], sp.margin, pool or ())
+    return float(paid[0])
+
+
+def score_verdicts(
+    problems: Sequence[Problem] | None,
+    verdicts: Sequence[Verdict],
+    config: RewardConfig = RewardConfig(),
+) -> list[float | None]:
+    """The rewards of ``verdicts[i]`` on ``problems[i]``: ``score_verdict`` with each
+    problem's reference pool where the form needs one (``percentile``: measured once per
+    problem and machine, then read from the cache: ``verify.pools.reward_pool``; the
+    other forms need no problem: ``problems`` may be None). Every path that pays (check,
+    eval, TRL, verl, serve, the environments) calls this."""
+    if config.kind != RewardKind.PERCENTILE:
+        return [score_verdict(v, config) for v in verdicts]
+    if problems is None or len(problems) != len(verdicts):
+        raise ValueError("the percentile reward needs each verdict's problem")
+    pools: dict[str, tuple[Speedup, ...]] = {}
+    needed = {p.name: p for p, v in zip(problems, verdicts, strict=True) if proven_faster(v)}
+    for name, problem in needed.items():
+        pools[name] = reward_pool(problem, config.pool, config.evaluation()).speedups
+    return [
+        score_verdict(v, config, pools.get(p.name, ()))
+        for p, v in zip(problems, verdicts, strict=True)
+    ]
 
 
 def default_reward(verdict: Verdict) -> float | None:
@@ -204,16 +417,22 @@ def default_reward(verdict: Verdict) -> float | None:
     return score_verdict(verdict, RewardConfig())
 
 
-def verdict_json(verdict: Verdict) -> dict[str, Any]:
+def verdict_json(
+    verdict: Verdict, reward: float | None = None, config: RewardConfig | None = None
+) -> dict[str, Any]:
     """The verdict's JSON (``Verdict.to_json``) plus its rewards, as ``check --json`` and
-    the verification server show it: ``reward`` the default training reward (``gated``),
-    ``paper_reward`` the paper's (None for an infrastructure failure, and both None for
-    a correct candidate checked without timing: what was not measured has no figure)."""
+    the verification server show it: ``reward`` the training reward (``config``'s, its
+    value ``reward`` from ``score_verdicts``; else the default, ``gated``), ``reward_form``
+    its spec, ``paper_reward`` the paper's (None for an infrastructure failure, and both
+    None for a correct candidate checked without timing: what was not measured has no
+    figure)."""
+    form = (config or RewardConfig()).spec
     if verdict.correct and verdict.speedup is None and not verdict.identical_to_baseline:
-        return {**verdict.to_json(), "reward": None, "paper_reward": None}
+        return {**verdict.to_json(), "reward": None, "reward_form": form, "paper_reward": None}
     return {
         **verdict.to_json(),
-        "reward": default_reward(verdict),
+        "reward": default_reward(verdict) if config is None else reward,
+        "reward_form": form,
         "paper_reward": paper_reward(verdict),
     }
 
@@ -235,9 +454,14 @@ def reward_evaluation(config: RewardConfig) -> CheckConfig:
     a program once it cannot be (``MeterConfig.stop_when_not_faster``): its reward is
     ``baseline_copy`` whatever more rounds would say."""
     evaluation = config.evaluation()
-    if config.kind != RewardKind.GATED or not evaluation.time:
+    if not evaluation.time:
         return evaluation
-    return replace(evaluation, meter=replace(evaluation.meter, stop_when_not_faster=True))
+    meter = evaluation.meter
+    if config.rounds is not None:  # the timing budget: exactly this many rounds
+        meter = replace(meter, min_pairs=config.rounds, max_pairs=config.rounds)
+    elif config.kind in (RewardKind.GATED, RewardKind.BINARY, RewardKind.PERCENTILE):
+        meter = replace(meter, stop_when_not_faster=True)
+    return replace(evaluation, meter=meter)
 
 
 def verify_batch(
@@ -265,4 +489,4 @@ def score_batch(
 ) -> list[float | None]:
     """Rewards for many completions at once (None = infrastructure failure, skip it)."""
     verdicts = verify_batch(problems, completions, config, executor, infra_retries)
-    return [score_verdict(v, config) for v in verdicts]
+    return score_verdicts(problems, verdicts, config)

@@ -32,7 +32,11 @@ carry).
 The rules a client can rely on:
 
 - Every endpoint but ``/health`` needs ``Authorization: Bearer TOKEN`` (401 otherwise).
-- A body over ``max_body_bytes`` gets 413, malformed JSON 400, a well-formed request
+- A request's line and headers must arrive within ``header_seconds`` of the connection
+  (or of the previous answer on it), else the connection is closed: a client that
+  sends half a request line and stops holds nothing.
+- A body over ``max_body_bytes`` gets 413, malformed JSON (or JSON nested deeper than
+  ``MAX_JSON_DEPTH``, 64 levels, in any field) 400, a well-formed request
   that asks for something impossible 422 (unknown problem: 404; a path outside the
   allowed roots: 403), each with ``{"error": one line}``.
 - At most ``workers`` requests run at once and ``queue`` wait; one more gets 429 with
@@ -93,6 +97,8 @@ MAX_PROGRAMS = 64
 MAX_ITEMS = 4096
 MAX_INFRA_RETRIES = 5
 BODY_SECONDS = 60.0  # a body not received by then gets 408 (a client that trickles it)
+HEADER_SECONDS = 10.0  # a request line and headers not received by then: the connection is cut
+MAX_JSON_DEPTH = 64  # nesting a request body may have (400 beyond: never a RecursionError)
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
@@ -117,6 +123,9 @@ class ServeConfig:
         max_deadline_seconds: the longest deadline a request may ask for (and the default).
         remember: finished answers kept by request id (idempotent retries).
         drain_seconds: how long SIGTERM waits for work in flight before giving up on it.
+        header_seconds: how long a connection may take to send a request's line and
+            headers (from its opening, or from the previous answer on it) before it is
+            closed.
     """
 
     host: str = "127.0.0.1"
@@ -133,6 +142,7 @@ class ServeConfig:
     max_deadline_seconds: float = 3600.0
     remember: int = 4096
     drain_seconds: float = 600.0
+    header_seconds: float = HEADER_SECONDS
 
     def check(self) -> None:
         """Refuse a configuration that would serve without authentication off loopback."""
@@ -168,7 +178,7 @@ class Problems:
             {
                 "name": p.name,
                 "split": p.split,
-                "tags": [str(t) for t in p.meta.get("tags", [])],
+                "tags": [str(t) for t in p.settings.tags],
                 "tests": len(p.visible_tests),
                 "memorizable": p.memorizable,
             }
@@ -204,7 +214,7 @@ class Problems:
         return problem
 
     def _folder(self, path: Any, where: str) -> Problem:
-        if not isinstance(path, str) or not path:
+        if not isinstance(path, str) or not path or "\0" in path or len(path) > 4096:
             raise RequestError(422, f"{where}: 'path' must be a folder's path")
         if not self.roots:
             raise RequestError(403, f"{where}: this server reads no folders (no --allow-root)")
@@ -314,7 +324,7 @@ def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
 def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
     """A score request -> the work that answers it: ``reward.verify_batch``, as the
     TRL and verl rewards run it in-process."""
-    from supercoder.verify.reward import REWARD_KINDS, RewardConfig, score_verdict, verify_batch
+    from supercoder.verify.reward import parse_reward, score_verdicts, verify_batch
 
     refs = body.get("problems")
     items = body.get("items")
@@ -338,22 +348,34 @@ def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[
         texts.append(text)
     reward = body.get("reward") or {}
     if not isinstance(reward, dict):
-        raise RequestError(422, "'reward' must be an object {kind, failure, baseline_copy}")
+        raise RequestError(
+            422,
+            "'reward' must be an object {kind, failure, baseline_copy, threshold, pool, rounds}",
+        )
     kind = reward.get("kind", "gated")
-    if kind not in REWARD_KINDS:
-        raise RequestError(422, f"reward.kind must be one of {', '.join(REWARD_KINDS)}")
-    config = RewardConfig(
-        kind=kind,
-        failure=_number(reward, "failure", 0.0, -1e6, 1e6),
-        baseline_copy=_number(reward, "baseline_copy", 0.0, -1e6, 1e6),
-        eval_config=_check_config(body),
-    )
+    if not isinstance(kind, str):
+        raise RequestError(422, "reward.kind must be a reward spec: KIND[:KEY=VALUE,...]")
+    options = {
+        "failure": _number(reward, "failure", 0.0, -1e6, 1e6),
+        "baseline_copy": _number(reward, "baseline_copy", 0.0, -1e6, 1e6),
+    }
+    if "threshold" in reward:
+        options["threshold"] = _number(reward, "threshold", 1.05, 1e-3, 1000)
+    if "rounds" in reward and reward["rounds"] is not None:
+        options["rounds"] = int(_number(reward, "rounds", 4, 2, 200))
+    if "pool" in reward:
+        options["pool"] = str(reward["pool"])
+    try:  # the spec's own options first, then the object's (the one parser of every path)
+        config = parse_reward(kind, _check_config(body), **options)
+    except UserError as e:
+        raise RequestError(422, str(e)) from None
     retries = int(_number(body, "infra_retries", 1, 0, MAX_INFRA_RETRIES))
 
     def work() -> dict:
         verdicts = verify_batch(targets, texts, config, infra_retries=retries)
         return {
-            "rewards": [score_verdict(v, config) for v in verdicts],
+            "rewards": score_verdicts(targets, verdicts, config),
+            "reward_form": config.spec,
             "verdicts": [v.to_json() for v in verdicts],
         }
 
@@ -705,6 +727,8 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             raise RequestError(400, f"the body is not JSON: {str(e)[:200]}") from None
         if not isinstance(body, dict):
             raise RequestError(400, "the body must be a JSON object")
+        if json_depth_over(body, MAX_JSON_DEPTH):
+            raise RequestError(400, f"the body is nested deeper than {MAX_JSON_DEPTH} levels")
         return body
 
     async def handle(endpoint: str, request: Request):
@@ -771,6 +795,61 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
     return app
 
 
+def json_depth_over(value: Any, limit: int) -> bool:
+    """Does ``value`` (parsed JSON) nest lists and objects deeper than ``limit``? Walked
+    without recursion: the answer for any depth the parser accepted."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            if depth > limit:
+                return True
+            stack.extend((child, depth + 1) for child in item if isinstance(child, dict | list))
+    return False
+
+
+def header_deadline_protocol(seconds: float) -> type:
+    """uvicorn's h11 protocol, cutting a connection whose request line and headers have
+    not all arrived ``seconds`` after it opened or after its last answer (uvicorn itself
+    waits for them forever: a client sending half a request line held a connection for
+    good)."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class HeaderDeadline(H11Protocol):
+        _header_timer: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+            self._header_timer = self.loop.call_later(seconds, self._headers_late)
+
+        def _headers_late(self) -> None:
+            self._header_timer = None
+            # still waiting for a request's headers (IDLE: no Request event yet)
+            if self.conn.their_state is h11.IDLE and not self.transport.is_closing():
+                self.transport.close()
+
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            if self._header_timer is not None:
+                self._header_timer.cancel()
+                self._header_timer = None
+            super().connection_lost(exc)
+
+    return HeaderDeadline
+
+
 def load_served(benchmarks: tuple[str, ...]) -> list[Problem]:
     """The problems of every served benchmark, by name (two of one name: refused)."""
     seen: dict[str, Problem] = {}
@@ -817,6 +896,7 @@ def serve(config: ServeConfig, on_ready: Callable[[str], None] | None = None) ->
         timeout_graceful_shutdown=int(config.drain_seconds),
         access_log=False,
         lifespan="on",
+        http=header_deadline_protocol(config.header_seconds),
     )
     server = _Server(uv_config)
     if on_ready is not None:

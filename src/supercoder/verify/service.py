@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, NamedTuple, TypeVar
 from supercoder.dataset.records import restore_problem
 from supercoder.engine import current
 from supercoder.errors import UserError
-from supercoder.problems.loading import TRAVEL_KEY, load_problem
+from supercoder.problems.loading import load_problem
 from supercoder.prompting.answers import failure_verdict, resolve_answer
 from supercoder.sandbox.elf import run_image_digest
 from supercoder.timing.slots import free_slot_count
@@ -411,8 +411,8 @@ def _job(problem: Problem, asm: str | None, config: CheckConfig, remote: bool) -
     """Problems loaded from a folder go to other processes as their path; a problem
     restored from a record (its folder in this machine's cache) goes whole, and a worker
     on another machine restores its folder there (``_here``)."""
-    path = problem.meta.get("path") if remote else None
-    if path and Path(path).is_dir() and not problem.meta.get(TRAVEL_KEY):
+    path = problem.path if remote else None
+    if path and Path(path).is_dir() and not problem.settings.problem_files:
         return Job(problem.name, None, str(path), asm, config)
     return Job(problem.name, problem, None, asm, config)
 
@@ -420,7 +420,7 @@ def _job(problem: Problem, asm: str | None, config: CheckConfig, remote: bool) -
 def _here(problem: Problem) -> Problem:
     """``problem`` on this machine: one restored from a record whose folder is not here
     (a worker on another node) is restored again from the files it carries."""
-    path, files = problem.meta.get("path"), problem.meta.get(TRAVEL_KEY)
+    path, files = problem.path, problem.settings.problem_files
     if not files or not path or Path(path).is_dir():
         return problem
 

@@ -198,7 +198,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     said = f"; dropped: {'; '.join(dropped)}" if dropped else ""
     small = (
         "; too small to time: the whole domain runs under 5 ms (marked at problem init)"
-        if problem.meta.get("too_small")
+        if problem.settings.too_small
         else ""
     )
     if found.tests:
@@ -456,7 +456,7 @@ def sources(problem: Problem) -> Iterator[Source]:
 
 def _generator_source(problem: Problem) -> Source | None:
     try:
-        source = generator_source(problem.meta)
+        source = generator_source(problem.settings)
     except UserError as e:
         return Source("generator", _nothing, dropped=str(e))
     if source is None:
@@ -761,7 +761,7 @@ def _to_target(
     kept when clean and longer. The rest as drawn; also the CPU seconds of the
     reference's runs on the new draws."""
     cpu = list(cpu)
-    source = source or generator_source(problem.meta)
+    source = source or generator_source(problem.settings)
     if source is None:
         return inputs, outputs, cpu, 0.0
     low, high = generator_size_range(problem, source)
@@ -886,7 +886,7 @@ def _tests_digest(problem: Problem) -> str:
 
 def _source_digest(problem: Problem, name: str) -> str:
     if name == "generator":
-        return hashlib.sha256((generator_source(problem.meta) or "").encode()).hexdigest()
+        return hashlib.sha256((generator_source(problem.settings) or "").encode()).hexdigest()
     if name == "llm-generator":
         return hashlib.sha256((llm_generator_source(problem) or "").encode()).hexdigest()
     if name == "model":

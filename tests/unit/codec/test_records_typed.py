@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import supercoder
+from tests.sourcetree import nodes, python_files, tree  # noqa: F401
 
 # The modules whose dataclasses are stored or printed records.
 RECORD_MODULES = (
@@ -79,7 +80,7 @@ def _hand_written(path: Path) -> list[str]:
     """``to_json``/``from_json`` functions in ``path`` whose body is more than one
     ``return encode(...)`` / ``return decode(...)`` (a docstring aside)."""
     out = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in nodes(path):
         if not isinstance(node, ast.FunctionDef) or node.name not in ("to_json", "from_json"):
             continue
         body = node.body
@@ -98,5 +99,5 @@ def _hand_written(path: Path) -> list[str]:
 
 
 def test_every_to_json_and_from_json_is_the_codecs():
-    bad = [hit for path in sorted(SRC.rglob("*.py")) for hit in _hand_written(path)]
+    bad = [hit for path in python_files() for hit in _hand_written(path)]
     assert not bad, "hand-written JSON (go through supercoder.codec): " + ", ".join(bad)

@@ -26,5 +26,5 @@ def test_problem_loads_with_enough_tests_and_a_split(folder):
     problem = load_problem(folder)
     assert problem.split in SPLITS
     assert len(problem.visible_tests) >= 10
-    assert problem.meta.get("tags"), "problem.json should give tags"
+    assert problem.settings.tags, "problem.json should give tags"
     assert (folder / "gen.py").is_file()

@@ -10,6 +10,7 @@ tests/integration/test_multifile_records.py."""
 from __future__ import annotations
 
 from supercoder.dataset.records import problem_to_record
+from supercoder.settings import ProblemSettings
 from supercoder.types import Problem
 from supercoder.verify.client import problem_record
 
@@ -21,7 +22,9 @@ def test_a_multi_file_problem_without_its_files_is_refused_at_export():
     from supercoder.types import TestCase
 
     tests = (TestCase("a", b"1\n", input_bytes=b"1\n"),)
-    thin = Problem("thin", "int main(void){return 0;}\n", tests, meta={"units": ["encode.c"]})
+    thin = Problem(
+        "thin", "int main(void){return 0;}\n", tests, settings=ProblemSettings(units=("encode.c",))
+    )
     with pytest.raises(UserError, match=r"thin: its other files \(encode.c: .*whole"):
         problem_to_record(thin, "val", 0, "main:\n\tret\n")
     with pytest.raises(UserError, match="could not carry the problem whole"):

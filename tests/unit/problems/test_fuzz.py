@@ -16,6 +16,7 @@ from supercoder.problems.fuzz import (
     mutate,
     structural_values,
 )
+from supercoder.settings import ProblemSettings
 from supercoder.types import Problem, TestCase
 from tests.integration.test_fuzz import INPUTS, SORTED_SUM, sorted_sum_problem  # noqa: F401
 
@@ -55,12 +56,12 @@ def test_shuffle_only_where_the_hint_allows(tmp_path):
         s.startswith("3\n") and sorted(s.split()[1:]) == ["alpha", "beta", "gamma"]
         for s in shuffled
     )
-    meta = {"fuzz": {"shuffle_lines_after": 1, "numbers": False}}
+    fuzz = FuzzHint(shuffle_lines_after=1, numbers=False)
     p = Problem(
         "w",
         "int main(void){return 0;}\n",
         (TestCase("t", b"", input_bytes=text.encode()),),
-        meta=meta,
+        settings=ProblemSettings(fuzz=fuzz),
     )
     variants = fuzz_inputs(p, count=5, seed=0)
     assert variants and all(v != text.encode() for v in variants)
@@ -88,7 +89,7 @@ def test_bad_hint_is_a_user_error(tmp_path):
     with pytest.raises(UserError, match="field 'fuzz' has unknown keys shuffle"):
         sorted_sum_problem(tmp_path, meta={"fuzz": {"shuffle": True}})  # refused on load
     assert json.loads((tmp_path / "sorted_sum" / "problem.json").read_text())["fuzz"]
-    good = sorted_sum_problem(tmp_path / "good")  # a problem made in memory is checked too
-    bad = Problem(good.name, good.source, good.tests, meta={**good.meta, "fuzz": {"numbers": 1}})
     with pytest.raises(UserError, match="key 'numbers' must be true or false"):
-        hint_of(bad)
+        sorted_sum_problem(tmp_path / "bad", meta={"fuzz": {"numbers": 1}})
+    good = sorted_sum_problem(tmp_path / "good", meta={"fuzz": {"frozen_lines": 1}})
+    assert hint_of(good).frozen_lines == 1 and hint_of(good).numbers  # typed, with defaults

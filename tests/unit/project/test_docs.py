@@ -8,8 +8,10 @@ tests/integration/test_docs.py."""
 from __future__ import annotations
 
 import ast
+from pathlib import Path
 
 from tests.integration.test_docs import ROOT, _tokens  # noqa: F401
+from tests.sourcetree import nodes, python_files, tree  # noqa: F401
 
 SRC = ROOT / "src" / "supercoder"
 
@@ -28,10 +30,11 @@ def _is_dataclass(node: ast.ClassDef) -> bool:
     return any("dataclass" in ast.unparse(d) for d in node.decorator_list)
 
 
-def undocumented_fields(source: str) -> dict[str, list[str]]:
-    """``*Config`` dataclass -> the fields its docstring's ``Fields:`` section leaves out."""
+def undocumented_fields(source: str | Path) -> dict[str, list[str]]:
+    """``*Config`` dataclass -> the fields its docstring's ``Fields:`` section leaves out
+    (``source``: a module's text, or its path, parsed once per session)."""
     missing: dict[str, list[str]] = {}
-    for node in ast.walk(ast.parse(source)):
+    for node in nodes(source) if isinstance(source, Path) else ast.walk(ast.parse(source)):
         if not (isinstance(node, ast.ClassDef) and node.name.endswith("Config")):
             continue
         if not _is_dataclass(node):
@@ -74,8 +77,8 @@ class NotADataclassConfig:
 def test_every_config_documents_every_field():
     missing = {
         f"{path.relative_to(SRC)}:{name}": gaps
-        for path in sorted(SRC.rglob("*.py"))
-        for name, gaps in undocumented_fields(path.read_text()).items()
+        for path in python_files()
+        for name, gaps in undocumented_fields(path).items()
     }
     assert missing == {}
 

@@ -16,16 +16,6 @@ from supercoder.training import budget as budgets
 from tests.integration.test_training_verl import _verl_or_skip  # noqa: F401
 
 
-def test_the_v1_trainer_main_ppo_runs_can_be_imported():
-    """main_ppo's default (v1) TaskRunner imports transfer_queue and the v1 trainers: the
-    verl extra must bring them (plain ``pip install verl`` does not)."""
-    _verl_or_skip()
-    import transfer_queue  # noqa: F401
-    from verl.trainer.ppo.v1 import get_trainer_cls
-
-    assert get_trainer_cls("sync") is not None
-
-
 def test_budget_plan_limits_and_refusal():
     sizes = [budgets.Measured("a", 1500, 900), budgets.Measured("b", 5000, 7000)]
     chosen = budgets.choose_limits(sizes)

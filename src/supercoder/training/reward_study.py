@@ -1,0 +1,451 @@
+"""The reward study: what each reward form and timing budget gives a GRPO group, predicted
+offline from the raw paired samples stored with every verdict.
+
+A trainer sees one measurement per completion; whether GRPO learns depends on whether
+that measurement orders a group's completions as another measurement would. For every
+completion of a group (a problem's completions in a run, or a batch of candidates) the
+study simulates what a check with ``B`` rounds of pairs would report, twice,
+independently, and pays both through the reward forms' one definition
+(``verify.reward.pay_for_speed``, what ``score_verdict`` applies):
+
+- a simulated check draws ``B`` of the verdict's rounds with replacement (every timed
+  input of a round together, the meter's round bootstrap), takes the meter's estimate
+  (mean over inputs of the median log-ratio), and adds what one check does not see
+  but the next one does: a between-check offset ~ N(0, floor^2) (the machine's noise
+  floor stored with the verdict) and a new draw of inputs ~ N(0, spread^2) (the spread
+  between the drawn inputs, ``timing.intervals.input_spread``); its interval is the
+  meter's: the sampling half-width seen at ``B`` rounds (the full check's, scaled by
+  sqrt(R/B) and Student's t) widened by the floor and the spread;
+- a wrong answer is paid ``failure`` and a copy of the baseline ``baseline_copy`` in
+  both measurements (they are not timed).
+
+Per form and budget it reports:
+
+- ``agreement``: over the completions whose GRPO advantage (reward minus the group
+  mean, over its sd) is non-zero in at least one of the two measurements, the share
+  whose advantage has the same sign in both (two completions 5x apart: ~100%; two
+  identical programs under ``paper``: ~50%, a coin);
+- ``sparsity``: the share of groups whose rewards are all equal (no spread: no gradient);
+- ``copy_paid``: how often a copy of the baseline is paid more than a failure (0 under
+  every form, by rule) and ``identical_paid``: how often a program that is the baseline
+  under another name (a completion's samples re-centred at 1.0x) is paid more than a
+  copy (``paper`` pays it ~1.0 every time);
+- ``cpu_s``: CPU seconds of timing per completion at ``B`` rounds (its share of the
+  group session's baseline runs included), from the samples' own run times.
+
+It recommends the setting with the most signal per group, ``(1 - sparsity) x (2 x
+agreement - 1)`` (a group with no spread, or a coin-flip order, teaches nothing), among
+those that pay an identical program at most ``MAX_IDENTICAL_PAID`` of the time, the
+cheapest within 0.02 of the best; and says where it cannot predict (a completion with
+fewer than ``MIN_ROUNDS`` rounds stored, or none at all).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from supercoder.timing.intervals import Z95, input_spread, round_bootstrap, t95
+from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Verdict
+from supercoder.verify.reward import RewardConfig, RewardKind, parse_reward, pay_for_speed
+
+DEFAULT_BUDGETS = (4, 6, 10, 15)
+DEFAULT_FORMS = ("gated", "paper", "log", "binary", "percentile")
+MAX_IDENTICAL_PAID = 0.05
+MIN_ROUNDS = 3
+RESAMPLES = 200
+
+
+@dataclass(frozen=True)
+class Completion:
+    """One completion as the study sees it: its verdict's facts and samples.
+
+    Fields:
+        correct: it passed every test.
+        copy: it is the baseline's own assembly (never timed).
+        ratios: per timed input, the paired log-ratios log(t_base / t_cand).
+        rounds: per timed input, the meter round of each pair.
+        base_cpu: per timed input, the mean CPU seconds of a baseline run.
+        cand_cpu: per timed input, the mean CPU seconds of a candidate run.
+        floor: the machine's between-check noise floor (log-space sd).
+        margin: the practical band's half-width.
+        label: what it is (for reports).
+    """
+
+    correct: bool
+    copy: bool = False
+    ratios: tuple[np.ndarray, ...] = ()
+    rounds: tuple[np.ndarray, ...] = ()
+    base_cpu: tuple[float, ...] = ()
+    cand_cpu: tuple[float, ...] = ()
+    floor: float = 0.0
+    margin: float = MIN_PRACTICAL_MARGIN
+    label: str = ""
+
+    @property
+    def timed(self) -> bool:
+        return self.correct and not self.copy and bool(self.ratios)
+
+    @property
+    def rounds_seen(self) -> int:
+        return int(max((int(g.max()) + 1 for g in self.rounds if len(g)), default=0))
+
+    @staticmethod
+    def from_verdict(verdict: Verdict, label: str = "") -> Completion:
+        """The study's view of a stored verdict (its ``context.measurement.samples``)."""
+        prov = verdict.context.provenance
+        floor = float(getattr(prov, "noise_floor", 0.0) or 0.0)
+        sp = verdict.speedup
+        margin = sp.margin if sp is not None else MIN_PRACTICAL_MARGIN
+        ratios, rounds, base, cand = [], [], [], []
+        for s in verdict.context.measurement.samples:
+            if not s.baseline or len(s.baseline) != len(s.candidate):
+                continue
+            b = np.maximum(np.asarray(s.baseline, dtype=float), 1e-6)
+            c = np.maximum(np.asarray(s.candidate, dtype=float), 1e-6)
+            ratios.append(np.log(b) - np.log(c))
+            g = np.asarray(s.rounds, dtype=int) if len(s.rounds) == len(b) else np.arange(len(b))
+            rounds.append(g - int(g.min()))
+            base.append(float(b.mean()))
+            cand.append(float(c.mean()))
+        return Completion(
+            verdict.correct and not verdict.is_infra_failure,
+            verdict.identical_to_baseline,
+            tuple(ratios),
+            tuple(rounds),
+            tuple(base),
+            tuple(cand),
+            floor,
+            margin,
+            label or verdict.problem,
+        )
+
+
+@dataclass(frozen=True)
+class Group:
+    """A GRPO group: one problem's completions (and the problem's pool, for
+    ``percentile``: its members' speedups; empty: the group's own timed programs)."""
+
+    name: str
+    completions: tuple[Completion, ...]
+    pool: tuple[Speedup, ...] = ()
+
+
+@dataclass(frozen=True)
+class Row:
+    """One (form, budget) of the study's table."""
+
+    form: str
+    budget: int
+    agreement: float | None
+    sparsity: float
+    copy_paid: float
+    identical_paid: float
+    cpu_s: float
+    signal: float
+    groups: int
+    completions: int
+
+
+@dataclass(frozen=True)
+class Study:
+    """The study's table, its recommendation and where it cannot predict."""
+
+    rows: tuple[Row, ...]
+    recommended: Row | None
+    why: str
+    cannot_predict: tuple[str, ...] = ()
+    groups: int = 0
+    completions: int = 0
+    resamples: int = RESAMPLES
+    seconds: float = 0.0
+    config: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        def row(r: Row) -> dict:
+            return {k: getattr(r, k) for k in Row.__dataclass_fields__}
+
+        return {
+            "rows": [row(r) for r in self.rows],
+            "recommended": None if self.recommended is None else row(self.recommended),
+            "why": self.why,
+            "cannot_predict": list(self.cannot_predict),
+            "groups": self.groups,
+            "completions": self.completions,
+            "resamples": self.resamples,
+            "seconds": round(self.seconds, 3),
+            "config": self.config,
+        }
+
+
+class _Sim:
+    """Per completion: what every simulated check at one budget needs, computed once."""
+
+    def __init__(self, c: Completion, rng: np.random.Generator):
+        self.c = c
+        self.r = c.rounds_seen
+        self.est = float(np.mean([np.median(x) for x in c.ratios]))
+        if self.r >= 2:
+            _, lo, hi = round_bootstrap(list(c.ratios), 400, rng, rounds=list(c.rounds))
+            self.half = (hi - lo) / 2  # scaled for R rounds already
+        else:
+            self.half = 0.0
+        self.spread = input_spread(list(c.ratios), rng, list(c.rounds)) if len(c.ratios) > 1 else 0
+        self.wide = math.hypot(c.floor, self.spread)
+        # per round: the pairs of each input (a test may have several a round)
+        per_round = [len(x) / max(1, self.r) for x in c.ratios]
+        self.cpu_round = sum(
+            n * (b + cc) for n, b, cc in zip(per_round, c.base_cpu, c.cand_cpu, strict=True)
+        )
+        self.base_round = sum(n * b for n, b in zip(per_round, c.base_cpu, strict=True))
+        self.cand_round = self.cpu_round - self.base_round
+
+    def speedup(self) -> Speedup:
+        """What the stored check reported, as the meter computes it (a pool member)."""
+        half = math.hypot(self.half, Z95 * self.wide)
+        e = self.est
+        return Speedup(math.exp(e), math.exp(e - half), math.exp(e + half), 0, 0)
+
+    def draw(
+        self, budget: int, n: int, rng: np.random.Generator, center: bool = False
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``n`` simulated checks at ``budget`` rounds: (value, low, high) arrays; with
+        ``center`` the program is the baseline under another name (its log-ratios
+        re-centred on 0)."""
+        c = self.c
+        counts = np.zeros((n, self.r), dtype=np.int64)
+        np.add.at(counts, (np.arange(n)[:, None], rng.integers(0, self.r, size=(n, budget))), 1)
+        meds = []
+        for x, g in zip(c.ratios, c.rounds, strict=True):
+            xs = x - np.median(x) if center else x
+            meds.append(_weighted_median(xs, g, counts))
+        est = np.mean(meds, axis=0)
+        est = est + rng.normal(0.0, 1.0, n) * self.wide
+        scale = _tscale(budget) / _tscale(self.r) * math.sqrt(self.r / budget)
+        half = math.hypot(self.half * scale, Z95 * self.wide)
+        return np.exp(est), np.exp(est - half), np.exp(est + half)
+
+
+def _tscale(r: int) -> float:
+    return math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if r >= 2 else t95(1) * 2
+
+
+def _weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """Per row of ``counts`` (how often each round was drawn), the median of the pairs
+    with each pair repeated as often as its round (rounds never drawn: left out)."""
+    order = np.argsort(values, kind="stable")
+    x = values[order]
+    cum = np.cumsum(counts[:, rounds[order]], axis=1)
+    total = cum[:, -1:]
+    low = np.argmax(cum > (total - 1) // 2, axis=1)
+    high = np.argmax(cum > total // 2, axis=1)
+    return (x[low] + x[high]) / 2
+
+
+def _signs(rewards: np.ndarray) -> np.ndarray:
+    """GRPO advantages' signs per row (group): reward above / at / below the mean."""
+    dev = rewards - rewards.mean(axis=1, keepdims=True)
+    tol = 1e-9 * np.maximum(1.0, np.abs(rewards).max(axis=1, keepdims=True))
+    return np.where(np.abs(dev) <= tol, 0, np.sign(dev)).astype(int)
+
+
+def study(
+    groups: Sequence[Group],
+    forms: Sequence[str | RewardConfig] = DEFAULT_FORMS,
+    budgets: Sequence[int] = DEFAULT_BUDGETS,
+    resamples: int = RESAMPLES,
+    seed: int = 0,
+    base: RewardConfig | None = None,
+) -> Study:
+    """The study over ``groups`` (see the module docstring); ``base``: the options the
+    forms' specs do not name (``failure``)."""
+    import time
+
+    base = base or RewardConfig()
+    start = time.process_time()
+    rng = np.random.default_rng(seed)
+    configs = [
+        f
+        if isinstance(f, RewardConfig)
+        else parse_reward(f, base.eval_config, failure=base.failure or None)
+        for f in forms
+    ]
+    cannot: list[str] = []
+    sims: dict[tuple[int, int], _Sim] = {}
+    used: list[Group] = []
+    for gi, g in enumerate(groups):
+        if len(g.completions) < 2:
+            cannot.append(f"{g.name}: fewer than 2 completions (no group)")
+            continue
+        for ci, c in enumerate(g.completions):
+            if c.correct and not c.copy and not c.ratios:
+                cannot.append(f"{g.name}/{c.label}: correct but no samples stored (untimed)")
+            elif c.timed and c.rounds_seen < MIN_ROUNDS:
+                cannot.append(f"{g.name}/{c.label}: {c.rounds_seen} rounds stored (< {MIN_ROUNDS})")
+            if c.timed and c.rounds_seen >= 2:
+                sims[(gi, ci)] = _Sim(c, rng)
+        used.append(g)
+    rows = []
+    n = resamples
+    for budget in budgets:
+        draws: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
+        nulls: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        for key, sim in sims.items():
+            draws[key] = [sim.draw(budget, n, rng), sim.draw(budget, n, rng)]
+            nulls[key] = sim.draw(budget, n, rng, center=True)
+        for config in configs:
+            rows.append(_row(config, budget, groups, sims, draws, nulls, n))
+    best, why = recommend(rows)
+    return Study(
+        tuple(rows),
+        best,
+        why,
+        tuple(cannot),
+        len(used),
+        sum(len(g.completions) for g in used),
+        n,
+        time.process_time() - start,
+        {"forms": [c.spec for c in configs], "budgets": list(budgets), "seed": seed},
+    )
+
+
+def _row(
+    config: RewardConfig,
+    budget: int,
+    groups: Sequence[Group],
+    sims: dict[tuple[int, int], _Sim],
+    draws: dict,
+    nulls: dict,
+    n: int,
+) -> Row:
+    agree = total = 0
+    flat = 0
+    counted = 0
+    identical_paid: list[float] = []
+    cpu: list[float] = []
+    copies = 0
+    for gi, g in enumerate(groups):
+        if len(g.completions) < 2:
+            continue
+        pool = g.pool or tuple(
+            sims[(gi, ci)].speedup() for ci in range(len(g.completions)) if (gi, ci) in sims
+        )
+        timed_here = sum(1 for ci in range(len(g.completions)) if (gi, ci) in sims)
+        pair = []
+        for which in (0, 1):
+            cols = []
+            for ci, c in enumerate(g.completions):
+                if (gi, ci) in sims:
+                    v, lo, hi = draws[(gi, ci)][which]
+                    cols.append(pay_for_speed(config, v, lo, hi, c.margin, pool))
+                elif c.correct and c.copy:
+                    cols.append(np.full(n, config.baseline_copy))
+                elif c.correct:  # untimed (no samples): what an untimed verdict earns
+                    cols.append(np.full(n, _untimed(config)))
+                else:
+                    cols.append(np.full(n, config.failure))
+            pair.append(np.stack(cols, axis=1))
+        s1, s2 = _signs(pair[0]), _signs(pair[1])
+        live = (s1 != 0) | (s2 != 0)
+        agree += int(((s1 == s2) & live).sum())
+        total += int(live.sum())
+        flat += int((np.ptp(pair[0], axis=1) == 0).sum() + (np.ptp(pair[1], axis=1) == 0).sum())
+        counted += 2 * n
+        for ci, c in enumerate(g.completions):
+            if (gi, ci) in sims:
+                sim = sims[(gi, ci)]
+                v, lo, hi = nulls[(gi, ci)]
+                paid = pay_for_speed(config, v, lo, hi, c.margin, pool) > config.baseline_copy
+                identical_paid.append(float(paid.mean()))
+                share = sim.base_round / max(1, timed_here)
+                cpu.append(budget * (share + sim.cand_round))
+            elif c.correct and c.copy:
+                copies += 1
+    agreement = agree / total if total else None
+    sparsity = flat / counted if counted else 1.0
+    signal = (1 - sparsity) * (2 * agreement - 1) if agreement is not None else 0.0
+    return Row(
+        config.spec,
+        budget,
+        agreement,
+        sparsity,
+        0.0 if config.baseline_copy <= config.failure else 1.0 if copies else 0.0,
+        float(np.mean(identical_paid)) if identical_paid else 0.0,
+        float(np.mean(cpu)) if cpu else 0.0,
+        signal,
+        sum(1 for g in groups if len(g.completions) >= 2),
+        sum(len(g.completions) for g in groups if len(g.completions) >= 2),
+    )
+
+
+def _untimed(config: RewardConfig) -> float:
+    return {RewardKind.PAPER: 1.0, RewardKind.LOG: 0.0}.get(config.kind, config.baseline_copy)
+
+
+def recommend(rows: Sequence[Row]) -> tuple[Row | None, str]:
+    """The setting to train with, and why (module docstring)."""
+    fair = [r for r in rows if r.identical_paid <= MAX_IDENTICAL_PAID and r.agreement is not None]
+    if not fair:
+        return None, (
+            "no form pays an identical program at most "
+            f"{MAX_IDENTICAL_PAID:.0%} of the time with a measurable order: none recommended"
+        )
+    top = max(r.signal for r in fair)
+    near = [r for r in fair if r.signal >= top - 0.02]
+    best = min(near, key=lambda r: (r.cpu_s, -r.signal))
+    unfair = sorted({r.form for r in rows if r.identical_paid > MAX_IDENTICAL_PAID})
+    why = (
+        f"{best.form} at {best.budget} rounds: signal {best.signal:.2f} "
+        f"(agreement {best.agreement:.0%} of advantage signs, {best.sparsity:.0%} of groups "
+        f"flat), the cheapest setting within 0.02 of the best ({top:.2f}), "
+        f"{best.cpu_s:.2f} CPU-s per completion; identical programs paid "
+        f"{best.identical_paid:.1%}"
+    )
+    if unfair:
+        why += f"; left out for paying an identical program: {', '.join(unfair)}"
+    return best, why
+
+
+def groups_from_store(db: str | None, run: str | None) -> tuple[str, list[Group]]:
+    """A stored run's groups: each finished problem's attempts (an infrastructure failure
+    left out), in the run store ``db`` (None: the default store)."""
+    from pathlib import Path
+
+    from supercoder.errors import UserError
+    from supercoder.paths import default_store
+    from supercoder.runs.store import Store
+
+    path = Path(db) if db else default_store()
+    if not path.is_file():
+        raise UserError(f"no run store at {path} (run `supercoder eval` first, or pass --db)")
+    store = Store(path, read_only=True)
+    try:
+        names = [r.name for r in store.runs()]
+        if run is None:
+            if len(names) != 1:
+                raise UserError(f"name the run (runs: {', '.join(names) or 'none'})")
+            run = names[0]
+        if run not in names:
+            raise UserError(f"no run named {run!r} in {path} (runs: {', '.join(names)})")
+        groups = []
+        for outcome in store.outcomes(run):
+            comps = tuple(
+                Completion.from_verdict(a.verdict, f"{a.sample}.{a.round}")
+                for a in outcome.attempts
+                if a.verdict is not None and not a.verdict.is_infra_failure and not a.dropped
+            )
+            groups.append(Group(outcome.problem, comps))
+        return run, groups
+    finally:
+        store.close()
+
+
+def groups_from_verdicts(named: Sequence[tuple[str, Verdict]]) -> list[Group]:
+    """Groups from (problem, verdict) pairs: one group per problem, in order."""
+    by: dict[str, list[Completion]] = {}
+    for problem, v in named:
+        by.setdefault(problem, []).append(Completion.from_verdict(v))
+    return [Group(p, tuple(cs)) for p, cs in by.items()]

@@ -1,0 +1,127 @@
+"""Drawing at real sizes (issue 42): a contest input of 2 MB (``16 100000``, then 2^16
+numbers, then 100,000 queries) is drawn in tens of milliseconds, not refused as "an
+input that takes too long to draw"; a model too large for the budget is drawn smaller,
+never dropped; ``2^n`` values and ``l <= r`` queries are inferred; a handful of integer
+sizes (a depth, ``fannkuch N``) is recognised as such.
+
+Before: drawing the 2 MB model spent the whole 1 s host budget on one or two inputs
+(token by token), and init dropped the model; the count ``2^k`` was a fixed range
+unrelated to ``k``, so a drawn ``k`` misread its own input."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from supercoder.problems.domain import describe, small_top
+from supercoder.problems.inputmodel import (
+    DRAW_CHARS,
+    DRAW_SECONDS,
+    InputModel,
+    infer,
+)
+
+FORMAT = "supercoder-input-model/1"
+
+
+def _contest(k: int, q: int, rng: random.Random) -> bytes:
+    """``k q``, then 2^k numbers on one line, then ``q`` queries ``l r`` (l <= r <= 2^k)."""
+    n = 1 << k
+    rows = []
+    for _ in range(q):
+        a, b = rng.randint(1, n), rng.randint(1, n)
+        rows.append(f"{min(a, b)} {max(a, b)}")
+    nums = " ".join(str(rng.randint(0, 10**9)) for _ in range(n))
+    return f"{k} {q}\n{nums}\n" + "\n".join(rows) + "\n"
+
+
+CONTEST = {  # what ``infer`` makes of the contest inputs (checked below)
+    "format": FORMAT,
+    "body": [
+        {
+            "line": [
+                {"int": [3, 16], "name": "v0", "size": True, "exp": True},
+                {"int": [4, 100000], "name": "v1", "size": True},
+            ]
+        },
+        {"line": [{"run": {"count": {"var": "2^v0"}, "of": {"int": [0, 10**9]}}}]},
+        {
+            "repeat": {"var": "v1"},
+            "body": [
+                {
+                    "line": [
+                        {"int": [1, 65536], "max": "2^v0", "name": "v2"},
+                        {"int": [1, 65536], "max": "2^v0", "name": "v3"},
+                    ],
+                    "ordered": [[0, 1]],
+                }
+            ],
+        },
+    ],
+    "longest": 1830128,
+}
+
+
+def _valid(text: str) -> bool:
+    lines = text.split("\n")
+    k, q = (int(x) for x in lines[0].split())
+    nums = lines[1].split()
+    queries = [tuple(int(x) for x in ln.split()) for ln in lines[2:] if ln]
+    return (
+        len(nums) == 1 << k and len(queries) == q and all(1 <= a <= b <= 1 << k for a, b in queries)
+    )
+
+
+def test_a_2mb_contest_model_draws_five_inputs_well_within_the_budget() -> None:
+    model = InputModel(CONTEST).with_domain({"version": 1, "grow": 1.0})
+    start = time.process_time()
+    drawn = model.draw(random.Random(7), 5, strata=(0.9, 0.95, 1.0, 1.0, 1.0))
+    took = time.process_time() - start
+    assert len(drawn) == 5  # before: one or two, the rest over the budget
+    assert max(len(d) for d in drawn) > 1_000_000  # real sizes: 1-2 MB each
+    assert took < DRAW_SECONDS / 2, took  # about 0.15 s here; before: the whole 1 s
+    assert all(_valid(d) for d in drawn)
+
+
+def test_a_model_too_large_for_the_budget_is_drawn_smaller_not_dropped() -> None:
+    grown = InputModel(CONTEST).with_domain({"version": 1, "grow": 64.0})  # 2^22 numbers
+    drawn = grown.draw(random.Random(3), 5, strata=(1.0,) * 5)
+    assert len(drawn) == 5
+    assert all(len(d) <= DRAW_CHARS and _valid(d) for d in drawn)
+    huge = {  # a fixed run of ten million numbers: drawn with fewer, not refused
+        "format": FORMAT,
+        "body": [{"line": [{"run": {"count": {"range": [10**7, 10**7]}, "of": {"int": [0, 9]}}}]}],
+    }
+    drawn = InputModel(huge).with_domain({"version": 1}).draw(random.Random(1), 3)
+    assert len(drawn) == 3 and all(0 < len(d) <= DRAW_CHARS for d in drawn)
+
+
+def test_powers_of_two_and_ordered_queries_are_inferred() -> None:
+    rng = random.Random(5)
+    inputs = [_contest(k, q, rng).encode() for k, q in ((3, 9), (5, 12), (6, 40))]
+    spec = infer(inputs).spec
+    head, data, queries = spec["body"]
+    assert head["line"][0].get("exp") and head["line"][0]["size"]
+    assert data["line"][0]["run"]["count"] == {"var": "2^v0"}
+    assert queries["repeat"] == {"var": "v1"}
+    pair = queries["body"][0]
+    assert pair["ordered"] == [[0, 1]]
+    assert {f.get("max") for f in pair["line"]} == {"2^v0"}
+    # grown, k grows by one per doubling and every draw stays consistent
+    drawn = infer(inputs).with_domain({"version": 1, "grow": 4.0}).draw(random.Random(2), 8)
+    assert all(_valid(d) for d in drawn)
+    assert max(int(d.split()[0]) for d in drawn) == 8  # 6 + log2(4)
+
+
+def test_a_handful_of_integer_sizes_is_told_apart_from_a_count() -> None:
+    args = infer([b"\x00supercoder-args\x0010\n", b"\x00supercoder-args\x0014\n"])
+    assert small_top(args) == 14
+    counted = infer([b"3\n1 2 3\n", b"5\n1 2 3 4 5\n"])  # n then n numbers: not a handful
+    assert small_top(counted) is None
+    stepped = args.with_domain({"version": 1, "grow": 15 / 14, "top_seconds": 0.09, "steps": True})
+    line = describe(stepped)
+    assert "stepped by one up to 15 (the largest seen 14)" in line
+    draws = {
+        int(d.split(b"\x00")[-1]) for d in (x.encode() for x in stepped.draw(random.Random(1), 40))
+    }
+    assert draws <= set(range(7, 16)) and {11, 13, 15} <= draws  # between and beyond
