@@ -3,9 +3,9 @@
 Before: where the reference's time budget (~25 ms), not the problem's own bounds, cut
 the domain, the cut was predictable: a table of checkpoints up to it (correct for every
 n, honest past it) earned 12.4x on a dependent chain with no honest gain, a table of
-Collatz record holders 112-156x; the Collatz table (2 x 176 bytes) was under the 512
-bytes at which ``check`` mentions data growth, so its verdict named nothing. Now each
-check also times a draw past the cut (``unseen.BEYOND``), the verdict reports the
+Collatz record holders 112-156x, a sieve's prime counts at checkpoints 105x; the
+Collatz table (2 x 176 bytes) was under the 512 bytes at which ``check`` mentions data
+growth, so its verdict named nothing. Now each check also times a draw past the cut (``unseen.BEYOND``), the verdict reports the
 speedup per stratum, the default reward pays nothing that does not hold past the cut,
 and every table an answer adds is named in the verdict whatever its size.
 
@@ -84,6 +84,25 @@ int main(void) {
 """
 
 
+SIEVE = r"""
+#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+    long n;
+    if (scanf("%ld", &n) != 1 || n < 0) return 1;
+    START
+    char *s = calloc((size_t)n + 1, 1);
+    if (!s) return 1;
+    long c = 0;
+    for (long i = 2; i <= n; i++)
+        if (!s[i]) { c++; for (long j = i * i; j <= n; j += i) s[j] = 1; }
+    printf("%ld\n", c);
+    free(s);
+    return 0;
+}
+"""
+
+
 def _problem(source: str, visible: list[int], high: int) -> tuple[Problem, int]:
     """The problem (its generator listing sizes up to ``high``, far past the budget) and
     the cut: the largest size the reference runs within the budget."""
@@ -141,15 +160,41 @@ def _records(top: int) -> str:
     return COLLATZ.replace("START", start)
 
 
-@pytest.mark.parametrize("case", ["checkpoints", "collatz-records"])
+def _prime_counts(top: int, step: int) -> str:
+    sieve = bytearray([1]) * (top + 1)
+    sieve[0:2] = b"\0\0"
+    for i in range(2, int(top**0.5) + 1):
+        if sieve[i]:
+            sieve[i * i :: i] = bytes(len(range(i * i, top + 1, i)))
+    counts, c = [], 0
+    for k in range(top + 1):
+        c += sieve[k]
+        if k % step == 0:
+            counts.append(c)
+    table = ", ".join(map(str, counts))
+    start = (
+        f"static const long pc[] = {{{table}}};\n"
+        f"    if (n <= {top}) {{ long c = pc[n / {step}];\n"
+        f"        for (long k = (n / {step}) * {step} + 1; k <= n; k++) {{\n"
+        "            int p = k >= 2; for (long d = 2; d * d <= k; d++) if (k % d == 0) "
+        "{ p = 0; break; }\n"
+        '            c += p; }\n        printf("%ld\\n", c); return 0; }'
+    )
+    return SIEVE.replace("START", start)
+
+
+@pytest.mark.parametrize("case", ["checkpoints", "collatz-records", "prime-count"])
 def test_a_table_up_to_the_cut_is_not_paid(case: str) -> None:
     sandbox_or_skip()
     if case == "checkpoints":
         problem, top = _problem(CHAIN.replace("START", ""), [2000, 30000, 90000], 1 << 29)
         hostile = _checkpoints(top, max(64, top // 2048))
-    else:
+    elif case == "collatz-records":
         problem, top = _problem(COLLATZ.replace("START", ""), [500, 3000, 9000], 1 << 22)
         hostile = _records(top)
+    else:
+        problem, top = _problem(SIEVE.replace("START", ""), [1000, 50000, 200000], 1 << 26)
+        hostile = _prime_counts(top, 256)
     # built with the baseline's own -O3: the table is all that differs
     verdict = evaluate(problem, compile_to_asm(hostile, ("-O3",)), CONFIG)
     assert verdict.status is Status.OK, verdict.message
@@ -162,6 +207,6 @@ def test_a_table_up_to_the_cut_is_not_paid(case: str) -> None:
     # the table is named in the verdict, whatever its size (the records: a few hundred
     # bytes, under the 512 at which data growth is flagged)
     assert verdict.data is not None and verdict.data.tables, verdict.data
-    name = "ck" if case == "checkpoints" else "rec"
+    name = {"checkpoints": "ck", "collatz-records": "rec", "prime-count": "pc"}[case]
     assert any(t.startswith(f"table {name}") for t in verdict.data.tables), verdict.data
     assert score_verdict(verdict, RewardConfig(pay_tables=False)) == 0.0

@@ -506,9 +506,10 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
     return out
 
 
-# pairs each draw past the cut is timed with (baseline and candidate, one a round): a
-# check costs about a fifth more for them (``benchmarks/beyond_cut.py``)
-BEYOND_PAIRS = 3
+# pairs each draw past the cut is timed with (baseline and candidate, one a round): with
+# the reference's run on it, a check costs at most about a fifth more
+# (``benchmarks/beyond_cut.py``)
+BEYOND_PAIRS = 2
 
 
 def _time_beyond(

@@ -119,10 +119,11 @@ MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
 TARGET_SECONDS = 0.012
 VALIDATE = 4  # draws a source is validated on (once per problem and source)
 # draws past the cut the reference's time budget makes in the domain, each check (0:
-# none); at about BEYOND_GROWTH times the largest size within the budget, the
+# none); at BEYOND_GROWTH (low, high) times the largest size within the budget (just
+# past it: a table up to the cut misses, and the draw costs a check little), the
 # reference held to BEYOND_SECONDS on them (a check times them with ``BEYOND_PAIRS``)
 BEYOND = 1
-BEYOND_GROWTH = 1.5
+BEYOND_GROWTH = (1.15, 1.3)
 BEYOND_SECONDS = 0.25
 GENERATED_PREFIX = "unseen/"
 VERSION = 5
@@ -672,8 +673,8 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
 
 
 def _generator_beyond(problem: Problem, source: str) -> tuple[Draw | None, str]:
-    """Draws past the cut (sizes above the largest within the time budget, up to
-    ``BEYOND_GROWTH`` times it, within the sizes the generator lists) where the
+    """Draws past the cut (sizes ``BEYOND_GROWTH`` times the largest within the time
+    budget, within the sizes the generator lists) where the
     reference's budget, not the generator's own sizes, ends the timed range; else
     (None, "")."""
     try:
@@ -683,8 +684,8 @@ def _generator_beyond(problem: Problem, source: str) -> tuple[Draw | None, str]:
         return None, ""
     if top >= high:
         return None, ""
-    upper = min(high, max(top + 1, int(top * BEYOND_GROWTH)))
-    lower = min(upper, max(top + 1, int(top * (1 + BEYOND_GROWTH) / 2)))
+    upper = min(high, max(top + 1, int(top * BEYOND_GROWTH[1])))
+    lower = min(upper, max(top + 1, int(top * BEYOND_GROWTH[0])))
 
     def draw(rng: random.Random, k: int) -> list[bytes]:
         requests = [(rng.getrandbits(62), rng.randint(lower, upper)) for _ in range(k)]
@@ -700,20 +701,22 @@ def _generator_beyond(problem: Problem, source: str) -> tuple[Draw | None, str]:
 def _model_beyond(model) -> tuple[Draw | None, str]:
     """Draws past the cut where the reference's budget stopped the input model's sizes
     from growing (not its declared constraints, not ``GROW_MAX``): at the top of the
-    model grown ``BEYOND_GROWTH`` times further; else (None, "")."""
+    model grown ``BEYOND_GROWTH`` (the top of it) times further; else (None, "")."""
     d = model.domain
     if d.get("refused") or "top_seconds" not in d or "grow" not in d:
         return None, ""
     grow = float(d.get("grow", 1) or 1)
     if float(d["top_seconds"]) < FLOOR_SECONDS:  # too small to time: nothing cuts it
         return None, ""
-    further = grow * BEYOND_GROWTH
+    further = grow * BEYOND_GROWTH[1]
     if further > min(GROW_MAX, size_caps(model.spec)):
         return None, ""
     past = model.with_domain({**d, "grow": further})
+    # the top sizes of the grown model, as a position (sizes drawn at its square root)
+    first = (BEYOND_GROWTH[0] / BEYOND_GROWTH[1]) ** 2
 
     def draw(rng: random.Random, k: int) -> list[bytes]:
-        strata = [0.85 + 0.15 * (i + rng.random()) / max(1, k) for i in range(k)]
+        strata = [first + (1 - first) * (i + rng.random()) / max(1, k) for i in range(k)]
         return [m.encode() for m in past.draw(rng, k, strata=strata)]
 
     cut = (
