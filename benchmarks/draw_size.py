@@ -10,12 +10,23 @@ known speedup (gcc builds with other flags than -O3) each setting checks every a
 median CI half-width and the CPU seconds per check.
 
 usage: python benchmarks/draw_size.py [--checks 3] [--settings 5:0.012 5:0.02 3:0.02]
+
+``--draw`` measures drawing itself instead (issue 42): for inputs of real contest sizes
+(``16 100000``, 2^16 numbers, 100,000 queries: 1.8 MB; a 700 x 700 grid; 200,000
+words), the input model is inferred from the same inputs by the code of ``--before``
+(a git revision; the token-by-token drawing) and by this checkout, and a check's five
+top-stratum draws are made within the host's budget (``inputmodel.DRAW_SECONDS``). It
+prints, side by side, the host CPU per draw, how many of the five were drawn (the rest
+over the budget) and the largest drawn, then the ratio.
+
+usage: python benchmarks/draw_size.py --draw [--before b72d302]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import time
 
@@ -34,11 +45,97 @@ ANSWERS = {
 }
 
 
+def _contest(rng: random.Random, k: int = 16, q: int = 100_000) -> bytes:
+    n = 1 << k
+    rows = []
+    for _ in range(q):
+        a, b = rng.randint(1, n), rng.randint(1, n)
+        rows.append(f"{min(a, b)} {max(a, b)}")
+    nums = " ".join(str(rng.randint(0, 10**9)) for _ in range(n))
+    return (f"{k} {q}\n{nums}\n" + "\n".join(rows) + "\n").encode()
+
+
+def _grid(rng: random.Random, n: int = 700) -> bytes:
+    rows = [" ".join(str(rng.randint(0, 999)) for _ in range(n)) for _ in range(n)]
+    return (f"{n} {n}\n" + "\n".join(rows) + "\n").encode()
+
+
+def _words(rng: random.Random, n: int = 200_000) -> bytes:
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = ("".join(rng.choices(letters, k=rng.randint(3, 9))) for _ in range(n))
+    return (f"{n}\n" + "\n".join(words) + "\n").encode()
+
+
+SHAPES = {"contest 16 100000": _contest, "grid 700x700": _grid, "200000 words": _words}
+
+
+def _module_at(rev: str):
+    """``problems/inputmodel.py`` as it was at git revision ``rev``, imported apart."""
+    import importlib.util
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    text = subprocess.run(
+        ["git", "-C", str(root), "show", f"{rev}:src/supercoder/problems/inputmodel.py"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    path = Path(tempfile.mkdtemp()) / "inputmodel_before.py"
+    path.write_text(text)
+    spec = importlib.util.spec_from_file_location("inputmodel_before", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["inputmodel_before"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _draws(module, inputs: list[bytes]) -> tuple[float, int, int]:
+    """(host CPU seconds per drawn input, inputs drawn of 5, the largest in bytes)."""
+    model = module.infer(inputs).with_domain({"version": 1, "grow": 1.0})
+    start = time.process_time()
+    try:
+        drawn = model.draw(random.Random(1), 5, strata=(0.8, 0.9, 1.0, 1.0, 1.0))
+    except module.DrawRefused:
+        drawn = []
+    took = time.process_time() - start
+    return took / max(1, len(drawn)), len(drawn), max((len(d) for d in drawn), default=0)
+
+
+def draw_main(before: str) -> None:
+    from supercoder.problems import inputmodel
+
+    old = _module_at(before)
+    print(f"{cpu_model()} | drawing five top-stratum inputs, before ({before}) and now")
+    print(
+        f"{'inputs':20}{'MB':>6}{'before ms/draw':>16}{'drawn':>7}{'now ms/draw':>13}"
+        f"{'drawn':>7}{'largest MB':>12}{'ratio':>8}"
+    )
+    for name, make in SHAPES.items():
+        rng = random.Random(name)
+        inputs = [make(rng), make(rng)]
+        t0, n0, _ = _draws(old, inputs)
+        t1, n1, big = _draws(inputmodel, inputs)
+        mb = max(len(d) for d in inputs) / 1e6
+        print(
+            f"{name:20}{mb:>6.2f}{1000 * t0:>16.1f}{n0:>5}/5{1000 * t1:>13.1f}{n1:>5}/5"
+            f"{big / 1e6:>12.2f}{t0 / max(t1, 1e-9):>7.1f}x"
+        )
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--checks", type=int, default=3)
     ap.add_argument("--settings", nargs="+", default=["5:0.012", "5:0.02", "3:0.02"])
+    ap.add_argument("--draw", action="store_true", help="time drawing itself (issue 42)")
+    ap.add_argument("--before", default="b72d302", help="git revision of the earlier drawing")
     args = ap.parse_args()
+    if args.draw:
+        draw_main(args.before)
+        return
     settings = [(int(d), float(t)) for d, t in (s.split(":") for s in args.settings)]
     print(f"{cpu_model()} | {len(ANSWERS)} answers x {args.checks} checks per setting")
     problems = {n: load_problem(BUNDLED_ROOT / n) for n in ANSWERS}

@@ -16,7 +16,13 @@ Each revision is exported with ``git archive`` into a temporary folder and read 
 - places that build a thread or process pool; command modules importing another command;
 - the time a fresh ``import supercoder.cli`` takes (best of three);
 - test files and tests per tier (``tests/unit``, ``tests/integration``, ``tests/adversarial``,
-  the rest).
+  the rest);
+- (issue 43) the files besides a built-in strategy's own module that name it (its module
+  or its classes: what adding such a strategy touches), ``.meta[`` / ``.meta.get(`` reads
+  of a problem's settings by key, the CPU a fresh ``import supercoder.cli`` takes (best
+  of three: load does not decide it), the unit tier's CPU (``pytest tests/unit``, this
+  process's children; ``--no-unit`` skips it), modules over 700 lines and the longest
+  function.
 """
 
 from __future__ import annotations
@@ -177,6 +183,90 @@ def app_helps(tree: Path) -> dict[str, list[str]] | None:
     return json.loads(done.stdout)
 
 
+# a built-in strategy: its own modules, and the names that are its own
+BUILTINS = {
+    "evolve": (("runs/evolve.py",), ("Evolve", "EvolveConfig", "EvolveProvenance", "StartFrom")),
+    "builds": (
+        ("runs/buildsearch.py",),
+        ("BuildSearch", "BuildsConfig", "BuildProvenance", "SearchRecord"),
+    ),
+}
+
+
+def strategy_files(tree: Path, name: str) -> int:
+    """Files besides the strategy's own module naming its module or one of its classes
+    (``src/`` and ``pyproject.toml``): what adding a strategy like it touches."""
+    pkg = tree / "src" / "supercoder"
+    own, names = BUILTINS[name]
+    module = "supercoder." + own[0].removesuffix(".py").replace("/", ".")
+    n = int(module in text(tree / "pyproject.toml"))
+    for path in py_files(pkg):
+        if str(path.relative_to(pkg)) in own:
+            continue
+        for node in ast.walk(syntax(path)):
+            hit = (
+                isinstance(node, ast.ImportFrom)
+                and (node.module == module or any(a.name in names for a in node.names))
+            ) or (isinstance(node, ast.Name | ast.Attribute) and _name(node) in names)
+            if hit:
+                n += 1
+                break
+    return n
+
+
+def _name(node: ast.AST) -> str:
+    return node.id if isinstance(node, ast.Name) else getattr(node, "attr", "")
+
+
+def long_modules(pkg: Path, limit: int = 700) -> int:
+    return sum(1 for p in py_files(pkg) if text(p).count("\n") > limit)
+
+
+def longest_function(pkg: Path) -> str:
+    best = (0, "")
+    for path in py_files(pkg):
+        for node in ast.walk(syntax(path)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                best = max(best, (size, f"{path.relative_to(pkg).with_suffix('')}.{node.name}"))
+    return f"{best[0]} ({best[1].split('/')[-1]})"
+
+
+def import_cpu(tree: Path, runs: int = 3) -> float:
+    """The least CPU (user + system) of ``runs`` fresh imports of ``supercoder.cli``."""
+    code = (
+        f"import sys, time; sys.path.insert(0, {str(tree / 'src')!r}); t = time.process_time()\n"
+        "import supercoder.cli\nprint(time.process_time() - t)"
+    )
+    times = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=tree
+        )
+        times.append(float(done.stdout.strip() or "nan"))
+    return min(times)
+
+
+def unit_tier_cpu(tree: Path) -> str:
+    """CPU seconds (user + system, every process) of ``pytest -q tests/unit`` in ``tree``."""
+    import os
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    env = {**os.environ, "PYTHONPATH": str(tree / "src") + os.pathsep + str(tree)}
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/unit"],
+        capture_output=True,
+        text=True,
+        cwd=tree,
+        env=env,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    tail = (done.stdout.strip().splitlines() or ["?"])[-1]
+    return f"{cpu:.0f} ({tail.split(' in ')[0]})"
+
+
 def import_seconds(tree: Path, runs: int = 3) -> float:
     """The fastest of ``runs`` fresh imports of ``supercoder.cli`` (what every command pays)."""
     code = (
@@ -192,7 +282,7 @@ def import_seconds(tree: Path, runs: int = 3) -> float:
     return min(times)
 
 
-def figures(tree: Path) -> dict[str, str]:
+def figures(tree: Path, unit: bool = True) -> dict[str, str]:
     src = tree / "src"
     pkg = src / "supercoder"
     sites = flag_sites(src)
@@ -217,6 +307,13 @@ def figures(tree: Path) -> dict[str, str]:
         "places building a pool": str(grep(src, r"(?:ThreadPool|ProcessPool)Executor\(")),
         "command modules importing a command": str(command_imports(pkg)),
         "import supercoder.cli, best of 3 (s)": f"{import_seconds(tree):.2f}",
+        "import supercoder.cli CPU, best of 3 (s)": f"{import_cpu(tree):.2f}",
+        "files a built-in strategy touches: evolve": str(strategy_files(tree, "evolve")),
+        "files a built-in strategy touches: builds": str(strategy_files(tree, "builds")),
+        ".meta[ / .meta.get( reads (src/)": str(grep(src, r"\.meta(?:\[|\.get\()")),
+        "modules over 700 lines": str(long_modules(pkg)),
+        "longest function (lines)": longest_function(pkg),
+        "unit tier CPU (s)": unit_tier_cpu(tree) if unit else "-",
         # the build proposer's own module: models/compiler.py while it was a model, then
         # the builds strategy's module and the strategy registry (its older name)
         "strings 'compiler' outside its own module(s)": str(
@@ -243,11 +340,12 @@ def own_modules(pkg: Path) -> tuple[str, ...]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("revs", nargs="+", help="git revisions, e.g. 4cf787e HEAD")
+    ap.add_argument("--no-unit", action="store_true", help="skip the unit tier's CPU (minutes)")
     args = ap.parse_args()
     table: dict[str, dict[str, str]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         for i, rev in enumerate(args.revs):
-            table[rev] = figures(export(rev, Path(tmp) / str(i)))
+            table[rev] = figures(export(rev, Path(tmp) / str(i)), unit=not args.no_unit)
     names = list(next(iter(table.values())))
     width = max(len(n) for n in names)
     print(f"{'':{width}}  " + "  ".join(f"{r:>16}" for r in args.revs))

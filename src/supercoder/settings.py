@@ -68,12 +68,16 @@ class ProblemSettings:
     cflags: Flags = ()  # every compile of the C source (reference, baseline, builds)
     ldflags: Flags = ()  # every link (e.g. -lgmp)
     compare: str = "exact"  # output comparison: exact, tokens or float:TOL
+    # what is left out of every comparison first: lines, masks, fields, tolerances
+    # ({"ignore_line": REGEX}, {"mask": REGEX}, {"field": N, "line": REGEX, "tolerance": T})
+    compare_rules: tuple[Mapping[str, Json], ...] = ()
     fuzz: FuzzSettings | None = None
     headers: tuple[str, ...] = ()  # files the source includes, relative to the folder
     units: tuple[str, ...] = ()  # other translation units (.c, also in headers)
     answer_unit: str | None = None  # the further unit whose text is source.c (init)
     main_unit: str | None = None  # with answer_unit: the unit (of units) holding main
     answer_why: str | None = None  # why that unit is the answer (named, the profile)
+    answer_joined: tuple[str, ...] = ()  # further units #included into source.c (the answer)
     generator: str | None = None  # the input generator's file (else gen.py)
     exit_code: int = 0  # the exit status of every official run
     reads_input: bool = True  # false: the output does not depend on the input

@@ -32,6 +32,17 @@ def test_generator_that_loops_forever_is_stopped() -> None:
     assert time.monotonic() - start < 10
 
 
+def test_generator_stopped_at_its_limit_is_not_run_again() -> None:
+    """A folder of many ``.gen`` tests whose generator sleeps: each input runs its own
+    sandbox, so each would wait out the wall limit; once stopped, it is refused at once."""
+    sandbox_or_skip()
+    sleeper = "import time\ndef generate(seed, size):\n    time.sleep(3600)\n"
+    with pytest.raises(GeneratorError, match="ran past its limit of 1 CPU seconds"):
+        run_generator(sleeper, [(1, 1)], FAST)
+    with pytest.raises(GeneratorError, match="earlier: not run again"):
+        run_generator(sleeper, [(2, 1)], FAST)
+
+
 def test_generator_that_writes_a_gigabyte_is_stopped() -> None:
     sandbox_or_skip()
     writes = (

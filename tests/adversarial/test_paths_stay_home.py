@@ -56,6 +56,9 @@ def test_gen_spec_sha256_is_a_key_not_a_path(tmp_path: Path, kind: str) -> None:
     with pytest.raises(UserError) as e:
         box.show_problem(str(mine), tests=10)
     assert CANARY not in str(e.value)
+    for ref in ("a" * 300, "/" + "b/" * 400, "\ud800"):  # no file system holds these
+        with pytest.raises(UserError, match="not a problem folder under an allowed root"):
+            box.show_problem(ref)
 
 
 def test_a_digest_from_the_cache_is_only_what_this_generator_drew(tmp_path: Path) -> None:

@@ -191,3 +191,42 @@ def test_validator_poisoning_the_next_inputs_files_is_not_waited_on() -> None:
     assert [j.valid for j in value] == [True, False, False]
     assert "not a regular file" in value[1].why and "not a regular file" not in value[2].why
     assert time.monotonic() - start < 60  # gross: no input waited out its wall limit
+
+
+def test_a_sleeping_validator_stops_the_batch_at_its_first_input() -> None:
+    """A validator that blocks (sleep, a read that never ends) costs CPU nothing: the
+    driver keeps each input's wall limit and stops the batch at the first past it,
+    instead of waiting out every input's share (2 x 4 s x 5 + 10 = 50 s before)."""
+    sandbox_or_skip()
+    config = ValidatorConfig(seconds=4.0, max_bytes=1 << 20)
+    start = time.monotonic()
+    sleeper = "import time\ntime.sleep(3600)\n"
+    with pytest.raises(ValidatorError, match="ran past its limit .* on input 1 and was stopped"):
+        run_validator(sleeper, [b"1\n"] * 5, config)
+    assert time.monotonic() - start < 40  # gross: stopped at the first input's 13 s
+    # the next batch of the same check (another source's draws) is not run again
+    with pytest.raises(ValidatorError, match="earlier: not run again"):
+        run_validator(sleeper, [b"2\n"], config)
+
+
+def test_profiled_program_link_to_a_root_only_file_is_refused(root_only: Path) -> None:
+    """A profiled program (a candidate's, under cachegrind) runs in the folder where the
+    next test's profile will be written: a link it leaves there is refused, never read."""
+    sandbox_or_skip()
+    import shutil
+
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    from supercoder.prompting.profiling import run_profile
+    from supercoder.toolchain.gcc import compile_to_asm
+    from supercoder.types import TestCase
+
+    source = (
+        "#include <stdio.h>\n#include <unistd.h>\n"
+        f'int main(void) {{ symlink("{root_only}", "cg.1.out"); puts("1"); return 0; }}\n'
+    )
+    asm = compile_to_asm(source, ("-O1",))
+    tests = (TestCase("a", b"1\n", input_bytes=b""), TestCase("b", b"1\n", input_bytes=b""))
+    profile = run_profile(asm, tests, "planted", budget_seconds=60.0)
+    assert profile.gave_up and "cg.1.out is a symbolic link" in profile.gave_up
+    assert CANARY not in repr(profile) and profile.tests == ("a",)

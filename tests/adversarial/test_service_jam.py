@@ -74,6 +74,14 @@ def test_nesting_past_the_limit_is_a_400_on_every_endpoint_and_field(server: Ser
                         or "not JSON" in r.json()["error"]
                     )
         assert c.post("/v1/baseline", json={"problem": {"name": "sum"}}).status_code == 200
+        # paths no file system holds are refused in one line, never a 500
+        for path in ('"\\ud800"', '"a\\u0000b"', '"' + "a" * 5000 + '"'):
+            r = c.post(
+                "/v1/baseline",
+                content='{"problem": {"path": ' + path + "}}",
+                headers={"content-type": "application/json"},
+            )
+            assert r.status_code in (403, 422), (path[:20], r.text)
 
 
 def test_half_a_request_line_is_cut_off(server: Server) -> None:

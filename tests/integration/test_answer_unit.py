@@ -45,6 +45,8 @@ def profiled(tmp_path_factory) -> Path:
     proc = run_cli("problem", "init", *FILES, "--inputs", str(INTERP / "tests"), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "profiling which of the 3 units the time goes in" in proc.stderr  # progress
+    assert "running the -O3 reference on 3 test(s)" in proc.stderr
+    assert "the time goes in src/vm.c: it is the answer unit; building again" in proc.stderr
     assert "answer unit: src/vm.c (the profile puts" in proc.stdout, proc.stdout
     return out
 
@@ -95,6 +97,26 @@ def test_a_named_unit_is_the_answer_and_a_wrong_name_is_one_line(tmp_path):
     assert "profiling" not in proc.stderr  # named: no profile
     assert json.loads((out / "problem.json").read_text())["answer_unit"] == "parse.c"
     assert _check(out, _asm(tmp_path, out))[0]["status"] == "ok"
+    # two units named: the answer covers both (one translation unit), parse.c stays apart
+    two = tmp_path / "two"
+    proc = run_cli(
+        "problem", "init", *FILES, *inputs, "-o", str(two),
+        "--answer-unit", "vm.c", "--answer-unit", "main.c",
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "answer units: src/vm.c, main.c (named by --answer-unit: one translation unit)" in (
+        proc.stdout
+    )
+    meta = json.loads((two / "problem.json").read_text())
+    assert meta["units"] == ["parse.c"] and meta["answer_joined"] == ["main.c"]
+    base = baseline_asm(load_problem(two))
+    assert "run:" in base and "main:" in base and "parse:" not in base
+    assert _check(two, _asm(tmp_path, two))[0]["status"] == "ok"
+    clash = run_cli(
+        "problem", "init", *FILES, *inputs, "-o", str(tmp_path / "c"),
+        "--answer-unit", "vm.c", "--answer-unit", "parse.c",
+    )  # fmt: skip
+    assert clash.returncode == 2 and "'step'" in clash.stderr, clash.stderr
     bad = run_cli(
         "problem", "init", *FILES, *inputs, "-o", str(tmp_path / "x"), "--answer-unit", "lexer.c"
     )

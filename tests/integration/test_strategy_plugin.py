@@ -26,7 +26,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _eval(site: Path | None, url: str, bench: Path, db: Path, *extra: str):
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(site or ""), str(ROOT)]))}
+    paths = [str(site or ""), str(ROOT / "src"), str(ROOT)]  # this tree's supercoder
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths))}
     args = ["eval", "--benchmark", str(bench), "--db", str(db), "--no-time", *extra]
     args += ["--model", "openai:m", "--base-url", url, "--run", "plug"]
     return subprocess.run(
@@ -89,3 +90,36 @@ def test_a_strategy_from_a_separate_package_runs_verified_stored_and_resumed(tmp
     assert [(k.attempt, k.left, k.note) for k in kinds] == [(0, 1, "plug"), (1, 0, "plug")]
     assert attempts[0].verdict.status is Status.COMPILE_ERROR and attempts[1].verdict.correct
     assert attempts[1].origin.model == "openai:m" and attempts[1].origin.prompt_tokens > 0
+
+
+def test_the_plugin_runs_from_the_library_with_no_journal(tmp_path, monkeypatch):
+    """``supercoder.search()`` keeps no run: the strategy gets a journal that keeps
+    nothing (``kit.NoJournal``), never None, and its answers are verified all the same."""
+    sandbox_or_skip()
+    site = tmp_path / "site"
+    shutil.copytree(PLUGIN, site)
+    monkeypatch.syspath_prepend(str(site))
+    import supercoder
+    from supercoder.models.scripted import ScriptedModel
+    from supercoder.runs.strategies import StrategyConfig
+
+    problem = load_problem(make_sum_problem(tmp_path / "sum"))
+    right = f"```assembly\n{baseline_asm(problem)}```"
+    model = ScriptedModel(lambda messages, i: BROKEN if len(model.calls) == 1 else right)
+    import sc_greedy
+
+    settings = StrategyConfig(strategy="greedy", config=sc_greedy.GreedyConfig(tries=3))
+    outcome = supercoder.search(problem, [model], settings)
+    assert [a.verdict.status for a in outcome.attempts] == [Status.COMPILE_ERROR, Status.OK]
+    assert len(model.calls) == 2 and outcome.best is not None and outcome.best.verdict.correct
+    second = model.calls[1][-1]["content"]
+    assert second == model.calls[0][-1]["content"]  # greedy asks the first prompt again
+
+
+def test_the_docs_sample_is_the_plugin_the_tests_run():
+    """docs/eval.md's plugin sample is this fixture, whole (imports included)."""
+    docs = (ROOT / "docs" / "eval.md").read_text()
+    fence = "```python\n# sc_greedy.py\n"
+    start = docs.index(fence) + len(fence)
+    sample = docs[start : docs.index("```\n", start)]
+    assert sample == (PLUGIN / "sc_greedy.py").read_text()

@@ -364,6 +364,9 @@ class ModelRunConfig:
         max_tokens: evolve: token cap per problem.
         generation: evolve: answers per generation.
         islands: evolve: populations.
+        reward: the reward the run's summary pays its answers (mean_reward), stored in
+            the run's identity: gated, paper, log, binary[:threshold=T],
+            percentile[:pool=P] (the same spec as train grpo --reward).
         prompt: how the model is asked (``PromptOptions``: context, answer form).
         checks: how every answer is checked (``CheckOptions``: sandbox, timing, target).
     """
@@ -398,6 +401,7 @@ class ModelRunConfig:
     )
     generation: int = field(default=2, metadata=flags("--generation", min=1))
     islands: int = field(default=2, metadata=flags("--islands", min=1))
+    reward: str = field(default=DEFAULT_REWARD.value, metadata=flags(REWARD))
     prompt: PromptOptions = field(default_factory=lambda: PromptOptions(), metadata=group())
     checks: CheckOptions = field(default_factory=lambda: CheckOptions(), metadata=group())
 
@@ -530,20 +534,19 @@ class ModelRunConfig:
         settings: StrategyConfig,
         benchmark: str,
         name: str | None = None,
-        workers: int = 1,
         executor: str = "local",
         concurrency: int = 4,
     ) -> RunConfig:
         """The eval run these options make on ``benchmark`` (its identity in the store:
         models, strategy, timing, sandbox, deadline, target), run as the rest says."""
         return RunConfig(
+            reward=parse_reward(self.reward).spec,  # a bad spec: one line, before anything
             model=self.run_model(specs, settings),
             benchmark=benchmark,
             strategy=settings,
             time=not self.no_time,
             sandbox=not self.unsafe_no_sandbox,
             name=name,
-            workers=workers,
             executor=executor,
             concurrency=concurrency,
             deadline=self.deadline,

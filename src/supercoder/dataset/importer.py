@@ -257,7 +257,10 @@ def import_records(
                 late[i] = (where, b.skip, printable(b.why))
                 continue
             kinds = _kinds(problem, b)
-            why = _write(problem, b, kinds, out)
+            try:
+                why = _write(problem, b, kinds, out)
+            except UserError as e:  # this record's files cannot make a folder: it alone
+                why = printable(str(e).splitlines()[0] if str(e) else repr(e))
             if why:
                 late[i] = (where, NOT_WRITABLE, why)
                 continue

@@ -1,12 +1,11 @@
 """Provider lookup: ``load_model(spec)`` builds a model from ``NAME:TARGET`` through the
-``supercoder.providers`` entry points (the built-in providers are listed in ``BUILTIN``);
+``supercoder.providers`` entry points (``supercoder.plugins``: the built-in providers are
+declared in pyproject.toml like any plugin's);
 remote and local LLMs are wrapped in the response cache."""
 
 from __future__ import annotations
 
 import os
-from importlib import import_module
-from importlib.metadata import entry_points
 from typing import Any
 
 from supercoder.errors import UserError
@@ -18,32 +17,18 @@ from supercoder.models.base import (
     ProviderConfig,
     Sampling,
 )
+from supercoder.plugins import PROVIDERS, load, registered
 
-ENTRY_POINT_GROUP = "supercoder.providers"
-# The built-in providers, also declared under ENTRY_POINT_GROUP in pyproject.toml; kept
-# here so a source checkout that was never pip-installed still finds them.
-BUILTIN = {
-    "openai": "supercoder.models.openai_api:OpenAIModel",
-    "anthropic": "supercoder.models.anthropic_api:AnthropicModel",
-    "hf": "supercoder.models.hf:HFModel",
-}
+ENTRY_POINT_GROUP = PROVIDERS
 
 
 def providers() -> dict[str, str]:
     """provider name -> "module:Class", built-ins first, then installed plugins."""
-    found = dict(BUILTIN)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
-    return found
+    return registered(PROVIDERS)
 
 
 def _provider_class(name: str, target: str) -> Any:
-    ref = providers()[name]
-    module, _, attr = ref.partition(":")
-    try:
-        return getattr(import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise UserError(f"model provider {name!r} ({ref}) could not be loaded: {e}") from e
+    return load(providers()[name], f"model provider {name!r}")
 
 
 def load_model(

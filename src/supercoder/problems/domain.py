@@ -65,6 +65,7 @@ from supercoder.problems.inputmodel import (
     size_caps,
     top_sizes,
 )
+from supercoder.problems.outputs import outputs_match, problem_mode
 from supercoder.problems.validator import valid_inputs, validators_digest
 from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.sandbox.oneshot import run_isolated
@@ -228,7 +229,8 @@ class Judge:
             sigs |= signatures(run.stderr)
             clean = clean and run.clean_exit
         o3, o0 = self._runs(["O3", "O0"], inputs)
-        agrees = all(a.stdout == b.stdout for a, b in zip(o3, o0, strict=True))
+        mode = problem_mode(self.problem.settings)
+        agrees = all(outputs_match(a.stdout, b.stdout, mode) for a, b in zip(o3, o0, strict=True))
         return Behaviour(frozenset(sigs), clean, agrees, san is not None)
 
     def _runs(
@@ -283,15 +285,18 @@ class Judge:
         o0 = found[2] if len(levels) > 2 else None
         out = []
         san = self._sanitizer() if full else None
+        mode = problem_mode(self.problem.settings)
         for i, (data, run) in enumerate(zip(inputs, runs, strict=True)):
             if not run.clean_exit:
                 kind = "timeout" if run.outcome == "timeout" else "runtime_error"
                 out.append(Outcome(False, run.cpu_seconds, kind))
                 continue
-            if again[i].stdout != run.stdout:
+            if not outputs_match(again[i].stdout, run.stdout, mode):
                 out.append(Outcome(False, run.cpu_seconds, "nondeterministic"))
                 continue
-            if o0 is not None and (not o0[i].clean_exit or o0[i].stdout != run.stdout):
+            if o0 is not None and (
+                not o0[i].clean_exit or not outputs_match(o0[i].stdout, run.stdout, mode)
+            ):
                 out.append(Outcome(False, run.cpu_seconds, "-O0 prints something else"))
                 continue
             if san is not None:
@@ -328,7 +333,8 @@ def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | 
 
 
 def tests_digest(problem: Problem) -> str:
-    h = hashlib.sha256(f"{problem.compare}\n{problem.exit_code}\n".encode())
+    mode = problem_mode(problem.settings)
+    h = hashlib.sha256(f"{mode.describe()}\n{problem.exit_code}\n".encode())
     h.update(problem.source.encode())
     h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
     for t in problem.tests:
@@ -356,6 +362,19 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
     except (UserError, InfraError) as e:
         return f"the problem's generator ({file}; its sizes could not be probed: {e})"
     small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
+    listed = listed_between(problem, source)
+    if listed is not None:
+        shown = ", ".join(map(str, listed[:8])) + (", ..." if len(listed) > 8 else "")
+        budget = (
+            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+            if t_top <= TOP_GEN_SECONDS
+            else f"the smallest listed runs over the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
+        )
+        return (
+            f"the problem's generator ({file}), its listed sizes {low}-{high}; drawn at the "
+            f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
+            f"{1000 * t_top:.1f} ms: {budget}){small}"
+        )
     budget = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
     if t_top > 1.05 * TOP_GEN_SECONDS and bottom == top:
         why = f"already past the {budget} at the smallest size probed"
@@ -410,7 +429,7 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     the floor and the budget, bisected up to ``BISECT`` times; interpolated on a log-log
     scale; cached."""
     key = hashlib.sha256(
-        f"timed{VERSION}b\n{TOP_GEN_SECONDS}\n".encode()
+        f"timed{VERSION}c\n{TOP_GEN_SECONDS}\n".encode()
         + source.encode()
         + tests_digest(problem).encode()
     ).hexdigest()[:24]
@@ -420,6 +439,11 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
         return int(b), int(t), float(tb), float(tt)
     except (OSError, ValueError, TypeError):
         pass
+    sizes_listed = listed_timed_sizes(problem, source)
+    if sizes_listed is not None:
+        found = _listed_range(sizes_listed)
+        _write_json(path, list(found))
+        return found
     low, high = generator_size_range(problem, source)
     sizes = []
     n = high
@@ -432,6 +456,10 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
     )
     outputs, cpu = reference_runs(problem, data)
     points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
+    # a failed probe is a failure: no size from the smallest one failing above a clean one
+    first = points[0][0] if points else math.inf
+    failed = [n for n, o in zip(sizes, outputs, strict=True) if o is None and n > first]
+    points = [(n, t) for n, t in points if not failed or n < min(failed)]
     for _ in range(BISECT):  # no size between the floor and the budget yet: bisect the
         # bracket (a cost exponential in the size jumps 16x between halvings)
         mid = _bisect(points)
@@ -442,11 +470,100 @@ def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, floa
         )
         (out,), (took,) = reference_runs(problem, [one])
         if out is None:
+            failed.append(mid)
             break
         points = sorted([*points, (mid, took)])
     found = _timed_range(points, low, high)
+    if failed and points and found[1] >= min(failed):  # past a failing size: below it
+        n, t = max(p for p in points if p[0] < min(failed))
+        found = (min(found[0], n), n, min(found[2], t), t)
     _write_json(path, list(found))
     return found
+
+
+LISTED_OVER = 8.0  # a listed size this far over the budget may top an untimeable range
+LISTED_PROBES = 16  # the listed sizes probed at most (the largest, then every other)
+
+
+def listed_timed_sizes(problem: Problem, source: str) -> list[tuple[int, float]] | None:
+    """The sizes the generator lists (``SIZES``) that a check may draw, each with the
+    reference's CPU on it, ascending: used as listed, never interpolated (an FFT takes
+    powers of two only), where the reference fails on a size between them. Every listed
+    size is probed (up to ``LISTED_PROBES``: the largest ones and every other below); a
+    size whose input the reference does not run cleanly is left out (a failed probe is a
+    failure, never a clean size). None: the generator lists no sizes, or the reference
+    runs the sizes between them too (the list is a range). Probed once, cached."""
+    listed = sorted(set(generator_sizes(source)))
+    if not listed:
+        return None
+    key = hashlib.sha256(
+        f"listed{VERSION}\n".encode() + source.encode() + tests_digest(problem).encode()
+    ).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"l{key}.json"
+    try:
+        stored = json.loads(path.read_text())
+        return None if stored is None else [(int(n), float(t)) for n, t in stored]
+    except (OSError, ValueError, TypeError):
+        pass
+    probe = listed[::-1]
+    if len(probe) > LISTED_PROBES:
+        probe = probe[: LISTED_PROBES // 2] + probe[LISTED_PROBES // 2 :: 2][: LISTED_PROBES // 2]
+    probe.sort()
+    rng = random.Random(int(key[:12], 16))
+    ran: dict[int, tuple[bool, float]] = {}
+
+    def run(sizes: list[int]) -> None:
+        requests = [(rng.getrandbits(62), n) for n in sizes]
+        data = run_generator(source, requests, label=f"{problem.name}: gen.py")
+        outputs, cpu = reference_runs(problem, data)
+        ran.update((n, (o is not None, t)) for n, o, t in zip(sizes, outputs, cpu, strict=True))
+
+    for start in range(0, len(probe), 4):  # the smallest first, four at a time, up to
+        run(probe[start : start + 4])  # a size that fails or runs far past the budget
+        if any(not ok or t > LISTED_OVER * TOP_GEN_SECONDS for ok, t in ran.values()):
+            break
+    # sizes between the listed ones (the middle of the top and the bottom gap probed):
+    # where the reference fails on one, the listed sizes are the only ones (powers of
+    # two); where it runs them, the list is a range (SIZES = [1, 100000]) and any size
+    # between is drawn
+    clean = sorted(n for n, (ok, _) in ran.items() if ok)
+    gaps = [(a, b) for a, b in zip(clean, clean[1:], strict=False) if b - a > 1]
+    between = sorted({(a + b) // 2 for a, b in (gaps[-1:] + gaps[:1])} - set(ran))
+    if between:
+        run(between)
+    if between and all(ran[n][0] for n in between):
+        _write_json(path, None)
+        return None  # a range: drawn over it, as a generator that lists no sizes
+    probe = [n for n in probe if n in ran]
+    found = sorted((n, t) for n in probe if ran[n][0] for t in (ran[n][1],))
+    _write_json(path, found)
+    return found
+
+
+def _listed_range(points: list[tuple[int, float]]) -> tuple[int, int, float, float]:
+    """``generator_timed_range`` over listed sizes: from the smallest running 1.5x the
+    floor (else the largest under it) up to the largest within ``TOP_GEN_SECONDS``
+    (else the smallest over it); listed sizes only."""
+    if not points:
+        raise UserError("the reference fails on the input of every size the generator lists")
+    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
+    top = within[-1] if within else points[0]
+    over = [(n, t) for n, t in points if n > top[0] and t <= LISTED_OVER * TOP_GEN_SECONDS]
+    if top[1] < 1.5 * FLOOR_SECONDS and over:  # 7 8 9 10 of a cost that explodes: the
+        top = over[0]  # next listed size, though over the budget, rather than untimed
+    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top[0]]
+    bottom = long[0] if long else top
+    return bottom[0], top[0], bottom[1], top[1]
+
+
+def listed_between(problem: Problem, source: str) -> list[int] | None:
+    """The listed sizes a check draws from (``listed_timed_sizes`` within the timed
+    range); None where the generator lists none."""
+    points = listed_timed_sizes(problem, source)
+    if points is None:
+        return None
+    bottom, top = generator_timed_range(problem, source)[:2]
+    return [n for n, _ in points if bottom <= n <= top] or [top]
 
 
 BISECT = 4  # probes more at most, between the last size within budget and the first over
@@ -519,6 +636,8 @@ def _sizes(model: InputModel) -> bool:
     return '"size": true' in text or '"range"' in text
 
 
+STEPS_MAX = 8  # steps by one at most before sizes grow by factors instead
+STEP_RATIO = 1.5  # a step costing less than this many times the last: not exploding
 STEP_OVER = 4.0  # the step beyond the largest integer size seen may cost this much more
 SMALL_TOP = 64  # sizes all at most this, outside repeats: a handful of values (steps)
 
@@ -653,10 +772,12 @@ class _Calibration:
         outcomes = self.judge.judge(own, full=False, seconds=max(1.0, 40 * TOP_SECONDS))
         return max((o.cpu for o in outcomes if o.ok), default=None)
 
-    def steps(self, domain: dict, top: int) -> dict:
+    def steps(self, domain: dict, top: int) -> dict | None:
         """``grow`` for a handful of integer sizes (``fannkuch 7 8 9``, a depth): the
         top stepped up by one while the reference runs it within ``TOP_SECONDS`` (a
-        cost that explodes with each step), never below the largest seen."""
+        cost that explodes with each step), never below the largest seen; None where a
+        step costs little more (under ``STEP_RATIO`` times, or still short after
+        ``STEPS_MAX`` steps): sizes then grow by factors (``grow``)."""
         clean, n, t, why = self.batch(domain, (0.95, 1.0), False)
         ok_t = t if n and clean == n else None
         if not n:  # every top draw is a visible input: time the largest visible one
@@ -668,17 +789,22 @@ class _Calibration:
         # one step beyond the largest seen is taken even over the budget, within
         # STEP_OVER times the larger of it and the largest seen's own CPU
         over = STEP_OVER * max(TOP_SECONDS, ok_t)
+        taken = 0
         while ok_t < TOP_SECONDS / 2 or ok_g == 1.0:
             g = (round(ok_g * top) + 1) / top
             if g > most:
                 break
+            if taken >= STEPS_MAX:
+                return None  # still short after as many steps: a cost that grows slowly
             clean, n, t, why = self.batch({**domain, "grow": g}, (1.0,), False)
             if not (n and clean == n):
                 self.notes.append(f"sizes beyond {round(ok_g * top)} fail ({why})")
                 break
             if t > TOP_SECONDS and (ok_g > 1.0 or t > over):
                 break
-            ok_g, ok_t = g, t
+            if min(t, ok_t) >= 0.001 and t < STEP_RATIO * ok_t:
+                return None  # a step costs little more: sizes grow by factors instead
+            ok_g, ok_t, taken = g, t, taken + 1
         low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
         return {
             **domain,
@@ -689,14 +815,18 @@ class _Calibration:
         }
 
     def grow(self, domain: dict) -> dict:
-        top = small_top(self.model)
-        if top is not None:
-            return self.steps(domain, top)
+        small = small_top(self.model)
+        if small is not None:
+            stepped = self.steps(domain, small)
+            if stepped is not None:
+                return stepped
         ok_g, ok_t, bad_g = 1.0, None, math.inf
         most = min(GROW_MAX, size_caps(self.model.spec))  # the declared constraints' end
         clean, n, top, why = self.batch(domain, (0.95, 1.0), False)
         if n and clean == n:
             ok_t = top
+        elif not n and small is not None:  # every top draw a visible input: its own CPU
+            ok_t = self.visible_top()
         g = 1.0
         for _ in range(8):
             if ok_t is None:  # the visible span itself runs long or fails: smaller
@@ -787,7 +917,7 @@ def calibrated(problem: Problem, model: InputModel) -> InputModel:
         return model
 
     key = hashlib.sha256(
-        f"domain{VERSION}\n{tests_digest(problem)}\n{model.digest()}\n"
+        f"domain{VERSION}s\n{tests_digest(problem)}\n{model.digest()}\n"
         f"{validators_digest(problem)}".encode()
     )
     path = cache_dir() / "unseen" / "domain" / f"{key.hexdigest()[:32]}.json"

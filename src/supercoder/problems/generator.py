@@ -19,6 +19,7 @@ the sizes of ``CASES`` and ``HIDDEN``; empty when it lists none).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shutil
@@ -40,6 +41,11 @@ DEFAULT_FILE = "gen.py"
 
 class GeneratorError(UserError):
     """The problem's generator failed, ran past its limits, or printed no text."""
+
+
+# generators (by text and limit) this process stopped at their wall limit: not run again
+# (a folder of a hundred ``.gen`` tests whose generator sleeps costs one limit, not 100)
+_STOPPED: dict[tuple[str, float], str] = {}
 
 
 @dataclass(frozen=True)
@@ -136,6 +142,9 @@ def generator_sizes(source: str, config: GeneratorConfig = GeneratorConfig()) ->
 def _run(
     source: str, args: list[str], stdin: bytes, config: GeneratorConfig, label: str
 ) -> list[bytes]:
+    key = (hashlib.sha256(source.encode(errors="surrogatepass")).hexdigest(), config.seconds)
+    if key in _STOPPED:
+        raise GeneratorError(f"{label} {_STOPPED[key]} (earlier: not run again)")
     python, readonly = _python()
     work = Path(tempfile.mkdtemp(prefix=temp_prefix("gen")))
     try:
@@ -161,10 +170,11 @@ def _run(
     finally:
         shutil.rmtree(work, ignore_errors=True)
     if run.outcome == "timeout":
-        raise GeneratorError(
-            f"{label} ran past its limit of {config.seconds:g} CPU seconds "
+        _STOPPED[key] = (
+            f"ran past its limit of {config.seconds:g} CPU seconds "
             f"({2 * config.seconds:g} s of wall time) and was stopped"
         )
+        raise GeneratorError(f"{label} {_STOPPED[key]}")
     if run.outcome == "output_limit":
         raise GeneratorError(
             f"{label} printed more than {config.max_bytes >> 20} MiB and was stopped"

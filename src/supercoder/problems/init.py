@@ -15,6 +15,7 @@ import contextlib
 import hashlib
 import json
 import os
+import random
 import re
 import shlex
 import shutil
@@ -23,7 +24,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from supercoder.errors import UserError, read_regular
+from supercoder.errors import InfraError, UserError, read_regular
 from supercoder.paths import staging_prefix
 from supercoder.problems.domain import (
     FLOOR_SECONDS,
@@ -34,20 +35,36 @@ from supercoder.problems.domain import (
     too_small,
 )
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-from supercoder.problems.inputmodel import FILE, constraint_lines, infer, parse_constraint
+from supercoder.problems.inputmodel import (
+    FILE,
+    InputModel,
+    constraint_lines,
+    infer,
+    parse_constraint,
+)
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
-from supercoder.problems.outputs import outputs_match, parse_mode
+from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, parse_mode
 from supercoder.problems.sources import (
     BuildFiles,
     answer_unit_of,
     gather,
+    join_into_answer,
     main_file,
     with_answer,
 )
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
-from supercoder.types import parse_args, split_flags, with_args
+from supercoder.types import (
+    MAX_FILES,
+    Files,
+    data_file_view,
+    from_data_file_view,
+    is_data_file_name,
+    parse_args,
+    split_flags,
+    with_args,
+)
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
 
@@ -58,9 +75,14 @@ class InitConfig:
 
     Fields:
         hidden_dir: a folder of hidden tests (judged, never shown in prompts).
-        cflags: extra compiler flags, stored in ``problem.json`` (e.g. ``-fopenmp``).
+        cflags: extra compiler flags (a list, or one shell-quoted line split once),
+            stored in ``problem.json`` as a list (e.g. ``["-fopenmp"]``): a flag holding
+            spaces or quotes (``-DFLAGS_STR="-O2 -lrt"``) stays one flag in every build.
         ldflags: extra linker flags, stored in ``problem.json`` (e.g. ``-lgmp``).
         compare: how outputs are judged (``exact``, ``tokens``, ``float:TOL``).
+        compare_rules: what is left out of every comparison first (lines, masked text,
+            fields, fields within a tolerance: ``problems/outputs.py``), stored as
+            ``problem.json`` ``compare_rules``; the reference's own runs are compared so.
         split: the ``problem.json`` split (``train``, ``val``; None: none).
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
@@ -80,6 +102,12 @@ class InitConfig:
             the visible inputs while the reference handles it; stored with the model);
             None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
             it, cached; the test suite's setting).
+        files: data files every test ships (``tests/NAME.files/``): placed in the
+            working folder of every run (a folder: its files, by their path in it). A
+            test's arguments that name an existing file (``--args input.dat``) ship it
+            too, and a ``NAME.files/`` folder beside an input is that test's.
+        show_all: keep every input visible even where no fresh input can be drawn
+            (by default init then keeps the largest inputs hidden: ``_keep_largest_hidden``).
         validator: an input validator to copy in as ``validate.py``
             (``problems/validator.py``: reads one input, exits 0 when it is valid): every
             input given must pass it, and a drawn input it rejects is never timed.
@@ -93,12 +121,15 @@ class InitConfig:
         progress: called with one line before each step that can take seconds.
         answer_why: why ``answer_unit`` is the answer, as init says it (set by init
             itself: named, or the profile's share).
+        also_answer: further units named (``--answer-unit`` again) that the answer covers
+            too: joined to ``source.c`` as one translation unit (``join_into_answer``).
     """
 
     hidden_dir: Path | None = None
-    cflags: str = ""
-    ldflags: str = ""
+    cflags: str | tuple[str, ...] = ()
+    ldflags: str | tuple[str, ...] = ()
     compare: str = "exact"
+    compare_rules: tuple[Rule, ...] = ()
     split: str | None = None
     force: bool = False
     timeout: float = 20.0
@@ -110,10 +141,13 @@ class InitConfig:
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
+    files: tuple[Path, ...] = ()
+    show_all: bool = False
     answer_unit: str = ""
     hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
     progress: Callable[[str], None] | None = None
     answer_why: str = ""  # why answer_unit is the answer (set by init itself)
+    also_answer: tuple[str, ...] = ()
 
 
 def _say(opts: InitConfig, line: str) -> None:
@@ -137,6 +171,8 @@ class InitReport:
     timed: str = ""  # where the timed inputs will be drawn from
     domain: str = ""  # the input domain and its source, in one line
     too_small: bool = False  # the whole domain runs under the meter's floor
+    stale: str = ""  # why no input the model has not seen can be drawn ("": one can)
+    kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
     answer: str = ""  # which unit is the answer and why (multi-unit programs)
 
 
@@ -176,9 +212,13 @@ def create_problem(
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
-    if opts.answer_unit:
-        build = with_answer(build, answer_unit_of(build, opts.answer_unit))
-        if build.answer and not opts.answer_why:
+    if opts.answer_unit or opts.also_answer:
+        build = with_answer(build, answer_unit_of(build, opts.answer_unit or build.main.name))
+        for name in opts.also_answer:
+            unit = answer_unit_of(build, name)
+            if unit and unit in build.units:
+                build = join_into_answer(build, unit)
+        if (build.answer or build.joined) and not opts.answer_why:
             opts = replace(opts, answer_why="named by --answer-unit")
     source_path, opts = build.main, replace(opts, cflags=build.cflags)
     per_test, every = _arg_specs(opts.args, inputs_dir is None)
@@ -188,6 +228,7 @@ def create_problem(
         hidden_layout = discover(opts.hidden_dir, hidden=True)
         tests += hidden_layout.tests
     args = _test_args(tests, per_test, every)
+    files, shipped = _data_files(tests, args, opts.files)
     _check_target(out_dir, opts.force)
     created = _missing_parents(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -196,7 +237,7 @@ def create_problem(
     try:
         given = inputs_dir is not None or any(args.values())
         _say(opts, f"running the -O3 reference on {len(tests)} test(s)...")
-        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
+        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args, files=files)
         hot = _hot_unit(staging, build, opts)
         if hot is not None and hot[0] == "source.c":
             opts = replace(opts, answer_why=hot[1])
@@ -207,13 +248,21 @@ def create_problem(
             shutil.rmtree(staging, ignore_errors=True)
             for d in created:
                 _rmdir_quietly(d)
+            _say(opts, f"the time goes in {hot[0]}: it is the answer unit; building again")
             again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
             return create_problem(source_path, inputs_dir, out_dir, again)
         if filled.reads_input:
             _say(opts, "finding the input domain (drawing and timing inputs)...")
-        timed, domain, small = (
-            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False)
+        timed, domain, small, stale = (
+            _timed_source(staging, tests, opts, args, files)
+            if filled.reads_input
+            else ("", "", False, "")
         )
+        kept: tuple[str, ...] = ()
+        worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
+        if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
+            kept = _keep_largest_hidden(staging, tests, filled.cpu)
+            tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -226,6 +275,7 @@ def create_problem(
     if with_args_:
         more = f" (and {len(with_args_) - 6} more)" if len(with_args_) > 6 else ""
         found.append(f"arguments (tests/NAME.args): {'; '.join(with_args_[:6])}{more}")
+    found += shipped
     if opts.hidden_dir is not None:
         found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
     return InitReport(
@@ -243,6 +293,8 @@ def create_problem(
         timed,
         domain,
         small,
+        stale,
+        kept,
         _answer_line(build, opts),
     )
 
@@ -250,7 +302,9 @@ def create_problem(
 def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, str] | None:
     """The further unit the profile says the time goes in (its path as gathered, why),
     for a multi-unit program whose answer was not named; None: keep main's unit."""
-    if not build.units or build.answer or opts.answer_unit or opts.hot_unit is None:
+    if not build.units or build.answer or opts.answer_unit or opts.also_answer:
+        return None
+    if opts.hot_unit is None:
         return None
     _say(opts, f"profiling which of the {len(build.units) + 1} units the time goes in...")
     found = opts.hot_unit(folder)
@@ -261,8 +315,15 @@ def _hot_unit(folder: Path, build: BuildFiles, opts: InitConfig) -> tuple[str, s
 
 def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
     """Which unit is the answer, for a program of several units."""
-    if not build.units:
+    if not build.units and not build.joined:
         return ""
+    if build.joined:
+        first = build.answer or build.main.name
+        return (
+            f"answer units: {', '.join((first, *build.joined))} ({opts.answer_why}: one "
+            f"translation unit); the other units ({', '.join(build.units) or 'none'}) are "
+            "linked as gcc -O3 builds them"
+        )
     if not build.answer:
         why = opts.answer_why or "the unit with main"
         return f"answer unit: {build.main.name} ({why}); the other units are linked as gcc -O3 builds them"
@@ -270,6 +331,73 @@ def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
         f"answer unit: {build.answer} ({opts.answer_why}); {build.main_unit} (main) and the "
         "other units are linked as gcc -O3 builds them"
     )
+
+
+def _data_files(
+    tests: Sequence[TestFile], args: dict[str, tuple[str, ...]], given: Sequence[Path]
+) -> tuple[dict[str, Files], list[str]]:
+    """Each test's data files: ``--files`` (every test), a ``NAME.files/`` folder beside
+    its input, and the files its arguments name that exist here (``--args input.dat``);
+    and one line per source, for the report."""
+    every: dict[str, bytes] = {}
+    for path in given:  # PATH, or NAME=PATH (shipped as NAME)
+        name, eq, where = str(path).partition("=")
+        if eq and not path.exists() and is_data_file_name(name):
+            every.update(_read_data(Path(where), name))
+        else:
+            every.update(_read_data(path, path.name))
+    out: dict[str, Files] = {}
+    named: dict[str, None] = {}
+    beside: dict[str, None] = {}
+    for t in tests:
+        mine = dict(every)
+        if t.input is not _EMPTY_STDIN:
+            folder = t.input.parent / f"{t.input.stem}.files"
+            if folder.is_dir() and not folder.is_symlink():
+                mine.update(_read_data(folder, ""))
+                beside[str(folder)] = None
+        for arg in args.get(t.name, ()):
+            if arg not in mine and is_data_file_name(arg) and Path(arg).is_file():
+                mine.update(_read_data(Path(arg), arg))
+                named[arg] = None
+        if len(mine) > MAX_FILES:
+            raise UserError(f"test {t.name}: more than {MAX_FILES} data files")
+        out[t.name] = tuple(sorted(mine.items()))
+    lines = []
+    if every:
+        lines.append(f"data files (--files), in every run's folder: {', '.join(sorted(every))}")
+    if named:
+        lines.append(
+            "data files named in the arguments, shipped with their tests (tests/NAME.files/): "
+            + ", ".join(named)
+        )
+    if beside:
+        lines.append(f"data files beside the inputs: {', '.join(list(beside)[:4])}")
+    return out, lines
+
+
+def _read_data(path: Path, name: str) -> dict[str, bytes]:
+    """A data file (as ``name``) or a folder's files (by their path below it, under
+    ``name``): regular files only, never a link (a problem holds copies, never links out
+    of its folder), each a name a run's folder can hold."""
+    if path.is_symlink():
+        raise UserError(f"--files {path}: a symbolic link (give the file itself)")
+    if not path.is_dir():
+        if not is_data_file_name(name):
+            raise UserError(
+                f"--files {path}: a data file's name is letters, digits and ._+- (not "
+                "starting with a dot)"
+            )
+        return {name: read_regular(path, MAX_FILE_BYTES, "data file")}
+    out: dict[str, bytes] = {}
+    for item in sorted(path.rglob("*")):
+        if item.is_symlink():
+            raise UserError(f"--files {item}: a symbolic link (give the file itself)")
+        if item.is_dir():
+            continue
+        rel = "/".join(p for p in (name, item.relative_to(path).as_posix()) if p)
+        out.update(_read_data(item, rel))
+    return out
 
 
 def _label(t: TestFile, args: dict[str, tuple[str, ...]]) -> str:
@@ -416,6 +544,7 @@ class _Filled:
     disagreements: list[str]
     reads_input: bool
     warnings: list[str]
+    cpu: tuple[float, ...] = ()  # the reference's -O3 CPU seconds on each test
 
 
 def _fill(
@@ -425,6 +554,7 @@ def _fill(
     opts: InitConfig,
     given_inputs: bool = True,
     args: dict[str, tuple[str, ...]] | None = None,
+    files: dict[str, Files] | None = None,
 ) -> _Filled:
     source_path, source = build.main, build.source
     args = args or {}
@@ -441,8 +571,13 @@ def _fill(
         b"" if t.input is _EMPTY_STDIN else read_regular(t.input, MAX_FILE_BYTES, "test input")
         for t in tests
     ]
-    datas = [with_args(args.get(t.name, ()), d) for t, d in zip(tests, stdins, strict=True)]
+    files = files or {}
+    datas = [
+        with_args(args.get(t.name, ()), d, files.get(t.name, ()))
+        for t, d in zip(tests, stdins, strict=True)
+    ]
     include = ("-iquote", str(folder.resolve())) if headers else ()
+    adapted: list[str] = []
     runs = reference_runs(
         source,
         datas,
@@ -453,6 +588,8 @@ def _fill(
         names=[_label(t, args) for t in tests],
         exit_code=opts.exit_code,
         units=build.units,
+        differ=_differ(_mode(opts)),
+        notes=adapted,
     )
     reads_input = _reads_input(source, datas, runs, opts, include, source_path, build.units)
     if reads_input and not given_inputs:
@@ -461,6 +598,7 @@ def _fill(
             "give its tests with --inputs DIR"
         )
     warnings = _empty_outputs(source_path, [t.name for t in tests], runs, build.files.values())
+    warnings += adapted  # how the tool's own build adapted to what gcc -O3 builds
     if not any(args.values()) and reads_argv([build.main, *build.files.values()]):
         warnings.append(
             f"{source_path} reads its command line (argc/argv) but no test has arguments: "
@@ -475,8 +613,11 @@ def _fill(
         (sub / f"{t.name}.out").write_bytes(run.output)
         if args.get(t.name):
             (sub / f"{t.name}.args").write_text(shlex.join(args[t.name]) + "\n")
+        for rel, content in files.get(t.name, ()):
+            (sub / f"{t.name}.files" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (sub / f"{t.name}.files" / rel).write_bytes(content)
         answer = None if t.answer is None else read_regular(t.answer, MAX_FILE_BYTES, "answer")
-        if answer is not None and not outputs_match(run.output, answer, opts.compare):
+        if answer is not None and not outputs_match(run.output, answer, _mode(opts)):
             disagreements.append(
                 f"{t.name}: the reference output differs from {t.answer} "
                 f"({_first_difference(run.output, answer)})"
@@ -495,12 +636,15 @@ def _fill(
     if build.answer:
         meta["answer_unit"] = build.answer
         meta["main_unit"] = build.main_unit
-    if build.units and opts.answer_why:
+    if build.joined:
+        meta["answer_joined"] = list(build.joined)
+    if (build.units or build.joined) and opts.answer_why:
         meta["answer_why"] = opts.answer_why
     if not reads_input:
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
-    return _Filled(disagreements, reads_input, warnings)
+    cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
+    return _Filled(disagreements, reads_input, warnings, cpu)
 
 
 def _reads_input(
@@ -517,7 +661,8 @@ def _reads_input(
     given (the first input with its digits changed; probes run only when the outputs
     agree: a program whose outputs differ reads its input). A probe that fails (a crash
     or a timeout) means the program needs its input."""
-    if any(r.output != runs[0].output for r in runs[1:]):
+    mode = _mode(opts)
+    if any(not outputs_match(r.output, runs[0].output, mode) for r in runs[1:]):
         return True
     probes = [p for p in dict.fromkeys((b"", _other_input(datas))) if p not in datas]
     if not probes:
@@ -529,13 +674,22 @@ def _reads_input(
         runs={"O3": 1},
         cflags=(*split_flags(opts.cflags), *include),
         ldflags=split_flags(opts.ldflags),
-        timeout=min(opts.timeout, 5.0),
+        timeout=probe_timeout(runs, opts.timeout),
         label=str(source_path),
         exit_code=opts.exit_code,
         units=units,
+        differ=_differ(mode),
     )
-    same = [r.ok and r.output == runs[0].output for r in results]
+    same = [r.ok and outputs_match(r.output, runs[0].output, mode) for r in results]
     return not (len(same) == len(probes) and all(same))
+
+
+def probe_timeout(runs: Sequence[RefResult], limit: float) -> float:
+    """CPU seconds a probe gets: 5, or four times the slowest visible run where that is
+    more (a benchmark that computes for seconds whatever its input must not time out on a
+    probe and be taken for a program that reads its input), never past ``limit``."""
+    slowest = max((max(r.cpu_seconds.values(), default=0.0) for r in runs), default=0.0)
+    return min(limit, max(5.0, 4 * slowest))
 
 
 _PROBE = b"3\n1 2 3\nhello world 42\n"
@@ -547,6 +701,10 @@ def _other_input(datas: Sequence[bytes]) -> bytes:
     first = next((d for d in datas if d), b"")
     if not first:
         return _PROBE
+    view, name = data_file_view(first)  # a data file's digits, not its length's
+    if name is not None:
+        other = _other_input([view])
+        return from_data_file_view(other, name) if other != view else first
     shifted = bytes((c - 47) % 10 + 48 if 48 <= c <= 57 else c for c in first)
     if shifted != first:
         return shifted
@@ -606,7 +764,7 @@ _SIZE_DEFAULT = re.compile(
 )
 
 
-def size_macros(paths: Sequence[Path], cflags: str = "") -> str:
+def size_macros(paths: Sequence[Path], cflags: str | Sequence[str] = ()) -> str:
     """How a program that reads no input is sized, from its files: the dataset macros
     (``#ifdef LARGE_DATASET``, PolyBench) or ``#ifndef N / #define N 1000`` defaults it
     tests; one line saying what was found, or that nothing was."""
@@ -660,28 +818,41 @@ def _timed_source(
     tests: Sequence[TestFile],
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
-) -> tuple[str, str, bool]:
+    files: dict[str, Files] | None = None,
+) -> tuple[str, str, bool, str]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input (with the declared constraints), its domain
     calibrated against the reference (``problems.domain``) and stored as
     ``input_model.json``; also the domain in one line and whether it is too small to time
-    (then ``problem.json`` says ``"too_small": true``)."""
+    (then ``problem.json`` says ``"too_small": true``), and why no input the model has
+    not seen can be drawn ("": one can)."""
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
+    own = [
+        with_args((args or {}).get(t.name, ()), _stdin_of(t), (files or {}).get(t.name, ()))
+        for t in tests
+    ]
     if opts.generator is not None:
         line, small = "the problem's generator (gen.py), at the sizes it lists", False
         if calibrating:
             line, small = _generator_domain(folder)
+        stale = "every size the generator lists runs under 5 ms of reference CPU" if small else ""
         return (
             f"timed inputs: drawn from the generator (gen.py) for every check{checked}",
             f"generator: {line}",
             small,
+            stale or _generator_stale(folder, own, calibrating),
         )
     try:
-        model = infer([with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests])
+        model = infer(own)
     except UserError as e:
-        return f"timed inputs: none can be drawn ({e}); the hidden tests are timed", "", False
+        return (
+            f"timed inputs: none can be drawn ({e}); the hidden tests are timed",
+            "",
+            False,
+            f"no input model ({e})",
+        )
     if opts.constraints:
         model = model.with_constraints(opts.constraints)
     model.save(folder)
@@ -703,7 +874,52 @@ def _timed_source(
         if model.domain
         else "the input model (its domain is found at the first check)"
     )
-    return timed, f"model: {line}", small
+    return timed, f"model: {line}", small, _stale(model, own)
+
+
+FRESH_TRIES = 12  # draws init makes to see whether the model can draw an input unseen
+
+
+def _stale(model: InputModel, own: Sequence[bytes]) -> str:
+    """Why no input the model has not seen can be drawn from ``model`` (refused by the
+    reference, too small to time, or every draw one of the inputs given: a handful of
+    values, ``fannkuch 7 8 9``); "" where one can."""
+    d = model.domain
+    if d.get("refused"):
+        return f"the reference refuses the input model's draws ({d['refused']})"
+    if too_small(model):
+        return "the whole input domain runs under 5 ms of reference CPU"
+    try:
+        drawn = model.draw(random.Random(0), FRESH_TRIES)
+    except UserError as e:
+        return f"the input model cannot draw ({e})"
+    seen = set(own)
+    if all(x.encode() in seen for x in drawn):
+        return "every input the model can draw is one of those given: a handful of values"
+    return ""
+
+
+HIDE_SHARE = 4  # at most a quarter of the inputs (at least one) are kept hidden
+
+
+def _keep_largest_hidden(
+    folder: Path, tests: Sequence[TestFile], cpu: Sequence[float]
+) -> tuple[str, ...]:
+    """Move the visible tests the reference runs longest on (a quarter, at least one,
+    never all) from ``tests/`` to ``hidden/``: checks time them, the model never sees
+    them. Their names."""
+    visible = [(c, t.name) for t, c in zip(tests, cpu, strict=False) if not t.hidden]
+    if len(visible) < 2:
+        return ()
+    count = max(1, len(visible) // HIDE_SHARE)
+    names = tuple(sorted(n for _, n in sorted(visible, reverse=True)[:count]))
+    (folder / "hidden").mkdir(exist_ok=True)
+    for name in names:
+        for ext in (".in", ".out", ".args"):
+            src = folder / "tests" / f"{name}{ext}"
+            if src.exists():
+                src.rename(folder / "hidden" / f"{name}{ext}")
+    return names
 
 
 def _generator_domain(folder: Path) -> tuple[str, bool]:
@@ -719,6 +935,27 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     if small:
         _mark_too_small(folder)
     return line, small
+
+
+def _generator_stale(folder: Path, own: Sequence[bytes], calibrated: bool) -> str:
+    """Why the generator draws no input the model has not seen ("": it does): two seeds
+    at the top size a check draws give one input, or only inputs given (``fannkuch 9``
+    whatever the seed)."""
+    problem = load_problem(folder)
+    source = generator_source(problem.settings)
+    if source is None:
+        return ""
+    try:
+        if calibrated:
+            size = generator_timed_range(problem, source)[1]
+        else:
+            size = max(generator_sizes(source), default=1)
+        drawn = run_generator(source, [(11, size), (12, size)], label=f"{problem.name}: gen.py")
+    except (UserError, InfraError):
+        return ""  # said where the generator's domain is
+    if drawn[0] == drawn[1] or all(d in set(own) for d in drawn):
+        return f"the generator's input at size {size} does not change with its seed"
+    return ""
 
 
 def _mark_too_small(folder: Path) -> None:
@@ -764,15 +1001,32 @@ def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
     meta: dict = {"name": name, "origin": str(source_path)}
     if opts.split:
         meta["split"] = opts.split
-    if opts.cflags.strip():
-        meta["cflags"] = opts.cflags.strip()
-    if opts.ldflags.strip():
-        meta["ldflags"] = opts.ldflags.strip()
+    for key in ("cflags", "ldflags"):  # lists: no flag is joined and split again
+        flags = split_flags(getattr(opts, key))
+        if flags:
+            meta[key] = list(flags)
     if parse_mode(opts.compare).kind != "exact":
         meta["compare"] = str(parse_mode(opts.compare))
+    if opts.compare_rules:
+        meta["compare_rules"] = [r.to_json() for r in opts.compare_rules]
     if opts.exit_code:
         meta["exit_code"] = opts.exit_code
     return meta
+
+
+def _mode(opts: InitConfig) -> Mode:
+    """The problem's comparison: ``--compare`` with the rules given."""
+    return parse_mode(opts.compare).with_rules(opts.compare_rules)
+
+
+def _differ(mode: Mode):
+    """How two runs of the reference differ under ``mode`` (None: they match), with the
+    first differing lines, the cause and the rules that would leave it out."""
+
+    def differ(a: bytes, b: bytes) -> str | None:
+        return None if outputs_match(a, b, mode) else diagnose(a, b, mode).message()
+
+    return differ
 
 
 def _first_difference(actual: bytes, expected: bytes) -> str:

@@ -21,16 +21,22 @@ structure; docs/problems.md describes the format)::
      "body": [NODE, ...]}
     NODE   = {"line": [FIELD, ...]}                      one line of fields
            | {"repeat": COUNT, "body": [NODE, ...]}      the body COUNT times
-    COUNT  = {"var": NAME} | {"range": [LO, HI]}
-    FIELD  = {"int": [LO, HI], "name": NAME, "size": true, "max": NAME}
+    COUNT  = {"var": NAME} | {"var": "2^NAME"} | {"range": [LO, HI]}
+    FIELD  = {"int": [LO, HI], "name": NAME, "size": true, "max": NAME, "exp": true}
            | {"float": [LO, HI], "decimals": D}
-           | {"word": {"chars": "abc", "len": COUNT}}
+           | {"word": {"chars": "abc", "len": COUNT}}      ("fixed": "x": always x)
            | {"run": {"count": COUNT, "of": FIELD}}     that many fields on the line
 
 ``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
-refer to (``max``: the value is at most that variable's); ``size``: drawn favouring the
-large end. ``"args": true``: the first line drawn is the run's command-line arguments
-(a program whose tests have ``tests/NAME.args``). Problems without a stored model get one inferred on the fly, cached by the
+refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its power,
+``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
+its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
+``i`` at most field ``j`` (``l r`` queries). Long runs and repeated lines of one shape
+are drawn a column at a time (numpy), so an input of megabytes takes tens of
+milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
+(a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
+one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
+input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
 content of their inputs.
 """
 
@@ -50,7 +56,13 @@ from typing import Any
 from supercoder.errors import UserError
 from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.problems.loading import own_file
-from supercoder.types import ARGS_MARK, Problem
+from supercoder.types import (
+    ARGS_MARK,
+    Problem,
+    data_file_view,
+    from_data_file_view,
+    is_data_file_name,
+)
 
 FORMAT = "supercoder-input-model/1"
 FILE = "input_model.json"
@@ -351,11 +363,25 @@ def _exponents(body: list[dict]) -> set[str]:
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
 
 
+def _keep_name(body: list, name: str, args: bool) -> None:
+    """The arguments' words that name the data file are drawn as that name (``fixed``):
+    the file a drawn input ships is the one its arguments name."""
+    first = body[0] if args and body else None
+    for f in (first or {}).get("line", []):
+        w = f.get("word") if isinstance(f, dict) else None
+        if isinstance(w, dict) and sorted(set(w.get("chars", ""))) == sorted(set(name)):
+            w["fixed"] = name
+
+
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
     their arguments as a first line (``"args": true``): a size set on the command line
     is drawn like any other number."""
+    views = [data_file_view(d) for d in inputs]  # a test's one data file: its body
+    names = {name for _, name in views}
+    data_file = names.pop() if len(names) == 1 and None not in names else None
+    inputs = [view for view, _ in views]
     args = any(d.startswith(ARGS_MARK) for d in inputs)
     if args:  # the arguments' line first ("" where an input has none)
         inputs = [d[len(ARGS_MARK) :] if d.startswith(ARGS_MARK) else b"\n" + d for d in inputs]
@@ -374,6 +400,9 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     _mark_sizes(body, inf.sizes, True, _exponents(body))
     longest = max(len(t.encode()) for t in texts)
     spec = {"format": FORMAT, "body": body, "longest": longest}
+    if data_file is not None:  # drawn inputs are drawn files of that name (empty stdin)
+        spec["data_file"] = data_file
+        _keep_name(body, data_file, args)
     return InputModel({**spec, "args": True} if args else spec)
 
 
@@ -462,11 +491,21 @@ class InputModel:
                 if cap and len(text) > cap and attempt < ATTEMPTS - 1:
                     scale *= 0.5  # far longer than any input seen: smaller
                     continue
-                out.append(ARGS_MARK.decode() + text if self.spec.get("args") else text)
+                out.append(self._as_run(text))
                 break
         if not out and k > 0:
             raise DrawRefused(f"input model: no input can be drawn within budget ({why})")
         return out
+
+    def _as_run(self, text: str) -> str:
+        """A drawn text as a run's input: its arguments' line marked, and where the
+        model's inputs are one data file each (``data_file``), its body that file."""
+        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
+        name = self.spec.get("data_file")
+        if not isinstance(name, str) or not is_data_file_name(name):
+            return text
+        raw = from_data_file_view(text.encode("utf-8", "surrogateescape"), name)
+        return raw.decode("utf-8", "surrogateescape")
 
     def save(self, folder: Path) -> Path:
         path = folder / FILE
@@ -718,6 +757,8 @@ class _Draw:
             lo_f, hi_f = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             out = list(map(f"%.{d}f".__mod__, g.uniform(lo_f, hi_f, n).tolist()))
+        elif "word" in f and isinstance(f["word"].get("fixed"), str):
+            out = [f["word"]["fixed"]] * n  # a name (the data file's): as it is
         elif "word" in f:
             w = f["word"]
             chars = w["chars"] or "a"
@@ -832,6 +873,8 @@ class _Draw:
             return f"{rng.uniform(lo, hi):.{d}f}"
         if "word" in f:
             w = f["word"]
+            if isinstance(w.get("fixed"), str):  # a name (the data file's): as it is
+                return w["fixed"]
             if "var" in w["len"]:
                 n = self.count(w["len"], env)
             else:
@@ -1047,7 +1090,7 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
 _CHECKED: dict[str, InputModel] = {}  # stored models checked in this process, by digest
 
 
-def load_model(path: Path) -> InputModel:
+def load_input_model(path: Path) -> InputModel:
     """A stored model; UserError (naming the file) if it is not one."""
     try:
         raw = path.read_bytes()
@@ -1080,7 +1123,7 @@ def model_for(problem: Problem) -> InputModel | None:
     inputs, cached by their content; None where its inputs are not text."""
     folder = problem.path
     if folder and (Path(folder) / FILE).exists():
-        return load_model(own_file(Path(folder), Path(folder) / FILE))
+        return load_input_model(own_file(Path(folder), Path(folder) / FILE))
     inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:

@@ -14,6 +14,10 @@ a check of their own (``_CHECKS``: a shape beyond the type).
 ``cflags``, ``ldflags``   a shell-quoted string of flags or a list of strings; no
                           NUL or other control characters
 ``compare``               a string: ``exact``, ``tokens`` or ``float:TOL``
+``compare_rules``         a list of rules applied to both outputs first (output the
+                          program does not control): ``{"ignore_line": REGEX}``,
+                          ``{"mask": REGEX}``, ``{"field": N, "line": REGEX,
+                          "tolerance": TOL}`` (``supercoder.problems.outputs``)
 ``fuzz``                  an object: ``shuffle_lines_after`` (integer >= 0 or null),
                           ``frozen_lines`` (integer >= 0), ``numbers`` (true/false)
 ``headers``               a list of relative paths (files the source includes)
@@ -24,6 +28,8 @@ a check of their own (``_CHECKS``: a shape beyond the type).
 ``main_unit``             a relative ``.c`` path of ``units``: where main's unit is
                           when ``answer_unit`` is set
 ``answer_why``            a string: why that unit is the answer
+``answer_joined``         a list of relative ``.c`` paths: further units ``#include``d
+                          at the end of ``source.c`` (part of the answer)
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
@@ -45,7 +51,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from supercoder.errors import UserError, printable
-from supercoder.problems.outputs import parse_mode
+from supercoder.problems.outputs import parse_mode, parse_rules
 from supercoder.settings import ProblemSettings
 from supercoder.types import split_flags
 
@@ -153,6 +159,14 @@ def _compare(value: Any) -> str | None:
     return None
 
 
+def _compare_rules(value: Any) -> str | None:
+    try:
+        parse_rules(value)
+    except ValueError as e:
+        return f"is not a list of comparison rules: {e}"
+    return None
+
+
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -216,12 +230,14 @@ _CHECKS = {
     "cflags": _flags,
     "ldflags": _flags,
     "compare": _compare,
+    "compare_rules": _compare_rules,
     "fuzz": _fuzz,
     "headers": _headers,
     "units": _units,
     "answer_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
     "main_unit": lambda v: _units([v]) if isinstance(v, str) else _units(v),
     "answer_why": _string,
+    "answer_joined": _headers,
     "exit_code": _exit_code,
     "generator": _generator,
     "reads_input": _boolean,

@@ -31,7 +31,9 @@ fresh one-shot sandbox (``sandbox.oneshot.run_isolated``: no network, no host fi
 ``/usr``, an unprivileged user) as ``python3 -I -S``; each input is judged in a process
 of its own (forked by a small driver, so one input's state never reaches the next)
 under a CPU limit per input (``ValidatorConfig.seconds``), an address-space limit, and a
-cap on what it may print; the batch has a wall-clock limit. A validator that cannot be
+cap on what it may print, and a wall-clock limit per input (twice the CPU limit plus
+5 s, kept by the driver: the first input past it stops the batch, so a validator that sleeps or
+blocks costs one input's limit, not every input's). A validator that cannot be
 run at all (the batch past its wall limit) is a ``ValidatorError`` (a ``UserError``); one
 that does not load (a syntax error) rejects every input, with that error as the reason.
 """
@@ -67,13 +69,18 @@ class ValidatorError(UserError):
     """The problem's validator could not be run (it does not load, or ran past its limits)."""
 
 
+# validators (by text and limit) this process stopped at a wall limit: not run again (a
+# check judges several batches; one that sleeps costs one input's limit, not each batch's)
+_STOPPED: dict[tuple[str, float], str] = {}
+
+
 @dataclass(frozen=True)
 class ValidatorConfig:
     """How a validator runs in the sandbox.
 
     Fields:
-        seconds: CPU seconds for one input (the batch gets a wall-clock limit of
-            twice that per input, plus 10 s).
+        seconds: CPU seconds for one input (and twice that plus 5 s of wall time;
+            the first input past it stops the batch).
         memory_mb: address space of each validator process.
         max_bytes: bytes the validator may print (stdout and stderr) for one batch.
     """
@@ -92,8 +99,8 @@ class Judgement:
 
 
 _DRIVER = r"""
-import json, os, runpy, stat, sys, traceback
-count = int(sys.argv[1])
+import json, os, runpy, select, signal, stat, sys, time, traceback
+count, wall = int(sys.argv[1]), float(sys.argv[2])
 os.mkdir("err")
 out = os.fdopen(os.dup(1), "w")
 
@@ -112,6 +119,7 @@ for i in range(count):
     pid = os.fork()
     if pid == 0:
         try:
+            os.close(out.fileno())  # the driver's report is not the validator's to write
             try:
                 os.unlink(f"err/{i}")
             except FileNotFoundError:
@@ -148,7 +156,30 @@ for i in range(count):
             os.write(2, f"the validator could not be run: {e!r}\n".encode())
             code = 1
         os._exit(code & 0xFF if code else 0)
-    _, status = os.waitpid(pid, 0)
+    # one input's wall limit, kept here (the validator cannot reset it): a validator
+    # that sleeps or blocks stops the batch at once, not after every input's share
+    try:
+        pidfd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        pidfd = None
+    end = time.monotonic() + wall
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        left = end - time.monotonic()
+        if left <= 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            out.write(json.dumps({"timeout": 1}) + "\n")
+            out.flush()
+            sys.exit(0)
+        if pidfd is not None:
+            select.select([pidfd], [], [], left)
+        else:
+            time.sleep(min(left, 0.01))
+    if pidfd is not None:
+        os.close(pidfd)
     if os.WIFEXITED(status):
         result = {"code": os.WEXITSTATUS(status)}
     else:
@@ -169,6 +200,9 @@ def run_validator(
     """The validator's judgement on each input, in one sandbox (see the module docstring)."""
     if not inputs:
         return []
+    key = (hashlib.sha256(source.encode(errors="surrogatepass")).hexdigest(), config.seconds)
+    if key in _STOPPED:
+        raise ValidatorError(f"{label} {_STOPPED[key]} (earlier: not run again)")
     python, readonly = _python()
     work = Path(tempfile.mkdtemp(prefix=temp_prefix("val")))
     try:
@@ -179,9 +213,10 @@ def run_validator(
             args, stdin = split_args(data)  # the test's arguments are the validator's argv
             (work / "in" / str(i)).write_bytes(stdin)
             (work / "in" / f"{i}.args").write_text(json.dumps(list(args)))
+        each = 2 * config.seconds + 5  # one input's wall time (the driver keeps it)
         limits = Limits(
             cpu_seconds=config.seconds,
-            wall_seconds=2 * config.seconds * len(inputs) + 10,
+            wall_seconds=each * len(inputs) + 10,
             memory_mb=config.memory_mb,
             output_bytes=config.max_bytes,
             processes=1,
@@ -189,18 +224,25 @@ def run_validator(
             idle_total_seconds=None,
         )
         run = run_isolated(
-            [python, "-I", "-S", "-B", "driver.py", str(len(inputs))],
+            [python, "-I", "-S", "-B", "driver.py", str(len(inputs)), str(each)],
             work,
             limits=limits,
             readonly=readonly,
             file_bytes=config.max_bytes,
         )
         if run.outcome == "timeout":
-            raise ValidatorError(
-                f"{label} ran past its limit ({2 * config.seconds:g} s of wall time an "
-                f"input, {config.seconds:g} CPU seconds each) and was stopped"
+            _STOPPED[key] = (
+                f"ran past its limit ({each:g} s of wall time an input, "
+                f"{config.seconds:g} CPU seconds each) and was stopped"
             )
+            raise ValidatorError(f"{label} {_STOPPED[key]}")
         lines = run.stdout.decode("utf-8", "replace").splitlines()
+        if run.clean_exit and lines and lines[-1] == '{"timeout": 1}':  # the driver's stop
+            _STOPPED[key] = (
+                f"ran past its limit ({each:g} s of wall time an input, "
+                f"{config.seconds:g} CPU seconds each) on input {len(lines)} and was stopped"
+            )
+            raise ValidatorError(f"{label} {_STOPPED[key]}")
         if not run.clean_exit or len(lines) != len(inputs):
             raise ValidatorError(f"{label} could not be run: {run.describe()}")
         out = []

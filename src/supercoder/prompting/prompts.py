@@ -122,7 +122,7 @@ def question(
     """The user turn for one problem."""
     parts = (
         _unit_parts(problem)
-        if problem.answer_unit
+        if problem.answer_unit or problem.answer_joined
         else [
             "Here is a C program that reads standard input and writes standard output:",
             fence(problem.source, "c"),
@@ -174,15 +174,23 @@ def _unit_parts(problem: Problem) -> list[str]:
     """The answer unit of a multi-unit program (``Problem.answer_unit``), then as its
     context the program's headers it includes (``.h`` files of the problem, up to
     ``HEADER_CHARS``): the types and declarations the other units share with it."""
-    others = ", ".join(problem.units)
+    others = ", ".join(problem.units) or "none"
+    first = problem.answer_unit or "the file with `main`"
+    main = problem.main_unit if problem.answer_unit else "it"
     parts = [
-        f"Here is {problem.answer_unit}, the translation unit of a C program (it reads "
-        "standard input and writes standard output) that the program spends its time in; "
-        f"`main` is in {problem.main_unit or 'another unit'}, and the other units "
-        f"({others}) are built by `gcc -O3` and linked beside it:",
+        f"Here is {first}, the translation unit of a C program (it reads standard input "
+        "and writes standard output) that the program spends its time in; `main` is in "
+        f"{main or 'another unit'}, and the other units ({others}) are built by `gcc -O3` "
+        "and linked beside it:",
         fence(problem.source, "c"),
     ]
     folder = problem.path
+    for rel in problem.answer_joined:  # part of the answer: #included at its end
+        try:
+            text = (Path(str(folder or "")) / rel).read_text(errors="replace")
+        except OSError:
+            continue
+        parts += [f"{rel}, which it includes at its end (part of your answer):", fence(text, "c")]
     included = set(re.findall(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', problem.source, re.M))
     left = HEADER_CHARS
     for rel in problem.settings.headers:
@@ -214,10 +222,11 @@ def _with_link(problem: Problem, text: str) -> str:
             "units of their own, built by `gcc -O3` and linked beside yours unchanged: "
             "your answer is the assembly of the source shown above only."
         )
-    if problem.answer_unit:
+    if problem.answer_unit or problem.answer_joined:
+        names = ", ".join((problem.answer_unit or "source.c", *problem.answer_joined))
         text += (
-            f" The source shown is {problem.answer_unit}, the unit the program spends its "
-            f"time in; `main` is in {problem.main_unit or 'another unit'}. Keep every "
+            f" The source shown is {names}, the unit the program spends its "
+            f"time in; `main` is in {problem.main_unit or 'it'}. Keep every "
             "function and object the other units use (its name, its calling convention "
             "and its layout): they call into your assembly as they were compiled."
         )

@@ -78,7 +78,7 @@ from supercoder.runs.trials import (
     HALVING_SHARE,
     MIN_FINAL_SECONDS,
     SCREEN_SHARE,
-    Budget,
+    CpuBudget,
     SearchConfig,
     SearchResult,
     Trial,
@@ -266,7 +266,7 @@ class _Job:
     problem: Problem
     config: SearchConfig
     tools: Tools
-    budget: Budget
+    budget: CpuBudget
     verify: ServiceVerifier
     inputs: list[bytes]
     seen: dict[str, str]
@@ -396,7 +396,7 @@ def search_builds(
         problem,
         config,
         tools,
-        Budget(config.budget),
+        CpuBudget(config.budget),
         service,
         training_inputs(problem),
         {asm_digest(baseline): "baseline"},
@@ -646,7 +646,9 @@ def _first_correct(
     the attempts an uninterrupted search has."""
     stored = stored or {}
     tools = find_tools()
-    job = _Job(problem, config, tools, Budget(config.budget), verify, training_inputs(problem), {})
+    job = _Job(
+        problem, config, tools, CpuBudget(config.budget), verify, training_inputs(problem), {}
+    )
     job.seen[asm_digest(base)] = "baseline"
     attempts: list[Attempt] = []
     pending: list[Attempt] = []

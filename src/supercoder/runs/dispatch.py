@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from supercoder.errors import UserError
+from supercoder.runs.kit import NoJournal
 from supercoder.runs.strategies import (
     Ask,
     Journal,
@@ -46,7 +47,8 @@ def search(
     cls = settings.strategy_class
     check_models(settings.strategy, cls, len(several))
     strategy = cls(settings, on_progress, **kw)
-    return strategy.search(problem, Ask(several), verify or make_verifier(), journal)
+    kept = journal if journal is not None else NoJournal()  # the strategy always gets one
+    return strategy.search(problem, Ask(several), verify or make_verifier(), kept)
 
 
 def check_models(name: str, cls: type, count: int) -> None:

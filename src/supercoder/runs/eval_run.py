@@ -40,6 +40,7 @@ from supercoder.toolchain.gcc import machine_context
 from supercoder.types import Problem
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import make_executor
+from supercoder.verify.reward import RewardKind, parse_reward, reward_pools
 from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
@@ -73,7 +74,8 @@ def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str,
         "sandbox": run_config.sandbox,
         "target": run_config.target,
         "executor": run_config.executor,
-        "workers": run_config.workers,
+        "workers": current().workers,
+        "reward": run_config.reward,
     }
 
 
@@ -99,7 +101,7 @@ def run_eval(
     if on_start:
         on_start(len(todo), len(problems) - len(todo))
     journal = RunJournal(store, name)
-    executor = make_executor(run_config.executor, run_config.workers) if verify is None else None
+    executor = make_executor(run_config.executor) if verify is None else None
     checks = VerifyConfig(
         check_config(sandbox=run_config.sandbox, time=run_config.time, target=run_config.target)
     )  # one infra retry
@@ -142,8 +144,15 @@ def run_eval(
     unscored = sorted(names - {o.problem for o in outcomes if o.best is not None})
     for problem in unscored:  # whatever has no score is unfinished, whyever it lacks one
         failed.setdefault(problem, "not scored (no verdict stored): rerun to retry")
+    config = parse_reward(run_config.reward, checks.eval)
+    by_name = {p.name: p for p in problems}
+    best = [(by_name[o.problem], o.best.verdict) for o in outcomes if o.best is not None]
+    pools = reward_pools([p for p, _ in best], [v for _, v in best], config)
     summary = summarize(
-        outcomes, {**context, "unfinished": len(failed), "run": name}, total=len(problems)
+        outcomes,
+        {**context, "unfinished": len(failed), "run": name},
+        total=len(problems),
+        pools=pools if config.kind == RewardKind.PERCENTILE else None,
     ).with_unscored(unscored)
     if not failed:
         store.finish_run(name, summary)

@@ -94,8 +94,16 @@ from supercoder.runs.summary import (
     RunSummary,
 )
 from supercoder.timing.meter import MeterConfig
-from supercoder.types import BuildProvenance, Status, Verdict
-from supercoder.verify.reward import added_tables, holds_past_cut
+from supercoder.types import BuildProvenance, Speedup, Status, Verdict
+from supercoder.verify.reward import (
+    DEFAULT_REWARD,
+    RewardKind,
+    added_tables,
+    holds_past_cut,
+    parse_reward,
+    score_verdict,
+    score_verdicts,
+)
 
 FAST = 1.1  # the fast_1.1 threshold
 
@@ -259,13 +267,42 @@ def _wall(outcome: Outcome) -> float | None:
     return round(end - start, 3) if start is not None and end is not None else None
 
 
+def mean_reward(
+    chosen: Sequence[Verdict],
+    problems: Sequence[str],
+    spec: str | None,
+    pools: Mapping[str, Sequence[Speedup]] | None = None,
+) -> float | None:
+    """The run's reward (``eval --reward``, its ``spec``; None: ``gated``) of each scored
+    problem's answer, through the rewards' one definition (``verify.reward``), averaged
+    (an answer lost to machine trouble: left out); None for ``percentile`` without the
+    pools (``pools``: by problem name, ``verify.reward.reward_pools``)."""
+    config = parse_reward(spec or DEFAULT_REWARD.value)
+    if config.kind == RewardKind.PERCENTILE:
+        if pools is None:
+            return None
+        paid = [
+            score_verdict(v, config, pools.get(p, ()))
+            for v, p in zip(chosen, problems, strict=True)
+        ]
+    else:
+        paid = score_verdicts(None, chosen, config)
+    kept = [r for r in paid if r is not None]
+    return _round(sum(kept) / len(kept)) if kept else None
+
+
 def summarize(
     outcomes: Sequence[Outcome],
     context: RunContext | Mapping[str, object] | None = None,
     total: int | None = None,
+    pools: Mapping[str, Sequence[Speedup]] | None = None,
 ) -> RunSummary:
     """The run's summary (see the module docstring for every definition); ``context``
-    says how the run was made (a mapping is read as a ``RunContext``)."""
+    says how the run was made (a mapping is read as a ``RunContext``; its ``reward``:
+    the form ``mean_reward`` pays, with ``pools`` for ``percentile``)."""
+    context = (
+        context if isinstance(context, RunContext) else decode(RunContext, dict(context or {}))
+    )
     counted = [o for o in outcomes if o.best is not None]
     chosen = [o.best.verdict for o in counted if o.best]
     scored = len(counted)
@@ -326,9 +363,9 @@ def summarize(
         completion_tokens=sum(o.completion_tokens for o in origins),
         cost_usd=round(sum(o.usd for o in origins), 6),
         per_problem={o.problem: r for o, r in zip(counted, records, strict=True)},
-        context=context
-        if isinstance(context, RunContext)
-        else decode(RunContext, dict(context or {})),
+        context=context,
+        reward_form=parse_reward(context.reward or DEFAULT_REWARD.value).spec,
+        mean_reward=mean_reward(chosen, [o.problem for o in counted], context.reward, pools),
     )
 
 

@@ -2,8 +2,8 @@
 entry-point group, as ``--model NAME:...`` is in ``supercoder.providers``.
 
 An entry point names a class that implements ``runs.strategies.Strategy``; the
-built-in strategies are declared in the same group in pyproject.toml (and listed in
-``BUILTIN`` so a source checkout that was never pip-installed finds them). A plugin
+built-in strategies are declared in the same group in pyproject.toml, and only there
+(``supercoder.plugins``: the one registry, strategies and providers alike). A plugin
 package adds a strategy by declaring its own entry point: nothing in supercoder changes.
 
     [project.entry-points."supercoder.strategies"]
@@ -22,19 +22,13 @@ import enum
 import types
 import typing
 from collections.abc import Mapping
-from importlib import import_module
-from importlib.metadata import entry_points
 from typing import Any
 
+from supercoder import plugins
 from supercoder.errors import UserError
+from supercoder.plugins import STRATEGIES
 
-ENTRY_POINT_GROUP = "supercoder.strategies"
-BUILTIN = {
-    "best-of-n": "supercoder.runs.strategies:BestOfN",
-    "refine": "supercoder.runs.strategies:Refine",
-    "evolve": "supercoder.runs.evolve:Evolve",
-    "builds": "supercoder.runs.buildsearch:BuildSearch",
-}
+ENTRY_POINT_GROUP = STRATEGIES
 DEFAULT = "best-of-n"
 BUILDS = "builds"
 LEGACY_BUILDS = "compiler"  # the build search's name as a model (an alias), its runs' model
@@ -42,10 +36,7 @@ LEGACY_BUILDS = "compiler"  # the build search's name as a model (an alias), its
 
 def registered() -> dict[str, str]:
     """strategy name -> "module:Class", built-ins first, then installed plugins."""
-    found = dict(BUILTIN)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        found.setdefault(ep.name, ep.value)
-    return found
+    return plugins.registered(STRATEGIES)
 
 
 def names() -> list[str]:
@@ -64,15 +55,10 @@ def canonical(name: str | None) -> str:
 def strategy_class(name: str | None) -> Any:
     """The class registered as ``name`` (unknown or broken: one line, exit 2)."""
     name = canonical(name)
-    known = BUILTIN if name in BUILTIN else registered()  # a built-in: no metadata scan
-    if name not in known:
-        raise UserError(f"unknown --strategy {name!r}: use one of {', '.join(known)}")
-    ref = known[name]
-    module, _, attr = ref.partition(":")
-    try:
-        cls = getattr(import_module(module), attr)
-    except (ImportError, AttributeError) as e:
-        raise UserError(f"strategy {name!r} ({ref}) could not be loaded: {e}") from e
+    ref = plugins.lookup(STRATEGIES, name)
+    if ref is None:
+        raise UserError(f"unknown --strategy {name!r}: use one of {', '.join(registered())}")
+    cls: Any = plugins.load(ref, f"strategy {name!r}")
     missing = [a for a in ("search", "Config") if not hasattr(cls, a)]
     if missing:
         raise UserError(
@@ -85,7 +71,7 @@ def strategy_class(name: str | None) -> Any:
 def make_config(cls: type, values: Mapping[str, object], base: object | None = None) -> object:
     """A strategy's ``Config`` (a dataclass) from ``values`` by field name, over ``base``
     (None: its defaults); a text value is read as its field's type (``--strategy-option
-    KEY=VALUE``, a run file's ``[strategy]`` table). An unknown key or a bad value: one
+    KEY=VALUE``, a run file's ``[strategy_option]`` table). An unknown key or a bad value: one
     line naming the fields."""
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     hints = typing.get_type_hints(cls)
@@ -147,7 +133,6 @@ def legacy_spec(model: str) -> str | None:
 
 __all__ = [
     "BUILDS",
-    "BUILTIN",
     "DEFAULT",
     "ENTRY_POINT_GROUP",
     "LEGACY_BUILDS",

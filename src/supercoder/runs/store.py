@@ -20,7 +20,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -125,11 +125,11 @@ class RunConfig:
         time: measure the speedup of correct answers.
         sandbox: run in the sandbox (False only with ``--unsafe-no-sandbox``).
         name: the run's name in the store (None: ``MODEL@BENCHMARK``).
-        workers: parallel verifications.
         executor: where they run (``local`` process pool or ``ray``).
         concurrency: model requests in flight at once.
         deadline: seconds of model time per problem (None: no limit).
         target: the ISA target answers are built and checked for (``toolchain/isa.py``).
+        reward: the reward spec its summary pays (``verify.reward.parse_reward``).
     """
 
     model: str
@@ -138,32 +138,41 @@ class RunConfig:
     time: bool = True
     sandbox: bool = True
     name: str | None = None
-    workers: int = 1
     executor: str = "local"
     concurrency: int = 4
     deadline: float | None = None
     target: str = "native"
+    reward: str = "gated"
 
     @property
     def run_name(self) -> str:
         """``--run`` as typed (UTF-8 text also under an ASCII locale), else the default."""
         return argv_text(self.name) if self.name else default_run_name(self.model, self.benchmark)
 
-    def identity(self) -> dict[str, Any]:
-        """Options that must match to resume (not workers/executor/concurrency/deadline)."""
+    def identity(self) -> RunIdentity:
+        """The run's identity: what must match to resume (not workers, executor,
+        concurrency, deadline), one typed value (stored as ``encode`` writes it)."""
         settings = self.strategy.flat()
         default = StrategyConfig().flat()
         for key in ("context", "answer"):  # default prompt modes: as runs stored before them
             if settings.get(key) == default[key]:
                 settings.pop(key)
-        return {
+        values = {
             "benchmark": self.benchmark,
             **settings,
             "time": self.time,
             "sandbox": self.sandbox,
             # native: as runs stored before targets
             **({"target": self.target} if self.target != "native" else {}),
+            # gated: as runs stored before reward forms
+            **({"reward": self.reward} if self.reward != "gated" else {}),
         }
+        known = {f.name for f in fields(RunIdentity)} - {"extra"}
+        own = {k: v for k, v in values.items() if k not in known}  # the strategy's keys
+        return RunIdentity(
+            **{k: v for k, v in values.items() if k in known},  # type: ignore[arg-type]
+            extra=MappingProxyType(own),
+        )
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -187,6 +196,7 @@ class RunIdentity:
         time: answers were timed.
         sandbox: answers ran in the sandbox.
         target: the ISA target (None: ``native``).
+        reward: the reward spec its summary pays (None: ``gated``).
         extra: the strategy's own keys, as stored (read-only).
     """
 
@@ -204,6 +214,7 @@ class RunIdentity:
     time: bool | None = None
     sandbox: bool | None = None
     target: str | None = None
+    reward: str | None = None
     extra: Mapping[str, Json] = field(
         default_factory=lambda: MappingProxyType({}), hash=False, metadata=EXTRA
     )
@@ -435,7 +446,8 @@ class Store:
         """Create the run, or check that it may be resumed; True when resuming. ``context``
         (how the run is made) is stored as given: a mapping as its keys, a ``RunContext``
         as the codec writes it."""
-        name, identity = run_config.run_name, run_config.identity()
+        name, identity = run_config.run_name, encode(run_config.identity())
+        assert isinstance(identity, dict)
         self.check_run_name(name)
         rows = self._read("SELECT model, options FROM runs WHERE name = ?", (name,))
         if not rows:  # another eval may create it at the same moment: then resume it

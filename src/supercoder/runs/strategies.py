@@ -47,10 +47,11 @@ if TYPE_CHECKING:
 
 class Verifier(Protocol):
     """``verify(problem, candidates)`` yields ``verify.Checked`` ``(index, verdict,
-    seconds, tries)`` as each is final (a plain ``(index, verdict, seconds)`` counts as one
-    try); ``ServiceVerifier`` is the one over the verification service."""
+    seconds, tries)`` as each is final; ``ServiceVerifier`` is the one over the
+    verification service (a verifier of an older plugin that yields a plain ``(index,
+    verdict, seconds)`` counts as one try)."""
 
-    def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[tuple]: ...
+    def __call__(self, problem: Problem, candidates: Sequence[Candidate]) -> Iterator[Checked]: ...
 
 
 StopRule = Callable[[Verdict], bool]
@@ -188,10 +189,6 @@ def significantly_faster(verdict: Verdict) -> bool:
     return verdict.speedup is None or verdict.significantly_faster
 
 
-def stop_when_correct(verdict: Verdict) -> bool:
-    return verdict.correct
-
-
 # --- verification -------------------------------------------------------------------
 
 
@@ -273,8 +270,8 @@ class Strategy(Protocol):
 
     - ``name``: its ``--strategy`` name;
     - ``Config``: its own frozen ``*Config`` dataclass, whose ``Fields:`` docstring lists
-      its options (``--strategy-option KEY=VALUE`` and a run file's ``[strategy]`` table
-      set them; ``StrategyConfig.config`` holds one, its defaults when none is given);
+      its options (``--strategy-option KEY=VALUE`` and a run file's ``[strategy_option]``
+      table set them; ``StrategyConfig.config`` holds one, its defaults when none is given);
     - ``models``: how many models it asks, (at least, at most; None: any);
     - ``__init__(settings, on_progress=None)``: ``settings`` the run's ``StrategyConfig``
       (sampling, prompt, target and ``config``), ``on_progress`` a callback for a line
@@ -282,21 +279,20 @@ class Strategy(Protocol):
     - ``search(problem, ask, verify, journal) -> Outcome``: ``ask`` gets model answers
       (``Ask``), ``verify`` checks candidates (``Verifier``: every answer goes through
       it), ``journal`` keeps attempts as they finish and gives back the stored ones on a
-      resumed run (None: nothing kept);
+      resumed run (``kit.NoJournal`` when nothing is kept);
     - optionally ``stored(config) -> dict``: the settings a run stores as its identity
       (default: ``{"strategy": name, name: the config's fields}``).
 
     An attempt's ``Origin`` carries the strategy's own provenance record (a frozen
-    dataclass with a ``kind``, registered with ``types.register_provenance``).
+    dataclass with a ``kind``, registered with ``types.register_provenance``). Everything
+    a strategy needs is in one public module: ``supercoder.runs.kit``.
     """
 
     name: ClassVar[str]
     Config: ClassVar[type]
     models: ClassVar[tuple[int, int | None]]
 
-    def search(
-        self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
-    ) -> Outcome: ...
+    def search(self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal) -> Outcome: ...
 
 
 @dataclass(frozen=True)

@@ -35,10 +35,12 @@ from supercoder.types import Machine, Status
 #      false); ``problems_memorizable``, ``memorizable_improved``,
 #      ``memorizable_geomean_speedup`` (memorizable problems are out of the headline
 #      speedups); ``problems_untimed`` counts every correct unmeasured problem.
-#   5: per problem ``tables`` (each lookup table the chosen answer adds, named) and
+#   5: ``reward_form`` (the run's reward spec, ``eval --reward``) and ``mean_reward`` (its
+#      mean over the scored problems' answers; null where it could not be paid).
+#   6: per problem ``tables`` (each lookup table the chosen answer adds, named) and
 #      ``beyond_cut`` (its speedup past the time budget's cut, null where none) with
 #      ``holds_past_cut``; ``problems_with_tables``, ``not_holding_past_cut``.
-SUMMARY_FORMAT_VERSION = 5
+SUMMARY_FORMAT_VERSION = 6
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
 # figures that are percentages of the benchmark's problems (the rest: speedups or counts)
@@ -203,6 +205,7 @@ class RunContext:
         target: the ISA target.
         executor: where verifications ran.
         workers: parallel verifications.
+        reward: the reward spec the summary pays (None: ``gated``).
         extra: keys a writer added that no field names, kept as stored.
     A field left at None was not said (a run stored before it, or a JSON run file); the
     context is an open object, so a value of another shape reads as not said.
@@ -224,6 +227,7 @@ class RunContext:
     target: str | None = None
     executor: str | None = None
     workers: int | None = None
+    reward: str | None = None
     extra: Mapping[str, Json] = field(default_factory=dict, metadata=EXTRA, hash=False)
 
 
@@ -278,6 +282,8 @@ class RunSummary:
     memorizable_geomean_speedup: float | None = None
     problems_with_tables: int = 0  # correct chosen answers that add a lookup table
     not_holding_past_cut: int = 0  # ... whose speedup does not hold past the cut
+    reward_form: str | None = None
+    mean_reward: float | None = None
 
     @property
     def complete(self) -> bool:

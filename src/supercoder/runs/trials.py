@@ -1,7 +1,7 @@
 """The records of the build search (``runs/buildsearch.py``): its configuration, one
 ``Trial`` per build (how far it got and what the verification service measured), the
 ``SearchResult`` kept with the answer (what was left undone when the budget ran out
-included), and the CPU ``Budget``."""
+included), and the CPU ``CpuBudget``."""
 
 from __future__ import annotations
 
@@ -155,7 +155,7 @@ class SearchResult:
         )
 
 
-class Budget:
+class CpuBudget:
     def __init__(self, total: float) -> None:
         self.total, self.spent = total, 0.0
 

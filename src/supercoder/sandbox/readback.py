@@ -32,7 +32,7 @@ import stat
 from collections.abc import Iterator
 from pathlib import Path, PurePath
 
-from supercoder.errors import UserError, file_kind
+from supercoder.errors import UserError, file_kind, printable
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC
@@ -48,8 +48,9 @@ def _kind(mode: int) -> str:
 
 def _parts(name: str | PurePath) -> tuple[str, ...]:
     parts = PurePath(name).parts
-    if not parts or PurePath(name).is_absolute() or any(p in ("..", ".", "") for p in parts):
-        raise ReadBackError(f"{name}: not a plain path inside the work folder")
+    bad = any(p in ("..", ".", "") or "\0" in p for p in parts)
+    if not parts or PurePath(name).is_absolute() or bad:
+        raise ReadBackError(f"{printable(str(name))!r}: not a plain path inside the work folder")
     return parts
 
 

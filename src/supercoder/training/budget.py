@@ -56,7 +56,7 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class Budget:
+class LengthPlan:
     """One split against the limits: who fits and who is dropped (and why)."""
 
     limits: Limits
@@ -176,7 +176,7 @@ def choose_limits(
     )
 
 
-def fit(measured: Sequence[Measured], limits: Limits, prompts_limited: bool = True) -> Budget:
+def fit(measured: Sequence[Measured], limits: Limits, prompts_limited: bool = True) -> LengthPlan:
     """Which problems fit ``limits`` (``prompts_limited=False``: only answers count)."""
     fits, dropped = [], []
     for m in measured:
@@ -192,7 +192,7 @@ def fit(measured: Sequence[Measured], limits: Limits, prompts_limited: bool = Tr
             dropped.append((m, ", ".join(w for w in why if w)))
         else:
             fits.append(m)
-    return Budget(limits, tuple(fits), tuple(dropped))
+    return LengthPlan(limits, tuple(fits), tuple(dropped))
 
 
 def _cover(sizes: Any) -> int:
@@ -209,7 +209,7 @@ def limits_line(limits: Limits, where: str, prompts_limited: bool = True) -> str
     return f"{prompt if prompts_limited else ''}{response}; measured with {where}"
 
 
-def report(budget: Budget, label: str, verb: str = "dropped") -> list[str]:
+def report(budget: LengthPlan, label: str, verb: str = "dropped") -> list[str]:
     """Lines saying how many problems fit and naming those that do not (and why)."""
     total = len(budget.fits) + len(budget.dropped)
     lines = [f"{label}: {len(budget.fits)} of {total} problems fit"]

@@ -44,11 +44,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
-from supercoder.timing.intervals import Z95, input_spread, round_bootstrap, t95
+from supercoder.codec import encode
+from supercoder.timing.intervals import Z95, input_spread, round_bootstrap, t95, widen
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Verdict
 from supercoder.verify.reward import RewardConfig, RewardKind, parse_reward, pay_for_speed
 
@@ -162,23 +163,31 @@ class Study:
     completions: int = 0
     resamples: int = RESAMPLES
     seconds: float = 0.0
-    config: dict = field(default_factory=dict)
+    forms: tuple[str, ...] = ()
+    budgets: tuple[int, ...] = ()
+    seed: int = 0
 
     def to_json(self) -> dict:
-        def row(r: Row) -> dict:
-            return {k: getattr(r, k) for k in Row.__dataclass_fields__}
+        """The table as ``reward study --json`` writes it (the codec's)."""
+        return encode(self)  # type: ignore[return-value]
 
-        return {
-            "rows": [row(r) for r in self.rows],
-            "recommended": None if self.recommended is None else row(self.recommended),
-            "why": self.why,
-            "cannot_predict": list(self.cannot_predict),
-            "groups": self.groups,
-            "completions": self.completions,
-            "resamples": self.resamples,
-            "seconds": round(self.seconds, 3),
-            "config": self.config,
-        }
+
+def reported(c: Completion, budget: int | None = None, seed: int = 0) -> Speedup | None:
+    """What the meter reports for ``c``'s samples (only its first ``budget`` rounds when
+    given: what a check with that budget measured): the round bootstrap's estimate and
+    interval, widened by the noise floor and the drawn inputs' spread
+    (``timing.intervals``, as ``Meter`` computes it); None without two rounds."""
+    keep = [g < budget if budget else np.ones(len(g), bool) for g in c.rounds]
+    ratios = [x[k] for x, k in zip(c.ratios, keep, strict=True) if k.any()]
+    rounds = [g[k] for g, k in zip(c.rounds, keep, strict=True) if k.any()]
+    if not ratios or max(int(g.max()) for g in rounds) < 1:
+        return None
+    rng = np.random.default_rng(seed)
+    est, lo, hi = round_bootstrap(ratios, 2000, rng, rounds=rounds)
+    spread = input_spread(ratios, np.random.default_rng(seed), rounds) if len(ratios) > 1 else 0
+    low, high = widen(est, lo, hi, math.hypot(c.floor, spread))
+    n = sum(len(x) for x in ratios)
+    return Speedup(math.exp(est), low, high, n, len(ratios), margin=c.margin)
 
 
 class _Sim:
@@ -308,7 +317,9 @@ def study(
         sum(len(g.completions) for g in used),
         n,
         time.process_time() - start,
-        {"forms": [c.spec for c in configs], "budgets": list(budgets), "seed": seed},
+        tuple(c.spec for c in configs),
+        tuple(budgets),
+        seed,
     )
 
 

@@ -164,7 +164,9 @@ def _records(
     return records_for(with_asm, opts.context, opts.answer)
 
 
-def _keep(records: list[dict], sizes: list[budgets.Measured], plan: budgets.Budget) -> list[dict]:
+def _keep(
+    records: list[dict], sizes: list[budgets.Measured], plan: budgets.LengthPlan
+) -> list[dict]:
     fit = {id(m) for m in plan.fits}
     return [r for r, m in zip(records, sizes, strict=True) if id(m) in fit]
 
@@ -178,7 +180,7 @@ def _budget_json(
     where: str,
     limits: budgets.Limits,
     sizes: dict[str, list[budgets.Measured]],
-    plans: dict[str, budgets.Budget],
+    plans: dict[str, budgets.LengthPlan],
     opts: VerlExportConfig,
 ) -> dict[str, Any]:
     return {

@@ -49,6 +49,7 @@ from supercoder.toolchain.baseline import baseline_asm
 from supercoder.verify.access import BearerAuth, check_access
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.reward import verdict_json
+from supercoder.verify.server import HEADER_SECONDS, header_deadline_protocol
 from supercoder.verify.service import verify_together
 
 if TYPE_CHECKING:
@@ -182,7 +183,11 @@ class Toolbox:
         path = Path(ref)
         tries = [path] if path.is_absolute() else [r / path for r in roots]
         for place in tries:
-            if any(inside(root, place) for root in roots) and is_problem_dir(place):
+            try:
+                found = any(inside(root, place) for root in roots) and is_problem_dir(place)
+            except (OSError, ValueError):  # a name no file system holds (too long, ...)
+                found = False
+            if found:
                 return load_problem(place.resolve())
         shown = printable(ref, newlines=False)
         if not roots:
@@ -695,4 +700,8 @@ def _serve_http(server: Any, config: McpConfig) -> None:
     Console(stderr=True, markup=False, highlight=False).print(
         f"serving MCP on http://{shown}:{port}/mcp ({auth})", soft_wrap=True
     )
-    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on")).run(sockets=[sock])
+    # a client that sends half a request line is cut off, as by ``serve``
+    protocol = header_deadline_protocol(HEADER_SECONDS)
+    uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on", http=protocol)).run(
+        sockets=[sock]
+    )

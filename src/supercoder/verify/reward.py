@@ -401,14 +401,25 @@ def score_verdicts(
         return [score_verdict(v, config) for v in verdicts]
     if problems is None or len(problems) != len(verdicts):
         raise ValueError("the percentile reward needs each verdict's problem")
-    pools: dict[str, tuple[Speedup, ...]] = {}
-    needed = {p.name: p for p, v in zip(problems, verdicts, strict=True) if proven_faster(v)}
-    for name, problem in needed.items():
-        pools[name] = reward_pool(problem, config.pool, config.evaluation()).speedups
+    pools = reward_pools(problems, verdicts, config)
     return [
         score_verdict(v, config, pools.get(p.name, ()))
         for p, v in zip(problems, verdicts, strict=True)
     ]
+
+
+def reward_pools(
+    problems: Sequence[Problem], verdicts: Sequence[Verdict], config: RewardConfig
+) -> dict[str, tuple[Speedup, ...]]:
+    """The pools ``percentile`` needs to pay ``verdicts`` (by problem name): only those
+    of problems where a verdict is proven faster (nothing else is ranked)."""
+    if config.kind != RewardKind.PERCENTILE:
+        return {}
+    needed = {p.name: p for p, v in zip(problems, verdicts, strict=True) if proven_faster(v)}
+    return {
+        name: reward_pool(problem, config.pool, config.evaluation()).speedups
+        for name, problem in needed.items()
+    }
 
 
 def default_reward(verdict: Verdict) -> float | None:

@@ -218,7 +218,11 @@ class Problems:
             raise RequestError(422, f"{where}: 'path' must be a folder's path")
         if not self.roots:
             raise RequestError(403, f"{where}: this server reads no folders (no --allow-root)")
-        real = Path(path).resolve()
+        try:
+            path.encode()  # a lone surrogate is no file's name
+            real = Path(path).resolve()
+        except (OSError, ValueError) as e:
+            raise RequestError(422, f"{where}: 'path' is not a usable path ({e})") from None
         if not any(real == r or r in real.parents for r in self.roots):
             raise RequestError(403, f"{where}: {printable(path)!r} is not under an allowed root")
         key = f"path:{real}"

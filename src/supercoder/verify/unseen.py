@@ -80,6 +80,7 @@ from supercoder.problems.domain import (
     generator_domain,
     generator_size_range,
     generator_timed_range,
+    listed_between,
     reference_runs,
     sanitizer_clean,
     tests_digest,
@@ -88,7 +89,7 @@ from supercoder.problems.fuzz import SOURCE_LIMIT, hint_of, mutate
 from supercoder.problems.generator import run_generator
 from supercoder.problems.inputmodel import DRAW_CHARS, model_for, size_caps
 from supercoder.problems.loading import generator_source
-from supercoder.problems.outputs import expected_output
+from supercoder.problems.outputs import expected_output, problem_mode
 from supercoder.problems.validator import (
     llm_generator_source,
     valid_inputs,
@@ -175,7 +176,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
     correctness pass."""
     hidden = [
-        (t.name, t.run_input(), expected_output(t.expected, problem.compare))
+        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
         for t in problem.tests
         if t.hidden
     ]
@@ -183,7 +184,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
     if problem.memorizable:
         visible = tuple(
-            (t.name, t.run_input(), expected_output(t.expected, problem.compare))
+            (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
             for t in problem.tests
             if not t.hidden
         )
@@ -215,7 +216,17 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             "shown: the speedup over the problem's input domain; visible and hidden tests "
             f"decide correctness only; {found.sizes}{small}{said}"
         )
-        tests = tuple(found.tests)
+        drawn = tuple(found.tests)
+        tests, also = drawn, []
+        if hidden and found.top_seconds < FLOOR_SECONDS:  # nothing drawn can be timed:
+            # the hidden tests too (inputs the model never saw; init keeps the largest
+            # hidden where no fresh input can be drawn)
+            also = hidden
+            tests = (*drawn, *hidden)
+            why += (
+                f"; every drawn input runs under 5 ms: timed on the {len(hidden)} hidden "
+                "test(s) too"
+            )
         if found.beyond:
             why += (
                 f"; {found.cut}: {len(found.beyond)} more input(s) drawn past the cut, "
@@ -223,11 +234,11 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             )
         return Unseen(
             tests,
-            0,
-            len(tests),
+            len(also),
+            len(drawn),
             why,
             found.source,
-            tests,
+            drawn,
             found.cpu + found.beyond_cpu,
             found.domain,
             dropped,
@@ -300,6 +311,7 @@ class Drawn:
     beyond: list[Test] = field(default_factory=list)  # past the budget's cut
     beyond_cpu: float = 0.0
     cut: str = ""
+    top_seconds: float = 0.0  # the reference's CPU on the longest test kept
 
 
 def draw_tests(
@@ -362,7 +374,11 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             return found
         kept = [(d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None]
         tests = [
-            (f"{GENERATED_PREFIX}u{i + 1}", data, expected_output(out, problem.compare))
+            (
+                f"{GENERATED_PREFIX}u{i + 1}",
+                data,
+                expected_output(out, problem_mode(problem.settings)),
+            )
             for i, (data, out, _) in enumerate(kept)
         ]
         if tests:
@@ -374,6 +390,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             if src.beyond is not None and BEYOND:
                 found.beyond, found.beyond_cpu = _beyond(problem, src, rng, own, kept)
                 found.cut = src.cut if found.beyond else ""
+            found.top_seconds = float(max(t for _, _, t in kept))
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
@@ -663,7 +680,8 @@ def domain_line(problem: Problem) -> str:
 def _generator_draw(problem: Problem, source: str) -> Draw:
     def draw(rng: random.Random, k: int) -> list[bytes]:
         sizes = generator_timed_range(problem, source)[:2]
-        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k)) for i in range(k)]
+        listed = listed_between(problem, source)
+        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k, listed)) for i in range(k)]
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
         out.source = source
@@ -781,6 +799,9 @@ def _to_target(
         elif t < 1.2 * FLOOR_SECONDS and size < high:
             factor = min(4.0, max(1.25, 1.5 * FLOOR_SECONDS / max(t, 1e-4)))
             todo.append((i, min(high, max(size + 1, int(size * factor)))))
+    listed = listed_between(problem, source)
+    if listed:  # a listed size, as listed: the nearest one on the side it was moved to
+        todo = [(i, _snap(listed, n, n < size_of[inputs[i]])) for i, n in todo]
     todo = [(i, n) for i, n in todo if n != size_of[inputs[i]]]
     if not todo:
         return inputs, outputs, cpu, 0.0
@@ -800,6 +821,13 @@ def _to_target(
     return inputs, outputs, cpu, float(sum(new_cpu))
 
 
+def _snap(listed: Sequence[int], n: int, down: bool) -> int:
+    """The listed size nearest ``n``: at most it (``down``), else at least it."""
+    if down:
+        return max((x for x in listed if x <= n), default=listed[0])
+    return min((x for x in listed if x >= n), default=listed[-1])
+
+
 class _Sized(list):
     """A generator's draws, with the size each was drawn at (``sizes``) and the
     generator's text (``source``)."""
@@ -808,11 +836,20 @@ class _Sized(list):
     source: str
 
 
-def draw_size(sizes: tuple[int, int], rng: random.Random, i: int, k: int) -> int:
+def draw_size(
+    sizes: tuple[int, int],
+    rng: random.Random,
+    i: int,
+    k: int,
+    listed: Sequence[int] | None = None,
+) -> int:
     """A size in ``sizes`` (low, high: the timed range) for draw ``i`` of ``k``:
-    stratified over the whole range (draw i in its own k-th of it), favouring the top."""
+    stratified over the whole range (draw i in its own k-th of it), favouring the top;
+    with ``listed`` (the generator's own sizes in the range), one of those, as listed."""
     low, high = sizes
     u = (i + rng.random()) / max(1, k)
+    if listed:
+        return listed[min(len(listed) - 1, int(len(listed) * math.sqrt(u)))]
     return int(round(low + (high - low) * math.sqrt(u)))
 
 
@@ -971,7 +1008,11 @@ def _cached_unseen(problem: Problem, hidden: list[Test]) -> Unseen:
             data = (folder / f"{stem}.in").read_bytes()
             raw = (folder / f"{stem}.out").read_bytes()
             generated.append(
-                (f"{GENERATED_PREFIX}u{i + 1}", data, expected_output(raw, problem.compare))
+                (
+                    f"{GENERATED_PREFIX}u{i + 1}",
+                    data,
+                    expected_output(raw, problem_mode(problem.settings)),
+                )
             )
     why = "timed on hidden tests and inputs made once per machine (the earlier scheme)"
     tests = tuple(hidden + generated)

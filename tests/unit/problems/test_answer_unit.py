@@ -10,8 +10,8 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.problems.domain import describe, one_path
-from supercoder.problems.inputmodel import InputModel, load_model
-from supercoder.problems.sources import answer_unit_of, gather, with_answer
+from supercoder.problems.inputmodel import InputModel, load_input_model
+from supercoder.problems.sources import answer_unit_of, gather, join_into_answer, with_answer
 from supercoder.prompting.profiling import instructions_per_file
 
 
@@ -108,7 +108,15 @@ def test_a_model_too_large_to_draw_is_loaded_not_called_malformed(tmp_path):
     }
     path = tmp_path / "input_model.json"
     path.write_text(json.dumps(spec))
-    load_model(path)  # well formed; the draw's budget is the domain's business
+    load_input_model(path)  # well formed; the draw's budget is the domain's business
     path.write_text(json.dumps({**spec, "body": [{"line": [{"bogus": 1}]}]}))
     with pytest.raises(UserError, match="malformed input model"):
-        load_model(path)
+        load_input_model(path)
+
+
+def test_a_second_named_unit_is_joined_into_the_answer(tmp_path):
+    build = with_answer(gather(_program(tmp_path), ""), "src/vm.c")
+    both = join_into_answer(build, answer_unit_of(build, "main.c"))
+    assert both.units == ("parse.c",) and both.joined == ("main.c",)
+    assert both.source.startswith(build.source) and both.source.endswith('#include "main.c"\n')
+    assert both.files["main.c"] == tmp_path / "main.c"  # still copied: the include finds it

@@ -107,3 +107,19 @@ def test_more_real_layouts_pair_answers(tmp_path):
         ("02", "02.a"),
         ("1", "1.out"),
     ]
+
+
+def test_a_probe_gets_time_in_proportion_to_the_visible_runs():
+    from supercoder.problems.init import probe_timeout
+    from supercoder.toolchain.reference import RefResult
+
+    def runs(*cpu: float) -> list[RefResult]:
+        return [RefResult(f"t{i}", b"x", {"O3": c}) for i, c in enumerate(cpu)]
+
+    # a quick program: the usual 5 s (a probe that runs past it reads its input)
+    assert probe_timeout(runs(0.01, 0.2), 20.0) == 5.0
+    # a benchmark that computes for 3 s whatever its input (CoyoteBench's almabench) must
+    # not be taken for one that reads its input when a probe runs slower on a busy machine
+    assert probe_timeout(runs(0.5, 3.0), 20.0) == 12.0
+    assert probe_timeout(runs(9.0), 20.0) == 20.0  # never past init's own --timeout
+    assert probe_timeout([], 20.0) == 5.0

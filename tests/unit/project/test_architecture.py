@@ -109,6 +109,7 @@ def test_leaves_import_nothing_above_them():
     leaves["supercoder.codec"] = {"supercoder.errors"}
     leaves["supercoder.engine"] = {"supercoder.errors"}
     leaves["supercoder.settings"] = {"supercoder.codec"}
+    leaves["supercoder.plugins"] = {"supercoder.errors"}
     leaves["supercoder.types"] = {
         "supercoder.errors",
         "supercoder.paths",
@@ -120,7 +121,7 @@ def test_leaves_import_nothing_above_them():
 
 
 LAYERS = [  # docs/ARCHITECTURE.md "Layering": a package may import only itself and earlier layers
-    ["errors", "paths", "codec", "settings", "types", "engine"],
+    ["errors", "paths", "codec", "settings", "types", "engine", "plugins"],
     ["sandbox"],
     ["toolchain"],
     ["analysis"],
@@ -164,7 +165,17 @@ def test_the_layers_point_one_way():
 
 def test_the_top_level_holds_only_the_vocabulary():
     top = {p.stem for p in (SRC / "supercoder").glob("*.py")}
-    assert top == {"__init__", "errors", "paths", "codec", "settings", "types", "engine", "cli"}
+    assert top == {
+        "__init__",
+        "errors",
+        "paths",
+        "codec",
+        "settings",
+        "types",
+        "engine",
+        "plugins",
+        "cli",
+    }
 
 
 def test_package_inits_only_re_export():

@@ -87,3 +87,32 @@ def test_a_store_from_a_newer_version_is_refused(tmp_path):
         db.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     with pytest.raises(UserError, match="newer supercoder"):
         Store(newer)
+
+
+def test_the_summary_pays_the_runs_reward_through_its_one_definition():
+    outcomes = [
+        outcome("fast", ok(2.0, 1.8, 2.2, 2.1)),
+        outcome("noisy", ok(1.15, 0.95, 1.3, 1.2)),
+        outcome("copy", ok(1.3, 1.2, 1.4, 1.3, copy=True)),
+        outcome("wrong", Verdict("p", Status.WRONG_OUTPUT)),
+    ]
+    gated = summarize(outcomes, {})  # runs stored before --reward: gated
+    assert gated.reward_form == "gated" and gated.mean_reward == pytest.approx(2.0 / 4)
+    binary = summarize(outcomes, {"reward": "binary:threshold=1.5"})
+    assert binary.reward_form == "binary:threshold=1.5" and binary.mean_reward == 0.25
+    assert summarize(outcomes, {"reward": "paper"}).mean_reward == pytest.approx(3.15 / 4)
+    pct = summarize(outcomes, {"reward": "percentile:pool=builds"})
+    assert pct.mean_reward is None  # its pools were not given
+    pool = {"fast": (Speedup(1.0, 1.0, 1.0, 0, 0), Speedup(3.0, 2.9, 3.1, 1, 1))}
+    pct = summarize(outcomes, {"reward": "percentile:pool=builds"}, pools=pool)
+    assert pct.mean_reward == pytest.approx(0.5 / 4)
+    assert pct.to_json()["reward_form"] == "percentile:pool=builds"
+
+
+def test_the_reward_is_part_of_a_runs_identity():
+    from supercoder.runs.store import RunConfig
+
+    assert RunConfig("m", "val").identity().reward is None  # as runs stored before it
+    chosen = RunConfig("m", "val", reward="binary:threshold=1.1").identity()
+    assert chosen.reward == "binary:threshold=1.1"
+    assert chosen != RunConfig("m", "val").identity()  # another reward: another run

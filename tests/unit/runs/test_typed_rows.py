@@ -7,7 +7,6 @@ import sqlite3
 
 import pytest
 
-from supercoder.codec import encode
 from supercoder.errors import UserError
 from supercoder.runs.store import JSON_FORMAT_VERSION, RunConfig, RunIdentity, RunRow, Store
 from supercoder.runs.summary import SUMMARY_FORMAT_VERSION, RunContext, RunSummary
@@ -25,7 +24,7 @@ def test_a_stored_run_is_a_typed_row_with_a_typed_context(tmp_path):
     assert row.context.problems_in_benchmark == 3 and dict(row.context.extra) == {"plugin": 1}
     assert isinstance(row.options, RunIdentity) and row.options.benchmark == "val"
     assert (row.options.samples, row.options.time, row.options.sandbox) == (1, True, True)
-    assert encode(row.options) == RunConfig("m", "val", name="r").identity()  # as stored
+    assert row.options == RunConfig("m", "val", name="r").identity()  # one typed value, as stored
     summary = store.summary(row)  # nothing finished yet: the benchmark's 3 problems
     assert summary.problems == 3 and summary.context == row.context
     store.close()

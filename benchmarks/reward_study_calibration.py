@@ -1,0 +1,180 @@
+"""The reward study's predicted sign agreement against the agreement of repeated real checks.
+
+For each problem, a batch of known variants of its source (the build search's builders:
+gcc -O0, -O1, -O2, -Os, an -O3 copy of the baseline, -O3 native, -O3 unrolled, -O3 PGO,
+clang -O3) is checked ``--repeats`` times for real, each time as one group session
+with ``--rounds`` rounds of pairs (``supercoder check P a.s b.s ...`` with the reward's
+fixed timing budget). Then, per reward form and timing budget B:
+
+- observed: for every two repeats, each variant's reward from its first B rounds (what
+  a check with budget B measured: the meter's interval of those rounds, paid through
+  ``verify.reward.score_verdict``), and the share of GRPO advantage signs (reward minus
+  the group's mean) the two repeats agree on, over the variants whose advantage is
+  non-zero in either;
+- predicted: ``supercoder reward study``'s agreement (``training.reward_study.study``)
+  from ONE repeat's stored samples, averaged over the repeats.
+
+Side by side in one run, with the difference in points; a row is ``ok`` within +-10
+points. The percentile form ranks against the variants themselves (the first repeat's
+speedups), on both sides. Prints the study's own CPU cost beside the checks'.
+
+usage: python benchmarks/reward_study_calibration.py [--problems P ...] [--repeats 4]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from dataclasses import replace
+from itertools import combinations
+
+import numpy as np
+
+from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.timing.meter import MeterConfig
+from supercoder.toolchain.flagspace import make
+from supercoder.toolchain.gcc import cpu_model
+from supercoder.toolchain.pgo import build_asm, training_inputs
+from supercoder.training.reward_study import Completion, Group, reported, study
+from supercoder.verify.evaluate import check_config
+from supercoder.verify.pools import POOL_BUILDS
+from supercoder.verify.reward import parse_reward, score_verdict
+from supercoder.verify.service import verify_together
+
+DEFAULT = ["bit_popcount_ranges", "dp_coin_ways", "num_divisors"]
+FORMS = ["gated", "paper", "log", "binary", "percentile"]
+VARIANTS = (make("gcc", "-O3"), *POOL_BUILDS)  # the copy first
+
+
+def variants(problem) -> list[tuple[str, str]]:
+    inputs = training_inputs(problem)
+    out = []
+    for b in VARIANTS:
+        asm = build_asm(
+            b,
+            problem.source,
+            inputs,
+            None,
+            True,
+            problem.compile_flags,
+            problem.link_flags,
+            problem.units,
+        )
+        if asm is not None:
+            out.append((b.id, asm))
+    return out
+
+
+def signs(rewards: np.ndarray) -> np.ndarray:
+    dev = rewards - rewards.mean()
+    return np.where(np.abs(dev) <= 1e-9 * max(1.0, float(np.abs(rewards).max())), 0, np.sign(dev))
+
+
+def observed(repeats, form, budget, pool) -> tuple[int, int]:
+    """(agreeing, live) advantage signs over every two repeats of one problem."""
+    config = parse_reward(form)
+    paid = []
+    for verdicts in repeats:
+        row = []
+        for v in verdicts:
+            sp = reported(Completion.from_verdict(v), budget) if v.speedup is not None else None
+            cut = replace(v, speedup=sp) if sp is not None else v
+            row.append(score_verdict(cut, config, pool) or 0.0)
+        paid.append(np.asarray(row))
+    agree = live = 0
+    for a, b in combinations(paid, 2):
+        sa, sb = signs(a), signs(b)
+        alive = (sa != 0) | (sb != 0)
+        agree += int(((sa == sb) & alive).sum())
+        live += int(alive.sum())
+    return agree, live
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--problems", nargs="*", default=DEFAULT)
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--rounds", type=int, default=8)
+    ap.add_argument("--budgets", default="4,6,8")
+    ap.add_argument("--resamples", type=int, default=200)
+    ap.add_argument("--json", default=None)
+    args = ap.parse_args()
+    budgets = [int(b) for b in args.budgets.split(",")]
+    meter = MeterConfig(min_pairs=args.rounds, max_pairs=args.rounds, max_cpu_seconds=900)
+    config = check_config(meter=meter)
+    print(f"cpu: {cpu_model()}; {args.repeats} repeats x {args.rounds} rounds; budgets {budgets}")
+    checks_cpu = time.process_time()
+    wall = time.perf_counter()
+    data = {}
+    for name in args.problems:
+        problem = load_problem(BUNDLED_ROOT / name)
+        progs = variants(problem)
+        repeats = []
+        for r in range(args.repeats):
+            start = time.perf_counter()
+            verdicts = verify_together(problem, [a for _, a in progs], config)
+            repeats.append(verdicts)
+            shown = " ".join(
+                f"{label}={v.speedup.value:.2f}" if v.speedup else f"{label}={v.status.value}"
+                for (label, _), v in zip(progs, verdicts, strict=True)
+            )
+            print(f"{name} repeat {r + 1}: {time.perf_counter() - start:.0f}s  {shown}", flush=True)
+        data[name] = (progs, repeats)
+    wall = time.perf_counter() - wall
+    checks_cpu = time.process_time() - checks_cpu
+    rows = []
+    study_cpu = 0.0
+    for form in FORMS:
+        for budget in budgets:
+            agree = live = 0
+            predicted = []
+            for name, (progs, repeats) in data.items():
+                pool = tuple(v.speedup for v in repeats[0] if v.speedup is not None)
+                a, n = observed(repeats, form, budget, pool)
+                agree, live = agree + a, live + n
+                for r, verdicts in enumerate(repeats):
+                    comps = tuple(
+                        Completion.from_verdict(v, label)
+                        for (label, _), v in zip(progs, verdicts, strict=True)
+                    )
+                    s = study([Group(name, comps, pool)], [form], [budget], args.resamples, r)
+                    study_cpu += s.seconds
+                    if s.rows[0].agreement is not None:
+                        predicted.append((s.rows[0].agreement, s.rows[0]))
+            obs = agree / live if live else None
+            pred = float(np.mean([p for p, _ in predicted])) if predicted else None
+            diff = None if obs is None or pred is None else 100 * (pred - obs)
+            rows.append((form, budget, pred, obs, diff, live))
+    print()
+    print(f"{'form':<22}{'rounds':>7}{'predicted':>11}{'observed':>10}{'diff':>8}{'signs':>7}  ")
+    for form, budget, pred, obs, diff, live in rows:
+        fmt = lambda x: "-" if x is None else f"{x:.1%}"  # noqa: E731
+        verdict = "-" if diff is None else ("ok" if abs(diff) <= 10 else "OFF")
+        d = "-" if diff is None else f"{diff:+.1f}"
+        print(f"{form:<22}{budget:>7}{fmt(pred):>11}{fmt(obs):>10}{d:>8}{live:>7}  {verdict}")
+    within = [abs(d) <= 10 for *_, d, _ in rows if d is not None]
+    print(
+        f"\n{sum(within)}/{len(within)} rows within +-10 points; checks: {wall:.0f}s wall, "
+        f"study: {study_cpu:.2f} CPU-s for {len(rows) * args.repeats * len(data)} studies"
+    )
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(
+                [
+                    dict(
+                        zip(
+                            ("form", "budget", "predicted", "observed", "diff", "signs"),
+                            r,
+                            strict=True,
+                        )
+                    )
+                    for r in rows
+                ],
+                f,
+                indent=2,
+            )
+
+
+if __name__ == "__main__":
+    main()
