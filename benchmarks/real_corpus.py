@@ -620,12 +620,13 @@ def main() -> None:
     args.out = args.out.resolve()
     args.stages = set(args.stages.split(","))
     programs = load_manifest(args.manifest)
-    only = {n for o in args.only for n in o.split(",") if n}
-    unknown = only - {p.name for p in programs}
+    only = list(dict.fromkeys(n for o in args.only for n in o.split(",") if n))
+    unknown = set(only) - {p.name for p in programs}
     if unknown:
         raise SystemExit(f"--only: no program named {', '.join(sorted(unknown))}")
-    if only:
-        programs = [p for p in programs if p.name in only]
+    if only:  # run in the order given (the most telling first)
+        by_name = {p.name: p for p in programs}
+        programs = [by_name[n] for n in only]
     if args.extract:
         extract(programs, args.src, args.extract)
     args.out.mkdir(parents=True, exist_ok=True)
