@@ -60,6 +60,7 @@ class Program:
     kind: tuple[str, ...] = ()
     prep: tuple[str, ...] = ()
     expect: str = ""  # "refuse": a user expects init to refuse it (in one line)
+    retry: str = ""  # the init a user types after reading a refusal (e.g. with --files)
 
     @property
     def slug(self) -> str:
@@ -98,6 +99,7 @@ def load_manifest(path: Path) -> list[Program]:
                 kind=tuple(p.get("kind", ())),
                 prep=tuple(p.get("prep", ())),
                 expect=p.get("expect", ""),
+                retry=p.get("retry", ""),
             )
         )
     return out
@@ -307,6 +309,10 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(bench)
     bench.mkdir(parents=True)
     s = run([*sc, "problem", "init", *shlex.split(prog.init), "-o", str(problem)], cwd)
+    first = None
+    if s.rc != 0 and prog.retry:  # what the user types after reading init's message
+        first = "timed out" if s.rc is None else error_line(s.out)
+        s = run([*sc, "problem", "init", *shlex.split(prog.retry), "-o", str(problem)], cwd)
     rec["init"] = {
         "ok": s.rc == 0,
         "rc": s.rc,
@@ -315,6 +321,12 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         if s.rc is None
         else (last_line(s.out) if s.rc == 0 else error_line(s.out)),
     }
+    if first is not None:
+        added = set(shlex.split(prog.retry)) - set(shlex.split(prog.init))
+        options = {a.split("=", 1)[0] for a in added if a.startswith("--")}
+        rec["init"]["first"] = first
+        # did the first refusal name what the user then typed?
+        rec["init"]["hinted"] = bool(options) and all(o in first for o in options)
     domain = [ln.strip() for ln in s.out.splitlines() if ln.strip().startswith("domain:")]
     rec["init"]["domain"] = domain[0][:300] if domain else ""
     rec["init"]["warnings"] = [
@@ -425,6 +437,8 @@ def cell_init(r: dict[str, Any]) -> str:
     i = r.get("init") or {}
     if not i.get("ok"):
         return "refused" if r.get("expect") == "refuse" else "FAIL"
+    if "first" in i:  # made at the second try: did the first refusal say what to type?
+        return "ok 2nd" if i.get("hinted") else "ok 2nd,nohint"
     return "memo" if i.get("memorizable") else "ok"
 
 
