@@ -142,11 +142,12 @@ def main() -> None:
                     )
                     s = study([Group(name, comps, pool)], [form], [budget], args.resamples, r)
                     study_cpu += s.seconds
-                    if s.rows[0].agreement is not None:
-                        predicted.append((s.rows[0].agreement, s.rows[0]))
+                    if s.rows[0].agreement is not None:  # pooled as observed is: by signs
+                        predicted.append((s.rows[0].agreement, s.rows[0].live))
                     gates.append(s.rows[0].on_gate)
             obs = agree / live if live else None
-            pred = float(np.mean([p for p, _ in predicted])) if predicted else None
+            weight = sum(w for _, w in predicted)
+            pred = sum(p * w for p, w in predicted) / weight if weight else None
             diff = None if obs is None or pred is None else 100 * (pred - obs)
             on_gate = float(np.mean(gates)) if gates else 0.0
             rows.append((form, budget, pred, obs, diff, live, on_gate))

@@ -33,6 +33,8 @@ Per form and budget it reports:
 - ``cpu_s``: CPU seconds of timing per completion at ``B`` rounds (its share of the
   group session's baseline runs included), from the samples' own run times.
 
+- ``live``: the advantage signs ``agreement`` counts, per simulated pair of
+  measurements (its weight when groups are pooled);
 - ``on_gate``: the share of timed completions a gated form (``gated``, ``binary``,
   ``percentile``) pays in 10-90% of the simulated measurements: their pay is a coin
   whose bias the stored check fixes, so the prediction there is a plug-in estimate
@@ -158,6 +160,7 @@ class Row:
     groups: int
     completions: int
     on_gate: float = 0.0
+    live: float = 0.0
 
     @property
     def uncertain(self) -> bool:
@@ -410,6 +413,7 @@ def _row(
         sum(1 for g in groups if len(g.completions) >= 2),
         sum(len(g.completions) for g in groups if len(g.completions) >= 2),
         float(np.mean(gate)) if gate else 0.0,
+        total / n,
     )
 
 
