@@ -149,6 +149,5 @@ def tiny_grpo_config(folder: Path, **overrides):
         lr=1e-3,
         save_steps=2,
         eval_split=None,
-        workers=1,
     )
     return GrpoConfig(**(settings | overrides))

@@ -164,8 +164,8 @@ def eval_cmd(
     settings = opts.strategy_config(specs)
     problems = _load_problems(benchmark, json_out, db)
     engine = current()  # --requests, --workers, --timing-slots
-    workers, requests = engine.workers, engine.requests.limit
-    run_config = opts.run_config(specs, settings, benchmark, run, workers, executor, requests)
+    requests = engine.requests.limit
+    run_config = opts.run_config(specs, settings, benchmark, run, executor, requests)
     llms = opts.load_models(specs, requests)
     verify = _remote_verifier(server, run_config) if server else None
     if verify is not None:  # the prompts' -O3 assembly from the server: no gcc needed here
@@ -393,6 +393,8 @@ class _Tally:
         ci = r.speedup_ci
         if r.timed and r.speedup is not None:
             speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+            load = outcome.best.checked.context.measurement.load
+            speed += f" at load {load:.2f}/CPU" if load is not None else ""
         elif r.correct:
             why = r.timed_reason.removeprefix("not timed").strip(" :")
             speed = f"not timed: {why}" if why else "not timed"

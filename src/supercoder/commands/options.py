@@ -534,7 +534,6 @@ class ModelRunConfig:
         settings: StrategyConfig,
         benchmark: str,
         name: str | None = None,
-        workers: int = 1,
         executor: str = "local",
         concurrency: int = 4,
     ) -> RunConfig:
@@ -548,7 +547,6 @@ class ModelRunConfig:
             time=not self.no_time,
             sandbox=not self.unsafe_no_sandbox,
             name=name,
-            workers=workers,
             executor=executor,
             concurrency=concurrency,
             deadline=self.deadline,

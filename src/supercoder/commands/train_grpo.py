@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import typer
 
-from supercoder.commands.machine import current, engine_options, installs_engine
+from supercoder.commands.machine import engine_options, installs_engine
 from supercoder.commands.options import (
     BaselineCopyOpt,
     RewardOpt,
@@ -45,6 +45,5 @@ def grpo(
             reward, baseline_copy, not unsafe_no_sandbox, isa_target, timing_rounds
         ),
         eval_split=None if opts.eval_split == "none" else opts.eval_split,
-        workers=current().workers,  # --workers: the engine's option
     )
     typer.echo(json.dumps(train_grpo(opts), indent=2, default=str))

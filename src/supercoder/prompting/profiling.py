@@ -289,7 +289,7 @@ def hot_unit(folder: Path, budget_seconds: float = 30.0) -> tuple[str, str] | No
     counts = {names[Path(f).name]: n for f, n in profile.files.items() if Path(f).name in names}
     total = sum(counts.values())
     if not total:
-        why = profile.gave_up or "no instructions counted"
+        why = " ".join((profile.gave_up or "no instructions counted").split())[:120]
         return "source.c", f"the unit with main; the profile found nothing ({why})"
     best = max(counts, key=lambda u: (counts[u], u == "source.c"))
     share = counts[best] / total

@@ -74,7 +74,7 @@ def run_context(run_config: RunConfig, problems: Sequence[Problem]) -> dict[str,
         "sandbox": run_config.sandbox,
         "target": run_config.target,
         "executor": run_config.executor,
-        "workers": run_config.workers,
+        "workers": current().workers,
         "reward": run_config.reward,
     }
 
@@ -101,7 +101,7 @@ def run_eval(
     if on_start:
         on_start(len(todo), len(problems) - len(todo))
     journal = RunJournal(store, name)
-    executor = make_executor(run_config.executor, run_config.workers) if verify is None else None
+    executor = make_executor(run_config.executor) if verify is None else None
     checks = VerifyConfig(
         check_config(sandbox=run_config.sandbox, time=run_config.time, target=run_config.target)
     )  # one infra retry

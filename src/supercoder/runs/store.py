@@ -125,7 +125,6 @@ class RunConfig:
         time: measure the speedup of correct answers.
         sandbox: run in the sandbox (False only with ``--unsafe-no-sandbox``).
         name: the run's name in the store (None: ``MODEL@BENCHMARK``).
-        workers: parallel verifications.
         executor: where they run (``local`` process pool or ``ray``).
         concurrency: model requests in flight at once.
         deadline: seconds of model time per problem (None: no limit).
@@ -139,7 +138,6 @@ class RunConfig:
     time: bool = True
     sandbox: bool = True
     name: str | None = None
-    workers: int = 1
     executor: str = "local"
     concurrency: int = 4
     deadline: float | None = None

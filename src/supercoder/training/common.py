@@ -88,12 +88,11 @@ def evaluate_checkpoint(
     db: str | Path | None = None,
     run: str | None = None,
     executor: str = "local",
-    workers: int = 1,
 ) -> dict[str, Any]:
     """``supercoder eval --model hf:<checkpoint> --benchmark <benchmark>``, as a function."""
     run_config = RunConfig(
-        model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor, workers=workers
-    )
+        model=f"hf:{checkpoint}", benchmark=benchmark, name=run, executor=executor
+    )  # verified by the engine's workers (--workers)
     store = Store(db)
     try:
         result = run_eval(

@@ -51,7 +51,6 @@ class GrpoConfig:
         seed: the trainer's seed.
         reward: which reward (``RewardConfig``) and how candidates are verified.
         executor: where rewards are verified (``local`` process pool or ``ray``).
-        workers: parallel verifications.
         context: the prompt's context (``full`` | ``hot``, see prompting/prompts.py).
         answer: the answer form the prompt asks for (``whole`` | ``diff``).
         eval_split: evaluated after training like ``supercoder eval`` (None, or ``none``
@@ -81,7 +80,6 @@ class GrpoConfig:
     seed: int = field(default=0, metadata={"option": {"min": 0}})
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: ExecutorKind = ExecutorKind.LOCAL
-    workers: int = 2
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
@@ -212,7 +210,7 @@ def train_grpo(
     if not problems:
         raise UserError(f"benchmark {opts.benchmark!r} has no problems to train on")
     problems = _server_baselines(problems)
-    executor = make_executor(opts.executor, opts.workers)
+    executor = make_executor(opts.executor)  # the engine's --workers
     episodes = None
     try:
         tokenizer = common.load_tokenizer(opts.model)
@@ -247,7 +245,7 @@ def train_grpo(
     summary: dict[str, Any] = {"final": str(final), "steps": trainer.state.global_step}
     if opts.eval_split:
         summary["eval"] = common.evaluate_checkpoint(
-            final, opts.eval_split, opts.db, _eval_run_name(opts), opts.executor, opts.workers
+            final, opts.eval_split, opts.db, _eval_run_name(opts), opts.executor
         )
     return summary
 
