@@ -39,7 +39,7 @@ Per form and budget it reports:
   ``percentile``) pays in 10-90% of the simulated measurements: their pay is a coin
   whose bias the stored check fixes, so the prediction there is a plug-in estimate
   (calibrated against repeated real checks, ``benchmarks/reward_study_calibration.py``,
-  it read up to ~17 points high); a row with more than ``UNCERTAIN_GATE`` of them is
+  such rows missed by up to ~17 points); a row with more than ``UNCERTAIN_GATE`` of them is
   marked ``uncertain``: the study says it cannot predict it within 10 points.
 
 It recommends the setting with the most signal per group, ``(1 - sparsity) x (2 x
