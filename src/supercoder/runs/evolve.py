@@ -44,6 +44,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from supercoder.engine import current
+from supercoder.plugins import flag
 from supercoder.prompting.answers import resolve_answer
 from supercoder.prompting.parent_prompts import Parent, evolve_messages
 from supercoder.runs.bandit import Bandit
@@ -125,19 +126,23 @@ class EvolveConfig:
         bandit_c: the model bandit's exploration weight (several ``--model``).
     """
 
-    generation: int = 2
+    generation: int = field(default=2, metadata=flag("--generation", min=1))
     focus: bool = True
-    islands: int = 2
-    migrate_every: int = 2
-    explore: float = 0.3
-    crossover: float = 0.2
-    remeasure_after: int = 2
-    finalists: int = 2
+    islands: int = field(default=2, metadata=flag("--islands", min=1))
+    migrate_every: int = field(default=2, metadata=flag("--migrate-every", min=1))
+    explore: float = field(default=0.3, metadata=flag("--explore", min=0.0, max=1.0))
+    crossover: float = field(default=0.2, metadata=flag("--crossover", min=0.0, max=1.0))
+    remeasure_after: int = field(default=2, metadata=flag("--remeasure-after", min=1))
+    finalists: int = field(default=2, metadata=flag("--finalists", min=1))
     start_from: StartFrom = StartFrom.BASELINE
     builds: str = ""
-    max_cost_usd: float | None = None
-    max_tokens: int | None = None
-    bandit_c: float = 0.5
+    max_cost_usd: float | None = field(
+        default=None, metadata=flag("--max-cost", min=0.0, shown="no cap")
+    )
+    max_tokens: int | None = field(
+        default=None, metadata=flag("--max-tokens-per-problem", min=1, shown="no cap")
+    )
+    bandit_c: float = field(default=0.5, metadata=flag("--bandit-c", min=0.0))
 
     def __post_init__(self) -> None:
         if self.generation < 1 or self.islands < 1 or self.migrate_every < 1:
