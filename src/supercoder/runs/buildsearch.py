@@ -79,8 +79,10 @@ from supercoder.runs.trials import (
     HALVING_SHARE,
     MIN_FINAL_SECONDS,
     SCREEN_SHARE,
+    BuildProvenance,
     CpuBudget,
     SearchConfig,
+    SearchRecord,
     SearchResult,
     Trial,
 )
@@ -98,11 +100,9 @@ from supercoder.toolchain.gcc import asm_digest
 from supercoder.toolchain.isa import Target, parse_target
 from supercoder.toolchain.pgo import build_asm, training_inputs
 from supercoder.types import (
-    BuildProvenance,
     Candidate,
     Origin,
     Problem,
-    SearchRecord,
     Verdict,
 )
 

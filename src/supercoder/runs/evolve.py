@@ -45,10 +45,10 @@ from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from supercoder.engine import current
 from supercoder.plugins import flag
-from supercoder.prompting.answers import resolve_answer
-from supercoder.prompting.parent_prompts import Parent, evolve_messages
+from supercoder.prompting.parent_prompts import Parent
 from supercoder.runs.bandit import Bandit
 from supercoder.runs.buildsearch import proposed_build
+from supercoder.runs.conversation import Conversation
 from supercoder.runs.programs import (
     BASELINE,
     Program,
@@ -67,16 +67,16 @@ from supercoder.runs.strategies import (
     Verifier,
     make_verifier,
 )
-from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import (
     Candidate,
-    EvolveProvenance,
     Origin,
     Problem,
     Speedup,
     Status,
+    StrategyProvenance,
     Verdict,
+    register_provenance,
 )
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
@@ -99,6 +99,32 @@ class StartFrom(StrEnum):
     @classmethod
     def _missing_(cls, value: object) -> StartFrom | None:
         return cls.BUILDS if value == LEGACY_BUILDS else None
+
+
+@register_provenance("evolve")
+@dataclass(frozen=True, kw_only=True)
+class EvolveProvenance(StrategyProvenance):
+    """The evolutionary search's record of an answer (``runs/evolve.py``).
+
+    Fields:
+        generation: the generation that asked for it.
+        parents: the programs its prompt showed (ids, first the parent).
+        prompt_kind: the prompt (``diff``, ``full``, ``crossover``, ``recheck``).
+        island: the island of its parent.
+        program: its id in the run's program database.
+        duplicate_of: the program it repeats (the novelty check; None: new).
+        final: the answer's fresh re-check.
+        lineage: the answer's ancestry in program ids, seed first.
+    """
+
+    generation: int | None = None
+    parents: tuple[int, ...] = ()
+    prompt_kind: str | None = None
+    island: int | None = None
+    program: int | None = None
+    duplicate_of: int | None = None
+    final: bool = False
+    lineage: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -283,7 +309,8 @@ class _Search:
         self.stored = journal.stored(problem.name) if journal else {}
         self.kept = {p.id: p for p in self.archive.programs(problem.name)}
         self.measured = self.archive.measures(problem.name)
-        self.base = baseline_asm(problem)
+        self.talk = Conversation(problem, settings)
+        self.base = self.talk.baseline
         self.budget = max(settings.sampling.n, 0)
         self.attempts: list[Attempt] = []
         self.tokens = 0
@@ -384,7 +411,7 @@ class _Search:
         if proposed is None:
             return None
         text, name = proposed
-        asm = resolve_answer(text, self.base).asm
+        asm = self.talk.read(text).asm
         if not asm or db.known(asm_digest(asm)) is not None:
             return None
         verdict, _, _ = self._measure(db.next_id, COMPILER_SEED, asm)
@@ -450,15 +477,7 @@ class _Search:
             sp = db.speedup(pid)
             text = f"{sp.value:.2f}x" if sp is not None and sp.samples else None
             parents.append(Parent(db.programs[pid].asm, text))
-        return evolve_messages(
-            self.problem,
-            parents,
-            db.tried.get(slot.parents[0], ()),
-            context=str(self.settings.context),
-            answer="diff" if slot.kind == "diff" else "whole",
-            show_inputs=self.settings.show_inputs,
-            target=self.settings.target,
-        )
+        return self.talk.improve(parents, db.tried.get(slot.parents[0], ()), slot.kind == "diff")
 
     def _ask(self, db: ProgramDB, slots: list[Slot]) -> dict[int, tuple[Completion | None, float]]:
         """Model answers for the slots not answered before (in parallel)."""
@@ -522,7 +541,7 @@ class _Search:
         self, db: ProgramDB, s: Slot, completion: Completion | None, seconds: float, batch: _Batch
     ) -> None:
         text = completion.text if completion is not None else None
-        resolved = resolve_answer(text, db.programs[s.parents[0]].asm)
+        resolved = self.talk.read(text, db.programs[s.parents[0]].asm)
         origin = self._origin(s, completion)
         if resolved.error or not resolved.asm:
             status = Status.COMPILE_ERROR if resolved.error else Status.NO_ANSWER
