@@ -68,6 +68,9 @@ class ProblemSettings:
     cflags: Flags = ()  # every compile of the C source (reference, baseline, builds)
     ldflags: Flags = ()  # every link (e.g. -lgmp)
     compare: str = "exact"  # output comparison: exact, tokens or float:TOL
+    # what is left out of every comparison first: lines, masks, fields, tolerances
+    # ({"ignore_line": REGEX}, {"mask": REGEX}, {"field": N, "line": REGEX, "tolerance": T})
+    compare_rules: tuple[Mapping[str, Json], ...] = ()
     fuzz: FuzzSettings | None = None
     headers: tuple[str, ...] = ()  # files the source includes, relative to the folder
     units: tuple[str, ...] = ()  # other translation units (.c, also in headers)

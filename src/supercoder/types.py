@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 import functools
 import hashlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from importlib import import_module
@@ -73,6 +74,8 @@ class TestCase:
     input_factory: Callable[[], bytes] | None = field(default=None, compare=False, repr=False)
     hidden: bool = False
     args: tuple[str, ...] = ()  # command-line arguments (``tests/NAME.args``); argv[0] is fixed
+    # data files the run finds in its working folder (``tests/NAME.files/``): (name, bytes)
+    files: tuple[tuple[str, bytes], ...] = field(default=(), repr=False)
 
     def read_input(self) -> bytes:
         """The test's stdin."""
@@ -83,27 +86,53 @@ class TestCase:
         return self.input_factory()
 
     def run_input(self) -> bytes:
-        """What a run of this test is given: its stdin, led by its arguments when it has
-        any (``with_args``); every path that runs a test passes this to the sandbox."""
-        return with_args(self.args, self.read_input())
+        """What a run of this test is given: its stdin, led by its arguments and its data
+        files when it has any (``with_args``); every path that runs a test passes this
+        to the sandbox."""
+        return with_args(self.args, self.read_input(), self.files)
 
 
-# A run's input as one byte string: the arguments (one shell-quoted line after this mark)
-# then stdin. Inputs travel through timing, drawn inputs, digests and caches as bytes;
-# the sandbox splits them (``split_args``) into argv and stdin, so arguments are part of
+# A run's input as one byte string: the arguments (one shell-quoted line after this mark),
+# then the data files placed in the run's working folder (after FILES_MARK: a count, then
+# per file its name and byte length on a line each, then its bytes), then stdin. Inputs
+# travel through timing, drawn inputs, digests and caches as bytes; the sandbox splits
+# them (``split_run``) into argv, files and stdin, so arguments and files are part of
 # every input's identity and drawn like the rest of it (the input model sees the
-# arguments as a first line).
+# arguments as a first line, and a test's one data file as its body: ``data_file_view``).
 ARGS_MARK = b"\0supercoder-args\0"
+FILES_MARK = b"\0supercoder-files\0"
 MAX_ARGS_LINE = 64 << 10  # bytes of one test's argument line (the sandbox takes 128 KiB)
+MAX_FILES = 64  # data files of one test
+_FILE_NAME = re.compile(
+    r"[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}(/[A-Za-z0-9_+-][A-Za-z0-9._+-]{0,99}){0,3}"
+)
+
+Files = tuple[tuple[str, bytes], ...]
 
 
-def with_args(args: tuple[str, ...] | list[str], stdin: bytes) -> bytes:
-    """``stdin`` led by ``args`` (unchanged when there are none)."""
-    if not args:
+def is_data_file_name(name: str) -> bool:
+    """A name a test's data file may have: a relative path of at most four parts, each
+    of letters, digits and ``._+-`` (not starting with a dot): nothing outside the run's
+    folder, no hidden or odd names."""
+    return bool(_FILE_NAME.fullmatch(name))
+
+
+def with_args(
+    args: tuple[str, ...] | list[str],
+    stdin: bytes,
+    files: Files | list[tuple[str, bytes]] = (),
+) -> bytes:
+    """``stdin`` led by ``args`` and ``files`` (unchanged when there are none)."""
+    if not args and not files:
         return stdin
     import shlex
 
-    return ARGS_MARK + shlex.join(args).encode() + b"\n" + stdin
+    head = ARGS_MARK + shlex.join(args).encode() + b"\n" if args else b""
+    if files:
+        head += FILES_MARK + b"%d\n" % len(files)
+        for name, data in sorted(files):
+            head += name.encode() + b"\n" + b"%d\n" % len(data) + bytes(data)
+    return head + stdin
 
 
 def parse_args(text: str) -> tuple[str, ...]:
@@ -123,21 +152,66 @@ def parse_args(text: str) -> tuple[str, ...]:
 
 
 def split_args(data: bytes) -> tuple[tuple[str, ...], bytes]:
-    """(arguments, stdin) of a run's input made by ``with_args``; a line that does not
-    parse as shell words is taken as whitespace-separated words."""
-    if not data.startswith(ARGS_MARK):
-        return (), data
-    import shlex
-
-    line, _, stdin = data[len(ARGS_MARK) :].partition(b"\n")
-    if b"\0" in line or len(line) > MAX_ARGS_LINE:  # not arguments a run can take: all stdin
-        return (), data
-    text = line.decode(errors="replace")
-    try:
-        args = tuple(shlex.split(text))
-    except ValueError:
-        args = tuple(text.split())
+    """(arguments, stdin) of a run's input made by ``with_args`` (its data files left
+    out: ``split_run``); a line that does not parse as shell words is taken as
+    whitespace-separated words."""
+    args, _, stdin = split_run(data)
     return args, stdin
+
+
+def split_run(data: bytes) -> tuple[tuple[str, ...], Files, bytes]:
+    """(arguments, data files, stdin) of a run's input made by ``with_args``; a files
+    block that does not parse (or names a file outside the run's folder) is stdin."""
+    args: tuple[str, ...] = ()
+    if data.startswith(ARGS_MARK):
+        import shlex
+
+        line, _, rest = data[len(ARGS_MARK) :].partition(b"\n")
+        if b"\0" not in line and len(line) <= MAX_ARGS_LINE:  # else: all stdin
+            text = line.decode(errors="replace")
+            try:
+                args = tuple(shlex.split(text))
+            except ValueError:
+                args = tuple(text.split())
+            data = rest
+    if not data.startswith(FILES_MARK):
+        return args, (), data
+    files = _split_files(data[len(FILES_MARK) :])
+    if files is None:
+        return args, (), data
+    return args, files[0], files[1]
+
+
+def _split_files(data: bytes) -> tuple[Files, bytes] | None:
+    count, _, rest = data.partition(b"\n")
+    if not count.isdigit() or int(count) > MAX_FILES:
+        return None
+    out = []
+    for _ in range(int(count)):
+        name, _, rest = rest.partition(b"\n")
+        size, _, rest = rest.partition(b"\n")
+        text = name.decode(errors="replace")
+        if not size.isdigit() or int(size) > len(rest) or not is_data_file_name(text):
+            return None
+        out.append((text, rest[: int(size)]))
+        rest = rest[int(size) :]
+    return tuple(out), rest
+
+
+def data_file_view(data: bytes) -> tuple[bytes, str | None]:
+    """A run's input as the input model sees it: one whose stdin is empty and which ships
+    exactly one data file is that file, after its arguments (its name returned); any
+    other input as it is, its files left out (None)."""
+    args, files, stdin = split_run(data)
+    if len(files) == 1 and not stdin:
+        return with_args(args, files[0][1]), files[0][0]
+    return with_args(args, stdin), None
+
+
+def from_data_file_view(data: bytes, name: str) -> bytes:
+    """The inverse of ``data_file_view`` for a drawn input: its body is the file ``name``."""
+    args, _, body = split_run(data)
+    return with_args(args, b"", ((name, body),))
 
 
 @dataclass(frozen=True)

@@ -46,6 +46,7 @@ def profiled(tmp_path_factory) -> Path:
     assert proc.returncode == 0, proc.stderr
     assert "profiling which of the 3 units the time goes in" in proc.stderr  # progress
     assert "running the -O3 reference on 3 test(s)" in proc.stderr
+    assert "the time goes in src/vm.c: it is the answer unit; building again" in proc.stderr
     assert "answer unit: src/vm.c (the profile puts" in proc.stdout, proc.stdout
     return out
 

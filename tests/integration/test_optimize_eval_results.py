@@ -131,6 +131,7 @@ def test_eval_lines_per_problem_and_untimed_problems_stay_out_of_the_figures(tmp
         ln.split()[0]: ln for ln in result.output.splitlines() if ln.startswith(("fast ", "tiny "))
     }
     assert "ok" in lines["fast"] and "improved" in lines["fast"] and "[" in lines["fast"]
+    assert re.search(r"\] at load \d+\.\d\d/CPU improved", lines["fast"]), lines["fast"]
     assert re.search(r"\d+\.\ds wall  \[\d/2, \d+s elapsed", lines["fast"]), lines["fast"]
     assert "not timed: every test's baseline ran under 5 ms" in lines["tiny"]
     s = json.loads(out.read_text())

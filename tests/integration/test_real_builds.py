@@ -15,6 +15,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
+from supercoder.types import split_flags
 from tests.conftest import sandbox_or_skip
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_builds"
@@ -150,7 +151,7 @@ def test_polybench_inits_as_documented_include_folders_and_a_second_source(tmp_p
     assert "-DSMALL_DATASET" in proc.stdout and "-DLARGE_DATASET" in proc.stdout
     folder = tmp_path / "gemver"
     meta = json.loads((folder / "problem.json").read_text())
-    flags = meta["cflags"].split()
+    flags = split_flags(meta["cflags"])
     assert "-Ilib/utilities" in flags and "-I." in flags  # rewritten to point inside
     assert not any(f.startswith("-I") and f not in ("-Ilib/utilities", "-I.") for f in flags)
     assert set(meta["headers"]) == {

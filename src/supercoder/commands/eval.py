@@ -417,6 +417,8 @@ class _Tally:
         ci = r.speedup_ci
         if r.timed and r.speedup is not None:
             speed = f"{r.speedup:.3f}x" + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
+            load = outcome.best.checked.context.measurement.load
+            speed += f" at load {load:.2f}/CPU" if load is not None else ""
         elif r.correct:
             why = r.timed_reason.removeprefix("not timed").strip(" :")
             speed = f"not timed: {why}" if why else "not timed"

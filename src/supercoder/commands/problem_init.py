@@ -21,6 +21,7 @@ from supercoder.commands.options import (
 )
 from supercoder.errors import UserError
 from supercoder.problems.init import InitConfig, create_from_sources
+from supercoder.problems.outputs import Rule, RuleKind, parse_field_spec
 from supercoder.problems.sources import with_build_flags
 from supercoder.prompting.inputgen import write_pair
 
@@ -59,6 +60,44 @@ def problem_init(
     compare: Annotated[
         str, typer.Option(help="Output comparison: exact, tokens or float:TOL.")
     ] = "exact",
+    ignore_line: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore-line",
+            metavar="REGEX",
+            help="Leave every output line this regex matches (a search) out of every "
+            "comparison: a line with the program's own clock, e.g. --ignore-line 'Time:' "
+            "(repeatable; problem.json compare_rules).",
+        ),
+    ] = None,
+    mask: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--mask",
+            metavar="REGEX",
+            help="Mask every match of this regex (each group's span, if it has groups) in "
+            "both outputs before comparing: a pointer, --mask '0x[0-9a-f]+' (repeatable).",
+        ),
+    ] = None,
+    ignore_field: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--ignore-field",
+            metavar="[REGEX@]N",
+            help="Leave the N-th whitespace-separated field (1 is the first) of each line "
+            "REGEX matches (every line without REGEX@) out of every comparison, e.g. "
+            "--ignore-field 'Ptr_Comp@2' (repeatable).",
+        ),
+    ] = None,
+    tolerance: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tolerance",
+            metavar="[REGEX@]N:TOL",
+            help="Compare the N-th field of each line REGEX matches as a number within TOL "
+            "(absolute or relative), e.g. --tolerance 'Result@2:1e-6' (repeatable).",
+        ),
+    ] = None,
     split: SplitOpt = None,
     force: Annotated[bool, FORCE] = False,
     timeout: Annotated[float, TIMEOUT] = 20.0,
@@ -111,6 +150,19 @@ def problem_init(
             "--inputs each NAME= makes a test NAME on empty stdin). Stored as "
             "tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the "
             "same fixed name (./program) in every run.",
+        ),
+    ] = None,
+    files: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--files",
+            metavar="[NAME=]PATH",
+            help="A data file the program reads by name (a folder: its files), shipped with "
+            "every test (tests/NAME.files/) and placed in the working folder of every run: "
+            "--args input.dat --files input.dat, or --files input.dat=data/large.dat "
+            "(repeatable). A file the arguments name "
+            "that exists here is shipped without it; a NAME.files/ folder beside an input "
+            "is that test's. /dev/stdin is the run's stdin.",
         ),
     ] = None,
     generator: Annotated[
@@ -173,6 +225,8 @@ def problem_init(
     Example: supercoder problem init sum.c --inputs inputs/ -o problems/sum --constraint 'N<=200000'
     Example: supercoder problem init perft.c --args d4=4 --args d5=5 -o problems/perft
     Example: supercoder problem init par.c --inputs kattis/par --cflags -fopenmp --compare float:1e-6
+    Example: supercoder problem init bench.c --args 20 --ignore-line 'Time:' -o problems/bench
+    Example: supercoder problem init crc.c --args 'data.bin' --files data.bin -o problems/crc
     Example: supercoder problem init main.c vm.c chunk.c --answer-unit vm.c --inputs scripts/ -o clox
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
@@ -183,6 +237,7 @@ def problem_init(
         cflags=with_build_flags(cflags, include or (), define or ()),
         ldflags=ldflags,
         compare=compare,
+        compare_rules=compare_rules(ignore_line, mask, ignore_field, tolerance),
         split=split,
         force=force,
         timeout=timeout,
@@ -192,6 +247,7 @@ def problem_init(
         args=tuple(args or ()),
         join=join,
         validator=validator,
+        files=tuple(files or ()),
         show_all=show_all,
         answer_unit=(answer_unit or [""])[0],
         also_answer=tuple((answer_unit or [])[1:]),
@@ -204,11 +260,33 @@ def problem_init(
             "of them all (give one or the other)"
         )
     report = create_from_sources(sources, inputs, out, opts)
+    if opts.compare_rules:
+        rules = ", ".join(r.describe() for r in opts.compare_rules)
+        typer.echo(f"outputs compared after leaving out: {rules} (problem.json compare_rules)")
     pair = None
     if ask is not None and report.reads_input:
         typer.echo(f"asking {model} for a generator and a validator...", err=True)
         pair = write_pair(report.folder, ask, str(model))
     _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
+
+
+def compare_rules(
+    ignore_line: list[str] | None,
+    mask: list[str] | None,
+    ignore_field: list[str] | None,
+    tolerance: list[str] | None,
+) -> tuple[Rule, ...]:
+    """The comparison rules the options declare, in the order: lines, masks, fields,
+    tolerances; a one-line error naming the bad one."""
+    rules: list[Rule] = []
+    try:
+        rules += [Rule(RuleKind.IGNORE_LINE, r) for r in ignore_line or ()]
+        rules += [Rule(RuleKind.MASK, r) for r in mask or ()]
+        rules += [parse_field_spec(f, with_tolerance=False) for f in ignore_field or ()]
+        rules += [parse_field_spec(f, with_tolerance=True) for f in tolerance or ()]
+    except ValueError as e:
+        raise UserError(f"comparison rule: {e}") from e
+    return tuple(rules)
 
 
 def hot_unit(folder: Path) -> tuple[str, str] | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -10,6 +11,7 @@ import typer
 from supercoder.commands.options import note
 from supercoder.problems.inputmodel import constraint_lines, model_for
 from supercoder.problems.loading import load_problem_arg
+from supercoder.problems.outputs import problem_mode
 from supercoder.verify.unseen import domain_line, sources
 
 
@@ -38,9 +40,11 @@ def show_cmd(
     typer.echo(
         f"problem {problem.name}: {len(problem.tests) - hidden} visible, {hidden} hidden tests"
     )
-    typer.echo(f"compare: {problem.compare}; exit code {problem.exit_code}")
+    typer.echo(
+        f"compare: {problem_mode(problem.settings).describe()}; exit code {problem.exit_code}"
+    )
     if problem.cflags or problem.ldflags:
-        typer.echo(f"flags: {' '.join(problem.cflags)} | {' '.join(problem.ldflags)}")
+        typer.echo(f"flags: {shlex.join(problem.cflags)} | {shlex.join(problem.ldflags)}")
     if problem.units or problem.answer_joined:
         answer = problem.answer_unit or "source.c (the unit with main)"
         if problem.answer_joined:

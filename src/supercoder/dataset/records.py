@@ -72,6 +72,7 @@ PROBLEM_SETTINGS = (
     "cflags",
     "ldflags",
     "compare",
+    "compare_rules",
     "exit_code",
 )  # problem.json keys carried in extra_info
 

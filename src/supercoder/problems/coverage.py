@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
@@ -29,7 +29,7 @@ from supercoder.problems.loading import load_problem
 from supercoder.sandbox.box import Limits
 from supercoder.sandbox.oneshot import run_isolated
 from supercoder.toolchain.flags import check_flags
-from supercoder.toolchain.gcc import c_messages, copy_headers
+from supercoder.toolchain.gcc import c99_inline, c_messages, copy_headers, missing_symbols
 from supercoder.types import Problem
 
 MEMORY_BYTES = 2 << 30
@@ -71,6 +71,14 @@ def _gcc(args: list[str], cwd: Path) -> None:
         raise UserError(f"cannot build with --coverage: {c_messages(run, cwd)}")
 
 
+def _coverage_build(
+    work: Path, compile_flags: Sequence[str], units: Sequence[str], link: Sequence[str]
+) -> None:
+    _gcc(["-O0", *compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
+    others = (*units, *compile_flags) if units else ()  # linked beside
+    _gcc(["--coverage", "source.o", *others, "-o", "prog", "-lm", *link], work)
+
+
 def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     """Run every test of ``problem`` on a ``--coverage`` build and measure it."""
     check_flags(problem.cflags, "cflags")
@@ -79,9 +87,12 @@ def problem_coverage(problem: Problem, timeout: float = 60.0) -> Coverage:
     work = Path(tempfile.mkdtemp(prefix=temp_prefix("cov")))
     try:
         (work / "source.c").write_text(problem.source)
-        _gcc(["-O0", *compile_flags, "--coverage", "-c", "source.c", "-o", "source.o"], work)
-        units = (*problem.units, *compile_flags) if problem.units else ()  # linked beside
-        _gcc(["--coverage", "source.o", *units, "-o", "prog", "-lm", *link], work)
+        try:
+            _coverage_build(work, compile_flags, problem.units, link)
+        except UserError as e:  # C99 inline functions not inlined at -O0: adapt (gcc.compile_c)
+            if not c99_inline(problem.source, missing_symbols(str(e))):
+                raise
+            _coverage_build(work, (*compile_flags, "-fgnu89-inline"), problem.units, link)
         for test in problem.tests:
             run = run_isolated(["./prog"], work, limits=_limits(timeout), stdin=test.run_input())
             if run.outcome == "timeout":

@@ -65,6 +65,7 @@ from supercoder.problems.inputmodel import (
     size_caps,
     top_sizes,
 )
+from supercoder.problems.outputs import outputs_match, problem_mode
 from supercoder.problems.validator import valid_inputs, validators_digest
 from supercoder.sandbox.box import Limits, open_sandbox
 from supercoder.sandbox.oneshot import run_isolated
@@ -228,7 +229,8 @@ class Judge:
             sigs |= signatures(run.stderr)
             clean = clean and run.clean_exit
         o3, o0 = self._runs(["O3", "O0"], inputs)
-        agrees = all(a.stdout == b.stdout for a, b in zip(o3, o0, strict=True))
+        mode = problem_mode(self.problem.settings)
+        agrees = all(outputs_match(a.stdout, b.stdout, mode) for a, b in zip(o3, o0, strict=True))
         return Behaviour(frozenset(sigs), clean, agrees, san is not None)
 
     def _runs(
@@ -283,15 +285,18 @@ class Judge:
         o0 = found[2] if len(levels) > 2 else None
         out = []
         san = self._sanitizer() if full else None
+        mode = problem_mode(self.problem.settings)
         for i, (data, run) in enumerate(zip(inputs, runs, strict=True)):
             if not run.clean_exit:
                 kind = "timeout" if run.outcome == "timeout" else "runtime_error"
                 out.append(Outcome(False, run.cpu_seconds, kind))
                 continue
-            if again[i].stdout != run.stdout:
+            if not outputs_match(again[i].stdout, run.stdout, mode):
                 out.append(Outcome(False, run.cpu_seconds, "nondeterministic"))
                 continue
-            if o0 is not None and (not o0[i].clean_exit or o0[i].stdout != run.stdout):
+            if o0 is not None and (
+                not o0[i].clean_exit or not outputs_match(o0[i].stdout, run.stdout, mode)
+            ):
                 out.append(Outcome(False, run.cpu_seconds, "-O0 prints something else"))
                 continue
             if san is not None:
@@ -328,7 +333,8 @@ def sanitizer_clean(problem: Problem, inputs: Sequence[bytes]) -> list[bytes] | 
 
 
 def tests_digest(problem: Problem) -> str:
-    h = hashlib.sha256(f"{problem.compare}\n{problem.exit_code}\n".encode())
+    mode = problem_mode(problem.settings)
+    h = hashlib.sha256(f"{mode.describe()}\n{problem.exit_code}\n".encode())
     h.update(problem.source.encode())
     h.update(" ".join((*problem.cflags, "|", *problem.ldflags)).encode())
     for t in problem.tests:
@@ -673,7 +679,7 @@ def _widenable(model: InputModel) -> bool:
 
 
 def _words(model: InputModel) -> bool:
-    return '"word"' in json.dumps(model.spec.get("body"))
+    return '"chars"' in json.dumps(model.spec.get("body"))  # not flags drawn as seen
 
 
 class _Calibration:
@@ -996,8 +1002,9 @@ def _why_not_grown(d: dict) -> str:
     if float(d.get("grow", 1) or 1) < 1:
         return "the visible sizes already run past the time budget"
     if top is not None and float(top) >= TOP_SECONDS / 2:
+        how = "past" if float(top) > 2 * TOP_SECONDS else "about"
         return (
-            f"the largest visible sizes already run {1000 * float(top):.1f} ms, about the "
+            f"the largest visible sizes already run {1000 * float(top):.1f} ms, {how} the "
             f"{1000 * TOP_SECONDS:.0f} ms budget"
         )
     return "the input model has no size to grow"

@@ -44,7 +44,7 @@ from supercoder.problems.inputmodel import (
 )
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
-from supercoder.problems.outputs import outputs_match, parse_mode
+from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, parse_mode
 from supercoder.problems.sources import (
     BuildFiles,
     answer_unit_of,
@@ -55,7 +55,16 @@ from supercoder.problems.sources import (
 )
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
-from supercoder.types import parse_args, split_flags, with_args
+from supercoder.types import (
+    MAX_FILES,
+    Files,
+    data_file_view,
+    from_data_file_view,
+    is_data_file_name,
+    parse_args,
+    split_flags,
+    with_args,
+)
 
 INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
 
@@ -66,9 +75,14 @@ class InitConfig:
 
     Fields:
         hidden_dir: a folder of hidden tests (judged, never shown in prompts).
-        cflags: extra compiler flags, stored in ``problem.json`` (e.g. ``-fopenmp``).
+        cflags: extra compiler flags (a list, or one shell-quoted line split once),
+            stored in ``problem.json`` as a list (e.g. ``["-fopenmp"]``): a flag holding
+            spaces or quotes (``-DFLAGS_STR="-O2 -lrt"``) stays one flag in every build.
         ldflags: extra linker flags, stored in ``problem.json`` (e.g. ``-lgmp``).
         compare: how outputs are judged (``exact``, ``tokens``, ``float:TOL``).
+        compare_rules: what is left out of every comparison first (lines, masked text,
+            fields, fields within a tolerance: ``problems/outputs.py``), stored as
+            ``problem.json`` ``compare_rules``; the reference's own runs are compared so.
         split: the ``problem.json`` split (``train``, ``val``; None: none).
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
@@ -88,6 +102,10 @@ class InitConfig:
             the visible inputs while the reference handles it; stored with the model);
             None: yes, unless ``SUPERCODER_DOMAIN_AT_INIT=0`` (then the first check finds
             it, cached; the test suite's setting).
+        files: data files every test ships (``tests/NAME.files/``): placed in the
+            working folder of every run (a folder: its files, by their path in it). A
+            test's arguments that name an existing file (``--args input.dat``) ship it
+            too, and a ``NAME.files/`` folder beside an input is that test's.
         show_all: keep every input visible even where no fresh input can be drawn
             (by default init then keeps the largest inputs hidden: ``_keep_largest_hidden``).
         validator: an input validator to copy in as ``validate.py``
@@ -108,9 +126,10 @@ class InitConfig:
     """
 
     hidden_dir: Path | None = None
-    cflags: str = ""
-    ldflags: str = ""
+    cflags: str | tuple[str, ...] = ()
+    ldflags: str | tuple[str, ...] = ()
     compare: str = "exact"
+    compare_rules: tuple[Rule, ...] = ()
     split: str | None = None
     force: bool = False
     timeout: float = 20.0
@@ -122,6 +141,7 @@ class InitConfig:
     args: tuple[str, ...] = ()
     join: bool = False
     validator: Path | None = None
+    files: tuple[Path, ...] = ()
     show_all: bool = False
     answer_unit: str = ""
     hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
@@ -208,6 +228,7 @@ def create_problem(
         hidden_layout = discover(opts.hidden_dir, hidden=True)
         tests += hidden_layout.tests
     args = _test_args(tests, per_test, every)
+    files, shipped = _data_files(tests, args, opts.files)
     _check_target(out_dir, opts.force)
     created = _missing_parents(out_dir)
     out_dir.parent.mkdir(parents=True, exist_ok=True)
@@ -216,7 +237,7 @@ def create_problem(
     try:
         given = inputs_dir is not None or any(args.values())
         _say(opts, f"running the -O3 reference on {len(tests)} test(s)...")
-        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args)
+        filled = _fill(staging, build, tests, opts, given_inputs=given, args=args, files=files)
         hot = _hot_unit(staging, build, opts)
         if hot is not None and hot[0] == "source.c":
             opts = replace(opts, answer_why=hot[1])
@@ -227,12 +248,15 @@ def create_problem(
             shutil.rmtree(staging, ignore_errors=True)
             for d in created:
                 _rmdir_quietly(d)
+            _say(opts, f"the time goes in {hot[0]}: it is the answer unit; building again")
             again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
             return create_problem(source_path, inputs_dir, out_dir, again)
         if filled.reads_input:
             _say(opts, "finding the input domain (drawing and timing inputs)...")
         timed, domain, small, stale = (
-            _timed_source(staging, tests, opts, args) if filled.reads_input else ("", "", False, "")
+            _timed_source(staging, tests, opts, args, files)
+            if filled.reads_input
+            else ("", "", False, "")
         )
         kept: tuple[str, ...] = ()
         worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
@@ -251,6 +275,7 @@ def create_problem(
     if with_args_:
         more = f" (and {len(with_args_) - 6} more)" if len(with_args_) > 6 else ""
         found.append(f"arguments (tests/NAME.args): {'; '.join(with_args_[:6])}{more}")
+    found += shipped
     if opts.hidden_dir is not None:
         found += [f"hidden {line}" for line in hidden_layout.describe(opts.hidden_dir)]
     return InitReport(
@@ -306,6 +331,73 @@ def _answer_line(build: BuildFiles, opts: InitConfig) -> str:
         f"answer unit: {build.answer} ({opts.answer_why}); {build.main_unit} (main) and the "
         "other units are linked as gcc -O3 builds them"
     )
+
+
+def _data_files(
+    tests: Sequence[TestFile], args: dict[str, tuple[str, ...]], given: Sequence[Path]
+) -> tuple[dict[str, Files], list[str]]:
+    """Each test's data files: ``--files`` (every test), a ``NAME.files/`` folder beside
+    its input, and the files its arguments name that exist here (``--args input.dat``);
+    and one line per source, for the report."""
+    every: dict[str, bytes] = {}
+    for path in given:  # PATH, or NAME=PATH (shipped as NAME)
+        name, eq, where = str(path).partition("=")
+        if eq and not path.exists() and is_data_file_name(name):
+            every.update(_read_data(Path(where), name))
+        else:
+            every.update(_read_data(path, path.name))
+    out: dict[str, Files] = {}
+    named: dict[str, None] = {}
+    beside: dict[str, None] = {}
+    for t in tests:
+        mine = dict(every)
+        if t.input is not _EMPTY_STDIN:
+            folder = t.input.parent / f"{t.input.stem}.files"
+            if folder.is_dir() and not folder.is_symlink():
+                mine.update(_read_data(folder, ""))
+                beside[str(folder)] = None
+        for arg in args.get(t.name, ()):
+            if arg not in mine and is_data_file_name(arg) and Path(arg).is_file():
+                mine.update(_read_data(Path(arg), arg))
+                named[arg] = None
+        if len(mine) > MAX_FILES:
+            raise UserError(f"test {t.name}: more than {MAX_FILES} data files")
+        out[t.name] = tuple(sorted(mine.items()))
+    lines = []
+    if every:
+        lines.append(f"data files (--files), in every run's folder: {', '.join(sorted(every))}")
+    if named:
+        lines.append(
+            "data files named in the arguments, shipped with their tests (tests/NAME.files/): "
+            + ", ".join(named)
+        )
+    if beside:
+        lines.append(f"data files beside the inputs: {', '.join(list(beside)[:4])}")
+    return out, lines
+
+
+def _read_data(path: Path, name: str) -> dict[str, bytes]:
+    """A data file (as ``name``) or a folder's files (by their path below it, under
+    ``name``): regular files only, never a link (a problem holds copies, never links out
+    of its folder), each a name a run's folder can hold."""
+    if path.is_symlink():
+        raise UserError(f"--files {path}: a symbolic link (give the file itself)")
+    if not path.is_dir():
+        if not is_data_file_name(name):
+            raise UserError(
+                f"--files {path}: a data file's name is letters, digits and ._+- (not "
+                "starting with a dot)"
+            )
+        return {name: read_regular(path, MAX_FILE_BYTES, "data file")}
+    out: dict[str, bytes] = {}
+    for item in sorted(path.rglob("*")):
+        if item.is_symlink():
+            raise UserError(f"--files {item}: a symbolic link (give the file itself)")
+        if item.is_dir():
+            continue
+        rel = "/".join(p for p in (name, item.relative_to(path).as_posix()) if p)
+        out.update(_read_data(item, rel))
+    return out
 
 
 def _label(t: TestFile, args: dict[str, tuple[str, ...]]) -> str:
@@ -462,6 +554,7 @@ def _fill(
     opts: InitConfig,
     given_inputs: bool = True,
     args: dict[str, tuple[str, ...]] | None = None,
+    files: dict[str, Files] | None = None,
 ) -> _Filled:
     source_path, source = build.main, build.source
     args = args or {}
@@ -478,8 +571,13 @@ def _fill(
         b"" if t.input is _EMPTY_STDIN else read_regular(t.input, MAX_FILE_BYTES, "test input")
         for t in tests
     ]
-    datas = [with_args(args.get(t.name, ()), d) for t, d in zip(tests, stdins, strict=True)]
+    files = files or {}
+    datas = [
+        with_args(args.get(t.name, ()), d, files.get(t.name, ()))
+        for t, d in zip(tests, stdins, strict=True)
+    ]
     include = ("-iquote", str(folder.resolve())) if headers else ()
+    adapted: list[str] = []
     runs = reference_runs(
         source,
         datas,
@@ -490,6 +588,8 @@ def _fill(
         names=[_label(t, args) for t in tests],
         exit_code=opts.exit_code,
         units=build.units,
+        differ=_differ(_mode(opts)),
+        notes=adapted,
     )
     reads_input = _reads_input(source, datas, runs, opts, include, source_path, build.units)
     if reads_input and not given_inputs:
@@ -498,6 +598,7 @@ def _fill(
             "give its tests with --inputs DIR"
         )
     warnings = _empty_outputs(source_path, [t.name for t in tests], runs, build.files.values())
+    warnings += adapted  # how the tool's own build adapted to what gcc -O3 builds
     if not any(args.values()) and reads_argv([build.main, *build.files.values()]):
         warnings.append(
             f"{source_path} reads its command line (argc/argv) but no test has arguments: "
@@ -512,8 +613,11 @@ def _fill(
         (sub / f"{t.name}.out").write_bytes(run.output)
         if args.get(t.name):
             (sub / f"{t.name}.args").write_text(shlex.join(args[t.name]) + "\n")
+        for rel, content in files.get(t.name, ()):
+            (sub / f"{t.name}.files" / rel).parent.mkdir(parents=True, exist_ok=True)
+            (sub / f"{t.name}.files" / rel).write_bytes(content)
         answer = None if t.answer is None else read_regular(t.answer, MAX_FILE_BYTES, "answer")
-        if answer is not None and not outputs_match(run.output, answer, opts.compare):
+        if answer is not None and not outputs_match(run.output, answer, _mode(opts)):
             disagreements.append(
                 f"{t.name}: the reference output differs from {t.answer} "
                 f"({_first_difference(run.output, answer)})"
@@ -557,7 +661,8 @@ def _reads_input(
     given (the first input with its digits changed; probes run only when the outputs
     agree: a program whose outputs differ reads its input). A probe that fails (a crash
     or a timeout) means the program needs its input."""
-    if any(r.output != runs[0].output for r in runs[1:]):
+    mode = _mode(opts)
+    if any(not outputs_match(r.output, runs[0].output, mode) for r in runs[1:]):
         return True
     probes = [p for p in dict.fromkeys((b"", _other_input(datas))) if p not in datas]
     if not probes:
@@ -573,8 +678,9 @@ def _reads_input(
         label=str(source_path),
         exit_code=opts.exit_code,
         units=units,
+        differ=_differ(mode),
     )
-    same = [r.ok and r.output == runs[0].output for r in results]
+    same = [r.ok and outputs_match(r.output, runs[0].output, mode) for r in results]
     return not (len(same) == len(probes) and all(same))
 
 
@@ -595,6 +701,10 @@ def _other_input(datas: Sequence[bytes]) -> bytes:
     first = next((d for d in datas if d), b"")
     if not first:
         return _PROBE
+    view, name = data_file_view(first)  # a data file's digits, not its length's
+    if name is not None:
+        other = _other_input([view])
+        return from_data_file_view(other, name) if other != view else first
     shifted = bytes((c - 47) % 10 + 48 if 48 <= c <= 57 else c for c in first)
     if shifted != first:
         return shifted
@@ -654,7 +764,7 @@ _SIZE_DEFAULT = re.compile(
 )
 
 
-def size_macros(paths: Sequence[Path], cflags: str = "") -> str:
+def size_macros(paths: Sequence[Path], cflags: str | Sequence[str] = ()) -> str:
     """How a program that reads no input is sized, from its files: the dataset macros
     (``#ifdef LARGE_DATASET``, PolyBench) or ``#ifndef N / #define N 1000`` defaults it
     tests; one line saying what was found, or that nothing was."""
@@ -708,6 +818,7 @@ def _timed_source(
     tests: Sequence[TestFile],
     opts: InitConfig,
     args: dict[str, tuple[str, ...]] | None = None,
+    files: dict[str, Files] | None = None,
 ) -> tuple[str, str, bool, str]:
     """Where checks will draw their timed inputs from, said at init: the generator, else
     an input model inferred from every input (with the declared constraints), its domain
@@ -718,7 +829,10 @@ def _timed_source(
     checked = " (each must pass the validator, validate.py)" if opts.validator is not None else ""
     at_init = os.environ.get("SUPERCODER_DOMAIN_AT_INIT", "1") != "0"
     calibrating = opts.calibrate or (opts.calibrate is None and at_init)
-    own = [with_args((args or {}).get(t.name, ()), _stdin_of(t)) for t in tests]
+    own = [
+        with_args((args or {}).get(t.name, ()), _stdin_of(t), (files or {}).get(t.name, ()))
+        for t in tests
+    ]
     if opts.generator is not None:
         line, small = "the problem's generator (gen.py), at the sizes it lists", False
         if calibrating:
@@ -887,15 +1001,32 @@ def _meta(folder: Path, source_path: Path, opts: InitConfig) -> dict:
     meta: dict = {"name": name, "origin": str(source_path)}
     if opts.split:
         meta["split"] = opts.split
-    if opts.cflags.strip():
-        meta["cflags"] = opts.cflags.strip()
-    if opts.ldflags.strip():
-        meta["ldflags"] = opts.ldflags.strip()
+    for key in ("cflags", "ldflags"):  # lists: no flag is joined and split again
+        flags = split_flags(getattr(opts, key))
+        if flags:
+            meta[key] = list(flags)
     if parse_mode(opts.compare).kind != "exact":
         meta["compare"] = str(parse_mode(opts.compare))
+    if opts.compare_rules:
+        meta["compare_rules"] = [r.to_json() for r in opts.compare_rules]
     if opts.exit_code:
         meta["exit_code"] = opts.exit_code
     return meta
+
+
+def _mode(opts: InitConfig) -> Mode:
+    """The problem's comparison: ``--compare`` with the rules given."""
+    return parse_mode(opts.compare).with_rules(opts.compare_rules)
+
+
+def _differ(mode: Mode):
+    """How two runs of the reference differ under ``mode`` (None: they match), with the
+    first differing lines, the cause and the rules that would leave it out."""
+
+    def differ(a: bytes, b: bytes) -> str | None:
+        return None if outputs_match(a, b, mode) else diagnose(a, b, mode).message()
+
+    return differ
 
 
 def _first_difference(actual: bytes, expected: bytes) -> str:

@@ -34,6 +34,7 @@ from pathlib import Path
 from supercoder.errors import UserError, file_kind, printable
 
 ARGS_SUFFIX = ".args"  # NAME.args: the test's command-line arguments (one shell-quoted line)
+FILES_SUFFIX = ".files"  # NAME.files/: the test's data files (never inputs themselves)
 ANSWER_SUFFIXES = frozenset({".ans", ".out", ".output", ".expected", ".answer", ".a"})
 SKIPPED_SUFFIXES = frozenset(
     {
@@ -292,7 +293,11 @@ def _check_unique(tests: list[TestFile]) -> None:
 
 
 def _dotted(path: Path, root: Path) -> bool:
-    return any(part.startswith(".") for part in path.relative_to(root).parts)
+    """A hidden file, or one of a test's data files (inside ``NAME.files/``): no input."""
+    parts = path.relative_to(root).parts
+    return any(part.startswith(".") for part in parts) or any(
+        part.endswith(FILES_SUFFIX) for part in parts[:-1]
+    )
 
 
 def _rel(path: Path, root: Path) -> Path:

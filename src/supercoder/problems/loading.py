@@ -20,6 +20,10 @@ A problem folder holds:
 - ``tests/NAME.gen``      instead of ``NAME.in`` for large inputs: JSON
   ``{"seed": S, "size": N, "sha256": H}``; the input is ``gen.py``'s output, checked
   against ``sha256`` and cached;
+- ``tests/NAME.files/``   optional: the test's data files (``crc input.dat``: the files
+  its arguments name), placed read-only in the working folder of every run of the test
+  (reference, baseline, candidates, coverage, profiles): regular files only, names of
+  letters, digits and ``._+-`` (``types.is_data_file_name``), at most 64;
 - ``hidden/``             the same layout for hidden tests (used to judge, never shown).
 
 Every file is read as a regular file inside the folder: a symbolic link (or a path that
@@ -50,7 +54,14 @@ from supercoder.problems.generator import run_generator
 from supercoder.problems.schema import check_fields
 from supercoder.settings import ProblemSettings
 from supercoder.toolchain.flags import check_flags
-from supercoder.types import Problem, TestCase, parse_args, split_flags
+from supercoder.types import (
+    MAX_FILES,
+    Problem,
+    TestCase,
+    is_data_file_name,
+    parse_args,
+    split_flags,
+)
 
 log = logging.getLogger("supercoder")
 
@@ -300,12 +311,19 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
         inp, gen = tdir / f"{stem}.in", tdir / f"{stem}.gen"
         expected = read_bytes(folder, out)
         args = _test_args(folder, tdir / f"{stem}.args")
+        files = test_files(folder, tdir / f"{stem}.files")
         if inp.exists() or inp.is_symlink():
             data = read_bytes(folder, inp)
-            tests.append(TestCase(name, expected, input_bytes=data, hidden=hidden, args=args))
+            tests.append(
+                TestCase(name, expected, input_bytes=data, hidden=hidden, args=args, files=files)
+            )
         elif gen.is_file():
             factory = _generated_input(folder, own_file(folder, gen))
-            tests.append(TestCase(name, expected, input_factory=factory, hidden=hidden, args=args))
+            tests.append(
+                TestCase(
+                    name, expected, input_factory=factory, hidden=hidden, args=args, files=files
+                )
+            )
         else:
             raise UserError(f"{out}: no matching {stem}.in or {stem}.gen")
     for orphan in sorted(tdir.glob("*.in")):
@@ -314,6 +332,32 @@ def _load_tests(folder: Path, sub: str, hidden: bool) -> list[TestCase]:
                 "warning: %s has no matching %s.out: not a test (skipped)", orphan, orphan.stem
             )
     return tests
+
+
+def test_files(folder: Path, path: Path) -> tuple[tuple[str, bytes], ...]:
+    """A test's data files (``NAME.files/``: every regular file below it, by its path
+    there); () without the folder. A link, a name a run's folder cannot hold, or more
+    than ``MAX_FILES`` files: UserError naming it."""
+    if not (path.exists() or path.is_symlink()):
+        return ()
+    own_file(folder, path)
+    if not path.is_dir():
+        raise UserError(f"{printable(str(path))}: a test's data files are a folder (NAME.files/)")
+    out = []
+    for item in sorted(path.rglob("*")):
+        own_file(folder, item)
+        if item.is_dir():
+            continue
+        rel = item.relative_to(path).as_posix()
+        if not is_data_file_name(rel):
+            raise UserError(
+                f"{printable(str(item))}: a data file's name is a relative path of letters, "
+                "digits and ._+- (at most 4 parts, none starting with a dot)"
+            )
+        out.append((rel, read_bytes(folder, item)))
+        if len(out) > MAX_FILES:
+            raise UserError(f"{printable(str(path))}: more than {MAX_FILES} data files")
+    return tuple(out)
 
 
 def _test_args(folder: Path, path: Path) -> tuple[str, ...]:
@@ -429,6 +473,9 @@ def write_problem(problem: Problem, folder: Path) -> Path:
             (sub / f"{stem}.out").write_bytes(t.expected)
             if t.args:
                 (sub / f"{stem}.args").write_text(shlex.join(t.args) + "\n")
+            for rel, data in t.files:
+                (sub / f"{stem}.files" / rel).parent.mkdir(parents=True, exist_ok=True)
+                (sub / f"{stem}.files" / rel).write_bytes(data)
         (work / INCOMPLETE).unlink()
         if folder.exists() or folder.is_symlink():
             old = folder.with_name(f".{folder.name}.old{PARTIAL}{os.getpid()}")

@@ -14,6 +14,10 @@ a check of their own (``_CHECKS``: a shape beyond the type).
 ``cflags``, ``ldflags``   a shell-quoted string of flags or a list of strings; no
                           NUL or other control characters
 ``compare``               a string: ``exact``, ``tokens`` or ``float:TOL``
+``compare_rules``         a list of rules applied to both outputs first (output the
+                          program does not control): ``{"ignore_line": REGEX}``,
+                          ``{"mask": REGEX}``, ``{"field": N, "line": REGEX,
+                          "tolerance": TOL}`` (``supercoder.problems.outputs``)
 ``fuzz``                  an object: ``shuffle_lines_after`` (integer >= 0 or null),
                           ``frozen_lines`` (integer >= 0), ``numbers`` (true/false)
 ``headers``               a list of relative paths (files the source includes)
@@ -47,7 +51,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from supercoder.errors import UserError, printable
-from supercoder.problems.outputs import parse_mode
+from supercoder.problems.outputs import parse_mode, parse_rules
 from supercoder.settings import ProblemSettings
 from supercoder.types import split_flags
 
@@ -155,6 +159,14 @@ def _compare(value: Any) -> str | None:
     return None
 
 
+def _compare_rules(value: Any) -> str | None:
+    try:
+        parse_rules(value)
+    except ValueError as e:
+        return f"is not a list of comparison rules: {e}"
+    return None
+
+
 def _count(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and value >= 0
 
@@ -218,6 +230,7 @@ _CHECKS = {
     "cflags": _flags,
     "ldflags": _flags,
     "compare": _compare,
+    "compare_rules": _compare_rules,
     "fuzz": _fuzz,
     "headers": _headers,
     "units": _units,

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -61,7 +60,8 @@ class BuildFiles:
         main: the user's file that defines ``main``.
         source: the text of the problem's ``source.c``.
         files: problem-relative path -> the user's file to copy there.
-        cflags: the flags, include folders rewritten to point inside the problem.
+        cflags: the flags (a list: a define whose value holds spaces or quotes stays
+            one flag), include folders rewritten to point inside the problem.
         moved: one line per include folder or source file placed in the problem.
         texts: problem path -> the text to write there instead of a plain copy (a file
             whose quoted include reaches above the program's folder, ``"../x.h"``: the
@@ -76,7 +76,7 @@ class BuildFiles:
     main: Path
     source: str
     files: dict[str, Path]
-    cflags: str
+    cflags: tuple[str, ...]
     moved: tuple[str, ...] = ()
     texts: dict[str, str] = field(default_factory=dict)
     units: tuple[str, ...] = ()
@@ -178,14 +178,18 @@ def main_file(sources: Sequence[Path]) -> Path:
     return with_main[0] if len(with_main) == 1 else sources[0]
 
 
-def with_build_flags(cflags: str, include: Sequence[Path] = (), define: Sequence[str] = ()) -> str:
-    """``cflags`` with include folders (``-I DIR``) and defines (``-D NAME[=VALUE]``)
-    given apart, as one shell-quoted flag string (``gather`` places what they name)."""
+def with_build_flags(
+    cflags: str | Sequence[str], include: Sequence[Path] = (), define: Sequence[str] = ()
+) -> tuple[str, ...]:
+    """``cflags`` (one shell-quoted line, split once, or a list) with include folders
+    (``-I DIR``) and defines (``-D NAME[=VALUE]``, each one flag as given: a value with
+    spaces or quotes, ``-D 'FLAGS_STR="-O2 -lrt"'``, is kept whole) given apart: the
+    flags as a list (``gather`` places what they name)."""
     extra = [f"-I{d}" for d in include] + [f"-D{d}" for d in define]
-    return " ".join([*map(shlex.quote, extra), cflags]).strip()
+    return (*extra, *split_flags(cflags))
 
 
-def gather(sources: Sequence[Path], cflags: str, join: bool = False) -> BuildFiles:
+def gather(sources: Sequence[Path], cflags: str | Sequence[str], join: bool = False) -> BuildFiles:
     """The files a build of ``sources`` with ``cflags`` reads, placed in a problem folder
     (see the module docstring); UserError for a missing file or too many files. The
     further source files are translation units of their own (``units``), or, with
@@ -263,7 +267,7 @@ def gather(sources: Sequence[Path], cflags: str, join: bool = False) -> BuildFil
         main,
         text,
         files,
-        " ".join(flags),
+        tuple(flags),
         tuple(dict.fromkeys(moved)),
         texts=rewritten,
         units=() if join else tuple(joined),

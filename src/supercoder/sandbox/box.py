@@ -56,7 +56,7 @@ from supercoder.sandbox.bwrap import (  # noqa: F401  (re-exported: one place to
 )
 from supercoder.sandbox.cgroup import enter_command, make_memory_cgroup, remove_cgroup
 from supercoder.sandbox.elf import runtime_files
-from supercoder.types import split_args
+from supercoder.types import Files, split_run
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
 PROGRAM_NAME = "./program"  # every run's argv[0] (runner.c), baseline and candidate alike
@@ -381,11 +381,36 @@ class Sandbox:
             raise UserError(f"a test's arguments are over {MAX_ARG_BYTES >> 10} KiB or hold NUL")
         return self._input_path(data)
 
+    def _files_path(self, files: Files) -> str:
+        """The folder holding a run's data files (``-``: none): one per set of files,
+        named by their digest, read-only; the supervisor places each file in the run's
+        working folder (``/box``, the same for every run)."""
+        if not files:
+            return "-"
+        key = hashlib.sha256(repr(sorted(files)).encode()).hexdigest()
+        folder = self._host / "in" / f"{key}.d"
+        if key not in self._inputs:
+            made: list[Path] = []
+            for name, data in files:
+                path = folder / name
+                for parent in reversed(path.relative_to(self._host / "in").parents[:-1]):
+                    where = self._host / "in" / parent
+                    if not where.is_dir():
+                        where.mkdir()
+                        made.append(where)
+                path.write_bytes(data)
+                path.chmod(0o444)
+            for where in made:
+                where.chmod(0o555)
+            self._inputs[key] = f"/sc/in/{key}.d" if self.isolation else str(folder)
+        return self._inputs[key]
+
     def run(self, name: str, stdin: bytes, limits: Limits | None = None) -> RunResult:
-        """Run binary ``name`` on ``stdin`` (a test's ``run_input``: arguments, if any,
-        lead it, ``types.with_args``; argv[0] is the same fixed name for every binary).
-        Raises SandboxLost if the supervisor died."""
-        args, stdin = split_args(stdin)
+        """Run binary ``name`` on ``stdin`` (a test's ``run_input``: arguments and data
+        files, if any, lead it, ``types.with_args``; argv[0] is the same fixed name for
+        every binary, the working folder holds the data files). Raises SandboxLost if the
+        supervisor died."""
+        args, files, stdin = split_run(stdin)
         if name not in self._names:
             raise UserError(f"no binary named {name!r} in this sandbox")
         lim = limits or self.limits
@@ -400,7 +425,7 @@ class Sandbox:
         command = (
             f"RUN {binary} {self._input_path(stdin)} {int(lim.cpu_seconds * 1000)} "
             f"{int(lim.wall_seconds * 1000)} {lim.memory_mb} {lim.output_bytes} {lim.processes} "
-            f"{idle_ms} {self._args_path(args)}\n"
+            f"{idle_ms} {self._args_path(args)} {self._files_path(files)}\n"
         )
         try:
             self._proc.stdin.write(command.encode())

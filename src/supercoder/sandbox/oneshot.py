@@ -39,7 +39,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from supercoder.errors import InfraError
+from supercoder.errors import InfraError, UserError
 from supercoder.sandbox.box import (
     Limits,
     RunResult,
@@ -50,7 +50,7 @@ from supercoder.sandbox.box import (
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
-from supercoder.types import split_args
+from supercoder.types import split_run
 
 FILE_BYTES = 256 << 20  # default cap on any one file the tool writes
 OPEN_FILES = 256
@@ -75,9 +75,52 @@ def run_isolated(
     Never raises for anything the command does (its failures are outcomes); raises
     ``InfraError`` only when no sandbox can be started at all.
     """
-    args, stdin = split_args(stdin)  # a test's arguments lead its input (types.with_args)
+    args, files, stdin = split_run(stdin)  # a test's arguments lead its input (with_args)
     argv = [*argv, *args]
     workdir = Path(workdir).resolve()
+    placed = _place_files(workdir, files)  # its data files, in the working folder
+    try:
+        return _run(
+            argv, workdir, limits, stdin, readonly, isolation, env, hide, file_bytes, open_files
+        )
+    finally:
+        for path in reversed(placed):
+            with contextlib.suppress(OSError):
+                path.rmdir() if path.is_dir() else path.unlink()
+
+
+def _place_files(workdir: Path, files) -> list[Path]:
+    """A run's data files written into ``workdir`` (names checked by ``split_run``:
+    relative, inside it); what was made, to remove after the run. A name the folder
+    already holds (the tool's own file) is refused."""
+    made: list[Path] = []
+    for name, data in files:
+        path = workdir / name
+        if path.exists() or path.is_symlink():
+            raise UserError(f"a test's data file {name!r} clashes with a file of the run's folder")
+        for parent in reversed(path.relative_to(workdir).parents[:-1]):
+            folder = workdir / parent
+            if not folder.exists():
+                folder.mkdir(mode=0o755)
+                made.append(folder)
+        path.write_bytes(data)
+        path.chmod(0o444)
+        made.append(path)
+    return made
+
+
+def _run(
+    argv: list[str],
+    workdir: Path,
+    limits: Limits,
+    stdin: bytes,
+    readonly: Sequence[Path],
+    isolation: bool,
+    env: dict[str, str] | None,
+    hide: Sequence[Path],
+    file_bytes: int,
+    open_files: int,
+) -> RunResult:
     environment = {**_BASE_ENV, "HOME": str(workdir), "TMPDIR": str(workdir), **(env or {})}
     rlimits = _rlimits(limits, file_bytes, open_files)
     if isolation:

@@ -4,11 +4,14 @@
  * Runs as pid 1 of its own pid namespace inside bubblewrap (or as a plain process
  * with --unsafe-no-sandbox). Reads one command per line on stdin:
  *
- *   RUN <binary> <input-file> <cpu_ms> <wall_ms> <mem_mb> <out_limit> <nproc> [<idle_ms> [<args-file>]]
+ *   RUN <binary> <input-file> <cpu_ms> <wall_ms> <mem_mb> <out_limit> <nproc> [<idle_ms> [<args-file> [<files-dir>]]]
  *
  * <args-file> ("-": none) holds the run's command-line arguments, each ended by a NUL
  * byte. Every run's argv[0] is the same fixed name (PROGRAM_NAME), whichever binary it
  * is: a program that prints or hashes argv[0] behaves alike as baseline and candidate.
+ * <files-dir> ("-": none) holds the run's data files: each is placed, read-only, in the
+ * run's working folder (WORK_DIR, the same for every run) under its name there. The
+ * input is also /dev/stdin and /dev/fd/0 (there is no /proc for the usual links).
  *
  * and answers on stdout with a header line followed by the captured bytes:
  *
@@ -70,7 +73,7 @@
 #define ERR_KEEP 8192
 
 struct job {
-    char bin[4096], input[4096], args[4096];
+    char bin[4096], input[4096], args[4096], files[4096];
     long cpu_ms, wall_ms, mem_mb, out_limit, nproc, idle_ms;
 };
 
@@ -348,6 +351,9 @@ static int nentries, fresh_root;
  * seccomp), and seccomp cannot tell which file an mmap maps */
 static const char *const devices[] = {"/dev/null", "/dev/full", "/dev/random", "/dev/urandom"};
 #define ROOT "/sc/root"
+#define EXEC_PATH "/sc/program" /* every binary's path in its fresh root */
+#define WORK_DIR "/box" /* every run's working folder: its data files, nothing else */
+#define MAX_DATA_FILES 64
 
 /* The sandbox's own files (everything outside /proc, /dev, /sc): replicated per run. */
 static void collect(const char *dir) {
@@ -411,7 +417,30 @@ static int make_dirs(const char *where) { /* mkdir -p under ROOT */
 
 /* In the child, before exec: a new mount namespace rooted at a fresh tmpfs holding the
  * sandbox's files, the binary, the device nodes and /proc; then every capability goes. */
-static int enter_fresh_root(const char *bin) {
+/* Every regular file below dir (host side, at most depth levels deep) bound read-only at
+ * ROOT WORK_DIR/<its path below dir>; returns -1 on a failure or too many files. */
+static int bind_data_files(const char *dir, const char *rel, int depth, int *count) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char src[1024], where[1024];
+    if (!d) return -1;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue; /* ".", "..": names never start with a dot */
+        snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
+        snprintf(where, sizeof where, "%s/%s", rel, e->d_name);
+        struct stat st;
+        if (lstat(src, &st)) { closedir(d); return -1; }
+        if (S_ISDIR(st.st_mode) && depth > 0) {
+            if (make_dirs(where) || bind_data_files(src, where, depth - 1, count)) { closedir(d); return -1; }
+        } else if (S_ISREG(st.st_mode)) {
+            if (++*count > MAX_DATA_FILES || bind_file(src, where)) { closedir(d); return -1; }
+        }
+    }
+    closedir(d);
+    return 0;
+}
+
+static int enter_fresh_root(const char *bin, const char *input, const char *files) {
     char path[1024];
     if (unshare(CLONE_NEWNS)) return -1;
     if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) return -1;
@@ -425,18 +454,26 @@ static int enter_fresh_root(const char *bin) {
             if (symlink(x->target, path)) return -1;
         }
     }
-    const char *slash = strrchr(bin, '/');
-    if (!slash) return -1;
-    snprintf(path, sizeof path, "%.*s", (int)(slash - bin), bin);
-    if (make_dirs(path) || bind_file(bin, bin)) return -1;
+    /* every binary at one fixed path: the kernel copies the exec path onto the new
+       stack (AT_EXECFN), so a binary's own name would shift the stack of every run by
+       its length (a program reading an uninitialised stack slot would print one thing
+       as the baseline and another as its copy "baseline_2") */
+    (void)path;
+    if (make_dirs("/sc") || bind_file(bin, EXEC_PATH)) return -1;
     if (make_dirs("/dev")) return -1;
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
         if (access(devices[k], F_OK) == 0 && bind_file(devices[k], devices[k])) return -1;
+    /* the input by name: /dev/stdin and /dev/fd/0 (opened afresh, as Linux reopens a
+       regular file through /proc/self/fd/0) */
+    if (bind_file(input, "/dev/stdin") || make_dirs("/dev/fd") || bind_file(input, "/dev/fd/0")) return -1;
+    int count = 0;
+    if (make_dirs(WORK_DIR)) return -1;
+    if (strcmp(files, "-") && bind_data_files(files, WORK_DIR, 3, &count)) return -1;
     /* no /proc: every entry looked up there takes an inode number from get_next_ino()
        (a counter later runs read), and its files show machine-wide counters (forks,
        context switches, last pid, inode and file counts) a run could move and read */
     if (mount(NULL, ROOT, NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | MS_NODEV, "size=64k,nr_inodes=512,mode=0755")) return -1;
-    if (chdir(ROOT) || chroot(".") || chdir("/")) return -1;
+    if (chdir(ROOT) || chroot(".") || chdir(WORK_DIR)) return -1;
     for (int c = 0; c <= 63; c++) prctl(PR_CAPBSET_DROP, c, 0, 0, 0);
     struct __user_cap_header_struct h = {_LINUX_CAPABILITY_VERSION_3, 0};
     struct __user_cap_data_struct none[2];
@@ -484,13 +521,14 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     /* OpenMP programs (-fopenmp) run one thread: thread creation is denied, CPU time is
        the measure, and parallel reductions would make outputs non-deterministic */
     char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "OMP_NUM_THREADS=1", NULL };
-    char *path = random_copy(j->bin);
+    char *path = random_copy(fresh_root ? EXEC_PATH : j->bin);
     int err;
     errno = 0;
     if (!path) goto fail;
     setpgid(0, 0); /* its own group (a session would cost a scheduler autogroup per run) */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (fresh_root && enter_fresh_root(j->bin)) goto fail;
+    if (fresh_root && enter_fresh_root(j->bin, j->input, j->files)) goto fail;
+    if (!fresh_root && strcmp(j->files, "-") && chdir(j->files)) goto fail; /* no sandbox: its folder */
     if (dup2(in_fd, 0) < 0 || dup2(out_w, 1) < 0 || dup2(err_w, 2) < 0) goto fail;
     if (status_w != 3) { if (dup2(status_w, 3) < 0) goto fail; status_w = 3; }
     fcntl(status_w, F_SETFD, FD_CLOEXEC);
@@ -836,8 +874,9 @@ int main(int argc, char **argv) {
     while (fgets(line, sizeof line, stdin)) {
         j.idle_ms = -1;
         strcpy(j.args, "-");
-        if (sscanf(line, "RUN %4095s %4095s %ld %ld %ld %ld %ld %ld %4095s", j.bin, j.input, &j.cpu_ms,
-                   &j.wall_ms, &j.mem_mb, &j.out_limit, &j.nproc, &j.idle_ms, j.args) >= 7) {
+        strcpy(j.files, "-");
+        if (sscanf(line, "RUN %4095s %4095s %ld %ld %ld %ld %ld %ld %4095s %4095s", j.bin, j.input, &j.cpu_ms,
+                   &j.wall_ms, &j.mem_mb, &j.out_limit, &j.nproc, &j.idle_ms, j.args, j.files) >= 7) {
             run_job(&j);
         } else if (strncmp(line, "QUIT", 4) == 0) {
             break;

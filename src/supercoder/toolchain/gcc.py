@@ -11,7 +11,7 @@ import shutil
 import subprocess
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -89,6 +89,7 @@ class BuildResult:
     binary: Path | None
     log: str
     isa: IsaUse | None = None  # what an assembled program's code needs (``toolchain/isa.py``)
+    adapted: str = ""  # how the build adapted to build what gcc -O3 builds ('' none)
 
 
 def _require_cc() -> str:
@@ -216,7 +217,49 @@ def compile_c(
 ) -> BuildResult:
     """C source -> linked binary at ``out`` (``link_flags`` after ``-lm``), built in the
     build sandbox; the log quotes the problem's files only. ``units``: the problem's
-    other translation units (``Problem.units``), compiled and linked with it."""
+    other translation units (``Problem.units``), compiled and linked with it.
+
+    A build the user's ``gcc -O3`` accepts is never refused for how C99 treats
+    ``inline``: where the link misses functions the source defines ``inline`` without
+    ``static`` (no symbol in C99 unless inlined, which ``-O3`` does and ``-O0``, a
+    sanitizer or a coverage build may not), it is built again with
+    ``-fgnu89-inline`` and ``adapted`` says so."""
+    built = _compile_c(source, out, flags, link_flags, isolation, units)
+    if built.ok or "-fgnu89-inline" in flags or not is_link_failure(built.log):
+        return built
+    inline = c99_inline(source, missing_symbols(built.log))
+    if not inline:
+        return built
+    again = _compile_c(source, out, (*flags, "-fgnu89-inline"), link_flags, isolation, units)
+    if not again.ok:
+        return built
+    return replace(
+        again,
+        adapted=f"built with -fgnu89-inline: {', '.join(inline[:3])} is defined 'inline' "
+        "without 'static' (C99 makes no symbol for it where it is not inlined)",
+    )
+
+
+def c99_inline(source: str, symbols: Sequence[str]) -> list[str]:
+    """The missing symbols ``source`` defines ``inline`` without ``static`` or ``extern``
+    (C99: such a definition provides no symbol to link against; gnu89 and C++ differ)."""
+    found = []
+    for name in symbols:
+        head = re.compile(rf"^[^;{{}}#]*\binline\b[^;{{}}]*\b{re.escape(name)}\s*\(", re.M)
+        m = head.search(source)
+        if m and not re.search(r"\b(static|extern)\b", m.group(0)):
+            found.append(name)
+    return found
+
+
+def _compile_c(
+    source: str,
+    out: Path,
+    flags: tuple[str, ...],
+    link_flags: Sequence[str],
+    isolation: bool,
+    units: Sequence[str],
+) -> BuildResult:
     args = [*flags, "source.c", *units, "-o", "program", *LINK_FLAGS, *link_flags]
     run, work = compile_in_sandbox(source, args, _require_cc(), isolation)
     try:

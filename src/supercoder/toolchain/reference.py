@@ -8,7 +8,10 @@ its cflags then ldflags, and each build runs ``runs[level]`` times on every inpu
 
 Per input the result is the first build's output and each build's CPU seconds, or
 why there is none: ``timeout`` or ``runtime_error`` (a run did not exit cleanly),
-``nondeterministic`` (two runs of one build printed different output) or
+``nondeterministic`` (two runs of one build printed different output, or ended with
+different exit statuses; ``detail`` shows the first differing lines and names a clock or
+an address when that is the cause: ``problems/outputs.py`` ``diagnose``, given as
+``differ``) or
 ``mismatch`` (another build printed something else). ``problem init`` and
 ``dataset import`` refuse on the first failure (``reference_runs``); ``fuzz`` and the
 CodeNet build count failures as reasons to drop an input (``run_reference``).
@@ -17,8 +20,10 @@ CodeNet build count failures as reasons to drop an input (``run_reference``).
 from __future__ import annotations
 
 import re
+import shlex
 import tempfile
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,7 +31,8 @@ from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import temp_prefix
 from supercoder.sandbox.box import Limits, RunResult, open_sandbox
 from supercoder.toolchain.flags import check_build_flags, check_flags
-from supercoder.toolchain.gcc import compile_c, is_link_failure, missing_symbols
+from supercoder.toolchain.gcc import c99_inline, compile_c, is_link_failure, missing_symbols
+from supercoder.types import split_run
 
 TIMEOUT, RUNTIME_ERROR = "timeout", "runtime_error"
 NONDETERMINISTIC, MISMATCH = "nondeterministic", "mismatch"
@@ -54,10 +60,17 @@ class RefResult:
         if self.failure in (TIMEOUT, RUNTIME_ERROR):
             return f"{label} failed on {self.name}: {self.detail}"
         if self.failure == NONDETERMINISTIC:
-            return (
-                f"{label} is non-deterministic on {self.name}: two runs printed different "
-                "output; fix the program or drop that input"
+            head = f"{label} is non-deterministic on {self.name}: two runs printed different output"
+            if self.detail.startswith("two runs ended differently"):
+                return f"{label} is non-deterministic on {self.name}: {self.detail}"
+            fix = (
+                ""
+                if "the runs differ only there" in self.detail
+                else "\nfix the program, drop that input, or leave the part that differs "
+                "out of the comparison (problem init --ignore-line REGEX, --mask REGEX, "
+                "--ignore-field [REGEX@]N)"
             )
+            return f"{head}:\n{self.detail}{fix}" if self.detail else head + fix.replace("\n", "; ")
         return f"{label} built at -{self.level} prints different output on {self.name}"
 
 
@@ -77,9 +90,12 @@ def build_reference(
     ldflags: Sequence[str] = (),
     label: str = DEFAULT_LABEL,
     units: Sequence[str] = (),
+    notes: list[str] | None = None,
 ) -> dict[str, Path]:
     """One binary per level (``gcc -LEVEL cflags ... -lm cflags ldflags``) in ``folder``;
-    ReferenceBuildError (naming ``label``, with a hint for link failures) if one fails."""
+    ReferenceBuildError (naming ``label``, with a hint for link failures) if one fails.
+    How a build adapted to build what ``gcc -O3`` builds (``compile_c``) is added to
+    ``notes``."""
     cflags, ldflags = check_build_flags(cflags, "cflags"), check_flags(ldflags, "ldflags")
     binaries = {}
     for level in levels:
@@ -94,6 +110,8 @@ def build_reference(
                 build.log,
             )
         binaries[level] = build.binary
+        if build.adapted and notes is not None:
+            notes.append(f"{label} at -{level}: {build.adapted}")
     return binaries
 
 
@@ -110,22 +128,29 @@ def run_reference(
     stop_at_failure: bool = True,
     exit_code: int = 0,
     units: Sequence[str] = (),
+    differ: Differ | None = None,
+    notes: list[str] | None = None,
 ) -> list[RefResult]:
     """Build the reference at each level of ``runs`` (default ``{"O3": 2}``; the first
     level's output is the one kept) and run it on every input; with ``stop_at_failure``
-    the list ends at the first failing input."""
+    the list ends at the first failing input. ``differ`` says how two outputs differ
+    (None when they match: the problem's comparison; default: exact bytes). A program
+    that reads the wall clock has its repeated runs of the first inputs straddle a
+    second boundary, so that output depending on ``time()`` shows every time."""
     runs = dict(runs or {"O3": 2})
     names = list(names or [f"input #{i}" for i in range(len(inputs))])
     results: list[RefResult] = []
     with tempfile.TemporaryDirectory(prefix=temp_prefix("ref")) as tmp:
         binaries = build_reference(
-            source, Path(tmp), tuple(runs), cflags, ldflags, label, units=units
+            source, Path(tmp), tuple(runs), cflags, ldflags, label, units=units, notes=notes
         )
         # the user's own program: trusted to sleep if it must (no sleeping allowance)
         limits = Limits(cpu_seconds=timeout, wall_seconds=2 * timeout, idle_seconds=None)
+        clocked = {level for level, path in binaries.items() if reads_clock(path)}
         with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
-            for data, name in zip(inputs, names, strict=True):
-                results.append(_run_input(box, data, name, runs))
+            for i, (data, name) in enumerate(zip(inputs, names, strict=True)):
+                straddle = clocked if i < CLOCK_STRADDLED else set()
+                results.append(_run_input(box, data, name, runs, differ, straddle))
                 if stop_at_failure and not results[-1].ok:
                     break
     return results
@@ -143,6 +168,8 @@ def reference_runs(
     repeat: int = 2,
     exit_code: int = 0,
     units: Sequence[str] = (),
+    differ: Differ | None = None,
+    notes: list[str] | None = None,
 ) -> list[RefResult]:
     """``run_reference`` at -O3, ``repeat`` runs per input, raising UserError (naming
     ``source_path`` and the input) if it does not build, fails, times out, or prints
@@ -159,6 +186,8 @@ def reference_runs(
         timeout=timeout,
         label=label,
         exit_code=exit_code,
+        differ=differ,
+        notes=notes,
     )
     if results and not results[-1].ok:
         failed = results[-1]
@@ -185,31 +214,131 @@ def thread_hint(source: str) -> str:
     )
 
 
-def _run_input(box, data: bytes, name: str, runs: Mapping[str, int]) -> RefResult:
+Differ = Callable[[bytes, bytes], "str | None"]
+"""How two outputs of one program differ, as lines to show (None: they match)."""
+
+CLOCK_STRADDLED = 2  # inputs whose repeated runs straddle a second (a clock-reading program)
+_CLOCK_SYMBOLS = (b"time", b"gettimeofday", b"clock_gettime", b"clock", b"ftime", b"localtime")
+
+
+def reads_clock(binary: Path) -> bool:
+    """Does ``binary`` call a wall-clock or CPU-clock function of the C library (its
+    dynamic symbols name one)?"""
+    try:
+        data = binary.read_bytes()
+    except OSError:
+        return False
+    return any(b"\0" + name + b"\0" in data for name in _CLOCK_SYMBOLS)
+
+
+def _exact_differ(a: bytes, b: bytes) -> str | None:
+    if a == b:
+        return None
+    rows_a, rows_b = a.splitlines(), b.splitlines()
+    at = next((i for i, (x, y) in enumerate(zip(rows_a, rows_b, strict=False)) if x != y), None)
+    if at is None:
+        return f"run 1 printed {len(rows_a)} lines, run 2 {len(rows_b)}"
+    return f"run 1, line {at + 1}: {rows_a[at][:120]!r}\nrun 2, line {at + 1}: {rows_b[at][:120]!r}"
+
+
+def _next_second() -> None:
+    """Wait until the wall clock's second changes (at most a second)."""
+    now = time.time()
+    time.sleep(max(0.0, 1.0 - (now - int(now))) + 0.01)
+
+
+def _run_input(
+    box,
+    data: bytes,
+    name: str,
+    runs: Mapping[str, int],
+    differ: Differ | None = None,
+    straddle: set[str] | frozenset[str] = frozenset(),
+) -> RefResult:
+    differ = differ or _exact_differ
     outputs: dict[str, bytes] = {}
     seconds: dict[str, float] = {}
     stderr_bytes = -1
     for level, count in runs.items():
-        done = [box.run(level, data) for _ in range(max(1, count))]
+        done = []
+        for k in range(max(1, count)):
+            if k and level in straddle:
+                _next_second()
+            done.append(box.run(level, data))
         stderr_bytes = len(done[0].stderr) if stderr_bytes < 0 else stderr_bytes
+        statuses = {(r.outcome, r.exit_code) for r in done if r.outcome in ("exited", "signaled")}
+        if len(statuses) > 1 and any(r.clean_exit for r in done):
+            shown = " in one, ".join(
+                sorted(
+                    {
+                        f"exit code {r.exit_code}" if r.outcome == "exited" else r.describe()[:60]
+                        for r in done
+                    }
+                )
+            )
+            return RefResult(
+                name,
+                failure=NONDETERMINISTIC,
+                level=level,
+                detail=f"two runs ended differently ({shown} in another)",
+            )
         failed = _failed(done)
         if failed is not None:
             kind = TIMEOUT if failed.outcome == "timeout" else RUNTIME_ERROR
-            detail = failed.describe()
-            if failed.outcome == "exited" and failed.stdout:  # it ran, and said so
+            detail = failed.describe() + _wall_hint(failed)
+            missing = _unshipped_files(data)
+            if missing:  # it names a file its runs do not have: not an exit status
+                detail += (
+                    f" (it may read {missing[0]}, named in its arguments, which its runs do "
+                    f"not have: ship the file with --files {shlex.quote(missing[0])}, placed "
+                    "in the working folder of every run)"
+                )
+            elif failed.outcome == "exited" and failed.stdout:  # it ran, and said so
                 detail += (
                     f" (if the program ends with status {failed.exit_code} by design, pass "
                     f"--exit-code {failed.exit_code})"
                 )
             return RefResult(name, failure=kind, level=level, detail=detail)
-        if any(r.stdout != done[0].stdout for r in done[1:]):
-            return RefResult(name, failure=NONDETERMINISTIC, level=level)
+        for other in done[1:]:
+            how = differ(done[0].stdout, other.stdout)
+            if how is not None:
+                return RefResult(name, failure=NONDETERMINISTIC, level=level, detail=how)
         outputs[level], seconds[level] = done[0].stdout, min(r.cpu_seconds for r in done)
     first = next(iter(outputs))
-    other = next((level for level, out in outputs.items() if out != outputs[first]), None)
+    other = next(
+        (level for level, out in outputs.items() if differ(outputs[first], out) is not None),
+        None,
+    )
     if other is not None:
         return RefResult(name, failure=MISMATCH, level=other)
     return RefResult(name, outputs[first], seconds, stderr_bytes=stderr_bytes)
+
+
+def _unshipped_files(data: bytes) -> list[str]:
+    """Arguments of a run that look like file names (``input.dat``, ``data/x``) but are
+    not among the data files it ships (``types.with_args``)."""
+    args, files, _ = split_run(data)
+    shipped = {name for name, _ in files}
+    return [
+        a
+        for a in args
+        if not a.startswith("-")
+        and a not in shipped
+        and not a.startswith("/dev/")
+        and re.fullmatch(r"[\w.+/-]*[A-Za-z_][\w+-]*\.[A-Za-z0-9]{1,8}|[\w.+-]+/[\w.+/-]+", a)
+    ]
+
+
+def _wall_hint(run: RunResult) -> str:
+    """Why a run stopped at the wall limit well short of its CPU limit ("" otherwise): it
+    got little of a CPU, so either the machine was busy or the program waited."""
+    if run.outcome != "timeout" or not run.cpu_limit or run.cpu_seconds >= 0.5 * run.cpu_limit:
+        return ""
+    share = run.cpu_seconds / run.wall_seconds if run.wall_seconds > 0 else 0.0
+    return (
+        f" (it got {share:.0%} of a CPU: the machine was busy, or the program waited on a "
+        "sleep, a thread or input; on a busy machine rerun later or with a higher --timeout)"
+    )
 
 
 def _failed(done: list[RunResult]) -> RunResult | None:
@@ -232,9 +361,13 @@ def _build_error(
     if is_link_failure(log):
         return _link_error(label, log, flags[1:], tuple(ldflags), source)
     macros = list(dict.fromkeys(_UNDECLARED_MACRO.findall(log)))
+    unquoted = _unquoted_define(flags, macros)
     hint = (
-        f" ({', '.join(macros[:3])} undeclared: if the build defines it, pass "
-        f"-D {macros[0]}=VALUE, e.g. --cflags '-D{macros[0]}=1')"
+        unquoted
+        or (
+            f" ({', '.join(macros[:3])} undeclared: if the build defines it, pass "
+            f"-D {macros[0]}=VALUE, e.g. --cflags '-D{macros[0]}=1')"
+        )
         if macros
         else ""
     )
@@ -249,20 +382,26 @@ def build_failure(
     return _build_error(log, Path("a.out"), tuple(flags), ldflags, label, source)
 
 
+def _unquoted_define(flags: Sequence[str], names: Sequence[str]) -> str:
+    """A hint when an undeclared name is a word of a define's value (``-DFLAGS_STR=-O2``
+    leaves ``O2`` undeclared): the define lost the quotes that made it a C string."""
+    for flag in flags:
+        if not flag.startswith("-D") or "=" not in flag:
+            continue
+        name, _, value = flag[2:].partition("=")
+        hit = next((m for m in names if re.search(rf"\b{re.escape(m)}\b", value)), None)
+        if hit is None or value.startswith('"'):
+            continue
+        flag_text = shlex.quote(f'-D{name}="{value}"')
+        return (
+            f" ({hit} undeclared: it is part of -D{name}={value}, a define whose value "
+            f"lost its quotes; a string define keeps them, as one flag: {flag_text})"
+        )
+    return ""
+
+
 # an undeclared all-capitals name: a macro the repository's build defines (-DN=100)
 _UNDECLARED_MACRO = re.compile(r"'([A-Z][A-Z0-9_]*)' undeclared")
-
-
-def _c99_inline(source: str, symbols: Sequence[str]) -> list[str]:
-    """The missing symbols ``source`` defines ``inline`` without ``static`` or ``extern``
-    (C99: such a definition provides no symbol to link against; gnu89 and C++ differ)."""
-    found = []
-    for name in symbols:
-        head = re.compile(rf"^[^;{{}}#]*\binline\b[^;{{}}]*\b{re.escape(name)}\s*\(", re.M)
-        m = head.search(source)
-        if m and not re.search(r"\b(static|extern)\b", m.group(0)):
-            found.append(name)
-    return found
 
 
 def _link_error(
@@ -274,7 +413,7 @@ def _link_error(
 ) -> str:
     symbols = missing_symbols(log)
     what = f"undefined reference to {', '.join(symbols[:5])}" if symbols else "the linker failed"
-    inline = _c99_inline(source, symbols)
+    inline = c99_inline(source, symbols)
     if inline:
         hint = (
             f"{', '.join(inline[:3])} is defined 'inline' without 'static' (C99: that makes "

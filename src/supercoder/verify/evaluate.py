@@ -32,7 +32,7 @@ from pathlib import Path
 from supercoder.codec import decode
 from supercoder.errors import InfraError, printable
 from supercoder.paths import temp_prefix
-from supercoder.problems.outputs import expected_output, outputs_match
+from supercoder.problems.outputs import expected_output, outputs_match, problem_mode
 from supercoder.sandbox.box import (
     Limits,
     RunResult,
@@ -282,7 +282,8 @@ def _inputs(problem: Problem, unseen: Unseen) -> list[tuple[str, bytes, bytes]]:
     visible test is never "not run" because a test the model never saw failed first)."""
     tests = sorted(problem.tests, key=lambda t: t.hidden)
     return [
-        (t.name, t.run_input(), expected_output(t.expected, problem.compare)) for t in tests
+        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
+        for t in tests
     ] + list(unseen.generated_tests)
 
 

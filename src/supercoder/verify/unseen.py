@@ -88,7 +88,7 @@ from supercoder.problems.fuzz import SOURCE_LIMIT, hint_of, mutate
 from supercoder.problems.generator import run_generator
 from supercoder.problems.inputmodel import DRAW_CHARS, model_for
 from supercoder.problems.loading import generator_source
-from supercoder.problems.outputs import expected_output
+from supercoder.problems.outputs import expected_output, problem_mode
 from supercoder.problems.validator import (
     llm_generator_source,
     valid_inputs,
@@ -164,7 +164,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
     one; see the module docstring); ``generate=False``: the hidden tests only, for the
     correctness pass."""
     hidden = [
-        (t.name, t.run_input(), expected_output(t.expected, problem.compare))
+        (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
         for t in problem.tests
         if t.hidden
     ]
@@ -172,7 +172,7 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
         return Unseen(tuple(hidden), len(hidden), 0, "", "hidden")
     if problem.memorizable:
         visible = tuple(
-            (t.name, t.run_input(), expected_output(t.expected, problem.compare))
+            (t.name, t.run_input(), expected_output(t.expected, problem_mode(problem.settings)))
             for t in problem.tests
             if not t.hidden
         )
@@ -348,7 +348,11 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             return found
         kept = [(d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None]
         tests = [
-            (f"{GENERATED_PREFIX}u{i + 1}", data, expected_output(out, problem.compare))
+            (
+                f"{GENERATED_PREFIX}u{i + 1}",
+                data,
+                expected_output(out, problem_mode(problem.settings)),
+            )
             for i, (data, out, _) in enumerate(kept)
         ]
         if tests:
@@ -872,7 +876,11 @@ def _cached_unseen(problem: Problem, hidden: list[Test]) -> Unseen:
             data = (folder / f"{stem}.in").read_bytes()
             raw = (folder / f"{stem}.out").read_bytes()
             generated.append(
-                (f"{GENERATED_PREFIX}u{i + 1}", data, expected_output(raw, problem.compare))
+                (
+                    f"{GENERATED_PREFIX}u{i + 1}",
+                    data,
+                    expected_output(raw, problem_mode(problem.settings)),
+                )
             )
     why = "timed on hidden tests and inputs made once per machine (the earlier scheme)"
     tests = tuple(hidden + generated)
