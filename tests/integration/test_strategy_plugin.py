@@ -156,3 +156,25 @@ def test_a_strategys_config_fields_are_its_flags_and_reach_it(tmp_path):
     stray = run(site, "--model", "openai:m", "--tries", "2", "--benchmark", str(tmp_path))
     assert stray.returncode == 2 and "Traceback" not in stray.stderr
     assert "--tries applies to --strategy greedy only" in stray.stderr
+
+
+def test_a_provenance_reads_back_typed_from_its_strategys_module():
+    """No module names ``EvolveProvenance`` before the record is read: the registry's
+    strategy modules are loaded to find its kind."""
+    stored = {"model": "openai:m", "provenance": {"kind": "evolve", "generation": 3}}
+    code = (
+        "import json, sys\n"
+        "from supercoder.types import Origin\n"
+        "assert 'supercoder.runs.evolve' not in sys.modules\n"
+        f"o = Origin.from_json(json.loads({json.dumps(json.dumps(stored))}))\n"
+        "print(type(o.provenance).__module__, o.provenance.generation, dict(o.extra))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["supercoder.runs.evolve", "3", "{}"]

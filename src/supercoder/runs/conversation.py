@@ -7,20 +7,36 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from supercoder.prompting.answers import Resolved, resolve_answer
 from supercoder.prompting.diffedit import elided_in
 from supercoder.prompting.parent_prompts import Parent, evolve_messages
 from supercoder.prompting.prompts import build_messages, feedback_for, refinement_messages
 from supercoder.toolchain.baseline import baseline_asm
-from supercoder.types import Candidate, Origin, Problem
+from supercoder.types import Candidate, Origin, Problem, Verdict
 
 if TYPE_CHECKING:
     from supercoder.models.base import Completion
-    from supercoder.runs.strategies import Attempt, StrategyConfig
 
 Messages = list[dict[str, str]]
+
+
+class PromptSettings(Protocol):
+    """What the prompts read of a run's settings (``StrategyConfig`` has them)."""
+
+    variant: str
+    show_inputs: int
+    context: str
+    answer: str
+    target: str
+
+
+class Verified(Protocol):
+    """An answer and its verdict (``Attempt``)."""
+
+    verdict: Verdict | None
+    completion: str | None
 
 
 @dataclass
@@ -36,7 +52,7 @@ class Conversation:
     """
 
     problem: Problem
-    settings: StrategyConfig
+    settings: PromptSettings
     baseline: str = ""
     fewshot: Sequence[tuple[Problem, str]] = ()
 
@@ -57,7 +73,7 @@ class Conversation:
             target=s.target,
         )
 
-    def after(self, messages: Messages, attempt: Attempt) -> Messages:
+    def after(self, messages: Messages, attempt: Verified) -> Messages:
         """The next prompt after ``attempt``'s verdict: its answer, then what was wrong
         with it (or how fast it was), asking for a better one."""
         if attempt.verdict is None:
