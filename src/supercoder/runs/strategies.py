@@ -56,6 +56,15 @@ class Verifier(Protocol):
 StopRule = Callable[[Verdict], bool]
 
 
+class ProgressStep(Protocol):
+    """Where a search stands (its ``on_progress`` callback gets one): ``line()`` is the
+    progress line shown (evolve's ``Progress``: one per generation)."""
+
+    problem: str
+
+    def line(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class Attempt:
     """One answer: chain ``sample``, refinement ``round`` (0 = first answer); ``verdict``
