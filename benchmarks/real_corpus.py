@@ -14,8 +14,10 @@ repository), and the table says per program:
 - ``check``: a fresh ``check --json`` of that chosen answer (read back from the run
   store), and whether eval's interval covers what the fresh check measured.
 
-A program goes "as a user expects" (``ok``) when init makes it, its baseline is timed (or
-it is memorizable), eval's answer is correct and a fresh check confirms it correct.
+A program goes "as a user expects" (``ok``) when init makes it, its baseline is timed (a
+memorizable one on its visible tests; ``small``: untimed, but init said no input is long
+enough to time and what to give), eval's answer is correct and a fresh check confirms it
+correct; or, for a program the manifest expects refused, init refuses it in one line.
 
 Results are appended to ``OUT/results.jsonl`` as each program finishes; a rerun skips the
 programs already there (``--redo`` runs them again; ``--table`` only prints the table of
@@ -410,8 +412,8 @@ def verdict_ok(rec: dict[str, Any]) -> bool:
     if not init.get("ok"):
         return False
     timed = rec.get("timed")
-    if timed is not None and not is_timed(timed):
-        return False
+    if timed is not None and not is_timed(timed) and not init.get("too_small"):
+        return False  # untimed, and init did not say so (item 1: never a surprise)
     ev = rec.get("eval")
     if ev is not None and ev.get("status") not in ("ok", "correct"):
         return False
@@ -437,9 +439,10 @@ def cell_timed(r: dict[str, Any]) -> str:
         return "-"
     if t.get("status") == "error":
         return "error"
+    small = (r.get("init") or {}).get("too_small")  # init said no input is long enough
     if t.get("memorizable"):  # timed on its visible tests, or not at all
-        return "memo" if is_timed(t) else "memo,NO"
-    return "yes" if is_timed(t) else "NO"
+        return "memo" if is_timed(t) else ("memo,small" if small else "memo,NO")
+    return "yes" if is_timed(t) else ("small" if small else "NO")
 
 
 def cell_eval(r: dict[str, Any]) -> str:
@@ -481,7 +484,7 @@ def why(r: dict[str, Any]) -> str:
     if not i.get("ok"):
         return i.get("line", "")
     t = r.get("timed") or {}
-    if t and not is_timed(t):
+    if t and not is_timed(t) and not i.get("too_small"):
         return "untimed: " + str(t.get("why") or t.get("message") or "")
     e = r.get("eval") or {}
     if e and e.get("status") not in ("ok", "correct"):
@@ -516,12 +519,13 @@ def table(records: list[dict[str, Any]]) -> str:
     inits = sum(1 for r in records if (r.get("init") or {}).get("ok"))
     timed = sum(1 for r in records if cell_timed(r) == "yes")
     memo = sum(1 for r in records if cell_timed(r) == "memo")
+    small = sum(1 for r in records if cell_timed(r) in ("small", "memo,small"))
     evals = sum(1 for r in records if (r.get("eval") or {}).get("status") in ("ok", "correct"))
     checks = sum(1 for r in records if (r.get("check") or {}).get("correct"))
     ok = sum(1 for r in records if verdict_ok(r))
     lines.append(
         f"{n} programs: init {inits}/{n}, timed on fresh draws {timed}/{n} (+{memo} memorizable"
-        " timed on their visible tests),"
+        f" timed on their visible tests, +{small} init called too small),"
         f" eval correct {evals}/{n}, fresh check correct {checks}/{n};"
         f" as a user expects {ok}/{n}"
     )

@@ -33,6 +33,7 @@ from supercoder.runs.store import RunConfig
 from supercoder.runs.strategies import StrategyConfig
 from supercoder.runs.trials import DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
+from supercoder.verify.access import read_token
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.reward import (
     DEFAULT_REWARD,
@@ -313,6 +314,53 @@ class PromptOptions:
 
     context: Context = Context.FULL
     answer: AnswerForm = AnswerForm.WHOLE
+
+
+@dataclass(frozen=True)
+class ListenOptions:
+    """Where a server listens: the option group of ``serve``, ``mcp`` and ``env openenv``
+    (each composes it with its own default port: ``use(ListenOptions, port=N)``).
+
+    Fields:
+        host: the address to listen on.
+        port: its port.
+    """
+
+    host: str = field(default="127.0.0.1", metadata=flags(HOST))
+    port: int = field(default=8765, metadata=flags(PORT, min=0))
+
+
+@dataclass(frozen=True)
+class ServerOptions(ListenOptions):
+    """Where a verification server listens and who may call it: the option group of
+    ``serve`` and ``mcp`` (``token()`` is the bearer token callers must send).
+
+    Fields:
+        host: the address to listen on.
+        port: its port.
+        token_file: a file holding the bearer token (else ``$SUPERCODER_TOKEN``).
+        insecure_loopback: serve without a token, on a loopback address only.
+        benchmark: the problem sets served by name (None: all).
+        allow_root: folders whose problem folders callers may name by path.
+    """
+
+    token_file: Path | None = field(
+        default=None, metadata=flags("--token-file", shown="$SUPERCODER_TOKEN")
+    )
+    insecure_loopback: bool = False  # the shared --insecure-loopback
+    benchmark: list[str] | None = field(default=None, metadata=flags(BENCHMARK, shown="all"))
+    allow_root: list[Path] | None = None  # the shared --allow-root
+
+    def served(self) -> tuple[str, ...]:
+        """The problem sets served by name (``all`` unless ``--benchmark`` names some)."""
+        return tuple(self.benchmark or ("all",))
+
+    def roots(self) -> tuple[Path, ...]:
+        return tuple(self.allow_root or ())
+
+    def token(self) -> str | None:
+        """The bearer token callers must send (``--token-file``, else the environment)."""
+        return read_token(self.token_file)
 
 
 @dataclass(frozen=True)

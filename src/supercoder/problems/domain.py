@@ -981,6 +981,10 @@ def describe(model: InputModel) -> str:
         parts.append(f"top stratum {1000 * float(d['top_seconds']):.1f} ms of reference CPU")
     if d.get("too_small"):
         parts.append("too small to time: the whole domain runs under 5 ms")
+    if d.get("no_fresh"):
+        parts.append(
+            f"no input unseen can be drawn ({d['no_fresh']}): checks time the hidden tests"
+        )
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
