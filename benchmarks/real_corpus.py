@@ -14,8 +14,10 @@ repository), and the table says per program:
 - ``check``: a fresh ``check --json`` of that chosen answer (read back from the run
   store), and whether eval's interval covers what the fresh check measured.
 
-A program goes "as a user expects" (``ok``) when init makes it, its baseline is timed (or
-it is memorizable), eval's answer is correct and a fresh check confirms it correct.
+A program goes "as a user expects" (``ok``) when init makes it, its baseline is timed (a
+memorizable one on its visible tests; ``small``: untimed, but init said no input is long
+enough to time and what to give), eval's answer is correct and a fresh check confirms it
+correct; or, for a program the manifest expects refused, init refuses it in one line.
 
 Results are appended to ``OUT/results.jsonl`` as each program finishes; a rerun skips the
 programs already there (``--redo`` runs them again; ``--table`` only prints the table of
@@ -58,6 +60,7 @@ class Program:
     kind: tuple[str, ...] = ()
     prep: tuple[str, ...] = ()
     expect: str = ""  # "refuse": a user expects init to refuse it (in one line)
+    retry: str = ""  # the init a user types after reading a refusal (e.g. with --files)
 
     @property
     def slug(self) -> str:
@@ -96,6 +99,7 @@ def load_manifest(path: Path) -> list[Program]:
                 kind=tuple(p.get("kind", ())),
                 prep=tuple(p.get("prep", ())),
                 expect=p.get("expect", ""),
+                retry=p.get("retry", ""),
             )
         )
     return out
@@ -305,6 +309,10 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(bench)
     bench.mkdir(parents=True)
     s = run([*sc, "problem", "init", *shlex.split(prog.init), "-o", str(problem)], cwd)
+    first = None
+    if s.rc != 0 and prog.retry:  # what the user types after reading init's message
+        first = "timed out" if s.rc is None else error_line(s.out)
+        s = run([*sc, "problem", "init", *shlex.split(prog.retry), "-o", str(problem)], cwd)
     rec["init"] = {
         "ok": s.rc == 0,
         "rc": s.rc,
@@ -313,6 +321,12 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         if s.rc is None
         else (last_line(s.out) if s.rc == 0 else error_line(s.out)),
     }
+    if first is not None:
+        added = set(shlex.split(prog.retry)) - set(shlex.split(prog.init))
+        options = {a.split("=", 1)[0] for a in added if a.startswith("--")}
+        rec["init"]["first"] = first
+        # did the first refusal name what the user then typed?
+        rec["init"]["hinted"] = bool(options) and all(o in first for o in options)
     domain = [ln.strip() for ln in s.out.splitlines() if ln.strip().startswith("domain:")]
     rec["init"]["domain"] = domain[0][:300] if domain else ""
     rec["init"]["warnings"] = [
@@ -410,8 +424,8 @@ def verdict_ok(rec: dict[str, Any]) -> bool:
     if not init.get("ok"):
         return False
     timed = rec.get("timed")
-    if timed is not None and not is_timed(timed):
-        return False
+    if timed is not None and not is_timed(timed) and not init.get("too_small"):
+        return False  # untimed, and init did not say so (item 1: never a surprise)
     ev = rec.get("eval")
     if ev is not None and ev.get("status") not in ("ok", "correct"):
         return False
@@ -423,6 +437,8 @@ def cell_init(r: dict[str, Any]) -> str:
     i = r.get("init") or {}
     if not i.get("ok"):
         return "refused" if r.get("expect") == "refuse" else "FAIL"
+    if "first" in i:  # made at the second try: did the first refusal say what to type?
+        return "ok 2nd" if i.get("hinted") else "ok 2nd,nohint"
     return "memo" if i.get("memorizable") else "ok"
 
 
@@ -437,9 +453,10 @@ def cell_timed(r: dict[str, Any]) -> str:
         return "-"
     if t.get("status") == "error":
         return "error"
+    small = (r.get("init") or {}).get("too_small")  # init said no input is long enough
     if t.get("memorizable"):  # timed on its visible tests, or not at all
-        return "memo" if is_timed(t) else "memo,NO"
-    return "yes" if is_timed(t) else "NO"
+        return "memo" if is_timed(t) else ("memo,small" if small else "memo,NO")
+    return "yes" if is_timed(t) else ("small" if small else "NO")
 
 
 def cell_eval(r: dict[str, Any]) -> str:
@@ -481,7 +498,7 @@ def why(r: dict[str, Any]) -> str:
     if not i.get("ok"):
         return i.get("line", "")
     t = r.get("timed") or {}
-    if t and not is_timed(t):
+    if t and not is_timed(t) and not i.get("too_small"):
         return "untimed: " + str(t.get("why") or t.get("message") or "")
     e = r.get("eval") or {}
     if e and e.get("status") not in ("ok", "correct"):
@@ -516,12 +533,13 @@ def table(records: list[dict[str, Any]]) -> str:
     inits = sum(1 for r in records if (r.get("init") or {}).get("ok"))
     timed = sum(1 for r in records if cell_timed(r) == "yes")
     memo = sum(1 for r in records if cell_timed(r) == "memo")
+    small = sum(1 for r in records if cell_timed(r) in ("small", "memo,small"))
     evals = sum(1 for r in records if (r.get("eval") or {}).get("status") in ("ok", "correct"))
     checks = sum(1 for r in records if (r.get("check") or {}).get("correct"))
     ok = sum(1 for r in records if verdict_ok(r))
     lines.append(
         f"{n} programs: init {inits}/{n}, timed on fresh draws {timed}/{n} (+{memo} memorizable"
-        " timed on their visible tests),"
+        f" timed on their visible tests, +{small} init called too small),"
         f" eval correct {evals}/{n}, fresh check correct {checks}/{n};"
         f" as a user expects {ok}/{n}"
     )
@@ -616,12 +634,13 @@ def main() -> None:
     args.out = args.out.resolve()
     args.stages = set(args.stages.split(","))
     programs = load_manifest(args.manifest)
-    only = {n for o in args.only for n in o.split(",") if n}
-    unknown = only - {p.name for p in programs}
+    only = list(dict.fromkeys(n for o in args.only for n in o.split(",") if n))
+    unknown = set(only) - {p.name for p in programs}
     if unknown:
         raise SystemExit(f"--only: no program named {', '.join(sorted(unknown))}")
-    if only:
-        programs = [p for p in programs if p.name in only]
+    if only:  # run in the order given (the most telling first)
+        by_name = {p.name: p for p in programs}
+        programs = [by_name[n] for n in only]
     if args.extract:
         extract(programs, args.src, args.extract)
     args.out.mkdir(parents=True, exist_ok=True)

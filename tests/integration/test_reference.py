@@ -55,6 +55,7 @@ int main(void) {
 }
 """
 SPIN = "int main(void) { volatile unsigned long i = 0; for (;;) i++; }\n"
+SLEEPS = "#include <unistd.h>\nint main(void) { sleep(30); return 0; }\n"
 # Starts a thread and relies on it (the Benchmarks Game's pthread mandelbrot does so).
 THREADED = """#include <pthread.h>
 #include <stdio.h>
@@ -117,6 +118,9 @@ def test_timeouts_and_disagreeing_builds_are_told_apart():
     sandbox_or_skip()
     [slow] = run_reference(SPIN, [b""], timeout=0.3)
     assert slow.failure == TIMEOUT and "time limit" in slow.detail
+    # stopped by the wall limit with little CPU used: the load or a wait, said so
+    [waits] = run_reference(SLEEPS, [b""], timeout=0.3)
+    assert waits.failure == TIMEOUT and "of a CPU: the machine was busy" in waits.detail
     [ub] = run_reference(BY_LEVEL, [b""], runs={"O3": 1, "O0": 1})
     assert ub.failure == MISMATCH and ub.level == "O0"
     [o3] = run_reference(BY_LEVEL, [b""])

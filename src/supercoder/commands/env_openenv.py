@@ -8,17 +8,16 @@ import typer
 
 from supercoder.commands.options import (
     BENCHMARK,
-    HOST,
-    PORT,
     TURNS,
     AnswerOpt,
     BaselineCopyOpt,
+    ListenOptions,
     RewardOpt,
     TargetOpt,
     TimingRoundsOpt,
     reward_config,
 )
-from supercoder.commands.optionset import but
+from supercoder.commands.optionset import use, with_groups
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError
 from supercoder.prompting.answers import AnswerForm
@@ -30,6 +29,7 @@ from supercoder.verify.reward import DEFAULT_REWARD
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
+@with_groups(listen=use(ListenOptions, port=8000))
 def openenv(
     benchmark: Annotated[str, BENCHMARK] = "train",
     turns: Annotated[int, TURNS] = 1,
@@ -37,8 +37,6 @@ def openenv(
     baseline_copy: BaselineCopyOpt = 0.0,
     timing_rounds: TimingRoundsOpt = None,
     answer: AnswerOpt = AnswerForm.WHOLE,
-    host: Annotated[str, HOST] = "127.0.0.1",
-    port: Annotated[int, but(PORT, min=1)] = 8000,
     sessions: Annotated[
         int, typer.Option(min=1, max=256, help="Concurrent WebSocket sessions.")
     ] = 8,
@@ -51,11 +49,16 @@ def openenv(
         ),
     ] = False,
     isa_target: TargetOpt = DEFAULT_TARGET,
+    *,
+    listen: ListenOptions,
 ) -> None:
     """Serve refinement episodes over OpenEnv's HTTP/WebSocket API (pip install
     'supercoder[openenv]'): reset gives a problem's prompt, step verifies an answer and
     returns the verdict, its reward, the --rounds feedback and done. --benchmark: the
     problems episodes reset to; --host: a loopback address unless --public."""
+    host, port = listen.host, listen.port
+    if port < 1:
+        raise UserError("--port 0: env openenv needs a fixed port (1-65535) its clients can reach")
     if host not in _LOOPBACK and not public:
         raise UserError(f"--host {host}: not a loopback address; add --public to bind it")
     settings = EnvSettings(

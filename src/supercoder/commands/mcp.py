@@ -11,35 +11,20 @@ import typer
 from rich.console import Console
 
 from supercoder.commands.display import print_verdict
-from supercoder.commands.machine import current, with_engine
-from supercoder.commands.options import (
-    CPU_LIMIT,
-    HOST,
-    MEMORY_MB,
-    PORT,
-    AllowRootOpt,
-    InsecureLoopbackOpt,
-    ServedBenchmarksOpt,
-    TokenFileOpt,
-)
-from supercoder.commands.optionset import but
+from supercoder.commands.machine import current, engine_options, installs_engine
+from supercoder.commands.options import CPU_LIMIT, MEMORY_MB, ServerOptions
+from supercoder.commands.optionset import use, with_groups
 from supercoder.types import Verdict
-from supercoder.verify.access import read_token
 from supercoder.verify.mcp import MAX_CANDIDATE_BYTES, McpConfig, Toolbox, Transport, serve
 
 
-@with_engine(skip=("requests",))
+@with_groups(server=use(ServerOptions, port=8766), machine=engine_options(skip=("requests",)))
+@installs_engine
 def mcp(
     transport: Annotated[
         Transport,
         typer.Option(help="stdio: the agent starts this command; http: streamable HTTP."),
     ] = Transport.STDIO,
-    host: Annotated[str, HOST] = "127.0.0.1",
-    port: Annotated[int, but(PORT, min=0)] = 8766,
-    token_file: TokenFileOpt = None,
-    insecure_loopback: InsecureLoopbackOpt = False,
-    benchmark: ServedBenchmarksOpt = None,
-    allow_root: AllowRootOpt = None,
     tool_seconds: Annotated[
         float,
         typer.Option(min=1, max=86400, help="Longest a tool call may take (seconds)."),
@@ -52,6 +37,8 @@ def mcp(
     max_candidate_kb: Annotated[
         int, typer.Option(min=1, max=65536, help="Largest assembly a call may send (KiB).")
     ] = MAX_CANDIDATE_BYTES >> 10,
+    *,
+    server: ServerOptions,
 ) -> None:
     """Serve the verifier to coding agents over MCP: list, show, profile, check, analyze.
 
@@ -76,12 +63,12 @@ def mcp(
     """
     config = McpConfig(
         transport=transport,
-        host=host,
-        port=port,
-        token=read_token(token_file) if transport is Transport.HTTP else None,
-        insecure_loopback=insecure_loopback,
-        benchmarks=tuple(benchmark or ("all",)),
-        allow_roots=tuple(allow_root or ()),
+        host=server.host,
+        port=server.port,
+        token=server.token() if transport is Transport.HTTP else None,
+        insecure_loopback=server.insecure_loopback,
+        benchmarks=server.served(),
+        allow_roots=server.roots(),
         workers=current().workers,
         tool_seconds=tool_seconds,
         cpu_limit=cpu_limit,

@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from supercoder.commands.machine import current, with_engine
-from supercoder.commands.options import (
-    HOST,
-    PORT,
-    AllowRootOpt,
-    InsecureLoopbackOpt,
-    ServedBenchmarksOpt,
-    TokenFileOpt,
-    err,
-)
-from supercoder.commands.optionset import but
+from supercoder.commands.machine import current, engine_options, installs_engine
+from supercoder.commands.options import ServerOptions, err
+from supercoder.commands.optionset import use, with_groups
 from supercoder.errors import UserError
-from supercoder.verify.access import read_token  # the rule every server shares
 from supercoder.verify.server import ServeConfig
 from supercoder.verify.server import serve as run_server
 
 
-@with_engine(skip=("requests",))
+@with_groups(server=use(ServerOptions, port=8765), machine=engine_options(skip=("requests",)))
+@installs_engine
 def serve(
-    host: Annotated[str, HOST] = "127.0.0.1",
-    port: Annotated[int, but(PORT, min=0)] = 8765,
-    token_file: TokenFileOpt = None,
-    insecure_loopback: InsecureLoopbackOpt = False,
-    benchmark: ServedBenchmarksOpt = None,
-    allow_root: AllowRootOpt = None,
     queue: Annotated[
         int, typer.Option(min=0, max=100000, help="Requests that may wait; one more gets 429.")
     ] = 16,
@@ -60,6 +45,8 @@ def serve(
             "past it the connection is closed.",
         ),
     ] = 10.0,
+    *,
+    server: ServerOptions,
 ) -> None:
     """Serve the verifier over HTTP: checks, batch rewards, problems, health, metrics.
 
@@ -76,15 +63,15 @@ def serve(
 
     Example: SUPERCODER_TOKEN=$(openssl rand -hex 16) supercoder serve --host 0.0.0.0
     """
-    token = _token(token_file)
+    token = server.token()  # the rule every server shares (verify/access.py)
     workers = current().workers  # requests verified at once, and the worker processes
     config = ServeConfig(
-        host=host,
-        port=port,
+        host=server.host,
+        port=server.port,
         token=token,
-        insecure_loopback=insecure_loopback,
-        benchmarks=tuple(benchmark or ("all",)),
-        allow_roots=tuple(allow_root or ()),
+        insecure_loopback=server.insecure_loopback,
+        benchmarks=server.served(),
+        allow_roots=server.roots(),
         workers=workers,
         queue=queue,
         max_body_bytes=int(max_body_mb * (1 << 20)),
@@ -103,7 +90,3 @@ def serve(
         err.print(f"serving on {url} ({auth}; {workers} worker(s), queue {queue})", soft_wrap=True)
 
     run_server(config, ready)
-
-
-def _token(token_file: Path | None) -> str | None:
-    return read_token(token_file)

@@ -679,7 +679,7 @@ def _widenable(model: InputModel) -> bool:
 
 
 def _words(model: InputModel) -> bool:
-    return '"word"' in json.dumps(model.spec.get("body"))
+    return '"chars"' in json.dumps(model.spec.get("body"))  # not flags drawn as seen
 
 
 class _Calibration:
@@ -981,6 +981,10 @@ def describe(model: InputModel) -> str:
         parts.append(f"top stratum {1000 * float(d['top_seconds']):.1f} ms of reference CPU")
     if d.get("too_small"):
         parts.append("too small to time: the whole domain runs under 5 ms")
+    if d.get("no_fresh"):
+        parts.append(
+            f"no input unseen can be drawn ({d['no_fresh']}): checks time the hidden tests"
+        )
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
@@ -1002,8 +1006,9 @@ def _why_not_grown(d: dict) -> str:
     if float(d.get("grow", 1) or 1) < 1:
         return "the visible sizes already run past the time budget"
     if top is not None and float(top) >= TOP_SECONDS / 2:
+        how = "past" if float(top) > 2 * TOP_SECONDS else "about"
         return (
-            f"the largest visible sizes already run {1000 * float(top):.1f} ms, about the "
+            f"the largest visible sizes already run {1000 * float(top):.1f} ms, {how} the "
             f"{1000 * TOP_SECONDS:.0f} ms budget"
         )
     return "the input model has no size to grow"

@@ -263,6 +263,7 @@ def create_problem(
         if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
             kept = _keep_largest_hidden(staging, tests, filled.cpu)
             tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
+            domain = _say_no_fresh(staging, stale) or domain
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -935,6 +936,23 @@ def _generator_domain(folder: Path) -> tuple[str, bool]:
     if small:
         _mark_too_small(folder)
     return line, small
+
+
+def _say_no_fresh(folder: Path, stale: str) -> str:
+    """The stored model's domain marked ``no_fresh`` (``problem show`` and every check's
+    domain line then say the hidden tests are timed); its new domain line ("": none)."""
+    path = folder / FILE
+    if not path.is_file():
+        return ""
+    try:
+        model = InputModel(json.loads(path.read_text()))
+    except ValueError:
+        return ""
+    if not model.domain:
+        return ""
+    model = model.with_domain({**model.domain, "no_fresh": stale})
+    model.save(folder)
+    return f"model: {describe(model)}"
 
 
 def _generator_stale(folder: Path, own: Sequence[bytes], calibrated: bool) -> str:

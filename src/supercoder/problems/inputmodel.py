@@ -21,7 +21,7 @@ structure; docs/problems.md describes the format)::
      "body": [NODE, ...]}
     NODE   = {"line": [FIELD, ...]}                      one line of fields
            | {"repeat": COUNT, "body": [NODE, ...]}      the body COUNT times
-    COUNT  = {"var": NAME} | {"var": "2^NAME"} | {"range": [LO, HI]}
+    COUNT  = {"var": NAME} | {"var": "2^NAME"} | {"range": [LO, HI], "fixed": true}
     FIELD  = {"int": [LO, HI], "name": NAME, "size": true, "max": NAME, "exp": true}
            | {"float": [LO, HI], "decimals": D}
            | {"word": {"chars": "abc", "len": COUNT}}      ("fixed": "x": always x)
@@ -31,7 +31,10 @@ structure; docs/problems.md describes the format)::
 refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its power,
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
-``i`` at most field ``j`` (``l r`` queries). Long runs and repeated lines of one shape
+``i`` at most field ``j`` (``l r`` queries). ``"pow2": true``: an integer drawn as a
+power of two (every value seen was one: an FFT's sizes); ``{"word": {"one_of": [...]}}``:
+one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
+``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
 milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
 (a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
@@ -68,6 +71,7 @@ FORMAT = "supercoder-input-model/1"
 FILE = "input_model.json"
 SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
+_FLAG = re.compile(r"^--?[A-Za-z][\w=.-]*$")  # a command-line flag: -i, --fast, -n=3
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
 DRAW_CHARS = 1 << 22  # characters one draw may make at most (a repeat costs REPEAT_COST)
@@ -212,6 +216,13 @@ class _Infer:
                 fields.append(field)
             ordered = _ordered(items, fields)
             return ({"line": fields, "ordered": ordered} if ordered else {"line": fields}), envs
+        flags = _flag_tail(items, widths)
+        if allow_fields and not count_var and flags:  # 4 8192 [-i]: numbers, then flags
+            head, envs = self.line([(toks[:flags], env) for toks, env in items])
+            tail = [(tok, env) for toks, env in items for tok in toks[flags:]]
+            count = {"range": [min(widths) - flags, max(widths) - flags], "fixed": True}
+            head["line"] = [*head["line"], {"run": {"count": count, "of": self.field(tail)}}]
+            return head, envs
         tokens = [(tok, env) for toks, env in items for tok in toks]
         count = {"var": count_var} if count_var else {"range": [min(widths), max(widths)]}
         if count_var:
@@ -234,6 +245,8 @@ class _Infer:
         if all(_INT.match(t) for t in toks):
             values = [int(t) for t in toks]
             out: dict[str, Any] = {"int": [min(values), max(values)]}
+            if _powers_of_two(values):
+                out["pow2"] = True  # 4096 8192 32768: an FFT's sizes
             bound = self.bound(column, values)
             if bound:
                 out["max"] = bound
@@ -251,6 +264,8 @@ class _Infer:
             return {"float": [min(values), max(values)], "decimals": decimals}
         chars = "".join(sorted({c for t in toks for c in t}))
         lengths = [len(t) for t in toks]
+        if all(_FLAG.match(t) for t in toks):  # command-line flags: the ones seen
+            return {"word": {"one_of": sorted(set(toks))}}
         length: dict = {"range": [min(lengths), max(lengths)]}
         for v in _latest_first(column[0][1]):
             if all(env.get(v) == len(t) for t, env in column):
@@ -281,6 +296,40 @@ class _Infer:
             if ok and (best is None or rank > widest_rank):
                 best, widest_rank = v, rank
         return best
+
+
+def _flag_tail(items: list[Item], widths: list[int]) -> int:
+    """The width of the numbers every line starts with where lines differ in width only
+    by flags after them (``4 4096``, ``4 8192 -i``); 0 otherwise."""
+    k = min(widths)
+    if k < 1 or max(widths) > MAX_FIELDS or len(set(widths)) == 1:
+        return 0
+    if not all(_INT.match(t) for toks, _ in items for t in toks[:k]):
+        return 0
+    tail = [t for toks, _ in items for t in toks[k:]]
+    return k if tail and all(_FLAG.match(t) for t in tail) else 0
+
+
+def _powers_of_two(values: list[int]) -> bool:
+    """Every value a power of two, several distinct ones seen, up to at least 8."""
+    return (
+        len(values) >= 3
+        and len(set(values)) >= 2
+        and max(values) >= 8
+        and all(v >= 1 and v & (v - 1) == 0 for v in values)
+    )
+
+
+def _pow2_of(v: int, lo: int, hi: int) -> int:
+    """The power of two nearest ``v`` (on a log scale) within [lo, hi] where one is."""
+    if v < 1:
+        return v
+    p = 1 << max(0, round(math.log2(v)))
+    while p > hi and p > 1:
+        p >>= 1
+    while p < lo and p * 2 <= hi:
+        p <<= 1
+    return p
 
 
 def _pairs(node: dict, fields: list[dict]) -> list[tuple[int, int]]:
@@ -656,7 +705,7 @@ class _Draw:
                 widths.append(1)
         for f in fields:
             of = f["run"]["of"] if "run" in f else f
-            length = of["word"]["len"].get("var") if "word" in of else None
+            length = of["word"].get("len", {}).get("var") if "word" in of else None
             if self._bound_name(of) in local or length in local:
                 return None
         per_line = sum(
@@ -708,6 +757,8 @@ class _Draw:
             top = max(abs(float(x)) for x in f["float"])
             return 2 + len(str(int(min(top, 1e30)))) + min(30, int(f.get("decimals", 0)))
         if "word" in f:
+            if f["word"].get("one_of"):
+                return 1 + max(len(str(x)) for x in f["word"]["one_of"])
             spec = f["word"]["len"]
             if "var" in spec:
                 return 1 + max(1, self.count(spec, env))
@@ -750,6 +801,8 @@ class _Draw:
                 values = np.rint(lo + (hi - lo) * np.sqrt(u)).astype(np.int64)
             else:
                 values = g.integers(lo, hi, endpoint=True, size=n)
+            if f.get("pow2"):
+                values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
             if raw:
                 return values
             out = list(map(str, values.tolist()))
@@ -759,6 +812,9 @@ class _Draw:
             out = list(map(f"%.{d}f".__mod__, g.uniform(lo_f, hi_f, n).tolist()))
         elif "word" in f and isinstance(f["word"].get("fixed"), str):
             out = [f["word"]["fixed"]] * n  # a name (the data file's): as it is
+        elif "word" in f and f["word"].get("one_of"):
+            seen = [str(x) for x in f["word"]["one_of"]]
+            out = [seen[i] for i in g.integers(0, len(seen), size=n).tolist()]
         elif "word" in f:
             w = f["word"]
             chars = w["chars"] or "a"
@@ -789,6 +845,8 @@ class _Draw:
         if "var" in spec:
             return max(0, int(env.get(spec["var"], 0)) + int(spec.get("add", 0)))
         lo, hi = (int(x) for x in spec["range"])
+        if spec.get("fixed"):  # flags after the numbers: as many as seen
+            return self.rng.randint(lo, hi)
         if self.nonempty:
             lo, hi = max(lo, 1), max(hi, 1)
         return self.sized(lo, _grown(hi, self.grow))
@@ -862,6 +920,8 @@ class _Draw:
                 v = self.sized(lo, hi) if hi >= 0 and lo >= 0 else rng.randint(lo, hi)
             else:
                 v = rng.randint(lo, hi)
+            if f.get("pow2"):
+                v = _pow2_of(v, lo, hi)
             if f.get("name"):
                 env[f["name"]] = v
                 if 0 <= v <= 62:
@@ -875,6 +935,8 @@ class _Draw:
             w = f["word"]
             if isinstance(w.get("fixed"), str):  # a name (the data file's): as it is
                 return w["fixed"]
+            if w.get("one_of"):
+                return str(rng.choice(w["one_of"]))
             if "var" in w["len"]:
                 n = self.count(w["len"], env)
             else:

@@ -285,7 +285,7 @@ def _run_input(
         failed = _failed(done)
         if failed is not None:
             kind = TIMEOUT if failed.outcome == "timeout" else RUNTIME_ERROR
-            detail = failed.describe()
+            detail = failed.describe() + _wall_hint(failed)
             missing = _unshipped_files(data)
             if missing:  # it names a file its runs do not have: not an exit status
                 detail += (
@@ -327,6 +327,18 @@ def _unshipped_files(data: bytes) -> list[str]:
         and not a.startswith("/dev/")
         and re.fullmatch(r"[\w.+/-]*[A-Za-z_][\w+-]*\.[A-Za-z0-9]{1,8}|[\w.+-]+/[\w.+/-]+", a)
     ]
+
+
+def _wall_hint(run: RunResult) -> str:
+    """Why a run stopped at the wall limit well short of its CPU limit ("" otherwise): it
+    got little of a CPU, so either the machine was busy or the program waited."""
+    if run.outcome != "timeout" or not run.cpu_limit or run.cpu_seconds >= 0.5 * run.cpu_limit:
+        return ""
+    share = run.cpu_seconds / run.wall_seconds if run.wall_seconds > 0 else 0.0
+    return (
+        f" (it got {share:.0%} of a CPU: the machine was busy, or the program waited on a "
+        "sleep, a thread or input; on a busy machine rerun later or with a higher --timeout)"
+    )
 
 
 def _failed(done: list[RunResult]) -> RunResult | None:

@@ -92,7 +92,9 @@ def test_draws_that_reach_one_path_are_named_not_called_extrapolated():
 def test_a_domain_kept_at_the_visible_span_says_why():
     at_budget = describe(_model({"grow": 1.0, "top_seconds": 0.02}))
     assert "extrapolation refused" not in at_budget
-    assert "the largest visible sizes already run 20.0 ms" in at_budget
+    assert "the largest visible sizes already run 20.0 ms, about the 25 ms budget" in at_budget
+    past = describe(_model({"grow": 1.0, "top_seconds": 0.9345}))
+    assert "already run 934.5 ms, past the 25 ms budget" in past
     stopped = describe(
         _model({"grow": 1.0, "top_seconds": 0.001, "notes": ["growth stopped at 1x (timeout)"]})
     )

@@ -125,3 +125,16 @@ def test_a_handful_of_integer_sizes_is_told_apart_from_a_count() -> None:
         int(d.split(b"\x00")[-1]) for d in (x.encode() for x in stepped.draw(random.Random(1), 40))
     }
     assert draws <= set(range(7, 16)) and {11, 13, 15} <= draws  # between and beyond
+
+
+def test_power_of_two_sizes_and_trailing_flags_in_argv_are_drawn_as_seen() -> None:
+    """MiBench FFT: ``4 4096``, ``4 8192 -i``, ``8 32768`` was token soup whose every
+    draw the program refused (a size not a power of two, a flag ``6i-``)."""
+    mark = b"\x00supercoder-args\x00"
+    model = infer([mark + b"4 4096\n", mark + b"4 8192 -i\n", mark + b"8 32768\n"])
+    (line,) = model.spec["body"]
+    assert line["line"][1]["pow2"] and line["line"][2]["run"]["of"] == {"word": {"one_of": ["-i"]}}
+    for text in model.with_domain({"version": 1, "grow": 8.0}).draw(random.Random(4), 12):
+        _, size, *flags = text.rsplit("\x00", 1)[-1].split()
+        assert int(size) & (int(size) - 1) == 0 and int(size) >= 4096
+        assert flags in ([], ["-i"])  # flags as seen, never more of them
