@@ -93,8 +93,9 @@ from supercoder.runs.summary import (
     RunContext,
     RunSummary,
 )
+from supercoder.runs.trials import BuildProvenance
 from supercoder.timing.meter import MeterConfig
-from supercoder.types import BuildProvenance, Speedup, Status, Verdict
+from supercoder.types import Speedup, Status, Verdict
 from supercoder.verify.reward import (
     DEFAULT_REWARD,
     RewardKind,

@@ -68,3 +68,19 @@ def test_a_problem_made_in_memory_carries_typed_settings():
     p = Problem("p", SOURCE, tests, settings=ProblemSettings(cflags=("-DN=3",), exit_code=3))
     assert p.cflags == ("-DN=3",) and p.exit_code == 3 and p.path is None
     assert p.settings.stored() == {"cflags": ["-DN=3"], "exit_code": 3}
+
+
+def test_no_code_reads_a_problems_settings_by_key():
+    """Every setting is read as ``problem.settings.FIELD`` (typed), never by key."""
+    import re
+
+    from tests.sourcetree import SRC, python_files
+
+    by_key = re.compile(r"\.meta(?:\[|\.get\()")
+    hits = [
+        f"{p.relative_to(SRC)}:{n}"
+        for p in python_files()
+        for n, line in enumerate(p.read_text().splitlines(), 1)
+        if by_key.search(line)
+    ]
+    assert hits == []
