@@ -34,6 +34,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -185,6 +186,16 @@ class Runner:
         return Step(r.returncode, out, time.monotonic() - t0)
 
 
+# init's refusal telling the user what to add: "pass --ignore-line 'Time:' (problem init)"
+_HINT = re.compile(r"\bpass ((?:--[a-z][a-z-]*(?: (?:'[^']*'|[^\s'()]+))? ?)+)\(problem init\)")
+
+
+def init_hint(text: str) -> str:
+    """The options a refusal tells the user to pass to ``problem init`` ('' if none)."""
+    m = _HINT.search(text)
+    return m.group(1).strip() if m else ""
+
+
 def last_line(text: str) -> str:
     """The last line that says something (skipping progress and blank lines)."""
     lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
@@ -310,9 +321,15 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
     bench.mkdir(parents=True)
     s = run([*sc, "problem", "init", *shlex.split(prog.init), "-o", str(problem)], cwd)
     first = None
-    if s.rc != 0 and prog.retry:  # what the user types after reading init's message
-        first = "timed out" if s.rc is None else error_line(s.out)
-        s = run([*sc, "problem", "init", *shlex.split(prog.retry), "-o", str(problem)], cwd)
+    retry = prog.init
+    for _ in range(3):  # what the user types after reading init's message, up to 3 times
+        hint = init_hint(s.out)
+        step = prog.retry if prog.retry and retry == prog.init else hint and f"{retry} {hint}"
+        if s.rc in (0, None) or not step or step == retry:
+            break
+        first = error_line(s.out) if first is None else first
+        retry = rec["retry"] = step
+        s = run([*sc, "problem", "init", *shlex.split(retry), "-o", str(problem)], cwd)
     rec["init"] = {
         "ok": s.rc == 0,
         "rc": s.rc,
@@ -322,7 +339,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         else (last_line(s.out) if s.rc == 0 else error_line(s.out)),
     }
     if first is not None:
-        added = set(shlex.split(prog.retry)) - set(shlex.split(prog.init))
+        added = set(shlex.split(retry)) - set(shlex.split(prog.init))
         options = {a.split("=", 1)[0] for a in added if a.startswith("--")}
         rec["init"]["first"] = first
         # did the first refusal name what the user then typed?
