@@ -64,3 +64,12 @@ def load(ref: str, what: str) -> object:
         return getattr(import_module(module), attr)
     except (ImportError, AttributeError) as e:
         raise UserError(f"{what} ({ref}) could not be loaded: {e}") from e
+
+
+def flag(*names: str, shown: str | None = None, **option: object) -> dict[str, object]:
+    """A strategy ``Config`` field's ``metadata`` naming its flag when it is not
+    ``--field-name`` (``field(default=None, metadata=flag("--max-cost", min=0.0))``),
+    what its default means when it is None (``shown``) and its range (``min``, ``max``):
+    every field of a strategy's ``Config`` is an ``eval``/``optimize`` flag, its help the
+    field's line of the class docstring's ``Fields:`` list."""
+    return {"flags": names, "shown": shown, "option": option}

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import enum
+import functools
 import hashlib
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
+from importlib import import_module
 from types import MappingProxyType
 from typing import ClassVar, TypeVar
 
+from supercoder import plugins
 from supercoder.codec import (
     EXTRA,
     KIND,
@@ -334,81 +337,6 @@ def split_flags(value: object) -> tuple[str, ...]:
 _NO_EXTRA: Mapping[str, Json] = MappingProxyType({})
 
 
-@dataclass(frozen=True, kw_only=True)
-class BuildRecord:
-    """One build the build search (``--strategy builds``) tried, as kept with its answer
-    (``runs/trials.py`` ``Trial.record``).
-
-    Fields:
-        id: the build's id (``BuildsConfig.builds``: the fixed builds by id).
-        cc: its compiler.
-        flags: its flags.
-        pgo: profile-guided.
-        family: a coarse name (compiler, PGO, level, target, modifiers).
-        label: the build as a command line.
-        status: how far it got (``built``, ``failed``, ``duplicate``, ``screened``,
-            ``measured``, ``faster``, ``chosen``, ``unbuilt``, a test status...).
-        detail: why it stopped there ('' when it did not).
-        correct: it passed every test (None: never run).
-        screen_speedup: the screen's cheap CPU ratio (None: not screened).
-        halving_speedup: successive halving's estimate (None: not reached).
-        pairs: timed pairs over its rungs.
-        speedup: its best figure: the re-measure's, else halving's, else the screen's.
-        speedup_ci: the re-measure's 95% CI (None: not re-measured).
-    """
-
-    id: str = ""
-    cc: str = ""
-    flags: tuple[str, ...] = ()
-    pgo: bool = False
-    family: str = ""
-    label: str = ""
-    status: str = ""
-    detail: str = ""
-    correct: bool | None = None
-    screen_speedup: float | None = None
-    halving_speedup: float | None = None
-    pairs: int = 0
-    speedup: float | None = None
-    speedup_ci: tuple[float | None, float | None] | None = None
-
-
-@dataclass(frozen=True, kw_only=True)
-class SearchRecord:
-    """The build search (``--strategy builds``), as kept with the answer it chose
-    (``runs/trials.py`` ``SearchResult.record``; ``Origin.search``).
-
-    Fields:
-        chosen: the chosen build's label (``baseline (gcc -O3)``: none was faster).
-        cpu_seconds: CPU seconds the search spent.
-        budget: its budget in CPU seconds.
-        budget_spent: the budget ended it before every build was built and screened.
-        unfinished: what it left undone (``unscreened``, ``unbuilt``) and how many.
-        budget_note: ``budget spent: ...; rerun with --budget N`` ('' when nothing).
-        skipped_families: build families skipped for a missing tool.
-        note: anything else it says.
-        builds: every build it tried, in order.
-    """
-
-    chosen: str = ""
-    cpu_seconds: float = 0.0
-    budget: float = 0.0
-    budget_spent: bool = False
-    unfinished: tuple[tuple[str, int], ...] = field(default=(), metadata=opts(as_object=True))
-    budget_note: str = ""
-    skipped_families: tuple[str, ...] = ()
-    note: str = ""
-    builds: tuple[BuildRecord, ...] = ()
-
-    @classmethod
-    def from_json(cls, d: Mapping[str, Json]) -> SearchRecord:
-        """A stored search (every version: a key missing reads as its default)."""
-        return decode(cls, d)
-
-    def to_json(self) -> JsonObject:
-        return encode(self)  # type: ignore[return-value]
-
-
 @tagged
 @dataclass(frozen=True, kw_only=True)
 class StrategyProvenance:
@@ -433,50 +361,6 @@ def register_provenance(kind: str) -> Callable[[type[P]], type[P]]:
         return cls
 
     return deco
-
-
-@register_provenance("evolve")
-@dataclass(frozen=True, kw_only=True)
-class EvolveProvenance(StrategyProvenance):
-    """The evolutionary search's record of an answer (``runs/evolve.py``).
-
-    Fields:
-        generation: the generation that asked for it.
-        parents: the programs its prompt showed (ids, first the parent).
-        prompt_kind: the prompt (``diff``, ``full``, ``crossover``, ``recheck``).
-        island: the island of its parent.
-        program: its id in the run's program database.
-        duplicate_of: the program it repeats (the novelty check; None: new).
-        final: the answer's fresh re-check.
-        lineage: the answer's ancestry in program ids, seed first.
-    """
-
-    generation: int | None = None
-    parents: tuple[int, ...] = ()
-    prompt_kind: str | None = None
-    island: int | None = None
-    program: int | None = None
-    duplicate_of: int | None = None
-    final: bool = False
-    lineage: tuple[int, ...] = ()
-
-
-@register_provenance("build")
-@dataclass(frozen=True, kw_only=True)
-class BuildProvenance(StrategyProvenance):
-    """The build search's record of an answer (``runs/buildsearch.py``).
-
-    Fields:
-        build: the build's label (``gcc -O3 -march=native``).
-        family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
-        flags: the build's compiler flags.
-        search: the search's record (on the answer it chose).
-    """
-
-    build: str | None = None
-    family: str | None = None
-    flags: tuple[str, ...] = ()
-    search: SearchRecord | None = None
 
 
 # Keys older formats wrote flat in the origin, read into the provenance they belong to.
@@ -582,7 +466,7 @@ def _read_origin(
     if "provenance" not in d:
         d = _flat_provenance(d)
     raw = d.get("provenance")
-    unknown = isinstance(raw, Mapping) and str(raw.get(KIND)) not in kinds(StrategyProvenance)
+    unknown = isinstance(raw, Mapping) and not _known_kind(str(raw.get(KIND)))
     if unknown:
         d.pop("provenance")
     origin = read(d)
@@ -593,6 +477,25 @@ def _read_origin(
 
 
 read_hook(Origin, _read_origin)
+
+
+def _known_kind(kind: str) -> bool:
+    """Is ``kind`` a registered provenance? A strategy declares its own in its module
+    (``register_provenance``): the registered strategies' modules are loaded once to
+    find it (a built-in's as a plugin's), so a stored answer reads back typed."""
+    if kind in kinds(StrategyProvenance):
+        return True
+    _load_strategies()
+    return kind in kinds(StrategyProvenance)
+
+
+@functools.cache
+def _load_strategies() -> None:
+    for ref in plugins.registered(plugins.STRATEGIES).values():
+        try:
+            import_module(ref.partition(":")[0])
+        except Exception:  # a broken plugin: its answers keep their provenance as stored
+            continue
 
 
 def _flat_provenance(d: dict[str, Json]) -> dict[str, Json]:
@@ -735,11 +638,15 @@ class DataSize:
         baseline: the baseline program's data bytes.
         candidate: the candidate program's data bytes.
         threshold: added bytes above which the verdict flags the growth (``grew``).
+        tables: each lookup table the answer adds, named in one line (any size).
     """
 
     baseline: int = field(default=0, metadata=opts(key="baseline_bytes"))
     candidate: int = field(default=0, metadata=opts(key="candidate_bytes"))
     threshold: int = field(default=512, metadata=opts(key="threshold_bytes"))
+    # every lookup table the answer adds (``analysis``: a data object it indexes at run
+    # time), whatever its size, each in one line: name, bytes, section, index
+    tables: tuple[str, ...] = field(default=(), metadata=opts(omit_default=True))
 
     DERIVED_KEYS: ClassVar[tuple[str, ...]] = ("added_bytes", "grew")
 
@@ -763,6 +670,17 @@ class DataSize:
 
     def derived_json(self) -> dict[str, object]:
         return {"added_bytes": self.added, "grew": self.grew}
+
+    def tables_line(self) -> str:
+        """The tables the answer adds, in one line ("" when none)."""
+        if not self.tables:
+            return ""
+        return (
+            f"tables: the answer adds {len(self.tables)} lookup table(s): "
+            + "; ".join(self.tables)
+            + " (paid only where the speedup holds past the cut; a trainer may choose not "
+            "to pay tables: RewardConfig(pay_tables=False))"
+        )
 
 
 # The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
@@ -898,6 +816,10 @@ class Measurement:
         timed_sizes: which sizes were drawn (and the reference's CPU on them).
         dropped_sources: each input source dropped before the one used, with why.
         distinct_inputs: how many distinct inputs the speedup was timed on.
+        cut: where the reference's time budget (not the problem's bounds) cuts the
+            input domain, in words ("": it does not, or nothing was drawn past it).
+        beyond_cut: the speedup on the draws past that cut (their own stratum; the
+            verdict's ``speedup`` is the one below it); None where not measured.
         samples: the raw paired samples of the timed draws, one per input, unnamed (the
             visible tests keep theirs in ``TestResult``).
         load: the machine's load when it was timed: the 1-minute load average per
@@ -920,6 +842,8 @@ class Measurement:
     timed_sizes: str = ""
     dropped_sources: tuple[str, ...] = ()
     distinct_inputs: int = 0
+    cut: str = ""
+    beyond_cut: Speedup | None = None
     samples: tuple[PairedSamples, ...] = ()
     load: float | None = None
     first_check_load: float | None = None

@@ -23,7 +23,7 @@ from supercoder.runs.buildsearch import (
     search_builds,
 )
 from supercoder.runs.strategies import make_verifier
-from supercoder.runs.trials import SearchConfig
+from supercoder.runs.trials import SearchConfig, SearchRecord
 from supercoder.toolchain.flagspace import LEGACY as BUILDS
 from supercoder.toolchain.flagspace import (
     Build,
@@ -34,7 +34,7 @@ from supercoder.toolchain.flagspace import (
 from supercoder.toolchain.gcc import assemble, compile_to_asm, same_program
 from supercoder.toolchain.isa import Target
 from supercoder.toolchain.pgo import build_asm
-from supercoder.types import Problem, SearchRecord, TestCase
+from supercoder.types import Problem, TestCase
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import sandbox_or_skip
 from tests.fakes.sizing import sized

@@ -143,7 +143,10 @@ def test_optimize_a_bare_c_file_with_inputs(tmp_path):
     bad = runner.invoke(
         app, ["optimize", str(tmp_path / "sum.c"), "-m", "openai:m", "--budget", "3"]
     )
-    assert bad.exit_code != 0 and "build search only" in f"{bad.exception} {bad.output}"
+    assert (
+        bad.exit_code != 0
+        and "applies to --strategy builds only" in f"{bad.exception} {bad.output}"
+    )
     assert assemble(out.read_text(), tmp_path / "bin").ok
     assert "x [" not in out.read_text() and "not timed" in out.read_text().splitlines()[0]
     assert all(a["verdict"]["speedup"] is None for a in report["attempts"])

@@ -26,11 +26,11 @@ from supercoder.models.providers import load_model
 from supercoder.problems.loading import load_problem
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.evolve import EvolveConfig, MemoryArchive, evolve
+from supercoder.runs.evolve import EvolveConfig, EvolveProvenance, MemoryArchive, evolve
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.toolchain.gcc import asm_digest
-from supercoder.types import EvolveProvenance, Origin, Status
+from supercoder.types import Origin, Status
 from tests.conftest import sandbox_or_skip
 from tests.fakes.chain import Chain, chain_problem, chain_responder, shown_version
 from tests.fakes.servers import openai_server

@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from supercoder.cli import app
 from supercoder.models import Sampling
+from supercoder.runs.trials import SearchRecord
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flagspace import find_tools as find_build_tools
 from supercoder.toolchain.flagspace import retarget, search_space
@@ -25,7 +26,7 @@ from supercoder.toolchain.isa import (
     missing_here,
     scan_object,
 )
-from supercoder.types import IsaUse, Problem, SearchRecord, Status, TestCase, Verdict
+from supercoder.types import IsaUse, Problem, Status, TestCase, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate
 from tests.conftest import sandbox_or_skip
 from tests.integration.test_compiler_model import (

@@ -16,7 +16,8 @@ from supercoder.problems.loading import load_problem
 from supercoder.runs.buildsearch import build_search, builds_settings
 from supercoder.runs.store import RunJournal, Store
 from supercoder.runs.strategies import Attempt, make_verifier
-from supercoder.types import BuildProvenance, Candidate, Origin, Speedup
+from supercoder.runs.trials import BuildProvenance
+from supercoder.types import Candidate, Origin, Speedup
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
 

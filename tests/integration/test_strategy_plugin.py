@@ -1,6 +1,6 @@
 """A strategy from a separate package, with no change to the project: the plugin
 (tests/fixtures/strategy_plugin: a module and its ``*.dist-info`` with the entry point,
-as pip installs it) is put on ``PYTHONPATH`` of a ``python -m supercoder.cli eval
+as pip installs it, as a built-in is declared in pyproject.toml) is put on ``PYTHONPATH`` of a ``python -m supercoder.cli eval
 --strategy greedy`` run against a scripted model behind a real loopback server; its
 answers are verified, stored with its own provenance, read back typed, and resumed."""
 
@@ -54,7 +54,8 @@ def test_a_strategy_from_a_separate_package_runs_verified_stored_and_resumed(tmp
         assert "unknown --strategy 'greedy'" in absent.stderr
         assert "Traceback" not in absent.stderr and not url.requests
 
-        opts = ("--strategy", "greedy", "--strategy-option", "tries=2", "-S", "note=plug")
+        # its Config's fields are eval's flags (help from its docstring), as a built-in's
+        opts = ("--strategy", "greedy", "--tries", "2", "--note", "plug")
         first = _eval(site, url, bench, db, *opts)
         assert first.returncode == 0, first.stderr
         assert len(url.requests) == 2  # one answer at a time, stopped at the correct one
@@ -123,3 +124,57 @@ def test_the_docs_sample_is_the_plugin_the_tests_run():
     start = docs.index(fence) + len(fence)
     sample = docs[start : docs.index("```\n", start)]
     assert sample == (PLUGIN / "sc_greedy.py").read_text()
+
+
+def test_a_strategys_config_fields_are_its_flags_and_reach_it(tmp_path):
+    """Adding a strategy is its module and its entry point: its ``Config``'s fields
+    (``tries``, ``note``) become ``eval --help`` flags with their docstring help and
+    default, a flag of another strategy is refused in one line, and neither flag exists
+    without the plugin."""
+    site = tmp_path / "site"
+    shutil.copytree(PLUGIN, site)
+
+    def run(where, *args):
+        paths = [str(where or ""), str(ROOT / "src"), str(ROOT)]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, paths)), "COLUMNS": "200"}
+        return subprocess.run(
+            [sys.executable, "-m", "supercoder.cli", "eval", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+
+    helped = run(site, "--help")
+    assert helped.returncode == 0, helped.stderr
+    lines = [line for line in helped.stdout.splitlines() if "--tries" in line]
+    assert lines and "greedy: answers asked at most, one at a time" in lines[0]
+    assert "[default: 3]" in helped.stdout.split("--tries", 1)[1].split("--note", 1)[0]
+    assert "--note" in helped.stdout and "--generation" in helped.stdout  # evolve's, too
+    assert "--tries" not in run(None, "--help").stdout  # no plugin, no flag
+
+    stray = run(site, "--model", "openai:m", "--tries", "2", "--benchmark", str(tmp_path))
+    assert stray.returncode == 2 and "Traceback" not in stray.stderr
+    assert "--tries applies to --strategy greedy only" in stray.stderr
+
+
+def test_a_provenance_reads_back_typed_from_its_strategys_module():
+    """No module names ``EvolveProvenance`` before the record is read: the registry's
+    strategy modules are loaded to find its kind."""
+    stored = {"model": "openai:m", "provenance": {"kind": "evolve", "generation": 3}}
+    code = (
+        "import json, sys\n"
+        "from supercoder.types import Origin\n"
+        "assert 'supercoder.runs.evolve' not in sys.modules\n"
+        f"o = Origin.from_json(json.loads({json.dumps(json.dumps(stored))}))\n"
+        "print(type(o.provenance).__module__, o.provenance.generation, dict(o.extra))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["supercoder.runs.evolve", "3", "{}"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shlex
@@ -28,6 +29,7 @@ from supercoder.commands.options import (
     DbOpt,
     JsonFile,
     ModelRunConfig,
+    StrategyOptions,
     err,
 )
 from supercoder.commands.optionset import but, option_values, to_toml, with_config
@@ -37,6 +39,7 @@ from supercoder.paths import atomic_write_text
 from supercoder.problems.loading import kept_paths
 from supercoder.runs.eval_run import ANSWERS_INDEX, run_eval, write_answers
 from supercoder.runs.metrics import geomean, problem_record
+from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
 from supercoder.runs.store import Store
 from supercoder.runs.summary import STAT_KEYS
 from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
@@ -67,7 +70,7 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
         store.close()
     where = f"the stored run {name!r}"
     if kept:
-        return where, {**tomllib.loads(kept), "run": name}
+        return where, {**_own_only(tomllib.loads(kept)), "run": name}
     if row is None:
         raise UserError(
             f"no run {name!r} in {store.path}: `supercoder leaderboard` lists the runs "
@@ -76,12 +79,37 @@ def _stored_options(options: dict[str, Any]) -> tuple[str, dict[str, Any]] | Non
     return where, {**identity_options(row), "run": name}
 
 
+def _own_only(data: dict[str, Any]) -> dict[str, Any]:
+    """A stored run file without the options of strategies other than its own (run files
+    once kept every strategy's knobs at their defaults: ``generation = 2`` of a
+    best-of-n run)."""
+    models = [m for m in data.get("model") or [] if legacy_spec(m) is None]
+    name = canonical(data.get("strategy")) if data.get("strategy") else None
+    name = name or ("best-of-n" if models else BUILDS)
+    try:
+        owned = {f.name for f in dataclasses.fields(strategy_class(name).Config)}
+    except UserError:
+        return data  # an uninstalled plugin: said in one line when the run starts
+    spelled: dict[str, str] = {}
+    for f in dataclasses.fields(StrategyOptions):
+        spelled[f.name] = f.name
+        for flag in f.metadata.get("flags") or ():
+            spelled[flag.split("/")[0].removeprefix("--").replace("-", "_")] = f.name
+    out = {}
+    for key, value in data.items():
+        field = spelled.get(key.replace("-", "_"))
+        if field is None or field in owned:
+            out[key] = value
+    return out
+
+
 def identity_options(row: RunRow) -> dict[str, Any]:
     """The eval options of a run stored before run files, from its row (model,
     benchmark and the identity ``RunConfig.identity`` stored in ``options``)."""
     o = row.options
-    evolve = o.extra.get("evolve")
-    evolve = evolve if isinstance(evolve, Mapping) else {}
+    own = o.extra.get(str(o.strategy or ""))  # the strategy's own config, by field
+    own = own if isinstance(own, Mapping) else {}
+    flagged = {f.name for f in dataclasses.fields(StrategyOptions)}
     values = {
         "model": row.model.split("+"),
         "benchmark": row.benchmark,
@@ -94,12 +122,8 @@ def identity_options(row: RunRow) -> dict[str, Any]:
         "no_time": None if o.time is None else not o.time,
         "unsafe_no_sandbox": None if o.sandbox is None else not o.sandbox,
         "isa_target": o.target,
-        "generation": evolve.get("generation"),
-        "islands": evolve.get("islands"),
-        "start_from": evolve.get("start_from"),
-        "max_cost": evolve.get("max_cost_usd"),
-        "max_tokens": evolve.get("max_tokens"),
         "reward": o.reward,
+        **{k: v for k, v in own.items() if k in flagged and not isinstance(v, Mapping | list)},
     }
     return {k: v for k, v in values.items() if v is not None}
 
@@ -493,6 +517,13 @@ def _figures_table(name: str, summary: RunSummary) -> Table:
         table.add_row(
             "memorizable (apart)",
             f"{s.problems_memorizable}: geomean {geo}, {s.memorizable_improved} improved",
+            "",
+        )
+    if s.problems_with_tables or s.not_holding_past_cut:
+        table.add_row(
+            "tables / past the cut",
+            f"{s.problems_with_tables} answer(s) add a lookup table; "
+            f"{s.not_holding_past_cut} speedup(s) do not hold past the time budget's cut",
             "",
         )
     tokens = s.prompt_tokens + s.completion_tokens

@@ -48,9 +48,10 @@ from supercoder.runs.eval_run import dropped_reason, run_eval
 from supercoder.runs.metrics import answer_origin, long_enough, search_note
 from supercoder.runs.store import Store
 from supercoder.runs.strategies import make_verifier
+from supercoder.runs.trials import BuildProvenance
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import program_isa
-from supercoder.types import BuildProvenance, load_change
+from supercoder.types import load_change
 
 
 @with_config(ModelRunConfig, "opts", machine=engine_options())

@@ -5,6 +5,10 @@ build search's older spelling, ``--model compiler[:OPTS]``, among them)."""
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import types
+import typing
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -12,17 +16,22 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.console import Console
 
-from supercoder.commands.optionset import but, declare, flags, group
+from supercoder.commands.optionset import but, declare, field_help, flags, group, option_values
 from supercoder.errors import UserError, printable
 from supercoder.models.base import Sampling
 from supercoder.models.providers import load_model
 from supercoder.prompting.answers import AnswerForm, Context, check_modes
-from supercoder.runs.buildsearch import BuildsConfig, legacy_options
-from supercoder.runs.evolve import StartFrom
-from supercoder.runs.registry import BUILDS, canonical, legacy_spec, make_config, strategy_class
+from supercoder.runs.registry import (
+    BUILDS,
+    canonical,
+    legacy_spec,
+    make_config,
+    names,
+    strategy_class,
+)
 from supercoder.runs.store import RunConfig
 from supercoder.runs.strategies import StrategyConfig
-from supercoder.runs.trials import DEFAULT_BUDGET, DEFAULT_MAX_BUILDS
+from supercoder.runs.trials import DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
 from supercoder.verify.access import read_token
 from supercoder.verify.evaluate import check_config
@@ -378,6 +387,109 @@ class CheckOptions:
         )
 
 
+def _flag_type(hint: object) -> type | None:
+    """The type a strategy's ``Config`` field takes as a flag (an enum: its text, read
+    by the field's type, older spellings included); None: ``--strategy-option`` only."""
+    args = typing.get_args(hint)
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        hint = rest[0] if len(rest) == 1 else None
+    if isinstance(hint, type) and issubclass(hint, enum.Enum):
+        return str
+    return hint if hint in (int, float, str, bool) else None  # type: ignore[return-value]
+
+
+def _default_text(value: object) -> str:
+    if value is None or value == "":
+        return "none"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value.value if isinstance(value, enum.Enum) else value)
+
+
+def strategy_options_class() -> type:
+    """Every registered strategy's own options as one option group: one flag per field of
+    each strategy's ``Config`` (a built-in's or an installed plugin's), its help the
+    field's docstring line, its flag ``--field-name`` unless the field's metadata names
+    another (``plugins.flag``). A field several strategies share (``builds``) is one flag.
+    Each defaults to None (not given: the strategy's ``Config`` default, shown); a flag
+    the command has already gives way (``optionset._give_way``)."""
+    found: dict[str, dict[str, typing.Any]] = {}
+    for name in names():
+        try:
+            config = strategy_class(name).Config
+        except UserError:
+            continue  # a broken plugin: said in one line when it is chosen
+        if not dataclasses.is_dataclass(config):
+            continue
+        hints = typing.get_type_hints(config)
+        helps = field_help(config)
+        for f in dataclasses.fields(config):
+            kind = _flag_type(hints.get(f.name))
+            if not f.init or kind is None:
+                continue
+            default = f.default if f.default is not dataclasses.MISSING else None
+            if f.default_factory is not dataclasses.MISSING:
+                default = f.default_factory()
+            entry = found.setdefault(
+                f.name, {"kind": kind, "meta": f.metadata or {}, "owners": {}, "helps": {}}
+            )
+            if entry["kind"] is kind:
+                entry["owners"][name] = _default_text(default)
+                entry["helps"][name] = helps.get(f.name, "").replace("``", "").rstrip(".")
+    specs = []
+    lines = []
+    for key, e in found.items():
+        meta = e["meta"]
+        shown = set(e["owners"].values())
+        text = (
+            meta.get("shown") or shown.pop()
+            if len(shown) == 1
+            else "; ".join(f"{o}: {d}" for o, d in e["owners"].items())
+        )
+        flag_names = meta.get("flags") or ()
+        if not flag_names and e["kind"] is bool:
+            dashed = key.replace("_", "-")
+            flag_names = (f"--{dashed}/--no-{dashed}",)
+        md = {"shown": text, "option": dict(meta.get("option") or {}), "yields": True}
+        if flag_names:
+            md["flags"] = tuple(flag_names)
+        specs.append((key, e["kind"] | None, field(default=None, metadata=md)))
+        lines.append(f"    {key}: " + "; ".join(f"{o}: {h}" for o, h in e["helps"].items()))
+    cls = dataclasses.make_dataclass("StrategyOptions", specs, frozen=True)
+    cls.__module__ = __name__
+    cls.__doc__ = (
+        "The strategies' own options, one per field of each ``Config``.\n\nFields:\n"
+        + "\n".join(lines)
+    )
+    return cls
+
+
+StrategyOptions = strategy_options_class()
+
+
+def own_flags(given: object, name: str) -> dict[str, object]:
+    """The strategy ``name``'s own flags given (field -> value); a flag given for another
+    strategy: one line naming the strategies it applies to."""
+    values = {k: v for k, v in option_values(given).items() if v is not None}
+    fields = {f.name for f in dataclasses.fields(strategy_class(name).Config)}
+    for key in values.keys() - fields:
+        owners = [n for n in names() if key in {f.name for f in _config_fields(n)}]
+        meta = next(f for f in dataclasses.fields(given) if f.name == key).metadata  # type: ignore[arg-type]
+        spelled = (meta.get("flags") or (f"--{key.replace('_', '-')}",))[0].split("/")[0]
+        raise UserError(
+            f"{spelled} applies to --strategy {' or '.join(owners)} only (this run's: {name})"
+        )
+    return values
+
+
+def _config_fields(name: str) -> tuple[dataclasses.Field, ...]:
+    try:
+        return dataclasses.fields(strategy_class(name).Config)
+    except (UserError, TypeError):
+        return ()
+
+
 @dataclass(frozen=True)
 class ModelRunConfig:
     """The options of ``eval`` and ``optimize``: who answers, how often, how it is asked,
@@ -395,7 +507,6 @@ class ModelRunConfig:
         timeout: seconds to wait for the model server per request (a request that times
             out twice is given up: the problem stays unfinished, a rerun retries it).
         deadline: seconds of model time per problem at most (all requests).
-        budget: --strategy builds: CPU seconds of build search per problem.
         strategy: best-of-n: independent answers to the -O3 prompt; refine: one chain of
             --samples answers, each told what was wrong; evolve: generations of answers
             improving the best verified programs (--samples answers in all); builds: the
@@ -404,17 +515,13 @@ class ModelRunConfig:
             supercoder.strategies).
         strategy_option: KEY=VALUE: a field of the strategy's own config (repeatable;
             a plugin strategy's options: docs/eval.md).
-        start_from: evolve: baseline (gcc -O3), or builds (also the build search's best
-            build; compiler: its older name); speedups stay relative to gcc -O3.
-        max_cost: evolve: stop asking once a problem cost this USD.
-        max_tokens: evolve: token cap per problem.
-        generation: evolve: answers per generation.
-        islands: evolve: populations.
         reward: the reward the run's summary pays its answers (mean_reward), stored in
             the run's identity: gated, paper, log, binary[:threshold=T],
             percentile[:pool=P] (the same spec as train grpo --reward).
         prompt: how the model is asked (``PromptOptions``: context, answer form).
         checks: how every answer is checked (``CheckOptions``: sandbox, timing, target).
+        own: every strategy's own options, one flag per field of its ``Config``
+            (``StrategyOptions``).
     """
 
     model: list[str] | None = field(
@@ -431,25 +538,18 @@ class ModelRunConfig:
     base_url: str | None = field(default=None, metadata=flags(BASE_URL, shown="the provider's"))
     timeout: float = field(default=300.0, metadata=flags(TIMEOUT))
     deadline: float = field(default=1800.0, metadata=flags("--deadline", min=1.0))
-    budget: float | None = field(default=None, metadata=flags(BUDGET, shown=f"{DEFAULT_BUDGET:g}"))
     strategy: str | None = field(
         default=None, metadata=flags("--strategy", shown="best-of-n; no --model: builds")
     )
     strategy_option: list[str] | None = field(
         default=None, metadata=flags("--strategy-option", "-S", shown="none")
     )
-    start_from: str = "baseline"
-    max_cost: float | None = field(
-        default=None, metadata=flags("--max-cost", min=0.0, shown="no cap")
-    )
-    max_tokens: int | None = field(
-        default=None, metadata=flags("--max-tokens-per-problem", min=1, shown="no cap")
-    )
-    generation: int = field(default=2, metadata=flags("--generation", min=1))
-    islands: int = field(default=2, metadata=flags("--islands", min=1))
     reward: str = field(default=DEFAULT_REWARD.value, metadata=flags(REWARD))
     prompt: PromptOptions = field(default_factory=lambda: PromptOptions(), metadata=group())
     checks: CheckOptions = field(default_factory=lambda: CheckOptions(), metadata=group())
+    own: StrategyOptions = field(  # type: ignore[valid-type]
+        default_factory=lambda: StrategyOptions(), metadata=group()
+    )
 
     @property
     def context(self) -> Context:
@@ -506,8 +606,6 @@ class ModelRunConfig:
             )
         if high is not None and len(models) > high:
             raise UserError("several --model need --strategy evolve")
-        if self.budget is not None and name != BUILDS:
-            raise UserError("--budget applies to the build search only (--strategy builds)")
         return name, models, None
 
     def run_model(self, specs: list[str], settings: StrategyConfig) -> str:
@@ -519,17 +617,23 @@ class ModelRunConfig:
         return "+".join(specs) or settings.strategy
 
     def strategy_config(self, specs: list[str]) -> StrategyConfig:
-        """The ``StrategyConfig`` of these options (bad choices: one line)."""
+        """The ``StrategyConfig`` of these options (bad choices: one line): the strategy's
+        ``Config`` from its own flags over ``--strategy-option`` pairs (over the build
+        search's older spelling ``--model compiler:OPTS``)."""
         name, _, older = self.plan()
-        _check_choices(self, name)
+        if name != "best-of-n" and self.rounds != 1:
+            raise UserError("--rounds applies to --strategy best-of-n (refine: --samples answers)")
         cls = strategy_class(name)
+        given = own_flags(self.own, name)
         target = self.isa_target
-        if name == BUILDS:
-            config, target = self._builds_config(older)
-            n = self.samples or config.default_samples()
-        else:
-            config = strategy_options(cls, self.strategy_option or [], self._own_options(name))
-            n = self.samples or 1
+        base = None
+        if older is not None:  # the build search's older spelling: its config, its target
+            base, named = cls.legacy(older)
+            target = named if named is not None and target is Target.NATIVE else target
+        values = {**_pairs(self.strategy_option or []), **given}
+        config = make_config(cls.Config, values, base)
+        default_samples = getattr(config, "default_samples", None)
+        n = self.samples or (default_samples() if default_samples else 1)
         return StrategyConfig(
             Sampling(n, self.temperature),
             self.rounds,
@@ -539,30 +643,6 @@ class ModelRunConfig:
             config=config,
             target=target.value,
         )
-
-    def _own_options(self, name: str) -> dict[str, object]:
-        """The built-in strategies' own options that have flags of their own."""
-        if name != "evolve":
-            return {}
-        return {
-            "generation": self.generation,
-            "islands": self.islands,
-            "start_from": self.start_from,
-            "max_cost_usd": self.max_cost,
-            "max_tokens": self.max_tokens,
-        }
-
-    def _builds_config(self, older: str | None):
-        """The build search's ``BuildsConfig`` and target: ``--budget``, ``--target``,
-        ``--strategy-option``, or the older ``--model compiler:OPTS`` spelling's."""
-        config, named = legacy_options(older or "")
-        if self.budget is not None:
-            config = BuildsConfig(self.budget, config.builds)
-        config = strategy_options(BuildsConfig, self.strategy_option or [], {}, config)
-        target = (
-            named if named is not None and self.isa_target is Target.NATIVE else self.isa_target
-        )
-        return config, target
 
     def load_models(self, specs: list[str], concurrency: int = 4) -> list[Model]:
         """The models of ``specs``, asked through ``--base-url`` within ``--timeout``
@@ -626,33 +706,24 @@ def reward_config(
     )
 
 
-def _check_choices(o: ModelRunConfig, name: str) -> None:
-    """The strategy options that do not fit together, each refused in one line."""
-    try:
-        StartFrom(o.start_from)
-    except ValueError:
-        starts = ", ".join(s.value for s in StartFrom)
-        raise UserError(f"unknown --start-from {o.start_from!r}: use one of {starts}") from None
-    if name != "evolve" and (o.start_from != "baseline" or o.max_cost or o.max_tokens):
-        raise UserError(
-            "--start-from, --max-cost and --max-tokens-per-problem need --strategy evolve"
-        )
-    if name != "best-of-n" and o.rounds != 1:
-        raise UserError("--rounds applies to --strategy best-of-n (refine: --samples answers)")
-
-
 def strategy_options(
     cls: type, pairs: list[str], own: dict[str, object], base: object | None = None
 ) -> object:
     """The strategy's ``Config`` from its flags (``own``) and ``--strategy-option
     KEY=VALUE`` pairs (``runs.registry.make_config``: each value read as its field's type)."""
-    values: dict[str, object] = dict(own)
+    values: dict[str, object] = {**_pairs(pairs), **own}
+    return make_config(cls.Config if hasattr(cls, "Config") else cls, values, base)
+
+
+def _pairs(pairs: list[str]) -> dict[str, object]:
+    """``--strategy-option KEY=VALUE`` pairs by field name (a bad pair: one line)."""
+    values: dict[str, object] = {}
     for pair in pairs:
         key, eq, value = pair.partition("=")
         if not eq or not key.strip():
             raise UserError(f"--strategy-option {pair!r}: use KEY=VALUE")
         values[key.strip().replace("-", "_")] = value
-    return make_config(cls.Config if hasattr(cls, "Config") else cls, values, base)
+    return values
 
 
 def generator_llm(wanted: bool, spec: str | None, base_url: str | None, generator: Path | None):

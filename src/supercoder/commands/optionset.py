@@ -141,6 +141,8 @@ def config_params(
         else:
             info = typer.Option(*names, help=_sentence(helps.get(f.name, "")), **extra)
             info.site = f"{cls.__module__}.{cls.__qualname__}.{f.name}"  # type: ignore[attr-defined]
+        if meta.get("yields"):  # a strategy's own option: it gives way to the command's
+            info = but(info, yields=True)
         out.append(
             inspect.Parameter(
                 f.name,
@@ -168,7 +170,7 @@ def build(cls: type, values: dict[str, Any], skip: tuple[str, ...] = ()) -> Any:
             continue
         if (f.metadata or {}).get("group"):
             kwargs[f.name] = build(hints[f.name], values, skip)
-        else:
+        elif f.name in values or not (f.metadata or {}).get("yields"):
             kwargs[f.name] = values.pop(f.name)
     return cls(**kwargs)
 
@@ -249,6 +251,7 @@ def with_groups(
             if taken:
                 raise TypeError(f"{fn.__name__}: options declared twice: {sorted(taken)}")
             seen |= {p.name for p in made[key]}
+        _give_way(own, made)
         config = [] if "config" in seen else [_config_param(), _ctx_param()]
         tables = {key: [p.name for p in ps] for key, ps in made.items()}
         for g in parts.values():
@@ -276,6 +279,37 @@ def with_groups(
 
 
 _CTX = "_click_context"
+
+
+def _give_way(own: list[inspect.Parameter], made: dict[str, list[inspect.Parameter]]) -> None:
+    """Drop the options that give way (``yields``: a strategy's own, generated from its
+    ``Config``) whose name or flag another option of the command has: that field is then
+    set by ``--strategy-option KEY=VALUE`` only."""
+    fixed = [p for p in own] + [p for ps in made.values() for p in ps if not _yields(p)]
+    taken = {name for p in fixed for name in _names(p)}
+    for key, ps in made.items():
+        made[key] = [p for p in ps if not (_yields(p) and _names(p) & taken)]
+
+
+def _option_info(p: inspect.Parameter) -> typer.models.ParameterInfo | None:
+    infos = [
+        m
+        for m in getattr(p.annotation, "__metadata__", ())
+        if isinstance(m, typer.models.ParameterInfo)
+    ]
+    return infos[0] if infos else None
+
+
+def _yields(p: inspect.Parameter) -> bool:
+    return bool(getattr(_option_info(p), "yields", False))
+
+
+def _names(p: inspect.Parameter) -> set[str]:
+    """A parameter's name and its flags (long and short)."""
+    info = _option_info(p)
+    decls = (info.param_decls if info is not None else None) or ("--" + p.name.replace("_", "-"),)
+    flags = {part for d in decls for part in d.split("/") if part.startswith("-")}
+    return {p.name, *flags}
 
 
 def _ctx_param() -> inspect.Parameter:
@@ -550,6 +584,8 @@ def unbounded_numbers(command: Callable[..., Any]) -> list[str]:
         if not kinds or not kinds <= {int, float}:
             continue
         infos = [m for m in meta if isinstance(m, typer.models.ParameterInfo)]
+        if any(getattr(i, "yields", False) for i in infos):
+            continue  # a strategy's own: its Config refuses what cannot work, in one line
         if not any(i.min is not None or i.max is not None for i in infos):
             out.append(p.name)
     return out

@@ -21,6 +21,7 @@ from supercoder.analysis.core import Analysis
 from supercoder.codec import decode, opts
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
+from supercoder.runs.evolve import EvolveProvenance
 from supercoder.runs.metrics import geomean, summarize
 from supercoder.runs.registry import LEGACY_BUILDS
 from supercoder.runs.store import RunRow, Store
@@ -28,7 +29,6 @@ from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import (
     Candidate,
-    EvolveProvenance,
     Origin,
     Status,
     Verdict,

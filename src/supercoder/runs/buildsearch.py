@@ -50,11 +50,12 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from supercoder.errors import UserError
 from supercoder.models.base import Completion, Sampling
+from supercoder.plugins import flag
 from supercoder.runs.registry import BUILDS, LEGACY_BUILDS, builds_label
 from supercoder.runs.strategies import (
     Ask,
@@ -78,8 +79,10 @@ from supercoder.runs.trials import (
     HALVING_SHARE,
     MIN_FINAL_SECONDS,
     SCREEN_SHARE,
+    BuildProvenance,
     CpuBudget,
     SearchConfig,
+    SearchRecord,
     SearchResult,
     Trial,
 )
@@ -97,11 +100,9 @@ from supercoder.toolchain.gcc import asm_digest
 from supercoder.toolchain.isa import Target, parse_target
 from supercoder.toolchain.pgo import build_asm, training_inputs
 from supercoder.types import (
-    BuildProvenance,
     Candidate,
     Origin,
     Problem,
-    SearchRecord,
     Verdict,
 )
 
@@ -123,7 +124,7 @@ class BuildsConfig:
             (``legacy``: the first eight; empty: search the build space).
     """
 
-    budget: float | None = None
+    budget: float | None = field(default=None, metadata=flag("--budget", min=0.1, shown="120"))
     builds: str = ""
 
     def __post_init__(self) -> None:
@@ -208,6 +209,12 @@ class BuildSearch:
 
     def __init__(self, settings: StrategyConfig, on_progress: object = None) -> None:
         self.settings = settings
+
+    @staticmethod
+    def legacy(options: str) -> tuple[BuildsConfig, Target | None]:
+        """``--model compiler:OPTIONS`` (its older spelling): its config and the target
+        it named (``legacy_options``)."""
+        return legacy_options(options)
 
     @staticmethod
     def stored(config: object) -> dict[str, object]:

@@ -27,7 +27,7 @@ from supercoder.types import Problem
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
-    from supercoder.runs.evolve import Progress
+    from supercoder.runs.strategies import ProgressStep
 
 
 def search(
@@ -37,7 +37,7 @@ def search(
     *,
     verify: Verifier | None = None,
     journal: Journal | None = None,
-    on_progress: Callable[[Progress], None] | None = None,
+    on_progress: Callable[[ProgressStep], None] | None = None,
     **kw: object,
 ) -> Outcome:
     """Run ``settings.strategy`` on one problem (see module docstring); ``on_progress``

@@ -45,7 +45,7 @@ from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
-    from supercoder.runs.evolve import Progress
+    from supercoder.runs.strategies import ProgressStep
 
 
 @dataclass(frozen=True)
@@ -89,7 +89,7 @@ def run_eval(
     on_begin: Callable[[str], None] | None = None,
     on_problem: Callable[[str, Outcome | None], None] | None = None,
     verify: Verifier | None = None,
-    on_progress: Callable[[Progress], None] | None = None,
+    on_progress: Callable[[ProgressStep], None] | None = None,
 ) -> EvalRunResult:
     """Evaluate every problem (resuming a run of the same name); see module docstring.
     ``on_start(todo, skipped)`` once, ``on_begin(problem)`` when a problem starts,
@@ -180,7 +180,7 @@ def _solve_one(
     run_config: RunConfig,
     verify: Verifier,
     journal: RunJournal,
-    on_progress: Callable[[Progress], None] | None = None,
+    on_progress: Callable[[ProgressStep], None] | None = None,
     on_begin: Callable[[str], None] | None = None,
 ) -> Outcome:
     if on_begin is not None:

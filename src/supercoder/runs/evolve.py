@@ -44,10 +44,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
 
 from supercoder.engine import current
-from supercoder.prompting.answers import resolve_answer
-from supercoder.prompting.parent_prompts import Parent, evolve_messages
+from supercoder.plugins import flag
+from supercoder.prompting.parent_prompts import Parent
 from supercoder.runs.bandit import Bandit
 from supercoder.runs.buildsearch import proposed_build
+from supercoder.runs.conversation import Conversation
 from supercoder.runs.programs import (
     BASELINE,
     Program,
@@ -66,16 +67,16 @@ from supercoder.runs.strategies import (
     Verifier,
     make_verifier,
 )
-from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import (
     Candidate,
-    EvolveProvenance,
     Origin,
     Problem,
     Speedup,
     Status,
+    StrategyProvenance,
     Verdict,
+    register_provenance,
 )
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
@@ -98,6 +99,32 @@ class StartFrom(StrEnum):
     @classmethod
     def _missing_(cls, value: object) -> StartFrom | None:
         return cls.BUILDS if value == LEGACY_BUILDS else None
+
+
+@register_provenance("evolve")
+@dataclass(frozen=True, kw_only=True)
+class EvolveProvenance(StrategyProvenance):
+    """The evolutionary search's record of an answer (``runs/evolve.py``).
+
+    Fields:
+        generation: the generation that asked for it.
+        parents: the programs its prompt showed (ids, first the parent).
+        prompt_kind: the prompt (``diff``, ``full``, ``crossover``, ``recheck``).
+        island: the island of its parent.
+        program: its id in the run's program database.
+        duplicate_of: the program it repeats (the novelty check; None: new).
+        final: the answer's fresh re-check.
+        lineage: the answer's ancestry in program ids, seed first.
+    """
+
+    generation: int | None = None
+    parents: tuple[int, ...] = ()
+    prompt_kind: str | None = None
+    island: int | None = None
+    program: int | None = None
+    duplicate_of: int | None = None
+    final: bool = False
+    lineage: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -125,19 +152,23 @@ class EvolveConfig:
         bandit_c: the model bandit's exploration weight (several ``--model``).
     """
 
-    generation: int = 2
+    generation: int = field(default=2, metadata=flag("--generation", min=1))
     focus: bool = True
-    islands: int = 2
-    migrate_every: int = 2
-    explore: float = 0.3
-    crossover: float = 0.2
-    remeasure_after: int = 2
-    finalists: int = 2
+    islands: int = field(default=2, metadata=flag("--islands", min=1))
+    migrate_every: int = field(default=2, metadata=flag("--migrate-every", min=1))
+    explore: float = field(default=0.3, metadata=flag("--explore", min=0.0, max=1.0))
+    crossover: float = field(default=0.2, metadata=flag("--crossover", min=0.0, max=1.0))
+    remeasure_after: int = field(default=2, metadata=flag("--remeasure-after", min=1))
+    finalists: int = field(default=2, metadata=flag("--finalists", min=1))
     start_from: StartFrom = StartFrom.BASELINE
     builds: str = ""
-    max_cost_usd: float | None = None
-    max_tokens: int | None = None
-    bandit_c: float = 0.5
+    max_cost_usd: float | None = field(
+        default=None, metadata=flag("--max-cost", min=0.0, shown="no cap")
+    )
+    max_tokens: int | None = field(
+        default=None, metadata=flag("--max-tokens-per-problem", min=1, shown="no cap")
+    )
+    bandit_c: float = field(default=0.5, metadata=flag("--bandit-c", min=0.0))
 
     def __post_init__(self) -> None:
         if self.generation < 1 or self.islands < 1 or self.migrate_every < 1:
@@ -278,7 +309,8 @@ class _Search:
         self.stored = journal.stored(problem.name) if journal else {}
         self.kept = {p.id: p for p in self.archive.programs(problem.name)}
         self.measured = self.archive.measures(problem.name)
-        self.base = baseline_asm(problem)
+        self.talk = Conversation(problem, settings)
+        self.base = self.talk.baseline
         self.budget = max(settings.sampling.n, 0)
         self.attempts: list[Attempt] = []
         self.tokens = 0
@@ -379,7 +411,7 @@ class _Search:
         if proposed is None:
             return None
         text, name = proposed
-        asm = resolve_answer(text, self.base).asm
+        asm = self.talk.read(text).asm
         if not asm or db.known(asm_digest(asm)) is not None:
             return None
         verdict, _, _ = self._measure(db.next_id, COMPILER_SEED, asm)
@@ -445,15 +477,7 @@ class _Search:
             sp = db.speedup(pid)
             text = f"{sp.value:.2f}x" if sp is not None and sp.samples else None
             parents.append(Parent(db.programs[pid].asm, text))
-        return evolve_messages(
-            self.problem,
-            parents,
-            db.tried.get(slot.parents[0], ()),
-            context=str(self.settings.context),
-            answer="diff" if slot.kind == "diff" else "whole",
-            show_inputs=self.settings.show_inputs,
-            target=self.settings.target,
-        )
+        return self.talk.improve(parents, db.tried.get(slot.parents[0], ()), slot.kind == "diff")
 
     def _ask(self, db: ProgramDB, slots: list[Slot]) -> dict[int, tuple[Completion | None, float]]:
         """Model answers for the slots not answered before (in parallel)."""
@@ -517,7 +541,7 @@ class _Search:
         self, db: ProgramDB, s: Slot, completion: Completion | None, seconds: float, batch: _Batch
     ) -> None:
         text = completion.text if completion is not None else None
-        resolved = resolve_answer(text, db.programs[s.parents[0]].asm)
+        resolved = self.talk.read(text, db.programs[s.parents[0]].asm)
         origin = self._origin(s, completion)
         if resolved.error or not resolved.asm:
             status = Status.COMPILE_ERROR if resolved.error else Status.NO_ANSWER

@@ -13,6 +13,9 @@ A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin") is a class with
   ``Journal`` (``stored(problem)``, ``record(problem, attempt)``; ``NoJournal`` when
   nothing is kept: a library call's ``search()``), and ``check(verify, problem,
   candidates) -> list[Checked]`` (every candidate verified, in order);
+- its flags: every field of its ``Config`` is an ``eval``/``optimize`` flag
+  (``--field-name``, its help the field's docstring line); ``flag("--other", min=1)`` as
+  the field's metadata names another flag or a range;
 - its provenance: subclass ``StrategyProvenance`` and register it with
   ``register_provenance("kind")``: it is stored with each answer and read back as that
   class;
@@ -26,23 +29,21 @@ A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin") is a class with
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
 
 from supercoder.models.base import Completion, Sampling
-from supercoder.prompting.answers import resolve_answer
-from supercoder.prompting.diffedit import elided_in
-from supercoder.prompting.prompts import build_messages, feedback_for, refinement_messages
+from supercoder.plugins import flag
+from supercoder.runs.conversation import Conversation
 from supercoder.runs.strategies import (
     Ask,
     Attempt,
     Journal,
     Outcome,
     OutcomeMeta,
+    ProgressStep,
     Strategy,
     StrategyConfig,
     Verifier,
 )
-from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import (
     Candidate,
     Origin,
@@ -66,6 +67,7 @@ __all__ = [
     "Outcome",
     "OutcomeMeta",
     "Problem",
+    "ProgressStep",
     "Sampling",
     "Strategy",
     "StrategyConfig",
@@ -73,6 +75,7 @@ __all__ = [
     "Verdict",
     "Verifier",
     "check",
+    "flag",
     "outcome",
     "register_provenance",
 ]
@@ -95,53 +98,6 @@ def check(verify: Verifier, problem: Problem, candidates: Sequence[Candidate]) -
     """Every candidate verified (``verify``: the run's verifier), in the given order."""
     found = [Checked(*item) for item in verify(problem, list(candidates))]
     return sorted(found, key=lambda c: c.index)
-
-
-@dataclass
-class Conversation:
-    """The prompts of one problem under the run's settings (prompt variant, listing shown,
-    answer form, ISA target): a strategy asks for them instead of assembling them."""
-
-    problem: Problem
-    settings: StrategyConfig = field(default_factory=StrategyConfig)
-    baseline: str = ""
-
-    def __post_init__(self) -> None:
-        self.baseline = self.baseline or baseline_asm(self.problem)
-
-    def first(self) -> Messages:
-        """The first prompt: the problem and its -O3 baseline to beat."""
-        s = self.settings
-        return build_messages(
-            self.problem,
-            variant=s.variant,
-            baseline_asm=self.baseline,
-            show_inputs=s.show_inputs,
-            context=s.context,
-            answer=s.answer,
-            target=s.target,
-        )
-
-    def after(self, messages: Messages, attempt: Attempt) -> Messages:
-        """The next prompt after ``attempt``'s verdict: its answer, then what was wrong
-        with it (or how fast it was), asking for a better one."""
-        if attempt.verdict is None:
-            raise ValueError("the attempt is not verified yet: check it first")
-        feedback = feedback_for(attempt.verdict, self.problem, self.settings.answer)
-        return refinement_messages(messages, attempt.completion or "", feedback)
-
-    def resolve(
-        self, completion: Completion, origin: Origin, messages: Iterable[dict[str, str]] = ()
-    ) -> Candidate:
-        """``completion`` as a candidate: its program (a whole one, or its edit blocks
-        applied to the baseline; ``messages``: the prompt it answered, for edits of
-        functions the prompt elided), ``origin`` stamped with the model's usage and the
-        answer's form (an edit that did not apply: ``origin.answer_error``)."""
-        resolved = resolve_answer(completion.text, self.baseline, elided_in(list(messages)))
-        stamped = replace(
-            completion.stamp(origin), answer=resolved.kind, answer_error=resolved.error
-        )
-        return Candidate(resolved.asm, stamped)
 
 
 def outcome(problem: Problem, attempts: Iterable[Attempt], baseline: str = "") -> Outcome:

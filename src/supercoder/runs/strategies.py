@@ -28,12 +28,11 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from supercoder.engine import current
 from supercoder.models.base import Sampling
-from supercoder.prompting.answers import AnswerForm, Context, resolve_answer
-from supercoder.prompting.diffedit import elided_in
-from supercoder.prompting.prompts import Variant, build_messages, feedback_for, refinement_messages
+from supercoder.prompting.answers import AnswerForm, Context
+from supercoder.prompting.prompts import Variant
+from supercoder.runs.conversation import Conversation
 from supercoder.runs.registry import DEFAULT as DEFAULT_STRATEGY
 from supercoder.runs.registry import canonical, strategy_class
-from supercoder.toolchain.baseline import baseline_asm
 from supercoder.types import Candidate, Origin, Problem, Status, Verdict
 from supercoder.verify.executors import InlineExecutor
 from supercoder.verify.reward import effective_speedup
@@ -55,6 +54,15 @@ class Verifier(Protocol):
 
 
 StopRule = Callable[[Verdict], bool]
+
+
+class ProgressStep(Protocol):
+    """Where a search stands (its ``on_progress`` callback gets one): ``line()`` is the
+    progress line shown (evolve's ``Progress``: one per generation)."""
+
+    problem: str
+
+    def line(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -473,30 +481,20 @@ def solve(
     verify = verify or make_verifier()
     stored = journal.stored(problem.name) if journal else {}
     record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
-    base = baseline_asm(problem)
-    first = build_messages(
-        problem,
-        variant=settings.variant,
-        fewshot=fewshot,
-        baseline_asm=base,
-        show_inputs=settings.show_inputs,
-        context=settings.context,
-        answer=settings.answer,
-        target=settings.target,
-    )
-    chains: dict[int, list[dict[str, str]]] = dict.fromkeys(range(settings.samples), first)
+    talk = Conversation(problem, settings, fewshot=fewshot)
+    chains: dict[int, list[dict[str, str]]] = dict.fromkeys(range(settings.samples), talk.first())
     attempts: list[Attempt] = []
     for rnd in range(settings.rounds):
         if rnd:
-            chains = _next_prompts(problem, chains, attempts, stop, settings.answer)
+            chains = _next_prompts(talk, chains, attempts, stop)
         if not chains:
             break
-        pending = _generate(problem, model, settings, rnd, chains, stored, base)
+        pending = _generate(talk, model, rnd, chains, stored)
         fresh = [a for a in pending if (a.sample, a.round) not in stored]
         verified = iter(_verify_all(problem, fresh, verify, record))
         attempts += [a if (a.sample, a.round) in stored else next(verified) for a in pending]
     attempts = confirm_best(problem, attempts, verify, record)
-    return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
+    return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=talk.baseline))
 
 
 def needs_confirmation(verdict: Verdict) -> bool:
@@ -542,21 +540,21 @@ def confirm_best(
     return attempts
 
 
-def _next_prompts(problem, chains, attempts, stop, answer) -> dict[int, list[dict[str, str]]]:
+def _next_prompts(talk: Conversation, chains, attempts, stop) -> dict[int, list[dict[str, str]]]:
+    """Each chain's next prompt after its last verdict (a chain whose answer satisfies
+    ``stop`` ends)."""
     last = {a.sample: a for a in attempts}
-    out = {}
-    for i, messages in chains.items():
-        prev = last.get(i)
-        if prev is None or stop(prev.checked):
-            continue
-        feedback = feedback_for(prev.checked, problem, answer)
-        out[i] = refinement_messages(messages, prev.completion or "", feedback)
-    return out
+    return {
+        i: talk.after(messages, last[i])
+        for i, messages in chains.items()
+        if i in last and not stop(last[i].checked)
+    }
 
 
-def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attempt]:
+def _generate(talk: Conversation, model, rnd, chains, stored) -> list[Attempt]:
     """Attempts (unverified unless stored) for every chain in this round; a model that
-    returns fewer than ``samples`` answers (the compiler has few builds) ends the rest."""
+    returns fewer than ``samples`` answers ends the rest."""
+    problem, settings = talk.problem, talk.settings
     missing = [i for i in chains if (i, rnd) not in stored]
     fresh: dict[int, Attempt] = {}
     if missing and rnd == 0:
@@ -564,8 +562,7 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
         texts = _complete(
             model, problem, messages, settings, settings.samples, settings.sampling.seed
         )
-        hidden = elided_in(messages)
-        fresh = {i: _attempt(i, 0, *texts[i], base, hidden) for i in missing if i < len(texts)}
+        fresh = {i: _attempt(talk, i, 0, *texts[i], messages) for i in missing if i < len(texts)}
     elif missing:
 
         def ask(i: int) -> list[tuple[Completion, float]]:
@@ -573,8 +570,8 @@ def _generate(problem, model, settings, rnd, chains, stored, base) -> list[Attem
 
         answers = current().thread_map(ask, missing)  # the chains' requests, within --requests
         for i, texts in zip(missing, answers, strict=True):
-            hidden = elided_in(chains[i])
-            fresh.update({i: _attempt(i, rnd, *texts[0], base, hidden)} if texts else {})
+            if texts:
+                fresh[i] = _attempt(talk, i, rnd, *texts[0], chains[i])
     found = [stored.get((i, rnd)) or fresh.get(i) for i in chains]
     return [a for a in found if a is not None]
 
@@ -588,24 +585,19 @@ def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Complet
 
 
 def _attempt(
+    talk: Conversation,
     sample: int,
     rnd: int,
     completion: Completion,
     seconds: float,
-    base: str | None = None,
-    elided: Sequence[str] = (),
+    messages: list[dict[str, str]],
 ) -> Attempt:
-    text = completion.text
-    resolved = resolve_answer(text, base, elided)
-    origin = replace(
-        completion.stamp(completion.origin),  # and what it said of it (a build)
-        sample=sample,
-        round=rnd,
-        answer=resolved.kind,
-        answer_error=resolved.error,
+    """An answer as a pending attempt (its candidate resolved by the conversation)."""
+    origin = replace(completion.origin, sample=sample, round=rnd)  # and what it said of it
+    candidate = talk.resolve(completion, origin, messages)
+    return Attempt(
+        sample, rnd, candidate, None, completion=completion.text, tries=0, gen_seconds=seconds
     )
-    candidate = Candidate(resolved.asm, origin)
-    return Attempt(sample, rnd, candidate, None, completion=text, tries=0, gen_seconds=seconds)
 
 
 def best_of_n(problem: Problem, model: Model, n: int, temperature: float = 0.7, **kw) -> Outcome:

@@ -1,4 +1,6 @@
-"""The records of the build search (``runs/buildsearch.py``): its configuration, one
+"""The records of the build search (``runs/buildsearch.py``): its configuration, its
+provenance record (``BuildProvenance``, what it keeps with an answer: ``SearchRecord``,
+``BuildRecord``), one
 ``Trial`` per build (how far it got and what the verification service measured), the
 ``SearchResult`` kept with the answer (what was left undone when the budget ran out
 included), and the CPU ``CpuBudget``."""
@@ -6,11 +8,112 @@ included), and the CPU ``CpuBudget``."""
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from supercoder.codec import Json, JsonObject, decode, encode, opts
 from supercoder.toolchain.flagspace import Build
 from supercoder.toolchain.isa import Target
-from supercoder.types import BuildRecord, SearchRecord, Speedup, Verdict
+from supercoder.types import (
+    Speedup,
+    StrategyProvenance,
+    Verdict,
+    register_provenance,
+)
+
+
+@dataclass(frozen=True, kw_only=True)
+class BuildRecord:
+    """One build the build search (``--strategy builds``) tried, as kept with its answer
+    (``runs/trials.py`` ``Trial.record``).
+
+    Fields:
+        id: the build's id (``BuildsConfig.builds``: the fixed builds by id).
+        cc: its compiler.
+        flags: its flags.
+        pgo: profile-guided.
+        family: a coarse name (compiler, PGO, level, target, modifiers).
+        label: the build as a command line.
+        status: how far it got (``built``, ``failed``, ``duplicate``, ``screened``,
+            ``measured``, ``faster``, ``chosen``, ``unbuilt``, a test status...).
+        detail: why it stopped there ('' when it did not).
+        correct: it passed every test (None: never run).
+        screen_speedup: the screen's cheap CPU ratio (None: not screened).
+        halving_speedup: successive halving's estimate (None: not reached).
+        pairs: timed pairs over its rungs.
+        speedup: its best figure: the re-measure's, else halving's, else the screen's.
+        speedup_ci: the re-measure's 95% CI (None: not re-measured).
+    """
+
+    id: str = ""
+    cc: str = ""
+    flags: tuple[str, ...] = ()
+    pgo: bool = False
+    family: str = ""
+    label: str = ""
+    status: str = ""
+    detail: str = ""
+    correct: bool | None = None
+    screen_speedup: float | None = None
+    halving_speedup: float | None = None
+    pairs: int = 0
+    speedup: float | None = None
+    speedup_ci: tuple[float | None, float | None] | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SearchRecord:
+    """The build search (``--strategy builds``), as kept with the answer it chose
+    (``runs/trials.py`` ``SearchResult.record``; ``Origin.search``).
+
+    Fields:
+        chosen: the chosen build's label (``baseline (gcc -O3)``: none was faster).
+        cpu_seconds: CPU seconds the search spent.
+        budget: its budget in CPU seconds.
+        budget_spent: the budget ended it before every build was built and screened.
+        unfinished: what it left undone (``unscreened``, ``unbuilt``) and how many.
+        budget_note: ``budget spent: ...; rerun with --budget N`` ('' when nothing).
+        skipped_families: build families skipped for a missing tool.
+        note: anything else it says.
+        builds: every build it tried, in order.
+    """
+
+    chosen: str = ""
+    cpu_seconds: float = 0.0
+    budget: float = 0.0
+    budget_spent: bool = False
+    unfinished: tuple[tuple[str, int], ...] = field(default=(), metadata=opts(as_object=True))
+    budget_note: str = ""
+    skipped_families: tuple[str, ...] = ()
+    note: str = ""
+    builds: tuple[BuildRecord, ...] = ()
+
+    @classmethod
+    def from_json(cls, d: Mapping[str, Json]) -> SearchRecord:
+        """A stored search (every version: a key missing reads as its default)."""
+        return decode(cls, d)
+
+    def to_json(self) -> JsonObject:
+        return encode(self)  # type: ignore[return-value]
+
+
+@register_provenance("build")
+@dataclass(frozen=True, kw_only=True)
+class BuildProvenance(StrategyProvenance):
+    """The build search's record of an answer (``runs/buildsearch.py``).
+
+    Fields:
+        build: the build's label (``gcc -O3 -march=native``).
+        family: the build's family (``gcc``, ``clang``, ``pgo``, ``baseline``, ...).
+        flags: the build's compiler flags.
+        search: the search's record (on the answer it chose).
+    """
+
+    build: str | None = None
+    family: str | None = None
+    flags: tuple[str, ...] = ()
+    search: SearchRecord | None = None
+
 
 DEFAULT_BUDGET = 120.0  # CPU seconds of build search per problem (benchmarks/compiler_search.py)
 DEFAULT_MAX_BUILDS = 64

@@ -3,13 +3,14 @@ name them (pure: no gcc, no sandbox, no process)."""
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from supercoder.commands.options import CheckOptions, ModelRunConfig
+from supercoder.commands.options import CheckOptions, ModelRunConfig, StrategyOptions
 from supercoder.errors import UserError
 from supercoder.models.base import Sampling
 from supercoder.runs.buildsearch import BuildsConfig, BuildSearch
@@ -104,7 +105,9 @@ def test_make_config_reads_text_values_by_field_type():
 
 
 def _plan(**kw) -> tuple[str, list[str], StrategyConfig, str]:
-    o = ModelRunConfig(**kw)
+    flagged = {f.name for f in dataclasses.fields(StrategyOptions)}
+    own = StrategyOptions(**{k: kw.pop(k) for k in list(kw) if k in flagged})
+    o = ModelRunConfig(**kw, own=own)
     name, specs, _ = o.plan()
     settings = o.strategy_config(specs)
     return name, specs, settings, o.run_model(specs, settings)
@@ -134,7 +137,7 @@ def test_the_options_name_a_strategy_and_the_older_spelling_still_works():
         ({"strategy": "evolve"}, "--strategy evolve needs a model that reads feedback"),
         ({"model": ["compiler"], "strategy": "refine"}, "--strategy refine needs a model"),
         ({"model": ["openai:m"], "strategy": "builds"}, "--strategy builds asks no model"),
-        ({"model": ["openai:m"], "budget": 3.0}, "--budget applies to the build search"),
+        ({"model": ["openai:m"], "budget": 3.0}, "--budget applies to --strategy builds only"),
         ({"model": ["openai:a", "openai:b"]}, "several --model need --strategy evolve"),
         ({"strategy": "builds", "strategy_option": ["budget"]}, "use KEY=VALUE"),
         ({"strategy": "builds", "strategy_option": ["depth=2"]}, "no option 'depth'"),
