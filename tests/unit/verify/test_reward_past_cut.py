@@ -60,3 +60,24 @@ def test_tables_are_named_and_a_trainer_may_choose_not_to_pay_them():
     back = Verdict.from_json(verdict.to_json())
     assert back.context.measurement.beyond_cut == verdict.context.measurement.beyond_cut
     assert back.data.tables == (TABLE,)
+
+
+def test_check_prints_the_strata_the_tables_the_distinct_inputs_and_the_baseline_note():
+    import io
+
+    from rich.console import Console
+
+    from supercoder.commands.display import print_verdict
+    from supercoder.toolchain.baseline import CARRIED_NOTE
+
+    verdict = _ok(12.4, past=1.0, tables=(TABLE,))
+    context = verdict.context.measured(distinct_inputs=5)
+    context = replace(context, provenance=replace(context.provenance, baseline=CARRIED_NOTE))
+    out = io.StringIO()
+    print_verdict(replace(verdict, context=context), Console(file=out, width=300))
+    text = out.getvalue()
+    assert "strata: below the cut 12.40x" in text and "past it 1.00x" in text
+    assert "does NOT hold" in text and "reward 0.000" in text
+    assert "tables: the answer adds 1 lookup table(s): table ck" in text
+    assert "timed on 5 distinct input(s)" in text
+    assert "baseline: its baseline.s is not this machine's gcc -O3 build" in text
