@@ -34,6 +34,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -60,6 +61,7 @@ class Program:
     kind: tuple[str, ...] = ()
     prep: tuple[str, ...] = ()
     expect: str = ""  # "refuse": a user expects init to refuse it (in one line)
+    retry: str = ""  # the init a user types after reading a refusal (e.g. with --files)
 
     @property
     def slug(self) -> str:
@@ -98,6 +100,7 @@ def load_manifest(path: Path) -> list[Program]:
                 kind=tuple(p.get("kind", ())),
                 prep=tuple(p.get("prep", ())),
                 expect=p.get("expect", ""),
+                retry=p.get("retry", ""),
             )
         )
     return out
@@ -181,6 +184,16 @@ class Runner:
         out = r.stdout + r.stderr
         self.log.append(out[-4000:])
         return Step(r.returncode, out, time.monotonic() - t0)
+
+
+# init's refusal telling the user what to add: "pass --ignore-line 'Time:' (problem init)"
+_HINT = re.compile(r"\bpass ((?:--[a-z][a-z-]*(?: (?:'[^']*'|[^\s'()]+))? ?)+)\(problem init\)")
+
+
+def init_hint(text: str) -> str:
+    """The options a refusal tells the user to pass to ``problem init`` ('' if none)."""
+    m = _HINT.search(text)
+    return m.group(1).strip() if m else ""
 
 
 def last_line(text: str) -> str:
@@ -307,6 +320,16 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(bench)
     bench.mkdir(parents=True)
     s = run([*sc, "problem", "init", *shlex.split(prog.init), "-o", str(problem)], cwd)
+    first = None
+    retry = prog.init
+    for _ in range(3):  # what the user types after reading init's message, up to 3 times
+        hint = init_hint(s.out)
+        step = prog.retry if prog.retry and retry == prog.init else hint and f"{retry} {hint}"
+        if s.rc in (0, None) or not step or step == retry:
+            break
+        first = error_line(s.out) if first is None else first
+        retry = rec["retry"] = step
+        s = run([*sc, "problem", "init", *shlex.split(retry), "-o", str(problem)], cwd)
     rec["init"] = {
         "ok": s.rc == 0,
         "rc": s.rc,
@@ -315,6 +338,12 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         if s.rc is None
         else (last_line(s.out) if s.rc == 0 else error_line(s.out)),
     }
+    if first is not None:
+        added = set(shlex.split(retry)) - set(shlex.split(prog.init))
+        options = {a.split("=", 1)[0] for a in added if a.startswith("--")}
+        rec["init"]["first"] = first
+        # did the first refusal name what the user then typed?
+        rec["init"]["hinted"] = bool(options) and all(o in first for o in options)
     domain = [ln.strip() for ln in s.out.splitlines() if ln.strip().startswith("domain:")]
     rec["init"]["domain"] = domain[0][:300] if domain else ""
     rec["init"]["warnings"] = [
@@ -425,6 +454,8 @@ def cell_init(r: dict[str, Any]) -> str:
     i = r.get("init") or {}
     if not i.get("ok"):
         return "refused" if r.get("expect") == "refuse" else "FAIL"
+    if "first" in i:  # made at the second try: did the first refusal say what to type?
+        return "ok 2nd" if i.get("hinted") else "ok 2nd,nohint"
     return "memo" if i.get("memorizable") else "ok"
 
 
@@ -620,12 +651,13 @@ def main() -> None:
     args.out = args.out.resolve()
     args.stages = set(args.stages.split(","))
     programs = load_manifest(args.manifest)
-    only = {n for o in args.only for n in o.split(",") if n}
-    unknown = only - {p.name for p in programs}
+    only = list(dict.fromkeys(n for o in args.only for n in o.split(",") if n))
+    unknown = set(only) - {p.name for p in programs}
     if unknown:
         raise SystemExit(f"--only: no program named {', '.join(sorted(unknown))}")
-    if only:
-        programs = [p for p in programs if p.name in only]
+    if only:  # run in the order given (the most telling first)
+        by_name = {p.name: p for p in programs}
+        programs = [by_name[n] for n in only]
     if args.extract:
         extract(programs, args.src, args.extract)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -36,7 +36,7 @@ from supercoder.timing.meter import MeterConfig
 from supercoder.toolchain.flagspace import make
 from supercoder.toolchain.gcc import cpu_model
 from supercoder.toolchain.pgo import build_asm, training_inputs
-from supercoder.training.reward_study import Completion, Group, reported, study
+from supercoder.training.reward_study import UNCERTAIN_GATE, Completion, Group, reported, study
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.pools import POOL_BUILDS
 from supercoder.verify.reward import parse_reward, score_verdict
@@ -44,6 +44,7 @@ from supercoder.verify.service import verify_together
 
 DEFAULT = ["bit_popcount_ranges", "dp_coin_ways", "num_divisors"]
 FORMS = ["gated", "paper", "log", "binary", "percentile"]
+KEYS = ("form", "budget", "predicted", "observed", "diff", "signs", "on_gate")
 VARIANTS = (make("gcc", "-O3"), *POOL_BUILDS)  # the copy first
 
 
@@ -129,6 +130,7 @@ def main() -> None:
         for budget in budgets:
             agree = live = 0
             predicted = []
+            gates: list[float] = []
             for name, (progs, repeats) in data.items():
                 pool = tuple(v.speedup for v in repeats[0] if v.speedup is not None)
                 a, n = observed(repeats, form, budget, pool)
@@ -140,37 +142,43 @@ def main() -> None:
                     )
                     s = study([Group(name, comps, pool)], [form], [budget], args.resamples, r)
                     study_cpu += s.seconds
-                    if s.rows[0].agreement is not None:
-                        predicted.append((s.rows[0].agreement, s.rows[0]))
+                    if s.rows[0].agreement is not None:  # pooled as observed is: by signs
+                        predicted.append((s.rows[0].agreement, s.rows[0].live))
+                    gates.append(s.rows[0].on_gate)
             obs = agree / live if live else None
-            pred = float(np.mean([p for p, _ in predicted])) if predicted else None
+            weight = sum(w for _, w in predicted)
+            pred = sum(p * w for p, w in predicted) / weight if weight else None
             diff = None if obs is None or pred is None else 100 * (pred - obs)
-            rows.append((form, budget, pred, obs, diff, live))
+            on_gate = float(np.mean(gates)) if gates else 0.0
+            rows.append((form, budget, pred, obs, diff, live, on_gate))
     print()
-    print(f"{'form':<22}{'rounds':>7}{'predicted':>11}{'observed':>10}{'diff':>8}{'signs':>7}  ")
-    for form, budget, pred, obs, diff, live in rows:
+    head = f"{'form':<22}{'rounds':>7}{'predicted':>11}{'observed':>10}{'diff':>8}{'signs':>7}"
+    print(f"{head}{'on gate':>9}  ")
+    held = 0
+    for form, budget, pred, obs, diff, live, on_gate in rows:
         fmt = lambda x: "-" if x is None else f"{x:.1%}"  # noqa: E731
-        verdict = "-" if diff is None else ("ok" if abs(diff) <= 10 else "OFF")
+        flagged = on_gate > UNCERTAIN_GATE
+        if diff is None:
+            verdict = "-"
+        elif abs(diff) <= 10:
+            verdict = "ok" + (" (flagged uncertain)" if flagged else "")
+        else:
+            verdict = "said uncertain" if flagged else "OFF"
+        held += verdict.startswith(("ok", "said"))
         d = "-" if diff is None else f"{diff:+.1f}"
-        print(f"{form:<22}{budget:>7}{fmt(pred):>11}{fmt(obs):>10}{d:>8}{live:>7}  {verdict}")
-    within = [abs(d) <= 10 for *_, d, _ in rows if d is not None]
+        line = f"{form:<22}{budget:>7}{fmt(pred):>11}{fmt(obs):>10}{d:>8}{live:>7}"
+        print(f"{line}{on_gate:>9.0%}  {verdict}")
+    within = [abs(r[4]) <= 10 for r in rows if r[4] is not None]
     print(
-        f"\n{sum(within)}/{len(within)} rows within +-10 points; checks: {wall:.0f}s wall, "
-        f"study: {study_cpu:.2f} CPU-s for {len(rows) * args.repeats * len(data)} studies"
+        f"\n{sum(within)}/{len(within)} rows within +-10 points; {held}/{len(rows)} within or "
+        f"marked uncertain by the study (more than {UNCERTAIN_GATE:.0%} of its completions on "
+        f"the gate); checks: {wall:.0f}s wall, study: {study_cpu:.2f} CPU-s for "
+        f"{len(rows) * args.repeats * len(data)} studies"
     )
     if args.json:
         with open(args.json, "w") as f:
             json.dump(
-                [
-                    dict(
-                        zip(
-                            ("form", "budget", "predicted", "observed", "diff", "signs"),
-                            r,
-                            strict=True,
-                        )
-                    )
-                    for r in rows
-                ],
+                [dict(zip(KEYS, r, strict=True)) for r in rows],
                 f,
                 indent=2,
             )

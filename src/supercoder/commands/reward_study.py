@@ -19,6 +19,7 @@ from supercoder.training.reward_study import (
     DEFAULT_FORMS,
     MAX_IDENTICAL_PAID,
     RESAMPLES,
+    UNCERTAIN_GATE,
     Study,
     groups_from_store,
     study,
@@ -92,16 +93,28 @@ def show(result: Study, name: str) -> None:
         title=f"reward study of {name}: {result.groups} groups, {result.completions} "
         f"completions, {result.resamples} resamples"
     )
-    for col in ("form", "rounds", "agreement", "flat", "copy", "identical", "CPU-s", "signal"):
+    cols = (
+        "form",
+        "rounds",
+        "agreement",
+        "flat",
+        "copy",
+        "identical",
+        "on gate",
+        "CPU-s",
+        "signal",
+    )
+    for col in cols:
         table.add_column(col, justify="left" if col == "form" else "right")
     for r in result.rows:
         table.add_row(
             r.form,
             str(r.budget),
-            "-" if r.agreement is None else f"{r.agreement:.1%}",
+            ("-" if r.agreement is None else f"{r.agreement:.1%}") + ("?" if r.uncertain else ""),
             f"{r.sparsity:.1%}",
             f"{r.copy_paid:.0%}",
             f"{r.identical_paid:.1%}",
+            f"{r.on_gate:.0%}",
             f"{r.cpu_s:.2f}",
             f"{r.signal:.2f}",
         )
@@ -109,7 +122,9 @@ def show(result: Study, name: str) -> None:
     console.print(f"recommended: {result.why}", highlight=False)
     console.print(
         f"(signal = (1 - flat) x (2 x agreement - 1); identical paid at most "
-        f"{MAX_IDENTICAL_PAID:.0%}; study: {result.seconds:.1f} CPU-s)",
+        f"{MAX_IDENTICAL_PAID:.0%}; ? = uncertain: more than {UNCERTAIN_GATE:.0%} of the "
+        f"timed completions on the form's gate, where the study cannot promise +-10 points; "
+        f"study: {result.seconds:.1f} CPU-s)",
         highlight=False,
     )
     if result.cannot_predict:

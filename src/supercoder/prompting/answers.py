@@ -19,7 +19,7 @@ from enum import StrEnum
 from supercoder.errors import UserError
 from supercoder.prompting.diffedit import ERROR_PREFIX, DiffError, apply_diff, has_edit_blocks
 from supercoder.prompting.hotspots import expand, function_spans
-from supercoder.prompting.prompts import extract_assembly, strip_reasoning
+from supercoder.prompting.prompts import defines_main, extract_assembly, strip_reasoning
 from supercoder.types import Status, Verdict
 
 
@@ -56,6 +56,8 @@ def resolve_answer(text: str | None, baseline: str | None, elided: Sequence[str]
     there and once in what was shown applies where the model saw it."""
     if not text:
         return Resolved(None, None, "none")
+    # an answer unit without main (--answer-unit vm.c): its answers have none either
+    needs_main = baseline is None or defines_main(baseline)
     body = strip_reasoning(text)
     if baseline and has_edit_blocks(body):
         spans = function_spans(baseline) if elided else {}
@@ -63,11 +65,11 @@ def resolve_answer(text: str | None, baseline: str | None, elided: Sequence[str]
         try:
             return Resolved(apply_diff(baseline, body, unseen), None, "diff")
         except DiffError as e:
-            whole = extract_assembly(text)
+            whole = extract_assembly(text, needs_main)
             if whole and "SEARCH" not in whole:
                 return Resolved(expand(whole, baseline), None, "whole")
             return Resolved(None, f"{ERROR_PREFIX}{e}", "diff")
-    asm = extract_assembly(text)
+    asm = extract_assembly(text, needs_main)
     if asm is None:
         return Resolved(None, None, "none")
     return Resolved(expand(asm, baseline) if baseline else asm, None, "whole")

@@ -488,19 +488,26 @@ def fenced_blocks(text: str) -> list[Block]:
     return blocks
 
 
-def looks_like_program(asm: str) -> bool:
-    """A whole program: at least one instruction and a ``main``."""
+def looks_like_program(asm: str, needs_main: bool = True) -> bool:
+    """A whole program: at least one instruction and a ``main`` (``needs_main=False``: an
+    answer for a translation unit without one, ``--answer-unit``: instructions suffice)."""
     has_instruction = any(
         _INSTRUCTION.match(line.split("#", 1)[0].strip()) for line in asm.splitlines()
     )
-    return has_instruction and bool(_MAIN.search(asm))
+    return has_instruction and (not needs_main or bool(_MAIN.search(asm)))
 
 
-def extract_assembly(text: str | None) -> str | None:
+def defines_main(asm: str) -> bool:
+    """Does this assembly define ``main`` (the answer unit holds the program's entry)?"""
+    return bool(_MAIN.search(asm))
+
+
+def extract_assembly(text: str | None, needs_main: bool = True) -> str | None:
     """The assembly program in a model's answer, or None when there is none.
 
     Takes the last usable ```assembly (or ```asm/```s/```x86asm/...) block, else the last
     usable bare ``` block; an unfenced answer counts only if it is nothing but a program.
+    ``needs_main=False`` where the answer is a unit without ``main`` (``--answer-unit``).
     """
     if not text:
         return None
@@ -508,9 +515,9 @@ def extract_assembly(text: str | None) -> str | None:
     blocks = fenced_blocks(text)
     for wanted in (lambda b: b.lang in ASM_LANGS, lambda b: b.lang == ""):
         for block in reversed([b for b in blocks if wanted(b)]):
-            if looks_like_program(block.body):
+            if looks_like_program(block.body, needs_main):
                 return block.body.strip("\n") + "\n"
-    if not blocks and _only_assembly(text):
+    if not blocks and _only_assembly(text, needs_main):
         return text.strip("\n") + "\n"
     return None
 
@@ -518,13 +525,13 @@ def extract_assembly(text: str | None) -> str | None:
 _ASM_LINE = re.compile(r"^(?:\.[\w.]+|[\w.$@]+:|[a-z][a-z0-9]*)(?:\s|$)")
 
 
-def _only_assembly(text: str) -> bool:
+def _only_assembly(text: str, needs_main: bool = True) -> bool:
     """An unfenced answer: it must open with a directive or label and hold nothing else."""
     lines = [ln.split("#", 1)[0].strip() for ln in text.splitlines()]
     lines = [ln for ln in lines if ln]
     if not lines or not (lines[0].startswith(".") or lines[0].endswith(":")):
         return False
-    return all(_ASM_LINE.match(ln) for ln in lines) and looks_like_program(text)
+    return all(_ASM_LINE.match(ln) for ln in lines) and looks_like_program(text, needs_main)
 
 
 # --- helpers ----------------------------------------------------------------------

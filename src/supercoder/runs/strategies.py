@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, ClassVar, Protocol
 
 from supercoder.engine import current
 from supercoder.models.base import Sampling
-from supercoder.prompting.answers import AnswerForm, Context, resolve_answer
+from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.prompts import Variant
 from supercoder.runs.conversation import Conversation
 from supercoder.runs.registry import DEFAULT as DEFAULT_STRATEGY
@@ -582,25 +582,6 @@ def _complete(model, problem, messages, settings, n, seed) -> list[tuple[Complet
     out = model.complete(messages, sampling, problem)
     each = (time.perf_counter() - start) / max(len(out), 1)
     return [(c, each) for c in out[:n]]
-
-
-def answered(
-    sample: int, rnd: int, completion: Completion, seconds: float, base: str | None = None
-) -> Attempt:
-    """A pending attempt of an answer with no prompt of its own (a build's assembly, its
-    edits against ``base``)."""
-    resolved = resolve_answer(completion.text, base)
-    origin = replace(
-        completion.stamp(completion.origin),  # and what it said of it (a build)
-        sample=sample,
-        round=rnd,
-        answer=resolved.kind,
-        answer_error=resolved.error,
-    )
-    candidate = Candidate(resolved.asm, origin)
-    return Attempt(
-        sample, rnd, candidate, None, completion=completion.text, tries=0, gen_seconds=seconds
-    )
 
 
 def _attempt(

@@ -33,6 +33,15 @@ Per form and budget it reports:
 - ``cpu_s``: CPU seconds of timing per completion at ``B`` rounds (its share of the
   group session's baseline runs included), from the samples' own run times.
 
+- ``live``: the advantage signs ``agreement`` counts, per simulated pair of
+  measurements (its weight when groups are pooled);
+- ``on_gate``: the share of timed completions a gated form (``gated``, ``binary``,
+  ``percentile``) pays in 10-90% of the simulated measurements: their pay is a coin
+  whose bias the stored check fixes, so the prediction there is a plug-in estimate
+  (calibrated against repeated real checks, ``benchmarks/reward_study_calibration.py``,
+  such rows missed by up to ~17 points); a row with more than ``UNCERTAIN_GATE`` of them is
+  marked ``uncertain``: the study says it cannot predict it within 10 points.
+
 It recommends the setting with the most signal per group, ``(1 - sparsity) x (2 x
 agreement - 1)`` (a group with no spread, or a coin-flip order, teaches nothing), among
 those that pay an identical program at most ``MAX_IDENTICAL_PAID`` of the time, the
@@ -57,6 +66,7 @@ DEFAULT_BUDGETS = (4, 6, 10, 15)
 DEFAULT_FORMS = ("gated", "paper", "log", "binary", "percentile")
 MAX_IDENTICAL_PAID = 0.05
 MIN_ROUNDS = 3
+UNCERTAIN_GATE = 0.10
 RESAMPLES = 200
 
 
@@ -149,6 +159,14 @@ class Row:
     signal: float
     groups: int
     completions: int
+    on_gate: float = 0.0
+    live: float = 0.0
+
+    @property
+    def uncertain(self) -> bool:
+        """Too many completions sit on the form's gate for the prediction to hold
+        (``UNCERTAIN_GATE``): the study says so rather than predict."""
+        return self.on_gate > UNCERTAIN_GATE
 
 
 @dataclass(frozen=True)
@@ -336,6 +354,7 @@ def _row(
     flat = 0
     counted = 0
     identical_paid: list[float] = []
+    gate: list[bool] = []
     cpu: list[float] = []
     copies = 0
     for gi, g in enumerate(groups):
@@ -371,6 +390,10 @@ def _row(
                 v, lo, hi = nulls[(gi, ci)]
                 paid = pay_for_speed(config, v, lo, hi, c.margin, pool) > config.baseline_copy
                 identical_paid.append(float(paid.mean()))
+                if config.kind not in (RewardKind.PAPER, RewardKind.LOG):
+                    v, lo, hi = draws[(gi, ci)][0]
+                    p = float((pay_for_speed(config, v, lo, hi, c.margin, pool) > 0).mean())
+                    gate.append(0.1 < p < 0.9)
                 share = sim.base_round / max(1, timed_here)
                 cpu.append(budget * (share + sim.cand_round))
             elif c.correct and c.copy:
@@ -389,6 +412,8 @@ def _row(
         signal,
         sum(1 for g in groups if len(g.completions) >= 2),
         sum(len(g.completions) for g in groups if len(g.completions) >= 2),
+        float(np.mean(gate)) if gate else 0.0,
+        total / n,
     )
 
 
@@ -417,6 +442,11 @@ def recommend(rows: Sequence[Row]) -> tuple[Row | None, str]:
     )
     if unfair:
         why += f"; left out for paying an identical program: {', '.join(unfair)}"
+    if best.uncertain:
+        why += (
+            f"; uncertain: {best.on_gate:.0%} of its timed completions sit on the gate, "
+            "so its agreement is a plug-in estimate (possibly optimistic)"
+        )
     return best, why
 
 

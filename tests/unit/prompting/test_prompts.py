@@ -189,3 +189,16 @@ def test_feedback_says_only_that_the_unseen_tests_failed_together():
     assert "4" not in text.split("Input:")[0]  # not even how many of them failed
     alone = replace(v, tests=(TestResult("small", Status.OK),))
     assert "on tests whose data cannot be shown" in feedback_for(alone, PROBLEM)
+
+
+def test_an_answer_unit_without_main_is_extracted_for_it_alone():
+    from supercoder.prompting.answers import resolve_answer
+
+    unit = "\t.text\n\t.globl\twalksub\nwalksub:\n\tret\n"  # Olden bh's profiled unit
+    answer = f"```assembly\n{unit}```"
+    assert extract_assembly(answer) is None  # a whole program needs its main
+    assert extract_assembly(answer, needs_main=False) == unit
+    # the problem's baseline says which: the answer unit's has no main, so neither do
+    # its answers (the build search's baseline copy and every model's answer)
+    assert resolve_answer(answer, baseline=unit).asm == unit
+    assert resolve_answer(answer, baseline=PROGRAM).asm is None
