@@ -78,6 +78,7 @@ DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
 TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
 FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
 GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
+SEARCH_SECONDS = 90.0  # wall seconds the domain's search may take before its final check
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
 SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
@@ -250,7 +251,16 @@ class Judge:
             limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
             exit_code = self.problem.exit_code
             with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
-                return [[box.run(level, data) for data in inputs] for level in levels]
+                first = [box.run(levels[0], data) for data in inputs]
+                # the other levels only where the first ran cleanly: an input that timed
+                # out once is not run to its limit again (a drawn loop count of 2^31)
+                return [first] + [
+                    [
+                        box.run(level, d) if r.clean_exit else r
+                        for d, r in zip(inputs, first, strict=True)
+                    ]
+                    for level in levels[1:]
+                ]
 
     def _run_sanitizer(self, binary: Path, data: bytes):
         work = Path(tempfile.mkdtemp(prefix=temp_prefix("san")))
@@ -690,6 +700,10 @@ class _Calibration:
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
         self._limit: float | None = None
+        # the search stops trying larger or wider draws past this (the final check of
+        # what it found still runs: bounded by its four batches)
+        self.deadline = time.monotonic() + SEARCH_SECONDS
+        self.searching = True
 
     def limit(self) -> float:
         """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
@@ -706,6 +720,11 @@ class _Calibration:
         self, domain: dict, strata: Sequence[float], full: bool
     ) -> tuple[int, int, float, str]:
         """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
+        if self.searching and time.monotonic() > self.deadline:
+            why = f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+            if why not in self.notes:
+                self.notes.append(why)
+            return 0, 0, 0.0, why
         model = self.model.with_domain(domain)
         start = time.process_time()
         try:
@@ -877,6 +896,7 @@ class _Calibration:
         return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
 
     def final(self, domain: dict) -> dict:
+        self.searching = False
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
