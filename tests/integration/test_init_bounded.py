@@ -47,10 +47,16 @@ def test_a_spent_search_budget_ends_the_search_and_says_so(tmp_path, monkeypatch
 def test_one_visible_count_finds_a_domain_around_it(tmp_path):
     sandbox_or_skip()
     (tmp_path / "clock2.c").write_text(CLOCK)
+    said: list[str] = []
     opts = InitConfig(
-        args=("50",), compare_rules=(Rule(RuleKind.IGNORE_LINE, "^clock "),), calibrate=True
+        args=("50",),
+        compare_rules=(Rule(RuleKind.IGNORE_LINE, "^clock "),),
+        calibrate=True,
+        progress=said.append,
     )
     folder = create_problem(tmp_path / "clock2.c", None, tmp_path / "p", opts).folder
     found = model_for(load_problem(folder)).domain
     assert not found.get("refused"), found
     assert float(found.get("grow", 1.0)) > 1.0, found  # counts beyond the visible one
+    # each stage of the search is said as it starts (init is never silent for long)
+    assert any("domain: checking the domain found" in line for line in said), said

@@ -47,7 +47,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -693,8 +693,16 @@ def _words(model: InputModel) -> bool:
 
 
 class _Calibration:
-    def __init__(self, problem: Problem, model: InputModel, rng: random.Random):
+    def __init__(
+        self,
+        problem: Problem,
+        model: InputModel,
+        rng: random.Random,
+        progress: Callable[[str], None] | None = None,
+    ):
         self.problem, self.model, self.rng = problem, model, rng
+        self.progress = progress
+        self.started = time.monotonic()
         self.judge = Judge(problem)
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
@@ -715,6 +723,10 @@ class _Calibration:
             self._limit = min(DRAW_SECONDS, max(1.0, 40 * TOP_SECONDS, 3 * longest))
         return self._limit
         self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
+
+    def say(self, stage: str) -> None:
+        if self.progress is not None:
+            self.progress(f"  domain: {stage} ({time.monotonic() - self.started:.0f} s)...")
 
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
@@ -749,6 +761,7 @@ class _Calibration:
 
     def run(self) -> dict:
         domain: dict = {}
+        self.say("drawing within the visible span")
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
         handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
         if 2 * clean < max(n, 1) and not handful:
@@ -768,6 +781,7 @@ class _Calibration:
                     else first
                 }
         if _widenable(self.model):
+            self.say("trying values beyond the range seen")
             for widen in (float(INT32), 64.0, 4.0):
                 trial = {**domain, "widen": widen}
                 clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
@@ -782,6 +796,7 @@ class _Calibration:
             if n and clean == n:
                 domain = trial
         if _sizes(self.model):
+            self.say("growing sizes while the reference runs them within 25 ms")
             grown = self.grow(domain)
             if grown.get("letters") and float(grown.get("top_seconds", 0)) < 1.5 * FLOOR_SECONDS:
                 # whole letter classes made the work vanish (palindromes, runs of one
@@ -897,6 +912,7 @@ class _Calibration:
 
     def final(self, domain: dict) -> dict:
         self.searching = False
+        self.say("checking the domain found")
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
@@ -934,11 +950,18 @@ def _x(g: float) -> str:
     return f"{g:.3g}x"
 
 
-def calibrate(problem: Problem, model: InputModel, seed: int | None = None) -> InputModel:
+def calibrate(
+    problem: Problem,
+    model: InputModel,
+    seed: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> InputModel:
     """``model`` with its ``domain`` section found (module docstring); a model whose
-    draws the reference refuses even refined has ``domain.refused`` saying why."""
+    draws the reference refuses even refined has ``domain.refused`` saying why.
+    ``progress`` is called with one line as each stage of the search starts."""
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
-    return model.with_domain({"version": VERSION, **_Calibration(problem, model, rng).run()})
+    found = _Calibration(problem, model, rng, progress).run()
+    return model.with_domain({"version": VERSION, **found})
 
 
 def calibrated(problem: Problem, model: InputModel) -> InputModel:
