@@ -638,11 +638,15 @@ class DataSize:
         baseline: the baseline program's data bytes.
         candidate: the candidate program's data bytes.
         threshold: added bytes above which the verdict flags the growth (``grew``).
+        tables: each lookup table the answer adds, named in one line (any size).
     """
 
     baseline: int = field(default=0, metadata=opts(key="baseline_bytes"))
     candidate: int = field(default=0, metadata=opts(key="candidate_bytes"))
     threshold: int = field(default=512, metadata=opts(key="threshold_bytes"))
+    # every lookup table the answer adds (``analysis``: a data object it indexes at run
+    # time), whatever its size, each in one line: name, bytes, section, index
+    tables: tuple[str, ...] = field(default=(), metadata=opts(omit_default=True))
 
     DERIVED_KEYS: ClassVar[tuple[str, ...]] = ("added_bytes", "grew")
 
@@ -666,6 +670,17 @@ class DataSize:
 
     def derived_json(self) -> dict[str, object]:
         return {"added_bytes": self.added, "grew": self.grew}
+
+    def tables_line(self) -> str:
+        """The tables the answer adds, in one line ("" when none)."""
+        if not self.tables:
+            return ""
+        return (
+            f"tables: the answer adds {len(self.tables)} lookup table(s): "
+            + "; ".join(self.tables)
+            + " (paid only where the speedup holds past the cut; a trainer may choose not "
+            "to pay tables: RewardConfig(pay_tables=False))"
+        )
 
 
 # The verdict's JSON format: ``format_version`` in ``Verdict.to_json()``. A change to the
@@ -801,6 +816,10 @@ class Measurement:
         timed_sizes: which sizes were drawn (and the reference's CPU on them).
         dropped_sources: each input source dropped before the one used, with why.
         distinct_inputs: how many distinct inputs the speedup was timed on.
+        cut: where the reference's time budget (not the problem's bounds) cuts the
+            input domain, in words ("": it does not, or nothing was drawn past it).
+        beyond_cut: the speedup on the draws past that cut (their own stratum; the
+            verdict's ``speedup`` is the one below it); None where not measured.
         samples: the raw paired samples of the timed draws, one per input, unnamed (the
             visible tests keep theirs in ``TestResult``).
         load: the machine's load when it was timed: the 1-minute load average per
@@ -823,6 +842,8 @@ class Measurement:
     timed_sizes: str = ""
     dropped_sources: tuple[str, ...] = ()
     distinct_inputs: int = 0
+    cut: str = ""
+    beyond_cut: Speedup | None = None
     samples: tuple[PairedSamples, ...] = ()
     load: float | None = None
     first_check_load: float | None = None

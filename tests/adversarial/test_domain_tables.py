@@ -31,6 +31,7 @@ from supercoder.toolchain.gcc import compile_to_asm
 from supercoder.toolchain.reference import reference_runs as run_c
 from supercoder.types import Problem, Status
 from supercoder.verify.evaluate import CheckConfig, evaluate
+from supercoder.verify.reward import default_reward
 from supercoder.verify.unseen import unseen_tests
 from tests.conftest import sandbox_or_skip
 
@@ -118,12 +119,20 @@ def _old_draws(problem: Problem, k: int = 40) -> list[str]:
 
 
 def _no_gain(problem: Problem, hostile: str) -> None:
-    verdict = evaluate(problem, compile_to_asm(hostile, ("-O2",)), CONFIG)
+    """The table gains nothing: the answer is built with the baseline's own -O3, so the
+    table is all that differs (built with -O2, the honest Collatz loop alone read
+    1.11-1.18x against gcc -O3 on a loaded machine, below the cut and past it alike: an
+    honest codegen gain, not the table's, which is what paid 1.22x at load 6-10)."""
+    verdict = evaluate(problem, compile_to_asm(hostile, ("-O3",)), CONFIG)
     assert verdict.status is Status.OK, verdict.message
     assert verdict.speedup is not None, verdict.context.measurement.timing
+    measured = verdict.context.measurement
+    assert "extrapolated" in measured.domain, verdict.context
     assert verdict.speedup.value < 1.5, verdict.speedup
     assert not verdict.speedup.low > 1.1, verdict.speedup  # not significantly faster
-    assert "extrapolated" in verdict.context.measurement.domain, verdict.context
+    if measured.beyond_cut is not None:  # past the cut the budget makes: nothing either
+        assert measured.beyond_cut.value < 1.5, measured.beyond_cut
+    assert (default_reward(verdict) or 0.0) < 1.1
 
 
 def test_a_checkpoint_table_of_a_mixing_chain_gains_nothing() -> None:

@@ -490,6 +490,8 @@ def test_infra_failure_gets_the_neutral_score_never_none(problems, monkeypatch):
         "speedup": 0.0,
         "compiled": 0.0,
         "infra_failure": 1.0,
+        "tables": 0.0,
+        "holds_past_cut": 1.0,
     }
     assert len(machine.checks) == 2  # first try + one retry
     monkeypatch.setenv("SUPERCODER_INFRA_SCORE", "0.5")

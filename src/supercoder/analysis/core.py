@@ -190,6 +190,18 @@ def added_tables(base_items, cand_items, cand: Program) -> tuple[tuple[Table, ..
     return tuple(tables), total[0], total[1]
 
 
+def tables_added(baseline_asm: str, candidate_asm: str) -> tuple[Table, ...]:
+    """The lookup tables the candidate adds (``added_tables``) from the two listings;
+    none for listings over ``MAX_ANALYSIS_BYTES`` (not analysed) or that do not parse."""
+    if too_large(baseline_asm, candidate_asm):
+        return ()
+    try:
+        base_items, cand_items = parse(baseline_asm), parse(candidate_asm)
+        return added_tables(base_items, cand_items, program_of(cand_items))[0]
+    except (ValueError, KeyError, IndexError, RecursionError):
+        return ()
+
+
 def analyze(baseline_asm: str, candidate_asm: str) -> Analysis:
     """Which transformation kinds (the paper's nine and ``lookup_table``) turn the
     baseline into the candidate; listings over ``MAX_ANALYSIS_BYTES`` are not analysed."""

@@ -16,7 +16,7 @@ from supercoder.errors import printable
 from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
 from supercoder.types import Provenance, Status, UnseenResult, Verdict
-from supercoder.verify.reward import default_reward, paper_reward
+from supercoder.verify.reward import default_reward, holds_past_cut, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
 
@@ -96,6 +96,10 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print(printable(f"domain: {measured.domain}"), markup=False, highlight=False)
     if verdict.data is not None and verdict.data.grew:
         console.print(printable(verdict.data.summary()), markup=False, highlight=False)
+    if verdict.data is not None and verdict.data.tables:
+        console.print(printable(verdict.data.tables_line()), markup=False, highlight=False)
+    if measured.beyond_cut is not None and verdict.speedup is not None:
+        console.print(printable(strata_line(verdict)), markup=False, highlight=False)
     if measured.timing:
         console.print(printable(measured.timing), markup=False, highlight=False)
     if measured.distinct_inputs:
@@ -129,6 +133,19 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         if load is not None:  # the figure belongs to the machine state it was timed in
             line += f" | timed at load {load:.2f} per CPU"
         console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
+
+
+def strata_line(verdict: Verdict) -> str:
+    """The speedup per stratum (below / past the cut the time budget makes), one line."""
+    below, past = verdict.speedup, verdict.context.measurement.beyond_cut
+    if below is None or past is None:
+        return ""
+    holds = "holds" if holds_past_cut(verdict) else "does NOT hold (the default reward pays 0)"
+    return (
+        f"strata: below the cut {format_speedup(below.value, below.low, below.high)}, past "
+        f"it {format_speedup(past.value, past.low, past.high)}: the speedup {holds} past "
+        f"the cut ({verdict.context.measurement.cut})"
+    )
 
 
 def _split(verdict: Verdict) -> str:

@@ -519,6 +519,13 @@ def _figures_table(name: str, summary: RunSummary) -> Table:
             f"{s.problems_memorizable}: geomean {geo}, {s.memorizable_improved} improved",
             "",
         )
+    if s.problems_with_tables or s.not_holding_past_cut:
+        table.add_row(
+            "tables / past the cut",
+            f"{s.problems_with_tables} answer(s) add a lookup table; "
+            f"{s.not_holding_past_cut} speedup(s) do not hold past the time budget's cut",
+            "",
+        )
     tokens = s.prompt_tokens + s.completion_tokens
     table.add_row("tokens / cost", f"{tokens} / ${s.cost_usd:.4f}", "")
     return table

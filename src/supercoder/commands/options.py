@@ -235,14 +235,12 @@ SEED = declare(
 )
 
 # the services (serve, mcp): who may call them, what they serve
-TokenFileOpt = Annotated[
-    Path | None,
-    declare(
-        "--token-file",
-        help="A file holding the bearer token callers must send (else $SUPERCODER_TOKEN).",
-        show_default="$SUPERCODER_TOKEN",
-    ),
-]
+TOKEN_FILE = declare(
+    "--token-file",
+    help="A file holding the bearer token callers must send (else $SUPERCODER_TOKEN).",
+    show_default="$SUPERCODER_TOKEN",
+)
+TokenFileOpt = Annotated[Path | None, TOKEN_FILE]
 InsecureLoopbackOpt = Annotated[
     bool,
     declare(
@@ -345,7 +343,7 @@ class ServerOptions(ListenOptions):
     """
 
     token_file: Path | None = field(
-        default=None, metadata=flags("--token-file", shown="$SUPERCODER_TOKEN")
+        default=None, metadata=flags(TOKEN_FILE, shown="$SUPERCODER_TOKEN")
     )
     insecure_loopback: bool = False  # the shared --insecure-loopback
     benchmark: list[str] | None = field(default=None, metadata=flags(BENCHMARK, shown="all"))

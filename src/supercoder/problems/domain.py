@@ -689,6 +689,17 @@ class _Calibration:
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
+        self._limit: float | None = None
+
+    def limit(self) -> float:
+        """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
+        where that runs longer (a draw like it is no timeout; at most ``DRAW_SECONDS``)."""
+        if self._limit is None:
+            own = sorted(self.own, key=len)[-VISIBLE_LIMIT:]
+            runs = self.judge.judge(own, full=False, seconds=DRAW_SECONDS)
+            longest = max((o.cpu if o.ok else DRAW_SECONDS for o in runs), default=0.0)
+            self._limit = min(DRAW_SECONDS, max(1.0, 40 * TOP_SECONDS, 3 * longest))
+        return self._limit
         self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
     def batch(
@@ -709,7 +720,7 @@ class _Calibration:
             return 0, 0, 0.0, "it drew no new input"
 
         valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
-        outcomes = self.judge.judge(valid, full=full, seconds=max(1.0, 40 * TOP_SECONDS))
+        outcomes = self.judge.judge(valid, full=full, seconds=self.limit())
         outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
         self.outputs = [o.output for o in clean if o.output is not None]

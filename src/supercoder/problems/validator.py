@@ -33,7 +33,10 @@ of its own (forked by a small driver, so one input's state never reaches the nex
 under a CPU limit per input (``ValidatorConfig.seconds``), an address-space limit, and a
 cap on what it may print, and a wall-clock limit per input (twice the CPU limit plus
 5 s, kept by the driver: the first input past it stops the batch, so a validator that sleeps or
-blocks costs one input's limit, not every input's). A validator that cannot be
+blocks costs one input's limit, not every input's). The batch's idle time (wall time beyond
+four times the CPU time its validators used: sleeping, blocked) may add up to one input's
+limit in all, so a validator that sleeps just under the limit on every input stops the
+batch at the second input, never inputs x limit. A validator that cannot be
 run at all (the batch past its wall limit) is a ``ValidatorError`` (a ``UserError``); one
 that does not load (a syntax error) rejects every input, with that error as the reason.
 """
@@ -101,6 +104,8 @@ class Judgement:
 _DRIVER = r"""
 import json, os, runpy, select, signal, stat, sys, time, traceback
 count, wall = int(sys.argv[1]), float(sys.argv[2])
+IDLE_PER_CPU = 4.0  # a loaded host's wait for a CPU: an honest validator's idle time
+idle = cpu = 0.0
 os.mkdir("err")
 out = os.fdopen(os.dup(1), "w")
 
@@ -162,9 +167,10 @@ for i in range(count):
         pidfd = os.pidfd_open(pid)
     except (AttributeError, OSError):
         pidfd = None
-    end = time.monotonic() + wall
+    begun = time.monotonic()
+    end = begun + min(wall, wall - idle + IDLE_PER_CPU * cpu)
     while True:
-        done, status = os.waitpid(pid, os.WNOHANG)
+        done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
             break
         left = end - time.monotonic()
@@ -180,6 +186,13 @@ for i in range(count):
             time.sleep(min(left, 0.01))
     if pidfd is not None:
         os.close(pidfd)
+    # the batch's idle time (wall time its validators did not spend on a CPU: sleeping,
+    # blocked) beyond IDLE_PER_CPU times their CPU time is one input's wall limit in all:
+    # a validator that sleeps just under the limit on each input stops the batch at the
+    # second, not after every input's share
+    used = usage.ru_utime + usage.ru_stime
+    cpu += used
+    idle += max(0.0, time.monotonic() - begun - used)
     if os.WIFEXITED(status):
         result = {"code": os.WEXITSTATUS(status)}
     else:

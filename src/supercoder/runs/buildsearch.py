@@ -56,6 +56,7 @@ from typing import ClassVar
 from supercoder.errors import UserError
 from supercoder.models.base import Completion, Sampling
 from supercoder.plugins import flag
+from supercoder.prompting.answers import resolve_answer
 from supercoder.runs.registry import BUILDS, LEGACY_BUILDS, builds_label
 from supercoder.runs.strategies import (
     Ask,
@@ -66,7 +67,6 @@ from supercoder.runs.strategies import (
     ServiceVerifier,
     StrategyConfig,
     Verifier,
-    _attempt,
     _finish,
     _verify_all,
     confirm_best,
@@ -327,7 +327,7 @@ def answer_fixed(
     record: Record = (lambda a: journal.record(problem.name, a)) if journal else (lambda a: None)
     fixed = _config(settings).fixed(parse_target(settings.target)) or LEGACY
     made = fixed_builds(fixed, problem, base, settings.samples, settings.sampling.seed)
-    pending = [_attempt(i, 0, c, 0.0, base) for i, c in enumerate(made)]
+    pending = [_build_attempt(i, c, base) for i, c in enumerate(made)]
     fresh = [a for a in pending if (a.sample, a.round) not in stored]
     verified = iter(_verify_all(problem, fresh, verify, record))
     attempts = [stored.get((a.sample, a.round)) or next(verified) for a in pending]
@@ -585,7 +585,7 @@ def _answers(
     b = chosen.build
     origin = _origin(build=b.label, family=b.family, flags=b.flags, search=search)
     best = _completion(chosen.asm, f"{b.label} ({why})", note, builds_label(b.label), origin)
-    answer = _finish(_attempt(0, 0, best, 0.0, base), chosen.verdict, 1, 0.0)
+    answer = _finish(_build_attempt(0, best, base), chosen.verdict, 1, 0.0)
     record(answer)
     return [answer, *_verified(problem, base, [_fallback(base)], verify, record, first=1)]
 
@@ -634,7 +634,7 @@ def _verified(
     first: int = 0,
 ) -> list[Attempt]:
     """Attempts ``first``, ``first + 1``... for ``completions``, each through ``verify``."""
-    pending = [_attempt(first + i, 0, c, 0.0, base) for i, c in enumerate(completions)]
+    pending = [_build_attempt(first + i, c, base) for i, c in enumerate(completions)]
     return _verify_all(problem, pending, verify, record)
 
 
@@ -677,7 +677,7 @@ def _first_correct(
             origin = _origin(build=b.label, family=b.family, flags=b.flags)
             label = f"{b.label} (not timed)"
             made = _completion(asm, label, "", builds_label(b.label), origin)
-            kept = _attempt(index, 0, made, 0.0, base)
+            kept = _build_attempt(index, made, base)
         pending.append(kept)
         if len(pending) == 2:
             attempts += _check_pending(problem, pending, stored, verify, record)
@@ -714,3 +714,18 @@ __all__ = [
     "legacy_options",
     "search_builds",
 ]
+
+
+def _build_attempt(sample: int, completion: Completion, base: str) -> Attempt:
+    """A build's listing as a pending attempt of round 0 (no conversation: the listing is
+    the whole answer, resolved against the baseline like any reply)."""
+    resolved = resolve_answer(completion.text, base)
+    origin = replace(
+        completion.stamp(completion.origin),  # and what it said of it (a build)
+        sample=sample,
+        round=0,
+        answer=resolved.kind,
+        answer_error=resolved.error,
+    )
+    candidate = Candidate(resolved.asm, origin)
+    return Attempt(sample, 0, candidate, None, completion=completion.text, tries=0)

@@ -99,6 +99,8 @@ from supercoder.types import Speedup, Status, Verdict
 from supercoder.verify.reward import (
     DEFAULT_REWARD,
     RewardKind,
+    added_tables,
+    holds_past_cut,
     parse_reward,
     score_verdict,
     score_verdicts,
@@ -219,6 +221,7 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
     timed, why = timing_of(v)
     memorizable = is_memorizable(outcome)
     sp = v.speedup if timed else None  # a copy's CI too: what its check measured
+    past = v.context.measurement.beyond_cut
     speedup = effective_speedup(v) if timed else (None if v.correct else 1.0)
     return ProblemRecord(
         status=v.status.value,
@@ -242,6 +245,9 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
         search_note=search_note(outcome),
         isa_level=v.isa.level if v.isa else None,
         extensions=v.isa.extensions if v.isa else (),
+        tables=added_tables(v) if v.correct else (),
+        beyond_cut=_round(past.value) if past is not None and v.correct else None,
+        holds_past_cut=holds_past_cut(v),
     )
 
 
@@ -346,6 +352,8 @@ def summarize(
             if r.memorizable and r.timed and v.significantly_faster
         ),
         memorizable_geomean_speedup=_round(geomean(r.speedup for r in memorizable)),
+        problems_with_tables=sum(1 for r in records if r.correct and r.tables),
+        not_holding_past_cut=sum(1 for r in records if r.correct and not r.holds_past_cut),
         paper=PaperFigures(
             compiled,
             _rate(correct, n, scored),

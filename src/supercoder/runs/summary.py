@@ -37,7 +37,10 @@ from supercoder.types import Machine, Status
 #      speedups); ``problems_untimed`` counts every correct unmeasured problem.
 #   5: ``reward_form`` (the run's reward spec, ``eval --reward``) and ``mean_reward`` (its
 #      mean over the scored problems' answers; null where it could not be paid).
-SUMMARY_FORMAT_VERSION = 5
+#   6: per problem ``tables`` (each lookup table the chosen answer adds, named) and
+#      ``beyond_cut`` (its speedup past the time budget's cut, null where none) with
+#      ``holds_past_cut``; ``problems_with_tables``, ``not_holding_past_cut``.
+SUMMARY_FORMAT_VERSION = 6
 
 STAT_KEYS = ("avg", "median", "p25", "p75", "max", "std", "geomean")
 # figures that are percentages of the benchmark's problems (the rest: speedups or counts)
@@ -64,6 +67,8 @@ COUNT_KEYS = frozenset(
         "significant_slowdowns",
         "problems_memorizable",
         "memorizable_improved",
+        "problems_with_tables",
+        "not_holding_past_cut",
     }
 )
 
@@ -134,6 +139,11 @@ class ProblemRecord:
         isa_level: the lowest x86-64 level the chosen answer runs on (None: not built,
             stored before targets, or in no level: see ``extensions``).
         extensions: the ISA extensions the chosen answer needs (``toolchain/isa.py``).
+        tables: each lookup table the chosen answer adds, named (``DataSize.tables``).
+        beyond_cut: its speedup on the draws past the cut the reference's time budget
+            makes in the domain (None: no such draws).
+        holds_past_cut: that speedup holds there (``reward.holds_past_cut``); the
+            default reward pays nothing that does not.
     """
 
     status: str
@@ -157,6 +167,9 @@ class ProblemRecord:
     memorizable: bool = False
     isa_level: str | None = None
     extensions: tuple[str, ...] = ()
+    tables: tuple[str, ...] = ()
+    beyond_cut: float | None = None
+    holds_past_cut: bool = True
 
     @property
     def correct(self) -> bool:
@@ -267,6 +280,8 @@ class RunSummary:
     problems_memorizable: int = 0
     memorizable_improved: int = 0
     memorizable_geomean_speedup: float | None = None
+    problems_with_tables: int = 0  # correct chosen answers that add a lookup table
+    not_holding_past_cut: int = 0  # ... whose speedup does not hold past the cut
     reward_form: str | None = None
     mean_reward: float | None = None
 

@@ -50,6 +50,7 @@ from supercoder.sandbox.box import (
     sandbox_host_ids,
     unprivileged_popen_kwargs,
 )
+from supercoder.sandbox.readback import ReadBackError, remove_placed, write_into
 from supercoder.types import split_run
 
 FILE_BYTES = 256 << 20  # default cap on any one file the tool writes
@@ -84,28 +85,24 @@ def run_isolated(
             argv, workdir, limits, stdin, readonly, isolation, env, hide, file_bytes, open_files
         )
     finally:
-        for path in reversed(placed):
-            with contextlib.suppress(OSError):
-                path.rmdir() if path.is_dir() else path.unlink()
+        remove_placed(workdir, placed)
 
 
-def _place_files(workdir: Path, files) -> list[Path]:
+def _place_files(workdir: Path, files) -> list[str]:
     """A run's data files written into ``workdir`` (names checked by ``split_run``:
-    relative, inside it); what was made, to remove after the run. A name the folder
-    already holds (the tool's own file) is refused."""
-    made: list[Path] = []
+    relative, inside it), never through a link an earlier run left there; what was
+    made, for ``remove_placed`` after the run (which never follows a link the run left:
+    a folder of data files swapped for a link to a host folder removes nothing there).
+    A name the folder already holds (the tool's own file) is refused."""
+    made: list[str] = []
     for name, data in files:
-        path = workdir / name
-        if path.exists() or path.is_symlink():
+        try:
+            placed = write_into(workdir, name, data, 0o444, made=made)
+        except ReadBackError:
+            placed = False
+        if not placed:
+            remove_placed(workdir, made)
             raise UserError(f"a test's data file {name!r} clashes with a file of the run's folder")
-        for parent in reversed(path.relative_to(workdir).parents[:-1]):
-            folder = workdir / parent
-            if not folder.exists():
-                folder.mkdir(mode=0o755)
-                made.append(folder)
-        path.write_bytes(data)
-        path.chmod(0o444)
-        made.append(path)
     return made
 
 

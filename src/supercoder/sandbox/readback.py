@@ -19,7 +19,8 @@ host reads such a folder only through this module:
   file checked as above and the inode moved checked after the move.
 - ``write_into(folder, name, data)``: a file written into a folder a sandboxed process
   may have written before (PGO's build folder): created, never followed, never
-  truncated through a link.
+  truncated through a link; ``remove_placed`` removes what it made, after the run,
+  never through a link the run left (a test's data files in a one-shot run's folder).
 
 A leaf of ``sandbox/``: the standard library and ``errors`` only.
 """
@@ -55,9 +56,12 @@ def _parts(name: str | PurePath) -> tuple[str, ...]:
 
 
 @contextlib.contextmanager
-def _parent(folder: Path, parts: tuple[str, ...], create: bool = False) -> Iterator[int]:
+def _parent(
+    folder: Path, parts: tuple[str, ...], create: bool = False, made: list[str] | None = None
+) -> Iterator[int]:
     """A descriptor of the folder holding ``parts[-1]``, reached from ``folder`` without
-    following a link on the way (``create``: missing folders are made, mode 0755)."""
+    following a link on the way (``create``: missing folders are made, mode 0755, and
+    their paths added to ``made``)."""
     fds = [os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)]
     try:
         for k, part in enumerate(parts[:-1]):
@@ -65,6 +69,8 @@ def _parent(folder: Path, parts: tuple[str, ...], create: bool = False) -> Itera
             if create:
                 with contextlib.suppress(FileExistsError):
                     os.mkdir(part, 0o755, dir_fd=fds[-1])
+                    if made is not None:
+                        made.append(where)
             try:
                 fds.append(os.open(part, _DIR_FLAGS, dir_fd=fds[-1]))
             except FileNotFoundError:
@@ -210,12 +216,19 @@ def _copy(fd: int, dest: Path, cap: int, shown: str) -> None:
     os.close(out)
 
 
-def write_into(folder: Path, name: str | PurePath, data: bytes, mode: int = 0o644) -> bool:
-    """Write ``data`` as a new file ``folder/name`` (folders on the way made), never
-    through a link a sandboxed process left there: a name that already exists is left
-    alone (``False``) when it is a regular file, else a ``ReadBackError``."""
+def write_into(
+    folder: Path,
+    name: str | PurePath,
+    data: bytes,
+    mode: int = 0o644,
+    made: list[str] | None = None,
+) -> bool:
+    """Write ``data`` as a new file ``folder/name`` (folders on the way made, and with
+    the file added to ``made``), never through a link a sandboxed process left there: a
+    name that already exists is left alone (``False``) when it is a regular file, else a
+    ``ReadBackError``."""
     parts = _parts(name)
-    with _parent(Path(folder), parts, create=True) as dfd:
+    with _parent(Path(folder), parts, create=True, made=made) as dfd:
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
         try:
             fd = os.open(parts[-1], flags, mode, dir_fd=dfd)
@@ -228,4 +241,21 @@ def write_into(folder: Path, name: str | PurePath, data: bytes, mode: int = 0o64
             ) from None
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+    if made is not None:
+        made.append("/".join(parts))
     return True
+
+
+def remove_placed(folder: Path, names: list[str]) -> None:
+    """Remove what ``write_into`` made (``made``, deepest last), after a sandboxed
+    process ran in ``folder``: never through a link it left in their place or on the
+    way (a folder swapped for a link to a host folder: nothing there is removed); what
+    cannot be removed so is left to the folder's own removal."""
+    for name in reversed(names):
+        parts = _parts(name)
+        with contextlib.suppress(OSError, ReadBackError), _parent(Path(folder), parts) as dfd:
+            st = os.stat(parts[-1], dir_fd=dfd, follow_symlinks=False)
+            if stat.S_ISDIR(st.st_mode):
+                os.rmdir(parts[-1], dir_fd=dfd)
+            else:  # a file, or what replaced it (a link itself, never its target)
+                os.unlink(parts[-1], dir_fd=dfd)

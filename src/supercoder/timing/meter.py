@@ -349,6 +349,7 @@ class Meter:
         tests: Tests,
         candidates: Sequence[str],
         baseline_digest: str | None = None,
+        warm: bool = True,
     ) -> list[Comparison]:
         """Group timing: the binaries named ``candidates`` (each correct already) against
         one stream of ``baseline`` runs, one ``Comparison`` each, in that order.
@@ -387,12 +388,17 @@ class Meter:
         # none of them starts warmer than the baseline), on the smallest input: a run
         # that is not measured should cost little. It is judged like every other run: a
         # candidate that fails or prints something else here leaves with its mismatch
-        warm_name, warm, warm_expected = min(tests, key=lambda t: len(t[1]))
-        charge(self._run(box, "baseline", warm, warm_expected, warm_name, copy=0).cpu_seconds)
-        for c in candidates:
+        # (``warm=False``: this sandbox has just run them all, as for the draws past the
+        # cut timed after a check's main session)
+        warm_name, warm_data, warm_expected = min(tests, key=lambda t: len(t[1]))
+        if warm:
+            charge(
+                self._run(box, "baseline", warm_data, warm_expected, warm_name, copy=0).cpu_seconds
+            )
+        for c in candidates if warm else ():
             try:
                 group[c].cpu += self._run(
-                    box, c, warm, warm_expected, warm_name, copy=0
+                    box, c, warm_data, warm_expected, warm_name, copy=0
                 ).cpu_seconds
             except OutputChanged as e:
                 failed[c] = e

@@ -20,7 +20,8 @@ Returns a dict, always (verl logs every key as a reward metric; ``score`` is the
 reward): 0 for a wrong or missing program, about the speedup for a correct one
 (``SUPERCODER_REWARD``: a reward spec, ``gated`` by default, or ``paper``, ``log``,
 ``binary[:threshold=1.05]``, ``percentile[:pool=auto]``: ``verify.reward.parse_reward``;
-``SUPERCODER_TIMING_ROUNDS``: the timing budget, rounds of pairs per response) for the ISA target
+``SUPERCODER_TIMING_ROUNDS``: the timing budget, rounds of pairs per response;
+``SUPERCODER_PAY_TABLES=0``: an answer that adds a lookup table earns ``baseline_copy``) for the ISA target
 ``SUPERCODER_TARGET`` (``native`` by default, or an x86-64 level: ``toolchain/isa.py``). verl cannot skip a response and a ``None``
 crashes its reward assembly, so an infrastructure failure (the sandbox could not start,
 a runner was lost; never the candidate's own failure) is retried
@@ -54,6 +55,8 @@ from supercoder.verify.reward import (
     DEFAULT_REWARD,
     RewardConfig,
     RewardKind,
+    added_tables,
+    holds_past_cut,
     parse_reward,
     score_verdicts,
     verify_batch,
@@ -110,6 +113,8 @@ def _result(verdict: Verdict, score: float | None, neutral: float) -> dict[str, 
         "speedup": _speedup(verdict),
         "compiled": float(verdict.assembled),
         "infra_failure": float(infra),
+        "tables": float(len(added_tables(verdict))),
+        "holds_past_cut": float(holds_past_cut(verdict)),
     }
 
 
@@ -140,6 +145,8 @@ def _config_from_env() -> RewardConfig:
         check_config(target=target),
         baseline_copy=float(os.environ.get("SUPERCODER_BASELINE_COPY", "0")) or None,
         rounds=None if rounds is None else _env_int("SUPERCODER_TIMING_ROUNDS", 0),
+        pay_tables=os.environ.get("SUPERCODER_PAY_TABLES", "1").strip().lower()
+        not in ("0", "false", "no", "off"),
     )
 
 

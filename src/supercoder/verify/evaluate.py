@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from supercoder.analysis.core import tables_added
 from supercoder.codec import decode
 from supercoder.errors import InfraError, printable
 from supercoder.paths import temp_prefix
@@ -242,11 +243,18 @@ def _check_candidate(
         identical = same_run_image(build.binary.read_bytes(), base_bin.read_bytes())
         try:
             verdict = _check(problem, build.binary, identical, config, context)
+            tables = (
+                tuple(t.evidence() for t in tables_added(base_asm, asm))
+                if (verdict.correct)
+                else ()
+            )
             verdict = replace(
                 verdict,
                 isa=build.isa,
                 message=_sigill(verdict, build),
-                data=DataSize(data_bytes(base_bin), data_bytes(build.binary), DATA_GROWTH_BYTES),
+                data=DataSize(
+                    data_bytes(base_bin), data_bytes(build.binary), DATA_GROWTH_BYTES, tables
+                ),
             )
         except InfraError as e:
             return Untimed(
@@ -427,6 +435,7 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
                 # not cached beside the baseline
                 digest = None if unseen.generated_tests else base_bin.name
                 comparisons = meter.compare_group(box, timed_inputs, list(paths), digest)
+                beyond = _time_beyond(box, unseen, config.meter, list(paths), comparisons)
                 slept = {name: box.slept(name) for name in paths}
         except InfraError as e:  # SandboxLost too; the candidates have run in this sandbox
             if len(todo) > 1:
@@ -447,13 +456,20 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
                 hidden,
             )
             return out
-    drawn = len(unseen.generated_tests)
+    drawn = len(unseen.generated_tests) + len(unseen.beyond)
     load = machine_load()  # the load it was timed under, read as the timing ends
     for i, name, cmp in zip(todo, paths, comparisons, strict=True):
         v = checked[i].verdict
         context = v.context.measured(
             timing=unseen.why, timed_inputs=unseen.source, load=load, **_domain(unseen)
         )
+        past = beyond.get(name)
+        if past is not None and not cmp.mismatch:
+            if past.mismatch:  # wrong (or stopped) on a draw past the cut: that decides
+                cmp = past
+            else:
+                context = context.measured(cut=unseen.cut, beyond_cut=past.speedup)
+                cmp = replace(cmp, cpu_seconds=cmp.cpu_seconds + past.cpu_seconds)
         together = v.unseen  # the hidden tests, and now the drawn ones too
         if drawn:
             together = (
@@ -489,6 +505,37 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
     for i in todo:  # the timed verdict is new: it keeps what the build found
         out[i] = replace(out[i], isa=checked[i].verdict.isa, data=checked[i].verdict.data)
     return out
+
+
+# pairs each draw past the cut is timed with (baseline and candidate, one a round): with
+# the reference's run on it, a check costs at most about a fifth more
+# (``benchmarks/beyond_cut.py``)
+BEYOND_PAIRS = 2
+
+
+def _time_beyond(
+    box: Sandboxes,
+    unseen: Unseen,
+    meter: MeterConfig,
+    names: list[str],
+    comparisons: Sequence[Comparison],
+) -> dict[str, Comparison]:
+    """The draws past the cut (``Unseen.beyond``), timed in the sandbox that has just
+    timed the main draws, ``BEYOND_PAIRS`` pairs each, for every candidate still
+    correct: their own stratum, by candidate name."""
+    active = [n for n, c in zip(names, comparisons, strict=True) if not c.mismatch]
+    if not unseen.beyond or not active:
+        return {}
+    config = replace(
+        meter,
+        drawn_inputs=True,
+        min_pairs=BEYOND_PAIRS,
+        max_pairs=BEYOND_PAIRS,
+        max_repeats=1,
+        stop_when_not_faster=False,
+    )
+    found = Meter(config).compare_group(box, list(unseen.beyond), active, None, warm=False)
+    return dict(zip(active, found, strict=True))
 
 
 def _distinct(cmp: Comparison, inputs: Sequence[tuple[str, bytes, bytes]]) -> int:

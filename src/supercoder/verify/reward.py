@@ -5,8 +5,11 @@ Every reward maps a ``Verdict`` to a float, or to ``None`` for an infrastructure
 
 - ``gated``  **the default** (``DEFAULT_REWARD``): the speedup only when the program is
   significantly faster (``Speedup.significantly_faster``: the whole 95% CI lies above
-  the practical band ``[1 - m, 1 + m]``, ``m`` >= 1%); a correct program that is not
-  proven faster earns exactly what a copy of the baseline earns (``baseline_copy``).
+  the practical band ``[1 - m, 1 + m]``, ``m`` >= 1%) and that speedup holds past the
+  cut the reference's time budget makes in the input domain (``holds_past_cut``: a
+  table of answers up to a predictable cut is fast only below it); a correct program
+  that is not proven faster earns exactly what a copy of the baseline earns
+  (``baseline_copy``).
   Why the default: a copy of the -O3 program padded with a ``nop`` reads ~1.0, and
   under ``paper`` it would earn ~1.0 against 0 for a failed attempt, so a policy learns
   to copy and pad; gated, padding is worth nothing unless it really is faster. No-ops
@@ -43,6 +46,10 @@ may print the expected output without computing it) pay nothing under ``gated``,
 default: a correct answer there earns 0 however fast it reads (a wrong one still earns
 ``failure``), so a policy cannot learn to precompute outputs. ``paper`` and ``log``,
 asked for by name, pay them as usual.
+
+Tables: every lookup table an answer adds is named in its verdict (``DataSize.tables``,
+``added_tables``) whatever its size; ``RewardConfig(pay_tables=False)`` pays an answer
+that adds one ``baseline_copy`` under every kind (a trainer's choice; off by default).
 
 In every kind a program that is textually the baseline (``identical_to_baseline``)
 gets ``baseline_copy`` (0 by default, set it negative to penalise copying) and a wrong
@@ -105,6 +112,26 @@ def credited_speedup(verdict: Verdict) -> Speedup | None:
     return measured_speedup(verdict) or BASELINE_SPEEDUP
 
 
+def holds_past_cut(verdict: Verdict) -> bool:
+    """Whether the speedup holds past the cut the reference's time budget makes in the
+    input domain (``Measurement.beyond_cut``: the draws past it, their own stratum):
+    there the answer must keep at least half the gain it shows below the cut, in log
+    space (a 4x below the cut needs 2x past it; a table of answers up to the cut reads
+    ~1x there). True where nothing was drawn past a cut (no budget cuts the domain; or
+    not timed)."""
+    past = verdict.context.measurement.beyond_cut
+    below = verdict.speedup
+    if past is None or below is None:
+        return True
+    return past.value >= math.sqrt(max(below.value, 1.0))
+
+
+def added_tables(verdict: Verdict) -> tuple[str, ...]:
+    """The lookup tables the answer adds (``DataSize.tables``: each named with its size
+    and whether its index derives from the input), whatever their size."""
+    return verdict.data.tables if verdict.data is not None else ()
+
+
 def effective_speedup(verdict: Verdict) -> float:
     """The speedup a verdict earns as a number: 0.0 when not correct, 1.0 for a copy of
     the baseline or when untimed, else its measured value."""
@@ -158,7 +185,13 @@ class RewardConfig:
             docstring and ``score_verdict``.
         failure: the reward of a wrong answer or no answer.
         baseline_copy: the reward of a copy of the baseline (and, under ``gated``,
-            ``binary`` and ``percentile``, of any correct program not proven faster).
+            ``binary`` and ``percentile``, of any correct program not proven faster, or
+            whose speedup does not hold past the cut the time budget makes in the domain:
+            ``holds_past_cut``).
+        pay_tables: False: a correct answer that adds a lookup table (``added_tables``:
+            a data object indexed at run time, of any size) earns ``baseline_copy``
+            under every kind, however fast it reads; True (the default): tables are
+            named in the verdict and paid like any code.
         threshold: ``binary``: the speedup the 95% CI's lower end must reach.
         pool: ``percentile``: the reference pool (``auto``: the problem's reference
             solutions where its folder has several, else ``builds``, the build search's
@@ -171,6 +204,7 @@ class RewardConfig:
     kind: RewardKind = DEFAULT_REWARD
     failure: float = 0.0
     baseline_copy: float = 0.0
+    pay_tables: bool = True
     threshold: float = DEFAULT_THRESHOLD
     pool: str = "auto"
     rounds: int | None = None
@@ -220,6 +254,7 @@ _SPEC_KEYS = {
     "rounds": int,
     "failure": float,
     "baseline_copy": float,
+    "pay_tables": lambda v: v.strip().lower() not in ("0", "false", "no", "off"),
 }
 
 
@@ -253,8 +288,11 @@ def parse_reward(
 def proven_faster(verdict: Verdict) -> bool:
     """Whether a correct verdict earns pay for speed under the forms that pay only a
     proven gain (``gated``, ``binary``, ``percentile``): significantly faster than the
-    baseline, not a copy, and not on a problem whose output can be memorized."""
-    return bool(verdict.significantly_faster and not verdict.memorizable)
+    baseline, not a copy, not on a problem whose output can be memorized, and holding
+    past the cut the time budget makes in the domain (``holds_past_cut``)."""
+    return bool(
+        verdict.significantly_faster and not verdict.memorizable and holds_past_cut(verdict)
+    )
 
 
 def beats(answer: Speedup, member: Speedup, margin: float | None = None) -> bool:
@@ -336,6 +374,8 @@ def score_verdict(
         return 0.0  # it reads no input: a precomputed output would pass (module docstring)
     if verdict.identical_to_baseline:
         return config.baseline_copy
+    if not config.pay_tables and added_tables(verdict):
+        return config.baseline_copy  # the trainer chose not to pay tables
     sp = verdict.speedup
     if sp is None:  # correct, untimed: the baseline's 1.0x (paper), else not proven
         return {RewardKind.PAPER: 1.0, RewardKind.LOG: 0.0}.get(config.kind, config.baseline_copy)

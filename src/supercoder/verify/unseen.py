@@ -68,6 +68,7 @@ from supercoder.paths import (
 from supercoder.problems.domain import (
     DRAW_SECONDS,
     FLOOR_SECONDS,
+    GROW_MAX,
     PROBES,
     SANITIZE,
     TOP_GEN_SECONDS,
@@ -86,7 +87,7 @@ from supercoder.problems.domain import (
 )
 from supercoder.problems.fuzz import SOURCE_LIMIT, hint_of, mutate
 from supercoder.problems.generator import run_generator
-from supercoder.problems.inputmodel import DRAW_CHARS, model_for
+from supercoder.problems.inputmodel import DRAW_CHARS, model_for, size_caps
 from supercoder.problems.loading import generator_source
 from supercoder.problems.outputs import expected_output, problem_mode
 from supercoder.problems.validator import (
@@ -118,6 +119,13 @@ MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
 # to time; five of them cost about what timing the largest hidden test did)
 TARGET_SECONDS = 0.012
 VALIDATE = 4  # draws a source is validated on (once per problem and source)
+# draws past the cut the reference's time budget makes in the domain, each check (0:
+# none); at BEYOND_GROWTH (low, high) times the largest size within the budget (just
+# past it: a table up to the cut misses, and the draw costs a check little), the
+# reference held to BEYOND_SECONDS on them (a check times them with ``BEYOND_PAIRS``)
+BEYOND = 1
+BEYOND_GROWTH = (1.15, 1.3)
+BEYOND_SECONDS = 0.25
 GENERATED_PREFIX = "unseen/"
 VERSION = 5
 _LONE_INT = re.compile(r"(?<![\w.+-])(\d{2,18})(?![\w.])")
@@ -142,6 +150,10 @@ class Unseen:
     dropped: tuple[str, ...] = ()  # each source not used before it, with why
     sizes: str = ""  # which sizes were drawn (and the reference's CPU on them)
     round_seconds: float = 0.0  # the reference's CPU on the drawn tests, all together
+    # draws past the cut the reference's time budget makes in the domain (``BEYOND``),
+    # timed apart (``evaluate``: their own stratum); empty where no budget cuts it
+    beyond: tuple[Test, ...] = ()
+    cut: str = ""  # where the budget cuts the domain, in words ("": it does not)
 
     @property
     def names(self) -> frozenset[str]:
@@ -155,8 +167,8 @@ class Unseen:
 
     @property
     def secret_names(self) -> frozenset[str]:
-        """The drawn tests' names: their data is never quoted."""
-        return frozenset(name for name, _, _ in self.drawn)
+        """The drawn tests' names (beyond the cut too): their data is never quoted."""
+        return frozenset(name for name, _, _ in (*self.drawn, *self.beyond))
 
 
 def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = None) -> Unseen:
@@ -215,6 +227,11 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
                 f"; every drawn input runs under 5 ms: timed on the {len(hidden)} hidden "
                 "test(s) too"
             )
+        if found.beyond:
+            why += (
+                f"; {found.cut}: {len(found.beyond)} more input(s) drawn past the cut, "
+                "timed apart (the speedup must hold there too)"
+            )
         return Unseen(
             tests,
             len(also),
@@ -222,11 +239,13 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             why,
             found.source,
             drawn,
-            found.cpu,
+            found.cpu + found.beyond_cpu,
             found.domain,
             dropped,
             found.sizes,
             found.round_seconds,
+            tuple(found.beyond),
+            found.cut,
         )
     if hidden:
         why = (
@@ -264,6 +283,10 @@ class Source:
     # why its draws are not fresh ("" : they are), asked once per problem and source
     # with its validation (a generator whose input does not change with the seed)
     stale: Callable[[], str] | None = None
+    # draws past the cut the reference's time budget makes in its domain (None: no
+    # budget cuts it, the problem's own bounds do), and that cut in words
+    beyond: Draw | None = None
+    cut: str = ""
 
 
 # Further sources, each (the name of the source it goes before, factory(problem) ->
@@ -285,6 +308,9 @@ class Drawn:
     cpu: float = 0.0
     dropped: list[str] = field(default_factory=list)
     round_seconds: float = 0.0  # the reference's CPU on the tests kept, together
+    beyond: list[Test] = field(default_factory=list)  # past the budget's cut
+    beyond_cpu: float = 0.0
+    cut: str = ""
     top_seconds: float = 0.0  # the reference's CPU on the longest test kept
 
 
@@ -361,10 +387,42 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             sizes = size_of if isinstance(drawn, _Sized) else None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
             found.round_seconds = float(sum(t for _, _, t in kept))
+            if src.beyond is not None and BEYOND:
+                found.beyond, found.beyond_cpu = _beyond(problem, src, rng, own, kept)
+                found.cut = src.cut if found.beyond else ""
             found.top_seconds = float(max(t for _, _, t in kept))
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
+
+
+def _beyond(
+    problem: Problem,
+    src: Source,
+    rng: random.Random,
+    own: set[bytes],
+    kept: list[tuple[bytes, bytes | None, float]],
+) -> tuple[list[Test], float]:
+    """``BEYOND`` draws past the source's cut (``src.beyond``), kept where the reference
+    runs them cleanly within ``BEYOND_SECONDS`` (a cost that explodes past the cut gives
+    none: the stratum is not measured), and the reference's CPU on them."""
+    assert src.beyond is not None
+    try:
+        drawn = [d for d in _fresh(src.beyond(rng, BEYOND), own) if d not in {k[0] for k in kept}]
+        inputs = valid_inputs(problem, drawn)
+        if not inputs:
+            return [], 0.0
+        top = max((t for _, _, t in kept), default=TOP_SECONDS)
+        outputs, took = reference_runs(problem, inputs, max(BEYOND_SECONDS, 3 * top))
+    except (UserError, InfraError) as e:
+        log.warning("warning: %s: no draws past the cut (%s)", problem.name, e)
+        return [], 0.0
+    tests = [
+        (f"{GENERATED_PREFIX}b{i + 1}", data, expected_output(out, problem.compare))
+        for i, (data, out) in enumerate(zip(inputs, outputs, strict=True))
+        if out is not None
+    ]
+    return tests, float(sum(took))
 
 
 def _sizes_line(size_of: dict[bytes, int] | None, kept: list[tuple[bytes, float]]) -> str:
@@ -421,11 +479,14 @@ def _generator_source(problem: Problem) -> Source | None:
         return Source("generator", _nothing, dropped=str(e))
     if source is None:
         return None
+    beyond, cut = _generator_beyond(problem, source)
     return Source(
         "generator",
         _generator_draw(problem, source),
         generator_domain(problem, source),
         stale=lambda: _stale(problem, source),
+        beyond=beyond,
+        cut=cut,
     )
 
 
@@ -435,7 +496,15 @@ def _llm_generator_source(problem: Problem) -> Source | None:
         return None
     draw = _generator_draw(problem, written)
     domain = generator_domain(problem, written, "llm_gen.py")
-    return Source("llm-generator", draw, domain, stale=lambda: _stale(problem, written))
+    beyond, cut = _generator_beyond(problem, written)
+    return Source(
+        "llm-generator",
+        draw,
+        domain,
+        stale=lambda: _stale(problem, written),
+        beyond=beyond,
+        cut=cut,
+    )
 
 
 def _model_source(problem: Problem) -> Source | None:
@@ -443,7 +512,16 @@ def _model_source(problem: Problem) -> Source | None:
     if model is None:
         return Source("model", _nothing, dropped=why) if why else None
     refused = model.domain.get("refused", "")
-    return Source("model", _model_draw(model), describe(model), validate=False, dropped=refused)
+    beyond, cut = _model_beyond(model)
+    return Source(
+        "model",
+        _model_draw(model),
+        describe(model),
+        validate=False,
+        dropped=refused,
+        beyond=beyond,
+        cut=cut,
+    )
 
 
 def _tiled_source(problem: Problem) -> Source | None:
@@ -610,6 +688,60 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
         return out
 
     return draw
+
+
+def _generator_beyond(problem: Problem, source: str) -> tuple[Draw | None, str]:
+    """Draws past the cut (sizes ``BEYOND_GROWTH`` times the largest within the time
+    budget, within the sizes the generator lists) where the
+    reference's budget, not the generator's own sizes, ends the timed range; else
+    (None, "")."""
+    try:
+        high = generator_size_range(problem, source)[1]
+        top = generator_timed_range(problem, source)[1]
+    except (UserError, InfraError):
+        return None, ""
+    if top >= high:
+        return None, ""
+    upper = min(high, max(top + 1, int(top * BEYOND_GROWTH[1])))
+    lower = min(upper, max(top + 1, int(top * BEYOND_GROWTH[0])))
+
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        requests = [(rng.getrandbits(62), rng.randint(lower, upper)) for _ in range(k)]
+        return run_generator(source, requests, label=f"{problem.name}: gen.py")
+
+    cut = (
+        f"the reference's {1000 * TOP_GEN_SECONDS:.0f} ms budget cuts the generator's sizes "
+        f"at {top} (it lists up to {high})"
+    )
+    return draw, cut
+
+
+def _model_beyond(model) -> tuple[Draw | None, str]:
+    """Draws past the cut where the reference's budget stopped the input model's sizes
+    from growing (not its declared constraints, not ``GROW_MAX``): at the top of the
+    model grown ``BEYOND_GROWTH`` (the top of it) times further; else (None, "")."""
+    d = model.domain
+    if d.get("refused") or "top_seconds" not in d or "grow" not in d:
+        return None, ""
+    grow = float(d.get("grow", 1) or 1)
+    if float(d["top_seconds"]) < FLOOR_SECONDS:  # too small to time: nothing cuts it
+        return None, ""
+    further = grow * BEYOND_GROWTH[1]
+    if further > min(GROW_MAX, size_caps(model.spec)):
+        return None, ""
+    past = model.with_domain({**d, "grow": further})
+    # the top sizes of the grown model, as a position (sizes drawn at its square root)
+    first = (BEYOND_GROWTH[0] / BEYOND_GROWTH[1]) ** 2
+
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        strata = [first + (1 - first) * (i + rng.random()) / max(1, k) for i in range(k)]
+        return [m.encode() for m in past.draw(rng, k, strata=strata)]
+
+    cut = (
+        f"the reference's {1000 * TOP_SECONDS:.0f} ms budget cuts the input model's sizes "
+        f"at {grow:.3g}x the largest seen"
+    )
+    return draw, cut
 
 
 def _stale(problem: Problem, source: str) -> str:
