@@ -915,8 +915,8 @@ def _keep_largest_hidden(
     count = max(1, len(visible) // HIDE_SHARE)
     names = tuple(sorted(n for _, n in sorted(visible, reverse=True)[:count]))
     (folder / "hidden").mkdir(exist_ok=True)
-    for name in names:
-        for ext in (".in", ".out", ".args"):
+    for name in names:  # with its arguments and the data files they name
+        for ext in (".in", ".out", ".args", ".files"):
             src = folder / "tests" / f"{name}{ext}"
             if src.exists():
                 src.rename(folder / "hidden" / f"{name}{ext}")

@@ -33,11 +33,12 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from supercoder.codec import decode, encode, reads_with
 from supercoder.settings import ProblemSettings
 
 
@@ -63,6 +64,49 @@ class RuleKind(StrEnum):
 
 
 @dataclass(frozen=True)
+class RuleForm:
+    """A rule's ``problem.json`` object: one of ``{"ignore_line": REGEX}``,
+    ``{"mask": REGEX}``, ``{"field": N, "line": REGEX, "tolerance": TOL}``."""
+
+    OMIT_DEFAULTS = True
+
+    ignore_line: str | None = None
+    mask: str | None = None
+    field: int | None = None
+    line: str = ""
+    tolerance: float | None = None
+
+
+def _read_rule(
+    value: Mapping[str, object], read: Callable[[Mapping[str, object]], object]
+) -> object:
+    """A rule from its ``problem.json`` object (strict: a hand-written file), reshaped to
+    the record's own keys; ValueError saying what is wrong."""
+    keys = set(value)
+    if "kind" in keys and keys <= {"kind", "regex", "field", "tolerance"}:
+        return read(value)  # the record's own keys (a rule nested in a stored record)
+    for kind in (RuleKind.IGNORE_LINE, RuleKind.MASK):
+        if kind.value in keys:
+            if keys != {kind.value} or not isinstance(value[kind.value], str):
+                raise ValueError(f'a {kind.value} rule is {{"{kind.value}": REGEX}}')
+            return read({"kind": kind.value, "regex": value[kind.value]})
+    if "field" not in keys or keys - {"field", "line", "tolerance"}:
+        raise ValueError(
+            f"unknown rule keys {sorted(map(str, keys))} (known: ignore_line, "
+            "mask, field with line and tolerance)"
+        )
+    n, line, tol = value["field"], value.get("line", ""), value.get("tolerance")
+    if not isinstance(n, int) or isinstance(n, bool):
+        raise ValueError("'field' is a field number (1 is the line's first)")
+    if not isinstance(line, str):
+        raise ValueError("'line' is a regex")
+    if tol is not None and (isinstance(tol, bool) or not isinstance(tol, int | float)):
+        raise ValueError("'tolerance' is a number")
+    return read({"kind": RuleKind.FIELD.value, "regex": line, "field": n, "tolerance": tol})
+
+
+@reads_with(_read_rule)
+@dataclass(frozen=True)
 class Rule:
     """One ``compare_rules`` entry: ``kind``; ``regex`` (the line's for ``ignore_line``
     and ``field``, the masked text's for ``mask``; '' for a field rule on every line);
@@ -87,43 +131,20 @@ class Rule:
 
     def to_json(self) -> dict[str, Any]:
         """The ``problem.json`` form."""
-        if self.kind is not RuleKind.FIELD:
-            return {self.kind.value: self.regex}
-        out: dict[str, Any] = {"field": self.field}
-        if self.regex:
-            out["line"] = self.regex
-        if self.tolerance is not None:
-            out["tolerance"] = self.tolerance
-        return out
+        return encode(self.stored())  # type: ignore[return-value]
+
+    def stored(self) -> RuleForm:
+        """The rule as its ``problem.json`` object, a record of its keys."""
+        if self.kind is RuleKind.IGNORE_LINE:
+            return RuleForm(ignore_line=self.regex)
+        if self.kind is RuleKind.MASK:
+            return RuleForm(mask=self.regex)
+        return RuleForm(field=self.field, line=self.regex, tolerance=self.tolerance)
 
     @classmethod
     def from_json(cls, value: object) -> Rule:
         """A rule from its ``problem.json`` form; ValueError saying what is wrong."""
-        if not isinstance(value, Mapping):
-            raise ValueError(
-                'each rule is an object: {"ignore_line": REGEX}, '
-                '{"mask": REGEX} or {"field": N, "line": REGEX, '
-                '"tolerance": TOL}'
-            )
-        keys = set(value)
-        for kind in (RuleKind.IGNORE_LINE, RuleKind.MASK):
-            if kind.value in keys:
-                if keys != {kind.value} or not isinstance(value[kind.value], str):
-                    raise ValueError(f'a {kind.value} rule is {{"{kind.value}": REGEX}}')
-                return cls(kind, value[kind.value])
-        if "field" not in keys or keys - {"field", "line", "tolerance"}:
-            raise ValueError(
-                f"unknown rule keys {sorted(map(str, keys))} (known: ignore_line, "
-                "mask, field with line and tolerance)"
-            )
-        n, line, tol = value["field"], value.get("line", ""), value.get("tolerance")
-        if not isinstance(n, int) or isinstance(n, bool):
-            raise ValueError("'field' is a field number (1 is the line's first)")
-        if not isinstance(line, str):
-            raise ValueError("'line' is a regex")
-        if tol is not None and (isinstance(tol, bool) or not isinstance(tol, int | float)):
-            raise ValueError("'tolerance' is a number")
-        return cls(RuleKind.FIELD, line, n, None if tol is None else float(tol))
+        return decode(cls, value)
 
     def describe(self) -> str:
         """The rule as ``problem init`` takes it."""
@@ -176,6 +197,13 @@ def parse_rules(value: object) -> tuple[Rule, ...]:
         raise ValueError("must be a list of rules")
     if len(value) > MAX_RULES:
         raise ValueError(f"at most {MAX_RULES} rules")
+    for v in value:
+        if not isinstance(v, Mapping):
+            raise ValueError(
+                'each rule is an object: {"ignore_line": REGEX}, '
+                '{"mask": REGEX} or {"field": N, "line": REGEX, '
+                '"tolerance": TOL}'
+            )
     return tuple(Rule.from_json(v) for v in value)
 
 
