@@ -320,14 +320,15 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         shutil.rmtree(bench)
     bench.mkdir(parents=True)
     s = run([*sc, "problem", "init", *shlex.split(prog.init), "-o", str(problem)], cwd)
-    first = None
+    first, first_out = None, ""
     retry = prog.init
     for _ in range(3):  # what the user types after reading init's message, up to 3 times
         hint = init_hint(s.out)
         step = prog.retry if prog.retry and retry == prog.init else hint and f"{retry} {hint}"
         if s.rc in (0, None) or not step or step == retry:
             break
-        first = error_line(s.out) if first is None else first
+        if first is None:
+            first, first_out = error_line(s.out), s.out
         retry = rec["retry"] = step
         s = run([*sc, "problem", "init", *shlex.split(retry), "-o", str(problem)], cwd)
     rec["init"] = {
@@ -343,7 +344,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         options = {a.split("=", 1)[0] for a in added if a.startswith("--")}
         rec["init"]["first"] = first
         # did the first refusal name what the user then typed?
-        rec["init"]["hinted"] = bool(options) and all(o in first for o in options)
+        rec["init"]["hinted"] = bool(options) and all(o in first_out for o in options)
     domain = [ln.strip() for ln in s.out.splitlines() if ln.strip().startswith("domain:")]
     rec["init"]["domain"] = domain[0][:300] if domain else ""
     rec["init"]["warnings"] = [

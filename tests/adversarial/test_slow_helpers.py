@@ -16,6 +16,7 @@ import time
 
 import pytest
 
+from supercoder.problems.generator import GeneratorConfig, GeneratorError, run_generator
 from supercoder.problems.validator import ValidatorConfig, ValidatorError, run_validator
 from tests.conftest import sandbox_or_skip
 
@@ -40,3 +41,21 @@ def test_a_validator_that_computes_is_not_stopped_by_the_idle_budget() -> None:
     busy = "import sys\nn = int(sys.stdin.read())\nx = 0\nfor i in range(300000): x += i\nsys.exit(n % 2)\n"
     judged = run_validator(busy, [f"{i}\n".encode() for i in range(8)], CONFIG)
     assert [j.valid for j in judged] == [i % 2 == 0 for i in range(8)]
+
+
+def test_a_generator_that_sleeps_under_its_wall_limit_is_refused_and_not_run_again() -> None:
+    """Before: a ``gen.py`` that slept just under its wall limit (40 s by default) on
+    every call cost each check that much per call (its sizes, its draws, the fresh
+    check); now a call that waits more than ``IDLE_SECONDS`` without computing refuses
+    the generator, and the next call is refused at once."""
+    sandbox_or_skip()
+    config = GeneratorConfig(seconds=4.0)  # 8 s of wall time a call
+    sleeper = "import time\ndef generate(seed, size):\n    time.sleep(6)\n    return '1\\n'\n"
+    with pytest.raises(GeneratorError, match="without computing"):
+        run_generator(sleeper, [(1, 1)], config)  # before: its input, 6 s later
+    start = time.monotonic()
+    with pytest.raises(GeneratorError, match="earlier: not run again"):
+        run_generator(sleeper, [(2, 1)], config)
+    assert time.monotonic() - start < 3  # gross: not run (a run sleeps 6 s)
+    honest = "def generate(seed, size):\n    return str(sum(range(200000 + seed))) + '\\n'\n"
+    assert run_generator(honest, [(1, 1), (2, 1)], config)[0].strip().isdigit()

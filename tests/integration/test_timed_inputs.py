@@ -235,7 +235,9 @@ def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
     (folder / "source.c").write_text(SPIN)
     (folder / "problem.json").write_text(json.dumps({"name": "spin"}))
     (folder / "gen.py").write_text(
-        "SIZES = [1, 100000]\ndef generate(seed, size):\n    return f'{size}\\n'\n"
+        # the seed on a second line the program does not read: fresh draws (a generator
+        # that ignores its seed is refused), the same work for the same size
+        "SIZES = [1, 100000]\ndef generate(seed, size):\n    return f'{size}\\n{seed}\\n'\n"
     )
     for n in (1, 2, 3):
         x = 1
@@ -252,6 +254,6 @@ def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
         pytest.skip(f"this machine spins too fast to test the resize ({top_cpu:.3f}s)")
     unseen = unseen_tests(problem)
     assert unseen.source == "generator" and len(unseen.tests) == DRAWS
-    sizes = sorted(int(data) for _, data, _ in unseen.tests)
+    sizes = sorted(int(data.split()[0]) for _, data, _ in unseen.tests)
     assert sizes[0] < 50000  # below the upper half: drawn again, smaller
     assert sizes[0] * 2000 > 1_000_000  # still a real workload, not a trivial input

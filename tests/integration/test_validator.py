@@ -105,8 +105,10 @@ def test_problem_init_validator_copies_it_or_names_the_input_it_rejects() -> Non
         timeout=300,
     )
     assert bad.returncode == 2
-    lines = bad.stderr.strip().splitlines()
-    assert len(lines) == 1 and "c.in" in lines[0] and "n = 60 out of range" in lines[0]
+    lines = bad.stderr.strip().splitlines()  # progress notes, then the one error
+    errors = [line for line in lines if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0] == lines[-1]
+    assert "c.in" in errors[0] and "n = 60 out of range" in errors[0]
     assert "Traceback" not in bad.stderr and not (base / "q").exists()
 
 

@@ -10,7 +10,9 @@ copies one in). A problem folder is untrusted, so its generator is too: every ca
 network, no host files but ``/usr``, an unprivileged user) under a CPU/wall limit
 (``GeneratorConfig.seconds``) and a cap on what it prints (``GeneratorConfig.max_bytes``
 in all). A generator that runs past its limit, prints too much, raises or prints
-something else than text is a ``GeneratorError`` (a ``UserError``) that says which.
+something else than text is a ``GeneratorError`` (a ``UserError``) that says which; so is
+one that waits (sleeps, blocks) more than ``IDLE_SECONDS`` in a call beyond what a loaded
+host explains, and it is not run again in this process.
 
 ``run_generator(source, requests)``: the inputs for ``[(seed, size), ...]``, in one
 sandbox; ``generator_sizes(source)``: the sizes the generator lists (``SIZES``, else
@@ -46,6 +48,12 @@ class GeneratorError(UserError):
 # generators (by text and limit) this process stopped at their wall limit: not run again
 # (a folder of a hundred ``.gen`` tests whose generator sleeps costs one limit, not 100)
 _STOPPED: dict[tuple[str, float], str] = {}
+# a generator computes: wall time beyond IDLE_PER_CPU times its CPU time (a loaded host's
+# wait for a core) is sleeping or blocking, and more than IDLE_SECONDS of it in one batch
+# refuses it (not run again): one that sleeps just under its wall limit on every call
+# would cost every check that limit for each of its calls
+IDLE_PER_CPU = 4.0
+IDLE_SECONDS = 5.0
 
 
 @dataclass(frozen=True)
@@ -181,6 +189,13 @@ def _run(
         )
     if run.outcome == "memory_limit":
         raise GeneratorError(f"{label} ran out of memory ({config.memory_mb} MB) and was stopped")
+    idle = run.wall_seconds - IDLE_PER_CPU * run.cpu_seconds
+    if idle > IDLE_SECONDS:
+        _STOPPED[key] = (
+            f"waited {idle:.0f} s of its wall time without computing (sleeping or blocked; "
+            f"at most {IDLE_SECONDS:g} s) and is not used"
+        )
+        raise GeneratorError(f"{label} {_STOPPED[key]}")
     if not run.clean_exit:
         lines = run.stderr.decode("utf-8", "replace").strip().splitlines()
         tail = printable(lines[-1])[:300] if lines else run.describe()

@@ -860,7 +860,7 @@ def _timed_source(
     said = "".join(f"\n  constraint {line}" for line in constraint_lines(model.spec))
     small = False
     if calibrating:
-        model = calibrate(load_problem(folder), model)
+        model = calibrate(load_problem(folder), model, progress=opts.progress)
         model.save(folder)
         small = too_small(model)
         if small:
@@ -915,8 +915,8 @@ def _keep_largest_hidden(
     count = max(1, len(visible) // HIDE_SHARE)
     names = tuple(sorted(n for _, n in sorted(visible, reverse=True)[:count]))
     (folder / "hidden").mkdir(exist_ok=True)
-    for name in names:
-        for ext in (".in", ".out", ".args"):
+    for name in names:  # with its arguments and the data files they name
+        for ext in (".in", ".out", ".args", ".files"):
             src = folder / "tests" / f"{name}{ext}"
             if src.exists():
                 src.rename(folder / "hidden" / f"{name}{ext}")

@@ -123,3 +123,23 @@ def test_a_probe_gets_time_in_proportion_to_the_visible_runs():
     assert probe_timeout(runs(0.5, 3.0), 20.0) == 12.0
     assert probe_timeout(runs(9.0), 20.0) == 20.0  # never past init's own --timeout
     assert probe_timeout([], 20.0) == 5.0
+
+
+def test_a_test_kept_hidden_takes_its_data_files_along(tmp_path):
+    # Ptrdist ks: `--args k4=KL-4.in` ships KL-4.in as tests/k4.files/; when init keeps
+    # k4 hidden (the longest run) the file must go too, or the baseline fails on it
+    from supercoder.problems.init import _keep_largest_hidden
+    from supercoder.problems.layouts import TestFile
+
+    tests = tmp_path / "tests"
+    for name in ("k2", "k4"):
+        for ext in (".in", ".out", ".args"):
+            (tests / f"{name}{ext}").parent.mkdir(parents=True, exist_ok=True)
+            (tests / f"{name}{ext}").write_text(name)
+        (tests / f"{name}.files").mkdir()
+        (tests / f"{name}.files" / "KL.in").write_text("data")
+    found = [TestFile(n, tests / f"{n}.in", None, False) for n in ("k2", "k4")]
+    assert _keep_largest_hidden(tmp_path, found, [0.01, 0.5]) == ("k4",)
+    assert (tmp_path / "hidden" / "k4.files" / "KL.in").read_text() == "data"
+    assert (tmp_path / "hidden" / "k4.args").exists() and not (tests / "k4.files").exists()
+    assert (tests / "k2.files" / "KL.in").exists()
