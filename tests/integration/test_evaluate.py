@@ -193,6 +193,7 @@ def test_check_cli_json(primes, tmp_path):
     assert data["speedup"] > 1.5 and data["speedup_ci"][0] > 1.0
     assert data["identical_to_baseline"] is False and data["reward"] == data["speedup"]
     assert data["paper_reward"] == data["speedup"]  # proven faster: both rewards pay it
+    assert data["reward_form"] == "gated"  # the default form, named beside its reward
     assert {"name", "status", "speedup", "baseline_seconds", "candidate_seconds"} <= set(
         data["tests"][0]
     )
@@ -205,7 +206,8 @@ def test_check_cli_json(primes, tmp_path):
     assert not [t for t in data["tests"] if t["name"].startswith("unseen")]
     again = Verdict.from_json(data)
     assert (
-        again.to_json() == {k: v for k, v in data.items() if k not in ("reward", "paper_reward")}
+        again.to_json()
+        == {k: v for k, v in data.items() if k not in ("reward", "paper_reward", "reward_form")}
         and again.significantly_faster
     )
 
