@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import time
 from dataclasses import replace
 from itertools import combinations
@@ -32,11 +33,19 @@ from itertools import combinations
 import numpy as np
 
 from supercoder.problems.loading import BUNDLED_ROOT, load_problem
+from supercoder.timing.intervals import Z95
 from supercoder.timing.meter import MeterConfig
 from supercoder.toolchain.flagspace import make
 from supercoder.toolchain.gcc import cpu_model
 from supercoder.toolchain.pgo import build_asm, training_inputs
-from supercoder.training.reward_study import UNCERTAIN_GATE, Completion, Group, reported, study
+from supercoder.training.reward_study import (
+    UNCERTAIN_GATE,
+    UNCERTAIN_SPREAD,
+    Completion,
+    Group,
+    reported,
+    study,
+)
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.pools import POOL_BUILDS
 from supercoder.verify.reward import parse_reward, score_verdict
@@ -44,7 +53,7 @@ from supercoder.verify.service import verify_together
 
 DEFAULT = ["bit_popcount_ranges", "dp_coin_ways", "num_divisors"]
 FORMS = ["gated", "paper", "log", "binary", "percentile"]
-KEYS = ("form", "budget", "predicted", "observed", "diff", "signs", "on_gate")
+KEYS = ("form", "budget", "predicted", "observed", "diff", "signs", "on_gate", "half_width")
 VARIANTS = (make("gcc", "-O3"), *POOL_BUILDS)  # the copy first
 
 
@@ -143,21 +152,28 @@ def main() -> None:
                     s = study([Group(name, comps, pool)], [form], [budget], args.resamples, r)
                     study_cpu += s.seconds
                     if s.rows[0].agreement is not None:  # pooled as observed is: by signs
-                        predicted.append((s.rows[0].agreement, s.rows[0].live))
+                        row = s.rows[0]
+                        predicted.append((row.agreement, row.live, row.spread))
                     gates.append(s.rows[0].on_gate)
             obs = agree / live if live else None
-            weight = sum(w for _, w in predicted)
-            pred = sum(p * w for p, w in predicted) / weight if weight else None
+            weight = sum(w for _, w, _ in predicted)
+            pred = sum(p * w for p, w, _ in predicted) / weight if weight else None
+            # the study's own spread of one pair of checks, pooled as the observation
+            # pools its pairs (one per study, independent, weighted by informative signs)
+            pooled = (
+                math.sqrt(sum((w * sd) ** 2 for _, w, sd in predicted)) / weight if weight else 0
+            )
+            half = Z95 * pooled
             diff = None if obs is None or pred is None else 100 * (pred - obs)
             on_gate = float(np.mean(gates)) if gates else 0.0
-            rows.append((form, budget, pred, obs, diff, live, on_gate))
+            rows.append((form, budget, pred, obs, diff, live, on_gate, half))
     print()
     head = f"{'form':<22}{'rounds':>7}{'predicted':>11}{'observed':>10}{'diff':>8}{'signs':>7}"
-    print(f"{head}{'on gate':>9}  ")
+    print(f"{head}{'on gate':>9}{'+-':>6}  ")
     held = 0
-    for form, budget, pred, obs, diff, live, on_gate in rows:
+    for form, budget, pred, obs, diff, live, on_gate, half in rows:
         fmt = lambda x: "-" if x is None else f"{x:.1%}"  # noqa: E731
-        flagged = on_gate > UNCERTAIN_GATE
+        flagged = on_gate > UNCERTAIN_GATE or half > UNCERTAIN_SPREAD
         if diff is None:
             verdict = "-"
         elif abs(diff) <= 10:
@@ -167,12 +183,13 @@ def main() -> None:
         held += verdict.startswith(("ok", "said"))
         d = "-" if diff is None else f"{diff:+.1f}"
         line = f"{form:<22}{budget:>7}{fmt(pred):>11}{fmt(obs):>10}{d:>8}{live:>7}"
-        print(f"{line}{on_gate:>9.0%}  {verdict}")
+        print(f"{line}{on_gate:>9.0%}{100 * half:>6.1f}  {verdict}")
     within = [abs(r[4]) <= 10 for r in rows if r[4] is not None]
     print(
         f"\n{sum(within)}/{len(within)} rows within +-10 points; {held}/{len(rows)} within or "
         f"marked uncertain by the study (more than {UNCERTAIN_GATE:.0%} of its completions on "
-        f"the gate); checks: {wall:.0f}s wall, study: {study_cpu:.2f} CPU-s for "
+        f"the gate, or its 95% range of the pooled agreement wider than "
+        f"+-{100 * UNCERTAIN_SPREAD:.0f} points); checks: {wall:.0f}s wall, study: {study_cpu:.2f} CPU-s for "
         f"{len(rows) * args.repeats * len(data)} studies"
     )
     if args.json:

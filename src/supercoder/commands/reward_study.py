@@ -20,6 +20,7 @@ from supercoder.training.reward_study import (
     MAX_IDENTICAL_PAID,
     RESAMPLES,
     UNCERTAIN_GATE,
+    UNCERTAIN_SPREAD,
     Study,
     groups_from_store,
     study,
@@ -110,7 +111,8 @@ def show(result: Study, name: str) -> None:
         table.add_row(
             r.form,
             str(r.budget),
-            ("-" if r.agreement is None else f"{r.agreement:.1%}") + ("?" if r.uncertain else ""),
+            ("-" if r.agreement is None else f"{r.agreement:.1%} +-{100 * r.half_width:.0f}")
+            + ("?" if r.uncertain else ""),
             f"{r.sparsity:.1%}",
             f"{r.copy_paid:.0%}",
             f"{r.identical_paid:.1%}",
@@ -122,8 +124,10 @@ def show(result: Study, name: str) -> None:
     console.print(f"recommended: {result.why}", highlight=False)
     console.print(
         f"(signal = (1 - flat) x (2 x agreement - 1); identical paid at most "
-        f"{MAX_IDENTICAL_PAID:.0%}; ? = uncertain: more than {UNCERTAIN_GATE:.0%} of the "
-        f"timed completions on the form's gate, where the study cannot promise +-10 points; "
+        f"{MAX_IDENTICAL_PAID:.0%}; +-: 95% range of the agreement one pair of checks shows; "
+        f"? = uncertain, the study cannot promise +-10 points: that range is wider than "
+        f"+-{100 * UNCERTAIN_SPREAD:.0f}, or more than {UNCERTAIN_GATE:.0%} of the "
+        f"timed completions sit on the form's gate; "
         f"study: {result.seconds:.1f} CPU-s)",
         highlight=False,
     )

@@ -40,7 +40,17 @@ Per form and budget it reports:
   whose bias the stored check fixes, so the prediction there is a plug-in estimate
   (calibrated against repeated real checks, ``benchmarks/reward_study_calibration.py``,
   such rows missed by up to ~17 points); a row with more than ``UNCERTAIN_GATE`` of them is
-  marked ``uncertain``: the study says it cannot predict it within 10 points.
+  marked ``uncertain``: the study says it cannot predict it within 10 points;
+- ``spread``: the standard deviation, over the simulated pairs of checks, of the agreement
+  ONE pair of checks of the whole batch shows (the share of its informative signs that
+  agree). The prediction is an expectation; what two real checks show is one draw of
+  it, and a row with few informative signs, or whose groups agree all-or-nothing (a
+  ``binary`` group: one completion crossing the threshold in one check and not in the
+  other flips every sign of the group at once), scatters widely around it. A row whose
+  95% half-width ``Z95 x spread`` exceeds ``UNCERTAIN_SPREAD`` (10 points) is marked
+  ``uncertain`` too: no prediction can land within 10 points of a quantity that varies
+  more than that between repetitions. Pooling ``k`` independent pairs of checks divides
+  it by ``sqrt(k)`` (weights: informative signs).
 
 It recommends the setting with the most signal per group, ``(1 - sparsity) x (2 x
 agreement - 1)`` (a group with no spread, or a coin-flip order, teaches nothing), among
@@ -67,6 +77,7 @@ DEFAULT_FORMS = ("gated", "paper", "log", "binary", "percentile")
 MAX_IDENTICAL_PAID = 0.05
 MIN_ROUNDS = 3
 UNCERTAIN_GATE = 0.10
+UNCERTAIN_SPREAD = 0.10
 RESAMPLES = 200
 
 
@@ -161,12 +172,21 @@ class Row:
     completions: int
     on_gate: float = 0.0
     live: float = 0.0
+    spread: float = 0.0
+
+    @property
+    def half_width(self) -> float:
+        """95% half-width of the agreement one pair of checks of these groups shows
+        (``Z95`` x ``spread``)."""
+        return Z95 * self.spread
 
     @property
     def uncertain(self) -> bool:
-        """Too many completions sit on the form's gate for the prediction to hold
-        (``UNCERTAIN_GATE``): the study says so rather than predict."""
-        return self.on_gate > UNCERTAIN_GATE
+        """The study cannot promise +-10 points: too many completions sit on the form's
+        gate (``UNCERTAIN_GATE``), or one pair of checks' agreement varies by more than
+        ``UNCERTAIN_SPREAD`` (95%) around the prediction (few informative signs, or
+        all-or-nothing groups)."""
+        return self.on_gate > UNCERTAIN_GATE or self.half_width > UNCERTAIN_SPREAD
 
 
 @dataclass(frozen=True)
@@ -351,6 +371,8 @@ def _row(
     n: int,
 ) -> Row:
     agree = total = 0
+    agree_r = np.zeros(n)  # per simulated pair of checks of the whole batch
+    live_r = np.zeros(n)
     flat = 0
     counted = 0
     identical_paid: list[float] = []
@@ -382,6 +404,8 @@ def _row(
         live = (s1 != 0) | (s2 != 0)
         agree += int(((s1 == s2) & live).sum())
         total += int(live.sum())
+        agree_r += ((s1 == s2) & live).sum(axis=1)
+        live_r += live.sum(axis=1)
         flat += int((np.ptp(pair[0], axis=1) == 0).sum() + (np.ptp(pair[1], axis=1) == 0).sum())
         counted += 2 * n
         for ci, c in enumerate(g.completions):
@@ -401,6 +425,8 @@ def _row(
     agreement = agree / total if total else None
     sparsity = flat / counted if counted else 1.0
     signal = (1 - sparsity) * (2 * agreement - 1) if agreement is not None else 0.0
+    seen = live_r > 0
+    spread = float(np.std(agree_r[seen] / live_r[seen])) if seen.sum() > 1 else 0.0
     return Row(
         config.spec,
         budget,
@@ -414,6 +440,7 @@ def _row(
         sum(len(g.completions) for g in groups if len(g.completions) >= 2),
         float(np.mean(gate)) if gate else 0.0,
         total / n,
+        spread,
     )
 
 
@@ -442,10 +469,15 @@ def recommend(rows: Sequence[Row]) -> tuple[Row | None, str]:
     )
     if unfair:
         why += f"; left out for paying an identical program: {', '.join(unfair)}"
-    if best.uncertain:
+    if best.on_gate > UNCERTAIN_GATE:
         why += (
             f"; uncertain: {best.on_gate:.0%} of its timed completions sit on the gate, "
             "so its agreement is a plug-in estimate (possibly optimistic)"
+        )
+    if best.half_width > UNCERTAIN_SPREAD:
+        why += (
+            f"; uncertain: one pair of checks' agreement varies by +-{best.half_width:.0%} "
+            f"({best.live:.0f} informative signs a pair)"
         )
     return best, why
 

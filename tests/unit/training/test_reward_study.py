@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from supercoder.training.reward_study import Completion, Group, recommend, study
+from supercoder.training.reward_study import Completion, Group, recommend, reported, study
 from supercoder.types import (
     Measurement,
     PairedSamples,
@@ -105,3 +105,24 @@ def test_a_stored_verdicts_samples_are_what_it_reads():
     c = Completion.from_verdict(v)
     assert c.timed and c.rounds_seen == 8 and c.floor == 0.004
     assert np.allclose(c.ratios[0], np.log(2.0))
+
+
+def test_a_binary_form_with_few_informative_groups_is_flagged():
+    # one group, one completion whose lower end sits on the binary threshold: each check
+    # pays it or not, and every sign of the group flips with it (all-or-nothing): the
+    # agreement of one pair of checks scatters far beyond +-10 points
+    global RNG
+    RNG = np.random.default_rng(3)
+    edge = _completion(1.3, noise=0.08)
+    threshold = reported(edge, 4).low
+    groups = [Group("edge", (edge, _completion(1.0), _completion(1.0)))]
+    result = study(groups, [f"binary:threshold={threshold:.3f}"], [4], resamples=200)
+    row = result.rows[0]
+    assert row.half_width > 0.10 and row.uncertain, row
+
+
+def test_a_clear_five_times_gap_is_not_flagged():
+    groups = [Group(f"p{i}", (_completion(5.0), _completion(1.0))) for i in range(6)]
+    result = study(groups, ["gated", "paper", "binary"], [4], resamples=200)
+    for row in result.rows:
+        assert row.half_width < 0.05 and not row.uncertain, row
