@@ -47,7 +47,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -78,6 +78,7 @@ DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
 TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
 FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
 GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
+SEARCH_SECONDS = 90.0  # wall seconds the domain's search may take before its final check
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
 SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
@@ -250,7 +251,16 @@ class Judge:
             limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
             exit_code = self.problem.exit_code
             with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
-                return [[box.run(level, data) for data in inputs] for level in levels]
+                first = [box.run(levels[0], data) for data in inputs]
+                # the other levels only where the first ran cleanly: an input that timed
+                # out once is not run to its limit again (a drawn loop count of 2^31)
+                return [first] + [
+                    [
+                        box.run(level, d) if r.clean_exit else r
+                        for d, r in zip(inputs, first, strict=True)
+                    ]
+                    for level in levels[1:]
+                ]
 
     def _run_sanitizer(self, binary: Path, data: bytes):
         work = Path(tempfile.mkdtemp(prefix=temp_prefix("san")))
@@ -683,13 +693,25 @@ def _words(model: InputModel) -> bool:
 
 
 class _Calibration:
-    def __init__(self, problem: Problem, model: InputModel, rng: random.Random):
+    def __init__(
+        self,
+        problem: Problem,
+        model: InputModel,
+        rng: random.Random,
+        progress: Callable[[str], None] | None = None,
+    ):
         self.problem, self.model, self.rng = problem, model, rng
+        self.progress = progress
+        self.started = time.monotonic()
         self.judge = Judge(problem)
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
         self._limit: float | None = None
+        # the search stops trying larger or wider draws past this (the final check of
+        # what it found still runs: bounded by its four batches)
+        self.deadline = time.monotonic() + SEARCH_SECONDS
+        self.searching = True
 
     def limit(self) -> float:
         """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
@@ -702,10 +724,19 @@ class _Calibration:
         return self._limit
         self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
+    def say(self, stage: str) -> None:
+        if self.progress is not None:
+            self.progress(f"  domain: {stage} ({time.monotonic() - self.started:.0f} s)...")
+
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
     ) -> tuple[int, int, float, str]:
         """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
+        if self.searching and time.monotonic() > self.deadline:
+            why = f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+            if why not in self.notes:
+                self.notes.append(why)
+            return 0, 0, 0.0, why
         model = self.model.with_domain(domain)
         start = time.process_time()
         try:
@@ -730,6 +761,7 @@ class _Calibration:
 
     def run(self) -> dict:
         domain: dict = {}
+        self.say("drawing within the visible span")
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
         handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
         if 2 * clean < max(n, 1) and not handful:
@@ -749,6 +781,7 @@ class _Calibration:
                     else first
                 }
         if _widenable(self.model):
+            self.say("trying values beyond the range seen")
             for widen in (float(INT32), 64.0, 4.0):
                 trial = {**domain, "widen": widen}
                 clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
@@ -763,6 +796,7 @@ class _Calibration:
             if n and clean == n:
                 domain = trial
         if _sizes(self.model):
+            self.say("growing sizes while the reference runs them within 25 ms")
             grown = self.grow(domain)
             if grown.get("letters") and float(grown.get("top_seconds", 0)) < 1.5 * FLOOR_SECONDS:
                 # whole letter classes made the work vanish (palindromes, runs of one
@@ -877,6 +911,8 @@ class _Calibration:
         return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
 
     def final(self, domain: dict) -> dict:
+        self.searching = False
+        self.say("checking the domain found")
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
@@ -914,11 +950,18 @@ def _x(g: float) -> str:
     return f"{g:.3g}x"
 
 
-def calibrate(problem: Problem, model: InputModel, seed: int | None = None) -> InputModel:
+def calibrate(
+    problem: Problem,
+    model: InputModel,
+    seed: int | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> InputModel:
     """``model`` with its ``domain`` section found (module docstring); a model whose
-    draws the reference refuses even refined has ``domain.refused`` saying why."""
+    draws the reference refuses even refined has ``domain.refused`` saying why.
+    ``progress`` is called with one line as each stage of the search starts."""
     rng = random.Random(seed if seed is not None else secrets.randbits(64))
-    return model.with_domain({"version": VERSION, **_Calibration(problem, model, rng).run()})
+    found = _Calibration(problem, model, rng, progress).run()
+    return model.with_domain({"version": VERSION, **found})
 
 
 def calibrated(problem: Problem, model: InputModel) -> InputModel:

@@ -860,7 +860,7 @@ def _timed_source(
     said = "".join(f"\n  constraint {line}" for line in constraint_lines(model.spec))
     small = False
     if calibrating:
-        model = calibrate(load_problem(folder), model)
+        model = calibrate(load_problem(folder), model, progress=opts.progress)
         model.save(folder)
         small = too_small(model)
         if small:

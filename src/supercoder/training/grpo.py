@@ -18,10 +18,10 @@ from typing import Any
 
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError, require
-from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.prompts import build_messages, fence
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.training import budget, common, multiturn
+from supercoder.training.configs import TrainerConfig
 from supercoder.training.episode import check_turns
 from supercoder.training.openenv_env import OpenEnvEpisodes
 from supercoder.training.trace import read_rows
@@ -32,8 +32,8 @@ from supercoder.verify.executors import ExecutorKind, make_executor
 from supercoder.verify.reward import RewardConfig
 
 
-@dataclass(frozen=True)
-class GrpoConfig:
+@dataclass(frozen=True, kw_only=True)
+class GrpoConfig(TrainerConfig):
     """What ``supercoder train grpo`` trains (one field per CLI option).
 
     Fields:
@@ -66,24 +66,14 @@ class GrpoConfig:
             (None: verify here).
     """
 
-    model: str
-    benchmark: str = "train"
-    output: Path = Path("runs/grpo")
-    lora: bool = False
-    steps: int = field(default=100, metadata={"option": {"min": 1}})
     num_generations: int = field(default=8, metadata={"option": {"min": 2}})
     prompts_per_step: int = field(default=1, metadata={"option": {"min": 1}})
     max_completion_length: int | None = field(default=None, metadata={"option": {"min": 1}})
-    lr: float = field(default=1e-06, metadata={"option": {"min": 1e-12}})
     temperature: float = field(default=0.5, metadata={"option": {"min": 0.0}})
     save_steps: int = field(default=50, metadata={"option": {"min": 1}})
-    seed: int = field(default=0, metadata={"option": {"min": 0}})
     reward: RewardConfig = field(default_factory=RewardConfig)
     executor: ExecutorKind = ExecutorKind.LOCAL
-    context: Context = Context.FULL
-    answer: AnswerForm = AnswerForm.WHOLE
     eval_split: str | None = "val"
-    db: Path | None = None
     prompts: Path | None = None
     turns: int = field(default=1, metadata={"option": {"min": 1, "max": 16}})
     env_url: str | None = None

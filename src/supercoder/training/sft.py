@@ -21,18 +21,18 @@ from typing import Any
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import UserError, require
 from supercoder.paths import default_store
-from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.prompting.diffedit import DiffError, make_diff
 from supercoder.prompting.prompts import build_messages, fence
 from supercoder.runs.store import Store
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.training import common
+from supercoder.training.configs import TrainerConfig
 from supercoder.types import Problem, Verdict
 from supercoder.verify.reward import measured_speedup
 
 
-@dataclass(frozen=True)
-class SftConfig:
+@dataclass(frozen=True, kw_only=True)
+class SftConfig(TrainerConfig):
     """What ``supercoder train sft`` trains on and how (one field per CLI option).
 
     Fields:
@@ -55,21 +55,17 @@ class SftConfig:
         answer: the completion's form (``whole`` | ``diff``).
     """
 
-    model: str
     run: str = ""
-    db: Path | None = None
-    benchmark: str = "train"
+    # SFT's own defaults: its folder, LoRA unless --full, epochs rather than a step
+    # count (-1), and a learning rate for supervised targets (GRPO's suits RL updates).
     output: Path = Path("runs/sft")
     lora: bool = field(default=True, metadata={"flags": ("--lora/--full",)})
     steps: int = field(default=-1, metadata={"option": {"min": -1}})
-    epochs: float = field(default=3.0, metadata={"option": {"min": 0.01}})
     lr: float = field(default=0.0001, metadata={"option": {"min": 1e-12}})
+    epochs: float = field(default=3.0, metadata={"option": {"min": 0.01}})
     batch_size: int = field(default=1, metadata={"option": {"min": 1}})
     max_length: int = field(default=4096, metadata={"option": {"min": 1}})
     min_speedup: float = field(default=1.1, metadata={"option": {"min": 0.0}})
-    seed: int = field(default=0, metadata={"option": {"min": 0}})
-    context: Context = Context.FULL
-    answer: AnswerForm = AnswerForm.WHOLE
 
 
 def worth_learning(verdict: Verdict, min_speedup: float = 1.1) -> bool:

@@ -21,15 +21,15 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from supercoder.dataset.records import records_for, write_raw
 from supercoder.errors import UserError
-from supercoder.prompting.answers import AnswerForm, Context
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.training import budget as budgets
+from supercoder.training.configs import PromptConfig, VerlLimits
 from supercoder.training.verl_scripts import (
     ALGOS,
     DEFAULT_MODEL,
@@ -62,7 +62,7 @@ __all__ = ["compute_score"]
 
 
 @dataclass(frozen=True)
-class VerlExportConfig:
+class VerlExportConfig(PromptConfig, VerlLimits):
     """What ``supercoder train verl`` writes (one field per CLI option).
 
     Fields:
@@ -86,13 +86,6 @@ class VerlExportConfig:
     algos: tuple[str, ...] = ALGOS
     model: str = DEFAULT_MODEL
     tokenizer: str | None = None
-    max_prompt_length: int | None = field(default=None, metadata={"option": {"min": 1}})
-    max_response_length: int | None = field(default=None, metadata={"option": {"min": 1}})
-    train_batch_size: int = field(default=16, metadata={"option": {"min": 1}})
-    context: Context = Context.FULL
-    answer: AnswerForm = AnswerForm.WHOLE
-    reward: str = "gated"
-    timing_rounds: int | None = field(default=None, metadata={"option": {"min": 2, "max": 200}})
 
 
 def export_verl(
@@ -150,7 +143,11 @@ def export_verl(
     kept = {split: _keep(records[split], sizes[split], plans[split]) for split in records}
     spec = parse_reward(opts.reward, rounds=opts.timing_rounds).spec  # a bad one: now
     settings = VerlRunConfig(
-        limits.prompt, limits.response, opts.train_batch_size, spec, opts.timing_rounds
+        max_prompt_length=limits.prompt,
+        max_response_length=limits.response,
+        train_batch_size=opts.train_batch_size,
+        reward=spec,
+        timing_rounds=opts.timing_rounds,
     )
     return _write(opts, kept, settings, _budget_json(where, limits, sizes, plans, opts))
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from supercoder.errors import UserError
+from supercoder.training.configs import VerlLimits
 
 
 class Algo(StrEnum):
@@ -29,8 +30,8 @@ VERL_TESTED = "verl>=0.9.1,<0.10"
 GRPO_SAMPLES = 8
 
 
-@dataclass(frozen=True)
-class VerlRunConfig:
+@dataclass(frozen=True, kw_only=True)
+class VerlRunConfig(VerlLimits):
     """What the launch scripts set besides the paper's fixed hyper-parameters.
 
     Fields:
@@ -42,11 +43,10 @@ class VerlRunConfig:
         timing_rounds: the timing budget (``SUPERCODER_TIMING_ROUNDS``; None: adaptive).
     """
 
+    # A launch script needs concrete limits (the export measures them; None there means
+    # "measure"), so these two alone default to a number here.
     max_prompt_length: int = 2000
     max_response_length: int = 2000
-    train_batch_size: int = 16
-    reward: str = "gated"
-    timing_rounds: int | None = None
 
     def tokens_per_gpu(self, floor: int) -> int:
         """A dynamic-batch token budget that always holds one whole sequence."""
