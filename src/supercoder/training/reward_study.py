@@ -16,6 +16,11 @@ independently, and pays both through the reward forms' one definition
   between the drawn inputs, ``timing.intervals.input_spread``); its interval is the
   meter's: the sampling half-width seen at ``B`` rounds (the full check's, scaled by
   sqrt(R/B) and Student's t) widened by the floor and the spread;
+- the program's true speedup is unknown: one stored check fixes it only within its own
+  sampling error and between-check offset, so each simulated pair of checks first
+  draws a truth around the stored estimate (~ N(0, (half/Z95)^2 + floor^2 + spread^2)
+  on the log scale, shared by the pair's two checks): a completion the stored check
+  puts just past a gate is not assumed to stay there;
 - a wrong answer is paid ``failure`` and a copy of the baseline ``baseline_copy`` in
   both measurements (they are not timed).
 
@@ -242,6 +247,9 @@ class _Sim:
             self.half = 0.0
         self.spread = input_spread(list(c.ratios), rng, list(c.rounds)) if len(c.ratios) > 1 else 0
         self.wide = math.hypot(c.floor, self.spread)
+        # how far the program's true log-speedup may sit from the stored estimate: the
+        # stored check's own sampling error and its between-check offset
+        self.truth_sd = math.hypot(self.half / Z95, self.wide)
         # per round: the pairs of each input (a test may have several a round)
         per_round = [len(x) / max(1, self.r) for x in c.ratios]
         self.cpu_round = sum(
@@ -257,7 +265,12 @@ class _Sim:
         return Speedup(math.exp(e), math.exp(e - half), math.exp(e + half), 0, 0)
 
     def draw(
-        self, budget: int, n: int, rng: np.random.Generator, center: bool = False
+        self,
+        budget: int,
+        n: int,
+        rng: np.random.Generator,
+        center: bool = False,
+        shift: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``n`` simulated checks at ``budget`` rounds: (value, low, high) arrays; with
         ``center`` the program is the baseline under another name (its log-ratios
@@ -271,6 +284,8 @@ class _Sim:
             meds.append(_weighted_median(xs, g, counts))
         est = np.mean(meds, axis=0)
         est = est + rng.normal(0.0, 1.0, n) * self.wide
+        if shift is not None:
+            est = est + shift
         scale = _tscale(budget) / _tscale(self.r) * math.sqrt(self.r / budget)
         half = math.hypot(self.half * scale, Z95 * self.wide)
         return np.exp(est), np.exp(est - half), np.exp(est + half)
@@ -341,7 +356,12 @@ def study(
         draws: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
         nulls: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         for key, sim in sims.items():
-            draws[key] = [sim.draw(budget, n, rng), sim.draw(budget, n, rng)]
+            # both checks of a pair measure one unknown truth, drawn around the estimate
+            shift = rng.normal(0.0, sim.truth_sd, n)
+            draws[key] = [
+                sim.draw(budget, n, rng, shift=shift),
+                sim.draw(budget, n, rng, shift=shift),
+            ]
             nulls[key] = sim.draw(budget, n, rng, center=True)
         for config in configs:
             rows.append(_row(config, budget, groups, sims, draws, nulls, n))
