@@ -56,14 +56,14 @@ def round_bootstrap(
         return est, est, est
     counts = np.zeros((n, r), dtype=np.int64)  # how often each round is drawn
     np.add.at(counts, (np.arange(n)[:, None], rng.integers(0, r, size=(n, r))), 1)
-    boots = [_weighted_median(x, g, counts) for x, g in zip(ratios, rounds, strict=True)]
+    boots = [weighted_median(x, g, counts) for x, g in zip(ratios, rounds, strict=True)]
     boots = np.mean(boots, axis=0)
     lo, hi = (float(x) for x in np.percentile(boots, [2.5, 97.5]))
-    scale = math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if small_sample else 1.0
+    scale = small_sample_scale(r) if small_sample else 1.0
     return est, est - (est - lo) * scale, est + (hi - est) * scale
 
 
-def _weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray) -> np.ndarray:
+def weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """Per bootstrap row, the median of ``values`` with each pair repeated as often as its
     round was drawn (exactly the median of the resampled pairs)."""
     order = np.argsort(values, kind="stable")
@@ -73,6 +73,12 @@ def _weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray)
     low = np.argmax(cum > (total - 1) // 2, axis=1)
     high = np.argmax(cum > total // 2, axis=1)
     return (x[low] + x[high]) / 2
+
+
+def small_sample_scale(r: int) -> float:
+    """sqrt(r/(r-1)) * t(r-1)/z: the bootstrap's small-sample shrinkage undone, and
+    Student's t for a spread seen in ``r`` rounds (one round: twice t(1))."""
+    return math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if r >= 2 else t95(1) * 2
 
 
 _T95 = (

@@ -73,7 +73,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from supercoder.codec import encode
-from supercoder.timing.intervals import Z95, input_spread, round_bootstrap, t95, widen
+from supercoder.timing.intervals import (
+    Z95,
+    input_spread,
+    round_bootstrap,
+    small_sample_scale,
+    weighted_median,
+    widen,
+)
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Verdict
 from supercoder.verify.reward import RewardConfig, RewardKind, parse_reward, pay_for_speed
 
@@ -281,30 +288,14 @@ class _Sim:
         meds = []
         for x, g in zip(c.ratios, c.rounds, strict=True):
             xs = x - np.median(x) if center else x
-            meds.append(_weighted_median(xs, g, counts))
+            meds.append(weighted_median(xs, g, counts))
         est = np.mean(meds, axis=0)
         est = est + rng.normal(0.0, 1.0, n) * self.wide
         if shift is not None:
             est = est + shift
-        scale = _tscale(budget) / _tscale(self.r) * math.sqrt(self.r / budget)
+        scale = small_sample_scale(budget) / small_sample_scale(self.r) * math.sqrt(self.r / budget)
         half = math.hypot(self.half * scale, Z95 * self.wide)
         return np.exp(est), np.exp(est - half), np.exp(est + half)
-
-
-def _tscale(r: int) -> float:
-    return math.sqrt(r / (r - 1)) * t95(r - 1) / Z95 if r >= 2 else t95(1) * 2
-
-
-def _weighted_median(values: np.ndarray, rounds: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    """Per row of ``counts`` (how often each round was drawn), the median of the pairs
-    with each pair repeated as often as its round (rounds never drawn: left out)."""
-    order = np.argsort(values, kind="stable")
-    x = values[order]
-    cum = np.cumsum(counts[:, rounds[order]], axis=1)
-    total = cum[:, -1:]
-    low = np.argmax(cum > (total - 1) // 2, axis=1)
-    high = np.argmax(cum > total // 2, axis=1)
-    return (x[low] + x[high]) / 2
 
 
 def _signs(rewards: np.ndarray) -> np.ndarray:

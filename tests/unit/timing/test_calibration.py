@@ -77,14 +77,14 @@ def test_the_stop_rule_sees_exactly_the_interval_the_check_reports(seed):
 
 def test_round_bootstrap_with_several_pairs_a_round_is_the_resampled_median():
     """The weighted median equals the median of the pairs of the drawn rounds."""
-    from supercoder.timing.intervals import _weighted_median
+    from supercoder.timing.intervals import weighted_median
 
     rng = np.random.default_rng(4)
     values = rng.normal(0, 1, 13)
     rounds = np.array([0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4])
     counts = np.zeros((200, 5), dtype=np.int64)
     np.add.at(counts, (np.arange(200)[:, None], rng.integers(0, 5, size=(200, 5))), 1)
-    fast = _weighted_median(values, rounds, counts)
+    fast = weighted_median(values, rounds, counts)
     for row, got in zip(counts, fast, strict=True):
         drawn = np.concatenate([values[rounds == g] for g in range(5) for _ in range(row[g])])
         assert got == pytest.approx(float(np.median(drawn)))
