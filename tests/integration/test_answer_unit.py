@@ -146,3 +146,29 @@ def _asm(tmp_path: Path, folder: Path) -> Path:
     path = tmp_path / f"{folder.name}.s"
     path.write_text(baseline_asm(load_problem(folder)))
     return path
+
+
+def test_an_include_folder_given_with_dash_i_survives_the_rebuild_for_the_hot_unit(tmp_path):
+    """The sources include ``"vm.h"`` from a folder named by ``-I include``: the first
+    build copies it into the problem (``-Ilib/include``); the rebuild for the hot unit
+    starts again from the user's own ``-I``, not from the problem folder's."""
+    sandbox_or_skip()
+    src = tmp_path / "src"
+    (tmp_path / "include").mkdir()
+    src.mkdir()
+    (tmp_path / "include" / "vm.h").write_text((INTERP / "vm.h").read_text())
+    for name in ("main.c", "src/vm.c", "parse.c"):
+        text = (INTERP / name).read_text().replace('#include "../vm.h"', '#include "vm.h"')
+        (src / Path(name).name).write_text(text)
+    out = tmp_path / "p"
+    files = [str(src / n) for n in ("main.c", "vm.c", "parse.c")]
+    proc = run_cli(
+        "problem", "init", *files, "-I", str(tmp_path / "include"),
+        "--inputs", str(INTERP / "tests"), "-o", str(out),
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert "the time goes in vm.c: it is the answer unit; building again" in proc.stderr
+    assert json.loads((out / "problem.json").read_text())["answer_unit"] == "vm.c"
+    copy = tmp_path / "copy.s"
+    copy.write_text(baseline_asm(load_problem(out)))
+    assert _check(out, copy)[0]["status"] == "ok"

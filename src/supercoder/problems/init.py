@@ -211,6 +211,7 @@ def create_problem(
     ``inputs_dir`` None: the program reads no input; its one test runs it on empty stdin."""
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
+    as_given = opts  # as the user gave them: a rebuild for another answer unit starts here
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
     if opts.answer_unit or opts.also_answer:
         build = with_answer(build, answer_unit_of(build, opts.answer_unit or build.main.name))
@@ -249,7 +250,9 @@ def create_problem(
             for d in created:
                 _rmdir_quietly(d)
             _say(opts, f"the time goes in {hot[0]}: it is the answer unit; building again")
-            again = replace(opts, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
+            # from the user's own options: ``opts.cflags`` now name the problem folder's
+            # include folders (``-Ilib/include``), which mean nothing beside the sources
+            again = replace(as_given, answer_unit=hot[0], answer_why=hot[1], hot_unit=None)
             return create_problem(source_path, inputs_dir, out_dir, again)
         if filled.reads_input:
             _say(opts, "finding the input domain (drawing and timing inputs)...")
