@@ -418,7 +418,7 @@ def _beyond(
         log.warning("warning: %s: no draws past the cut (%s)", problem.name, e)
         return [], 0.0
     tests = [
-        (f"{GENERATED_PREFIX}b{i + 1}", data, expected_output(out, problem.compare))
+        (f"{GENERATED_PREFIX}b{i + 1}", data, expected_output(out, problem_mode(problem.settings)))
         for i, (data, out) in enumerate(zip(inputs, outputs, strict=True))
         if out is not None
     ]
