@@ -288,11 +288,7 @@ def _run_input(
             detail = failed.describe() + _wall_hint(failed)
             missing = _unshipped_files(data)
             if missing:  # it names a file its runs do not have: not an exit status
-                detail += (
-                    f" (it may read {missing[0]}, named in its arguments, which its runs do "
-                    f"not have: ship the file with --files {shlex.quote(missing[0])}, placed "
-                    "in the working folder of every run)"
-                )
+                detail += f" (it may read {missing[0]}, named in its arguments, which its runs do not have: {_ship_hint(missing[0])})"
             elif failed.outcome == "exited" and failed.stdout:  # it ran, and said so
                 detail += (
                     f" (if the program ends with status {failed.exit_code} by design, pass "
@@ -440,3 +436,19 @@ def _tail(log: str, lines: int = 20) -> str:
 
 
 _TMP_OBJECT = re.compile(r"\S*\bcc[A-Za-z0-9]{6}\.o\b")
+
+
+def _ship_hint(name: str) -> str:
+    """How to give a run the file ``name`` its arguments name: a name outside the
+    working folder (absolute, or through ``..``) cannot be placed as it is, so the hint
+    names it by its file name in the arguments and ships it under that name."""
+    parts = name.split("/")
+    if name.startswith("/") or ".." in parts:
+        base = shlex.quote(parts[-1] or "data")
+        return (
+            f"a file outside the working folder cannot be placed there: name it {base} in "
+            f"the arguments and ship it with --files {base}={shlex.quote(name)}"
+        )
+    return (
+        f"ship the file with --files {shlex.quote(name)}, placed in the working folder of every run"
+    )
