@@ -37,7 +37,6 @@ from supercoder.timing.intervals import Z95
 from supercoder.timing.meter import MeterConfig
 from supercoder.toolchain.flagspace import make
 from supercoder.toolchain.gcc import cpu_model
-from supercoder.toolchain.pgo import build_asm, training_inputs
 from supercoder.training.reward_study import (
     UNCERTAIN_GATE,
     UNCERTAIN_SPREAD,
@@ -47,7 +46,7 @@ from supercoder.training.reward_study import (
     study,
 )
 from supercoder.verify.evaluate import check_config
-from supercoder.verify.pools import POOL_BUILDS
+from supercoder.verify.pools import POOL_BUILDS, source_builds
 from supercoder.verify.reward import parse_reward, score_verdict
 from supercoder.verify.service import verify_together
 
@@ -58,22 +57,7 @@ VARIANTS = (make("gcc", "-O3"), *POOL_BUILDS)  # the copy first
 
 
 def variants(problem) -> list[tuple[str, str]]:
-    inputs = training_inputs(problem)
-    out = []
-    for b in VARIANTS:
-        asm = build_asm(
-            b,
-            problem.source,
-            inputs,
-            None,
-            True,
-            problem.compile_flags,
-            problem.link_flags,
-            problem.units,
-        )
-        if asm is not None:
-            out.append((b.id, asm))
-    return out
+    return [(label, asm) for label, asm in source_builds(problem, VARIANTS) if asm is not None]
 
 
 def signs(rewards: np.ndarray) -> np.ndarray:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -111,19 +112,8 @@ def _programs(problem: Problem, source: str) -> tuple[list[tuple[str, str]], lis
             asm = build_asm(o3, text, [], cflags=problem.compile_flags, units=problem.units)
             (programs.append((name, asm)) if asm else dropped.append(f"{name}: did not build"))
         return programs, dropped
-    inputs = training_inputs(problem)
-    for b in POOL_BUILDS:
-        asm = build_asm(
-            b,
-            problem.source,
-            inputs,
-            None,
-            True,
-            problem.compile_flags,
-            problem.link_flags,
-            problem.units,
-        )
-        (programs.append((b.id, asm)) if asm else dropped.append(f"{b.id}: did not build"))
+    for label, asm in source_builds(problem, POOL_BUILDS):
+        (programs.append((label, asm)) if asm else dropped.append(f"{label}: did not build"))
     return programs, dropped
 
 
@@ -197,3 +187,25 @@ def _read(path: Path) -> Pool | None:
         return codec.decode(Pool, json.loads(path.read_text()))
     except (OSError, ValueError, TypeError, codec.FormatError):
         return None
+
+
+def source_builds(problem: Problem, builds: Sequence[Build]) -> list[tuple[str, str | None]]:
+    """(build id, assembly or None where it did not build) of the problem's source under
+    each of ``builds``, PGO builds trained on its training inputs."""
+    inputs = training_inputs(problem)
+    return [
+        (
+            b.id,
+            build_asm(
+                b,
+                problem.source,
+                inputs,
+                None,
+                True,
+                problem.compile_flags,
+                problem.link_flags,
+                problem.units,
+            ),
+        )
+        for b in builds
+    ]
