@@ -8,6 +8,13 @@ from pathlib import Path
 
 import pytest
 
+# Help is asserted as a plain terminal renders it: a CI's TERMINAL_WIDTH, or a colour
+# switch that makes rich treat captured output as a terminal (and TERM=unknown as 80
+# columns), would otherwise narrow every --help the tests read (typer reads these once,
+# at import, before any test runs).
+for _var in ("TERMINAL_WIDTH", "FORCE_COLOR", "PY_COLORS", "GITHUB_ACTIONS", "NO_COLOR"):
+    os.environ.pop(_var, None)
+
 SUM_SOURCE = r"""
 #include <stdio.h>
 int main(void) {
