@@ -96,7 +96,7 @@ from supercoder.problems.validator import (
     valid_inputs,
     validators_digest,
 )
-from supercoder.types import Problem
+from supercoder.types import MEMORIZABLE_WHY, Problem
 
 __all__ = [
     "DRAW_SECONDS",
@@ -190,10 +190,10 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             if not t.hidden
         )
         why = (
-            "memorizable: the program reads no input, so it is timed on its visible tests "
+            f"memorizable: {MEMORIZABLE_WHY}, so it is timed on its visible tests "
             "(a candidate may precompute its output)"
         )
-        return Unseen(visible, 0, 0, why, "memorizable", domain="none: the program reads no input")
+        return Unseen(visible, 0, 0, why, "memorizable", domain=f"none: {MEMORIZABLE_WHY}")
     if os.environ.get("SUPERCODER_UNSEEN") == "cached":
         return _cached_unseen(problem, hidden)
     found = draw_from_sources(problem, DRAWS, seed)
@@ -662,7 +662,7 @@ def domain_line(problem: Problem) -> str:
     """The problem's input domain and its source, in one line (``check``, ``problem
     init``, ``problem show``): from the first source that can be used."""
     if problem.memorizable:
-        return "none: the program reads no input (memorizable)"
+        return f"none: {MEMORIZABLE_WHY} (memorizable)"
     for src in sources(problem):
         if not src.dropped:
             return f"{src.name}: {src.domain}" if src.domain else src.name
