@@ -37,7 +37,7 @@ from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunContext, RunSummary
 from supercoder.runs.tables import RunTables, Tables
 from supercoder.toolchain.gcc import asm_digest
-from supercoder.types import Candidate, Origin, Status, Verdict, check_format_version
+from supercoder.types import Candidate, Origin, Speedup, Status, Verdict, check_format_version
 
 DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
 # Seconds to wait for another process's lock on the store: when opening (creating or
@@ -73,6 +73,13 @@ STRATEGY_TABLES = (
 
 # The options each eval run was started with, as a TOML run file (``keep_run_file``).
 RUN_FILES = "CREATE TABLE IF NOT EXISTS run_files (run TEXT PRIMARY KEY, toml TEXT NOT NULL)"
+
+# The reference pools a run's ``percentile`` reward ranked its answers against, by
+# problem (``keep_pools``): the run's summary is recomputed from them, never re-measured.
+RUN_POOLS = (
+    "CREATE TABLE IF NOT EXISTS run_pools (run TEXT NOT NULL, problem TEXT NOT NULL, "
+    "speedups TEXT NOT NULL, PRIMARY KEY (run, problem))"
+)
 
 # The store's schema version (PRAGMA user_version). Files from before versioning read 0
 # and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
@@ -610,7 +617,35 @@ class Store:
         total = _int(run.context.problems_in_benchmark)
         if outcomes is None:
             outcomes = self.outcomes(run.name)
-        return summarize(outcomes, run.context, total=total)
+        return summarize(outcomes, run.context, total=total, pools=self.pools(run.name))
+
+    def keep_pools(self, run: str, pools: Mapping[str, Sequence[Speedup]]) -> None:
+        """Keep the reference pools ``run``'s ``percentile`` reward paid its answers
+        against (by problem: the members' speedups), so a recomputed summary pays as
+        ``eval`` did without measuring anything. Its own table, made when first written."""
+        with self._lock:
+            self._db.execute(RUN_POOLS)
+            self._db.executemany(
+                "INSERT OR REPLACE INTO run_pools (run, problem, speedups) VALUES (?, ?, ?)",
+                [
+                    (run, problem, json.dumps([encode(s) for s in speedups]))
+                    for problem, speedups in pools.items()
+                ],
+            )
+            self._db.commit()
+
+    def pools(self, run: str) -> dict[str, tuple[Speedup, ...]] | None:
+        """The pools ``keep_pools`` kept for ``run``; None when it kept none (a run that
+        does not pay ``percentile``, or one stored before the pools were kept)."""
+        try:
+            rows = self._read("SELECT problem, speedups FROM run_pools WHERE run = ?", (run,))
+        except sqlite3.OperationalError:  # no run kept pools yet: no table
+            return None
+        if not rows:
+            return None
+        return {
+            r["problem"]: tuple(decode(Speedup, s) for s in json.loads(r["speedups"])) for r in rows
+        }
 
     def keep_run_file(self, run: str, toml: str) -> None:
         """Keep the options a run was started or last continued with (a TOML run file,
