@@ -290,6 +290,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
     sc = [str(args.supercoder)]
     env = dict(os.environ)
     env["SRC"] = str(args.src)
+    env["BENCH"] = str(ROOT / "benchmarks")  # prep can run benchmarks/contest_inputs.py
     env.setdefault("PYTHONPATH", str(ROOT / "src"))
     run = Runner(env, time.monotonic() + args.timeout)
     rec: dict[str, Any] = {

@@ -15,7 +15,7 @@ from rich.text import Text
 from supercoder.errors import printable
 from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
-from supercoder.types import Provenance, Status, UnseenResult, Verdict
+from supercoder.types import MEMORIZABLE_WHY, Provenance, Status, UnseenResult, Verdict
 from supercoder.verify.reward import default_reward, holds_past_cut, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
@@ -77,7 +77,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
     if verdict.memorizable:
         console.print(
-            "[yellow]memorizable: the program reads no input, so an answer may print its "
+            f"[yellow]memorizable: {MEMORIZABLE_WHY}, so an answer may print its "
             "output without computing it; timed on its visible tests, counted apart by "
             "eval, the default reward pays 0[/]"
         )

@@ -56,6 +56,7 @@ from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
 from supercoder.problems.generator import generator_sizes, run_generator
 from supercoder.problems.inputmodel import (
+    DRAW_CHARS,
     INT32,
     WIDEN_MIN,
     DrawRefused,
@@ -375,11 +376,16 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
     listed = listed_between(problem, source)
     if listed is not None:
         shown = ", ".join(map(str, listed[:8])) + (", ..." if len(listed) > 8 else "")
-        budget = (
-            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
-            if t_top <= TOP_GEN_SECONDS
-            else f"the smallest listed runs over the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
-        )
+        ms = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
+        if t_top <= TOP_GEN_SECONDS:
+            budget = f"the largest within the {ms}"
+        elif top > low:  # the next listed size past the budget: the ones below are short
+            budget = (
+                f"the listed sizes below {top} run under {1.5 * FLOOR_SECONDS * 1000:.1f} ms: "
+                f"the next one, past the {ms}"
+            )
+        else:
+            budget = f"the smallest listed runs over the {ms}"
         return (
             f"the problem's generator ({file}), its listed sizes {low}-{high}; drawn at the "
             f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
@@ -707,6 +713,7 @@ class _Calibration:
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
+        self.scale = 1.0  # the smallest scale the last batch's draws were made at
         self._limit: float | None = None
         # the search stops trying larger or wider draws past this (the final check of
         # what it found still runs: bounded by its four batches)
@@ -739,11 +746,13 @@ class _Calibration:
             return 0, 0, 0.0, why
         model = self.model.with_domain(domain)
         start = time.process_time()
+        scales: list[float] = []
         try:
-            drawn = model.draw(self.rng, len(strata), strata=strata)
+            drawn = model.draw(self.rng, len(strata), strata=strata, scales=scales)
         except DrawRefused as e:
             return 0, 0, 0.0, str(e)
         self.host = (time.process_time() - start) / max(1, len(drawn))
+        self.scale = min(scales, default=1.0)
         if len(drawn) < len(strata):
             return 0, 0, 0.0, "the draws exceed the host's budget"
         inputs = [d.encode() for d in dict.fromkeys(drawn) if d.encode() not in self.own]
@@ -892,6 +901,14 @@ class _Calibration:
                 why, clean = "the host's drawing budget", 0
             if n and clean == n and top <= TOP_SECONDS:
                 ok_g, ok_t = g, top
+                if self.scale < 1 and g >= 1:  # drawn smaller than asked (an input over
+                    # the drawing budget): the sizes the draws reach, said as they are
+                    ok_g = max(1.0, g * self.scale)
+                    self.notes.append(
+                        f"growth stopped at {_x(ok_g)} (the host's drawing budget: an input "
+                        f"of {_x(g)} is over {DRAW_CHARS} characters or too long to draw)"
+                    )
+                    break
                 if g < 1:  # shrunk to the budget: done
                     break
             else:
@@ -1039,23 +1056,35 @@ def describe(model: InputModel) -> str:
         parts.append(
             f"no input unseen can be drawn ({d['no_fresh']}): checks time the hidden tests"
         )
+    values = [str(n) for n in d.get("notes") or () if str(n).startswith("values beyond")]
+    if values and widen <= 1:
+        parts.append(f"values within the range seen ({values[-1]})")
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
-        why = "" if d.get("steps") else f" ({_why_not_grown(d)})"
+        why = "" if d.get("steps") else f" ({_why_not_grown(d, model)})"
         return f"{head}: the visible span only{why}; " + ", ".join(parts)
     return f"{head}, extrapolated: " + ", ".join(parts)
 
 
-def _why_not_grown(d: dict) -> str:
-    """Why a calibrated domain kept the visible span: the cause that happened."""
+# the notes the search leaves when it stops growing sizes (the others are of values)
+GROWTH_NOTES = (
+    "growth stopped",
+    "sizes narrowed",
+    "sizes beyond",
+    "the largest sizes seen fail",
+    "the domain search's",
+)
+
+
+def _why_not_grown(d: dict, model: InputModel) -> str:
+    """Why a calibrated domain kept the visible sizes: the cause that happened (a note
+    of the sizes' search, never one of values: a refusal of values beyond the range seen
+    is no reason the sizes stayed)."""
     notes = [str(n) for n in d.get("notes") or ()]
-    stopped = [n for n in notes if n.startswith(("growth stopped", "sizes narrowed"))]
+    stopped = [n for n in notes if n.startswith(GROWTH_NOTES)]
     if stopped:
         return stopped[-1]
-    refused = [n for n in notes if "refused" in n]
-    if refused:
-        return refused[-1]
     top = d.get("top_seconds")
     if float(d.get("grow", 1) or 1) < 1:
         return "the visible sizes already run past the time budget"
@@ -1065,7 +1094,9 @@ def _why_not_grown(d: dict) -> str:
             f"the largest visible sizes already run {1000 * float(top):.1f} ms, {how} the "
             f"{1000 * TOP_SECONDS:.0f} ms budget"
         )
-    return "the input model has no size to grow"
+    if not _sizes(model):
+        return "the input model has no size to grow"
+    return f"a larger size ran past the {1000 * TOP_SECONDS:.0f} ms budget"
 
 
 def too_small(model: InputModel) -> bool:
