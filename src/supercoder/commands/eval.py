@@ -46,6 +46,7 @@ from supercoder.types import MEMORIZABLE_WHY
 from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import ExecutorKind
+from supercoder.verify.reward import parse_reward
 from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
@@ -250,7 +251,8 @@ def _remote_verifier(server: str, run_config):
     client = ServiceClient(server, os.environ.get(TOKEN_ENV) or None)
     client.health()  # unreachable: exit 3 now, not after the model's first answers
     config = check_config(time=run_config.time, target=run_config.target)
-    return RemoteVerifier(client, VerifyConfig(config))
+    budget = parse_reward(run_config.reward).rounds if run_config.time else None
+    return RemoteVerifier(client, VerifyConfig(config), rounds=budget)  # the reward's budget
 
 
 def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> list[Problem]:
