@@ -45,6 +45,7 @@ from supercoder.training.reward_study import (
     reported,
     study,
 )
+from supercoder.types import Verdict
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.pools import POOL_BUILDS, source_builds
 from supercoder.verify.reward import parse_reward, score_verdict
@@ -85,6 +86,32 @@ def observed(repeats, form, budget, pool) -> tuple[int, int]:
     return agree, live
 
 
+def save(path: str, data: dict) -> None:
+    """The real checks, by problem: each variant's label and every repeat's verdicts."""
+    out = {
+        name: {
+            "labels": [label for label, _ in progs],
+            "repeats": [[v.to_json() for v in verdicts] for verdicts in repeats],
+        }
+        for name, (progs, repeats) in data.items()
+    }
+    with open(path, "w") as f:
+        json.dump(out, f)
+
+
+def load(path: str) -> dict:
+    """``save``'s file read back (the programs' text is not kept: labels only)."""
+    with open(path) as f:
+        raw = json.load(f)
+    return {
+        name: (
+            [(label, "") for label in d["labels"]],
+            [[Verdict.from_json(v) for v in verdicts] for verdicts in d["repeats"]],
+        )
+        for name, d in raw.items()
+    }
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--problems", nargs="*", default=DEFAULT)
@@ -93,6 +120,12 @@ def main() -> None:
     ap.add_argument("--budgets", default="4,6,8")
     ap.add_argument("--resamples", type=int, default=200)
     ap.add_argument("--json", default=None)
+    ap.add_argument(
+        "--save", default=None, help="write the real checks' verdicts to this JSON file"
+    )
+    ap.add_argument(
+        "--load", default=None, help="read the real checks from --save's file (no new checks)"
+    )
     args = ap.parse_args()
     budgets = [int(b) for b in args.budgets.split(",")]
     meter = MeterConfig(min_pairs=args.rounds, max_pairs=args.rounds, max_cpu_seconds=900)
@@ -100,8 +133,8 @@ def main() -> None:
     print(f"cpu: {cpu_model()}; {args.repeats} repeats x {args.rounds} rounds; budgets {budgets}")
     checks_cpu = time.process_time()
     wall = time.perf_counter()
-    data = {}
-    for name in args.problems:
+    data = load(args.load) if args.load else {}
+    for name in [] if args.load else args.problems:
         problem = load_problem(BUNDLED_ROOT / name)
         progs = variants(problem)
         repeats = []
@@ -116,6 +149,8 @@ def main() -> None:
             print(f"{name} repeat {r + 1}: {time.perf_counter() - start:.0f}s  {shown}", flush=True)
         data[name] = (progs, repeats)
     wall = time.perf_counter() - wall
+    if args.save:
+        save(args.save, data)
     checks_cpu = time.process_time() - checks_cpu
     rows = []
     study_cpu = 0.0

@@ -310,7 +310,7 @@ class Problem:
         return self.settings.reads_input
 
     @property
-    def memorizable(self) -> bool:
+    def memorizable(self) -> bool:  # why, in words: ``MEMORIZABLE_WHY``
         """A program that reads no input: its expected output is one fixed text, so a
         candidate may print it without computing it (precomputed output passes every
         test). Such problems are timed on their visible tests and marked ``memorizable``
@@ -321,6 +321,11 @@ class Problem:
     def compare(self) -> str:
         """How outputs are compared (``problem.json`` ``compare``): exact by default."""
         return self.settings.compare or "exact"
+
+
+# why a problem is memorizable, in the one wording every command prints: the program
+# may read its stdin or arguments, its output just does not change with them
+MEMORIZABLE_WHY = "its output does not depend on its input"
 
 
 def split_flags(value: object) -> tuple[str, ...]:

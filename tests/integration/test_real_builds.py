@@ -37,7 +37,7 @@ def test_a_program_given_no_inputs_is_one_test_on_empty_stdin_and_memorizable(tm
     proc = run_cli("problem", "init", str(REAL / "noinput.c"), "-o", str(out))
     assert proc.returncode == 0, proc.stderr
     assert "no inputs: one test, run on empty stdin" in proc.stdout
-    assert "reads no input" in proc.stdout and "memorizable" in proc.stdout
+    assert "does not depend on its input" in proc.stdout and "memorizable" in proc.stdout
     assert "REPEAT" in proc.stdout  # the compile-time size macro it found
     assert json.loads((out / "problem.json").read_text())["reads_input"] is False
     problem = load_problem(out)
@@ -67,7 +67,7 @@ def test_inputs_the_program_ignores_are_found_out_by_an_empty_stdin_probe(tmp_pa
     read = tmp_path / "reads"
     proc = run_cli("problem", "init", str(echo), "--inputs", str(inputs), "-o", str(read))
     assert proc.returncode == 0, proc.stderr
-    assert "reads no input" not in proc.stdout
+    assert "does not depend on its input" not in proc.stdout
     assert "reads_input" not in json.loads((read / "problem.json").read_text())
     assert not load_problem(read).memorizable
     # one input whose output equals the empty-input output: the second probe (the input

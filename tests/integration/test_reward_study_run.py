@@ -8,6 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from supercoder.training.reward_study import groups_from_store
 from tests.conftest import sandbox_or_skip
 from tests.fakes.tiny_model import tiny_problem
 
@@ -22,12 +23,17 @@ def test_the_study_reads_a_stored_run(tmp_path):
     run = [EXE, "eval", "--benchmark", str(bench), "--strategy", "builds"]
     run += ["-S", "builds=O2,unroll,native", "--db", str(db), "--run", "b"]
     summary = tmp_path / "summary.json"
-    run += ["--reward", "binary:threshold=1.2", "--json", str(summary)]
+    # rounds=3: the reward's timing budget times every answer of the run (the meter's
+    # adaptive rounds start at 4, so 3 is the budget's doing)
+    run += ["--reward", "binary:threshold=1.2,rounds=3", "--json", str(summary)]
     done = subprocess.run(run, capture_output=True, text=True, timeout=900)
     assert done.returncode in (0, 1), done.stderr
     figures = json.loads(summary.read_text())  # eval's summary pays its --reward
-    assert figures["reward_form"] == "binary:threshold=1.2"
+    assert figures["reward_form"] == "binary:threshold=1.2,rounds=3"
     assert figures["mean_reward"] in (0.0, 1.0)  # one problem, one answer: an event
+    _, groups = groups_from_store(str(db), "b")
+    timed = [c for g in groups for c in g.completions if c.timed]
+    assert timed and {c.rounds_seen for c in timed} == {3}, [c.rounds_seen for c in timed]
     out = tmp_path / "study.json"
     cmd = [EXE, "reward", "study", "b", "--db", str(db), "--budgets", "4,8"]
     shown = subprocess.run(

@@ -223,13 +223,7 @@ int main(void) {
 """
 
 
-def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
-    """A generator's draws at the top of its range that take the reference well over
-    ``TARGET_SECONDS`` are drawn again at a smaller size: a check's few timed inputs
-    cost about what timing one largest test did, and still run long enough to time."""
-    sandbox_or_skip()
-    from supercoder.verify.unseen import TARGET_SECONDS, reference_runs
-
+def _spin_problem(tmp_path):
     folder = tmp_path / "spin"
     (folder / "tests").mkdir(parents=True)
     (folder / "source.c").write_text(SPIN)
@@ -245,7 +239,41 @@ def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
             x = (x * 6364136223846793005 + 1442695040888963407) % (1 << 64)
         (folder / "tests" / f"t{n}.in").write_text(f"{n}\n")
         (folder / "tests" / f"t{n}.out").write_text(f"{x}\n")
-    problem = load_problem(folder)
+    return load_problem(folder)
+
+
+def test_checks_draw_the_same_sizes_however_busy_the_machine(tmp_path, monkeypatch):
+    """The sizes a check draws are the problem's (fitted once, ``unseen.size_fit``), not
+    the load's: a check on a machine 6x slower (every reference run reads 6x the CPU)
+    draws the very inputs a quiet check draws with the same seed. Before, each check
+    drew again smaller whatever ran over 24 ms in its own runs, so a busy eval timed
+    smaller inputs than a quiet check."""
+    sandbox_or_skip()
+    from supercoder.verify import unseen
+
+    problem = _spin_problem(tmp_path)
+    quiet = unseen.draw_from_sources(problem, DRAWS, seed=11)
+    assert quiet.source == "generator" and len(quiet.tests) == DRAWS
+    real = unseen.reference_runs
+
+    def slow(problem, inputs, *rest):
+        outputs, cpu = real(problem, inputs, *rest)
+        return outputs, [6 * t for t in cpu]
+
+    monkeypatch.setattr(unseen, "reference_runs", slow)
+    busy = unseen.draw_from_sources(problem, DRAWS, seed=11)
+    assert [d for _, d, _ in busy.tests] == [d for _, d, _ in quiet.tests]
+    assert busy.round_seconds > 3 * quiet.round_seconds  # it did read the slow runs
+
+
+def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
+    """A generator's draws at the top of its range that take the reference well over
+    ``TARGET_SECONDS`` are drawn again at a smaller size: a check's few timed inputs
+    cost about what timing one largest test did, and still run long enough to time."""
+    sandbox_or_skip()
+    from supercoder.verify.unseen import TARGET_SECONDS, reference_runs
+
+    problem = _spin_problem(tmp_path)
     top, _ = reference_runs(problem, [b"100000\n"])
     if top[0] is None:
         pytest.skip("the machine could not run the reference")

@@ -42,9 +42,11 @@ from supercoder.runs.metrics import geomean, problem_record
 from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
 from supercoder.runs.store import Store
 from supercoder.runs.summary import STAT_KEYS
+from supercoder.types import MEMORIZABLE_WHY
 from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import ExecutorKind
+from supercoder.verify.reward import parse_reward
 from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
@@ -249,7 +251,8 @@ def _remote_verifier(server: str, run_config):
     client = ServiceClient(server, os.environ.get(TOKEN_ENV) or None)
     client.health()  # unreachable: exit 3 now, not after the model's first answers
     config = check_config(time=run_config.time, target=run_config.target)
-    return RemoteVerifier(client, VerifyConfig(config))
+    budget = parse_reward(run_config.reward).rounds if run_config.time else None
+    return RemoteVerifier(client, VerifyConfig(config), rounds=budget)  # the reward's budget
 
 
 def _load_problems(benchmark: str, json_out: Path | None, db: Path | None) -> list[Problem]:
@@ -426,7 +429,7 @@ class _Tally:
             late = _timeout_note(outcome.best.verdict) if r.status == "timeout" else ""
             speed = f"1.0x (no correct answer{late})"
         speed += " improved" if r.improved else ""
-        speed += " memorizable (reads no input; counted apart)" if r.memorizable else ""
+        speed += f" memorizable ({MEMORIZABLE_WHY}; counted apart)" if r.memorizable else ""
         speed += " (baseline)" if r.baseline_copy else ""
         wall = f"{r.wall_seconds:.1f}s wall" if r.wall_seconds is not None else f"{r.seconds:.1f}s"
         at_once = f", {self.concurrency} at once" if self.concurrency > 1 else ""

@@ -51,7 +51,7 @@ from supercoder.runs.strategies import make_verifier
 from supercoder.runs.trials import BuildProvenance
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import program_isa
-from supercoder.types import load_change
+from supercoder.types import MEMORIZABLE_WHY, load_change
 
 
 @with_config(ModelRunConfig, "opts", machine=engine_options())
@@ -345,7 +345,7 @@ def _level(v) -> str:
 
 
 MEMORIZABLE_NOTE = (
-    "memorizable: the program reads no input, so its speedup is measured on its visible "
+    f"memorizable: {MEMORIZABLE_WHY}, so its speedup is measured on its visible "
     "tests (a program printing the expected output would pass them)"
 )
 
@@ -377,5 +377,5 @@ def _speedup_text(v) -> str:
         return "not timed"
     sp = v.speedup
     mark = " *" if v.significantly_faster else ""
-    memo = " (memorizable: reads no input, timed on its visible tests)" if v.memorizable else ""
+    memo = f" (memorizable: {MEMORIZABLE_WHY}, timed on its visible tests)" if v.memorizable else ""
     return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}{memo}"

@@ -24,6 +24,7 @@ from supercoder.problems.init import InitConfig, create_from_sources
 from supercoder.problems.outputs import Rule, RuleKind, parse_field_spec
 from supercoder.problems.sources import with_build_flags
 from supercoder.prompting.inputgen import write_pair
+from supercoder.types import MEMORIZABLE_WHY
 
 if TYPE_CHECKING:
     from supercoder.problems.init import InitReport
@@ -358,7 +359,7 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
     typer.echo(f"created {report.folder} ({tests})")
     if not report.reads_input:
         typer.echo(
-            "note: the program reads no input (it printed the same output "
+            f"note: {MEMORIZABLE_WHY} (it printed the same output "
             + ("with empty stdin as on every input" if given_inputs else "on empty stdin")
             + '; problem.json "reads_input": false): the problem is memorizable, a candidate '
             "could print the expected output without computing it. It is timed on its visible "

@@ -12,6 +12,7 @@ from supercoder.commands.options import note
 from supercoder.problems.inputmodel import constraint_lines, model_for
 from supercoder.problems.loading import load_problem_arg
 from supercoder.problems.outputs import problem_mode
+from supercoder.types import MEMORIZABLE_WHY
 from supercoder.verify.unseen import domain_line, sources
 
 
@@ -55,7 +56,7 @@ def show_cmd(
             f"-O3 builds them: {', '.join(problem.units)}"
         )
     if problem.memorizable:
-        typer.echo("memorizable: the program reads no input (timed on its visible tests)")
+        typer.echo(f"memorizable: {MEMORIZABLE_WHY} (timed on its visible tests)")
     line = domain_line(problem)
     if problem.settings.too_small and "every drawn input gets the same output" not in line:
         typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")

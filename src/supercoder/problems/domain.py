@@ -56,6 +56,7 @@ from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
 from supercoder.problems.generator import generator_sizes, run_generator
 from supercoder.problems.inputmodel import (
+    DRAW_CHARS,
     INT32,
     WIDEN_MIN,
     DrawRefused,
@@ -79,6 +80,10 @@ TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
 FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
 GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
 SEARCH_SECONDS = 90.0  # wall seconds the domain's search may take before its final check
+# wall seconds its final check may take after that (a draw is judged by -O3 twice, -O0
+# and a sanitizer build: of a program whose visible input runs for seconds, minutes):
+# past it the draws not yet judged are not, and the visible span is kept
+FINAL_SECONDS = 60.0
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
 SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
@@ -192,6 +197,10 @@ class Outcome:
     output: bytes | None = None
 
 
+class Spent(Exception):
+    """A judge's wall deadline passed before every draw was judged (``Judge.judge``)."""
+
+
 class Judge:
     """Runs the reference on draws and judges each against its behaviour on the visible
     inputs (module docstring)."""
@@ -279,12 +288,18 @@ class Judge:
             shutil.rmtree(work, ignore_errors=True)
 
     def judge(
-        self, inputs: Sequence[bytes], full: bool = True, seconds: float = DRAW_SECONDS
+        self,
+        inputs: Sequence[bytes],
+        full: bool = True,
+        seconds: float = DRAW_SECONDS,
+        deadline: float | None = None,
     ) -> list[Outcome]:
         """Each input judged: the -O3 reference runs cleanly within ``seconds`` (twice,
         printing the same, when ``full``), and with ``full`` also -O0 prints the same
         (where it does on the visible inputs) and the sanitizer build reports nothing
-        the visible inputs do not."""
+        the visible inputs do not. ``deadline`` (``time.monotonic()``): ``Spent`` where
+        it passes before a draw's sanitizer run (the longest: minutes on a slow program),
+        never a draw judged as failing for want of time."""
         if not inputs:
             return []
         levels = ["O3", "O3"] if full else ["O3"]
@@ -311,6 +326,8 @@ class Judge:
                 continue
             if san is not None:
                 seen = self.visible()
+                if deadline is not None and time.monotonic() > deadline:
+                    raise Spent()
                 srun = self._run_sanitizer(san, data)
                 new = signatures(srun.stderr) - seen.signatures
                 if new:
@@ -375,11 +392,16 @@ def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str
     listed = listed_between(problem, source)
     if listed is not None:
         shown = ", ".join(map(str, listed[:8])) + (", ..." if len(listed) > 8 else "")
-        budget = (
-            f"the largest within the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
-            if t_top <= TOP_GEN_SECONDS
-            else f"the smallest listed runs over the {1000 * TOP_GEN_SECONDS:.0f} ms budget"
-        )
+        ms = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
+        if t_top <= TOP_GEN_SECONDS:
+            budget = f"the largest within the {ms}"
+        elif top > low:  # the next listed size past the budget: the ones below are short
+            budget = (
+                f"the listed sizes below {top} run under {1.5 * FLOOR_SECONDS * 1000:.1f} ms: "
+                f"the next one, past the {ms}"
+            )
+        else:
+            budget = f"the smallest listed runs over the {ms}"
         return (
             f"the problem's generator ({file}), its listed sizes {low}-{high}; drawn at the "
             f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
@@ -707,11 +729,15 @@ class _Calibration:
         self.own = {t.run_input() for t in problem.tests}
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
+        self.scale = 1.0  # the smallest scale the last batch's draws were made at
+        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
         self._limit: float | None = None
         # the search stops trying larger or wider draws past this (the final check of
         # what it found still runs: bounded by its four batches)
         self.deadline = time.monotonic() + SEARCH_SECONDS
         self.searching = True
+        # the final check's end: past it nothing more is judged (``FINAL_SECONDS``)
+        self.final_deadline = self.deadline + FINAL_SECONDS
 
     def limit(self) -> float:
         """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
@@ -722,28 +748,40 @@ class _Calibration:
             longest = max((o.cpu if o.ok else DRAW_SECONDS for o in runs), default=0.0)
             self._limit = min(DRAW_SECONDS, max(1.0, 40 * TOP_SECONDS, 3 * longest))
         return self._limit
-        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
     def say(self, stage: str) -> None:
         if self.progress is not None:
             self.progress(f"  domain: {stage} ({time.monotonic() - self.started:.0f} s)...")
 
+    def spent(self) -> str:
+        """The note that the search's (or, searching no more, its check's) wall budget
+        is spent; noted once."""
+        why = (
+            f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+            if self.searching
+            else f"the domain search's {SEARCH_SECONDS + FINAL_SECONDS:.0f} s budget is "
+            "spent before its check: the visible span kept"
+        )
+        if why not in self.notes:
+            self.notes.append(why)
+        return why
+
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
     ) -> tuple[int, int, float, str]:
         """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
-        if self.searching and time.monotonic() > self.deadline:
-            why = f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
-            if why not in self.notes:
-                self.notes.append(why)
-            return 0, 0, 0.0, why
+        end = self.deadline if self.searching else self.final_deadline
+        if time.monotonic() > end:
+            return 0, 0, 0.0, self.spent()
         model = self.model.with_domain(domain)
         start = time.process_time()
+        scales: list[float] = []
         try:
-            drawn = model.draw(self.rng, len(strata), strata=strata)
+            drawn = model.draw(self.rng, len(strata), strata=strata, scales=scales)
         except DrawRefused as e:
             return 0, 0, 0.0, str(e)
         self.host = (time.process_time() - start) / max(1, len(drawn))
+        self.scale = min(scales, default=1.0)
         if len(drawn) < len(strata):
             return 0, 0, 0.0, "the draws exceed the host's budget"
         inputs = [d.encode() for d in dict.fromkeys(drawn) if d.encode() not in self.own]
@@ -751,7 +789,12 @@ class _Calibration:
             return 0, 0, 0.0, "it drew no new input"
 
         valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
-        outcomes = self.judge.judge(valid, full=full, seconds=self.limit())
+        end = self.deadline if self.searching else self.final_deadline
+        try:
+            outcomes = self.judge.judge(valid, full=full, seconds=self.limit(), deadline=end)
+        except Spent:
+            why = self.spent()
+            return 0, 0, 0.0, why
         outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
         self.outputs = [o.output for o in clean if o.output is not None]
@@ -763,6 +806,8 @@ class _Calibration:
         domain: dict = {}
         self.say("drawing within the visible span")
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
+        if not n and why == self.spent_note():  # out of time, not refused: as seen
+            return self.final(domain)
         handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
         if 2 * clean < max(n, 1) and not handful:
             first = why or "no input drawn"
@@ -892,6 +937,14 @@ class _Calibration:
                 why, clean = "the host's drawing budget", 0
             if n and clean == n and top <= TOP_SECONDS:
                 ok_g, ok_t = g, top
+                if self.scale < 1 and g >= 1:  # drawn smaller than asked (an input over
+                    # the drawing budget): the sizes the draws reach, said as they are
+                    ok_g = max(1.0, g * self.scale)
+                    self.notes.append(
+                        f"growth stopped at {_x(ok_g)} (the host's drawing budget: an input "
+                        f"of {_x(g)} is over {DRAW_CHARS} characters or too long to draw)"
+                    )
+                    break
                 if g < 1:  # shrunk to the budget: done
                     break
             else:
@@ -910,11 +963,19 @@ class _Calibration:
         low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
         return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
 
+    def spent_note(self) -> str:
+        return f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+
     def final(self, domain: dict) -> dict:
         self.searching = False
         self.say("checking the domain found")
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
+            if not n and why.endswith("the visible span kept"):  # out of time: nothing
+                # found beyond the visible span was checked, so none of it is kept
+                keep = {k: v for k, v in domain.items() if k == "refine"}
+                domain = {**keep, "grow": 1.0}
+                break
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
                 break
             if "widen" in domain:
@@ -1039,23 +1100,35 @@ def describe(model: InputModel) -> str:
         parts.append(
             f"no input unseen can be drawn ({d['no_fresh']}): checks time the hidden tests"
         )
+    values = [str(n) for n in d.get("notes") or () if str(n).startswith("values beyond")]
+    if values and widen <= 1:
+        parts.append(f"values within the range seen ({values[-1]})")
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
-        why = "" if d.get("steps") else f" ({_why_not_grown(d)})"
+        why = "" if d.get("steps") else f" ({_why_not_grown(d, model)})"
         return f"{head}: the visible span only{why}; " + ", ".join(parts)
     return f"{head}, extrapolated: " + ", ".join(parts)
 
 
-def _why_not_grown(d: dict) -> str:
-    """Why a calibrated domain kept the visible span: the cause that happened."""
+# the notes the search leaves when it stops growing sizes (the others are of values)
+GROWTH_NOTES = (
+    "growth stopped",
+    "sizes narrowed",
+    "sizes beyond",
+    "the largest sizes seen fail",
+    "the domain search's",
+)
+
+
+def _why_not_grown(d: dict, model: InputModel) -> str:
+    """Why a calibrated domain kept the visible sizes: the cause that happened (a note
+    of the sizes' search, never one of values: a refusal of values beyond the range seen
+    is no reason the sizes stayed)."""
     notes = [str(n) for n in d.get("notes") or ()]
-    stopped = [n for n in notes if n.startswith(("growth stopped", "sizes narrowed"))]
+    stopped = [n for n in notes if n.startswith(GROWTH_NOTES)]
     if stopped:
         return stopped[-1]
-    refused = [n for n in notes if "refused" in n]
-    if refused:
-        return refused[-1]
     top = d.get("top_seconds")
     if float(d.get("grow", 1) or 1) < 1:
         return "the visible sizes already run past the time budget"
@@ -1065,7 +1138,9 @@ def _why_not_grown(d: dict) -> str:
             f"the largest visible sizes already run {1000 * float(top):.1f} ms, {how} the "
             f"{1000 * TOP_SECONDS:.0f} ms budget"
         )
-    return "the input model has no size to grow"
+    if not _sizes(model):
+        return "the input model has no size to grow"
+    return f"a larger size ran past the {1000 * TOP_SECONDS:.0f} ms budget"
 
 
 def too_small(model: InputModel) -> bool:

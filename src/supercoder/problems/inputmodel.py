@@ -499,20 +499,28 @@ class InputModel:
         k: int,
         strata: Sequence[float] | None = None,
         seconds: float = DRAW_SECONDS,
+        scales: list[float] | None = None,
     ) -> list[str]:
         """Up to ``k`` inputs, stratified over the size range (draw i from its own k-th;
         ``strata``: the positions 0-1 to draw at), within ``seconds`` of host CPU for all
         of them: a draw over budget (``DRAW_CHARS``, its share of the CPU) is drawn
         again with every size a quarter (up to ``ATTEMPTS`` times: a large model is drawn
         smaller, not dropped), left out only when the CPU is spent (``DrawRefused`` when
-        none is left); UserError where a (stored, edited) model cannot be drawn from."""
+        none is left); UserError where a (stored, edited) model cannot be drawn from.
+        ``scales``, where given, gets the scale each input kept was drawn at (1: as the
+        domain says; a quarter per time it was drawn again smaller)."""
         try:
-            return self._draw(rng, k, strata, seconds)
+            return self._draw(rng, k, strata, seconds, scales)
         except (KeyError, TypeError, ValueError, AttributeError, IndexError, OverflowError) as e:
             raise UserError(f"input model: cannot draw ({type(e).__name__}: {e})") from e
 
     def _draw(
-        self, rng: random.Random, k: int, strata: Sequence[float] | None, seconds: float
+        self,
+        rng: random.Random,
+        k: int,
+        strata: Sequence[float] | None,
+        seconds: float,
+        scales: list[float] | None = None,
     ) -> list[str]:
         declared = resolve_constraints(self.spec)
         domain = self.domain
@@ -541,6 +549,8 @@ class InputModel:
                     scale *= 0.5  # far longer than any input seen: smaller
                     continue
                 out.append(self._as_run(text))
+                if scales is not None:
+                    scales.append(scale)
                 break
         if not out and k > 0:
             raise DrawRefused(f"input model: no input can be drawn within budget ({why})")

@@ -40,7 +40,7 @@ from supercoder.toolchain.gcc import machine_context
 from supercoder.types import Problem
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import make_executor
-from supercoder.verify.reward import RewardKind, parse_reward, reward_pools
+from supercoder.verify.reward import RewardKind, parse_reward, reward_pools, timing_budget
 from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
@@ -102,9 +102,15 @@ def run_eval(
         on_start(len(todo), len(problems) - len(todo))
     journal = RunJournal(store, name)
     executor = make_executor(run_config.executor) if verify is None else None
-    checks = VerifyConfig(
-        check_config(sandbox=run_config.sandbox, time=run_config.time, target=run_config.target)
-    )  # one infra retry
+    paying = parse_reward(run_config.reward)
+    checks = VerifyConfig(  # one infra retry; the reward's timing budget, when it fixes one
+        timing_budget(
+            check_config(
+                sandbox=run_config.sandbox, time=run_config.time, target=run_config.target
+            ),
+            paying.rounds,
+        )
+    )
     verify = verify or make_verifier(checks, executor)
     failed: dict[str, str] = {}
     walls: dict[str, OutcomeMeta] = {}  # this invocation's wall times per problem
@@ -148,6 +154,8 @@ def run_eval(
     by_name = {p.name: p for p in problems}
     best = [(by_name[o.problem], o.best.verdict) for o in outcomes if o.best is not None]
     pools = reward_pools([p for p, _ in best], [v for _, v in best], config)
+    if config.kind == RewardKind.PERCENTILE:  # a recomputed summary pays as this one
+        store.keep_pools(name, pools)
     summary = summarize(
         outcomes,
         {**context, "unfinished": len(failed), "run": name},

@@ -464,14 +464,23 @@ def reward_evaluation(config: RewardConfig) -> CheckConfig:
     (it pays a correct program only when significantly faster) the meter stops timing
     a program once it cannot be (``MeterConfig.stop_when_not_faster``): its reward is
     ``baseline_copy`` whatever more rounds would say."""
-    evaluation = config.evaluation()
-    if not evaluation.time:
+    evaluation = timing_budget(config.evaluation(), config.rounds)
+    if not evaluation.time or config.rounds is not None:
         return evaluation
-    meter = evaluation.meter
-    if config.rounds is not None:  # the timing budget: exactly this many rounds
-        meter = replace(meter, min_pairs=config.rounds, max_pairs=config.rounds)
-    elif config.kind in (RewardKind.GATED, RewardKind.BINARY, RewardKind.PERCENTILE):
-        meter = replace(meter, stop_when_not_faster=True)
+    if config.kind in (RewardKind.GATED, RewardKind.BINARY, RewardKind.PERCENTILE):
+        meter = replace(evaluation.meter, stop_when_not_faster=True)
+        return replace(evaluation, meter=meter)
+    return evaluation
+
+
+def timing_budget(evaluation: CheckConfig, rounds: int | None) -> CheckConfig:
+    """``evaluation`` with the reward's timing budget (``RewardConfig.rounds``): exactly
+    ``rounds`` rounds of pairs per completion; None (or untimed): unchanged, the meter's
+    adaptive rounds. Every path that times for a reward (check --reward, eval --reward,
+    the TRL and verl rewards, the service, the environments) times through this."""
+    if rounds is None or not evaluation.time:
+        return evaluation
+    meter = replace(evaluation.meter, min_pairs=rounds, max_pairs=rounds)
     return replace(evaluation, meter=meter)
 
 

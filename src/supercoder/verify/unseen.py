@@ -12,7 +12,8 @@ checks. The inputs come from the first source of these that the problem has:
    run in the build sandbox, ``problems.generator``) at sizes drawn over the range it
    lists (``SIZES``, ``CASES``/``HIDDEN``; none listed: the sizes whose inputs are as long
    as the visible ones), favouring the large end (the inputs worth timing), stratified so
-   one check spans that end;
+   one check spans that end, each stratum fitted once per problem (``size_fit``): every
+   check draws the same sizes whatever the machine's load;
 2. ``model``: the problem's input model (``problems.inputmodel``: ``input_model.json``,
    written by ``problem init``; else inferred from all its tests, cached by content);
 3. ``fuzzer``: mutations of its inputs (``problems.fuzz``).
@@ -95,7 +96,7 @@ from supercoder.problems.validator import (
     valid_inputs,
     validators_digest,
 )
-from supercoder.types import Problem
+from supercoder.types import MEMORIZABLE_WHY, Problem
 
 __all__ = [
     "DRAW_SECONDS",
@@ -189,10 +190,10 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             if not t.hidden
         )
         why = (
-            "memorizable: the program reads no input, so it is timed on its visible tests "
+            f"memorizable: {MEMORIZABLE_WHY}, so it is timed on its visible tests "
             "(a candidate may precompute its output)"
         )
-        return Unseen(visible, 0, 0, why, "memorizable", domain="none: the program reads no input")
+        return Unseen(visible, 0, 0, why, "memorizable", domain=f"none: {MEMORIZABLE_WHY}")
     if os.environ.get("SUPERCODER_UNSEEN") == "cached":
         return _cached_unseen(problem, hidden)
     found = draw_from_sources(problem, DRAWS, seed)
@@ -364,10 +365,6 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             size_of: dict[bytes, int] = {}
             if isinstance(drawn, _Sized):
                 size_of = dict(zip(drawn, drawn.sizes, strict=True))
-                inputs, outputs, took, again = _to_target(
-                    problem, rng, inputs, outputs, took, size_of, drawn.source
-                )
-                cpu += again
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
             log.warning("warning: %s: no timed inputs (%s)", problem.name, e)
             found.dropped.append(f"{src.name}: {e}")
@@ -665,7 +662,7 @@ def domain_line(problem: Problem) -> str:
     """The problem's input domain and its source, in one line (``check``, ``problem
     init``, ``problem show``): from the first source that can be used."""
     if problem.memorizable:
-        return "none: the program reads no input (memorizable)"
+        return f"none: {MEMORIZABLE_WHY} (memorizable)"
     for src in sources(problem):
         if not src.dropped:
             return f"{src.name}: {src.domain}" if src.domain else src.name
@@ -681,7 +678,16 @@ def _generator_draw(problem: Problem, source: str) -> Draw:
     def draw(rng: random.Random, k: int) -> list[bytes]:
         sizes = generator_timed_range(problem, source)[:2]
         listed = listed_between(problem, source)
-        requests = [(rng.getrandbits(62), draw_size(sizes, rng, i, k, listed)) for i in range(k)]
+        # a check's draws at the sizes fitted once per problem (``size_fit``), never
+        # resized by what this check's runs took: eval and every check draw alike
+        fit = size_fit(problem, source) if k == DRAWS else (1.0,) * k
+        bounds = (*generator_size_range(problem, source), sizes[0])
+        requests = []
+        for i in range(k):
+            seed = rng.getrandbits(62)
+            requests.append(
+                (seed, _fitted(draw_size(sizes, rng, i, k, listed), fit[i], bounds, listed))
+            )
         out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
         out.sizes = [n for _, n in requests]
         out.source = source
@@ -764,34 +770,66 @@ def _stale(problem: Problem, source: str) -> str:
     return ""
 
 
-def _to_target(
-    problem: Problem,
-    rng: random.Random,
-    inputs: list[bytes],
-    outputs: list[bytes | None],
-    cpu: list[float],
-    size_of: dict[bytes, int],
-    source: str | None = None,
-) -> tuple[list[bytes], list[bytes | None], list[float], float]:
-    """Draws fitted to what a check can time, in one more generator run: a draw whose
-    reference run took over twice ``TARGET_SECONDS`` drawn again at its size scaled by
-    the square root of target/took (a linear cost lands at about 1.4x the target, a
-    quadratic one at it), kept when clean and still long enough to time (1.5x the meter's
-    floor: a size whose cost falls off a cliff below it keeps its long draw); a draw
-    under 1.2x the floor drawn again larger (up to 4x, within the generator's sizes),
-    kept when clean and longer. The rest as drawn; also the CPU seconds of the
-    reference's runs on the new draws."""
-    cpu = list(cpu)
-    source = source or generator_source(problem.settings)
-    if source is None:
-        return inputs, outputs, cpu, 0.0
+FIT_VERSION = 1
+
+
+def size_fit(problem: Problem, source: str) -> tuple[float, ...]:
+    """How a check's ``DRAWS`` generator sizes are fitted to what a check can time: one
+    factor per stratum, each draw's size times its stratum's factor (1: as drawn).
+    Decided once per problem and generator (cached by their content, never by a
+    candidate): a draw at each stratum's middle size, with a seed of the problem's own,
+    whose reference run took over twice ``TARGET_SECONDS`` is drawn again at its size
+    scaled by the square root of target/took (a linear cost lands at about 1.4x the
+    target, a quadratic one at it), kept when clean and still long enough to time (1.5x
+    the meter's floor: a size whose cost falls off a cliff below it keeps its long
+    draw); a draw under 1.2x the floor drawn again larger (up to 4x, within the
+    generator's sizes), kept when clean and longer. So every check, eval's and each
+    later one, draws the same sizes however busy the machine is when it draws: the
+    sizes are the problem's, not the load's."""
+    key = hashlib.sha256(
+        f"fit{FIT_VERSION}\n{TARGET_SECONDS}\n{DRAWS}\n{TOP_GEN_SECONDS}\n{FLOOR_SECONDS}\n".encode()
+        + source.encode()
+        + tests_digest(problem).encode()
+    ).hexdigest()[:24]
+    path = cache_dir() / "unseen" / "sizes" / f"f{key}.json"
+    try:
+        stored = [float(f) for f in json.loads(path.read_text())]
+        if len(stored) == DRAWS:
+            return tuple(stored)
+    except (OSError, ValueError, TypeError):
+        pass
     low, high = generator_size_range(problem, source)
     bottom, top = generator_timed_range(problem, source)[:2]
+    listed = listed_between(problem, source)
+    rng = random.Random(int(key[:12], 16))
+    sizes = [_size_at((bottom, top), (i + 0.5) / DRAWS, listed) for i in range(DRAWS)]
+    label = f"{problem.name}: gen.py"
+    data = run_generator(source, [(rng.getrandbits(62), n) for n in sizes], label=label)
+    factors = [1.0] * DRAWS
+    if len(valid_inputs(problem, data)) == len(data):
+        outputs, cpu = reference_runs(problem, data)
+        fitted = _fit_sizes(problem, rng, source, sizes, outputs, cpu, (low, high, bottom))
+        factors = [n / max(1, m) for n, m in zip(fitted, sizes, strict=True)]
+    _write_json(path, factors)
+    return tuple(factors)
+
+
+def _fit_sizes(
+    problem: Problem,
+    rng: random.Random,
+    source: str,
+    sizes: list[int],
+    outputs: list[bytes | None],
+    cpu: list[float],
+    bounds: tuple[int, int, int],
+) -> list[int]:
+    """``size_fit``'s one round: the size each draw is moved to (``sizes``: as drawn;
+    ``bounds``: the generator's lowest and highest size and the timed range's bottom)."""
+    low, high, bottom = bounds
     todo: list[tuple[int, int]] = []  # (draw, new size)
-    for i, t in enumerate(cpu):
-        if outputs[i] is None or inputs[i] not in size_of:
+    for i, (size, out, t) in enumerate(zip(sizes, outputs, cpu, strict=True)):
+        if out is None:
             continue
-        size = size_of[inputs[i]]
         if t > 2 * TARGET_SECONDS:  # smaller, not below the timed range (a cost
             # exponential in the size, bit_sos_naive's, would fall under the floor)
             smaller = int(size * math.sqrt(TARGET_SECONDS / t))
@@ -801,24 +839,39 @@ def _to_target(
             todo.append((i, min(high, max(size + 1, int(size * factor)))))
     listed = listed_between(problem, source)
     if listed:  # a listed size, as listed: the nearest one on the side it was moved to
-        todo = [(i, _snap(listed, n, n < size_of[inputs[i]])) for i, n in todo]
-    todo = [(i, n) for i, n in todo if n != size_of[inputs[i]]]
+        todo = [(i, _snap(listed, n, n < sizes[i])) for i, n in todo]
+    todo = [(i, n) for i, n in todo if n != sizes[i]]
+    fitted = list(sizes)
     if not todo:
-        return inputs, outputs, cpu, 0.0
+        return fitted
     requests = [(rng.getrandbits(62), n) for _, n in todo]
     again = valid_inputs(problem, run_generator(source, requests, label=f"{problem.name}: gen.py"))
-    if len(again) != len(todo):  # a redraw the validator rejects: keep the first draws
-        return inputs, outputs, cpu, 0.0
+    if len(again) != len(todo):  # a redraw the validator rejects: keep the first sizes
+        return fitted
     new_out, new_cpu = reference_runs(problem, again)
-    inputs, outputs = list(inputs), list(outputs)
-    for (i, n), data, out, t in zip(todo, again, new_out, new_cpu, strict=True):
-        if out is None or data in size_of or data in inputs:
+    for (i, n), out, t in zip(todo, new_out, new_cpu, strict=True):
+        if out is None:
             continue
         shorter = cpu[i] > 2 * TARGET_SECONDS
         if (shorter and t >= 1.5 * FLOOR_SECONDS) or (not shorter and t > cpu[i]):
-            inputs[i], outputs[i], cpu[i] = data, out, t
-            size_of[data] = n  # the caller's record of sizes: the new draw's
-    return inputs, outputs, cpu, float(sum(new_cpu))
+            fitted[i] = n
+    return fitted
+
+
+def _fitted(
+    n: int, factor: float, bounds: tuple[int, int, int], listed: Sequence[int] | None
+) -> int:
+    """Size ``n`` of a stratum whose fit is ``factor`` (``size_fit``), within the
+    generator's sizes (``bounds``: lowest, highest, the timed range's bottom; a smaller
+    size not below that bottom), a listed size where it lists them."""
+    if factor == 1.0:
+        return n
+    low, high, bottom = bounds
+    moved = int(round(n * factor))
+    moved = max(max(low, bottom) if factor < 1 else low, min(high, moved))
+    if listed:
+        moved = _snap(listed, moved, factor < 1)
+    return moved
 
 
 def _snap(listed: Sequence[int], n: int, down: bool) -> int:
@@ -846,8 +899,13 @@ def draw_size(
     """A size in ``sizes`` (low, high: the timed range) for draw ``i`` of ``k``:
     stratified over the whole range (draw i in its own k-th of it), favouring the top;
     with ``listed`` (the generator's own sizes in the range), one of those, as listed."""
+    return _size_at(sizes, (i + rng.random()) / max(1, k), listed)
+
+
+def _size_at(sizes: tuple[int, int], u: float, listed: Sequence[int] | None = None) -> int:
+    """The size at position ``u`` (0-1) of the timed range ``sizes``, favouring the top
+    (at its square root); with ``listed``, one of those."""
     low, high = sizes
-    u = (i + rng.random()) / max(1, k)
     if listed:
         return listed[min(len(listed) - 1, int(len(listed) * math.sqrt(u)))]
     return int(round(low + (high - low) * math.sqrt(u)))

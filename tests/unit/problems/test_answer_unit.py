@@ -101,6 +101,15 @@ def test_a_domain_kept_at_the_visible_span_says_why():
     assert "(growth stopped at 1x (timeout))" in stopped
     grown = describe(_model({"grow": 4.0, "top_seconds": 0.02}))
     assert "extrapolated: sizes grown to 4x" in grown
+    # a refusal of values is no cause for the sizes staying: said for the values
+    values = describe(
+        _model({"grow": 1.0, "top_seconds": 0.001, "notes": ["values beyond the seen refused (x)"]})
+    )
+    assert "visible span only (a larger size ran past the 25 ms budget)" in values
+    assert "values within the range seen (values beyond the seen refused (x))" in values
+    unsized = InputModel({"format": "supercoder-input-model/1", "body": [{"line": []}]})
+    flat = describe(unsized.with_domain({"version": 1, "grow": 1.0, "top_seconds": 0.001}))
+    assert "(the input model has no size to grow)" in flat
 
 
 def test_a_model_too_large_to_draw_is_loaded_not_called_malformed(tmp_path):

@@ -96,6 +96,19 @@ def test_a_model_too_large_for_the_budget_is_drawn_smaller_not_dropped() -> None
     assert len(drawn) == 3 and all(0 < len(d) <= DRAW_CHARS for d in drawn)
 
 
+def test_a_draw_made_smaller_says_the_scale_it_was_drawn_at() -> None:
+    """The domain search reads the scale each draw was made at, so a domain whose draws
+    are cut down to the drawing budget says the sizes they reach, not the sizes it asked
+    for (before: "sizes grown to 2.14e+05x the largest seen" over draws of 37 KB-1.5 MB)."""
+    scales: list[float] = []
+    grown = InputModel(CONTEST).with_domain({"version": 1, "grow": 64.0})
+    grown.draw(random.Random(3), 3, strata=(1.0,) * 3, scales=scales)
+    assert len(scales) == 3 and max(scales) < 1  # 2^22 numbers: over the budget
+    scales.clear()
+    InputModel(CONTEST).with_domain({"version": 1}).draw(random.Random(3), 2, scales=scales)
+    assert scales == [1.0, 1.0]  # within the budget: as asked
+
+
 def test_powers_of_two_and_ordered_queries_are_inferred() -> None:
     rng = random.Random(5)
     inputs = [_contest(k, q, rng).encode() for k, q in ((3, 9), (5, 12), (6, 40))]

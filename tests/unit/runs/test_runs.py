@@ -116,3 +116,22 @@ def test_the_reward_is_part_of_a_runs_identity():
     chosen = RunConfig("m", "val", reward="binary:threshold=1.1").identity()
     assert chosen.reward == "binary:threshold=1.1"
     assert chosen != RunConfig("m", "val").identity()  # another reward: another run
+
+
+def test_a_recomputed_percentile_summary_pays_with_the_pools_the_run_kept(tmp_path):
+    from supercoder.runs.store import RunConfig, leaderboard_rows
+
+    db = tmp_path / "runs.sqlite"
+    store = Store(db)
+    spec = "percentile:pool=builds"
+    store.open_run(RunConfig("m", "val", name="r", reward=spec), {"reward": spec})
+    for done in (outcome("fast", ok(2.0, 1.8, 2.2, 2.1)), outcome("slow", ok(0.8, 0.7, 0.9, 1))):
+        store.record("r", done.problem, done.attempts[0], "")
+        store.finish_problem("r", done)
+    before = leaderboard_rows(db)[0].summary
+    assert before.reward_form == spec and before.mean_reward is None  # no pools kept yet
+    store.keep_pools("r", {"fast": (Speedup(1.0, 1.0, 1.0, 0, 0), Speedup(3.0, 2.9, 3.1, 1, 1))})
+    store.close()
+    (row,) = leaderboard_rows(db)  # the leaderboard's recompute: nothing measured
+    assert row.summary.mean_reward == pytest.approx(0.5 / 2)  # beats half of fast's pool
+    assert Store(db, read_only=True).pools("other") is None
