@@ -64,11 +64,17 @@ THREADED = """#include <pthread.h>
 #ifndef NWORKERS
 #define NWORKERS 8
 #endif
+#include <sched.h>
 static int v[NWORKERS];
-static void *work(void *p) { *(int *)p = 42; return 0; }
+static volatile int go; /* every worker alive at once until all are started */
+static void *work(void *p) {
+    for (long i = 0; i < 100000 && !go; i++) sched_yield();
+    *(int *)p = 42; return 0;
+}
 int main(void) {
     pthread_t t[NWORKERS]; int sum = 0;
     for (int i = 0; i < NWORKERS; i++) if (pthread_create(&t[i], 0, work, &v[i])) return 3;
+    go = 1;
     for (int i = 0; i < NWORKERS; i++) pthread_join(t[i], 0), sum += v[i];
     printf("%d\\n", sum); return 0;
 }
