@@ -278,7 +278,7 @@ class Sandbox:
                 # the runner (pid 1) gives each run a fresh root of its own (runner.c,
                 # --fresh-root), then drops every capability before exec
                 *("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SYS_CHROOT"),
-                *("--cap-add", "CAP_SETPCAP", "--dir", "/sc/root"),
+                *("--cap-add", "CAP_SETPCAP", "--dir", "/sc/root", "--dir", "/sc/work"),
                 "--as-pid-1",
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden

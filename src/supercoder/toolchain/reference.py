@@ -217,8 +217,10 @@ def thread_hint(source: str) -> str:
     )
 
 
-Differ = Callable[[bytes, bytes], "str | None"]
-"""How two outputs of one program differ, as lines to show (None: they match)."""
+Differ = Callable[..., "str | None"]
+"""How two outputs of one program differ, as lines to show (None: they match); further
+outputs of it, if given, are for the fix it suggests to cover too."""
+MORE_RUNS = 3  # runs more of a program found non-deterministic, for its fix to cover
 
 CLOCK_STRADDLED = 2  # inputs whose repeated runs straddle a second (a clock-reading program)
 _CLOCK_SYMBOLS = (b"time", b"gettimeofday", b"clock_gettime", b"clock", b"ftime", b"localtime")
@@ -234,7 +236,7 @@ def reads_clock(binary: Path) -> bool:
     return any(b"\0" + name + b"\0" in data for name in _CLOCK_SYMBOLS)
 
 
-def _exact_differ(a: bytes, b: bytes) -> str | None:
+def _exact_differ(a: bytes, b: bytes, *more: bytes) -> str | None:
     if a == b:
         return None
     rows_a, rows_b = a.splitlines(), b.splitlines()
@@ -295,12 +297,15 @@ def _run_input(
             elif failed.outcome == "exited" and failed.stdout:  # it ran, and said so
                 detail += (
                     f" (if the program ends with status {failed.exit_code} by design, pass "
-                    f"--exit-code {failed.exit_code})"
+                    f"--exit-code {failed.exit_code} (problem init))"
                 )
             return RefResult(name, failure=kind, level=level, detail=detail)
         for other in done[1:]:
-            how = differ(done[0].stdout, other.stdout)
-            if how is not None:
+            if differ(done[0].stdout, other.stdout) is not None:
+                more = [box.run(level, data) for _ in range(MORE_RUNS)]
+                how = differ(
+                    done[0].stdout, other.stdout, *(r.stdout for r in more if r.clean_exit)
+                )
                 return RefResult(name, failure=NONDETERMINISTIC, level=level, detail=how)
         outputs[level], seconds[level] = done[0].stdout, min(r.cpu_seconds for r in done)
     first = next(iter(outputs))
