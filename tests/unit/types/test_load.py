@@ -84,6 +84,8 @@ def test_a_check_under_the_floor_says_not_timed_as_eval_counts_it():
     text = out.getvalue()
     assert "not timed: every timed input's baseline ran under 5 ms" in text
     assert "eval counts this problem untimed too" in text and "significantly" not in text
+    # one word for one fact: no figure beside "not timed", not even per test
+    assert "1.23x" not in text and "[1.21, 1.25]" not in text and "1.00x" not in text
     long = replace(short, baseline_seconds=0.02, candidate_seconds=0.016)
     out = io.StringIO()
     print_verdict(replace(v, tests=(long,)), Console(file=out, width=200))
