@@ -1045,8 +1045,8 @@ def _differ(mode: Mode):
     """How two runs of the reference differ under ``mode`` (None: they match), with the
     first differing lines, the cause and the rules that would leave it out."""
 
-    def differ(a: bytes, b: bytes) -> str | None:
-        return None if outputs_match(a, b, mode) else diagnose(a, b, mode).message()
+    def differ(a: bytes, b: bytes, *more: bytes) -> str | None:
+        return None if outputs_match(a, b, mode) else diagnose(a, b, mode, more).message()
 
     return differ
 

@@ -585,6 +585,16 @@ INT32, INT64 = (1 << 31) - 1, (1 << 63) - 1
 WIDEN_MIN = 8  # a value field spanning fewer values (an op code 1-3) is never widened
 
 
+def _ends(width, n: int) -> list[int]:
+    """Where each of ``n`` lines' values end in a run's column: ``width`` values each
+    (an int) or as many as ``width[i]`` (one count per line)."""
+    if isinstance(width, int):
+        return [width * (i + 1) for i in range(n)]
+    import numpy as np
+
+    return np.cumsum(width).tolist()
+
+
 def _grown(hi: int, grow: float) -> int:
     return max(0, int(round(hi * grow))) if grow != 1 else hi
 
@@ -704,10 +714,13 @@ class _Draw:
         fields = node["line"]
         local = {f["name"] for f in fields if f.get("name")}
         local |= {POW + name for name in local}
-        widths = []
+        widths: list = []  # per field: one width for every line, or one per line
         for f in fields:
             if "run" in f:
                 spec = f["run"]["count"]
+                if "range" in spec and "var" not in spec:  # a width of its own per line
+                    widths.append(self.counts(spec, n))
+                    continue
                 if "var" not in spec or spec["var"] in local:
                     return None
                 widths.append(max(0, self.count(spec, env)))
@@ -718,24 +731,26 @@ class _Draw:
             length = of["word"].get("len", {}).get("var") if "word" in of else None
             if self._bound_name(of) in local or length in local:
                 return None
-        per_line = sum(
-            w * self.chars_each(f["run"]["of"] if "run" in f else f, env)
-            for f, w in zip(fields, widths, strict=True)
+        totals = [w * n if isinstance(w, int) else int(w.sum()) for w in widths]
+        chars = sum(
+            total * self.chars_each(f["run"]["of"] if "run" in f else f, env)
+            for f, total in zip(fields, totals, strict=True)
         )
-        if n * max(1.0, per_line) > self.budget:  # over before it is drawn: not drawn
+        if max(n, chars) > self.budget:  # over before it is drawn: not drawn
             raise _Over(f"an input over {DRAW_CHARS} characters")
         columns: list = []
-        for f, width in zip(fields, widths, strict=True):
+        for f, width, total in zip(fields, widths, totals, strict=True):
             if "run" in f:
-                values = self.column(f["run"]["of"], env, n * width)
+                values = self.column(f["run"]["of"], env, total)
                 if values is None:
                     return None
+                ends = _ends(width, n)
                 if f["run"].get("sorted") and "int" in f["run"]["of"]:
-                    values = self.sort_rows(values, n, width)
+                    values = self.sort_rows(values, ends)
                 columns.append(
-                    [" ".join(values[i * width : (i + 1) * width]) for i in range(n)]
-                    if width != 1
-                    else values
+                    values
+                    if isinstance(width, int) and width == 1
+                    else [" ".join(values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
                 )
             else:
                 values = self.column(f, env, n, raw=True)
@@ -777,11 +792,30 @@ class _Draw:
         return 2.0
 
     @staticmethod
-    def sort_rows(values: list[str], n: int, width: int) -> list[str]:
+    def sort_rows(values: list[str], ends: list[int]) -> list[str]:
         out: list[str] = []
-        for i in range(n):
-            out += sorted(values[i * width : (i + 1) * width], key=int)
+        for a, b in zip([0, *ends[:-1]], ends, strict=True):
+            out += sorted(values[a:b], key=int)
         return out
+
+    def counts(self, spec: dict, n: int):
+        """``n`` counts of a ``range`` COUNT at once (as ``count`` draws one each): the
+        widths of ``n`` lines whose runs vary in length (a numpy array)."""
+        import numpy as np
+
+        lo, hi = (int(x) for x in spec["range"])
+        g = self.gen()
+        if spec.get("fixed"):  # flags after the numbers: as many as seen
+            return g.integers(lo, max(lo, hi), endpoint=True, size=n)
+        if self.nonempty:
+            lo, hi = max(lo, 1), max(hi, 1)
+        hi = _grown(hi, self.grow)
+        if lo == hi:
+            lo = hi // 2 if hi > 1 else lo
+        lo = min(lo, hi)
+        u = np.abs(self.u + g.uniform(-0.1, 0.1, n))
+        u = np.where(u > 1.0, 2.0 - u, u)
+        return np.maximum(0, np.rint(lo + (hi - lo) * np.sqrt(u))).astype(np.int64)
 
     def _bound_name(self, f: dict) -> str | None:
         if "int" not in f:

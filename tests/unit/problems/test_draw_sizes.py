@@ -151,3 +151,30 @@ def test_power_of_two_sizes_and_trailing_flags_in_argv_are_drawn_as_seen() -> No
         _, size, *flags = text.rsplit("\x00", 1)[-1].split()
         assert int(size) & (int(size) - 1) == 0 and int(size) >= 4096
         assert flags in ([], ["-i"])  # flags as seen, never more of them
+
+
+def test_lines_whose_token_count_varies_are_drawn_at_once_at_the_sizes_seen() -> None:
+    """Where infer finds no count for a multi-case input (``T`` games, each ``w h s``, two
+    boards, then ``s`` shots), its tail is a repeat of lines of 1-3 tokens: those are
+    drawn a column at a time too (per-line widths drawn at once), at the sizes seen.
+    Before: line by line in Python, 5 draws spent the whole budget on 5 KB each."""
+    tail = {"word": {"chars": "#_0123456789", "len": {"range": [1, 30]}}}
+    spec = {
+        "format": FORMAT,
+        "body": [
+            {"line": [{"int": [2, 300], "name": "v0", "size": True}]},
+            {
+                "repeat": {"range": [74, 60000]},
+                "body": [{"line": [{"run": {"count": {"range": [1, 3]}, "of": tail}}]}],
+            },
+        ],
+        "longest": 1_700_000,
+    }
+    start = time.process_time()
+    drawn = InputModel(spec).draw(random.Random(4), 4, strata=(1.0,) * 4)
+    took = time.process_time() - start
+    assert len(drawn) == 4 and min(map(len, drawn)) > 200_000  # before: about 5 KB
+    lines = [ln.split() for d in drawn for ln in d.splitlines()[1:]]
+    assert {len(t) for t in lines} <= {1, 2, 3}
+    assert all(1 <= len(tok) <= 30 for t in lines for tok in t)
+    assert took < DRAW_SECONDS / 2, took
