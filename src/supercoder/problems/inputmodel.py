@@ -26,8 +26,13 @@ structure; docs/problems.md describes the format)::
            | {"float": [LO, HI], "decimals": D}
            | {"word": {"chars": "abc", "len": COUNT}}      ("fixed": "x": always x)
            | {"run": {"count": COUNT, "of": FIELD}}     that many fields on the line
+           | {"parts": [{"int": [LO, HI], "pad": W}, ...], "seps": [":", ...]}
+                                                        numbers joined (3:05, 2024-01-31)
 
-``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
+``parts``: a token of numbers joined by ``:``, ``/``, ``-`` or ``.`` the same way in every
+input (a time ``m:ss``, a date), each number drawn within the range seen at its place
+(``pad``: zero-padded to that width, as seen), never letters a program's ``scanf("%d:%d")``
+stops at. ``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
 refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its power,
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
@@ -71,6 +76,8 @@ FORMAT = "supercoder-input-model/1"
 FILE = "input_model.json"
 SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
+_JOINED = re.compile(r"^\d{1,9}(?:[:/.-]\d{1,9})+$")  # 3:05, 12:30:00, 2024-01-31, 1/2
+_SEP = re.compile(r"([:/.-])")
 _FLAG = re.compile(r"^--?[A-Za-z][\w=.-]*$")  # a command-line flag: -i, --fast, -n=3
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
@@ -262,6 +269,9 @@ class _Infer:
                 (len(m.group(1)) for t in toks if (m := _FLOAT.match(t)) and m.group(1)), default=0
             )
             return {"float": [min(values), max(values)], "decimals": decimals}
+        joined = _joined(toks)
+        if joined is not None:
+            return joined
         chars = "".join(sorted({c for t in toks for c in t}))
         lengths = [len(t) for t in toks]
         if all(_FLAG.match(t) for t in toks):  # command-line flags: the ones seen
@@ -410,6 +420,37 @@ def _exponents(body: list[dict]) -> set[str]:
     """The variables some count, length or bound uses as ``2^v``."""
     text = json.dumps(body)
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+
+
+def _joined(toks: list[str]) -> dict | None:
+    """The ``parts`` field of tokens that are numbers joined by the same separators
+    (``3:05``, ``2024-01-31``), or None: each place's range, and its zero-padded width
+    where every value seen there has the same width and one starts with a zero."""
+    if not toks or not all(_JOINED.match(t) for t in toks):
+        return None
+    split = [_SEP.split(t) for t in toks]
+    shape = split[0][1::2]
+    if any(s[1::2] != shape for s in split):
+        return None
+    parts = []
+    for i in range(0, len(split[0]), 2):
+        seen = [s[i] for s in split]
+        part: dict[str, Any] = {"int": [min(map(int, seen)), max(map(int, seen))]}
+        widths = {len(x) for x in seen}
+        if len(widths) == 1 and any(x.startswith("0") and len(x) > 1 for x in seen):
+            part["pad"] = widths.pop()
+        parts.append(part)
+    return {"parts": parts, "seps": shape}
+
+
+def _join_parts(f: dict, columns: list[list[int]]) -> list[str]:
+    """Tokens of a ``parts`` field from one list of values per place."""
+    seps = [str(s) for s in f["seps"]] + [""]
+    out = [""] * (len(columns[0]) if columns else 0)
+    for part, sep, values in zip(f["parts"], seps, columns, strict=False):
+        pad = max(0, min(18, int(part.get("pad", 0) or 0)))
+        out = [a + str(v).zfill(pad) + sep for a, v in zip(out, values, strict=True)]
+    return out
 
 
 def _keep_name(body: list, name: str, args: bool) -> None:
@@ -781,6 +822,8 @@ class _Draw:
         if "float" in f:
             top = max(abs(float(x)) for x in f["float"])
             return 2 + len(str(int(min(top, 1e30)))) + min(30, int(f.get("decimals", 0)))
+        if "parts" in f:
+            return 1 + sum(len(str(p["int"][1])) + 1 for p in f["parts"])
         if "word" in f:
             if f["word"].get("one_of"):
                 return 1 + max(len(str(x)) for x in f["word"]["one_of"])
@@ -854,6 +897,12 @@ class _Draw:
             lo_f, hi_f = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             out = list(map(f"%.{d}f".__mod__, g.uniform(lo_f, hi_f, n).tolist()))
+        elif "parts" in f:
+            cols = [
+                g.integers(int(p["int"][0]), int(p["int"][1]), endpoint=True, size=n).tolist()
+                for p in f["parts"]
+            ]
+            out = _join_parts(f, cols)
         elif "word" in f and isinstance(f["word"].get("fixed"), str):
             out = [f["word"]["fixed"]] * n  # a name (the data file's): as it is
         elif "word" in f and f["word"].get("one_of"):
@@ -975,6 +1024,9 @@ class _Draw:
             lo, hi = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             return f"{rng.uniform(lo, hi):.{d}f}"
+        if "parts" in f:
+            values = [[rng.randint(int(p["int"][0]), int(p["int"][1]))] for p in f["parts"]]
+            return _join_parts(f, values)[0]
         if "word" in f:
             w = f["word"]
             if isinstance(w.get("fixed"), str):  # a name (the data file's): as it is

@@ -178,3 +178,32 @@ def test_lines_whose_token_count_varies_are_drawn_at_once_at_the_sizes_seen() ->
     assert {len(t) for t in lines} <= {1, 2, 3}
     assert all(1 <= len(tok) <= 30 for t in lines for tok in t)
     assert took < DRAW_SECONDS / 2, took
+
+
+def test_numbers_joined_by_separators_are_drawn_as_numbers_not_letters() -> None:
+    """``m:ss`` times (and dates) are numbers joined by a separator, drawn within the
+    range seen at each place, zero-padded as seen. Before: a word over ``0123456789:``
+    (``9:1:``, ``::47``) that ``scanf("%d:%d")`` stops at, so every drawn input ended
+    after a line or two and ran under 5 ms while the visible large one did not."""
+    rng = random.Random(6)
+    inputs = []
+    for n in (3, 400, 5000):
+        rows = [f"{rng.randint(0, 9)}:{rng.randint(0, 59):02d}" for _ in range(n)]
+        inputs.append((f"{n} {rng.randint(1, 20)}\n" + "\n".join(rows) + "\n").encode())
+    inputs.append(b"2\n2024-01-31 3:05\n1999-12-01 12:00\n")  # another shape, alone
+    model = infer(inputs[:3])
+    song = model.spec["body"][1]["body"][0]["line"][0]
+    assert song == {"parts": [{"int": [0, 9]}, {"int": [0, 59], "pad": 2}], "seps": [":"]}
+    for text in model.draw(random.Random(1), 4):
+        head, *rows = text.splitlines()
+        assert len(rows) == int(head.split()[0]) > 0
+        for row in rows:
+            m, s = row.split(":")
+            assert 0 <= int(m) <= 9 and len(s) == 2 and 0 <= int(s) <= 59
+    dates = infer(inputs[3:]).draw(random.Random(2), 3)
+    for text in dates:
+        for row in text.splitlines()[1:]:
+            day, clock = row.split()
+            y, mo, d = day.split("-")
+            assert 1999 <= int(y) <= 2024 and len(mo) == len(d) == 2 and ":" in clock
+    assert "parts" not in str(infer([b"1\nab:cd\n"]).spec)  # letters: a word, as before
