@@ -237,7 +237,7 @@ def create_problem(
     staging = Path(tempfile.mkdtemp(prefix=prefix, dir=out_dir.parent))
     try:
         given = inputs_dir is not None or any(args.values())
-        _say(opts, f"running the -O3 reference on {len(tests)} test(s)...")
+        _say(opts, f"building with gcc -O3, running the reference on {len(tests)} test(s)...")
         filled = _fill(staging, build, tests, opts, given_inputs=given, args=args, files=files)
         hot = _hot_unit(staging, build, opts)
         if hot is not None and hot[0] == "source.c":
@@ -840,6 +840,7 @@ def _timed_source(
     if opts.generator is not None:
         line, small = "the problem's generator (gen.py), at the sizes it lists", False
         if calibrating:
+            _say(opts, "  domain: probing the generator's sizes (the reference on each)...")
             line, small = _generator_domain(folder)
         stale = "every size the generator lists runs under 5 ms of reference CPU" if small else ""
         return (
@@ -1044,8 +1045,8 @@ def _differ(mode: Mode):
     """How two runs of the reference differ under ``mode`` (None: they match), with the
     first differing lines, the cause and the rules that would leave it out."""
 
-    def differ(a: bytes, b: bytes) -> str | None:
-        return None if outputs_match(a, b, mode) else diagnose(a, b, mode).message()
+    def differ(a: bytes, b: bytes, *more: bytes) -> str | None:
+        return None if outputs_match(a, b, mode) else diagnose(a, b, mode, more).message()
 
     return differ
 
