@@ -54,6 +54,7 @@ from supercoder.problems.sources import (
     with_answer,
 )
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
+from supercoder.sandbox.box import Limits
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import (
     MAX_FILES,
@@ -648,7 +649,28 @@ def _fill(
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
     cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
+    warnings += _near_check_limit([t.name for t in tests], cpu)
     return _Filled(disagreements, reads_input, warnings, cpu)
+
+
+NEAR_LIMIT_SHARE = 0.4  # a test whose reference takes more of a check's CPU limit is named
+
+
+def _near_check_limit(names: Sequence[str], cpu: Sequence[float]) -> list[str]:
+    """A warning naming the tests whose -O3 reference takes over ``NEAR_LIMIT_SHARE`` of
+    the CPU a check gives each run (``Limits().cpu_seconds``; a busy machine's wall
+    time is retried, a candidate as slow as the baseline is not)."""
+    limit = Limits().cpu_seconds
+    slow = [
+        f"{n} ({c:.1f} s)" for n, c in zip(names, cpu, strict=True) if c > NEAR_LIMIT_SHARE * limit
+    ]
+    if not slow:
+        return []
+    return [
+        f"the reference runs {', '.join(slow[:4])} of CPU on a test, near the {limit:g} s a "
+        f"check gives each run: a candidate a little slower fails it as a timeout; give "
+        f"check and eval a higher --cpu-limit, or a smaller input"
+    ]
 
 
 def _reads_input(
