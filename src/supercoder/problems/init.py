@@ -354,6 +354,7 @@ def _data_files(
     out: dict[str, Files] = {}
     named: dict[str, None] = {}
     beside: dict[str, None] = {}
+    moved: dict[str, str] = {}
     for t in tests:
         mine = dict(every)
         if t.input is not _EMPTY_STDIN:
@@ -361,10 +362,28 @@ def _data_files(
             if folder.is_dir() and not folder.is_symlink():
                 mine.update(_read_data(folder, ""))
                 beside[str(folder)] = None
+        placed = []
         for arg in args.get(t.name, ()):
             if arg not in mine and is_data_file_name(arg) and Path(arg).is_file():
                 mine.update(_read_data(Path(arg), arg))
                 named[arg] = None
+            base = _outside_file(arg)
+            if base and base in mine and not Path(arg).is_file():  # --files gave it
+                moved[arg] = arg = base
+            elif base and Path(arg).is_file():  # ../data/x.pcm: shipped as x.pcm
+                data = read_regular(Path(arg), MAX_FILE_BYTES, "data file")
+                if mine.get(base, data) != data:
+                    raise UserError(
+                        f"test {t.name}: {arg} and another file would both be {base} in the "
+                        f"run's folder: ship one under another name (--files NAME={arg}) "
+                        "and name it so in the arguments"
+                    )
+                mine[base] = data
+                moved[arg] = base
+                arg = base
+            placed.append(arg)
+        if t.name in args:
+            args[t.name] = tuple(placed)
         if len(mine) > MAX_FILES:
             raise UserError(f"test {t.name}: more than {MAX_FILES} data files")
         out[t.name] = tuple(sorted(mine.items()))
@@ -378,7 +397,26 @@ def _data_files(
         )
     if beside:
         lines.append(f"data files beside the inputs: {', '.join(list(beside)[:4])}")
+    if moved:
+        lines.append(
+            "data files outside this folder, named in the arguments: shipped into every "
+            "run's folder and named there by their file name (the runs' arguments say so): "
+            + ", ".join(f"{a} -> {b}" for a, b in moved.items())
+        )
     return out, lines
+
+
+def _outside_file(arg: str) -> str:
+    """The name a file an argument names outside the working folder (``../data/x.pcm``,
+    an absolute path but a device's) takes in the run's folder: its file name; '' where
+    the argument names no such file (a folder, a link, a file name no data file has)."""
+    parts = arg.split("/")
+    if not (arg.startswith("/") or ".." in parts) or arg.startswith(("/dev/", "/proc/")):
+        return ""
+    path = Path(arg)
+    if path.is_symlink() or path.is_dir() or not is_data_file_name(path.name):
+        return ""
+    return path.name
 
 
 def _read_data(path: Path, name: str) -> dict[str, bytes]:
