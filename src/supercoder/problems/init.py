@@ -34,6 +34,7 @@ from supercoder.problems.domain import (
     generator_timed_range,
     too_small,
 )
+from supercoder.problems.fuzz import BYTES_DOMAIN, byte_files
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
 from supercoder.problems.inputmodel import (
     FILE,
@@ -912,6 +913,13 @@ def _timed_source(
     try:
         model = infer(own)
     except UserError as e:
+        if byte_files(list(own)):  # binary data files: drawn as random bytes
+            return (
+                f"timed inputs: drawn for every check as {BYTES_DOMAIN}",
+                f"bytes: {BYTES_DOMAIN}",
+                False,
+                "",
+            )
         return (
             f"timed inputs: none can be drawn ({e}); the hidden tests are timed",
             "",
