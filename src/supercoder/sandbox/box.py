@@ -11,7 +11,8 @@ run and not for another (a page-cache store between runs),
 uid 65534 with no capabilities, a private pid namespace whose init is the runner
 (signals from inside cannot kill it, its /proc entries are hidden; every run gets the
 same pid and a root without /proc), per-run CPU/wall/memory/output/file limits, a
-seccomp filter (no ptrace, sockets, process creation, exec, SysV IPC, mqueues, pipes,
+seccomp filter (no ptrace, sockets, process creation (threads: up to ``MAX_THREADS``,
+their ids reset before every run), exec, SysV IPC, mqueues, pipes,
 memfd, shared anonymous mappings or CPU moves: no kernel counter a later run reads;
 calls that take a pid act only on the caller),
 execute-only binaries, and after each run a sweep that kills any descendant left and
@@ -61,6 +62,8 @@ from supercoder.types import Files, split_run
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
 PROGRAM_NAME = "./program"  # every run's argv[0] (runner.c), baseline and candidate alike
 MAX_ARG_BYTES = (128 << 10) - 1  # a run's arguments in all (runner.c MAX_ARG_BYTES)
+MAX_THREADS = 16  # threads a run may start besides its main one (runner.c MAX_THREADS)
+OMP_THREADS = 2  # an OpenMP program's team (runner.c OMP_THREADS)
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class Limits:
 
     Fields: ``cpu_seconds`` (CPU time), ``wall_seconds`` (wall clock), ``memory_mb``
     (address space), ``output_bytes`` (stdout), ``processes`` (extra processes a program
-    may create; 0: fork/clone denied), ``idle_seconds`` (wall time a run may spend
+    may create; 0: fork denied, threads up to ``MAX_THREADS``), ``idle_seconds`` (wall time a run may spend
     asleep or blocked, neither running nor waiting for a CPU: past it the run is
     stopped as ``idle``, a timeout), ``idle_total_seconds`` (the same, summed over every
     run of one binary, its placement copies included, in one sandbox: once spent, that

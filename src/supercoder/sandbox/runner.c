@@ -236,7 +236,7 @@ static const int denied[] = {
     SYS_mq_timedsend, SYS_mq_timedreceive, SYS_mq_notify, SYS_mq_getsetattr,
 };
 
-static int install_seccomp(int allow_procs, const char *exec_path) {
+static int install_seccomp(int allow_procs, int allow_threads, const char *exec_path) {
     pid_t me = getpid(), sup = getppid();
     np = nrules = 0;
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) deny(denied[i], EPERM);
@@ -290,7 +290,18 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
         deny(SYS_pipe2, EPERM);
         deny(SYS_fork, EPERM);
         deny(SYS_vfork, EPERM);
-        deny(SYS_clone, EPERM);
+        if (allow_threads) {
+            /* threads, never processes: clone only with CLONE_THREAD (same address
+               space, rlimits and filter; RLIMIT_NPROC caps how many) and no CLONE_NEW* */
+            struct rule *c = rule(SYS_clone);
+            put(c, LOAD_ARG(0));
+            put(c, JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x00010000u /* CLONE_THREAD */, 0, 2));
+            put(c, JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x7E020080u /* CLONE_NEW* */, 1, 0));
+            put(c, RET_ALLOW);
+            put(c, RET_ERRNO(EPERM));
+        } else {
+            deny(SYS_clone, EPERM);
+        }
         struct rule *r = rule(SYS_kill); /* only itself: no kill(-1), no process group, no parent */
         put(r, LOAD_ARG(0));
         put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)me, 1, 0));
@@ -347,6 +358,22 @@ static char *random_copy(const char *path) {
 struct entry { char path[512]; char target[512]; int kind; }; /* 0 dir, 1 file, 2 link */
 static struct entry entries[MAX_ENTRIES];
 static int nentries, fresh_root;
+#define MAX_THREADS 16 /* threads a run may start besides its main one */
+#define OMP_THREADS "2"
+/* /proc/sys/kernel/ns_last_pid of the sandbox's pid namespace, open for writing (-1: not
+ * here, and runs get no threads) */
+static int last_pid_fd = -1;
+
+/* With --fresh-root: ns_last_pid, made writable in our own mount namespace (bubblewrap
+ * binds /proc/sys read-only; runs never see /proc) and kept open. */
+static void open_last_pid(void) {
+    const char *path = "/proc/sys/kernel/ns_last_pid";
+    last_pid_fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (last_pid_fd >= 0) return;
+    if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) return;
+    if (mount(NULL, "/proc/sys", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) return;
+    last_pid_fd = open(path, O_WRONLY | O_CLOEXEC);
+}
 /* no /dev/zero: a shared mapping of it is an inode of the internal shmem mount (see
  * seccomp), and seccomp cannot tell which file an mmap maps */
 static const char *const devices[] = {"/dev/null", "/dev/full", "/dev/random", "/dev/urandom"};
@@ -569,9 +596,13 @@ static int load_args(const char *file) {
 
 static void child(const struct job *j, int in_fd, int out_w, int err_w, int status_w) {
     char **argv = run_argv;
-    /* OpenMP programs (-fopenmp) run one thread: thread creation is denied, CPU time is
-       the measure, and parallel reductions would make outputs non-deterministic */
-    char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "OMP_NUM_THREADS=1", NULL };
+    /* OpenMP programs (-fopenmp) get a team of OMP_THREADS threads (one would deadlock a
+       program whose tasks wait on each other), waiting passively: a run is bound to its
+       slot's CPU and CPU time (every thread's) is the measure, so spinning would only
+       add noise; where threads are not allowed (last_pid_fd), one */
+    char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C",
+                     last_pid_fd >= 0 ? "OMP_NUM_THREADS=" OMP_THREADS : "OMP_NUM_THREADS=1",
+                     "OMP_WAIT_POLICY=passive", NULL };
     char *path = random_copy(fresh_root ? EXEC_PATH : j->bin);
     int err;
     errno = 0;
@@ -587,7 +618,10 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     rlim_t cpu = (rlim_t)((j->cpu_ms + 999) / 1000);
     set_limit(RLIMIT_CPU, cpu, cpu + 1);
     set_limit(RLIMIT_AS, (rlim_t)j->mem_mb << 20, (rlim_t)j->mem_mb << 20);
-    set_limit(RLIMIT_STACK, (rlim_t)256 << 20, (rlim_t)256 << 20);
+    /* the stack, like the heap, is bounded by RLIMIT_AS (deep recursion is welcome):
+       unlimited here also gives threads glibc's 8 MiB default stack rather than a
+       reservation the size of the stack limit each (x86-64 keeps its top-down layout) */
+    set_limit(RLIMIT_STACK, RLIM_INFINITY, RLIM_INFINITY);
     /* files: only in its working folder (a tmpfs of its own, fresh root), as much as stdout */
     rlim_t fsize = fresh_root && j->out_limit > 0 ? (rlim_t)j->out_limit : 0;
     set_limit(RLIMIT_FSIZE, fsize, fsize);
@@ -599,7 +633,12 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     set_limit(RLIMIT_RTPRIO, 0, 0);
     set_limit(RLIMIT_SIGPENDING, 64, 64); /* queued signals are kernel memory (per host user) */
     if (j->nproc > 0) set_limit(RLIMIT_NPROC, (rlim_t)j->nproc, (rlim_t)j->nproc);
-    if (install_seccomp(j->nproc > 0, path)) goto fail;
+    /* no processes: up to MAX_THREADS threads besides the main one where the thread ids
+       they take can be reset before every run (last_pid_fd), none elsewhere; RLIMIT_NPROC
+       counts this sandbox's tasks (its own user namespace): the supervisor, the run, its threads */
+    int threads = j->nproc <= 0 && last_pid_fd >= 0;
+    if (threads) set_limit(RLIMIT_NPROC, (rlim_t)MAX_THREADS + 2, (rlim_t)MAX_THREADS + 2);
+    if (install_seccomp(j->nproc > 0, threads, path)) goto fail;
     struct timespec pre;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &pre); /* all of it ours, none the program's */
     long pre_us = pre.tv_sec * 1000000L + pre.tv_nsec / 1000;
@@ -684,7 +723,8 @@ static void ipc_leftovers(struct buf *msg) {
 
 /* ---- supervisor -------------------------------------------------------- */
 
-#define RUN_PID 2 /* every run's pid in the sandbox's pid namespace (we are 1) */
+#define RUN_PID 2 /* every run's pid in the sandbox's pid namespace (we are 1); spawn()
+                     writes it to ns_last_pid */
 struct clone_args_v2 { /* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_VER1) */
     uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size;
 };
@@ -695,6 +735,12 @@ struct clone_args_v2 { /* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_
  * Elsewhere (no namespace of ours), or should the kernel refuse it, plain fork(). */
 static pid_t spawn(void) {
     static int fixed = 1;
+    /* the ids a run's threads take come from the pid namespace's cursor, which set_tid
+       leaves alone: put back before every run, so that they count nothing either */
+    if (last_pid_fd >= 0 && pwrite(last_pid_fd, "2", 1, 0) != 1) {
+        close(last_pid_fd);
+        last_pid_fd = -1; /* threads denied from here on */
+    }
     if (fresh_root && fixed) {
         pid_t want = RUN_PID;
         struct clone_args_v2 a;
@@ -781,11 +827,43 @@ static void take_out(struct rusage *ru, long us) {
  * (waiting for a CPU, which a busy machine adds and the program cannot help); -1 when
  * /proc/<pid>/schedstat is missing (no CONFIG_SCHED_INFO). */
 static long blocked_us(pid_t pid, long wall_us) {
-    char text[256];
+    char text[1024];
     if (!read_proc(pid, "schedstat", text, sizeof text)) return -1;
     unsigned long long run_ns = 0, wait_ns = 0;
     if (sscanf(text, "%llu %llu", &run_ns, &wait_ns) != 2) return -1;
-    long b = wall_us - (long)((run_ns + wait_ns) / 1000ULL);
+    long busy = (long)((run_ns + wait_ns) / 1000ULL);
+    /* threads: the program is busy while any of them runs or waits for a CPU (one
+       joining the others sleeps meanwhile): the live threads' figures summed, plus the
+       CPU time of threads gone (the process's total, /proc/<pid>/stat, less the live
+       ones' share); the main thread's own figure when that is larger (a program that
+       never started a thread: the same figure) */
+    int threads = 0;
+    char *p = read_proc(pid, "stat", text, sizeof text) ? strrchr(text, ')') : NULL;
+    unsigned long long ut = 0, st = 0;
+    long tick = sysconf(_SC_CLK_TCK) > 0 ? 1000000L / sysconf(_SC_CLK_TCK) : 10000L;
+    if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %d",
+                    &ut, &st, &threads) == 3 && (threads > 1 || (long)(ut + st) * tick > (long)(run_ns / 1000ULL) + 2 * tick)) {
+        long all = 0, live_run = 0;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/task", pid);
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            pid_t tid = (pid_t)atoi(e->d_name);
+            if (tid <= 0) continue;
+            char name[48];
+            snprintf(name, sizeof name, "task/%d/schedstat", tid);
+            unsigned long long r = 0, w = 0;
+            if (!read_proc(pid, name, text, sizeof text) || sscanf(text, "%llu %llu", &r, &w) != 2) continue;
+            all += (long)((r + w) / 1000ULL);
+            live_run += (long)(r / 1000ULL);
+        }
+        if (d) closedir(d);
+        long gone = (long)(ut + st) * tick - live_run;
+        if (gone > 0) all += gone;
+        if (all > busy) busy = all;
+    }
+    long b = wall_us - busy;
     return b > 0 ? b : 0;
 }
 
@@ -996,6 +1074,7 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--fresh-root")) {
         fresh_root = 1;
         collect("");
+        open_last_pid();
     }
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0);

@@ -72,7 +72,13 @@ import numpy as np
 from supercoder.errors import InfraError
 from supercoder.problems.outputs import outputs_match
 from supercoder.sandbox.box import RunResult, Sandbox, Sandboxes
-from supercoder.timing.calibration import cached_timed_set, load_calibration, tests_key
+from supercoder.timing.calibration import (
+    DEFAULT_FLOOR_LOAD,
+    cached_timed_set,
+    floor_at_load,
+    load_calibration,
+    tests_key,
+)
 from supercoder.timing.intervals import (
     Z95,
     bootstrap_aggregate,
@@ -80,7 +86,7 @@ from supercoder.timing.intervals import (
     round_bootstrap,
     widen,
 )
-from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
+from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, machine_load
 
 METHOD = Speedup.__dataclass_fields__["method"].default
 LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests, bootstrap 95% CI"
@@ -268,6 +274,12 @@ class Meter:
         floor = config.noise_floor if config.noise_floor is not None else cal and cal.noise_floor
         margin = config.margin if config.margin is not None else cal and cal.margin
         self.noise_floor = 0.0 if config.legacy else float(floor or 0.0)
+        # the calibrated floor holds at the load it was measured at: a busier machine now
+        # widens it (``calibration.floor_at_load``); a floor given explicitly is as given
+        self.floor_load: float | None = None
+        if cal is not None and config.noise_floor is None:
+            self.floor_load = cal.load if cal.load is not None else DEFAULT_FLOOR_LOAD
+            self.noise_floor = floor_at_load(self.noise_floor, self.floor_load, machine_load())
         self.margin = max(MIN_PRACTICAL_MARGIN, float(margin or 0.0))
         self._copies = 1  # copies of each binary in the sandbox (set by ``binaries``)
 
@@ -280,6 +292,8 @@ class Meter:
             "noise_floor": self.noise_floor,
             "margin": self.margin,
         }
+        if self.floor_load is not None:
+            out["floor_load"] = self.floor_load
         if self.config.stop_when_not_faster:
             out["stop"] = "precise, or not significantly faster"
         if self.config.drawn_inputs:

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import temp_prefix
-from supercoder.sandbox.box import Limits, RunResult, open_sandbox
+from supercoder.sandbox.box import MAX_THREADS, OMP_THREADS, Limits, RunResult, open_sandbox
 from supercoder.toolchain.flags import check_build_flags, check_flags
 from supercoder.toolchain.gcc import c99_inline, compile_c, is_link_failure, missing_symbols
 from supercoder.types import split_run
@@ -202,15 +202,18 @@ _THREADS = re.compile(r"\b(pthread_create|thrd_create)\s*\(|^\s*#\s*pragma\s+omp
 
 def thread_hint(source: str) -> str:
     """Why a program that starts threads may crash or hang in the sandbox ("" if it starts
-    none): every program runs there on one thread (thread creation fails, OpenMP gets
-    ``OMP_NUM_THREADS=1``), so one that ignores a failed ``pthread_create`` or waits on a
-    second thread fails there though it runs on the user's machine."""
+    none): a run may start at most ``MAX_THREADS`` threads besides its main one, all on
+    one CPU (creating more fails), and OpenMP gets a team of ``OMP_THREADS``; a program
+    that ignores a failed ``pthread_create`` or waits on more threads than that fails
+    there though it runs on the user's machine."""
     if not _THREADS.search(source):
         return ""
     return (
-        " (the program starts threads: programs run on one thread in the sandbox, where "
-        "creating a thread fails and OpenMP gets OMP_NUM_THREADS=1, so one that needs a "
-        "second thread crashes or waits there; give it a single-threaded build)"
+        f" (the program starts threads: a run in the sandbox may start at most "
+        f"{MAX_THREADS} besides its main one, all on one CPU, where creating more fails, "
+        f"and OpenMP gets OMP_NUM_THREADS={OMP_THREADS}; one that needs more threads "
+        "crashes or waits there: make its thread count a -D define and pass a smaller "
+        f"one (--cflags -DTHREADS={MAX_THREADS}), or give it a single-threaded build)"
     )
 
 

@@ -90,3 +90,21 @@ def test_a_check_under_the_floor_says_not_timed_as_eval_counts_it():
     out = io.StringIO()
     print_verdict(replace(v, tests=(long,)), Console(file=out, width=200))
     assert "not timed:" not in out.getvalue() and "speedup 1.23x [1.21, 1.25]" in out.getvalue()
+
+
+def test_a_check_busier_than_its_floor_says_the_floor_was_widened():
+    from dataclasses import replace
+
+    v = _verdict(load=6.5)
+    where = replace(v.context.provenance, noise_floor=0.0166, floor_load=2.5)
+    busy = replace(v, context=replace(v.context, provenance=where))
+    out = io.StringIO()
+    print_verdict(busy, Console(file=out, width=240))
+    text = out.getvalue()
+    assert "timed at load 6.50 per CPU, busier than its noise floor was measured at" in text
+    assert "(2.50): the floor widened to 1.66% for it" in text
+    back = Verdict.from_json(busy.to_json())
+    assert back.context.provenance.floor_load == 2.5
+    out = io.StringIO()
+    print_verdict(_verdict(load=1.25), Console(file=out, width=240))
+    assert "floor widened" not in out.getvalue()
