@@ -142,6 +142,9 @@ class _Infer:
                     return [{"repeat": {"var": v, "add": add}, "body": [body]}]
             for k in range(2, 7):
                 if any(counts) and sizes == [k * c for c in counts]:
+                    after = self.one_after_another(exs, counts, k, v)
+                    if after is not None:  # a grid of h lines, then h lines of numbers
+                        return after
                     blocks = [
                         (lines[j : j + k], env)
                         for lines, env in exs
@@ -169,6 +172,37 @@ class _Infer:
         if all(lines for lines, _ in exs):  # one more line of its own
             return self.seq(exs, depth)
         return [self.generic(exs)]
+
+    def one_after_another(
+        self, exs: list[Example], counts: list[int], k: int, v: str
+    ) -> list[dict] | None:
+        """``k`` repeats of ``v`` lines one after another (``h`` rows of a grid, then ``h``
+        rows of numbers; ``n`` values, then ``n`` queries), where each of the ``k`` parts
+        has lines of one shape and ``k``-line blocks taken in turn would not (None: read
+        as blocks, as before)."""
+
+        def shape(lines: list[list[str]]) -> tuple | None:
+            kinds = {tuple(_kind(tok) for tok in ln) for ln in lines}
+            if len({len(ln) for ln in lines}) != 1:
+                return None  # a part's lines have one token count each input
+            return tuple(sorted({kd for ks in kinds for kd in ks}))
+
+        parts: list[list[tuple[list[str], Env]]] = [[] for _ in range(k)]
+        whole: list[set] = [set() for _ in range(k)]
+        for (lines, env), c in zip(exs, counts, strict=True):
+            if not c:
+                continue
+            for j in range(k):
+                seg = lines[j * c : (j + 1) * c]
+                s = shape(seg)
+                if s is None:
+                    return None
+                whole[j].add(s)
+                parts[j] += [(ln, env) for ln in seg]
+        if any(len(w) != 1 for w in whole) or len({next(iter(w)) for w in whole}) == 1:
+            return None  # a part mixes shapes, or every part looks alike: blocks, as before
+        self.sizes.add(v)
+        return [{"repeat": {"var": v}, "body": [self.line(part)[0]]} for part in parts]
 
     def split_blocks(self, exs: list[Example], counts: list[int]) -> list[Example] | None:
         """``count`` blocks, each a header line whose token ``j`` is the number of lines
@@ -423,6 +457,13 @@ def _exponents(body: list[dict]) -> set[str]:
     """The variables some count, length or bound uses as ``2^v``."""
     text = json.dumps(body)
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+
+
+def _kind(tok: str) -> str:
+    """A token's kind: an integer, a decimal, or a word."""
+    if _INT.match(tok):
+        return "int"
+    return "float" if _FLOAT.match(tok) else "word"
 
 
 def _joined(toks: list[str]) -> dict | None:

@@ -207,3 +207,26 @@ def test_numbers_joined_by_separators_are_drawn_as_numbers_not_letters() -> None
             y, mo, d = day.split("-")
             assert 1999 <= int(y) <= 2024 and len(mo) == len(d) == 2 and ":" in clock
     assert "parts" not in str(infer([b"1\nab:cd\n"]).spec)  # letters: a word, as before
+
+
+def test_a_grid_then_as_many_rows_of_numbers_are_two_parts_not_pairs_of_lines() -> None:
+    """``h w``, ``h`` rows of ``.#``, then ``h`` rows of ``w`` numbers (and ``n`` values,
+    then ``n`` queries of another shape) are two repeats one after another. Before: read
+    as ``h`` blocks of two lines, every line a word over ``#.0123456789``."""
+    rng = random.Random(8)
+    inputs = []
+    for h, w in ((2, 3), (6, 5), (30, 40)):
+        grid = ["".join(rng.choice(".#") for _ in range(w)) for _ in range(h)]
+        nums = [" ".join(str(rng.randint(1, h * w)) for _ in range(w)) for _ in range(h)]
+        inputs.append(f"{h} {w}\n" + "\n".join(grid + nums) + "\n")
+    body = infer([i.encode() for i in inputs]).spec["body"]
+    assert [n.get("repeat") for n in body[1:]] == [{"var": "v0"}, {"var": "v0"}]
+    assert body[1]["body"][0]["line"][0]["word"] == {"chars": "#.", "len": {"var": "v1"}}
+    assert body[2]["body"][0]["line"][0]["run"]["count"] == {"var": "v1"}
+    for text in infer([i.encode() for i in inputs]).draw(random.Random(2), 3):
+        lines = text.splitlines()
+        h, w = map(int, lines[0].split())
+        assert all(len(ln) == w and set(ln) <= set(".#") for ln in lines[1 : h + 1])
+        assert all(len(ln.split()) == w for ln in lines[h + 1 :]) and len(lines) == 2 * h + 1
+    same = [f"{n}\n" + "\n".join(f"{i} {i + 1}" for i in range(2 * n)) + "\n" for n in (3, 5)]
+    assert infer([s.encode() for s in same]).spec["body"][1]["repeat"] == {"var": "v0"}
