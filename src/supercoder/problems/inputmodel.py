@@ -32,7 +32,9 @@ refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its 
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
 ``i`` at most field ``j`` (``l r`` queries). ``"pow2": true``: an integer drawn as a
-power of two (every value seen was one: an FFT's sizes); ``{"word": {"one_of": [...]}}``:
+power of two (every value seen was one: an FFT's sizes); ``"mult": D``: every value seen
+was a multiple of D (200 1000 2000): drawn as multiples of it where the domain's
+``refine`` says ``multiples`` (the reference refused other values); ``{"word": {"one_of": [...]}}``:
 one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
 ``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
@@ -247,6 +249,9 @@ class _Infer:
             out: dict[str, Any] = {"int": [min(values), max(values)]}
             if _powers_of_two(values):
                 out["pow2"] = True  # 4096 8192 32768: an FFT's sizes
+            step = _common_step(values)
+            if step:
+                out["mult"] = step  # 200 1000 2000: drawn as multiples under "multiples"
             bound = self.bound(column, values)
             if bound:
                 out["max"] = bound
@@ -318,6 +323,30 @@ def _powers_of_two(values: list[int]) -> bool:
         and max(values) >= 8
         and all(v >= 1 and v & (v - 1) == 0 for v in values)
     )
+
+
+def _common_step(values: list[int]) -> int:
+    """The common divisor (at least 2) of a few positive values, several distinct ones
+    seen (mandelbrot's 200 1000 2000: a width the program needs a multiple of 8); 0 where
+    there is none."""
+    if len(values) < 3 or len(set(values)) < 2 or min(values) < 2:
+        return 0
+    g = 0
+    for v in values:
+        g = math.gcd(g, v)
+    return g if g >= 2 else 0
+
+
+def _mult_of(v: int, lo: int, hi: int, step: int) -> int:
+    """The multiple of ``step`` nearest ``v`` within [lo, hi] where one is."""
+    if step < 2:
+        return v
+    m = max(step, round(v / step) * step)
+    while m > hi and m - step >= max(lo, step):
+        m -= step
+    while m < lo and m + step <= hi:
+        m += step
+    return m
 
 
 def _pow2_of(v: int, lo: int, hi: int) -> int:
@@ -642,6 +671,7 @@ class _Draw:
         self.letters = bool(domain.get("letters"))
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
+        self.multiples = "multiples" in refine
         self.declared = declared or {}
         self.deadline = deadline
         self.ticks = 0
@@ -813,6 +843,11 @@ class _Draw:
                 values = g.integers(lo, hi, endpoint=True, size=n)
             if f.get("pow2"):
                 values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
+            elif self.multiples and int(f.get("mult", 0) or 0) >= 2:
+                step = int(f["mult"])
+                values = np.array(
+                    [_mult_of(v, lo, hi, step) for v in values.tolist()], dtype=np.int64
+                )
             if raw:
                 return values
             out = list(map(str, values.tolist()))
@@ -932,6 +967,8 @@ class _Draw:
                 v = rng.randint(lo, hi)
             if f.get("pow2"):
                 v = _pow2_of(v, lo, hi)
+            elif self.multiples and int(f.get("mult", 0) or 0) >= 2:
+                v = _mult_of(v, lo, hi, int(f["mult"]))
             if f.get("name"):
                 env[f["name"]] = v
                 if 0 <= v <= 62:
