@@ -147,14 +147,25 @@ def test_a_generator_s_listed_sizes_are_drawn_as_listed(tmp_path):
     assert sizes <= {16, 64, 256, 1024}, sizes  # as listed, never interpolated
 
 
-def test_widths_seen_only_as_multiples_are_drawn_as_multiples_where_others_are_refused(
-    tmp_path,
-):
+def test_widths_seen_only_as_multiples_are_drawn_as_multiples(tmp_path):
     sandbox_or_skip()
+    # on the command line (a benchmark's sizes): multiples from the start
     folder = _init(tmp_path, WIDTH, ["a=200", "b=1000", "c=2000"], calibrate=True)
     problem = load_problem(folder)
-    domain = model_for(problem).domain
-    assert "multiples" in domain.get("refine", []) and not domain.get("refused"), domain
+    assert not model_for(problem).domain.get("refused")
     widths = _depths(problem)
     assert widths and all(w % 200 == 0 for w in widths), widths  # every draw a multiple
     assert widths - {200, 1000, 2000}, widths  # and new ones among them
+    # read from stdin: the refused draws refine the model to multiples
+    (tmp_path / "in").mkdir()
+    for name, w in (("a", 200), ("b", 1000), ("c", 2000)):
+        (tmp_path / "in" / name).write_text(f"{w}\n")
+    (tmp_path / "w.c").write_text(
+        WIDTH.replace("argc > 1 ? atoi(argv[1]) : 0", '0; if (scanf("%d", &w) != 1) return 1')
+    )
+    opts = InitConfig(calibrate=True)
+    stdin = create_problem(tmp_path / "w.c", tmp_path / "in", tmp_path / "q", opts).folder
+    model = model_for(load_problem(stdin))
+    assert "multiples" in model.domain.get("refine", []), model.domain
+    drawn = {int(d.split()[0]) for d in model.draw(random.Random(3), 20)}
+    assert drawn and all(w % 200 == 0 for w in drawn), drawn

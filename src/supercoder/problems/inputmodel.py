@@ -34,7 +34,8 @@ its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: 
 ``i`` at most field ``j`` (``l r`` queries). ``"pow2": true``: an integer drawn as a
 power of two (every value seen was one: an FFT's sizes); ``"mult": D``: every value seen
 was a multiple of D (200 1000 2000): drawn as multiples of it where the domain's
-``refine`` says ``multiples`` (the reference refused other values); ``{"word": {"one_of": [...]}}``:
+``refine`` says ``multiples`` (the reference refused other values) or the field says
+``"multiple": true`` (a size on the command line, over 64: a benchmark's sizes); ``{"word": {"one_of": [...]}}``:
 one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
 ``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
@@ -451,6 +452,21 @@ def _keep_name(body: list, name: str, args: bool) -> None:
             w["fixed"] = name
 
 
+ARGS_STEP_MIN = 64  # a command-line size above this (not a depth) keeps its step
+
+
+def _args_steps(body: list) -> None:
+    """A size on the command line whose visible values share a step (mandelbrot's
+    widths 200 1000 2000, spectralnorm's 100 5500) is drawn as multiples of it
+    (``"multiple": true``): a benchmark's author picks sizes the program is made for (a
+    width that is not a multiple of 8 races there); a depth (all values small, 10 12 14)
+    steps by one instead."""
+    first = body[0] if body else {}
+    for f in first.get("line", []) if isinstance(first, dict) else []:
+        if isinstance(f, dict) and f.get("mult") and int(f["int"][0]) > ARGS_STEP_MIN:
+            f["multiple"] = True
+
+
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
@@ -478,6 +494,8 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     _mark_sizes(body, inf.sizes, True, _exponents(body))
     longest = max(len(t.encode()) for t in texts)
     spec = {"format": FORMAT, "body": body, "longest": longest}
+    if args:
+        _args_steps(body)
     if data_file is not None:  # drawn inputs are drawn files of that name (empty stdin)
         spec["data_file"] = data_file
         _keep_name(body, data_file, args)
@@ -843,7 +861,7 @@ class _Draw:
                 values = g.integers(lo, hi, endpoint=True, size=n)
             if f.get("pow2"):
                 values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
-            elif self.multiples and int(f.get("mult", 0) or 0) >= 2:
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
                 step = int(f["mult"])
                 values = np.array(
                     [_mult_of(v, lo, hi, step) for v in values.tolist()], dtype=np.int64
@@ -967,7 +985,7 @@ class _Draw:
                 v = rng.randint(lo, hi)
             if f.get("pow2"):
                 v = _pow2_of(v, lo, hi)
-            elif self.multiples and int(f.get("mult", 0) or 0) >= 2:
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
                 v = _mult_of(v, lo, hi, int(f["mult"]))
             if f.get("name"):
                 env[f["name"]] = v
