@@ -1081,6 +1081,11 @@ def describe(model: InputModel) -> str:
         if declared
         else "the input model inferred from the visible inputs"
     )
+    if model.spec.get("script"):
+        head += (
+            " (an interpreter's scripts: each visible script as written, its integer "
+            "literals drawn anew)"
+        )
     if d.get("refused"):
         return f"{head}: refused by the reference ({d['refused']})"
     if d.get("one_output"):

@@ -39,7 +39,12 @@ was a multiple of D (200 1000 2000): drawn as multiples of it where the domain's
 one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
 ``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
-milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
+milliseconds. ``{"pick": [BODY, ...]}``: one of these bodies (``"script": true``: the inputs are an
+interpreter's scripts, ``is_script``; each visible script is a body of its lines as
+written, fixed text around its integer literals, which are sizes: ``fib(35)`` is drawn
+as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
+line's ``"glue": true``: its fields joined with nothing between them).
+``"args": true``: the first line drawn is the run's command-line arguments
 (a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
 one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
 input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
@@ -432,7 +437,7 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
                     field["size"] = True
                 if "int" in field and name in exps:
                     field["size"] = field["exp"] = True  # a size by its power of two
-        else:
+        elif "body" in node:
             _mark_sizes(node["body"], sizes, False, exps)
 
 
@@ -467,6 +472,56 @@ def _args_steps(body: list) -> None:
             f["multiple"] = True
 
 
+_LITERAL = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # an integer literal of a script
+_CODE = "(){};=[]"
+SCRIPT_LITERAL_MIN = 3  # smaller literals (0, 1, 2: n < 2, i + 1) are structure: kept
+
+
+def is_script(texts: Sequence[str]) -> bool:
+    """Are these inputs program text (an interpreter's scripts: ``fun fib(n) {``),
+    rather than data? Every one has several lines, most of its tokens hold a letter, and
+    code punctuation (``(){};=[]``) is common in it."""
+    if not texts:
+        return False
+    for text in texts:
+        tokens = text.split()
+        if len([ln for ln in text.split("\n") if ln.strip()]) < 2 or not tokens:
+            return False
+        if sum(1 for t in tokens if any(c.isalpha() for c in t)) < 0.5 * len(tokens):
+            return False
+        dense = len(text) - sum(1 for c in text if c.isspace())
+        if sum(text.count(c) for c in _CODE) < max(4, 0.02 * dense):
+            return False
+    return True
+
+
+def _script(text: str, args_line: str | None) -> list[dict]:
+    """One visible script as lines of fixed text and integer literals: each literal of
+    at least ``SCRIPT_LITERAL_MIN`` a size drawn from three quarters of it up to it
+    (grown or shrunk with the domain), the rest of the text as written."""
+    nodes: list[dict] = []
+    if args_line is not None:
+        nodes.append({"line": [{"word": {"fixed": args_line}}] if args_line else []})
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        fields: list[dict] = []
+        at = 0
+        for m in _LITERAL.finditer(line):
+            v = int(m[0])
+            if v < SCRIPT_LITERAL_MIN or m[0].startswith("0"):
+                continue
+            if line[at : m.start()]:
+                fields.append({"word": {"fixed": line[at : m.start()]}})
+            fields.append({"int": [max(SCRIPT_LITERAL_MIN, (3 * v + 3) // 4), v], "size": True})
+            at = m.end()
+        if line[at:] or not fields:
+            fields.append({"word": {"fixed": line[at:]}})
+        nodes.append({"line": fields, "glue": True} if len(fields) > 1 else {"line": fields})
+    return nodes
+
+
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
@@ -489,10 +544,21 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
             continue
     if not texts:
         raise UserError("no text input to infer an input model from")
+    longest = max(len(t.encode()) for t in texts)
+    bodies = [t.split("\n", 1)[1] if args and "\n" in t else ("" if args else t) for t in texts]
+    if is_script(bodies):  # an interpreter's scripts: as written, their literals drawn anew
+        scripts = [
+            _script(b, t.split("\n", 1)[0] if args else None)
+            for t, b in zip(texts, bodies, strict=True)
+        ]
+        spec = {"format": FORMAT, "body": [{"pick": scripts}], "longest": longest}
+        spec["script"] = True
+        if data_file is not None:
+            spec["data_file"] = data_file
+        return InputModel({**spec, "args": True} if args else spec)
     inf = _Infer()
     body = inf.seq([(_lines(t), {}) for t in texts])
     _mark_sizes(body, inf.sizes, True, _exponents(body))
-    longest = max(len(t.encode()) for t in texts)
     spec = {"format": FORMAT, "body": body, "longest": longest}
     if args:
         _args_steps(body)
@@ -710,12 +776,17 @@ class _Draw:
 
     def nodes(self, nodes: list[dict], env: dict[str, int], lines: list[str]) -> None:
         for node in nodes:
+            if "pick" in node:  # one of the visible scripts
+                alternatives = [a for a in node["pick"] if isinstance(a, list)]
+                if alternatives:
+                    self.nodes(alternatives[self.rng.randrange(len(alternatives))], env, lines)
+                continue
             if "line" in node:
                 values = self.fields(node["line"], env)
                 for i, j in _pairs(node, node["line"]):
                     if int(values[i]) > int(values[j]):
                         values[i], values[j] = values[j], values[i]
-                lines.append(" ".join(values))
+                lines.append(("" if node.get("glue") else " ").join(values))
                 continue
             n = self.count(node["repeat"], env)
             body = node["body"]
@@ -1142,6 +1213,9 @@ def _fields(
                     out.append((f["run"]["of"], f"line {at}, each value", True))
                 else:
                     out.append((f, f"line {at}, value {j + 1}", inside))
+        elif "pick" in node:  # a script's literals
+            for alt in node["pick"] if isinstance(node["pick"], list) else []:
+                out += _fields(alt if isinstance(alt, list) else [], True, f"{at} (script), line ")
         else:
             out += _fields(node.get("body") or [], True, f"{at} (repeated), line ")
     return out
