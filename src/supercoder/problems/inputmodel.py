@@ -26,8 +26,13 @@ structure; docs/problems.md describes the format)::
            | {"float": [LO, HI], "decimals": D}
            | {"word": {"chars": "abc", "len": COUNT}}      ("fixed": "x": always x)
            | {"run": {"count": COUNT, "of": FIELD}}     that many fields on the line
+           | {"parts": [{"int": [LO, HI], "pad": W}, ...], "seps": [":", ...]}
+                                                        numbers joined (3:05, 2024-01-31)
 
-``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
+``parts``: a token of numbers joined by ``:``, ``/``, ``-`` or ``.`` the same way in every
+input (a time ``m:ss``, a date), each number drawn within the range seen at its place
+(``pad``: zero-padded to that width, as seen), never letters a program's ``scanf("%d:%d")``
+stops at. ``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
 refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its power,
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
@@ -79,6 +84,8 @@ FORMAT = "supercoder-input-model/1"
 FILE = "input_model.json"
 SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
+_JOINED = re.compile(r"^\d{1,9}(?:[:/.-]\d{1,9})+$")  # 3:05, 12:30:00, 2024-01-31, 1/2
+_SEP = re.compile(r"([:/.-])")
 _FLAG = re.compile(r"^--?[A-Za-z][\w=.-]*$")  # a command-line flag: -i, --fast, -n=3
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
@@ -140,6 +147,9 @@ class _Infer:
                     return [{"repeat": {"var": v, "add": add}, "body": [body]}]
             for k in range(2, 7):
                 if any(counts) and sizes == [k * c for c in counts]:
+                    after = self.one_after_another(exs, counts, k, v)
+                    if after is not None:  # a grid of h lines, then h lines of numbers
+                        return after
                     blocks = [
                         (lines[j : j + k], env)
                         for lines, env in exs
@@ -167,6 +177,37 @@ class _Infer:
         if all(lines for lines, _ in exs):  # one more line of its own
             return self.seq(exs, depth)
         return [self.generic(exs)]
+
+    def one_after_another(
+        self, exs: list[Example], counts: list[int], k: int, v: str
+    ) -> list[dict] | None:
+        """``k`` repeats of ``v`` lines one after another (``h`` rows of a grid, then ``h``
+        rows of numbers; ``n`` values, then ``n`` queries), where each of the ``k`` parts
+        has lines of one shape and ``k``-line blocks taken in turn would not (None: read
+        as blocks, as before)."""
+
+        def shape(lines: list[list[str]]) -> tuple | None:
+            kinds = {tuple(_kind(tok) for tok in ln) for ln in lines}
+            if len({len(ln) for ln in lines}) != 1:
+                return None  # a part's lines have one token count each input
+            return tuple(sorted({kd for ks in kinds for kd in ks}))
+
+        parts: list[list[tuple[list[str], Env]]] = [[] for _ in range(k)]
+        whole: list[set] = [set() for _ in range(k)]
+        for (lines, env), c in zip(exs, counts, strict=True):
+            if not c:
+                continue
+            for j in range(k):
+                seg = lines[j * c : (j + 1) * c]
+                s = shape(seg)
+                if s is None:
+                    return None
+                whole[j].add(s)
+                parts[j] += [(ln, env) for ln in seg]
+        if any(len(w) != 1 for w in whole) or len({next(iter(w)) for w in whole}) == 1:
+            return None  # a part mixes shapes, or every part looks alike: blocks, as before
+        self.sizes.add(v)
+        return [{"repeat": {"var": v}, "body": [self.line(part)[0]]} for part in parts]
 
     def split_blocks(self, exs: list[Example], counts: list[int]) -> list[Example] | None:
         """``count`` blocks, each a header line whose token ``j`` is the number of lines
@@ -273,6 +314,9 @@ class _Infer:
                 (len(m.group(1)) for t in toks if (m := _FLOAT.match(t)) and m.group(1)), default=0
             )
             return {"float": [min(values), max(values)], "decimals": decimals}
+        joined = _joined(toks)
+        if joined is not None:
+            return joined
         chars = "".join(sorted({c for t in toks for c in t}))
         lengths = [len(t) for t in toks]
         if all(_FLAG.match(t) for t in toks):  # command-line flags: the ones seen
@@ -445,6 +489,44 @@ def _exponents(body: list[dict]) -> set[str]:
     """The variables some count, length or bound uses as ``2^v``."""
     text = json.dumps(body)
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+
+
+def _kind(tok: str) -> str:
+    """A token's kind: an integer, a decimal, or a word."""
+    if _INT.match(tok):
+        return "int"
+    return "float" if _FLOAT.match(tok) else "word"
+
+
+def _joined(toks: list[str]) -> dict | None:
+    """The ``parts`` field of tokens that are numbers joined by the same separators
+    (``3:05``, ``2024-01-31``), or None: each place's range, and its zero-padded width
+    where every value seen there has the same width and one starts with a zero."""
+    if not toks or not all(_JOINED.match(t) for t in toks):
+        return None
+    split = [_SEP.split(t) for t in toks]
+    shape = split[0][1::2]
+    if any(s[1::2] != shape for s in split):
+        return None
+    parts = []
+    for i in range(0, len(split[0]), 2):
+        seen = [s[i] for s in split]
+        part: dict[str, Any] = {"int": [min(map(int, seen)), max(map(int, seen))]}
+        widths = {len(x) for x in seen}
+        if len(widths) == 1 and any(x.startswith("0") and len(x) > 1 for x in seen):
+            part["pad"] = widths.pop()
+        parts.append(part)
+    return {"parts": parts, "seps": shape}
+
+
+def _join_parts(f: dict, columns: list[list[int]]) -> list[str]:
+    """Tokens of a ``parts`` field from one list of values per place."""
+    seps = [str(s) for s in f["seps"]] + [""]
+    out = [""] * (len(columns[0]) if columns else 0)
+    for part, sep, values in zip(f["parts"], seps, columns, strict=False):
+        pad = max(0, min(18, int(part.get("pad", 0) or 0)))
+        out = [a + str(v).zfill(pad) + sep for a, v in zip(out, values, strict=True)]
+    return out
 
 
 def _keep_name(body: list, name: str, args: bool) -> None:
@@ -698,6 +780,16 @@ INT32, INT64 = (1 << 31) - 1, (1 << 63) - 1
 WIDEN_MIN = 8  # a value field spanning fewer values (an op code 1-3) is never widened
 
 
+def _ends(width, n: int) -> list[int]:
+    """Where each of ``n`` lines' values end in a run's column: ``width`` values each
+    (an int) or as many as ``width[i]`` (one count per line)."""
+    if isinstance(width, int):
+        return [width * (i + 1) for i in range(n)]
+    import numpy as np
+
+    return np.cumsum(width).tolist()
+
+
 def _grown(hi: int, grow: float) -> int:
     return max(0, int(round(hi * grow))) if grow != 1 else hi
 
@@ -823,10 +915,13 @@ class _Draw:
         fields = node["line"]
         local = {f["name"] for f in fields if f.get("name")}
         local |= {POW + name for name in local}
-        widths = []
+        widths: list = []  # per field: one width for every line, or one per line
         for f in fields:
             if "run" in f:
                 spec = f["run"]["count"]
+                if "range" in spec and "var" not in spec:  # a width of its own per line
+                    widths.append(self.counts(spec, n))
+                    continue
                 if "var" not in spec or spec["var"] in local:
                     return None
                 widths.append(max(0, self.count(spec, env)))
@@ -837,24 +932,26 @@ class _Draw:
             length = of["word"].get("len", {}).get("var") if "word" in of else None
             if self._bound_name(of) in local or length in local:
                 return None
-        per_line = sum(
-            w * self.chars_each(f["run"]["of"] if "run" in f else f, env)
-            for f, w in zip(fields, widths, strict=True)
+        totals = [w * n if isinstance(w, int) else int(w.sum()) for w in widths]
+        chars = sum(
+            total * self.chars_each(f["run"]["of"] if "run" in f else f, env)
+            for f, total in zip(fields, totals, strict=True)
         )
-        if n * max(1.0, per_line) > self.budget:  # over before it is drawn: not drawn
+        if max(n, chars) > self.budget:  # over before it is drawn: not drawn
             raise _Over(f"an input over {DRAW_CHARS} characters")
         columns: list = []
-        for f, width in zip(fields, widths, strict=True):
+        for f, width, total in zip(fields, widths, totals, strict=True):
             if "run" in f:
-                values = self.column(f["run"]["of"], env, n * width)
+                values = self.column(f["run"]["of"], env, total)
                 if values is None:
                     return None
+                ends = _ends(width, n)
                 if f["run"].get("sorted") and "int" in f["run"]["of"]:
-                    values = self.sort_rows(values, n, width)
+                    values = self.sort_rows(values, ends)
                 columns.append(
-                    [" ".join(values[i * width : (i + 1) * width]) for i in range(n)]
-                    if width != 1
-                    else values
+                    values
+                    if isinstance(width, int) and width == 1
+                    else [" ".join(values[a:b]) for a, b in zip([0, *ends[:-1]], ends, strict=True)]
                 )
             else:
                 values = self.column(f, env, n, raw=True)
@@ -885,6 +982,8 @@ class _Draw:
         if "float" in f:
             top = max(abs(float(x)) for x in f["float"])
             return 2 + len(str(int(min(top, 1e30)))) + min(30, int(f.get("decimals", 0)))
+        if "parts" in f:
+            return 1 + sum(len(str(p["int"][1])) + 1 for p in f["parts"])
         if "word" in f:
             if f["word"].get("one_of"):
                 return 1 + max(len(str(x)) for x in f["word"]["one_of"])
@@ -896,11 +995,30 @@ class _Draw:
         return 2.0
 
     @staticmethod
-    def sort_rows(values: list[str], n: int, width: int) -> list[str]:
+    def sort_rows(values: list[str], ends: list[int]) -> list[str]:
         out: list[str] = []
-        for i in range(n):
-            out += sorted(values[i * width : (i + 1) * width], key=int)
+        for a, b in zip([0, *ends[:-1]], ends, strict=True):
+            out += sorted(values[a:b], key=int)
         return out
+
+    def counts(self, spec: dict, n: int):
+        """``n`` counts of a ``range`` COUNT at once (as ``count`` draws one each): the
+        widths of ``n`` lines whose runs vary in length (a numpy array)."""
+        import numpy as np
+
+        lo, hi = (int(x) for x in spec["range"])
+        g = self.gen()
+        if spec.get("fixed"):  # flags after the numbers: as many as seen
+            return g.integers(lo, max(lo, hi), endpoint=True, size=n)
+        if self.nonempty:
+            lo, hi = max(lo, 1), max(hi, 1)
+        hi = _grown(hi, self.grow)
+        if lo == hi:
+            lo = hi // 2 if hi > 1 else lo
+        lo = min(lo, hi)
+        u = np.abs(self.u + g.uniform(-0.1, 0.1, n))
+        u = np.where(u > 1.0, 2.0 - u, u)
+        return np.maximum(0, np.rint(lo + (hi - lo) * np.sqrt(u))).astype(np.int64)
 
     def _bound_name(self, f: dict) -> str | None:
         if "int" not in f:
@@ -944,6 +1062,12 @@ class _Draw:
             lo_f, hi_f = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             out = list(map(f"%.{d}f".__mod__, g.uniform(lo_f, hi_f, n).tolist()))
+        elif "parts" in f:
+            cols = [
+                g.integers(int(p["int"][0]), int(p["int"][1]), endpoint=True, size=n).tolist()
+                for p in f["parts"]
+            ]
+            out = _join_parts(f, cols)
         elif "word" in f and isinstance(f["word"].get("fixed"), str):
             out = [f["word"]["fixed"]] * n  # a name (the data file's): as it is
         elif "word" in f and f["word"].get("one_of"):
@@ -1067,6 +1191,9 @@ class _Draw:
             lo, hi = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             return f"{rng.uniform(lo, hi):.{d}f}"
+        if "parts" in f:
+            values = [[rng.randint(int(p["int"][0]), int(p["int"][1]))] for p in f["parts"]]
+            return _join_parts(f, values)[0]
         if "word" in f:
             w = f["word"]
             if isinstance(w.get("fixed"), str):  # a name (the data file's): as it is

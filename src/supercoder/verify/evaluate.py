@@ -463,6 +463,8 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
         context = v.context.measured(
             timing=unseen.why, timed_inputs=unseen.source, load=load, **_domain(unseen)
         )
+        if cmp.capped:  # a long program's rounds were held down: its timing line says so
+            context = context.measured(timing=f"{unseen.why}; {cmp.capped}")
         past = beyond.get(name)
         if past is not None and not cmp.mismatch:
             if past.mismatch:  # wrong (or stopped) on a draw past the cut: that decides
@@ -550,8 +552,14 @@ ROUND_BUDGET = 3.0
 
 
 def _meter_config(meter: MeterConfig, unseen: Unseen) -> MeterConfig:
-    """The meter for these timed tests: drawn inputs say so; their rounds are held to
-    ``ROUND_BUDGET`` by the reference's CPU on them (a round runs each once per side)."""
+    """The meter for these timed tests: their rounds are held to ``ROUND_BUDGET`` (a
+    round runs each once per side; ``min_pairs`` rounds at least): drawn inputs by the
+    reference's CPU on them, and every timed test (hidden ones, a memorizable
+    problem's visible ones: a program that runs for seconds) by the baseline's first
+    pass (``MeterConfig.round_budget``, said in the verdict's timing line when it
+    held the rounds down). Drawn inputs say so."""
+    if not meter.legacy and meter.round_budget is None:
+        meter = replace(meter, round_budget=ROUND_BUDGET)
     if not unseen.generated_tests:
         return meter
     out = replace(meter, drawn_inputs=True)
