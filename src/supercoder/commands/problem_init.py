@@ -339,7 +339,13 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         typer.echo(report.answer)
     if report.domain:
         typer.echo(f"domain: {report.domain}")
-    if report.kept_hidden:
+    if report.kept_hidden and report.short:
+        typer.echo(
+            f"note: {report.short}; the largest input(s) ({', '.join(report.kept_hidden)}) "
+            "are kept hidden (hidden/): a check whose draws all run under 5 ms times them, "
+            "and the model never sees them; --show-all keeps every input visible"
+        )
+    elif report.kept_hidden:
         typer.echo(
             f"note: no input the model has not seen can be drawn ({report.stale}): the "
             f"largest input(s) ({', '.join(report.kept_hidden)}) are kept hidden (hidden/): "

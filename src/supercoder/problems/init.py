@@ -174,6 +174,7 @@ class InitReport:
     stale: str = ""  # why no input the model has not seen can be drawn ("": one can)
     kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
     answer: str = ""  # which unit is the answer and why (multi-unit programs)
+    short: str = ""  # why drawn inputs may be too short to time where visible ones are not
 
 
 def init_problem(
@@ -263,10 +264,11 @@ def create_problem(
         )
         kept: tuple[str, ...] = ()
         worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
-        if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
+        short = "" if stale or not filled.reads_input else _short_draws(staging, filled.cpu)
+        if (stale or short) and worth and not opts.show_all and not any(t.hidden for t in tests):
             kept = _keep_largest_hidden(staging, tests, filled.cpu)
             tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
-            domain = _say_no_fresh(staging, stale) or domain
+            domain = (_say_no_fresh(staging, stale) or domain) if stale else domain
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -300,6 +302,7 @@ def create_problem(
         stale,
         kept,
         _answer_line(build, opts),
+        short if kept else "",
     )
 
 
@@ -905,6 +908,28 @@ def _stale(model: InputModel, own: Sequence[bytes]) -> str:
 
 
 HIDE_SHARE = 4  # at most a quarter of the inputs (at least one) are kept hidden
+SHORT_FACTOR = 4  # drawn inputs this many times shorter than the longest visible one
+
+
+def _short_draws(folder: Path, cpu: Sequence[float]) -> str:
+    """Why the model's draws may all run under the meter's floor although the inputs
+    given do not ("": they reach it): the domain's top stratum is within 2x the floor
+    and the longest visible input runs ``SHORT_FACTOR`` times longer (the model misses
+    what makes the real inputs long: a check would draw nothing it can time)."""
+    path = folder / FILE
+    if not path.is_file():
+        return ""
+    try:
+        top = float(InputModel(json.loads(path.read_text())).domain.get("top_seconds") or 0)
+    except (ValueError, TypeError, AttributeError):
+        return ""
+    longest = max(cpu, default=0.0)
+    if top <= 0 or top >= 2 * FLOOR_SECONDS or longest < max(FLOOR_SECONDS, SHORT_FACTOR * top):
+        return ""
+    return (
+        f"the input model's largest draws run {top * 1000:.1f} ms of reference CPU, the "
+        f"longest input given {longest * 1000:.1f} ms: the model misses what makes it long"
+    )
 
 
 def _keep_largest_hidden(
