@@ -37,11 +37,19 @@ refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its 
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
 ``i`` at most field ``j`` (``l r`` queries). ``"pow2": true``: an integer drawn as a
-power of two (every value seen was one: an FFT's sizes); ``{"word": {"one_of": [...]}}``:
+power of two (every value seen was one: an FFT's sizes); ``"mult": D``: every value seen
+was a multiple of D (200 1000 2000): drawn as multiples of it where the domain's
+``refine`` says ``multiples`` (the reference refused other values) or the field says
+``"multiple": true`` (a size on the command line, over 64: a benchmark's sizes); ``{"word": {"one_of": [...]}}``:
 one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
 ``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
-milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
+milliseconds. ``{"pick": [BODY, ...]}``: one of these bodies (``"script": true``: the inputs are an
+interpreter's scripts, ``is_script``; each visible script is a body of its lines as
+written, fixed text around its integer literals, which are sizes: ``fib(35)`` is drawn
+as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
+line's ``"glue": true``: its fields joined with nothing between them).
+``"args": true``: the first line drawn is the run's command-line arguments
 (a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
 one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
 input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
@@ -288,6 +296,9 @@ class _Infer:
             out: dict[str, Any] = {"int": [min(values), max(values)]}
             if _powers_of_two(values):
                 out["pow2"] = True  # 4096 8192 32768: an FFT's sizes
+            step = _common_step(values)
+            if step:
+                out["mult"] = step  # 200 1000 2000: drawn as multiples under "multiples"
             bound = self.bound(column, values)
             if bound:
                 out["max"] = bound
@@ -362,6 +373,30 @@ def _powers_of_two(values: list[int]) -> bool:
         and max(values) >= 8
         and all(v >= 1 and v & (v - 1) == 0 for v in values)
     )
+
+
+def _common_step(values: list[int]) -> int:
+    """The common divisor (at least 2) of a few positive values, several distinct ones
+    seen (mandelbrot's 200 1000 2000: a width the program needs a multiple of 8); 0 where
+    there is none."""
+    if len(values) < 3 or len(set(values)) < 2 or min(values) < 2:
+        return 0
+    g = 0
+    for v in values:
+        g = math.gcd(g, v)
+    return g if g >= 2 else 0
+
+
+def _mult_of(v: int, lo: int, hi: int, step: int) -> int:
+    """The multiple of ``step`` nearest ``v`` within [lo, hi] where one is."""
+    if step < 2:
+        return v
+    m = max(step, round(v / step) * step)
+    while m > hi and m - step >= max(lo, step):
+        m -= step
+    while m < lo and m + step <= hi:
+        m += step
+    return m
 
 
 def _pow2_of(v: int, lo: int, hi: int) -> int:
@@ -446,7 +481,7 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
                     field["size"] = True
                 if "int" in field and name in exps:
                     field["size"] = field["exp"] = True  # a size by its power of two
-        else:
+        elif "body" in node:
             _mark_sizes(node["body"], sizes, False, exps)
 
 
@@ -504,6 +539,71 @@ def _keep_name(body: list, name: str, args: bool) -> None:
             w["fixed"] = name
 
 
+ARGS_STEP_MIN = 64  # a command-line size above this (not a depth) keeps its step
+
+
+def _args_steps(body: list) -> None:
+    """A size on the command line whose visible values share a step (mandelbrot's
+    widths 200 1000 2000, spectralnorm's 100 5500) is drawn as multiples of it
+    (``"multiple": true``): a benchmark's author picks sizes the program is made for (a
+    width that is not a multiple of 8 races there); a depth (all values small, 10 12 14)
+    steps by one instead."""
+    first = body[0] if body else {}
+    for f in first.get("line", []) if isinstance(first, dict) else []:
+        if isinstance(f, dict) and f.get("mult") and int(f["int"][0]) > ARGS_STEP_MIN:
+            f["multiple"] = True
+
+
+_LITERAL = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # an integer literal of a script
+_CODE = "(){};=[]"
+SCRIPT_LITERAL_MIN = 3  # smaller literals (0, 1, 2: n < 2, i + 1) are structure: kept
+
+
+def is_script(texts: Sequence[str]) -> bool:
+    """Are these inputs program text (an interpreter's scripts: ``fun fib(n) {``),
+    rather than data? Every one has several lines, most of its tokens hold a letter, and
+    code punctuation (``(){};=[]``) is common in it."""
+    if not texts:
+        return False
+    for text in texts:
+        tokens = text.split()
+        if len([ln for ln in text.split("\n") if ln.strip()]) < 2 or not tokens:
+            return False
+        if sum(1 for t in tokens if any(c.isalpha() for c in t)) < 0.5 * len(tokens):
+            return False
+        dense = len(text) - sum(1 for c in text if c.isspace())
+        if sum(text.count(c) for c in _CODE) < max(4, 0.02 * dense):
+            return False
+    return True
+
+
+def _script(text: str, args_line: str | None) -> list[dict]:
+    """One visible script as lines of fixed text and integer literals: each literal of
+    at least ``SCRIPT_LITERAL_MIN`` a size drawn from three quarters of it up to it
+    (grown or shrunk with the domain), the rest of the text as written."""
+    nodes: list[dict] = []
+    if args_line is not None:
+        nodes.append({"line": [{"word": {"fixed": args_line}}] if args_line else []})
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        fields: list[dict] = []
+        at = 0
+        for m in _LITERAL.finditer(line):
+            v = int(m[0])
+            if v < SCRIPT_LITERAL_MIN or m[0].startswith("0"):
+                continue
+            if line[at : m.start()]:
+                fields.append({"word": {"fixed": line[at : m.start()]}})
+            fields.append({"int": [max(SCRIPT_LITERAL_MIN, (3 * v + 3) // 4), v], "size": True})
+            at = m.end()
+        if line[at:] or not fields:
+            fields.append({"word": {"fixed": line[at:]}})
+        nodes.append({"line": fields, "glue": True} if len(fields) > 1 else {"line": fields})
+    return nodes
+
+
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
@@ -526,11 +626,24 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
             continue
     if not texts:
         raise UserError("no text input to infer an input model from")
+    longest = max(len(t.encode()) for t in texts)
+    bodies = [t.split("\n", 1)[1] if args and "\n" in t else ("" if args else t) for t in texts]
+    if is_script(bodies):  # an interpreter's scripts: as written, their literals drawn anew
+        scripts = [
+            _script(b, t.split("\n", 1)[0] if args else None)
+            for t, b in zip(texts, bodies, strict=True)
+        ]
+        spec = {"format": FORMAT, "body": [{"pick": scripts}], "longest": longest}
+        spec["script"] = True
+        if data_file is not None:
+            spec["data_file"] = data_file
+        return InputModel({**spec, "args": True} if args else spec)
     inf = _Infer()
     body = inf.seq([(_lines(t), {}) for t in texts])
     _mark_sizes(body, inf.sizes, True, _exponents(body))
-    longest = max(len(t.encode()) for t in texts)
     spec = {"format": FORMAT, "body": body, "longest": longest}
+    if args:
+        _args_steps(body)
     if data_file is not None:  # drawn inputs are drawn files of that name (empty stdin)
         spec["data_file"] = data_file
         _keep_name(body, data_file, args)
@@ -734,6 +847,7 @@ class _Draw:
         self.letters = bool(domain.get("letters"))
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
+        self.multiples = "multiples" in refine
         self.declared = declared or {}
         self.deadline = deadline
         self.ticks = 0
@@ -754,12 +868,17 @@ class _Draw:
 
     def nodes(self, nodes: list[dict], env: dict[str, int], lines: list[str]) -> None:
         for node in nodes:
+            if "pick" in node:  # one of the visible scripts
+                alternatives = [a for a in node["pick"] if isinstance(a, list)]
+                if alternatives:
+                    self.nodes(alternatives[self.rng.randrange(len(alternatives))], env, lines)
+                continue
             if "line" in node:
                 values = self.fields(node["line"], env)
                 for i, j in _pairs(node, node["line"]):
                     if int(values[i]) > int(values[j]):
                         values[i], values[j] = values[j], values[i]
-                lines.append(" ".join(values))
+                lines.append(("" if node.get("glue") else " ").join(values))
                 continue
             n = self.count(node["repeat"], env)
             body = node["body"]
@@ -931,6 +1050,11 @@ class _Draw:
                 values = g.integers(lo, hi, endpoint=True, size=n)
             if f.get("pow2"):
                 values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
+                step = int(f["mult"])
+                values = np.array(
+                    [_mult_of(v, lo, hi, step) for v in values.tolist()], dtype=np.int64
+                )
             if raw:
                 return values
             out = list(map(str, values.tolist()))
@@ -1056,6 +1180,8 @@ class _Draw:
                 v = rng.randint(lo, hi)
             if f.get("pow2"):
                 v = _pow2_of(v, lo, hi)
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
+                v = _mult_of(v, lo, hi, int(f["mult"]))
             if f.get("name"):
                 env[f["name"]] = v
                 if 0 <= v <= 62:
@@ -1214,6 +1340,9 @@ def _fields(
                     out.append((f["run"]["of"], f"line {at}, each value", True))
                 else:
                     out.append((f, f"line {at}, value {j + 1}", inside))
+        elif "pick" in node:  # a script's literals
+            for alt in node["pick"] if isinstance(node["pick"], list) else []:
+                out += _fields(alt if isinstance(alt, list) else [], True, f"{at} (script), line ")
         else:
             out += _fields(node.get("body") or [], True, f"{at} (repeated), line ")
     return out

@@ -57,7 +57,13 @@ class RefResult:
 
     def message(self, label: str = DEFAULT_LABEL) -> str:
         """What a user is told when this input stops ``problem init``."""
-        if self.failure in (TIMEOUT, RUNTIME_ERROR):
+        if self.failure == TIMEOUT:
+            return (
+                f"{label} failed on {self.name}: {self.detail}; a test must run within the "
+                f"limit: leave {self.name} out or give a smaller one (a check times inputs "
+                "drawn at sizes that run in milliseconds), or raise problem init --timeout"
+            )
+        if self.failure == RUNTIME_ERROR:
             return f"{label} failed on {self.name}: {self.detail}"
         if self.failure == NONDETERMINISTIC:
             head = f"{label} is non-deterministic on {self.name}: two runs printed different output"
