@@ -65,7 +65,7 @@ import random
 import re
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -74,10 +74,13 @@ from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.problems.loading import own_file
 from supercoder.types import (
     ARGS_MARK,
+    Files,
     Problem,
     data_file_view,
     from_data_file_view,
     is_data_file_name,
+    split_run,
+    with_args,
 )
 
 FORMAT = "supercoder-input-model/1"
@@ -609,6 +612,7 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
     their arguments as a first line (``"args": true``): a size set on the command line
     is drawn like any other number."""
+    raw = list(inputs)
     views = [data_file_view(d) for d in inputs]  # a test's one data file: its body
     names = {name for _, name in views}
     data_file = names.pop() if len(names) == 1 and None not in names else None
@@ -647,7 +651,31 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     if data_file is not None:  # drawn inputs are drawn files of that name (empty stdin)
         spec["data_file"] = data_file
         _keep_name(body, data_file, args)
-    return InputModel({**spec, "args": True} if args else spec)
+    shared = shared_files(raw) if data_file is None else ()
+    for name, _ in shared:  # the arguments name a file every input ships: kept so
+        _keep_name(body, name, args)
+    return InputModel({**spec, "args": True} if args else spec, shared)
+
+
+def shared_files(inputs: Sequence[bytes]) -> Files:
+    """The data files every one of ``inputs`` ships alike (name and bytes; text only):
+    a dictionary a program reads beside its stdin (``anagram words 2``), which every
+    input drawn from a model of their stdin ships too. Empty where one input ships a
+    file the others lack or ship otherwise."""
+    common: dict[str, bytes] | None = None
+    for data in inputs:
+        files = dict(split_run(data)[1])
+        common = files if common is None else {n: b for n, b in common.items() if files.get(n) == b}
+        if not common:
+            return ()
+    out = []
+    for name, body in sorted((common or {}).items()):
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return ()  # a drawn input is text: a binary file cannot ride along
+        out.append((name, body))
+    return tuple(out)
 
 
 class DrawRefused(UserError):
@@ -657,9 +685,12 @@ class DrawRefused(UserError):
 
 @dataclass(frozen=True)
 class InputModel:
-    """An input model (the module docstring); ``spec`` is its JSON."""
+    """An input model (the module docstring); ``spec`` is its JSON; ``files``, the data
+    files every drawn input ships (``shared_files`` of the problem's inputs: not part
+    of the JSON, which models text only)."""
 
     spec: dict
+    files: Files = field(default=(), compare=False, repr=False)
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.spec, sort_keys=True).encode()).hexdigest()
@@ -679,12 +710,16 @@ class InputModel:
 
     def with_domain(self, domain: dict) -> InputModel:
         """This model with its ``domain`` section replaced."""
-        return InputModel({**self.spec, "domain": domain})
+        return InputModel({**self.spec, "domain": domain}, self.files)
+
+    def with_files(self, files: Files) -> InputModel:
+        """This model, its drawn inputs shipping ``files`` (``shared_files``)."""
+        return InputModel(self.spec, tuple(files))
 
     def with_constraints(self, constraints: Sequence[str]) -> InputModel:
         """This model with declared ``constraints`` (checked: UserError naming one that
         does not parse or maps onto no field)."""
-        model = InputModel({**self.spec, "constraints": list(constraints)})
+        model = InputModel({**self.spec, "constraints": list(constraints)}, self.files)
         resolve_constraints(model.spec)
         return model
 
@@ -757,6 +792,10 @@ class InputModel:
         text = ARGS_MARK.decode() + text if self.spec.get("args") else text
         name = self.spec.get("data_file")
         if not isinstance(name, str) or not is_data_file_name(name):
+            if self.files:  # the files every input ships alike
+                args, _, stdin = split_run(text.encode("utf-8", "surrogateescape"))
+                raw = with_args(args, stdin, self.files)
+                return raw.decode("utf-8", "surrogateescape")
             return text
         raw = from_data_file_view(text.encode("utf-8", "surrogateescape"), name)
         return raw.decode("utf-8", "surrogateescape")
@@ -1477,8 +1516,9 @@ def model_for(problem: Problem) -> InputModel | None:
     """The problem's stored model (``input_model.json``), else one inferred from all its
     inputs, cached by their content; None where its inputs are not text."""
     folder = problem.path
+    shared = shared_files([t.run_input() for t in problem.visible_tests])
     if folder and (Path(folder) / FILE).exists():
-        return load_input_model(own_file(Path(folder), Path(folder) / FILE))
+        return load_input_model(own_file(Path(folder), Path(folder) / FILE)).with_files(shared)
     inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:
@@ -1486,11 +1526,11 @@ def model_for(problem: Problem) -> InputModel | None:
     path = cache_dir() / "unseen" / "models" / f"{h.hexdigest()[:32]}.json"
     if path.is_file():
         try:
-            return InputModel(json.loads(path.read_text()))
+            return InputModel(json.loads(path.read_text()), shared)
         except ValueError:
             pass
     try:
-        model = infer(inputs)
+        model = infer(inputs).with_files(shared)
     except UserError:
         return None
     atomic_write_text(path, json.dumps(model.spec))

@@ -460,8 +460,8 @@ def _ship_hint(name: str) -> str:
     if name.startswith("/") or ".." in parts:
         base = shlex.quote(parts[-1] or "data")
         return (
-            f"a file outside the working folder cannot be placed there: name it {base} in "
-            f"the arguments and ship it with --files {base}={shlex.quote(name)}"
+            f"it is not there from this folder: give its path from here with --files PATH "
+            f"(the run's folder gets it as {base}, and the arguments name it so)"
         )
     return (
         f"ship the file with --files {shlex.quote(name)}, placed in the working folder of every run"
