@@ -160,7 +160,8 @@ class DrawOptions:
 
     Fields:
         constraint: a constraint of the input, as a statement gives it (repeatable):
-            '1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5'. Names map onto the
+            '1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5', 'N=2^k' (a power of
+            two), 'N=2^K' (two to the power of K, declared before it). Names map onto the
             inferred model's numbers in reading order (plain names: numbers outside
             repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn
             inputs never pass them.
