@@ -89,6 +89,8 @@ class InitConfig:
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
         exit_code: the exit status the program's official runs end with (0 by default).
+        stderr: compare what the runs write on stderr too: every build links
+            ``STDERR_UNIT`` (stderr made stdout's pipe, as ``2>&1``).
         generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
             the first source of the timed inputs; checked by a run in the sandbox.
         sources: further C files of the program (``problems/sources.py``).
