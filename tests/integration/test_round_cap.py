@@ -33,3 +33,16 @@ def test_a_long_programs_rounds_are_held_to_the_round_budget(tmp_path: Path) -> 
     free = evaluate(problem, baseline_asm(problem), roomy)
     assert "timed in" not in free.context.measurement.timing
     assert max(r for t in free.tests for r in t.sample_rounds) == 5
+
+
+def test_a_spent_cpu_budget_never_cuts_a_check_below_its_minimum_rounds(tmp_path: Path) -> None:
+    sandbox_or_skip()
+    folder = make_sum_problem(tmp_path / "noin", hidden=False)
+    (folder / "problem.json").write_text(json.dumps({"reads_input": False}))
+    problem = load_problem(folder)
+    # a budget spent by the first pass (what a search's last stages may hand a slow
+    # program): the comparison still takes its 4 rounds, then stops
+    spent = CheckConfig(meter=MeterConfig(max_cpu_seconds=1e-9, target_halfwidth=1e-9))
+    verdict = evaluate(problem, baseline_asm(problem), spent)
+    assert verdict.correct and verdict.speedup is not None
+    assert {r for t in verdict.tests for r in t.sample_rounds} == {0, 1, 2, 3}

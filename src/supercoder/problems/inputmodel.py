@@ -37,11 +37,19 @@ refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its 
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
 ``i`` at most field ``j`` (``l r`` queries). ``"pow2": true``: an integer drawn as a
-power of two (every value seen was one: an FFT's sizes); ``{"word": {"one_of": [...]}}``:
+power of two (every value seen was one: an FFT's sizes); ``"mult": D``: every value seen
+was a multiple of D (200 1000 2000): drawn as multiples of it where the domain's
+``refine`` says ``multiples`` (the reference refused other values) or the field says
+``"multiple": true`` (a size on the command line, over 64: a benchmark's sizes); ``{"word": {"one_of": [...]}}``:
 one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
 ``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
-milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
+milliseconds. ``{"pick": [BODY, ...]}``: one of these bodies (``"script": true``: the inputs are an
+interpreter's scripts, ``is_script``; each visible script is a body of its lines as
+written, fixed text around its integer literals, which are sizes: ``fib(35)`` is drawn
+as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
+line's ``"glue": true``: its fields joined with nothing between them).
+``"args": true``: the first line drawn is the run's command-line arguments
 (a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
 one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
 input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
@@ -59,7 +67,7 @@ import random
 import re
 import time
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -68,10 +76,13 @@ from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.problems.loading import own_file
 from supercoder.types import (
     ARGS_MARK,
+    Files,
     Problem,
     data_file_view,
     from_data_file_view,
     is_data_file_name,
+    split_run,
+    with_args,
 )
 
 FORMAT = "supercoder-input-model/1"
@@ -291,6 +302,9 @@ class _Infer:
             out: dict[str, Any] = {"int": [min(values), max(values)]}
             if _powers_of_two(values):
                 out["pow2"] = True  # 4096 8192 32768: an FFT's sizes
+            step = _common_step(values)
+            if step:
+                out["mult"] = step  # 200 1000 2000: drawn as multiples under "multiples"
             bound = self.bound(column, values)
             if bound:
                 out["max"] = bound
@@ -365,6 +379,30 @@ def _powers_of_two(values: list[int]) -> bool:
         and max(values) >= 8
         and all(v >= 1 and v & (v - 1) == 0 for v in values)
     )
+
+
+def _common_step(values: list[int]) -> int:
+    """The common divisor (at least 2) of a few positive values, several distinct ones
+    seen (mandelbrot's 200 1000 2000: a width the program needs a multiple of 8); 0 where
+    there is none."""
+    if len(values) < 3 or len(set(values)) < 2 or min(values) < 2:
+        return 0
+    g = 0
+    for v in values:
+        g = math.gcd(g, v)
+    return g if g >= 2 else 0
+
+
+def _mult_of(v: int, lo: int, hi: int, step: int) -> int:
+    """The multiple of ``step`` nearest ``v`` within [lo, hi] where one is."""
+    if step < 2:
+        return v
+    m = max(step, round(v / step) * step)
+    while m > hi and m - step >= max(lo, step):
+        m -= step
+    while m < lo and m + step <= hi:
+        m += step
+    return m
 
 
 def _pow2_of(v: int, lo: int, hi: int) -> int:
@@ -449,7 +487,7 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
                     field["size"] = True
                 if "int" in field and name in exps:
                     field["size"] = field["exp"] = True  # a size by its power of two
-        else:
+        elif "body" in node:
             _mark_sizes(node["body"], sizes, False, exps)
 
 
@@ -519,11 +557,77 @@ def _no_cycle_collector() -> Iterator[None]:
             gc.enable()
 
 
+ARGS_STEP_MIN = 64  # a command-line size above this (not a depth) keeps its step
+
+
+def _args_steps(body: list) -> None:
+    """A size on the command line whose visible values share a step (mandelbrot's
+    widths 200 1000 2000, spectralnorm's 100 5500) is drawn as multiples of it
+    (``"multiple": true``): a benchmark's author picks sizes the program is made for (a
+    width that is not a multiple of 8 races there); a depth (all values small, 10 12 14)
+    steps by one instead."""
+    first = body[0] if body else {}
+    for f in first.get("line", []) if isinstance(first, dict) else []:
+        if isinstance(f, dict) and f.get("mult") and int(f["int"][0]) > ARGS_STEP_MIN:
+            f["multiple"] = True
+
+
+_LITERAL = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # an integer literal of a script
+_CODE = "(){};=[]"
+SCRIPT_LITERAL_MIN = 3  # smaller literals (0, 1, 2: n < 2, i + 1) are structure: kept
+
+
+def is_script(texts: Sequence[str]) -> bool:
+    """Are these inputs program text (an interpreter's scripts: ``fun fib(n) {``),
+    rather than data? Every one has several lines, most of its tokens hold a letter, and
+    code punctuation (``(){};=[]``) is common in it."""
+    if not texts:
+        return False
+    for text in texts:
+        tokens = text.split()
+        if len([ln for ln in text.split("\n") if ln.strip()]) < 2 or not tokens:
+            return False
+        if sum(1 for t in tokens if any(c.isalpha() for c in t)) < 0.5 * len(tokens):
+            return False
+        dense = len(text) - sum(1 for c in text if c.isspace())
+        if sum(text.count(c) for c in _CODE) < max(4, 0.02 * dense):
+            return False
+    return True
+
+
+def _script(text: str, args_line: str | None) -> list[dict]:
+    """One visible script as lines of fixed text and integer literals: each literal of
+    at least ``SCRIPT_LITERAL_MIN`` a size drawn from three quarters of it up to it
+    (grown or shrunk with the domain), the rest of the text as written."""
+    nodes: list[dict] = []
+    if args_line is not None:
+        nodes.append({"line": [{"word": {"fixed": args_line}}] if args_line else []})
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        fields: list[dict] = []
+        at = 0
+        for m in _LITERAL.finditer(line):
+            v = int(m[0])
+            if v < SCRIPT_LITERAL_MIN or m[0].startswith("0"):
+                continue
+            if line[at : m.start()]:
+                fields.append({"word": {"fixed": line[at : m.start()]}})
+            fields.append({"int": [max(SCRIPT_LITERAL_MIN, (3 * v + 3) // 4), v], "size": True})
+            at = m.end()
+        if line[at:] or not fields:
+            fields.append({"word": {"fixed": line[at:]}})
+        nodes.append({"line": fields, "glue": True} if len(fields) > 1 else {"line": fields})
+    return nodes
+
+
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
     their arguments as a first line (``"args": true``): a size set on the command line
     is drawn like any other number."""
+    raw = list(inputs)
     views = [data_file_view(d) for d in inputs]  # a test's one data file: its body
     names = {name for _, name in views}
     data_file = names.pop() if len(names) == 1 and None not in names else None
@@ -541,16 +645,53 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
             continue
     if not texts:
         raise UserError("no text input to infer an input model from")
+    longest = max(len(t.encode()) for t in texts)
+    bodies = [t.split("\n", 1)[1] if args and "\n" in t else ("" if args else t) for t in texts]
+    if is_script(bodies):  # an interpreter's scripts: as written, their literals drawn anew
+        scripts = [
+            _script(b, t.split("\n", 1)[0] if args else None)
+            for t, b in zip(texts, bodies, strict=True)
+        ]
+        spec = {"format": FORMAT, "body": [{"pick": scripts}], "longest": longest}
+        spec["script"] = True
+        if data_file is not None:
+            spec["data_file"] = data_file
+        return InputModel({**spec, "args": True} if args else spec)
     inf = _Infer()
     with _no_cycle_collector():  # millions of token tuples, none in a cycle
         body = inf.seq([(_lines(t), {}) for t in texts])
     _mark_sizes(body, inf.sizes, True, _exponents(body))
-    longest = max(len(t.encode()) for t in texts)
     spec = {"format": FORMAT, "body": body, "longest": longest}
+    if args:
+        _args_steps(body)
     if data_file is not None:  # drawn inputs are drawn files of that name (empty stdin)
         spec["data_file"] = data_file
         _keep_name(body, data_file, args)
-    return InputModel({**spec, "args": True} if args else spec)
+    shared = shared_files(raw) if data_file is None else ()
+    for name, _ in shared:  # the arguments name a file every input ships: kept so
+        _keep_name(body, name, args)
+    return InputModel({**spec, "args": True} if args else spec, shared)
+
+
+def shared_files(inputs: Sequence[bytes]) -> Files:
+    """The data files every one of ``inputs`` ships alike (name and bytes; text only):
+    a dictionary a program reads beside its stdin (``anagram words 2``), which every
+    input drawn from a model of their stdin ships too. Empty where one input ships a
+    file the others lack or ship otherwise."""
+    common: dict[str, bytes] | None = None
+    for data in inputs:
+        files = dict(split_run(data)[1])
+        common = files if common is None else {n: b for n, b in common.items() if files.get(n) == b}
+        if not common:
+            return ()
+    out = []
+    for name, body in sorted((common or {}).items()):
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return ()  # a drawn input is text: a binary file cannot ride along
+        out.append((name, body))
+    return tuple(out)
 
 
 class DrawRefused(UserError):
@@ -560,9 +701,12 @@ class DrawRefused(UserError):
 
 @dataclass(frozen=True)
 class InputModel:
-    """An input model (the module docstring); ``spec`` is its JSON."""
+    """An input model (the module docstring); ``spec`` is its JSON; ``files``, the data
+    files every drawn input ships (``shared_files`` of the problem's inputs: not part
+    of the JSON, which models text only)."""
 
     spec: dict
+    files: Files = field(default=(), compare=False, repr=False)
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.spec, sort_keys=True).encode()).hexdigest()
@@ -582,12 +726,16 @@ class InputModel:
 
     def with_domain(self, domain: dict) -> InputModel:
         """This model with its ``domain`` section replaced."""
-        return InputModel({**self.spec, "domain": domain})
+        return InputModel({**self.spec, "domain": domain}, self.files)
+
+    def with_files(self, files: Files) -> InputModel:
+        """This model, its drawn inputs shipping ``files`` (``shared_files``)."""
+        return InputModel(self.spec, tuple(files))
 
     def with_constraints(self, constraints: Sequence[str]) -> InputModel:
         """This model with declared ``constraints`` (checked: UserError naming one that
         does not parse or maps onto no field)."""
-        model = InputModel({**self.spec, "constraints": list(constraints)})
+        model = InputModel({**self.spec, "constraints": list(constraints)}, self.files)
         resolve_constraints(model.spec)
         return model
 
@@ -660,6 +808,10 @@ class InputModel:
         text = ARGS_MARK.decode() + text if self.spec.get("args") else text
         name = self.spec.get("data_file")
         if not isinstance(name, str) or not is_data_file_name(name):
+            if self.files:  # the files every input ships alike
+                args, _, stdin = split_run(text.encode("utf-8", "surrogateescape"))
+                raw = with_args(args, stdin, self.files)
+                return raw.decode("utf-8", "surrogateescape")
             return text
         raw = from_data_file_view(text.encode("utf-8", "surrogateescape"), name)
         return raw.decode("utf-8", "surrogateescape")
@@ -750,6 +902,7 @@ class _Draw:
         self.letters = bool(domain.get("letters"))
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
+        self.multiples = "multiples" in refine
         self.declared = declared or {}
         self.deadline = deadline
         self.ticks = 0
@@ -770,12 +923,17 @@ class _Draw:
 
     def nodes(self, nodes: list[dict], env: dict[str, int], lines: list[str]) -> None:
         for node in nodes:
+            if "pick" in node:  # one of the visible scripts
+                alternatives = [a for a in node["pick"] if isinstance(a, list)]
+                if alternatives:
+                    self.nodes(alternatives[self.rng.randrange(len(alternatives))], env, lines)
+                continue
             if "line" in node:
                 values = self.fields(node["line"], env)
                 for i, j in _pairs(node, node["line"]):
                     if int(values[i]) > int(values[j]):
                         values[i], values[j] = values[j], values[i]
-                lines.append(" ".join(values))
+                lines.append(("" if node.get("glue") else " ").join(values))
                 continue
             n = self.count(node["repeat"], env)
             body = node["body"]
@@ -945,8 +1103,16 @@ class _Draw:
                 values = np.rint(lo + (hi - lo) * np.sqrt(u)).astype(np.int64)
             else:
                 values = g.integers(lo, hi, endpoint=True, size=n)
-            if f.get("pow2"):
+            dec = self.declared.get(id(f), {})
+            if dec.get("pow_of") in env:  # declared N=2^K: two to K's power
+                values = np.full(n, 1 << max(0, min(40, int(env[dec["pow_of"]]))), dtype=np.int64)
+            elif f.get("pow2") or dec.get("pow2"):
                 values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
+                step = int(f["mult"])
+                values = np.array(
+                    [_mult_of(v, lo, hi, step) for v in values.tolist()], dtype=np.int64
+                )
             if raw:
                 return values
             out = list(map(str, values.tolist()))
@@ -1070,8 +1236,13 @@ class _Draw:
                 v = self.sized(lo, hi) if hi >= 0 and lo >= 0 else rng.randint(lo, hi)
             else:
                 v = rng.randint(lo, hi)
-            if f.get("pow2"):
+            dec = self.declared.get(id(f), {})
+            if dec.get("pow_of") in env:  # declared N=2^K: two to K's power
+                v = 1 << max(0, min(40, int(env[dec["pow_of"]])))
+            elif f.get("pow2") or dec.get("pow2"):
                 v = _pow2_of(v, lo, hi)
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
+                v = _mult_of(v, lo, hi, int(f["mult"]))
             if f.get("name"):
                 env[f["name"]] = v
                 if 0 <= v <= 62:
@@ -1111,6 +1282,7 @@ _REL = re.compile(r"(<=|>=|≤|≥|<|>|=)")
 _NUMBER = re.compile(
     r"^([+-]?)\s*(?:(\d+(?:\.\d+)?)\s*(?:[*x×·]\s*)?)?(?:10\s*\^\s*\{?(\d+)\}?|[eE](\d+))?$"
 )
+_POWER = re.compile(r"^2\s*\^\s*\{?([A-Za-z][A-Za-z0-9]*)\}?$")  # 2^k, 2^{K}
 _NAME = re.compile(r"^(\|?)([A-Za-z][A-Za-z0-9]*)(?:_\{?[a-z]+\}?|\[[a-z]+\])?\|?$")
 
 
@@ -1126,8 +1298,9 @@ def _number(text: str) -> int | None:
 
 
 def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | str | None]]:
-    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``:
-    (name, kind, lo, hi) per name (kind ``int``, ``element`` for a subscripted name,
+    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``,
+    ``N=2^k`` (a power of two; ``2^K``: two to the power of K, declared before it):
+    (name, kind, lo, hi) per name (hi ``"2^K"`` for a power) (kind ``int``, ``element`` for a subscripted name,
     ``length`` for ``|S|``; a bound is a number, another name, or None); UserError for
     anything else."""
     parts = [p.strip() for p in _REL.split(text.strip())]
@@ -1138,11 +1311,27 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
     )
     if not ops or len(ops) > 2 or not all(terms):
         raise bad
+
+    def names(term: str) -> list[tuple[str, str]]:
+        out = []
+        for piece in term.split(","):
+            m = _NAME.match(piece.strip())
+            if not m:
+                return []
+            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
+            out.append((m[2] if kind == "int" else piece.strip(), kind))
+        return out
+
     up = {"<=", "<", "≤"}
     if all(o in up for o in ops):
         pass
     elif all(o in {">=", ">", "≥"} for o in ops):
         terms, ops = terms[::-1], ["<" if o == ">" else "<=" for o in ops[::-1]]
+    elif ops == ["="] and _POWER.match(terms[1]) and names(terms[0]):
+        # N=2^k: a power of two; N=2^K with K a number declared before it: two to its power
+        return [
+            (name, kind, None, "2^" + _POWER.match(terms[1])[1]) for name, kind in names(terms[0])
+        ]
     elif ops == ["="]:  # N=5 (or 5=N): that value only
         name, value = terms if _number(terms[1]) is not None else terms[::-1]
         terms, ops = [value, name, value], ["<=", "<="]
@@ -1157,16 +1346,6 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
         if m and not m[1] and strict == 0:
             return m[2]
         raise bad
-
-    def names(term: str) -> list[tuple[str, str]]:
-        out = []
-        for piece in term.split(","):
-            m = _NAME.match(piece.strip())
-            if not m:
-                return []
-            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
-            out.append((m[2] if kind == "int" else piece.strip(), kind))
-        return out
 
     if len(terms) == 3:
         lo_t, mid, hi_t = terms
@@ -1230,6 +1409,9 @@ def _fields(
                     out.append((f["run"]["of"], f"line {at}, each value", True))
                 else:
                     out.append((f, f"line {at}, value {j + 1}", inside))
+        elif "pick" in node:  # a script's literals
+            for alt in node["pick"] if isinstance(node["pick"], list) else []:
+                out += _fields(alt if isinstance(alt, list) else [], True, f"{at} (script), line ")
         else:
             out += _fields(node.get("body") or [], True, f"{at} (repeated), line ")
     return out
@@ -1283,6 +1465,19 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
                 taken[name] = free[0]
             f, where = taken[name]
             entry = out.setdefault(id(f), {})
+            if isinstance(hi, str) and hi.startswith("2^"):
+                target = taken.get(hi[2:]) or by_name.get(hi[2:])
+                if target is not None and target[0].get("name"):
+                    entry["pow_of"] = target[0]["name"]  # two to that number's power
+                    lines.append(
+                        f"{name} -> {f.get('name') or 'the values'} ({where}) = 2^{hi[2:]}"
+                    )
+                else:
+                    entry["pow2"] = True  # a power of two
+                    lines.append(
+                        f"{name} -> {f.get('name') or 'the values'} ({where}) a power of two"
+                    )
+                continue
             for key_, value in (("lo", lo), ("hi", hi)):
                 if isinstance(value, int):
                     entry[key_] = value
@@ -1337,8 +1532,9 @@ def model_for(problem: Problem) -> InputModel | None:
     """The problem's stored model (``input_model.json``), else one inferred from all its
     inputs, cached by their content; None where its inputs are not text."""
     folder = problem.path
+    shared = shared_files([t.run_input() for t in problem.visible_tests])
     if folder and (Path(folder) / FILE).exists():
-        return load_input_model(own_file(Path(folder), Path(folder) / FILE))
+        return load_input_model(own_file(Path(folder), Path(folder) / FILE)).with_files(shared)
     inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:
@@ -1346,11 +1542,11 @@ def model_for(problem: Problem) -> InputModel | None:
     path = cache_dir() / "unseen" / "models" / f"{h.hexdigest()[:32]}.json"
     if path.is_file():
         try:
-            return InputModel(json.loads(path.read_text()))
+            return InputModel(json.loads(path.read_text()), shared)
         except ValueError:
             pass
     try:
-        model = infer(inputs)
+        model = infer(inputs).with_files(shared)
     except UserError:
         return None
     atomic_write_text(path, json.dumps(model.spec))

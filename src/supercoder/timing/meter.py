@@ -132,7 +132,8 @@ class MeterConfig:
         target_halfwidth: stop once the aggregate's reported log-space 95% CI
             half-width (the floor included) is within it (``precise_enough``).
         min_test_seconds: a test whose baseline is shorter is not timed.
-        max_cpu_seconds: CPU budget of one comparison.
+        max_cpu_seconds: CPU budget of one comparison (it stops the rounds once spent,
+            never before ``min_pairs`` of them).
         bootstrap: bootstrap resamples.
         seed: the run order; None: fresh per check (legacy: 0).
         legacy: the earlier, uncalibrated meter (``LEGACY_PROTOCOL``).
@@ -446,7 +447,9 @@ class Meter:
         for round_ in range(1, most):
             if round_ >= least:
                 active[:] = [c for c in active if not self._precise(group[c], timed)]
-            active[:] = [c for c in active if group[c].cpu <= budget]
+            # the CPU budget ends a candidate's timing, never before ``least`` rounds:
+            # an interval of one or two rounds is no interval
+            active[:] = [c for c in active if group[c].cpu <= budget or round_ < least]
             if not active:
                 break
             order = list(plan)
