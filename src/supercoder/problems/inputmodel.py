@@ -1087,7 +1087,10 @@ class _Draw:
                 values = np.rint(lo + (hi - lo) * np.sqrt(u)).astype(np.int64)
             else:
                 values = g.integers(lo, hi, endpoint=True, size=n)
-            if f.get("pow2"):
+            dec = self.declared.get(id(f), {})
+            if dec.get("pow_of") in env:  # declared N=2^K: two to K's power
+                values = np.full(n, 1 << max(0, min(40, int(env[dec["pow_of"]]))), dtype=np.int64)
+            elif f.get("pow2") or dec.get("pow2"):
                 values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
             elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
                 step = int(f["mult"])
@@ -1217,7 +1220,10 @@ class _Draw:
                 v = self.sized(lo, hi) if hi >= 0 and lo >= 0 else rng.randint(lo, hi)
             else:
                 v = rng.randint(lo, hi)
-            if f.get("pow2"):
+            dec = self.declared.get(id(f), {})
+            if dec.get("pow_of") in env:  # declared N=2^K: two to K's power
+                v = 1 << max(0, min(40, int(env[dec["pow_of"]])))
+            elif f.get("pow2") or dec.get("pow2"):
                 v = _pow2_of(v, lo, hi)
             elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
                 v = _mult_of(v, lo, hi, int(f["mult"]))
@@ -1260,6 +1266,7 @@ _REL = re.compile(r"(<=|>=|≤|≥|<|>|=)")
 _NUMBER = re.compile(
     r"^([+-]?)\s*(?:(\d+(?:\.\d+)?)\s*(?:[*x×·]\s*)?)?(?:10\s*\^\s*\{?(\d+)\}?|[eE](\d+))?$"
 )
+_POWER = re.compile(r"^2\s*\^\s*\{?([A-Za-z][A-Za-z0-9]*)\}?$")  # 2^k, 2^{K}
 _NAME = re.compile(r"^(\|?)([A-Za-z][A-Za-z0-9]*)(?:_\{?[a-z]+\}?|\[[a-z]+\])?\|?$")
 
 
@@ -1275,8 +1282,9 @@ def _number(text: str) -> int | None:
 
 
 def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | str | None]]:
-    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``:
-    (name, kind, lo, hi) per name (kind ``int``, ``element`` for a subscripted name,
+    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``,
+    ``N=2^k`` (a power of two; ``2^K``: two to the power of K, declared before it):
+    (name, kind, lo, hi) per name (hi ``"2^K"`` for a power) (kind ``int``, ``element`` for a subscripted name,
     ``length`` for ``|S|``; a bound is a number, another name, or None); UserError for
     anything else."""
     parts = [p.strip() for p in _REL.split(text.strip())]
@@ -1287,11 +1295,27 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
     )
     if not ops or len(ops) > 2 or not all(terms):
         raise bad
+
+    def names(term: str) -> list[tuple[str, str]]:
+        out = []
+        for piece in term.split(","):
+            m = _NAME.match(piece.strip())
+            if not m:
+                return []
+            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
+            out.append((m[2] if kind == "int" else piece.strip(), kind))
+        return out
+
     up = {"<=", "<", "≤"}
     if all(o in up for o in ops):
         pass
     elif all(o in {">=", ">", "≥"} for o in ops):
         terms, ops = terms[::-1], ["<" if o == ">" else "<=" for o in ops[::-1]]
+    elif ops == ["="] and _POWER.match(terms[1]) and names(terms[0]):
+        # N=2^k: a power of two; N=2^K with K a number declared before it: two to its power
+        return [
+            (name, kind, None, "2^" + _POWER.match(terms[1])[1]) for name, kind in names(terms[0])
+        ]
     elif ops == ["="]:  # N=5 (or 5=N): that value only
         name, value = terms if _number(terms[1]) is not None else terms[::-1]
         terms, ops = [value, name, value], ["<=", "<="]
@@ -1306,16 +1330,6 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
         if m and not m[1] and strict == 0:
             return m[2]
         raise bad
-
-    def names(term: str) -> list[tuple[str, str]]:
-        out = []
-        for piece in term.split(","):
-            m = _NAME.match(piece.strip())
-            if not m:
-                return []
-            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
-            out.append((m[2] if kind == "int" else piece.strip(), kind))
-        return out
 
     if len(terms) == 3:
         lo_t, mid, hi_t = terms
@@ -1435,6 +1449,19 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
                 taken[name] = free[0]
             f, where = taken[name]
             entry = out.setdefault(id(f), {})
+            if isinstance(hi, str) and hi.startswith("2^"):
+                target = taken.get(hi[2:]) or by_name.get(hi[2:])
+                if target is not None and target[0].get("name"):
+                    entry["pow_of"] = target[0]["name"]  # two to that number's power
+                    lines.append(
+                        f"{name} -> {f.get('name') or 'the values'} ({where}) = 2^{hi[2:]}"
+                    )
+                else:
+                    entry["pow2"] = True  # a power of two
+                    lines.append(
+                        f"{name} -> {f.get('name') or 'the values'} ({where}) a power of two"
+                    )
+                continue
             for key_, value in (("lo", lo), ("hi", hi)):
                 if isinstance(value, int):
                     entry[key_] = value

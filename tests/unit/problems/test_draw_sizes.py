@@ -230,3 +230,20 @@ def test_a_grid_then_as_many_rows_of_numbers_are_two_parts_not_pairs_of_lines() 
         assert all(len(ln.split()) == w for ln in lines[h + 1 :]) and len(lines) == 2 * h + 1
     same = [f"{n}\n" + "\n".join(f"{i} {i + 1}" for i in range(2 * n)) + "\n" for n in (3, 5)]
     assert infer([s.encode() for s in same]).spec["body"][1]["repeat"] == {"var": "v0"}
+
+
+def test_powers_of_two_can_be_declared_as_constraints() -> None:
+    """``--constraint 'N=2^k'`` (a power of two) and ``'N=2^K'`` (two to the power of an
+    earlier number) where one visible input cannot show the structure."""
+    one = infer([b"8\n" + b" ".join(b"%d" % i for i in range(8)) + b"\n"])
+    model = one.with_constraints(["1<=N<=4096", "N=2^k"])
+    for text in model.draw(random.Random(2), 12):
+        n, *values = map(int, text.split())
+        assert n & (n - 1) == 0 and len(values) == n, text[:80]
+    two = infer([b"3 8\n" + b" ".join(b"%d" % i for i in range(8)) + b"\n"])
+    model = two.with_constraints(["1<=K<=10", "N=2^K"])
+    drawn = model.draw(random.Random(3), 12)
+    for text in drawn:
+        k, n, *values = map(int, text.split())
+        assert n == 1 << k and len(values) == n, text[:80]
+    assert len({t.split()[0] for t in drawn}) > 1  # K itself varies
