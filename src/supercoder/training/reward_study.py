@@ -636,8 +636,9 @@ def recommend(rows: Sequence[Row]) -> tuple[Row | None, str]:
         why += f"; left out for paying an identical program: {', '.join(unfair)}"
     if best.on_gate > UNCERTAIN_GATE:
         why += (
-            f"; uncertain: {best.on_gate:.0%} of its timed completions sit on the gate, "
-            "so its agreement is a plug-in estimate (possibly optimistic)"
+            f"; uncertain: {best.on_gate:.0%} of its timed completions sit on the gate "
+            "(paid in some checks, not in others), where one stored check fixes the odds "
+            "only roughly"
         )
     if best.half_width > UNCERTAIN_SPREAD:
         why += (
