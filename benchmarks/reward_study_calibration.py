@@ -230,11 +230,12 @@ def main() -> None:
         line = f"{form:<22}{budget:>7}{fmt(pred):>11}{fmt(obs):>10}{d:>8}{live:>7}"
         print(f"{line}{on_gate:>9.0%}{100 * half:>6.1f}  {verdict}")
     within = [abs(r[4]) <= 10 for r in rows if r[4] is not None]
+    checked = f"read from {args.load}" if args.load else f"{wall:.0f}s wall"
     print(
         f"\n{sum(within)}/{len(within)} rows within +-10 points; {held}/{len(rows)} within or "
         f"marked uncertain by the study (more than {UNCERTAIN_GATE:.0%} of its completions on "
         f"the gate, or its 95% range of the pooled agreement wider than "
-        f"+-{100 * UNCERTAIN_SPREAD:.0f} points); checks: {wall:.0f}s wall, study: {study_cpu:.2f} CPU-s for "
+        f"+-{100 * UNCERTAIN_SPREAD:.0f} points); checks: {checked}, study: {study_cpu:.2f} CPU-s for "
         f"{len(studies)} studies of {len(FORMS)} forms x {len(budgets)} budgets"
     )
     if args.json:
