@@ -138,6 +138,9 @@ class TestsOptions:
             (repeatable). A file the arguments name that exists here is shipped without
             it; a NAME.files/ folder beside an input is that test's. /dev/stdin is the
             run's stdin.
+        stderr: compare what the program writes on stderr too, for a program that
+            prints its result there: every build links a unit that makes its stderr the
+            pipe its stdout is (as 2>&1 does), so both are compared in the order written.
     """
 
     __test__ = False  # not a pytest class
@@ -148,6 +151,7 @@ class TestsOptions:
     exit_code: int = field(default=0, metadata=flags("--exit-code", min=0, max=255))
     args: list[str] | None = None
     files: list[Path] | None = field(default=None, metadata=flags("--files", metavar="[NAME=]PATH"))
+    stderr: bool = False
 
 
 @dataclass(frozen=True)
@@ -209,6 +213,7 @@ def init_config(
         split=tests.split,
         timeout=tests.timeout,
         exit_code=tests.exit_code,
+        stderr=tests.stderr,
         generator=draws.generator,
         constraints=tuple(draws.constraint or ()),
         args=tuple(tests.args or ()),

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError, read_regular
-from supercoder.paths import staging_prefix
+from supercoder.paths import staging_prefix, temp_prefix
 from supercoder.problems.domain import (
     FLOOR_SECONDS,
     calibrate,
@@ -89,6 +89,8 @@ class InitConfig:
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
         exit_code: the exit status the program's official runs end with (0 by default).
+        stderr: compare what the runs write on stderr too: every build links
+            ``STDERR_UNIT`` (stderr made stdout's pipe, as ``2>&1``).
         generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
             the first source of the timed inputs; checked by a run in the sandbox.
         sources: further C files of the program (``problems/sources.py``).
@@ -136,6 +138,7 @@ class InitConfig:
     force: bool = False
     timeout: float = 20.0
     exit_code: int = 0
+    stderr: bool = False
     generator: Path | None = None
     sources: tuple[Path, ...] = ()
     constraints: tuple[str, ...] = ()
@@ -214,6 +217,14 @@ def create_problem(
     ``inputs_dir`` None: the program reads no input; its one test runs it on empty stdin."""
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
+    if opts.stderr and not any(p.name == STDERR_UNIT for p in opts.sources):
+        with tempfile.TemporaryDirectory(prefix=temp_prefix("stderr")) as tmp:
+            unit = Path(tmp) / "supercoder" / STDERR_UNIT
+            unit.parent.mkdir()
+            unit.write_text(STDERR_TO_STDOUT)
+            return create_problem(
+                source_path, inputs_dir, out_dir, replace(opts, sources=(*opts.sources, unit))
+            )
     as_given = opts  # as the user gave them: a rebuild for another answer unit starts here
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
     if opts.answer_unit or opts.also_answer:
@@ -779,6 +790,17 @@ def _other_input(datas: Sequence[bytes]) -> bytes:
     return first[::-1] if first[::-1] != first else first + b"\n" + _PROBE
 
 
+STDERR_UNIT = "stderr_to_stdout.c"
+# ``--stderr``: linked into every build of the problem (reference, baseline, candidates,
+# sanitizer, coverage, profile), so what a run writes on stderr is compared with stdout,
+# in the order written (2>&1); a candidate cannot leave it out (it is another unit, and
+# stderr's own pipe is closed before main)
+STDERR_TO_STDOUT = """/* supercoder problem init --stderr: stderr is stdout's pipe (2>&1) */
+#include <unistd.h>
+__attribute__((constructor)) static void supercoder_stderr_to_stdout(void) { dup2(1, 2); }
+"""
+
+
 def _empty_outputs(
     source_path: Path, names: Sequence[str], runs: Sequence[RefResult], files: Iterable[Path]
 ) -> list[str]:
@@ -796,10 +818,16 @@ def _empty_outputs(
     )
     if len(empty) == len(runs):
         hint = _stdout_hint([source_path, *files])
+        also = (
+            "; or compare stderr too: pass --stderr (problem init)"
+            if on_stderr and not hint
+            else ""
+        )
         raise UserError(
             f"{source_path} prints nothing on stdout ({where}): every candidate that prints "
             "nothing would pass its tests; make it print its result on stdout"
             + (f" ({hint})" if hint else "")
+            + also
         )
     return [
         f"test {name}: the expected output is empty (nothing on stdout"

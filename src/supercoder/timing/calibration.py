@@ -27,10 +27,17 @@ between-check spread (0.46%): every interval paid for it.
 
 **Load.** The floor holds for the load it was measured at (stored with it; the built-in
 default's is 2.5 per CPU). A check timed on a busier machine adds ``LOAD_NOISE`` (0.4%)
-per unit of load per CPU above it, in quadrature (``floor_at_load``): its interval then
-covers what a check at that load can promise, and the verdict keeps both loads
-(``Provenance.floor_load``, ``Measurement.load``) so a figure from a busier machine is
-read as such.
+per unit of load per CPU above it, in quadrature (``floor_at_load``), and the verdict
+keeps both loads (``Provenance.floor_load``, ``Measurement.load``) so a figure from a
+busier machine is read as such. What is known behind it: identical programs do not
+spread further on a busier machine (``supercoder calibrate --checks 3`` at load 6.06 per
+CPU on the shared 2-core machine: floor 0.2%, the minimum; the total between-check
+spread was 0.46% quiet and 1.2-1.6% at 2.5 per CPU, all of it inside the meter's own
+interval); a program unlike its baseline does, its speedup moving with the machine's
+state (nbody's answer: eval 1.222x [1.207, 1.248], four fresh checks on a loaded machine
+1.098-1.171x). 0.4% a unit is the identical programs' total spread per unit of load,
+taken as a prior for that shift; it is not fitted to programs unlike their baseline
+(measuring it needs checks of such programs at controlled loads).
 
 **Timed-test set.** Which tests are timed (baseline at least ``min_test_seconds``) is
 decided once per (baseline binary, test set) and cached next to the baseline binary,
@@ -59,8 +66,7 @@ MIN_FLOOR = 0.002
 # the load per CPU the built-in floor stands for (measured at load 5 on 2 cores)
 DEFAULT_FLOOR_LOAD = 2.5
 # log-space sd a check adds between checks per unit of load per CPU above the load its
-# floor was measured at (the module docstring: the between-check spread of identical
-# programs went from 0.46% quiet to 1.2-1.6% at 2.5 per CPU, about 0.4% a unit)
+# floor was measured at: a prior, not a fit (module docstring, "Load")
 LOAD_NOISE = 0.004
 
 
