@@ -159,7 +159,12 @@ def strata_line(verdict: Verdict) -> str:
     below, past = verdict.speedup, verdict.context.measurement.beyond_cut
     if below is None or past is None:
         return ""
-    holds = "holds" if holds_past_cut(verdict) else "does NOT hold (the default reward pays 0)"
+    if not holds_past_cut(verdict):
+        holds = "does NOT hold (the default reward pays 0)"
+    elif past.low <= 1.0:
+        holds = "holds by its estimate, not proven (its interval reaches 1.0x)"
+    else:
+        holds = "holds"
     return (
         f"strata: below the cut {format_speedup(below.value, below.low, below.high)}, past "
         f"it {format_speedup(past.value, past.low, past.high)}: the speedup {holds} past "
