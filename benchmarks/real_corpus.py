@@ -214,6 +214,16 @@ def error_line(text: str) -> str:
     return last_line(text)
 
 
+def step_error(step: Step, limit: float) -> str:
+    """Why a command failed in one line: its ``error:`` line, or that the program's
+    ``--timeout`` ran out while it ran (it printed no verdict then)."""
+    if step.rc is None:
+        return (
+            f"timed out: the program's {limit:g} s (--timeout) ran out {step.seconds:.0f} s into it"
+        )
+    return error_line(step.out) or f"exit code {step.rc} and no message"
+
+
 def read_json(text: str) -> dict[str, Any] | None:
     """The JSON object a ``--json`` command printed (stdout may hold other lines)."""
     start = text.find("{")
@@ -291,6 +301,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
         "expect": prog.expect,
         "command": f"cd {prog.cwd} && {prog.command()}",
         "started": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "stages": sorted(args.stages),
     }
     t0 = time.monotonic()
     work = out_root / "work" / prog.name
@@ -368,9 +379,9 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
             rec["timed"] = check_summary(read_json(s.out)) if s.rc == 0 else {}
             rec["timed"]["seconds"] = round(s.seconds, 1)
             if s.rc != 0:
-                rec["timed"].update(status="error", why=error_line(s.out), rc=s.rc)
+                rec["timed"].update(status="error", why=step_error(s, args.timeout), rc=s.rc)
         else:
-            rec["timed"] = {"status": "error", "why": error_line(s.out), "rc": s.rc}
+            rec["timed"] = {"status": "error", "why": step_error(s, args.timeout), "rc": s.rc}
 
     if "eval" in args.stages:
         db = out_root / "runs.sqlite"
@@ -398,7 +409,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
             "timed": per.get("timed"),
             "why": (per.get("timed_reason") or "")[:300],
             "origin": str(per.get("origin") or "")[:120],
-            "line": "" if s.rc == 0 else ("timed out" if s.rc is None else error_line(s.out)),
+            "line": "" if s.rc == 0 else step_error(s, args.timeout),
         }
         if "check" in args.stages and s.rc == 0:
             try:
@@ -416,7 +427,7 @@ def run_program(prog: Program, args: argparse.Namespace) -> dict[str, Any]:
                 rec["check"] = check_summary(read_json(s.out)) if s.rc == 0 else {}
                 rec["check"]["seconds"] = round(s.seconds, 1)
                 if s.rc != 0:
-                    rec["check"].update(status="error", why=error_line(s.out), rc=s.rc)
+                    rec["check"].update(status="error", why=step_error(s, args.timeout), rc=s.rc)
                 ci = rec["eval"].get("ci")
                 fresh = rec["check"].get("speedup")
                 if ci and fresh is not None and len(ci) == 2:
@@ -466,12 +477,18 @@ def is_timed(t: dict[str, Any]) -> bool:
     return bool(t.get("timed")) and "under 5 ms" not in (t.get("message") or "")
 
 
+def not_run(r: dict[str, Any], stage: str) -> str:
+    """``-`` for a stage that was not reached, ``(skipped)`` for one ``--stages`` left out."""
+    stages = r.get("stages")
+    return "(skipped)" if stages is not None and stage not in stages else "-"
+
+
 def cell_timed(r: dict[str, Any]) -> str:
     t = r.get("timed")
     if t is None:
-        return "-"
+        return not_run(r, "timed")
     if t.get("status") == "error":
-        return "error"
+        return "timeout" if "rc" in t and t["rc"] is None else "error"
     small = (r.get("init") or {}).get("too_small")  # init said no input is long enough
     if t.get("memorizable"):  # timed on its visible tests, or not at all
         return "memo" if is_timed(t) else ("memo,small" if small else "memo,NO")
@@ -481,7 +498,7 @@ def cell_timed(r: dict[str, Any]) -> str:
 def cell_eval(r: dict[str, Any]) -> str:
     e = r.get("eval")
     if e is None:
-        return "-"
+        return not_run(r, "eval")
     if e.get("rc") is None:
         return "timeout"
     if e.get("rc") != 0 and not e.get("status"):
@@ -499,9 +516,9 @@ def cell_eval(r: dict[str, Any]) -> str:
 def cell_check(r: dict[str, Any]) -> str:
     c = r.get("check")
     if c is None:
-        return "-"
+        return not_run(r, "check")
     if c.get("status") == "error":
-        return "error"
+        return "timeout" if "rc" in c and c["rc"] is None else "error"
     st = "ok" if c.get("correct") else str(c.get("status"))
     if c.get("speedup") is not None:
         mark = "" if c.get("within_eval_ci", True) else " (outside eval CI)"
@@ -517,6 +534,8 @@ def why(r: dict[str, Any]) -> str:
     if not i.get("ok"):
         return i.get("line", "")
     t = r.get("timed") or {}
+    if t.get("status") == "error":
+        return f"the baseline's check: {t.get('why')}"
     if t and not is_timed(t) and not i.get("too_small"):
         return "untimed: " + str(t.get("why") or t.get("message") or "")
     e = r.get("eval") or {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import subprocess
 import threading
 import time
 from dataclasses import replace
@@ -221,14 +222,18 @@ def test_write_outside_its_folder_fails(problem, tmp_path):
     assert not target.exists()
 
 
-def test_disk_cache_between_timing_runs_is_contained(problem):
-    """Timing runs cannot see anything earlier runs wrote: the cache never hits."""
-    config = replace(CONFIG, time=True)
-    verdict = evaluate(problem, fixture_asm("disk_cache"), config)
-    assert verdict.status is Status.OK  # honest answer every time: the cache never hit
-    assert verdict.unseen is not None and verdict.unseen.timed >= 1  # never seen, timed
-    assert verdict.context.measurement.pairs >= 1
+def test_disk_cache_between_timing_runs_is_contained(problem, tmp_path):
+    """Timing runs cannot see anything earlier runs wrote: the cache never hits (its
+    working folder takes the cache, fresh per run, read back as output the reference
+    never wrote: wrong)."""
+    verdict = evaluate(problem, fixture_asm("disk_cache"), replace(CONFIG, time=True))
+    assert verdict.status is Status.WRONG_OUTPUT
     assert not Path("/tmp/sc_cache").exists()
+    (tmp_path / "c.s").write_text(fixture_asm("disk_cache"))
+    subprocess.run(["gcc", "-o", str(tmp_path / "c"), str(tmp_path / "c.s")], check=True)
+    with open_sandbox({"c": tmp_path / "c"}) as box:
+        runs = [box.run("c", problem.visible_tests[0].run_input()) for _ in range(3)]
+    assert all(b"CACHED" not in r.stdout and b"== sc_cache" in r.stdout for r in runs)
 
 
 def test_hardcoded_answer_fails_other_and_hidden_tests(problem):

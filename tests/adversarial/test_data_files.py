@@ -3,7 +3,8 @@ problem folder, and a run sees its working folder.
 
 A link in ``NAME.files/`` (to a host file) is refused at load like any link in a problem
 folder, so no host file becomes a test's data; a run sees exactly its own test's files,
-read-only (it cannot leave a file for a later run, nor read another test's)."""
+writable copies in a working folder of its own (it cannot leave a file for a later run,
+nor read another test's)."""
 
 from __future__ import annotations
 
@@ -48,7 +49,7 @@ def test_a_link_in_a_tests_data_files_is_refused_at_load(tmp_path):
         load_problem(folder)
 
 
-def test_a_run_sees_only_its_own_data_files_and_cannot_write_any(tmp_path):
+def test_a_run_sees_only_its_own_data_files_and_leaves_nothing(tmp_path):
     sandbox_or_skip()
     (tmp_path / "probe.c").write_text(PROBE)
     subprocess.run(
@@ -57,5 +58,8 @@ def test_a_run_sees_only_its_own_data_files_and_cannot_write_any(tmp_path):
     with open_sandbox({"candidate": tmp_path / "probe"}) as box:
         first = box.run("candidate", with_args(("a.dat",), b"", (("a.dat", b"A"),)))
         second = box.run("candidate", with_args(("b.dat",), b"", (("b.dat", b"B"),)))
-    assert first.stdout == b"read a.dat\nown A\n", first.stdout  # its own, and no writing
-    assert second.stdout == b"own B\n", second.stdout  # no a.dat, no left.txt
+    # its own file; what it wrote stays in its own working folder, read back as output
+    assert first.stdout.startswith(b"wrote left.txt\nread a.dat\nfound left.txt\nown A\n")
+    assert b"== left.txt (4 bytes) ==\nmark\n" in first.stdout, first.stdout
+    # no a.dat, and what the first run left is gone
+    assert second.stdout.startswith(b"wrote left.txt\nfound left.txt\nown B\n"), second.stdout

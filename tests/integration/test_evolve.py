@@ -24,9 +24,10 @@ import pytest
 from supercoder.models.base import Sampling
 from supercoder.models.providers import load_model
 from supercoder.problems.loading import load_problem
+from supercoder.runs.archive import MemoryArchive, StoredArchive
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.evolve import EvolveConfig, EvolveProvenance, MemoryArchive, evolve
+from supercoder.runs.evolve import EvolveConfig, EvolveProvenance, evolve
 from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.toolchain.gcc import asm_digest
@@ -142,7 +143,7 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     assert not result.failed
     assert "answers 12/12, best #" in lines[-1] and "calls" in lines[-1] and "tokens" in lines[-1]
     assert lines[0].startswith(f"{problem.name}: generation 1, answers 1/12")
-    programs = store.programs("evo", problem.name)
+    programs = StoredArchive.in_store(store, "evo").programs(problem.name)
     assert programs[0].kind == "baseline" and programs[0].parents == ()
     children = programs[1:]
     assert children and all(p.parents and p.model == "openai:chain" for p in children)
@@ -150,7 +151,9 @@ def test_the_program_database_is_in_the_store(chains, tmp_path):
     top = max((p for p in children if p.correct), key=lambda p: p.verdict.speedup.value)
     assert chain.version_of(top.asm) == chain.last
     raw = sqlite3.connect(db)
-    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 4
+    assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 5
+    # evolve's own tables, applied by the store and recorded with their owner
+    assert raw.execute("SELECT * FROM strategy_tables").fetchall() == [("evolve", 1)]
     row = raw.execute(
         "SELECT speedup, speedup_low, speedup_high, prompt_tokens FROM programs "
         "WHERE run = 'evo' AND id = ?",

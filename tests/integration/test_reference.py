@@ -8,6 +8,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.paths import cache_dir
+from supercoder.sandbox.box import MAX_THREADS
 from supercoder.settings import ProblemSettings
 from supercoder.toolchain.baseline import baseline_asm, baseline_binary
 from supercoder.toolchain.gcc import compile_to_asm
@@ -15,10 +16,12 @@ from supercoder.toolchain.reference import (
     MISMATCH,
     NONDETERMINISTIC,
     RUNTIME_ERROR,
+    THREADS_MEASURED,
     TIMEOUT,
     ReferenceBuildError,
     reference_runs,
     run_reference,
+    starts_threads,
 )
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
@@ -56,15 +59,26 @@ int main(void) {
 """
 SPIN = "int main(void) { volatile unsigned long i = 0; for (;;) i++; }\n"
 SLEEPS = "#include <unistd.h>\nint main(void) { sleep(30); return 0; }\n"
-# Starts a thread and relies on it (the Benchmarks Game's pthread mandelbrot does so).
+# Starts NWORKERS threads and relies on them (the Benchmarks Game's pthread mandelbrot
+# starts 8 and never checks pthread_create).
 THREADED = """#include <pthread.h>
 #include <stdio.h>
-static void *work(void *p) { *(int *)p = 42; return 0; }
+#ifndef NWORKERS
+#define NWORKERS 8
+#endif
+#include <sched.h>
+static int v[NWORKERS];
+static volatile int go; /* every worker alive at once until all are started */
+static void *work(void *p) {
+    for (long i = 0; i < 100000 && !go; i++) sched_yield();
+    *(int *)p = 42; return 0;
+}
 int main(void) {
-    int v = 0; pthread_t t;
-    pthread_create(&t, 0, work, &v); pthread_join(t, 0);
-    if (v != 42) return 3;
-    printf("%d\\n", v); return 0;
+    pthread_t t[NWORKERS]; int sum = 0;
+    for (int i = 0; i < NWORKERS; i++) if (pthread_create(&t[i], 0, work, &v[i])) return 3;
+    go = 1;
+    for (int i = 0; i < NWORKERS; i++) pthread_join(t[i], 0), sum += v[i];
+    printf("%d\\n", sum); return 0;
 }
 """
 
@@ -102,22 +116,59 @@ def test_a_crash_on_one_input_names_that_input():
     assert str(e.value).startswith("/u/crash.c failed on b.txt: killed by signal SIGSEGV")
 
 
-def test_a_program_that_needs_a_thread_is_told_why_it_fails_in_the_sandbox():
+def test_threads_run_in_the_sandbox_up_to_a_cap_and_more_are_told_why():
     sandbox_or_skip()
+    assert starts_threads(THREADED) and not starts_threads(CRASH_ON_ZERO)
+    assert "CPU time summed over every thread" in THREADS_MEASURED  # what problem show says
+    [eight] = reference_runs(THREADED, [b""], names=["a"], repeat=1)
+    assert eight.output == b"336\n"  # 8 threads, as the Benchmarks Game's mandelbrot
     with pytest.raises(UserError) as e:
-        reference_runs(THREADED, [b""], names=["a"], source_path=Path("/u/mt.c"))
+        reference_runs(
+            THREADED, [b""], names=["a"], cflags=("-DNWORKERS=40",), source_path=Path("/u/mt.c")
+        )
     message = str(e.value)
     assert message.startswith("/u/mt.c failed on a:")
-    assert "starts threads" in message and "one thread" in message
+    assert f"at most {MAX_THREADS}" in message and f"-DTHREADS={MAX_THREADS}" in message
     with pytest.raises(UserError) as e:  # a crash in a program without threads: no hint
         reference_runs(CRASH_ON_ZERO, [b"0\n"], names=["z"])
     assert "thread" not in str(e.value)
+
+
+# Two OpenMP sections where the first waits on the second (revcomp's ordered output does
+# so): one thread would spin forever (bounded here: it gives up and says so).
+WAITS_ON_A_SECTION = """#include <stdio.h>
+int main(void) {
+    volatile int ready = 0; long spins = 0; int value = 0;
+#pragma omp parallel sections shared(ready, value, spins)
+    {
+#pragma omp section
+        { while (!ready && spins < 400000000L) { spins++;
+#pragma omp flush
+          } }
+#pragma omp section
+        { value = 42;
+#pragma omp flush
+          ready = 1; }
+    }
+    printf(ready && spins < 400000000L ? "%d\\n" : "stuck %d\\n", value);
+    return 0;
+}
+"""
+
+
+def test_openmp_gets_a_team_of_two_so_sections_that_wait_on_each_other_finish():
+    sandbox_or_skip()
+    [run] = reference_runs(WAITS_ON_A_SECTION, [b""], cflags=("-fopenmp",), repeat=1)
+    assert run.output == b"42\n"
 
 
 def test_timeouts_and_disagreeing_builds_are_told_apart():
     sandbox_or_skip()
     [slow] = run_reference(SPIN, [b""], timeout=0.3)
     assert slow.failure == TIMEOUT and "time limit" in slow.detail
+    with pytest.raises(UserError) as e:  # init names the input and what to do with it
+        reference_runs(SPIN, [b""], timeout=0.3, names=["in/big"])
+    assert "leave in/big out or give a smaller one" in str(e.value) and "--timeout" in str(e.value)
     # stopped by the wall limit with little CPU used: the load or a wait, said so
     [waits] = run_reference(SLEEPS, [b""], timeout=0.3)
     assert waits.failure == TIMEOUT and "of a CPU: the machine was busy" in waits.detail

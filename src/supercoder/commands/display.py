@@ -15,7 +15,14 @@ from rich.text import Text
 from supercoder.errors import printable
 from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
-from supercoder.types import MEMORIZABLE_WHY, Provenance, Status, UnseenResult, Verdict
+from supercoder.types import (
+    LOAD_CHANGE,
+    MEMORIZABLE_WHY,
+    Provenance,
+    Status,
+    UnseenResult,
+    Verdict,
+)
 from supercoder.verify.reward import default_reward, holds_past_cut, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
@@ -48,12 +55,11 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             f"  ({verdict.tests_passed}/{verdict.tests_total} tests passed{_split(verdict)})",
         )
     )
-    if verdict.speedup and verdict.correct and not long_enough(verdict):
-        s = verdict.speedup  # what eval does with it: untimed, the figure not counted
+    short = bool(verdict.speedup and verdict.correct and not long_enough(verdict))
+    if short:  # what eval does with it: untimed, no figure (a start-up ratio is none)
         console.print(
-            f"not timed: every timed input's baseline ran under 5 ms (start-up, not the "
-            f"program's work): measured {format_speedup(s.value, s.low, s.high)}, not "
-            "counted (eval counts this problem untimed too)"
+            "not timed: every timed input's baseline ran under 5 ms (start-up, not the "
+            "program's work): no speedup is measured (eval counts this problem untimed too)"
         )
     elif verdict.speedup:
         s = verdict.speedup
@@ -81,7 +87,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             "output without computing it; timed on its visible tests, counted apart by "
             "eval, the default reward pays 0[/]"
         )
-    console.print(reward_line(verdict))
+    console.print(reward_line(verdict, short))
     if verdict.isa is not None:
         console.print(
             printable(f"{verdict.isa.summary()} (--target {verdict.isa.target})"),
@@ -105,7 +111,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     if measured.distinct_inputs:
         line = f"timed on {measured.distinct_inputs} distinct input(s)"
         console.print(line, markup=False, highlight=False)
-    if verdict.message:
+    if verdict.message and not short:  # the meter's own words for "not timed" (said above)
         console.print(printable(verdict.message), markup=False, highlight=False)
     if verdict.tests:
         table = Table(show_edge=False)
@@ -117,7 +123,7 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
             table.add_row(
                 Text(printable(t.name, newlines=False)),
                 str(t.status),
-                format_speedup(t.speedup, low, high),
+                "-" if short else format_speedup(t.speedup, low, high),
                 _sec(t.baseline_seconds),
                 _sec(t.candidate_seconds),
                 str(t.pairs or ""),
@@ -132,7 +138,20 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         load = verdict.context.measurement.load
         if load is not None:  # the figure belongs to the machine state it was timed in
             line += f" | timed at load {load:.2f} per CPU"
+            line += floor_note(where, load)
         console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
+
+
+def floor_note(where: Provenance, load: float) -> str:
+    """Where a check ran busier than its noise floor was measured: both loads and the
+    floor it was widened to (its interval covers a check at that load); "" otherwise."""
+    at = where.floor_load
+    if at is None or where.noise_floor is None or load - at < LOAD_CHANGE:
+        return ""
+    return (
+        f", busier than its noise floor was measured at ({at:.2f}): the floor widened to "
+        f"{where.noise_floor:.2%} for it"
+    )
 
 
 def strata_line(verdict: Verdict) -> str:
@@ -140,7 +159,12 @@ def strata_line(verdict: Verdict) -> str:
     below, past = verdict.speedup, verdict.context.measurement.beyond_cut
     if below is None or past is None:
         return ""
-    holds = "holds" if holds_past_cut(verdict) else "does NOT hold (the default reward pays 0)"
+    if not holds_past_cut(verdict):
+        holds = "does NOT hold (the default reward pays 0)"
+    elif past.low <= 1.0:
+        holds = "holds by its estimate, not proven (its interval reaches 1.0x)"
+    else:
+        holds = "holds"
     return (
         f"strata: below the cut {format_speedup(below.value, below.low, below.high)}, past "
         f"it {format_speedup(past.value, past.low, past.high)}: the speedup {holds} past "
@@ -155,17 +179,19 @@ def _split(verdict: Verdict) -> str:
     return f": {len(verdict.tests)} listed below, {verdict.unseen.count} the model never saw"
 
 
-def reward_line(verdict: Verdict) -> str:
+def reward_line(verdict: Verdict, short: bool = False) -> str:
     """The verdict's reward, on one line; none where no speedup was measured (a correct
-    candidate checked with --no-time: nothing says what it would earn)."""
+    candidate checked with --no-time: nothing says what it would earn); ``short``: every
+    timed test ran under the meter's floor (no speedup is shown: none is named)."""
     if not verdict.correct:
         return "reward 0.000 (not correct: every reward kind pays 0)"
     if verdict.speedup is None:
         return "reward: none (the speedup was not measured: --no-time)"
     other = paper_reward(verdict) or 0.0
+    what = "its start-up ratio" if short else "the speedup above, unclamped"
     return (
         f"reward {default_reward(verdict) or 0.0:.3f} (gated, the default; "
-        f"--reward paper would pay {other:.3f}: the speedup above, unclamped)"
+        f"--reward paper would pay {other:.3f}: {what})"
     )
 
 

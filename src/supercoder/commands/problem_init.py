@@ -1,7 +1,15 @@
-"""`supercoder problem init prog.c --inputs DIR`: a problem folder from C and inputs."""
+"""`supercoder problem init prog.c --inputs DIR`: a problem folder from C and inputs.
+
+Its options come in four groups (``commands/optionset.py``), each a frozen dataclass
+whose ``Fields:`` are its flags' help: ``BuildOptions`` (how the program is built),
+``CompareOptions`` (how outputs are compared), ``TestsOptions`` (the tests and their
+runs) and ``DrawOptions`` (where the timed inputs come from); ``init_config`` makes the
+``InitConfig`` of ``problems/init.py`` from them.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
@@ -15,10 +23,11 @@ from supercoder.commands.options import (
     LDFLAGS,
     MODEL,
     OUT,
+    SPLIT,
     TIMEOUT,
-    SplitOpt,
     generator_llm,
 )
+from supercoder.commands.optionset import flags, with_groups
 from supercoder.errors import UserError
 from supercoder.problems.init import InitConfig, create_from_sources
 from supercoder.problems.outputs import Rule, RuleKind, parse_field_spec
@@ -27,9 +36,199 @@ from supercoder.prompting.inputgen import write_pair
 from supercoder.types import MEMORIZABLE_WHY
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from supercoder.problems.init import InitReport
 
 
+@dataclass(frozen=True)
+class BuildOptions:
+    """How the program is built: an option group of ``problem init``.
+
+    Fields:
+        cflags: extra gcc flags of the C program.
+        ldflags: extra link flags of the C program.
+        include: an include folder of the build (as gcc -I DIR; repeatable): what the
+            program includes from it is copied into the problem.
+        define: a define (as gcc -D NAME[=VALUE]; repeatable).
+        join: build the further .c files as one translation unit with SOURCE
+            (#included at its end) instead of apart: the answer then covers all of them.
+        answer_unit: the .c file whose assembly is the answer (e.g. vm.c, where an
+            interpreter's dispatch loop is): the model rewrites that unit, the others
+            (main's included) are linked as gcc -O3 builds them. Repeat it to cover more
+            units (joined into one: their static names must not clash). Default: the
+            unit a profile of the -O3 build says the time goes in, else main's.
+    """
+
+    cflags: str = field(default="", metadata=flags(CFLAGS))
+    ldflags: str = field(default="", metadata=flags(LDFLAGS))
+    include: list[Path] | None = field(default=None, metadata=flags("-I", "--include"))
+    define: list[str] | None = field(default=None, metadata=flags("-D", "--define"))
+    join: bool = False
+    answer_unit: list[str] | None = field(
+        default=None, metadata=flags("--answer-unit", shown="the profile's hot unit")
+    )
+
+    def __post_init__(self) -> None:
+        if self.answer_unit and self.join:
+            raise UserError(
+                "--answer-unit names one unit of a program built apart; --join makes one "
+                "unit of them all (give one or the other)"
+            )
+
+    def compiler_flags(self) -> str:
+        """--cflags with the include folders and defines (``sources.with_build_flags``)."""
+        return with_build_flags(self.cflags, self.include or (), self.define or ())
+
+
+@dataclass(frozen=True)
+class CompareOptions:
+    """How outputs are compared: an option group of ``problem init`` (``rules()``: the
+    ``problem.json`` ``compare_rules`` its flags declare).
+
+    Fields:
+        compare: output comparison: exact, tokens or float:TOL.
+        ignore_line: leave every output line this regex matches (a search) out of every
+            comparison: a line with the program's own clock, e.g. --ignore-line 'Time:'
+            (repeatable; problem.json compare_rules).
+        mask: mask every match of this regex (each group's span, if it has groups) in
+            both outputs before comparing: a pointer, --mask '0x[0-9a-f]+' (repeatable).
+        ignore_field: leave the N-th whitespace-separated field (1 is the first) of each
+            line REGEX matches (every line without REGEX@) out of every comparison, e.g.
+            --ignore-field 'Ptr_Comp@2' (repeatable).
+        tolerance: compare the N-th field of each line REGEX matches as a number within
+            TOL (absolute or relative), e.g. --tolerance 'Result@2:1e-6' (repeatable).
+    """
+
+    compare: str = "exact"
+    ignore_line: list[str] | None = field(
+        default=None, metadata=flags("--ignore-line", metavar="REGEX")
+    )
+    mask: list[str] | None = field(default=None, metadata=flags("--mask", metavar="REGEX"))
+    ignore_field: list[str] | None = field(
+        default=None, metadata=flags("--ignore-field", metavar="[REGEX@]N")
+    )
+    tolerance: list[str] | None = field(
+        default=None, metadata=flags("--tolerance", metavar="[REGEX@]N:TOL")
+    )
+
+    def rules(self) -> tuple[Rule, ...]:
+        """The comparison rules the options declare (``compare_rules``)."""
+        return compare_rules(self.ignore_line, self.mask, self.ignore_field, self.tolerance)
+
+
+@dataclass(frozen=True)
+class TestsOptions:
+    """The tests and their runs: an option group of ``problem init``.
+
+    Fields:
+        hidden: folder of hidden-test inputs.
+        split: the split recorded in problem.json.
+        timeout: CPU seconds per reference run.
+        exit_code: the exit status the program's runs end with by design (part of the
+            answer: every candidate must exit with it too).
+        args: command-line arguments of every run, one shell-quoted line: --args '5 -q'
+            for every input, --args NAME='5 -q' for test NAME only (repeatable; without
+            --inputs each NAME= makes a test NAME on empty stdin). Stored as
+            tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the
+            same fixed name (./program) in every run.
+        files: a data file the program reads by name (a folder: its files), shipped
+            with every test (tests/NAME.files/) and placed in the working folder of every
+            run: --args input.dat --files input.dat, or --files input.dat=data/large.dat
+            (repeatable). A file the arguments name that exists here is shipped without
+            it; a NAME.files/ folder beside an input is that test's. /dev/stdin is the
+            run's stdin.
+        stderr: compare what the program writes on stderr too, for a program that
+            prints its result there: every build links a unit that makes its stderr the
+            pipe its stdout is (as 2>&1 does), so both are compared in the order written.
+    """
+
+    __test__ = False  # not a pytest class
+
+    hidden: Path | None = None
+    split: str | None = field(default=None, metadata=flags(SPLIT))
+    timeout: float = field(default=20.0, metadata=flags(TIMEOUT))
+    exit_code: int = field(default=0, metadata=flags("--exit-code", min=0, max=255))
+    args: list[str] | None = None
+    files: list[Path] | None = field(default=None, metadata=flags("--files", metavar="[NAME=]PATH"))
+    stderr: bool = False
+
+
+@dataclass(frozen=True)
+class DrawOptions:
+    """Where the timed inputs come from: an option group of ``problem init``.
+
+    Fields:
+        constraint: a constraint of the input, as a statement gives it (repeatable):
+            '1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5', 'N=2^k' (a power of
+            two), 'N=2^K' (two to the power of K, declared before it). Names map onto the
+            inferred model's numbers in reading order (plain names: numbers outside
+            repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn
+            inputs never pass them.
+        generator: a Python input generator (generate(seed, size) -> str, optional SIZES
+            list), copied in as gen.py: the timed inputs are drawn from it (run in the
+            sandbox). Without one, init infers an input model from the inputs.
+        validator: a Python input validator (reads one input on stdin, exits 0 when it
+            is valid, as contest judges' validators do), copied in as validate.py: every
+            input given must pass it, and a drawn input it rejects is never timed.
+        llm_generator: ask the LLM --model names to write a generator and a validator
+            from the C source and the inputs; kept (llm_gen.py, llm_validate.py) only if
+            every input passes the validator and the reference runs cleanly on the
+            generator's draws, else init says why they were dropped.
+        show_all: keep every input visible. By default, where no input the model has
+            not seen can be drawn (a handful of values, a domain too small to time), init
+            keeps the largest inputs hidden so checks time inputs the model never saw.
+        model: the model --llm-generator asks.
+        base_url: its server's URL.
+    """
+
+    constraint: list[str] | None = None
+    generator: Path | None = None
+    validator: Path | None = None
+    llm_generator: bool = False
+    show_all: bool = False
+    model: str | None = field(default=None, metadata=flags(MODEL, shown="none"))
+    base_url: str | None = field(default=None, metadata=flags(BASE_URL, shown="the provider's"))
+
+    def asker(self) -> Callable[[list[dict[str, str]]], str] | None:
+        """The model --llm-generator asks (refused up front when it cannot be), or None."""
+        return generator_llm(self.llm_generator, self.model, self.base_url, self.generator)
+
+
+def init_config(
+    building: BuildOptions,
+    comparing: CompareOptions,
+    tests: TestsOptions,
+    draws: DrawOptions,
+    force: bool = False,
+) -> InitConfig:
+    """The ``InitConfig`` the option groups make (progress lines on stderr)."""
+    return InitConfig(
+        force=force,
+        hidden_dir=tests.hidden,
+        cflags=building.compiler_flags(),
+        ldflags=building.ldflags,
+        compare=comparing.compare,
+        compare_rules=comparing.rules(),
+        split=tests.split,
+        timeout=tests.timeout,
+        exit_code=tests.exit_code,
+        stderr=tests.stderr,
+        generator=draws.generator,
+        constraints=tuple(draws.constraint or ()),
+        args=tuple(tests.args or ()),
+        join=building.join,
+        validator=draws.validator,
+        files=tuple(tests.files or ()),
+        show_all=draws.show_all,
+        answer_unit=(building.answer_unit or [""])[0],
+        also_answer=tuple((building.answer_unit or [])[1:]),
+        hot_unit=hot_unit,
+        progress=lambda line: typer.echo(line, err=True),
+    )
+
+
+@with_groups(building=BuildOptions, comparing=CompareOptions, tests=TestsOptions, draws=DrawOptions)
 def problem_init(
     sources: Annotated[
         list[Path],
@@ -42,169 +241,12 @@ def problem_init(
     ],
     inputs: Annotated[Path | None, INPUTS] = None,
     out: Annotated[Path | None, OUT] = None,
-    hidden: Annotated[Path | None, typer.Option(help="Folder of hidden-test inputs.")] = None,
-    cflags: Annotated[str, CFLAGS] = "",
-    ldflags: Annotated[str, LDFLAGS] = "",
-    include: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "-I",
-            "--include",
-            help="An include folder of the build (as gcc -I DIR; repeatable): what the "
-            "program includes from it is copied into the problem.",
-        ),
-    ] = None,
-    define: Annotated[
-        list[str] | None,
-        typer.Option("-D", "--define", help="A define (as gcc -D NAME[=VALUE]; repeatable)."),
-    ] = None,
-    compare: Annotated[
-        str, typer.Option(help="Output comparison: exact, tokens or float:TOL.")
-    ] = "exact",
-    ignore_line: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--ignore-line",
-            metavar="REGEX",
-            help="Leave every output line this regex matches (a search) out of every "
-            "comparison: a line with the program's own clock, e.g. --ignore-line 'Time:' "
-            "(repeatable; problem.json compare_rules).",
-        ),
-    ] = None,
-    mask: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--mask",
-            metavar="REGEX",
-            help="Mask every match of this regex (each group's span, if it has groups) in "
-            "both outputs before comparing: a pointer, --mask '0x[0-9a-f]+' (repeatable).",
-        ),
-    ] = None,
-    ignore_field: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--ignore-field",
-            metavar="[REGEX@]N",
-            help="Leave the N-th whitespace-separated field (1 is the first) of each line "
-            "REGEX matches (every line without REGEX@) out of every comparison, e.g. "
-            "--ignore-field 'Ptr_Comp@2' (repeatable).",
-        ),
-    ] = None,
-    tolerance: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--tolerance",
-            metavar="[REGEX@]N:TOL",
-            help="Compare the N-th field of each line REGEX matches as a number within TOL "
-            "(absolute or relative), e.g. --tolerance 'Result@2:1e-6' (repeatable).",
-        ),
-    ] = None,
-    split: SplitOpt = None,
     force: Annotated[bool, FORCE] = False,
-    timeout: Annotated[float, TIMEOUT] = 20.0,
-    exit_code: Annotated[
-        int,
-        typer.Option(
-            "--exit-code",
-            min=0,
-            max=255,
-            help="The exit status the program's runs end with by design (part of the "
-            "answer: every candidate must exit with it too); 0 by default.",
-        ),
-    ] = 0,
-    constraint: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--constraint",
-            help="A constraint of the input, as a statement gives it (repeatable): "
-            "'1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5'. Names map onto the "
-            "inferred model's numbers in reading order (plain names: numbers outside "
-            "repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn "
-            "inputs never pass them.",
-        ),
-    ] = None,
-    join: Annotated[
-        bool,
-        typer.Option(
-            "--join",
-            help="Build the further .c files as one translation unit with SOURCE "
-            "(#included at its end) instead of apart: the answer then covers all of them.",
-        ),
-    ] = False,
-    answer_unit: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--answer-unit",
-            help="The .c file whose assembly is the answer (e.g. vm.c, where an "
-            "interpreter's dispatch loop is): the model rewrites that unit, the others "
-            "(main's included) are linked as gcc -O3 builds them. Repeat it to cover "
-            "more units (joined into one: their static names must not clash). Default: "
-            "the unit a profile of the -O3 build says the time goes in, else main's.",
-        ),
-    ] = None,
-    args: Annotated[
-        list[str] | None,
-        typer.Option(
-            "--args",
-            help="Command-line arguments of every run, one shell-quoted line: --args '5 -q' "
-            "for every input, --args NAME='5 -q' for test NAME only (repeatable; without "
-            "--inputs each NAME= makes a test NAME on empty stdin). Stored as "
-            "tests/NAME.args; a NAME.args file beside an input works too. argv[0] is the "
-            "same fixed name (./program) in every run.",
-        ),
-    ] = None,
-    files: Annotated[
-        list[Path] | None,
-        typer.Option(
-            "--files",
-            metavar="[NAME=]PATH",
-            help="A data file the program reads by name (a folder: its files), shipped with "
-            "every test (tests/NAME.files/) and placed in the working folder of every run: "
-            "--args input.dat --files input.dat, or --files input.dat=data/large.dat "
-            "(repeatable). A file the arguments name "
-            "that exists here is shipped without it; a NAME.files/ folder beside an input "
-            "is that test's. /dev/stdin is the run's stdin.",
-        ),
-    ] = None,
-    generator: Annotated[
-        Path | None,
-        typer.Option(
-            "--generator",
-            help="A Python input generator (generate(seed, size) -> str, optional SIZES "
-            "list), copied in as gen.py: the timed inputs are drawn from it (run in the "
-            "sandbox). Without one, init infers an input model from the inputs.",
-        ),
-    ] = None,
-    validator: Annotated[
-        Path | None,
-        typer.Option(
-            "--validator",
-            help="A Python input validator (reads one input on stdin, exits 0 when it is "
-            "valid, as contest judges' validators do), copied in as validate.py: every "
-            "input given must pass it, and a drawn input it rejects is never timed.",
-        ),
-    ] = None,
-    llm_generator: Annotated[
-        bool,
-        typer.Option(
-            "--llm-generator",
-            help="Ask the LLM --model names to write a generator and a validator from the "
-            "C source and the inputs; kept (llm_gen.py, llm_validate.py) only if every "
-            "input passes the validator and the reference runs cleanly on the "
-            "generator's draws, else init says why they were dropped.",
-        ),
-    ] = False,
-    show_all: Annotated[
-        bool,
-        typer.Option(
-            "--show-all",
-            help="Keep every input visible. By default, where no input the model has not "
-            "seen can be drawn (a handful of values, a domain too small to time), init "
-            "keeps the largest inputs hidden so checks time inputs the model never saw.",
-        ),
-    ] = False,
-    model: Annotated[str | None, MODEL] = None,
-    base_url: Annotated[str | None, BASE_URL] = None,
+    *,
+    building: BuildOptions,
+    comparing: CompareOptions,
+    tests: TestsOptions,
+    draws: DrawOptions,
 ) -> None:
     """Make a problem folder from SOURCE and its test inputs.
 
@@ -231,44 +273,17 @@ def problem_init(
     Example: supercoder problem init main.c vm.c chunk.c --answer-unit vm.c --inputs scripts/ -o clox
     Example: supercoder problem init kernels/atax/atax.c utilities/polybench.c -I utilities -DLARGE_DATASET -DPOLYBENCH_DUMP_ARRAYS -DPOLYBENCH_DUMP_TARGET=stdout -o atax
     """
-    ask = generator_llm(llm_generator, model, base_url, generator)
-
-    opts = InitConfig(
-        hidden_dir=hidden,
-        cflags=with_build_flags(cflags, include or (), define or ()),
-        ldflags=ldflags,
-        compare=compare,
-        compare_rules=compare_rules(ignore_line, mask, ignore_field, tolerance),
-        split=split,
-        force=force,
-        timeout=timeout,
-        exit_code=exit_code,
-        generator=generator,
-        constraints=tuple(constraint or ()),
-        args=tuple(args or ()),
-        join=join,
-        validator=validator,
-        files=tuple(files or ()),
-        show_all=show_all,
-        answer_unit=(answer_unit or [""])[0],
-        also_answer=tuple((answer_unit or [])[1:]),
-        hot_unit=hot_unit,
-        progress=lambda line: typer.echo(line, err=True),
-    )
-    if answer_unit and join:
-        raise UserError(
-            "--answer-unit names one unit of a program built apart; --join makes one unit "
-            "of them all (give one or the other)"
-        )
+    ask = draws.asker()
+    opts = init_config(building, comparing, tests, draws, force)
     report = create_from_sources(sources, inputs, out, opts)
     if opts.compare_rules:
         rules = ", ".join(r.describe() for r in opts.compare_rules)
         typer.echo(f"outputs compared after leaving out: {rules} (problem.json compare_rules)")
     pair = None
     if ask is not None and report.reads_input:
-        typer.echo(f"asking {model} for a generator and a validator...", err=True)
-        pair = write_pair(report.folder, ask, str(model))
-    _print_report(report, given_inputs=inputs is not None or bool(args), pair=pair)
+        typer.echo(f"asking {draws.model} for a generator and a validator...", err=True)
+        pair = write_pair(report.folder, ask, str(draws.model))
+    _print_report(report, given_inputs=inputs is not None or bool(tests.args), pair=pair)
 
 
 def compare_rules(
@@ -330,7 +345,13 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         typer.echo(report.answer)
     if report.domain:
         typer.echo(f"domain: {report.domain}")
-    if report.kept_hidden:
+    if report.kept_hidden and report.short:
+        typer.echo(
+            f"note: {report.short}; the largest input(s) ({', '.join(report.kept_hidden)}) "
+            "are kept hidden (hidden/): a check whose draws all run under 5 ms times them, "
+            "and the model never sees them; --show-all keeps every input visible"
+        )
+    elif report.kept_hidden:
         typer.echo(
             f"note: no input the model has not seen can be drawn ({report.stale}): the "
             f"largest input(s) ({', '.join(report.kept_hidden)}) are kept hidden (hidden/): "

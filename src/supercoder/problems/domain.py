@@ -8,10 +8,12 @@ init``, stored in ``input_model.json`` ``domain``; else cached by content):
 
 1. **base**: draws over the visible span must be inputs the reference handles as it
    handles the visible ones (``Judge``); where they are not, the model is **refined**
-   instead of dropped: the first of ``REFINEMENTS`` that makes them so is kept
-   (``bounded``: a number stays within the earlier number it stayed within on every
-   visible input, e.g. an index within a length; ``nonempty``: counts and sizes at least
-   1); runs seen sorted are drawn sorted (inferred);
+   instead of dropped: the first of ``REFINEMENTS`` that makes them all clean is kept,
+   else the first that makes at least half clean (``bounded``: a number stays within the
+   earlier number it stayed within on every visible input, e.g. an index within a
+   length; ``nonempty``: counts and sizes at least 1; ``multiples``: a number every
+   visible value of which is a multiple of one step is drawn as multiples of it,
+   mandelbrot's widths 200 1000 2000); runs seen sorted are drawn sorted (inferred);
 2. **values**: numbers that are not sizes (and span at least ``WIDEN_MIN`` values: an op
    code 1-3 is not widened) are drawn beyond the range seen, up to the integer type the
    values fit (``widen``: first to that type's top, else 64x, else 4x the range), and
@@ -80,6 +82,10 @@ TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
 FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
 GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
 SEARCH_SECONDS = 90.0  # wall seconds the domain's search may take before its final check
+# wall seconds its final check may take after that (a draw is judged by -O3 twice, -O0
+# and a sanitizer build: of a program whose visible input runs for seconds, minutes):
+# past it the draws not yet judged are not, and the visible span is kept
+FINAL_SECONDS = 60.0
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
 SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
@@ -87,7 +93,13 @@ SANITIZE_ENV = {
     "ASAN_OPTIONS": "hard_rss_limit_mb=2048:detect_leaks=0:abort_on_error=0:halt_on_error=0",
     "UBSAN_OPTIONS": "halt_on_error=0:print_stacktrace=0",
 }
-REFINEMENTS = (("bounded",), ("nonempty",), ("bounded", "nonempty"))
+REFINEMENTS = (
+    ("bounded",),
+    ("nonempty",),
+    ("bounded", "nonempty"),
+    ("multiples",),
+    ("multiples", "bounded", "nonempty"),
+)
 VISIBLE_LIMIT = 8  # visible inputs the judge's baseline runs (the smallest, up to this)
 
 
@@ -193,6 +205,10 @@ class Outcome:
     output: bytes | None = None
 
 
+class Spent(Exception):
+    """A judge's wall deadline passed before every draw was judged (``Judge.judge``)."""
+
+
 class Judge:
     """Runs the reference on draws and judges each against its behaviour on the visible
     inputs (module docstring)."""
@@ -280,12 +296,18 @@ class Judge:
             shutil.rmtree(work, ignore_errors=True)
 
     def judge(
-        self, inputs: Sequence[bytes], full: bool = True, seconds: float = DRAW_SECONDS
+        self,
+        inputs: Sequence[bytes],
+        full: bool = True,
+        seconds: float = DRAW_SECONDS,
+        deadline: float | None = None,
     ) -> list[Outcome]:
         """Each input judged: the -O3 reference runs cleanly within ``seconds`` (twice,
         printing the same, when ``full``), and with ``full`` also -O0 prints the same
         (where it does on the visible inputs) and the sanitizer build reports nothing
-        the visible inputs do not."""
+        the visible inputs do not. ``deadline`` (``time.monotonic()``): ``Spent`` where
+        it passes before a draw's sanitizer run (the longest: minutes on a slow program),
+        never a draw judged as failing for want of time."""
         if not inputs:
             return []
         levels = ["O3", "O3"] if full else ["O3"]
@@ -312,6 +334,8 @@ class Judge:
                 continue
             if san is not None:
                 seen = self.visible()
+                if deadline is not None and time.monotonic() > deadline:
+                    raise Spent()
                 srun = self._run_sanitizer(san, data)
                 new = signatures(srun.stderr) - seen.signatures
                 if new:
@@ -675,6 +699,11 @@ def small_top(model: InputModel) -> int | None:
     return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
 
 
+def _has_steps(model: InputModel) -> bool:
+    """Does some integer of the model have a common step (``"mult"``) to draw by?"""
+    return '"mult"' in json.dumps(model.spec.get("body"))
+
+
 def _widenable(model: InputModel) -> bool:
     declared = resolve_constraints(model.spec)
 
@@ -714,11 +743,14 @@ class _Calibration:
         self.notes: list[str] = []
         self.host = 0.0  # host CPU seconds per input of the last batch
         self.scale = 1.0  # the smallest scale the last batch's draws were made at
+        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
         self._limit: float | None = None
         # the search stops trying larger or wider draws past this (the final check of
         # what it found still runs: bounded by its four batches)
         self.deadline = time.monotonic() + SEARCH_SECONDS
         self.searching = True
+        # the final check's end: past it nothing more is judged (``FINAL_SECONDS``)
+        self.final_deadline = self.deadline + FINAL_SECONDS
 
     def limit(self) -> float:
         """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
@@ -729,21 +761,31 @@ class _Calibration:
             longest = max((o.cpu if o.ok else DRAW_SECONDS for o in runs), default=0.0)
             self._limit = min(DRAW_SECONDS, max(1.0, 40 * TOP_SECONDS, 3 * longest))
         return self._limit
-        self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
 
     def say(self, stage: str) -> None:
         if self.progress is not None:
             self.progress(f"  domain: {stage} ({time.monotonic() - self.started:.0f} s)...")
 
+    def spent(self) -> str:
+        """The note that the search's (or, searching no more, its check's) wall budget
+        is spent; noted once."""
+        why = (
+            f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+            if self.searching
+            else f"the domain search's {SEARCH_SECONDS + FINAL_SECONDS:.0f} s budget is "
+            "spent before its check: the visible span kept"
+        )
+        if why not in self.notes:
+            self.notes.append(why)
+        return why
+
     def batch(
         self, domain: dict, strata: Sequence[float], full: bool
     ) -> tuple[int, int, float, str]:
         """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
-        if self.searching and time.monotonic() > self.deadline:
-            why = f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
-            if why not in self.notes:
-                self.notes.append(why)
-            return 0, 0, 0.0, why
+        end = self.deadline if self.searching else self.final_deadline
+        if time.monotonic() > end:
+            return 0, 0, 0.0, self.spent()
         model = self.model.with_domain(domain)
         start = time.process_time()
         scales: list[float] = []
@@ -760,7 +802,12 @@ class _Calibration:
             return 0, 0, 0.0, "it drew no new input"
 
         valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
-        outcomes = self.judge.judge(valid, full=full, seconds=self.limit())
+        end = self.deadline if self.searching else self.final_deadline
+        try:
+            outcomes = self.judge.judge(valid, full=full, seconds=self.limit(), deadline=end)
+        except Spent:
+            why = self.spent()
+            return 0, 0, 0.0, why
         outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
         self.outputs = [o.output for o in clean if o.output is not None]
@@ -772,23 +819,36 @@ class _Calibration:
         domain: dict = {}
         self.say("drawing within the visible span")
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
+        if not n and why == self.spent_note():  # out of time, not refused: as seen
+            return self.final(domain)
         handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
         if 2 * clean < max(n, 1) and not handful:
             first = why or "no input drawn"
+            # the first refinement whose draws are all clean, else the first with at
+            # least half (a refusal that comes and goes, a race: only a clean one holds)
+            fallback: dict | None = None
+            multiples = _has_steps(self.model)
             for refine in REFINEMENTS:
+                if "multiples" in refine and not multiples:
+                    continue
                 trial = {"refine": list(refine)}
                 clean, n, top, why = self.batch(trial, (0.3, 0.6, 0.9), True)
-                if n and 2 * clean >= n:
-                    domain = trial
+                if n and clean == n:
+                    domain, fallback = trial, None
                     self.notes.append(f"refined ({', '.join(refine)}) after {first}")
                     break
+                if n and 2 * clean >= n and fallback is None:
+                    fallback = trial
             else:
-                return {
-                    "refused": f"{n - clean} of {n} drawn inputs made the reference "
-                    f"misbehave ({first})"
-                    if n
-                    else first
-                }
+                if fallback is None:
+                    return {
+                        "refused": f"{n - clean} of {n} drawn inputs made the reference "
+                        f"misbehave ({first})"
+                        if n
+                        else first
+                    }
+                domain = fallback
+                self.notes.append(f"refined ({', '.join(fallback['refine'])}) after {first}")
         if _widenable(self.model):
             self.say("trying values beyond the range seen")
             for widen in (float(INT32), 64.0, 4.0):
@@ -927,11 +987,19 @@ class _Calibration:
         low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
         return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
 
+    def spent_note(self) -> str:
+        return f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+
     def final(self, domain: dict) -> dict:
         self.searching = False
         self.say("checking the domain found")
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
+            if not n and why.endswith("the visible span kept"):  # out of time: nothing
+                # found beyond the visible span was checked, so none of it is kept
+                keep = {k: v for k, v in domain.items() if k == "refine"}
+                domain = {**keep, "grow": 1.0}
+                break
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
                 break
             if "widen" in domain:
@@ -1013,6 +1081,11 @@ def describe(model: InputModel) -> str:
         if declared
         else "the input model inferred from the visible inputs"
     )
+    if model.spec.get("script"):
+        head += (
+            " (an interpreter's scripts: each visible script as written, its integer "
+            "literals drawn anew)"
+        )
     if d.get("refused"):
         return f"{head}: refused by the reference ({d['refused']})"
     if d.get("one_output"):

@@ -21,6 +21,7 @@ from supercoder.analysis.core import Analysis
 from supercoder.codec import decode, opts
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
+from supercoder.runs.archive import StoredArchive
 from supercoder.runs.evolve import EvolveProvenance
 from supercoder.runs.metrics import geomean, summarize
 from supercoder.runs.registry import LEGACY_BUILDS
@@ -276,7 +277,7 @@ def _lineage(store: Store, run: str, outcome: Outcome) -> tuple[LineageStep, ...
     chain = evolved.lineage if evolved is not None else ()
     if not chain:
         return ()
-    programs = {p.id: p for p in store.programs(run, outcome.problem)}
+    programs = {p.id: p for p in StoredArchive.in_store(store, run).programs(outcome.problem)}
     steps = []
     for pid in chain:
         p = programs.get(pid)

@@ -28,8 +28,8 @@ single answer while the best keeps improving, a full generation after a stall):
    else the baseline itself. It is the attempt ``Outcome.chosen`` names.
 
 Checkpoints: every answer is journaled (``Journal``: the eval store's attempts) and every
-program and measurement is kept in an ``Archive`` (the store's ``programs`` and
-``program_measures`` tables); a rerun replays them instead of asking or measuring again,
+program and measurement is kept in an ``Archive`` (``runs/archive.py``: evolve's own
+``programs`` and ``program_measures`` tables in the run store); a rerun replays them instead of asking or measuring again,
 so an interrupted search ends where an uninterrupted one would.
 """
 
@@ -41,11 +41,12 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, ClassVar, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, ClassVar
 
 from supercoder.engine import current
 from supercoder.plugins import flag
 from supercoder.prompting.parent_prompts import Parent
+from supercoder.runs.archive import Archive, MemoryArchive, StoredArchive
 from supercoder.runs.bandit import Bandit
 from supercoder.runs.buildsearch import proposed_build
 from supercoder.runs.conversation import Conversation
@@ -196,41 +197,6 @@ class EvolveConfig:
             "max_tokens": self.max_tokens,
             "bandit_c": self.bandit_c,
         }
-
-
-@runtime_checkable
-class Archive(Protocol):
-    """Where a problem's programs and measurements are kept (the run store)."""
-
-    def programs(self, problem: str) -> list[Program]: ...
-
-    def add_program(self, problem: str, program: Program) -> None: ...
-
-    def measures(self, problem: str) -> dict[tuple[int, int], Verdict]: ...
-
-    def add_measure(
-        self, problem: str, program: int, generation: int, verdict: Verdict
-    ) -> None: ...
-
-
-@dataclass
-class MemoryArchive:
-    """An ``Archive`` in memory (the Python API without a store)."""
-
-    kept: dict[str, dict[int, Program]] = field(default_factory=dict)
-    measured: dict[str, dict[tuple[int, int], Verdict]] = field(default_factory=dict)
-
-    def programs(self, problem: str) -> list[Program]:
-        return sorted(self.kept.get(problem, {}).values(), key=lambda p: p.id)
-
-    def add_program(self, problem: str, program: Program) -> None:
-        self.kept.setdefault(problem, {})[program.id] = program
-
-    def measures(self, problem: str) -> dict[tuple[int, int], Verdict]:
-        return dict(self.measured.get(problem, {}))
-
-    def add_measure(self, problem: str, program: int, generation: int, verdict: Verdict) -> None:
-        self.measured.setdefault(problem, {})[(program, generation)] = verdict
 
 
 @dataclass(frozen=True)
@@ -755,8 +721,8 @@ def _note(attempt: Attempt) -> str:
 
 class Evolve:
     """``evolve``: the evolutionary search (module docstring) as a registered strategy;
-    its programs are kept in the journal when it can keep them (the run store's), else
-    in memory."""
+    its programs are kept in its own tables of the run store when the journal keeps
+    tables (``runs/archive.py``), else in memory."""
 
     name: ClassVar[str] = "evolve"
     Config: ClassVar[type] = EvolveConfig
@@ -780,7 +746,7 @@ class Evolve:
     def search(
         self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal | None
     ) -> Outcome:
-        archive = self.archive or (journal if isinstance(journal, Archive) else None)
+        archive = self.archive or StoredArchive.of(journal)
         return evolve(
             problem,
             list(ask.models),

@@ -16,6 +16,10 @@ A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin") is a class with
 - its flags: every field of its ``Config`` is an ``eval``/``optimize`` flag
   (``--field-name``, its help the field's docstring line); ``flag("--other", min=1)`` as
   the field's metadata names another flag or a range;
+- its own tables in the run store, if it keeps more than its attempts: declare them as
+  ``Tables(owner, tables, migrations)``; ``journal.tables(schema)`` (a journal that
+  ``KeepsTables``: the run store's) applies them and gives the run's ``RunTables``
+  (``read``/``write``); evolve's program database is kept so (``runs/archive.py``);
 - its provenance: subclass ``StrategyProvenance`` and register it with
   ``register_provenance("kind")``: it is stored with each answer and read back as that
   class;
@@ -44,6 +48,7 @@ from supercoder.runs.strategies import (
     StrategyConfig,
     Verifier,
 )
+from supercoder.runs.tables import KeepsTables, RunTables, Tables
 from supercoder.types import (
     Candidate,
     Origin,
@@ -62,16 +67,19 @@ __all__ = [
     "Completion",
     "Conversation",
     "Journal",
+    "KeepsTables",
     "NoJournal",
     "Origin",
     "Outcome",
     "OutcomeMeta",
     "Problem",
     "ProgressStep",
+    "RunTables",
     "Sampling",
     "Strategy",
     "StrategyConfig",
     "StrategyProvenance",
+    "Tables",
     "Verdict",
     "Verifier",
     "check",

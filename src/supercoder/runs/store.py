@@ -1,5 +1,9 @@
 """The run store: one SQLite file of eval runs, their attempts and baselines.
 
+It knows no strategy's own tables: a strategy that keeps more than its attempts declares
+them (``runs/tables.py`` ``Tables``: evolve's in ``runs/archive.py``) and ``Store.tables``
+applies their migrations and records their version per owner (``strategy_tables``).
+
 A run's identity (``RunConfig``: model and options) is fixed when it is opened; a resume
 with different ones is refused. Each verified attempt is one row, committed as it
 finishes (``RunJournal`` is the strategies' journal over it); each finished problem is
@@ -19,7 +23,7 @@ import re
 import sqlite3
 import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -29,9 +33,9 @@ from supercoder.codec import EXTRA, Json, decode, encode
 from supercoder.errors import InfraError, UserError, argv_text, machine_trouble, printable
 from supercoder.paths import default_store
 from supercoder.runs.metrics import summarize
-from supercoder.runs.programs import Features, Program
 from supercoder.runs.strategies import Attempt, Outcome, StrategyConfig
 from supercoder.runs.summary import RunContext, RunSummary
+from supercoder.runs.tables import RunTables, Tables
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Candidate, Origin, Speedup, Status, Verdict, check_format_version
 
@@ -62,6 +66,11 @@ CREATE TABLE IF NOT EXISTS problems (
 """
 
 
+# Each strategy's own tables (``runs/tables.py``): the version of its migrations applied.
+STRATEGY_TABLES = (
+    "CREATE TABLE IF NOT EXISTS strategy_tables (owner TEXT PRIMARY KEY, version INTEGER NOT NULL)"
+)
+
 # The options each eval run was started with, as a TOML run file (``keep_run_file``).
 RUN_FILES = "CREATE TABLE IF NOT EXISTS run_files (run TEXT PRIMARY KEY, toml TEXT NOT NULL)"
 
@@ -75,32 +84,19 @@ RUN_POOLS = (
 # The store's schema version (PRAGMA user_version). Files from before versioning read 0
 # and hold the version-1 tables. A change to the tables bumps SCHEMA_VERSION and adds
 # MIGRATIONS[new_version]: the SQL that brings a file from the version before to it.
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 MIGRATIONS = {
     # 2: reads by problem (the resume and summary queries) use an index
     2: "CREATE INDEX IF NOT EXISTS attempts_problem ON attempts (run, problem, status);",
     # 3: the baseline listings the attempts were compared with (attempts.baseline_digest),
     # so the report reads them from the store instead of rebuilding them
     3: "CREATE TABLE IF NOT EXISTS baselines (digest TEXT PRIMARY KEY, asm TEXT NOT NULL);",
-    # 4: the evolutionary search's program database (every distinct program with its
-    # parents, the model, prompt kind and tokens that made it, verdict, speedup and CI,
-    # features) and its re-measurements, so a search resumes where it stopped
-    4: """
-CREATE TABLE IF NOT EXISTS programs (
-  run TEXT NOT NULL, problem TEXT NOT NULL, id INTEGER NOT NULL, parents TEXT NOT NULL,
-  island INTEGER NOT NULL, generation INTEGER NOT NULL, slot INTEGER NOT NULL,
-  kind TEXT NOT NULL, model TEXT, prompt_tokens INTEGER, completion_tokens INTEGER,
-  cost_usd REAL, status TEXT NOT NULL, correct INTEGER NOT NULL, speedup REAL,
-  speedup_low REAL, speedup_high REAL, verdict TEXT NOT NULL, features TEXT NOT NULL,
-  digest TEXT NOT NULL, asm TEXT NOT NULL, edit TEXT, created REAL NOT NULL,
-  PRIMARY KEY (run, problem, id)
-);
-CREATE TABLE IF NOT EXISTS program_measures (
-  run TEXT NOT NULL, problem TEXT NOT NULL, program INTEGER NOT NULL,
-  generation INTEGER NOT NULL, speedup REAL, speedup_low REAL, speedup_high REAL,
-  verdict TEXT NOT NULL, created REAL NOT NULL, PRIMARY KEY (run, problem, program, generation)
-);
-""",
+    # 4: made the evolutionary search's tables (``programs``, ``program_measures``); a
+    # strategy keeps its own tables now (5), so a file brought from 3 gets none here: the
+    # search makes them when it first keeps a program (``runs/archive.py``)
+    4: "",
+    # 5: strategies own their tables (``runs/tables.py``): each owner's version
+    5: STRATEGY_TABLES,
 }
 
 # The format of the JSON the store keeps in its rows besides verdicts and summaries (which
@@ -328,7 +324,9 @@ class Store:
         switched to WAL, also on a read-only file system. A file that is not a run store
         is refused before anything is written to it (it stays byte-identical)."""
         self.path = Path(path) if path is not None else default_store()
+        self.read_only = read_only
         self._lock = threading.Lock()
+        self._owned: dict[str, bool] = {}  # owner -> its tables are there (``tables``)
         try:
             if self.path.is_dir():
                 raise IsADirectoryError(21, "is a folder, expected an SQLite file")
@@ -399,10 +397,16 @@ class Store:
         """Bring the file to SCHEMA_VERSION (PRAGMA user_version); refuse newer files.
         One process at a time (a lock file beside the store): two evals starting on one
         new store must not both create or migrate it."""
+        with self._migration_lock():
+            self._migrate_locked()
+
+    @contextlib.contextmanager
+    def _migration_lock(self) -> Iterator[None]:
+        """One process at a time creates or migrates the file (a lock file beside it)."""
         with open(self.path.with_name(self.path.name + ".lock"), "a") as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             try:
-                self._migrate_locked()
+                yield
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
@@ -506,7 +510,7 @@ class Store:
                 v.paper_speedup,
                 json.dumps(v.to_json(), default=str),
                 attempt.candidate.asm,  # the answer itself, whole: it must re-check as reported
-                _capped(attempt.completion),
+                capped(attempt.completion),
                 json.dumps(o.to_json(), default=str),
                 baseline_digest,
                 o.prompt_tokens,
@@ -684,113 +688,54 @@ class Store:
             )
         return out
 
-    # --- the evolutionary search's program database (schema 4) ------------------------
+    def tables(self, schema: Tables, run: str) -> RunTables:
+        """``run``'s view of a strategy's own tables (``runs/tables.py``): on a writable
+        store the migrations the file lacks are applied first (once per store object);
+        a read-only one is read as it is (a table it lacks gives no rows). A file that
+        holds a newer version of them than ``schema`` declares is refused."""
+        ready = self._owned.get(schema.owner)
+        if ready is None:
+            ready = self._owned[schema.owner] = self._own(schema)
+        return RunTables(schema, run, ready, self._read, self._write)
 
-    def add_program(self, run: str, problem: str, program: Program) -> None:
-        v = program.verdict
-        sp = v.speedup
-        self._write(
-            "INSERT OR IGNORE INTO programs VALUES "
-            "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                run,
-                problem,
-                program.id,
-                json.dumps(list(program.parents)),
-                program.island,
-                program.generation,
-                program.slot,
-                program.kind,
-                program.model,
-                program.prompt_tokens,
-                program.completion_tokens,
-                program.cost_usd,
-                v.status.value,
-                int(v.correct),
-                sp.value if sp else None,
-                sp.low if sp else None,
-                sp.high if sp else None,
-                json.dumps(v.to_json(), default=str),
-                json.dumps(encode(program.features)),
-                program.digest,
-                program.asm,
-                _capped(program.edit),
-                time.time(),
-            ),
-        )
+    def _own(self, schema: Tables) -> bool:
+        """Bring ``schema``'s tables to its version; True when the file holds them all."""
+        if self.read_only:
+            self._owner_version(schema)
+            return all(self._has(t) for t in schema.tables)
+        with self._migration_lock(), self._lock:
+            version = self._owner_version(schema)
+            for target in range(version + 1, schema.version + 1):
+                self._db.executescript(schema.migrations[target])
+            if version != schema.version:
+                self._db.execute(STRATEGY_TABLES)
+                self._db.execute(
+                    "INSERT OR REPLACE INTO strategy_tables VALUES (?, ?)",
+                    (schema.owner, schema.version),
+                )
+                self._db.commit()
+        return True
 
-    def programs(self, run: str, problem: str | None = None) -> list[Program]:
-        """The run's programs (of one problem), by problem and id; none before schema 4."""
-        if not self._has("programs"):
-            return []
-        where, args = (
-            ("run = ?", [run]) if problem is None else ("run = ? AND problem = ?", [run, problem])
-        )
-        rows = self._read(f"SELECT * FROM programs WHERE {where} ORDER BY problem, id", args)
-        return [_program_from_row(r) for r in rows]
-
-    def program_problems(self, run: str) -> list[str]:
-        if not self._has("programs"):
-            return []
-        rows = self._read(
-            "SELECT DISTINCT problem FROM programs WHERE run = ? ORDER BY problem", (run,)
-        )
-        return [r["problem"] for r in rows]
-
-    def add_measure(
-        self, run: str, problem: str, program: int, generation: int, verdict: Verdict
-    ) -> None:
-        sp = verdict.speedup
-        self._write(
-            "INSERT OR REPLACE INTO program_measures VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                run,
-                problem,
-                program,
-                generation,
-                sp.value if sp else None,
-                sp.low if sp else None,
-                sp.high if sp else None,
-                json.dumps(verdict.to_json(), default=str),
-                time.time(),
-            ),
-        )
-
-    def measures(self, run: str, problem: str) -> dict[tuple[int, int], Verdict]:
-        if not self._has("program_measures"):
-            return {}
-        rows = self._read(
-            "SELECT program, generation, verdict FROM program_measures WHERE run = ? AND problem = ?",
-            (run, problem),
-        )
-        return {
-            (r["program"], r["generation"]): Verdict.from_json(json.loads(r["verdict"]))
-            for r in rows
-        }
+    def _owner_version(self, schema: Tables) -> int:
+        """The version of ``schema``'s tables the file holds (0: none recorded)."""
+        if not self._db.execute(
+            "SELECT 1 FROM sqlite_master WHERE name = 'strategy_tables'"
+        ).fetchall():
+            return 0
+        row = self._db.execute(
+            "SELECT version FROM strategy_tables WHERE owner = ?", (schema.owner,)
+        ).fetchone()
+        version = row[0] if row else 0
+        if version > schema.version:
+            raise UserError(
+                f"{printable(self.path, newlines=False)}: its {schema.owner} tables were "
+                f"written by a newer supercoder (version {version}, this one reads up to "
+                f"{schema.version}): upgrade supercoder"
+            )
+        return version
 
     def _has(self, table: str) -> bool:
         return bool(self._read("SELECT 1 FROM sqlite_master WHERE name = ?", (table,)))
-
-
-def _program_from_row(r: sqlite3.Row) -> Program:
-    return Program(
-        id=r["id"],
-        asm=r["asm"],
-        # the exact text's digest, whatever a store from before computed (a normalized one)
-        digest=asm_digest(r["asm"]),
-        parents=tuple(json.loads(r["parents"])),
-        island=r["island"],
-        generation=r["generation"],
-        slot=r["slot"],
-        kind=r["kind"],
-        model=r["model"],
-        verdict=Verdict.from_json(json.loads(r["verdict"])),
-        features=decode(Features, json.loads(r["features"])),
-        prompt_tokens=r["prompt_tokens"] or 0,
-        completion_tokens=r["completion_tokens"] or 0,
-        cost_usd=r["cost_usd"] or 0.0,
-        edit=r["edit"],
-    )
 
 
 # A model's reply text beyond this is cut (and says so); the answer program (the
@@ -798,7 +743,7 @@ def _program_from_row(r: sqlite3.Row) -> Program:
 MAX_STORED_CHARS = 256 * 1024
 
 
-def _capped(text: str | None) -> str | None:
+def capped(text: str | None) -> str | None:
     if text is None or len(text) <= MAX_STORED_CHARS:
         return text
     return (
@@ -822,8 +767,8 @@ def _attempt_from_row(r: sqlite3.Row) -> Attempt:
 
 @dataclass
 class RunJournal:
-    """The strategies' Journal for one run (stored infra failures are not re-used), and
-    the ``Archive`` of a strategy that keeps programs (evolve)."""
+    """The strategies' Journal for one run (stored infra failures are not re-used); it
+    keeps a strategy's own tables too (``KeepsTables``: evolve's program database)."""
 
     store: Store
     run: str
@@ -841,18 +786,9 @@ class RunJournal:
         self.digests[problem] = digest = asm_digest(asm)
         self.store.save_baseline(digest, asm)
 
-    # a strategy that keeps programs (evolve's ``Archive``) keeps them in the run too
-    def programs(self, problem: str) -> list[Program]:
-        return self.store.programs(self.run, problem)
-
-    def add_program(self, problem: str, program: Program) -> None:
-        self.store.add_program(self.run, problem, program)
-
-    def measures(self, problem: str) -> dict[tuple[int, int], Verdict]:
-        return self.store.measures(self.run, problem)
-
-    def add_measure(self, problem: str, program: int, generation: int, verdict: Verdict) -> None:
-        self.store.add_measure(self.run, problem, program, generation, verdict)
+    def tables(self, schema: Tables) -> RunTables:
+        """This run's view of a strategy's own tables (``KeepsTables``; ``Store.tables``)."""
+        return self.store.tables(schema, self.run)
 
 
 def _same(value: Any) -> str:

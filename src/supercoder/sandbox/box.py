@@ -11,7 +11,8 @@ run and not for another (a page-cache store between runs),
 uid 65534 with no capabilities, a private pid namespace whose init is the runner
 (signals from inside cannot kill it, its /proc entries are hidden; every run gets the
 same pid and a root without /proc), per-run CPU/wall/memory/output/file limits, a
-seccomp filter (no ptrace, sockets, process creation, exec, SysV IPC, mqueues, pipes,
+seccomp filter (no ptrace, sockets, process creation (threads: up to ``MAX_THREADS``,
+their ids reset before every run), exec, SysV IPC, mqueues, pipes,
 memfd, shared anonymous mappings or CPU moves: no kernel counter a later run reads;
 calls that take a pid act only on the caller),
 execute-only binaries, and after each run a sweep that kills any descendant left and
@@ -61,6 +62,8 @@ from supercoder.types import Files, split_run
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
 PROGRAM_NAME = "./program"  # every run's argv[0] (runner.c), baseline and candidate alike
 MAX_ARG_BYTES = (128 << 10) - 1  # a run's arguments in all (runner.c MAX_ARG_BYTES)
+MAX_THREADS = 16  # threads a run may start besides its main one (runner.c MAX_THREADS)
+OMP_THREADS = 2  # an OpenMP program's team (runner.c OMP_THREADS)
 
 
 @dataclass(frozen=True)
@@ -69,7 +72,7 @@ class Limits:
 
     Fields: ``cpu_seconds`` (CPU time), ``wall_seconds`` (wall clock), ``memory_mb``
     (address space), ``output_bytes`` (stdout), ``processes`` (extra processes a program
-    may create; 0: fork/clone denied), ``idle_seconds`` (wall time a run may spend
+    may create; 0: fork denied, threads up to ``MAX_THREADS``), ``idle_seconds`` (wall time a run may spend
     asleep or blocked, neither running nor waiting for a CPU: past it the run is
     stopped as ``idle``, a timeout), ``idle_total_seconds`` (the same, summed over every
     run of one binary, its placement copies included, in one sandbox: once spent, that
@@ -157,6 +160,21 @@ class RunResult:
         return (
             f"could not start: {os.strerror(self.exit_code) if self.exit_code > 0 else 'unknown'}"
         )
+
+
+STARVED_RETRIES = 2
+
+
+def starved(run: RunResult) -> bool:
+    """Was ``run`` stopped at its wall limit, well short of its CPU limit, having spent
+    most of its wall time waiting for a CPU (neither running nor asleep: the machine was
+    busy)? Unknown (no blocked figure): no."""
+    if run.outcome != "timeout" or run.blocked_seconds < 0 or not run.cpu_limit:
+        return False
+    if run.cpu_seconds >= 0.9 * run.cpu_limit:
+        return False
+    waiting = run.wall_seconds - run.cpu_seconds - run.blocked_seconds
+    return waiting > run.wall_seconds / 2
 
 
 def _stderr_tail(err: bytes) -> str:
@@ -275,7 +293,7 @@ class Sandbox:
                 # the runner (pid 1) gives each run a fresh root of its own (runner.c,
                 # --fresh-root), then drops every capability before exec
                 *("--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SYS_CHROOT"),
-                *("--cap-add", "CAP_SETPCAP", "--dir", "/sc/root"),
+                *("--cap-add", "CAP_SETPCAP", "--dir", "/sc/root", "--dir", "/sc/work"),
                 "--as-pid-1",
                 # the supervisor's /proc entries (CPU time, context switches, memory)
                 # would let one run leave a message for the next: hidden
@@ -409,11 +427,23 @@ class Sandbox:
         """Run binary ``name`` on ``stdin`` (a test's ``run_input``: arguments and data
         files, if any, lead it, ``types.with_args``; argv[0] is the same fixed name for
         every binary, the working folder holds the data files). Raises SandboxLost if the
-        supervisor died."""
+        supervisor died. A run stopped at its wall limit well short of its CPU limit
+        while it mostly waited for a CPU (``starved``: the machine was busy, not the
+        program slow or asleep) is the machine's failure, not the program's: it runs
+        again with a longer wall limit (twice, at most: its CPU limit stays)."""
+        lim = limits or self.limits
+        result = self._run(name, stdin, lim)
+        for _ in range(STARVED_RETRIES):
+            if not starved(result):
+                break
+            lim = replace(lim, wall_seconds=2 * lim.wall_seconds)
+            result = self._run(name, stdin, lim)
+        return result
+
+    def _run(self, name: str, stdin: bytes, lim: Limits) -> RunResult:
         args, files, stdin = split_run(stdin)
         if name not in self._names:
             raise UserError(f"no binary named {name!r} in this sandbox")
-        lim = limits or self.limits
         role = _role(name)
         allowance = self._allowance(role, lim)
         if allowance is not None and allowance <= 0:

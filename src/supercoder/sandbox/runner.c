@@ -236,7 +236,7 @@ static const int denied[] = {
     SYS_mq_timedsend, SYS_mq_timedreceive, SYS_mq_notify, SYS_mq_getsetattr,
 };
 
-static int install_seccomp(int allow_procs, const char *exec_path) {
+static int install_seccomp(int allow_procs, int allow_threads, const char *exec_path) {
     pid_t me = getpid(), sup = getppid();
     np = nrules = 0;
     for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) deny(denied[i], EPERM);
@@ -290,7 +290,18 @@ static int install_seccomp(int allow_procs, const char *exec_path) {
         deny(SYS_pipe2, EPERM);
         deny(SYS_fork, EPERM);
         deny(SYS_vfork, EPERM);
-        deny(SYS_clone, EPERM);
+        if (allow_threads) {
+            /* threads, never processes: clone only with CLONE_THREAD (same address
+               space, rlimits and filter; RLIMIT_NPROC caps how many) and no CLONE_NEW* */
+            struct rule *c = rule(SYS_clone);
+            put(c, LOAD_ARG(0));
+            put(c, JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x00010000u /* CLONE_THREAD */, 0, 2));
+            put(c, JUMP(BPF_JMP | BPF_JSET | BPF_K, 0x7E020080u /* CLONE_NEW* */, 1, 0));
+            put(c, RET_ALLOW);
+            put(c, RET_ERRNO(EPERM));
+        } else {
+            deny(SYS_clone, EPERM);
+        }
         struct rule *r = rule(SYS_kill); /* only itself: no kill(-1), no process group, no parent */
         put(r, LOAD_ARG(0));
         put(r, JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)me, 1, 0));
@@ -347,6 +358,22 @@ static char *random_copy(const char *path) {
 struct entry { char path[512]; char target[512]; int kind; }; /* 0 dir, 1 file, 2 link */
 static struct entry entries[MAX_ENTRIES];
 static int nentries, fresh_root;
+#define MAX_THREADS 16 /* threads a run may start besides its main one */
+#define OMP_THREADS "2"
+/* /proc/sys/kernel/ns_last_pid of the sandbox's pid namespace, open for writing (-1: not
+ * here, and runs get no threads) */
+static int last_pid_fd = -1;
+
+/* With --fresh-root: ns_last_pid, made writable in our own mount namespace (bubblewrap
+ * binds /proc/sys read-only; runs never see /proc) and kept open. */
+static void open_last_pid(void) {
+    const char *path = "/proc/sys/kernel/ns_last_pid";
+    last_pid_fd = open(path, O_WRONLY | O_CLOEXEC);
+    if (last_pid_fd >= 0) return;
+    if (unshare(CLONE_NEWNS) || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)) return;
+    if (mount(NULL, "/proc/sys", NULL, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL)) return;
+    last_pid_fd = open(path, O_WRONLY | O_CLOEXEC);
+}
 /* no /dev/zero: a shared mapping of it is an inode of the internal shmem mount (see
  * seccomp), and seccomp cannot tell which file an mmap maps */
 static const char *const devices[] = {"/dev/null", "/dev/full", "/dev/random", "/dev/urandom"};
@@ -354,6 +381,15 @@ static const char *const devices[] = {"/dev/null", "/dev/full", "/dev/random", "
 #define EXEC_PATH "/sc/program" /* every binary's path in its fresh root */
 #define WORK_DIR "/box" /* every run's working folder: its data files, nothing else */
 #define MAX_DATA_FILES 64
+/* The supervisor's scratch: a fresh tmpfs per run (fresh root only), mounted here in the
+ * supervisor's own namespace, never shown to a run as it is. box/ is the run's working
+ * folder (bound at WORK_DIR): writable copies of its data files, and whatever it writes
+ * there, read back after the run and gone with it; pipe/1 and pipe/2 are the FIFOs its
+ * stdout and stderr are (/dev/stdout and /dev/stderr name them: a reopen of either is
+ * the same pipe, as Linux's /proc/self/fd links give). */
+#define SCRATCH "/sc/work"
+#define SCRATCH_BOX SCRATCH "/box"
+#define MAX_WRITTEN 64 /* files read back from a run's working folder */
 
 /* The sandbox's own files (everything outside /proc, /dev, /sc): replicated per run. */
 static void collect(const char *dir) {
@@ -415,31 +451,71 @@ static int make_dirs(const char *where) { /* mkdir -p under ROOT */
     return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* In the child, before exec: a new mount namespace rooted at a fresh tmpfs holding the
- * sandbox's files, the binary, the device nodes and /proc; then every capability goes. */
-/* Every regular file below dir (host side, at most depth levels deep) bound read-only at
- * ROOT WORK_DIR/<its path below dir>; returns -1 on a failure or too many files. */
-static int bind_data_files(const char *dir, const char *rel, int depth, int *count) {
+/* Every regular file below dir (host side, at most depth levels deep) copied, writable,
+ * to the same path below to; returns -1 on a failure or too many files. */
+static int copy_data_files(const char *dir, const char *to, int depth, int *count) {
     DIR *d = opendir(dir);
     struct dirent *e;
-    char src[1024], where[1024];
+    char src[1024], dst[1024], chunk[65536];
     if (!d) return -1;
     while ((e = readdir(d))) {
         if (e->d_name[0] == '.') continue; /* ".", "..": names never start with a dot */
         snprintf(src, sizeof src, "%s/%s", dir, e->d_name);
-        snprintf(where, sizeof where, "%s/%s", rel, e->d_name);
+        snprintf(dst, sizeof dst, "%s/%s", to, e->d_name);
         struct stat st;
         if (lstat(src, &st)) { closedir(d); return -1; }
         if (S_ISDIR(st.st_mode) && depth > 0) {
-            if (make_dirs(where) || bind_data_files(src, where, depth - 1, count)) { closedir(d); return -1; }
+            if ((mkdir(dst, 0755) && errno != EEXIST) || copy_data_files(src, dst, depth - 1, count)) { closedir(d); return -1; }
         } else if (S_ISREG(st.st_mode)) {
-            if (++*count > MAX_DATA_FILES || bind_file(src, where)) { closedir(d); return -1; }
+            if (++*count > MAX_DATA_FILES) { closedir(d); return -1; }
+            int in = open(src, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+            ssize_t n = 0;
+            while (in >= 0 && out >= 0 && (n = read(in, chunk, sizeof chunk)) > 0)
+                if (write(out, chunk, (size_t)n) != n) { n = -1; break; }
+            if (in >= 0) close(in);
+            if (out >= 0) close(out);
+            if (in < 0 || out < 0 || n < 0) { closedir(d); return -1; }
         }
     }
     closedir(d);
     return 0;
 }
 
+/* A FIFO at path, opened for reading (non-blocking: *rd) and writing (*wr, blocking). */
+static int fifo_pair(const char *path, int *rd, int *wr) {
+    if (mkfifo(path, 0600)) return -1;
+    *rd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (*rd < 0) return -1;
+    *wr = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC); /* a reader exists: it opens */
+    if (*wr < 0) { close(*rd); return -1; }
+    return fcntl(*wr, F_SETFL, 0);
+}
+
+/* The run's scratch (SCRATCH): a fresh tmpfs holding box/ (the data files of files,
+ * writable copies) and the FIFOs of its stdout and stderr (pout, perr: read, write ends).
+ * What the run may write there is bounded by out_limit (the tmpfs's size beyond the
+ * copies, and RLIMIT_FSIZE). */
+static int make_scratch(const char *files, long out_limit, int pout[2], int perr[2]) {
+    char opts[128];
+    if (mount("tmpfs", SCRATCH, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=1g,nr_inodes=256,mode=0755")) return -1;
+    int count = 0;
+    if (mkdir(SCRATCH_BOX, 0755) || mkdir(SCRATCH "/pipe", 0700)) return -1;
+    if (strcmp(files, "-") && copy_data_files(files, SCRATCH_BOX, 3, &count)) return -1;
+    struct statvfs sv;
+    if (statvfs(SCRATCH, &sv)) return -1;
+    long used = (long)((sv.f_blocks - sv.f_bfree) * sv.f_frsize);
+    snprintf(opts, sizeof opts, "size=%ld,nr_inodes=256,mode=0755", used + (out_limit > 0 ? out_limit : 0) + 65536);
+    if (mount(NULL, SCRATCH, NULL, MS_REMOUNT | MS_NOSUID | MS_NODEV | MS_NOEXEC, opts)) return -1;
+    if (fifo_pair(SCRATCH "/pipe/1", &pout[0], &pout[1])) return -1;
+    if (fifo_pair(SCRATCH "/pipe/2", &perr[0], &perr[1])) { close(pout[0]); close(pout[1]); return -1; }
+    return 0;
+}
+
+static void drop_scratch(void) { umount2(SCRATCH, MNT_DETACH); }
+
+/* In the child, before exec: a new mount namespace rooted at a fresh tmpfs holding the
+ * sandbox's files, the binary, the device nodes, its working folder and its input and
+ * output by name (no /proc); then every capability goes. */
 static int enter_fresh_root(const char *bin, const char *input, const char *files) {
     char path[1024];
     if (unshare(CLONE_NEWNS)) return -1;
@@ -464,11 +540,13 @@ static int enter_fresh_root(const char *bin, const char *input, const char *file
     for (size_t k = 0; k < sizeof devices / sizeof devices[0]; k++)
         if (access(devices[k], F_OK) == 0 && bind_file(devices[k], devices[k])) return -1;
     /* the input by name: /dev/stdin and /dev/fd/0 (opened afresh, as Linux reopens a
-       regular file through /proc/self/fd/0) */
+       regular file through /proc/self/fd/0); the output by name: the FIFOs stdout and
+       stderr are (a reopen of /proc/self/fd/1 on Linux is the same pipe) */
     if (bind_file(input, "/dev/stdin") || make_dirs("/dev/fd") || bind_file(input, "/dev/fd/0")) return -1;
-    int count = 0;
-    if (make_dirs(WORK_DIR)) return -1;
-    if (strcmp(files, "-") && bind_data_files(files, WORK_DIR, 3, &count)) return -1;
+    if (bind_file(SCRATCH "/pipe/1", "/dev/stdout") || bind_file(SCRATCH "/pipe/1", "/dev/fd/1")) return -1;
+    if (bind_file(SCRATCH "/pipe/2", "/dev/stderr") || bind_file(SCRATCH "/pipe/2", "/dev/fd/2")) return -1;
+    (void)files; /* its copies are in SCRATCH_BOX (make_scratch) */
+    if (make_dirs(WORK_DIR) || mount(SCRATCH_BOX, ROOT WORK_DIR, NULL, MS_BIND, NULL)) return -1;
     /* no /proc: every entry looked up there takes an inode number from get_next_ino()
        (a counter later runs read), and its files show machine-wide counters (forks,
        context switches, last pid, inode and file counts) a run could move and read */
@@ -518,9 +596,13 @@ static int load_args(const char *file) {
 
 static void child(const struct job *j, int in_fd, int out_w, int err_w, int status_w) {
     char **argv = run_argv;
-    /* OpenMP programs (-fopenmp) run one thread: thread creation is denied, CPU time is
-       the measure, and parallel reductions would make outputs non-deterministic */
-    char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C", "OMP_NUM_THREADS=1", NULL };
+    /* OpenMP programs (-fopenmp) get a team of OMP_THREADS threads (one would deadlock a
+       program whose tasks wait on each other), waiting passively: a run is bound to its
+       slot's CPU and CPU time (every thread's) is the measure, so spinning would only
+       add noise; where threads are not allowed (last_pid_fd), one */
+    char *envp[] = { "PATH=/usr/bin:/bin", "LC_ALL=C",
+                     last_pid_fd >= 0 ? "OMP_NUM_THREADS=" OMP_THREADS : "OMP_NUM_THREADS=1",
+                     "OMP_WAIT_POLICY=passive", NULL };
     char *path = random_copy(fresh_root ? EXEC_PATH : j->bin);
     int err;
     errno = 0;
@@ -536,8 +618,13 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     rlim_t cpu = (rlim_t)((j->cpu_ms + 999) / 1000);
     set_limit(RLIMIT_CPU, cpu, cpu + 1);
     set_limit(RLIMIT_AS, (rlim_t)j->mem_mb << 20, (rlim_t)j->mem_mb << 20);
-    set_limit(RLIMIT_STACK, (rlim_t)256 << 20, (rlim_t)256 << 20);
-    set_limit(RLIMIT_FSIZE, 0, 0);
+    /* the stack, like the heap, is bounded by RLIMIT_AS (deep recursion is welcome):
+       unlimited here also gives threads glibc's 8 MiB default stack rather than a
+       reservation the size of the stack limit each (x86-64 keeps its top-down layout) */
+    set_limit(RLIMIT_STACK, RLIM_INFINITY, RLIM_INFINITY);
+    /* files: only in its working folder (a tmpfs of its own, fresh root), as much as stdout */
+    rlim_t fsize = fresh_root && j->out_limit > 0 ? (rlim_t)j->out_limit : 0;
+    set_limit(RLIMIT_FSIZE, fsize, fsize);
     set_limit(RLIMIT_CORE, 0, 0);
     set_limit(RLIMIT_NOFILE, 64, 64);
     set_limit(RLIMIT_MEMLOCK, 0, 0);
@@ -546,7 +633,12 @@ static void child(const struct job *j, int in_fd, int out_w, int err_w, int stat
     set_limit(RLIMIT_RTPRIO, 0, 0);
     set_limit(RLIMIT_SIGPENDING, 64, 64); /* queued signals are kernel memory (per host user) */
     if (j->nproc > 0) set_limit(RLIMIT_NPROC, (rlim_t)j->nproc, (rlim_t)j->nproc);
-    if (install_seccomp(j->nproc > 0, path)) goto fail;
+    /* no processes: up to MAX_THREADS threads besides the main one where the thread ids
+       they take can be reset before every run (last_pid_fd), none elsewhere; RLIMIT_NPROC
+       counts this sandbox's tasks (its own user namespace): the supervisor, the run, its threads */
+    int threads = j->nproc <= 0 && last_pid_fd >= 0;
+    if (threads) set_limit(RLIMIT_NPROC, (rlim_t)MAX_THREADS + 2, (rlim_t)MAX_THREADS + 2);
+    if (install_seccomp(j->nproc > 0, threads, path)) goto fail;
     struct timespec pre;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &pre); /* all of it ours, none the program's */
     long pre_us = pre.tv_sec * 1000000L + pre.tv_nsec / 1000;
@@ -631,7 +723,8 @@ static void ipc_leftovers(struct buf *msg) {
 
 /* ---- supervisor -------------------------------------------------------- */
 
-#define RUN_PID 2 /* every run's pid in the sandbox's pid namespace (we are 1) */
+#define RUN_PID 2 /* every run's pid in the sandbox's pid namespace (we are 1); spawn()
+                     writes it to ns_last_pid */
 struct clone_args_v2 { /* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_VER1) */
     uint64_t flags, pidfd, child_tid, parent_tid, exit_signal, stack, stack_size, tls, set_tid, set_tid_size;
 };
@@ -642,6 +735,12 @@ struct clone_args_v2 { /* struct clone_args up to set_tid_size (CLONE_ARGS_SIZE_
  * Elsewhere (no namespace of ours), or should the kernel refuse it, plain fork(). */
 static pid_t spawn(void) {
     static int fixed = 1;
+    /* the ids a run's threads take come from the pid namespace's cursor, which set_tid
+       leaves alone: put back before every run, so that they count nothing either */
+    if (last_pid_fd >= 0 && pwrite(last_pid_fd, "2", 1, 0) != 1) {
+        close(last_pid_fd);
+        last_pid_fd = -1; /* threads denied from here on */
+    }
     if (fresh_root && fixed) {
         pid_t want = RUN_PID;
         struct clone_args_v2 a;
@@ -728,11 +827,43 @@ static void take_out(struct rusage *ru, long us) {
  * (waiting for a CPU, which a busy machine adds and the program cannot help); -1 when
  * /proc/<pid>/schedstat is missing (no CONFIG_SCHED_INFO). */
 static long blocked_us(pid_t pid, long wall_us) {
-    char text[256];
+    char text[1024];
     if (!read_proc(pid, "schedstat", text, sizeof text)) return -1;
     unsigned long long run_ns = 0, wait_ns = 0;
     if (sscanf(text, "%llu %llu", &run_ns, &wait_ns) != 2) return -1;
-    long b = wall_us - (long)((run_ns + wait_ns) / 1000ULL);
+    long busy = (long)((run_ns + wait_ns) / 1000ULL);
+    /* threads: the program is busy while any of them runs or waits for a CPU (one
+       joining the others sleeps meanwhile): the live threads' figures summed, plus the
+       CPU time of threads gone (the process's total, /proc/<pid>/stat, less the live
+       ones' share); the main thread's own figure when that is larger (a program that
+       never started a thread: the same figure) */
+    int threads = 0;
+    char *p = read_proc(pid, "stat", text, sizeof text) ? strrchr(text, ')') : NULL;
+    unsigned long long ut = 0, st = 0;
+    long tick = sysconf(_SC_CLK_TCK) > 0 ? 1000000L / sysconf(_SC_CLK_TCK) : 10000L;
+    if (p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %*d %*d %*d %*d %d",
+                    &ut, &st, &threads) == 3 && (threads > 1 || (long)(ut + st) * tick > (long)(run_ns / 1000ULL) + 2 * tick)) {
+        long all = 0, live_run = 0;
+        char path[64];
+        snprintf(path, sizeof path, "/proc/%d/task", pid);
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d))) {
+            pid_t tid = (pid_t)atoi(e->d_name);
+            if (tid <= 0) continue;
+            char name[48];
+            snprintf(name, sizeof name, "task/%d/schedstat", tid);
+            unsigned long long r = 0, w = 0;
+            if (!read_proc(pid, name, text, sizeof text) || sscanf(text, "%llu %llu", &r, &w) != 2) continue;
+            all += (long)((r + w) / 1000ULL);
+            live_run += (long)(r / 1000ULL);
+        }
+        if (d) closedir(d);
+        long gone = (long)(ut + st) * tick - live_run;
+        if (gone > 0) all += gone;
+        if (all > busy) busy = all;
+    }
+    long b = wall_us - busy;
     return b > 0 ? b : 0;
 }
 
@@ -743,6 +874,77 @@ static int drain(int fd, struct buf *b, size_t keep, long limit, int *over) {
     if (limit >= 0 && b->len + (size_t)n > (size_t)limit) *over = 1;
     buf_add(b, chunk, (size_t)n, keep);
     return 1;
+}
+
+/* The whole of a regular file (not following a link, not blocking on a FIFO) into b, at
+ * most keep bytes; -1 if it cannot be read. */
+static int read_all(const char *path, struct buf *b, size_t keep) {
+    char chunk[65536];
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return -1;
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) > 0 && b->len < keep) buf_add(b, chunk, (size_t)n, keep);
+    close(fd);
+    return n < 0 ? -1 : 0;
+}
+
+static char written[MAX_WRITTEN][512];
+
+static void list_written(const char *dir, const char *rel, int depth, int *n) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[1024], sub[512];
+    while (d && (e = readdir(d)) && *n < MAX_WRITTEN) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        if ((size_t)snprintf(sub, sizeof sub, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >= sizeof sub) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(path, &st)) continue;
+        if (S_ISDIR(st.st_mode) && depth > 0) {
+            chmod(path, 0700); /* ours (one uid): a folder the run closed is read all the same */
+            list_written(path, sub, depth - 1, n);
+        } else if (S_ISREG(st.st_mode)) {
+            strcpy(written[(*n)++], sub);
+        }
+    }
+    if (d) closedir(d);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
+
+/* What the run left in its working folder, appended to its stdout (out, at most keep
+ * bytes): every regular file that is not one of its data files unchanged, by name, after
+ * a head that says how long stdout was (so no program can print what looks like a file
+ * it did not write). Nothing when it wrote nothing. */
+static void read_back(const char *files, struct buf *out, size_t keep) {
+    int n = 0, head = 0;
+    char path[1024], line[700];
+    list_written(SCRATCH_BOX, "", 4, &n);
+    qsort(written, (size_t)n, sizeof written[0], by_name);
+    size_t stdout_len = out->len;
+    for (int k = 0; k < n; k++) {
+        struct buf data = {0}, orig = {0};
+        snprintf(path, sizeof path, SCRATCH_BOX "/%s", written[k]);
+        chmod(path, 0600);
+        int bad = read_all(path, &data, keep);
+        if (!bad && strcmp(files, "-")) {
+            snprintf(path, sizeof path, "%s/%s", files, written[k]);
+            if (read_all(path, &orig, keep) == 0 && orig.len == data.len && !memcmp(orig.data, data.data, data.len)) {
+                free(data.data); free(orig.data);
+                continue; /* a data file as shipped */
+            }
+        }
+        if (!head++) {
+            snprintf(line, sizeof line, "\n[files the run wrote, after %zu bytes of stdout]\n", stdout_len);
+            buf_add(out, line, strlen(line), keep);
+        }
+        if (bad) snprintf(line, sizeof line, "== %s (unreadable) ==\n", written[k]);
+        else snprintf(line, sizeof line, "== %s (%zu bytes) ==\n", written[k], data.len);
+        buf_add(out, line, strlen(line), keep);
+        buf_add(out, data.data, data.len, keep);
+        buf_add(out, "\n", 1, keep);
+        free(data.data); free(orig.data);
+    }
 }
 
 static void run_job(const struct job *j) {
@@ -765,8 +967,13 @@ static void run_job(const struct job *j) {
         return;
     }
     in_fd = open(j->input, O_RDONLY | O_CLOEXEC);
-    if (in_fd < 0 || pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC) || pipe2(pst, O_CLOEXEC)) {
-        reply("spawn_error", errno, 0, NULL, 0, 0, &out, &err, 0);
+    int piped = fresh_root ? make_scratch(j->files, j->out_limit, pout, perr) : pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC);
+    if (in_fd < 0 || piped || pipe2(pst, O_CLOEXEC)) {
+        int why = errno;
+        if (!piped) { close(pout[0]); close(pout[1]); close(perr[0]); close(perr[1]); }
+        if (in_fd >= 0) close(in_fd);
+        if (fresh_root) drop_scratch();
+        reply("spawn_error", why, 0, NULL, 0, 0, &out, &err, 0);
         return;
     }
     long start = now_us();
@@ -790,6 +997,7 @@ static void run_job(const struct job *j) {
     if (failed) {
         if (pid > 0) waitpid(pid, NULL, 0);
         close(pst[0]); close(pout[0]); close(perr[0]);
+        if (fresh_root) drop_scratch();
         reply("spawn_error", pid < 0 ? errno : exec_errno ? exec_errno : EINVAL, 0, NULL, 0, 0, &out, &err, 0);
         return;
     }
@@ -837,6 +1045,12 @@ static void run_job(const struct job *j) {
     if (pfd >= 0) close(pfd);
     if (nsfd >= 0) close(nsfd);
     int leftover = kill_descendants();
+    if (fresh_root) {
+        size_t keep = j->out_limit >= 0 ? (size_t)j->out_limit + 1 : (size_t)1 << 30;
+        if (!over) read_back(j->files, &out, keep);
+        if (j->out_limit >= 0 && out.len > (size_t)j->out_limit) over = 1;
+        drop_scratch();
+    }
     reassert_state(&changed);
     ipc_leftovers(&changed);
     long cpu_us = ru.ru_utime.tv_sec * 1000000L + ru.ru_utime.tv_usec + ru.ru_stime.tv_sec * 1000000L + ru.ru_stime.tv_usec;
@@ -863,6 +1077,7 @@ int main(int argc, char **argv) {
     if (argc > 1 && !strcmp(argv[1], "--fresh-root")) {
         fresh_root = 1;
         collect("");
+        open_last_pid();
     }
     signal(SIGPIPE, SIG_IGN);
     prctl(PR_SET_DUMPABLE, 0);

@@ -29,7 +29,7 @@ from pathlib import Path
 
 from supercoder.errors import UserError, machine_error, machine_trouble
 from supercoder.paths import temp_prefix
-from supercoder.sandbox.box import Limits, RunResult, open_sandbox
+from supercoder.sandbox.box import MAX_THREADS, OMP_THREADS, Limits, RunResult, open_sandbox
 from supercoder.toolchain.flags import check_build_flags, check_flags
 from supercoder.toolchain.gcc import c99_inline, compile_c, is_link_failure, missing_symbols
 from supercoder.types import split_run
@@ -57,7 +57,13 @@ class RefResult:
 
     def message(self, label: str = DEFAULT_LABEL) -> str:
         """What a user is told when this input stops ``problem init``."""
-        if self.failure in (TIMEOUT, RUNTIME_ERROR):
+        if self.failure == TIMEOUT:
+            return (
+                f"{label} failed on {self.name}: {self.detail}; a test must run within the "
+                f"limit: leave {self.name} out or give a smaller one (a check times inputs "
+                "drawn at sizes that run in milliseconds), or raise problem init --timeout"
+            )
+        if self.failure == RUNTIME_ERROR:
             return f"{label} failed on {self.name}: {self.detail}"
         if self.failure == NONDETERMINISTIC:
             head = f"{label} is non-deterministic on {self.name}: two runs printed different output"
@@ -200,22 +206,39 @@ def reference_runs(
 _THREADS = re.compile(r"\b(pthread_create|thrd_create)\s*\(|^\s*#\s*pragma\s+omp\b", re.M)
 
 
+def starts_threads(source: str) -> bool:
+    """Does this C source start threads (``pthread_create``, ``thrd_create``, OpenMP)?"""
+    return bool(_THREADS.search(source))
+
+
+THREADS_MEASURED = (
+    f"the program starts threads: in the sandbox a run may start up to {MAX_THREADS} "
+    f"(OpenMP: a team of {OMP_THREADS}), all on its timing slot's one CPU, and the time "
+    "measured is CPU time summed over every thread (wall time is recorded, not compared)"
+)
+
+
 def thread_hint(source: str) -> str:
     """Why a program that starts threads may crash or hang in the sandbox ("" if it starts
-    none): every program runs there on one thread (thread creation fails, OpenMP gets
-    ``OMP_NUM_THREADS=1``), so one that ignores a failed ``pthread_create`` or waits on a
-    second thread fails there though it runs on the user's machine."""
+    none): a run may start at most ``MAX_THREADS`` threads besides its main one, all on
+    one CPU (creating more fails), and OpenMP gets a team of ``OMP_THREADS``; a program
+    that ignores a failed ``pthread_create`` or waits on more threads than that fails
+    there though it runs on the user's machine."""
     if not _THREADS.search(source):
         return ""
     return (
-        " (the program starts threads: programs run on one thread in the sandbox, where "
-        "creating a thread fails and OpenMP gets OMP_NUM_THREADS=1, so one that needs a "
-        "second thread crashes or waits there; give it a single-threaded build)"
+        f" (the program starts threads: a run in the sandbox may start at most "
+        f"{MAX_THREADS} besides its main one, all on one CPU, where creating more fails, "
+        f"and OpenMP gets OMP_NUM_THREADS={OMP_THREADS}; one that needs more threads "
+        "crashes or waits there: make its thread count a -D define and pass a smaller "
+        f"one (--cflags -DTHREADS={MAX_THREADS}), or give it a single-threaded build)"
     )
 
 
-Differ = Callable[[bytes, bytes], "str | None"]
-"""How two outputs of one program differ, as lines to show (None: they match)."""
+Differ = Callable[..., "str | None"]
+"""How two outputs of one program differ, as lines to show (None: they match); further
+outputs of it, if given, are for the fix it suggests to cover too."""
+MORE_RUNS = 3  # runs more of a program found non-deterministic, for its fix to cover
 
 CLOCK_STRADDLED = 2  # inputs whose repeated runs straddle a second (a clock-reading program)
 _CLOCK_SYMBOLS = (b"time", b"gettimeofday", b"clock_gettime", b"clock", b"ftime", b"localtime")
@@ -231,7 +254,7 @@ def reads_clock(binary: Path) -> bool:
     return any(b"\0" + name + b"\0" in data for name in _CLOCK_SYMBOLS)
 
 
-def _exact_differ(a: bytes, b: bytes) -> str | None:
+def _exact_differ(a: bytes, b: bytes, *more: bytes) -> str | None:
     if a == b:
         return None
     rows_a, rows_b = a.splitlines(), b.splitlines()
@@ -292,12 +315,15 @@ def _run_input(
             elif failed.outcome == "exited" and failed.stdout:  # it ran, and said so
                 detail += (
                     f" (if the program ends with status {failed.exit_code} by design, pass "
-                    f"--exit-code {failed.exit_code})"
+                    f"--exit-code {failed.exit_code} (problem init))"
                 )
             return RefResult(name, failure=kind, level=level, detail=detail)
         for other in done[1:]:
-            how = differ(done[0].stdout, other.stdout)
-            if how is not None:
+            if differ(done[0].stdout, other.stdout) is not None:
+                more = [box.run(level, data) for _ in range(MORE_RUNS)]
+                how = differ(
+                    done[0].stdout, other.stdout, *(r.stdout for r in more if r.clean_exit)
+                )
                 return RefResult(name, failure=NONDETERMINISTIC, level=level, detail=how)
         outputs[level], seconds[level] = done[0].stdout, min(r.cpu_seconds for r in done)
     first = next(iter(outputs))
@@ -446,8 +472,8 @@ def _ship_hint(name: str) -> str:
     if name.startswith("/") or ".." in parts:
         base = shlex.quote(parts[-1] or "data")
         return (
-            f"a file outside the working folder cannot be placed there: name it {base} in "
-            f"the arguments and ship it with --files {base}={shlex.quote(name)}"
+            f"it is not there from this folder: give its path from here with --files PATH "
+            f"(the run's folder gets it as {base}, and the arguments name it so)"
         )
     return (
         f"ship the file with --files {shlex.quote(name)}, placed in the working folder of every run"

@@ -26,6 +26,7 @@ from supercoder.paths import atomic_write_text, default_store
 from supercoder.prompting.diffedit import has_edit_blocks
 from supercoder.prompting.parent_prompts import Parent, evolve_messages
 from supercoder.prompting.prompts import fence
+from supercoder.runs.archive import StoredArchive
 from supercoder.runs.evolve import SEED_KIND
 from supercoder.runs.programs import Program, faster_than
 from supercoder.runs.store import Store
@@ -64,11 +65,8 @@ def trace_pairs(db: str | Path | None, run: str) -> list[TracePair]:
     try:
         if run not in {r.name for r in store.runs()}:
             raise UserError(f"{path}: no run named {run!r}")
-        by_key = {
-            (name, p.id): p
-            for name in store.program_problems(run)
-            for p in store.programs(run, name)
-        }
+        archive = StoredArchive.in_store(store, run)
+        by_key = {(name, p.id): p for name in archive.problems() for p in archive.programs(name)}
     finally:
         store.close()
     if not by_key:

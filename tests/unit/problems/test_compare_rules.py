@@ -144,3 +144,39 @@ def test_a_time_beside_a_result_is_masked_so_the_result_is_still_compared():
     assert outputs_match(BITCOUNT.replace(b"0.123", b"9.999"), expected_output(other, mode))
     wrong = BITCOUNT.replace(b"11254\nRatko", b"11255\nRatko")
     assert not outputs_match(wrong, expected_output(other, mode))
+
+
+def test_a_choice_made_from_the_clock_goes_by_its_label_found_over_more_runs():
+    """bitcount's last lines name its fastest and slowest methods, which the clock picks:
+    beside a timed line, a labelled line that differs goes whole by its label; further
+    runs find the labels two runs did not show (``Worst``)."""
+    run = BITCOUNT + b"\nBest  > Ratko's mystery algorithm\nWorst > Optimized 1 bit/loop counter\n"
+    other = run.replace(b"0.045", b"0.051").replace(
+        b"Best  > Ratko's mystery algorithm", b"Best  > Optimized 1 bit/loop counter"
+    )
+    third = run.replace(b"Worst > Optimized 1 bit/loop counter", b"Worst > Ratko's mystery")
+    d = diagnose(run, other, None, [third])
+    described = [r.describe() for r in d.rules]
+    assert described == [
+        "--mask 'Time:\\s+(\\S+)'",
+        "--ignore-line '^\\s*Best\\s+>'",
+        "--ignore-line '^\\s*Worst\\s+>'",
+    ]
+    assert "line(s) 5: what the program chose" in d.message() and "a clock" in d.cause
+    mode = _mode(*[r.to_json() for r in d.rules])
+    assert outputs_match(third, expected_output(other, mode))
+    # with no clock anywhere, a labelled result that differs is no choice to leave out
+    assert diagnose(b"Best > a\n", b"Best > b\n").rules == ()
+
+
+def test_a_number_alone_on_its_line_with_a_fraction_is_a_measured_time():
+    """An interpreter's benchmark script prints ``clock() - start`` alone on a line: the
+    rule leaves such lines out, while a whole number or a word is still compared."""
+    d = diagnose(b"true\n0.83855\n-0.8\n", b"true\n0.83517\n-0.7\n")
+    assert "a clock" in d.cause and [r.kind for r in d.rules] == [RuleKind.IGNORE_LINE]
+    mode = _mode(*[r.to_json() for r in d.rules])
+    assert outputs_match(b"true\n1.5\n2e-3\n", expected_output(b"true\n0.1\n.5\n", mode)) is False
+    assert outputs_match(b"true\n1.5\n2.0e-3\n", expected_output(b"true\n0.1\n.5\n", mode))
+    assert not outputs_match(b"false\n1.5\n", expected_output(b"true\n0.1\n", mode))
+    assert not outputs_match(b"832041\n", expected_output(b"832040\n", mode))
+    assert diagnose(b"12\n", b"13\n").rules == ()
