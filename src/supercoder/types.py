@@ -771,7 +771,10 @@ class Provenance:
     Fields:
         machine: where and when (``Machine``; its keys stored in the context itself).
         meter: the meter protocol's id (``timing/meter.py`` ``PROTOCOL``).
-        noise_floor: the machine's calibrated between-check noise floor in force.
+        noise_floor: the machine's calibrated between-check noise floor in force
+            (widened where the check ran busier than the floor was measured:
+            ``timing.calibration.floor_at_load``).
+        floor_load: the load per CPU that floor was measured at.
         margin: the practical band's half-width in force.
         stop: the meter's stop rule, when not the default.
         interval: what the interval is over, when not the tests (drawn inputs).
@@ -787,6 +790,7 @@ class Provenance:
     machine: Machine = field(default_factory=Machine, metadata=opts(flatten=True))
     meter: str = ""
     noise_floor: float | None = None
+    floor_load: float | None = None
     margin: float | None = None
     stop: str = ""
     interval: str = ""

@@ -223,7 +223,8 @@ def test_a_timeout_says_which_test_or_that_it_was_unseen_and_how_long(tmp_path):
     visible = evaluate(problem, compile_to_asm(LOOPS.replace("LOOP_ON", "1")), config)
     assert visible.status is Status.TIMEOUT
     note = _timeout_note(visible)
-    assert "test small" in note and "against limits of 0.3s cpu, 1s wall" in note, note
+    # (a busy machine's run stopped at its wall limit runs again with a longer one)
+    assert "test small" in note and re.search(r"against limits of 0.3s cpu, [124]s wall", note)
     assert re.search(r"ran cpu \d+\.\d\ds, wall \d+\.\d\ds against", note), note
     hidden = evaluate(problem, compile_to_asm(LOOPS.replace("LOOP_ON", "7")), config)
     assert hidden.status is Status.TIMEOUT

@@ -31,6 +31,9 @@ from tests.integration.test_evaluate import SLOW, prime_count, primes_tests
 @pytest.fixture
 def own_cache(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("SUPERCODER_CACHE", str(tmp_path / "cache"))
+    # a quiet machine: the floors below are read as stored (a busier one widens them,
+    # ``calibration.floor_at_load``, tested in tests/unit/timing)
+    monkeypatch.setattr("supercoder.timing.meter.machine_load", lambda: 0.0)
     return tmp_path / "cache"
 
 

@@ -14,6 +14,8 @@ from supercoder.errors import UserError
 from supercoder.models import load_model
 from supercoder.prompting.prompts import extract_assembly
 from supercoder.runs.buildsearch import (
+    FINAL_SCREENS,
+    FIRST_SCREEN,
     BuildsConfig,
     build_of,
     build_search,
@@ -251,6 +253,34 @@ def test_a_search_that_runs_out_of_budget_says_what_it_left(tmp_path):
     assert SearchRecord.from_json(record.to_json()) == record  # stored with the answer
     roomy = search_builds(problem, compile_to_asm(SOURCE), SearchConfig(budget=60, max_builds=3))
     assert roomy.unfinished == {} and roomy.budget_note == ""
+
+
+def test_a_slow_program_screens_what_its_budget_has_room_for(tmp_path):
+    sandbox_or_skip()
+    # every run ~0.15 s: one build's screen (every test, one round of timing) costs about
+    # the whole screening share of a 6 s budget, so the search screens the first group
+    # only (the five builds compile well within the building share, 3.6 s, even on a
+    # busy machine), re-measures one build at most, and says what it left and what a
+    # screen costs
+    n = sized(POPCOUNT, start=100_000, multiple=30)
+    inputs = [f"{n}\n".encode(), f"{n * 5 // 4}\n".encode()]
+    problem = problem_with(inputs, tmp_path, hidden=f"{n * 3 // 2}\n".encode(), source=POPCOUNT)
+    builds = [
+        make("gcc", "-O2"),
+        make("gcc", "-O1"),
+        make("gcc", "-Os"),
+        make("gcc", "-O3", "native"),
+        make("gcc", "-O2", mods=("unroll",)),
+    ]
+    result = search_builds(problem, compile_to_asm(POPCOUNT), SearchConfig(budget=6), builds=builds)
+    statuses = [t.status for t in result.trials]
+    assert statuses.count("unbuilt") == 0, statuses
+    checked = [s for s in statuses if s not in ("unscreened", "duplicate", "failed")]
+    assert len(checked) <= FIRST_SCREEN and "unscreened" in statuses, statuses
+    assert result.screen_cost and result.screen_cost > 0.1
+    assert "unscreened" in result.budget_note and "one build's screen costs" in result.budget_note
+    # the first group and one re-measure, not every build: a gross bound
+    assert result.cpu_seconds < 6 + (FIRST_SCREEN + FINAL_SCREENS) * result.screen_cost
 
 
 def test_a_faster_wrong_build_is_never_chosen(tmp_path):

@@ -68,6 +68,20 @@ int main(void) {
 }
 """
 
+WIDTH = r"""
+#include <stdio.h>
+#include <stdlib.h>
+/* a mandelbrot-like width: rows of w/8 bytes, refused unless a multiple of 8 */
+int main(int argc, char **argv) {
+    int w = argc > 1 ? atoi(argv[1]) : 0;
+    if (w < 8 || w % 8) return 1;
+    unsigned long s = 0;
+    for (long y = 0; y < w; y++) for (long x = 0; x < w * 40L; x++) s = s * 31 + (x ^ y);
+    printf("P4 %d %lu\n", w, s);
+    return 0;
+}
+"""
+
 GEN = """SIZES = [16, 64, 256, 1024, 8192]
 
 def generate(seed, size):
@@ -131,3 +145,71 @@ def test_a_generator_s_listed_sizes_are_drawn_as_listed(tmp_path):
     drawn = src.draw(random.Random(1), 8)
     sizes = {int(d.split(b"\n")[0]) for d in drawn}
     assert sizes <= {16, 64, 256, 1024}, sizes  # as listed, never interpolated
+
+
+def test_widths_seen_only_as_multiples_are_drawn_as_multiples(tmp_path):
+    sandbox_or_skip()
+    # on the command line (a benchmark's sizes): multiples from the start
+    folder = _init(tmp_path, WIDTH, ["a=200", "b=1000", "c=2000"], calibrate=True)
+    problem = load_problem(folder)
+    assert not model_for(problem).domain.get("refused")
+    widths = _depths(problem)
+    assert widths and all(w % 200 == 0 for w in widths), widths  # every draw a multiple
+    assert widths - {200, 1000, 2000}, widths  # and new ones among them
+    # read from stdin: the refused draws refine the model to multiples
+    (tmp_path / "in").mkdir()
+    for name, w in (("a", 200), ("b", 1000), ("c", 2000)):
+        (tmp_path / "in" / name).write_text(f"{w}\n")
+    (tmp_path / "w.c").write_text(
+        WIDTH.replace("argc > 1 ? atoi(argv[1]) : 0", '0; if (scanf("%d", &w) != 1) return 1')
+    )
+    opts = InitConfig(calibrate=True)
+    stdin = create_problem(tmp_path / "w.c", tmp_path / "in", tmp_path / "q", opts).folder
+    model = model_for(load_problem(stdin))
+    assert "multiples" in model.domain.get("refine", []), model.domain
+    drawn = {int(d.split()[0]) for d in model.draw(random.Random(3), 20)}
+    assert drawn and all(w % 200 == 0 for w in drawn), drawn
+
+
+SONGS = r"""
+#include <stdio.h>
+/* a jazz-playlist-like program: n songs and a pause c, then n durations m:ss */
+int main(void) {
+    int n, c, m, s, read = 0;
+    long t = 0;
+    if (scanf("%d %d", &n, &c) != 2) return 1;
+    for (int i = 0; i < n; i++) {
+        if (scanf("%d:%d", &m, &s) != 2) break;
+        read++;
+        t += 60L * m + s + c;
+    }
+    printf("%d %ld\n", read, t);
+    return 0;
+}
+"""
+
+
+def test_times_like_m_ss_are_drawn_whole_so_the_program_reads_every_line(tmp_path):
+    """Before: ``m:ss`` was drawn as a word over ``0123456789:``; the program stopped at
+    the first ``9:1:`` and every drawn input ran under 5 ms (init also narrowed the sizes
+    on a sanitizer report from the garbage), so a program whose large visible input runs
+    long was untimed."""
+    sandbox_or_skip()
+    import subprocess
+
+    rng = random.Random(3)
+    (tmp_path / "in").mkdir()
+    for name, n in (("sample", 3), ("large", 20000)):
+        rows = [f"{rng.randint(0, 9)}:{rng.randint(0, 59):02d}" for _ in range(n)]
+        (tmp_path / "in" / name).write_text(f"{n} 5\n" + "\n".join(rows) + "\n")
+    (tmp_path / "songs.c").write_text(SONGS)
+    report = create_problem(
+        tmp_path / "songs.c", tmp_path / "in", tmp_path / "p", InitConfig(calibrate=False)
+    )
+    assert "sanitizer" not in report.domain, report.domain
+    exe = tmp_path / "songs"
+    subprocess.run(["gcc", "-O2", "-o", str(exe), str(tmp_path / "songs.c")], check=True)
+    for text in model_for(load_problem(report.folder)).draw(random.Random(4), 4):
+        n = int(text.split()[0])
+        out = subprocess.run([str(exe)], input=text, capture_output=True, text=True, check=True)
+        assert int(out.stdout.split()[0]) == n  # every drawn line read, none stopped at

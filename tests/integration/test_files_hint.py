@@ -27,19 +27,27 @@ def init(cwd, *args: str) -> subprocess.CompletedProcess:
     return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
-def test_a_file_outside_the_working_folder_gets_a_hint_that_works(tmp_path):
+def test_a_file_outside_the_working_folder_is_shipped_or_gets_a_hint_that_works(tmp_path):
     sandbox_or_skip()
     (tmp_path / "data").mkdir()
     (tmp_path / "data" / "small.bin").write_bytes(b"abc\n" * 100)
     prog = tmp_path / "prog"
     prog.mkdir()
     (prog / "crc.c").write_text(CRC)
-    first = init(prog, "crc.c", "--args", "s=../data/small.bin", "-o", "P")
+    made = init(prog, "crc.c", "--args", "s=../data/small.bin", "-o", "P")
+    assert made.returncode == 0, made.stderr
+    assert "../data/small.bin -> small.bin" in made.stdout, made.stdout
+    assert (prog / "P" / "tests" / "s.args").read_text() == "small.bin\n"
+    assert (prog / "P" / "tests" / "s.files" / "small.bin").read_bytes() == b"abc\n" * 100
+    # from a folder where ../data/small.bin is not there: the hint names --files PATH
+    deeper = tmp_path / "a" / "b"
+    deeper.mkdir(parents=True)
+    (deeper / "crc.c").write_text(CRC)
+    first = init(deeper, "crc.c", "--args", "s=../data/small.bin", "-o", "P")
     assert first.returncode != 0
-    hint = "name it small.bin in the arguments and ship it with --files small.bin=../data/small.bin"
-    assert hint in first.stderr, first.stderr
+    assert "give its path from here with --files PATH" in first.stderr, first.stderr
     assert "--exit-code" not in first.stderr
-    again = init(prog, "crc.c", "--args", "s=small.bin", "--files", "small.bin=../data/small.bin",
-                 "-o", "P")  # fmt: skip
+    again = init(deeper, "crc.c", "--args", "s=../data/small.bin", "--files",
+                 "../../data/small.bin", "-o", "P")  # fmt: skip
     assert again.returncode == 0, again.stderr
-    assert (prog / "P" / "problem.json").is_file()
+    assert (deeper / "P" / "tests" / "s.args").read_text() == "small.bin\n"

@@ -162,6 +162,9 @@ def test_timeouts_and_disagreeing_builds_are_told_apart():
     sandbox_or_skip()
     [slow] = run_reference(SPIN, [b""], timeout=0.3)
     assert slow.failure == TIMEOUT and "time limit" in slow.detail
+    with pytest.raises(UserError) as e:  # init names the input and what to do with it
+        reference_runs(SPIN, [b""], timeout=0.3, names=["in/big"])
+    assert "leave in/big out or give a smaller one" in str(e.value) and "--timeout" in str(e.value)
     # stopped by the wall limit with little CPU used: the load or a wait, said so
     [waits] = run_reference(SLEEPS, [b""], timeout=0.3)
     assert waits.failure == TIMEOUT and "of a CPU: the machine was busy" in waits.detail

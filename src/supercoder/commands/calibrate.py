@@ -21,6 +21,7 @@ from supercoder.timing.meter import MeterConfig
 from supercoder.timing.slots import slot_count
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import machine
+from supercoder.types import machine_load
 from supercoder.verify.evaluate import check_config, evaluate
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ def calibrate(
             "time: about a minute on an idle machine (Ctrl-C stops; nothing is stored then)"
         )
     checks = identical_checks(config, echo)
-    cal = estimate_calibration(checks, machine(), slots=slot_count())
+    cal = estimate_calibration(checks, machine(), slots=slot_count(), load=machine_load())
     path = save_calibration(cal)
     typer.echo(
         json.dumps({**cal.to_json(), "path": str(path)})
@@ -144,6 +145,7 @@ def calibrate(
 def _describe(c: Calibration) -> str:
     where = (
         f"measured on {c.checks} identical-program checks, {c.slots} timing slot(s) busy"
+        + (f", at load {c.load:.2f} per CPU" if c.load is not None else "")
         if c.measured
         else "built-in default"
     )

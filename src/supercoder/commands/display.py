@@ -15,7 +15,14 @@ from rich.text import Text
 from supercoder.errors import printable
 from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
-from supercoder.types import MEMORIZABLE_WHY, Provenance, Status, UnseenResult, Verdict
+from supercoder.types import (
+    LOAD_CHANGE,
+    MEMORIZABLE_WHY,
+    Provenance,
+    Status,
+    UnseenResult,
+    Verdict,
+)
 from supercoder.verify.reward import default_reward, holds_past_cut, paper_reward
 
 _STYLE = {Status.OK: "green", Status.INFRA_ERROR: "magenta"}
@@ -131,7 +138,20 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
         load = verdict.context.measurement.load
         if load is not None:  # the figure belongs to the machine state it was timed in
             line += f" | timed at load {load:.2f} per CPU"
+            line += floor_note(where, load)
         console.print(f"[dim]{escape(printable(line, newlines=False))}[/]")
+
+
+def floor_note(where: Provenance, load: float) -> str:
+    """Where a check ran busier than its noise floor was measured: both loads and the
+    floor it was widened to (its interval covers a check at that load); "" otherwise."""
+    at = where.floor_load
+    if at is None or where.noise_floor is None or load - at < LOAD_CHANGE:
+        return ""
+    return (
+        f", busier than its noise floor was measured at ({at:.2f}): the floor widened to "
+        f"{where.noise_floor:.2%} for it"
+    )
 
 
 def strata_line(verdict: Verdict) -> str:
@@ -139,7 +159,12 @@ def strata_line(verdict: Verdict) -> str:
     below, past = verdict.speedup, verdict.context.measurement.beyond_cut
     if below is None or past is None:
         return ""
-    holds = "holds" if holds_past_cut(verdict) else "does NOT hold (the default reward pays 0)"
+    if not holds_past_cut(verdict):
+        holds = "does NOT hold (the default reward pays 0)"
+    elif past.low <= 1.0:
+        holds = "holds by its estimate, not proven (its interval reaches 1.0x)"
+    else:
+        holds = "holds"
     return (
         f"strata: below the cut {format_speedup(below.value, below.low, below.high)}, past "
         f"it {format_speedup(past.value, past.low, past.high)}: the speedup {holds} past "

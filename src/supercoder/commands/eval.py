@@ -38,7 +38,7 @@ from supercoder.errors import EXIT_MACHINE, UserError, check_writable, printable
 from supercoder.paths import atomic_write_text
 from supercoder.problems.loading import kept_paths
 from supercoder.runs.eval_run import ANSWERS_INDEX, run_eval, write_answers
-from supercoder.runs.metrics import geomean, problem_record
+from supercoder.runs.metrics import SHORT_REASON, geomean, problem_record
 from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
 from supercoder.runs.store import Store
 from supercoder.runs.summary import STAT_KEYS
@@ -424,6 +424,8 @@ class _Tally:
             speed += f" at load {load:.2f}/CPU" if load is not None else ""
         elif r.correct:
             why = r.timed_reason.removeprefix("not timed").strip(" :")
+            if why.startswith(SHORT_REASON):  # as check says it: no figure beside it
+                why = SHORT_REASON
             speed = f"not timed: {why}" if why else "not timed"
         else:
             late = _timeout_note(outcome.best.verdict) if r.status == "timeout" else ""

@@ -367,6 +367,14 @@ def confirmation_lines(v) -> list[str]:
     note = load_change(m.first_check_load, m.load)
     if note:
         lines.append(f"  note: {note}")
+    sp = v.speedup
+    if sp is not None and (sp.high < first.low or sp.low > first.high):
+        lines.append(
+            f"  note: the two checks disagree beyond both intervals ({first.value:.3f}x "
+            f"then, {sp.value:.3f}x now): the machine's state changed between them (both "
+            "drew the problem's sizes); the figure above is the later one, and "
+            "`supercoder check` gives one for the machine as it is"
+        )
     return lines
 
 
@@ -375,6 +383,8 @@ def _speedup_text(v) -> str:
         return "-"
     if v.speedup is None:
         return "not timed"
+    if not long_enough(v):  # as check and eval say it: a start-up ratio is no figure
+        return "not timed (every timed input's baseline ran under 5 ms)"
     sp = v.speedup
     mark = " *" if v.significantly_faster else ""
     memo = f" (memorizable: {MEMORIZABLE_WHY}, timed on its visible tests)" if v.memorizable else ""

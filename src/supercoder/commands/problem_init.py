@@ -138,6 +138,9 @@ class TestsOptions:
             (repeatable). A file the arguments name that exists here is shipped without
             it; a NAME.files/ folder beside an input is that test's. /dev/stdin is the
             run's stdin.
+        stderr: compare what the program writes on stderr too, for a program that
+            prints its result there: every build links a unit that makes its stderr the
+            pipe its stdout is (as 2>&1 does), so both are compared in the order written.
     """
 
     __test__ = False  # not a pytest class
@@ -148,6 +151,7 @@ class TestsOptions:
     exit_code: int = field(default=0, metadata=flags("--exit-code", min=0, max=255))
     args: list[str] | None = None
     files: list[Path] | None = field(default=None, metadata=flags("--files", metavar="[NAME=]PATH"))
+    stderr: bool = False
 
 
 @dataclass(frozen=True)
@@ -156,7 +160,8 @@ class DrawOptions:
 
     Fields:
         constraint: a constraint of the input, as a statement gives it (repeatable):
-            '1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5'. Names map onto the
+            '1<=N<=200000', 'A_i<=10^9', '1<=A_i<=N', '|S|<=10^5', 'N=2^k' (a power of
+            two), 'N=2^K' (two to the power of K, declared before it). Names map onto the
             inferred model's numbers in reading order (plain names: numbers outside
             repeats; A_i: repeated ones; |S|: words); init prints the mapping. Drawn
             inputs never pass them.
@@ -208,6 +213,7 @@ def init_config(
         split=tests.split,
         timeout=tests.timeout,
         exit_code=tests.exit_code,
+        stderr=tests.stderr,
         generator=draws.generator,
         constraints=tuple(draws.constraint or ()),
         args=tuple(tests.args or ()),
@@ -339,7 +345,13 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         typer.echo(report.answer)
     if report.domain:
         typer.echo(f"domain: {report.domain}")
-    if report.kept_hidden:
+    if report.kept_hidden and report.short:
+        typer.echo(
+            f"note: {report.short}; the largest input(s) ({', '.join(report.kept_hidden)}) "
+            "are kept hidden (hidden/): a check whose draws all run under 5 ms times them, "
+            "and the model never sees them; --show-all keeps every input visible"
+        )
+    elif report.kept_hidden:
         typer.echo(
             f"note: no input the model has not seen can be drawn ({report.stale}): the "
             f"largest input(s) ({', '.join(report.kept_hidden)}) are kept hidden (hidden/): "

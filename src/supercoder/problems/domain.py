@@ -8,10 +8,12 @@ init``, stored in ``input_model.json`` ``domain``; else cached by content):
 
 1. **base**: draws over the visible span must be inputs the reference handles as it
    handles the visible ones (``Judge``); where they are not, the model is **refined**
-   instead of dropped: the first of ``REFINEMENTS`` that makes them so is kept
-   (``bounded``: a number stays within the earlier number it stayed within on every
-   visible input, e.g. an index within a length; ``nonempty``: counts and sizes at least
-   1); runs seen sorted are drawn sorted (inferred);
+   instead of dropped: the first of ``REFINEMENTS`` that makes them all clean is kept,
+   else the first that makes at least half clean (``bounded``: a number stays within the
+   earlier number it stayed within on every visible input, e.g. an index within a
+   length; ``nonempty``: counts and sizes at least 1; ``multiples``: a number every
+   visible value of which is a multiple of one step is drawn as multiples of it,
+   mandelbrot's widths 200 1000 2000); runs seen sorted are drawn sorted (inferred);
 2. **values**: numbers that are not sizes (and span at least ``WIDEN_MIN`` values: an op
    code 1-3 is not widened) are drawn beyond the range seen, up to the integer type the
    values fit (``widen``: first to that type's top, else 64x, else 4x the range), and
@@ -91,7 +93,13 @@ SANITIZE_ENV = {
     "ASAN_OPTIONS": "hard_rss_limit_mb=2048:detect_leaks=0:abort_on_error=0:halt_on_error=0",
     "UBSAN_OPTIONS": "halt_on_error=0:print_stacktrace=0",
 }
-REFINEMENTS = (("bounded",), ("nonempty",), ("bounded", "nonempty"))
+REFINEMENTS = (
+    ("bounded",),
+    ("nonempty",),
+    ("bounded", "nonempty"),
+    ("multiples",),
+    ("multiples", "bounded", "nonempty"),
+)
 VISIBLE_LIMIT = 8  # visible inputs the judge's baseline runs (the smallest, up to this)
 
 
@@ -691,6 +699,11 @@ def small_top(model: InputModel) -> int | None:
     return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
 
 
+def _has_steps(model: InputModel) -> bool:
+    """Does some integer of the model have a common step (``"mult"``) to draw by?"""
+    return '"mult"' in json.dumps(model.spec.get("body"))
+
+
 def _widenable(model: InputModel) -> bool:
     declared = resolve_constraints(model.spec)
 
@@ -811,20 +824,31 @@ class _Calibration:
         handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
         if 2 * clean < max(n, 1) and not handful:
             first = why or "no input drawn"
+            # the first refinement whose draws are all clean, else the first with at
+            # least half (a refusal that comes and goes, a race: only a clean one holds)
+            fallback: dict | None = None
+            multiples = _has_steps(self.model)
             for refine in REFINEMENTS:
+                if "multiples" in refine and not multiples:
+                    continue
                 trial = {"refine": list(refine)}
                 clean, n, top, why = self.batch(trial, (0.3, 0.6, 0.9), True)
-                if n and 2 * clean >= n:
-                    domain = trial
+                if n and clean == n:
+                    domain, fallback = trial, None
                     self.notes.append(f"refined ({', '.join(refine)}) after {first}")
                     break
+                if n and 2 * clean >= n and fallback is None:
+                    fallback = trial
             else:
-                return {
-                    "refused": f"{n - clean} of {n} drawn inputs made the reference "
-                    f"misbehave ({first})"
-                    if n
-                    else first
-                }
+                if fallback is None:
+                    return {
+                        "refused": f"{n - clean} of {n} drawn inputs made the reference "
+                        f"misbehave ({first})"
+                        if n
+                        else first
+                    }
+                domain = fallback
+                self.notes.append(f"refined ({', '.join(fallback['refine'])}) after {first}")
         if _widenable(self.model):
             self.say("trying values beyond the range seen")
             for widen in (float(INT32), 64.0, 4.0):
@@ -1057,6 +1081,11 @@ def describe(model: InputModel) -> str:
         if declared
         else "the input model inferred from the visible inputs"
     )
+    if model.spec.get("script"):
+        head += (
+            " (an interpreter's scripts: each visible script as written, its integer "
+            "literals drawn anew)"
+        )
     if d.get("refused"):
         return f"{head}: refused by the reference ({d['refused']})"
     if d.get("one_output"):

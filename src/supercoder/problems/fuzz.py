@@ -43,7 +43,7 @@ from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
 from supercoder.settings import FuzzSettings as FuzzHint
 from supercoder.toolchain.reference import ReferenceBuildError, run_reference
-from supercoder.types import ARGS_MARK, Problem
+from supercoder.types import ARGS_MARK, Problem, split_run, with_args
 
 SOURCE_LIMIT = 64 * 1024
 _INT = re.compile(r"^[+-]?\d{1,18}$")  # longer digit strings are words (big numbers)
@@ -265,3 +265,41 @@ def _check(
         raise UserError(f"the reference program does not compile at -{e.level}:\n{e.log}") from e
     kept = [(data, r.output) for data, r in zip(inputs, results, strict=True) if r.ok]
     return kept, Counter(_DROPPED[r.failure] for r in results if not r.ok)
+
+
+# -- binary data files --------------------------------------------------------------
+
+HEAD_BYTES = 64  # a drawn binary file keeps at most this much of a visible one's start
+BYTES_SPAN = (0.5, 2.0)  # a drawn binary file's size, as a share of the largest seen
+MAX_DRAWN_BYTES = 8 << 20
+BYTES_DOMAIN = (
+    "random bytes: files like the visible ones (their first bytes kept), at 1/2-2x "
+    "the largest one's size"
+)
+
+ByteFile = tuple[tuple[str, ...], str, bytes]
+
+
+def byte_files(inputs: list[bytes]) -> list[ByteFile]:
+    """(arguments, name, body) of each of ``inputs`` where every one is one binary data
+    file and empty stdin (MiBench crc32's ``small.pcm``, a compressor's input): no text
+    to model, but a file like it is drawn as random bytes. Empty otherwise."""
+    out = []
+    for data in inputs:
+        args, files, stdin = split_run(data)
+        if len(files) != 1 or stdin or _is_text(files[0][1]) or not files[0][1]:
+            return []
+        out.append((args, files[0][0], files[0][1]))
+    return out
+
+
+def draw_byte_files(files: list[ByteFile], rng: random.Random, k: int) -> list[bytes]:
+    """``k`` inputs like the largest of ``files``: its arguments and name, its first
+    bytes (a header), then random bytes, at ``BYTES_SPAN`` of its size."""
+    args, name, body = max(files, key=lambda f: len(f[2]))
+    head = body[: min(HEAD_BYTES, len(body) // 8)]
+    out = []
+    for _ in range(k):
+        size = min(MAX_DRAWN_BYTES, max(len(head) + 1, int(len(body) * rng.uniform(*BYTES_SPAN))))
+        out.append(with_args(args, b"", ((name, head + rng.randbytes(size - len(head))),)))
+    return out

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from supercoder.errors import InfraError, UserError, read_regular
-from supercoder.paths import staging_prefix
+from supercoder.paths import staging_prefix, temp_prefix
 from supercoder.problems.domain import (
     FLOOR_SECONDS,
     calibrate,
@@ -34,6 +34,7 @@ from supercoder.problems.domain import (
     generator_timed_range,
     too_small,
 )
+from supercoder.problems.fuzz import BYTES_DOMAIN, byte_files
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
 from supercoder.problems.inputmodel import (
     FILE,
@@ -54,6 +55,7 @@ from supercoder.problems.sources import (
     with_answer,
 )
 from supercoder.problems.validator import DEFAULT_FILE, check_inputs
+from supercoder.sandbox.box import Limits
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import (
     MAX_FILES,
@@ -87,6 +89,8 @@ class InitConfig:
         force: replace an existing problem (once the new one is complete).
         timeout: seconds per reference run.
         exit_code: the exit status the program's official runs end with (0 by default).
+        stderr: compare what the runs write on stderr too: every build links
+            ``STDERR_UNIT`` (stderr made stdout's pipe, as ``2>&1``).
         generator: an input generator to copy in as ``gen.py`` (``problems.generator``):
             the first source of the timed inputs; checked by a run in the sandbox.
         sources: further C files of the program (``problems/sources.py``).
@@ -134,6 +138,7 @@ class InitConfig:
     force: bool = False
     timeout: float = 20.0
     exit_code: int = 0
+    stderr: bool = False
     generator: Path | None = None
     sources: tuple[Path, ...] = ()
     constraints: tuple[str, ...] = ()
@@ -174,6 +179,7 @@ class InitReport:
     stale: str = ""  # why no input the model has not seen can be drawn ("": one can)
     kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
     answer: str = ""  # which unit is the answer and why (multi-unit programs)
+    short: str = ""  # why drawn inputs may be too short to time where visible ones are not
 
 
 def init_problem(
@@ -211,6 +217,14 @@ def create_problem(
     ``inputs_dir`` None: the program reads no input; its one test runs it on empty stdin."""
     read_regular(source_path, MAX_FILE_BYTES, "C source")  # a regular file, or one line
     _check_options(opts)
+    if opts.stderr and not any(p.name == STDERR_UNIT for p in opts.sources):
+        with tempfile.TemporaryDirectory(prefix=temp_prefix("stderr")) as tmp:
+            unit = Path(tmp) / "supercoder" / STDERR_UNIT
+            unit.parent.mkdir()
+            unit.write_text(STDERR_TO_STDOUT)
+            return create_problem(
+                source_path, inputs_dir, out_dir, replace(opts, sources=(*opts.sources, unit))
+            )
     as_given = opts  # as the user gave them: a rebuild for another answer unit starts here
     build = gather((source_path, *opts.sources), opts.cflags, join=opts.join)
     if opts.answer_unit or opts.also_answer:
@@ -263,10 +277,11 @@ def create_problem(
         )
         kept: tuple[str, ...] = ()
         worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
-        if stale and worth and not opts.show_all and not any(t.hidden for t in tests):
+        short = "" if stale or not filled.reads_input else _short_draws(staging, filled.cpu)
+        if (stale or short) and worth and not opts.show_all and not any(t.hidden for t in tests):
             kept = _keep_largest_hidden(staging, tests, filled.cpu)
             tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
-            domain = _say_no_fresh(staging, stale) or domain
+            domain = (_say_no_fresh(staging, stale) or domain) if stale else domain
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -300,6 +315,7 @@ def create_problem(
         stale,
         kept,
         _answer_line(build, opts),
+        short if kept else "",
     )
 
 
@@ -353,6 +369,7 @@ def _data_files(
     out: dict[str, Files] = {}
     named: dict[str, None] = {}
     beside: dict[str, None] = {}
+    moved: dict[str, str] = {}
     for t in tests:
         mine = dict(every)
         if t.input is not _EMPTY_STDIN:
@@ -360,10 +377,28 @@ def _data_files(
             if folder.is_dir() and not folder.is_symlink():
                 mine.update(_read_data(folder, ""))
                 beside[str(folder)] = None
+        placed = []
         for arg in args.get(t.name, ()):
             if arg not in mine and is_data_file_name(arg) and Path(arg).is_file():
                 mine.update(_read_data(Path(arg), arg))
                 named[arg] = None
+            base = _outside_file(arg)
+            if base and base in mine and not Path(arg).is_file():  # --files gave it
+                moved[arg] = arg = base
+            elif base and Path(arg).is_file():  # ../data/x.pcm: shipped as x.pcm
+                data = read_regular(Path(arg), MAX_FILE_BYTES, "data file")
+                if mine.get(base, data) != data:
+                    raise UserError(
+                        f"test {t.name}: {arg} and another file would both be {base} in the "
+                        f"run's folder: ship one under another name (--files NAME={arg}) "
+                        "and name it so in the arguments"
+                    )
+                mine[base] = data
+                moved[arg] = base
+                arg = base
+            placed.append(arg)
+        if t.name in args:
+            args[t.name] = tuple(placed)
         if len(mine) > MAX_FILES:
             raise UserError(f"test {t.name}: more than {MAX_FILES} data files")
         out[t.name] = tuple(sorted(mine.items()))
@@ -377,7 +412,26 @@ def _data_files(
         )
     if beside:
         lines.append(f"data files beside the inputs: {', '.join(list(beside)[:4])}")
+    if moved:
+        lines.append(
+            "data files outside this folder, named in the arguments: shipped into every "
+            "run's folder and named there by their file name (the runs' arguments say so): "
+            + ", ".join(f"{a} -> {b}" for a, b in moved.items())
+        )
     return out, lines
+
+
+def _outside_file(arg: str) -> str:
+    """The name a file an argument names outside the working folder (``../data/x.pcm``,
+    an absolute path but a device's) takes in the run's folder: its file name; '' where
+    the argument names no such file (a folder, a link, a file name no data file has)."""
+    parts = arg.split("/")
+    if not (arg.startswith("/") or ".." in parts) or arg.startswith(("/dev/", "/proc/")):
+        return ""
+    path = Path(arg)
+    if path.is_symlink() or path.is_dir() or not is_data_file_name(path.name):
+        return ""
+    return path.name
 
 
 def _read_data(path: Path, name: str) -> dict[str, bytes]:
@@ -648,7 +702,28 @@ def _fill(
         meta["reads_input"] = False
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
     cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
+    warnings += _near_check_limit([t.name for t in tests], cpu)
     return _Filled(disagreements, reads_input, warnings, cpu)
+
+
+NEAR_LIMIT_SHARE = 0.4  # a test whose reference takes more of a check's CPU limit is named
+
+
+def _near_check_limit(names: Sequence[str], cpu: Sequence[float]) -> list[str]:
+    """A warning naming the tests whose -O3 reference takes over ``NEAR_LIMIT_SHARE`` of
+    the CPU a check gives each run (``Limits().cpu_seconds``; a busy machine's wall
+    time is retried, a candidate as slow as the baseline is not)."""
+    limit = Limits().cpu_seconds
+    slow = [
+        f"{n} ({c:.1f} s)" for n, c in zip(names, cpu, strict=True) if c > NEAR_LIMIT_SHARE * limit
+    ]
+    if not slow:
+        return []
+    return [
+        f"the reference runs {', '.join(slow[:4])} of CPU on a test, near the {limit:g} s a "
+        f"check gives each run: a candidate a little slower fails it as a timeout; give "
+        f"check and eval a higher --cpu-limit, or a smaller input"
+    ]
 
 
 def _reads_input(
@@ -715,6 +790,17 @@ def _other_input(datas: Sequence[bytes]) -> bytes:
     return first[::-1] if first[::-1] != first else first + b"\n" + _PROBE
 
 
+STDERR_UNIT = "stderr_to_stdout.c"
+# ``--stderr``: linked into every build of the problem (reference, baseline, candidates,
+# sanitizer, coverage, profile), so what a run writes on stderr is compared with stdout,
+# in the order written (2>&1); a candidate cannot leave it out (it is another unit, and
+# stderr's own pipe is closed before main)
+STDERR_TO_STDOUT = """/* supercoder problem init --stderr: stderr is stdout's pipe (2>&1) */
+#include <unistd.h>
+__attribute__((constructor)) static void supercoder_stderr_to_stdout(void) { dup2(1, 2); }
+"""
+
+
 def _empty_outputs(
     source_path: Path, names: Sequence[str], runs: Sequence[RefResult], files: Iterable[Path]
 ) -> list[str]:
@@ -732,10 +818,16 @@ def _empty_outputs(
     )
     if len(empty) == len(runs):
         hint = _stdout_hint([source_path, *files])
+        also = (
+            "; or compare stderr too: pass --stderr (problem init)"
+            if on_stderr and not hint
+            else ""
+        )
         raise UserError(
             f"{source_path} prints nothing on stdout ({where}): every candidate that prints "
             "nothing would pass its tests; make it print its result on stdout"
             + (f" ({hint})" if hint else "")
+            + also
         )
     return [
         f"test {name}: the expected output is empty (nothing on stdout"
@@ -852,6 +944,13 @@ def _timed_source(
     try:
         model = infer(own)
     except UserError as e:
+        if byte_files(list(own)):  # binary data files: drawn as random bytes
+            return (
+                f"timed inputs: drawn for every check as {BYTES_DOMAIN}",
+                f"bytes: {BYTES_DOMAIN}",
+                False,
+                "",
+            )
         return (
             f"timed inputs: none can be drawn ({e}); the hidden tests are timed",
             "",
@@ -905,6 +1004,28 @@ def _stale(model: InputModel, own: Sequence[bytes]) -> str:
 
 
 HIDE_SHARE = 4  # at most a quarter of the inputs (at least one) are kept hidden
+SHORT_FACTOR = 4  # drawn inputs this many times shorter than the longest visible one
+
+
+def _short_draws(folder: Path, cpu: Sequence[float]) -> str:
+    """Why the model's draws may all run under the meter's floor although the inputs
+    given do not ("": they reach it): the domain's top stratum is within 2x the floor
+    and the longest visible input runs ``SHORT_FACTOR`` times longer (the model misses
+    what makes the real inputs long: a check would draw nothing it can time)."""
+    path = folder / FILE
+    if not path.is_file():
+        return ""
+    try:
+        top = float(InputModel(json.loads(path.read_text())).domain.get("top_seconds") or 0)
+    except (ValueError, TypeError, AttributeError):
+        return ""
+    longest = max(cpu, default=0.0)
+    if top <= 0 or top >= 2 * FLOOR_SECONDS or longest < max(FLOOR_SECONDS, SHORT_FACTOR * top):
+        return ""
+    return (
+        f"the input model's largest draws run {top * 1000:.1f} ms of reference CPU, the "
+        f"longest input given {longest * 1000:.1f} ms: the model misses what makes it long"
+    )
 
 
 def _keep_largest_hidden(

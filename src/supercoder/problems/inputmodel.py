@@ -26,18 +26,32 @@ structure; docs/problems.md describes the format)::
            | {"float": [LO, HI], "decimals": D}
            | {"word": {"chars": "abc", "len": COUNT}}      ("fixed": "x": always x)
            | {"run": {"count": COUNT, "of": FIELD}}     that many fields on the line
+           | {"parts": [{"int": [LO, HI], "pad": W}, ...], "seps": [":", ...]}
+                                                        numbers joined (3:05, 2024-01-31)
 
-``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
+``parts``: a token of numbers joined by ``:``, ``/``, ``-`` or ``.`` the same way in every
+input (a time ``m:ss``, a date), each number drawn within the range seen at its place
+(``pad``: zero-padded to that width, as seen), never letters a program's ``scanf("%d:%d")``
+stops at. ``name`` makes an integer a variable that later counts, lengths and ``max`` bounds
 refer to (``max``: the value is at most that variable's; ``2^NAME``: two to its power,
 ``k`` then ``2^k`` values); ``size``: drawn favouring the large end; ``exp``: a size by
 its power of two (grown by one per doubling). A line's ``"ordered": [[i, j]]``: field
 ``i`` at most field ``j`` (``l r`` queries). ``"pow2": true``: an integer drawn as a
-power of two (every value seen was one: an FFT's sizes); ``{"word": {"one_of": [...]}}``:
+power of two (every value seen was one: an FFT's sizes); ``"mult": D``: every value seen
+was a multiple of D (200 1000 2000): drawn as multiples of it where the domain's
+``refine`` says ``multiples`` (the reference refused other values) or the field says
+``"multiple": true`` (a size on the command line, over 64: a benchmark's sizes); ``{"word": {"one_of": [...]}}``:
 one of the words seen (command-line flags after the numbers, ``4 8192 -i``); a
 ``"fixed"`` count does not grow with the sizes. Long runs and repeated lines of one shape
 are drawn a column at a time (numpy), so an input of megabytes takes tens of
-milliseconds. ``"args": true``: the first line drawn is the run's command-line arguments
-(a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
+milliseconds. ``{"pick": [BODY, ...]}``: one of these bodies (``"script": true``: the inputs are an
+interpreter's scripts, ``is_script``; each visible script is a body of its lines as
+written, fixed text around its integer literals, which are sizes: ``fib(35)`` is drawn
+as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
+line's ``"glue": true``: its fields joined with nothing between them).
+``"args": true``: the first line drawn is the run's command-line arguments
+(a program whose tests have ``tests/NAME.args``). ``"data_files": {ARGS: NAME}``: each
+script its own data file, named by its arguments' line. ``"data_file": NAME``: the inputs are
 one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
 input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
 content of their inputs.
@@ -45,14 +59,16 @@ content of their inputs.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import math
 import random
 import re
 import time
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -61,16 +77,21 @@ from supercoder.paths import atomic_write_text, cache_dir
 from supercoder.problems.loading import own_file
 from supercoder.types import (
     ARGS_MARK,
+    Files,
     Problem,
     data_file_view,
     from_data_file_view,
     is_data_file_name,
+    split_run,
+    with_args,
 )
 
 FORMAT = "supercoder-input-model/1"
 FILE = "input_model.json"
 SOURCE_LIMIT = 4 << 20  # inputs longer than this are not read for a model
 _INT = re.compile(r"^[+-]?\d{1,18}$")
+_JOINED = re.compile(r"^\d{1,9}(?:[:/.-]\d{1,9})+$")  # 3:05, 12:30:00, 2024-01-31, 1/2
+_SEP = re.compile(r"([:/.-])")
 _FLAG = re.compile(r"^--?[A-Za-z][\w=.-]*$")  # a command-line flag: -i, --fast, -n=3
 _FLOAT = re.compile(r"^[+-]?\d*\.(\d+)(?:[eE][+-]?\d+)?$|^[+-]?\d+[eE][+-]?\d+$")
 MAX_FIELDS = 12  # a line with more tokens is a run
@@ -125,13 +146,17 @@ class _Infer:
                 self.sizes.add(v)
                 return [{"repeat": {"var": v}, "body": [body]}]
             for add in (-1, 1):  # n then n-1 edges of a tree, n+1 lines
-                alike = len({len(ln) for lines, _ in exs for ln in lines}) == 1
-                if sizes == [c + add for c in counts] and any(sizes) and alike:
+                if sizes != [c + add for c in counts] or not any(sizes):
+                    continue  # (the lines' shapes are read only where the counts fit)
+                if len({len(ln) for lines, _ in exs for ln in lines}) == 1:
                     body, _ = self.line([(ln, env) for lines, env in exs for ln in lines])
                     self.sizes.add(v)
                     return [{"repeat": {"var": v, "add": add}, "body": [body]}]
             for k in range(2, 7):
                 if any(counts) and sizes == [k * c for c in counts]:
+                    after = self.one_after_another(exs, counts, k, v)
+                    if after is not None:  # a grid of h lines, then h lines of numbers
+                        return after
                     blocks = [
                         (lines[j : j + k], env)
                         for lines, env in exs
@@ -159,6 +184,37 @@ class _Infer:
         if all(lines for lines, _ in exs):  # one more line of its own
             return self.seq(exs, depth)
         return [self.generic(exs)]
+
+    def one_after_another(
+        self, exs: list[Example], counts: list[int], k: int, v: str
+    ) -> list[dict] | None:
+        """``k`` repeats of ``v`` lines one after another (``h`` rows of a grid, then ``h``
+        rows of numbers; ``n`` values, then ``n`` queries), where each of the ``k`` parts
+        has lines of one shape and ``k``-line blocks taken in turn would not (None: read
+        as blocks, as before)."""
+
+        def shape(lines: list[list[str]]) -> tuple | None:
+            kinds = {tuple(_kind(tok) for tok in ln) for ln in lines}
+            if len({len(ln) for ln in lines}) != 1:
+                return None  # a part's lines have one token count each input
+            return tuple(sorted({kd for ks in kinds for kd in ks}))
+
+        parts: list[list[tuple[list[str], Env]]] = [[] for _ in range(k)]
+        whole: list[set] = [set() for _ in range(k)]
+        for (lines, env), c in zip(exs, counts, strict=True):
+            if not c:
+                continue
+            for j in range(k):
+                seg = lines[j * c : (j + 1) * c]
+                s = shape(seg)
+                if s is None:
+                    return None
+                whole[j].add(s)
+                parts[j] += [(ln, env) for ln in seg]
+        if any(len(w) != 1 for w in whole) or len({next(iter(w)) for w in whole}) == 1:
+            return None  # a part mixes shapes, or every part looks alike: blocks, as before
+        self.sizes.add(v)
+        return [{"repeat": {"var": v}, "body": [self.line(part)[0]]} for part in parts]
 
     def split_blocks(self, exs: list[Example], counts: list[int]) -> list[Example] | None:
         """``count`` blocks, each a header line whose token ``j`` is the number of lines
@@ -247,6 +303,9 @@ class _Infer:
             out: dict[str, Any] = {"int": [min(values), max(values)]}
             if _powers_of_two(values):
                 out["pow2"] = True  # 4096 8192 32768: an FFT's sizes
+            step = _common_step(values)
+            if step:
+                out["mult"] = step  # 200 1000 2000: drawn as multiples under "multiples"
             bound = self.bound(column, values)
             if bound:
                 out["max"] = bound
@@ -262,6 +321,9 @@ class _Infer:
                 (len(m.group(1)) for t in toks if (m := _FLOAT.match(t)) and m.group(1)), default=0
             )
             return {"float": [min(values), max(values)], "decimals": decimals}
+        joined = _joined(toks)
+        if joined is not None:
+            return joined
         chars = "".join(sorted({c for t in toks for c in t}))
         lengths = [len(t) for t in toks]
         if all(_FLAG.match(t) for t in toks):  # command-line flags: the ones seen
@@ -318,6 +380,30 @@ def _powers_of_two(values: list[int]) -> bool:
         and max(values) >= 8
         and all(v >= 1 and v & (v - 1) == 0 for v in values)
     )
+
+
+def _common_step(values: list[int]) -> int:
+    """The common divisor (at least 2) of a few positive values, several distinct ones
+    seen (mandelbrot's 200 1000 2000: a width the program needs a multiple of 8); 0 where
+    there is none."""
+    if len(values) < 3 or len(set(values)) < 2 or min(values) < 2:
+        return 0
+    g = 0
+    for v in values:
+        g = math.gcd(g, v)
+    return g if g >= 2 else 0
+
+
+def _mult_of(v: int, lo: int, hi: int, step: int) -> int:
+    """The multiple of ``step`` nearest ``v`` within [lo, hi] where one is."""
+    if step < 2:
+        return v
+    m = max(step, round(v / step) * step)
+    while m > hi and m - step >= max(lo, step):
+        m -= step
+    while m < lo and m + step <= hi:
+        m += step
+    return m
 
 
 def _pow2_of(v: int, lo: int, hi: int) -> int:
@@ -402,7 +488,7 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
                     field["size"] = True
                 if "int" in field and name in exps:
                     field["size"] = field["exp"] = True  # a size by its power of two
-        else:
+        elif "body" in node:
             _mark_sizes(node["body"], sizes, False, exps)
 
 
@@ -410,6 +496,42 @@ def _exponents(body: list[dict]) -> set[str]:
     """The variables some count, length or bound uses as ``2^v``."""
     text = json.dumps(body)
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+
+
+def _kind(tok: str) -> str:
+    """A token's kind: an integer, a decimal, or a word."""
+    if _INT.match(tok):
+        return "int"
+    return "float" if _FLOAT.match(tok) else "word"
+
+
+def _joined(toks: list[str]) -> dict | None:
+    """The ``parts`` field of tokens that are numbers joined by the same separators
+    (``3:05``, ``2024-01-31``), or None: each place's range, and its zero-padded width
+    where every value seen there has the same width and one starts with a zero."""
+    if not toks or not all(_JOINED.match(t) for t in toks):
+        return None
+    split = [_SEP.split(t) for t in toks]
+    shape = split[0][1::2]
+    if any(s[1::2] != shape for s in split):
+        return None
+    parts = []
+    for i in range(0, len(split[0]), 2):
+        seen = [s[i] for s in split]
+        part: dict[str, Any] = {"int": [min(map(int, seen)), max(map(int, seen))]}
+        widths = {len(x) for x in seen}
+        if len(widths) == 1 and any(x.startswith("0") and len(x) > 1 for x in seen):
+            part["pad"] = widths.pop()
+        parts.append(part)
+    return {"parts": parts, "seps": shape}
+
+
+def _join_parts(f: dict, columns: list[list[int]]) -> list[str]:
+    """Tokens of a ``parts`` field from one list of values per place."""
+    seps = [str(s).replace("%", "%%") for s in f["seps"]] + [""]
+    pads = [max(0, min(18, int(p.get("pad", 0) or 0))) for p in f["parts"]]
+    fmt = "".join(f"%0{pad}d{sep}" for pad, sep in zip(pads, seps, strict=False))
+    return list(map(fmt.__mod__, zip(*columns, strict=True)))
 
 
 def _keep_name(body: list, name: str, args: bool) -> None:
@@ -422,11 +544,91 @@ def _keep_name(body: list, name: str, args: bool) -> None:
             w["fixed"] = name
 
 
+@contextlib.contextmanager
+def _no_cycle_collector() -> Iterator[None]:
+    """The cyclic garbage collector paused (as it was after): inference makes a tuple per
+    token of megabytes of input, and the collector's passes over them took 4/5 of its
+    time (a 1.7 MB multi-case input: 6.8 s of CPU, 1.4 s without)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+ARGS_STEP_MIN = 64  # a command-line size above this (not a depth) keeps its step
+
+
+def _args_steps(body: list) -> None:
+    """A size on the command line whose visible values share a step (mandelbrot's
+    widths 200 1000 2000, spectralnorm's 100 5500) is drawn as multiples of it
+    (``"multiple": true``): a benchmark's author picks sizes the program is made for (a
+    width that is not a multiple of 8 races there); a depth (all values small, 10 12 14)
+    steps by one instead."""
+    first = body[0] if body else {}
+    for f in first.get("line", []) if isinstance(first, dict) else []:
+        if isinstance(f, dict) and f.get("mult") and int(f["int"][0]) > ARGS_STEP_MIN:
+            f["multiple"] = True
+
+
+_LITERAL = re.compile(r"(?<![\w.])\d{1,9}(?![\w.])")  # an integer literal of a script
+_CODE = "(){};=[]"
+SCRIPT_LITERAL_MIN = 3  # smaller literals (0, 1, 2: n < 2, i + 1) are structure: kept
+
+
+def is_script(texts: Sequence[str]) -> bool:
+    """Are these inputs program text (an interpreter's scripts: ``fun fib(n) {``),
+    rather than data? Every one has several lines, most of its tokens hold a letter, and
+    code punctuation (``(){};=[]``) is common in it."""
+    if not texts:
+        return False
+    for text in texts:
+        tokens = text.split()
+        if len([ln for ln in text.split("\n") if ln.strip()]) < 2 or not tokens:
+            return False
+        if sum(1 for t in tokens if any(c.isalpha() for c in t)) < 0.5 * len(tokens):
+            return False
+        dense = len(text) - sum(1 for c in text if c.isspace())
+        if sum(text.count(c) for c in _CODE) < max(4, 0.02 * dense):
+            return False
+    return True
+
+
+def _script(text: str, args_line: str | None) -> list[dict]:
+    """One visible script as lines of fixed text and integer literals: each literal of
+    at least ``SCRIPT_LITERAL_MIN`` a size drawn from three quarters of it up to it
+    (grown or shrunk with the domain), the rest of the text as written."""
+    nodes: list[dict] = []
+    if args_line is not None:
+        nodes.append({"line": [{"word": {"fixed": args_line}}] if args_line else []})
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    for line in lines:
+        fields: list[dict] = []
+        at = 0
+        for m in _LITERAL.finditer(line):
+            v = int(m[0])
+            if v < SCRIPT_LITERAL_MIN or m[0].startswith("0"):
+                continue
+            if line[at : m.start()]:
+                fields.append({"word": {"fixed": line[at : m.start()]}})
+            fields.append({"int": [max(SCRIPT_LITERAL_MIN, (3 * v + 3) // 4), v], "size": True})
+            at = m.end()
+        if line[at:] or not fields:
+            fields.append({"word": {"fixed": line[at:]}})
+        nodes.append({"line": fields, "glue": True} if len(fields) > 1 else {"line": fields})
+    return nodes
+
+
 def infer(inputs: Sequence[bytes]) -> InputModel:
     """The model of ``inputs`` (see the module docstring); UserError where they are not
     text. Inputs led by command-line arguments (``types.with_args``) are modelled with
     their arguments as a first line (``"args": true``): a size set on the command line
     is drawn like any other number."""
+    raw = list(inputs)
     views = [data_file_view(d) for d in inputs]  # a test's one data file: its body
     names = {name for _, name in views}
     data_file = names.pop() if len(names) == 1 and None not in names else None
@@ -434,25 +636,71 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     args = any(d.startswith(ARGS_MARK) for d in inputs)
     if args:  # the arguments' line first ("" where an input has none)
         inputs = [d[len(ARGS_MARK) :] if d.startswith(ARGS_MARK) else b"\n" + d for d in inputs]
-    texts = []
-    for data in inputs:
+    texts, kept_names = [], []
+    for data, (_, file_name) in zip(inputs, views, strict=True):
         if len(data) > SOURCE_LIMIT:
             continue
         try:
             texts.append(data.decode("utf-8"))
         except UnicodeDecodeError:
             continue
+        kept_names.append(file_name)
     if not texts:
         raise UserError("no text input to infer an input model from")
-    inf = _Infer()
-    body = inf.seq([(_lines(t), {}) for t in texts])
-    _mark_sizes(body, inf.sizes, True, _exponents(body))
     longest = max(len(t.encode()) for t in texts)
+    bodies = [t.split("\n", 1)[1] if args and "\n" in t else ("" if args else t) for t in texts]
+    if is_script(bodies):  # an interpreter's scripts: as written, their literals drawn anew
+        scripts = [
+            _script(b, t.split("\n", 1)[0] if args else None)
+            for t, b in zip(texts, bodies, strict=True)
+        ]
+        spec = {"format": FORMAT, "body": [{"pick": scripts}], "longest": longest}
+        spec["script"] = True
+        if data_file is not None:
+            spec["data_file"] = data_file
+        elif args and kept_names and None not in kept_names:
+            # each script its own file, named by its arguments (fib.lox, zoo.lox)
+            by_args: dict[str, str] = {}
+            for t, file_name in zip(texts, kept_names, strict=True):
+                by_args.setdefault(t.split("\n", 1)[0], str(file_name))
+            if len(set(by_args.values())) == len(by_args):
+                spec["data_files"] = by_args
+        return InputModel({**spec, "args": True} if args else spec)
+    inf = _Infer()
+    with _no_cycle_collector():  # millions of token tuples, none in a cycle
+        body = inf.seq([(_lines(t), {}) for t in texts])
+    _mark_sizes(body, inf.sizes, True, _exponents(body))
     spec = {"format": FORMAT, "body": body, "longest": longest}
+    if args:
+        _args_steps(body)
     if data_file is not None:  # drawn inputs are drawn files of that name (empty stdin)
         spec["data_file"] = data_file
         _keep_name(body, data_file, args)
-    return InputModel({**spec, "args": True} if args else spec)
+    shared = shared_files(raw) if data_file is None else ()
+    for name, _ in shared:  # the arguments name a file every input ships: kept so
+        _keep_name(body, name, args)
+    return InputModel({**spec, "args": True} if args else spec, shared)
+
+
+def shared_files(inputs: Sequence[bytes]) -> Files:
+    """The data files every one of ``inputs`` ships alike (name and bytes; text only):
+    a dictionary a program reads beside its stdin (``anagram words 2``), which every
+    input drawn from a model of their stdin ships too. Empty where one input ships a
+    file the others lack or ship otherwise."""
+    common: dict[str, bytes] | None = None
+    for data in inputs:
+        files = dict(split_run(data)[1])
+        common = files if common is None else {n: b for n, b in common.items() if files.get(n) == b}
+        if not common:
+            return ()
+    out = []
+    for name, body in sorted((common or {}).items()):
+        try:
+            body.decode("utf-8")
+        except UnicodeDecodeError:
+            return ()  # a drawn input is text: a binary file cannot ride along
+        out.append((name, body))
+    return tuple(out)
 
 
 class DrawRefused(UserError):
@@ -462,9 +710,12 @@ class DrawRefused(UserError):
 
 @dataclass(frozen=True)
 class InputModel:
-    """An input model (the module docstring); ``spec`` is its JSON."""
+    """An input model (the module docstring); ``spec`` is its JSON; ``files``, the data
+    files every drawn input ships (``shared_files`` of the problem's inputs: not part
+    of the JSON, which models text only)."""
 
     spec: dict
+    files: Files = field(default=(), compare=False, repr=False)
 
     def digest(self) -> str:
         return hashlib.sha256(json.dumps(self.spec, sort_keys=True).encode()).hexdigest()
@@ -484,12 +735,16 @@ class InputModel:
 
     def with_domain(self, domain: dict) -> InputModel:
         """This model with its ``domain`` section replaced."""
-        return InputModel({**self.spec, "domain": domain})
+        return InputModel({**self.spec, "domain": domain}, self.files)
+
+    def with_files(self, files: Files) -> InputModel:
+        """This model, its drawn inputs shipping ``files`` (``shared_files``)."""
+        return InputModel(self.spec, tuple(files))
 
     def with_constraints(self, constraints: Sequence[str]) -> InputModel:
         """This model with declared ``constraints`` (checked: UserError naming one that
         does not parse or maps onto no field)."""
-        model = InputModel({**self.spec, "constraints": list(constraints)})
+        model = InputModel({**self.spec, "constraints": list(constraints)}, self.files)
         resolve_constraints(model.spec)
         return model
 
@@ -559,9 +814,16 @@ class InputModel:
     def _as_run(self, text: str) -> str:
         """A drawn text as a run's input: its arguments' line marked, and where the
         model's inputs are one data file each (``data_file``), its body that file."""
-        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
+        by_args = self.spec.get("data_files")
         name = self.spec.get("data_file")
+        if isinstance(by_args, dict) and self.spec.get("args"):  # a script's own file
+            name = by_args.get(text.split("\n", 1)[0])
+        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
         if not isinstance(name, str) or not is_data_file_name(name):
+            if self.files:  # the files every input ships alike
+                args, _, stdin = split_run(text.encode("utf-8", "surrogateescape"))
+                raw = with_args(args, stdin, self.files)
+                return raw.decode("utf-8", "surrogateescape")
             return text
         raw = from_data_file_view(text.encode("utf-8", "surrogateescape"), name)
         return raw.decode("utf-8", "surrogateescape")
@@ -652,6 +914,7 @@ class _Draw:
         self.letters = bool(domain.get("letters"))
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
+        self.multiples = "multiples" in refine
         self.declared = declared or {}
         self.deadline = deadline
         self.ticks = 0
@@ -672,12 +935,17 @@ class _Draw:
 
     def nodes(self, nodes: list[dict], env: dict[str, int], lines: list[str]) -> None:
         for node in nodes:
+            if "pick" in node:  # one of the visible scripts
+                alternatives = [a for a in node["pick"] if isinstance(a, list)]
+                if alternatives:
+                    self.nodes(alternatives[self.rng.randrange(len(alternatives))], env, lines)
+                continue
             if "line" in node:
                 values = self.fields(node["line"], env)
                 for i, j in _pairs(node, node["line"]):
                     if int(values[i]) > int(values[j]):
                         values[i], values[j] = values[j], values[i]
-                lines.append(" ".join(values))
+                lines.append(("" if node.get("glue") else " ").join(values))
                 continue
             n = self.count(node["repeat"], env)
             body = node["body"]
@@ -781,6 +1049,8 @@ class _Draw:
         if "float" in f:
             top = max(abs(float(x)) for x in f["float"])
             return 2 + len(str(int(min(top, 1e30)))) + min(30, int(f.get("decimals", 0)))
+        if "parts" in f:
+            return 1 + sum(len(str(p["int"][1])) + 1 for p in f["parts"])
         if "word" in f:
             if f["word"].get("one_of"):
                 return 1 + max(len(str(x)) for x in f["word"]["one_of"])
@@ -845,8 +1115,16 @@ class _Draw:
                 values = np.rint(lo + (hi - lo) * np.sqrt(u)).astype(np.int64)
             else:
                 values = g.integers(lo, hi, endpoint=True, size=n)
-            if f.get("pow2"):
+            dec = self.declared.get(id(f), {})
+            if dec.get("pow_of") in env:  # declared N=2^K: two to K's power
+                values = np.full(n, 1 << max(0, min(40, int(env[dec["pow_of"]]))), dtype=np.int64)
+            elif f.get("pow2") or dec.get("pow2"):
                 values = np.array([_pow2_of(v, lo, hi) for v in values.tolist()], dtype=np.int64)
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
+                step = int(f["mult"])
+                values = np.array(
+                    [_mult_of(v, lo, hi, step) for v in values.tolist()], dtype=np.int64
+                )
             if raw:
                 return values
             out = list(map(str, values.tolist()))
@@ -854,6 +1132,12 @@ class _Draw:
             lo_f, hi_f = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             out = list(map(f"%.{d}f".__mod__, g.uniform(lo_f, hi_f, n).tolist()))
+        elif "parts" in f:
+            cols = [
+                g.integers(int(p["int"][0]), int(p["int"][1]), endpoint=True, size=n).tolist()
+                for p in f["parts"]
+            ]
+            out = _join_parts(f, cols)
         elif "word" in f and isinstance(f["word"].get("fixed"), str):
             out = [f["word"]["fixed"]] * n  # a name (the data file's): as it is
         elif "word" in f and f["word"].get("one_of"):
@@ -964,8 +1248,13 @@ class _Draw:
                 v = self.sized(lo, hi) if hi >= 0 and lo >= 0 else rng.randint(lo, hi)
             else:
                 v = rng.randint(lo, hi)
-            if f.get("pow2"):
+            dec = self.declared.get(id(f), {})
+            if dec.get("pow_of") in env:  # declared N=2^K: two to K's power
+                v = 1 << max(0, min(40, int(env[dec["pow_of"]])))
+            elif f.get("pow2") or dec.get("pow2"):
                 v = _pow2_of(v, lo, hi)
+            elif (self.multiples or f.get("multiple")) and int(f.get("mult", 0) or 0) >= 2:
+                v = _mult_of(v, lo, hi, int(f["mult"]))
             if f.get("name"):
                 env[f["name"]] = v
                 if 0 <= v <= 62:
@@ -975,6 +1264,9 @@ class _Draw:
             lo, hi = (float(x) for x in f["float"])
             d = max(0, min(30, int(f.get("decimals", 0))))
             return f"{rng.uniform(lo, hi):.{d}f}"
+        if "parts" in f:
+            values = [[rng.randint(int(p["int"][0]), int(p["int"][1]))] for p in f["parts"]]
+            return _join_parts(f, values)[0]
         if "word" in f:
             w = f["word"]
             if isinstance(w.get("fixed"), str):  # a name (the data file's): as it is
@@ -1002,6 +1294,7 @@ _REL = re.compile(r"(<=|>=|≤|≥|<|>|=)")
 _NUMBER = re.compile(
     r"^([+-]?)\s*(?:(\d+(?:\.\d+)?)\s*(?:[*x×·]\s*)?)?(?:10\s*\^\s*\{?(\d+)\}?|[eE](\d+))?$"
 )
+_POWER = re.compile(r"^2\s*\^\s*\{?([A-Za-z][A-Za-z0-9]*)\}?$")  # 2^k, 2^{K}
 _NAME = re.compile(r"^(\|?)([A-Za-z][A-Za-z0-9]*)(?:_\{?[a-z]+\}?|\[[a-z]+\])?\|?$")
 
 
@@ -1017,8 +1310,9 @@ def _number(text: str) -> int | None:
 
 
 def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | str | None]]:
-    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``:
-    (name, kind, lo, hi) per name (kind ``int``, ``element`` for a subscripted name,
+    """``1<=N<=2*10^5``, ``A_i<=10^9``, ``1<=A_i<=N``, ``N,M<=100``, ``|S|<=10^5``,
+    ``N=2^k`` (a power of two; ``2^K``: two to the power of K, declared before it):
+    (name, kind, lo, hi) per name (hi ``"2^K"`` for a power) (kind ``int``, ``element`` for a subscripted name,
     ``length`` for ``|S|``; a bound is a number, another name, or None); UserError for
     anything else."""
     parts = [p.strip() for p in _REL.split(text.strip())]
@@ -1029,11 +1323,27 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
     )
     if not ops or len(ops) > 2 or not all(terms):
         raise bad
+
+    def names(term: str) -> list[tuple[str, str]]:
+        out = []
+        for piece in term.split(","):
+            m = _NAME.match(piece.strip())
+            if not m:
+                return []
+            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
+            out.append((m[2] if kind == "int" else piece.strip(), kind))
+        return out
+
     up = {"<=", "<", "≤"}
     if all(o in up for o in ops):
         pass
     elif all(o in {">=", ">", "≥"} for o in ops):
         terms, ops = terms[::-1], ["<" if o == ">" else "<=" for o in ops[::-1]]
+    elif ops == ["="] and _POWER.match(terms[1]) and names(terms[0]):
+        # N=2^k: a power of two; N=2^K with K a number declared before it: two to its power
+        return [
+            (name, kind, None, "2^" + _POWER.match(terms[1])[1]) for name, kind in names(terms[0])
+        ]
     elif ops == ["="]:  # N=5 (or 5=N): that value only
         name, value = terms if _number(terms[1]) is not None else terms[::-1]
         terms, ops = [value, name, value], ["<=", "<="]
@@ -1048,16 +1358,6 @@ def parse_constraint(text: str) -> list[tuple[str, str, int | str | None, int | 
         if m and not m[1] and strict == 0:
             return m[2]
         raise bad
-
-    def names(term: str) -> list[tuple[str, str]]:
-        out = []
-        for piece in term.split(","):
-            m = _NAME.match(piece.strip())
-            if not m:
-                return []
-            kind = "length" if m[1] else ("element" if piece.strip() != m[2] else "int")
-            out.append((m[2] if kind == "int" else piece.strip(), kind))
-        return out
 
     if len(terms) == 3:
         lo_t, mid, hi_t = terms
@@ -1121,6 +1421,9 @@ def _fields(
                     out.append((f["run"]["of"], f"line {at}, each value", True))
                 else:
                     out.append((f, f"line {at}, value {j + 1}", inside))
+        elif "pick" in node:  # a script's literals
+            for alt in node["pick"] if isinstance(node["pick"], list) else []:
+                out += _fields(alt if isinstance(alt, list) else [], True, f"{at} (script), line ")
         else:
             out += _fields(node.get("body") or [], True, f"{at} (repeated), line ")
     return out
@@ -1174,6 +1477,19 @@ def _resolve(spec: dict) -> tuple[dict[int, dict], list[str]]:
                 taken[name] = free[0]
             f, where = taken[name]
             entry = out.setdefault(id(f), {})
+            if isinstance(hi, str) and hi.startswith("2^"):
+                target = taken.get(hi[2:]) or by_name.get(hi[2:])
+                if target is not None and target[0].get("name"):
+                    entry["pow_of"] = target[0]["name"]  # two to that number's power
+                    lines.append(
+                        f"{name} -> {f.get('name') or 'the values'} ({where}) = 2^{hi[2:]}"
+                    )
+                else:
+                    entry["pow2"] = True  # a power of two
+                    lines.append(
+                        f"{name} -> {f.get('name') or 'the values'} ({where}) a power of two"
+                    )
+                continue
             for key_, value in (("lo", lo), ("hi", hi)):
                 if isinstance(value, int):
                     entry[key_] = value
@@ -1228,8 +1544,9 @@ def model_for(problem: Problem) -> InputModel | None:
     """The problem's stored model (``input_model.json``), else one inferred from all its
     inputs, cached by their content; None where its inputs are not text."""
     folder = problem.path
+    shared = shared_files([t.run_input() for t in problem.visible_tests])
     if folder and (Path(folder) / FILE).exists():
-        return load_input_model(own_file(Path(folder), Path(folder) / FILE))
+        return load_input_model(own_file(Path(folder), Path(folder) / FILE)).with_files(shared)
     inputs = [t.run_input() for t in problem.tests]
     h = hashlib.sha256(b"model-1\n")
     for data in inputs:
@@ -1237,11 +1554,11 @@ def model_for(problem: Problem) -> InputModel | None:
     path = cache_dir() / "unseen" / "models" / f"{h.hexdigest()[:32]}.json"
     if path.is_file():
         try:
-            return InputModel(json.loads(path.read_text()))
+            return InputModel(json.loads(path.read_text()), shared)
         except ValueError:
             pass
     try:
-        model = infer(inputs)
+        model = infer(inputs).with_files(shared)
     except UserError:
         return None
     atomic_write_text(path, json.dumps(model.spec))

@@ -33,9 +33,16 @@ model before, ``--model compiler[:OPT,...]``: that spelling is still accepted
 time (wall, a single-threaded upper bound) plus what the service reports each verdict
 cost. Building and screening stop at ``SCREEN_SHARE`` of it, halving at
 ``HALVING_SHARE``; the re-measure takes what is left (at least ``MIN_FINAL_SECONDS``
-per finalist). Builds the budget never reached are said (``SearchResult.budget_note``:
-``budget spent: 18 unscreened, 42 unbuilt; rerun with --budget N``), in the answer's
-header, its ``search`` record and what ``optimize``/``eval`` print.
+per finalist). Each stage is planned before it spends: the first ``FIRST_SCREEN``
+builds screened price one screen (``_Job.screen_cost``), and later screens, halving
+rungs and re-measures take only the builds the budget has room for (``_room``), so a
+slow program (one check costing a large part of the budget) screens and re-measures
+fewer builds instead of spending a multiple of its budget; the best is always
+re-measured. The checks after the search (the baseline's, the fresh re-check) are
+timed within what the budget left (``_after_search``). Builds the budget never reached
+are said (``SearchResult.budget_note``: ``budget spent: 1 screened, not re-measured,
+18 unscreened, 42 unbuilt; rerun with --budget N``), in the answer's header, its
+``search`` record and what ``optimize``/``eval`` print.
 
 With ``--no-time`` (the verifier times nothing) nothing is screened or measured: the
 builds are checked in order until one is correct, as any untimed strategy stops at its
@@ -278,6 +285,9 @@ class _Job:
     inputs: list[bytes]
     seen: dict[str, str]
     isolation: bool = True
+    # CPU seconds one build's screen cost (correctness on every test and one round of
+    # timing; the costliest seen): later stages are planned with it before they spend
+    screen_cost: float | None = None
 
 
 def build_search(
@@ -304,12 +314,22 @@ def build_search(
         attempts = _first_correct(problem, base, config, service, record, stored)
         return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
     if (0, 0) in stored:  # a resumed run: the search ended and chose; finish what it left
-        attempts = _resume_answers(problem, base, stored, service, record)
+        after = _after_search(service, config.budget)
+        attempts = _resume_answers(problem, base, stored, after, record)
     else:
         result = search_builds(problem, base, config, service)
-        attempts = _answers(problem, base, result, service, record)
-    attempts = confirm_best(problem, attempts, service, record)
+        after = _after_search(service, config.budget - result.cpu_seconds)
+        attempts = _answers(problem, base, result, after, record)
+    attempts = confirm_best(problem, attempts, after, record)
     return Outcome(problem.name, tuple(attempts), OutcomeMeta(baseline_asm=base))
+
+
+def _after_search(service: ServiceVerifier, left: float) -> ServiceVerifier:
+    """The service for the checks after the search (the baseline's, the answer's fresh
+    re-check): timed within what the budget left (``MIN_FINAL_SECONDS`` at least), so
+    a program whose every check is long costs about its budget; its interval is then
+    as wide as those rounds make it (the verdict says how many pairs)."""
+    return service.staged(max_cpu_seconds=max(left, MIN_FINAL_SECONDS))
 
 
 def answer_fixed(
@@ -426,7 +446,12 @@ def search_builds(
     for t in trials:  # keep only the chosen program's text
         t.asm = t.asm if t is chosen else None
     return SearchResult(
-        chosen, tuple(trials), tuple(tools.skipped()), job.budget.spent, budget=config.budget
+        chosen,
+        tuple(trials),
+        tuple(tools.skipped()),
+        job.budget.spent,
+        budget=config.budget,
+        screen_cost=job.screen_cost,
     )
 
 
@@ -498,20 +523,46 @@ def _verify(job: _Job, trials: Sequence[Trial], service: ServiceVerifier) -> lis
 
 def _screen(job: _Job, trials: list[Trial]) -> None:
     """Correctness on every test and one round of timing, ``screen_group`` builds per
-    call of the service (one timing session), while the screening share lasts."""
+    call of the service (one timing session), while the screening share lasts. The
+    first call screens ``FIRST_SCREEN`` builds and measures what one costs
+    (``_Job.screen_cost``); each later call takes only the builds the share has left
+    room for, so a program whose every check is long screens fewer builds instead of
+    spending a multiple of its budget (the rest are ``unscreened``, and said)."""
     todo = [t for t in trials if t.status == "built"]
     size = max(job.config.screen_group, 1)
     cheap = job.verify.staged(rounds=1, group_size=size)
-    for k in range(0, len(todo), size):
-        group = todo[k : k + size]
-        if not job.budget.within(SCREEN_SHARE):
-            for t in group:
+    k = 0
+    while k < len(todo):
+        n = min(size, FIRST_SCREEN) if job.screen_cost is None else _room(job, SCREEN_SHARE, 1)
+        if n < 1 or not job.budget.within(SCREEN_SHARE):
+            for t in todo[k:]:
                 t.status = "unscreened"
-            continue
-        for t, verdict in zip(group, _verify(job, group, cheap), strict=True):
+            return
+        group = todo[k : k + min(n, size)]
+        k += len(group)
+        verdicts = _verify(job, group, cheap)
+        job.screen_cost = max(job.screen_cost or 0.0, *(v.cpu_seconds_spent for v in verdicts))
+        for t, verdict in zip(group, verdicts, strict=True):
             if verdict.correct:
                 t.status = "screened"
                 t.screen = verdict.speedup.value if verdict.speedup else None
+
+
+# builds screened by the first call of the service: enough to learn what a screen costs
+FIRST_SCREEN = 2
+# what one build costs in a later stage, in screens: a halving rung of r rounds about
+# (1 + r) / 2 (the correctness pass is not repeated), the fresh re-measure
+# (the service's own stop rule, 4 rounds at least) about
+FINAL_SCREENS = 2.5
+
+
+def _room(job: _Job, share: float, screens: float) -> int:
+    """How many builds the budget's ``share`` has room for, at ``screens`` screens each
+    (unbounded before anything was screened)."""
+    if not job.screen_cost:
+        return 1 << 30
+    left = share * job.budget.total - job.budget.spent
+    return max(0, int(left // (screens * job.screen_cost)))
 
 
 # --- successive halving and the fresh re-measure ---------------------------------------
@@ -523,6 +574,8 @@ def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
     alive = [t for t in survivors if (t.screen or 0) > 0.9]
     rounds = 2
     while len(alive) > job.config.finalists and job.budget.within(HALVING_SHARE):
+        if _room(job, HALVING_SHARE, (1 + rounds) / 2) < len(alive):
+            break  # the rung would not fit: the best screened go on as they stand
         rung = job.verify.staged(rounds=rounds, max_cpu_seconds=job.budget.left / len(alive))
         for t, verdict in zip(alive, _verify(job, alive, rung), strict=True):
             if verdict.correct and verdict.speedup is not None:
@@ -535,6 +588,11 @@ def _halve(job: _Job, survivors: list[Trial]) -> list[Trial]:
             if t not in winners and t.status not in FAILED:
                 t.status = "pruned"
         alive, rounds = winners, rounds * 2
+    if len(alive) > job.config.finalists:  # the budget ended the halving
+        alive.sort(key=lambda t: -(t.estimate or t.screen or 0.0))
+        for t in alive[job.config.finalists :]:
+            t.status = "unmeasured"
+        alive = alive[: job.config.finalists]
     return alive
 
 
@@ -549,6 +607,13 @@ def _final(job: _Job, finalists: list[Trial]) -> Trial | None:
     contenders = [t for t in finalists if (t.estimate or t.screen or 0) > 1.0]
     if not contenders:
         return None
+    contenders.sort(key=lambda t: -(t.estimate or t.screen or 0.0))
+    # the best one is always re-measured (nothing is chosen unmeasured); the others
+    # while the budget has room for them
+    fit = max(1, _room(job, 1.0, FINAL_SCREENS))
+    for t in contenders[fit:]:
+        t.status = "unmeasured"
+    contenders = contenders[:fit]
     share = max(job.budget.left / len(contenders), MIN_FINAL_SECONDS)
     fresh = job.verify.staged(max_cpu_seconds=share)
     for t, verdict in zip(contenders, _verify(job, contenders, fresh), strict=True):

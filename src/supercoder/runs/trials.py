@@ -193,6 +193,8 @@ class Trial:
         )
 
 
+UNFINISHED = ("unmeasured", "unscreened", "unbuilt")  # what the budget left undone
+_UNFINISHED_WORDS = {"unmeasured": "screened, not re-measured"}
 NOT_RUN = {"pending", "built", "failed", "duplicate", "baseline", "unscreened"}
 FAILED = {
     "wrong_output",
@@ -217,22 +219,22 @@ class SearchResult:
     cpu_seconds: float
     note: str = ""
     budget: float = DEFAULT_BUDGET
+    screen_cost: float | None = None  # CPU seconds one build's screen cost (None: none)
 
     @property
     def unfinished(self) -> dict[str, int]:
-        """Builds the budget left undone: ``unscreened`` (built, never checked or
-        timed) and ``unbuilt``, with their counts (none: every build was screened)."""
-        return {
-            s: n
-            for s in ("unscreened", "unbuilt")
-            if (n := sum(1 for t in self.trials if t.status == s))
-        }
+        """Builds the budget left undone: ``unmeasured`` (screened, never re-measured:
+        the budget ended the halving or the re-measure), ``unscreened`` (built, never
+        checked or timed) and ``unbuilt``, with their counts (none: every build was
+        screened and measured as far as the search goes)."""
+        return {s: n for s in UNFINISHED if (n := sum(1 for t in self.trials if t.status == s))}
 
     @property
     def budget_note(self) -> str:
         """``budget spent: 18 unscreened, 42 unbuilt; rerun with --budget N`` when the
         budget ended the search early ('' when every build was built and screened); N
-        scales the budget by the share of builds it reached."""
+        scales the budget by the share of builds it reached. When one build's screen
+        is a large part of the budget (a slow program), what it costs is said too."""
         left = self.unfinished
         if not left:
             return ""
@@ -240,8 +242,14 @@ class SearchResult:
         done = max(total - sum(left.values()), 1)
         more = self.budget * total / done
         advice = 10 * math.ceil(max(more, self.budget + 10) / 10)
-        parts = ", ".join(f"{n} {what}" for what, n in left.items())
-        return f"budget spent: {parts}; rerun with --budget {advice:g}"
+        parts = ", ".join(f"{n} {_UNFINISHED_WORDS.get(what, what)}" for what, n in left.items())
+        cost = self.screen_cost or 0.0
+        each = (
+            f" (one build's screen costs {cost:.1f} CPU s here)"
+            if cost > 0.05 * self.budget
+            else ""
+        )
+        return f"budget spent: {parts}{each}; rerun with --budget {advice:g}"
 
     def record(self) -> SearchRecord:
         """What is kept of it with the answer (``Origin.search``)."""

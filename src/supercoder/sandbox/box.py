@@ -162,6 +162,21 @@ class RunResult:
         )
 
 
+STARVED_RETRIES = 2
+
+
+def starved(run: RunResult) -> bool:
+    """Was ``run`` stopped at its wall limit, well short of its CPU limit, having spent
+    most of its wall time waiting for a CPU (neither running nor asleep: the machine was
+    busy)? Unknown (no blocked figure): no."""
+    if run.outcome != "timeout" or run.blocked_seconds < 0 or not run.cpu_limit:
+        return False
+    if run.cpu_seconds >= 0.9 * run.cpu_limit:
+        return False
+    waiting = run.wall_seconds - run.cpu_seconds - run.blocked_seconds
+    return waiting > run.wall_seconds / 2
+
+
 def _stderr_tail(err: bytes) -> str:
     text = err.decode(errors="replace").strip()
     return f": {text[-300:]}" if text else ""
@@ -412,11 +427,23 @@ class Sandbox:
         """Run binary ``name`` on ``stdin`` (a test's ``run_input``: arguments and data
         files, if any, lead it, ``types.with_args``; argv[0] is the same fixed name for
         every binary, the working folder holds the data files). Raises SandboxLost if the
-        supervisor died."""
+        supervisor died. A run stopped at its wall limit well short of its CPU limit
+        while it mostly waited for a CPU (``starved``: the machine was busy, not the
+        program slow or asleep) is the machine's failure, not the program's: it runs
+        again with a longer wall limit (twice, at most: its CPU limit stays)."""
+        lim = limits or self.limits
+        result = self._run(name, stdin, lim)
+        for _ in range(STARVED_RETRIES):
+            if not starved(result):
+                break
+            lim = replace(lim, wall_seconds=2 * lim.wall_seconds)
+            result = self._run(name, stdin, lim)
+        return result
+
+    def _run(self, name: str, stdin: bytes, lim: Limits) -> RunResult:
         args, files, stdin = split_run(stdin)
         if name not in self._names:
             raise UserError(f"no binary named {name!r} in this sandbox")
-        lim = limits or self.limits
         role = _role(name)
         allowance = self._allowance(role, lim)
         if allowance is not None and allowance <= 0:

@@ -25,6 +25,20 @@ bootstrap, small-sample scaled) already covered all of it (calibrated excess 0 a
 1.5% default was 3x that machine's excess noise and 3x the quiet machine's whole
 between-check spread (0.46%): every interval paid for it.
 
+**Load.** The floor holds for the load it was measured at (stored with it; the built-in
+default's is 2.5 per CPU). A check timed on a busier machine adds ``LOAD_NOISE`` (0.4%)
+per unit of load per CPU above it, in quadrature (``floor_at_load``), and the verdict
+keeps both loads (``Provenance.floor_load``, ``Measurement.load``) so a figure from a
+busier machine is read as such. What is known behind it: identical programs do not
+spread further on a busier machine (``supercoder calibrate --checks 3`` at load 6.06 per
+CPU on the shared 2-core machine: floor 0.2%, the minimum; the total between-check
+spread was 0.46% quiet and 1.2-1.6% at 2.5 per CPU, all of it inside the meter's own
+interval); a program unlike its baseline does, its speedup moving with the machine's
+state (nbody's answer: eval 1.222x [1.207, 1.248], four fresh checks on a loaded machine
+1.098-1.171x). 0.4% a unit is the identical programs' total spread per unit of load,
+taken as a prior for that shift; it is not fitted to programs unlike their baseline
+(measuring it needs checks of such programs at controlled loads).
+
 **Timed-test set.** Which tests are timed (baseline at least ``min_test_seconds``) is
 decided once per (baseline binary, test set) and cached next to the baseline binary,
 so repeated checks time the same tests and the aggregate cannot flip with them.
@@ -49,6 +63,11 @@ from supercoder.types import MIN_PRACTICAL_MARGIN, Machine
 
 DEFAULT_FLOOR = 0.005  # log-space sd beyond the meter's own interval (see module docstring)
 MIN_FLOOR = 0.002
+# the load per CPU the built-in floor stands for (measured at load 5 on 2 cores)
+DEFAULT_FLOOR_LOAD = 2.5
+# log-space sd a check adds between checks per unit of load per CPU above the load its
+# floor was measured at: a prior, not a fit (module docstring, "Load")
+LOAD_NOISE = 0.004
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,7 @@ class Calibration:
     context: Machine = field(default_factory=Machine)  # where it was measured
     created: float = 0.0
     slots: int = 1  # timing slots busy while it was measured
+    load: float | None = None  # the load per CPU while it was measured (None: not read)
 
     @property
     def measured(self) -> bool:
@@ -70,6 +90,16 @@ class Calibration:
     def to_json(self) -> JsonObject:
         """The stored calibration (the codec's ``encode``)."""
         return encode(self)  # type: ignore[return-value]
+
+
+def floor_at_load(floor: float, floor_load: float, load: float | None) -> float:
+    """The between-check floor for a check timed at ``load`` (per CPU): the floor measured
+    at ``floor_load``, and where the machine is busier now, ``LOAD_NOISE`` per unit of
+    load above it in quadrature (a busier machine spreads checks further apart; a
+    quieter one keeps the floor: never narrower than what was measured)."""
+    if load is None or load <= floor_load:
+        return floor
+    return math.hypot(floor, LOAD_NOISE * (load - floor_load))
 
 
 def calibration_path() -> Path:
@@ -108,9 +138,10 @@ def estimate_calibration(
     checks: Sequence[tuple[str, float, float]],
     context: Machine | Mapping[str, object],
     slots: int = 1,
+    load: float | None = None,
 ) -> Calibration:
     """From identical-program checks ``(problem, estimate, sampling sd of its log)``,
-    measured with ``slots`` timing slots busy."""
+    measured with ``slots`` timing slots busy at ``load`` per CPU."""
     if not checks:
         raise ValueError("no checks to calibrate from")
     logs = [math.log(est) for _, est, _ in checks]
@@ -126,6 +157,7 @@ def estimate_calibration(
         context=context if isinstance(context, Machine) else decode(Machine, dict(context)),
         created=time.time(),
         slots=max(1, slots),
+        load=load,
     )
 
 

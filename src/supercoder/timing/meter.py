@@ -64,7 +64,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import numpy as np
@@ -72,7 +72,13 @@ import numpy as np
 from supercoder.errors import InfraError
 from supercoder.problems.outputs import outputs_match
 from supercoder.sandbox.box import RunResult, Sandbox, Sandboxes
-from supercoder.timing.calibration import cached_timed_set, load_calibration, tests_key
+from supercoder.timing.calibration import (
+    DEFAULT_FLOOR_LOAD,
+    cached_timed_set,
+    floor_at_load,
+    load_calibration,
+    tests_key,
+)
 from supercoder.timing.intervals import (
     Z95,
     bootstrap_aggregate,
@@ -80,7 +86,7 @@ from supercoder.timing.intervals import (
     round_bootstrap,
     widen,
 )
-from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup
+from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, machine_load
 
 METHOD = Speedup.__dataclass_fields__["method"].default
 LEGACY_METHOD = "median paired log-ratio of CPU time, geometric mean over tests, bootstrap 95% CI"
@@ -126,7 +132,8 @@ class MeterConfig:
         target_halfwidth: stop once the aggregate's reported log-space 95% CI
             half-width (the floor included) is within it (``precise_enough``).
         min_test_seconds: a test whose baseline is shorter is not timed.
-        max_cpu_seconds: CPU budget of one comparison.
+        max_cpu_seconds: CPU budget of one comparison (it stops the rounds once spent,
+            never before ``min_pairs`` of them).
         bootstrap: bootstrap resamples.
         seed: the run order; None: fresh per check (legacy: 0).
         legacy: the earlier, uncalibrated meter (``LEGACY_PROTOCOL``).
@@ -138,6 +145,11 @@ class MeterConfig:
             problem's input distribution (``verify.unseen``): the interval is one of the
             speedup over that distribution, widened by the spread between the tests
             (``intervals.input_spread``) as by the noise floor.
+        round_budget: CPU seconds the rounds of a comparison may take, priced from the
+            baseline's first pass (a round runs every timed test, with its repeats, once
+            per side): a round costing ``c`` allows ``round_budget / c`` rounds, never
+            fewer than ``min_pairs`` (None: no cap but ``max_pairs`` and
+            ``max_cpu_seconds``). A comparison it stopped says so (``Comparison.capped``).
         stop_when_not_faster: also stop (after ``min_pairs`` rounds) once the interval
             it would report lies wholly below ``1 + margin``: the candidate can no longer
             be significantly faster, so a caller that pays only a proven gain (the
@@ -159,6 +171,7 @@ class MeterConfig:
     max_repeats: int = 8  # pairs per round of the shortest timed test (1: one pair each)
     stop_when_not_faster: bool = False  # also stop once it cannot be significantly faster
     drawn_inputs: bool = False  # the timed tests are a random draw of inputs
+    round_budget: float | None = None  # CPU seconds of rounds, priced by the first pass
 
 
 @dataclass(frozen=True)
@@ -195,6 +208,9 @@ class Comparison:
     # how the run that changed ended (``RunResult.outcome``: ``exited`` when it printed
     # something else; ``timeout``/``idle`` when it was stopped at its limit)
     mismatch_outcome: str | None = None
+    # why it stopped at fewer rounds than it would have taken ('' when it did not):
+    # ``MeterConfig.round_budget`` held a long program's rounds down
+    capped: str = ""
 
 
 class OutputChanged(Exception):
@@ -268,6 +284,12 @@ class Meter:
         floor = config.noise_floor if config.noise_floor is not None else cal and cal.noise_floor
         margin = config.margin if config.margin is not None else cal and cal.margin
         self.noise_floor = 0.0 if config.legacy else float(floor or 0.0)
+        # the calibrated floor holds at the load it was measured at: a busier machine now
+        # widens it (``calibration.floor_at_load``); a floor given explicitly is as given
+        self.floor_load: float | None = None
+        if cal is not None and config.noise_floor is None:
+            self.floor_load = cal.load if cal.load is not None else DEFAULT_FLOOR_LOAD
+            self.noise_floor = floor_at_load(self.noise_floor, self.floor_load, machine_load())
         self.margin = max(MIN_PRACTICAL_MARGIN, float(margin or 0.0))
         self._copies = 1  # copies of each binary in the sandbox (set by ``binaries``)
 
@@ -280,6 +302,8 @@ class Meter:
             "noise_floor": self.noise_floor,
             "margin": self.margin,
         }
+        if self.floor_load is not None:
+            out["floor_load"] = self.floor_load
         if self.config.stop_when_not_faster:
             out["stop"] = "precise, or not significantly faster"
         if self.config.drawn_inputs:
@@ -419,10 +443,13 @@ class Meter:
         plan = [t for t in timed for _ in range(repeats[t[0]])]
         least = cfg.min_pairs if cfg.min_pairs is not None else 4
         budget = cfg.max_cpu_seconds
-        for round_ in range(1, cfg.max_pairs):
+        most, capped = self._round_cap(first, plan, least)
+        for round_ in range(1, most):
             if round_ >= least:
                 active[:] = [c for c in active if not self._precise(group[c], timed)]
-            active[:] = [c for c in active if group[c].cpu <= budget]
+            # the CPU budget ends a candidate's timing, never before ``least`` rounds:
+            # an interval of one or two rounds is no interval
+            active[:] = [c for c in active if group[c].cpu <= budget or round_ < least]
             if not active:
                 break
             order = list(plan)
@@ -431,7 +458,30 @@ class Meter:
                 if not active:
                     break
                 self._step(box, name, data, expected, rng, active, group, failed, round_)
-        return self._results(candidates, group, failed, tests, timed)
+        out = self._results(candidates, group, failed, tests, timed)
+        if capped and most < cfg.max_pairs:  # still measuring when the cap ended it
+            out = [
+                replace(c, capped=capped) if name in active and not c.mismatch else c
+                for name, c in zip(candidates, out, strict=True)
+            ]
+        return out
+
+    def _round_cap(self, first: dict[str, float], plan: list, least: int) -> tuple[int, str]:
+        """Rounds at most (``MeterConfig.round_budget`` priced from the baseline's first
+        pass ``first`` over the round's ``plan``; ``least`` at least) and the words
+        saying so when that is fewer than ``max_pairs``."""
+        cfg = self.config
+        cost = 2 * sum(first[t[0]] for t in plan)
+        if cfg.round_budget is None or cost <= 0:
+            return cfg.max_pairs, ""
+        most = max(least, min(cfg.max_pairs, int(cfg.round_budget / cost)))
+        if most >= cfg.max_pairs:
+            return cfg.max_pairs, ""
+        return most, (
+            f"timed in {most} rounds: one round of its timed tests costs {cost:.1f} CPU s "
+            f"(a check's rounds are held to about {cfg.round_budget:g} CPU s, {least} at "
+            "least): its interval is as wide as those rounds make it"
+        )
 
     def _step(
         self,

@@ -57,7 +57,13 @@ class RefResult:
 
     def message(self, label: str = DEFAULT_LABEL) -> str:
         """What a user is told when this input stops ``problem init``."""
-        if self.failure in (TIMEOUT, RUNTIME_ERROR):
+        if self.failure == TIMEOUT:
+            return (
+                f"{label} failed on {self.name}: {self.detail}; a test must run within the "
+                f"limit: leave {self.name} out or give a smaller one (a check times inputs "
+                "drawn at sizes that run in milliseconds), or raise problem init --timeout"
+            )
+        if self.failure == RUNTIME_ERROR:
             return f"{label} failed on {self.name}: {self.detail}"
         if self.failure == NONDETERMINISTIC:
             head = f"{label} is non-deterministic on {self.name}: two runs printed different output"
@@ -454,8 +460,8 @@ def _ship_hint(name: str) -> str:
     if name.startswith("/") or ".." in parts:
         base = shlex.quote(parts[-1] or "data")
         return (
-            f"a file outside the working folder cannot be placed there: name it {base} in "
-            f"the arguments and ship it with --files {base}={shlex.quote(name)}"
+            f"it is not there from this folder: give its path from here with --files PATH "
+            f"(the run's folder gets it as {base}, and the arguments name it so)"
         )
     return (
         f"ship the file with --files {shlex.quote(name)}, placed in the working folder of every run"

@@ -463,6 +463,8 @@ def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfi
         context = v.context.measured(
             timing=unseen.why, timed_inputs=unseen.source, load=load, **_domain(unseen)
         )
+        if cmp.capped:  # a long program's rounds were held down: its timing line says so
+            context = context.measured(timing=f"{unseen.why}; {cmp.capped}")
         past = beyond.get(name)
         if past is not None and not cmp.mismatch:
             if past.mismatch:  # wrong (or stopped) on a draw past the cut: that decides
@@ -544,22 +546,23 @@ def _distinct(cmp: Comparison, inputs: Sequence[tuple[str, bytes, bytes]]) -> in
     return len({data[t.name] for t in cmp.tests if t.timed and t.name in data})
 
 
-# CPU seconds the pairs of a check's drawn inputs may take (baseline and candidate, every
-# round): large inputs get fewer rounds (at least ``min_pairs``), not smaller draws
+# CPU seconds the pairs of a check's timed tests may take (baseline and candidate, every
+# round): long tests get fewer rounds (at least ``min_pairs``), not smaller draws
 ROUND_BUDGET = 3.0
 
 
 def _meter_config(meter: MeterConfig, unseen: Unseen) -> MeterConfig:
-    """The meter for these timed tests: drawn inputs say so; their rounds are held to
-    ``ROUND_BUDGET`` by the reference's CPU on them (a round runs each once per side)."""
+    """The meter for these timed tests: their rounds are held to ``ROUND_BUDGET``
+    (``MeterConfig.round_budget``: priced from the baseline's first pass over them, a
+    round running each once per side with its repeats; ``min_pairs`` rounds at least),
+    whatever they are (drawn inputs, hidden tests, a memorizable problem's visible
+    tests: a benchmark that runs for seconds), and the verdict's timing line says so
+    when it held the rounds down. Drawn inputs say so."""
+    if not meter.legacy and meter.round_budget is None:
+        meter = replace(meter, round_budget=ROUND_BUDGET)
     if not unseen.generated_tests:
         return meter
-    out = replace(meter, drawn_inputs=True)
-    if unseen.round_seconds > 0 and not meter.legacy:
-        least = meter.min_pairs or 4
-        rounds = int(ROUND_BUDGET / (2 * unseen.round_seconds))
-        out = replace(out, max_pairs=max(least, min(meter.max_pairs, rounds)))
-    return out
+    return replace(meter, drawn_inputs=True)
 
 
 def _domain(unseen: Unseen) -> dict[str, str | tuple[str, ...]]:

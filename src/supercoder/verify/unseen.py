@@ -86,7 +86,14 @@ from supercoder.problems.domain import (
     sanitizer_clean,
     tests_digest,
 )
-from supercoder.problems.fuzz import SOURCE_LIMIT, hint_of, mutate
+from supercoder.problems.fuzz import (
+    BYTES_DOMAIN,
+    SOURCE_LIMIT,
+    byte_files,
+    draw_byte_files,
+    hint_of,
+    mutate,
+)
 from supercoder.problems.generator import run_generator
 from supercoder.problems.inputmodel import DRAW_CHARS, model_for, size_caps
 from supercoder.problems.loading import generator_source
@@ -458,6 +465,7 @@ def sources(problem: Problem) -> Iterator[Source]:
         ("llm-generator", _llm_generator_source),
         ("model", _model_source),
         ("tiled", _tiled_source),
+        ("bytes", _bytes_source),
         ("fuzzer", _fuzzer_source),
     ]
     for before, factory in SOURCE_FACTORIES:
@@ -622,6 +630,19 @@ def _tile_factor(problem: Problem, template: tuple[list[str], list[list[str]]]) 
         best = f
     _write_json(path, best)
     return best
+
+
+def _bytes_source(problem: Problem) -> Source | None:
+    """Where every visible test is one binary data file (no text to model): files like
+    them, drawn as random bytes (``problems.fuzz.draw_byte_files``)."""
+    files = byte_files([t.run_input() for t in problem.visible_tests])
+    if not files:
+        return None
+
+    def draw(rng: random.Random, k: int) -> list[bytes]:
+        return draw_byte_files(files, rng, k)
+
+    return Source("bytes", draw, BYTES_DOMAIN)
 
 
 def _fuzzer_source(problem: Problem) -> Source:

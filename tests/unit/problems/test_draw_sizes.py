@@ -178,3 +178,72 @@ def test_lines_whose_token_count_varies_are_drawn_at_once_at_the_sizes_seen() ->
     assert {len(t) for t in lines} <= {1, 2, 3}
     assert all(1 <= len(tok) <= 30 for t in lines for tok in t)
     assert took < DRAW_SECONDS / 2, took
+
+
+def test_numbers_joined_by_separators_are_drawn_as_numbers_not_letters() -> None:
+    """``m:ss`` times (and dates) are numbers joined by a separator, drawn within the
+    range seen at each place, zero-padded as seen. Before: a word over ``0123456789:``
+    (``9:1:``, ``::47``) that ``scanf("%d:%d")`` stops at, so every drawn input ended
+    after a line or two and ran under 5 ms while the visible large one did not."""
+    rng = random.Random(6)
+    inputs = []
+    for n in (3, 400, 5000):
+        rows = [f"{rng.randint(0, 9)}:{rng.randint(0, 59):02d}" for _ in range(n)]
+        inputs.append((f"{n} {rng.randint(1, 20)}\n" + "\n".join(rows) + "\n").encode())
+    inputs.append(b"2\n2024-01-31 3:05\n1999-12-01 12:00\n")  # another shape, alone
+    model = infer(inputs[:3])
+    song = model.spec["body"][1]["body"][0]["line"][0]
+    assert song == {"parts": [{"int": [0, 9]}, {"int": [0, 59], "pad": 2}], "seps": [":"]}
+    for text in model.draw(random.Random(1), 4):
+        head, *rows = text.splitlines()
+        assert len(rows) == int(head.split()[0]) > 0
+        for row in rows:
+            m, s = row.split(":")
+            assert 0 <= int(m) <= 9 and len(s) == 2 and 0 <= int(s) <= 59
+    dates = infer(inputs[3:]).draw(random.Random(2), 3)
+    for text in dates:
+        for row in text.splitlines()[1:]:
+            day, clock = row.split()
+            y, mo, d = day.split("-")
+            assert 1999 <= int(y) <= 2024 and len(mo) == len(d) == 2 and ":" in clock
+    assert "parts" not in str(infer([b"1\nab:cd\n"]).spec)  # letters: a word, as before
+
+
+def test_a_grid_then_as_many_rows_of_numbers_are_two_parts_not_pairs_of_lines() -> None:
+    """``h w``, ``h`` rows of ``.#``, then ``h`` rows of ``w`` numbers (and ``n`` values,
+    then ``n`` queries of another shape) are two repeats one after another. Before: read
+    as ``h`` blocks of two lines, every line a word over ``#.0123456789``."""
+    rng = random.Random(8)
+    inputs = []
+    for h, w in ((2, 3), (6, 5), (30, 40)):
+        grid = ["".join(rng.choice(".#") for _ in range(w)) for _ in range(h)]
+        nums = [" ".join(str(rng.randint(1, h * w)) for _ in range(w)) for _ in range(h)]
+        inputs.append(f"{h} {w}\n" + "\n".join(grid + nums) + "\n")
+    body = infer([i.encode() for i in inputs]).spec["body"]
+    assert [n.get("repeat") for n in body[1:]] == [{"var": "v0"}, {"var": "v0"}]
+    assert body[1]["body"][0]["line"][0]["word"] == {"chars": "#.", "len": {"var": "v1"}}
+    assert body[2]["body"][0]["line"][0]["run"]["count"] == {"var": "v1"}
+    for text in infer([i.encode() for i in inputs]).draw(random.Random(2), 3):
+        lines = text.splitlines()
+        h, w = map(int, lines[0].split())
+        assert all(len(ln) == w and set(ln) <= set(".#") for ln in lines[1 : h + 1])
+        assert all(len(ln.split()) == w for ln in lines[h + 1 :]) and len(lines) == 2 * h + 1
+    same = [f"{n}\n" + "\n".join(f"{i} {i + 1}" for i in range(2 * n)) + "\n" for n in (3, 5)]
+    assert infer([s.encode() for s in same]).spec["body"][1]["repeat"] == {"var": "v0"}
+
+
+def test_powers_of_two_can_be_declared_as_constraints() -> None:
+    """``--constraint 'N=2^k'`` (a power of two) and ``'N=2^K'`` (two to the power of an
+    earlier number) where one visible input cannot show the structure."""
+    one = infer([b"8\n" + b" ".join(b"%d" % i for i in range(8)) + b"\n"])
+    model = one.with_constraints(["1<=N<=4096", "N=2^k"])
+    for text in model.draw(random.Random(2), 12):
+        n, *values = map(int, text.split())
+        assert n & (n - 1) == 0 and len(values) == n, text[:80]
+    two = infer([b"3 8\n" + b" ".join(b"%d" % i for i in range(8)) + b"\n"])
+    model = two.with_constraints(["1<=K<=10", "N=2^K"])
+    drawn = model.draw(random.Random(3), 12)
+    for text in drawn:
+        k, n, *values = map(int, text.split())
+        assert n == 1 << k and len(values) == n, text[:80]
+    assert len({t.split()[0] for t in drawn}) > 1  # K itself varies

@@ -93,3 +93,28 @@ def test_bad_hint_is_a_user_error(tmp_path):
         sorted_sum_problem(tmp_path / "bad", meta={"fuzz": {"numbers": 1}})
     good = sorted_sum_problem(tmp_path / "good", meta={"fuzz": {"frozen_lines": 1}})
     assert hint_of(good).frozen_lines == 1 and hint_of(good).numbers  # typed, with defaults
+
+
+def test_binary_data_files_are_drawn_as_random_bytes_after_their_header():
+    """A program whose input is one binary file (MiBench crc32's ``small.pcm``) has no
+    text to model: files like it are drawn, its first bytes kept, at 1/2-2x its size."""
+    import random as _random
+
+    from supercoder.problems.fuzz import byte_files, draw_byte_files
+    from supercoder.types import split_run, with_args
+
+    pcm = bytes(range(256)) * 40
+    inputs = [with_args(("small.pcm",), b"", (("small.pcm", pcm),))]
+    files = byte_files(inputs)
+    assert files == [(("small.pcm",), "small.pcm", pcm)]
+    drawn = draw_byte_files(files, _random.Random(1), 6)
+    assert len(set(drawn)) == 6
+    for data in drawn:
+        args, shipped, stdin = split_run(data)
+        assert args == ("small.pcm",) and stdin == b"" and shipped[0][0] == "small.pcm"
+        body = shipped[0][1]
+        assert body[:64] == pcm[:64] and len(pcm) // 2 <= len(body) <= 2 * len(pcm)
+    # text files, stdin beside the file, or no file: not this source's
+    assert byte_files([with_args(("a.txt",), b"", (("a.txt", b"1 2 3\n"),))]) == []
+    assert byte_files([with_args(("x",), b"stdin", (("x", pcm),))]) == []
+    assert byte_files([b"5\n"]) == []

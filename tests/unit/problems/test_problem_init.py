@@ -143,3 +143,26 @@ def test_a_test_kept_hidden_takes_its_data_files_along(tmp_path):
     assert (tmp_path / "hidden" / "k4.files" / "KL.in").read_text() == "data"
     assert (tmp_path / "hidden" / "k4.args").exists() and not (tests / "k4.files").exists()
     assert (tests / "k2.files" / "KL.in").exists()
+
+
+def test_draws_far_shorter_than_the_longest_visible_input_keep_it_hidden(tmp_path):
+    """A model whose largest draws run 6 ms while the longest input given runs 40 ms misses
+    what makes the real inputs long (``m:ss`` drawn as letters did): init keeps the
+    largest hidden so that a check whose draws all run under 5 ms times it. Draws that
+    reach a few times the floor, or visible inputs as short as the draws, keep none."""
+    from supercoder.problems.init import _short_draws
+    from supercoder.problems.inputmodel import InputModel, infer
+
+    model = infer([b"3\n1 2 3\n", b"5\n1 2 3 4 5\n"])
+    for top, cpu, short in (
+        (0.006, [0.001, 0.040], True),
+        (0.006, [0.001, 0.012], False),  # the visible ones are about as short
+        (0.030, [0.001, 0.500], False),  # draws long enough to time on their own
+        (0.0, [0.001, 0.040], False),  # no domain found: nothing to compare
+    ):
+        InputModel(model.spec).with_domain({"version": 1, "top_seconds": top}).save(tmp_path)
+        why = _short_draws(tmp_path, cpu)
+        assert bool(why) == short, (top, cpu, why)
+    InputModel(model.spec).with_domain({"version": 1, "top_seconds": 0.006}).save(tmp_path)
+    assert "6.0 ms" in _short_draws(tmp_path, [0.001, 0.04])
+    assert "40.0 ms" in _short_draws(tmp_path, [0.001, 0.04])

@@ -93,3 +93,33 @@ def test_round_bootstrap_with_several_pairs_a_round_is_the_resampled_median():
     plain = round_bootstrap(ratios, 500, np.random.default_rng(9))
     tagged = round_bootstrap(ratios, 500, np.random.default_rng(9), rounds=[np.arange(6)] * 4)
     assert plain == pytest.approx(tagged)
+
+
+def test_a_check_busier_than_its_floor_was_measured_gets_a_wider_floor(monkeypatch):
+    """Issue 42 item 7: eval's 1.222x [1.207, 1.248] against four fresh checks at
+    1.098-1.171x on a loaded machine: the floor measured at one load does not cover
+    checks at a busier one. The floor now holds at the load it was measured at and
+    grows by ``LOAD_NOISE`` per unit of load per CPU above it; the verdict keeps both."""
+    from supercoder.timing import meter as meter_mod
+    from supercoder.timing.calibration import (
+        DEFAULT_FLOOR,
+        DEFAULT_FLOOR_LOAD,
+        LOAD_NOISE,
+        floor_at_load,
+    )
+
+    assert floor_at_load(0.005, 2.5, 1.0) == 0.005  # quieter: never narrower
+    assert floor_at_load(0.005, 2.5, None) == 0.005
+    busy = floor_at_load(0.005, 2.5, 6.5)
+    assert busy == pytest.approx(math.hypot(0.005, 4 * LOAD_NOISE))
+    assert busy > 3 * 0.005  # a gross widening at load 13 on 2 cores
+    monkeypatch.setattr(meter_mod, "machine_load", lambda: DEFAULT_FLOOR_LOAD + 4)
+    wide = Meter(MeterConfig())
+    assert wide.noise_floor == pytest.approx(floor_at_load(DEFAULT_FLOOR, 2.5, 6.5))
+    assert wide.context()["floor_load"] == DEFAULT_FLOOR_LOAD
+    monkeypatch.setattr(meter_mod, "machine_load", lambda: 0.3)
+    assert Meter(MeterConfig()).noise_floor == DEFAULT_FLOOR  # quiet: as measured
+    assert Meter(MeterConfig(noise_floor=0.01)).noise_floor == 0.01  # given: as given
+    assert "floor_load" not in Meter(MeterConfig(noise_floor=0.01)).context()
+    cal = estimate_calibration([("p", 1.0, 0.01)] * 5, {}, load=1.75)
+    assert cal.load == 1.75  # stored with the floor it was measured with

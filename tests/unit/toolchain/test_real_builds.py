@@ -158,3 +158,23 @@ def test_gather_rewrites_include_folders_absolute_or_relative_and_leaves_the_too
         assert not any(p.name == "unused.h" for p in build.files.values())  # only what it uses
     build = gather([src / "prog.c"], "-I include")
     assert build.cflags == ("-Ilib/include2",) and build.moved == (f"{inc} -> lib/include2/",)
+
+
+def test_eval_says_not_timed_with_no_figure_beside_it_as_check_does():
+    """One word for one fact: a problem whose every timed test ran under 5 ms reads
+    "not timed" in eval's line, with no start-up ratio beside it (the JSON's
+    ``timed_reason`` keeps the figure it did not count)."""
+    from dataclasses import replace
+
+    from supercoder.commands.eval import _Tally
+    from supercoder.types import Status, TestResult
+
+    short = _outcome("tiny", 1.14)
+    v = short.attempts[0].verdict
+    v = replace(v, tests=(TestResult("t", Status.OK, baseline_seconds=0.001, timed=True),))
+    short = replace(short, attempts=(replace(short.attempts[0], verdict=v),))
+    tally = _Tally(concurrency=1)
+    tally.start(1)
+    line = tally.add("tiny", short)
+    assert "not timed: every test's baseline ran under 5 ms" in line
+    assert "1.14" not in line and "measured" not in line

@@ -81,3 +81,16 @@ def test_check_prints_the_strata_the_tables_the_distinct_inputs_and_the_baseline
     assert "tables: the answer adds 1 lookup table(s): table ck" in text
     assert "timed on 5 distinct input(s)" in text
     assert "baseline: its baseline.s is not this machine's gcc -O3 build" in text
+
+
+def test_a_past_stratum_whose_interval_reaches_one_is_not_called_proven():
+    """``holds`` is a point test; a line a reviewer reads must not call [0.94, 2.17] proven."""
+    from supercoder.commands.display import strata_line
+
+    wide = _ok(1.8)
+    beyond = Speedup(1.4, 0.94, 2.17, samples=3, tests_timed=1, margin=0.01)
+    wide = replace(wide, context=wide.context.measured(cut="a cut", beyond_cut=beyond))
+    assert holds_past_cut(wide)
+    assert "holds by its estimate, not proven" in strata_line(wide)
+    assert "not proven" not in strata_line(_ok(2.0, past=1.9))
+    assert "speedup holds past" in strata_line(_ok(2.0, past=1.9))
