@@ -50,7 +50,8 @@ written, fixed text around its integer literals, which are sizes: ``fib(35)`` is
 as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
 line's ``"glue": true``: its fields joined with nothing between them).
 ``"args": true``: the first line drawn is the run's command-line arguments
-(a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
+(a program whose tests have ``tests/NAME.args``). ``"data_files": {ARGS: NAME}``: each
+script its own data file, named by its arguments' line. ``"data_file": NAME``: the inputs are
 one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
 input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
 content of their inputs.
@@ -676,14 +677,15 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     args = any(d.startswith(ARGS_MARK) for d in inputs)
     if args:  # the arguments' line first ("" where an input has none)
         inputs = [d[len(ARGS_MARK) :] if d.startswith(ARGS_MARK) else b"\n" + d for d in inputs]
-    texts = []
-    for data in inputs:
+    texts, kept_names = [], []
+    for data, (_, file_name) in zip(inputs, views, strict=True):
         if len(data) > SOURCE_LIMIT:
             continue
         try:
             texts.append(data.decode("utf-8"))
         except UnicodeDecodeError:
             continue
+        kept_names.append(file_name)
     if not texts:
         raise UserError("no text input to infer an input model from")
     longest = max(len(t.encode()) for t in texts)
@@ -697,6 +699,13 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
         spec["script"] = True
         if data_file is not None:
             spec["data_file"] = data_file
+        elif args and kept_names and None not in kept_names:
+            # each script its own file, named by its arguments (fib.lox, zoo.lox)
+            by_args: dict[str, str] = {}
+            for t, file_name in zip(texts, kept_names, strict=True):
+                by_args.setdefault(t.split("\n", 1)[0], str(file_name))
+            if len(set(by_args.values())) == len(by_args):
+                spec["data_files"] = by_args
         return InputModel({**spec, "args": True} if args else spec)
     inf = _Infer()
     with _no_cycle_collector():  # millions of token tuples, none in a cycle
@@ -846,8 +855,11 @@ class InputModel:
     def _as_run(self, text: str) -> str:
         """A drawn text as a run's input: its arguments' line marked, and where the
         model's inputs are one data file each (``data_file``), its body that file."""
-        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
+        by_args = self.spec.get("data_files")
         name = self.spec.get("data_file")
+        if isinstance(by_args, dict) and self.spec.get("args"):  # a script's own file
+            name = by_args.get(text.split("\n", 1)[0])
+        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
         if not isinstance(name, str) or not is_data_file_name(name):
             if self.files:  # the files every input ships alike
                 args, _, stdin = split_run(text.encode("utf-8", "surrogateescape"))
