@@ -40,8 +40,8 @@ from supercoder.toolchain.gcc import cpu_model
 from supercoder.training.reward_study import (
     UNCERTAIN_GATE,
     UNCERTAIN_SPREAD,
-    Completion,
     Group,
+    StudyCompletion,
     reported,
     study,
 )
@@ -73,7 +73,9 @@ def observed(repeats, form, budget, pool) -> tuple[int, int]:
     for verdicts in repeats:
         row = []
         for v in verdicts:
-            sp = reported(Completion.from_verdict(v), budget) if v.speedup is not None else None
+            sp = (
+                reported(StudyCompletion.from_verdict(v), budget) if v.speedup is not None else None
+            )
             cut = replace(v, speedup=sp) if sp is not None else v
             row.append(score_verdict(cut, config, pool) or 0.0)
         paid.append(np.asarray(row))
@@ -165,7 +167,7 @@ def main() -> None:
                 agree, live = agree + a, live + n
                 for r, verdicts in enumerate(repeats):
                     comps = tuple(
-                        Completion.from_verdict(v, label)
+                        StudyCompletion.from_verdict(v, label)
                         for (label, _), v in zip(progs, verdicts, strict=True)
                     )
                     s = study([Group(name, comps, pool)], [form], [budget], args.resamples, r)
