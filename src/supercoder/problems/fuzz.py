@@ -140,6 +140,13 @@ def mutate(text: str, rng: random.Random, hint: FuzzHint) -> str:
     return out if out != text else _resample(lines, rng)
 
 
+def mutable_size(data: bytes) -> int:
+    """How much of a run's input ``mutate`` changes: its stdin, or its one data file's
+    body where stdin is empty (never the arguments, nor files that ride along)."""
+    _, files, stdin = split_run(data)
+    return len(files[0][1]) if files and not stdin and len(files) == 1 else len(stdin)
+
+
 def _resample(lines: list[str], rng: random.Random) -> str:
     """Where nothing else mutates and no line holds a number (a phrase per line, as
     anagram's input): its non-blank lines drawn again, with repeats, 1/2-3/2 as many
@@ -191,7 +198,9 @@ def fuzz_inputs(problem: Problem, count: int, seed: int) -> list[bytes]:
     """Up to ``count`` distinct mutated inputs, none equal to an existing input."""
     hint = hint_of(problem)
     sources = [t.run_input() for t in problem.tests]
-    small = [s for s in sources if len(s) <= SOURCE_LIMIT] or [min(sources, key=len)]
+    small = [s for s in sources if mutable_size(s) <= SOURCE_LIMIT] or [
+        min(sources, key=mutable_size)
+    ]
     texts = [s.decode("utf-8", errors="strict") for s in small if _is_text(s)]
     if not texts:
         return []
