@@ -17,7 +17,8 @@ words), the input model is inferred from the same inputs by the code of ``--befo
 (a git revision; the token-by-token drawing) and by this checkout, and a check's five
 top-stratum draws are made within the host's budget (``inputmodel.DRAW_SECONDS``). It
 prints, side by side, the host CPU per draw, how many of the five were drawn (the rest
-over the budget) and the largest drawn, then the ratio.
+over the budget) and the largest drawn, then the ratio, and the host CPU inference took
+(multi-case games whose tail is lines of 1-3 tokens; ``m:ss`` times: issue 42).
 
 usage: python benchmarks/draw_size.py --draw [--before b72d302]
 """
@@ -66,7 +67,31 @@ def _words(rng: random.Random, n: int = 200_000) -> bytes:
     return (f"{n}\n" + "\n".join(words) + "\n").encode()
 
 
-SHAPES = {"contest 16 100000": _contest, "grid 700x700": _grid, "200000 words": _words}
+def _games(rng: random.Random, t: int = 150) -> bytes:
+    """``T`` games (``w h s``, two boards of ``_#``, ``s`` shots): no count explains the
+    lines after the first, so the model's tail is lines of 1-3 tokens."""
+    out = [str(t)]
+    for _ in range(t):
+        w = h = 30
+        out.append(f"{w} {h} {2 * w * h}")
+        out += ["".join(rng.choice("_#") for _ in range(w)) for _ in range(2 * h)]
+        out += [f"{rng.randrange(w)} {rng.randrange(h)}" for _ in range(2 * w * h)]
+    return ("\n".join(out) + "\n").encode()
+
+
+def _times(rng: random.Random, n: int = 100_000) -> bytes:
+    """``n c`` then ``n`` durations ``m:ss``."""
+    rows = [f"{rng.randint(0, 9)}:{rng.randint(0, 59):02d}" for _ in range(n)]
+    return (f"{n} 7\n" + "\n".join(rows) + "\n").encode()
+
+
+SHAPES = {
+    "contest 16 100000": _contest,
+    "grid 700x700": _grid,
+    "200000 words": _words,
+    "150 games (T cases)": _games,
+    "100000 m:ss times": _times,
+}
 
 
 def _module_at(rev: str):
@@ -93,16 +118,20 @@ def _module_at(rev: str):
     return module
 
 
-def _draws(module, inputs: list[bytes]) -> tuple[float, int, int]:
-    """(host CPU seconds per drawn input, inputs drawn of 5, the largest in bytes)."""
+def _draws(module, inputs: list[bytes]) -> tuple[float, int, int, float]:
+    """(host CPU seconds per drawn input, inputs drawn of 5, the largest in bytes, host
+    CPU seconds to infer the model)."""
+    start = time.process_time()
     model = module.infer(inputs).with_domain({"version": 1, "grow": 1.0})
+    inferred = time.process_time() - start
     start = time.process_time()
     try:
         drawn = model.draw(random.Random(1), 5, strata=(0.8, 0.9, 1.0, 1.0, 1.0))
     except module.DrawRefused:
         drawn = []
     took = time.process_time() - start
-    return took / max(1, len(drawn)), len(drawn), max((len(d) for d in drawn), default=0)
+    big = max((len(d) for d in drawn), default=0)
+    return took / max(1, len(drawn)), len(drawn), big, inferred
 
 
 def draw_main(before: str) -> None:
@@ -111,18 +140,20 @@ def draw_main(before: str) -> None:
     old = _module_at(before)
     print(f"{cpu_model()} | drawing five top-stratum inputs, before ({before}) and now")
     print(
-        f"{'inputs':20}{'MB':>6}{'before ms/draw':>16}{'drawn':>7}{'now ms/draw':>13}"
-        f"{'drawn':>7}{'largest MB':>12}{'ratio':>8}"
+        f"{'inputs':20}{'MB':>6}{'before ms/draw':>16}{'drawn':>7}{'largest':>9}"
+        f"{'now ms/draw':>13}{'drawn':>7}{'largest':>9}{'ratio':>8}"
+        f"{'infer s before':>16}{'now':>6}"
     )
     for name, make in SHAPES.items():
         rng = random.Random(name)
         inputs = [make(rng), make(rng)]
-        t0, n0, _ = _draws(old, inputs)
-        t1, n1, big = _draws(inputmodel, inputs)
+        t0, n0, big0, i0 = _draws(old, inputs)
+        t1, n1, big, i1 = _draws(inputmodel, inputs)
         mb = max(len(d) for d in inputs) / 1e6
         print(
-            f"{name:20}{mb:>6.2f}{1000 * t0:>16.1f}{n0:>5}/5{1000 * t1:>13.1f}{n1:>5}/5"
-            f"{big / 1e6:>12.2f}{t0 / max(t1, 1e-9):>7.1f}x"
+            f"{name:20}{mb:>6.2f}{1000 * t0:>16.1f}{n0:>5}/5{big0 / 1e6:>8.2f}M"
+            f"{1000 * t1:>13.1f}{n1:>5}/5{big / 1e6:>8.2f}M{t0 / max(t1, 1e-9):>7.1f}x"
+            f"{i0:>16.2f}{i1:>6.2f}"
         )
 
 

@@ -16,10 +16,12 @@ from supercoder.toolchain.reference import (
     MISMATCH,
     NONDETERMINISTIC,
     RUNTIME_ERROR,
+    THREADS_MEASURED,
     TIMEOUT,
     ReferenceBuildError,
     reference_runs,
     run_reference,
+    starts_threads,
 )
 from supercoder.types import Problem, TestCase
 from tests.conftest import sandbox_or_skip
@@ -116,6 +118,8 @@ def test_a_crash_on_one_input_names_that_input():
 
 def test_threads_run_in_the_sandbox_up_to_a_cap_and_more_are_told_why():
     sandbox_or_skip()
+    assert starts_threads(THREADED) and not starts_threads(CRASH_ON_ZERO)
+    assert "CPU time summed over every thread" in THREADS_MEASURED  # what problem show says
     [eight] = reference_runs(THREADED, [b""], names=["a"], repeat=1)
     assert eight.output == b"336\n"  # 8 threads, as the Benchmarks Game's mandelbrot
     with pytest.raises(UserError) as e:

@@ -14,6 +14,7 @@ from supercoder.problems.domain import describe
 from supercoder.problems.init import InitConfig, create_problem
 from supercoder.problems.inputmodel import infer, is_script, model_for
 from supercoder.problems.loading import load_problem
+from supercoder.types import split_run, with_args
 from supercoder.verify.unseen import unseen_tests
 from tests.conftest import sandbox_or_skip
 
@@ -35,6 +36,20 @@ def test_scripts_are_told_from_data_and_drawn_as_written_with_new_literals():
     for d in drawn:
         n = int(d.split("set(n, ")[1].split(")")[0])
         assert 1_500_000 <= n <= 3_000_000  # three quarters of the seen up to it
+
+
+def test_scripts_named_in_the_arguments_are_drawn_as_their_own_files():
+    """``clox fib.lox`` and ``clox zoo.lox``: each test ships its script as a file of
+    its own name; a drawn input is one of them, shipped under that name."""
+    runs = [
+        with_args((p.name + ".lox",), b"", ((p.name + ".lox", p.read_bytes()),)) for p in SCRIPTS
+    ]
+    model = infer(runs)
+    assert model.spec.get("script")
+    for text in model.draw(random.Random(5), 8):
+        args, files, stdin = split_run(text.encode())
+        assert len(files) == 1 and files[0][0] == args[0] and not stdin, (args, files)
+        assert b"print();" in files[0][1]  # the script, as a file
 
 
 def test_an_interpreter_is_timed_on_scripts_it_runs_not_on_parse_errors(tmp_path):

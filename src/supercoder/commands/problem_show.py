@@ -12,6 +12,7 @@ from supercoder.commands.options import note
 from supercoder.problems.inputmodel import constraint_lines, model_for
 from supercoder.problems.loading import load_problem_arg
 from supercoder.problems.outputs import problem_mode
+from supercoder.toolchain.reference import THREADS_MEASURED, starts_threads
 from supercoder.types import MEMORIZABLE_WHY
 from supercoder.verify.unseen import domain_line, sources
 
@@ -57,6 +58,16 @@ def show_cmd(
         )
     if problem.memorizable:
         typer.echo(f"memorizable: {MEMORIZABLE_WHY} (timed on its visible tests)")
+    folder = Path(problem.settings.path) if problem.settings.path else None
+    texts = [problem.source]
+    if folder is not None:
+        texts += [
+            folder.joinpath(u).read_text(errors="replace")
+            for u in problem.units
+            if folder.joinpath(u).is_file()
+        ]
+    if any(starts_threads(t) for t in texts):
+        typer.echo(f"threads: {THREADS_MEASURED}")
     line = domain_line(problem)
     if problem.settings.too_small and "every drawn input gets the same output" not in line:
         typer.echo("too small to time: the whole input domain runs under 5 ms (marked at init)")

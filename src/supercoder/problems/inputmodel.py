@@ -50,7 +50,8 @@ written, fixed text around its integer literals, which are sizes: ``fib(35)`` is
 as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
 line's ``"glue": true``: its fields joined with nothing between them).
 ``"args": true``: the first line drawn is the run's command-line arguments
-(a program whose tests have ``tests/NAME.args``). ``"data_file": NAME``: the inputs are
+(a program whose tests have ``tests/NAME.args``). ``"data_files": {ARGS: NAME}``: each
+script its own data file, named by its arguments' line. ``"data_file": NAME``: the inputs are
 one data file each (``tests/NAME.files/``, empty stdin), modelled as the body; a drawn
 input ships its body as that file (``types.data_file_view``). Problems without a stored model get one inferred on the fly, cached by the
 content of their inputs.
@@ -58,13 +59,15 @@ content of their inputs.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import math
 import random
 import re
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -143,8 +146,9 @@ class _Infer:
                 self.sizes.add(v)
                 return [{"repeat": {"var": v}, "body": [body]}]
             for add in (-1, 1):  # n then n-1 edges of a tree, n+1 lines
-                alike = len({len(ln) for lines, _ in exs for ln in lines}) == 1
-                if sizes == [c + add for c in counts] and any(sizes) and alike:
+                if sizes != [c + add for c in counts] or not any(sizes):
+                    continue  # (the lines' shapes are read only where the counts fit)
+                if len({len(ln) for lines, _ in exs for ln in lines}) == 1:
                     body, _ = self.line([(ln, env) for lines, env in exs for ln in lines])
                     self.sizes.add(v)
                     return [{"repeat": {"var": v, "add": add}, "body": [body]}]
@@ -171,15 +175,49 @@ class _Infer:
                     for ln in lines[:c]
                 ]
                 widths = {len(ln) for ln, _ in heads}
-                after = {len(lines[c]) for (lines, _), c in zip(exs, counts, strict=True)}
-                if len(widths) == 1 and not after & widths:
+                shapes = {_shape(ln) for ln, _ in heads}  # ``r`` rows of ``.#``, then ``q``
+                after = {_shape(lines[c]) for (lines, _), c in zip(exs, counts, strict=True)}
+                if len(widths) == 1 and not after & shapes:
                     body, _ = self.line(heads)
                     self.sizes.add(v)
                     tails = [(lines[c:], env) for (lines, env), c in zip(exs, counts, strict=True)]
                     return [{"repeat": {"var": v}, "body": [body]}, *self.seq(tails, depth)]
+        two = self.two_counts(exs)
+        if two is not None:
+            return two
         if all(lines for lines, _ in exs):  # one more line of its own
             return self.seq(exs, depth)
         return [self.generic(exs)]
+
+    def two_counts(self, exs: list[Example]) -> list[dict] | None:
+        """``m`` lines then ``q`` lines where an earlier line gave both (``n m q``, ``m``
+        edges, then ``q`` queries of the same shape): two repeats, in the order the counts
+        were given, each of lines of one width (None where no two counts add up)."""
+        names = [v for v in exs[0][1] if not v.startswith(POW)]
+        sizes = [len(lines) for lines, _ in exs]
+        for i, u in enumerate(names):
+            for v in names[i + 1 :]:
+                cu = [env.get(u, -1) for _, env in exs]
+                cv = [env.get(v, -1) for _, env in exs]
+                if min(cu + cv) < 0 or not any(cu) or not any(cv) or max(cu + cv) > 10**7:
+                    continue
+                if sizes != [a + b for a, b in zip(cu, cv, strict=True)]:
+                    continue
+                first = [(lines[:a], env) for (lines, env), a in zip(exs, cu, strict=True)]
+                then = [(lines[a:], env) for (lines, env), a in zip(exs, cu, strict=True)]
+                if any(
+                    len({len(ln) for ln in seg}) > 1 for part in (first, then) for seg, _ in part
+                ):
+                    continue
+                self.sizes |= {u, v}
+                return [
+                    {
+                        "repeat": {"var": w},
+                        "body": [self.line([(ln, e) for seg, e in part for ln in seg])[0]],
+                    }
+                    for w, part in ((u, first), (v, then))
+                ]
+        return None
 
     def one_after_another(
         self, exs: list[Example], counts: list[int], k: int, v: str
@@ -489,9 +527,16 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
 
 
 def _exponents(body: list[dict]) -> set[str]:
-    """The variables some count, length or bound uses as ``2^v``."""
-    text = json.dumps(body)
+    """The variables some count, length or bound uses as ``2^v`` (a ``within`` record is
+    no use: ``T`` cases of values up to 9 stay within ``2^T`` without ``T`` being an
+    exponent, which would grow the case count by one per doubling of the sizes)."""
+    text = re.sub(r'"within": "[^"]*"', "", json.dumps(body))
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+
+
+def _shape(toks: list[str]) -> tuple:
+    """A line's shape: its token count, and which kinds of token it holds."""
+    return len(toks), tuple(sorted({_kind(t) for t in toks}))
 
 
 def _kind(tok: str) -> str:
@@ -524,12 +569,10 @@ def _joined(toks: list[str]) -> dict | None:
 
 def _join_parts(f: dict, columns: list[list[int]]) -> list[str]:
     """Tokens of a ``parts`` field from one list of values per place."""
-    seps = [str(s) for s in f["seps"]] + [""]
-    out = [""] * (len(columns[0]) if columns else 0)
-    for part, sep, values in zip(f["parts"], seps, columns, strict=False):
-        pad = max(0, min(18, int(part.get("pad", 0) or 0)))
-        out = [a + str(v).zfill(pad) + sep for a, v in zip(out, values, strict=True)]
-    return out
+    seps = [str(s).replace("%", "%%") for s in f["seps"]] + [""]
+    pads = [max(0, min(18, int(p.get("pad", 0) or 0))) for p in f["parts"]]
+    fmt = "".join(f"%0{pad}d{sep}" for pad, sep in zip(pads, seps, strict=False))
+    return list(map(fmt.__mod__, zip(*columns, strict=True)))
 
 
 def _keep_name(body: list, name: str, args: bool) -> None:
@@ -540,6 +583,20 @@ def _keep_name(body: list, name: str, args: bool) -> None:
         w = f.get("word") if isinstance(f, dict) else None
         if isinstance(w, dict) and sorted(set(w.get("chars", ""))) == sorted(set(name)):
             w["fixed"] = name
+
+
+@contextlib.contextmanager
+def _no_cycle_collector() -> Iterator[None]:
+    """The cyclic garbage collector paused (as it was after): inference makes a tuple per
+    token of megabytes of input, and the collector's passes over them took 4/5 of its
+    time (a 1.7 MB multi-case input: 6.8 s of CPU, 1.4 s without)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 ARGS_STEP_MIN = 64  # a command-line size above this (not a depth) keeps its step
@@ -620,14 +677,15 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
     args = any(d.startswith(ARGS_MARK) for d in inputs)
     if args:  # the arguments' line first ("" where an input has none)
         inputs = [d[len(ARGS_MARK) :] if d.startswith(ARGS_MARK) else b"\n" + d for d in inputs]
-    texts = []
-    for data in inputs:
+    texts, kept_names = [], []
+    for data, (_, file_name) in zip(inputs, views, strict=True):
         if len(data) > SOURCE_LIMIT:
             continue
         try:
             texts.append(data.decode("utf-8"))
         except UnicodeDecodeError:
             continue
+        kept_names.append(file_name)
     if not texts:
         raise UserError("no text input to infer an input model from")
     longest = max(len(t.encode()) for t in texts)
@@ -641,9 +699,17 @@ def infer(inputs: Sequence[bytes]) -> InputModel:
         spec["script"] = True
         if data_file is not None:
             spec["data_file"] = data_file
+        elif args and kept_names and None not in kept_names:
+            # each script its own file, named by its arguments (fib.lox, zoo.lox)
+            by_args: dict[str, str] = {}
+            for t, file_name in zip(texts, kept_names, strict=True):
+                by_args.setdefault(t.split("\n", 1)[0], str(file_name))
+            if len(set(by_args.values())) == len(by_args):
+                spec["data_files"] = by_args
         return InputModel({**spec, "args": True} if args else spec)
     inf = _Infer()
-    body = inf.seq([(_lines(t), {}) for t in texts])
+    with _no_cycle_collector():  # millions of token tuples, none in a cycle
+        body = inf.seq([(_lines(t), {}) for t in texts])
     _mark_sizes(body, inf.sizes, True, _exponents(body))
     spec = {"format": FORMAT, "body": body, "longest": longest}
     if args:
@@ -789,8 +855,11 @@ class InputModel:
     def _as_run(self, text: str) -> str:
         """A drawn text as a run's input: its arguments' line marked, and where the
         model's inputs are one data file each (``data_file``), its body that file."""
-        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
+        by_args = self.spec.get("data_files")
         name = self.spec.get("data_file")
+        if isinstance(by_args, dict) and self.spec.get("args"):  # a script's own file
+            name = by_args.get(text.split("\n", 1)[0])
+        text = ARGS_MARK.decode() + text if self.spec.get("args") else text
         if not isinstance(name, str) or not is_data_file_name(name):
             if self.files:  # the files every input ships alike
                 args, _, stdin = split_run(text.encode("utf-8", "surrogateescape"))

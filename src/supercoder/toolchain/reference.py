@@ -206,6 +206,18 @@ def reference_runs(
 _THREADS = re.compile(r"\b(pthread_create|thrd_create)\s*\(|^\s*#\s*pragma\s+omp\b", re.M)
 
 
+def starts_threads(source: str) -> bool:
+    """Does this C source start threads (``pthread_create``, ``thrd_create``, OpenMP)?"""
+    return bool(_THREADS.search(source))
+
+
+THREADS_MEASURED = (
+    f"the program starts threads: in the sandbox a run may start up to {MAX_THREADS} "
+    f"(OpenMP: a team of {OMP_THREADS}), all on its timing slot's one CPU, and the time "
+    "measured is CPU time summed over every thread (wall time is recorded, not compared)"
+)
+
+
 def thread_hint(source: str) -> str:
     """Why a program that starts threads may crash or hang in the sandbox ("" if it starts
     none): a run may start at most ``MAX_THREADS`` threads besides its main one, all on
