@@ -34,7 +34,7 @@ from supercoder.problems.domain import (
     generator_timed_range,
     too_small,
 )
-from supercoder.problems.fuzz import BYTES_DOMAIN, byte_files
+from supercoder.problems.fuzz import BYTES_DOMAIN, BYTES_SPAN, byte_files
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
 from supercoder.problems.inputmodel import (
     FILE,
@@ -277,6 +277,10 @@ def create_problem(
         )
         kept: tuple[str, ...] = ()
         worth = max(filled.cpu, default=0.0) >= FLOOR_SECONDS  # a hidden one can be timed
+        top = max(filled.cpu, default=0.0) * BYTES_SPAN[1]
+        if domain.startswith("bytes:") and top < FLOOR_SECONDS:  # drawn files at most 2x
+            small = True
+            _mark_too_small(staging)
         short = "" if stale or not filled.reads_input else _short_draws(staging, filled.cpu)
         if (stale or short) and worth and not opts.show_all and not any(t.hidden for t in tests):
             kept = _keep_largest_hidden(staging, tests, filled.cpu)

@@ -969,8 +969,11 @@ static void run_job(const struct job *j) {
     in_fd = open(j->input, O_RDONLY | O_CLOEXEC);
     int piped = fresh_root ? make_scratch(j->files, j->out_limit, pout, perr) : pipe2(pout, O_CLOEXEC) || pipe2(perr, O_CLOEXEC);
     if (in_fd < 0 || piped || pipe2(pst, O_CLOEXEC)) {
-        reply("spawn_error", errno, 0, NULL, 0, 0, &out, &err, 0);
+        int why = errno;
+        if (!piped) { close(pout[0]); close(pout[1]); close(perr[0]); close(perr[1]); }
+        if (in_fd >= 0) close(in_fd);
         if (fresh_root) drop_scratch();
+        reply("spawn_error", why, 0, NULL, 0, 0, &out, &err, 0);
         return;
     }
     long start = now_us();
