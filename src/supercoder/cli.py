@@ -493,7 +493,8 @@ def leave(code: int) -> None:
     alive at exit (it joins them): when any is left, skip that wait (stores are committed).
     This process's temp folders go first (threads stopped midway may hold some). A Ctrl-C
     or SIGTERM that lands during this cleanup waits for it, then sets the exit code (130,
-    143) of a command that had ended well; it never leaves a traceback."""
+    143) of a command that had ended well; it never leaves a traceback. An interrupted
+    command (130, 143) ends at once with its code: no interpreter finalization."""
     from supercoder.sandbox.tempclean import clean_own_temp
 
     caught: list[int] = []
@@ -508,10 +509,14 @@ def leave(code: int) -> None:
             signal.signal(sig, signal.SIG_DFL)
     if caught and code == 0:
         code = EXIT_INTERRUPTED if caught[0] == signal.SIGINT else EXIT_TERMINATED
-    sys.stdout.flush()
-    sys.stderr.flush()
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
     others = [t for t in threading.enumerate() if t is not threading.main_thread() and t.is_alive()]
-    if any(not t.daemon for t in others):
+    if code in (EXIT_INTERRUPTED, EXIT_TERMINATED) or any(not t.daemon for t in others):
+        # interrupted: end now with the code. The interpreter's own exit would run
+        # library finalizers that may raise the signal again (a Ctrl-C that landed inside
+        # a native library's import ended train sft killed by SIGINT, status -2)
         os._exit(code)
     sys.exit(code)
 

@@ -463,3 +463,62 @@ def test_ctrl_c_during_report_exits_130_without_a_traceback(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "Traceback" not in err and err.strip().splitlines()[-1] == "error: interrupted", err
+
+
+def _sft_interrupted(tmp_path: Path, model: Path, reached) -> subprocess.CompletedProcess:
+    """``train sft`` on the tiny model, sent a Ctrl-C (the whole group) once ``reached(pid,
+    out)`` holds; its exit status and stderr."""
+    rows = [
+        {
+            "prompt": [{"role": "user", "content": f"faster {i}"}],
+            "completion": [{"role": "assistant", "content": "ret"}],
+        }
+        for i in range(4)
+    ]
+    examples = tmp_path / "sft.jsonl"
+    examples.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "o"
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+    args = [sys.executable, "-m", "supercoder.cli", "train", "sft", "--model", str(model)]
+    args += ["--examples", str(examples), "--steps", "100000", "--output", str(out)]
+    with (tmp_path / "err.txt").open("w") as err:
+        proc = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=err, env=env, start_new_session=True
+        )
+        deadline = time.monotonic() + 600
+        while not reached(proc.pid, out):
+            assert proc.poll() is None, (tmp_path / "err.txt").read_text()[-2000:]
+            assert time.monotonic() < deadline, "train sft never reached the state"
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal's Ctrl-C: the whole group
+        code = proc.wait(timeout=120)
+    return subprocess.CompletedProcess(args, code, "", (tmp_path / "err.txt").read_text())
+
+
+def _loading_torch(pid: int, _out: Path) -> bool:
+    """torch's native libraries are being mapped: the import a Ctrl-C once ended with
+    the process killed by SIGINT (status -2) instead of exit 130."""
+    with contextlib.suppress(OSError):
+        return "libtorch" in Path(f"/proc/{pid}/maps").read_text()
+    return False
+
+
+def _training(_pid: int, out: Path) -> bool:
+    """A training step was logged."""
+    log = out / "metrics.jsonl"
+    return log.is_file() and log.stat().st_size > 0
+
+
+@pytest.mark.train
+@pytest.mark.parametrize("state", [_loading_torch, _training], ids=["importing", "training"])
+def test_ctrl_c_during_train_sft_exits_130_without_a_traceback(tmp_path, state):
+    pytest.importorskip("trl")
+    pytest.importorskip("peft")
+    from tests.fakes.tiny_model import build_tiny_model
+
+    model = build_tiny_model(tmp_path / "model")
+    proc = _sft_interrupted(tmp_path, model, state)
+    err = proc.stderr
+    assert proc.returncode == 130, err[-2000:]
+    # one line says so (the trainer's progress bar may redraw after it)
+    assert "Traceback" not in err and err.count("error: interrupted\n") == 1, err[-2000:]

@@ -368,7 +368,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             found.dropped.append(f"{src.name}: {why or 'it drew no new input'}")
             continue
         try:
-            outputs, took = reference_runs(problem, inputs)
+            inputs, outputs, took = _reference_up_to(problem, inputs, count)
             cpu = sum(took)
             size_of: dict[bytes, int] = {}
             if isinstance(drawn, _Sized):
@@ -399,6 +399,23 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
+
+
+def _reference_up_to(
+    problem: Problem, inputs: list[bytes], count: int
+) -> tuple[list[bytes], list[bytes | None], list[float]]:
+    """The inputs run, the reference's output on each (None: refused) and its CPU: the
+    first ``count`` of ``inputs``, then the next ones (a source's spares: the fuzzer
+    makes twice as many) only in place of those the reference refused. A check times
+    ``count`` draws (``DRAWS``), never every spare: a spare that runs for seconds would
+    cost every round of timing."""
+    ran = inputs[:count]
+    outputs, took = reference_runs(problem, ran)
+    while len(ran) < len(inputs) and (need := count - sum(o is not None for o in outputs)) > 0:
+        more = inputs[len(ran) : len(ran) + need]
+        out, cpu = reference_runs(problem, more)
+        ran, outputs, took = [*ran, *more], [*outputs, *out], [*took, *cpu]
+    return ran, outputs, took
 
 
 def _beyond(
