@@ -132,7 +132,10 @@ def main() -> None:
     budgets = [int(b) for b in args.budgets.split(",")]
     meter = MeterConfig(min_pairs=args.rounds, max_pairs=args.rounds, max_cpu_seconds=900)
     config = check_config(meter=meter)
-    print(f"cpu: {cpu_model()}; {args.repeats} repeats x {args.rounds} rounds; budgets {budgets}")
+    if not args.load:
+        print(
+            f"cpu: {cpu_model()}; {args.repeats} repeats x {args.rounds} rounds; budgets {budgets}"
+        )
     checks_cpu = time.process_time()
     wall = time.perf_counter()
     data = load(args.load) if args.load else {}
@@ -154,33 +157,56 @@ def main() -> None:
     if args.save:
         save(args.save, data)
     checks_cpu = time.process_time() - checks_cpu
-    rows = []
     study_cpu = 0.0
+    studies = {}  # (problem, repeat) -> its study: every form and budget at once
+    for name, (progs, repeats) in data.items():
+        pool = tuple(v.speedup for v in repeats[0] if v.speedup is not None)
+        for r, verdicts in enumerate(repeats):
+            comps = tuple(
+                StudyCompletion.from_verdict(v, label)
+                for (label, _), v in zip(progs, verdicts, strict=True)
+            )
+            # as many simulated checks as real ones, compared pair by pair as they are
+            s = study(
+                [Group(name, comps, pool)],
+                FORMS,
+                budgets,
+                args.resamples,
+                r,
+                checks=len(repeats),
+            )
+            study_cpu += s.seconds
+            studies[name, r] = {(row.form.split(":")[0], row.budget): row for row in s.rows}
+    rows = []
     for form in FORMS:
         for budget in budgets:
             agree = live = 0
-            predicted = []
+            predicted = []  # per problem: (agreement, informative signs, spread)
             gates: list[float] = []
-            for name, (progs, repeats) in data.items():
+            for name, (_, repeats) in data.items():
                 pool = tuple(v.speedup for v in repeats[0] if v.speedup is not None)
                 a, n = observed(repeats, form, budget, pool)
                 agree, live = agree + a, live + n
-                for r, verdicts in enumerate(repeats):
-                    comps = tuple(
-                        StudyCompletion.from_verdict(v, label)
-                        for (label, _), v in zip(progs, verdicts, strict=True)
+                # each repeat's study predicts the SAME observation (this problem's
+                # repeats compared pair by pair): their predictions are averaged, not
+                # pooled as if independent
+                rows_p = [studies[name, r][form, budget] for r in range(len(repeats))]
+                gates += [row.on_gate for row in rows_p]
+                known = [row for row in rows_p if row.agreement is not None]
+                w = sum(row.live for row in known)
+                if w:
+                    predicted.append(
+                        (
+                            sum(row.agreement * row.live for row in known) / w,
+                            w / len(known),
+                            float(np.mean([row.spread for row in known])),
+                        )
                     )
-                    s = study([Group(name, comps, pool)], [form], [budget], args.resamples, r)
-                    study_cpu += s.seconds
-                    if s.rows[0].agreement is not None:  # pooled as observed is: by signs
-                        row = s.rows[0]
-                        predicted.append((row.agreement, row.live, row.spread))
-                    gates.append(s.rows[0].on_gate)
             obs = agree / live if live else None
             weight = sum(w for _, w, _ in predicted)
             pred = sum(p * w for p, w, _ in predicted) / weight if weight else None
-            # the study's own spread of one pair of checks, pooled as the observation
-            # pools its pairs (one per study, independent, weighted by informative signs)
+            # the problems are independent: their spreads pool in quadrature, weighted
+            # by informative signs as the observation pools them
             pooled = (
                 math.sqrt(sum((w * sd) ** 2 for _, w, sd in predicted)) / weight if weight else 0
             )
@@ -206,12 +232,13 @@ def main() -> None:
         line = f"{form:<22}{budget:>7}{fmt(pred):>11}{fmt(obs):>10}{d:>8}{live:>7}"
         print(f"{line}{on_gate:>9.0%}{100 * half:>6.1f}  {verdict}")
     within = [abs(r[4]) <= 10 for r in rows if r[4] is not None]
+    checked = f"read from {args.load}" if args.load else f"{wall:.0f}s wall"
     print(
         f"\n{sum(within)}/{len(within)} rows within +-10 points; {held}/{len(rows)} within or "
         f"marked uncertain by the study (more than {UNCERTAIN_GATE:.0%} of its completions on "
         f"the gate, or its 95% range of the pooled agreement wider than "
-        f"+-{100 * UNCERTAIN_SPREAD:.0f} points); checks: {wall:.0f}s wall, study: {study_cpu:.2f} CPU-s for "
-        f"{len(rows) * args.repeats * len(data)} studies"
+        f"+-{100 * UNCERTAIN_SPREAD:.0f} points); checks: {checked}, study: {study_cpu:.2f} CPU-s for "
+        f"{len(studies)} studies of {len(FORMS)} forms x {len(budgets)} budgets"
     )
     if args.json:
         with open(args.json, "w") as f:

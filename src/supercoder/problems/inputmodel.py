@@ -175,15 +175,49 @@ class _Infer:
                     for ln in lines[:c]
                 ]
                 widths = {len(ln) for ln, _ in heads}
-                after = {len(lines[c]) for (lines, _), c in zip(exs, counts, strict=True)}
-                if len(widths) == 1 and not after & widths:
+                shapes = {_shape(ln) for ln, _ in heads}  # ``r`` rows of ``.#``, then ``q``
+                after = {_shape(lines[c]) for (lines, _), c in zip(exs, counts, strict=True)}
+                if len(widths) == 1 and not after & shapes:
                     body, _ = self.line(heads)
                     self.sizes.add(v)
                     tails = [(lines[c:], env) for (lines, env), c in zip(exs, counts, strict=True)]
                     return [{"repeat": {"var": v}, "body": [body]}, *self.seq(tails, depth)]
+        two = self.two_counts(exs)
+        if two is not None:
+            return two
         if all(lines for lines, _ in exs):  # one more line of its own
             return self.seq(exs, depth)
         return [self.generic(exs)]
+
+    def two_counts(self, exs: list[Example]) -> list[dict] | None:
+        """``m`` lines then ``q`` lines where an earlier line gave both (``n m q``, ``m``
+        edges, then ``q`` queries of the same shape): two repeats, in the order the counts
+        were given, each of lines of one width (None where no two counts add up)."""
+        names = [v for v in exs[0][1] if not v.startswith(POW)]
+        sizes = [len(lines) for lines, _ in exs]
+        for i, u in enumerate(names):
+            for v in names[i + 1 :]:
+                cu = [env.get(u, -1) for _, env in exs]
+                cv = [env.get(v, -1) for _, env in exs]
+                if min(cu + cv) < 0 or not any(cu) or not any(cv) or max(cu + cv) > 10**7:
+                    continue
+                if sizes != [a + b for a, b in zip(cu, cv, strict=True)]:
+                    continue
+                first = [(lines[:a], env) for (lines, env), a in zip(exs, cu, strict=True)]
+                then = [(lines[a:], env) for (lines, env), a in zip(exs, cu, strict=True)]
+                if any(
+                    len({len(ln) for ln in seg}) > 1 for part in (first, then) for seg, _ in part
+                ):
+                    continue
+                self.sizes |= {u, v}
+                return [
+                    {
+                        "repeat": {"var": w},
+                        "body": [self.line([(ln, e) for seg, e in part for ln in seg])[0]],
+                    }
+                    for w, part in ((u, first), (v, then))
+                ]
+        return None
 
     def one_after_another(
         self, exs: list[Example], counts: list[int], k: int, v: str
@@ -493,9 +527,16 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
 
 
 def _exponents(body: list[dict]) -> set[str]:
-    """The variables some count, length or bound uses as ``2^v``."""
-    text = json.dumps(body)
+    """The variables some count, length or bound uses as ``2^v`` (a ``within`` record is
+    no use: ``T`` cases of values up to 9 stay within ``2^T`` without ``T`` being an
+    exponent, which would grow the case count by one per doubling of the sizes)."""
+    text = re.sub(r'"within": "[^"]*"', "", json.dumps(body))
     return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+
+
+def _shape(toks: list[str]) -> tuple:
+    """A line's shape: its token count, and which kinds of token it holds."""
+    return len(toks), tuple(sorted({_kind(t) for t in toks}))
 
 
 def _kind(tok: str) -> str:

@@ -8,21 +8,43 @@ study simulates what a check with ``B`` rounds of pairs would report, twice,
 independently, and pays both through the reward forms' one definition
 (``verify.reward.pay_for_speed``, what ``score_verdict`` applies):
 
-- a simulated check draws ``B`` of the verdict's rounds with replacement (every timed
-  input of a round together, the meter's round bootstrap), takes the meter's estimate
-  (mean over inputs of the median log-ratio), and adds what one check does not see
-  but the next one does: a between-check offset ~ N(0, floor^2) (the machine's noise
-  floor stored with the verdict) and a new draw of inputs ~ N(0, spread^2) (the spread
-  between the drawn inputs, ``timing.intervals.input_spread``); its interval is the
-  meter's: the sampling half-width seen at ``B`` rounds (the full check's, scaled by
-  sqrt(R/B) and Student's t) widened by the floor and the spread;
-- the program's true speedup is unknown: one stored check fixes it only within its own
-  sampling error and between-check offset, so each simulated pair of checks first
-  draws a truth around the stored estimate (~ N(0, (half/Z95)^2 + floor^2 + spread^2)
-  on the log scale, shared by the pair's two checks): a completion the stored check
-  puts just past a gate is not assumed to stay there;
+- a GRPO group is checked as the reward path checks it: in ONE timing session, its
+  programs paired with the same baseline runs and timed on the same draws. So a
+  simulated check of a group draws ``B`` rounds for all its completions together
+  (every timed input of a round together, the meter's round bootstrap; the same rounds
+  for every completion, so the baseline's noise they share moves them together, as
+  it does in a real session), takes the meter's estimate (mean over inputs of the
+  median log-ratio), and adds what one check does not see but the next one does: a
+  between-check offset ~ N(0, floor^2) (the machine's noise floor stored with the
+  verdict) and a new draw of inputs ~ N(0, spread^2) (the spread between the drawn
+  inputs, ``timing.intervals.input_spread``);
+- its interval is the one THAT check reports, not the stored one scaled: the meter's
+  round bootstrap with its small-sample scale is Student's interval, whose width
+  follows the sd the check sees in its own ``B`` rounds (``chi2(B-1)``: at 4 rounds it
+  varies by a factor of 2-3 between checks, and a gate is passed or missed on it as
+  much as on the estimate), widened by the floor and the inputs' spread;
+- the gated forms also require the gain to hold past the cut the reference's time
+  budget makes (``holds_past_cut``), a stratum of its own timed with 2 pairs a draw:
+  each simulated check draws its figure there around the stored one with the stored
+  interval's spread, half of that variance shared by the session's programs (the
+  baseline's runs on the same draws: real checks of a group come out high or low
+  past the cut together);
+- what the program really is is unknown: one stored check fixes its speedup only
+  within its own sampling error and between-check offset, and its round sd within
+  ``chi2(R-1)``, so each simulated set of checks first draws a truth around the stored
+  estimate (~ N(0, (half/Z95)^2 + floor^2 + spread^2) on the log scale), a round sd
+  around the stored one and a figure past the cut around the stored one, shared by
+  its checks: a completion the stored check puts just past a gate is not assumed to
+  stay there;
 - a wrong answer is paid ``failure`` and a copy of the baseline ``baseline_copy`` in
-  both measurements (they are not timed).
+  every measurement (they are not timed); on a problem that reads no input the gated
+  forms pay 0.
+
+Calibrated against repeated real checks of known variants
+(``benchmarks/reward_study_calibration.py``): before the session, the per-check width
+and the cut were modelled, the study missed rows of the gated forms by up to 19 points
+(it took a group's programs as independent, every check's width as the stored one,
+and ignored the cut, which decided most of the disagreements it missed).
 
 Per form and budget it reports:
 
@@ -42,10 +64,9 @@ Per form and budget it reports:
   measurements (its weight when groups are pooled);
 - ``on_gate``: the share of timed completions a gated form (``gated``, ``binary``,
   ``percentile``) pays in 10-90% of the simulated measurements: their pay is a coin
-  whose bias the stored check fixes, so the prediction there is a plug-in estimate
-  (calibrated against repeated real checks, ``benchmarks/reward_study_calibration.py``,
-  such rows missed by up to ~17 points); a row with more than ``UNCERTAIN_GATE`` of them is
-  marked ``uncertain``: the study says it cannot predict it within 10 points;
+  whose bias one stored check fixes only roughly, so the prediction there leans on the
+  model above; a row with more than ``UNCERTAIN_GATE`` of them is marked ``uncertain``:
+  the study says it cannot promise 10 points there;
 - ``spread``: the standard deviation, over the simulated pairs of checks, of the agreement
   ONE pair of checks of the whole batch shows (the share of its informative signs that
   agree). The prediction is an expectation; what two real checks show is one draw of
@@ -69,6 +90,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import combinations
 
 import numpy as np
 
@@ -77,7 +99,7 @@ from supercoder.timing.intervals import (
     Z95,
     input_spread,
     round_bootstrap,
-    small_sample_scale,
+    t95,
     weighted_median,
     widen,
 )
@@ -107,6 +129,11 @@ class StudyCompletion:
         floor: the machine's between-check noise floor (log-space sd).
         margin: the practical band's half-width.
         label: what it is (for reports).
+        past: the log-speedup on the draws past the cut the reference's time budget
+            makes (``Measurement.beyond_cut``; None: nothing drawn past a cut), which the
+            gated forms also require (``verify.reward.holds_past_cut``).
+        past_sd: its log-space standard deviation, from its interval.
+        memorizable: the problem reads no input (the gated forms pay 0).
     """
 
     correct: bool
@@ -118,6 +145,9 @@ class StudyCompletion:
     floor: float = 0.0
     margin: float = MIN_PRACTICAL_MARGIN
     label: str = ""
+    past: float | None = None
+    past_sd: float = 0.0
+    memorizable: bool = False
 
     @property
     def timed(self) -> bool:
@@ -145,6 +175,11 @@ class StudyCompletion:
             rounds.append(g - int(g.min()))
             base.append(float(b.mean()))
             cand.append(float(c.mean()))
+        bc = verdict.context.measurement.beyond_cut
+        past, past_sd = None, 0.0
+        if bc is not None and 0 < bc.low <= bc.value <= bc.high:
+            past = math.log(bc.value)
+            past_sd = (math.log(bc.high) - math.log(bc.low)) / (2 * Z95)
         return StudyCompletion(
             verdict.correct and not verdict.is_infra_failure,
             verdict.identical_to_baseline,
@@ -155,6 +190,9 @@ class StudyCompletion:
             floor,
             margin,
             label or verdict.problem,
+            past,
+            past_sd,
+            verdict.memorizable,
         )
 
 
@@ -252,6 +290,8 @@ class _Sim:
             self.half = (hi - lo) / 2  # scaled for R rounds already
         else:
             self.half = 0.0
+        # the sd of one round's contribution, as Student's interval reads it
+        self.sigma = self.half * math.sqrt(self.r) / t95(self.r - 1) if self.r >= 2 else 0.0
         self.spread = input_spread(list(c.ratios), rng, list(c.rounds)) if len(c.ratios) > 1 else 0
         self.wide = math.hypot(c.floor, self.spread)
         # how far the program's true log-speedup may sit from the stored estimate: the
@@ -278,24 +318,114 @@ class _Sim:
         rng: np.random.Generator,
         center: bool = False,
         shift: np.ndarray | None = None,
+        sigma: np.ndarray | None = None,
+        slots: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """``n`` simulated checks at ``budget`` rounds: (value, low, high) arrays; with
         ``center`` the program is the baseline under another name (its log-ratios
-        re-centred on 0)."""
+        re-centred on 0). The estimate: ``budget`` rounds drawn from the stored ones
+        (``slots``: uniform draws in [0, 1), one per round, shared by a session's
+        completions, so programs timed against the same baseline runs are drawn the same
+        rounds), plus the between-check offset (``wide``) and ``shift``; the interval: the one
+        ONE check at that budget reports (``half_width``), not the stored one scaled."""
         c = self.c
+        u = rng.random((n, budget)) if slots is None else slots
+        picked = np.minimum((u * self.r).astype(np.int64), self.r - 1)
         counts = np.zeros((n, self.r), dtype=np.int64)
-        np.add.at(counts, (np.arange(n)[:, None], rng.integers(0, self.r, size=(n, budget))), 1)
+        np.add.at(counts, (np.arange(n)[:, None], picked), 1)
         meds = []
         for x, g in zip(c.ratios, c.rounds, strict=True):
             xs = x - np.median(x) if center else x
             meds.append(weighted_median(xs, g, counts))
-        est = np.mean(meds, axis=0)
-        est = est + rng.normal(0.0, 1.0, n) * self.wide
+        est = np.mean(meds, axis=0) + rng.normal(0.0, 1.0, n) * self.wide
         if shift is not None:
             est = est + shift
-        scale = small_sample_scale(budget) / small_sample_scale(self.r) * math.sqrt(self.r / budget)
-        half = math.hypot(self.half * scale, Z95 * self.wide)
+        half = self.half_width(budget, n, rng, self.sigmas(n, rng) if sigma is None else sigma)
         return np.exp(est), np.exp(est - half), np.exp(est + half)
+
+    def sigmas(self, n: int, rng: np.random.Generator) -> np.ndarray:
+        """``n`` draws of the round sd ``sigma`` the program really has: the stored check
+        saw it in R rounds only (``sigma_hat^2 ~ sigma^2 chi2(R-1) / (R-1)``), so, like
+        the truth of its speedup, it is drawn around the stored value (shared by the
+        checks of one simulated pair)."""
+        if self.r < 2:
+            return np.zeros(n)
+        return self.sigma * np.sqrt((self.r - 1) / np.maximum(rng.chisquare(self.r - 1, n), 1e-9))
+
+    def half_width(
+        self, budget: int, n: int, rng: np.random.Generator, sigma: np.ndarray
+    ) -> np.ndarray:
+        """``n`` half-widths (log space) of the meter's interval at ``budget`` rounds, each
+        as ONE check would report it. The meter's round bootstrap with its small-sample
+        scale is Student's interval, ``t95(B-1) s / sqrt(B)``, with ``s`` the sd the
+        check sees in its own B rounds: ``s^2 ~ sigma^2 chi2(B-1) / (B-1)``, ``sigma``
+        from the stored check (its half-width ``t95(R-1) sigma / sqrt(R)``); the drawn
+        inputs' spread it adds is estimated from its k inputs likewise (``chi2(k-1)``);
+        then widened by the noise floor (``timing.intervals.widen``). At a few rounds
+        the width varies from check to check by a factor of 2-3, and whether a gate is
+        passed hinges on it as much as on the estimate (calibrated:
+        ``benchmarks/reward_study_calibration.py``)."""
+        sd = t95(budget - 1) * sigma / math.sqrt(budget)
+        seen = sd * np.sqrt(rng.chisquare(budget - 1, n) / (budget - 1))
+        k = len(self.c.ratios)
+        spread = self.spread * np.sqrt(rng.chisquare(k - 1, n) / (k - 1)) if k > 1 else 0.0
+        return np.sqrt(seen**2 + (Z95 * np.hypot(self.c.floor, spread)) ** 2)
+
+    def past(
+        self,
+        n: int,
+        rng: np.random.Generator,
+        center: bool = False,
+        shift: np.ndarray | None = None,
+        shared: np.ndarray | None = None,
+    ) -> np.ndarray | None:
+        """``n`` simulated log-speedups past the cut (None: the check drew nothing
+        there): a new draw around the stored one (plus ``shift``, the unknown truth's
+        offset a pair of checks shares), its spread the stored interval's, half of its
+        variance ``shared`` by every completion of the session (standard normal draws:
+        the baseline's runs on the same draws, paired with each of them; a check of a
+        group drawn past the cut measured every program of it high, or every one low);
+        with ``center``, a program that is the baseline there too (0)."""
+        c = self.c
+        if c.past is None:
+            return None
+        mid = 0.0 if center else c.past + (0.0 if shift is None else shift)
+        own = rng.normal(0.0, 1.0, n)
+        if shared is not None:  # half its variance is the session's: the baseline's runs
+            own = (own + shared) * math.sqrt(0.5)
+        return mid + c.past_sd * own
+
+
+@dataclass(frozen=True)
+class _Check:
+    """``n`` simulated checks of one completion: the meter's estimate and interval
+    (arrays) and the log-speedup past the cut (None: nothing drawn past one)."""
+
+    value: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    past: np.ndarray | None = None
+
+
+GATED = (RewardKind.GATED, RewardKind.BINARY, RewardKind.PERCENTILE)
+
+
+def _paid(
+    config: RewardConfig, check: _Check, c: StudyCompletion, pool: Sequence[Speedup]
+) -> np.ndarray:
+    """What ``config`` pays each simulated check, as ``score_verdict`` pays a verdict:
+    ``pay_for_speed``, and under the gated forms nothing on a problem that reads no
+    input and only ``baseline_copy`` where the gain does not hold past the cut
+    (``verify.reward.holds_past_cut``: past it, at least half the gain, in log space)."""
+    paid = pay_for_speed(config, check.value, check.low, check.high, c.margin, pool)
+    if config.kind not in GATED:
+        return paid
+    if c.memorizable:
+        return np.zeros_like(paid)
+    if check.past is not None:
+        holds = check.past >= 0.5 * np.maximum(np.log(check.value), 0.0)
+        paid = np.where(holds, paid, config.baseline_copy)
+    return paid
 
 
 def _signs(rewards: np.ndarray) -> np.ndarray:
@@ -312,9 +442,15 @@ def study(
     resamples: int = RESAMPLES,
     seed: int = 0,
     base: RewardConfig | None = None,
+    checks: int = 2,
 ) -> Study:
     """The study over ``groups`` (see the module docstring); ``base``: the options the
-    forms' specs do not name (``failure``)."""
+    forms' specs do not name (``failure``); ``checks``: independent checks simulated
+    per resample, ``agreement`` and its ``spread`` taken over every two of them (2: one
+    pair, what a trainer's two measurements would be; k: what comparing k real checks
+    pair by pair shows, the pairs sharing checks)."""
+    if checks < 2:
+        raise ValueError("the study compares at least 2 checks")
     import time
 
     base = base or RewardConfig()
@@ -346,16 +482,35 @@ def study(
     for budget in budgets:
         draws: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray, np.ndarray]]] = {}
         nulls: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        for key, sim in sims.items():
-            # both checks of a pair measure one unknown truth, drawn around the estimate
-            shift = rng.normal(0.0, sim.truth_sd, n)
-            draws[key] = [
-                sim.draw(budget, n, rng, shift=shift),
-                sim.draw(budget, n, rng, shift=shift),
+        for gi, g in enumerate(groups):
+            # a group is timed as one session (as the reward path times it): its
+            # completions share the rounds drawn (their pairs share the baseline's runs)
+            # and the draws past the cut (and the baseline's runs on them)
+            sessions = [
+                (rng.random((n, budget)), rng.normal(0.0, 1.0, n)) for _ in range(checks + 1)
             ]
-            nulls[key] = sim.draw(budget, n, rng, center=True)
+            for ci in range(len(g.completions)):
+                if (gi, ci) not in sims:
+                    continue
+                sim = sims[(gi, ci)]
+                # both checks of a pair measure one unknown truth, drawn around the estimate
+                shift = rng.normal(0.0, sim.truth_sd, n)
+                past = rng.normal(0.0, sim.c.past_sd, n)  # past the cut: its own truth
+                sigma = sim.sigmas(n, rng)
+                draws[(gi, ci)] = [
+                    _Check(
+                        *sim.draw(budget, n, rng, shift=shift, sigma=sigma, slots=u),
+                        sim.past(n, rng, shift=past, shared=z),
+                    )
+                    for u, z in sessions[:checks]
+                ]
+                u, z = sessions[checks]
+                nulls[(gi, ci)] = _Check(
+                    *sim.draw(budget, n, rng, center=True, slots=u),
+                    sim.past(n, rng, True, shared=z),
+                )
         for config in configs:
-            rows.append(_row(config, budget, groups, sims, draws, nulls, n))
+            rows.append(_row(config, budget, groups, sims, draws, nulls, n, checks))
     best, why = recommend(rows)
     return Study(
         tuple(rows),
@@ -380,6 +535,7 @@ def _row(
     draws: dict,
     nulls: dict,
     n: int,
+    checks: int = 2,
 ) -> Row:
     agree = total = 0
     agree_r = np.zeros(n)  # per simulated pair of checks of the whole batch
@@ -398,12 +554,11 @@ def _row(
         )
         timed_here = sum(1 for ci in range(len(g.completions)) if (gi, ci) in sims)
         pair = []
-        for which in (0, 1):
+        for which in range(checks):
             cols = []
             for ci, c in enumerate(g.completions):
                 if (gi, ci) in sims:
-                    v, lo, hi = draws[(gi, ci)][which]
-                    cols.append(pay_for_speed(config, v, lo, hi, c.margin, pool))
+                    cols.append(_paid(config, draws[(gi, ci)][which], c, pool))
                 elif c.correct and c.copy:
                     cols.append(np.full(n, config.baseline_copy))
                 elif c.correct:  # untimed (no samples): what an untimed verdict earns
@@ -411,23 +566,22 @@ def _row(
                 else:
                     cols.append(np.full(n, config.failure))
             pair.append(np.stack(cols, axis=1))
-        s1, s2 = _signs(pair[0]), _signs(pair[1])
-        live = (s1 != 0) | (s2 != 0)
-        agree += int(((s1 == s2) & live).sum())
-        total += int(live.sum())
-        agree_r += ((s1 == s2) & live).sum(axis=1)
-        live_r += live.sum(axis=1)
-        flat += int((np.ptp(pair[0], axis=1) == 0).sum() + (np.ptp(pair[1], axis=1) == 0).sum())
-        counted += 2 * n
+        signs = [_signs(m) for m in pair]
+        for s1, s2 in combinations(signs, 2):
+            live = (s1 != 0) | (s2 != 0)
+            agree += int(((s1 == s2) & live).sum())
+            total += int(live.sum())
+            agree_r += ((s1 == s2) & live).sum(axis=1)
+            live_r += live.sum(axis=1)
+        flat += sum(int((np.ptp(m, axis=1) == 0).sum()) for m in pair)
+        counted += len(pair) * n
         for ci, c in enumerate(g.completions):
             if (gi, ci) in sims:
                 sim = sims[(gi, ci)]
-                v, lo, hi = nulls[(gi, ci)]
-                paid = pay_for_speed(config, v, lo, hi, c.margin, pool) > config.baseline_copy
+                paid = _paid(config, nulls[(gi, ci)], c, pool) > config.baseline_copy
                 identical_paid.append(float(paid.mean()))
                 if config.kind not in (RewardKind.PAPER, RewardKind.LOG):
-                    v, lo, hi = draws[(gi, ci)][0]
-                    p = float((pay_for_speed(config, v, lo, hi, c.margin, pool) > 0).mean())
+                    p = float((_paid(config, draws[(gi, ci)][0], c, pool) > 0).mean())
                     gate.append(0.1 < p < 0.9)
                 share = sim.base_round / max(1, timed_here)
                 cpu.append(budget * (share + sim.cand_round))
@@ -482,8 +636,9 @@ def recommend(rows: Sequence[Row]) -> tuple[Row | None, str]:
         why += f"; left out for paying an identical program: {', '.join(unfair)}"
     if best.on_gate > UNCERTAIN_GATE:
         why += (
-            f"; uncertain: {best.on_gate:.0%} of its timed completions sit on the gate, "
-            "so its agreement is a plug-in estimate (possibly optimistic)"
+            f"; uncertain: {best.on_gate:.0%} of its timed completions sit on the gate "
+            "(paid in some checks, not in others), where one stored check fixes the odds "
+            "only roughly"
         )
     if best.half_width > UNCERTAIN_SPREAD:
         why += (

@@ -214,7 +214,7 @@ class ServiceClient:
             "problems": refs,
             "items": items,
             "reward": {
-                "kind": str(config.kind),
+                "kind": config.spec,  # every option, as every path reads it
                 "failure": config.failure,
                 "baseline_copy": config.baseline_copy,
                 "threshold": config.threshold,

@@ -224,7 +224,8 @@ class RewardConfig:
     @property
     def spec(self) -> str:
         """The form and its options as one text (``parse_reward`` reads it back): the
-        kind, then only the options that apply to it, then ``rounds`` when fixed."""
+        kind, then only the options that apply to it or differ from the default, then
+        ``rounds`` when fixed."""
         opts: list[str] = []
         if self.kind == RewardKind.BINARY:
             opts.append(f"threshold={self.threshold:g}")
@@ -234,6 +235,8 @@ class RewardConfig:
             opts.append(f"failure={self.failure:g}")
         if self.baseline_copy:
             opts.append(f"baseline_copy={self.baseline_copy:g}")
+        if not self.pay_tables:
+            opts.append("pay_tables=0")
         if self.rounds is not None:
             opts.append(f"rounds={self.rounds}")
         return self.kind.value + (":" + ",".join(opts) if opts else "")

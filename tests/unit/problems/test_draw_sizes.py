@@ -247,3 +247,43 @@ def test_powers_of_two_can_be_declared_as_constraints() -> None:
         k, n, *values = map(int, text.split())
         assert n == 1 << k and len(values) == n, text[:80]
     assert len({t.split()[0] for t in drawn}) > 1  # K itself varies
+
+
+def _lines_of(rng: random.Random, n: int, width: int, top: int) -> list[str]:
+    return [" ".join(str(rng.randint(1, top)) for _ in range(width)) for _ in range(n)]
+
+
+def test_common_contest_shapes_are_inferred_as_written() -> None:
+    """Three shapes real contest inputs have. ``n m q``, ``m`` edges, then ``q`` queries
+    of the same shape: two repeats (before: the lines one by one, then a generic tail).
+    ``r c``, ``r`` rows of ``.#``, then ``q`` and ``q`` queries: the rows are one repeat
+    (before: ``q`` read as one more row, the queries as words over ``#.0123``). ``T``
+    cases of ``n`` then ``n`` values: ``T`` a size, not an exponent (before: ``2^T``
+    bounded the values where seen, and ``T`` grew by one per doubling)."""
+    rng = random.Random(9)
+    graphs = [
+        "\n".join([f"{n} {m} {q}", *_lines_of(rng, m, 2, n), *_lines_of(rng, q, 2, n)]) + "\n"
+        for n, m, q in ((5, 4, 3), (50, 70, 20), (300, 200, 500))
+    ]
+    body = infer([g.encode() for g in graphs]).spec["body"]
+    assert [b.get("repeat") for b in body[1:]] == [{"var": "v1"}, {"var": "v2"}]
+    for text in infer([g.encode() for g in graphs]).draw(random.Random(1), 3):
+        head, *rows = text.splitlines()
+        n, m, q = map(int, head.split())
+        assert len(rows) == m + q and all(1 <= int(x) <= n for r in rows for x in r.split())
+    grids = []
+    for r, c, q in ((3, 4, 2), (20, 30, 10), (100, 80, 300)):
+        rows = ["".join(rng.choice(".#") for _ in range(c)) for _ in range(r)]
+        grids.append("\n".join([f"{r} {c}", *rows, str(q), *_lines_of(rng, q, 4, r)]) + "\n")
+    body = infer([g.encode() for g in grids]).spec["body"]
+    assert body[1]["repeat"] == {"var": "v0"} and body[3]["repeat"] == {"var": "v2"}
+    assert body[1]["body"][0]["line"][0]["word"]["chars"] == "#."
+    cases = []
+    for t in (3, 10, 40):
+        lines = [str(t)]
+        for _ in range(t):
+            n = rng.randint(1, 9)
+            lines += [str(n), " ".join(str(rng.randint(1, 99)) for _ in range(n))]
+        cases.append("\n".join(lines) + "\n")
+    head = infer([c.encode() for c in cases]).spec["body"][0]["line"][0]
+    assert head["size"] and not head.get("exp"), head

@@ -59,8 +59,9 @@ def test_a_copy_is_never_paid_and_wrong_answers_are_constant():
     assert all(r.copy_paid == 0.0 for r in result.rows)
     ordered = [r for r in result.rows if not r.form.startswith("percentile")]
     assert all(r.agreement is not None and r.agreement > 0.9 for r in ordered)
-    # percentile against the group's own timed programs: one cannot beat itself
-    assert _row(result, "percentile", 4).sparsity == 1.0
+    # percentile against the group's own timed programs: a program beats itself only
+    # where a check's interval comes out narrow and its estimate high by chance
+    assert _row(result, "percentile", 4).sparsity > 0.9
 
 
 def test_more_rounds_cost_more_cpu_and_close_calls_need_them():
@@ -126,3 +127,44 @@ def test_a_clear_five_times_gap_is_not_flagged():
     result = study(groups, ["gated", "paper", "binary"], [4], resamples=200)
     for row in result.rows:
         assert row.half_width < 0.05 and not row.uncertain, row
+
+
+def test_a_gain_that_does_not_hold_past_the_cut_is_not_paid_by_the_gated_forms():
+    """The gated forms pay only a speedup that holds past the cut (``holds_past_cut``):
+    the study draws each check's figure past the cut too, as ``score_verdict`` reads it."""
+    from dataclasses import replace
+
+    fast = _completion(2.0)
+    held = Group("held", (replace(fast, past=np.log(2.0), past_sd=0.02), _completion(1.0)))
+    lost = Group("lost", (replace(fast, past=np.log(1.0), past_sd=0.02), _completion(1.0)))
+    coin = Group("coin", (replace(fast, past=np.log(2.0) / 2, past_sd=0.3), _completion(1.0)))
+    rows = {}
+    for g in (held, lost, coin):
+        result = study([g], ["gated", "paper"], [6], resamples=200)
+        rows[g.name] = (_row(result, "gated", 6), _row(result, "paper", 6))
+    assert rows["held"][0].sparsity < 0.05  # paid in every check
+    assert rows["lost"][0].sparsity > 0.95  # 1.0x past the cut: never paid
+    assert rows["lost"][1].sparsity < 0.05  # paper pays the speedup whatever the cut
+    assert rows["coin"][0].on_gate == 0.5  # on the rule's edge: a coin, and said so
+    assert 0.2 < rows["coin"][0].sparsity < 0.8
+
+
+def test_a_sessions_programs_share_the_baselines_runs():
+    """Programs timed in one session are paired with the same baseline runs: their
+    log-ratios share the baseline's noise round by round, so the ORDER of two of them is
+    far steadier than either figure. The study draws a session's rounds together."""
+    rng = np.random.default_rng(3)
+    rounds = 8
+
+    def pair() -> Group:
+        base = [rng.normal(0, 0.2, rounds) for _ in range(5)]  # the baseline's runs
+        progs = []
+        for speed in (1.2, 1.0):
+            ratios = tuple(np.log(speed) + b + rng.normal(0, 0.01, rounds) for b in base)
+            order = tuple(np.arange(rounds) for _ in range(5))
+            cpu = (0.01,) * 5
+            progs.append(StudyCompletion(True, False, ratios, order, cpu, cpu, 0.005))
+        return Group("s", tuple(progs))
+
+    result = study([pair() for _ in range(8)], ["paper"], [4], resamples=200)
+    assert _row(result, "paper", 4).agreement > 0.95  # drawn apart: about 0.8

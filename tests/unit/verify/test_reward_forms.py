@@ -8,6 +8,7 @@ from supercoder.errors import UserError
 from supercoder.types import Speedup, Status, Verdict
 from supercoder.verify.reward import (
     RewardConfig,
+    RewardKind,
     beats,
     parse_reward,
     pay_for_speed,
@@ -87,6 +88,10 @@ def test_the_spec_round_trips_and_refuses_bad_text_in_one_line():
         assert parse_reward(text).spec == text
     assert parse_reward("binary").spec == "binary:threshold=1.05"
     assert parse_reward("gated", baseline_copy=-0.5).baseline_copy == -0.5
+    # every option travels in the spec (the service client sends it): tables too
+    unpaid = RewardConfig(RewardKind.BINARY, pay_tables=False)
+    assert unpaid.spec == "binary:threshold=1.05,pay_tables=0"
+    assert parse_reward(unpaid.spec) == unpaid
     for bad in (
         "linear",
         "binary:threshold=x",
