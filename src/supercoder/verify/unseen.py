@@ -92,6 +92,7 @@ from supercoder.problems.fuzz import (
     byte_files,
     draw_byte_files,
     hint_of,
+    mutable_size,
     mutate,
 )
 from supercoder.problems.generator import run_generator
@@ -1028,6 +1029,8 @@ def _source_digest(problem: Problem, name: str) -> str:
     if name == "model":
         model = _model(problem)[0]
         return model.digest() if model is not None else ""
+    if name in ("fuzzer", "bytes"):  # how they draw: a verdict cached before is stale
+        return "fuzz-2"
     return ""
 
 
@@ -1048,7 +1051,7 @@ def _variants(problem: Problem, sources_used: int, count: int, rng: random.Rando
     sources = sorted({t.run_input() for t in problem.tests}, key=len, reverse=True)
     texts = []
     for data in sources:
-        if len(data) <= SOURCE_LIMIT:
+        if mutable_size(data) <= SOURCE_LIMIT:
             try:
                 texts.append(data.decode("utf-8"))
             except UnicodeDecodeError:
