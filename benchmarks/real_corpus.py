@@ -540,7 +540,7 @@ def why(r: dict[str, Any]) -> str:
         return "untimed: " + str(t.get("why") or t.get("message") or "")
     e = r.get("eval") or {}
     if e and e.get("status") not in ("ok", "correct"):
-        return f"eval {e.get('status')}: {e.get('line') or e.get('why')}"
+        return f"eval {e.get('status') or cell_eval(r)}: {e.get('line') or e.get('why')}"
     c = r.get("check") or {}
     if c and not c.get("correct"):
         return f"check {c.get('status')}: {c.get('why') or c.get('message')}"

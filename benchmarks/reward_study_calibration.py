@@ -40,8 +40,8 @@ from supercoder.toolchain.gcc import cpu_model
 from supercoder.training.reward_study import (
     UNCERTAIN_GATE,
     UNCERTAIN_SPREAD,
-    Completion,
     Group,
+    StudyCompletion,
     reported,
     study,
 )
@@ -73,7 +73,9 @@ def observed(repeats, form, budget, pool) -> tuple[int, int]:
     for verdicts in repeats:
         row = []
         for v in verdicts:
-            sp = reported(Completion.from_verdict(v), budget) if v.speedup is not None else None
+            sp = (
+                reported(StudyCompletion.from_verdict(v), budget) if v.speedup is not None else None
+            )
             cut = replace(v, speedup=sp) if sp is not None else v
             row.append(score_verdict(cut, config, pool) or 0.0)
         paid.append(np.asarray(row))
@@ -161,7 +163,7 @@ def main() -> None:
         pool = tuple(v.speedup for v in repeats[0] if v.speedup is not None)
         for r, verdicts in enumerate(repeats):
             comps = tuple(
-                Completion.from_verdict(v, label)
+                StudyCompletion.from_verdict(v, label)
                 for (label, _), v in zip(progs, verdicts, strict=True)
             )
             # as many simulated checks as real ones, compared pair by pair as they are

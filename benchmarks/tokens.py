@@ -24,7 +24,7 @@ from concurrent.futures import ProcessPoolExecutor
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.problems.loading import load_problem
 from supercoder.prompting.profiling import profile_problem
-from supercoder.prompting.tokens import load_tokenizer, problem_tokens
+from supercoder.prompting.tokens import problem_tokens, token_counter
 
 PAPER_LIMIT = 2000  # the paper's prompt and response budget, in tokens
 
@@ -55,7 +55,7 @@ def main() -> None:
     for name, note, _ in notes:
         if note:
             print(f"  {name}: profile stopped early: {note.splitlines()[0]}")
-    count = load_tokenizer(args.tokenizer)
+    count = token_counter(args.tokenizer)
     rows = []
     for p in problems:
         full = problem_tokens(p, count, "full", "whole")

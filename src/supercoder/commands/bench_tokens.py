@@ -19,7 +19,7 @@ from supercoder.commands.optionset import but, with_groups
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.paths import atomic_write_text
 from supercoder.prompting.answers import check_modes
-from supercoder.prompting.tokens import load_tokenizer, model_tokenizer, problem_tokens
+from supercoder.prompting.tokens import model_tokenizer, problem_tokens, token_counter
 
 
 @with_groups(prompt=PromptOptions)
@@ -42,7 +42,7 @@ def tokens(
     """
     context, answer = prompt.context, prompt.answer
     check_modes(context, answer)
-    count = load_tokenizer(tokenizer or model_tokenizer(model))
+    count = token_counter(tokenizer or model_tokenizer(model))
     rows = [problem_tokens(p, count, context, answer) for p in load_benchmark(benchmark)]
     table = Table(
         "problem",

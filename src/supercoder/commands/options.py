@@ -240,22 +240,15 @@ TOKEN_FILE = declare(
     help="A file holding the bearer token callers must send (else $SUPERCODER_TOKEN).",
     show_default="$SUPERCODER_TOKEN",
 )
-TokenFileOpt = Annotated[Path | None, TOKEN_FILE]
-InsecureLoopbackOpt = Annotated[
-    bool,
-    declare(
-        "--insecure-loopback",
-        help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
-    ),
-]
-AllowRootOpt = Annotated[
-    list[Path] | None,
-    declare(
-        "--allow-root",
-        help="A folder whose problem folders callers may name by path (repeatable).",
-        show_default="none",
-    ),
-]
+INSECURE_LOOPBACK = declare(
+    "--insecure-loopback",
+    help="Serve without a token: only on a loopback address (127.0.0.1, ::1).",
+)
+ALLOW_ROOT = declare(
+    "--allow-root",
+    help="A folder whose problem folders callers may name by path (repeatable).",
+    show_default="none",
+)
 
 # A benchmark is named with --benchmark (-b) by every command; the commands that took
 # it as their first argument before (bench list / coverage / fuzz, dataset export) keep
@@ -268,10 +261,8 @@ BenchmarkArg = Annotated[
         show_default=False,
     ),
 ]
-ServedBenchmarksOpt = Annotated[list[str] | None, but(BENCHMARK, show_default="all")]
 DbOpt = Annotated[Path | None, DB]
 TargetOpt = Annotated[Target, TARGET]
-ContextOpt = Annotated[Context, CONTEXT]
 AnswerOpt = Annotated[AnswerForm, ANSWER]
 SandboxOpt = Annotated[bool, UNSAFE_NO_SANDBOX]
 NoTimeOpt = Annotated[bool, NO_TIME]
@@ -684,9 +675,6 @@ class ModelRunConfig:
         return VerifyConfig(self.checks.config())
 
 
-DB_HELP = "Run store: the eval SQLite file, or a JSON file of verdict records."
-
-
 def reward_config(
     spec: str,
     baseline_copy: float,
@@ -704,15 +692,6 @@ def reward_config(
         baseline_copy=config.baseline_copy or baseline_copy,
         rounds=config.rounds if config.rounds is not None else rounds,
     )
-
-
-def strategy_options(
-    cls: type, pairs: list[str], own: dict[str, object], base: object | None = None
-) -> object:
-    """The strategy's ``Config`` from its flags (``own``) and ``--strategy-option
-    KEY=VALUE`` pairs (``runs.registry.make_config``: each value read as its field's type)."""
-    values: dict[str, object] = {**_pairs(pairs), **own}
-    return make_config(cls.Config if hasattr(cls, "Config") else cls, values, base)
 
 
 def _pairs(pairs: list[str]) -> dict[str, object]:

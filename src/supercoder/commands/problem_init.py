@@ -223,7 +223,7 @@ def init_config(
         show_all=draws.show_all,
         answer_unit=(building.answer_unit or [""])[0],
         also_answer=tuple((building.answer_unit or [])[1:]),
-        hot_unit=hot_unit,
+        hot_unit=profiled_hot_unit,
         progress=lambda line: typer.echo(line, err=True),
     )
 
@@ -305,7 +305,7 @@ def compare_rules(
     return tuple(rules)
 
 
-def hot_unit(folder: Path) -> tuple[str, str] | None:
+def profiled_hot_unit(folder: Path) -> tuple[str, str] | None:
     """Where a multi-unit program's time goes (``prompting.profiling.hot_unit``)."""
     from supercoder.prompting.profiling import hot_unit as profile_units
 

@@ -195,7 +195,7 @@ class Behaviour:
 
 
 @dataclass(frozen=True)
-class Outcome:
+class DrawRun:
     """The reference on one draw: ``ok`` (handled as the visible inputs are), its -O3
     ``output`` and ``cpu`` seconds, and ``why`` not."""
 
@@ -301,7 +301,7 @@ class Judge:
         full: bool = True,
         seconds: float = DRAW_SECONDS,
         deadline: float | None = None,
-    ) -> list[Outcome]:
+    ) -> list[DrawRun]:
         """Each input judged: the -O3 reference runs cleanly within ``seconds`` (twice,
         printing the same, when ``full``), and with ``full`` also -O0 prints the same
         (where it does on the visible inputs) and the sanitizer build reports nothing
@@ -322,15 +322,15 @@ class Judge:
         for i, (data, run) in enumerate(zip(inputs, runs, strict=True)):
             if not run.clean_exit:
                 kind = "timeout" if run.outcome == "timeout" else "runtime_error"
-                out.append(Outcome(False, run.cpu_seconds, kind))
+                out.append(DrawRun(False, run.cpu_seconds, kind))
                 continue
             if not outputs_match(again[i].stdout, run.stdout, mode):
-                out.append(Outcome(False, run.cpu_seconds, "nondeterministic"))
+                out.append(DrawRun(False, run.cpu_seconds, "nondeterministic"))
                 continue
             if o0 is not None and (
                 not o0[i].clean_exit or not outputs_match(o0[i].stdout, run.stdout, mode)
             ):
-                out.append(Outcome(False, run.cpu_seconds, "-O0 prints something else"))
+                out.append(DrawRun(False, run.cpu_seconds, "-O0 prints something else"))
                 continue
             if san is not None:
                 seen = self.visible()
@@ -340,12 +340,12 @@ class Judge:
                 new = signatures(srun.stderr) - seen.signatures
                 if new:
                     what = sorted(new)[0]
-                    out.append(Outcome(False, run.cpu_seconds, f"sanitizer report ({what})"))
+                    out.append(DrawRun(False, run.cpu_seconds, f"sanitizer report ({what})"))
                     continue
                 if seen.sanitizer_exits_cleanly and not srun.clean_exit:
-                    out.append(Outcome(False, run.cpu_seconds, "sanitizer build failed"))
+                    out.append(DrawRun(False, run.cpu_seconds, "sanitizer build failed"))
                     continue
-            out.append(Outcome(True, run.cpu_seconds, "", run.stdout))
+            out.append(DrawRun(True, run.cpu_seconds, "", run.stdout))
         return out
 
 
@@ -808,7 +808,7 @@ class _Calibration:
         except Spent:
             why = self.spent()
             return 0, 0, 0.0, why
-        outcomes += [Outcome(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
+        outcomes += [DrawRun(False, 0.0, "the validator rejects it")] * (len(inputs) - len(valid))
         clean = [o for o in outcomes if o.ok]
         self.outputs = [o.output for o in clean if o.output is not None]
         why = ", ".join(sorted({o.why for o in outcomes if not o.ok}))

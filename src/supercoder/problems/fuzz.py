@@ -43,7 +43,7 @@ from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
 from supercoder.settings import FuzzSettings as FuzzHint
 from supercoder.toolchain.reference import ReferenceBuildError, run_reference
-from supercoder.types import ARGS_MARK, Problem, split_run, with_args
+from supercoder.types import ARGS_MARK, FILES_MARK, Problem, split_run, with_args
 
 SOURCE_LIMIT = 64 * 1024
 _INT = re.compile(r"^[+-]?\d{1,18}$")  # longer digit strings are words (big numbers)
@@ -121,18 +121,42 @@ def mutate(text: str, rng: random.Random, hint: FuzzHint) -> str:
     input led by a test's arguments (``types.with_args``) keeps them as they are: only
     its stdin is mutated (the line numbers of ``hint`` count stdin's lines)."""
     mark = ARGS_MARK.decode()
-    if text.startswith(mark):
-        head, newline, rest = text.partition("\n")
-        return head + newline + mutate(rest, rng, hint) if newline else text
+    if text.startswith((mark, FILES_MARK.decode())):
+        args, files, stdin = split_run(text.encode())
+        if files and not stdin and len(files) == 1 and _is_text(files[0][1]):
+            body = mutate(files[0][1].decode(), rng, hint)  # its one data file
+            return with_args(args, b"", ((files[0][0], body.encode()),)).decode()
+        if args or files:  # its stdin; the arguments and the files as they are
+            return with_args(args, mutate(stdin.decode(), rng, hint).encode(), files).decode()
     lines = text.split("\n")
     ops = ["perturb", "scale"] if hint.numbers else []
     if hint.shuffle_lines_after is not None:
         ops.append("shuffle")
     if not ops:
-        return text
+        return _resample(lines, rng)
     for op in rng.sample(ops, k=min(len(ops), rng.choice((1, 2)))):
         lines = _shuffle(lines, hint, rng) if op == "shuffle" else _numbers(lines, hint, rng, op)
-    return "\n".join(lines)
+    out = "\n".join(lines)
+    return out if out != text else _resample(lines, rng)
+
+
+def mutable_size(data: bytes) -> int:
+    """How much of a run's input ``mutate`` changes: its stdin, or its one data file's
+    body where stdin is empty (never the arguments, nor files that ride along)."""
+    _, files, stdin = split_run(data)
+    return len(files[0][1]) if files and not stdin and len(files) == 1 else len(stdin)
+
+
+def _resample(lines: list[str], rng: random.Random) -> str:
+    """Where nothing else mutates and no line holds a number (a phrase per line, as
+    anagram's input): its non-blank lines drawn again, with repeats, 1/2-3/2 as many
+    (lines of the visible input's own shape)."""
+    body = [ln for ln in lines if ln.strip()]
+    if len(body) < 2 or any(re.fullmatch(r"[-+]?\d+", t) for ln in body for t in ln.split()):
+        return "\n".join(lines)  # a count or a size may say how many lines follow: kept
+    count = max(1, round(len(body) * rng.uniform(0.5, 1.5)))
+    ending = "\n" if lines[-1] == "" else ""
+    return "\n".join(rng.choice(body) for _ in range(count)) + ending
 
 
 def _shuffle(lines: list[str], hint: FuzzHint, rng: random.Random) -> list[str]:
@@ -174,7 +198,9 @@ def fuzz_inputs(problem: Problem, count: int, seed: int) -> list[bytes]:
     """Up to ``count`` distinct mutated inputs, none equal to an existing input."""
     hint = hint_of(problem)
     sources = [t.run_input() for t in problem.tests]
-    small = [s for s in sources if len(s) <= SOURCE_LIMIT] or [min(sources, key=len)]
+    small = [s for s in sources if mutable_size(s) <= SOURCE_LIMIT] or [
+        min(sources, key=mutable_size)
+    ]
     texts = [s.decode("utf-8", errors="strict") for s in small if _is_text(s)]
     if not texts:
         return []

@@ -12,7 +12,6 @@ tests) and every test where the two disagree is reported.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import random
@@ -67,8 +66,6 @@ from supercoder.types import (
     split_flags,
     with_args,
 )
-
-INLINE_LIMIT = 64 * 1024  # inputs larger than this are stored as .gen specs when a generator exists
 
 
 @dataclass(frozen=True)
@@ -1183,7 +1180,3 @@ def _first_difference(actual: bytes, expected: bytes) -> str:
         if x != y:
             return f"line {i + 1}: answer {y[:60]!r}, reference {x[:60]!r}"
     return f"answer has {len(e)} lines, reference {len(a)}"
-
-
-def gen_spec(seed: int, size: int, data: bytes) -> dict:
-    return {"seed": seed, "size": size, "sha256": hashlib.sha256(data).hexdigest()}

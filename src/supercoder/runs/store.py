@@ -39,7 +39,6 @@ from supercoder.runs.tables import RunTables, Tables
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Candidate, Origin, Speedup, Status, Verdict, check_format_version
 
-DEFAULT_DB = Path("runs") / "supercoder.sqlite"  # the store before 0.x: read with --db
 # Seconds to wait for another process's lock on the store: when opening (creating or
 # migrating it) and on each write afterwards.
 OPEN_WAIT = 10.0

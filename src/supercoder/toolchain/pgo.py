@@ -36,7 +36,6 @@ PROFILE_RUN_LIMITS = Limits(
     cpu_seconds=20.0, wall_seconds=40.0, memory_mb=2048, output_bytes=64 << 20
 )
 PROFILE_MAX_INPUTS = 10
-BUILD_TIMEOUT = 120.0
 
 
 def training_inputs(problem) -> list[bytes]:

@@ -116,7 +116,7 @@ RESAMPLES = 200
 
 
 @dataclass(frozen=True)
-class Completion:
+class StudyCompletion:
     """One completion as the study sees it: its verdict's facts and samples.
 
     Fields:
@@ -158,7 +158,7 @@ class Completion:
         return int(max((int(g.max()) + 1 for g in self.rounds if len(g)), default=0))
 
     @staticmethod
-    def from_verdict(verdict: Verdict, label: str = "") -> Completion:
+    def from_verdict(verdict: Verdict, label: str = "") -> StudyCompletion:
         """The study's view of a stored verdict (its ``context.measurement.samples``)."""
         prov = verdict.context.provenance
         floor = float(getattr(prov, "noise_floor", 0.0) or 0.0)
@@ -180,7 +180,7 @@ class Completion:
         if bc is not None and 0 < bc.low <= bc.value <= bc.high:
             past = math.log(bc.value)
             past_sd = (math.log(bc.high) - math.log(bc.low)) / (2 * Z95)
-        return Completion(
+        return StudyCompletion(
             verdict.correct and not verdict.is_infra_failure,
             verdict.identical_to_baseline,
             tuple(ratios),
@@ -202,7 +202,7 @@ class Group:
     ``percentile``: its members' speedups; empty: the group's own timed programs)."""
 
     name: str
-    completions: tuple[Completion, ...]
+    completions: tuple[StudyCompletion, ...]
     pool: tuple[Speedup, ...] = ()
 
 
@@ -260,7 +260,7 @@ class Study:
         return encode(self)  # type: ignore[return-value]
 
 
-def reported(c: Completion, budget: int | None = None, seed: int = 0) -> Speedup | None:
+def reported(c: StudyCompletion, budget: int | None = None, seed: int = 0) -> Speedup | None:
     """What the meter reports for ``c``'s samples (only its first ``budget`` rounds when
     given: what a check with that budget measured): the round bootstrap's estimate and
     interval, widened by the noise floor and the drawn inputs' spread
@@ -281,7 +281,7 @@ def reported(c: Completion, budget: int | None = None, seed: int = 0) -> Speedup
 class _Sim:
     """Per completion: what every simulated check at one budget needs, computed once."""
 
-    def __init__(self, c: Completion, rng: np.random.Generator):
+    def __init__(self, c: StudyCompletion, rng: np.random.Generator):
         self.c = c
         self.r = c.rounds_seen
         self.est = float(np.mean([np.median(x) for x in c.ratios]))
@@ -411,7 +411,7 @@ GATED = (RewardKind.GATED, RewardKind.BINARY, RewardKind.PERCENTILE)
 
 
 def _paid(
-    config: RewardConfig, check: _Check, c: Completion, pool: Sequence[Speedup]
+    config: RewardConfig, check: _Check, c: StudyCompletion, pool: Sequence[Speedup]
 ) -> np.ndarray:
     """What ``config`` pays each simulated check, as ``score_verdict`` pays a verdict:
     ``pay_for_speed``, and under the gated forms nothing on a problem that reads no
@@ -672,7 +672,7 @@ def groups_from_store(db: str | None, run: str | None) -> tuple[str, list[Group]
         groups = []
         for outcome in store.outcomes(run):
             comps = tuple(
-                Completion.from_verdict(a.verdict, f"{a.sample}.{a.round}")
+                StudyCompletion.from_verdict(a.verdict, f"{a.sample}.{a.round}")
                 for a in outcome.attempts
                 if a.verdict is not None and not a.verdict.is_infra_failure and not a.dropped
             )
@@ -680,11 +680,3 @@ def groups_from_store(db: str | None, run: str | None) -> tuple[str, list[Group]
         return run, groups
     finally:
         store.close()
-
-
-def groups_from_verdicts(named: Sequence[tuple[str, Verdict]]) -> list[Group]:
-    """Groups from (problem, verdict) pairs: one group per problem, in order."""
-    by: dict[str, list[Completion]] = {}
-    for problem, v in named:
-        by.setdefault(problem, []).append(Completion.from_verdict(v))
-    return [Group(p, tuple(cs)) for p, cs in by.items()]

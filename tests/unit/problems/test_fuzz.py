@@ -118,3 +118,30 @@ def test_binary_data_files_are_drawn_as_random_bytes_after_their_header():
     assert byte_files([with_args(("a.txt",), b"", (("a.txt", b"1 2 3\n"),))]) == []
     assert byte_files([with_args(("x",), b"stdin", (("x", pcm),))]) == []
     assert byte_files([b"5\n"]) == []
+
+
+def test_a_mutation_keeps_the_arguments_and_files_and_draws_phrases_from_the_visible_ones():
+    """anagram reads phrases on stdin and a dictionary its arguments name: a mutation
+    keeps both as they are and draws its stdin from the visible phrases (no numbers to
+    perturb, no order to shuffle); a data file's numbers are mutated inside the file,
+    its block still well formed."""
+    import random as _random
+
+    from supercoder.problems.fuzz import mutate
+    from supercoder.settings import FuzzSettings
+    from supercoder.types import split_run, with_args
+
+    words = (("words", b"apple\nbanana\n" * 50),)
+    phrases = b"cat dog\nbird fish\nred sun\nblue moon\n"
+    text = with_args(("words", "2"), phrases, words).decode()
+    seen = set()
+    for seed in range(8):
+        args, files, stdin = split_run(mutate(text, _random.Random(seed), FuzzSettings()).encode())
+        assert args == ("words", "2") and files == words
+        assert set(stdin.decode().splitlines()) <= set(phrases.decode().splitlines())
+        seen.add(stdin)
+    assert len(seen) > 2
+    numbers = with_args(("d.txt",), b"", (("d.txt", b"3\n10 20 30\n"),)).decode()
+    hint = FuzzSettings(numbers=True)
+    args, files, stdin = split_run(mutate(numbers, _random.Random(1), hint).encode())
+    assert args == ("d.txt",) and stdin == b"" and files[0][0] == "d.txt"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from supercoder.training.reward_study import Completion, Group, recommend, reported, study
+from supercoder.training.reward_study import Group, StudyCompletion, recommend, reported, study
 from supercoder.types import (
     Measurement,
     PairedSamples,
@@ -20,11 +20,11 @@ RNG = np.random.default_rng(7)
 
 def _completion(speed: float, rounds: int = 12, noise: float = 0.03, copy: bool = False):
     if copy:
-        return Completion(True, True, label="copy")
+        return StudyCompletion(True, True, label="copy")
     ratios = tuple(np.log(speed) + RNG.normal(0, noise, rounds) for _ in range(5))
     order = tuple(np.arange(rounds) for _ in range(5))
     base = (0.01,) * 5
-    return Completion(True, False, ratios, order, base, tuple(b / speed for b in base), 0.005)
+    return StudyCompletion(True, False, ratios, order, base, tuple(b / speed for b in base), 0.005)
 
 
 def _row(result, form, budget):
@@ -53,7 +53,7 @@ def test_identical_programs_are_a_coin_under_paper_and_flat_under_gated():
 
 
 def test_a_copy_is_never_paid_and_wrong_answers_are_constant():
-    wrong = Completion(False, label="wrong")
+    wrong = StudyCompletion(False, label="wrong")
     groups = [Group("c", (_completion(1.0, copy=True), wrong, _completion(2.0)))]
     result = study(groups, ["gated", "paper", "binary", "percentile"], [4], resamples=50)
     assert all(r.copy_paid == 0.0 for r in result.rows)
@@ -87,7 +87,7 @@ def test_it_recommends_a_form_that_does_not_pay_identical_programs():
 
 
 def test_it_says_where_it_cannot_predict():
-    untimed = Completion(True, False, label="untimed")
+    untimed = StudyCompletion(True, False, label="untimed")
     groups = [
         Group("u", (untimed, _completion(2.0, rounds=2))),
         Group("single", (_completion(2.0),)),
@@ -103,7 +103,7 @@ def test_a_stored_verdicts_samples_are_what_it_reads():
         provenance=Provenance(noise_floor=0.004), measurement=Measurement(samples=samples)
     )
     v = Verdict("p", Status.OK, speedup=Speedup(2.0, 1.9, 2.1, 24, 3), context=context)
-    c = Completion.from_verdict(v)
+    c = StudyCompletion.from_verdict(v)
     assert c.timed and c.rounds_seen == 8 and c.floor == 0.004
     assert np.allclose(c.ratios[0], np.log(2.0))
 
@@ -163,7 +163,7 @@ def test_a_sessions_programs_share_the_baselines_runs():
             ratios = tuple(np.log(speed) + b + rng.normal(0, 0.01, rounds) for b in base)
             order = tuple(np.arange(rounds) for _ in range(5))
             cpu = (0.01,) * 5
-            progs.append(Completion(True, False, ratios, order, cpu, cpu, 0.005))
+            progs.append(StudyCompletion(True, False, ratios, order, cpu, cpu, 0.005))
         return Group("s", tuple(progs))
 
     result = study([pair() for _ in range(8)], ["paper"], [4], resamples=200)
