@@ -101,6 +101,7 @@ DRAW_SECONDS = 1.0  # host CPU all of a check's draws may take, whatever the mod
 REPEAT_COST = 16
 POW = "2^"  # ``2^v``: a count or bound that is 2 to the power of variable ``v``
 POW_LOW, POW_HIGH = 2, 40
+EXP_WITHIN_MAX = 16  # a size only ``within`` 2^it is an exponent while this small
 ORDER_MIN = 8  # lines seen before two numbers in order on each are drawn in order  # the exponents inferred as such (2^2 .. 2^40)
 ATTEMPTS = 6  # tries at one draw, each a quarter of the sizes of the one before
 VECTOR_MIN = 32  # runs and repeats at least this long are drawn a column at a time
@@ -528,11 +529,29 @@ def _mark_sizes(body: list[dict], sizes: set[str], first: bool, exps: set[str]) 
 
 
 def _exponents(body: list[dict]) -> set[str]:
-    """The variables some count, length or bound uses as ``2^v`` (a ``within`` record is
-    no use: ``T`` cases of values up to 9 stay within ``2^T`` without ``T`` being an
-    exponent, which would grow the case count by one per doubling of the sizes)."""
-    text = re.sub(r'"within": "[^"]*"', "", json.dumps(body))
-    return set(re.findall(r'"' + re.escape(POW) + r'(\w+)"', text))
+    """The variables some count, length or bound uses as ``2^v``; one only a ``within``
+    record names only where it stays small (at most ``EXP_WITHIN_MAX`` seen: ``n <= 10``
+    points whose cost may explode, grown one step per doubling), never a count of cases
+    (``T`` cases of values up to 9 stay within ``2^T``: ``T`` grows as a size)."""
+    text = json.dumps(body)
+    used = set(
+        re.findall(r'"' + re.escape(POW) + r'(\w+)"', re.sub(r'"within": "[^"]*"', "", text))
+    )
+    within = set(re.findall(r'"within": "' + re.escape(POW) + r'(\w+)"', text)) - used
+    tops: dict[str, int] = {}
+
+    def walk(x: Any) -> None:
+        if isinstance(x, dict):
+            if "int" in x and isinstance(x.get("name"), str):
+                tops[x["name"]] = int(x["int"][1])
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list):
+            for v in x:
+                walk(v)
+
+    walk(body)
+    return used | {v for v in within if tops.get(v, EXP_WITHIN_MAX + 1) <= EXP_WITHIN_MAX}
 
 
 def _shape(toks: list[str]) -> tuple:

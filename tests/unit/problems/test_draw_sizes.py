@@ -317,3 +317,11 @@ def test_test_cases_of_data_then_queries_are_blocks_led_by_their_header() -> Non
             assert all(1 <= int(x) <= n for ln in lines[at + 2 : at + 2 + q] for x in ln.split())
             at += 2 + q
         assert at == len(lines)
+
+
+def test_a_small_count_within_two_to_its_power_stays_an_exponent() -> None:
+    """``n <= 10`` points (a tour over every subset: cost explodes with ``n``): a count
+    seen at most 16 whose values stay within ``2^n`` is grown one step per doubling, as
+    before; a count of cases seen up to 40 is not (the test above)."""
+    tours = [b"3\n0 1\n1 2\n3 0\n", b"4\n1 4\n6 0\n5 3\n2 6\n"]
+    assert infer(tours).spec["body"][0]["line"][0].get("exp")
