@@ -252,10 +252,11 @@ class _Infer:
 
     def split_blocks(self, exs: list[Example], counts: list[int]) -> list[Example] | None:
         """``count`` blocks, each a header line whose token ``j`` is the number of lines
-        after it in the block (the same ``j`` for every block and input)."""
+        after it in the block, give or take the same ``add`` (the same ``j`` for every
+        block and input; ``n q``, a line of ``n`` values, then ``q`` queries: ``q`` + 1)."""
         if not any(counts):
             return None
-        for j in range(4):
+        for j, add in ((j, add) for add in (0, 1, 2) for j in range(4)):
             out: list[Example] = []
             ok = True
             for (lines, env), count in zip(exs, counts, strict=True):
@@ -264,7 +265,7 @@ class _Infer:
                     if pos >= len(lines) or len(lines[pos]) <= j or not _INT.match(lines[pos][j]):
                         ok = False
                         break
-                    n = int(lines[pos][j])
+                    n = int(lines[pos][j]) + add
                     if n < 0 or pos + 1 + n > len(lines):
                         ok = False
                         break

@@ -287,3 +287,33 @@ def test_common_contest_shapes_are_inferred_as_written() -> None:
         cases.append("\n".join(lines) + "\n")
     head = infer([c.encode() for c in cases]).spec["body"][0]["line"][0]
     assert head["size"] and not head.get("exp"), head
+
+
+def test_test_cases_of_data_then_queries_are_blocks_led_by_their_header() -> None:
+    """``t`` cases, each ``n q``, a line of ``n`` values, then ``q`` queries (a case is
+    its header's ``q`` + 1 lines: the Codeforces multi-test shape). Before: no block
+    split, so every line after the first case was a line of its own or a generic tail."""
+    rng = random.Random(10)
+
+    def cases(t: int, top: int) -> bytes:
+        lines = [str(t)]
+        for _ in range(t):
+            n, q = rng.randint(1, top), rng.randint(1, top)
+            lines += [f"{n} {q}", " ".join(str(rng.randint(1, 10**9)) for _ in range(n))]
+            for _ in range(q):
+                a, b = sorted((rng.randint(1, n), rng.randint(1, n)))
+                lines.append(f"{a} {b}")
+        return ("\n".join(lines) + "\n").encode()
+
+    model = infer([cases(2, 4), cases(10, 30), cases(50, 2000)])
+    case = model.spec["body"][1]
+    assert case["repeat"] == {"var": "v0"} and case["body"][2]["repeat"] == {"var": "v2"}
+    for text in model.draw(random.Random(0), 3):
+        lines = text.splitlines()
+        at = 1
+        for _ in range(int(lines[0])):
+            n, q = map(int, lines[at].split())
+            assert len(lines[at + 1].split()) == n
+            assert all(1 <= int(x) <= n for ln in lines[at + 2 : at + 2 + q] for x in ln.split())
+            at += 2 + q
+        assert at == len(lines)
