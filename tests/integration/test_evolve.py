@@ -28,7 +28,8 @@ from supercoder.runs.archive import MemoryArchive, StoredArchive
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import run_eval
 from supercoder.runs.evolve import EvolveConfig, EvolveProvenance, evolve
-from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
+from supercoder.runs.identity import RunConfig
+from supercoder.runs.store import SCHEMA_VERSION, Store
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import Origin, Status

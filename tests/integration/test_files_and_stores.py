@@ -149,8 +149,9 @@ def test_report_on_a_full_disk_exits_3_and_the_old_page_stays(tmp_path):
 
 def _stored_run(db: Path) -> None:
     """A store holding one small finished run (``tiny``), written by the real Store."""
+    from supercoder.runs.identity import RunConfig
     from supercoder.runs.metrics import summarize
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.store import Store
     from supercoder.runs.strategies import Attempt, Outcome
     from supercoder.types import Candidate, Status, Verdict
 
@@ -257,7 +258,8 @@ def test_a_deeply_nested_problem_json_is_one_line_exit_2(tmp_path):
 
 
 def test_a_run_name_with_a_newline_is_refused_and_never_forges_a_row(tmp_path):
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.identity import RunConfig
+    from supercoder.runs.store import Store
 
     store = Store(tmp_path / "r.sqlite")
     for bad in ("a\nfake-row  compiler  100%", "esc\x1b[31m", "  "):
@@ -397,8 +399,9 @@ def test_analyze_and_report_count_the_same_answers(tmp_path):
 
 def _stored_two_attempts(db: Path) -> None:
     from supercoder.problems.loading import BUNDLED_ROOT
+    from supercoder.runs.identity import RunConfig
     from supercoder.runs.metrics import summarize
-    from supercoder.runs.store import RunConfig, RunJournal, Store
+    from supercoder.runs.store import RunJournal, Store
     from supercoder.runs.strategies import Attempt, Outcome
     from supercoder.toolchain.baseline import baseline_asm
     from supercoder.types import Candidate, Status, Verdict

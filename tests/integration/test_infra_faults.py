@@ -22,7 +22,8 @@ from supercoder.models.http import MAX_ANSWER_CHARS, RetryPolicy
 from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.identity import RunConfig
+from supercoder.runs.store import Store
 from supercoder.runs.strategies import make_verifier
 from supercoder.types import Status, Verdict
 from supercoder.verify.evaluate import CheckConfig

@@ -15,8 +15,9 @@ from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.models.scripted import ScriptedModel
 from supercoder.report.page import build_page, load_run
 from supercoder.runs.eval_run import run_eval
+from supercoder.runs.identity import RunConfig
 from supercoder.runs.metrics import batch_stats, summarize
-from supercoder.runs.store import SCHEMA_VERSION, RunConfig, Store
+from supercoder.runs.store import SCHEMA_VERSION, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import RunSummary
 from supercoder.types import Candidate, Status, Verdict

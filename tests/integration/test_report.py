@@ -161,7 +161,8 @@ def test_report_renders_in_headless_chromium(store, tmp_path):
 
 def test_loads_a_run_from_the_sqlite_store(tmp_path):
     from supercoder.problems.loading import write_problem
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.identity import RunConfig
+    from supercoder.runs.store import Store
     from supercoder.runs.strategies import Attempt, Outcome
     from supercoder.types import Candidate, Problem, Speedup, Status, TestCase, Verdict
 

@@ -11,7 +11,8 @@ from supercoder.errors import UserError
 from supercoder.models.base import Sampling
 from supercoder.models.scripted import ScriptedModel
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.identity import RunConfig
+from supercoder.runs.store import Store
 from supercoder.runs.strategies import StrategyConfig, make_verifier
 from supercoder.types import Status, Verdict
 from supercoder.verify.evaluate import CheckConfig, evaluate

@@ -108,7 +108,8 @@ def by_check(problem: Problem, asm: str, tmp: Path) -> tuple[float, str]:
 def by_eval(problem: Problem, asm: str, tmp: Path) -> tuple[float, str]:
     from supercoder.models.scripted import ScriptedModel
     from supercoder.runs.eval_run import run_eval
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.identity import RunConfig
+    from supercoder.runs.store import Store
 
     store = Store(tmp / f"{problem.name}.sqlite")
     config = RunConfig(model="scripted", benchmark=problem.name, concurrency=1)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.identity import RunConfig
+from supercoder.runs.store import Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.training.sft import SftConfig, sft_examples, train_sft
 from supercoder.types import Candidate

@@ -21,6 +21,7 @@ from supercoder.errors import UserError, printable
 from supercoder.models.base import Sampling
 from supercoder.models.providers import load_model
 from supercoder.prompting.answers import AnswerForm, Context, check_modes
+from supercoder.runs.identity import RunConfig
 from supercoder.runs.registry import (
     BUILDS,
     canonical,
@@ -29,7 +30,6 @@ from supercoder.runs.registry import (
     names,
     strategy_class,
 )
-from supercoder.runs.store import RunConfig
 from supercoder.runs.strategies import StrategyConfig
 from supercoder.runs.trials import DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
@@ -46,7 +46,7 @@ from supercoder.verify.service import VerifyConfig
 
 if TYPE_CHECKING:
     from supercoder.models.base import Model
-    from supercoder.runs.store import RunConfig
+    from supercoder.runs.identity import RunConfig
     from supercoder.runs.strategies import StrategyConfig
     from supercoder.verify.evaluate import CheckConfig
     from supercoder.verify.service import VerifyConfig

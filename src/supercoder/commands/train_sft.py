@@ -12,7 +12,7 @@ import typer
 from supercoder.commands import options  # noqa: F401  (declares the shared flags it reuses)
 from supercoder.commands.optionset import with_config
 from supercoder.errors import UserError
-from supercoder.training.sft import SftConfig, train_sft
+from supercoder.training.sft import SftConfig, check_examples, train_sft
 from supercoder.training.trace import read_rows
 
 
@@ -36,5 +36,7 @@ def sft(
     if (from_run is None) == (examples is None):
         raise UserError("give one of --from-run RUN or --examples FILE.jsonl")
     rows = read_rows(examples, "SFT examples") if examples is not None else None
+    if rows is not None:
+        check_examples(rows, str(examples))
     opts = replace(opts, run=from_run or str(examples))
     typer.echo(json.dumps(train_sft(opts, rows), indent=2, default=str))

@@ -31,8 +31,9 @@ from supercoder.engine import current
 from supercoder.models.deadline import Deadline
 from supercoder.paths import cache_dir
 from supercoder.runs.dispatch import search
+from supercoder.runs.identity import RunConfig
 from supercoder.runs.metrics import summarize
-from supercoder.runs.store import RunConfig, RunJournal, Store
+from supercoder.runs.store import RunJournal, Store
 from supercoder.runs.strategies import Outcome, OutcomeMeta, Verifier, make_verifier
 from supercoder.runs.summary import RunSummary
 from supercoder.toolchain.baseline import baseline_asm

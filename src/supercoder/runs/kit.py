@@ -1,6 +1,7 @@
 """The strategy kit: everything a search strategy needs, from one public module.
 
-A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin") is a class with
+A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin"; it imports this module as
+``supercoder.kit``) is a class with
 ``name``, ``Config``, ``models`` and ``search(problem, ask, verify, journal) -> Outcome``
 (``Strategy``). From here it takes:
 

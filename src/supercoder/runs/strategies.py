@@ -293,7 +293,7 @@ class Strategy(Protocol):
 
     An attempt's ``Origin`` carries the strategy's own provenance record (a frozen
     dataclass with a ``kind``, registered with ``types.register_provenance``). Everything
-    a strategy needs is in one public module: ``supercoder.runs.kit``.
+    a strategy needs is in one public module: ``supercoder.kit`` (``runs/kit.py``).
     """
 
     name: ClassVar[str]

@@ -12,7 +12,8 @@ from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.errors import require
 from supercoder.models import load_model
 from supercoder.runs.eval_run import run_eval
-from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.identity import RunConfig
+from supercoder.runs.store import Store
 
 
 def load_tokenizer(model: str) -> Any:

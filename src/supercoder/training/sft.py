@@ -107,6 +107,31 @@ def sft_examples(
     return rows
 
 
+def check_examples(rows: Sequence[dict[str, Any]], where: str) -> None:
+    """Refuse rows TRL cannot train on, in one line naming the first bad one: each needs
+    a ``prompt`` and a ``completion`` of one form, both text or both message lists
+    (``[{"role": ..., "content": ...}]``, what ``dataset export-trace`` writes)."""
+
+    def form(value: Any) -> str | None:
+        if isinstance(value, str):
+            return "text"
+        if (
+            isinstance(value, list)
+            and value
+            and all(isinstance(m, dict) and isinstance(m.get("content"), str) for m in value)
+        ):
+            return "messages"
+        return None
+
+    for i, row in enumerate(rows, 1):
+        prompt, completion = form(row.get("prompt")), form(row.get("completion"))
+        if prompt is None or completion is None or prompt != completion:
+            raise UserError(
+                f"{where}: row {i}: 'prompt' and 'completion' must both be text or both be "
+                f"message lists (got {prompt or 'neither'} and {completion or 'neither'})"
+            )
+
+
 def _target(base: str, program: str, answer: str) -> str:
     """The completion: the program in a fence, or (diff) the edits from the baseline."""
     if answer == "diff":

@@ -27,7 +27,7 @@ def test_eval_times_with_the_rewards_budget_on_a_server_too(monkeypatch):
     """``eval --reward SPEC,rounds=N --server URL``: the server times every answer with
     exactly N rounds (the budget the run's identity records); without it, adaptive."""
     from supercoder.commands.eval import _remote_verifier
-    from supercoder.runs.store import RunConfig
+    from supercoder.runs.identity import RunConfig
     from supercoder.verify.client import ServiceClient
 
     monkeypatch.setattr(ServiceClient, "health", lambda self: {"status": "ok"})

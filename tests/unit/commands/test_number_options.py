@@ -148,7 +148,8 @@ def test_a_nan_or_infinite_option_is_refused(args, tmp_path):
 
 def test_a_stored_nan_setting_compares_equal_so_the_run_resumes(tmp_path):
     from supercoder.models.base import Sampling
-    from supercoder.runs.store import RunConfig, Store
+    from supercoder.runs.identity import RunConfig
+    from supercoder.runs.store import Store
     from supercoder.runs.strategies import StrategyConfig
 
     store = Store(tmp_path / "r.sqlite")

@@ -7,7 +7,8 @@ from dataclasses import replace
 
 import pytest
 
-from supercoder.runs.store import RunConfig, Store
+from supercoder.runs.identity import RunConfig
+from supercoder.runs.store import Store
 from supercoder.runs.strategies import Attempt, Outcome, choose_best
 from supercoder.types import Candidate, Origin, Status, Verdict
 

@@ -110,7 +110,7 @@ def test_the_summary_pays_the_runs_reward_through_its_one_definition():
 
 
 def test_the_reward_is_part_of_a_runs_identity():
-    from supercoder.runs.store import RunConfig
+    from supercoder.runs.identity import RunConfig
 
     assert RunConfig("m", "val").identity().reward is None  # as runs stored before it
     chosen = RunConfig("m", "val", reward="binary:threshold=1.1").identity()
@@ -119,7 +119,8 @@ def test_the_reward_is_part_of_a_runs_identity():
 
 
 def test_a_recomputed_percentile_summary_pays_with_the_pools_the_run_kept(tmp_path):
-    from supercoder.runs.store import RunConfig, leaderboard_rows
+    from supercoder.runs.identity import RunConfig
+    from supercoder.runs.store import leaderboard_rows
 
     db = tmp_path / "runs.sqlite"
     store = Store(db)

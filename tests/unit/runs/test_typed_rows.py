@@ -8,7 +8,8 @@ import sqlite3
 import pytest
 
 from supercoder.errors import UserError
-from supercoder.runs.store import JSON_FORMAT_VERSION, RunConfig, RunIdentity, RunRow, Store
+from supercoder.runs.identity import RunConfig, RunIdentity
+from supercoder.runs.store import JSON_FORMAT_VERSION, RunRow, Store
 from supercoder.runs.summary import SUMMARY_FORMAT_VERSION, RunContext, RunSummary
 
 

@@ -5,7 +5,10 @@ tests/integration/test_training_sft.py."""
 
 from __future__ import annotations
 
-from supercoder.training.sft import worth_learning
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.training.sft import check_examples, worth_learning
 from supercoder.types import Speedup, Status, Verdict
 
 
@@ -21,3 +24,18 @@ def test_worth_learning():
     assert not worth_learning(ok(2.0, 1.9, 2.1, identical=True))
     assert not worth_learning(Verdict("p", Status.WRONG_OUTPUT))
     assert not worth_learning(Verdict("p", Status.OK))  # untimed: not shown faster
+
+
+def test_sft_rows_of_mixed_forms_are_refused_in_one_line():
+    said = [{"role": "user", "content": "faster"}]
+    answered = [{"role": "assistant", "content": "ret"}]
+    check_examples([{"prompt": said, "completion": answered}], "sft.jsonl")
+    check_examples([{"prompt": "faster", "completion": "ret"}], "sft.jsonl")
+    # a message-list prompt with a text completion once reached TRL: "unexpected TypeError"
+    for bad, got in (
+        ({"prompt": said, "completion": "ret"}, "messages and text"),
+        ({"prompt": said}, "messages and neither"),
+        ({"prompt": [{"role": "user"}], "completion": answered}, "neither and messages"),
+    ):
+        with pytest.raises(UserError, match=f"sft.jsonl: row 2: .*got {got}"):
+            check_examples([{"prompt": "a", "completion": "b"}, bad], "sft.jsonl")
