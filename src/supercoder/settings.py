@@ -80,6 +80,7 @@ class ProblemSettings:
     answer_joined: tuple[str, ...] = ()  # further units #included into source.c (the answer)
     generator: str | None = None  # the input generator's file (else gen.py)
     exit_code: int = 0  # the exit status of every official run
+    cpu_limit: float | None = None  # CPU seconds per run of a check, above the default's
     reads_input: bool = True  # false: the output does not depend on the input
     # -- what supercoder's tools write ----------------------------------------------------
     too_small: bool = False  # problem init: runs too short to time

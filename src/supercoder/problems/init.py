@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import math
 import os
 import random
 import re
@@ -701,29 +702,35 @@ def _fill(
         meta["answer_why"] = opts.answer_why
     if not reads_input:
         meta["reads_input"] = False
-    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
     cpu = tuple(float(r.cpu_seconds.get("O3", 0.0)) for r in runs)
-    warnings += _near_check_limit([t.name for t in tests], cpu)
+    own_limit, slow = check_cpu_limit([t.name for t in tests], cpu)
+    if own_limit is not None:
+        meta["cpu_limit"] = own_limit
+    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+    warnings += slow
     return _Filled(disagreements, reads_input, warnings, cpu)
 
 
 NEAR_LIMIT_SHARE = 0.4  # a test whose reference takes more of a check's CPU limit is named
+MAX_CHECK_CPU = 3600.0  # the most CPU seconds per run a problem may declare
 
 
-def _near_check_limit(names: Sequence[str], cpu: Sequence[float]) -> list[str]:
-    """A warning naming the tests whose -O3 reference takes over ``NEAR_LIMIT_SHARE`` of
-    the CPU a check gives each run (``Limits().cpu_seconds``; a busy machine's wall
-    time is retried, a candidate as slow as the baseline is not)."""
-    limit = Limits().cpu_seconds
-    slow = [
-        f"{n} ({c:.1f} s)" for n, c in zip(names, cpu, strict=True) if c > NEAR_LIMIT_SHARE * limit
-    ]
+def check_cpu_limit(names: Sequence[str], cpu: Sequence[float]) -> tuple[float | None, list[str]]:
+    """The problem's own CPU limit per run of a check and the line that says so, where
+    its -O3 reference takes over ``NEAR_LIMIT_SHARE`` of the default
+    (``Limits().cpu_seconds``) on a test: the slowest test's CPU over that share, whole
+    seconds, so the baseline and a candidate up to 2.5x slower than it are never stopped
+    as a timeout on a test the problem itself brought (None, []: the default does)."""
+    default = Limits().cpu_seconds
+    slow = [(n, c) for n, c in zip(names, cpu, strict=True) if c > NEAR_LIMIT_SHARE * default]
     if not slow:
-        return []
-    return [
-        f"the reference runs {', '.join(slow[:4])} of CPU on a test, near the {limit:g} s a "
-        f"check gives each run: a candidate a little slower fails it as a timeout; give "
-        f"check and eval a higher --cpu-limit, or a smaller input"
+        return None, []
+    limit = min(MAX_CHECK_CPU, float(math.ceil(max(c for _, c in slow) / NEAR_LIMIT_SHARE)))
+    shown = ", ".join(f"{n} ({c:.1f} s)" for n, c in slow[:4])
+    return limit, [
+        f"the reference runs {shown} of CPU on a test, most of the {default:g} s a check "
+        f"gives each run by default: this problem's checks give each run {limit:g} s "
+        f"(problem.json cpu_limit) and take longer; a smaller input makes them quicker"
     ]
 
 

@@ -33,6 +33,9 @@ a check of their own (``_CHECKS``: a shape beyond the type).
 ``generator``             a relative path: the input generator (``problems.generator``)
 ``exit_code``             an integer 0-255: the exit status of every official run
                           (the reference's and every candidate's), 0 by default
+``cpu_limit``             a number of seconds, 0.01-3600: the CPU a check gives each run
+                          when above the default (``problem init`` writes it for a slow
+                          reference)
 ``reads_input``           true/false: false when the program's output does not depend
                           on its input (``problem init`` found it; ``Problem.memorizable``)
 ``llm_generator``         a string: the model that wrote ``llm_gen.py`` and
@@ -216,6 +219,11 @@ def _boolean(value: Any) -> str | None:
     return None if isinstance(value, bool) else f"must be true or false, got {_kind(value)}"
 
 
+def _cpu_limit(value: Any) -> str | None:
+    ok = (_integer(value) or isinstance(value, float)) and 0.01 <= value <= 3600
+    return None if ok else f"must be a number of seconds from 0.01 to 3600, got {_kind(value)}"
+
+
 def _exit_code(value: Any) -> str | None:
     if not _count(value) or value > 255:
         return f"must be an integer from 0 to 255, got {_kind(value)}"
@@ -239,6 +247,7 @@ _CHECKS = {
     "answer_why": _string,
     "answer_joined": _headers,
     "exit_code": _exit_code,
+    "cpu_limit": _cpu_limit,
     "generator": _generator,
     "reads_input": _boolean,
     "llm_generator": _text,

@@ -159,13 +159,25 @@ class Untimed:
     binary: bytes | None = field(default=None, repr=False)
 
 
+def for_problem(config: CheckConfig, problem: Problem) -> CheckConfig:
+    """``config`` with the problem's own CPU limit per run where it declares a larger one
+    (``problem.json`` ``cpu_limit``: ``problem init`` writes it when the reference takes
+    most of the default on a test), its wall limit twice that plus 5 s: a baseline as slow
+    as its reference never fails its own tests as a timeout, on any path."""
+    own = problem.settings.cpu_limit
+    if own is None or own <= config.limits.cpu_seconds:
+        return config
+    wall = max(config.limits.wall_seconds, 2 * own + 5)
+    return replace(config, limits=replace(config.limits, cpu_seconds=own, wall_seconds=wall))
+
+
 def check_candidate(
     problem: Problem, candidate: Candidate | str | None, config: CheckConfig = CheckConfig()
 ) -> Untimed:
     """The cascade's first stages: refuse (no answer), build, correctness on every test
     (hidden ones too), in a sandbox of its own and holding no timing slot. The verdict
     says whether the problem is ``memorizable`` (it reads no input)."""
-    checked = _check_candidate(problem, candidate, config)
+    checked = _check_candidate(problem, candidate, for_problem(config, problem))
     return replace(checked, verdict=_marked(problem, checked.verdict))
 
 
@@ -382,7 +394,8 @@ def time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfig
     verdict each, in order. A candidate that is not correct keeps its verdict. Should
     the baseline fail in the shared sandbox, each candidate is timed again alone, so
     the blame falls on the one that broke its sandbox (``_blame``)."""
-    return [_marked(problem, v) for v in _time_group(problem, checked, config)]
+    own = for_problem(config, problem)
+    return [_marked(problem, v) for v in _time_group(problem, checked, own)]
 
 
 def _time_group(problem: Problem, checked: Sequence[Untimed], config: CheckConfig) -> list[Verdict]:
