@@ -9,6 +9,7 @@ runs) and ``DrawOptions`` (where the timed inputs come from); ``init_config`` ma
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
@@ -359,11 +360,7 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             "input visible"
         )
     elif report.too_small and "every drawn input gets the same output" not in report.domain:
-        typer.echo(
-            "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
-            '"too_small": true): no speedup can be timed on it; give larger inputs, declare '
-            "larger constraints (--constraint) or a generator with larger SIZES"
-        )
+        typer.echo(too_small_note(report.domain))
     elif report.stale and not report.hidden:
         typer.echo(
             f"note: checks may be untimed: no input the model has not seen can be drawn "
@@ -388,3 +385,27 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             "default training reward pays 0 on it; the build search optimizes it as usual."
         )
         typer.echo(f"note: {report.sizes}")
+
+
+_REFUSED_LARGER = re.compile(r"growth stopped at ([^ ]+) \((runtime_error|wrong_output|timeout)")
+
+
+def too_small_note(domain: str) -> str:
+    """init's note on a problem whose whole input domain runs under the meter's floor:
+    what to give, unless the program itself fails on larger inputs (its domain line says
+    growth stopped on a failure): then no input can be larger, and the note says so."""
+    head = (
+        "note: the whole input domain runs under 5 ms of reference CPU (problem.json "
+        '"too_small": true): no speedup can be timed on it; '
+    )
+    refused = _REFUSED_LARGER.search(domain)
+    if refused:
+        return head + (
+            f"the program itself fails on inputs larger than {refused.group(1)} the largest "
+            f"seen ({refused.group(2)}): its own bounds (fixed arrays, a size it checks) "
+            "keep every input this short, so only a build with larger bounds can be timed"
+        )
+    return head + (
+        "give larger inputs, declare larger constraints (--constraint) or a generator "
+        "with larger SIZES"
+    )
