@@ -47,7 +47,7 @@ def test_every_option_of_the_model_commands_shows_its_default():
     for command in ("eval", "optimize", "check", "train grpo"):
         rows = _rows(command)
         assert rows and all(default for _, default, _ in rows), (command, rows)
-        shown = runner.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "400"}).output
+        shown = runner.invoke(app, [*command.split(), "--help"], env=_plain(400)).output
         options = [r for r in rows if r[0].startswith("`-") and r[1] != "required"]
         assert shown.count("[default: ") >= len(options), (command, shown)
         # rich once ate hand-written "[default: ...]" and left "per problem ." behind
@@ -72,6 +72,14 @@ def _option_rows(help_text: str) -> dict[str, str]:
     return rows
 
 
+def _plain(columns: int) -> dict[str, str | None]:
+    """A plain terminal of ``columns``: with LINES too, rich takes the size as given, and
+    no colour switch an earlier test's library may have set makes it a dumb terminal."""
+    off = dict.fromkeys(("FORCE_COLOR", "PY_COLORS", "TTY_COMPATIBLE", "NO_COLOR", "TERM"))
+    size = {"COLUMNS": str(columns), "LINES": "50", "JUPYTER_COLUMNS": str(columns)}
+    return {**off, **size, "JUPYTER_LINES": "50"}
+
+
 def test_every_option_line_shows_its_default_plainly():
     """Each option of every command says ``[default: ...]`` (or ``[required]``) in
     ``--help``, written as it is: typer prints a worded default (``none``, ``off``,
@@ -80,7 +88,7 @@ def test_every_option_line_shows_its_default_plainly():
     commands = re.findall(r"^## `supercoder (.+?)`", reference_markdown(), re.M)
     assert {"eval", "problem init", "train verl", "serve", "report"} <= set(commands)
     for command in commands:
-        shown = runner.invoke(app, [*command.split(), "--help"], env={"COLUMNS": "300"})
+        shown = runner.invoke(app, [*command.split(), "--help"], env=_plain(300))
         assert shown.exit_code == 0, shown.output
         rows = _option_rows(shown.output)
         if command in ("eval", "optimize", "check"):
@@ -91,14 +99,14 @@ def test_every_option_line_shows_its_default_plainly():
                 continue
             assert "[default: " in row or "[required]" in row, (command, option, row)
             assert "[default: (" not in row, (command, option, row)
-    optimize = _option_rows(runner.invoke(app, ["optimize", "--help"]).output)  # 80 columns
+    optimize = _option_rows(runner.invoke(app, ["optimize", "--help"], env=_plain(80)).output)
     assert "[default: 120]" in optimize["--budget"]  # the build search's budget, not "none"
     assert "[default: none: --strategy builds]" in optimize["--model"]
     assert "[default: off]" in optimize["--json"]
 
 
 def test_the_exit_codes_in_the_help_are_the_ones_commands_use():
-    top = CliRunner().invoke(app, ["--help"], env={"COLUMNS": "400"}).output
+    top = CliRunner().invoke(app, ["--help"], env=_plain(400)).output
     flat = " ".join(top.replace("│", " ").split())
     for code, meaning in EXIT_CODES.items():
         assert f"{code} {meaning}" in flat
