@@ -80,31 +80,6 @@ def _plain(columns: int) -> dict[str, str | None]:
     return {**off, **size, "JUPYTER_LINES": "50"}
 
 
-def test_every_option_line_shows_its_default_plainly():
-    """Each option of every command says ``[default: ...]`` (or ``[required]``) in
-    ``--help``, written as it is: typer prints a worded default (``none``, ``off``,
-    ``120``) in parentheses unless ``optionset.plain_defaults`` is applied."""
-    runner = CliRunner()
-    commands = re.findall(r"^## `supercoder (.+?)`", reference_markdown(), re.M)
-    assert {"eval", "problem init", "train verl", "serve", "report"} <= set(commands)
-    for command in commands:
-        shown = runner.invoke(app, [*command.split(), "--help"], env=_plain(300))
-        assert shown.exit_code == 0, shown.output
-        rows = _option_rows(shown.output)
-        if command in ("eval", "optimize", "check"):
-            assert {"--no-time", "--unsafe-no-sandbox"} <= rows.keys()
-        assert "--help" in rows, (command, shown.output)
-        for option, row in rows.items():
-            if option == "--help":
-                continue
-            assert "[default: " in row or "[required]" in row, (command, option, row)
-            assert "[default: (" not in row, (command, option, row)
-    optimize = _option_rows(runner.invoke(app, ["optimize", "--help"], env=_plain(80)).output)
-    assert "[default: 120]" in optimize["--budget"]  # the build search's budget, not "none"
-    assert "[default: none: --strategy builds]" in optimize["--model"]
-    assert "[default: off]" in optimize["--json"]
-
-
 def test_the_exit_codes_in_the_help_are_the_ones_commands_use():
     top = CliRunner().invoke(app, ["--help"], env=_plain(400)).output
     flat = " ".join(top.replace("│", " ").split())
