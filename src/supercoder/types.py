@@ -347,10 +347,58 @@ _NO_EXTRA: Mapping[str, Json] = MappingProxyType({})
 class StrategyProvenance:
     """What a strategy says of an answer beyond the common ``Origin``: one variant per
     strategy, a tagged union through the codec (stored with its ``kind``; ``Origin``'s
-    ``provenance``). A plugin strategy declares its own with ``register_provenance``."""
+    ``provenance``). A plugin strategy declares its own with ``register_provenance``.
+
+    What the run's readers ask of an answer's record, whatever its strategy (each method
+    says nothing by default; a strategy's record overrides what it knows): the report its
+    ``ancestry``, the figures and ``optimize`` its ``budget_note`` and ``note_header``,
+    and ``optimize`` what was ``tried``."""
 
     kind: ClassVar[str] = ""
     OMIT_DEFAULTS: ClassVar[bool] = True
+
+    def ancestry(self) -> tuple[int, ...]:
+        """The answer's ancestry in its run's program archive (``runs/archive.py``), seed
+        first: the report's lineage (empty: its strategy keeps none)."""
+        return ()
+
+    def budget_note(self) -> str:
+        """What the search left undone for lack of budget, and how to rerun it ('' when
+        nothing): a run's figures carry it (``ProblemRecord.search_note``)."""
+        return ""
+
+    def note_header(self) -> str:
+        """The line an answer file starts with to say ``budget_note`` ('' when nothing)."""
+        note = self.budget_note()
+        return f"# supercoder {self.kind}: {note}\n" if note else ""
+
+    def tried(self) -> Tried | None:
+        """What the search tried before it chose this answer, as ``optimize`` shows it
+        (None: the record does not say)."""
+        return None
+
+
+@dataclass(frozen=True)
+class TriedRow:
+    """One program a search tried, as a table shows it: its label, how far it got, its
+    speedup and 95% CI (None: not measured), why it stopped ('' when it did not)."""
+
+    label: str
+    status: str
+    speedup: float | None = None
+    ci: tuple[float | None, float | None] | None = None
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Tried:
+    """What a search tried for one answer (``StrategyProvenance.tried``): a title saying
+    what it spent and chose, every program it tried, in order, and what one is called
+    (the table's first column: ``build``, ``program``)."""
+
+    title: str
+    rows: tuple[TriedRow, ...] = ()
+    what: str = "program"
 
 
 P = TypeVar("P", bound=StrategyProvenance)

@@ -23,7 +23,11 @@ A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin"; it imports this
   (``read``/``write``); evolve's program database is kept so (``runs/archive.py``);
 - its provenance: subclass ``StrategyProvenance`` and register it with
   ``register_provenance("kind")``: it is stored with each answer and read back as that
-  class;
+  class; what it overrides of ``StrategyProvenance`` the run's readers show (``ancestry``:
+  the report's lineage; ``budget_note``/``note_header``: what the budget left undone;
+  ``tried``: ``optimize``'s table of what was tried, a ``Tried`` of ``TriedRow``s);
+- to seed another strategy's search (evolve's ``--start-from NAME``): a ``propose``
+  class method (``Proposes``);
 - the conversation, without assembling prompts: ``Conversation(problem, settings)``:
   ``first()`` the first prompt, ``after(messages, attempt)`` the next prompt after this
   verdict, ``resolve(completion, origin)`` this answer as a candidate (a whole program or
@@ -45,6 +49,7 @@ from supercoder.runs.strategies import (
     Outcome,
     OutcomeMeta,
     ProgressStep,
+    Proposes,
     Strategy,
     StrategyConfig,
     Verifier,
@@ -55,6 +60,8 @@ from supercoder.types import (
     Origin,
     Problem,
     StrategyProvenance,
+    Tried,
+    TriedRow,
     Verdict,
     register_provenance,
 )
@@ -75,12 +82,15 @@ __all__ = [
     "OutcomeMeta",
     "Problem",
     "ProgressStep",
+    "Proposes",
     "RunTables",
     "Sampling",
     "Strategy",
     "StrategyConfig",
     "StrategyProvenance",
     "Tables",
+    "Tried",
+    "TriedRow",
     "Verdict",
     "Verifier",
     "check",
