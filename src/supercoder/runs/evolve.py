@@ -44,6 +44,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from supercoder.engine import current
+from supercoder.origin import Origin, StrategyProvenance, register_provenance
 from supercoder.plugins import flag
 from supercoder.prompting.parent_prompts import Parent
 from supercoder.runs.archive import Archive, MemoryArchive, StoredArchive
@@ -70,16 +71,7 @@ from supercoder.runs.strategies import (
     make_verifier,
 )
 from supercoder.toolchain.gcc import asm_digest
-from supercoder.types import (
-    Candidate,
-    Origin,
-    Problem,
-    Speedup,
-    Status,
-    StrategyProvenance,
-    Verdict,
-    register_provenance,
-)
+from supercoder.types import Candidate, Problem, Speedup, Status, Verdict
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from supercoder.models.base import Completion, Sampling
+from supercoder.origin import Origin, StrategyProvenance, Tried, TriedRow, register_provenance
 from supercoder.plugins import flag
 from supercoder.runs.conversation import Conversation
 from supercoder.runs.strategies import (
@@ -55,16 +56,7 @@ from supercoder.runs.strategies import (
     Verifier,
 )
 from supercoder.runs.tables import KeepsTables, RunTables, Tables
-from supercoder.types import (
-    Candidate,
-    Origin,
-    Problem,
-    StrategyProvenance,
-    Tried,
-    TriedRow,
-    Verdict,
-    register_provenance,
-)
+from supercoder.types import Candidate, Problem, Verdict
 from supercoder.verify.service import Checked
 
 __all__ = [

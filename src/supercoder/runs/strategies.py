@@ -294,9 +294,9 @@ class Strategy(Protocol):
       (``Proposes``: evolve's ``--start-from NAME`` asks the strategy named so).
 
     An attempt's ``Origin`` carries the strategy's own provenance record (a frozen
-    dataclass with a ``kind``, registered with ``types.register_provenance``; what it
+    dataclass with a ``kind``, registered with ``origin.register_provenance``; what it
     says of the answer to the report, the figures and ``optimize`` is the methods of
-    ``types.StrategyProvenance`` it overrides). Everything
+    ``origin.StrategyProvenance`` it overrides). Everything
     a strategy needs is in one public module: ``supercoder.kit`` (``runs/kit.py``).
     """
 

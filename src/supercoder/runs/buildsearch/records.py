@@ -12,16 +12,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from supercoder.codec import Json, JsonObject, decode, encode, opts
+from supercoder.origin import StrategyProvenance, Tried, TriedRow, register_provenance
 from supercoder.toolchain.flagspace import Build
 from supercoder.toolchain.isa import Target
-from supercoder.types import (
-    Speedup,
-    StrategyProvenance,
-    Tried,
-    TriedRow,
-    Verdict,
-    register_provenance,
-)
+from supercoder.types import Speedup, Verdict
 
 HEADER = "# supercoder compiler: "  # an answer's first lines: which build, why (as before)
 
