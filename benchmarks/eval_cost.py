@@ -1,8 +1,9 @@
 """Where ``eval --strategy builds`` spends its time on one problem, beside its ``--budget``.
 
 The build search runs in this process (inline verification, as ``eval --workers 1``
-does in its worker), each phase metered by wall seconds and CPU seconds (this process
-and the sandboxed runs it waited for), exclusive of the phases it calls:
+does in its worker), each phase metered by wall seconds, exclusive of the phases it
+calls (a sandbox's runs are reaped when it closes, so CPU is only told in all: this
+process and every run it waited for):
 
     compile builds      toolchain builds (PGO builds run the visible tests to train)
     correctness         every test run by each candidate (visible and hidden)
@@ -112,12 +113,12 @@ def main() -> int:
     charged = getattr(result, "cpu_seconds", float("nan"))
 
     def table(meter: Meter, title: str) -> None:
-        print(f"\n{title:<28} {'wall s':>8} {'cpu s':>8} {'calls':>6}")
-        for lab in sorted(meter.wall, key=lambda k: -meter.cpu[k]):
-            print(f"{lab:<28} {meter.wall[lab]:8.1f} {meter.cpu[lab]:8.1f} {meter.calls[lab]:6d}")
-        rest_w = wall - sum(meter.wall.values())
-        rest_c = cpu - sum(meter.cpu.values())
-        print(f"{'other':<28} {rest_w:8.1f} {rest_c:8.1f}")
+        print(f"\n{title:<28} {'wall s':>8} {'share':>6} {'calls':>6}")
+        for lab in sorted(meter.wall, key=lambda k: -meter.wall[k]):
+            w = meter.wall[lab]
+            print(f"{lab:<28} {w:8.1f} {w / wall:6.0%} {meter.calls[lab]:6d}")
+        rest = wall - sum(meter.wall.values())
+        print(f"{'other':<28} {rest:8.1f} {rest / wall:6.0%}")
 
     print(f"problem {problem.name}: --budget {args.budget:g} --samples {args.samples}")
     table(activity, "activity")
