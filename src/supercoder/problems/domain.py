@@ -22,10 +22,17 @@ init``, stored in ``input_model.json`` ``domain``; else cached by content):
 3. **sizes**: sizes (header numbers, counts, lengths) are grown upward (``grow``) while
    the reference runs the largest draws cleanly within ``TOP_SECONDS`` of CPU and the
    draw within the host's budget (``inputmodel.DRAW_CHARS``); a model whose visible
-   inputs already run longer is shrunk to it. The top stratum of every check's draws is
-   that size;
+   inputs already run longer than ``SLOW_SECONDS`` is **shrunk first** (``shrink``),
+   before any draw is judged at the visible sizes (seconds each, minutes judged in
+   full): cheap sizes probed first, -O3 only, each run stopped at ``PROBE_OVER`` times
+   the budget; an interpreter's scripts each on their own (``pick_grow``). The top
+   stratum of every check's draws is that size;
 4. a final batch over the whole domain runs the full judge; a refusal there narrows the
    values first, then the sizes (halved), never the source.
+
+The search's budgets (``SEARCH_SECONDS``, ``FINAL_SECONDS``) are CPU seconds actually
+spent (the judge's runs and the host's drawing), ``WALL_FACTOR`` times that in wall
+seconds at most.
 
 Declared constraints (``input_model.json`` ``constraints``, ``problem init
 --constraint``) bound every field they name: growth and widening never pass them.
@@ -77,11 +84,19 @@ DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
 TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
 FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
 GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
-SEARCH_SECONDS = 90.0  # wall seconds the domain's search may take before its final check
-# wall seconds its final check may take after that (a draw is judged by -O3 twice, -O0
+# CPU seconds (the reference's runs and the host's drawing, as spent: a loaded machine's
+# waiting is not counted) the domain's search may take before its final check
+SEARCH_SECONDS = 90.0
+# CPU seconds its final check may take after that (a draw is judged by -O3 twice, -O0
 # and a sanitizer build: of a program whose visible input runs for seconds, minutes):
 # past it the draws not yet judged are not, and the visible span is kept
 FINAL_SECONDS = 60.0
+WALL_FACTOR = 4.0  # either budget also ends this many times over in wall seconds
+# visible inputs whose reference run is longer than this are shrunk first (``shrink``):
+# every later draw is judged at the sizes found, never at the visible ones
+SLOW_SECONDS = 8 * 0.025
+PROBE_OVER = 4.0  # a probe's reference run is stopped past this many times TOP_SECONDS
+SHRINK_PROBES = 12  # probes at most per script (or model) while shrinking
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
 SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
@@ -213,6 +228,7 @@ class Judge:
         self.problem = problem
         self._visible: Behaviour | None = None
         self._san: Path | None | bool = False
+        self.cpu = 0.0  # CPU seconds of every run this judge made (its budget's meter)
 
     def _sanitizer(self) -> Path | None:
         if self._san is False:
@@ -264,12 +280,18 @@ class Judge:
             limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
             exit_code = self.problem.exit_code
             with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
-                first = [box.run(levels[0], data) for data in inputs]
+
+                def run(level: str, data: bytes):
+                    done = box.run(level, data)
+                    self.cpu += done.cpu_seconds
+                    return done
+
+                first = [run(levels[0], data) for data in inputs]
                 # the other levels only where the first ran cleanly: an input that timed
                 # out once is not run to its limit again (a drawn loop count of 2^31)
                 return [first] + [
                     [
-                        box.run(level, d) if r.clean_exit else r
+                        run(level, d) if r.clean_exit else r
                         for d, r in zip(inputs, first, strict=True)
                     ]
                     for level in levels[1:]
@@ -287,7 +309,9 @@ class Judge:
                 memory_mb=1 << 25,  # the shadow's reservation; RSS: hard_rss_limit_mb
                 idle_seconds=None,
             )
-            return run_isolated(["./san"], work, limits=limits, stdin=data, env=SANITIZE_ENV)
+            done = run_isolated(["./san"], work, limits=limits, stdin=data, env=SANITIZE_ENV)
+            self.cpu += done.cpu_seconds
+            return done
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
@@ -296,14 +320,14 @@ class Judge:
         inputs: Sequence[bytes],
         full: bool = True,
         seconds: float = DRAW_SECONDS,
-        deadline: float | None = None,
+        deadline: float | Callable[[], bool] | None = None,
     ) -> list[DrawRun]:
         """Each input judged: the -O3 reference runs cleanly within ``seconds`` (twice,
         printing the same, when ``full``), and with ``full`` also -O0 prints the same
         (where it does on the visible inputs) and the sanitizer build reports nothing
         the visible inputs do not. ``deadline`` (``time.monotonic()``): ``Spent`` where
         it passes before a draw's sanitizer run (the longest: minutes on a slow program),
-        never a draw judged as failing for want of time."""
+        never a draw judged as failing for want of time; a callable: whether it passed."""
         if not inputs:
             return []
         levels = ["O3", "O3"] if full else ["O3"]
@@ -330,7 +354,9 @@ class Judge:
                 continue
             if san is not None:
                 seen = self.visible()
-                if deadline is not None and time.monotonic() > deadline:
+                if deadline is not None and (
+                    deadline() if callable(deadline) else time.monotonic() > deadline
+                ):
                     raise Spent()
                 srun = self._run_sanitizer(san, data)
                 new = signatures(srun.stderr) - seen.signatures
@@ -695,6 +721,16 @@ def small_top(model: InputModel) -> int | None:
     return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
 
 
+def _scripts(model: InputModel) -> int:
+    """How many visible scripts an interpreter's model draws from (0: not scripts)."""
+    if not model.spec.get("script"):
+        return 0
+    for node in model.spec.get("body") or []:
+        if isinstance(node, dict) and isinstance(node.get("pick"), list):
+            return len(node["pick"])
+    return 0
+
+
 def _has_steps(model: InputModel) -> bool:
     """Does some integer of the model have a common step (``"mult"``) to draw by?"""
     return '"mult"' in json.dumps(model.spec.get("body"))
@@ -741,12 +777,13 @@ class _Calibration:
         self.scale = 1.0  # the smallest scale the last batch's draws were made at
         self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
         self._limit: float | None = None
-        # the search stops trying larger or wider draws past this (the final check of
-        # what it found still runs: bounded by its four batches)
-        self.deadline = time.monotonic() + SEARCH_SECONDS
+        # the search stops trying larger or wider draws once it has spent
+        # ``SEARCH_SECONDS`` of CPU (the final check of what it found still runs, up to
+        # ``FINAL_SECONDS`` more: past it nothing more is judged)
+        self.host_start = time.process_time()
         self.searching = True
-        # the final check's end: past it nothing more is judged (``FINAL_SECONDS``)
-        self.final_deadline = self.deadline + FINAL_SECONDS
+        self.visible_cpu = 0.0  # the reference's CPU on the longest visible input
+        self._found: dict = {}  # what ``shrink`` found (kept where the budget runs out)
 
     def limit(self) -> float:
         """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
@@ -755,8 +792,22 @@ class _Calibration:
             own = sorted(self.own, key=len)[-VISIBLE_LIMIT:]
             runs = self.judge.judge(own, full=False, seconds=DRAW_SECONDS)
             longest = max((o.cpu if o.ok else DRAW_SECONDS for o in runs), default=0.0)
+            self.visible_cpu = longest
             self._limit = min(DRAW_SECONDS, max(1.0, 40 * TOP_SECONDS, 3 * longest))
         return self._limit
+
+    def used(self) -> float:
+        """CPU seconds the search has spent: the reference's runs (every build) and the
+        host's drawing."""
+        return self.judge.cpu + time.process_time() - self.host_start
+
+    def over(self) -> bool:
+        """Whether the search's budget (or, searching no more, its check's) is spent:
+        ``SEARCH_SECONDS`` (+ ``FINAL_SECONDS``) of CPU, or ``WALL_FACTOR`` times that in
+        wall seconds (a machine so loaded that the CPU budget would take hours)."""
+        budget = SEARCH_SECONDS if self.searching else SEARCH_SECONDS + FINAL_SECONDS
+        wall = time.monotonic() - self.started
+        return self.used() > budget or wall > WALL_FACTOR * budget
 
     def say(self, stage: str) -> None:
         if self.progress is not None:
@@ -765,22 +816,23 @@ class _Calibration:
     def spent(self) -> str:
         """The note that the search's (or, searching no more, its check's) wall budget
         is spent; noted once."""
+        kept = "the sizes shrunk to the budget kept" if "shrunk" in self._found else ""
         why = (
-            f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+            self.spent_note()
             if self.searching
-            else f"the domain search's {SEARCH_SECONDS + FINAL_SECONDS:.0f} s budget is "
-            "spent before its check: the visible span kept"
+            else f"the domain search's {SEARCH_SECONDS + FINAL_SECONDS:.0f} s CPU budget is "
+            f"spent before its check: {kept or 'the visible span kept'}"
         )
         if why not in self.notes:
             self.notes.append(why)
         return why
 
     def batch(
-        self, domain: dict, strata: Sequence[float], full: bool
+        self, domain: dict, strata: Sequence[float], full: bool, seconds: float | None = None
     ) -> tuple[int, int, float, str]:
-        """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
-        end = self.deadline if self.searching else self.final_deadline
-        if time.monotonic() > end:
+        """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``, the
+        reference held to ``seconds`` of CPU on each (default ``limit()``)."""
+        if self.over():
             return 0, 0, 0.0, self.spent()
         model = self.model.with_domain(domain)
         start = time.process_time()
@@ -798,9 +850,9 @@ class _Calibration:
             return 0, 0, 0.0, "it drew no new input"
 
         valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
-        end = self.deadline if self.searching else self.final_deadline
+        limit = self.limit() if seconds is None else seconds
         try:
-            outcomes = self.judge.judge(valid, full=full, seconds=self.limit(), deadline=end)
+            outcomes = self.judge.judge(valid, full=full, seconds=limit, deadline=self.over)
         except Spent:
             why = self.spent()
             return 0, 0, 0.0, why
@@ -813,7 +865,15 @@ class _Calibration:
 
     def run(self) -> dict:
         domain: dict = {}
-        self.say("drawing within the visible span")
+        if _sizes(self.model):
+            self.limit()  # the visible inputs' own CPU (once)
+            if self.visible_cpu > SLOW_SECONDS:
+                self.say(
+                    f"the visible inputs run up to {self.visible_cpu:.2f} s: finding "
+                    f"the sizes that run within {1000 * TOP_SECONDS:.0f} ms first"
+                )
+                domain = self.shrink(domain)
+        self.say("drawing within the " + ("sizes found" if domain else "visible span"))
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
         if not n and why == self.spent_note():  # out of time, not refused: as seen
             return self.final(domain)
@@ -827,7 +887,7 @@ class _Calibration:
             for refine in REFINEMENTS:
                 if "multiples" in refine and not multiples:
                     continue
-                trial = {"refine": list(refine)}
+                trial = {**domain, "refine": list(refine)}
                 clean, n, top, why = self.batch(trial, (0.3, 0.6, 0.9), True)
                 if n and clean == n:
                     domain, fallback = trial, None
@@ -860,7 +920,12 @@ class _Calibration:
             clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
             if n and clean == n:
                 domain = trial
-        if _sizes(self.model):
+        if domain.get("shrunk"):  # found at the start: the top again, as widened
+            if "widen" in domain or "letters" in domain:
+                _, n, top, _ = self.batch(domain, (0.95, 1.0), False)
+                if n:
+                    domain["top_seconds"] = round(top, 4)
+        elif _sizes(self.model):
             self.say("growing sizes while the reference runs them within 25 ms")
             grown = self.grow(domain)
             if grown.get("letters") and float(grown.get("top_seconds", 0)) < 1.5 * FLOOR_SECONDS:
@@ -983,18 +1048,89 @@ class _Calibration:
         low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
         return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
 
+    def shrink(self, domain: dict) -> dict:
+        """``domain`` with its sizes shrunk to the budget, found before any draw is judged
+        at the visible sizes (which run for seconds): each visible script on its own
+        (``pick_grow``: fib's cost is exponential in its literal, a loop's linear),
+        else the whole model (``grow``). Probed cheap sizes first (``fit``), every probe
+        -O3 only, its runs stopped at ``PROBE_OVER`` times the budget. Where no smaller
+        size runs cleanly, ``domain`` as it is (the visible span)."""
+        scripts = _scripts(self.model)
+        start = max(1e-6, min(1.0, TOP_SECONDS / max(self.visible_cpu, TOP_SECONDS) / 4))
+        if scripts > 1:
+            found = [self.fit({**domain, "pick": i}, start) for i in range(scripts)]
+            if all(f is None for f in found):
+                self.notes.append("no smaller size ran cleanly: the visible sizes kept")
+                return domain
+            factors = [f[0] if f else 1.0 for f in found]
+            top = max(f[1] for f in found if f)
+            shrunk = {**domain, "pick_grow": [round(g, 6) for g in factors]}
+        else:
+            one = self.fit(domain, start)
+            if one is None:
+                self.notes.append("no smaller size ran cleanly: the visible sizes kept")
+                return domain
+            shrunk = {**domain, "grow": round(one[0], 6)}
+            top = one[1]
+        low = min(0.5, (1.5 * FLOOR_SECONDS / top) ** 2) if top > 0 else 0.5
+        self._found = {
+            **shrunk,
+            "top_seconds": round(top, 4),
+            "low": round(low, 3),
+            "shrunk": round(self.visible_cpu, 3),
+        }
+        return dict(self._found)
+
+    def fit(self, domain: dict, start: float) -> tuple[float, float] | None:
+        """(the growth factor whose top draws run nearest under ``TOP_SECONDS``, their
+        CPU): from ``start`` (a size cheap to run) up by the measured shortfall, then
+        bisected between the largest within the budget and the smallest over it; at
+        most ``SHRINK_PROBES`` probes of two draws. None: no probed size ran cleanly."""
+        ok: tuple[float, float] | None = None
+        bad = math.inf
+        most = min(16.0, size_caps(self.model.spec))
+        g = start
+        stop = PROBE_OVER * TOP_SECONDS
+        for _ in range(SHRINK_PROBES):
+            clean, n, t, why = self.batch({**domain, "grow": g}, (0.95, 1.0), False, stop)
+            if not n and why == self.spent_note():
+                break
+            if n and clean == n and t <= TOP_SECONDS:
+                ok = (g, t)
+                if t >= TOP_SECONDS / 2:
+                    break
+                nxt = g * min(16.0, max(1.25, TOP_SECONDS / max(t, 1e-4)))
+            elif (n and clean == n) or "timeout" in why:  # over the budget
+                bad = g
+                nxt = g / 16 if ok is None else g
+            elif ok is None:  # a size the program refuses (too small?): larger
+                nxt = g * 4
+            else:
+                bad = g
+                nxt = g
+            if ok is not None and bad < math.inf:
+                nxt = math.sqrt(ok[0] * bad)
+            nxt = min(nxt, most)
+            if ok is not None and (nxt <= ok[0] * 1.05 or nxt >= bad / 1.05):
+                break
+            if nxt < 1e-6 or (ok is None and nxt == g):
+                break
+            g = nxt
+        return ok
+
     def spent_note(self) -> str:
-        return f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+        return f"the domain search's {SEARCH_SECONDS:.0f} s CPU budget is spent"
 
     def final(self, domain: dict) -> dict:
         self.searching = False
         self.say("checking the domain found")
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
-            if not n and why.endswith("the visible span kept"):  # out of time: nothing
-                # found beyond the visible span was checked, so none of it is kept
+            if not n and why.startswith("the domain search's"):  # out of time: nothing
+                # found beyond the visible span was checked, so none of it is kept but
+                # the sizes shrunk to the budget (the visible ones run for seconds)
                 keep = {k: v for k, v in domain.items() if k == "refine"}
-                domain = {**keep, "grow": 1.0}
+                domain = {**keep, **self._found} if self._found else {**keep, "grow": 1.0}
                 break
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
                 break
@@ -1109,8 +1245,26 @@ def describe(model: InputModel) -> str:
             if tops
             else f"sizes grown to {_x(grow)} the largest seen"
         )
+    elif d.get("pick_grow"):
+        each = ", ".join(_x(float(g)) for g in d["pick_grow"][:6])
+        parts.append(
+            f"each script's integer literals scaled on their own to the time budget ({each} "
+            "the literals seen"
+            + (
+                f"; the visible scripts run up to {float(d['shrunk']):.2f} s"
+                if d.get("shrunk")
+                else ""
+            )
+            + ")"
+        )
     elif grow < 1:
-        parts.append(f"sizes shrunk to {_x(grow)} the largest seen (the time budget)")
+        why = (
+            f"the visible inputs run up to {float(d['shrunk']):.2f} s: drawn at the "
+            f"{1000 * TOP_SECONDS:.0f} ms budget"
+            if d.get("shrunk")
+            else "the time budget"
+        )
+        parts.append(f"sizes shrunk to {_x(grow)} the largest seen ({why})")
     if widen > 1:
         parts.append("values beyond the range seen (to the integer type)")
     if d.get("letters"):
@@ -1130,6 +1284,8 @@ def describe(model: InputModel) -> str:
         parts.append(f"values within the range seen ({values[-1]})")
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
+    if d.get("shrunk"):
+        return f"{head}, drawn smaller than seen: " + ", ".join(parts)
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
         why = "" if d.get("steps") else f" ({_why_not_grown(d, model)})"
         return f"{head}: the visible span only{why}; " + ", ".join(parts)

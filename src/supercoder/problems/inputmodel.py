@@ -47,8 +47,10 @@ are drawn a column at a time (numpy), so an input of megabytes takes tens of
 milliseconds. ``{"pick": [BODY, ...]}``: one of these bodies (``"script": true``: the inputs are an
 interpreter's scripts, ``is_script``; each visible script is a body of its lines as
 written, fixed text around its integer literals, which are sizes: ``fib(35)`` is drawn
-as ``fib(27)``...``fib(35)``, grown or shrunk with the domain, never token soup; a
-line's ``"glue": true``: its fields joined with nothing between them).
+as ``fib(27)``...``fib(35)``, grown or shrunk with the domain (each script by a factor
+of its own where the domain has ``pick_grow``; a size shrunk below the range seen keeps
+the range's proportions), never token soup; a line's ``"glue": true``: its fields joined
+with nothing between them).
 ``"args": true``: the first line drawn is the run's command-line arguments
 (a program whose tests have ``tests/NAME.args``). ``"data_files": {ARGS: NAME}``: each
 script its own data file, named by its arguments' line. ``"data_file": NAME``: the inputs are
@@ -963,6 +965,17 @@ class _Draw:
         self.grow = min(float(1 << 40), max(1e-6, float(domain.get("grow", 1) or 1)))
         self.widen = min(float(1 << 64), max(1.0, float(domain.get("widen", 1) or 1)))
         self.letters = bool(domain.get("letters"))
+        # per visible script, a factor of its own on ``grow`` (``pick_grow``: each
+        # script's cost has its own law, fib's exponential, a loop's linear), and
+        # ``pick``: draw that script only (the domain's search, one script at a time)
+        picks = domain.get("pick_grow")
+        self.pick_grow = (
+            [min(float(1 << 20), max(1e-6, float(g or 1))) for g in picks]
+            if isinstance(picks, list)
+            else []
+        )
+        only = domain.get("pick")
+        self.pick_only = only if isinstance(only, int) and not isinstance(only, bool) else None
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
         self.multiples = "multiples" in refine
@@ -989,7 +1002,16 @@ class _Draw:
             if "pick" in node:  # one of the visible scripts
                 alternatives = [a for a in node["pick"] if isinstance(a, list)]
                 if alternatives:
-                    self.nodes(alternatives[self.rng.randrange(len(alternatives))], env, lines)
+                    i = self.rng.randrange(len(alternatives))
+                    if self.pick_only is not None and 0 <= self.pick_only < len(alternatives):
+                        i = self.pick_only
+                    grow = self.grow
+                    if i < len(self.pick_grow):
+                        self.grow = min(float(1 << 40), max(1e-6, grow * self.pick_grow[i]))
+                    try:
+                        self.nodes(alternatives[i], env, lines)
+                    finally:
+                        self.grow = grow
                 continue
             if "line" in node:
                 values = self.fields(node["line"], env)
@@ -1277,6 +1299,8 @@ class _Draw:
                 lo = dec["lo"]
             if "hi" in dec:
                 hi = min(hi, dec["hi"])
+            if hi < lo and self.grow < 1 and "lo" not in dec:  # shrunk below the span
+                lo = min(hi, int(round(lo * self.grow)))  # seen: the span scaled with it
             lo = min(lo, hi)
         elif dec:
             lo, hi = dec.get("lo", lo), dec.get("hi", hi)
