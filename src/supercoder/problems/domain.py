@@ -63,18 +63,14 @@ from pathlib import Path
 from supercoder.codec import FormatError, decode, encode, opts
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
-from supercoder.problems.generator import generator_sizes, run_generator
-from supercoder.problems.inputmodel import (
-    DRAW_CHARS,
-    INT32,
-    WIDEN_MIN,
-    DrawRefused,
-    InputModel,
+from supercoder.problems.constraints import (
     constraint_lines,
     resolve_constraints,
     size_caps,
     top_sizes,
 )
+from supercoder.problems.generator import generator_sizes, run_generator
+from supercoder.problems.inputmodel import DRAW_CHARS, INT32, WIDEN_MIN, DrawRefused, InputModel
 from supercoder.problems.outputs import outputs_match, problem_mode
 from supercoder.problems.validator import valid_inputs, validators_digest
 from supercoder.sandbox.box import Limits, open_sandbox

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from supercoder.errors import InfraError, UserError, read_regular
 from supercoder.paths import staging_prefix, temp_prefix
+from supercoder.problems.constraints import constraint_lines, parse_constraint
 from supercoder.problems.domain import (
     FLOOR_SECONDS,
     calibrate,
@@ -36,13 +37,7 @@ from supercoder.problems.domain import (
 )
 from supercoder.problems.fuzz import BYTES_DOMAIN, BYTES_SPAN, byte_files
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-from supercoder.problems.inputmodel import (
-    FILE,
-    InputModel,
-    constraint_lines,
-    infer,
-    parse_constraint,
-)
+from supercoder.problems.inputmodel import FILE, InputModel, infer
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, parse_mode

@@ -66,6 +66,7 @@ from supercoder.paths import (
     cache_dir,
     staging_prefix,
 )
+from supercoder.problems.constraints import size_caps
 from supercoder.problems.domain import (
     DRAW_SECONDS,
     FLOOR_SECONDS,
@@ -96,7 +97,7 @@ from supercoder.problems.fuzz import (
     mutate,
 )
 from supercoder.problems.generator import run_generator
-from supercoder.problems.inputmodel import DRAW_CHARS, model_for, size_caps
+from supercoder.problems.inputmodel import DRAW_CHARS, model_for
 from supercoder.problems.loading import generator_source
 from supercoder.problems.outputs import expected_output, problem_mode
 from supercoder.problems.validator import (
