@@ -71,18 +71,11 @@ from supercoder.problems.domain import (
     DRAW_SECONDS,
     FLOOR_SECONDS,
     GROW_MAX,
-    PROBES,
     SANITIZE,
-    TOP_GEN_SECONDS,
     TOP_SECONDS,
     Judge,
-    _timed_range,
     calibrated,
     describe,
-    generator_domain,
-    generator_size_range,
-    generator_timed_range,
-    listed_between,
     reference_runs,
     sanitizer_clean,
     tests_digest,
@@ -97,6 +90,15 @@ from supercoder.problems.fuzz import (
     mutate,
 )
 from supercoder.problems.generator import run_generator
+from supercoder.problems.gensizes import (
+    PROBES,
+    TOP_GEN_SECONDS,
+    _timed_range,
+    generator_domain,
+    generator_size_range,
+    generator_timed_range,
+    listed_between,
+)
 from supercoder.problems.inputmodel import DRAW_CHARS, model_for
 from supercoder.problems.loading import generator_source
 from supercoder.problems.outputs import expected_output, problem_mode
