@@ -87,7 +87,6 @@ MAX_BODY_BYTES = 64 << 20
 BODY_SECONDS = 60.0  # a body not received by then gets 408 (a client that trickles it)
 HEADER_SECONDS = 10.0  # a request line and headers not received by then: the connection is cut
 MAX_JSON_DEPTH = 64  # nesting a request body may have (400 beyond: never a RecursionError)
-LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
 @dataclass(frozen=True)
