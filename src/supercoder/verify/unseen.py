@@ -38,7 +38,9 @@ next. Each check then keeps the draws the reference (the -O3 build of the source
 baseline itself when the problem has no ``baseline.s``) runs cleanly on within
 ``DRAW_SECONDS``, its output the expected one. A problem that reads no input
 (problem.json ``"reads_input": false``) is timed on its visible tests and says so
-(``memorizable``: a candidate may precompute its output). Without any source, the
+(``memorizable``: a candidate may precompute its output); so is one no input can be
+drawn for (``"no_draw"``: ``problem init`` found every source refused or dropped and no
+hidden test to keep, as for a fixed workload named in its arguments). Without any source, the
 hidden tests are timed. Drawn tests are named ``unseen/uN`` and, like hidden tests,
 never quoted. ``SUPERCODER_UNSEEN=cached`` selects the earlier scheme (inputs made once
 per machine and reused; for ``benchmarks/timed_inputs.py``' side-by-side only).
@@ -104,7 +106,7 @@ from supercoder.problems.validator import (
     valid_inputs,
     validators_digest,
 )
-from supercoder.types import MEMORIZABLE_WHY, Problem
+from supercoder.types import NO_DRAW, NO_DRAW_NOTE, Problem
 
 __all__ = [
     "DRAW_SECONDS",
@@ -197,11 +199,14 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             for t in problem.tests
             if not t.hidden
         )
+        said = problem.memorizable_why
         why = (
-            f"memorizable: {MEMORIZABLE_WHY}, so it is timed on its visible tests "
+            f"memorizable: {said}; {NO_DRAW_NOTE}"
+            if said.startswith(NO_DRAW)
+            else f"memorizable: {said}, so it is timed on its visible tests "
             "(a candidate may precompute its output)"
         )
-        return Unseen(visible, 0, 0, why, "memorizable", domain=f"none: {MEMORIZABLE_WHY}")
+        return Unseen(visible, 0, 0, why, "memorizable", domain=f"none: {said}")
     if os.environ.get("SUPERCODER_UNSEEN") == "cached":
         return _cached_unseen(problem, hidden)
     found = draw_from_sources(problem, DRAWS, seed)
@@ -701,7 +706,7 @@ def domain_line(problem: Problem) -> str:
     """The problem's input domain and its source, in one line (``check``, ``problem
     init``, ``problem show``): from the first source that can be used."""
     if problem.memorizable:
-        return f"none: {MEMORIZABLE_WHY} (memorizable)"
+        return f"none: {problem.memorizable_why} (memorizable)"
     for src in sources(problem):
         if not src.dropped:
             return f"{src.name}: {src.domain}" if src.domain else src.name
