@@ -301,6 +301,9 @@ class Source:
     # budget cuts it, the problem's own bounds do), and that cut in words
     beyond: Draw | None = None
     cut: str = ""
+    # draws at the top of its domain (the largest sizes a check draws), for a check
+    # whose draws landed under the meter's floor (``REACH``); None: ``draw`` again
+    top: Draw | None = None
 
 
 # Further sources, each (the name of the source it goes before, factory(problem) ->
@@ -375,14 +378,15 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
         try:
             inputs, outputs, took = _reference_up_to(problem, inputs, count)
             cpu = sum(took)
-            size_of: dict[bytes, int] = {}
-            if isinstance(drawn, _Sized):
-                size_of = dict(zip(drawn, drawn.sizes, strict=True))
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
             log.warning("warning: %s: no timed inputs (%s)", problem.name, e)
             found.dropped.append(f"{src.name}: {e}")
             return found
         kept = [(d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None]
+        size_of: dict[bytes, int] = (
+            dict(zip(drawn, drawn.sizes, strict=True)) if isinstance(drawn, _Sized) else {}
+        )
+        kept, cpu = _reach_floor(problem, src, rng, own, kept, count, size_of, cpu)
         tests = [
             (
                 f"{GENERATED_PREFIX}u{i + 1}",
@@ -394,7 +398,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
         if tests:
             found.tests, found.source, found.cpu = tests, src.name, cpu
             found.domain = src.domain
-            sizes = size_of if isinstance(drawn, _Sized) else None
+            sizes = size_of or None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
             found.round_seconds = float(sum(t for _, _, t in kept))
             if src.beyond is not None and BEYOND:
@@ -404,6 +408,65 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
+
+
+# The one rule every check reads (eval's, ``check``'s, ``problem init``'s timed check: all
+# draw here) for draws that land under the meter's floor (``FLOOR_SECONDS``, its
+# ``min_test_seconds``): a check wants ``REACH`` draws at the floor or above; where fewer
+# reach it (a domain whose top was fitted on a busier machine, a top stratum that
+# straddles the floor), it draws again, up to ``REDRAWS`` rounds: at the top of the
+# source's domain, then past the cut its time budget makes (where it has one), each
+# longer clean draw taking the place of the shortest. Only a domain none of whose draws
+# reaches the floor then leaves a check untimed, on every path alike.
+REACH = 2
+REDRAWS = 2
+
+
+def _reach_floor(
+    problem: Problem,
+    src: Source,
+    rng: random.Random,
+    own: set[bytes],
+    kept: list[tuple[bytes, bytes | None, float]],
+    count: int,
+    size_of: dict[bytes, int],
+    cpu: float,
+) -> tuple[list[tuple[bytes, bytes | None, float]], float]:
+    """``kept`` with its shortest draws replaced by longer ones drawn again (``REACH``)
+    until ``REACH`` of them run the reference at the floor or more; and the reference's
+    CPU on every run (the redraws' too). ``size_of`` gets the redrawn generator sizes."""
+    need = min(REACH, count, len(kept))
+    if not kept or problem.settings.too_small:
+        return kept, cpu
+    rounds = [src.top or src.draw, src.beyond or src.top or src.draw][:REDRAWS]
+    for again in rounds:
+        short = sorted(
+            (i for i, (_, _, t) in enumerate(kept) if t < FLOOR_SECONDS), key=lambda i: kept[i][2]
+        )
+        missing = need - (len(kept) - len(short))
+        if missing <= 0:
+            break
+        try:
+            drawn = again(rng, count)
+            seen = {d for d, _, _ in kept}
+            inputs = valid_inputs(problem, [d for d in _fresh(drawn, own) if d not in seen])
+            top = max(t for _, _, t in kept)
+            outputs, took = reference_runs(problem, inputs, max(BEYOND_SECONDS, 3 * top))
+        except (UserError, InfraError) as e:
+            log.warning("warning: %s: no draws again past the floor (%s)", problem.name, e)
+            break
+        cpu += sum(took)
+        if isinstance(drawn, _Sized):
+            size_of.update(zip(drawn, drawn.sizes, strict=True))
+        more = sorted(
+            ((d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None),
+            key=lambda x: -x[2],
+        )
+        kept = list(kept)
+        for i, new in zip(short[:missing], more, strict=False):
+            if new[2] > kept[i][2]:
+                kept[i] = new
+    return kept, cpu
 
 
 def _reference_up_to(
@@ -515,6 +578,7 @@ def _generator_source(problem: Problem) -> Source | None:
         stale=lambda: _stale(problem, source),
         beyond=beyond,
         cut=cut,
+        top=_generator_draw(problem, source, top=True),
     )
 
 
@@ -532,6 +596,7 @@ def _llm_generator_source(problem: Problem) -> Source | None:
         stale=lambda: _stale(problem, written),
         beyond=beyond,
         cut=cut,
+        top=_generator_draw(problem, written, top=True),
     )
 
 
@@ -549,6 +614,7 @@ def _model_source(problem: Problem) -> Source | None:
         dropped=refused,
         beyond=beyond,
         cut=cut,
+        top=_model_draw(model, top=True),
     )
 
 
@@ -679,8 +745,16 @@ def _nothing(rng: random.Random, k: int) -> list[bytes]:
     return []
 
 
-def _model_draw(model) -> Draw:
+TOP_STRATUM = 0.9  # where a draw "at the top" of a model's domain is (a position 0-1)
+
+
+def _model_draw(model, top: bool = False) -> Draw:
+    """The model's draws over its domain; ``top``: at its top stratum only."""
+
     def draw(rng: random.Random, k: int) -> list[bytes]:
+        if top:
+            strata = [TOP_STRATUM + (1 - TOP_STRATUM) * rng.random() for _ in range(k)]
+            return [m.encode() for m in model.draw(rng, k, strata=strata)]
         return [m.encode() for m in model.draw(rng, k)]
 
     return draw
@@ -718,9 +792,16 @@ def domain_line(problem: Problem) -> str:
 # ---------------------------------------------------------------- the generator
 
 
-def _generator_draw(problem: Problem, source: str) -> Draw:
+def _generator_draw(problem: Problem, source: str, top: bool = False) -> Draw:
+    """The generator's draws over the sizes a check draws; ``top``: at the largest."""
+
     def draw(rng: random.Random, k: int) -> list[bytes]:
         sizes = generator_timed_range(problem, source)[:2]
+        if top:
+            requests = [(rng.getrandbits(62), sizes[1]) for _ in range(k)]
+            out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
+            out.sizes, out.source = [n for _, n in requests], source
+            return out
         listed = listed_between(problem, source)
         # a check's draws at the sizes fitted once per problem (``size_fit``), never
         # resized by what this check's runs took: eval and every check draw alike
