@@ -299,3 +299,31 @@ def test_optimize_says_an_answer_of_a_memorizable_problem_is_timed_on_its_visibl
     assert json.loads(proc.stdout)["memorizable"] is True
     first = out.read_text().splitlines()[0]
     assert first.startswith("# supercoder: memorizable") and "visible tests" in first
+
+
+def test_a_memorizable_program_whose_every_test_is_short_is_marked_too_small(tmp_path):
+    """Timed as given (its output does not depend on its arguments) and every test runs
+    under the meter's floor: init says so now, not eval later (issue 42)."""
+    sandbox_or_skip()
+    source = tmp_path / "quick.c"
+    source.write_text(
+        "#include <stdio.h>\n#include <stdlib.h>\n"
+        "int main(int argc, char **argv) {\n"
+        "    long n = argc > 1 ? atol(argv[1]) : 1, s = 0;\n"
+        "    for (long i = 0; i < 1000; i++) s += i * 3;\n"
+        '    printf("%ld\\n", s + 0 * n);\n    return 0;\n}\n'
+    )
+    out = tmp_path / "quick"
+    proc = run_cli(
+        "problem", "init", str(source), "--args", "a=30", "--args", "b=3000", "-o", str(out)
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert "memorizable" in proc.stdout
+    assert (
+        "every test runs under 5 ms" in proc.stdout
+        and "give a test that runs longer" in proc.stdout
+    )
+    meta = json.loads((out / "problem.json").read_text())
+    assert meta["too_small"] is True and meta["reads_input"] is False
+    shown = run_cli("problem", "show", str(out))
+    assert "too small to time" in shown.stdout

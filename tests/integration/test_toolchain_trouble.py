@@ -67,6 +67,23 @@ def test_a_gcc_that_fails_without_a_word_is_machine_trouble(tmp_path, shared_dir
     assert "does not compile" not in done.stderr
 
 
+def test_a_gcc_that_refuses_every_program_in_words_is_machine_trouble(tmp_path, shared_dir):
+    """A wrapper that prints an error of its own and fails whatever it is given (even an
+    empty program) is the toolchain's failure, not the C's: exit 3, never exit 2."""
+    sandbox_or_skip()
+    problem = make_sum_problem(tmp_path / "sum")
+    _tool(
+        shared_dir / "bin",
+        "gcc",
+        "#!/bin/sh\necho 'gcc: error: license server unreachable' >&2\nexit 1\n",
+    )
+    done = _baseline(problem, tmp_path / "b.s", {"PATH": f"{shared_dir}/bin:/usr/bin:/bin"})
+    assert done.returncode == 3, done.stderr
+    assert "fails even on an empty C program" in done.stderr
+    assert "license server unreachable" in done.stderr
+    assert "does not compile" not in done.stderr
+
+
 def test_gcc_found_through_a_folder_outside_usr_runs(tmp_path, shared_dir):
     sandbox_or_skip()
     problem = make_sum_problem(tmp_path / "sum")

@@ -373,6 +373,14 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             "checks time them and the model never sees them; --show-all keeps every "
             "input visible"
         )
+    elif report.too_small and not report.reads_input:
+        typer.echo(
+            "note: every test runs under 5 ms of reference CPU (problem.json "
+            '"too_small": true), and its tests are timed as given (the output does not '
+            "depend on the input): no speedup can be timed on it; give a test that runs "
+            "longer (a larger argument or input). If a larger one runs no longer, gcc -O3 "
+            "has removed the repeated work and there is nothing left to time"
+        )
     elif report.too_small and "every drawn input gets the same output" not in report.domain:
         typer.echo(too_small_note(report.domain))
     elif report.no_draw:

@@ -287,6 +287,9 @@ def create_problem(
         if domain.startswith("bytes:") and top < FLOOR_SECONDS:  # drawn files at most 2x
             small = True
             _mark_too_small(staging)
+        if not filled.reads_input and not worth:  # timed as given: every test too short
+            small = True
+            _mark_too_small(staging)
         short = "" if stale or not filled.reads_input else _short_draws(staging, filled.cpu)
         if (stale or short) and worth and not opts.show_all and not any(t.hidden for t in tests):
             kept = _keep_largest_hidden(staging, tests, filled.cpu)

@@ -152,6 +152,48 @@ def toolchain_trouble(run: RunResult) -> str | None:
     return None
 
 
+_WORKING_TOOLS: set[tuple[str, bool]] = set()  # compilers seen to build an empty program
+_EMPTY_PROGRAM = "int main(void) { return 0; }\n"
+
+
+def empty_program_fails(tool: str, readonly: Sequence[Path], isolation: bool) -> str | None:
+    """Why ``tool`` cannot build even an empty C program (``tool -O3 empty.c``, in the
+    build sandbox), or None when it can (remembered for this process). A build that
+    fails this way failed because of the toolchain or the machine, never because of the
+    program or candidate it was given."""
+    if (tool, isolation) in _WORKING_TOOLS:
+        return None
+    work = Path(tempfile.mkdtemp(prefix=temp_prefix("cc")))
+    try:
+        (work / "empty.c").write_text(_EMPTY_PROGRAM)
+        run = run_isolated(
+            [tool, "-O3", "empty.c", "-o", "empty"],
+            work,
+            limits=COMPILE_LIMITS,
+            readonly=tuple(readonly),
+            isolation=isolation,
+            file_bytes=MAX_BINARY_BYTES,
+        )
+        if run.clean_exit and regular_file(work, "empty"):
+            _WORKING_TOOLS.add((tool, isolation))
+            return None
+        text = (run.stderr + run.stdout).decode(errors="replace").strip()
+        first = text.splitlines()[0][:300] if text else ""
+        return first or run.describe()
+    except OSError as e:
+        return str(e)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def broken_tool_error(tool: str, why: str) -> InfraError:
+    return InfraError(
+        f"{Path(tool).name} fails even on an empty C program ({why}) — machine trouble, not "
+        "a problem with the program (check the toolchain: a failing gcc wrapper on PATH, a "
+        "broken install; SUPERCODER_CC names another compiler)"
+    )
+
+
 def tool_error(tool: str, run: RunResult) -> InfraError | None:
     """``InfraError("gcc could not run: ...")`` when ``toolchain_trouble`` finds one."""
     why = toolchain_trouble(run)
@@ -313,6 +355,9 @@ def compile_in_sandbox(
         trouble = tool_error(cc, run)
         if trouble is not None:
             raise trouble
+        broken = None if run.clean_exit else empty_program_fails(cc, readonly, isolation)
+        if broken is not None:
+            raise broken_tool_error(cc, broken)
     except BaseException:
         shutil.rmtree(work, ignore_errors=True)
         raise
@@ -607,6 +652,9 @@ def build_in_sandbox(
         if trouble is not None:  # the machine's, never the candidate's failure
             raise trouble
         failure = _build_failure(run, work, limits)
+        broken = empty_program_fails(cc, readonly, isolation) if failure else None
+        if broken is not None:  # nothing builds here: the machine's failure too
+            raise broken_tool_error(cc, broken)
         if failure:
             shutil.rmtree(work, ignore_errors=True)
             return BuildResult(False, None, failure)
