@@ -359,8 +359,7 @@ def memorizable_note(why: str) -> str:
     if why.startswith(NO_DRAW):
         return f"{why}; {NO_DRAW_NOTE}"
     return (
-        f"{why}, so an answer may print its output without computing it; timed on its "
-        "visible tests"
+        f"{why}, so an answer may print its output without computing it; timed on its visible tests"
     )
 
 

@@ -373,6 +373,21 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             "checks time them and the model never sees them; --show-all keeps every "
             "input visible"
         )
+    elif report.no_draw:
+        typer.echo(
+            f"note: {NO_DRAW}: {report.no_draw}; no input can be kept hidden (one input, "
+            "every one under 5 ms, "
+            f'or --show-all): {NO_DRAW_NOTE} (problem.json "no_draw"; verdicts, eval and '
+            "reports mark it memorizable, the default training reward pays 0 on it). For "
+            "a figure on inputs the model never sees, give hidden ones (--hidden DIR), "
+            "more inputs, a --generator or wider --constraint bounds"
+            + (
+                '; every test runs under 5 ms of reference CPU (problem.json "too_small": '
+                "true): no speedup can be timed on it until one runs longer"
+                if report.too_small
+                else ""
+            )
+        )
     elif report.too_small and not report.reads_input:
         typer.echo(
             "note: every test runs under 5 ms of reference CPU (problem.json "
@@ -383,14 +398,6 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
         )
     elif report.too_small and "every drawn input gets the same output" not in report.domain:
         typer.echo(too_small_note(report.domain))
-    elif report.no_draw:
-        typer.echo(
-            f"note: {NO_DRAW}: {report.no_draw}; no input can be kept hidden (one input, "
-            f'or --show-all): {NO_DRAW_NOTE} (problem.json "no_draw"; verdicts, eval and '
-            "reports mark it memorizable, the default training reward pays 0 on it). For "
-            "a figure on inputs the model never sees, give hidden ones (--hidden DIR), "
-            "more inputs, a --generator or wider --constraint bounds"
-        )
     elif report.stale and not report.hidden:
         typer.echo(
             f"note: checks may be untimed: no input the model has not seen can be drawn "

@@ -301,6 +301,9 @@ def create_problem(
             if no_draw:
                 domain = f"none: {NO_DRAW}: {no_draw} (memorizable)"
                 timed = "timed inputs: the visible tests (no input can be drawn)"
+            if no_draw and not worth:  # timed as given: every test too short
+                small = True
+                _mark_too_small(staging)
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
