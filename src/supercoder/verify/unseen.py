@@ -412,13 +412,15 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
 
 # The one rule every check reads (eval's, ``check``'s, ``problem init``'s timed check: all
 # draw here) for draws that land under the meter's floor (``FLOOR_SECONDS``, its
-# ``min_test_seconds``): a check wants ``REACH`` draws at the floor or above; where fewer
+# ``min_test_seconds``): a check wants ``REACH`` draws at ``REACH_OVER`` times the floor or
+# above (where the meter's median of three runs still reads them at the floor); where fewer
 # reach it (a domain whose top was fitted on a busier machine, a top stratum that
 # straddles the floor), it draws again, up to ``REDRAWS`` rounds: at the top of the
 # source's domain, then past the cut its time budget makes (where it has one), each
 # longer clean draw taking the place of the shortest. Only a domain none of whose draws
 # reaches the floor then leaves a check untimed, on every path alike.
 REACH = 2
+REACH_OVER = 1.2
 REDRAWS = 2
 
 
@@ -433,15 +435,16 @@ def _reach_floor(
     cpu: float,
 ) -> tuple[list[tuple[bytes, bytes | None, float]], float]:
     """``kept`` with its shortest draws replaced by longer ones drawn again (``REACH``)
-    until ``REACH`` of them run the reference at the floor or more; and the reference's
+    until ``REACH`` of them run the reference at ``REACH_OVER`` times the floor or more; and the reference's
     CPU on every run (the redraws' too). ``size_of`` gets the redrawn generator sizes."""
     need = min(REACH, count, len(kept))
     if not kept or problem.settings.too_small:
         return kept, cpu
     rounds = [src.top or src.draw, src.beyond or src.top or src.draw][:REDRAWS]
     for again in rounds:
+        reach = REACH_OVER * FLOOR_SECONDS
         short = sorted(
-            (i for i, (_, _, t) in enumerate(kept) if t < FLOOR_SECONDS), key=lambda i: kept[i][2]
+            (i for i, (_, _, t) in enumerate(kept) if t < reach), key=lambda i: kept[i][2]
         )
         missing = need - (len(kept) - len(short))
         if missing <= 0:
