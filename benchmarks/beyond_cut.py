@@ -1,7 +1,7 @@
 """Draws past the time budget's cut: what they cost a check, and that honest answers stay paid.
 
 For each problem (default: the bundled ``val`` split) the build search
-(``compiler:budget=B``, ``runs/buildsearch.py``, as ``eval`` runs it) picks its answer
+(``compiler:budget=B``, ``runs/buildsearch/``, as ``eval`` runs it) picks its answer
 once; that answer is then checked ``--checks`` times **with** the draws past the cut
 (as shipped: ``unseen.BEYOND`` draws, ``evaluate.BEYOND_PAIRS`` pairs each, their own
 stratum) and as many times **without** them (``BEYOND = 0``: the check before), taking

@@ -5,7 +5,7 @@ runs them (``runs.dispatch.search``: every answer verified by the verification s
 
 - today: ``compiler:legacy``, the eight fixed builds, all verified and timed, the
   evaluator's best measurement wins;
-- search: ``compiler:budget=B``, the build search (``runs/buildsearch.py``): builds
+- search: ``compiler:budget=B``, the build search (``runs/buildsearch/``): builds
   screened, halved and re-measured through the service, its answer re-checked afresh.
 
 Each chosen program is then **re-measured fresh** (``evaluate`` again, new seeds,
@@ -27,9 +27,9 @@ import time
 
 from supercoder.dataset.benchmarks import load_benchmark
 from supercoder.runs.buildsearch import build_of, builds_settings, legacy_options
+from supercoder.runs.buildsearch.records import DEFAULT_BUDGET
 from supercoder.runs.dispatch import search as run_search
 from supercoder.runs.strategies import effective_speedup, make_verifier
-from supercoder.runs.trials import DEFAULT_BUDGET
 from supercoder.timing.meter import MeterConfig
 from supercoder.toolchain.gcc import cpu_model, gcc_version
 from supercoder.types import Candidate

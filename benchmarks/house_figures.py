@@ -183,30 +183,38 @@ def app_helps(tree: Path) -> dict[str, list[str]] | None:
     return json.loads(done.stdout)
 
 
-# a built-in strategy: its own modules, and the names that are its own
+# a built-in strategy: its own module (or package: a folder, every file in it its own;
+# the build search became ``runs/buildsearch/`` in issue 43, with the records that were
+# ``runs/trials.py``), and the names that are its own
 BUILTINS = {
     "evolve": (("runs/evolve.py",), ("Evolve", "EvolveConfig", "EvolveProvenance", "StartFrom")),
     "builds": (
-        ("runs/buildsearch.py",),
+        ("runs/buildsearch.py", "runs/buildsearch/"),
         ("BuildSearch", "BuildsConfig", "BuildProvenance", "SearchRecord"),
     ),
 }
 
 
 def strategy_files(tree: Path, name: str) -> int:
-    """Files besides the strategy's own module naming its module or one of its classes
-    (``src/`` and ``pyproject.toml``): what adding a strategy like it touches."""
+    """Files besides the strategy's own module or package naming it (an import of it or
+    of one of its modules) or one of its classes (``src/`` and ``pyproject.toml``): what
+    adding a strategy like it touches."""
     pkg = tree / "src" / "supercoder"
     own, names = BUILTINS[name]
     module = "supercoder." + own[0].removesuffix(".py").replace("/", ".")
     n = int(module in text(tree / "pyproject.toml"))
     for path in py_files(pkg):
-        if str(path.relative_to(pkg)) in own:
+        rel = str(path.relative_to(pkg))
+        if rel in own or any(o.endswith("/") and rel.startswith(o) for o in own):
             continue
         for node in ast.walk(syntax(path)):
             hit = (
                 isinstance(node, ast.ImportFrom)
-                and (node.module == module or any(a.name in names for a in node.names))
+                and (
+                    node.module == module
+                    or (node.module or "").startswith(module + ".")
+                    or any(a.name in names for a in node.names)
+                )
             ) or (isinstance(node, ast.Name | ast.Attribute) and _name(node) in names)
             if hit:
                 n += 1
@@ -320,7 +328,7 @@ def figures(tree: Path, unit: bool = True) -> dict[str, str]:
             sum(
                 len(re.findall(r"[\"']compiler", text(p)))
                 for p in py_files(pkg)
-                if p.stem not in (own_modules(pkg))
+                if p.stem not in own_modules(pkg) and "buildsearch" not in p.parts
             )
         ),
     }
@@ -331,7 +339,8 @@ def figures(tree: Path, unit: bool = True) -> dict[str, str]:
 
 
 def own_modules(pkg: Path) -> tuple[str, ...]:
-    """The modules allowed to name the build proposer ``compiler`` in a revision."""
+    """The modules allowed to name the build proposer ``compiler`` in a revision (and
+    every module of the ``buildsearch`` package, once it is one)."""
     if (pkg / "models" / "compiler.py").exists():
         return ("compiler",)
     return ("buildsearch", "registry")

@@ -3,31 +3,25 @@
 from __future__ import annotations
 
 import enum
-import functools
 import hashlib
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, fields, replace
-from importlib import import_module
-from types import MappingProxyType
-from typing import ClassVar, TypeVar
+from dataclasses import dataclass, field, replace
+from typing import ClassVar
 
-from supercoder import plugins
 from supercoder.codec import (
     EXTRA,
-    KIND,
     Json,
     JsonObject,
     decode,
     encode,
-    kinds,
     opts,
-    read_hook,
-    register,
     stored_version,
-    tagged,
     versioned,
 )
+from supercoder.origin import Origin as Origin
+from supercoder.origin import StrategyProvenance as StrategyProvenance  # as before: origin.py
+from supercoder.origin import register_provenance as register_provenance
 from supercoder.settings import ProblemSettings
 
 
@@ -372,184 +366,6 @@ def split_flags(value: object) -> tuple[str, ...]:
     if isinstance(value, str):
         return tuple(shlex.split(value))
     return tuple(str(v) for v in value)
-
-
-_NO_EXTRA: Mapping[str, Json] = MappingProxyType({})
-
-
-@tagged
-@dataclass(frozen=True, kw_only=True)
-class StrategyProvenance:
-    """What a strategy says of an answer beyond the common ``Origin``: one variant per
-    strategy, a tagged union through the codec (stored with its ``kind``; ``Origin``'s
-    ``provenance``). A plugin strategy declares its own with ``register_provenance``."""
-
-    kind: ClassVar[str] = ""
-    OMIT_DEFAULTS: ClassVar[bool] = True
-
-
-P = TypeVar("P", bound=StrategyProvenance)
-
-
-def register_provenance(kind: str) -> Callable[[type[P]], type[P]]:
-    """Class decorator: ``cls`` (a frozen dataclass deriving from ``StrategyProvenance``) is the
-    provenance stored and read back under ``kind`` (a plugin's own record, typed)."""
-
-    def deco(cls: type[P]) -> type[P]:
-        cls.kind = kind
-        register(kind, cls)
-        return cls
-
-    return deco
-
-
-# Keys older formats wrote flat in the origin, read into the provenance they belong to.
-_FLAT = {
-    "build": ("build", "family", "flags", "search"),
-    "evolve": (
-        "strategy",
-        "generation",
-        "parents",
-        "prompt_kind",
-        "island",
-        "program",
-        "duplicate_of",
-        "final",
-        "lineage",
-    ),
-}
-
-
-@dataclass(frozen=True, kw_only=True)
-class Origin:
-    """Where a candidate came from (keywords only): what every strategy records of an
-    answer, and ``provenance``, what its strategy adds (a tagged union: an
-    ``EvolveProvenance``, a ``BuildProvenance``, a plugin's own). ``from_json`` and
-    ``to_json`` are its stored form (through the codec): an attempt's ``origin`` in the
-    run store, ``optimize --json``, the response cache. Records stored before, whose
-    provenance was flat keys of the origin, read into the same provenance; a key no field
-    knows (a plugin's own) is kept in ``extra``, and so is the provenance of a kind no
-    installed strategy registers.
-
-    Fields:
-        model: the model, or the build, that wrote it (None: unknown).
-        sample: which chain of answers (None: not from a chain).
-        round: which answer of its chain (evolve: its generation).
-        prompt_tokens: its prompt's tokens.
-        completion_tokens: its answer's tokens.
-        cost_usd: what its answer cost (None: the model has no price; ``usd`` reads 0).
-        cached: the answer came from the response cache (it cost nothing this time).
-        finish_reason: why the model stopped (its API's word; None: not said).
-        answer: the answer's form once resolved (``whole``, ``diff``, ``none``).
-        answer_error: why its edits could not be applied (None: they were, or none).
-        provenance: what its strategy records of it (None: nothing more).
-        extra: keys a source added that no field names, kept as stored (read-only).
-    """
-
-    model: str | None = None
-    sample: int | None = None
-    round: int | None = None
-    prompt_tokens: int = 0
-    completion_tokens: int = 0
-    cost_usd: float | None = None
-    cached: bool = False
-    finish_reason: str | None = None
-    answer: str | None = None
-    answer_error: str | None = None
-    provenance: StrategyProvenance | None = None
-    extra: Mapping[str, Json] = field(default_factory=lambda: _NO_EXTRA, hash=False, metadata=EXTRA)
-
-    OMIT_DEFAULTS: ClassVar[bool] = True
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.extra, MappingProxyType):  # a read-only view: never changed
-            object.__setattr__(self, "extra", MappingProxyType(dict(self.extra)))
-        named = self.extra.keys() & {f.name for f in fields(self)}
-        if self.provenance is None:  # a provenance no installed strategy reads, as stored
-            named -= {"provenance"}
-        if named:  # it would be stored twice, and read back as the field
-            raise ValueError(f"Origin.extra names a field: {', '.join(sorted(named))}")
-
-    @property
-    def tokens(self) -> int:
-        return self.prompt_tokens + self.completion_tokens
-
-    @property
-    def usd(self) -> float:
-        """What it cost in USD, 0 when the model has no price."""
-        return self.cost_usd or 0.0
-
-    def of(self, kind: type[P]) -> P | None:
-        """The provenance when it is a ``kind`` (None otherwise)."""
-        return self.provenance if isinstance(self.provenance, kind) else None
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Json] | None) -> Origin:
-        """An origin as stored (every version: a key missing reads as its default; the
-        flat provenance keys of older formats read into their provenance: ``_read_origin``,
-        the codec's read hook, wherever an origin is nested)."""
-        return decode(cls, data or {})
-
-    def to_json(self) -> JsonObject:
-        """The stored keys: every field that says something (a default is left out and
-        reads back as itself), then ``extra``'s keys as they came."""
-        return encode(self)  # type: ignore[return-value]
-
-
-def _read_origin(
-    data: Mapping[str, object], read: Callable[[Mapping[str, object]], object]
-) -> Origin:
-    """The codec's read hook of ``Origin``: an older format's flat provenance keys read
-    into their provenance; a provenance of a kind no installed strategy registers is kept
-    in ``extra`` as stored (written back as it came)."""
-    d: dict[str, Json] = dict(data)  # type: ignore[arg-type]
-    if "provenance" not in d:
-        d = _flat_provenance(d)
-    raw = d.get("provenance")
-    unknown = isinstance(raw, Mapping) and not _known_kind(str(raw.get(KIND)))
-    if unknown:
-        d.pop("provenance")
-    origin = read(d)
-    assert isinstance(origin, Origin)
-    if unknown:
-        origin = replace(origin, extra={**origin.extra, "provenance": raw})
-    return origin
-
-
-read_hook(Origin, _read_origin)
-
-
-def _known_kind(kind: str) -> bool:
-    """Is ``kind`` a registered provenance? A strategy declares its own in its module
-    (``register_provenance``): the registered strategies' modules are loaded once to
-    find it (a built-in's as a plugin's), so a stored answer reads back typed."""
-    if kind in kinds(StrategyProvenance):
-        return True
-    _load_strategies()
-    return kind in kinds(StrategyProvenance)
-
-
-@functools.cache
-def _load_strategies() -> None:
-    for ref in plugins.registered(plugins.STRATEGIES).values():
-        try:
-            import_module(ref.partition(":")[0])
-        except Exception:  # a broken plugin: its answers keep their provenance as stored
-            continue
-
-
-def _flat_provenance(d: dict[str, Json]) -> dict[str, Json]:
-    """An origin of an older format: its flat provenance keys as one ``provenance``."""
-    for kind in ("build", "evolve"):
-        keys = [k for k in _FLAT[kind] if k in d]
-        if any(d[k] not in (None, False, [], ()) for k in keys):
-            taken = {k: d.pop(k) for k in keys}
-            taken.pop("strategy", None)
-            return {**d, "provenance": {KIND: kind, **taken}}
-    for k in ("strategy",):  # a bare ``strategy: null`` says nothing
-        if d.get(k) is None:
-            d.pop(k, None)
-    return d
 
 
 @dataclass(frozen=True)

@@ -14,18 +14,16 @@ from supercoder.errors import UserError
 from supercoder.models import load_model
 from supercoder.prompting.prompts import extract_assembly
 from supercoder.runs.buildsearch import (
-    FINAL_SCREENS,
-    FIRST_SCREEN,
     BuildsConfig,
     build_of,
     build_search,
     builds_settings,
     fixed_builds,
     legacy_options,
-    search_builds,
 )
+from supercoder.runs.buildsearch.halving import FINAL_SCREENS, FIRST_SCREEN, search_builds
+from supercoder.runs.buildsearch.records import SearchConfig, SearchRecord
 from supercoder.runs.strategies import make_verifier
-from supercoder.runs.trials import SearchConfig, SearchRecord
 from supercoder.toolchain.flagspace import LEGACY as BUILDS
 from supercoder.toolchain.flagspace import (
     Build,

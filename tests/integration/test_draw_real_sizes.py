@@ -137,7 +137,7 @@ def test_a_generator_s_listed_sizes_are_drawn_as_listed(tmp_path):
     opts = InitConfig(generator=tmp_path / "gen.py", calibrate=True)
     folder = create_problem(tmp_path / "fft.c", tmp_path / "in", tmp_path / "p", opts).folder
     problem = load_problem(folder)
-    from supercoder.problems.domain import listed_timed_sizes
+    from supercoder.problems.gensizes import listed_timed_sizes
 
     probed = [n for n, _ in listed_timed_sizes(problem, (folder / "gen.py").read_text())]
     assert 8192 not in probed  # the program refuses it: a failed probe is no clean size

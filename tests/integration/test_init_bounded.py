@@ -80,7 +80,7 @@ def test_a_spent_check_budget_keeps_the_visible_span_and_says_so(tmp_path, monke
     found = model.domain
     assert not found.get("refused") and float(found.get("grow", 1.0)) == 1.0, found
     assert any(n.endswith("the visible span kept") for n in found.get("notes", [])), found
-    assert "visible span only (the domain search's 0 s budget is spent before its check" in (
+    assert "visible span only (the domain search's 0 s CPU budget is spent before its check" in (
         domain_mod.describe(model)
     )
     judge = domain_mod.Judge(load_problem(folder))

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from supercoder.cli import app
 from supercoder.models import Sampling
-from supercoder.runs.trials import SearchRecord
+from supercoder.runs.buildsearch.records import SearchRecord
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.flagspace import find_tools as find_build_tools
 from supercoder.toolchain.flagspace import retarget, search_space

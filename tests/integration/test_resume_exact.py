@@ -14,9 +14,9 @@ import pytest
 
 from supercoder.problems.loading import load_problem
 from supercoder.runs.buildsearch import build_search, builds_settings
+from supercoder.runs.buildsearch.records import BuildProvenance
 from supercoder.runs.store import RunJournal, Store
 from supercoder.runs.strategies import Attempt, make_verifier
-from supercoder.runs.trials import BuildProvenance
 from supercoder.types import Candidate, Origin, Speedup
 from supercoder.verify.evaluate import CheckConfig
 from tests.conftest import make_sum_problem, sandbox_or_skip
@@ -90,7 +90,7 @@ def test_a_timed_search_killed_after_it_chose_finishes_its_answers_without_searc
     steps (the fallback checked, the answer confirmed) instead of ending one attempt
     short, and does not search again."""
     sandbox_or_skip()
-    import supercoder.runs.buildsearch as bs
+    import supercoder.runs.buildsearch.strategy as bs
     from supercoder.toolchain.baseline import baseline_asm
     from supercoder.toolchain.gcc import compile_to_asm
     from supercoder.verify.evaluate import evaluate

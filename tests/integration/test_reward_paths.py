@@ -20,7 +20,8 @@ from supercoder.training.verl_reward import score_responses
 from supercoder.verify.client import problem_record
 from supercoder.verify.pools import cached_pool
 from supercoder.verify.reward import parse_reward, score_batch
-from supercoder.verify.server import Problems, ServeConfig, score_work
+from supercoder.verify.server import ServeConfig
+from supercoder.verify.work import Problems, score_work
 from tests.conftest import sandbox_or_skip
 from tests.fakes.tiny_model import faster_asm, tiny_problem, wrong_asm
 

@@ -107,10 +107,6 @@ class Mem:
     scale: int
     segment: str | None = None
 
-    @property
-    def on_stack(self) -> bool:
-        return self.base in ("rsp", "rbp") and self.segment is None
-
 
 @dataclass(frozen=True)
 class Target:

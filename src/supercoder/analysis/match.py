@@ -39,10 +39,6 @@ class FunctionPair:
     def removed_loops(self) -> tuple[Loop, ...]:
         return tuple(p.base for p in self.loops if p.base and not p.cand)
 
-    @property
-    def added_loops(self) -> tuple[Loop, ...]:
-        return tuple(p.cand for p in self.loops if p.cand and not p.base)
-
     def cand_pair_of(self, loop: Loop) -> LoopPair | None:
         return next((p for p in self.loops if p.cand is loop), None)
 

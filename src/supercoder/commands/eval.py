@@ -558,9 +558,9 @@ def _summary_notes(summary: RunSummary) -> list[str]:
             "rerun scores them"
         )
     short = {p: r.search_note for p, r in s.per_problem.items() if r.search_note}
-    lines += [f"{problem}: the build search's {note}" for problem, note in list(short.items())[:20]]
+    lines += [f"{problem}: the search's {note}" for problem, note in list(short.items())[:20]]
     if len(short) > 20:
-        lines.append(f"and {len(short) - 20} more problem(s) whose build search ran out")
+        lines.append(f"and {len(short) - 20} more problem(s) whose search ran out of budget")
     levels = s.isa_levels()
     if levels:
         runs_on = ", ".join(f"{level}: {n}" for level, n in levels.items())

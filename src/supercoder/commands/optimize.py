@@ -42,13 +42,11 @@ from supercoder.models.deadline import Deadline
 from supercoder.paths import atomic_write_text, temp_prefix
 from supercoder.problems.init import InitConfig, init_problem
 from supercoder.problems.loading import is_problem_dir, kept_paths, load_problem, load_problem_arg
-from supercoder.runs.buildsearch import note_header
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import dropped_reason, run_eval
 from supercoder.runs.metrics import answer_origin, long_enough, search_note
 from supercoder.runs.store import Store
 from supercoder.runs.strategies import make_verifier
-from supercoder.runs.trials import BuildProvenance
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import program_isa
 from supercoder.types import MEMORIZABLE_WHY, load_change, memorizable_reason
@@ -105,7 +103,7 @@ def optimize(
     else:
         _print_outcome(outcome, path, chosen, opts.no_time)
         if note:
-            typer.echo(printable(f"the build search's {note}"))
+            typer.echo(printable(f"the search's {note}"))
         typer.echo(printable(f"{path}: {isa.summary()} (--target {isa.target})"))
     _exit_for(outcome)
 
@@ -146,7 +144,7 @@ def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRu
     written = chosen.candidate.asm if chosen else outcome.meta.baseline_asm
     isa = _written_isa(chosen, written or "", opts.isa_target, not opts.unsafe_no_sandbox)
     if chosen is None and note:  # the answer file says why it may be the baseline
-        written = f"{note_header(note)}{written or ''}"
+        written = f"{_note_header(outcome)}{written or ''}"
     if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
         written = f"# supercoder: {memorizable_line(problem.memorizable_why)}\n{written or ''}"
     atomic_write_text(path, written or "")
@@ -279,7 +277,7 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
     if not console.is_terminal:
         console = Console(width=160, markup=False, highlight=False)
     console.print(table)
-    searched = _builds_table(outcome)
+    searched = _tried_table(outcome)
     if searched is not None:
         console.print(searched)
     if any(a.verdict.correct and a.verdict.significantly_faster for a in outcome.attempts):
@@ -310,30 +308,35 @@ def _print_outcome(outcome, path: Path, chosen, no_time: bool) -> None:
     typer.echo(printable(f"no faster program was found; wrote the gcc -O3 baseline to {path}"))
 
 
-def _builds_table(outcome, limit: int = 200) -> Table | None:
-    """The builds the build search tried (its answers carry the search): each
-    build's label, how far it got, its speedup; None for other models."""
-    builds = [a.origin.of(BuildProvenance) for a in outcome.attempts]
-    search = next((b.search for b in builds if b is not None and b.search), None)
-    if search is None or not search.builds:
+def _note_header(outcome) -> str:
+    """The line the answer file starts with to say what the search left undone (its
+    answers' provenance says it: ``StrategyProvenance.note_header``)."""
+    kept = (a.origin.provenance for a in outcome.attempts if a.origin.provenance is not None)
+    return next((head for p in kept if (head := p.note_header())), "")
+
+
+def _tried_table(outcome, limit: int = 200) -> Table | None:
+    """What the search tried (its answers' provenance says it:
+    ``StrategyProvenance.tried``; the build search: each build's label, how far it got,
+    its speedup); None when no answer says."""
+    kept = (a.origin.provenance for a in outcome.attempts if a.origin.provenance is not None)
+    tried = next((t for p in kept if (t := p.tried()) is not None and t.rows), None)
+    if tried is None:
         return None
-    builds = search.builds
-    title = f"{len(builds)} builds searched ({search.cpu_seconds} CPU s); "
-    title += f"chosen: {search.chosen}"
-    table = Table(title=Text(printable(title)))
-    table.add_column("build", no_wrap=True, overflow="ellipsis", max_width=72)
+    table = Table(title=Text(printable(tried.title)))
+    table.add_column(tried.what, no_wrap=True, overflow="ellipsis", max_width=72)
     table.add_column("status", no_wrap=True, min_width=15)
     table.add_column("speedup (95% CI)", no_wrap=True, min_width=22)
     table.add_column("detail", no_wrap=True, overflow="ellipsis", max_width=30)
-    for b in builds[:limit]:
-        ci, speed = b.speedup_ci, b.speedup
+    for row in tried.rows[:limit]:
+        ci, speed = row.ci, row.speedup
         text = "-" if speed is None else f"{speed:.3f}x"
         if ci and ci[0] is not None and ci[1] is not None:
             text += f" [{ci[0]:.3f}, {ci[1]:.3f}]"
-        detail = b.detail.splitlines()[0][:80] if b.detail else ""
-        table.add_row(printable(b.label), printable(b.status), text, printable(detail))
-    if len(builds) > limit:
-        table.caption = f"and {len(builds) - limit} more (--json lists them all)"
+        detail = row.detail.splitlines()[0][:80] if row.detail else ""
+        table.add_row(printable(row.label), printable(row.status), text, printable(detail))
+    if len(tried.rows) > limit:
+        table.caption = f"and {len(tried.rows) - limit} more (--json lists them all)"
     return table
 
 

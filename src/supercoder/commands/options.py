@@ -31,7 +31,6 @@ from supercoder.runs.registry import (
     strategy_class,
 )
 from supercoder.runs.strategies import StrategyConfig
-from supercoder.runs.trials import DEFAULT_MAX_BUILDS
 from supercoder.toolchain.isa import DEFAULT_TARGET, Target
 from supercoder.verify.access import read_token
 from supercoder.verify.evaluate import check_config
@@ -521,7 +520,7 @@ class ModelRunConfig:
     samples: int | None = field(
         default=None,
         metadata=flags(
-            "--samples", "-n", min=1, shown=f"1; builds: {DEFAULT_MAX_BUILDS} builds at most"
+            "--samples", "-n", min=1, shown="1, or the strategy's own (builds: its build cap)"
         ),
     )
     rounds: int = field(default=1, metadata=flags("--rounds", "-k", min=1))

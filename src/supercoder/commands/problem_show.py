@@ -9,7 +9,8 @@ from typing import Annotated
 import typer
 
 from supercoder.commands.options import note
-from supercoder.problems.inputmodel import constraint_lines, model_for
+from supercoder.problems.constraints import constraint_lines
+from supercoder.problems.inputmodel import model_for
 from supercoder.problems.loading import load_problem_arg
 from supercoder.problems.outputs import problem_mode
 from supercoder.toolchain.reference import THREADS_MEASURED, starts_threads

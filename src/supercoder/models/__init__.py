@@ -1,6 +1,6 @@
 """Models: one small protocol (``complete``) selected by a spec string.
 
-Specs (the build search is no model: ``--strategy builds``, ``runs/buildsearch.py``):
+Specs (the build search is no model: ``--strategy builds``, ``runs/buildsearch/``):
 
 - ``openai:MODEL``: any OpenAI-compatible chat server (OpenAI, vLLM, SGLang,
   llama.cpp, Ollama); honours ``OPENAI_BASE_URL`` / ``OPENAI_API_KEY``;

@@ -22,10 +22,17 @@ init``, stored in ``input_model.json`` ``domain``; else cached by content):
 3. **sizes**: sizes (header numbers, counts, lengths) are grown upward (``grow``) while
    the reference runs the largest draws cleanly within ``TOP_SECONDS`` of CPU and the
    draw within the host's budget (``inputmodel.DRAW_CHARS``); a model whose visible
-   inputs already run longer is shrunk to it. The top stratum of every check's draws is
-   that size;
+   inputs already run longer than ``SLOW_SECONDS`` is **shrunk first** (``shrink``),
+   before any draw is judged at the visible sizes (seconds each, minutes judged in
+   full): cheap sizes probed first, -O3 only, each run stopped at ``PROBE_OVER`` times
+   the budget; an interpreter's scripts each on their own (``pick_grow``). The top
+   stratum of every check's draws is that size;
 4. a final batch over the whole domain runs the full judge; a refusal there narrows the
    values first, then the sizes (halved), never the source.
+
+The search's budgets (``SEARCH_SECONDS``, ``FINAL_SECONDS``) are CPU seconds actually
+spent (the judge's runs and the host's drawing), ``WALL_FACTOR`` times that in wall
+seconds at most.
 
 Declared constraints (``input_model.json`` ``constraints``, ``problem init
 --constraint``) bound every field they name: growth and widening never pass them.
@@ -56,18 +63,13 @@ from pathlib import Path
 from supercoder.codec import FormatError, decode, encode, opts
 from supercoder.errors import InfraError, UserError
 from supercoder.paths import atomic_write_text, cache_dir, sibling_temp, temp_prefix
-from supercoder.problems.generator import generator_sizes, run_generator
-from supercoder.problems.inputmodel import (
-    DRAW_CHARS,
-    INT32,
-    WIDEN_MIN,
-    DrawRefused,
-    InputModel,
+from supercoder.problems.constraints import (
     constraint_lines,
     resolve_constraints,
     size_caps,
     top_sizes,
 )
+from supercoder.problems.inputmodel import DRAW_CHARS, INT32, WIDEN_MIN, DrawRefused, InputModel
 from supercoder.problems.outputs import outputs_match, problem_mode
 from supercoder.problems.validator import valid_inputs, validators_digest
 from supercoder.sandbox.box import Limits, open_sandbox
@@ -81,11 +83,19 @@ DRAW_SECONDS = 5.0  # CPU seconds the reference may take on a drawn input
 TOP_SECONDS = 0.025  # the reference's CPU on the top stratum of a model's draws
 FLOOR_SECONDS = 0.005  # the meter's floor: a test whose baseline runs shorter is not timed
 GROW_MAX = float(1 << 20)  # sizes grow at most this many times the largest seen
-SEARCH_SECONDS = 90.0  # wall seconds the domain's search may take before its final check
-# wall seconds its final check may take after that (a draw is judged by -O3 twice, -O0
+# CPU seconds (the reference's runs and the host's drawing, as spent: a loaded machine's
+# waiting is not counted) the domain's search may take before its final check
+SEARCH_SECONDS = 90.0
+# CPU seconds its final check may take after that (a draw is judged by -O3 twice, -O0
 # and a sanitizer build: of a program whose visible input runs for seconds, minutes):
 # past it the draws not yet judged are not, and the visible span is kept
 FINAL_SECONDS = 60.0
+WALL_FACTOR = 4.0  # either budget also ends this many times over in wall seconds
+# visible inputs whose reference run is longer than this are shrunk first (``shrink``):
+# every later draw is judged at the sizes found, never at the visible ones
+SLOW_SECONDS = 8 * 0.025
+PROBE_OVER = 4.0  # a probe's reference run is stopped past this many times TOP_SECONDS
+SHRINK_PROBES = 12  # probes at most per script (or model) while shrinking
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
 SANITIZE = ("-O1", "-g", "-fsanitize=address,undefined", "-fsanitize-recover=all")
@@ -217,6 +227,7 @@ class Judge:
         self.problem = problem
         self._visible: Behaviour | None = None
         self._san: Path | None | bool = False
+        self.cpu = 0.0  # CPU seconds of every run this judge made (its budget's meter)
 
     def _sanitizer(self) -> Path | None:
         if self._san is False:
@@ -268,12 +279,18 @@ class Judge:
             limits = Limits(cpu_seconds=seconds, wall_seconds=4 * seconds, idle_seconds=None)
             exit_code = self.problem.exit_code
             with open_sandbox(binaries, limits=limits, exit_code=exit_code) as box:
-                first = [box.run(levels[0], data) for data in inputs]
+
+                def run(level: str, data: bytes):
+                    done = box.run(level, data)
+                    self.cpu += done.cpu_seconds
+                    return done
+
+                first = [run(levels[0], data) for data in inputs]
                 # the other levels only where the first ran cleanly: an input that timed
                 # out once is not run to its limit again (a drawn loop count of 2^31)
                 return [first] + [
                     [
-                        box.run(level, d) if r.clean_exit else r
+                        run(level, d) if r.clean_exit else r
                         for d, r in zip(inputs, first, strict=True)
                     ]
                     for level in levels[1:]
@@ -291,7 +308,9 @@ class Judge:
                 memory_mb=1 << 25,  # the shadow's reservation; RSS: hard_rss_limit_mb
                 idle_seconds=None,
             )
-            return run_isolated(["./san"], work, limits=limits, stdin=data, env=SANITIZE_ENV)
+            done = run_isolated(["./san"], work, limits=limits, stdin=data, env=SANITIZE_ENV)
+            self.cpu += done.cpu_seconds
+            return done
         finally:
             shutil.rmtree(work, ignore_errors=True)
 
@@ -300,14 +319,14 @@ class Judge:
         inputs: Sequence[bytes],
         full: bool = True,
         seconds: float = DRAW_SECONDS,
-        deadline: float | None = None,
+        deadline: float | Callable[[], bool] | None = None,
     ) -> list[DrawRun]:
         """Each input judged: the -O3 reference runs cleanly within ``seconds`` (twice,
         printing the same, when ``full``), and with ``full`` also -O0 prints the same
         (where it does on the visible inputs) and the sanitizer build reports nothing
         the visible inputs do not. ``deadline`` (``time.monotonic()``): ``Spent`` where
         it passes before a draw's sanitizer run (the longest: minutes on a slow program),
-        never a draw judged as failing for want of time."""
+        never a draw judged as failing for want of time; a callable: whether it passed."""
         if not inputs:
             return []
         levels = ["O3", "O3"] if full else ["O3"]
@@ -334,7 +353,9 @@ class Judge:
                 continue
             if san is not None:
                 seen = self.visible()
-                if deadline is not None and time.monotonic() > deadline:
+                if deadline is not None and (
+                    deadline() if callable(deadline) else time.monotonic() > deadline
+                ):
                     raise Spent()
                 srun = self._run_sanitizer(san, data)
                 new = signatures(srun.stderr) - seen.signatures
@@ -377,297 +398,6 @@ def tests_digest(problem: Problem) -> str:
     return h.hexdigest()[:32]
 
 
-# ---------------------------------------------------------------- a generator's sizes
-
-# the top stratum of a generator's draws: the largest size whose input the reference runs
-# within this (probed once per problem; a check's five draws stratified below it)
-TOP_GEN_SECONDS = 0.024
-
-
-def _write_json(path: Path, value: object) -> None:
-    atomic_write_text(path, json.dumps(value))
-
-
-def generator_domain(problem: Problem, source: str, file: str = "gen.py") -> str:
-    """The generator's domain in one line: its sizes, the ones a check draws and the
-    reference's CPU on them, and where every size runs under the meter's floor, that."""
-    try:
-        low, high = generator_size_range(problem, source)
-        bottom, top, t_low, t_top = generator_timed_range(problem, source)
-    except (UserError, InfraError) as e:
-        return f"the problem's generator ({file}; its sizes could not be probed: {e})"
-    small = "; too small to time: every size runs under 5 ms" if t_top < FLOOR_SECONDS else ""
-    listed = listed_between(problem, source)
-    if listed is not None:
-        shown = ", ".join(map(str, listed[:8])) + (", ..." if len(listed) > 8 else "")
-        ms = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
-        if t_top <= TOP_GEN_SECONDS:
-            budget = f"the largest within the {ms}"
-        elif top > low:  # the next listed size past the budget: the ones below are short
-            budget = (
-                f"the listed sizes below {top} run under {1.5 * FLOOR_SECONDS * 1000:.1f} ms: "
-                f"the next one, past the {ms}"
-            )
-        else:
-            budget = f"the smallest listed runs over the {ms}"
-        return (
-            f"the problem's generator ({file}), its listed sizes {low}-{high}; drawn at the "
-            f"listed sizes {shown} (the reference's CPU about {1000 * t_low:.1f}-"
-            f"{1000 * t_top:.1f} ms: {budget}){small}"
-        )
-    budget = f"{1000 * TOP_GEN_SECONDS:.0f} ms budget"
-    if t_top > 1.05 * TOP_GEN_SECONDS and bottom == top:
-        why = f"already past the {budget} at the smallest size probed"
-    elif t_top > 1.05 * TOP_GEN_SECONDS:
-        why = f"no size probed runs between the floor and the {budget}: the nearest on each side"
-    elif top >= high:
-        why = f"the generator's largest size, within the {budget}"
-    else:
-        why = f"the largest within the {budget}"
-    return (
-        f"the problem's generator ({file}), sizes {low}-{high}; drawn at {bottom}-{top} "
-        f"(the reference's CPU about {1000 * t_low:.1f}-{1000 * t_top:.1f} ms: {why}){small}"
-    )
-
-
-def generator_size_range(problem: Problem, source: str) -> tuple[int, int]:
-    """(low, high): the sizes the generator lists, else the sizes whose inputs are about
-    as long as the problem's (probed once, cached)."""
-    key = hashlib.sha256(source.encode() + tests_digest(problem).encode()).hexdigest()[:24]
-    path = cache_dir() / "unseen" / "sizes" / f"{key}.json"
-    try:
-        low, high = json.loads(path.read_text())
-        return int(low), int(high)
-    except (OSError, ValueError, TypeError):
-        pass
-    listed = generator_sizes(source)
-    if listed:
-        found = (min(listed), max(listed))
-    else:  # grow the size until the input is as long as the longest of the problem's
-        longest = max(len(t.run_input()) for t in problem.tests)
-        size, seed = 1, 12345
-        while size < 1 << 30:
-            (data,) = run_generator(source, [(seed, size)], label=f"{problem.name}: gen.py")
-            if len(data) >= longest:
-                break
-            size *= 2
-        found = (1, size)
-    _write_json(path, list(found))
-    return found
-
-
-PROBES = 7  # sizes the timed range is probed at (the top, then halving)
-
-
-def generator_timed_range(problem: Problem, source: str) -> tuple[int, int, float, float]:
-    """(bottom, top, the reference's CPU at each): the generator's sizes a check draws
-    from. ``top``: the largest size whose input the reference runs within
-    ``TOP_GEN_SECONDS`` (the top stratum); ``bottom``: the smallest that still runs
-    1.5x the meter's floor, so every stratum is timed (where no size does: the upper
-    half below ``top``). Probed once per problem at the top size and halvings of it
-    (one generator run, one reference sandbox), then, where no probed size runs between
-    the floor and the budget, bisected up to ``BISECT`` times; interpolated on a log-log
-    scale; cached."""
-    key = hashlib.sha256(
-        f"timed{VERSION}c\n{TOP_GEN_SECONDS}\n".encode()
-        + source.encode()
-        + tests_digest(problem).encode()
-    ).hexdigest()[:24]
-    path = cache_dir() / "unseen" / "sizes" / f"t{key}.json"
-    try:
-        b, t, tb, tt = json.loads(path.read_text())
-        return int(b), int(t), float(tb), float(tt)
-    except (OSError, ValueError, TypeError):
-        pass
-    sizes_listed = listed_timed_sizes(problem, source)
-    if sizes_listed is not None:
-        found = _listed_range(sizes_listed)
-        _write_json(path, list(found))
-        return found
-    low, high = generator_size_range(problem, source)
-    sizes = []
-    n = high
-    while n >= max(1, low) and len(sizes) < PROBES:
-        sizes.append(n)
-        n //= 2
-    rng = random.Random(int(key[:12], 16))
-    data = run_generator(
-        source, [(rng.getrandbits(62), n) for n in sizes], label=f"{problem.name}: gen.py"
-    )
-    outputs, cpu = reference_runs(problem, data)
-    points = sorted((n, t) for n, o, t in zip(sizes, outputs, cpu, strict=True) if o is not None)
-    # a failed probe is a failure: no size from the smallest one failing above a clean one
-    first = points[0][0] if points else math.inf
-    failed = [n for n, o in zip(sizes, outputs, strict=True) if o is None and n > first]
-    points = [(n, t) for n, t in points if not failed or n < min(failed)]
-    for _ in range(BISECT):  # no size between the floor and the budget yet: bisect the
-        # bracket (a cost exponential in the size jumps 16x between halvings)
-        mid = _bisect(points)
-        if mid is None:
-            break
-        (one,) = run_generator(
-            source, [(rng.getrandbits(62), mid)], label=f"{problem.name}: gen.py"
-        )
-        (out,), (took,) = reference_runs(problem, [one])
-        if out is None:
-            failed.append(mid)
-            break
-        points = sorted([*points, (mid, took)])
-    found = _timed_range(points, low, high)
-    if failed and points and found[1] >= min(failed):  # past a failing size: below it
-        n, t = max(p for p in points if p[0] < min(failed))
-        found = (min(found[0], n), n, min(found[2], t), t)
-    _write_json(path, list(found))
-    return found
-
-
-LISTED_OVER = 8.0  # a listed size this far over the budget may top an untimeable range
-LISTED_PROBES = 16  # the listed sizes probed at most (the largest, then every other)
-
-
-def listed_timed_sizes(problem: Problem, source: str) -> list[tuple[int, float]] | None:
-    """The sizes the generator lists (``SIZES``) that a check may draw, each with the
-    reference's CPU on it, ascending: used as listed, never interpolated (an FFT takes
-    powers of two only), where the reference fails on a size between them. Every listed
-    size is probed (up to ``LISTED_PROBES``: the largest ones and every other below); a
-    size whose input the reference does not run cleanly is left out (a failed probe is a
-    failure, never a clean size). None: the generator lists no sizes, or the reference
-    runs the sizes between them too (the list is a range). Probed once, cached."""
-    listed = sorted(set(generator_sizes(source)))
-    if not listed:
-        return None
-    key = hashlib.sha256(
-        f"listed{VERSION}\n".encode() + source.encode() + tests_digest(problem).encode()
-    ).hexdigest()[:24]
-    path = cache_dir() / "unseen" / "sizes" / f"l{key}.json"
-    try:
-        stored = json.loads(path.read_text())
-        return None if stored is None else [(int(n), float(t)) for n, t in stored]
-    except (OSError, ValueError, TypeError):
-        pass
-    probe = listed[::-1]
-    if len(probe) > LISTED_PROBES:
-        probe = probe[: LISTED_PROBES // 2] + probe[LISTED_PROBES // 2 :: 2][: LISTED_PROBES // 2]
-    probe.sort()
-    rng = random.Random(int(key[:12], 16))
-    ran: dict[int, tuple[bool, float]] = {}
-
-    def run(sizes: list[int]) -> None:
-        requests = [(rng.getrandbits(62), n) for n in sizes]
-        data = run_generator(source, requests, label=f"{problem.name}: gen.py")
-        outputs, cpu = reference_runs(problem, data)
-        ran.update((n, (o is not None, t)) for n, o, t in zip(sizes, outputs, cpu, strict=True))
-
-    for start in range(0, len(probe), 4):  # the smallest first, four at a time, up to
-        run(probe[start : start + 4])  # a size that fails or runs far past the budget
-        if any(not ok or t > LISTED_OVER * TOP_GEN_SECONDS for ok, t in ran.values()):
-            break
-    # sizes between the listed ones (the middle of the top and the bottom gap probed):
-    # where the reference fails on one, the listed sizes are the only ones (powers of
-    # two); where it runs them, the list is a range (SIZES = [1, 100000]) and any size
-    # between is drawn
-    clean = sorted(n for n, (ok, _) in ran.items() if ok)
-    gaps = [(a, b) for a, b in zip(clean, clean[1:], strict=False) if b - a > 1]
-    between = sorted({(a + b) // 2 for a, b in (gaps[-1:] + gaps[:1])} - set(ran))
-    if between:
-        run(between)
-    if between and all(ran[n][0] for n in between):
-        _write_json(path, None)
-        return None  # a range: drawn over it, as a generator that lists no sizes
-    probe = [n for n in probe if n in ran]
-    found = sorted((n, t) for n in probe if ran[n][0] for t in (ran[n][1],))
-    _write_json(path, found)
-    return found
-
-
-def _listed_range(points: list[tuple[int, float]]) -> tuple[int, int, float, float]:
-    """``generator_timed_range`` over listed sizes: from the smallest running 1.5x the
-    floor (else the largest under it) up to the largest within ``TOP_GEN_SECONDS``
-    (else the smallest over it); listed sizes only."""
-    if not points:
-        raise UserError("the reference fails on the input of every size the generator lists")
-    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
-    top = within[-1] if within else points[0]
-    over = [(n, t) for n, t in points if n > top[0] and t <= LISTED_OVER * TOP_GEN_SECONDS]
-    if top[1] < 1.5 * FLOOR_SECONDS and over:  # 7 8 9 10 of a cost that explodes: the
-        top = over[0]  # next listed size, though over the budget, rather than untimed
-    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top[0]]
-    bottom = long[0] if long else top
-    return bottom[0], top[0], bottom[1], top[1]
-
-
-def listed_between(problem: Problem, source: str) -> list[int] | None:
-    """The listed sizes a check draws from (``listed_timed_sizes`` within the timed
-    range); None where the generator lists none."""
-    points = listed_timed_sizes(problem, source)
-    if points is None:
-        return None
-    bottom, top = generator_timed_range(problem, source)[:2]
-    return [n for n, _ in points if bottom <= n <= top] or [top]
-
-
-BISECT = 4  # probes more at most, between the last size within budget and the first over
-
-
-def _bisect(points: list[tuple[int, float]]) -> int | None:
-    """The size to probe next: between the largest within ``TOP_GEN_SECONDS`` and the
-    smallest over it, while no probed size runs between 1.5x the floor and the budget
-    (geometric middle of a wide bracket, else the arithmetic one); None: done."""
-    if any(1.5 * FLOOR_SECONDS <= t <= TOP_GEN_SECONDS for _, t in points):
-        return None
-    within = [n for n, t in points if t <= TOP_GEN_SECONDS]
-    over = [n for n, t in points if t > TOP_GEN_SECONDS and (not within or n > within[-1])]
-    if not within or not over:
-        return None
-    n1, n2 = within[-1], over[0]
-    if n2 - n1 <= 1:
-        return None
-    mid = int(round(math.sqrt(n1 * n2))) if n1 > 0 and n2 > 4 * n1 else (n1 + n2) // 2
-    return mid if n1 < mid < n2 else (n1 + n2) // 2
-
-
-def _timed_range(
-    points: list[tuple[int, float]], low: int, high: int
-) -> tuple[int, int, float, float]:
-    """``generator_timed_range`` from probed (size, CPU seconds), ascending."""
-    if not points:
-        return max(low, high // 2), high, 0.0, 0.0
-    within = [(n, t) for n, t in points if t <= TOP_GEN_SECONDS]
-    if not within:
-        n, t = points[0]
-        return n, n, t, t
-    if not any(t >= 1.5 * FLOOR_SECONDS for _, t in within) and len(within) < len(points):
-        # no size runs between the floor and the budget (a cost that jumps, as
-        # graph_dijkstra's 60 sources at 5000 nodes): from the last short size to the
-        # first long one; a check draws again larger what falls short
-        (n1, t1), (n2, t2) = within[-1], points[len(within)]
-        return n1, n2, t1, t2
-    top, t_top = within[-1]
-    above = [(n, t) for n, t in points if n > top]
-    if above:  # between the last within budget and the first over it
-        n2, t2 = above[0]
-        top = _between(top, t_top, n2, t2, TOP_GEN_SECONDS)
-        t_top = TOP_GEN_SECONDS
-    long = [(n, t) for n, t in points if t >= 1.5 * FLOOR_SECONDS and n <= top]
-    if not long:
-        return max(low, top // 2), top, t_top / 2, t_top
-    bottom, t_bottom = long[0]
-    below = [(n, t) for n, t in points if n < bottom]
-    if below:
-        n1, t1 = below[-1]
-        bottom = _between(n1, t1, bottom, t_bottom, 1.5 * FLOOR_SECONDS)
-        t_bottom = 1.5 * FLOOR_SECONDS
-    return min(bottom, top), top, min(t_bottom, t_top), t_top
-
-
-def _between(n1: int, t1: float, n2: int, t2: float, target: float) -> int:
-    """The size between n1 and n2 whose CPU is ``target`` (log-log interpolation)."""
-    if t1 <= 0 or t2 <= t1 or n1 <= 0:
-        return n1
-    f = math.log(target / t1) / math.log(t2 / t1)
-    return int(round(n1 * (n2 / n1) ** max(0.0, min(1.0, f))))
-
-
 # ---------------------------------------------------------------- calibration
 
 
@@ -697,6 +427,16 @@ def small_top(model: InputModel) -> int | None:
     if not tops or '"repeat"' in text or '"var"' in text or '"max"' in text:
         return None  # a size that counts or bounds something is a count, not a handful
     return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
+
+
+def _scripts(model: InputModel) -> int:
+    """How many visible scripts an interpreter's model draws from (0: not scripts)."""
+    if not model.spec.get("script"):
+        return 0
+    for node in model.spec.get("body") or []:
+        if isinstance(node, dict) and isinstance(node.get("pick"), list):
+            return len(node["pick"])
+    return 0
 
 
 def _has_steps(model: InputModel) -> bool:
@@ -745,12 +485,13 @@ class _Calibration:
         self.scale = 1.0  # the smallest scale the last batch's draws were made at
         self.outputs: list[bytes] = []  # the reference's outputs on the last batch's draws
         self._limit: float | None = None
-        # the search stops trying larger or wider draws past this (the final check of
-        # what it found still runs: bounded by its four batches)
-        self.deadline = time.monotonic() + SEARCH_SECONDS
+        # the search stops trying larger or wider draws once it has spent
+        # ``SEARCH_SECONDS`` of CPU (the final check of what it found still runs, up to
+        # ``FINAL_SECONDS`` more: past it nothing more is judged)
+        self.host_start = time.process_time()
         self.searching = True
-        # the final check's end: past it nothing more is judged (``FINAL_SECONDS``)
-        self.final_deadline = self.deadline + FINAL_SECONDS
+        self.visible_cpu = 0.0  # the reference's CPU on the longest visible input
+        self._found: dict = {}  # what ``shrink`` found (kept where the budget runs out)
 
     def limit(self) -> float:
         """The reference's CPU limit on a draw: 1 s, or 3x the longest visible input's run
@@ -759,8 +500,22 @@ class _Calibration:
             own = sorted(self.own, key=len)[-VISIBLE_LIMIT:]
             runs = self.judge.judge(own, full=False, seconds=DRAW_SECONDS)
             longest = max((o.cpu if o.ok else DRAW_SECONDS for o in runs), default=0.0)
+            self.visible_cpu = longest
             self._limit = min(DRAW_SECONDS, max(1.0, 40 * TOP_SECONDS, 3 * longest))
         return self._limit
+
+    def used(self) -> float:
+        """CPU seconds the search has spent: the reference's runs (every build) and the
+        host's drawing."""
+        return self.judge.cpu + time.process_time() - self.host_start
+
+    def over(self) -> bool:
+        """Whether the search's budget (or, searching no more, its check's) is spent:
+        ``SEARCH_SECONDS`` (+ ``FINAL_SECONDS``) of CPU, or ``WALL_FACTOR`` times that in
+        wall seconds (a machine so loaded that the CPU budget would take hours)."""
+        budget = SEARCH_SECONDS if self.searching else SEARCH_SECONDS + FINAL_SECONDS
+        wall = time.monotonic() - self.started
+        return self.used() > budget or wall > WALL_FACTOR * budget
 
     def say(self, stage: str) -> None:
         if self.progress is not None:
@@ -769,22 +524,23 @@ class _Calibration:
     def spent(self) -> str:
         """The note that the search's (or, searching no more, its check's) wall budget
         is spent; noted once."""
+        kept = "the sizes shrunk to the budget kept" if "shrunk" in self._found else ""
         why = (
-            f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+            self.spent_note()
             if self.searching
-            else f"the domain search's {SEARCH_SECONDS + FINAL_SECONDS:.0f} s budget is "
-            "spent before its check: the visible span kept"
+            else f"the domain search's {SEARCH_SECONDS + FINAL_SECONDS:.0f} s CPU budget is "
+            f"spent before its check: {kept or 'the visible span kept'}"
         )
         if why not in self.notes:
             self.notes.append(why)
         return why
 
     def batch(
-        self, domain: dict, strata: Sequence[float], full: bool
+        self, domain: dict, strata: Sequence[float], full: bool, seconds: float | None = None
     ) -> tuple[int, int, float, str]:
-        """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``."""
-        end = self.deadline if self.searching else self.final_deadline
-        if time.monotonic() > end:
+        """(clean, drawn, the largest CPU seconds, why not) of draws at ``strata``, the
+        reference held to ``seconds`` of CPU on each (default ``limit()``)."""
+        if self.over():
             return 0, 0, 0.0, self.spent()
         model = self.model.with_domain(domain)
         start = time.process_time()
@@ -802,9 +558,9 @@ class _Calibration:
             return 0, 0, 0.0, "it drew no new input"
 
         valid = valid_inputs(self.problem, inputs)  # a validator's no is a refusal too
-        end = self.deadline if self.searching else self.final_deadline
+        limit = self.limit() if seconds is None else seconds
         try:
-            outcomes = self.judge.judge(valid, full=full, seconds=self.limit(), deadline=end)
+            outcomes = self.judge.judge(valid, full=full, seconds=limit, deadline=self.over)
         except Spent:
             why = self.spent()
             return 0, 0, 0.0, why
@@ -817,7 +573,15 @@ class _Calibration:
 
     def run(self) -> dict:
         domain: dict = {}
-        self.say("drawing within the visible span")
+        if _sizes(self.model):
+            self.limit()  # the visible inputs' own CPU (once)
+            if self.visible_cpu > SLOW_SECONDS:
+                self.say(
+                    f"the visible inputs run up to {self.visible_cpu:.2f} s: finding "
+                    f"the sizes that run within {1000 * TOP_SECONDS:.0f} ms first"
+                )
+                domain = self.shrink(domain)
+        self.say("drawing within the " + ("sizes found" if domain else "visible span"))
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
         if not n and why == self.spent_note():  # out of time, not refused: as seen
             return self.final(domain)
@@ -831,7 +595,7 @@ class _Calibration:
             for refine in REFINEMENTS:
                 if "multiples" in refine and not multiples:
                     continue
-                trial = {"refine": list(refine)}
+                trial = {**domain, "refine": list(refine)}
                 clean, n, top, why = self.batch(trial, (0.3, 0.6, 0.9), True)
                 if n and clean == n:
                     domain, fallback = trial, None
@@ -864,7 +628,12 @@ class _Calibration:
             clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
             if n and clean == n:
                 domain = trial
-        if _sizes(self.model):
+        if domain.get("shrunk"):  # found at the start: the top again, as widened
+            if "widen" in domain or "letters" in domain:
+                _, n, top, _ = self.batch(domain, (0.95, 1.0), False)
+                if n:
+                    domain["top_seconds"] = round(top, 4)
+        elif _sizes(self.model):
             self.say("growing sizes while the reference runs them within 25 ms")
             grown = self.grow(domain)
             if grown.get("letters") and float(grown.get("top_seconds", 0)) < 1.5 * FLOOR_SECONDS:
@@ -987,18 +756,89 @@ class _Calibration:
         low = min(0.5, (1.5 * FLOOR_SECONDS / ok_t) ** 2) if ok_t > 0 else 0.5
         return {**domain, "grow": ok_g, "top_seconds": round(ok_t, 4), "low": round(low, 3)}
 
+    def shrink(self, domain: dict) -> dict:
+        """``domain`` with its sizes shrunk to the budget, found before any draw is judged
+        at the visible sizes (which run for seconds): each visible script on its own
+        (``pick_grow``: fib's cost is exponential in its literal, a loop's linear),
+        else the whole model (``grow``). Probed cheap sizes first (``fit``), every probe
+        -O3 only, its runs stopped at ``PROBE_OVER`` times the budget. Where no smaller
+        size runs cleanly, ``domain`` as it is (the visible span)."""
+        scripts = _scripts(self.model)
+        start = max(1e-6, min(1.0, TOP_SECONDS / max(self.visible_cpu, TOP_SECONDS) / 4))
+        if scripts > 1:
+            found = [self.fit({**domain, "pick": i}, start) for i in range(scripts)]
+            if all(f is None for f in found):
+                self.notes.append("no smaller size ran cleanly: the visible sizes kept")
+                return domain
+            factors = [f[0] if f else 1.0 for f in found]
+            top = max(f[1] for f in found if f)
+            shrunk = {**domain, "pick_grow": [round(g, 6) for g in factors]}
+        else:
+            one = self.fit(domain, start)
+            if one is None:
+                self.notes.append("no smaller size ran cleanly: the visible sizes kept")
+                return domain
+            shrunk = {**domain, "grow": round(one[0], 6)}
+            top = one[1]
+        low = min(0.5, (1.5 * FLOOR_SECONDS / top) ** 2) if top > 0 else 0.5
+        self._found = {
+            **shrunk,
+            "top_seconds": round(top, 4),
+            "low": round(low, 3),
+            "shrunk": round(self.visible_cpu, 3),
+        }
+        return dict(self._found)
+
+    def fit(self, domain: dict, start: float) -> tuple[float, float] | None:
+        """(the growth factor whose top draws run nearest under ``TOP_SECONDS``, their
+        CPU): from ``start`` (a size cheap to run) up by the measured shortfall, then
+        bisected between the largest within the budget and the smallest over it; at
+        most ``SHRINK_PROBES`` probes of two draws. None: no probed size ran cleanly."""
+        ok: tuple[float, float] | None = None
+        bad = math.inf
+        most = min(16.0, size_caps(self.model.spec))
+        g = start
+        stop = PROBE_OVER * TOP_SECONDS
+        for _ in range(SHRINK_PROBES):
+            clean, n, t, why = self.batch({**domain, "grow": g}, (0.95, 1.0), False, stop)
+            if not n and why == self.spent_note():
+                break
+            if n and clean == n and t <= TOP_SECONDS:
+                ok = (g, t)
+                if t >= TOP_SECONDS / 2:
+                    break
+                nxt = g * min(16.0, max(1.25, TOP_SECONDS / max(t, 1e-4)))
+            elif (n and clean == n) or "timeout" in why:  # over the budget
+                bad = g
+                nxt = g / 16 if ok is None else g
+            elif ok is None:  # a size the program refuses (too small?): larger
+                nxt = g * 4
+            else:
+                bad = g
+                nxt = g
+            if ok is not None and bad < math.inf:
+                nxt = math.sqrt(ok[0] * bad)
+            nxt = min(nxt, most)
+            if ok is not None and (nxt <= ok[0] * 1.05 or nxt >= bad / 1.05):
+                break
+            if nxt < 1e-6 or (ok is None and nxt == g):
+                break
+            g = nxt
+        return ok
+
     def spent_note(self) -> str:
-        return f"the domain search's {SEARCH_SECONDS:.0f} s budget is spent"
+        return f"the domain search's {SEARCH_SECONDS:.0f} s CPU budget is spent"
 
     def final(self, domain: dict) -> dict:
         self.searching = False
         self.say("checking the domain found")
         for _ in range(4):
             clean, n, _, why = self.batch(domain, (0.25, 0.5, 0.75, 1.0), True)
-            if not n and why.endswith("the visible span kept"):  # out of time: nothing
-                # found beyond the visible span was checked, so none of it is kept
+            if not n and why.startswith("the domain search's"):  # out of time: nothing
+                # found beyond the visible span was checked, so none of it is kept but
+                # the sizes shrunk to the budget (the visible ones run for seconds)
                 keep = {k: v for k, v in domain.items() if k == "refine"}
-                domain = {**keep, "grow": 1.0}
+                domain = {**keep, **self._found} if self._found else {**keep, "grow": 1.0}
                 break
             if n and 2 * clean >= n and (clean == n or "widen" not in domain):
                 break
@@ -1113,8 +953,26 @@ def describe(model: InputModel) -> str:
             if tops
             else f"sizes grown to {_x(grow)} the largest seen"
         )
+    elif d.get("pick_grow"):
+        each = ", ".join(_x(float(g)) for g in d["pick_grow"][:6])
+        parts.append(
+            f"each script's integer literals scaled on their own to the time budget ({each} "
+            "the literals seen"
+            + (
+                f"; the visible scripts run up to {float(d['shrunk']):.2f} s"
+                if d.get("shrunk")
+                else ""
+            )
+            + ")"
+        )
     elif grow < 1:
-        parts.append(f"sizes shrunk to {_x(grow)} the largest seen (the time budget)")
+        why = (
+            f"the visible inputs run up to {float(d['shrunk']):.2f} s: drawn at the "
+            f"{1000 * TOP_SECONDS:.0f} ms budget"
+            if d.get("shrunk")
+            else "the time budget"
+        )
+        parts.append(f"sizes shrunk to {_x(grow)} the largest seen ({why})")
     if widen > 1:
         parts.append("values beyond the range seen (to the integer type)")
     if d.get("letters"):
@@ -1134,6 +992,8 @@ def describe(model: InputModel) -> str:
         parts.append(f"values within the range seen ({values[-1]})")
     if not d:
         return f"{head}: the visible span only (not extrapolated yet)"
+    if d.get("shrunk"):
+        return f"{head}, drawn smaller than seen: " + ", ".join(parts)
     if grow <= 1 and widen <= 1 and not d.get("letters") and not declared:
         why = "" if d.get("steps") else f" ({_why_not_grown(d, model)})"
         return f"{head}: the visible span only{why}; " + ", ".join(parts)

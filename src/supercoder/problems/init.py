@@ -26,23 +26,12 @@ from pathlib import Path
 
 from supercoder.errors import InfraError, UserError, read_regular
 from supercoder.paths import staging_prefix, temp_prefix
-from supercoder.problems.domain import (
-    FLOOR_SECONDS,
-    calibrate,
-    describe,
-    generator_domain,
-    generator_timed_range,
-    too_small,
-)
+from supercoder.problems.constraints import constraint_lines, parse_constraint
+from supercoder.problems.domain import FLOOR_SECONDS, calibrate, describe, too_small
 from supercoder.problems.fuzz import BYTES_DOMAIN, BYTES_SPAN, byte_files
 from supercoder.problems.generator import GeneratorConfig, generator_sizes, run_generator
-from supercoder.problems.inputmodel import (
-    FILE,
-    InputModel,
-    constraint_lines,
-    infer,
-    parse_constraint,
-)
+from supercoder.problems.gensizes import generator_domain, generator_timed_range
+from supercoder.problems.inputmodel import FILE, InputModel, infer
 from supercoder.problems.layouts import Layout, TestFile, discover
 from supercoder.problems.loading import MAX_FILE_BYTES, generator_source, load_problem
 from supercoder.problems.outputs import Mode, Rule, diagnose, outputs_match, parse_mode

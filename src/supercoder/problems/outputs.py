@@ -439,8 +439,10 @@ _NUMBER = re.compile(rb"^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?[a-zA-Z%]*$")
 SHOWN_LINES = 3
 # a line holding one number with a fraction and nothing else: what a benchmark script's
 # `print clock() - start` prints (a result with a fraction that differs from run to run
-# is rare; one that is a whole number, a word or a labelled value is never taken for it)
-LONE_DECIMAL = r"^\s*-?[0-9]*\.[0-9]+([eE][-+]?[0-9]+)?\s*$"
+# is rare; one that is a whole number, a word or a labelled value is never taken for it),
+# also as `%g` prints it when the run is short: `2e-05`, or `0` where the clock did not
+# tick (a drawn input of a few milliseconds; 1 run in 150 of clox's)
+LONE_DECIMAL = r"^\s*-?([0-9]*\.[0-9]+([eE][-+]?[0-9]+)?|[0-9]+[eE][-+]?[0-9]+|0)\s*$"
 _LONE_DECIMAL = re.compile(LONE_DECIMAL.encode())
 
 

@@ -22,7 +22,6 @@ from supercoder.codec import decode, opts
 from supercoder.errors import SupercoderError, UserError, argv_text, parse_json
 from supercoder.paths import atomic_write_text
 from supercoder.runs.archive import StoredArchive
-from supercoder.runs.evolve import EvolveProvenance
 from supercoder.runs.metrics import geomean, summarize
 from supercoder.runs.registry import LEGACY_BUILDS
 from supercoder.runs.store import RunRow, Store
@@ -271,10 +270,11 @@ def _stored_run(store: Store, run: RunRow) -> RunData:
 
 
 def _lineage(store: Store, run: str, outcome: Outcome) -> tuple[LineageStep, ...]:
-    """The evolve answer's ancestry, seed first (empty for other strategies)."""
+    """The answer's ancestry in its run's program archive, seed first (its provenance's
+    ``ancestry``: an evolve answer's lineage; empty when its strategy keeps none)."""
     best = outcome.best
-    evolved = best.origin.of(EvolveProvenance) if best is not None else None
-    chain = evolved.lineage if evolved is not None else ()
+    kept = best.origin.provenance if best is not None else None
+    chain = kept.ancestry() if kept is not None else ()
     if not chain:
         return ()
     programs = {p.id: p for p in StoredArchive.in_store(store, run).programs(outcome.problem)}

@@ -1,9 +1,9 @@
-"""Runs: strategies (best-of-N, refinement, the evolutionary search), evaluation runs,
+"""Runs: strategies (best-of-N, refinement; the others are plugins like them:
+``runs/registry.py``), evaluation runs,
 the run store and every figure."""
 
 from supercoder.runs.dispatch import search
 from supercoder.runs.eval_run import EvalRunResult, run_eval
-from supercoder.runs.evolve import evolve
 from supercoder.runs.strategies import best_of_n, refine, solve
 
-__all__ = ["EvalRunResult", "best_of_n", "evolve", "refine", "run_eval", "search", "solve"]
+__all__ = ["EvalRunResult", "best_of_n", "refine", "run_eval", "search", "solve"]

@@ -44,41 +44,34 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, ClassVar
 
 from supercoder.engine import current
+from supercoder.origin import Origin, StrategyProvenance, register_provenance
 from supercoder.plugins import flag
 from supercoder.prompting.parent_prompts import Parent
 from supercoder.runs.archive import Archive, MemoryArchive, StoredArchive
 from supercoder.runs.bandit import Bandit
-from supercoder.runs.buildsearch import proposed_build
 from supercoder.runs.conversation import Conversation
 from supercoder.runs.programs import (
     BASELINE,
+    SEED_KIND,
     Program,
     ProgramDB,
     baseline_program,
     faster_than,
 )
-from supercoder.runs.registry import BUILDS, LEGACY_BUILDS, builds_label
+from supercoder.runs.registry import BUILDS, LEGACY_BUILDS, builds_label, strategy_class
 from supercoder.runs.strategies import (
     Ask,
     Attempt,
     Journal,
     Outcome,
     OutcomeMeta,
+    Proposes,
     StrategyConfig,
     Verifier,
     make_verifier,
 )
 from supercoder.toolchain.gcc import asm_digest
-from supercoder.types import (
-    Candidate,
-    Origin,
-    Problem,
-    Speedup,
-    Status,
-    StrategyProvenance,
-    Verdict,
-    register_provenance,
-)
+from supercoder.types import Candidate, Problem, Speedup, Status, Verdict
 from supercoder.verify.reward import effective_speedup
 from supercoder.verify.service import Checked
 
@@ -87,7 +80,6 @@ if TYPE_CHECKING:
 
 FINAL = -2  # the measurement key of the final re-check
 COMPILER_SEED = -3  # the measurement key of the build seed's verification
-SEED_KIND = LEGACY_BUILDS  # the build seed's program kind (as stored before)
 
 
 class StartFrom(StrEnum):
@@ -126,6 +118,9 @@ class EvolveProvenance(StrategyProvenance):
     duplicate_of: int | None = None
     final: bool = False
     lineage: tuple[int, ...] = ()
+
+    def ancestry(self) -> tuple[int, ...]:
+        return self.lineage
 
 
 @dataclass(frozen=True)
@@ -369,9 +364,11 @@ class _Search:
         return db
 
     def _build_seed(self, db: ProgramDB) -> Program | None:
-        """The build search's best build (through the verification service, or a fixed
-        build's), verified like any answer."""
-        proposed = proposed_build(
+        """The answer the strategy ``start_from`` names proposes (``Proposes``: the build
+        search's best build, through the verification service, or a fixed build's),
+        verified like any answer."""
+        source: Proposes = strategy_class(str(self.cfg.start_from))
+        proposed = source.propose(
             self.problem, self.cfg.builds, self.verify, self.settings.sampling.seed
         )
         if proposed is None:

@@ -23,7 +23,11 @@ A strategy (a plugin, ``docs/eval.md`` "A strategy is a plugin"; it imports this
   (``read``/``write``); evolve's program database is kept so (``runs/archive.py``);
 - its provenance: subclass ``StrategyProvenance`` and register it with
   ``register_provenance("kind")``: it is stored with each answer and read back as that
-  class;
+  class; what it overrides of ``StrategyProvenance`` the run's readers show (``ancestry``:
+  the report's lineage; ``budget_note``/``note_header``: what the budget left undone;
+  ``tried``: ``optimize``'s table of what was tried, a ``Tried`` of ``TriedRow``s);
+- to seed another strategy's search (evolve's ``--start-from NAME``): a ``propose``
+  class method (``Proposes``);
 - the conversation, without assembling prompts: ``Conversation(problem, settings)``:
   ``first()`` the first prompt, ``after(messages, attempt)`` the next prompt after this
   verdict, ``resolve(completion, origin)`` this answer as a candidate (a whole program or
@@ -36,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from supercoder.models.base import Completion, Sampling
+from supercoder.origin import Origin, StrategyProvenance, Tried, TriedRow, register_provenance
 from supercoder.plugins import flag
 from supercoder.runs.conversation import Conversation
 from supercoder.runs.strategies import (
@@ -45,19 +50,13 @@ from supercoder.runs.strategies import (
     Outcome,
     OutcomeMeta,
     ProgressStep,
+    Proposes,
     Strategy,
     StrategyConfig,
     Verifier,
 )
 from supercoder.runs.tables import KeepsTables, RunTables, Tables
-from supercoder.types import (
-    Candidate,
-    Origin,
-    Problem,
-    StrategyProvenance,
-    Verdict,
-    register_provenance,
-)
+from supercoder.types import Candidate, Problem, Verdict
 from supercoder.verify.service import Checked
 
 __all__ = [
@@ -75,12 +74,15 @@ __all__ = [
     "OutcomeMeta",
     "Problem",
     "ProgressStep",
+    "Proposes",
     "RunTables",
     "Sampling",
     "Strategy",
     "StrategyConfig",
     "StrategyProvenance",
     "Tables",
+    "Tried",
+    "TriedRow",
     "Verdict",
     "Verifier",
     "check",

@@ -93,7 +93,6 @@ from supercoder.runs.summary import (
     RunContext,
     RunSummary,
 )
-from supercoder.runs.trials import BuildProvenance
 from supercoder.timing.meter import MeterConfig
 from supercoder.types import Speedup, Status, Verdict
 from supercoder.verify.reward import (
@@ -252,13 +251,10 @@ def problem_record(outcome: Outcome) -> ProblemRecord | None:
 
 
 def search_note(outcome: Outcome) -> str:
-    """What a build search left undone for lack of budget ('' when nothing, or when no
-    build search produced the answers)."""
-    for a in outcome.attempts:
-        build = a.origin.of(BuildProvenance)
-        if build is not None and build.search is not None:
-            return build.search.budget_note
-    return ""
+    """What the search left undone for lack of budget (the first answer whose
+    provenance says so: ``StrategyProvenance.budget_note``; '' when none does)."""
+    kept = (a.origin.provenance for a in outcome.attempts if a.origin.provenance is not None)
+    return next((note for p in kept if (note := p.budget_note())), "")
 
 
 def _wall(outcome: Outcome) -> float | None:

@@ -28,11 +28,15 @@ from typing import Any
 from supercoder.analysis.cfg import build_program
 from supercoder.analysis.core import too_large
 from supercoder.analysis.mix import is_simd
+from supercoder.runs.registry import LEGACY_BUILDS
 from supercoder.toolchain.gcc import asm_digest
 from supercoder.types import MIN_PRACTICAL_MARGIN, Speedup, Status, Verdict, practical_significance
 from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup
 
 BASELINE = BASELINE_SPEEDUP
+# the kind of a program another strategy proposed as a seed (evolve's ``start_from``),
+# stored under the build search's older name, as before
+SEED_KIND = LEGACY_BUILDS
 
 
 @dataclass(frozen=True)

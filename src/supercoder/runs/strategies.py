@@ -289,10 +289,14 @@ class Strategy(Protocol):
       it), ``journal`` keeps attempts as they finish and gives back the stored ones on a
       resumed run (``kit.NoJournal`` when nothing is kept);
     - optionally ``stored(config) -> dict``: the settings a run stores as its identity
-      (default: ``{"strategy": name, name: the config's fields}``).
+      (default: ``{"strategy": name, name: the config's fields}``);
+    - optionally ``propose(...)``: an answer that seeds another strategy's search
+      (``Proposes``: evolve's ``--start-from NAME`` asks the strategy named so).
 
     An attempt's ``Origin`` carries the strategy's own provenance record (a frozen
-    dataclass with a ``kind``, registered with ``types.register_provenance``). Everything
+    dataclass with a ``kind``, registered with ``origin.register_provenance``; what it
+    says of the answer to the report, the figures and ``optimize`` is the methods of
+    ``origin.StrategyProvenance`` it overrides). Everything
     a strategy needs is in one public module: ``supercoder.kit`` (``runs/kit.py``).
     """
 
@@ -301,6 +305,19 @@ class Strategy(Protocol):
     models: ClassVar[tuple[int, int | None]]
 
     def search(self, problem: Problem, ask: Ask, verify: Verifier, journal: Journal) -> Outcome: ...
+
+
+class Proposes(Protocol):
+    """A strategy that can seed another's search with its own answer (evolve's
+    ``--start-from NAME``): ``propose(problem, options, verify, seed, target)`` gives
+    (the answer's text, the model name it is kept under), or None when it has nothing
+    better than the -O3 baseline. ``options``: its own options as text (evolve's
+    ``--builds``)."""
+
+    @classmethod
+    def propose(
+        cls, problem: Problem, options: str, verify: Verifier, seed: int = 0, target: str = "native"
+    ) -> tuple[str, str] | None: ...
 
 
 @dataclass(frozen=True)

@@ -130,9 +130,10 @@ class ProblemRecord:
         baseline_copy: the chosen answer is the gcc -O3 baseline itself.
         wall_seconds: wall-clock seconds from the problem's start to its end (None when
             not recorded).
-        search_note: what the ``compiler`` model's build search left undone when its
-            budget ran out (``budget spent: 18 unscreened, 42 unbuilt; rerun with
-            --budget N``), '' when nothing was.
+        search_note: what the search left undone when its budget ran out, as its
+            answers' provenance says (``StrategyProvenance.budget_note``; the build
+            search's ``budget spent: 18 unscreened, 42 unbuilt; rerun with --budget
+            N``), '' when nothing was.
         timed_reason: why it is not timed, in words ("" when timed).
         memorizable: the program reads no input (an answer may print its output without
             computing it); its speedup is counted apart from the headline figures.

@@ -60,7 +60,6 @@ from supercoder.sandbox.elf import runtime_files
 from supercoder.types import Files, split_run
 
 RUNNER_SOURCE = Path(__file__).with_name("runner.c")
-PROGRAM_NAME = "./program"  # every run's argv[0] (runner.c), baseline and candidate alike
 MAX_ARG_BYTES = (128 << 10) - 1  # a run's arguments in all (runner.c MAX_ARG_BYTES)
 MAX_THREADS = 16  # threads a run may start besides its main one (runner.c MAX_THREADS)
 OMP_THREADS = 2  # an OpenMP program's team (runner.c OMP_THREADS)

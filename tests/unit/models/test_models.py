@@ -19,7 +19,7 @@ from supercoder.models.cache import CachedModel, ResponseCache, cache_key
 from supercoder.models.http import cost_usd
 from supercoder.models.openai_api import OpenAIModel
 from supercoder.models.scripted import ScriptedModel
-from supercoder.runs.trials import BuildProvenance
+from supercoder.runs.buildsearch.records import BuildProvenance
 from tests.integration.test_models import MESSAGES  # noqa: F401
 
 

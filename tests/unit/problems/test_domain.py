@@ -16,7 +16,8 @@ import random
 import pytest
 
 from supercoder.errors import UserError
-from supercoder.problems.inputmodel import InputModel, constraint_lines, infer
+from supercoder.problems.constraints import constraint_lines
+from supercoder.problems.inputmodel import InputModel, infer
 from supercoder.verify.unseen import _timed_range
 
 LINE = [b"3\n1 2 3\n", b"5\n10 20 30 40 50\n", b"4\n7 7 7 9\n"]

@@ -110,21 +110,26 @@ def test_leaves_import_nothing_above_them():
     leaves["supercoder.engine"] = {"supercoder.errors"}
     leaves["supercoder.settings"] = {"supercoder.codec"}
     leaves["supercoder.plugins"] = {"supercoder.errors"}
+    leaves["supercoder.origin"] = {
+        "supercoder.errors",
+        "supercoder.codec",
+        # the one registry: a stored answer's provenance is declared in its strategy's
+        # module, which the registry names (a built-in's as a plugin's)
+        "supercoder.plugins",
+    }
     leaves["supercoder.types"] = {
         "supercoder.errors",
         "supercoder.paths",
         "supercoder.codec",
         "supercoder.settings",
-        # the one registry: a stored answer's provenance is declared in its strategy's
-        # module, which the registry names (a built-in's as a plugin's)
-        "supercoder.plugins",
+        "supercoder.origin",  # a candidate's origin
     }
     for leaf, allowed in leaves.items():
         assert graph[leaf] <= allowed, (leaf, graph[leaf] - allowed)
 
 
 LAYERS = [  # docs/ARCHITECTURE.md "Layering": a package may import only itself and earlier layers
-    ["errors", "paths", "codec", "settings", "types", "engine", "plugins"],
+    ["errors", "paths", "codec", "settings", "plugins", "origin", "types", "engine"],
     ["sandbox"],
     ["toolchain"],
     ["analysis"],
@@ -174,6 +179,7 @@ def test_the_top_level_holds_only_the_vocabulary():
         "paths",
         "codec",
         "settings",
+        "origin",
         "types",
         "engine",
         "plugins",

@@ -14,13 +14,13 @@ import pytest
 
 from supercoder.codec import plain
 from supercoder.errors import UserError
+from supercoder.runs.buildsearch.records import BuildProvenance
 from supercoder.runs.evolve import EvolveProvenance
 from supercoder.runs.identity import RunConfig
 from supercoder.runs.metrics import summarize
 from supercoder.runs.store import JSON_FORMAT_VERSION, Store
 from supercoder.runs.strategies import Attempt, Outcome
 from supercoder.runs.summary import SUMMARY_FORMAT_VERSION, RunSummary
-from supercoder.runs.trials import BuildProvenance
 from supercoder.timing.meter import LEGACY_METHOD, LEGACY_PROTOCOL, METHOD, PROTOCOL
 from supercoder.types import (
     VERDICT_FORMAT_VERSION,

@@ -7,8 +7,8 @@ tests/integration/test_compiler_model.py."""
 
 from __future__ import annotations
 
-from supercoder.runs.buildsearch import FINAL_SCREENS, _Job, _room
-from supercoder.runs.trials import (
+from supercoder.runs.buildsearch.halving import FINAL_SCREENS, Job, _room
+from supercoder.runs.buildsearch.records import (
     HALVING_SHARE,
     SCREEN_SHARE,
     CpuBudget,
@@ -19,10 +19,10 @@ from supercoder.runs.trials import (
 from supercoder.toolchain.flagspace import make
 
 
-def _job(budget: float, spent: float, screen_cost: float | None) -> _Job:
+def _job(budget: float, spent: float, screen_cost: float | None) -> Job:
     cpu = CpuBudget(budget)
     cpu.charge(spent)
-    return _Job(None, SearchConfig(budget=budget), None, cpu, None, [], {}, True, screen_cost)  # type: ignore[arg-type]
+    return Job(None, SearchConfig(budget=budget), None, cpu, None, [], {}, True, screen_cost)  # type: ignore[arg-type]
 
 
 def test_before_anything_is_screened_the_room_is_unbounded():

@@ -1,4 +1,4 @@
-"""The records of the build search (``runs/buildsearch.py``): its configuration, its
+"""The records of the build search (``runs/buildsearch/``): its configuration, its
 provenance record (``BuildProvenance``, what it keeps with an answer: ``SearchRecord``,
 ``BuildRecord``), one
 ``Trial`` per build (how far it got and what the verification service measured), the
@@ -12,20 +12,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from supercoder.codec import Json, JsonObject, decode, encode, opts
+from supercoder.origin import StrategyProvenance, Tried, TriedRow, register_provenance
 from supercoder.toolchain.flagspace import Build
 from supercoder.toolchain.isa import Target
-from supercoder.types import (
-    Speedup,
-    StrategyProvenance,
-    Verdict,
-    register_provenance,
-)
+from supercoder.types import Speedup, Verdict
+
+HEADER = "# supercoder compiler: "  # an answer's first lines: which build, why (as before)
 
 
 @dataclass(frozen=True, kw_only=True)
 class BuildRecord:
     """One build the build search (``--strategy builds``) tried, as kept with its answer
-    (``runs/trials.py`` ``Trial.record``).
+    (``Trial.record``).
 
     Fields:
         id: the build's id (``BuildsConfig.builds``: the fixed builds by id).
@@ -64,7 +62,7 @@ class BuildRecord:
 @dataclass(frozen=True, kw_only=True)
 class SearchRecord:
     """The build search (``--strategy builds``), as kept with the answer it chose
-    (``runs/trials.py`` ``SearchResult.record``; ``Origin.search``).
+    (``SearchResult.record``; ``BuildProvenance.search``).
 
     Fields:
         chosen: the chosen build's label (``baseline (gcc -O3)``: none was faster).
@@ -100,7 +98,7 @@ class SearchRecord:
 @register_provenance("build")
 @dataclass(frozen=True, kw_only=True)
 class BuildProvenance(StrategyProvenance):
-    """The build search's record of an answer (``runs/buildsearch.py``).
+    """The build search's record of an answer (``runs/buildsearch/``).
 
     Fields:
         build: the build's label (``gcc -O3 -march=native``).
@@ -113,6 +111,24 @@ class BuildProvenance(StrategyProvenance):
     family: str | None = None
     flags: tuple[str, ...] = ()
     search: SearchRecord | None = None
+
+    def budget_note(self) -> str:
+        return self.search.budget_note if self.search is not None else ""
+
+    def note_header(self) -> str:
+        note = self.budget_note()
+        return f"{HEADER}{note}\n" if note else ""
+
+    def tried(self) -> Tried | None:
+        """Every build the search tried (on the answer it chose; None on the others)."""
+        search = self.search
+        if search is None or not search.builds:
+            return None
+        title = f"{len(search.builds)} builds searched ({search.cpu_seconds} CPU s); "
+        rows = tuple(
+            TriedRow(b.label, b.status, b.speedup, b.speedup_ci, b.detail) for b in search.builds
+        )
+        return Tried(title + f"chosen: {search.chosen}", rows, what="build")
 
 
 DEFAULT_BUDGET = 120.0  # CPU seconds of build search per problem (benchmarks/compiler_search.py)
@@ -252,7 +268,7 @@ class SearchResult:
         return f"budget spent: {parts}{each}; rerun with --budget {advice:g}"
 
     def record(self) -> SearchRecord:
-        """What is kept of it with the answer (``Origin.search``)."""
+        """What is kept of it with the answer (``BuildProvenance.search``)."""
         return SearchRecord(
             chosen=self.chosen.build.label if self.chosen else "baseline (gcc -O3)",
             cpu_seconds=round(self.cpu_seconds, 2),
