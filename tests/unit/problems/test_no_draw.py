@@ -55,6 +55,15 @@ def test_a_program_reading_no_input_keeps_its_own_wording(tmp_path):
     assert not plain.memorizable and plain.memorizable_why == ""
 
 
+def test_a_hidden_test_given_since_is_timed_instead(tmp_path):
+    folder = _folder(tmp_path, {"no_draw": WHY})
+    (folder / "hidden").mkdir()
+    (folder / "hidden" / "h.in").write_text("go 8\n")
+    (folder / "hidden" / "h.out").write_text("42\n")
+    problem = load_problem(folder)
+    assert not problem.memorizable and problem.memorizable_why == ""  # checks draw again
+
+
 def test_no_draw_must_be_words(tmp_path):
     with pytest.raises(UserError, match="no_draw"):
         load_problem(_folder(tmp_path, {"no_draw": 3}))
