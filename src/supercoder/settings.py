@@ -84,6 +84,9 @@ class ProblemSettings:
     reads_input: bool = True  # false: the output does not depend on the input
     # -- what supercoder's tools write ----------------------------------------------------
     too_small: bool = False  # problem init: runs too short to time
+    # problem init: why no input can be drawn (every source refused or dropped, no
+    # hidden test): timed on its visible tests like a memorizable problem
+    no_draw: str | None = None
     llm_generator: str | None = None  # the model that wrote llm_gen.py / llm_validate.py
     baseline: str | None = None  # dataset import: how baseline.s was made
     carried_baseline: str | None = None  # dataset import: the record's baseline.s, not used

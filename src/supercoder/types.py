@@ -304,12 +304,25 @@ class Problem:
         return self.settings.reads_input
 
     @property
-    def memorizable(self) -> bool:  # why, in words: ``MEMORIZABLE_WHY``
-        """A program that reads no input: its expected output is one fixed text, so a
-        candidate may print it without computing it (precomputed output passes every
-        test). Such problems are timed on their visible tests and marked ``memorizable``
-        in verdicts, summaries and reports; the default training reward pays 0 on them."""
-        return not self.reads_input
+    def memorizable(self) -> bool:  # why, in words: ``memorizable_why``
+        """A problem whose gain may be memorized: a program that reads no input (its
+        expected output is one fixed text, so a candidate may print it without computing
+        it), or one no input can be drawn for (``problem.json`` ``no_draw``: a fixed
+        workload, every fresh draw refused, no hidden test; its visible tests are all
+        there is to time, and a candidate may print their outputs; a hidden test given
+        since is timed instead, as for any problem). Such problems are
+        timed on their visible tests and marked ``memorizable`` in verdicts, summaries
+        and reports (never counted as improved); the default training reward pays 0."""
+        if not self.reads_input:
+            return True
+        return bool(self.settings.no_draw) and not any(t.hidden for t in self.tests)
+
+    @property
+    def memorizable_why(self) -> str:
+        """Why the problem is memorizable, in words ("": it is not)."""
+        if not self.reads_input:
+            return MEMORIZABLE_WHY
+        return f"{NO_DRAW}: {self.settings.no_draw}" if self.memorizable else ""
 
     @property
     def compare(self) -> str:
@@ -320,6 +333,31 @@ class Problem:
 # why a problem is memorizable, in the one wording every command prints: the program
 # may read its stdin or arguments, its output just does not change with them
 MEMORIZABLE_WHY = "its output does not depend on its input"
+# ... or no input the model never saw can be drawn for it (``Problem.memorizable_why``
+# starts so, then says why), and what that means, said beside it
+NO_DRAW = "no input can be drawn"
+NO_DRAW_NOTE = (
+    "timed on its visible tests like a memorizable problem: a gain may be memorized, "
+    "so it is not counted as improved"
+)
+
+
+def memorizable_reason(domain: str) -> str:
+    """Why a memorizable verdict's problem is so, from its domain line
+    (``Measurement.domain``: ``memorizable: none: WHY``, ``problem show``'s ``none: WHY
+    (memorizable)``)."""
+    why = domain.removeprefix("memorizable: ").removeprefix("none: ")
+    why = why.removesuffix(" (memorizable)")
+    return why if why.startswith(NO_DRAW) else MEMORIZABLE_WHY
+
+
+def memorizable_note(why: str) -> str:
+    """What a memorizable problem's verdict says, after ``memorizable: ``."""
+    if why.startswith(NO_DRAW):
+        return f"{why}; {NO_DRAW_NOTE}"
+    return (
+        f"{why}, so an answer may print its output without computing it; timed on its visible tests"
+    )
 
 
 def split_flags(value: object) -> tuple[str, ...]:

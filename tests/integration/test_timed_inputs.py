@@ -285,3 +285,39 @@ def test_a_draw_that_runs_long_is_drawn_again_smaller(tmp_path):
     sizes = sorted(int(data.split()[0]) for _, data, _ in unseen.tests)
     assert sizes[0] < 50000  # below the upper half: drawn again, smaller
     assert sizes[0] * 2000 > 1_000_000  # still a real workload, not a trivial input
+
+
+def test_draws_under_the_floor_are_drawn_again_at_the_top(tmp_path):
+    """The one rule eval, check and init's timed check read (``unseen.REACH``): a check
+    whose draws all land under the meter's 5 ms floor draws again at the top of the
+    source's domain, the longer draws taking the shortest ones' places, until ``REACH``
+    of them reach it; a domain none of whose draws reaches the floor stays under it (so
+    every path says "untimed" alike). Before, heatshrink's and Ptrdist bc's draws at
+    3.5-5.9 ms made eval untimed and a fresh check timed, or the other way round."""
+    sandbox_or_skip()
+    from supercoder.verify import unseen
+
+    problem = load_problem(_problem(tmp_path / "pair", PAIR, ["1000 1\n", "2000 2\n"]))
+
+    def small(rng: random.Random, k: int) -> list[bytes]:
+        return [f"{rng.randint(100, 900)} {rng.getrandbits(30)}\n".encode() for _ in range(k)]
+
+    def large(rng: random.Random, k: int) -> list[bytes]:
+        return [
+            f"{30_000_000 + rng.randint(0, 99)} {rng.getrandbits(30)}\n".encode() for _ in range(k)
+        ]
+
+    rng = random.Random(1)
+    inputs = small(rng, DRAWS)
+    outputs, took = unseen.reference_runs(problem, inputs)
+    kept = list(zip(inputs, outputs, took, strict=True))
+    assert all(o is not None and t < unseen.FLOOR_SECONDS for _, o, t in kept)
+    src = unseen.Source("model", small, "test", validate=False, top=large)
+    again, cpu = unseen._reach_floor(problem, src, rng, set(), kept, DRAWS, {}, 0.0)
+    reached = [t for _, _, t in again if t >= unseen.FLOOR_SECONDS]
+    assert len(again) == DRAWS and len(reached) == unseen.REACH
+    assert cpu >= sum(reached)  # the redraws' runs are counted
+    assert len({d for d, _, _ in again} & set(inputs)) == DRAWS - unseen.REACH
+    flat = unseen.Source("model", small, "test", validate=False)  # nothing reaches it
+    same, _ = unseen._reach_floor(problem, flat, rng, set(), kept, DRAWS, {}, 0.0)
+    assert len(same) == DRAWS and all(t < unseen.FLOOR_SECONDS for _, _, t in same)

@@ -17,11 +17,12 @@ from supercoder.runs.metrics import long_enough
 from supercoder.runs.summary import figure_text
 from supercoder.types import (
     LOAD_CHANGE,
-    MEMORIZABLE_WHY,
     Provenance,
     Status,
     UnseenResult,
     Verdict,
+    memorizable_note,
+    memorizable_reason,
 )
 from supercoder.verify.reward import default_reward, holds_past_cut, paper_reward
 
@@ -82,10 +83,10 @@ def print_verdict(verdict: Verdict, console: Console | None = None) -> None:
     if verdict.identical_to_baseline:
         console.print("[yellow]the candidate is the baseline copied: reward 0[/]")
     if verdict.memorizable:
+        why = memorizable_note(memorizable_reason(verdict.context.measurement.domain))
         console.print(
-            f"[yellow]memorizable: {MEMORIZABLE_WHY}, so an answer may print its "
-            "output without computing it; timed on its visible tests, counted apart by "
-            "eval, the default reward pays 0[/]"
+            f"[yellow]memorizable: {escape(why)}; counted apart by eval, the default "
+            "reward pays 0[/]"
         )
     console.print(reward_line(verdict, short))
     if verdict.isa is not None:

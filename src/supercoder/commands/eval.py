@@ -42,7 +42,7 @@ from supercoder.runs.metrics import SHORT_REASON, geomean, problem_record
 from supercoder.runs.registry import BUILDS, canonical, legacy_spec, strategy_class
 from supercoder.runs.store import Store
 from supercoder.runs.summary import STAT_KEYS
-from supercoder.types import MEMORIZABLE_WHY
+from supercoder.types import memorizable_reason
 from supercoder.verify.client import TOKEN_ENV, RemoteVerifier, ServiceClient
 from supercoder.verify.evaluate import check_config
 from supercoder.verify.executors import ExecutorKind
@@ -431,7 +431,8 @@ class _Tally:
             late = _timeout_note(outcome.best.verdict) if r.status == "timeout" else ""
             speed = f"1.0x (no correct answer{late})"
         speed += " improved" if r.improved else ""
-        speed += f" memorizable ({MEMORIZABLE_WHY}; counted apart)" if r.memorizable else ""
+        why = memorizable_reason(outcome.best.checked.context.measurement.domain)
+        speed += f" memorizable ({why}; counted apart)" if r.memorizable else ""
         speed += " (baseline)" if r.baseline_copy else ""
         wall = f"{r.wall_seconds:.1f}s wall" if r.wall_seconds is not None else f"{r.seconds:.1f}s"
         at_once = f", {self.concurrency} at once" if self.concurrency > 1 else ""

@@ -49,7 +49,7 @@ from supercoder.runs.store import Store
 from supercoder.runs.strategies import make_verifier
 from supercoder.toolchain.baseline import baseline_asm
 from supercoder.toolchain.gcc import program_isa
-from supercoder.types import MEMORIZABLE_WHY, load_change
+from supercoder.types import MEMORIZABLE_WHY, load_change, memorizable_reason
 
 
 @with_config(ModelRunConfig, "opts", machine=engine_options())
@@ -146,7 +146,7 @@ def _write_answer(path: Path, problem, outcome, chosen, note: str, opts: ModelRu
     if chosen is None and note:  # the answer file says why it may be the baseline
         written = f"{_note_header(outcome)}{written or ''}"
     if problem.memorizable:  # its speedup is on the visible tests: a comment, not code
-        written = f"# supercoder: {MEMORIZABLE_NOTE}\n{written or ''}"
+        written = f"# supercoder: {memorizable_line(problem.memorizable_why)}\n{written or ''}"
     atomic_write_text(path, written or "")
     return isa
 
@@ -347,10 +347,12 @@ def _level(v) -> str:
     return v.isa.level or "no level: " + ",".join(v.isa.extensions)
 
 
-MEMORIZABLE_NOTE = (
-    f"memorizable: {MEMORIZABLE_WHY}, so its speedup is measured on its visible "
-    "tests (a program printing the expected output would pass them)"
-)
+def memorizable_line(why: str) -> str:
+    """The comment a memorizable problem's answer file starts with."""
+    return (
+        f"memorizable: {why or MEMORIZABLE_WHY}, so its speedup is measured on its "
+        "visible tests (a program printing the expected output would pass them)"
+    )
 
 
 def confirmation_lines(v) -> list[str]:
@@ -390,5 +392,6 @@ def _speedup_text(v) -> str:
         return "not timed (every timed input's baseline ran under 5 ms)"
     sp = v.speedup
     mark = " *" if v.significantly_faster else ""
-    memo = f" (memorizable: {MEMORIZABLE_WHY}, timed on its visible tests)" if v.memorizable else ""
+    why = memorizable_reason(v.context.measurement.domain)
+    memo = f" (memorizable: {why}, timed on its visible tests)" if v.memorizable else ""
     return f"{sp.value:.3f}x [{sp.low:.3f}, {sp.high:.3f}]{mark}{memo}"

@@ -34,7 +34,7 @@ from supercoder.problems.init import InitConfig, create_from_sources
 from supercoder.problems.outputs import Rule, RuleKind, parse_field_spec
 from supercoder.problems.sources import with_build_flags
 from supercoder.prompting.inputgen import write_pair
-from supercoder.types import MEMORIZABLE_WHY
+from supercoder.types import MEMORIZABLE_WHY, NO_DRAW, NO_DRAW_NOTE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -225,6 +225,7 @@ def init_config(
         answer_unit=(building.answer_unit or [""])[0],
         also_answer=tuple((building.answer_unit or [])[1:]),
         hot_unit=profiled_hot_unit,
+        undrawable=undrawable,
         progress=lambda line: typer.echo(line, err=True),
     )
 
@@ -306,6 +307,19 @@ def compare_rules(
     return tuple(rules)
 
 
+def undrawable(folder: Path) -> str | None:
+    """None where a check of the problem in ``folder`` draws a fresh input from some
+    source (``verify.unseen``: one check's draws, seed 0); else why each source but the
+    input model (init says why that one cannot) gives none, in one line."""
+    from supercoder.problems.loading import load_problem
+    from supercoder.verify.unseen import DRAWS, draw_from_sources
+
+    found = draw_from_sources(load_problem(folder), DRAWS, seed=0)
+    if found.tests:
+        return None
+    return "; ".join(d for d in found.dropped if not d.startswith("model:"))
+
+
 def profiled_hot_unit(folder: Path) -> tuple[str, str] | None:
     """Where a multi-unit program's time goes (``prompting.profiling.hot_unit``)."""
     from supercoder.prompting.profiling import hot_unit as profile_units
@@ -358,6 +372,21 @@ def _print_report(report: InitReport, given_inputs: bool, pair=None) -> None:
             f"largest input(s) ({', '.join(report.kept_hidden)}) are kept hidden (hidden/): "
             "checks time them and the model never sees them; --show-all keeps every "
             "input visible"
+        )
+    elif report.no_draw:
+        typer.echo(
+            f"note: {NO_DRAW}: {report.no_draw}; no input can be kept hidden (one input, "
+            "every one under 5 ms, "
+            f'or --show-all): {NO_DRAW_NOTE} (problem.json "no_draw"; verdicts, eval and '
+            "reports mark it memorizable, the default training reward pays 0 on it). For "
+            "a figure on inputs the model never sees, give hidden ones (--hidden DIR), "
+            "more inputs, a --generator or wider --constraint bounds"
+            + (
+                '; every test runs under 5 ms of reference CPU (problem.json "too_small": '
+                "true): no speedup can be timed on it until one runs longer"
+                if report.too_small
+                else ""
+            )
         )
     elif report.too_small and not report.reads_input:
         typer.echo(

@@ -14,7 +14,7 @@ from supercoder.problems.inputmodel import model_for
 from supercoder.problems.loading import load_problem_arg
 from supercoder.problems.outputs import problem_mode
 from supercoder.toolchain.reference import THREADS_MEASURED, starts_threads
-from supercoder.types import MEMORIZABLE_WHY
+from supercoder.types import memorizable_note
 from supercoder.verify.unseen import domain_line, sources
 
 
@@ -58,7 +58,7 @@ def show_cmd(
             f"-O3 builds them: {', '.join(problem.units)}"
         )
     if problem.memorizable:
-        typer.echo(f"memorizable: {MEMORIZABLE_WHY} (timed on its visible tests)")
+        typer.echo(f"memorizable: {memorizable_note(problem.memorizable_why)}")
     folder = Path(problem.settings.path) if problem.settings.path else None
     texts = [problem.source]
     if folder is not None:

@@ -48,6 +48,7 @@ from supercoder.sandbox.box import Limits
 from supercoder.toolchain.reference import RefResult, reference_runs, run_reference
 from supercoder.types import (
     MAX_FILES,
+    NO_DRAW,
     Files,
     data_file_view,
     from_data_file_view,
@@ -112,6 +113,11 @@ class InitConfig:
         progress: called with one line before each step that can take seconds.
         answer_why: why ``answer_unit`` is the answer, as init says it (set by init
             itself: named, or the profile's share).
+        undrawable: where the input model can draw no fresh input and no test is hidden,
+            called with the finished (staging) problem folder: None where some source
+            of timed inputs still draws one, else why each other source cannot (one
+            line, "" for none); the command layer passes ``verify.unseen``'s sources.
+            None here: the model's word is taken.
         also_answer: further units named (``--answer-unit`` again) that the answer covers
             too: joined to ``source.c`` as one translation unit (``join_into_answer``).
     """
@@ -137,6 +143,7 @@ class InitConfig:
     show_all: bool = False
     answer_unit: str = ""
     hot_unit: Callable[[Path], tuple[str, str] | None] | None = None
+    undrawable: Callable[[Path], str | None] | None = None
     progress: Callable[[str], None] | None = None
     answer_why: str = ""  # why answer_unit is the answer (set by init itself)
     also_answer: tuple[str, ...] = ()
@@ -167,6 +174,7 @@ class InitReport:
     kept_hidden: tuple[str, ...] = ()  # visible tests init made hidden (``stale``)
     answer: str = ""  # which unit is the answer and why (multi-unit programs)
     short: str = ""  # why drawn inputs may be too short to time where visible ones are not
+    no_draw: str = ""  # why no input can be drawn: timed on its visible tests (memorizable)
 
 
 def init_problem(
@@ -276,6 +284,15 @@ def create_problem(
             kept = _keep_largest_hidden(staging, tests, filled.cpu)
             tests = [replace(t, hidden=True) if t.name in kept else t for t in tests]
             domain = (_say_no_fresh(staging, stale) or domain) if stale else domain
+        no_draw = ""
+        if stale and not small and not any(t.hidden for t in tests):
+            no_draw = _no_draw(staging, stale, opts)
+            if no_draw:
+                domain = f"none: {NO_DRAW}: {no_draw} (memorizable)"
+                timed = "timed inputs: the visible tests (no input can be drawn)"
+            if no_draw and not worth:  # timed as given: every test too short
+                small = True
+                _mark_too_small(staging)
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -310,6 +327,7 @@ def create_problem(
         kept,
         _answer_line(build, opts),
         short if kept else "",
+        no_draw,
     )
 
 
@@ -1046,6 +1064,24 @@ def _keep_largest_hidden(
             if src.exists():
                 src.rename(folder / "hidden" / f"{name}{ext}")
     return names
+
+
+def _no_draw(folder: Path, stale: str, opts: InitConfig) -> str:
+    """Why no input the model never saw can be drawn for the problem in ``folder``
+    ("": one can), marked in its ``problem.json`` (``no_draw``): with no hidden test to
+    keep, checks then time its visible tests as they do a memorizable problem's (a gain
+    may be memorized: never counted as improved, the default reward pays 0)."""
+    others: str | None = ""
+    if opts.undrawable is not None:
+        _say(opts, "  no fresh input from the input model: trying the other sources once...")
+        others = opts.undrawable(folder)
+    if others is None:
+        return ""
+    why = f"{stale}; {others}" if others else stale
+    meta = json.loads((folder / "problem.json").read_text())
+    meta["no_draw"] = why
+    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+    return why
 
 
 def _generator_domain(folder: Path) -> tuple[str, bool]:

@@ -38,6 +38,9 @@ a check of their own (``_CHECKS``: a shape beyond the type).
                           reference)
 ``reads_input``           true/false: false when the program's output does not depend
                           on its input (``problem init`` found it; ``Problem.memorizable``)
+``no_draw``               a string: why no input can be drawn (``problem init`` found
+                          every source refused or dropped and no hidden test): the
+                          problem is timed on its visible tests like a memorizable one
 ``llm_generator``         a string: the model that wrote ``llm_gen.py`` and
                           ``llm_validate.py`` (``prompting/inputgen.py``)
 ========================  ==========================================================
@@ -250,5 +253,6 @@ _CHECKS = {
     "cpu_limit": _cpu_limit,
     "generator": _generator,
     "reads_input": _boolean,
+    "no_draw": _text,
     "llm_generator": _text,
 }

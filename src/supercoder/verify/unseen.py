@@ -38,7 +38,9 @@ next. Each check then keeps the draws the reference (the -O3 build of the source
 baseline itself when the problem has no ``baseline.s``) runs cleanly on within
 ``DRAW_SECONDS``, its output the expected one. A problem that reads no input
 (problem.json ``"reads_input": false``) is timed on its visible tests and says so
-(``memorizable``: a candidate may precompute its output). Without any source, the
+(``memorizable``: a candidate may precompute its output); so is one no input can be
+drawn for (``"no_draw"``: ``problem init`` found every source refused or dropped and no
+hidden test to keep, as for a fixed workload named in its arguments). Without any source, the
 hidden tests are timed. Drawn tests are named ``unseen/uN`` and, like hidden tests,
 never quoted. ``SUPERCODER_UNSEEN=cached`` selects the earlier scheme (inputs made once
 per machine and reused; for ``benchmarks/timed_inputs.py``' side-by-side only).
@@ -107,7 +109,7 @@ from supercoder.problems.validator import (
     valid_inputs,
     validators_digest,
 )
-from supercoder.types import MEMORIZABLE_WHY, Problem
+from supercoder.types import NO_DRAW, NO_DRAW_NOTE, Problem
 
 __all__ = [
     "DRAW_SECONDS",
@@ -199,11 +201,14 @@ def unseen_tests(problem: Problem, generate: bool = True, seed: int | None = Non
             for t in problem.tests
             if not t.hidden
         )
+        said = problem.memorizable_why
         why = (
-            f"memorizable: {MEMORIZABLE_WHY}, so it is timed on its visible tests "
+            f"memorizable: {said}; {NO_DRAW_NOTE}"
+            if said.startswith(NO_DRAW)
+            else f"memorizable: {said}, so it is timed on its visible tests "
             "(a candidate may precompute its output)"
         )
-        return Unseen(visible, 0, 0, why, "memorizable", domain=f"none: {MEMORIZABLE_WHY}")
+        return Unseen(visible, 0, 0, why, "memorizable", domain=f"none: {said}")
     if os.environ.get("SUPERCODER_UNSEEN") == "cached":
         return _cached_unseen(problem, hidden)
     found = draw_from_sources(problem, DRAWS, seed)
@@ -298,6 +303,9 @@ class Source:
     # budget cuts it, the problem's own bounds do), and that cut in words
     beyond: Draw | None = None
     cut: str = ""
+    # draws at the top of its domain (the largest sizes a check draws), for a check
+    # whose draws landed under the meter's floor (``REACH``); None: ``draw`` again
+    top: Draw | None = None
 
 
 # Further sources, each (the name of the source it goes before, factory(problem) ->
@@ -372,14 +380,15 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
         try:
             inputs, outputs, took = _reference_up_to(problem, inputs, count)
             cpu = sum(took)
-            size_of: dict[bytes, int] = {}
-            if isinstance(drawn, _Sized):
-                size_of = dict(zip(drawn, drawn.sizes, strict=True))
         except (UserError, InfraError) as e:  # no sandbox here, a baseline that fails
             log.warning("warning: %s: no timed inputs (%s)", problem.name, e)
             found.dropped.append(f"{src.name}: {e}")
             return found
         kept = [(d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None]
+        size_of: dict[bytes, int] = (
+            dict(zip(drawn, drawn.sizes, strict=True)) if isinstance(drawn, _Sized) else {}
+        )
+        kept, cpu = _reach_floor(problem, src, rng, own, kept, count, size_of, cpu)
         tests = [
             (
                 f"{GENERATED_PREFIX}u{i + 1}",
@@ -391,7 +400,7 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
         if tests:
             found.tests, found.source, found.cpu = tests, src.name, cpu
             found.domain = src.domain
-            sizes = size_of if isinstance(drawn, _Sized) else None
+            sizes = size_of or None
             found.sizes = _sizes_line(sizes, [(d, t) for d, _, t in kept])
             found.round_seconds = float(sum(t for _, _, t in kept))
             if src.beyond is not None and BEYOND:
@@ -401,6 +410,68 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
             return found
         found.dropped.append(f"{src.name}: the reference failed on every draw")
     return found
+
+
+# The one rule every check reads (eval's, ``check``'s, ``problem init``'s timed check: all
+# draw here) for draws that land under the meter's floor (``FLOOR_SECONDS``, its
+# ``min_test_seconds``): a check wants ``REACH`` draws at ``REACH_OVER`` times the floor or
+# above (where the meter's median of three runs still reads them at the floor); where fewer
+# reach it (a domain whose top was fitted on a busier machine, a top stratum that
+# straddles the floor), it draws again, up to ``REDRAWS`` rounds: at the top of the
+# source's domain, then past the cut its time budget makes (where it has one), each
+# longer clean draw taking the place of the shortest. Only a domain none of whose draws
+# reaches the floor then leaves a check untimed, on every path alike.
+REACH = 2
+REACH_OVER = 1.2
+REDRAWS = 2
+
+
+def _reach_floor(
+    problem: Problem,
+    src: Source,
+    rng: random.Random,
+    own: set[bytes],
+    kept: list[tuple[bytes, bytes | None, float]],
+    count: int,
+    size_of: dict[bytes, int],
+    cpu: float,
+) -> tuple[list[tuple[bytes, bytes | None, float]], float]:
+    """``kept`` with its shortest draws replaced by longer ones drawn again (``REACH``)
+    until ``REACH`` of them run the reference at ``REACH_OVER`` times the floor or more; and the reference's
+    CPU on every run (the redraws' too). ``size_of`` gets the redrawn generator sizes."""
+    need = min(REACH, count, len(kept))
+    if not kept or problem.settings.too_small:
+        return kept, cpu
+    rounds = [src.top or src.draw, src.beyond or src.top or src.draw][:REDRAWS]
+    for again in rounds:
+        reach = REACH_OVER * FLOOR_SECONDS
+        short = sorted(
+            (i for i, (_, _, t) in enumerate(kept) if t < reach), key=lambda i: kept[i][2]
+        )
+        missing = need - (len(kept) - len(short))
+        if missing <= 0:
+            break
+        try:
+            drawn = again(rng, count)
+            seen = {d for d, _, _ in kept}
+            inputs = valid_inputs(problem, [d for d in _fresh(drawn, own) if d not in seen])
+            top = max(t for _, _, t in kept)
+            outputs, took = reference_runs(problem, inputs, max(BEYOND_SECONDS, 3 * top))
+        except (UserError, InfraError) as e:
+            log.warning("warning: %s: no draws again past the floor (%s)", problem.name, e)
+            break
+        cpu += sum(took)
+        if isinstance(drawn, _Sized):
+            size_of.update(zip(drawn, drawn.sizes, strict=True))
+        more = sorted(
+            ((d, o, t) for d, o, t in zip(inputs, outputs, took, strict=True) if o is not None),
+            key=lambda x: -x[2],
+        )
+        kept = list(kept)
+        for i, new in zip(short[:missing], more, strict=False):
+            if new[2] > kept[i][2]:
+                kept[i] = new
+    return kept, cpu
 
 
 def _reference_up_to(
@@ -512,6 +583,7 @@ def _generator_source(problem: Problem) -> Source | None:
         stale=lambda: _stale(problem, source),
         beyond=beyond,
         cut=cut,
+        top=_generator_draw(problem, source, top=True),
     )
 
 
@@ -529,6 +601,7 @@ def _llm_generator_source(problem: Problem) -> Source | None:
         stale=lambda: _stale(problem, written),
         beyond=beyond,
         cut=cut,
+        top=_generator_draw(problem, written, top=True),
     )
 
 
@@ -546,6 +619,7 @@ def _model_source(problem: Problem) -> Source | None:
         dropped=refused,
         beyond=beyond,
         cut=cut,
+        top=_model_draw(model, top=True),
     )
 
 
@@ -676,8 +750,16 @@ def _nothing(rng: random.Random, k: int) -> list[bytes]:
     return []
 
 
-def _model_draw(model) -> Draw:
+TOP_STRATUM = 0.9  # where a draw "at the top" of a model's domain is (a position 0-1)
+
+
+def _model_draw(model, top: bool = False) -> Draw:
+    """The model's draws over its domain; ``top``: at its top stratum only."""
+
     def draw(rng: random.Random, k: int) -> list[bytes]:
+        if top:
+            strata = [TOP_STRATUM + (1 - TOP_STRATUM) * rng.random() for _ in range(k)]
+            return [m.encode() for m in model.draw(rng, k, strata=strata)]
         return [m.encode() for m in model.draw(rng, k)]
 
     return draw
@@ -703,7 +785,7 @@ def domain_line(problem: Problem) -> str:
     """The problem's input domain and its source, in one line (``check``, ``problem
     init``, ``problem show``): from the first source that can be used."""
     if problem.memorizable:
-        return f"none: {MEMORIZABLE_WHY} (memorizable)"
+        return f"none: {problem.memorizable_why} (memorizable)"
     for src in sources(problem):
         if not src.dropped:
             return f"{src.name}: {src.domain}" if src.domain else src.name
@@ -715,9 +797,16 @@ def domain_line(problem: Problem) -> str:
 # ---------------------------------------------------------------- the generator
 
 
-def _generator_draw(problem: Problem, source: str) -> Draw:
+def _generator_draw(problem: Problem, source: str, top: bool = False) -> Draw:
+    """The generator's draws over the sizes a check draws; ``top``: at the largest."""
+
     def draw(rng: random.Random, k: int) -> list[bytes]:
         sizes = generator_timed_range(problem, source)[:2]
+        if top:
+            requests = [(rng.getrandbits(62), sizes[1]) for _ in range(k)]
+            out = _Sized(run_generator(source, requests, label=f"{problem.name}: gen.py"))
+            out.sizes, out.source = [n for _, n in requests], source
+            return out
         listed = listed_between(problem, source)
         # a check's draws at the sizes fitted once per problem (``size_fit``), never
         # resized by what this check's runs took: eval and every check draw alike

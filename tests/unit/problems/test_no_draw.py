@@ -1,0 +1,82 @@
+"""A fixed workload (``problem.json`` ``no_draw``): no input the model never saw can be
+drawn and none is hidden, so it is timed on its visible tests like a memorizable problem,
+every command says why, and no gain on it is counted as improved or paid."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from supercoder.errors import UserError
+from supercoder.problems.loading import load_problem
+from supercoder.types import (
+    MEMORIZABLE_WHY,
+    NO_DRAW,
+    NO_DRAW_NOTE,
+    memorizable_note,
+    memorizable_reason,
+)
+from supercoder.verify.unseen import domain_line, unseen_tests
+
+WHY = "the reference refuses the input model's draws (it drew no new input)"
+
+
+def _folder(tmp_path, meta: dict):
+    folder = tmp_path / "p"
+    (folder / "tests").mkdir(parents=True)
+    (folder / "source.c").write_text("int main(void){return 0;}\n")
+    (folder / "tests" / "a.in").write_text("go 7\n")
+    (folder / "tests" / "a.out").write_text("42\n")
+    (folder / "problem.json").write_text(json.dumps(meta))
+    return folder
+
+
+def test_a_problem_no_input_can_be_drawn_for_is_memorizable_and_says_why(tmp_path):
+    problem = load_problem(_folder(tmp_path, {"no_draw": WHY}))
+    assert problem.reads_input and problem.memorizable
+    assert problem.memorizable_why == f"{NO_DRAW}: {WHY}"
+    unseen = unseen_tests(problem)  # checks and eval: the visible tests, nothing drawn
+    assert unseen.source == "memorizable" and [t[0] for t in unseen.tests] == ["a"]
+    assert unseen.why.startswith(f"memorizable: {NO_DRAW}: {WHY}") and NO_DRAW_NOTE in unseen.why
+    assert domain_line(problem) == f"none: {NO_DRAW}: {WHY} (memorizable)"
+    # the verdict's domain line gives the reason back to eval and check
+    assert memorizable_reason(f"memorizable: none: {NO_DRAW}: {WHY}") == f"{NO_DRAW}: {WHY}"
+    assert memorizable_note(problem.memorizable_why).endswith(NO_DRAW_NOTE)
+    assert "not counted as improved" in NO_DRAW_NOTE
+
+
+def test_a_program_reading_no_input_keeps_its_own_wording(tmp_path):
+    problem = load_problem(_folder(tmp_path, {"reads_input": False}))
+    assert problem.memorizable and problem.memorizable_why == MEMORIZABLE_WHY
+    assert memorizable_reason(f"memorizable: none: {MEMORIZABLE_WHY}") == MEMORIZABLE_WHY
+    assert memorizable_reason("model: sizes 1-9") == MEMORIZABLE_WHY
+    plain = load_problem(_folder(tmp_path / "x", {}))
+    assert not plain.memorizable and plain.memorizable_why == ""
+
+
+def test_a_hidden_test_given_since_is_timed_instead(tmp_path):
+    folder = _folder(tmp_path, {"no_draw": WHY})
+    (folder / "hidden").mkdir()
+    (folder / "hidden" / "h.in").write_text("go 8\n")
+    (folder / "hidden" / "h.out").write_text("42\n")
+    problem = load_problem(folder)
+    assert not problem.memorizable and problem.memorizable_why == ""  # checks draw again
+
+
+def test_no_draw_must_be_words(tmp_path):
+    with pytest.raises(UserError, match="no_draw"):
+        load_problem(_folder(tmp_path, {"no_draw": 3}))
+
+
+def test_init_marks_the_problem_only_when_no_source_draws(tmp_path):
+    """init asks every source once (the command's ``undrawable``): a fuzzer that still
+    draws leaves the problem as it is; none that does marks it, with each cause."""
+    from supercoder.problems.init import InitConfig, _no_draw
+
+    folder = _folder(tmp_path, {})
+    assert _no_draw(folder, WHY, InitConfig(undrawable=lambda _: None)) == ""
+    assert "no_draw" not in json.loads((folder / "problem.json").read_text())
+    said = _no_draw(folder, WHY, InitConfig(undrawable=lambda _: "fuzzer: it drew no new input"))
+    assert said == f"{WHY}; fuzzer: it drew no new input"
+    assert load_problem(folder).memorizable_why == f"{NO_DRAW}: {said}"
