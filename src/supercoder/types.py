@@ -309,17 +309,20 @@ class Problem:
         expected output is one fixed text, so a candidate may print it without computing
         it), or one no input can be drawn for (``problem.json`` ``no_draw``: a fixed
         workload, every fresh draw refused, no hidden test; its visible tests are all
-        there is to time, and a candidate may print their outputs). Such problems are
+        there is to time, and a candidate may print their outputs; a hidden test given
+        since is timed instead, as for any problem). Such problems are
         timed on their visible tests and marked ``memorizable`` in verdicts, summaries
         and reports (never counted as improved); the default training reward pays 0."""
-        return not self.reads_input or bool(self.settings.no_draw)
+        if not self.reads_input:
+            return True
+        return bool(self.settings.no_draw) and not any(t.hidden for t in self.tests)
 
     @property
     def memorizable_why(self) -> str:
         """Why the problem is memorizable, in words ("": it is not)."""
         if not self.reads_input:
             return MEMORIZABLE_WHY
-        return f"{NO_DRAW}: {self.settings.no_draw}" if self.settings.no_draw else ""
+        return f"{NO_DRAW}: {self.settings.no_draw}" if self.memorizable else ""
 
     @property
     def compare(self) -> str:

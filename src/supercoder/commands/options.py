@@ -132,8 +132,12 @@ EXECUTOR = declare("--executor", help="Where verifications run: local (process p
 BUDGET = declare(
     "--budget",
     min=0.1,
-    help="Seconds to spend at most: --strategy builds' CPU seconds of build search per "
-    "problem (problem profile: seconds of profiling).",
+    help="Seconds to spend at most: --strategy builds' CPU seconds per problem, the checks "
+    "after the search included (compiles, every test each candidate runs, timing). Not "
+    "counted: drawing a problem's timed inputs once, and waiting on a loaded machine (wall "
+    "time is longer). The baseline's check always runs: a program whose one check costs "
+    "more than the budget exceeds it by that check. (problem profile: seconds of "
+    "profiling.)",
 )
 
 # where results go

@@ -17,7 +17,7 @@ from typing import Any
 
 from supercoder.analysis.core import Analysis
 from supercoder.toolchain.gcc import is_noise_line
-from supercoder.types import MEMORIZABLE_WHY
+from supercoder.types import MEMORIZABLE_WHY, NO_DRAW
 
 _CODE_NOISE = ("\t.cfi_", "\t.p2align", "\t.align")
 
@@ -209,8 +209,8 @@ def _row(record: Any, analysis: Analysis | None) -> str:
     speed = float(record.speedup) if isinstance(record.speedup, int | float) else 0.0
     diff = ""
     name = escape(record.problem) + (
-        f" <span class='copy' title='{MEMORIZABLE_WHY}: an answer may print its "
-        "output without computing it; counted apart'>memorizable</span>"
+        f" <span class='copy' title='{MEMORIZABLE_WHY}, or {NO_DRAW}: an answer may "
+        "print its output without computing it; counted apart'>memorizable</span>"
         if getattr(record, "memorizable", False)
         else ""
     )

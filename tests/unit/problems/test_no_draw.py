@@ -55,6 +55,15 @@ def test_a_program_reading_no_input_keeps_its_own_wording(tmp_path):
     assert not plain.memorizable and plain.memorizable_why == ""
 
 
+def test_a_hidden_test_given_since_is_timed_instead(tmp_path):
+    folder = _folder(tmp_path, {"no_draw": WHY})
+    (folder / "hidden").mkdir()
+    (folder / "hidden" / "h.in").write_text("go 8\n")
+    (folder / "hidden" / "h.out").write_text("42\n")
+    problem = load_problem(folder)
+    assert not problem.memorizable and problem.memorizable_why == ""  # checks draw again
+
+
 def test_no_draw_must_be_words(tmp_path):
     with pytest.raises(UserError, match="no_draw"):
         load_problem(_folder(tmp_path, {"no_draw": 3}))
@@ -71,3 +80,37 @@ def test_init_marks_the_problem_only_when_no_source_draws(tmp_path):
     said = _no_draw(folder, WHY, InitConfig(undrawable=lambda _: "fuzzer: it drew no new input"))
     assert said == f"{WHY}; fuzzer: it drew no new input"
     assert load_problem(folder).memorizable_why == f"{NO_DRAW}: {said}"
+
+
+def test_check_and_optimize_say_why_from_the_verdict_s_domain():
+    """``check`` prints the reason the verdict carries (its domain line), and the gated
+    reward it pays (0); ``optimize``'s figure says it too."""
+    import io
+    from dataclasses import replace
+
+    from rich.console import Console
+
+    from supercoder.commands.display import print_verdict
+    from supercoder.commands.optimize import _speedup_text
+    from supercoder.types import Measurement, Speedup, Status, Verdict, VerdictContext
+
+    domain = f"memorizable: none: {NO_DRAW}: {WHY}"
+    v = Verdict(
+        "p",
+        Status.OK,
+        speedup=Speedup(40.0, 38.0, 42.0, 15, 1),
+        context=VerdictContext(measurement=Measurement(domain=domain)),
+        memorizable=True,
+    )
+    out = io.StringIO()
+    print_verdict(v, Console(file=out, width=400))
+    text = out.getvalue()
+    assert f"memorizable: {NO_DRAW}: {WHY}; {NO_DRAW_NOTE}" in text
+    assert "reward 0.000" in text
+    assert f"(memorizable: {NO_DRAW}: {WHY}, timed on its visible tests)" in _speedup_text(v)
+    plain = replace(
+        v, context=VerdictContext(measurement=Measurement(domain="memorizable: none: x"))
+    )
+    out = io.StringIO()
+    print_verdict(plain, Console(file=out, width=400))
+    assert f"memorizable: {MEMORIZABLE_WHY}, so an answer may print" in out.getvalue()

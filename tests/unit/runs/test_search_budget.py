@@ -77,3 +77,41 @@ def test_the_note_names_builds_screened_but_not_re_measured_and_a_screens_cost()
     )
     done = SearchResult(None, _trials("screened", "chosen"), (), 9.0, budget=30, screen_cost=6.0)
     assert done.budget_note == "" and done.unfinished == {}
+
+
+def test_the_checks_after_the_search_are_kept_out_of_its_stages():
+    """``--budget`` covers the checks after the search (the baseline's, the answer's
+    fresh re-check: every test once each): once a screen's cost is known, two screens
+    of it are kept for them, at most half the budget, and the stages plan within the
+    rest."""
+    job = _job(30, 10, 4.0)
+    job.budget.keep_for_after(4.0)
+    assert job.budget.reserve == 8.0 and job.budget.search_total == 22.0
+    assert _room(job, SCREEN_SHARE, 1) == 0  # 11 s of screening share, 10 spent
+    assert _room(job, 1.0, FINAL_SCREENS) == 1  # 12 s left to the search: one at 10 s
+    assert job.budget.left == 20.0  # what the checks after it are timed within
+    slow = _job(30, 0, 40.0)  # one screen over the whole budget: half kept, not all
+    slow.budget.keep_for_after(40.0)
+    assert slow.budget.reserve == 15.0 and slow.budget.within(0.5)
+
+
+def test_a_build_is_not_started_where_the_costliest_so_far_would_not_fit(monkeypatch):
+    """PGO builds train on the visible tests (seconds each on a slow program): the
+    build stage stops before a build that would take it past its share, not after."""
+    from supercoder.runs.buildsearch import halving
+
+    def compile_build(job, build):  # each build costs 6 s of the budget
+        job.budget.charge(6.0)
+        return f"; {build.label}\n"
+
+    monkeypatch.setattr(halving, "compile_build", compile_build)
+    builds = [make("gcc", f"-O{k}") for k in (1, 2, 3, "s")]
+    job = _job(30, 0, None)
+    trials = halving._build_all(job, builds, SCREEN_SHARE * 0.6)  # 9 s of building
+    assert [t.status for t in trials] == ["built", "unbuilt", "unbuilt", "unbuilt"]
+    assert job.budget.spent == 6.0  # not 12: the second would not fit in 9
+    fast = _job(30, 0, None)
+    monkeypatch.setattr(
+        halving, "compile_build", lambda job, b: job.budget.charge(0.5) or f"; {b.label}\n"
+    )
+    assert all(t.status == "built" for t in halving._build_all(fast, builds, SCREEN_SHARE * 0.6))

@@ -17,11 +17,15 @@ verification service like any other candidate, within a CPU budget.
    never answers with a program it measured as slower. Like every strategy's answer,
    it is then re-checked afresh (``strategies.confirm_best``) before it counts.
 
-``budget`` (``--budget``) is CPU seconds per problem: compile
-time (wall, a single-threaded upper bound) plus what the service reports each verdict
-cost. Building and screening stop at ``SCREEN_SHARE`` of it, halving at
-``HALVING_SHARE``; the re-measure takes what is left (at least ``MIN_FINAL_SECONDS``
-per finalist). Each stage is planned before it spends: the first ``FIRST_SCREEN``
+``budget`` (``--budget``) is CPU seconds per problem, the checks after the search
+included: compile time (wall, a single-threaded upper bound) plus what the service
+reports each verdict cost. Once a screen's cost is known, ``AFTER_CHECKS`` screens of
+it (at most ``RESERVE_MOST`` of the budget) are kept for the checks after the search
+(the baseline's, the answer's fresh re-check: each runs every test once), and the
+search's stages plan within the rest (``CpuBudget.search_total``): building and
+screening stop at ``SCREEN_SHARE`` of it (a build is not started where the costliest
+so far would not fit), halving at ``HALVING_SHARE``; the re-measure takes what is left
+(at least ``MIN_FINAL_SECONDS`` per finalist). Each stage is planned before it spends: the first ``FIRST_SCREEN``
 builds screened price one screen (``Job.screen_cost``), and later screens, halving
 rungs and re-measures take only the builds the budget has room for (``_room``), so a
 slow program (one check costing a large part of the budget) screens and re-measures
@@ -123,14 +127,21 @@ def search_builds(
 
 
 def _build_all(job: Job, builds: list[Build], share: float) -> list[Trial]:
+    """Each build compiled while the budget's ``share`` has room for one more (the
+    costliest build so far: a PGO build trains on the visible tests, seconds each on a
+    slow program), the first always."""
     out = []
+    costliest = 0.0
     for b in builds:
         trial = Trial(b)
         out.append(trial)
-        if not job.budget.within(share):
+        room = share * job.budget.search_total - job.budget.spent
+        if room <= 0 or (out[:-1] and costliest > room):
             trial.status = "unbuilt"
             continue
+        before = job.budget.spent
         asm = compile_build(job, b)
+        costliest = max(costliest, job.budget.spent - before)
         if asm is None:
             trial.status = "failed" if not b.pgo or job.inputs else "no_training_inputs"
             continue
@@ -209,6 +220,7 @@ def _screen(job: Job, trials: list[Trial]) -> None:
         k += len(group)
         verdicts = _verify(job, group, cheap)
         job.screen_cost = max(job.screen_cost or 0.0, *(v.cpu_seconds_spent for v in verdicts))
+        job.budget.keep_for_after(job.screen_cost)
         for t, verdict in zip(group, verdicts, strict=True):
             if verdict.correct:
                 t.status = "screened"
@@ -228,7 +240,7 @@ def _room(job: Job, share: float, screens: float) -> int:
     (unbounded before anything was screened)."""
     if not job.screen_cost:
         return 1 << 30
-    left = share * job.budget.total - job.budget.spent
+    left = share * job.budget.search_total - job.budget.spent
     return max(0, int(left // (screens * job.screen_cost)))
 
 
@@ -243,7 +255,9 @@ def _halve(job: Job, survivors: list[Trial]) -> list[Trial]:
     while len(alive) > job.config.finalists and job.budget.within(HALVING_SHARE):
         if _room(job, HALVING_SHARE, (1 + rounds) / 2) < len(alive):
             break  # the rung would not fit: the best screened go on as they stand
-        rung = job.verify.staged(rounds=rounds, max_cpu_seconds=job.budget.left / len(alive))
+        rung = job.verify.staged(
+            rounds=rounds, max_cpu_seconds=max(0.0, job.budget.search_left) / len(alive)
+        )
         for t, verdict in zip(alive, _verify(job, alive, rung), strict=True):
             if verdict.correct and verdict.speedup is not None:
                 t.pool(verdict.speedup.value, _pairs(verdict))
@@ -281,7 +295,7 @@ def _final(job: Job, finalists: list[Trial]) -> Trial | None:
     for t in contenders[fit:]:
         t.status = "unmeasured"
     contenders = contenders[:fit]
-    share = max(job.budget.left / len(contenders), MIN_FINAL_SECONDS)
+    share = max(job.budget.search_left / len(contenders), MIN_FINAL_SECONDS)
     fresh = job.verify.staged(max_cpu_seconds=share)
     for t, verdict in zip(contenders, _verify(job, contenders, fresh), strict=True):
         if verdict.correct:

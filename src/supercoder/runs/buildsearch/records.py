@@ -282,16 +282,38 @@ class SearchResult:
         )
 
 
+# checks after the search, each costing about one screen: the baseline's (the answer's
+# fallback) and the answer's fresh re-check (``strategies.confirm_best``)
+AFTER_CHECKS = 2
+RESERVE_MOST = 0.5  # the share of the budget kept for them at most
+
+
 class CpuBudget:
+    """A problem's ``--budget``: what is ``spent``, and the ``reserve`` kept for the
+    checks after the search (set once a screen's cost is known: ``AFTER_CHECKS``
+    screens, at most ``RESERVE_MOST`` of it). The search's stages plan within
+    ``search_total``; what the search leaves (``left``) times the checks after it."""
+
     def __init__(self, total: float) -> None:
-        self.total, self.spent = total, 0.0
+        self.total, self.spent, self.reserve = total, 0.0, 0.0
 
     def charge(self, seconds: float) -> None:
         self.spent += max(0.0, seconds)
 
+    def keep_for_after(self, screen_cost: float) -> None:
+        self.reserve = min(AFTER_CHECKS * max(0.0, screen_cost), RESERVE_MOST * self.total)
+
+    @property
+    def search_total(self) -> float:
+        return self.total - self.reserve
+
     def within(self, share: float) -> bool:
-        return self.spent < share * self.total
+        return self.spent < share * self.search_total
 
     @property
     def left(self) -> float:
         return self.total - self.spent
+
+    @property
+    def search_left(self) -> float:
+        return self.search_total - self.spent

@@ -85,8 +85,8 @@ class BuildsConfig:
     """The build search's own options (``--strategy builds``).
 
     Fields:
-        budget: CPU seconds of build search per problem: compiles, checks and timing
-            (None: 120).
+        budget: CPU seconds per problem: compiles, checks and timing, the checks after
+            the search included (``halving``: two screens' cost kept for them) (None: 120).
         builds: fixed builds answered instead of a search, ids comma-separated
             (``legacy``: the first eight; empty: search the build space).
     """
