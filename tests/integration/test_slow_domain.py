@@ -45,6 +45,8 @@ def test_slow_scripts_are_drawn_near_the_budget_each_on_its_own(tmp_path):
     scripts = [node for node in model.spec["body"][0]["pick"]]
     fib = next(i for i, s in enumerate(scripts) if "fib(n);" in str(s))
     assert picks[fib] > 3 * picks[1 - fib], picks
+    # and fib's draws start higher up its span (below, they run under the floor)
+    assert found["pick_low"][fib] >= found["pick_low"][1 - fib], found
     assert not found.get("refused") and float(found["top_seconds"]) <= 4 * TOP_SECONDS, found
     # the search stayed within its budget, and far under what judging draws at the
     # visible sizes costs (-O3 twice, -O0, a sanitizer run of each)

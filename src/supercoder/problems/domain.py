@@ -97,6 +97,7 @@ WALL_FACTOR = 4.0  # either budget also ends this many times over in wall second
 # every later draw is judged at the sizes found, never at the visible ones
 SLOW_SECONDS = 8 * 0.025
 PROBE_OVER = 4.0  # a probe's reference run is stopped past this many times TOP_SECONDS
+START_AT = (0.0, 0.2, 0.4, 0.6, 0.8)  # the positions probed for where a script's draws start
 SHRINK_PROBES = 12  # probes at most per script (or model) while shrinking
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
@@ -782,7 +783,15 @@ class _Calibration:
                 return domain
             factors = [f[0] if f else 1.0 for f in found]
             top = max(f[1] for f in found if f)
-            shrunk = {**domain, "pick_grow": [round(g, 6) for g in factors]}
+            lows = [
+                self.start_at({**domain, "pick": i, "grow": f[0]}) if f else 0.0
+                for i, f in enumerate(found)
+            ]
+            shrunk = {
+                **domain,
+                "pick_grow": [round(g, 6) for g in factors],
+                "pick_low": [round(x, 3) for x in lows],
+            }
         else:
             one = self.fit(domain, start)
             if one is None:
@@ -791,6 +800,8 @@ class _Calibration:
             shrunk = {**domain, "grow": round(one[0], 6)}
             top = one[1]
         low = min(0.5, (1.5 * FLOOR_SECONDS / top) ** 2) if top > 0 else 0.5
+        if "pick_low" in shrunk:
+            low = 0.0  # each script starts at its own (``pick_low``)
         self._found = {
             **shrunk,
             "top_seconds": round(top, 4),
@@ -798,6 +809,28 @@ class _Calibration:
             "shrunk": round(self.visible_cpu, 3),
         }
         return dict(self._found)
+
+    def start_at(self, domain: dict) -> float:
+        """The lowest of ``START_AT`` positions whose draw the reference runs for 1.5x
+        the meter's floor, every higher one too (a cost that falls off fast below the
+        top, fib's, leaves the lower strata under the floor: not timed); 0.9 where none
+        does. One probe of ``START_AT`` draws, -O3 alone."""
+        try:
+            drawn = self.model.with_domain(domain).draw(self.rng, len(START_AT), strata=START_AT)
+        except DrawRefused:
+            return 0.0
+        if len(drawn) < len(START_AT) or self.over():
+            return 0.0
+        runs = self.judge.judge(
+            [d.encode() for d in drawn], full=False, seconds=PROBE_OVER * TOP_SECONDS
+        )
+        long = [r.ok and r.cpu >= 1.5 * FLOOR_SECONDS for r in runs]
+        start = 0.9
+        for u, ok in reversed(list(zip(START_AT, long, strict=True))):
+            if not ok:
+                break
+            start = u
+        return 0.0 if start == START_AT[0] else start
 
     def fit(self, domain: dict, start: float) -> tuple[float, float] | None:
         """(the growth factor whose top draws run nearest under ``TOP_SECONDS``, their
