@@ -432,6 +432,9 @@ def small_top(model: InputModel) -> int | None:
     return max(tops) if 1 <= max(tops) <= SMALL_TOP else None
 
 
+NO_SMALLER = "no smaller size ran cleanly within the budget: the visible sizes kept"
+
+
 def _scripts(model: InputModel) -> int:
     """How many visible scripts an interpreter's model draws from (0: not scripts)."""
     if not model.spec.get("script"):
@@ -586,6 +589,12 @@ class _Calibration:
                 domain = self.shrink(domain)
         self.say("drawing within the " + ("sizes found" if domain else "visible span"))
         clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
+        if domain and n and clean < n:  # the sizes found are refused in full (a path
+            # small sizes take that the visible ones do not, a width that must be a
+            # multiple of 8): as before, from the visible span (refined, then sized)
+            self.notes.append(f"the sizes shrunk to the budget refused ({why})")
+            domain, self._found = {}, {}
+            clean, n, top, why = self.batch(domain, (0.3, 0.6, 0.9), True)
         if not n and why == self.spent_note():  # out of time, not refused: as seen
             return self.final(domain)
         handful = not n and small_top(self.model) is not None  # 7 8 9: all seen
@@ -779,7 +788,7 @@ class _Calibration:
         if scripts > 1:
             found = [self.fit({**domain, "pick": i}, start) for i in range(scripts)]
             if all(f is None for f in found):
-                self.notes.append("no smaller size ran cleanly: the visible sizes kept")
+                self.notes.append(NO_SMALLER)
                 return domain
             factors = [f[0] if f else 1.0 for f in found]
             top = max(f[1] for f in found if f)
@@ -795,7 +804,7 @@ class _Calibration:
         else:
             one = self.fit(domain, start)
             if one is None:
-                self.notes.append("no smaller size ran cleanly: the visible sizes kept")
+                self.notes.append(NO_SMALLER)
                 return domain
             shrunk = {**domain, "grow": round(one[0], 6)}
             top = one[1]
@@ -836,9 +845,11 @@ class _Calibration:
         """(the growth factor whose top draws run nearest under ``TOP_SECONDS``, their
         CPU): from ``start`` (a size cheap to run) up by the measured shortfall, then
         bisected between the largest within the budget and the smallest over it; at
-        most ``SHRINK_PROBES`` probes of two draws. None: no probed size ran cleanly."""
+        most ``SHRINK_PROBES`` probes of two draws. None: no probed size ran cleanly
+        within the budget and 1.5x the meter's floor, or one larger than it failed."""
         ok: tuple[float, float] | None = None
         bad = math.inf
+        failed: list[float] = []  # factors whose draws the reference refused
         most = min(16.0, size_caps(self.model.spec))
         g = start
         stop = PROBE_OVER * TOP_SECONDS
@@ -851,12 +862,15 @@ class _Calibration:
                 if t >= TOP_SECONDS / 2:
                     break
                 nxt = g * min(16.0, max(1.25, TOP_SECONDS / max(t, 1e-4)))
-            elif (n and clean == n) or "timeout" in why:  # over the budget
+            elif (n and clean == n) or "timeout" in why or not n:  # over the budget
+                # (or only visible inputs drawn: those run long)
                 bad = g
                 nxt = g / 16 if ok is None else g
             elif ok is None:  # a size the program refuses (too small?): larger
+                failed.append(g)
                 nxt = g * 4
             else:
+                failed.append(g)
                 bad = g
                 nxt = g
             if ok is not None and bad < math.inf:
@@ -867,6 +881,12 @@ class _Calibration:
             if nxt < 1e-6 or (ok is None and nxt == g):
                 break
             g = nxt
+        if ok is None or ok[1] < 1.5 * FLOOR_SECONDS or any(ok[0] < f <= 1 for f in failed):
+            # nothing timeable found, or sizes within the span seen refused above the
+            # one found (a width that must be a multiple of 8): not shrunk first
+            # (refined, then sized); beyond the span seen a failure is the program's
+            # limit (fib(199) overflows its stack), the draws never reach it
+            return None
         return ok
 
     def spent_note(self) -> str:
@@ -1050,6 +1070,8 @@ GROWTH_NOTES = (
     "sizes beyond",
     "the largest sizes seen fail",
     "the domain search's",
+    "no smaller size",
+    "the sizes shrunk to the budget refused",
 )
 
 
