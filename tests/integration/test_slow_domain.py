@@ -45,6 +45,8 @@ def test_slow_scripts_are_drawn_near_the_budget_each_on_its_own(tmp_path):
     scripts = [node for node in model.spec["body"][0]["pick"]]
     fib = next(i for i, s in enumerate(scripts) if "fib(n);" in str(s))
     assert picks[fib] > 3 * picks[1 - fib], picks
+    # and fib's draws start higher up its span (below, they run under the floor)
+    assert found["pick_low"][fib] >= found["pick_low"][1 - fib], found
     assert not found.get("refused") and float(found["top_seconds"]) <= 4 * TOP_SECONDS, found
     # the search stayed within its budget, and far under what judging draws at the
     # visible sizes costs (-O3 twice, -O0, a sanitizer run of each)
@@ -78,3 +80,39 @@ def test_a_spent_budget_keeps_the_sizes_shrunk_not_the_visible_span(tmp_path, mo
     assert time.monotonic() - started < 30
     assert found.get("pick_grow") == shrunk["pick_grow"], found
     assert any("the sizes shrunk to the budget kept" in n for n in found.get("notes", [])), found
+
+
+VALUE = r"""
+#include <stdio.h>
+int main(int argc, char **argv) {
+    long n;
+    if (argc < 2 || scanf("%ld", &n) != 1) return 1;
+    unsigned long x = 1;
+    for (long i = 0; i < n * 130; i++) x = x * 6364136223846793005UL + (unsigned long)i;
+    printf("%s %lu\n", argv[1], x);
+    return 0;
+}
+"""
+
+
+def test_a_value_that_sets_the_work_is_not_widened_past_the_budget(tmp_path):
+    """A number that sets the work (bf_factor's number to factor: widened 4x it ran
+    337 ms on the top stratum): a widening whose draws run past the budget is not taken,
+    the narrower one that runs within it is (here 64x runs up to ~0.9 s, within the
+    1 s a draw may take, 4x up to ~55 ms; three draws of 64x all under 0.1 s: 0.14%)."""
+    sandbox_or_skip()
+    (tmp_path / "v.c").write_text(VALUE)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    for k, n in enumerate((1000, 40000, 100000)):
+        (inputs / f"t{k}").write_text(f"{n}\n")
+    opts = InitConfig(args=("go",), calibrate=False)
+    folder = create_problem(tmp_path / "v.c", inputs, tmp_path / "p", opts).folder
+    problem = load_problem(folder)
+    model = infer([t.run_input() for t in problem.tests])
+    from supercoder.problems.domain import _widenable
+
+    assert _widenable(model), model.spec  # a value, not a size
+    found = _Calibration(problem, model, random.Random(9)).run()
+    assert float(found.get("widen", 1)) == 4.0, found
+    assert float(found["top_seconds"]) <= 4 * TOP_SECONDS, found

@@ -16,7 +16,9 @@ init``, stored in ``input_model.json`` ``domain``; else cached by content):
    mandelbrot's widths 200 1000 2000); runs seen sorted are drawn sorted (inferred);
 2. **values**: numbers that are not sizes (and span at least ``WIDEN_MIN`` values: an op
    code 1-3 is not widened) are drawn beyond the range seen, up to the integer type the
-   values fit (``widen``: first to that type's top, else 64x, else 4x the range), and
+   values fit (``widen``: first to that type's top, else 64x, else 4x the range; a
+   widening whose draws run past ``PROBE_OVER`` times the budget is not taken: a number
+   that sets the work, factored or counted to, widened to 2^31 runs for seconds), and
    words from whole letter classes (``letters``: ``ab`` -> a-z), kept only where the
    reference stays clean on every draw;
 3. **sizes**: sizes (header numbers, counts, lengths) are grown upward (``grow``) while
@@ -95,6 +97,7 @@ WALL_FACTOR = 4.0  # either budget also ends this many times over in wall second
 # every later draw is judged at the sizes found, never at the visible ones
 SLOW_SECONDS = 8 * 0.025
 PROBE_OVER = 4.0  # a probe's reference run is stopped past this many times TOP_SECONDS
+START_AT = (0.0, 0.2, 0.4, 0.6, 0.8)  # the positions probed for where a script's draws start
 SHRINK_PROBES = 12  # probes at most per script (or model) while shrinking
 HOST_SHARE = 0.12  # host CPU seconds drawing one input may take (a check draws five)
 VERSION = 1
@@ -615,8 +618,16 @@ class _Calibration:
                 self.notes.append(f"refined ({', '.join(fallback['refine'])}) after {first}")
         if _widenable(self.model):
             self.say("trying values beyond the range seen")
+            over = PROBE_OVER * TOP_SECONDS
             for widen in (float(INT32), 64.0, 4.0):
                 trial = {**domain, "widen": widen}
+                # first -O3 alone, each run stopped past the budget: a value that sets the
+                # work (a number to factor) widened to 2^31 runs far past it, and is not
+                # judged in full for that (the next, narrower widening is tried)
+                clean, n, top, why = self.batch(trial, (0.2, 0.5, 0.8), False, over)
+                if n and (top > over or "timeout" in why):
+                    why = f"a draw runs past {1000 * over:.0f} ms"
+                    continue
                 clean, n, _, why = self.batch(trial, (0.2, 0.5, 0.8), True)
                 if n and clean == n:
                     domain = trial
@@ -772,7 +783,15 @@ class _Calibration:
                 return domain
             factors = [f[0] if f else 1.0 for f in found]
             top = max(f[1] for f in found if f)
-            shrunk = {**domain, "pick_grow": [round(g, 6) for g in factors]}
+            lows = [
+                self.start_at({**domain, "pick": i, "grow": f[0]}) if f else 0.0
+                for i, f in enumerate(found)
+            ]
+            shrunk = {
+                **domain,
+                "pick_grow": [round(g, 6) for g in factors],
+                "pick_low": [round(x, 3) for x in lows],
+            }
         else:
             one = self.fit(domain, start)
             if one is None:
@@ -781,6 +800,8 @@ class _Calibration:
             shrunk = {**domain, "grow": round(one[0], 6)}
             top = one[1]
         low = min(0.5, (1.5 * FLOOR_SECONDS / top) ** 2) if top > 0 else 0.5
+        if "pick_low" in shrunk:
+            low = 0.0  # each script starts at its own (``pick_low``)
         self._found = {
             **shrunk,
             "top_seconds": round(top, 4),
@@ -788,6 +809,28 @@ class _Calibration:
             "shrunk": round(self.visible_cpu, 3),
         }
         return dict(self._found)
+
+    def start_at(self, domain: dict) -> float:
+        """The lowest of ``START_AT`` positions whose draw the reference runs for 1.5x
+        the meter's floor, every higher one too (a cost that falls off fast below the
+        top, fib's, leaves the lower strata under the floor: not timed); 0.9 where none
+        does. One probe of ``START_AT`` draws, -O3 alone."""
+        try:
+            drawn = self.model.with_domain(domain).draw(self.rng, len(START_AT), strata=START_AT)
+        except DrawRefused:
+            return 0.0
+        if len(drawn) < len(START_AT) or self.over():
+            return 0.0
+        runs = self.judge.judge(
+            [d.encode() for d in drawn], full=False, seconds=PROBE_OVER * TOP_SECONDS
+        )
+        long = [r.ok and r.cpu >= 1.5 * FLOOR_SECONDS for r in runs]
+        start = 0.9
+        for u, ok in reversed(list(zip(START_AT, long, strict=True))):
+            if not ok:
+                break
+            start = u
+        return 0.0 if start == START_AT[0] else start
 
     def fit(self, domain: dict, start: float) -> tuple[float, float] | None:
         """(the growth factor whose top draws run nearest under ``TOP_SECONDS``, their

@@ -48,7 +48,8 @@ milliseconds. ``{"pick": [BODY, ...]}``: one of these bodies (``"script": true``
 interpreter's scripts, ``is_script``; each visible script is a body of its lines as
 written, fixed text around its integer literals, which are sizes: ``fib(35)`` is drawn
 as ``fib(27)``...``fib(35)``, grown or shrunk with the domain (each script by a factor
-of its own where the domain has ``pick_grow``; a size shrunk below the range seen keeps
+of its own where the domain has ``pick_grow``, from its own ``pick_low`` position up;
+a size shrunk below the range seen keeps
 the range's proportions), never token soup; a line's ``"glue": true``: its fields joined
 with nothing between them).
 ``"args": true``: the first line drawn is the run's command-line arguments
@@ -976,6 +977,12 @@ class _Draw:
         )
         only = domain.get("pick")
         self.pick_only = only if isinstance(only, int) and not isinstance(only, bool) else None
+        # per visible script, where its draws start (``pick_low``: the position whose
+        # reference run is long enough to time; fib's cost falls off fast below its top)
+        lows = domain.get("pick_low")
+        self.pick_low = (
+            [min(0.9, max(0.0, float(x or 0))) for x in lows] if isinstance(lows, list) else []
+        )
         refine = set(domain.get("refine") or ())
         self.bounded, self.nonempty = "bounded" in refine, "nonempty" in refine
         self.multiples = "multiples" in refine
@@ -1005,13 +1012,15 @@ class _Draw:
                     i = self.rng.randrange(len(alternatives))
                     if self.pick_only is not None and 0 <= self.pick_only < len(alternatives):
                         i = self.pick_only
-                    grow = self.grow
+                    grow, u = self.grow, self.u
                     if i < len(self.pick_grow):
                         self.grow = min(float(1 << 40), max(1e-6, grow * self.pick_grow[i]))
+                    if i < len(self.pick_low):
+                        self.u = self.pick_low[i] + (1 - self.pick_low[i]) * u
                     try:
                         self.nodes(alternatives[i], env, lines)
                     finally:
-                        self.grow = grow
+                        self.grow, self.u = grow, u
                 continue
             if "line" in node:
                 values = self.fields(node["line"], env)

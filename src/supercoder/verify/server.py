@@ -448,39 +448,11 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
             {"WWW-Authenticate": "Bearer"},
         )
 
-    async def read_json(request: Request) -> dict:
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > config.max_body_bytes):
-            raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
-        chunks: list[bytes] = []
-
-        async def receive() -> None:
-            total = 0
-            async for chunk in request.stream():
-                total += len(chunk)
-                if total > config.max_body_bytes:
-                    raise RequestError(413, f"the body is over {config.max_body_bytes} bytes")
-                chunks.append(chunk)
-
-        try:
-            await asyncio.wait_for(receive(), BODY_SECONDS)
-        except TimeoutError:
-            raise RequestError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
-        try:
-            body = json.loads(b"".join(chunks))
-        except (ValueError, UnicodeDecodeError, RecursionError) as e:
-            raise RequestError(400, f"the body is not JSON: {str(e)[:200]}") from None
-        if not isinstance(body, dict):
-            raise RequestError(400, "the body must be a JSON object")
-        if json_depth_over(body, MAX_JSON_DEPTH):
-            raise RequestError(400, f"the body is nested deeper than {MAX_JSON_DEPTH} levels")
-        return body
-
     async def handle(endpoint: str, request: Request):
         if not authorized(request):
             return refused(endpoint)
         try:
-            body = await read_json(request)
+            body = await read_json(request, config.max_body_bytes)
             rid = body.pop("id", None) or request.headers.get("idempotency-key")
             if rid is not None and (not isinstance(rid, str) or not 0 < len(rid) <= 200):
                 raise RequestError(422, "'id' must be a string of 1 to 200 characters")
@@ -538,6 +510,38 @@ def make_app(config: ServeConfig, problems: Problems | None = None) -> Any:
         return await handle("baseline", request)
 
     return app
+
+
+async def read_json(request: Any, max_bytes: int) -> dict:
+    """A request's body: a JSON object of at most ``max_bytes``, received within
+    ``BODY_SECONDS``, nested at most ``MAX_JSON_DEPTH`` deep (else a ``RequestError``:
+    413, 408, 400)."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > max_bytes):
+        raise RequestError(413, f"the body is over {max_bytes} bytes")
+    chunks: list[bytes] = []
+
+    async def receive() -> None:
+        total = 0
+        async for chunk in request.stream():
+            total += len(chunk)
+            if total > max_bytes:
+                raise RequestError(413, f"the body is over {max_bytes} bytes")
+            chunks.append(chunk)
+
+    try:
+        await asyncio.wait_for(receive(), BODY_SECONDS)
+    except TimeoutError:
+        raise RequestError(408, f"the body did not arrive within {BODY_SECONDS:g} s") from None
+    try:
+        body = json.loads(b"".join(chunks))
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise RequestError(400, f"the body is not JSON: {str(e)[:200]}") from None
+    if not isinstance(body, dict):
+        raise RequestError(400, "the body must be a JSON object")
+    if json_depth_over(body, MAX_JSON_DEPTH):
+        raise RequestError(400, f"the body is nested deeper than {MAX_JSON_DEPTH} levels")
+    return body
 
 
 def json_depth_over(value: Any, limit: int) -> bool:

@@ -51,3 +51,14 @@ def test_the_domain_line_says_drawn_smaller_than_seen():
     line = describe(_model().with_domain(d))
     assert "drawn smaller than seen" in line and "0.73x, 0.004x" in line, line
     assert "visible scripts run up to 3.98 s" in line and "visible span only" not in line
+
+
+def test_each_script_starts_where_its_own_draws_are_long_enough():
+    """``pick_low``: a script whose cost falls off fast below its top (fib) is drawn
+    from near the top only, the others over their whole span."""
+    d = {"version": 1, "pick_grow": [1.0, 1.0], "pick_low": [0.9, 0.0], "low": 0.0}
+    drawn = _model().with_domain(d).draw(random.Random(4), 60)
+    fib = [_n(x) for x in drawn if "fib(n)" in x]
+    spin = [_n(x) for x in drawn if "spin(n)" in x]
+    assert fib and min(fib) >= 39, fib  # 31-41 seen: from 0.9 of the way up only
+    assert min(spin) < 250_000_000, spin  # 225-300 million: the whole span
