@@ -5,6 +5,7 @@ includes of ``.c`` files; end to end through the CLI."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ import pytest
 
 from supercoder.errors import UserError
 from supercoder.problems.loading import load_problem
-from supercoder.types import split_flags
+from supercoder.types import MEMORIZABLE_WHY, split_flags
 from tests.conftest import sandbox_or_skip
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real_builds"
@@ -77,7 +78,11 @@ def test_inputs_the_program_ignores_are_found_out_by_an_empty_stdin_probe(tmp_pa
     (one / "x.txt").write_text("0\n")
     proc = run_cli("problem", "init", str(echo), "--inputs", str(one), "-o", str(tmp_path / "z"))
     assert proc.returncode == 0, proc.stderr
-    assert not load_problem(tmp_path / "z").memorizable  # "0" and no input print the same
+    made = load_problem(tmp_path / "z")  # "0" and no input print the same
+    assert made.reads_input and made.memorizable_why != MEMORIZABLE_WHY
+    # ... and the one value "0" is all its tests give: nothing new can be drawn, so it is
+    # timed as given, like a memorizable problem, and says why (no_draw)
+    assert made.memorizable == bool(made.settings.no_draw)
     # given no --inputs, a program that reads its input is refused, not made memorizable
     proc = run_cli("problem", "init", str(echo), "-o", str(tmp_path / "none"))
     assert proc.returncode == 2 and "reads its input" in proc.stderr and "--inputs" in proc.stderr
@@ -327,3 +332,48 @@ def test_a_memorizable_program_whose_every_test_is_short_is_marked_too_small(tmp
     assert meta["too_small"] is True and meta["reads_input"] is False
     shown = run_cli("problem", "show", str(out))
     assert "too small to time" in shown.stdout
+
+
+CONSECUTIVE = r"""
+#include <stdio.h>
+static int a[5000];
+int main(void) {
+    int n = 0;
+    while (n < 5000 && scanf("%d", &a[n]) == 1) n++;
+    long runs = 0;
+    for (int i = 1; i < n; i++) runs += a[i] == a[i - 1] + 1;
+    unsigned long h = 1469598103934665603UL;
+    for (long r = 0; r < runs * 4000; r++) h = (h ^ (unsigned long)r) * 1099511628211UL;
+    printf("%d %ld %lu\n", n, runs, runs ? h : 0UL);
+    return 0;
+}
+"""
+
+
+def test_one_long_input_whose_draws_all_run_short_is_timed_as_given(tmp_path):
+    """The work hides in a relation between values the input model does not learn (runs
+    of consecutive numbers): every draw runs ~1 ms, the one input given ~20 ms. Nothing
+    drawn can be timed and nothing can be kept hidden, so its visible test is timed like
+    a memorizable problem's (``no_draw``), not called too small (issue 42)."""
+    sandbox_or_skip()
+    source = tmp_path / "runs.c"
+    source.write_text(CONSECUTIVE)
+    inputs = tmp_path / "in"
+    inputs.mkdir()
+    (inputs / "a.in").write_text(" ".join(map(str, range(1, 4001))) + "\n")
+    out = tmp_path / "runs"
+    proc = subprocess.run(
+        [sys.executable, "-m", "supercoder.cli", "problem", "init", str(source)]
+        + ["--inputs", str(inputs), "-o", str(out)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "SUPERCODER_DOMAIN_AT_INIT": "1"},  # the domain, found now
+    )
+    assert proc.returncode == 0, proc.stderr
+    meta = json.loads((out / "problem.json").read_text())
+    assert "too_small" not in meta, proc.stdout
+    assert "misses what makes it long" in meta.get("no_draw", ""), proc.stdout
+    assert "timed on its visible tests like a memorizable problem" in proc.stdout
+    problem = load_problem(out)
+    assert problem.memorizable and problem.memorizable_why.startswith("no input can be drawn")

@@ -113,6 +113,21 @@ REFINEMENTS = (
     ("multiples",),
     ("multiples", "bounded", "nonempty"),
 )
+# The one rule every check reads (eval's, ``check``'s, ``problem init``'s timed check: all
+# draw in ``verify.unseen``) for draws that land under the meter's floor (``FLOOR_SECONDS``, its
+# ``min_test_seconds``): a check wants ``REACH`` draws at ``REACH_OVER`` times the floor or
+# above (where the meter's median of three runs still reads them at the floor); where fewer
+# reach it (a domain whose top was fitted on a busier machine, a top stratum that
+# straddles the floor), it draws again, up to ``REDRAWS`` rounds: at the top of the
+# source's domain, then past the cut its time budget makes (where it has one), each
+# longer clean draw taking the place of the shortest. Only a domain none of whose draws
+# reaches the floor then leaves a check untimed, on every path alike. The domain's fit
+# reads it too (``_Calibration.confirm_top``): a top stratum under ``REACH_OVER`` times
+# the floor is drawn again as a check would before the domain is called too small.
+REACH = 2
+CONFIRM_DRAWS = 5  # draws of each batch ``confirm_top`` makes (a check's ``DRAWS``)
+REACH_OVER = 1.2
+REDRAWS = 2
 VISIBLE_LIMIT = 8  # visible inputs the judge's baseline runs (the smallest, up to this)
 
 
@@ -667,7 +682,28 @@ class _Calibration:
         else:
             _, _, top, _ = self.batch(domain, (0.9, 1.0), False)
             domain["top_seconds"] = round(top, 4)
-        return self.final(domain)
+        return self.final(self.confirm_top(domain))
+
+    def confirm_top(self, domain: dict) -> dict:
+        """The top stratum's CPU read as a check reads its draws (``REACH``): where the
+        batch that fitted it ran under ``REACH_OVER`` times the floor (but half of it at
+        least: a top that may straddle it), up to ``REDRAWS`` batches of draws at the top
+        stratum; the longest clean one is the top. A domain is then called too small only
+        where a check's own redraws would not reach the floor either."""
+        top = float(domain.get("top_seconds", 0) or 0)
+        if not FLOOR_SECONDS / 2 <= top < REACH_OVER * FLOOR_SECONDS:
+            return domain
+        for _ in range(REDRAWS):
+            strata = [0.9 + 0.1 * (i + 0.5) / CONFIRM_DRAWS for i in range(CONFIRM_DRAWS)]
+            clean, n, longest, _ = self.batch(domain, strata, False)
+            if n and clean == n:
+                top = max(top, longest)
+            if top >= REACH_OVER * FLOOR_SECONDS:
+                break
+        out = {**domain, "top_seconds": round(top, 4)}
+        if "low" in domain:
+            out["low"] = round(min(0.5, (1.5 * FLOOR_SECONDS / top) ** 2), 3)
+        return out
 
     def visible_top(self) -> float | None:
         """The reference's CPU on the largest visible input (every top draw being one)."""

@@ -293,6 +293,15 @@ def create_problem(
             if no_draw and not worth:  # timed as given: every test too short
                 small = True
                 _mark_too_small(staging)
+        elif (small or short) and worth and not kept and not any(t.hidden for t in tests):
+            # one input given runs long enough, every draw runs under the floor (the model
+            # misses what makes it long): nothing drawn can be timed and nothing can be
+            # kept hidden, so its visible tests are timed
+            longest = max(filled.cpu, default=0.0) * 1000
+            no_draw = _mark_no_draw(staging, short or _every_draw_short(longest))
+            domain = f"none: {NO_DRAW}: {no_draw} (memorizable)"
+            timed = "timed inputs: the visible tests (no input can be drawn)"
+            small = False
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -1077,9 +1086,22 @@ def _no_draw(folder: Path, stale: str, opts: InitConfig) -> str:
         others = opts.undrawable(folder)
     if others is None:
         return ""
-    why = f"{stale}; {others}" if others else stale
+    return _mark_no_draw(folder, f"{stale}; {others}" if others else stale)
+
+
+def _every_draw_short(longest_ms: float) -> str:
+    return (
+        f"every input drawn runs under 5 ms of reference CPU, the longest input given "
+        f"{longest_ms:.1f} ms: the input model misses what makes it long"
+    )
+
+
+def _mark_no_draw(folder: Path, why: str) -> str:
+    """Write ``no_draw`` (why) into the problem's ``problem.json``, and take back a
+    ``too_small`` mark its domain earned: its visible tests are what checks time."""
     meta = json.loads((folder / "problem.json").read_text())
     meta["no_draw"] = why
+    meta.pop("too_small", None)
     (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
     return why
 

@@ -73,6 +73,9 @@ from supercoder.problems.domain import (
     DRAW_SECONDS,
     FLOOR_SECONDS,
     GROW_MAX,
+    REACH,
+    REACH_OVER,
+    REDRAWS,
     SANITIZE,
     TOP_SECONDS,
     Judge,
@@ -412,18 +415,8 @@ def draw_from_sources(problem: Problem, count: int, seed: int | None = None) -> 
     return found
 
 
-# The one rule every check reads (eval's, ``check``'s, ``problem init``'s timed check: all
-# draw here) for draws that land under the meter's floor (``FLOOR_SECONDS``, its
-# ``min_test_seconds``): a check wants ``REACH`` draws at ``REACH_OVER`` times the floor or
-# above (where the meter's median of three runs still reads them at the floor); where fewer
-# reach it (a domain whose top was fitted on a busier machine, a top stratum that
-# straddles the floor), it draws again, up to ``REDRAWS`` rounds: at the top of the
-# source's domain, then past the cut its time budget makes (where it has one), each
-# longer clean draw taking the place of the shortest. Only a domain none of whose draws
-# reaches the floor then leaves a check untimed, on every path alike.
-REACH = 2
-REACH_OVER = 1.2
-REDRAWS = 2
+# draws that land under the meter's floor: the one rule (``problems.domain.REACH``) every
+# check reads and ``problem init``'s domain fit reads too
 
 
 def _reach_floor(

@@ -114,3 +114,27 @@ def test_check_and_optimize_say_why_from_the_verdict_s_domain():
     out = io.StringIO()
     print_verdict(plain, Console(file=out, width=400))
     assert f"memorizable: {MEMORIZABLE_WHY}, so an answer may print" in out.getvalue()
+
+
+def test_a_top_stratum_that_may_straddle_the_floor_is_drawn_again_before_too_small():
+    """init's domain fit reads the checks' rule (``domain.REACH``): a top stratum fitted
+    at 3.7 ms (heatshrink: two scripts, 42 KB at 3.7 ms and 80 KB at 5.6 ms, one drawn
+    at random) is drawn again at the top, as a check would, before the domain is called
+    too small; a top far under the floor or well over it costs no more draws."""
+    from supercoder.problems.domain import REACH_OVER, REDRAWS, _Calibration
+
+    cal = object.__new__(_Calibration)
+    runs = iter([(5, 5, 0.0058, ""), (5, 5, 0.0061, "")])
+    asked: list = []
+
+    def batch(domain, strata, full):
+        asked.append(list(strata))
+        return next(runs)
+
+    cal.batch = batch
+    out = cal.confirm_top({"grow": 4.0, "top_seconds": 0.0037, "low": 0.5})
+    assert out["top_seconds"] == 0.0061 >= REACH_OVER * 0.005 and out["grow"] == 4.0
+    assert len(asked) == REDRAWS and all(s >= 0.9 for s in asked[0])
+    for top in (0.001, 0.02):
+        assert cal.confirm_top({"top_seconds": top}) == {"top_seconds": top}
+    assert len(asked) == REDRAWS
