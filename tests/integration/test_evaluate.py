@@ -282,6 +282,11 @@ def test_baseline_failure_after_the_candidate_ran_is_blamed_on_it(primes, tmp_pa
     wrong = assemble(compile_to_asm(WRONG), tmp_path / "wrong")
     verdict = _blame(problem, wrong.binary, inputs, CONFIG, InfraError("lost"), False, {}, 0.0)
     assert verdict.status is Status.INFRA_ERROR and "fresh sandbox" in verdict.message
+    # a copy of the baseline runs nothing the baseline does not: a baseline that failed
+    # beside it failed on its own (now and then), whatever a fresh sandbox then shows
+    verdict = _blame(problem, good, inputs, CONFIG, InfraError("lost"), True, {}, 0.0)
+    assert verdict.status is Status.INFRA_ERROR and verdict.is_infra_failure
+    assert "baseline's own image" in verdict.message
 
 
 def test_a_damaged_cache_is_rebuilt_never_used(primes):

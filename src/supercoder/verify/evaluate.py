@@ -601,11 +601,22 @@ def _blame(
 ) -> Verdict:
     """The baseline failed (or the supervisor was lost) in a sandbox that has run the
     candidate: the candidate's fault, unless the baseline also fails in a fresh sandbox
-    that never ran it; only then an infrastructure error."""
+    that never ran it, or the candidate runs the baseline's very image (a copy does
+    nothing the baseline does not: a baseline that fails now and then fails it); only
+    then an infrastructure error."""
+    why = _hidden_safe(str(error), hidden)
+    if identical:
+        return Verdict(
+            problem.name,
+            Status.INFRA_ERROR,
+            context=context,
+            message=f"{why}; the candidate runs the baseline's own image, so the failure "
+            "is the baseline's (its output or exit varies between runs now and then): not "
+            "the candidate's fault",
+        )
     fresh = baseline_fails_alone(
         base_bin, inputs, config, exit_code=problem.exit_code, hidden=hidden
     )
-    why = _hidden_safe(str(error), hidden)
     if fresh:
         return Verdict(
             problem.name,
