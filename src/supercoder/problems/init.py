@@ -251,9 +251,7 @@ def create_problem(
         hot = _hot_unit(staging, build, opts)
         if hot is not None and hot[0] == "source.c":
             opts = replace(opts, answer_why=hot[1])
-            meta = json.loads((staging / "problem.json").read_text())
-            meta["answer_why"] = hot[1]
-            (staging / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+            _edit_meta(staging, answer_why=hot[1])
         elif hot is not None:  # the time goes in another unit: it is the answer
             shutil.rmtree(staging, ignore_errors=True)
             for d in created:
@@ -287,21 +285,18 @@ def create_problem(
         no_draw = ""
         if stale and not small and not any(t.hidden for t in tests):
             no_draw = _no_draw(staging, stale, opts)
-            if no_draw:
-                domain = f"none: {NO_DRAW}: {no_draw} (memorizable)"
-                timed = "timed inputs: the visible tests (no input can be drawn)"
-            if no_draw and not worth:  # timed as given: every test too short
-                small = True
-                _mark_too_small(staging)
         elif (small or short) and worth and not kept and not any(t.hidden for t in tests):
             # one input given runs long enough, every draw runs under the floor (the model
             # misses what makes it long): nothing drawn can be timed and nothing can be
             # kept hidden, so its visible tests are timed
             longest = max(filled.cpu, default=0.0) * 1000
             no_draw = _mark_no_draw(staging, short or _every_draw_short(longest))
+        if no_draw:  # timed as given: too small where every test is
             domain = f"none: {NO_DRAW}: {no_draw} (memorizable)"
             timed = "timed inputs: the visible tests (no input can be drawn)"
-            small = False
+            small = not worth
+            if small:
+                _mark_too_small(staging)
         _install(staging, out_dir)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
@@ -1099,11 +1094,19 @@ def _every_draw_short(longest_ms: float) -> str:
 def _mark_no_draw(folder: Path, why: str) -> str:
     """Write ``no_draw`` (why) into the problem's ``problem.json``, and take back a
     ``too_small`` mark its domain earned: its visible tests are what checks time."""
-    meta = json.loads((folder / "problem.json").read_text())
-    meta["no_draw"] = why
-    meta.pop("too_small", None)
-    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+    _edit_meta(folder, no_draw=why, too_small=None)
     return why
+
+
+def _edit_meta(folder: Path, **fields: object) -> None:
+    """Set ``fields`` in the problem's ``problem.json`` (a None value removes its key)."""
+    meta = json.loads((folder / "problem.json").read_text())
+    for key, value in fields.items():
+        if value is None:
+            meta.pop(key, None)
+        else:
+            meta[key] = value
+    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
 
 
 def _generator_domain(folder: Path) -> tuple[str, bool]:
@@ -1160,9 +1163,7 @@ def _generator_stale(folder: Path, own: Sequence[bytes], calibrated: bool) -> st
 
 
 def _mark_too_small(folder: Path) -> None:
-    meta = json.loads((folder / "problem.json").read_text())
-    meta["too_small"] = True
-    (folder / "problem.json").write_text(json.dumps(meta, indent=2) + "\n")
+    _edit_meta(folder, too_small=True)
 
 
 def _stdin_of(t: TestFile) -> bytes:
